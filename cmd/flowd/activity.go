@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+func cmdActivity(args []string) error {
+	fl := flag.NewFlagSet("flowd activity", flag.ContinueOnError)
+	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
+	var f activity.Filter
+	fl.StringVar(&f.Type, "type", "", "record type: tool_call, shim_connect, shim_disconnect, …")
+	fl.StringVar(&f.Session, "session", "", "session ID")
+	fl.StringVar(&f.Server, "server", "", "server name")
+	fl.StringVar(&f.RiskLevel, "risk-level", "", "at least this risk: low, medium, high, critical")
+	fl.StringVar(&f.FlowType, "flow-type", "", "flow type, e.g. internal→external")
+	fl.IntVar(&f.Limit, "limit", 50, "most recent N records")
+	asJSON := fl.Bool("json", false, "print JSON")
+	if err := fl.Parse(args); err != nil {
+		return exitError(2)
+	}
+	recs, err := localapi.NewClient(*socket, 5*time.Second).Activity(f)
+	if err != nil {
+		// flowd holds the store open while it runs; without it, read the file.
+		recs, err = readStore(filepath.Join(*dataDir, "activity.db"), f)
+		if err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(recs)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTIME\tTYPE\tSESSION\tSERVER\tTOOL\tVERDICT\tDECISION\tREASON")
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Time.Local().Format("15:04:05.000"), r.Type,
+			short(r.Session, 20), r.Server, r.Tool, r.Verdict, r.Decision, short(r.Reason, 80))
+	}
+	return tw.Flush()
+}
+
+func readStore(path string, f activity.Filter) ([]activity.Record, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no activity yet: flowd is not running and %s does not exist", path)
+	}
+	s, err := activity.Open(path, activity.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Query(f)
+}
+
+func short(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}

@@ -1,0 +1,61 @@
+// Command flowd is the data-flow firewall daemon and its command line.
+//
+//	flowd run [--config FILE] [--socket PATH] [--data-dir DIR]
+//	flowd status [--json]
+//	flowd activity [--type T] [--session ID] [--server NAME] [--limit N] [--json]
+//	flowd config default | config check FILE
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `usage: flowd COMMAND [FLAGS]
+
+commands:
+  run        run the daemon in the foreground (logs to stderr)
+  status     show whether flowd runs, and the shims connected to it
+  activity   show what flowd saw and decided
+  config     print the default config (config default) or check a file (config check FILE)
+  version    print the version
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	args := os.Args[2:]
+	switch os.Args[1] {
+	case "run":
+		err = cmdRun(args)
+	case "status":
+		err = cmdStatus(args)
+	case "activity":
+		err = cmdActivity(args)
+	case "config":
+		err = cmdConfig(args)
+	case "version", "--version":
+		err = cmdVersion()
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "flowd: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		if e, ok := err.(exitError); ok {
+			os.Exit(int(e))
+		}
+		fmt.Fprintln(os.Stderr, "flowd:", err)
+		os.Exit(1)
+	}
+}
+
+// exitError ends the program with a code, having said what it had to.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }

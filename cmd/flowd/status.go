@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/version"
+)
+
+func cmdStatus(args []string) error {
+	fl := flag.NewFlagSet("flowd status", flag.ContinueOnError)
+	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	asJSON := fl.Bool("json", false, "print JSON")
+	if err := fl.Parse(args); err != nil {
+		return exitError(2)
+	}
+	st, err := localapi.NewClient(*socket, 2*time.Second).Status()
+	if err != nil {
+		st = localapi.Status{Running: false, Socket: *socket, Shims: []localapi.Shim{}, Sessions: []string{}}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(st)
+	} else if !st.Running {
+		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\n", *socket, err)
+	} else {
+		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\n", st.Version, st.PID,
+			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir)
+		fmt.Printf("activity %d written, %d pending, %d dropped\n\n", st.Activity.Written, st.Activity.Pending, st.Activity.Dropped)
+		if len(st.Shims) == 0 {
+			fmt.Println("no shims connected")
+		} else {
+			tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SHIM\tSERVER\tSESSION\tPID\tMESSAGES\tCOMMAND")
+			for _, s := range st.Shims {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\n", s.ID, s.Server, s.Session, s.PID, s.Messages, strings.Join(s.Command, " "))
+			}
+			tw.Flush()
+		}
+	}
+	if !st.Running {
+		return exitError(1)
+	}
+	return nil
+}
+
+func cmdConfig(args []string) error {
+	switch {
+	case len(args) == 1 && args[0] == "default":
+		os.Stdout.Write(config.DefaultTOML())
+		return nil
+	case len(args) == 2 && args[0] == "check":
+		if _, err := config.Load(args[1]); err != nil {
+			return err
+		}
+		fmt.Printf("%s: ok\n", args[1])
+		return nil
+	}
+	fmt.Fprintln(os.Stderr, "usage: flowd config default | flowd config check FILE")
+	return exitError(2)
+}
+
+func cmdVersion() error {
+	fmt.Println("flowd", version.Version)
+	return nil
+}

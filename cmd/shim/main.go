@@ -1,0 +1,60 @@
+// Command shim wraps one stdio MCP server: it relays the server's stdio
+// untouched and shows every message to flowd, which may block it.
+//
+//	shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/shim"
+	"github.com/flowd-dev/flowd/internal/version"
+)
+
+func main() {
+	fs := flag.NewFlagSet("shim", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]\n\n")
+		fs.PrintDefaults()
+	}
+	name := fs.String("name", "", "server name flowd uses (default: the server's own serverInfo.name, else the package or command name)")
+	socket := fs.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	noAuto := fs.Bool("no-autostart", false, "do not start flowd when none is running")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	if *showVersion {
+		fmt.Println("shim", version.Version)
+		return
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		os.Exit(2)
+	}
+	os.Exit(shim.Run(shim.Options{
+		Name:      *name,
+		Socket:    *socket,
+		Autostart: !*noAuto,
+		FailMode:  failMode(),
+		Command:   fs.Args(),
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+	}))
+}
+
+// failMode reads the config file's fail_mode, which applies until flowd
+// answers (flowd's own copy wins after that). A broken config file here
+// is flowd's to report; the shim falls back to the safe default.
+func failMode() string {
+	c, err := config.Load(paths.ConfigFile())
+	if err != nil {
+		return config.Default().Shim.FailMode
+	}
+	return c.Shim.FailMode
+}

@@ -1,0 +1,91 @@
+package daemon
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/version"
+)
+
+func (d *Daemon) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+shimproto.Path, d.serveShim)
+	mux.HandleFunc("GET /api/v1/status", d.serveStatus)
+	mux.HandleFunc("GET /api/v1/activity", d.serveActivity)
+	return mux
+}
+
+func (d *Daemon) status() localapi.Status {
+	st := localapi.Status{
+		Running:   true,
+		Version:   version.Version,
+		PID:       os.Getpid(),
+		Started:   d.started,
+		UptimeSec: int64(time.Since(d.started).Seconds()),
+		Socket:    d.socket,
+		DataDir:   d.dataDir,
+	}
+	d.mu.Lock()
+	for _, s := range d.shims {
+		u := s.up
+		u.mu.Lock()
+		st.Shims = append(st.Shims, localapi.Shim{ID: u.id, Server: u.name, Session: u.session,
+			PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages})
+		u.mu.Unlock()
+	}
+	d.mu.Unlock()
+	sort.Slice(st.Shims, func(i, j int) bool { return st.Shims[i].ID < st.Shims[j].ID })
+	sessions := map[string]bool{}
+	for _, s := range st.Shims {
+		if !sessions[s.Session] {
+			sessions[s.Session] = true
+			st.Sessions = append(st.Sessions, s.Session)
+		}
+	}
+	st.Activity = d.store.Stats()
+	return st
+}
+
+func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, d.status())
+}
+
+func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := activity.Filter{Type: q.Get("type"), Session: q.Get("session"), Server: q.Get("server"),
+		RiskLevel: q.Get("risk_level"), FlowType: q.Get("flow_type")}
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			http.Error(w, "limit must be a non-negative integer", http.StatusBadRequest)
+			return
+		}
+		f.Limit = n
+	}
+	// What was acknowledged before this query is visible to it.
+	if err := d.store.Flush(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	recs, err := d.store.Query(f)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if recs == nil {
+		recs = []activity.Record{}
+	}
+	writeJSON(w, recs)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}

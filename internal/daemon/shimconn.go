@@ -1,0 +1,114 @@
+package daemon
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/version"
+)
+
+// shimConn is one connected shim.
+type shimConn struct {
+	conn     net.Conn
+	up       *upstream
+	stopOnce sync.Once
+}
+
+// stop makes the connection's loop end after the verdict it is deciding.
+func (s *shimConn) stop() { s.stopOnce.Do(func() { s.conn.Close() }) }
+
+// serveShim upgrades the HTTP request to the shim protocol and runs the
+// connection until the shim goes away or flowd stops.
+func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
+	if !strings.EqualFold(r.Header.Get("Upgrade"), shimproto.Version) {
+		http.Error(w, "this endpoint speaks only "+shimproto.Version, http.StatusUpgradeRequired)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "connection cannot be upgraded", http.StatusInternalServerError)
+		return
+	}
+	conn, brw, err := hj.Hijack()
+	if err != nil {
+		d.log.Warn("hijack shim connection", "err", err)
+		return
+	}
+	d.wg.Add(1)
+	defer d.wg.Done()
+	defer conn.Close()
+	if _, err := conn.Write([]byte("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + shimproto.Version + "\r\n\r\n")); err != nil {
+		return
+	}
+	d.runShim(conn, brw.Reader)
+}
+
+func (d *Daemon) runShim(conn net.Conn, br *bufio.Reader) {
+	r := shimproto.NewReader(br)
+	w := shimproto.NewWriter(conn)
+	t, p, err := r.Next()
+	if err != nil || t != shimproto.TypeHello {
+		d.log.Warn("shim connection without hello", "err", err)
+		return
+	}
+	var h shimproto.Hello
+	if err := json.Unmarshal(p, &h); err != nil {
+		d.log.Warn("bad shim hello", "err", err)
+		return
+	}
+	sess := h.Session.ID()
+	s := &shimConn{conn: conn, up: newUpstream(d.nextID.Add(1), h, sess)}
+	cfg := d.cfg.Shim
+	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
+		Version:         version.Version,
+		Session:         sess,
+		FailMode:        cfg.FailMode,
+		VerdictTimeout:  cfg.VerdictTimeout.Duration.Milliseconds(),
+		MaxInspectBytes: cfg.MaxInspectBytes,
+	}); err != nil {
+		return
+	}
+	d.addShim(s)
+	defer d.removeShim(s)
+	d.log.Info("shim connected", "shim", s.up.id, "server", s.up.serverName(), "session", sess, "pid", h.PID)
+	d.store.Append(activity.Record{Type: "shim_connect", Session: sess, Server: s.up.serverName(),
+		Details: mustJSON(map[string]any{"pid": h.PID, "command": h.Command})})
+	defer func() {
+		s.up.close(d)
+		d.log.Info("shim disconnected", "shim", s.up.id, "server", s.up.serverName())
+		d.store.Append(activity.Record{Type: "shim_disconnect", Session: sess, Server: s.up.serverName()})
+	}()
+	for {
+		t, p, err := r.Next()
+		if err != nil {
+			return
+		}
+		switch t {
+		case shimproto.TypeMessage:
+			m, err := shimproto.DecodeMessage(p)
+			if err != nil {
+				d.log.Warn("bad message frame", "shim", s.up.id, "err", err)
+				return
+			}
+			if err := w.WriteVerdict(s.up.judge(d, m)); err != nil {
+				return
+			}
+		case shimproto.TypeUpstream:
+			var ev shimproto.UpstreamEvent
+			if json.Unmarshal(p, &ev) == nil && ev.Exited {
+				d.log.Info("upstream exited", "server", s.up.serverName(), "code", ev.ExitCode)
+			}
+		}
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

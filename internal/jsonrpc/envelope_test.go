@@ -1,0 +1,127 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		line   string
+		kind   Kind
+		id     string
+		method string
+		params string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`, Request, `1`, "tools/call", `{"name":"x"}`},
+		{` {"method":"initialize" , "id" : "a\"b", "jsonrpc":"2.0"}` + "\r\n", Request, `"a\"b"`, "initialize", ``},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`, Notification, ``, "notifications/cancelled", `{"requestId":3}`},
+		{`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"}]\\\""}]}}`, Response, `7`, "", ``},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}`, Invalid, ``, "", ``},
+		{`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}}`, ErrorReply, `2`, "", ``},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, Batch, ``, "", ``},
+		{`{"x":{"y":[1,2,{"z":"{"}]},"id":9,"result":{}}`, Response, `9`, "", ``},
+		{`{}`, Invalid, ``, "", ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			e, err := Parse([]byte(tt.line))
+			require.NoError(t, err)
+			assert.Equal(t, tt.kind, e.Kind)
+			assert.Equal(t, tt.id, string(e.ID))
+			assert.Equal(t, tt.method, e.Method)
+			if tt.params != "" {
+				assert.Equal(t, tt.params, string(e.Params))
+			}
+		})
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, line := range []string{
+		``, `   `, `null`, `"str"`, `42`, "\x00\xff\xfe garbage",
+		`{"id":1`, `{"id":1,}`, `{"id" 1}`, `{"id":1}}`, `{"a":"unterminated}`,
+		`{"a":[1,2}`, `{1:2}`, `{"id":1} trailing`,
+		`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`,
+	} {
+		_, err := Parse([]byte(line))
+		assert.Error(t, err, "line %q", line)
+	}
+}
+
+func TestBlockedToolResult(t *testing.T) {
+	for _, modern := range []bool{false, true} {
+		b := BlockedToolResult([]byte(`"req-1"`), `tool "delete" is denied by policy`, modern)
+		require.True(t, bytes.HasSuffix(b, []byte("\n")))
+		require.Equal(t, 1, bytes.Count(b, []byte("\n")), "one line")
+		var msg struct {
+			ID     string `json:"id"`
+			Result struct {
+				Content []struct {
+					Type, Text string
+				} `json:"content"`
+				IsError           bool            `json:"isError"`
+				ResultType        string          `json:"resultType"`
+				StructuredContent json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		require.NoError(t, json.Unmarshal(b, &msg))
+		assert.Equal(t, "req-1", msg.ID)
+		assert.True(t, msg.Result.IsError)
+		require.Len(t, msg.Result.Content, 1)
+		assert.Equal(t, "text", msg.Result.Content[0].Type)
+		assert.Equal(t, `flowd blocked: tool "delete" is denied by policy`, msg.Result.Content[0].Text)
+		assert.Nil(t, msg.Result.StructuredContent)
+		if modern {
+			assert.Equal(t, "complete", msg.Result.ResultType)
+		} else {
+			assert.Empty(t, msg.Result.ResultType)
+		}
+	}
+}
+
+// FuzzParse checks that Parse never panics and agrees with encoding/json on
+// the id and method of every well-formed object.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`))
+	f.Add([]byte(`{"id":"a\\\"","result":[{"t":"}"}]}`))
+	f.Add([]byte(`[1,2]`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, err := Parse(line)
+		if err != nil || !json.Valid(line) {
+			return
+		}
+		var ref struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		if json.Unmarshal(line, &ref) != nil {
+			return // not an object
+		}
+		if bytes.ContainsRune(line, '\\') || bytes.Count(line, []byte(`"id"`)) > 1 || bytes.Count(line, []byte(`"method"`)) > 1 {
+			return // escaped keys and duplicate members are read differently on purpose
+		}
+		if string(ref.ID) != "null" && len(ref.ID) > 0 && !bytes.Equal(bytes.TrimSpace(ref.ID), e.ID) {
+			t.Fatalf("id %q, encoding/json %q", e.ID, ref.ID)
+		}
+		if ref.Method != nil && *ref.Method != e.Method {
+			t.Fatalf("method %q, encoding/json %q", e.Method, *ref.Method)
+		}
+	})
+}
+
+func BenchmarkParse10MB(b *testing.B) {
+	text := strings.Repeat("abcdefghij\\n\\\"", 10<<20/14)
+	line := []byte(`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"` + text + `"}]}}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if _, err := Parse(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// BlockPrefix starts the text of every result flowd puts in place of a
+// tools/call it refused, so clients, models and tests can recognise it.
+const BlockPrefix = "flowd blocked: "
+
+// BlockedToolResult is the reply to a tools/call that never reached the
+// upstream: a tool execution error (isError) rather than a JSON-RPC error,
+// because clients hand those to the model, which can then explain or adapt.
+// It carries no structuredContent, so clients that validate an outputSchema
+// accept it; 2026-07-28 sessions need resultType on every result.
+func BlockedToolResult(id []byte, reason string, modern bool) []byte {
+	text, _ := json.Marshal(BlockPrefix + reason)
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	b.WriteString(`,"result":{"content":[{"type":"text","text":`)
+	b.Write(text)
+	b.WriteString(`}],"isError":true`)
+	if modern {
+		b.WriteString(`,"resultType":"complete"`)
+	}
+	b.WriteString("}}\n")
+	return []byte(b.String())
+}
+
+// CallParams is the part of tools/call params flowd reads.
+type CallParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      map[string]any  `json:"_meta"`
+}
+
+// ModernVersionKey is the _meta key a 2026-07-28 client puts on every request.
+const ModernVersionKey = "io.modelcontextprotocol/protocolVersion"

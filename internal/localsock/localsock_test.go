@@ -1,0 +1,48 @@
+package localsock
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestListenDialSameUser(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.sock")
+	require.NoError(t, os.WriteFile(path, []byte("stale"), 0o600), "a stale file is replaced")
+	l, err := Listen(path)
+	require.NoError(t, err)
+	defer l.Close()
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+
+	accepted := make(chan error, 1)
+	go func() {
+		c, err := l.Accept()
+		if err == nil {
+			_, err = c.Write([]byte("x"))
+			c.Close()
+		}
+		accepted <- err
+	}()
+	c, err := Dial(path, time.Second)
+	require.NoError(t, err)
+	defer c.Close()
+	buf := make([]byte, 1)
+	_, err = c.Read(buf)
+	require.NoError(t, err)
+	require.NoError(t, <-accepted)
+	uid, err := PeerUID(c)
+	require.NoError(t, err)
+	assert.Equal(t, os.Getuid(), uid)
+}
+
+func TestDialMissing(t *testing.T) {
+	_, err := Dial(filepath.Join(t.TempDir(), "none.sock"), time.Second)
+	assert.Error(t, err)
+}

@@ -1,0 +1,10 @@
+// Package session decides which agent session a shim or hook event belongs
+// to. Every MCP server of an agent runs as its own process; flowd can only
+// see one story if each process can say which agent it serves.
+//
+// A process collects Hints about itself (Collect); flowd turns Hints into
+// a session ID (ID). The order of preference is: FLOWD_SESSION, then
+// CLAUDE_CODE_SESSION_ID, then the nearest ancestor that is not a shell or
+// a launcher, identified by pid and start time so a reused pid is a new
+// session.
+package session

@@ -1,0 +1,88 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Hints are what a shim or hook knows about the agent session around it.
+type Hints struct {
+	Explicit        string `json:"explicit,omitempty"`          // FLOWD_SESSION
+	ClaudeCode      string `json:"claude_code,omitempty"`       // CLAUDE_CODE_SESSION_ID
+	ClientPID       int    `json:"client_pid,omitempty"`        // nearest non-shell ancestor
+	ClientStartTime uint64 `json:"client_start_time,omitempty"` // clock ticks since boot (Linux)
+	ClientName      string `json:"client_name,omitempty"`
+}
+
+// ID is the flow session the hints point to. Explicit and Claude Code
+// session IDs are used as they are, so a user can pass the ID they see in
+// their agent to `flowd activity --session`.
+func (h Hints) ID() string {
+	switch {
+	case h.Explicit != "":
+		return h.Explicit
+	case h.ClaudeCode != "":
+		return h.ClaudeCode
+	case h.ClientPID != 0:
+		return "proc-" + strconv.Itoa(h.ClientPID) + "-" + strconv.FormatUint(h.ClientStartTime, 10)
+	}
+	return "unknown"
+}
+
+// Collect gathers the hints of the current process.
+func Collect() Hints {
+	h := Hints{
+		Explicit:   os.Getenv("FLOWD_SESSION"),
+		ClaudeCode: os.Getenv("CLAUDE_CODE_SESSION_ID"),
+	}
+	if h.Explicit == "" && h.ClaudeCode == "" {
+		h.ClientPID, h.ClientStartTime, h.ClientName = client(os.Getppid())
+	}
+	return h
+}
+
+// client walks up from pid to the first process that is not a launcher.
+func client(pid int) (int, uint64, string) {
+	first := pid
+	for range 32 { // a depth bound: ancestry loops cannot happen, but /proc can lie
+		p, ok := readProc(pid)
+		if !ok {
+			break
+		}
+		if !IsLauncher(p.name) || p.ppid <= 1 {
+			return pid, p.start, p.name
+		}
+		pid = p.ppid
+	}
+	p, _ := readProc(first)
+	return first, p.start, p.name
+}
+
+type procInfo struct {
+	name  string
+	ppid  int
+	start uint64
+}
+
+// launchers are the shells and package runners that sit between an agent
+// and the processes it starts; they are never the agent itself.
+var launchers = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true, "ksh": true,
+	"tcsh": true, "csh": true, "cmd.exe": true, "cmd": true, "powershell": true, "pwsh": true,
+	"npx": true, "npm": true, "npm exec": true, "uvx": true, "uv": true, "pipx": true,
+	"env": true, "timeout": true, "nohup": true, "setsid": true, "sudo": true, "doas": true,
+	"shim": true, "hook": true, "stdbuf": true, "time": true, "xargs": true,
+}
+
+// IsLauncher reports whether a process name (as /proc's comm or a command
+// basename gives it) is a shell or launcher.
+func IsLauncher(name string) bool {
+	name = strings.TrimSuffix(filepath.Base(name), ".exe")
+	if launchers[name] {
+		return true
+	}
+	// /proc truncates comm to 15 bytes: "npm exec @model".
+	return strings.HasPrefix(name, "npm exec") || strings.HasPrefix(name, "npx ")
+}

@@ -1,0 +1,70 @@
+package session
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestID(t *testing.T) {
+	tests := []struct {
+		h    Hints
+		want string
+	}{
+		{Hints{Explicit: "e1", ClaudeCode: "cc", ClientPID: 4}, "e1"},
+		{Hints{ClaudeCode: "cc", ClientPID: 4}, "cc"},
+		{Hints{ClientPID: 4, ClientStartTime: 99}, "proc-4-99"},
+		{Hints{}, "unknown"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.h.ID())
+	}
+}
+
+func TestIsLauncher(t *testing.T) {
+	for name, want := range map[string]bool{
+		"bash": true, "/bin/sh": true, "npx": true, "npm exec @model": true, "cmd.exe": true,
+		"claude": false, "node": false, "Claude": false, "python3": false,
+	} {
+		assert.Equal(t, want, IsLauncher(name), name)
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	line := "1234 (we(ird) name) S 77 1234 1234 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 5555 1 2 3\n"
+	p, ok := parseStat([]byte(line))
+	require.True(t, ok)
+	assert.Equal(t, "we(ird) name", p.name)
+	assert.Equal(t, 77, p.ppid)
+	assert.Equal(t, uint64(5555), p.start)
+	_, ok = parseStat([]byte("garbage"))
+	assert.False(t, ok)
+}
+
+// TestClientSkipsShells runs this test binary under `sh -c` and checks that
+// the client it finds is this process, not the shell between them.
+func TestClientSkipsShells(t *testing.T) {
+	if os.Getenv("SESSION_TEST_CHILD") == "1" {
+		pid, start, _ := client(os.Getppid())
+		os.Stdout.WriteString(strconv.Itoa(pid) + " " + strconv.FormatUint(start, 10))
+		os.Exit(0)
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc on this system: the ancestry walk is Linux-only")
+	}
+	cmd := exec.Command("/bin/sh", "-c", `"$0" -test.run '^TestClientSkipsShells$'; true`, os.Args[0])
+	cmd.Env = append(os.Environ(), "SESSION_TEST_CHILD=1")
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	f := strings.Fields(string(out))
+	require.Len(t, f, 2, "child output %q", out)
+	assert.Equal(t, strconv.Itoa(os.Getpid()), f[0])
+	self, ok := readProc(os.Getpid())
+	require.True(t, ok)
+	assert.Equal(t, strconv.FormatUint(self.start, 10), f[1])
+}

@@ -1,0 +1,258 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// pending is one message waiting for its verdict.
+type pending struct {
+	seq  uint64
+	dir  shimproto.Direction
+	line []byte
+	done chan struct{} // closed once verdict or lost is set
+	v    shimproto.Verdict
+	lost bool // no verdict will come: apply fail_mode
+}
+
+// link is the shim's connection to flowd, replaced on reconnect.
+type link struct {
+	socket    string
+	hello     shimproto.Hello
+	autostart func() error // nil: never start flowd
+	logf      func(format string, args ...any)
+
+	mu       sync.Mutex
+	conn     net.Conn
+	w        *shimproto.Writer
+	wmu      sync.Mutex // serialises frame writes; separate from mu so verdicts are not held up by a large write
+	pend     map[uint64]*pending
+	welcome  shimproto.Welcome
+	dialing  bool
+	closed   bool
+	everUp   bool
+	lastAuto time.Time
+	up       chan struct{} // closed and replaced each time the link comes up; tests wait on it
+}
+
+func newLink(socket string, hello shimproto.Hello, autostart func() error, logf func(string, ...any)) *link {
+	return &link{socket: socket, hello: hello, autostart: autostart, logf: logf,
+		pend: make(map[uint64]*pending), up: make(chan struct{})}
+}
+
+// connect makes one attempt to reach flowd, starting it if allowed.
+func (l *link) connect() error {
+	c, err := localsock.Dial(l.socket, 2*time.Second)
+	if err != nil && l.autostart != nil && absent(err) && time.Since(l.lastAuto) > 10*time.Second {
+		l.lastAuto = time.Now()
+		if serr := l.autostart(); serr != nil {
+			return fmt.Errorf("start flowd: %w", serr)
+		}
+		c, err = localsock.Dial(l.socket, 2*time.Second)
+	}
+	if err != nil {
+		return err
+	}
+	br, err := shimproto.Upgrade(c, 5*time.Second)
+	if err != nil {
+		c.Close()
+		return err
+	}
+	w := shimproto.NewWriter(c)
+	r := shimproto.NewReader(br)
+	if err := w.WriteJSON(shimproto.TypeHello, l.hello); err != nil {
+		c.Close()
+		return fmt.Errorf("send hello: %w", err)
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	t, p, err := r.Next()
+	c.SetReadDeadline(time.Time{})
+	if err != nil || t != shimproto.TypeWelcome {
+		c.Close()
+		return fmt.Errorf("no welcome from flowd (frame %d): %v", t, err)
+	}
+	var wel shimproto.Welcome
+	if err := jsonUnmarshal(p, &wel); err != nil {
+		c.Close()
+		return fmt.Errorf("bad welcome: %w", err)
+	}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		c.Close()
+		return errors.New("shim is shutting down")
+	}
+	l.conn, l.w, l.welcome = c, w, wel
+	l.everUp = true
+	close(l.up)
+	l.up = make(chan struct{})
+	l.mu.Unlock()
+	go l.readVerdicts(c, r)
+	return nil
+}
+
+// absent reports whether a dial error means nobody listens on the socket.
+func absent(err error) bool {
+	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
+	for {
+		t, p, err := r.Next()
+		if err != nil {
+			l.broken(c, err)
+			return
+		}
+		if t != shimproto.TypeVerdict {
+			continue // frames a newer flowd sends that this shim does not know
+		}
+		v, err := shimproto.DecodeVerdict(p)
+		if err != nil {
+			l.broken(c, err)
+			return
+		}
+		l.mu.Lock()
+		pm := l.pend[v.Seq]
+		delete(l.pend, v.Seq)
+		l.mu.Unlock()
+		if pm != nil {
+			pm.v = v
+			close(pm.done)
+		}
+	}
+}
+
+// broken retires connection c: every message waiting on it gets no verdict
+// (so fail_mode applies to it, exactly once) and reconnecting starts.
+func (l *link) broken(c net.Conn, err error) {
+	l.mu.Lock()
+	if l.conn != c {
+		l.mu.Unlock()
+		return
+	}
+	l.conn, l.w = nil, nil
+	lost := l.pend
+	l.pend = make(map[uint64]*pending)
+	closed := l.closed
+	l.mu.Unlock()
+	c.Close()
+	for _, p := range lost {
+		p.lost = true
+		close(p.done)
+	}
+	if !closed {
+		l.logf("lost connection to flowd: %v", err)
+		l.reconnect()
+	}
+}
+
+// reconnect retries in the background until flowd answers again.
+func (l *link) reconnect() {
+	l.mu.Lock()
+	if l.dialing || l.closed {
+		l.mu.Unlock()
+		return
+	}
+	l.dialing = true
+	l.mu.Unlock()
+	go func() {
+		delay := 50 * time.Millisecond
+		for {
+			err := l.connect()
+			l.mu.Lock()
+			done := err == nil || l.closed
+			if done {
+				l.dialing = false
+			}
+			l.mu.Unlock()
+			if done {
+				if err == nil {
+					l.logf("connected to flowd at %s", l.socket)
+				}
+				return
+			}
+			time.Sleep(delay) // backoff between attempts to reach another process, not test synchronisation
+			delay = min(delay*2, 2*time.Second)
+		}
+	}()
+}
+
+// send hands p to flowd, or marks it lost when flowd is not connected.
+func (l *link) send(p *pending, truncated bool) {
+	data := p.line
+	if truncated {
+		data = data[:l.maxInspect()]
+	}
+	l.mu.Lock()
+	c, w := l.conn, l.w
+	if c == nil {
+		l.mu.Unlock()
+		p.lost = true
+		close(p.done)
+		return
+	}
+	l.pend[p.seq] = p
+	l.mu.Unlock()
+	l.wmu.Lock()
+	err := w.WriteMessage(shimproto.Message{Seq: p.seq, Dir: p.dir, Truncated: truncated, Data: data})
+	l.wmu.Unlock()
+	if err != nil {
+		l.broken(c, err)
+	}
+}
+
+// abandon gives up waiting for p's verdict; it reports false when the
+// verdict won the race and p.done is already closed.
+func (l *link) abandon(p *pending) bool {
+	l.mu.Lock()
+	_, ok := l.pend[p.seq]
+	delete(l.pend, p.seq)
+	l.mu.Unlock()
+	if ok {
+		p.lost = true
+		close(p.done)
+	}
+	return ok
+}
+
+func (l *link) event(ev shimproto.UpstreamEvent) {
+	l.mu.Lock()
+	w := l.w
+	l.mu.Unlock()
+	if w == nil {
+		return
+	}
+	l.wmu.Lock()
+	w.WriteJSON(shimproto.TypeUpstream, ev)
+	l.wmu.Unlock()
+}
+
+func (l *link) settings() shimproto.Welcome {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.welcome
+}
+
+func (l *link) maxInspect() int {
+	if n := l.settings().MaxInspectBytes; n > 0 {
+		return n
+	}
+	return defaultMaxInspect
+}
+
+func (l *link) close() {
+	l.mu.Lock()
+	l.closed = true
+	c := l.conn
+	l.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+}

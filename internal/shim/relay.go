@@ -1,0 +1,167 @@
+package shim
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+const (
+	defaultMaxInspect     = 16 << 20
+	defaultVerdictTimeout = 5 * time.Second
+	// queueDepth bounds messages read but not yet written per direction;
+	// beyond it the shim stops reading and the sender feels backpressure.
+	queueDepth = 4096
+)
+
+var jsonUnmarshal = json.Unmarshal
+
+// lockedWriter lets a direction's writer and the other direction's
+// Respond verdicts share one destination without interleaving lines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (lw *lockedWriter) Write(p []byte) (int, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.w.Write(p)
+}
+
+// relay moves the two directions of one MCP stream.
+type relay struct {
+	link     *link
+	failMode string // from config when flowd never answered; flowd's Welcome wins
+	logf     func(format string, args ...any)
+	seq      atomic.Uint64
+	// warned is set once a fail-open warning is printed and cleared when
+	// flowd answers again, so each outage warns once.
+	warned        atomic.Bool
+	serverSpoke   atomic.Bool
+	sawInitialize atomic.Bool
+}
+
+// pipe reads lines from src and writes them, after verdicts, to dst; back is
+// where Respond verdicts go (the sender of the message). It returns when
+// src is exhausted and everything read has been written.
+func (r *relay) pipe(dir shimproto.Direction, src io.Reader, dst, back *lockedWriter) {
+	q := make(chan *pending, queueDepth)
+	go r.read(dir, src, q)
+	r.write(q, dst, back)
+}
+
+func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) {
+	defer close(q)
+	br := bufio.NewReaderSize(src, 256<<10)
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			p := &pending{seq: r.seq.Add(1), dir: dir, line: line, done: make(chan struct{})}
+			if dir == shimproto.ServerToClient {
+				r.serverSpoke.Store(true)
+			} else if !r.serverSpoke.Load() && !r.sawInitialize.Load() {
+				if e, err := jsonrpc.Parse(line); err == nil && (e.Method == "initialize" || e.Method == "server/discover") {
+					r.sawInitialize.Store(true)
+				}
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				close(p.done) // blank lines carry nothing to judge
+			} else {
+				r.link.send(p, len(line) > r.link.maxInspect())
+			}
+			q <- p
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine returns the next line including its '\n', or the bytes left
+// before EOF. Lines of any length are returned whole: the shim must
+// forward what it cannot inspect in full.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	frag, err := br.ReadSlice('\n')
+	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
+		return bytes.Clone(frag), err
+	}
+	buf := bytes.Clone(frag)
+	for {
+		frag, err = br.ReadSlice('\n')
+		buf = append(buf, frag...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf, err
+		}
+	}
+}
+
+func (r *relay) write(q <-chan *pending, dst, back *lockedWriter) {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for p := range q {
+		timer.Reset(r.verdictTimeout())
+		select {
+		case <-p.done:
+		case <-timer.C:
+			if r.link.abandon(p) {
+				r.logf("no verdict from flowd within %v for a %s message; applying fail_mode", r.verdictTimeout(), p.dir)
+			} else {
+				<-p.done
+			}
+		}
+		if p.lost {
+			r.failed(p, dst, back)
+			continue
+		}
+		r.warned.Store(false)
+		switch p.v.Action {
+		case shimproto.Pass:
+			dst.Write(p.line)
+		case shimproto.Replace:
+			dst.Write(p.v.Data)
+		case shimproto.Respond:
+			back.Write(p.v.Data)
+		case shimproto.Drop:
+		default:
+			dst.Write(p.line) // an action this shim does not know is not a reason to break the stream
+		}
+	}
+}
+
+// failed applies fail_mode to a message flowd could not judge.
+func (r *relay) failed(p *pending, dst, back *lockedWriter) {
+	if p.dir == shimproto.ClientToServer && r.mode() == "closed" {
+		if e, err := jsonrpc.Parse(p.line); err == nil && e.Kind == jsonrpc.Request && e.Method == "tools/call" {
+			modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
+			back.Write(jsonrpc.BlockedToolResult(e.ID, "flowd is unreachable and fail_mode is closed, so tool calls are not allowed; start flowd (flowd run) or set fail_mode = \"open\"", modern))
+			return
+		}
+	}
+	if len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
+		r.logf("flowd is unreachable at %s: messages pass unchecked (fail_mode=%s) until it is back", r.link.socket, r.mode())
+	}
+	dst.Write(p.line)
+}
+
+func (r *relay) mode() string {
+	if m := r.link.settings().FailMode; m != "" {
+		return m
+	}
+	return r.failMode
+}
+
+func (r *relay) verdictTimeout() time.Duration {
+	if ms := r.link.settings().VerdictTimeout; ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return defaultVerdictTimeout
+}

@@ -1,0 +1,149 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// Options configure one shim run.
+type Options struct {
+	Name      string   // --name; empty lets flowd name the server
+	Socket    string   // flowd's socket
+	Autostart bool     // start flowd when nobody listens on Socket
+	FailMode  string   // used until flowd says otherwise
+	Command   []string // the upstream server
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer // the shim's own diagnostics; the upstream's stderr goes to os.Stderr
+}
+
+// Run relays one upstream server until it exits and returns the exit code
+// the shim should exit with: the upstream's own.
+func Run(o Options) int {
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(o.Stderr, "shim: "+format+"\n", args...)
+	}
+	path, err := lookPath(o.Command[0])
+	if err != nil {
+		logf("%v", err)
+		return 127
+	}
+	// The upstream writes straight into a pipe we own, so no copying
+	// goroutine in os/exec can outlive the process and delay Wait.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		logf("create pipe: %v", err)
+		return 1
+	}
+	cmd := exec.Command(path, o.Command[1:]...)
+	cmd.Stdout = outW
+	cmd.Stderr = os.Stderr // live and untouched: hosts log it
+	cmd.SysProcAttr = childAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		logf("create pipe: %v", err)
+		return 1
+	}
+	// Catch signals before the child exists, so none is lost in between.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, forwardedSignals...)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) // a vanished client is an EPIPE, not death
+	if err := startChild(cmd); err != nil {
+		outW.Close()
+		logf("start upstream %s: %v", strings.Join(o.Command, " "), err)
+		return 127
+	}
+	outW.Close()
+
+	hello := shimproto.Hello{PID: os.Getpid(), Name: o.Name, Command: o.Command, Session: session.Collect()}
+	var start func() error
+	if o.Autostart {
+		start = func() error { return startFlowd(o.Socket) }
+	}
+	l := newLink(o.Socket, hello, start, logf)
+	r := &relay{link: l, failMode: o.FailMode, logf: logf}
+	if err := l.connect(); err != nil {
+		logf("cannot reach flowd at %s: %v", o.Socket, err)
+		l.reconnect()
+	}
+
+	toServer := &lockedWriter{w: stdin}
+	toClient := &lockedWriter{w: o.Stdout}
+	clientDone := make(chan struct{})
+	go func() {
+		r.pipe(shimproto.ClientToServer, o.Stdin, toServer, toClient)
+		stdin.Close() // the client's EOF, passed on once everything before it is written
+		close(clientDone)
+	}()
+	serverDone := make(chan struct{})
+	go func() {
+		r.pipe(shimproto.ServerToClient, outR, toClient, toServer)
+		close(serverDone)
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var waitErr error
+	for waiting := true; waiting; {
+		select {
+		case s := <-sigs:
+			if !r.serverSpoke.Load() && r.sawInitialize.Load() {
+				logf("upstream never answered initialize; passing %v on", s)
+			}
+			cmd.Process.Signal(s)
+		case waitErr = <-exited:
+			waiting = false
+		}
+	}
+	// Whatever the upstream wrote before exiting still goes to the client; a
+	// grandchild holding the pipe open must not keep the shim alive.
+	select {
+	case <-serverDone:
+	case <-time.After(2 * time.Second):
+		outR.Close()
+	}
+	code := exitCode(cmd, waitErr)
+	if !r.serverSpoke.Load() {
+		logf("upstream %s exited with code %d before sending anything", strings.Join(o.Command, " "), code)
+	} else if code != 0 {
+		logf("upstream exited with code %d", code)
+	}
+	l.event(shimproto.UpstreamEvent{Exited: true, ExitCode: code})
+	l.close()
+	return code
+}
+
+func exitCode(cmd *exec.Cmd, err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ee.ExitCode()
+	}
+	return 1
+}
+
+// lookPath resolves the upstream command. Claude Desktop starts servers
+// with a reduced environment, so a PATH miss gets a message that says what
+// to do rather than a bare ENOENT.
+func lookPath(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("cannot find upstream command %q on PATH (%s); give its absolute path", name, os.Getenv("PATH"))
+	}
+	return p, nil
+}

@@ -1,0 +1,207 @@
+package shimproto
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/flowd-dev/flowd/internal/session"
+)
+
+// Version names this protocol in the HTTP Upgrade header.
+const Version = "flowd-shim/1"
+
+// Path is the HTTP endpoint a shim upgrades.
+const Path = "/api/v1/shim"
+
+// FrameType tags a frame.
+type FrameType uint8
+
+const (
+	TypeHello    FrameType = 1 // shim → flowd, JSON Hello
+	TypeWelcome  FrameType = 2 // flowd → shim, JSON Welcome
+	TypeMessage  FrameType = 3 // shim → flowd, one MCP message
+	TypeVerdict  FrameType = 4 // flowd → shim, the answer to one Message
+	TypeUpstream FrameType = 5 // shim → flowd, JSON UpstreamEvent
+)
+
+// Direction of an MCP message.
+type Direction uint8
+
+const (
+	ClientToServer Direction = 0
+	ServerToClient Direction = 1
+)
+
+func (d Direction) String() string {
+	if d == ServerToClient {
+		return "server→client"
+	}
+	return "client→server"
+}
+
+// Action is what the shim does with a message.
+type Action uint8
+
+const (
+	Pass    Action = 0 // forward the original bytes
+	Drop    Action = 1 // forward nothing
+	Replace Action = 2 // forward Data instead
+	Respond Action = 3 // forward nothing; send Data back to the sender (a blocked request's reply)
+)
+
+func (a Action) String() string {
+	switch a {
+	case Pass:
+		return "pass"
+	case Drop:
+		return "drop"
+	case Replace:
+		return "replace"
+	case Respond:
+		return "respond"
+	}
+	return fmt.Sprintf("action(%d)", uint8(a))
+}
+
+// Hello introduces a shim. Session hints let flowd join the shim to the
+// agent session it belongs to.
+type Hello struct {
+	PID     int           `json:"pid"`
+	Name    string        `json:"name,omitempty"` // --name, if given
+	Command []string      `json:"command"`
+	Session session.Hints `json:"session"`
+}
+
+// Welcome is flowd's answer to Hello: the settings the shim follows.
+type Welcome struct {
+	Version         string `json:"version"`
+	Session         string `json:"session"`
+	FailMode        string `json:"fail_mode"`
+	VerdictTimeout  int64  `json:"verdict_timeout_ms"`
+	MaxInspectBytes int    `json:"max_inspect_bytes"`
+}
+
+// UpstreamEvent tells flowd what became of the upstream process.
+type UpstreamEvent struct {
+	Exited   bool `json:"exited"`
+	ExitCode int  `json:"exit_code"`
+}
+
+// Message is one MCP message seen by the shim.
+type Message struct {
+	Seq       uint64
+	Dir       Direction
+	Truncated bool // Data is the first max_inspect_bytes of a longer line
+	Data      []byte
+}
+
+// Verdict answers the Message with the same Seq.
+type Verdict struct {
+	Seq    uint64
+	Action Action
+	Data   []byte
+}
+
+// MaxFrame bounds a frame so a corrupt length cannot make either side
+// allocate without limit.
+const MaxFrame = 1 << 30
+
+const headerLen = 5
+
+// Writer writes frames. It is not safe for concurrent use; callers that
+// share a connection hold a lock around WriteX calls.
+type Writer struct {
+	conn net.Conn
+	hdr  [headerLen + 10]byte
+}
+
+func NewWriter(c net.Conn) *Writer { return &Writer{conn: c} }
+
+func (w *Writer) frame(t FrameType, fixed []byte, data []byte) error {
+	n := 1 + len(fixed) + len(data)
+	if n > MaxFrame {
+		return fmt.Errorf("shimproto: frame of %d bytes exceeds limit", n)
+	}
+	binary.BigEndian.PutUint32(w.hdr[:4], uint32(n))
+	w.hdr[4] = byte(t)
+	copy(w.hdr[headerLen:], fixed)
+	bufs := net.Buffers{w.hdr[:headerLen+len(fixed)], data}
+	_, err := bufs.WriteTo(w.conn)
+	return err
+}
+
+func (w *Writer) WriteJSON(t FrameType, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return w.frame(t, nil, b)
+}
+
+func (w *Writer) WriteMessage(m Message) error {
+	var fixed [10]byte
+	binary.BigEndian.PutUint64(fixed[:8], m.Seq)
+	fixed[8] = byte(m.Dir)
+	if m.Truncated {
+		fixed[9] = 1
+	}
+	return w.frame(TypeMessage, fixed[:], m.Data)
+}
+
+func (w *Writer) WriteVerdict(v Verdict) error {
+	var fixed [9]byte
+	binary.BigEndian.PutUint64(fixed[:8], v.Seq)
+	fixed[8] = byte(v.Action)
+	return w.frame(TypeVerdict, fixed[:], v.Data)
+}
+
+// Reader reads frames.
+type Reader struct {
+	r   *bufio.Reader
+	hdr [headerLen]byte
+}
+
+func NewReader(r *bufio.Reader) *Reader { return &Reader{r: r} }
+
+// Next reads one frame. The payload is freshly allocated: it is handed to
+// other goroutines and kept in pending-message queues.
+func (r *Reader) Next() (FrameType, []byte, error) {
+	if _, err := io.ReadFull(r.r, r.hdr[:]); err != nil {
+		return 0, nil, err
+	}
+	n := binary.BigEndian.Uint32(r.hdr[:4])
+	if n < 1 || n > MaxFrame {
+		return 0, nil, fmt.Errorf("shimproto: bad frame length %d", n)
+	}
+	p := make([]byte, n-1)
+	if _, err := io.ReadFull(r.r, p); err != nil {
+		return 0, nil, fmt.Errorf("shimproto: short frame: %w", err)
+	}
+	return FrameType(r.hdr[4]), p, nil
+}
+
+var errShort = errors.New("shimproto: frame payload too short")
+
+func DecodeMessage(p []byte) (Message, error) {
+	if len(p) < 10 {
+		return Message{}, errShort
+	}
+	return Message{
+		Seq:       binary.BigEndian.Uint64(p[:8]),
+		Dir:       Direction(p[8]),
+		Truncated: p[9]&1 != 0,
+		Data:      p[10:],
+	}, nil
+}
+
+func DecodeVerdict(p []byte) (Verdict, error) {
+	if len(p) < 9 {
+		return Verdict{}, errShort
+	}
+	return Verdict{Seq: binary.BigEndian.Uint64(p[:8]), Action: Action(p[8]), Data: p[9:]}, nil
+}
