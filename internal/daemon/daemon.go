@@ -151,4 +151,3 @@ func (d *Daemon) removeShim(s *shimConn) {
 	delete(d.shims, s.up.id)
 	d.mu.Unlock()
 }
-

@@ -282,19 +282,29 @@ func packageName(arg string) string {
 		if i := strings.LastIndex(arg, "@"); i > 0 {
 			arg = arg[:i]
 		}
-		return filepath.Base(arg)
+		return scriptName(filepath.Base(arg))
 	}
 	// A script path: skip generic file and build-directory names.
 	generic := map[string]bool{"index": true, "main": true, "server": true, "cli": true, "dist": true,
 		"build": true, "lib": true, "src": true, "bin": true, "out": true, "__main__": true}
 	p := filepath.Clean(arg)
 	for p != "." && p != "/" {
-		base := filepath.Base(p)
-		name := strings.TrimSuffix(base, filepath.Ext(base))
+		name := scriptName(filepath.Base(p))
 		if !generic[name] && name != "" {
 			return name
 		}
 		p = filepath.Dir(p)
 	}
 	return filepath.Base(arg)
+}
+
+// scriptName drops a script's extension: weather.py → weather. Package
+// names keep their dots (mcp.server stays as it is) unless the extension is
+// a known script one.
+func scriptName(base string) string {
+	switch ext := filepath.Ext(base); ext {
+	case ".js", ".mjs", ".cjs", ".ts", ".py", ".rb", ".sh", ".exe", ".jar":
+		return strings.TrimSuffix(base, ext)
+	}
+	return base
 }

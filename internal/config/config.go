@@ -1,0 +1,120 @@
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"os"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// defaultTOML is the single source of the defaults: Default parses it, and
+// "flowd config default" prints it, so the two cannot drift apart.
+//
+//go:embed default.toml
+var defaultTOML []byte
+
+// Config is the whole configuration file. Each section is its own type so a
+// new section is one field here, one table in default.toml and one case in
+// Validate.
+type Config struct {
+	Daemon   Daemon   `toml:"daemon"`
+	Shim     Shim     `toml:"shim"`
+	Activity Activity `toml:"activity"`
+	Policy   Policy   `toml:"policy"`
+}
+
+// Daemon configures the flowd process itself.
+type Daemon struct {
+	LogLevel string `toml:"log_level"`
+}
+
+// Shim configures every shim that talks to this flowd.
+type Shim struct {
+	FailMode        string   `toml:"fail_mode"`
+	VerdictTimeout  Duration `toml:"verdict_timeout"`
+	MaxInspectBytes int      `toml:"max_inspect_bytes"`
+}
+
+// Activity configures retention of the activity log.
+type Activity struct {
+	MaxAge        Duration `toml:"max_age"`
+	MaxRecords    int      `toml:"max_records"`
+	FlushInterval Duration `toml:"flush_interval"`
+}
+
+// Policy configures decisions that do not come from flow analysis.
+type Policy struct {
+	DefaultAction string `toml:"default_action"`
+	// ToolOverrides maps a tool name, or "server/tool", to an action.
+	ToolOverrides map[string]string `toml:"tool_overrides"`
+}
+
+// Values allowed for the enumerated keys. Validate and the comments in
+// default.toml both list them; keep them in step.
+const (
+	FailOpen   = "open"
+	FailClosed = "closed"
+
+	ActionAllow = "allow"
+	ActionWarn  = "warn"
+	ActionAsk   = "ask"
+	ActionDeny  = "deny"
+)
+
+// DefaultTOML returns the commented default configuration file, byte for byte.
+func DefaultTOML() []byte {
+	return bytes.Clone(defaultTOML)
+}
+
+// Default returns the default configuration: default.toml, parsed. Each call
+// returns a fresh value that the caller may modify.
+func Default() *Config {
+	// An empty table decodes to a nil map; start with an empty one so callers
+	// can add entries.
+	cfg := &Config{Policy: Policy{ToolOverrides: map[string]string{}}}
+	if err := overlay(cfg, defaultTOML, "default.toml"); err != nil {
+		// The embedded file is fixed at build time and covered by tests.
+		panic(fmt.Sprintf("embedded default config is invalid: %v", err))
+	}
+	return cfg
+}
+
+// Load reads the configuration file at path. Keys it leaves out keep their
+// defaults. A missing file is an error wrapping fs.ErrNotExist: whether that
+// means "use the defaults" is the caller's decision.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse parses a configuration file's contents over the defaults and
+// validates the result. name is the file name used in error messages.
+func Parse(data []byte, name string) (*Config, error) {
+	cfg := Default()
+	if err := overlay(cfg, data, name); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// overlay decodes data into cfg, which keeps every value data does not set,
+// then validates cfg. Errors carry name and, where known, the line.
+func overlay(cfg *Config, data []byte, name string) error {
+	// Keys are indexed and type-checked before decoding because go-toml
+	// cannot say where a number given for a duration is. A syntax error
+	// leaves the index nil; the decoder then reports it with its position.
+	idx, _ := indexKeys(data)
+	if err := checkKinds(idx, name); err != nil {
+		return err
+	}
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(cfg); err != nil {
+		return decodeError(err, name)
+	}
+	return locate(cfg.validate(), idx, name)
+}

@@ -1,0 +1,239 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+func testDaemon(t *testing.T, overrides map[string]string) *Daemon {
+	cfg := config.Default()
+	cfg.Policy.ToolOverrides = overrides
+	store, err := activity.Open(filepath.Join(t.TempDir(), "a.db"), activity.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	return &Daemon{cfg: cfg, rules: rulesFrom(cfg), store: store,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil)), shims: map[uint64]*shimConn{}}
+}
+
+func msg(dir shimproto.Direction, s string) shimproto.Message {
+	return shimproto.Message{Seq: 1, Dir: dir, Data: []byte(s + "\n")}
+}
+
+const c2s, s2c = shimproto.ClientToServer, shimproto.ServerToClient
+
+func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
+	d := testDaemon(t, map[string]string{"github/delete_repo": "deny"})
+	u := newUpstream(1, shimproto.Hello{Name: "github"}, "s1")
+
+	v := u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":"x"}}}`))
+	require.Equal(t, shimproto.Respond, v.Action)
+	var reply struct {
+		ID     string `json:"id"`
+		Result struct {
+			IsError    bool   `json:"isError"`
+			ResultType string `json:"resultType"`
+			Content    []struct{ Text string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(v.Data, &reply))
+	assert.Equal(t, "r1", reply.ID)
+	assert.True(t, reply.Result.IsError)
+	assert.Empty(t, reply.Result.ResultType, "legacy session: no resultType")
+	assert.True(t, strings.HasPrefix(reply.Result.Content[0].Text, "flowd blocked: "))
+	assert.Contains(t, reply.Result.Content[0].Text, "delete_repo")
+
+	assert.Equal(t, shimproto.Drop, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action)
+	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action, "swallowed once")
+	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"other"}}`)).Action)
+
+	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_repos"}}`)).Action)
+
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, "block", recs[0].Verdict)
+	assert.Equal(t, "deny", recs[0].Decision)
+	assert.Equal(t, "github", recs[0].Server)
+	assert.Equal(t, "delete_repo", recs[0].Tool)
+	assert.Equal(t, "s1", recs[0].Session)
+}
+
+func TestJudgeModernSessionsGetResultType(t *testing.T) {
+	d := testDaemon(t, map[string]string{"rm": "deny"})
+	u := newUpstream(1, shimproto.Hello{Name: "fs"}, "s")
+	u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	v := u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rm","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	require.Equal(t, shimproto.Respond, v.Action)
+	assert.Contains(t, string(v.Data), `"resultType":"complete"`)
+}
+
+func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
+	d := testDaemon(t, nil)
+	u := newUpstream(1, shimproto.Hello{Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "s")
+	assert.Equal(t, "server-filesystem", u.serverName())
+	u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
+	u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"secure-filesystem-server","version":"1"}}}`))
+	assert.Equal(t, "secure-filesystem-server", u.serverName())
+	u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"/tmp/a"}}}`))
+	u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`))
+	// Answers to nothing, server requests and garbage pass without effect.
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":99,"result":{}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}`,
+		"\x00\x01garbage",
+		`[{"jsonrpc":"2.0","id":3,"result":{}}]`,
+	} {
+		assert.Equal(t, shimproto.Pass, u.judge(d, msg(s2c, s)).Action, s)
+	}
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	r := recs[0]
+	assert.Equal(t, "secure-filesystem-server", r.Server)
+	assert.Equal(t, "read_text_file", r.Tool)
+	assert.Equal(t, "pass", r.Verdict)
+	assert.Equal(t, len(`{"path":"/tmp/a"}`), r.ArgsBytes)
+	assert.Positive(t, r.ResultBytes)
+	assert.JSONEq(t, `{"is_error":true}`, string(r.Details))
+	// --name wins over serverInfo.
+	named := newUpstream(2, shimproto.Hello{Name: "docs"}, "s")
+	named.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
+	named.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"other"}}}`))
+	assert.Equal(t, "docs", named.serverName())
+}
+
+func TestJudgeBatchCannotBypassPolicy(t *testing.T) {
+	d := testDaemon(t, map[string]string{"send": "deny"})
+	u := newUpstream(1, shimproto.Hello{Name: "slack"}, "s")
+	v := u.judge(d, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send"}}]`))
+	require.Equal(t, shimproto.Respond, v.Action)
+	var replies []struct {
+		ID     int `json:"id"`
+		Result struct {
+			IsError bool `json:"isError"`
+		}
+	}
+	require.NoError(t, json.Unmarshal(v.Data, &replies))
+	require.Len(t, replies, 2, "one reply per request, none for the notification")
+	assert.Equal(t, 1, replies[0].ID)
+	assert.Equal(t, 2, replies[1].ID)
+	assert.True(t, replies[0].Result.IsError && replies[1].Result.IsError)
+	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}}]`)).Action)
+}
+
+func TestNameFromCommand(t *testing.T) {
+	for want, cmd := range map[string][]string{
+		"server-x":          {"npx", "-y", "@scope/server-x"},
+		"server-github":     {"npx", "-y", "@modelcontextprotocol/server-github@1.2.3"},
+		"mcp-server-fetch":  {"uvx", "mcp-server-fetch"},
+		"server-everything": {"node", "/opt/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"},
+		"my-server":         {"/usr/local/bin/my-server", "--flag"},
+		"weather":           {"python3", "-u", "weather.py"},
+		"unknown":           {},
+	} {
+		assert.Equal(t, want, NameFromCommand(cmd), "%v", cmd)
+	}
+}
+
+func runDaemon(t *testing.T, socket string) (context.CancelFunc, chan error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(ctx, Options{Config: config.Default(), Socket: socket, DataDir: t.TempDir(),
+			Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, ready)
+	}()
+	select {
+	case <-ready:
+	case err := <-errc:
+		t.Fatalf("daemon did not start: %v", err)
+	}
+	return cancel, errc
+}
+
+func TestRunOneDaemonPerSocket(t *testing.T) {
+	dir, err := os.MkdirTemp("", "flowdtest")
+	require.NoError(t, err)
+	defer os.RemoveAll(dir)
+	socket := filepath.Join(dir, "run", "flowd.sock")
+	cancel, errc := runDaemon(t, socket)
+
+	fi, err := os.Stat(filepath.Dir(socket))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), fi.Mode().Perm(), "socket dir")
+	fi, err = os.Stat(socket)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "socket")
+
+	err = Run(context.Background(), Options{Config: config.Default(), Socket: socket, DataDir: t.TempDir(),
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil)
+	assert.ErrorIs(t, err, ErrRunning)
+
+	st, err := localapi.NewClient(socket, time.Second).Status()
+	require.NoError(t, err)
+	assert.True(t, st.Running)
+	assert.Equal(t, os.Getpid(), st.PID)
+
+	cancel()
+	require.NoError(t, <-errc)
+	_, err = os.Stat(socket)
+	assert.True(t, os.IsNotExist(err), "socket removed on stop")
+}
+
+// A process of another user that reaches the socket (here the directory
+// and socket are opened up on purpose) is refused by the peer uid check.
+func TestRunRefusesOtherUsers(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a client as another uid")
+	}
+	dir, err := os.MkdirTemp("", "flowdtest")
+	require.NoError(t, err)
+	defer os.RemoveAll(dir)
+	socket := filepath.Join(dir, "run", "flowd.sock")
+	cancel, errc := runDaemon(t, socket)
+	defer func() { cancel(); <-errc }()
+	require.NoError(t, os.Chmod(dir, 0o755))
+	require.NoError(t, os.Chmod(filepath.Dir(socket), 0o755))
+	require.NoError(t, os.Chmod(socket, 0o666))
+
+	// The same request from root works ...
+	_, err = localapi.NewClient(socket, time.Second).Status()
+	require.NoError(t, err)
+	// ... and from nobody it gets no answer: the connection is closed.
+	py := `import socket,sys
+s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+try:
+    s.sendall(b"GET /api/v1/status HTTP/1.1\r\nHost: x\r\n\r\n"); got = s.recv(100)
+except OSError:
+    got = b""
+sys.stdout.write(repr(got))`
+	python, err := exec.LookPath("/usr/bin/python3")
+	if err != nil {
+		t.Skip("needs /usr/bin/python3 (readable by uid 65534) as the other user's client")
+	}
+	cmd := exec.Command(python, "-c", py, socket)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, "b''", string(out), "no bytes for another user")
+}
+

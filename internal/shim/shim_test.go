@@ -1,0 +1,380 @@
+package shim
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// fakeFlowd speaks the flowd side of shimproto with a scripted judge, so
+// the shim's ordering, fail_mode and reconnect logic can be driven into
+// the cases a real flowd rarely produces: late, reordered or missing
+// verdicts.
+type fakeFlowd struct {
+	t       *testing.T
+	l       *localsock.Listener
+	welcome shimproto.Welcome
+	// judge answers messages; it may hold some back and release them later
+	// by returning them in a later call. It runs on the connection's goroutine.
+	judge func(m shimproto.Message) []shimproto.Verdict
+
+	mu    sync.Mutex
+	seen  [][]byte
+	conns []net.Conn
+	hello chan shimproto.Hello
+}
+
+func startFake(t *testing.T, socket string, judge func(shimproto.Message) []shimproto.Verdict) *fakeFlowd {
+	l, err := localsock.Listen(socket)
+	require.NoError(t, err)
+	f := &fakeFlowd{t: t, l: l, judge: judge, hello: make(chan shimproto.Hello, 16),
+		welcome: shimproto.Welcome{FailMode: "open", VerdictTimeout: 5000, MaxInspectBytes: 1 << 20}}
+	go f.serve()
+	t.Cleanup(f.stop)
+	return f
+}
+
+func passAll(m shimproto.Message) []shimproto.Verdict {
+	return []shimproto.Verdict{{Seq: m.Seq}}
+}
+
+func (f *fakeFlowd) serve() {
+	for {
+		c, err := f.l.Accept()
+		if err != nil {
+			return
+		}
+		f.mu.Lock()
+		f.conns = append(f.conns, c)
+		f.mu.Unlock()
+		go f.handle(c)
+	}
+}
+
+func (f *fakeFlowd) handle(c net.Conn) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	req, err := http.ReadRequest(br)
+	if err != nil || req.Header.Get("Upgrade") != shimproto.Version {
+		return
+	}
+	io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: "+shimproto.Version+"\r\n\r\n")
+	r, w := shimproto.NewReader(br), shimproto.NewWriter(c)
+	_, p, err := r.Next()
+	if err != nil {
+		return
+	}
+	var h shimproto.Hello
+	json.Unmarshal(p, &h)
+	if w.WriteJSON(shimproto.TypeWelcome, f.welcome) != nil {
+		return
+	}
+	f.hello <- h
+	for {
+		t, p, err := r.Next()
+		if err != nil {
+			return
+		}
+		if t != shimproto.TypeMessage {
+			continue
+		}
+		m, _ := shimproto.DecodeMessage(p)
+		f.mu.Lock()
+		f.seen = append(f.seen, bytes.Clone(m.Data))
+		f.mu.Unlock()
+		for _, v := range f.judge(m) {
+			if w.WriteVerdict(v) != nil {
+				return
+			}
+		}
+	}
+}
+
+func (f *fakeFlowd) seenCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.seen)
+}
+
+// stop closes the listener and every connection: flowd crashing.
+func (f *fakeFlowd) stop() {
+	f.l.Close()
+	f.mu.Lock()
+	for _, c := range f.conns {
+		c.Close()
+	}
+	f.mu.Unlock()
+}
+
+// running is a shim relaying `cat` in this process, driven through pipes.
+type running struct {
+	in     *io.PipeWriter
+	out    *bufio.Reader
+	stderr *syncBuffer
+	code   chan int
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func startShim(t *testing.T, socket, failMode string, command ...string) *running {
+	if len(command) == 0 {
+		command = []string{"cat"}
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r := &running{in: inW, out: bufio.NewReaderSize(outR, 1<<20), stderr: &syncBuffer{}, code: make(chan int, 1)}
+	go func() {
+		r.code <- Run(Options{Socket: socket, FailMode: failMode, Command: command,
+			Stdin: inR, Stdout: outW, Stderr: r.stderr})
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return r
+}
+
+func (r *running) send(t *testing.T, lines ...string) {
+	for _, l := range lines {
+		_, err := io.WriteString(r.in, l)
+		require.NoError(t, err)
+	}
+}
+
+func (r *running) readLine(t *testing.T) string {
+	s, err := r.out.ReadString('\n')
+	require.NoError(t, err)
+	return s
+}
+
+func (r *running) finish(t *testing.T) int {
+	r.in.Close()
+	select {
+	case c := <-r.code:
+		return c
+	case <-time.After(10 * time.Second):
+		t.Fatal("shim did not exit after stdin EOF")
+		return -1
+	}
+}
+
+func socketPath(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "shimtest")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "f.sock")
+}
+
+func lines(n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"i":%d}}}`+"\n", i, i))
+	}
+	return out
+}
+
+// Verdicts come back in reverse order in groups of 7; the output must still
+// be the input, in order.
+func TestOrderKeptWhenVerdictsComeOutOfOrder(t *testing.T) {
+	sock := socketPath(t)
+	var held []shimproto.Verdict
+	startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		held = append(held, shimproto.Verdict{Seq: m.Seq})
+		if len(held) < 7 && !bytes.Contains(m.Data, []byte(`"last"`)) {
+			return nil
+		}
+		out := make([]shimproto.Verdict, 0, len(held))
+		for i := len(held) - 1; i >= 0; i-- {
+			out = append(out, held[i])
+		}
+		held = nil
+		return out
+	})
+	r := startShim(t, sock, "open")
+	in := append(lines(500), `{"jsonrpc":"2.0","method":"last"}`+"\n")
+	go r.send(t, in...)
+	for i, want := range in {
+		require.Equal(t, want, r.readLine(t), "line %d", i)
+	}
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "unreachable")
+}
+
+func TestVerdictActions(t *testing.T) {
+	sock := socketPath(t)
+	startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		v := shimproto.Verdict{Seq: m.Seq}
+		switch {
+		case bytes.Contains(m.Data, []byte("drop-me")):
+			v.Action = shimproto.Drop
+		case bytes.Contains(m.Data, []byte("replace-me")):
+			v.Action, v.Data = shimproto.Replace, []byte("{\"replaced\":true}\n")
+		case bytes.Contains(m.Data, []byte("refuse-me")):
+			v.Action, v.Data = shimproto.Respond, []byte("{\"refused\":true}\n")
+		}
+		return []shimproto.Verdict{v}
+	})
+	r := startShim(t, sock, "open")
+	r.send(t, "{\"a\":\"drop-me\"}\n", "{\"a\":\"replace-me\"}\n")
+	assert.Equal(t, "{\"replaced\":true}\n", r.readLine(t), "dropped line never arrives; replacement goes on to cat")
+	// A Respond verdict answers the sender: cat never sees the line, the
+	// client gets the reply directly.
+	r.send(t, "{\"a\":\"refuse-me\"}\n")
+	assert.Equal(t, "{\"refused\":true}\n", r.readLine(t))
+	r.send(t, "{\"a\":\"keep\"}\n")
+	assert.Equal(t, "{\"a\":\"keep\"}\n", r.readLine(t))
+	assert.Equal(t, 0, r.finish(t))
+}
+
+func TestFailOpenWarnsOnce(t *testing.T) {
+	r := startShim(t, socketPath(t), "open") // nobody listens, no autostart
+	in := lines(20)
+	go r.send(t, in...)
+	for _, want := range in {
+		require.Equal(t, want, r.readLine(t))
+	}
+	assert.Equal(t, 0, r.finish(t))
+	assert.Equal(t, 1, strings.Count(r.stderr.String(), "messages pass unchecked"), r.stderr.String())
+}
+
+func TestFailClosedBlocksToolCalls(t *testing.T) {
+	r := startShim(t, socketPath(t), "closed")
+	r.send(t, `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`+"\n")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`+"\n", r.readLine(t), "only tools/call is blocked")
+	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`+"\n")
+	reply := r.readLine(t)
+	e, err := jsonrpc.Parse([]byte(reply))
+	require.NoError(t, err)
+	assert.Equal(t, "7", string(e.ID))
+	assert.Contains(t, reply, `"isError":true`)
+	assert.Contains(t, reply, `"resultType":"complete"`)
+	assert.Contains(t, reply, "flowd blocked: flowd is unreachable")
+	assert.Equal(t, 0, r.finish(t))
+}
+
+// flowd dies mid-stream and comes back: every line arrives exactly once
+// and in order, and the new flowd sees the messages sent after it is back.
+func TestReconnectLosesNothing(t *testing.T) {
+	sock := socketPath(t)
+	first := startFake(t, sock, passAll)
+	r := startShim(t, sock, "open")
+	<-first.hello
+	in := lines(30)
+	r.send(t, in[:10]...)
+	for _, want := range in[:10] {
+		require.Equal(t, want, r.readLine(t))
+	}
+	first.stop()
+	r.send(t, in[10:20]...)
+	for _, want := range in[10:20] {
+		require.Equal(t, want, r.readLine(t))
+	}
+	second := startFake(t, sock, passAll)
+	select {
+	case <-second.hello:
+	case <-time.After(10 * time.Second):
+		t.Fatal("shim did not reconnect")
+	}
+	r.send(t, in[20:]...)
+	for _, want := range in[20:] {
+		require.Equal(t, want, r.readLine(t))
+	}
+	assert.Equal(t, 10, second.seenCount(), "the new flowd judges what comes after it is back")
+	assert.Equal(t, 0, r.finish(t))
+	assert.Contains(t, r.stderr.String(), "lost connection to flowd")
+}
+
+func TestVerdictTimeoutAppliesFailMode(t *testing.T) {
+	sock := socketPath(t)
+	f := startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		if bytes.Contains(m.Data, []byte("stuck")) {
+			return nil // never answered
+		}
+		return passAll(m)
+	})
+	f.welcome.VerdictTimeout = 100
+	f.welcome.FailMode = "closed"
+	r := startShim(t, sock, "open")
+	<-f.hello
+	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stuck"}}`+"\n", `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
+	assert.Contains(t, r.readLine(t), "flowd blocked", "flowd's fail_mode (closed) wins over the local one")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n", r.readLine(t))
+	assert.Equal(t, 0, r.finish(t))
+	assert.Contains(t, r.stderr.String(), "no verdict from flowd")
+}
+
+// Lines flowd cannot or need not judge pass byte for byte: garbage, a line
+// far over max_inspect_bytes (flowd sees only its start), a last line
+// without a newline.
+func TestOddInputPassesExactly(t *testing.T) {
+	sock := socketPath(t)
+	var sizes []int
+	var mu sync.Mutex
+	f := startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		mu.Lock()
+		sizes = append(sizes, len(m.Data))
+		mu.Unlock()
+		return passAll(m)
+	})
+	r := startShim(t, sock, "open")
+	<-f.hello
+	huge := `{"jsonrpc":"2.0","id":1,"result":"` + strings.Repeat("y", 50<<20) + `"}` + "\n"
+	in := []string{"\x00\xff\xfe binary garbage\n", "\n", huge, "[1,2,3]\n", "no newline at the end"}
+	go func() {
+		r.send(t, in...)
+		r.in.Close()
+	}()
+	got, err := io.ReadAll(r.out)
+	require.NoError(t, err)
+	require.Equal(t, len(strings.Join(in, "")), len(got))
+	assert.True(t, bytes.Equal([]byte(strings.Join(in, "")), got))
+	assert.Equal(t, 0, <-r.code)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Contains(t, sizes, 1<<20, "the 50 MB line was inspected only up to max_inspect_bytes")
+}
+
+func TestUpstreamExitCodeAndReport(t *testing.T) {
+	r := startShim(t, socketPath(t), "open", "sh", "-c", "exit 3")
+	select {
+	case code := <-r.code:
+		assert.Equal(t, 3, code)
+	case <-time.After(10 * time.Second):
+		t.Fatal("shim did not exit with its upstream")
+	}
+	assert.Contains(t, r.stderr.String(), "exited with code 3 before sending anything")
+
+	r = startShim(t, socketPath(t), "open", "no-such-command-flowd")
+	assert.Equal(t, 127, <-r.code)
+	assert.Contains(t, r.stderr.String(), "give its absolute path")
+}
