@@ -1,0 +1,316 @@
+package classify
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Overrides is the user's word on classes, from the configuration. Keys are
+// matched without regard to case.
+type Overrides struct {
+	// Servers maps a server name (the shim's --name, serverInfo.name, or
+	// the <server> in an agent's mcp__<server>__<tool>) to its class, for
+	// all of its tools.
+	Servers map[string]Class
+	// Tools maps "server/tool", or a bare "tool" for a tool of that name on
+	// any server and for agent built-ins ("Bash", "WebFetch"), to a class.
+	Tools map[string]Class
+	// DefaultUnknown is the class given when no evidence matches; empty
+	// means Internal.
+	DefaultUnknown Class
+}
+
+// Classifier applies overrides, then heuristics, then DefaultUnknown.
+type Classifier struct {
+	servers        map[string]Class
+	tools          map[string]Class
+	defaultUnknown Class
+}
+
+// New checks the overrides and builds a Classifier. Classes must be one of
+// the four constants; ParseClass turns configuration text into one.
+func New(o Overrides) (*Classifier, error) {
+	c := &Classifier{servers: map[string]Class{}, tools: map[string]Class{}, defaultUnknown: Internal}
+	if o.DefaultUnknown != "" {
+		if valid, err := ParseClass(string(o.DefaultUnknown)); err != nil || valid != o.DefaultUnknown {
+			return nil, fmt.Errorf("classify default_unknown: unknown class %q (want internal, external, hybrid or unknown)", o.DefaultUnknown)
+		}
+		c.defaultUnknown = o.DefaultUnknown
+	}
+	for _, entry := range []struct {
+		what string
+		from map[string]Class
+		into map[string]Class
+	}{{"server", o.Servers, c.servers}, {"tool", o.Tools, c.tools}} {
+		for name, cl := range entry.from {
+			k := key(name)
+			if k == "" || strings.HasPrefix(k, "/") || strings.HasSuffix(k, "/") {
+				return nil, fmt.Errorf("classify override for %s %q: name is empty", entry.what, name)
+			}
+			if valid, err := ParseClass(string(cl)); err != nil || valid != cl {
+				return nil, fmt.Errorf("classify override for %s %q: unknown class %q (want internal, external, hybrid or unknown)", entry.what, name, cl)
+			}
+			if prev, dup := entry.into[k]; dup && prev != cl {
+				return nil, fmt.Errorf("classify override for %s %q: conflicts with another spelling of the same name", entry.what, name)
+			}
+			entry.into[k] = cl
+		}
+	}
+	return c, nil
+}
+
+func key(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// Server classifies an MCP server by its name.
+func (c *Classifier) Server(name string) Result {
+	if cl, ok := c.servers[key(name)]; ok {
+		return newResult(cl, 1, MethodConfig, fmt.Sprintf("configured: server %q is %s", name, cl))
+	}
+	if f, ok := decide(fmt.Sprintf("server %q", name), nameHits(name, 1)); ok {
+		return f.result(MethodHeuristic)
+	}
+	return c.fallback(fmt.Sprintf("server %q", name), name)
+}
+
+// ToolInfo is what tools/list says about a tool.
+type ToolInfo struct {
+	Name        string
+	Description string
+	// Params are the property names of the tool's input schema (or, for a
+	// hook event, the keys of its input); a "url" parameter is evidence.
+	Params []string
+	// Annotation hints; nil when the server did not send them.
+	ReadOnlyHint, DestructiveHint, OpenWorldHint *bool
+}
+
+// Weights for the weaker sources of tool evidence. Descriptions are prose
+// written by the server's author and are only consulted when the name and
+// parameters say nothing.
+const (
+	paramFactor       = 0.8
+	descriptionFactor = 0.7
+)
+
+// Tool classifies one tool of an MCP server. server is "" for an agent's own
+// tools; then t.Name may also be a built-in ("Read") or mcp__<server>__<tool>.
+//
+// Server and tool evidence combine as follows, the server deciding where
+// the tool's data lives and the tool what it does with it:
+//   - an external or transport word in the tool (send, fetch, gist) on an
+//     internal server makes the tool hybrid: it can read the server's data
+//     and carry it out. A tool that only reads and merely names an outside
+//     thing (github's list_notifications) stays internal;
+//   - an internal word in a tool of an external server (slack's list_files)
+//     names what the tool handles, not where it goes: external;
+//   - a specific tool word narrows a generic hybrid server (aws's
+//     s3_list_buckets → internal, ses_send_email → external);
+//   - a write to a code host (github's create_issue, push_files) is hybrid:
+//     repositories and issues are often public, so writing there can
+//     publish data even though reading there cannot leak it. Ticket systems
+//     and wikis are usually private to an organisation and stay internal.
+//
+// DestructiveHint is accepted but not used: whether a tool destroys data
+// says nothing about where data goes.
+func (c *Classifier) Tool(server string, t ToolInfo) Result {
+	if r, ok := c.override(server, t.Name); ok {
+		return r
+	}
+	if server == "" {
+		if r, ok := builtin(t.Name); ok {
+			return r
+		}
+		if s, name, ok := splitMCPName(t.Name); ok {
+			t.Name = name
+			return c.Tool(s, t)
+		}
+	}
+	srv, srvOK := decide(fmt.Sprintf("server %q", server), nameHits(server, 1))
+	tool, toolOK := toolFinding(t)
+	writes, writesOnly := toolActions(t)
+	f, ok := combine(srv, srvOK, tool, toolOK, writes)
+	// A mailbox is private data only to a tool that reads it.
+	f.private = f.private && !writesOnly
+	f, ok, method := applyOpenWorldHint(f, ok, t)
+	if !ok {
+		subject := fmt.Sprintf("tool %q", t.Name)
+		if server != "" {
+			subject = fmt.Sprintf("server %q, tool %q", server, t.Name)
+		}
+		return c.fallback(subject, server+" "+t.Name)
+	}
+	return f.result(method)
+}
+
+func (c *Classifier) override(server, tool string) (Result, bool) {
+	if server != "" {
+		if cl, ok := c.tools[key(server)+"/"+key(tool)]; ok {
+			return newResult(cl, 1, MethodConfig, fmt.Sprintf("configured: tool %q of server %q is %s", tool, server, cl)), true
+		}
+	}
+	if cl, ok := c.tools[key(tool)]; ok {
+		return newResult(cl, 1, MethodConfig, fmt.Sprintf("configured: tool %q is %s", tool, cl)), true
+	}
+	if server != "" {
+		if cl, ok := c.servers[key(server)]; ok {
+			return newResult(cl, 1, MethodConfig, fmt.Sprintf("configured: server %q is %s", server, cl)), true
+		}
+	}
+	return Result{}, false
+}
+
+// fallbackConfidence is low on purpose: policy should be able to tell a
+// default from a finding.
+const fallbackConfidence = 0.2
+
+func (c *Classifier) fallback(subject, names string) Result {
+	reason := fmt.Sprintf("%s: no known kind of service in %q, class unknown", subject, strings.Join(meaningful(names), " "))
+	if c.defaultUnknown != Unknown {
+		reason += fmt.Sprintf(", treated as %s (default_unknown)", c.defaultUnknown)
+	}
+	return newResult(c.defaultUnknown, fallbackConfidence, MethodHeuristic, reason)
+}
+
+func toolFinding(t ToolInfo) (finding, bool) {
+	hits := nameHits(t.Name, 1)
+	for _, p := range t.Params {
+		hits = append(hits, tokenHits(p, paramFactor)...)
+	}
+	if len(hits) > 0 {
+		return decide(fmt.Sprintf("tool %q", t.Name), hits)
+	}
+	return decide(fmt.Sprintf("description of tool %q", t.Name), tokenHits(t.Description, descriptionFactor))
+}
+
+// toolActions tells whether a tool puts content somewhere, and whether
+// that is all its name says it does (send_email, as against
+// search_emails). The name's verbs win over readOnlyHint=true: a server
+// claiming "read only" for create_issue is the case annotations must not
+// be trusted for.
+func toolActions(t ToolInfo) (writes, writesOnly bool) {
+	var reads bool
+	for _, tok := range tokens(t.Name) {
+		writes = writes || writeVerbs[tok]
+		reads = reads || readVerbs[tok]
+	}
+	if !writes && !reads && t.ReadOnlyHint != nil && !*t.ReadOnlyHint {
+		writes = true
+	}
+	return writes, writes && !reads
+}
+
+func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes bool) (finding, bool) {
+	var f finding
+	switch {
+	case !srvOK && !toolOK:
+		return finding{}, false
+	case !toolOK:
+		f = srv
+	case !srvOK:
+		f = tool
+	case srv.class == tool.class:
+		f = srv
+		f.conf = min(max(srv.conf, tool.conf)+agreeBonus, maxHeuristic)
+		f.reason = srv.reason + "; " + tool.reason
+	case srv.class == Internal && tool.class == External:
+		if tool.transport || writes {
+			f = finding{class: Hybrid, conf: min(srv.conf, tool.conf), reason: srv.reason + ", but " + tool.reason}
+		} else {
+			f = srv
+			f.reason = srv.reason + "; the tool only reads, so " + tool.reason + " is what it reads about"
+		}
+	case srv.class == External && tool.class == Internal:
+		f = srv
+		f.reason = srv.reason + "; " + tool.reason + " is what it handles there"
+	case srv.class == Hybrid && tool.conf > srv.conf:
+		f = tool
+		f.reason = tool.reason + ", narrowing " + srv.reason
+	default:
+		f = finding{class: Hybrid, conf: min(srv.conf, tool.conf), reason: srv.reason + "; " + tool.reason}
+	}
+	f.private = srv.private || tool.private
+	f.shared = srv.shared || tool.shared
+	if f.class == Internal && f.shared && writes {
+		f.class = Hybrid
+		f.conf = min(f.conf, 0.8)
+		f.reason += "; the tool writes where others may read it"
+	}
+	return f, true
+}
+
+// strongName is the confidence at which a name outweighs an annotation.
+const (
+	strongName     = 0.8
+	hintConfidence = 0.6
+	hintPenalty    = 0.1
+)
+
+// applyOpenWorldHint folds in the tool's own claim about reaching the
+// outside world. An absent hint is the spec's default (true) and says
+// nothing specific about this tool, so it is not used. An explicit one
+// decides when the names said nothing, raises caution when they were weak,
+// and otherwise only lowers confidence: the hint comes from the server
+// being judged.
+func applyOpenWorldHint(f finding, ok bool, t ToolInfo) (finding, bool, string) {
+	if t.OpenWorldHint == nil {
+		return f, ok, MethodHeuristic
+	}
+	open := *t.OpenWorldHint
+	claim := fmt.Sprintf("tool %q declares openWorldHint=%t", t.Name, open)
+	hinted := Internal
+	if open {
+		hinted = External
+	}
+	if !ok {
+		return finding{class: hinted, conf: hintConfidence, reason: claim}, true, MethodAnnotation
+	}
+	agrees := open == (f.class != Internal)
+	switch {
+	case agrees:
+		f.conf = min(f.conf+agreeBonus, maxHeuristic)
+		f.reason += "; " + claim
+	case open && f.conf < strongName:
+		f.class = Hybrid
+		f.conf = max(f.conf, hintConfidence)
+		f.reason += "; " + claim + ", so it may also reach outside"
+		return f, true, MethodAnnotation
+	default:
+		f.conf -= hintPenalty
+		f.reason += "; " + claim + ", not trusted over the name"
+	}
+	return f, true, MethodHeuristic
+}
+
+// AgentTool classifies a tool call seen by an agent hook: a built-in such
+// as Read or WebFetch, Bash (judged by its command), or an MCP tool named
+// mcp__<server>__<tool>.
+func (c *Classifier) AgentTool(name string, input map[string]any) Result {
+	if r, ok := c.override("", name); ok {
+		return r
+	}
+	if strings.EqualFold(name, "Bash") {
+		if cmd, _ := input["command"].(string); strings.TrimSpace(cmd) != "" {
+			return BashCommand(cmd)
+		}
+	}
+	params := make([]string, 0, len(input))
+	for k := range input {
+		params = append(params, k)
+	}
+	sort.Strings(params)
+	return c.Tool("", ToolInfo{Name: name, Params: params})
+}
+
+// splitMCPName splits an agent's name for an MCP tool, mcp__<server>__<tool>.
+// The server part ends at the first "__"; tool names may contain more.
+func splitMCPName(name string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", "", false
+	}
+	server, tool, ok = strings.Cut(rest, "__")
+	if !ok || server == "" || tool == "" {
+		return "", "", false
+	}
+	return server, tool, true
+}
