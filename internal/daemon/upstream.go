@@ -112,10 +112,9 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	}
 	c := &call{method: e.Method, start: time.Now()}
 	if e.Method == "tools/call" {
-		var p jsonrpc.CallParams
-		json.Unmarshal(e.Params, &p) // a call flowd cannot read is judged by name only
-		c.tool, c.argsBytes = p.Name, len(p.Arguments)
-		dec := d.policy().Decide(policy.Call{Server: u.serverName(), Tool: p.Name})
+		name, args := jsonrpc.ToolCall(e.Params)
+		c.tool, c.argsBytes = name, len(args)
+		dec := d.policy().Decide(policy.Call{Server: u.serverName(), Tool: name})
 		if dec.Action == policy.Deny {
 			u.blocked[string(e.ID)] = true
 			v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(e.ID, dec.Reason, u.isModern())
@@ -123,7 +122,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 			return v
 		}
 		if dec.Action != policy.Allow {
-			d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", p.Name, "reason", dec.Reason)
+			d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", name, "reason", dec.Reason)
 		}
 		c.decision = dec
 	}
@@ -153,11 +152,10 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		if e.Method != "tools/call" || reason != "" {
 			continue
 		}
-		var p jsonrpc.CallParams
-		json.Unmarshal(e.Params, &p)
-		if dec := d.policy().Decide(policy.Call{Server: u.serverName(), Tool: p.Name}); dec.Action == policy.Deny {
+		name, args := jsonrpc.ToolCall(e.Params)
+		if dec := d.policy().Decide(policy.Call{Server: u.serverName(), Tool: name}); dec.Action == policy.Deny {
 			reason = dec.Reason
-			u.record(d, &call{method: e.Method, tool: p.Name, argsBytes: len(p.Arguments), start: time.Now()}, "block", dec, 0, false)
+			u.record(d, &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}, "block", dec, 0, false)
 		}
 	}
 	if reason == "" || len(ids) == 0 {
@@ -188,15 +186,7 @@ func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) {
 	case "initialize", "server/discover":
 		u.learn(e.Result)
 	case "tools/call":
-		isErr := e.Kind == jsonrpc.ErrorReply
-		if !isErr {
-			var r struct {
-				IsError bool `json:"isError"`
-			}
-			json.Unmarshal(e.Result, &r)
-			isErr = r.IsError
-		}
-		u.record(d, c, "pass", c.decision, size, isErr)
+		u.record(d, c, "pass", c.decision, size, e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
 	}
 }
 

@@ -254,3 +254,40 @@ func (p *parser) container(depth int) bool {
 	}
 	return false
 }
+
+// Member returns the raw value of the top-level member key of the JSON
+// object obj, without decoding or validating anything else: flowd reads
+// isError from a 10 MB result and a tool's name from its call this way.
+func Member(obj []byte, key string) ([]byte, bool) {
+	p := parser{b: obj}
+	p.space()
+	if p.peek() != '{' {
+		return nil, false
+	}
+	p.i++
+	for {
+		p.space()
+		k, ok := p.str()
+		if !ok {
+			return nil, false
+		}
+		p.space()
+		if p.peek() != ':' {
+			return nil, false
+		}
+		p.i++
+		p.space()
+		start := p.i
+		if !p.value(0) {
+			return nil, false
+		}
+		if string(k) == key {
+			return obj[start:p.i], true
+		}
+		p.space()
+		if p.peek() != ',' {
+			return nil, false
+		}
+		p.i++
+	}
+}

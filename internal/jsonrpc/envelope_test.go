@@ -125,3 +125,19 @@ func BenchmarkParse10MB(b *testing.B) {
 		}
 	}
 }
+
+func TestMember(t *testing.T) {
+	obj := []byte(` {"content":[{"type":"text","text":"\"isError\":true"}], "isError" : true ,"n":{"a":1}}`)
+	v, ok := Member(obj, "isError")
+	require.True(t, ok)
+	assert.Equal(t, "true", string(v))
+	v, ok = Member(obj, "n")
+	require.True(t, ok)
+	assert.Equal(t, `{"a":1}`, string(v))
+	_, ok = Member(obj, "text")
+	assert.False(t, ok, "only top-level members")
+	for _, bad := range []string{``, `[]`, `{"a":`, `{"a" 1}`, `{"a":1 "b":2}`} {
+		_, ok = Member([]byte(bad), "b")
+		assert.False(t, ok, bad)
+	}
+}

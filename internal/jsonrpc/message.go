@@ -29,11 +29,20 @@ func BlockedToolResult(id []byte, reason string, modern bool) []byte {
 	return []byte(b.String())
 }
 
-// CallParams is the part of tools/call params flowd reads.
-type CallParams struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Meta      map[string]any  `json:"_meta"`
+// ToolCall reads a tools/call's tool name and raw arguments from its
+// params, decoding only the name.
+func ToolCall(params []byte) (name string, args []byte) {
+	if v, ok := Member(params, "name"); ok {
+		json.Unmarshal(v, &name)
+	}
+	args, _ = Member(params, "arguments")
+	return name, args
+}
+
+// IsError reports whether a tools/call result says isError: true.
+func IsError(result []byte) bool {
+	v, ok := Member(result, "isError")
+	return ok && string(v) == "true"
 }
 
 // ModernVersionKey is the _meta key a 2026-07-28 client puts on every request.

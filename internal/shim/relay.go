@@ -61,9 +61,9 @@ func (r *relay) pipe(dir shimproto.Direction, src io.Reader, dst, back *lockedWr
 
 func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) {
 	defer close(q)
-	br := bufio.NewReaderSize(src, 256<<10)
+	lr := &lineReader{br: bufio.NewReaderSize(src, 256<<10)}
 	for {
-		line, err := readLine(br)
+		line, err := lr.next()
 		if len(line) > 0 {
 			p := &pending{seq: r.seq.Add(1), dir: dir, line: line, done: make(chan struct{})}
 			if dir == shimproto.ServerToClient {
@@ -86,23 +86,37 @@ func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) 
 	}
 }
 
-// readLine returns the next line including its '\n', or the bytes left
-// before EOF. Lines of any length are returned whole: the shim must
-// forward what it cannot inspect in full.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	frag, err := br.ReadSlice('\n')
-	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
+// lineReader returns each line including its '\n', or the bytes left
+// before EOF. Lines of any length are returned whole: the shim must forward
+// what it cannot inspect in full. A long line is gathered in a buffer kept
+// across lines and copied out once, so a 10 MB result costs one allocation
+// of its size rather than a series of growing ones.
+type lineReader struct {
+	br  *bufio.Reader
+	acc []byte
+}
+
+func (lr *lineReader) next() ([]byte, error) {
+	frag, err := lr.br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
 		return bytes.Clone(frag), err
 	}
-	buf := bytes.Clone(frag)
+	lr.acc = append(lr.acc[:0], frag...)
 	for {
-		frag, err = br.ReadSlice('\n')
-		buf = append(buf, frag...)
+		frag, err = lr.br.ReadSlice('\n')
+		lr.acc = append(lr.acc, frag...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			return buf, err
+			line := bytes.Clone(lr.acc)
+			if cap(lr.acc) > maxKeptBuffer {
+				lr.acc = nil // one huge line must not pin its memory for the rest of the session
+			}
+			return line, err
 		}
 	}
 }
+
+// maxKeptBuffer is the largest line buffer a lineReader keeps for reuse.
+const maxKeptBuffer = 64 << 20
 
 func (r *relay) write(q <-chan *pending, dst, back *lockedWriter) {
 	timer := time.NewTimer(time.Hour)

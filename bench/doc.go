@@ -1,0 +1,15 @@
+// Command bench measures what the shim costs an MCP host, in one run on one
+// machine: it drives the same stdio MCP server (internal/testserver) directly
+// and through `shim` with a running flowd, and reports added latency per
+// tools/call round trip, throughput for a 10 MB result, the stripped shim
+// binary size and the resident memory of shim and flowd, each against its
+// target.
+//
+//	go run ./bench [-n 5000] [-runs 20] [-bin DIR] [-json]
+//
+// Direct and shim blocks alternate so that noise from a shared machine falls
+// on both sides. A missed target is a result, not an error: it is marked
+// MISS and the exit status stays 0; only a benchmark that could not run
+// exits non-zero. Sizes use decimal units (1 MB = 1,000,000 bytes). Memory
+// figures come from /proc and are reported on Linux only.
+package main

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// binaries are the three programs the benchmark runs.
+type binaries struct{ shim, flowd, testserver string }
+
+func binariesIn(dir string) (binaries, error) {
+	b := binaries{shim: filepath.Join(dir, "shim"), flowd: filepath.Join(dir, "flowd"),
+		testserver: filepath.Join(dir, "testserver")}
+	for _, p := range []string{b.shim, b.flowd, b.testserver} {
+		if _, err := os.Stat(p); err != nil {
+			return b, fmt.Errorf("binary %s: %w (build with: go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/shim ./cmd/flowd ./internal/testserver)", p, err)
+		}
+	}
+	return b, nil
+}
+
+// buildFlags are the release flags the size target is about.
+var buildFlags = []string{"-ldflags=-s -w", "-trimpath"}
+
+// build compiles the binaries from the module that contains the working
+// directory, the way a release would, into dir.
+func build(dir string) (binaries, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return binaries{}, fmt.Errorf("find the flowd module (go env GOMOD): %w; or pass prebuilt binaries with -bin DIR", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return binaries{}, errors.New("not inside the flowd module: run from the repository, or pass prebuilt binaries with -bin DIR")
+	}
+	args := append([]string{"build"}, buildFlags...)
+	args = append(args, "-o", dir+string(filepath.Separator), "./cmd/shim", "./cmd/flowd", "./internal/testserver")
+	cmd := exec.Command("go", args...)
+	cmd.Dir = filepath.Dir(mod)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return binaries{}, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
+	}
+	return binariesIn(dir)
+}
+
+// stripped reports whether an ELF binary lacks a symbol table; ok is false
+// for other formats, where the benchmark does not tell.
+func stripped(path string) (isStripped, ok bool) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return false, false
+	}
+	defer f.Close()
+	return f.Section(".symtab") == nil, true
+}
+
+// flowdProc is a flowd run in the foreground for the benchmark.
+type flowdProc struct {
+	cmd    *exec.Cmd
+	stderr *readyWatch
+	exited chan error
+}
+
+// readyWatch keeps flowd's log and signals the line that says it serves.
+type readyWatch struct {
+	tailBuffer
+	ready chan struct{}
+	seen  bool
+}
+
+func (r *readyWatch) Write(p []byte) (int, error) {
+	r.tailBuffer.Write(p)
+	// slog writes one record per Write, so the marker is never split.
+	if !r.seen && bytes.Contains(p, []byte("flowd ready")) {
+		r.seen = true
+		close(r.ready)
+	}
+	return len(p), nil
+}
+
+func startFlowd(bin, socket, dataDir, config string, env []string) (*flowdProc, error) {
+	cmd := exec.Command(bin, "run", "--socket", socket, "--data-dir", dataDir, "--config", config)
+	cmd.Env = env
+	f := &flowdProc{cmd: cmd, stderr: &readyWatch{ready: make(chan struct{})}, exited: make(chan error, 1)}
+	cmd.Stderr = f.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start flowd: %w", err)
+	}
+	go func() { f.exited <- cmd.Wait() }()
+	select {
+	case <-f.stderr.ready:
+		return f, nil
+	case err := <-f.exited:
+		return nil, fmt.Errorf("flowd exited before it was ready (%v): %s", err, f.stderr.String())
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		<-f.exited
+		return nil, fmt.Errorf("flowd not ready within 15s; killed: %s", f.stderr.String())
+	}
+}
+
+func (f *flowdProc) pid() int { return f.cmd.Process.Pid }
+
+// stop asks flowd to stop as a service manager would, and reports a
+// shutdown that failed or hung.
+func (f *flowdProc) stop() error {
+	f.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-f.exited:
+		if err != nil {
+			return fmt.Errorf("flowd stopped badly (%v): %s", err, f.stderr.String())
+		}
+		return nil
+	case <-time.After(15 * time.Second):
+		f.cmd.Process.Kill()
+		<-f.exited
+		return fmt.Errorf("flowd did not stop within 15s of SIGTERM; killed: %s", f.stderr.String())
+	}
+}
+
+// Memory is one reading of a process's resident set.
+type Memory struct {
+	Process string `json:"process"`
+	When    string `json:"when"`
+	RSS     int64  `json:"rss_bytes"` // VmRSS
+	HWM     int64  `json:"hwm_bytes"` // VmHWM, the peak of VmRSS
+}
+
+// errNoProc means this system has no /proc to read memory from.
+var errNoProc = errors.New("memory is read from /proc, which only Linux has")
+
+func readMemory(pid int, process, when string) (Memory, error) {
+	if runtime.GOOS != "linux" {
+		return Memory{}, errNoProc
+	}
+	path := "/proc/" + strconv.Itoa(pid) + "/status"
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Memory{}, fmt.Errorf("read %s memory: process %d is gone", process, pid)
+	}
+	if err != nil {
+		return Memory{}, fmt.Errorf("read %s memory: %w", process, err)
+	}
+	m, err := parseStatus(b)
+	if err != nil {
+		return Memory{}, fmt.Errorf("read %s memory from %s: %w", process, path, err)
+	}
+	m.Process, m.When = process, when
+	return m, nil
+}
+
+// parseStatus reads VmRSS and VmHWM from /proc/PID/status, whose "kB" are
+// KiB.
+func parseStatus(b []byte) (Memory, error) {
+	var m Memory
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		key, val, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (key != "VmRSS" && key != "VmHWM") {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(val), " kB"), 10, 64)
+		if err != nil {
+			return m, fmt.Errorf("bad %s line %q", key, sc.Text())
+		}
+		if key == "VmRSS" {
+			m.RSS = kb << 10
+		} else {
+			m.HWM = kb << 10
+		}
+	}
+	if m.RSS == 0 || m.HWM == 0 {
+		return m, errors.New("no VmRSS/VmHWM lines")
+	}
+	return m, nil
+}
