@@ -236,4 +236,3 @@ sys.stdout.write(repr(got))`
 	require.NoError(t, err, "%s", out)
 	assert.Equal(t, "b''", string(out), "no bytes for another user")
 }
-
