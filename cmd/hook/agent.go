@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/session"
+)
+
+// verdict is flowd's answer to POST /api/v1/hooks/evaluate.
+type verdict struct {
+	Decision          string `json:"decision"` // allow, warn, ask or deny
+	Reason            string `json:"reason,omitempty"`
+	AdditionalContext string `json:"additional_context,omitempty"`
+}
+
+// An agent is one coding agent's hook protocol and settings. Adding an
+// agent is one more file with one more implementation.
+type agent interface {
+	// events are the hook events `evaluate --event` accepts.
+	events() []string
+	// gates reports whether the agent waits on event before running a
+	// tool, so that a failure to ask flowd can deny it (--fail-closed).
+	gates(event string) bool
+	// parse checks a payload and adds what it tells about the session.
+	parse(payload []byte, h *session.Hints) error
+	// output is what to print on stdout for the verdict; nil prints nothing.
+	output(event string, v verdict) []byte
+	install(scope, dir string, o installOptions) (string, error)
+	uninstall(scope, dir string) (string, error)
+	status(dir string) ([]scopeStatus, error)
+}
+
+type installOptions struct {
+	binary     string
+	failClosed bool
+	asyncPost  bool
+}
+
+// scopeStatus is one settings file's part in `hook status`.
+type scopeStatus struct {
+	scope, path string
+	exists      bool
+	disabled    bool // the file turns every hook off
+	hooks       []installedHook
+}
+
+type installedHook struct {
+	event, command, binary string
+	binaryExists           bool
+	failClosed, async      bool
+}
+
+const defaultAgent = "claude-code"
+
+var agents = map[string]agent{
+	"claude-code": claudeCode{},
+}
+
+// planned agents are named so that asking for one says "not yet" rather
+// than "no such agent".
+var planned = []string{"cursor", "gemini-cli"}
+
+func lookupAgent(name string) (agent, error) {
+	if a, ok := agents[name]; ok {
+		return a, nil
+	}
+	for _, p := range planned {
+		if p == name {
+			return nil, fmt.Errorf("agent %s is not supported yet (supported: %s)", name, supportedAgents())
+		}
+	}
+	return nil, fmt.Errorf("unknown agent %q (supported: %s)", name, supportedAgents())
+}
+
+func supportedAgents() string {
+	names := make([]string, 0, len(agents))
+	for n := range agents {
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/session"
+)
+
+// maxPayload bounds the hook's stdin; a bigger payload (a huge file read)
+// is not evaluated.
+const maxPayload = 16 << 20
+
+const evaluatePath = "/api/v1/hooks/evaluate"
+
+// Exit codes of evaluate. Agents read 2 as "block this tool call", so
+// evaluate exits 2 only when it was told to fail closed.
+const (
+	exitOK         = 0
+	exitFailedOpen = 1 // agents carry on after a hook error
+	exitBlock      = 2
+)
+
+// evaluate asks flowd about one hook event and prints the answer in the
+// agent's protocol. Whatever goes wrong, it fails open (prints nothing,
+// so the agent goes on as if flowd were absent) unless --fail-closed,
+// where an event that gates a tool call is denied instead.
+func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// Until the flags are parsed, a plain --fail-closed among the
+	// arguments decides how a failure to run ends.
+	failClosed := slices.Contains(args, "--fail-closed") || slices.Contains(args, "-fail-closed")
+	// A Go panic exits 2, which an agent reads as "block": keep the
+	// promise of failing open even then.
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "flowd hook: internal error: %v\n", r)
+			code = failedExit(failClosed)
+		}
+	}()
+	fs := flag.NewFlagSet("hook evaluate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	event := fs.String("event", "", "hook event (Claude Code: PreToolUse, PostToolUse, PostToolUseFailure)")
+	agentName := fs.String("agent", defaultAgent, "agent whose hook protocol to speak")
+	failClosedFlag := fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer")
+	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
+	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for flowd")
+	if err := fs.Parse(args); err != nil {
+		return failedExit(failClosed)
+	}
+	failClosed = *failClosedFlag
+	a, err := lookupAgent(*agentName)
+	if err == nil && !slices.Contains(a.events(), *event) {
+		err = fmt.Errorf("--event must be one of %v, not %q", a.events(), *event)
+	}
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "flowd hook: %v\n", err)
+		return failedExit(failClosed)
+	}
+	if *socket == "" {
+		*socket = paths.Socket()
+	}
+
+	v, err := ask(a, *agentName, *event, *socket, *timeout, stdin)
+	if err != nil {
+		if !failClosed || !a.gates(*event) {
+			fmt.Fprintf(stderr, "flowd hook: %v; not checked (fail-open)\n", err)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "flowd hook: %v; denied (--fail-closed)\n", err)
+		v = verdict{Decision: "deny", Reason: failClosedReason(err)}
+	}
+	stdout.Write(a.output(*event, v))
+	return exitOK
+}
+
+// failedExit ends an evaluate that could not even ask flowd (bad flags,
+// a bug): a non-blocking hook error, or a block when failing closed.
+func failedExit(failClosed bool) int {
+	if failClosed {
+		return exitBlock
+	}
+	return exitFailedOpen
+}
+
+// errUnreachable marks the failures that mean flowd is not there, for the
+// reason the model and the user see.
+var errUnreachable = errors.New("flowd is unreachable")
+
+func failClosedReason(err error) string {
+	if errors.Is(err, errUnreachable) {
+		return "flowd is unreachable, and this hook is set to fail closed, so tool calls are denied until it runs " +
+			"(start it with `flowd run`; " + strings.TrimPrefix(err.Error(), errUnreachable.Error()+": ") + ")"
+	}
+	return "flowd could not check this tool call, and this hook is set to fail closed (" + err.Error() + ")"
+}
+
+type evaluateRequest struct {
+	Agent   string          `json:"agent"`
+	Event   string          `json:"event"`
+	Session session.Hints   `json:"session"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+func ask(a agent, agentName, event, socket string, timeout time.Duration, stdin io.Reader) (verdict, error) {
+	payload, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
+	if err != nil {
+		return verdict{}, fmt.Errorf("read the hook payload: %w", err)
+	}
+	if len(payload) > maxPayload {
+		return verdict{}, fmt.Errorf("hook payload is larger than %d MiB", maxPayload>>20)
+	}
+	payload = bytes.TrimSpace(payload)
+	hints := session.Collect()
+	if err := a.parse(payload, &hints); err != nil {
+		return verdict{}, err
+	}
+	body, err := json.Marshal(evaluateRequest{Agent: agentName, Event: event, Session: hints, Payload: payload})
+	if err != nil {
+		return verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
+	}
+	status, resp, err := call(socket, "POST", evaluatePath, body, timeout)
+	if err != nil {
+		return verdict{}, fmt.Errorf("%w: %w", errUnreachable, err)
+	}
+	if status != 200 {
+		return verdict{}, fmt.Errorf("flowd answered %s with status %d: %s", evaluatePath, status, bytes.TrimSpace(resp))
+	}
+	var v verdict
+	if err := json.Unmarshal(resp, &v); err != nil {
+		return verdict{}, fmt.Errorf("flowd's answer is not JSON: %w", err)
+	}
+	switch v.Decision {
+	case "allow", "warn", "ask", "deny":
+		return v, nil
+	}
+	return verdict{}, fmt.Errorf("flowd answered with unknown decision %q", v.Decision)
+}

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// flowdStub is a stand-in for flowd's API on a Unix socket.
+type flowdStub struct {
+	socket string
+	reqs   chan capturedRequest
+}
+
+type capturedRequest struct {
+	method, path, contentType string
+	body                      []byte
+}
+
+func startStub(t *testing.T, h http.HandlerFunc) *flowdStub {
+	t.Helper()
+	// A short directory: sun_path holds about 100 bytes and t.TempDir can be longer.
+	dir, err := os.MkdirTemp("", "hk")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	s := &flowdStub{socket: filepath.Join(dir, "s"), reqs: make(chan capturedRequest, 10)}
+	l, err := net.Listen("unix", s.socket)
+	require.NoError(t, err)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		s.reqs <- capturedRequest{r.Method, r.URL.Path, r.Header.Get("Content-Type"), b}
+		h(w, r)
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+func answer(v string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, v)
+	}
+}
+
+func readFixture(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "internal", "claudecode", "testdata", name))
+	require.NoError(t, err)
+	return b
+}
+
+func runEvaluate(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"evaluate"}, args...), bytes.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestEvaluateAgainstFlowd(t *testing.T) {
+	t.Setenv("FLOWD_SESSION", "")
+	t.Setenv("CLAUDE_CODE_SESSION_ID", "cc-session-from-env")
+	pre := readFixture(t, "perm_default.00.PreToolUse.Read.json")
+	post := readFixture(t, "read_env_webfetch.01.PostToolUse.Read.json")
+
+	tests := []struct {
+		name    string
+		event   string
+		payload []byte
+		answer  string
+		want    string
+	}{
+		{"allow prints nothing", "PreToolUse", pre, `{"decision":"allow","reason":"no flow"}`, ""},
+		{"deny", "PreToolUse", pre, `{"decision":"deny","reason":"flowd: .env to webhook.site"}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: .env to webhook.site"}}`},
+		{"ask", "PreToolUse", pre, `{"decision":"ask","reason":"unknown server"}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"unknown server"}}`},
+		{"warn", "PreToolUse", pre, `{"decision":"warn","reason":"secret to internal server"}`,
+			`{"systemMessage":"flowd warn: secret to internal server"}`},
+		{"post with context", "PostToolUse", post, `{"decision":"allow","additional_context":"holds secrets","extra":1}`,
+			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"holds secrets"}}`},
+		{"post never denies", "PostToolUse", post, `{"decision":"deny","reason":"injection"}`,
+			`{"systemMessage":"flowd deny: injection"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stub := startStub(t, answer(tt.answer))
+			code, out, _ := runEvaluate(t, tt.payload, "--event", tt.event, "--socket", stub.socket)
+			assert.Equal(t, 0, code)
+			if tt.want == "" {
+				assert.Empty(t, out)
+			} else {
+				assert.JSONEq(t, tt.want, out)
+				assert.True(t, strings.HasSuffix(out, "}\n"))
+			}
+
+			r := <-stub.reqs
+			assert.Equal(t, "POST", r.method)
+			assert.Equal(t, "/api/v1/hooks/evaluate", r.path)
+			assert.Equal(t, "application/json", r.contentType)
+			var body map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal(r.body, &body))
+			assert.ElementsMatch(t, []string{"agent", "event", "session", "payload"}, keys(body))
+			assert.JSONEq(t, `"claude-code"`, string(body["agent"]))
+			assert.JSONEq(t, `"`+tt.event+`"`, string(body["event"]))
+			assert.JSONEq(t, `{"claude_code":"cc-session-from-env"}`, string(body["session"]))
+			assert.JSONEq(t, string(tt.payload), string(body["payload"]))
+		})
+	}
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// Without session variables in the environment, the payload's session_id
+// names the Claude Code session, next to the process hints.
+func TestEvaluateSessionFromPayload(t *testing.T) {
+	t.Setenv("FLOWD_SESSION", "")
+	t.Setenv("CLAUDE_CODE_SESSION_ID", "")
+	stub := startStub(t, answer(`{"decision":"allow"}`))
+	code, _, _ := runEvaluate(t, readFixture(t, "perm_default.00.PreToolUse.Read.json"),
+		"--event", "PreToolUse", "--socket", stub.socket)
+	require.Equal(t, 0, code)
+	var body struct {
+		Session map[string]any `json:"session"`
+	}
+	require.NoError(t, json.Unmarshal((<-stub.reqs).body, &body))
+	assert.Equal(t, "5ae5f09e-3512-48f9-83a3-aefbd31ad279", body.Session["claude_code"])
+	assert.NotZero(t, body.Session["client_pid"])
+}
+
+func TestEvaluateFailures(t *testing.T) {
+	pre := readFixture(t, "perm_default.00.PreToolUse.Read.json")
+	post := readFixture(t, "read_env_webfetch.01.PostToolUse.Read.json")
+	missing := filepath.Join(t.TempDir(), "none.sock")
+	broken := startStub(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
+	odd := startStub(t, answer(`{"decision":"quarantine"}`))
+	notJSON := startStub(t, answer(`<html>`))
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	hung := startStub(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+
+	denied := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`
+	tests := []struct {
+		name       string
+		socket     string
+		event      string
+		payload    []byte
+		failClosed bool
+		wantOut    string // prefix; "" = nothing
+		wantErr    string
+	}{
+		{"flowd down: open", missing, "PreToolUse", pre, false, "", "not checked (fail-open)"},
+		{"flowd down: closed", missing, "PreToolUse", pre, true, denied + `,"permissionDecisionReason":"flowd is unreachable, and this hook is set to fail closed`, "denied (--fail-closed)"},
+		{"flowd down: post records nothing and never denies", missing, "PostToolUse", post, true, "", "fail-open"},
+		{"server error", broken.socket, "PreToolUse", pre, false, "", "status 500: boom"},
+		{"server error, closed", broken.socket, "PreToolUse", pre, true, denied + `,"permissionDecisionReason":"flowd could not check this tool call`, "status 500"},
+		{"unknown decision", odd.socket, "PreToolUse", pre, false, "", `unknown decision "quarantine"`},
+		{"answer not JSON", notJSON.socket, "PreToolUse", pre, false, "", "not JSON"},
+		{"timeout", hung.socket, "PreToolUse", pre, false, "", "i/o timeout"},
+		{"malformed payload", missing, "PreToolUse", []byte(`{"tool_name":`), false, "", "parse Claude Code hook payload"},
+		{"malformed payload, closed", missing, "PreToolUse", []byte(`not json`), true, denied, "parse Claude Code hook payload"},
+		{"payload too large", missing, "PreToolUse", bytes.Repeat([]byte(" "), maxPayload+1), false, "", "larger than 16 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"--event", tt.event, "--socket", tt.socket, "--timeout", "300ms"}
+			if tt.failClosed {
+				args = append(args, "--fail-closed")
+			}
+			start := time.Now()
+			code, out, errOut := runEvaluate(t, tt.payload, args...)
+			assert.Less(t, time.Since(start), 3*time.Second)
+			assert.Equal(t, 0, code)
+			if tt.wantOut == "" {
+				assert.Empty(t, out)
+			} else {
+				assert.True(t, strings.HasPrefix(out, tt.wantOut), out)
+				assert.True(t, json.Valid([]byte(out)), out)
+			}
+			assert.Contains(t, errOut, tt.wantErr)
+		})
+	}
+}
+
+func TestEvaluateUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"--event", "Stop"}, 1, "--event must be one of"},
+		{[]string{"--event", "Stop", "--fail-closed=true"}, 2, "--event must be one of"},
+		{[]string{}, 1, "--event must be one of"},
+		{[]string{"--event", "PreToolUse", "--nope"}, 1, "flag provided but not defined"},
+		{[]string{"--event", "PreToolUse", "--nope", "--fail-closed"}, 2, "flag provided but not defined"},
+		{[]string{"--event", "PreToolUse", "extra"}, 1, "unexpected arguments"},
+		{[]string{"--agent", "cursor", "--event", "beforeMCPExecution"}, 1, "agent cursor is not supported yet"},
+		{[]string{"--agent", "gemini-cli", "--event", "BeforeTool", "--fail-closed"}, 2, "agent gemini-cli is not supported yet"},
+		{[]string{"--agent", "vim", "--event", "x"}, 1, `unknown agent "vim"`},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runEvaluate(t, []byte(`{}`), tt.args...)
+		assert.Equal(t, tt.code, code, tt.args)
+		assert.Empty(t, out, tt.args)
+		assert.Contains(t, errOut, tt.err, tt.args)
+	}
+}
+
+func TestReadResponse(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		status int
+		body   string
+		err    bool
+	}{
+		{"content length", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", 200, "hello", false},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;x=y\r\n world\r\n0\r\nTrailer: 1\r\n\r\n", 200, "hello world", false},
+		{"until close", "HTTP/1.0 404 Not Found\r\n\r\nno such path", 404, "no such path", false},
+		{"short body", "HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nhello", 0, "", true},
+		{"bad chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 0, "", true},
+		{"not HTTP", "SSH-2.0-OpenSSH\r\n\r\n", 0, "", true},
+		{"huge length", "HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n", 0, "", true},
+	}
+	for _, tt := range tests {
+		status, body, err := readResponse(bufio.NewReader(strings.NewReader(tt.in)))
+		if tt.err {
+			assert.Error(t, err, tt.name)
+			continue
+		}
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.status, status, tt.name)
+		assert.Equal(t, tt.body, string(body), tt.name)
+	}
+}
+
+// A real net/http server chunks a body it flushes early; the hook must
+// read that too.
+func TestCallChunkedFromNetHTTP(t *testing.T) {
+	stub := startStub(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"decision":`)
+		w.(http.Flusher).Flush()
+		io.WriteString(w, `"deny","reason":"r"}`)
+	})
+	status, body, err := call(stub.socket, "POST", evaluatePath, []byte(`{}`), time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, 200, status)
+	assert.JSONEq(t, `{"decision":"deny","reason":"r"}`, string(body))
+}

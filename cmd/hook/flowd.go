@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/localsock"
+)
+
+// maxResponse bounds what the hook reads back from flowd.
+const maxResponse = 4 << 20
+
+// call sends one HTTP/1.1 request to flowd over its socket and returns the
+// status code and body. It speaks just enough HTTP by hand: net/http would
+// double the binary and its start-up time, and the hook runs for every
+// tool call.
+func call(socket, method, path string, body []byte, timeout time.Duration) (int, []byte, error) {
+	c, err := localsock.Dial(socket, timeout)
+	if err != nil {
+		return 0, nil, fmt.Errorf("connect to flowd at %s: %w", socket, err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(timeout))
+	head := method + " " + path + " HTTP/1.1\r\nHost: flowd\r\nConnection: close\r\n"
+	if body != nil {
+		head += "Content-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n"
+	}
+	w := bufio.NewWriterSize(c, 64<<10)
+	w.WriteString(head + "\r\n")
+	w.Write(body)
+	if err := w.Flush(); err != nil {
+		return 0, nil, fmt.Errorf("send %s %s to flowd: %w", method, path, err)
+	}
+	status, resp, err := readResponse(bufio.NewReader(c))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read flowd's answer to %s %s: %w", method, path, err)
+	}
+	return status, resp, nil
+}
+
+func readResponse(br *bufio.Reader) (int, []byte, error) {
+	tp := textproto.NewReader(br)
+	line, err := tp.ReadLine()
+	if err != nil {
+		return 0, nil, err
+	}
+	proto, rest, _ := strings.Cut(line, " ")
+	code, _, _ := strings.Cut(rest, " ")
+	status, err := strconv.Atoi(code)
+	if !strings.HasPrefix(proto, "HTTP/1.") || err != nil || status < 100 || status > 999 {
+		return 0, nil, fmt.Errorf("not an HTTP response: %q", line)
+	}
+	hdr, err := tp.ReadMIMEHeader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("headers: %w", err)
+	}
+	var body []byte
+	switch {
+	case strings.EqualFold(hdr.Get("Transfer-Encoding"), "chunked"):
+		body, err = readChunked(tp)
+	case hdr.Get("Content-Length") != "":
+		n, perr := strconv.Atoi(hdr.Get("Content-Length"))
+		if perr != nil || n < 0 || n > maxResponse {
+			return 0, nil, fmt.Errorf("bad Content-Length %q", hdr.Get("Content-Length"))
+		}
+		body = make([]byte, n)
+		_, err = io.ReadFull(br, body)
+	default: // Connection: close delimits the body
+		body, err = io.ReadAll(io.LimitReader(br, maxResponse+1))
+		if err == nil && len(body) > maxResponse {
+			err = errors.New("response too large")
+		}
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("body: %w", err)
+	}
+	return status, body, nil
+}
+
+func readChunked(tp *textproto.Reader) ([]byte, error) {
+	var body []byte
+	for {
+		line, err := tp.ReadLine()
+		if err != nil {
+			return nil, err
+		}
+		sizeHex, _, _ := strings.Cut(line, ";")
+		size, err := strconv.ParseUint(strings.TrimSpace(sizeHex), 16, 32)
+		if err != nil || len(body)+int(size) > maxResponse {
+			return nil, fmt.Errorf("bad chunk size %q", line)
+		}
+		if size == 0 {
+			for { // trailer
+				if l, err := tp.ReadLine(); err != nil || l == "" {
+					return body, err
+				}
+			}
+		}
+		chunk := make([]byte, size+2)
+		if _, err := io.ReadFull(tp.R, chunk); err != nil {
+			return nil, err
+		}
+		if string(chunk[size:]) != "\r\n" {
+			return nil, errors.New("chunk not followed by CRLF")
+		}
+		body = append(body, chunk[:size]...)
+	}
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+const exitUsage = 2
+
+// installFlags are the flags install and uninstall share.
+type installFlags struct {
+	fs         *flag.FlagSet
+	agent      *string
+	scope      *string
+	dir        *string
+	failClosed *bool
+	asyncPost  *bool
+}
+
+func newInstallFlags(name string, stderr io.Writer) installFlags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return installFlags{
+		fs:         fs,
+		agent:      fs.String("agent", defaultAgent, "agent to hook into"),
+		scope:      fs.String("scope", "", "settings to change: user, project or local (required)"),
+		dir:        fs.String("dir", ".", "project directory, for the project and local scopes"),
+		failClosed: fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer"),
+		asyncPost:  fs.Bool("async-post", false, "record tool output in the background (faster, but a record can miss the next check)"),
+	}
+}
+
+func (f installFlags) parse(args []string, stderr io.Writer) (agent, bool) {
+	if err := f.fs.Parse(args); err != nil {
+		return nil, false
+	}
+	if f.fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", f.fs.Name(), f.fs.Args())
+		return nil, false
+	}
+	if *f.scope == "" {
+		fmt.Fprintf(stderr, "%s: --scope is required: user, project or local\n", f.fs.Name())
+		return nil, false
+	}
+	a, err := lookupAgent(*f.agent)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", f.fs.Name(), err)
+		return nil, false
+	}
+	return a, true
+}
+
+func install(args []string, stdout, stderr io.Writer, binary func() (string, error)) int {
+	f := newInstallFlags("hook install", stderr)
+	a, ok := f.parse(args, stderr)
+	if !ok {
+		return exitUsage
+	}
+	bin, err := binary()
+	if err != nil {
+		fmt.Fprintf(stderr, "hook install: %v\n", err)
+		return 1
+	}
+	msg, err := a.install(*f.scope, *f.dir, installOptions{binary: bin, failClosed: *f.failClosed, asyncPost: *f.asyncPost})
+	if err != nil {
+		fmt.Fprintf(stderr, "hook install: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, msg)
+	if *f.scope == "project" {
+		fmt.Fprintf(stdout, "note: project settings are usually committed; everyone who uses them needs the hook at %s (--scope local keeps it to this checkout)\n", bin)
+	}
+	return 0
+}
+
+func uninstall(args []string, stdout, stderr io.Writer) int {
+	f := newInstallFlags("hook uninstall", stderr)
+	a, ok := f.parse(args, stderr)
+	if !ok {
+		return exitUsage
+	}
+	msg, err := a.uninstall(*f.scope, *f.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "hook uninstall: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, msg)
+	return 0
+}
+
+// hookBinary is the path settings should run: this program as the user
+// invoked it, so a package manager's symlink (/usr/local/bin/hook) stays
+// the path and survives upgrades. Settings entries are recognised by the
+// program's name, so it must be called hook.
+func hookBinary() (string, error) {
+	p := os.Args[0]
+	if !strings.ContainsAny(p, `/\`) {
+		p, _ = exec.LookPath(p) // "" when not found
+	}
+	if p == "" {
+		var err error
+		if p, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("find this program's path: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("find this program's path: %w", err)
+	}
+	if base := strings.TrimSuffix(strings.ToLower(filepath.Base(abs)), ".exe"); base != "hook" {
+		return "", fmt.Errorf("this program is %s, but must be named hook: flowd finds its entries in settings files by that name", abs)
+	}
+	return abs, nil
+}
+
+func status(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hook status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", ".", "project directory, for the project and local scopes")
+	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "hook status: unexpected arguments %q\n", fs.Args())
+		return exitUsage
+	}
+	if *socket == "" {
+		*socket = paths.Socket()
+	}
+	names := make([]string, 0, len(agents))
+	for n := range agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	code := 0
+	for _, n := range names {
+		scopes, err := agents[n].status(*dir)
+		fmt.Fprintln(stdout, n)
+		printScopes(stdout, scopes)
+		if err != nil {
+			fmt.Fprintf(stderr, "hook status: %v\n", err)
+			code = 1
+		}
+	}
+	if err := flowdAnswers(*socket); err != nil {
+		fmt.Fprintf(stdout, "flowd: not answering on %s: %v\n", *socket, err)
+	} else {
+		fmt.Fprintf(stdout, "flowd: answering on %s\n", *socket)
+	}
+	return code
+}
+
+func printScopes(w io.Writer, scopes []scopeStatus) {
+	for _, s := range scopes {
+		switch {
+		case !s.exists:
+			fmt.Fprintf(w, "  %-8s %s: no such file\n", s.scope, s.path)
+			continue
+		case len(s.hooks) == 0:
+			fmt.Fprintf(w, "  %-8s %s: not installed\n", s.scope, s.path)
+			continue
+		}
+		var events []string
+		for _, h := range s.hooks {
+			events = append(events, h.event)
+		}
+		fmt.Fprintf(w, "  %-8s %s: installed (%s)\n", s.scope, s.path, strings.Join(events, ", "))
+		if s.disabled {
+			fmt.Fprintf(w, "           but \"disableAllHooks\": true in this file turns every hook off\n")
+		}
+		for _, h := range s.hooks {
+			var notes []string
+			if h.failClosed {
+				notes = append(notes, "fail-closed")
+			}
+			if h.async {
+				notes = append(notes, "async")
+			}
+			if !h.binaryExists {
+				notes = append(notes, "BINARY MISSING: "+h.binary)
+			}
+			extra := ""
+			if len(notes) > 0 {
+				extra = "  [" + strings.Join(notes, ", ") + "]"
+			}
+			fmt.Fprintf(w, "           %s%s\n", h.command, extra)
+		}
+	}
+}
+
+func flowdAnswers(socket string) error {
+	st, body, err := call(socket, "GET", "/api/v1/status", nil, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	if st != 200 {
+		return errors.New("status " + fmt.Sprint(st) + ": " + strings.TrimSpace(string(body)))
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestInstallStatusUninstall(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin", "hook")
+	require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	binary := func() (string, error) { return bin, nil }
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "userclaude"))
+	stub := startStub(t, answer(`{"running":true}`))
+
+	var out, errb bytes.Buffer
+	code := install([]string{"--scope", "local", "--dir", dir, "--fail-closed"}, &out, &errb, binary)
+	require.Equal(t, 0, code, errb.String())
+	local := filepath.Join(dir, ".claude", "settings.local.json")
+	assert.Contains(t, out.String(), "installed flowd's Claude Code hooks (PreToolUse, PostToolUse, PostToolUseFailure) in "+local)
+	settings, err := os.ReadFile(local)
+	require.NoError(t, err)
+	assert.Contains(t, string(settings), bin+" evaluate --event PreToolUse --fail-closed")
+	assert.NotContains(t, string(settings), stub.socket, "no socket in the settings")
+
+	out.Reset()
+	require.Equal(t, 0, install([]string{"--agent", "claude-code", "--scope", "local", "--dir", dir, "--fail-closed"}, &out, &errb, binary))
+	assert.Contains(t, out.String(), "nothing to change")
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"status", "--dir", dir, "--socket", stub.socket}, nil, &out, &errb), errb.String())
+	s := out.String()
+	assert.Contains(t, s, "claude-code\n")
+	assert.Contains(t, s, "user     "+filepath.Join(dir, "userclaude", "settings.json")+": no such file")
+	assert.Contains(t, s, "project  "+filepath.Join(dir, ".claude", "settings.json")+": no such file")
+	assert.Contains(t, s, "local    "+local+": installed (PreToolUse, PostToolUse, PostToolUseFailure)")
+	assert.Contains(t, s, bin+" evaluate --event PostToolUse --fail-closed  [fail-closed]")
+	assert.Contains(t, s, "flowd: answering on "+stub.socket)
+	assert.NotContains(t, s, "MISSING")
+	r := <-stub.reqs
+	assert.Equal(t, "GET /api/v1/status", r.method+" "+r.path)
+
+	require.NoError(t, os.Remove(bin))
+	out.Reset()
+	missing := filepath.Join(dir, "none.sock")
+	require.Equal(t, 0, run([]string{"status", "--dir", dir, "--socket", missing}, nil, &out, &errb))
+	assert.Contains(t, out.String(), "BINARY MISSING: "+bin)
+	assert.Contains(t, out.String(), "flowd: not answering on "+missing)
+
+	out.Reset()
+	require.Equal(t, 0, uninstall([]string{"--scope", "local", "--dir", dir}, &out, &errb))
+	assert.Contains(t, out.String(), "removed flowd's Claude Code hooks from "+local)
+	settings, err = os.ReadFile(local)
+	require.NoError(t, err)
+	assert.Equal(t, "{}\n", string(settings))
+}
+
+func TestInstallUsage(t *testing.T) {
+	binary := func() (string, error) { return "/usr/bin/hook", nil }
+	tests := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--agent", "claude-code"}, "--scope is required"},
+		{[]string{"--scope", "user", "--agent", "cursor"}, "agent cursor is not supported yet"},
+		{[]string{"--scope", "user", "--agent", "gemini-cli"}, "agent gemini-cli is not supported yet"},
+		{[]string{"--scope", "user", "x"}, "unexpected arguments"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		assert.Equal(t, exitUsage, install(tt.args, &out, &errb, binary), tt.args)
+		assert.Contains(t, errb.String(), tt.err, tt.args)
+		errb.Reset()
+		assert.Equal(t, exitUsage, uninstall(tt.args, &out, &errb), tt.args)
+		assert.Contains(t, errb.String(), tt.err, tt.args)
+		assert.Empty(t, out.String())
+	}
+	var errb bytes.Buffer
+	assert.Equal(t, 1, install([]string{"--scope", "galaxy"}, io.Discard, &errb, binary))
+	assert.Contains(t, errb.String(), `unknown scope "galaxy"`)
+}
+
+func TestHookBinaryName(t *testing.T) {
+	dir := t.TempDir()
+	saved := os.Args[0]
+	t.Cleanup(func() { os.Args[0] = saved })
+
+	os.Args[0] = filepath.Join(dir, "flowd-hook")
+	_, err := hookBinary()
+	assert.ErrorContains(t, err, "must be named hook")
+
+	// Found through PATH: the PATH entry is kept, not the symlink's target.
+	real := filepath.Join(dir, "cellar", "hook")
+	require.NoError(t, os.MkdirAll(filepath.Dir(real), 0o755))
+	require.NoError(t, os.WriteFile(real, []byte("#!/bin/sh\n"), 0o755))
+	binDir := filepath.Join(dir, "bin")
+	require.NoError(t, os.MkdirAll(binDir, 0o755))
+	require.NoError(t, os.Symlink(real, filepath.Join(binDir, "hook")))
+	t.Setenv("PATH", binDir)
+	os.Args[0] = "hook"
+	p, err := hookBinary()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(binDir, "hook"), p)
+}
+
+func TestRunCommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	assert.Equal(t, exitUsage, run(nil, nil, &out, &errb))
+	assert.Equal(t, exitUsage, run([]string{"evaluat"}, nil, &out, &errb))
+	assert.Contains(t, errb.String(), `unknown command "evaluat"`)
+	assert.Equal(t, 0, run([]string{"version"}, nil, &out, &errb))
+	assert.True(t, strings.HasPrefix(out.String(), "hook "))
+}
+
+func TestStatusFlowdRefuses(t *testing.T) {
+	stub := startStub(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "starting", 503) })
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"status", "--dir", t.TempDir(), "--socket", stub.socket}, nil, &out, &errb))
+	assert.Contains(t, out.String(), "flowd: not answering on "+stub.socket+": status 503: starting")
+}

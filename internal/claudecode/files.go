@@ -1,0 +1,189 @@
+package claudecode
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Scope is which of Claude Code's settings files holds the hooks.
+type Scope string
+
+const (
+	User    Scope = "user"    // ~/.claude/settings.json: every project of this user
+	Project Scope = "project" // <dir>/.claude/settings.json: committed, shared with the team
+	Local   Scope = "local"   // <dir>/.claude/settings.local.json: this checkout only
+)
+
+// Scopes lists every scope, in the order Status reports them.
+var Scopes = []Scope{User, Project, Local}
+
+// ParseScope checks a scope given on the command line.
+func ParseScope(s string) (Scope, error) {
+	for _, sc := range Scopes {
+		if string(sc) == s {
+			return sc, nil
+		}
+	}
+	return "", fmt.Errorf("unknown scope %q: want user, project or local", s)
+}
+
+// SettingsPath is the settings file of scope. dir is the project directory
+// for the project and local scopes; the user scope honours
+// CLAUDE_CONFIG_DIR as Claude Code does.
+func SettingsPath(scope Scope, dir string) (string, error) {
+	switch scope {
+	case User:
+		if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+			return filepath.Join(d, "settings.json"), nil
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the user's Claude Code settings: %w", err)
+		}
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	case Project, Local:
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("project directory %q: %w", dir, err)
+		}
+		name := "settings.json"
+		if scope == Local {
+			name = "settings.local.json"
+		}
+		return filepath.Join(abs, ".claude", name), nil
+	}
+	return "", fmt.Errorf("unknown scope %q", scope)
+}
+
+// BackupSuffix names the copy of a settings file taken before flowd
+// rewrites it.
+const BackupSuffix = ".bak-flowd"
+
+// Change is what Install or Uninstall did to a settings file.
+type Change struct {
+	Path    string // the file written (a symlink's target)
+	Changed bool   // false: the file already was as wanted and was not touched
+	Backup  string // the previous content's copy; "" when none was needed
+	Removed int    // Uninstall: flowd hooks removed
+}
+
+// Install puts flowd's hooks into the settings file at path, creating it
+// if needed.
+func Install(path string, o HookOptions) (Change, error) {
+	if !filepath.IsAbs(o.Binary) {
+		return Change{}, fmt.Errorf("hook binary %q is not an absolute path: Claude Code runs hooks from changing directories", o.Binary)
+	}
+	return rewrite(path, func(b []byte) ([]byte, int, error) {
+		out, err := AddHooks(b, o)
+		return out, 0, err
+	})
+}
+
+// Uninstall removes flowd's hooks, and nothing else, from the settings file
+// at path. A missing file is nothing to do.
+func Uninstall(path string) (Change, error) {
+	return rewrite(path, RemoveHooks)
+}
+
+// Installation is what a settings file says about flowd.
+type Installation struct {
+	Path          string
+	Exists        bool
+	Entries       []Entry
+	HooksDisabled bool // "disableAllHooks": true turns flowd off with every other hook
+}
+
+// Inspect reads the settings file at path; a missing file is an empty
+// Installation, not an error.
+func Inspect(path string) (Installation, error) {
+	in := Installation{Path: path}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return in, nil
+	}
+	if err != nil {
+		return in, fmt.Errorf("read Claude Code settings %s: %w", path, err)
+	}
+	in.Exists = true
+	if in.Entries, in.HooksDisabled, err = FindHooks(b); err != nil {
+		return in, fmt.Errorf("read Claude Code settings %s: %w", path, err)
+	}
+	for i, e := range in.Entries {
+		st, err := os.Stat(e.Binary)
+		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
+	}
+	return in, nil
+}
+
+// rewrite applies edit to the file at path and writes the result only if
+// it differs: first a backup of the old content, then the new content
+// through a temporary file and a rename, so Claude Code never reads half a
+// file. A symlinked settings file (dotfile managers do that) is written
+// through the link, not replaced.
+func rewrite(path string, edit func([]byte) ([]byte, int, error)) (Change, error) {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	ch := Change{Path: path}
+	old, err := os.ReadFile(path)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return ch, fmt.Errorf("read Claude Code settings %s: %w", path, err)
+	}
+	out, removed, err := edit(old)
+	if err != nil {
+		return ch, fmt.Errorf("edit Claude Code settings %s: %w (the file was not changed)", path, err)
+	}
+	ch.Removed = removed
+	if string(out) == string(old) { // also a missing file that stays missing
+		return ch, nil
+	}
+	mode := fs.FileMode(0o644)
+	if existed {
+		st, err := os.Stat(path)
+		if err != nil {
+			return ch, fmt.Errorf("stat Claude Code settings %s: %w", path, err)
+		}
+		mode = st.Mode().Perm()
+		ch.Backup = path + BackupSuffix
+		if err := writeAtomic(ch.Backup, old, mode); err != nil {
+			return ch, fmt.Errorf("back up Claude Code settings: %w (the file was not changed)", err)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return ch, fmt.Errorf("create Claude Code settings directory: %w", err)
+	}
+	if err := writeAtomic(path, out, mode); err != nil {
+		return ch, fmt.Errorf("write Claude Code settings: %w", err)
+	}
+	ch.Changed = true
+	return ch, nil
+}
+
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// object is a JSON object that keeps its members in their written order,
+// and each key and value byte for byte, so that a settings file flowd edits
+// changes only where flowd changed it.
+type object []member
+
+type member struct {
+	key    string
+	rawKey []byte // as written, escapes included
+	value  json.RawMessage
+}
+
+func parseObject(b []byte) (object, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, fmt.Errorf("want a JSON object, found %v", tok)
+	}
+	o := object{}
+	for dec.More() {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string) // the decoder only returns strings in key position
+		rawKey := bytes.TrimLeft(b[start:dec.InputOffset()], " \t\r\n,")
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		o = append(o, member{key: key, rawKey: rawKey, value: v})
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	return o, nil
+}
+
+// get returns the value of key, the last one if the key is repeated (as
+// JavaScript's JSON.parse, and so Claude Code, reads it).
+func (o object) get(key string) (json.RawMessage, bool) {
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].key == key {
+			return o[i].value, true
+		}
+	}
+	return nil, false
+}
+
+// set replaces the value of key where it stands, or appends the key.
+func (o *object) set(key string, v json.RawMessage) {
+	for i := len(*o) - 1; i >= 0; i-- {
+		if (*o)[i].key == key {
+			(*o)[i].value = v
+			return
+		}
+	}
+	rawKey, _ := json.Marshal(key)
+	*o = append(*o, member{key: key, rawKey: rawKey, value: v})
+}
+
+func (o *object) del(key string) {
+	kept := (*o)[:0]
+	for _, m := range *o {
+		if m.key != key {
+			kept = append(kept, m)
+		}
+	}
+	*o = kept
+}
+
+// encode writes the object without insignificant whitespace; layout
+// restores the file's indentation afterwards.
+func (o object) encode() json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(m.rawKey)
+		b.WriteByte(':')
+		b.Write(m.value)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func encodeArray(items []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// style is how a settings file is laid out, so a rewrite keeps it.
+type style struct {
+	indent       string
+	crlf         bool
+	finalNewline bool
+}
+
+// styleOf guesses the indentation unit from the first indented line (the
+// first member of the top-level object); a file without one gets two
+// spaces, as Claude Code writes its own settings.
+func styleOf(b []byte) style {
+	s := style{indent: "  ", crlf: bytes.Contains(b, []byte("\r\n")), finalNewline: true}
+	if len(bytes.TrimSpace(b)) > 0 {
+		s.finalNewline = bytes.HasSuffix(b, []byte("\n"))
+	}
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		rest := b[i+1:]
+		n := 0
+		for n < len(rest) && (rest[n] == ' ' || rest[n] == '\t') {
+			n++
+		}
+		if n > 0 {
+			s.indent = string(rest[:n])
+		}
+	}
+	return s
+}
+
+func (s style) layout(compact []byte) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", s.indent); err != nil {
+		return nil, err
+	}
+	out := b.Bytes()
+	if s.finalNewline {
+		out = append(out, '\n')
+	}
+	if s.crlf {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+	}
+	return out, nil
+}

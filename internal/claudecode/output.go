@@ -1,0 +1,93 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Decisions flowd makes about a tool call.
+const (
+	Allow = "allow"
+	Warn  = "warn" // allow, and tell the user
+	Ask   = "ask"
+	Deny  = "deny"
+)
+
+// Verdict is flowd's answer to one hook event.
+type Verdict struct {
+	Decision string // Allow, Warn, Ask or Deny
+	Reason   string
+	// AdditionalContext is text Claude Code adds to the model's context.
+	AdditionalContext string
+}
+
+type output struct {
+	SystemMessage      string          `json:"systemMessage,omitempty"`
+	HookSpecificOutput *specificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+type specificOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// Output is what a hook prints on stdout (and then exits 0) to give Claude
+// Code the verdict; nil means print nothing.
+//
+// An allow is never said out loud: a PreToolUse "allow" makes Claude Code
+// skip its own permission prompt, which would weaken the user's permission
+// settings. Silence lets Claude Code decide as if flowd were not there. A
+// warn is the same plus a message to the user. Only deny and ask set a
+// permission decision, and only for PreToolUse: after a tool has run there
+// is nothing left to refuse, so a Post* event turns them into a message
+// to the user.
+func Output(event string, v Verdict) []byte {
+	switch event {
+	case PreToolUse, PostToolUse, PostToolUseFailure:
+	default:
+		return nil // Claude Code would reject hookSpecificOutput for an event it does not expect
+	}
+	spec := &specificOutput{HookEventName: event, AdditionalContext: v.AdditionalContext}
+	var o output
+	switch {
+	case v.Decision == Deny || v.Decision == Ask:
+		if event == PreToolUse {
+			spec.PermissionDecision = v.Decision
+			spec.PermissionDecisionReason = orDefault(v.Reason, "flowd: "+v.Decision)
+		} else {
+			o.SystemMessage = userMessage(v)
+		}
+	case v.Decision == Warn:
+		o.SystemMessage = userMessage(v)
+	}
+	if spec.PermissionDecision != "" || spec.AdditionalContext != "" {
+		o.HookSpecificOutput = spec
+	}
+	if o == (output{}) {
+		return nil
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil // strings only: cannot fail
+	}
+	return append(b, '\n')
+}
+
+// userMessage is shown to the user outside the tool call's context, so it
+// says who is speaking.
+func userMessage(v Verdict) string {
+	r := orDefault(v.Reason, "this tool call was flagged")
+	if strings.HasPrefix(r, "flowd") {
+		return r
+	}
+	return "flowd " + v.Decision + ": " + r
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

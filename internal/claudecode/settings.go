@@ -1,0 +1,360 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Matcher selects the tools flowd's hooks run for. Claude Code reads it as
+// an unanchored regular expression, so "Read" also covers
+// ReadMcpResourceTool, "Edit" NotebookEdit and "Task" TaskOutput. Agent is
+// Task's name since Claude Code 2.1.
+const Matcher = "Read|Glob|Grep|Bash|Write|Edit|WebFetch|WebSearch|Task|Agent|mcp__.*"
+
+// DefaultTimeout is how long, in seconds, Claude Code waits for the hook.
+// The hook gives up on flowd well before that (evaluate --timeout).
+const DefaultTimeout = 10
+
+// HookOptions are the choices a user makes when installing the hook.
+type HookOptions struct {
+	Binary     string // absolute path of the hook binary
+	FailClosed bool   // deny tool calls when flowd cannot answer
+	// AsyncPost runs the Post* hooks in the background. Off by default: a
+	// background record of a tool's output can lose the race against the
+	// next PreToolUse, which then misses the data it should have seen.
+	AsyncPost bool
+	Timeout   int // seconds; 0 means DefaultTimeout
+}
+
+// Command is the shell command Claude Code runs for event. It names no
+// socket, port or token: the hook finds flowd at run time.
+func Command(o HookOptions, event string) string {
+	c := shellQuote(o.Binary) + " evaluate --event " + event
+	if o.FailClosed {
+		c += " --fail-closed"
+	}
+	return c
+}
+
+// Entry is one flowd hook found in a settings file.
+type Entry struct {
+	Event      string
+	Matcher    string
+	Command    string
+	Binary     string // the command's program, unquoted
+	FailClosed bool
+	Async      bool
+	Timeout    int // seconds; 0 when not set
+	// BinaryExists is filled in by Inspect; FindHooks leaves it false.
+	BinaryExists bool
+}
+
+type hookEntry struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+	Async   bool   `json:"async,omitempty"`
+}
+
+type matcherGroup struct {
+	Matcher string      `json:"matcher"`
+	Hooks   []hookEntry `json:"hooks"`
+}
+
+func group(o HookOptions, event string) json.RawMessage {
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	h := hookEntry{Type: "command", Command: Command(o, event), Timeout: timeout,
+		Async: o.AsyncPost && event != PreToolUse}
+	return marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
+}
+
+func marshal(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep "&" in a path readable
+	if err := enc.Encode(v); err != nil {
+		panic(err) // plain structs of strings, ints and bools
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
+
+// AddHooks returns settings with flowd's hooks for every event in Events.
+// Everything else in the file stays as it was, in its order. An existing
+// flowd group is replaced where it stands, so installing twice gives the
+// same bytes as installing once; a flowd hook that shares a group with
+// other hooks is moved out into flowd's own group.
+func AddHooks(settings []byte, o HookOptions) ([]byte, error) {
+	top, hooks, st, err := parseSettings(settings)
+	if err != nil {
+		return nil, err
+	}
+	for _, event := range Events {
+		groups, err := eventGroups(hooks, event)
+		if err != nil {
+			return nil, err
+		}
+		want := group(o, event)
+		placed := false
+		var out []json.RawMessage
+		for _, g := range groups {
+			ng, removed, othersLeft := withoutOurs(g)
+			switch {
+			case removed == 0:
+				out = append(out, g)
+			case !othersLeft && !placed:
+				out = append(out, want)
+				placed = true
+			case othersLeft:
+				out = append(out, ng)
+			}
+		}
+		if !placed {
+			out = append(out, want)
+		}
+		hooks.set(event, encodeArray(out))
+	}
+	top.set("hooks", hooks.encode())
+	return st.layout(top.encode())
+}
+
+// RemoveHooks returns settings without any flowd hook, and how many it
+// removed. Groups, event lists and the hooks object that flowd's removal
+// leaves empty go too; ones that were empty before stay. With nothing to
+// remove, settings come back as they were, byte for byte.
+func RemoveHooks(settings []byte) ([]byte, int, error) {
+	top, hooks, st, err := parseSettings(settings)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := 0
+	for _, m := range append(object(nil), hooks...) {
+		groups, err := eventGroups(hooks, m.key)
+		if err != nil {
+			continue // not ours to judge; Claude Code will complain about it
+		}
+		var out []json.RawMessage
+		n := 0
+		for _, g := range groups {
+			ng, removed, othersLeft := withoutOurs(g)
+			n += removed
+			switch {
+			case removed == 0:
+				out = append(out, g)
+			case othersLeft:
+				out = append(out, ng)
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		total += n
+		if len(out) == 0 {
+			hooks.del(m.key)
+		} else {
+			hooks.set(m.key, encodeArray(out))
+		}
+	}
+	if total == 0 {
+		return settings, 0, nil
+	}
+	if len(hooks) == 0 {
+		top.del("hooks")
+	} else {
+		top.set("hooks", hooks.encode())
+	}
+	b, err := st.layout(top.encode())
+	return b, total, err
+}
+
+// FindHooks lists the flowd hooks in settings, and reports whether the
+// file turns all hooks off ("disableAllHooks": true).
+func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
+	top, hooks, _, err := parseSettings(settings)
+	if err != nil {
+		return nil, false, err
+	}
+	if v, ok := top.get("disableAllHooks"); ok {
+		json.Unmarshal(v, &disabled)
+	}
+	for _, m := range hooks {
+		groups, err := eventGroups(hooks, m.key)
+		if err != nil {
+			continue
+		}
+		for _, g := range groups {
+			var mg struct {
+				Matcher string            `json:"matcher"`
+				Hooks   []json.RawMessage `json:"hooks"`
+			}
+			if json.Unmarshal(g, &mg) != nil {
+				continue
+			}
+			for _, h := range mg.Hooks {
+				var he struct {
+					Command string  `json:"command"`
+					Timeout float64 `json:"timeout"`
+					Async   bool    `json:"async"`
+				}
+				if json.Unmarshal(h, &he) != nil {
+					continue
+				}
+				bin, args, ok := ourCommand(he.Command)
+				if !ok {
+					continue
+				}
+				entries = append(entries, Entry{Event: m.key, Matcher: mg.Matcher, Command: he.Command,
+					Binary: bin, FailClosed: hasWord(args, "--fail-closed"), Async: he.Async, Timeout: int(he.Timeout)})
+			}
+		}
+	}
+	return entries, disabled, nil
+}
+
+// parseSettings splits a settings file into its top-level object and its
+// hooks object. An empty file is an empty object.
+func parseSettings(settings []byte) (top, hooks object, st style, err error) {
+	st = styleOf(settings)
+	if len(bytes.TrimSpace(settings)) == 0 {
+		return object{}, object{}, st, nil
+	}
+	if top, err = parseObject(settings); err != nil {
+		return nil, nil, st, fmt.Errorf("settings are not a JSON object: %w", err)
+	}
+	hooks = object{}
+	if raw, ok := top.get("hooks"); ok && string(raw) != "null" {
+		if hooks, err = parseObject(raw); err != nil {
+			return nil, nil, st, fmt.Errorf(`settings key "hooks" is not an object: %w`, err)
+		}
+	}
+	return top, hooks, st, nil
+}
+
+func eventGroups(hooks object, event string) ([]json.RawMessage, error) {
+	raw, ok := hooks.get(event)
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var groups []json.RawMessage
+	if err := json.Unmarshal(raw, &groups); err != nil {
+		return nil, fmt.Errorf("settings key hooks.%s is not a list of matcher groups: %w", event, err)
+	}
+	return groups, nil
+}
+
+// withoutOurs takes flowd's hooks out of a matcher group. It reports how
+// many it took and whether other hooks remain; a group it cannot read is
+// someone else's and is left alone.
+func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
+	obj, err := parseObject(g)
+	if err != nil {
+		return g, 0, true
+	}
+	raw, ok := obj.get("hooks")
+	if !ok {
+		return g, 0, true
+	}
+	var hs []json.RawMessage
+	if json.Unmarshal(raw, &hs) != nil {
+		return g, 0, true
+	}
+	var kept []json.RawMessage
+	for _, h := range hs {
+		var he struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(h, &he)
+		if _, _, ours := ourCommand(he.Command); !ours {
+			kept = append(kept, h)
+		}
+	}
+	removed := len(hs) - len(kept)
+	if removed == 0 {
+		return g, 0, true
+	}
+	obj.set("hooks", encodeArray(kept))
+	return obj.encode(), removed, len(kept) > 0
+}
+
+// ourCommand recognises a flowd hook command: a program named hook run
+// with "evaluate", whatever its path or quoting.
+func ourCommand(cmd string) (binary string, args []string, ok bool) {
+	binary, rest := firstWord(cmd)
+	args = strings.Fields(rest)
+	if !isHookBinary(binary) || len(args) == 0 || args[0] != "evaluate" {
+		return "", nil, false
+	}
+	return binary, args, true
+}
+
+func isHookBinary(p string) bool {
+	base := p[strings.LastIndexAny(p, `/\`)+1:]
+	return base == "hook" || strings.EqualFold(base, "hook.exe")
+}
+
+func hasWord(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// firstWord splits off a command's first word the way /bin/sh reads it
+// (quotes and backslashes; no expansions).
+func firstWord(cmd string) (word, rest string) {
+	cmd = strings.TrimLeft(cmd, " \t")
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			} else if c == '\\' && i+1 < len(cmd) && strings.IndexByte(`"\$`+"`", cmd[i+1]) >= 0 {
+				i++
+				b.WriteByte(cmd[i])
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\' && i+1 < len(cmd):
+			i++
+			b.WriteByte(cmd[i])
+		case c == ' ' || c == '\t':
+			return b.String(), cmd[i:]
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), ""
+}
+
+// shellQuote quotes a path for /bin/sh, which Claude Code runs hook
+// commands with (Git Bash on Windows).
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
