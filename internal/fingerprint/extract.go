@@ -1,0 +1,398 @@
+package fingerprint
+
+import (
+	"bytes"
+	"errors"
+	"hash/maphash"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// What Add records and Match looks up is the same for both sides, so one
+// extractor serves both. It splits content into:
+//   - units, hashed whole: the content itself and every JSON string value
+//     (also the values of JSON documents found inside string values), each
+//     with a raw hash and a normalised hash. A JSON document's normalised
+//     hash is structural — member order and insignificant whitespace do not
+//     change it, and its strings count in normalised form — so re-serialising
+//     JSON does not hide it.
+//   - texts, fingerprinted by windows: the normalised string values that are
+//     not themselves JSON documents, or the whole content when it is not JSON.
+//
+// JSON keys, punctuation, numbers and literals are never fingerprinted: they
+// are the boilerplate every tool result shares (the MCP result envelope
+// {"content":[{"type":"text","text":…}],"isError":false} contributes nothing
+// but its text).
+
+var (
+	errTruncated = errors.New("json ends early")
+	errSyntax    = errors.New("not json")
+)
+
+const (
+	maxNest  = 3   // JSON inside a string inside JSON…, levels examined
+	maxDepth = 512 // nested arrays and objects before giving up on JSON
+)
+
+type span struct{ off, end int }
+
+type unit struct {
+	raw      []byte
+	rawHash  uint64
+	normHash uint64
+	whole    bool
+}
+
+type pendingUnit struct {
+	raw      span // in dec, or the whole content when whole
+	normHash uint64
+	whole    bool
+}
+
+type extractor struct {
+	minLen int
+	seed   maphash.Seed
+
+	dec   []byte // decoded string values
+	norm  []byte // normalised string values
+	punit []pendingUnit
+	ptext []span // in norm
+
+	units []unit
+	texts [][]byte
+}
+
+// run extracts units and texts from content; they stay valid until the next
+// run.
+func (x *extractor) run(content []byte) {
+	x.dec, x.norm = x.dec[:0], x.norm[:0]
+	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
+	x.units, x.texts = x.units[:0], x.texts[:0]
+
+	whole := bytes.TrimSpace(content)
+	done := false
+	if looksLikeDoc(whole) {
+		h, err := x.parse(whole, 0)
+		switch err {
+		case nil:
+			x.punit = append(x.punit, pendingUnit{normHash: h, whole: true})
+			done = true
+		case errTruncated:
+			// Cut at the hashing limit: keep the values seen so far. A cut
+			// document equals nothing a caller could send back whole.
+			done = true
+		default:
+			x.dec, x.norm = x.dec[:0], x.norm[:0]
+			x.punit, x.ptext = x.punit[:0], x.ptext[:0]
+		}
+	}
+	if !done {
+		off := len(x.norm)
+		x.norm = normalize(x.norm, whole)
+		x.ptext = append(x.ptext, span{off, len(x.norm)})
+		x.punit = append(x.punit, pendingUnit{normHash: maphash.Bytes(x.seed, x.norm[off:]), whole: true})
+	}
+
+	for _, s := range x.ptext {
+		x.texts = append(x.texts, x.norm[s.off:s.end])
+	}
+	for _, p := range x.punit {
+		raw := whole
+		if !p.whole {
+			raw = x.dec[p.raw.off:p.raw.end]
+		}
+		if len(raw) < x.minLen || !informative(raw) {
+			continue
+		}
+		x.units = append(x.units, unit{raw: raw, rawHash: maphash.Bytes(x.seed, raw), normHash: p.normHash, whole: p.whole})
+	}
+}
+
+func looksLikeDoc(s []byte) bool { return len(s) > 0 && (s[0] == '{' || s[0] == '[') }
+
+type parser struct {
+	x     *extractor
+	s     []byte
+	i     int
+	nest  int
+	depth int
+}
+
+// parse reads s as one JSON value and returns its structural hash, adding
+// its long string values as units and texts. errTruncated means s is a
+// prefix of JSON; the values before the cut are kept.
+func (x *extractor) parse(s []byte, nest int) (uint64, error) {
+	p := parser{x: x, s: s, nest: nest}
+	h, err := p.value()
+	if err != nil {
+		return 0, err
+	}
+	p.space()
+	if p.i != len(s) {
+		return 0, errSyntax
+	}
+	return h, nil
+}
+
+func (p *parser) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// Tags keep values of different JSON types apart in structural hashes.
+const (
+	tagObject uint64 = 0x6a09e667f3bcc908
+	tagArray  uint64 = 0xbb67ae8584caa73b
+	tagNumber uint64 = 0x3c6ef372fe94f82b
+	tagTrue   uint64 = 0xa54ff53a5f1d36f1
+	tagFalse  uint64 = 0x510e527fade682d1
+	tagNull   uint64 = 0x9b05688c2b3e6c1f
+)
+
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+func (p *parser) value() (uint64, error) {
+	p.space()
+	if p.i >= len(p.s) {
+		return 0, errTruncated
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		return p.stringValue()
+	case c == '-' || ('0' <= c && c <= '9'):
+		start := p.i
+		for p.i < len(p.s) && isNumberByte(p.s[p.i]) {
+			p.i++
+		}
+		return maphash.Bytes(p.x.seed, p.s[start:p.i]) ^ tagNumber, nil
+	case c == 't':
+		return tagTrue, p.literal("true")
+	case c == 'f':
+		return tagFalse, p.literal("false")
+	case c == 'n':
+		return tagNull, p.literal("null")
+	}
+	return 0, errSyntax
+}
+
+func isNumberByte(c byte) bool {
+	return ('0' <= c && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+func (p *parser) literal(word string) error {
+	rest := p.s[p.i:]
+	if len(rest) < len(word) {
+		if string(rest) == word[:len(rest)] {
+			return errTruncated
+		}
+		return errSyntax
+	}
+	if string(rest[:len(word)]) != word {
+		return errSyntax
+	}
+	p.i += len(word)
+	return nil
+}
+
+// stringValue decodes a string value and returns its hash: the structural
+// hash if it holds a JSON document, else the hash of its normalised text.
+// Values long enough to ever count as evidence become units, and texts.
+func (p *parser) stringValue() (uint64, error) {
+	x := p.x
+	off := len(x.dec)
+	err := p.str()
+	v := x.dec[off:]
+	tv := bytes.TrimSpace(v)
+	long := len(tv) >= x.minLen
+	if err == nil && p.nest < maxNest && looksLikeDoc(tv) {
+		nUnits, nTexts, nNorm := len(x.punit), len(x.ptext), len(x.norm)
+		if h, err := x.parse(tv, p.nest+1); err == nil {
+			if long {
+				x.punit = append(x.punit, pendingUnit{raw: span{off, off + len(v)}, normHash: h})
+			}
+			return h, nil
+		}
+		x.punit, x.ptext, x.norm = x.punit[:nUnits], x.ptext[:nTexts], x.norm[:nNorm]
+		// The nested parse appended after v; v itself is unchanged.
+		x.dec = x.dec[:off+len(v)]
+	}
+	noff := len(x.norm)
+	x.norm = normalize(x.norm, v)
+	h := maphash.Bytes(x.seed, x.norm[noff:])
+	if !long {
+		x.dec, x.norm = x.dec[:off], x.norm[:noff]
+		return h, err
+	}
+	x.punit = append(x.punit, pendingUnit{raw: span{off, len(x.dec)}, normHash: h})
+	x.ptext = append(x.ptext, span{noff, len(x.norm)})
+	return h, err
+}
+
+// object hashes members order-independently: a sum of member hashes.
+func (p *parser) object() (uint64, error) {
+	if p.depth++; p.depth > maxDepth {
+		return 0, errSyntax
+	}
+	defer func() { p.depth-- }()
+	x := p.x
+	p.i++
+	sum := tagObject
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return sum, nil
+	}
+	for {
+		p.space()
+		if p.i >= len(p.s) {
+			return 0, errTruncated
+		}
+		if p.s[p.i] != '"' {
+			return 0, errSyntax
+		}
+		off := len(x.dec)
+		if err := p.str(); err != nil {
+			return 0, err
+		}
+		key := maphash.Bytes(x.seed, x.dec[off:])
+		x.dec = x.dec[:off] // keys are vocabulary, not data
+		p.space()
+		if p.i >= len(p.s) {
+			return 0, errTruncated
+		}
+		if p.s[p.i] != ':' {
+			return 0, errSyntax
+		}
+		p.i++
+		v, err := p.value()
+		if err != nil {
+			return 0, err
+		}
+		sum += mix(key ^ bits.RotateLeft64(v, 31))
+		p.space()
+		if p.i >= len(p.s) {
+			return 0, errTruncated
+		}
+		c := p.s[p.i]
+		p.i++
+		if c == '}' {
+			return mix(sum), nil
+		}
+		if c != ',' {
+			return 0, errSyntax
+		}
+	}
+}
+
+func (p *parser) array() (uint64, error) {
+	if p.depth++; p.depth > maxDepth {
+		return 0, errSyntax
+	}
+	defer func() { p.depth-- }()
+	p.i++
+	h := tagArray
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return h, nil
+	}
+	for {
+		v, err := p.value()
+		if err != nil {
+			return 0, err
+		}
+		h = mix(h*0x100000001b3 + v)
+		p.space()
+		if p.i >= len(p.s) {
+			return 0, errTruncated
+		}
+		c := p.s[p.i]
+		p.i++
+		if c == ']' {
+			return h, nil
+		}
+		if c != ',' {
+			return 0, errSyntax
+		}
+	}
+}
+
+// str decodes the JSON string at p.i into x.dec. On errTruncated the part
+// before the cut has been decoded.
+func (p *parser) str() error {
+	x, s := p.x, p.s
+	p.i++
+	quote := -1
+	for {
+		if quote < p.i {
+			q := bytes.IndexByte(s[p.i:], '"')
+			if q < 0 {
+				quote = len(s)
+			} else {
+				quote = p.i + q
+			}
+		}
+		b := bytes.IndexByte(s[p.i:quote], '\\')
+		if b < 0 {
+			x.dec = append(x.dec, s[p.i:quote]...)
+			if quote == len(s) {
+				p.i = len(s)
+				return errTruncated
+			}
+			p.i = quote + 1
+			return nil
+		}
+		x.dec = append(x.dec, s[p.i:p.i+b]...)
+		p.i += b
+		if p.i+1 >= len(s) {
+			p.i = len(s)
+			return errTruncated
+		}
+		switch c := s[p.i+1]; c {
+		case '"', '\\', '/':
+			x.dec = append(x.dec, c)
+		case 'b':
+			x.dec = append(x.dec, '\b')
+		case 'f':
+			x.dec = append(x.dec, '\f')
+		case 'n':
+			x.dec = append(x.dec, '\n')
+		case 'r':
+			x.dec = append(x.dec, '\r')
+		case 't':
+			x.dec = append(x.dec, '\t')
+		case 'u':
+			if len(s)-p.i < 6 {
+				p.i = len(s)
+				return errTruncated
+			}
+			r, n := unescape(s[p.i:])
+			if n == 1 {
+				return errSyntax
+			}
+			x.dec = utf8.AppendRune(x.dec, r)
+			p.i += n
+			continue
+		default:
+			return errSyntax
+		}
+		p.i += 2
+	}
+}

@@ -1,0 +1,171 @@
+package fingerprint
+
+import (
+	"hash/maphash"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Hello World", "helloworld"},
+		{"  a\r\n\tb  ", "ab"},
+		{`line1\nline2\t\"q\"`, `line1line2"q"`},
+		{`caf\u00C9 \ud83d\ude00`, "café😀"},
+		{"ÀÉÎ\u00a0ÕÜ\u3000x", "àéîõüx"},
+		{`C:\\path`, `c:\path`},
+		{`trailing\`, `trailing\`},
+		{`bad \q escape`, `bad\qescape`},
+		{"bin\xff\xfeary", "bin\xff\xfeary"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, string(normalize(nil, []byte(tt.in))), "%q", tt.in)
+	}
+}
+
+func TestInformative(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"deploykey", true},
+		{"2024-05-01t12:00:00.000z", false},
+		{"12345678901234567890", false},
+		{"aaaaaaaaaaaaaaaaaaaaaa", false},
+		{"abababababababababab", false},
+		{"----------------", false},
+		{"ключдоступа", true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, informative([]byte(tt.in)), tt.in)
+	}
+}
+
+// The index stores sampled keys and looks up rolled ones: both must agree.
+func TestSampleKeysAreGramKeys(t *testing.T) {
+	c := newCorpus(5)
+	s := normalize(nil, []byte(c.logs(2000)+c.code(2000)))
+	const k, w = 20, 16
+	all := gramKeys(nil, s, k)
+	require.Len(t, all, len(s)-k+1)
+	var want []uint64
+	for run := 0; run < len(all); run += w {
+		for _, key := range all[run:min(run+w, len(all))] {
+			if key != 0 {
+				want = append(want, key)
+				break
+			}
+		}
+	}
+	assert.Equal(t, want, sampleKeys(nil, s, k, w))
+	assert.Empty(t, gramKeys(nil, s[:k-1], k))
+}
+
+func TestExtract(t *testing.T) {
+	x := extractor{minLen: 20, seed: maphash.MakeSeed()}
+	texts := func() (out []string) {
+		for _, t := range x.texts {
+			out = append(out, string(t))
+		}
+		return out
+	}
+	raws := func() (out []string) {
+		for _, u := range x.units {
+			out = append(out, string(u.raw))
+		}
+		return out
+	}
+
+	x.run([]byte(`{"content":[{"type":"text","text":"The Quick brown fox jumps over the lazy dog"}],"isError":false}`))
+	assert.Equal(t, []string{"thequickbrownfoxjumpsoverthelazydog"}, texts(), "envelope keys and short values are not text")
+	assert.Equal(t, []string{"The Quick brown fox jumps over the lazy dog",
+		`{"content":[{"type":"text","text":"The Quick brown fox jumps over the lazy dog"}],"isError":false}`}, raws())
+
+	x.run([]byte(`{"text":"{\"user\":\"alice\",\"note\":\"the vault passphrase is purple\"}"}`))
+	assert.Equal(t, []string{"thevaultpassphraseispurple"}, texts(), "JSON inside a string is parsed, not fingerprinted as text")
+	assert.Len(t, x.units, 3, "note, the inner document, the whole")
+
+	x.run([]byte(`{"a": "an unfinished string value that was cut`))
+	assert.Equal(t, []string{"anunfinishedstringvaluethatwascut"}, texts())
+	assert.Equal(t, []string{"an unfinished string value that was cut"}, raws(), "a cut document is no whole unit")
+
+	x.run([]byte("[INFO] not json at all, just a log line"))
+	assert.Equal(t, []string{"[info]notjsonatall,justalogline"}, texts())
+	assert.Len(t, x.units, 1)
+}
+
+func TestStructuralHash(t *testing.T) {
+	x := extractor{minLen: 20, seed: maphash.MakeSeed()}
+	hash := func(s string) uint64 {
+		h, err := x.parse([]byte(s), 0)
+		require.NoError(t, err, s)
+		return h
+	}
+	base := hash(`{"b":"Value One","a":[1,2,{"k":"v","j":null}],"c":true}`)
+	assert.Equal(t, base, hash("{\n  \"c\": true,\n  \"a\": [1, 2, {\"j\": null, \"k\": \"v\"}],\n  \"b\": \"VALUE  one\"\n}"))
+	assert.Equal(t, base, hash(`{"b":"Value\u0020One","a":[1,2,{"k":"v","j":null}],"c":true}`))
+	for _, other := range []string{
+		`{"b":"Value One","a":[2,1,{"k":"v","j":null}],"c":true}`,
+		`{"b":"Value One","a":[1,2,{"k":"v","j":null}],"c":false}`,
+		`{"b":"Value One","a":[1,2,{"k":"v","i":null}],"c":true}`,
+		`{"b":"Value One","a":[1,2,{"k":"v"}],"c":true}`,
+		`{"a":"Value One","b":[1,2,{"k":"v","j":null}],"c":true}`,
+	} {
+		assert.NotEqual(t, base, hash(other), other)
+	}
+	for _, bad := range []string{`{"a":1,}`, `{"a" 1}`, `[1 2]`, `{"a":tru}`, `{"a":"\x"}`, `{} extra`} {
+		_, err := x.parse([]byte(bad), 0)
+		assert.ErrorIs(t, err, errSyntax, bad)
+	}
+	for _, cut := range []string{`{"a":`, `[1,`, `{"a":"b`, `{"a":tr`, `{"a":"\u00`} {
+		_, err := x.parse([]byte(cut), 0)
+		assert.ErrorIs(t, err, errTruncated, cut)
+	}
+}
+
+func TestTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tb table
+	want := map[uint64]uint16{}
+	for i := range 20_000 {
+		k := rng.Uint64()&keyMask | 1
+		s := uint16(i % 100)
+		if tb.full() {
+			tb.resize()
+		}
+		tb.put(k, s)
+		want[k] = s
+	}
+	check := func() {
+		t.Helper()
+		require.Equal(t, len(want), tb.n)
+		for k, s := range want {
+			got, ok := tb.get(k)
+			require.True(t, ok, "key %x lost", k)
+			require.Equal(t, s, got)
+		}
+		for range 1000 {
+			k := rng.Uint64()&keyMask | 1
+			if _, in := want[k]; !in {
+				_, ok := tb.get(k)
+				require.False(t, ok)
+			}
+		}
+	}
+	check()
+	dead := make([]bool, 100)
+	for s := range 90 {
+		dead[s] = true
+	}
+	for k, s := range want {
+		if dead[s] {
+			delete(want, k)
+		}
+	}
+	tb.purge(dead)
+	check()
+	assert.Less(t, len(tb.cells), 8192, "shrinks after a purge")
+}

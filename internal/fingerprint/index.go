@@ -1,0 +1,440 @@
+package fingerprint
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"sync"
+)
+
+// Options bound an Index. A zero field takes its default.
+type Options struct {
+	// MaxOrigins is how many origins an index keeps; adding one more evicts
+	// the oldest. Default 10,000; at most 50,000.
+	MaxOrigins int
+	// MaxHashBytes caps how much of each origin's content is examined
+	// (max_response_hash_bytes). Default 65,536.
+	MaxHashBytes int
+	// MinLength is the shortest string, in bytes, that can match on its own.
+	// Default 20.
+	MinLength int
+	// K is the window length, in bytes of normalised text, of substring
+	// fingerprints: the shortest shared stretch reported. Default 32.
+	// Unrelated English texts share 20–30 byte stretches ("through the
+	// open window,") often enough that a shorter window matches by chance.
+	K int
+	// W is the stride of the fingerprints kept per origin. Any stretch of
+	// W+K-1 normalised bytes an origin shares with the arguments is found
+	// (shorter ones with probability about (len-K+1)/W); memory per origin
+	// is proportional to 1/W. Default 16.
+	W int
+}
+
+const (
+	defaultMaxOrigins   = 10_000
+	defaultMaxHashBytes = 65_536
+	defaultMinLength    = 20
+	defaultK            = 32
+	defaultW            = 16
+	limitMaxOrigins     = 50_000 // slots are uint16, with room for spares
+	minK                = 8      // shorter windows could never be informative
+	maxK                = 1024
+)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.MaxOrigins == 0 {
+		o.MaxOrigins = defaultMaxOrigins
+	}
+	if o.MaxHashBytes == 0 {
+		o.MaxHashBytes = defaultMaxHashBytes
+	}
+	if o.MinLength == 0 {
+		o.MinLength = defaultMinLength
+	}
+	if o.K == 0 {
+		o.K = defaultK
+	}
+	if o.W == 0 {
+		o.W = defaultW
+	}
+	switch {
+	case o.MaxOrigins < 1 || o.MaxOrigins > limitMaxOrigins:
+		return o, fmt.Errorf("fingerprint: max origins %d out of range 1..%d", o.MaxOrigins, limitMaxOrigins)
+	case o.MaxHashBytes < 1:
+		return o, fmt.Errorf("fingerprint: max hash bytes %d must be positive", o.MaxHashBytes)
+	case o.MinLength < 1:
+		return o, fmt.Errorf("fingerprint: min length %d must be positive", o.MinLength)
+	case o.K < minK || o.K > maxK:
+		return o, fmt.Errorf("fingerprint: window length K %d out of range %d..%d", o.K, minK, maxK)
+	case o.W < 1:
+		return o, fmt.Errorf("fingerprint: stride W %d must be positive", o.W)
+	}
+	return o, nil
+}
+
+// Kind says how an origin's data reappeared, strongest first.
+type Kind string
+
+const (
+	// KindExact: a string in the arguments (or all of them) equals the
+	// origin's whole content.
+	KindExact Kind = "exact"
+	// KindField: a string in the arguments equals one of the origin's JSON
+	// string values.
+	KindField Kind = "field"
+	// KindNormalized: equal after lower-casing, dropping whitespace,
+	// decoding escapes and re-serialising JSON canonically.
+	KindNormalized Kind = "normalized"
+	// KindSubstring: a stretch of normalised text of at least K bytes
+	// is shared.
+	KindSubstring Kind = "substring"
+)
+
+func (k Kind) strength() int {
+	switch k {
+	case KindExact:
+		return 3
+	case KindField:
+		return 2
+	case KindNormalized:
+		return 1
+	}
+	return 0
+}
+
+// Match is one origin whose data appears in the arguments, by its
+// strongest evidence.
+type Match struct {
+	Origin uint64
+	Kind   Kind
+	// Hash is the hex SHA-256/128 of the argument string that matched, or
+	// the 48-bit window fingerprint for KindSubstring.
+	Hash string
+	// Length is how many bytes matched: of the string for the exact kinds,
+	// of normalised text for KindSubstring (approximate: the span between
+	// the first and last shared fingerprint).
+	Length int
+}
+
+// Index remembers a session's origins. It is safe for concurrent use.
+//
+// Two tables map hashes to origin slots. One holds unit hashes (whole
+// content and each string value, raw and normalised; seeded 64-bit). The
+// other holds window fingerprints: of each normalised text, the first
+// informative K-byte window of every run of W windows. Match looks up every
+// window of the arguments, so any W consecutive windows an origin shares
+// contain one it kept. This positional sampling replaces winnowing, which
+// picks windows by content so that two sparse samples still meet: with one
+// side dense, the same guarantee (W+K-1 shared bytes are always found) costs
+// 1/W fingerprints per byte instead of 2/(W+1).
+//
+// Where origins share a hash, the newest is reported. Evicted slots are
+// only marked dead; their entries are purged in one sweep when a table
+// needs room or spare slots run out, so eviction is O(1) and purges are
+// amortised over many additions.
+type Index struct {
+	opts Options
+
+	mu     sync.RWMutex
+	units  table
+	grams  table
+	ids    []uint64 // by slot
+	dead   []bool   // by slot: evicted, entries not yet purged
+	live   []uint16 // slots in insertion order, oldest at head
+	head   int
+	free   []uint16 // purged slots ready for reuse
+	nDead  int
+	spares int
+	ex     extractor // scratch for Add
+	keys   []uint64  // scratch for Add
+
+	scratch sync.Pool // *matcher for Match
+}
+
+// NewIndex returns an empty index.
+func NewIndex(opts Options) (*Index, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	seed := maphash.MakeSeed()
+	x := &Index{opts: o, spares: max(16, o.MaxOrigins/8)}
+	x.ex = extractor{minLen: o.MinLength, seed: seed}
+	x.scratch.New = func() any { return &matcher{ex: extractor{minLen: o.MinLength, seed: seed}} }
+	return x, nil
+}
+
+// Len is the number of origins held.
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.live) - x.head
+}
+
+// Salts keep the three kinds of unit hash apart in one table.
+const (
+	saltWhole uint64 = 0x9e3779b97f4a7c15
+	saltField uint64 = 0xbf58476d1ce4e5b9
+	saltNorm  uint64 = 0x94d049bb133111eb
+)
+
+// unitKey is the table key of a unit hash. Units are hashed with a seeded
+// 64-bit hash, not SHA-256: it is many times faster and, its seed being
+// private to the process, as hard to collide on purpose. SHA-256/128 is
+// computed only for what Match reports.
+func unitKey(sum uint64, salt uint64) uint64 {
+	if k := (sum ^ salt) & keyMask; k != 0 {
+		return k
+	}
+	return 1
+}
+
+// Add records a tool result as origin id. content is the result's raw JSON
+// or text; only its first MaxHashBytes are examined.
+func (x *Index) Add(id uint64, content []byte) {
+	content = content[:min(len(content), x.opts.MaxHashBytes)]
+	x.mu.Lock()
+	defer x.mu.Unlock()
+
+	slot := x.newSlot(id)
+	x.ex.run(content)
+	for _, u := range x.ex.units {
+		salt := saltField
+		if u.whole {
+			salt = saltWhole
+		}
+		x.putUnit(unitKey(u.rawHash, salt), slot)
+		x.putUnit(unitKey(u.normHash, saltNorm), slot)
+	}
+	k, w := x.opts.K, x.opts.W
+	for _, t := range x.ex.texts {
+		// Keep the first informative window of each run of W: the
+		// arguments are searched window by window, so any W consecutive
+		// windows of an origin include a kept one.
+		x.keys = sampleKeys(x.keys[:0], t, k, w)
+		for _, key := range x.keys {
+			x.putGram(key, slot)
+		}
+	}
+}
+
+// putUnit and putGram make room by purging evicted origins before growing
+// a table, so the dead never cost memory.
+func (x *Index) putUnit(k uint64, slot uint16) {
+	if x.units.full() && x.nDead > 0 {
+		x.purge()
+	}
+	if x.units.full() {
+		x.units.resize()
+	}
+	x.units.put(k, slot)
+}
+
+func (x *Index) putGram(k uint64, slot uint16) {
+	if x.grams.full() && x.nDead > 0 {
+		x.purge()
+	}
+	if x.grams.full() {
+		x.grams.resize()
+	}
+	x.grams.put(k, slot)
+}
+
+// newSlot evicts the oldest origin if the index is full and returns a slot
+// for id.
+func (x *Index) newSlot(id uint64) uint16 {
+	if len(x.live)-x.head >= x.opts.MaxOrigins {
+		old := x.live[x.head]
+		x.head++
+		x.dead[old] = true
+		x.nDead++
+		if x.head > len(x.live)/2 {
+			x.live = append(x.live[:0], x.live[x.head:]...)
+			x.head = 0
+		}
+	}
+	var slot uint16
+	switch {
+	case len(x.free) > 0:
+		slot = x.free[len(x.free)-1]
+		x.free = x.free[:len(x.free)-1]
+	case len(x.ids) < x.opts.MaxOrigins+x.spares:
+		slot = uint16(len(x.ids))
+		x.ids = append(x.ids, 0)
+		x.dead = append(x.dead, false)
+	default:
+		x.purge()
+		slot = x.free[len(x.free)-1]
+		x.free = x.free[:len(x.free)-1]
+	}
+	x.ids[slot] = id
+	x.live = append(x.live, slot)
+	return slot
+}
+
+// purge removes the entries of dead slots and frees the slots.
+func (x *Index) purge() {
+	x.units.purge(x.dead)
+	x.grams.purge(x.dead)
+	for s, d := range x.dead {
+		if d {
+			x.dead[s] = false
+			x.free = append(x.free, uint16(s))
+		}
+	}
+	x.nDead = 0
+}
+
+const (
+	maxPooledScratch = 1 << 20
+	// touchBatch windows have their home cells loaded together before they
+	// are looked up: independent loads overlap their cache misses, where
+	// a lookup loop waits for each in turn.
+	touchBatch = 32
+)
+
+// matcher is the scratch space of one Match call.
+type matcher struct {
+	ex   extractor
+	keys []uint64
+	sink uint64 // keeps touch loads from being optimised away
+	hits []hit
+	best []Match
+	at   map[uint16]int // slot → index in best
+}
+
+type hit struct {
+	slot uint16
+	text int
+	pos  int
+	key  uint64
+}
+
+// Match reports the origins whose data appears in args, one Match per
+// origin with its strongest evidence, strongest first. args is the
+// outgoing call's raw JSON or text and is examined whole.
+func (x *Index) Match(args []byte) []Match {
+	m := x.scratch.Get().(*matcher)
+	defer func() {
+		// Scratch grown by unusually large arguments is left to the GC.
+		if cap(m.ex.dec)+cap(m.ex.norm)+8*cap(m.keys) <= maxPooledScratch {
+			x.scratch.Put(m)
+		}
+	}()
+	m.ex.run(args)
+	m.best = m.best[:0]
+	if m.at == nil {
+		m.at = make(map[uint16]int)
+	}
+	clear(m.at)
+
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	for _, u := range m.ex.units {
+		if len(u.raw) > x.opts.MaxHashBytes {
+			continue // longer than any origin string that was hashed
+		}
+		if s, ok := x.liveUnit(unitKey(u.rawHash, saltWhole)); ok {
+			m.note(s, KindExact, u.raw, len(u.raw))
+		}
+		if s, ok := x.liveUnit(unitKey(u.rawHash, saltField)); ok {
+			m.note(s, KindField, u.raw, len(u.raw))
+		}
+		if s, ok := x.liveUnit(unitKey(u.normHash, saltNorm)); ok {
+			m.note(s, KindNormalized, u.raw, len(u.raw))
+		}
+	}
+	m.hits = m.hits[:0]
+	for ti, t := range m.ex.texts {
+		m.keys = gramKeys(m.keys[:0], t, x.opts.K)
+		for b := 0; b < len(m.keys); b += touchBatch {
+			batch := m.keys[b:min(b+touchBatch, len(m.keys))]
+			m.sink += x.grams.touch(batch)
+			for i, key := range batch {
+				if key == 0 {
+					continue
+				}
+				if s, ok := x.grams.get(key); ok && !x.dead[s] {
+					m.hits = append(m.hits, hit{slot: s, text: ti, pos: b + i, key: key})
+				}
+			}
+		}
+	}
+	m.chains(x.opts.K, x.opts.W, x.opts.MinLength)
+
+	out := make([]Match, len(m.best))
+	for i, b := range m.best {
+		out[i] = b
+		out[i].Origin = x.ids[b.Origin]
+	}
+	slices.SortFunc(out, func(a, b Match) int {
+		return cmp.Or(
+			cmp.Compare(b.Kind.strength(), a.Kind.strength()),
+			cmp.Compare(b.Length, a.Length),
+			cmp.Compare(a.Origin, b.Origin),
+		)
+	})
+	return out
+}
+
+func (x *Index) liveUnit(k uint64) (uint16, bool) {
+	s, ok := x.units.get(k)
+	return s, ok && !x.dead[s]
+}
+
+// note keeps the strongest evidence per slot; Origin holds the slot until
+// Match resolves it to an id. matched is the matched string, or for
+// KindSubstring the big-endian window key.
+func (m *matcher) note(slot uint16, kind Kind, matched []byte, length int) {
+	c := Match{Origin: uint64(slot), Kind: kind, Length: length}
+	i, ok := m.at[slot]
+	if ok {
+		b := m.best[i]
+		if cmp.Or(cmp.Compare(kind.strength(), b.Kind.strength()), cmp.Compare(length, b.Length)) <= 0 {
+			return
+		}
+	}
+	if kind == KindSubstring {
+		c.Hash = hex.EncodeToString(matched)
+	} else {
+		sum := sha256.Sum256(matched)
+		c.Hash = hex.EncodeToString(sum[:16])
+	}
+	if ok {
+		m.best[i] = c
+		return
+	}
+	m.at[slot] = len(m.best)
+	m.best = append(m.best, c)
+}
+
+// chains turns window hits into substring evidence. Hits of one origin in
+// one text that lie at most 2W apart belong to one shared stretch (kept
+// windows are at most 2W-1 apart in the origin); its length is from the
+// first hit to the end of the last window.
+func (m *matcher) chains(k, w, minLen int) {
+	slices.SortFunc(m.hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.slot, b.slot), cmp.Compare(a.text, b.text), cmp.Compare(a.pos, b.pos))
+	})
+	var key [8]byte
+	for i := 0; i < len(m.hits); {
+		first := m.hits[i]
+		j := i + 1
+		for j < len(m.hits) {
+			h, prev := m.hits[j], m.hits[j-1]
+			if h.slot != first.slot || h.text != first.text || h.pos-prev.pos > 2*w {
+				break
+			}
+			j++
+		}
+		if n := m.hits[j-1].pos - first.pos + k; n >= minLen {
+			binary.BigEndian.PutUint64(key[:], first.key)
+			m.note(first.slot, KindSubstring, key[2:], n)
+		}
+		i = j
+	}
+}

@@ -1,0 +1,245 @@
+package fingerprint
+
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+)
+
+// normalize appends to dst the form of s that survives light reformatting:
+// lower case, no whitespace at all (so re-indentation, wrapping and line
+// endings vanish) and backslash escapes decoded (so text that went through
+// one more round of JSON or string-literal encoding still compares equal).
+func normalize(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		// ASCII runs, the bulk of any text, go through a table without
+		// append's per-byte bookkeeping.
+		dst = slices.Grow(dst, len(s)-i)
+		out := dst[len(dst) : len(dst)+len(s)-i]
+		n := 0
+		for ; i < len(s); i++ {
+			t := asciiNorm[s[i]]
+			if t == slowByte {
+				break
+			}
+			out[n] = t
+			n += b2i(t != dropByte)
+		}
+		dst = dst[:len(dst)+n]
+		if i == len(s) {
+			break
+		}
+		var r rune
+		var n2 int
+		if c := s[i]; c == '\\' {
+			r, n2 = unescape(s[i:])
+		} else if r, n2 = utf8.DecodeRune(s[i:]); r == utf8.RuneError && n2 == 1 {
+			// Not UTF-8: keep the byte so binary-ish text still fingerprints.
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		i += n2
+		switch {
+		case r < utf8.RuneSelf:
+			if t := asciiNorm[r]; t != dropByte && t != slowByte {
+				dst = append(dst, t)
+			} else if r == '\\' {
+				dst = append(dst, '\\')
+			}
+		case unicode.IsSpace(r):
+		default:
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+	}
+	return dst
+}
+
+const (
+	dropByte = 0    // whitespace and control bytes vanish
+	slowByte = 0xff // backslash and non-ASCII need decoding
+)
+
+// asciiNorm maps each byte to its normalised form, dropByte or slowByte.
+var asciiNorm = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c <= ' ' || c == 0x7f:
+			t[c] = dropByte
+		case c == '\\' || c >= utf8.RuneSelf:
+			t[c] = slowByte
+		case 'A' <= c && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		default:
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
+
+// unescape decodes one backslash escape at the start of s. An unknown escape
+// is a literal backslash, as most languages treat it.
+func unescape(s []byte) (rune, int) {
+	if len(s) < 2 {
+		return '\\', 1
+	}
+	switch s[1] {
+	case 'n', 'r', 't', 'b', 'f':
+		return ' ', 2
+	case '"', '\\', '/', '\'':
+		return rune(s[1]), 2
+	case 'u':
+		r, ok := hex4(s[2:])
+		if !ok {
+			return '\\', 1
+		}
+		if utf16IsHigh(r) {
+			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+				if lo, ok := hex4(s[8:]); ok && utf16IsLow(lo) {
+					return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
+				}
+			}
+			return utf8.RuneError, 6
+		}
+		return r, 6
+	}
+	return '\\', 1
+}
+
+func utf16IsHigh(r rune) bool { return 0xd800 <= r && r < 0xdc00 }
+func utf16IsLow(r rune) bool  { return 0xdc00 <= r && r < 0xe000 }
+
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[:4] {
+		var v byte
+		switch {
+		case '0' <= c && c <= '9':
+			v = c - '0'
+		case 'a' <= c && c <= 'f':
+			v = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(v)
+	}
+	return r, true
+}
+
+// Evidence thresholds: text with fewer letters than this, or that barely
+// varies (fewer positions that differ from the byte two before), is a
+// number, a date, a rule of dashes or padding — things that recur everywhere
+// and prove nothing about where data came from.
+const (
+	minLetters = 4
+	minChanges = 4
+)
+
+// isLetter counts every byte of a non-ASCII rune as a letter: text in other
+// scripts is as informative as Latin letters.
+var isLetter = func() (t [256]int) {
+	for c := range 256 {
+		if ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || c >= utf8.RuneSelf {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// informative reports whether s carries enough letters and variety to count
+// as evidence on its own.
+func informative(s []byte) bool {
+	letters, changes := 0, 0
+	for i, c := range s {
+		letters += isLetter[c]
+		if i >= 2 {
+			changes += b2i(c != s[i-2])
+		}
+		if letters >= minLetters && changes >= minChanges {
+			return true
+		}
+	}
+	return false
+}
+
+// Rolling-hash base: odd, so multiplication mod 2^64 loses nothing.
+const gramBase = 0x100000001b3
+
+// gramKeys appends one key per k-byte window of normalised text s
+// (len(s)-k+1 keys, or none if s is shorter than k). A window that is not
+// informative gets key 0, which is never stored or looked up.
+func gramKeys(dst []uint64, s []byte, k int) []uint64 {
+	if len(s) < k {
+		return dst
+	}
+	var pow uint64 = 1 // gramBase^k
+	for range k {
+		pow *= gramBase
+	}
+	var h uint64
+	letters, changes := 0, 0 // as informative counts them, for the window
+	for i, c := range s {
+		h = h*gramBase + uint64(c) + 1
+		letters += isLetter[c]
+		if i >= 2 {
+			changes += b2i(c != s[i-2])
+		}
+		if i >= k {
+			out := s[i-k]
+			h -= (uint64(out) + 1) * pow
+			letters -= isLetter[out]
+			changes -= b2i(s[i-k+2] != out)
+		}
+		if i < k-1 {
+			continue
+		}
+		if letters < minLetters || changes < minChanges {
+			dst = append(dst, 0)
+			continue
+		}
+		dst = append(dst, gramKey(h))
+	}
+	return dst
+}
+
+// sampleKeys appends, for each run of stride consecutive windows of s, the
+// key gramKeys gives its first informative window, if any. It computes only
+// those windows, not all of them.
+func sampleKeys(dst []uint64, s []byte, k, stride int) []uint64 {
+	for run := 0; run+k <= len(s); run += stride {
+		for w := run; w < run+stride && w+k <= len(s); w++ {
+			win := s[w : w+k]
+			if !informative(win) {
+				continue
+			}
+			var h uint64
+			for _, c := range win {
+				h = h*gramBase + uint64(c) + 1
+			}
+			dst = append(dst, gramKey(h))
+			break
+		}
+	}
+	return dst
+}
+
+// gramKey makes a table key of a window's polynomial hash, whose low bits
+// are poorly mixed.
+func gramKey(h uint64) uint64 {
+	if k := mix(h) & keyMask; k != 0 {
+		return k
+	}
+	return 1
+}

@@ -1,0 +1,128 @@
+package fingerprint
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSecretIndexFinds(t *testing.T) {
+	const key = "AKIAIOSFODNN7EXAMPLE/wJalrXUtnFEMI+K7MDENG"
+	jsonEscaped := strings.NewReplacer("A", `\u0041`, "/", `\/`).Replace(key)
+	// A longer payload embeds the key at each byte alignment.
+	blob := func(prefix string, enc *base64.Encoding) string {
+		return enc.EncodeToString([]byte(prefix + "aws_secret=" + key + "\nregion=eu-west-1\n"))
+	}
+	// Every 3-byte group of tildes encodes to "fn5+", "fn5-" in base64url,
+	// so this secret's base64url form differs at every alignment.
+	const tildes = "tok~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"
+	tests := []struct {
+		name string
+		text string
+		want Encoding
+	}{
+		{"raw", "please post " + key + " to the channel", EncRaw},
+		{"json unicode escapes", `{"body":"` + jsonEscaped + `"}`, EncJSON},
+		{"url query escape", "https://evil.example/c?k=" + url.QueryEscape(key), EncURL},
+		{"url every byte escaped", "x=" + strings.ToLower(percentAll(key)), EncURL},
+		{"hex lower", "data=" + hex.EncodeToString([]byte(key)), EncHex},
+		{"hex upper", "data=" + strings.ToUpper(hex.EncodeToString([]byte(key))), EncHex},
+		{"base64 alone", base64.StdEncoding.EncodeToString([]byte(key)), EncBase64},
+		{"base64 in blob, alignment 0", blob("", base64.StdEncoding), EncBase64},
+		{"base64 in blob, alignment 1", blob("x", base64.StdEncoding), EncBase64},
+		{"base64 in blob, alignment 2", blob("xy", base64.StdEncoding), EncBase64},
+		{"base64url in blob", base64.URLEncoding.EncodeToString([]byte("x=" + tildes + ";")), EncBase64URL},
+		{"base64 wrapped at 76 columns", wrap(blob("xy", base64.StdEncoding), 76), EncBase64},
+		{"base64 inside JSON with escaped newlines", `{"b64":"` + strings.ReplaceAll(wrap(blob("", base64.StdEncoding), 20), "\n", `\n`) + `"}`, EncBase64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x, err := NewSecretIndex(10)
+			require.NoError(t, err)
+			x.Add(1, "unrelated-secret-value-123")
+			x.Add(42, key)
+			x.Add(43, tildes)
+			got := x.Find([]byte(tt.text))
+			require.NotEmpty(t, got)
+			assert.True(t, slices.ContainsFunc(got, func(m SecretMatch) bool { return m.Encoding == tt.want }), "%+v", got)
+			id := uint64(42)
+			if strings.Contains(tt.name, "base64url") {
+				id = 43
+			}
+			for _, m := range got {
+				assert.Equal(t, id, m.Secret)
+			}
+		})
+	}
+}
+
+func TestSecretIndexIgnores(t *testing.T) {
+	x, err := NewSecretIndex(10)
+	require.NoError(t, err)
+	x.Add(1, "ghp_16C7e42F292c6912E7710c838347Ae178B4a")
+	x.Add(2, "short")
+	for _, text := range []string{
+		"ghp_16C7e42F292c6912E7710c838347Ae17 is cut short",
+		"short",
+		base64.StdEncoding.EncodeToString([]byte("ghp_16C7e42F292c")),
+		"",
+	} {
+		assert.Empty(t, x.Find([]byte(text)), text)
+	}
+}
+
+func TestSecretIndexForgetsOldest(t *testing.T) {
+	x, err := NewSecretIndex(2)
+	require.NoError(t, err)
+	x.Add(1, "first-secret-aaaa")
+	x.Add(2, "second-secret-bbbb")
+	x.Add(3, "third-secret-cccc")
+	x.Add(4, "second-secret-bbbb")
+	assert.Empty(t, x.Find([]byte("first-secret-aaaa")))
+	assert.Equal(t, []SecretMatch{{4, EncRaw}}, x.Find([]byte("second-secret-bbbb")))
+	assert.Equal(t, []SecretMatch{{3, EncHex}}, x.Find([]byte(hex.EncodeToString([]byte("third-secret-cccc")))))
+	_, err = NewSecretIndex(0)
+	assert.Error(t, err)
+}
+
+func percentAll(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		b.WriteString("%" + strings.ToUpper(hex.EncodeToString([]byte{s[i]})))
+	}
+	return b.String()
+}
+
+func wrap(s string, n int) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n] + "\n")
+		s = s[n:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+func BenchmarkSecretFind(b *testing.B) {
+	x, err := NewSecretIndex(1000)
+	require.NoError(b, err)
+	c := newCorpus(11)
+	for i := range 200 {
+		tok := make([]byte, 20)
+		for j := range tok {
+			tok[j] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[c.rng.IntN(62)]
+		}
+		x.Add(uint64(i), "ghp_"+string(tok))
+	}
+	text := toolCall(map[string]any{"body": c.prose(4000)})
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		x.Find(text)
+	}
+}
