@@ -1,0 +1,59 @@
+package activity
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Query returns committed records matching f, newest first, at most f.Limit
+// of them. Records still queued in memory are not included; call Flush first
+// to see them.
+func (s *Store) Query(f Filter) ([]Record, error) {
+	if _, ok := riskRank(f.RiskLevel); !ok {
+		return nil, fmt.Errorf("query activity: unknown risk level %q (want one of %s)",
+			f.RiskLevel, strings.Join(riskLevels, ", "))
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	var out []Record
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketName).Cursor()
+		for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
+			var r Record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("decode record %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			if f.matches(r) {
+				out = append(out, r)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("query activity store %s: %w", s.path, err)
+	}
+	return out, nil
+}
+
+// Get returns the committed record with the given ID; ok is false when there
+// is none (never written, or pruned).
+func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketName).Get(idKey(id))
+		if v == nil {
+			return nil
+		}
+		ok = true
+		return json.Unmarshal(v, &r)
+	})
+	if err != nil {
+		return Record{}, false, fmt.Errorf("get activity record %d from %s: %w", id, s.path, err)
+	}
+	return r, ok, nil
+}

@@ -1,0 +1,88 @@
+package activity
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Record is one entry of the activity log. The store assigns ID; fields left
+// empty are omitted from the stored JSON to keep the log small.
+type Record struct {
+	ID            uint64          `json:"id"`
+	Time          time.Time       `json:"time"`
+	Type          string          `json:"type"` // "tool_call", "hook_evaluation", "flow_summary", "shim_connect", ...
+	Session       string          `json:"session,omitempty"`
+	Server        string          `json:"server,omitempty"`
+	Tool          string          `json:"tool,omitempty"`
+	Method        string          `json:"method,omitempty"`
+	ArgsBytes     int             `json:"args_bytes,omitempty"`
+	ResultBytes   int             `json:"result_bytes,omitempty"`
+	Verdict       string          `json:"verdict,omitempty"`  // pass, block, replace, ...
+	Decision      string          `json:"decision,omitempty"` // allow, warn, ask, deny
+	Reason        string          `json:"reason,omitempty"`
+	RiskLevel     string          `json:"risk_level,omitempty"`
+	FlowType      string          `json:"flow_type,omitempty"`
+	LatencyMicros int64           `json:"latency_us,omitempty"` // upstream round trip
+	Details       json.RawMessage `json:"details,omitempty"`    // event-specific extras
+}
+
+// DefaultLimit is how many records Query returns when Filter.Limit is unset,
+// so a bare `flowd activity` prints a screenful rather than the whole log.
+const DefaultLimit = 50
+
+// Filter selects records for Query. Empty fields match everything.
+type Filter struct {
+	Type    string
+	Session string
+	Server  string
+	// RiskLevel keeps records at least this risky: "high" also returns
+	// "critical".
+	RiskLevel string
+	FlowType  string
+	// Since drops records older than this instant.
+	Since time.Time
+	// Limit caps the result; zero or negative means DefaultLimit.
+	Limit int
+}
+
+// riskLevels is ordered from least to most risky; a record without a risk
+// level counts as "none".
+var riskLevels = []string{"none", "low", "medium", "high", "critical"}
+
+func riskRank(level string) (int, bool) {
+	if level == "" {
+		return 0, true
+	}
+	for i, l := range riskLevels {
+		if strings.EqualFold(l, level) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// RiskAtLeast reports whether level is min or riskier on the scale
+// none < low < medium < high < critical. An empty level is "none"; an
+// unknown level or min never matches, so a typo cannot widen a filter.
+func RiskAtLeast(level, min string) bool {
+	l, ok := riskRank(level)
+	if !ok {
+		return false
+	}
+	m, ok := riskRank(min)
+	return ok && l >= m
+}
+
+func (f Filter) matches(r Record) bool {
+	switch {
+	case f.Type != "" && r.Type != f.Type,
+		f.Session != "" && r.Session != f.Session,
+		f.Server != "" && r.Server != f.Server,
+		f.FlowType != "" && r.FlowType != f.FlowType,
+		f.RiskLevel != "" && !RiskAtLeast(r.RiskLevel, f.RiskLevel),
+		!f.Since.IsZero() && r.Time.Before(f.Since):
+		return false
+	}
+	return true
+}
