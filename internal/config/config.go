@@ -23,6 +23,8 @@ type Config struct {
 	Shim     Shim     `toml:"shim"`
 	Activity Activity `toml:"activity"`
 	Policy   Policy   `toml:"policy"`
+	Classify Classify `toml:"classify"`
+	Flow     Flow     `toml:"flow"`
 }
 
 // Daemon configures the flowd process itself.
@@ -44,11 +46,30 @@ type Activity struct {
 	FlushInterval Duration `toml:"flush_interval"`
 }
 
-// Policy configures decisions that do not come from flow analysis.
+// Policy configures decisions.
 type Policy struct {
-	DefaultAction string `toml:"default_action"`
+	DefaultAction         string   `toml:"default_action"`
+	InternalToExternal    string   `toml:"internal_to_external"`
+	SensitiveDataExternal string   `toml:"sensitive_data_external"`
+	AskFallback           string   `toml:"ask_fallback"`
+	SuspiciousEndpoints   []string `toml:"suspicious_endpoints"`
 	// ToolOverrides maps a tool name, or "server/tool", to an action.
 	ToolOverrides map[string]string `toml:"tool_overrides"`
+}
+
+// Classify configures how servers and tools are classified.
+type Classify struct {
+	DefaultUnknown string            `toml:"default_unknown"`
+	Servers        map[string]string `toml:"servers"`
+	Tools          map[string]string `toml:"tools"`
+}
+
+// Flow configures the tracking of data between tools.
+type Flow struct {
+	MaxOrigins           int      `toml:"max_origins"`
+	MaxResponseHashBytes int      `toml:"max_response_hash_bytes"`
+	MinMatchLength       int      `toml:"min_match_length"`
+	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
 }
 
 // Values allowed for the enumerated keys. Validate and the comments in
@@ -61,6 +82,11 @@ const (
 	ActionWarn  = "warn"
 	ActionAsk   = "ask"
 	ActionDeny  = "deny"
+
+	ClassInternal = "internal"
+	ClassExternal = "external"
+	ClassHybrid   = "hybrid"
+	ClassUnknown  = "unknown"
 )
 
 // DefaultTOML returns the commented default configuration file, byte for byte.
@@ -73,7 +99,8 @@ func DefaultTOML() []byte {
 func Default() *Config {
 	// An empty table decodes to a nil map; start with an empty one so callers
 	// can add entries.
-	cfg := &Config{Policy: Policy{ToolOverrides: map[string]string{}}}
+	cfg := &Config{Policy: Policy{ToolOverrides: map[string]string{}},
+		Classify: Classify{Servers: map[string]string{}, Tools: map[string]string{}}}
 	if err := overlay(cfg, defaultTOML, "default.toml"); err != nil {
 		// The embedded file is fixed at build time and covered by tests.
 		panic(fmt.Sprintf("embedded default config is invalid: %v", err))

@@ -33,7 +33,21 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MaxRecords:    100000,
 			FlushInterval: Duration{100 * time.Millisecond},
 		},
-		Policy: Policy{DefaultAction: ActionAllow, ToolOverrides: map[string]string{}},
+		Policy: Policy{
+			DefaultAction:         ActionAllow,
+			InternalToExternal:    ActionAsk,
+			SensitiveDataExternal: ActionDeny,
+			AskFallback:           ActionWarn,
+			SuspiciousEndpoints:   []string{"webhook.site", "requestbin.com", "pipedream.net", "hookbin.com", "beeceptor.com"},
+			ToolOverrides:         map[string]string{},
+		},
+		Classify: Classify{DefaultUnknown: ClassInternal, Servers: map[string]string{}, Tools: map[string]string{}},
+		Flow: Flow{
+			MaxOrigins:           10000,
+			MaxResponseHashBytes: 65536,
+			MinMatchLength:       20,
+			SessionIdleTimeout:   Duration{30 * time.Minute},
+		},
 	}
 	assert.Equal(t, want, Default())
 	assert.NoError(t, Default().Validate())

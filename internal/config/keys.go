@@ -177,6 +177,10 @@ func wantKind(t reflect.Type) ([]unstable.Kind, bool) {
 		return []unstable.Kind{unstable.String}, true
 	case t.Kind() == reflect.Int:
 		return []unstable.Kind{unstable.Integer}, true
+	case t.Kind() == reflect.Bool:
+		return []unstable.Kind{unstable.Bool}, true
+	case t.Kind() == reflect.Slice:
+		return []unstable.Kind{unstable.Array}, true
 	case t.Kind() == reflect.Struct, t.Kind() == reflect.Map:
 		return []unstable.Kind{unstable.Table, unstable.InlineTable}, true
 	}
@@ -191,6 +195,10 @@ func describeType(t reflect.Type) string {
 		return "a string"
 	case t.Kind() == reflect.Int:
 		return "an integer"
+	case t.Kind() == reflect.Bool:
+		return "a boolean"
+	case t.Kind() == reflect.Slice:
+		return "an array"
 	case t.Kind() == reflect.Struct, t.Kind() == reflect.Map:
 		return "a table"
 	}

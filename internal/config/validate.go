@@ -12,6 +12,8 @@ var (
 	logLevels = []string{"debug", "info", "warn", "error"}
 	failModes = []string{FailOpen, FailClosed}
 	actions   = []string{ActionAllow, ActionWarn, ActionAsk, ActionDeny}
+	fallbacks = []string{ActionWarn, ActionDeny}
+	classes   = []string{ClassInternal, ClassExternal, ClassHybrid, ClassUnknown}
 )
 
 // fieldError is one invalid value, named by its key as written in the file.
@@ -45,19 +47,56 @@ func (c *Config) validate() []fieldError {
 	v.positiveDuration("activity.flush_interval", c.Activity.FlushInterval)
 
 	v.oneOf("policy.default_action", c.Policy.DefaultAction, actions)
-	tools := make([]string, 0, len(c.Policy.ToolOverrides))
-	for tool := range c.Policy.ToolOverrides {
-		tools = append(tools, tool)
+	v.oneOf("policy.internal_to_external", c.Policy.InternalToExternal, actions)
+	v.oneOf("policy.sensitive_data_external", c.Policy.SensitiveDataExternal, actions)
+	v.oneOf("policy.ask_fallback", c.Policy.AskFallback, fallbacks)
+	for i, h := range c.Policy.SuspiciousEndpoints {
+		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, "/: ") {
+			v.fail(fmt.Sprintf("policy.suspicious_endpoints[%d]", i), "%q is not a host name", h)
+		}
 	}
-	sort.Strings(tools)
-	for _, tool := range tools {
-		key := formatKey([]string{"policy", "tool_overrides", tool})
+	v.toolMap([]string{"policy", "tool_overrides"}, c.Policy.ToolOverrides, actions)
+
+	v.oneOf("classify.default_unknown", c.Classify.DefaultUnknown, classes)
+	v.nameMap([]string{"classify", "servers"}, c.Classify.Servers, classes)
+	v.toolMap([]string{"classify", "tools"}, c.Classify.Tools, classes)
+
+	v.positiveInt("flow.max_origins", c.Flow.MaxOrigins)
+	v.positiveInt("flow.max_response_hash_bytes", c.Flow.MaxResponseHashBytes)
+	v.positiveInt("flow.min_match_length", c.Flow.MinMatchLength)
+	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)
+	return v.fails
+}
+
+// toolMap checks a table keyed by a tool name or "server/tool".
+func (v *validator) toolMap(path []string, m map[string]string, allowed []string) {
+	for _, tool := range sortedKeys(m) {
+		key := formatKey(append(path, tool))
 		if tool == "" || strings.HasPrefix(tool, "/") || strings.HasSuffix(tool, "/") {
 			v.fail(key, `want a tool name or "server/tool"`)
 		}
-		v.oneOf(key, c.Policy.ToolOverrides[tool], actions)
+		v.oneOf(key, m[tool], allowed)
 	}
-	return v.fails
+}
+
+// nameMap checks a table keyed by a non-empty name.
+func (v *validator) nameMap(path []string, m map[string]string, allowed []string) {
+	for _, name := range sortedKeys(m) {
+		key := formatKey(append(path, name))
+		if strings.TrimSpace(name) == "" {
+			v.fail(key, "want a server name")
+		}
+		v.oneOf(key, m[name], allowed)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 type validator struct {

@@ -15,10 +15,13 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
 // ErrRunning means another flowd already serves the socket.
@@ -34,13 +37,15 @@ type Options struct {
 
 // Daemon is a running flowd.
 type Daemon struct {
-	cfg     *config.Config
-	rules   policy.Rules
-	socket  string
-	dataDir string
-	log     *slog.Logger
-	store   *activity.Store
-	started time.Time
+	cfg        *config.Config
+	rules      policy.Rules
+	classifier *classify.Classifier
+	flows      *flow.Tracker
+	socket     string
+	dataDir    string
+	log        *slog.Logger
+	store      *activity.Store
+	started    time.Time
 
 	nextID atomic.Uint64
 	mu     sync.Mutex
@@ -74,8 +79,11 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	if err != nil {
 		return err
 	}
-	d := &Daemon{cfg: o.Config, rules: rulesFrom(o.Config), socket: o.Socket, dataDir: o.DataDir,
-		log: o.Log, store: store, started: time.Now(), shims: make(map[uint64]*shimConn)}
+	d, err := newDaemon(o, store)
+	if err != nil {
+		store.Close()
+		return err
+	}
 	l, err := localsock.Listen(o.Socket)
 	if err != nil {
 		store.Close()
@@ -90,6 +98,8 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		close(ready)
 	}
 
+	sweepDone := make(chan struct{})
+	go d.sweep(ctx, sweepDone)
 	select {
 	case <-ctx.Done():
 	case err = <-errc:
@@ -104,6 +114,8 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	}
 	d.mu.Unlock()
 	d.wg.Wait()
+	<-sweepDone
+	d.summarise(time.Now(), true)
 	if cerr := store.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
@@ -113,15 +125,77 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	return err
 }
 
+// newDaemon builds the decision machinery from the config.
+func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
+	c := o.Config
+	cl, err := classify.New(classify.Overrides{
+		Servers:        classes(c.Classify.Servers),
+		Tools:          classes(c.Classify.Tools),
+		DefaultUnknown: classify.Class(c.Classify.DefaultUnknown),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	det, err := secrets.Default()
+	if err != nil {
+		return nil, fmt.Errorf("load secret rules: %w", err)
+	}
+	flows := flow.NewTracker(flow.Options{
+		MaxOrigins:   c.Flow.MaxOrigins,
+		MaxHashBytes: c.Flow.MaxResponseHashBytes,
+		MinLength:    c.Flow.MinMatchLength,
+		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
+	}, det)
+	return &Daemon{cfg: c, rules: rulesFrom(c), classifier: cl, flows: flows, socket: o.Socket,
+		dataDir: o.DataDir, log: o.Log, store: store, started: time.Now(), shims: make(map[uint64]*shimConn)}, nil
+}
+
+func classes(m map[string]string) map[string]classify.Class {
+	out := make(map[string]classify.Class, len(m))
+	for k, v := range m {
+		out[k] = classify.Class(v)
+	}
+	return out
+}
+
 func rulesFrom(c *config.Config) policy.Rules {
-	r := policy.Rules{DefaultAction: policy.Action(c.Policy.DefaultAction), ToolOverrides: map[string]policy.Action{}}
-	for k, v := range c.Policy.ToolOverrides {
+	p := c.Policy
+	r := policy.Rules{
+		DefaultAction:         policy.Action(p.DefaultAction),
+		InternalToExternal:    policy.Action(p.InternalToExternal),
+		SensitiveDataExternal: policy.Action(p.SensitiveDataExternal),
+		AskFallback:           policy.Action(p.AskFallback),
+		SuspiciousEndpoints:   p.SuspiciousEndpoints,
+		ToolOverrides:         map[string]policy.Action{},
+	}
+	for k, v := range p.ToolOverrides {
 		r.ToolOverrides[k] = policy.Action(v)
 	}
 	return r
 }
 
-func (d *Daemon) policy() policy.Rules { return d.rules }
+// sweep summarises idle sessions until ctx ends.
+func (d *Daemon) sweep(ctx context.Context, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			d.summarise(now, false)
+		}
+	}
+}
+
+// summarise writes a flow_summary record for each session that ended
+// (idle, or all of them when flowd stops).
+func (d *Daemon) summarise(now time.Time, all bool) {
+	for _, s := range d.flows.Expire(now, all) {
+		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: mustJSON(s)})
+	}
+}
 
 // lock takes the per-socket lock file, so of many flowds started at once
 // (ten shims autostarting together) exactly one serves.

@@ -28,8 +28,19 @@ func testDaemon(t *testing.T, overrides map[string]string) *Daemon {
 	store, err := activity.Open(filepath.Join(t.TempDir(), "a.db"), activity.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
-	return &Daemon{cfg: cfg, rules: rulesFrom(cfg), store: store,
-		log: slog.New(slog.NewTextHandler(io.Discard, nil)), shims: map[uint64]*shimConn{}}
+	d, err := newDaemon(Options{Config: cfg, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, store)
+	require.NoError(t, err)
+	return d
+}
+
+// judge runs a message through u as the connection loop does: verdict
+// first, then the work after it.
+func judge(d *Daemon, u *upstream, m shimproto.Message) shimproto.Verdict {
+	v, after := u.judge(d, m)
+	if after != nil {
+		after()
+	}
+	return v
 }
 
 func msg(dir shimproto.Direction, s string) shimproto.Message {
@@ -42,7 +53,7 @@ func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
 	d := testDaemon(t, map[string]string{"github/delete_repo": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "github"}, "s1")
 
-	v := u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":"x"}}}`))
+	v := judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":"x"}}}`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	var reply struct {
 		ID     string `json:"id"`
@@ -59,11 +70,11 @@ func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
 	assert.True(t, strings.HasPrefix(reply.Result.Content[0].Text, "flowd blocked: "))
 	assert.Contains(t, reply.Result.Content[0].Text, "delete_repo")
 
-	assert.Equal(t, shimproto.Drop, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action)
-	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action, "swallowed once")
-	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"other"}}`)).Action)
+	assert.Equal(t, shimproto.Drop, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action)
+	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action, "swallowed once")
+	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"other"}}`)).Action)
 
-	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_repos"}}`)).Action)
+	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_repos"}}`)).Action)
 
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
@@ -79,8 +90,8 @@ func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
 func TestJudgeModernSessionsGetResultType(t *testing.T) {
 	d := testDaemon(t, map[string]string{"rm": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "fs"}, "s")
-	u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
-	v := u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rm","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	v := judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rm","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	assert.Contains(t, string(v.Data), `"resultType":"complete"`)
 }
@@ -89,11 +100,11 @@ func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, shimproto.Hello{Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "s")
 	assert.Equal(t, "server-filesystem", u.serverName())
-	u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
-	u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"secure-filesystem-server","version":"1"}}}`))
+	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
+	judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"secure-filesystem-server","version":"1"}}}`))
 	assert.Equal(t, "secure-filesystem-server", u.serverName())
-	u.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"/tmp/a"}}}`))
-	u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`))
+	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"/tmp/a"}}}`))
+	judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`))
 	// Answers to nothing, server requests and garbage pass without effect.
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":99,"result":{}}`,
@@ -101,7 +112,7 @@ func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
 		"\x00\x01garbage",
 		`[{"jsonrpc":"2.0","id":3,"result":{}}]`,
 	} {
-		assert.Equal(t, shimproto.Pass, u.judge(d, msg(s2c, s)).Action, s)
+		assert.Equal(t, shimproto.Pass, judge(d, u, msg(s2c, s)).Action, s)
 	}
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
@@ -113,18 +124,26 @@ func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
 	assert.Equal(t, "pass", r.Verdict)
 	assert.Equal(t, len(`{"path":"/tmp/a"}`), r.ArgsBytes)
 	assert.Positive(t, r.ResultBytes)
-	assert.JSONEq(t, `{"is_error":true}`, string(r.Details))
+	var det struct {
+		IsError        bool `json:"is_error"`
+		Classification struct {
+			Class string `json:"class"`
+		} `json:"classification"`
+	}
+	require.NoError(t, json.Unmarshal(r.Details, &det))
+	assert.True(t, det.IsError)
+	assert.Equal(t, "internal", det.Classification.Class)
 	// --name wins over serverInfo.
 	named := newUpstream(2, shimproto.Hello{Name: "docs"}, "s")
-	named.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
-	named.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"other"}}}`))
+	judge(d, named, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
+	judge(d, named, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"other"}}}`))
 	assert.Equal(t, "docs", named.serverName())
 }
 
 func TestJudgeBatchCannotBypassPolicy(t *testing.T) {
 	d := testDaemon(t, map[string]string{"send": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "slack"}, "s")
-	v := u.judge(d, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send"}}]`))
+	v := judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send"}}]`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	var replies []struct {
 		ID     int `json:"id"`
@@ -137,7 +156,7 @@ func TestJudgeBatchCannotBypassPolicy(t *testing.T) {
 	assert.Equal(t, 1, replies[0].ID)
 	assert.Equal(t, 2, replies[1].ID)
 	assert.True(t, replies[0].Result.IsError && replies[1].Result.IsError)
-	assert.Equal(t, shimproto.Pass, u.judge(d, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}}]`)).Action)
+	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}}]`)).Action)
 }
 
 func TestNameFromCommand(t *testing.T) {

@@ -96,7 +96,12 @@ func (d *Daemon) runShim(conn net.Conn, br *bufio.Reader) {
 				d.log.Warn("bad message frame", "shim", s.up.id, "err", err)
 				return
 			}
-			if err := w.WriteVerdict(s.up.judge(d, m)); err != nil {
+			v, after := s.up.judge(d, m)
+			err = w.WriteVerdict(v)
+			if after != nil {
+				after() // even when the shim is gone: checks of the session wait for it
+			}
+			if err != nil {
 				return
 			}
 		case shimproto.TypeUpstream:

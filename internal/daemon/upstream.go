@@ -3,11 +3,14 @@ package daemon
 import (
 	"encoding/json"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -30,6 +33,8 @@ type upstream struct {
 
 	calls   map[string]*call // client requests awaiting a response, by raw id
 	blocked map[string]bool  // ids answered by flowd, whose cancellation must not reach the upstream
+	tools   map[string]classify.ToolInfo
+	classes map[string]classify.Result // by tool name; reset when tools/list changes
 }
 
 // call is a client request the upstream has not answered yet.
@@ -39,6 +44,8 @@ type call struct {
 	argsBytes int
 	start     time.Time
 	decision  policy.Decision
+	class     classify.Result
+	analysis  flow.Analysis
 }
 
 // maxOutstanding bounds the request table: a client that never gets
@@ -47,7 +54,8 @@ const maxOutstanding = 10000
 
 func newUpstream(id uint64, h shimproto.Hello, session string) *upstream {
 	u := &upstream{id: id, hello: h, session: session, connected: time.Now(),
-		calls: make(map[string]*call), blocked: make(map[string]bool)}
+		calls: make(map[string]*call), blocked: make(map[string]bool),
+		tools: make(map[string]classify.ToolInfo), classes: make(map[string]classify.Result)}
 	if h.Name != "" {
 		u.name, u.named = h.Name, true
 	} else {
@@ -63,27 +71,27 @@ func (u *upstream) serverName() string {
 }
 
 // judge decides one message. It never fails: what flowd cannot read passes,
-// because the stream belongs to the client and the server.
-func (u *upstream) judge(d *Daemon, m shimproto.Message) shimproto.Verdict {
+// because the stream belongs to the client and the server. after, when not
+// nil, is work to do once the verdict is on its way (recording an origin).
+func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, after func()) {
 	u.mu.Lock()
 	u.messages++
 	u.mu.Unlock()
-	v := shimproto.Verdict{Seq: m.Seq}
+	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
 		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
 			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data))
-		return v
+		return v, nil
 	}
 	e, err := jsonrpc.Parse(m.Data)
 	if err != nil {
 		d.log.Debug("unparseable message passed", "server", u.serverName(), "direction", m.Dir.String(), "err", err)
-		return v
+		return v, nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data)
+		return u.fromClient(d, v, e, m.Data), nil
 	}
-	u.fromServer(d, e, len(m.Data))
-	return v
+	return v, u.fromServer(d, e, len(m.Data))
 }
 
 func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
@@ -114,17 +122,16 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Method == "tools/call" {
 		name, args := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes = name, len(args)
-		dec := d.policy().Decide(policy.Call{Server: u.serverName(), Tool: name})
-		if dec.Action == policy.Deny {
+		u.decide(d, c, args)
+		if c.decision.Action == policy.Deny {
 			u.blocked[string(e.ID)] = true
-			v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(e.ID, dec.Reason, u.isModern())
-			u.record(d, c, "block", dec, 0, false)
+			v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(e.ID, c.decision.Reason, u.isModern())
+			u.record(d, c, "block", 0, false)
 			return v
 		}
-		if dec.Action != policy.Allow {
-			d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", name, "reason", dec.Reason)
+		if c.decision.Action != policy.Allow {
+			d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", name, "reason", c.decision.Reason)
 		}
-		c.decision = dec
 	}
 	if len(u.calls) < maxOutstanding {
 		u.calls[string(e.ID)] = c
@@ -153,9 +160,10 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 			continue
 		}
 		name, args := jsonrpc.ToolCall(e.Params)
-		if dec := d.policy().Decide(policy.Call{Server: u.serverName(), Tool: name}); dec.Action == policy.Deny {
-			reason = dec.Reason
-			u.record(d, &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}, "block", dec, 0, false)
+		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
+		if u.decide(d, c, args); c.decision.Action == policy.Deny {
+			reason = c.decision.Reason
+			u.record(d, c, "block", 0, false)
 		}
 	}
 	if reason == "" || len(ids) == 0 {
@@ -173,20 +181,118 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 	return v
 }
 
-func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) {
+func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) (after func()) {
 	if e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply {
-		return
+		return nil
 	}
 	c := u.calls[string(e.ID)]
 	if c == nil {
-		return // an answer to a request of the server's own, or to nothing
+		return nil // an answer to a request of the server's own, or to nothing
 	}
 	delete(u.calls, string(e.ID))
 	switch c.method {
 	case "initialize", "server/discover":
 		u.learn(e.Result)
+	case "tools/list":
+		u.learnTools(e.Result)
 	case "tools/call":
-		u.record(d, c, "pass", c.decision, size, e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
+		u.record(d, c, "pass", size, e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
+	}
+	switch c.method {
+	case "tools/call", "resources/read", "prompts/get":
+		if e.Kind != jsonrpc.Response {
+			return nil
+		}
+		// The result becomes an origin. Checks in this session wait for
+		// it from now on, though it is recorded after the verdict is sent.
+		sess := d.flows.Session(u.session)
+		sess.Begin()
+		o := flow.Origin{Server: u.serverName(), Tool: c.tool, Method: c.method, Class: u.sourceClass(d, c.tool)}
+		result := e.Result
+		return func() { sess.Record(o, result) }
+	}
+	return nil
+}
+
+// decide classifies a tool call's destination, follows its arguments back
+// to their origins and applies policy, filling c.
+func (u *upstream) decide(d *Daemon, c *call, args []byte) {
+	server := u.serverName()
+	c.class = u.toolClass(d, c.tool)
+	c.analysis = d.flows.Session(u.session).Check(server, c.tool, c.class, args)
+	pc := policy.Call{
+		Server:   server,
+		Tool:     c.tool,
+		External: c.class.Class == classify.External || c.class.Class == classify.Hybrid,
+		Endpoint: policy.SuspiciousHost(args, d.rules.SuspiciousEndpoints),
+		Secrets:  c.analysis.Secrets,
+		FlowType: c.analysis.FlowType,
+		Sources:  c.analysis.Sources,
+	}
+	c.decision = d.rules.Decide(pc)
+	if pc.Endpoint != "" {
+		c.analysis.Risk = flow.RiskCritical
+	}
+}
+
+// toolClass classifies one of this server's tools as a destination, using
+// what tools/list said about it.
+func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if r, ok := u.classes[tool]; ok {
+		return r
+	}
+	info, ok := u.tools[tool]
+	if !ok {
+		info = classify.ToolInfo{Name: tool}
+	}
+	r := d.classifier.Tool(u.name, info)
+	u.classes[tool] = r
+	return r
+}
+
+// sourceClass is the class of data a tool returns: the tool's class, where
+// a hybrid tool counts as holding private data (flow.FlowType does that).
+func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
+	if tool == "" {
+		return d.classifier.Server(u.serverName()).Class
+	}
+	return u.toolClass(d, tool).Class
+}
+
+// learnTools keeps each tool's description, parameters and annotations:
+// evidence for classifying it.
+func (u *upstream) learnTools(result []byte) {
+	var r struct {
+		Tools []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			InputSchema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"inputSchema"`
+			Annotations struct {
+				ReadOnlyHint    *bool `json:"readOnlyHint"`
+				DestructiveHint *bool `json:"destructiveHint"`
+				OpenWorldHint   *bool `json:"openWorldHint"`
+			} `json:"annotations"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, t := range r.Tools {
+		info := classify.ToolInfo{Name: t.Name, Description: t.Description,
+			ReadOnlyHint: t.Annotations.ReadOnlyHint, DestructiveHint: t.Annotations.DestructiveHint,
+			OpenWorldHint: t.Annotations.OpenWorldHint}
+		for p := range t.InputSchema.Properties {
+			info.Params = append(info.Params, p)
+		}
+		sort.Strings(info.Params)
+		u.tools[t.Name] = info
+		delete(u.classes, t.Name)
 	}
 }
 
@@ -217,7 +323,7 @@ func (u *upstream) isModern() bool {
 	return u.modern
 }
 
-func (u *upstream) record(d *Daemon, c *call, verdict string, dec policy.Decision, resultBytes int, isErr bool) {
+func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, isErr bool) {
 	rec := activity.Record{
 		Type:        "tool_call",
 		Session:     u.session,
@@ -227,23 +333,39 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, dec policy.Decisio
 		ArgsBytes:   c.argsBytes,
 		ResultBytes: resultBytes,
 		Verdict:     verdict,
-		Decision:    string(dec.Action),
-		Reason:      dec.Reason,
+		Decision:    string(c.decision.Action),
+		Reason:      c.decision.Reason,
+		RiskLevel:   c.analysis.Risk,
+		FlowType:    c.analysis.FlowType,
 	}
 	if verdict == "pass" {
 		rec.LatencyMicros = time.Since(c.start).Microseconds()
 	}
-	if isErr {
-		rec.Details = json.RawMessage(`{"is_error":true}`)
-	}
+	rec.Details = callDetails(c, isErr)
 	d.store.Append(rec)
+}
+
+// maxEdgesRecorded bounds the edges an activity record lists.
+const maxEdgesRecorded = 10
+
+func callDetails(c *call, isErr bool) json.RawMessage {
+	a := c.analysis
+	if len(a.Edges) > maxEdgesRecorded {
+		a.Edges = a.Edges[:maxEdgesRecorded]
+	}
+	return mustJSON(struct {
+		IsError        bool            `json:"is_error,omitempty"`
+		Rule           string          `json:"rule,omitempty"`
+		Classification classify.Result `json:"classification"`
+		Flow           flow.Analysis   `json:"flow"`
+	}{isErr, c.decision.Rule, c.class, a})
 }
 
 // close records the calls that never got an answer.
 func (u *upstream) close(d *Daemon) {
 	for _, c := range u.calls {
 		if c.method == "tools/call" {
-			u.record(d, c, "pass", c.decision, 0, false)
+			u.record(d, c, "pass", 0, false)
 		}
 	}
 }

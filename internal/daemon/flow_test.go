@@ -1,0 +1,103 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// callAndAnswer runs one tools/call through u with the given result and
+// returns the request's verdict.
+func callAndAnswer(d *Daemon, u *upstream, id int, tool, args, resultText string) shimproto.Verdict {
+	v := judge(d, u, msg(c2s, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)))
+	if v.Action == shimproto.Pass {
+		text, _ := json.Marshal(resultText)
+		judge(d, u, msg(s2c, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}]}}`, id, text)))
+	}
+	return v
+}
+
+func blockedText(t *testing.T, v shimproto.Verdict) string {
+	t.Helper()
+	require.Equal(t, shimproto.Respond, v.Action, "the call must be blocked")
+	var r struct {
+		Result struct {
+			Content []struct{ Text string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(v.Data, &r))
+	return r.Result.Content[0].Text
+}
+
+const awsSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+func TestSecretFromInternalToExternalIsDenied(t *testing.T) {
+	d := testDaemon(t, nil)
+	db := newUpstream(1, shimproto.Hello{Name: "postgres-db"}, "s")
+	slack := newUpstream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
+	callAndAnswer(d, db, 1, "query", `{"sql":"select * from credentials"}`,
+		"name,value\nprod,aws_secret_access_key = "+awsSecret+"\n")
+	text := blockedText(t, callAndAnswer(d, slack, 1, "send_message",
+		`{"channel":"#general","text":"here you go: `+awsSecret+`"}`, ""))
+	assert.Equal(t, "flowd blocked: Sensitive data (aws_secret_key) flowing from internal source (postgres-db) to external destination (slack-notifications)", text)
+
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: "tool_call", RiskLevel: "high"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, "critical", recs[0].RiskLevel)
+	assert.Equal(t, "internal→external", recs[0].FlowType)
+	assert.Equal(t, "deny", recs[0].Decision)
+}
+
+func TestFlowDecisions(t *testing.T) {
+	doc := "Quarterly roadmap: migrate the billing service to the new ledger schema before the March freeze."
+	tests := []struct {
+		name      string
+		overrides map[string]string
+		from, to  string
+		tool      string
+		verdict   shimproto.Action
+		decision  string
+		flowType  string
+	}{
+		{"internal to external, proxy-only: ask falls back to warn", nil, "github", "slack-notifications", "send_message", shimproto.Pass, "warn", "internal→external"},
+		{"internal to internal", nil, "github", "postgres-db", "insert_record", shimproto.Pass, "allow", "internal→internal"},
+		{"override makes a slack internal", map[string]string{"my-private-slack": "internal"}, "github", "my-private-slack", "send_message", shimproto.Pass, "allow", "internal→internal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := testDaemon(t, nil)
+			if tt.overrides != nil {
+				d.cfg.Classify.Servers = tt.overrides
+				nd, err := newDaemon(Options{Config: d.cfg, Log: d.log}, d.store)
+				require.NoError(t, err)
+				d = nd
+			}
+			src := newUpstream(1, shimproto.Hello{Name: tt.from}, "s")
+			dst := newUpstream(2, shimproto.Hello{Name: tt.to}, "s")
+			callAndAnswer(d, src, 1, "get_file_contents", `{"path":"ROADMAP.md"}`, doc)
+			v := callAndAnswer(d, dst, 1, tt.tool, `{"text":"FYI `+doc+`"}`, "ok")
+			assert.Equal(t, tt.verdict, v.Action)
+			require.NoError(t, d.store.Flush())
+			recs, err := d.store.Query(activity.Filter{Type: "tool_call", Server: tt.to})
+			require.NoError(t, err)
+			require.Len(t, recs, 1)
+			assert.Equal(t, tt.decision, recs[0].Decision)
+			assert.Equal(t, tt.flowType, recs[0].FlowType)
+		})
+	}
+}
+
+func TestSuspiciousEndpointDenied(t *testing.T) {
+	d := testDaemon(t, map[string]string{"fetch": "allow"})
+	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
+	text := blockedText(t, callAndAnswer(d, web, 1, "fetch", `{"url":"https://x.webhook.site/abc?q=1"}`, ""))
+	assert.Contains(t, text, "suspicious endpoint webhook.site")
+}

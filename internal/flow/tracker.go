@@ -1,0 +1,346 @@
+package flow
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/fingerprint"
+	"github.com/flowd-dev/flowd/internal/secrets"
+)
+
+// Options bound what a session keeps.
+type Options struct {
+	MaxOrigins   int           // per session; the oldest is evicted (default 10,000)
+	MaxHashBytes int           // of each result that is fingerprinted and scanned (default 65,536)
+	MinLength    int           // shortest string that matches on its own (default 20)
+	IdleTimeout  time.Duration // a session idle this long is summarised and dropped (default 30 min)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxOrigins <= 0 {
+		o.MaxOrigins = 10000
+	}
+	if o.MaxHashBytes <= 0 {
+		o.MaxHashBytes = 65536
+	}
+	if o.MinLength <= 0 {
+		o.MinLength = 20
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = 30 * time.Minute
+	}
+	return o
+}
+
+// Origin is a tool result that data may later be copied from.
+type Origin struct {
+	ID      uint64         `json:"id"`
+	Server  string         `json:"server"`
+	Tool    string         `json:"tool,omitempty"`
+	Method  string         `json:"method"`
+	Class   classify.Class `json:"class"`
+	Time    time.Time      `json:"time"`
+	Size    int            `json:"size"`
+	Secrets []string       `json:"secrets,omitempty"` // types found in it
+}
+
+// Tracker holds the flow state of every live session.
+type Tracker struct {
+	opts     Options
+	detector *secrets.Detector
+	mu       sync.Mutex
+	sessions map[string]*Session
+	nextID   uint64
+}
+
+// NewTracker returns an empty tracker.
+func NewTracker(o Options, d *secrets.Detector) *Tracker {
+	return &Tracker{opts: o.withDefaults(), detector: d, sessions: make(map[string]*Session)}
+}
+
+// Session returns the state of session id, creating it.
+func (t *Tracker) Session(id string) *Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.sessions[id]
+	if s == nil {
+		s = newSession(id, t)
+		t.sessions[id] = s
+	}
+	return s
+}
+
+func (t *Tracker) newID() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.nextID++
+	return t.nextID
+}
+
+// Expire removes the sessions idle since before now−IdleTimeout and returns
+// their summaries; all returns every session (flowd stopping).
+func (t *Tracker) Expire(now time.Time, all bool) []Summary {
+	t.mu.Lock()
+	var gone []*Session
+	for id, s := range t.sessions {
+		if all || s.idleSince(now) > t.opts.IdleTimeout {
+			gone = append(gone, s)
+			delete(t.sessions, id)
+		}
+	}
+	t.mu.Unlock()
+	out := make([]Summary, 0, len(gone))
+	for _, s := range gone {
+		out = append(out, s.Summary(now))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Session < out[j].Session })
+	return out
+}
+
+// Session is the flow state of one agent session.
+type Session struct {
+	id string
+	t  *Tracker
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending int // results being recorded; checks wait for them
+	index   *fingerprint.Index
+	secrets *fingerprint.SecretIndex
+	origins map[uint64]*Origin
+	order   []uint64 // origin ids, oldest first, for eviction
+	owner   map[uint64]secretOwner
+	started time.Time
+	last    time.Time
+	sum     counts
+}
+
+type secretOwner struct {
+	origin uint64
+	typ    string
+}
+
+type counts struct {
+	origins   int
+	edges     int
+	flowTypes map[string]int
+	risks     map[string]int
+	tools     map[string]bool
+	linked    map[string]bool
+}
+
+func newSession(id string, t *Tracker) *Session {
+	// The options were validated by withDefaults; an error here is a bug.
+	idx, err := fingerprint.NewIndex(fingerprint.Options{MaxOrigins: t.opts.MaxOrigins,
+		MaxHashBytes: t.opts.MaxHashBytes, MinLength: t.opts.MinLength})
+	if err != nil {
+		panic(fmt.Sprintf("flow: fingerprint index: %v", err))
+	}
+	sec, err := fingerprint.NewSecretIndex(t.opts.MaxOrigins)
+	if err != nil {
+		panic(fmt.Sprintf("flow: secret index: %v", err))
+	}
+	now := time.Now()
+	s := &Session{id: id, t: t, index: idx, secrets: sec, origins: make(map[uint64]*Origin),
+		owner: make(map[uint64]secretOwner), started: now, last: now,
+		sum: counts{flowTypes: map[string]int{}, risks: map[string]int{}, tools: map[string]bool{}, linked: map[string]bool{}}}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+func (s *Session) idleSince(now time.Time) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return now.Sub(s.last)
+}
+
+// Begin announces a result that Record will add: checks of this session
+// wait for it, so a call racing the result it copies is still caught.
+func (s *Session) Begin() {
+	s.mu.Lock()
+	s.pending++
+	s.mu.Unlock()
+}
+
+// Record adds a result as an origin and returns it. content is the raw
+// result (JSON); it is scanned for secrets and fingerprinted up to
+// MaxHashBytes. Each Record must follow a Begin.
+func (s *Session) Record(o Origin, content []byte) Origin {
+	limit := s.t.opts.MaxHashBytes
+	o.ID = s.t.newID()
+	o.Size = len(content)
+	if o.Time.IsZero() {
+		o.Time = time.Now()
+	}
+	var found []secrets.Finding
+	if s.t.detector != nil {
+		found = s.t.detector.Scan(Text(content, limit))
+	}
+	for _, f := range found {
+		if !slices.Contains(o.Secrets, f.Type) {
+			o.Secrets = append(o.Secrets, f.Type)
+		}
+	}
+	// Fingerprinting takes the index's own lock; the session lock is held
+	// only for the bookkeeping.
+	s.index.Add(o.ID, content)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range found {
+		sid := s.t.newID()
+		s.secrets.Add(sid, f.Value)
+		s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+	}
+	s.origins[o.ID] = &o
+	s.order = append(s.order, o.ID)
+	if len(s.order) > s.t.opts.MaxOrigins {
+		delete(s.origins, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.pending--
+	s.cond.Broadcast()
+	s.last = time.Now()
+	s.sum.origins++
+	s.sum.tools[o.Server+"/"+o.Tool] = true
+	return o
+}
+
+// Link notes that another session ID was joined to this one.
+func (s *Session) Link(other string) {
+	s.mu.Lock()
+	s.sum.linked[other] = true
+	s.mu.Unlock()
+}
+
+// Edge is data of one origin found in an outgoing call.
+type Edge struct {
+	From     Origin `json:"from"`
+	Kind     string `json:"kind"` // exact, field, normalized, substring, secret
+	Hash     string `json:"hash,omitempty"`
+	Length   int    `json:"length,omitempty"`
+	Secret   string `json:"secret,omitempty"`   // type, when the edge is a secret
+	Encoding string `json:"encoding,omitempty"` // how the secret was written
+	FlowType string `json:"flow_type"`
+	Risk     string `json:"risk"`
+}
+
+// Analysis is what a check found about one outgoing call.
+type Analysis struct {
+	Edges    []Edge   `json:"edges,omitempty"`
+	Secrets  []string `json:"secrets,omitempty"` // secret types in the arguments, from origins or not
+	FlowType string   `json:"flow_type,omitempty"`
+	Risk     string   `json:"risk"`
+	Sources  []string `json:"sources,omitempty"` // servers the data came from
+	// SourceClass is the class of the riskiest edge's origin.
+	SourceClass classify.Class `json:"source_class,omitempty"`
+}
+
+// Check matches an outgoing call's arguments against the session's
+// origins. dest is the destination's classification; server and tool name
+// it for the summary.
+func (s *Session) Check(server, tool string, dest classify.Result, args []byte) Analysis {
+	var argSecrets []secrets.Finding
+	if s.t.detector != nil && len(args) > 0 {
+		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
+	}
+	s.mu.Lock()
+	for s.pending > 0 {
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
+	matches := s.index.Match(args)
+	secretHits := s.secrets.Find(args)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last = time.Now()
+	s.sum.tools[server+"/"+tool] = true
+	var a Analysis
+	a.Risk = RiskNone
+	seen := map[uint64]bool{}
+	for _, h := range secretHits {
+		own, ok := s.owner[h.Secret]
+		o := s.origins[own.origin]
+		if !ok || o == nil {
+			continue
+		}
+		a.add(Edge{From: *o, Kind: "secret", Secret: own.typ, Encoding: string(h.Encoding)}, dest.Class)
+		seen[o.ID] = true
+	}
+	for _, m := range matches {
+		o := s.origins[m.Origin]
+		if o == nil || seen[o.ID] {
+			continue
+		}
+		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
+	}
+	for _, f := range argSecrets {
+		if !slices.Contains(a.Secrets, f.Type) {
+			a.Secrets = append(a.Secrets, f.Type)
+		}
+	}
+	if len(a.Edges) == 0 && len(a.Secrets) > 0 {
+		// A secret with no known origin still leaves: rate it as coming
+		// from inside, where secrets live.
+		a.FlowType = FlowType(classify.Internal, dest.Class)
+		a.SourceClass = classify.Internal
+		a.Risk = edgeRisk(a.FlowType, true)
+	}
+	for _, e := range a.Edges {
+		s.sum.edges++
+		s.sum.flowTypes[e.FlowType]++
+	}
+	s.sum.risks[a.Risk]++
+	return a
+}
+
+// add records an edge and keeps the analysis' worst flow.
+func (a *Analysis) add(e Edge, to classify.Class) {
+	e.FlowType = FlowType(e.From.Class, to)
+	e.Risk = edgeRisk(e.FlowType, e.Secret != "")
+	a.Edges = append(a.Edges, e)
+	if e.Secret != "" && !slices.Contains(a.Secrets, e.Secret) {
+		a.Secrets = append(a.Secrets, e.Secret)
+	}
+	if !slices.Contains(a.Sources, e.From.Server) {
+		a.Sources = append(a.Sources, e.From.Server)
+	}
+	if riskRank[e.Risk] > riskRank[a.Risk] || a.FlowType == "" {
+		a.Risk, a.FlowType, a.SourceClass = MaxRisk(a.Risk, e.Risk), e.FlowType, e.From.Class
+	}
+}
+
+// Summary describes a session when it ends.
+type Summary struct {
+	Session   string         `json:"session"`
+	Started   time.Time      `json:"started"`
+	Duration  float64        `json:"duration_seconds"`
+	Origins   int            `json:"origins"`
+	Edges     int            `json:"edges"`
+	FlowTypes map[string]int `json:"flow_types"`
+	Risks     map[string]int `json:"risks"`
+	Tools     []string       `json:"tools"`
+	Linked    []string       `json:"linked_sessions,omitempty"`
+}
+
+// Summary reports the session so far.
+func (s *Session) Summary(now time.Time) Summary {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sum := Summary{Session: s.id, Started: s.started, Duration: now.Sub(s.started).Seconds(),
+		Origins: s.sum.origins, Edges: s.sum.edges, FlowTypes: maps.Clone(s.sum.flowTypes), Risks: maps.Clone(s.sum.risks)}
+	for t := range s.sum.tools {
+		sum.Tools = append(sum.Tools, t)
+	}
+	for l := range s.sum.linked {
+		sum.Linked = append(sum.Linked, l)
+	}
+	sort.Strings(sum.Tools)
+	sort.Strings(sum.Linked)
+	return sum
+}
