@@ -3,6 +3,7 @@
 //	flowd run [--config FILE] [--socket PATH] [--data-dir DIR]
 //	flowd status [--json]
 //	flowd activity [--type T] [--session ID] [--server NAME] [--limit N] [--json]
+//	flowd classify NAME [--tool TOOL]
 //	flowd config default | config check FILE
 package main
 
@@ -17,6 +18,7 @@ commands:
   run        run the daemon in the foreground (logs to stderr)
   status     show whether flowd runs, and the shims connected to it
   activity   show what flowd saw and decided
+  classify   show how a server or tool is classified: classify NAME [--tool TOOL]
   config     print the default config (config default) or check a file (config check FILE)
   version    print the version
 `
@@ -37,6 +39,8 @@ func main() {
 		err = cmdActivity(args)
 	case "config":
 		err = cmdConfig(args)
+	case "classify":
+		err = cmdClassify(args)
 	case "version", "--version":
 		err = cmdVersion()
 	case "help", "-h", "--help":

@@ -128,13 +128,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
 	c := o.Config
-	cl, err := classify.New(classify.Overrides{
-		Servers:        classes(c.Classify.Servers),
-		Tools:          classes(c.Classify.Tools),
-		DefaultUnknown: classify.Class(c.Classify.DefaultUnknown),
-	})
+	cl, err := Classifier(c)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, err
 	}
 	det, err := secrets.Default()
 	if err != nil {
@@ -148,6 +144,19 @@ func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
 	}, det)
 	return &Daemon{cfg: c, rules: rulesFrom(c), classifier: cl, flows: flows, socket: o.Socket,
 		dataDir: o.DataDir, log: o.Log, store: store, started: time.Now(), shims: make(map[uint64]*shimConn)}, nil
+}
+
+// Classifier builds the classifier the config describes.
+func Classifier(c *config.Config) (*classify.Classifier, error) {
+	cl, err := classify.New(classify.Overrides{
+		Servers:        classes(c.Classify.Servers),
+		Tools:          classes(c.Classify.Tools),
+		DefaultUnknown: classify.Class(c.Classify.DefaultUnknown),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return cl, nil
 }
 
 func classes(m map[string]string) map[string]classify.Class {
