@@ -45,10 +45,10 @@ func cmdActivity(args []string) error {
 		return enc.Encode(recs)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTIME\tTYPE\tSESSION\tSERVER\tTOOL\tVERDICT\tDECISION\tREASON")
+	fmt.Fprintln(tw, "ID\tTIME\tTYPE\tSESSION\tSERVER\tTOOL\tVERDICT\tDECISION\tRISK\tREASON")
 	for _, r := range recs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Time.Local().Format("15:04:05.000"), r.Type,
-			short(r.Session, 20), r.Server, r.Tool, r.Verdict, r.Decision, short(r.Reason, 80))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Time.Local().Format("15:04:05.000"), r.Type,
+			short(r.Session, 20), r.Server, r.Tool, r.Verdict, r.Decision, r.RiskLevel, short(r.Reason, 100))
 	}
 	return tw.Flush()
 }
