@@ -28,7 +28,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLE"
+const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" // AWS's documented example: a key leaving is the event, sample or not
 
 func main() {
 	if err := run(); err != nil {

@@ -1,0 +1,246 @@
+package secrets
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Finding is one secret found in a text.
+type Finding struct {
+	// Type is the stable kind of secret ("aws_access_key", "github_token",
+	// "password_assignment"…); policy and the UI key on it.
+	Type string
+	// Rule names the rule that matched: a gitleaks rule id or one of this
+	// package's own rules. It is for explaining a decision, not for policy.
+	Rule string
+	// Value is the secret itself, exactly text[Start:End].
+	Value string
+	// Start and End are byte offsets of Value in the scanned text.
+	Start, End int
+	// Example marks a value that is documented or illustrative (it contains
+	// "EXAMPLE", an obvious sequence such as "abcdef"/"123456", or is a key
+	// that the rule set lists as publicly known). It is still reported: a key
+	// leaving the machine is the event whether or not it is a sample.
+	Example bool
+}
+
+// Detector scans texts for secrets. It is immutable after New and safe for
+// concurrent use.
+type Detector struct {
+	rules   []*regexRule
+	known   map[string]bool // publicly known key-shaped values: findings are examples
+	prefix  *automaton
+	targets [][]target // per keyword id: what a hit of that keyword triggers
+	scratch sync.Pool  // *scanState
+}
+
+// target is what a keyword hit triggers: a regex rule (rule >= 0) or one of
+// the structural scanners.
+type target struct {
+	rule    int
+	scanner scannerKind
+	// inSecret: the keyword is the start of the secret itself (ghp_, AKIA…),
+	// so the token run containing the hit must be long enough.
+	inSecret bool
+	// kwInRegex: the keyword is part of what the regex matches; otherwise it
+	// is only a hint nearby and the window is wider.
+	kwInRegex bool
+	// anchor: the rule has an anchored form and a hit of this keyword is
+	// where it starts.
+	anchor bool
+}
+
+type scannerKind uint8
+
+const (
+	scanRegex scannerKind = iota
+	scanAssignment
+	scanURL
+	scanAWSPair
+	scanMarker // a literal a rule needs in its window (needKW)
+	scanPEM
+)
+
+var defaultDetector = sync.OnceValues(New)
+
+// Default returns a Detector built once per process and shared.
+func Default() (*Detector, error) { return defaultDetector() }
+
+// New builds a Detector from gitleaks' default rule set and this package's
+// own rules.
+func New() (*Detector, error) {
+	rules, known, err := loadGitleaksRules()
+	if err != nil {
+		return nil, err
+	}
+	d := &Detector{rules: rules, known: known}
+
+	var keywords []string
+	kwID := map[string]int{}
+	add := func(kw string, t target) {
+		id, ok := kwID[kw]
+		if !ok {
+			id = len(keywords)
+			kwID[kw] = id
+			keywords = append(keywords, kw)
+			d.targets = append(d.targets, nil)
+		}
+		d.targets[id] = append(d.targets[id], t)
+	}
+	for i, r := range rules {
+		for _, kw := range r.keywords {
+			if r.anchored != nil && !r.anchorKW[kw] {
+				continue // hits of this keyword never start a match
+			}
+			add(kw, target{rule: i, scanner: scanRegex, inSecret: r.keywordStartsSecret(kw), kwInRegex: r.kwInRegex[kw], anchor: r.anchorKW[kw]})
+		}
+	}
+	for _, r := range rules {
+		if r.anchored != nil {
+			continue
+		}
+		for _, lit := range r.needs {
+			if _, ok := kwID[lit]; !ok || !hasMarker(d.targets[kwID[lit]]) {
+				add(lit, target{rule: -1, scanner: scanMarker})
+			}
+			r.needKW = append(r.needKW, kwID[lit])
+		}
+	}
+	for _, kw := range assignmentKeywords {
+		add(kw, target{rule: -1, scanner: scanAssignment})
+	}
+	add("://", target{rule: -1, scanner: scanURL})
+	add(pemHeaderKeyword, target{rule: -1, scanner: scanPEM})
+	for _, kw := range awsKeyPrefixes {
+		add(kw, target{rule: -1, scanner: scanAWSPair})
+	}
+	a, err := buildAutomaton(keywords)
+	if err != nil {
+		return nil, fmt.Errorf("build secret keyword automaton: %w", err)
+	}
+	d.prefix = a
+	nkw := len(keywords)
+	d.scratch.New = func() any { return newScanState(len(rules), nkw) }
+	return d, nil
+}
+
+// Scan returns the secrets in text, ordered by position. Overlapping matches
+// of several rules are reported once, by the most specific rule.
+func (d *Detector) Scan(text string) []Finding {
+	if len(text) == 0 {
+		return nil
+	}
+	st := d.scratch.Get().(*scanState)
+	defer func() {
+		st.reset()
+		d.scratch.Put(st)
+	}()
+
+	for i, s := 0, uint32(0); i < len(text); {
+		st.hits = st.hits[:0]
+		i, s = d.prefix.scan(text, i, s, &st.hits, hitBatch)
+		for _, h := range st.hits {
+			d.dispatch(st, text, h)
+		}
+	}
+	for _, ri := range st.touched {
+		d.rules[ri].run(st, text, ri)
+	}
+	scanCards(st, text)
+
+	if len(st.found) == 0 {
+		return nil
+	}
+	for i := range st.found {
+		if d.known[st.found[i].Value] {
+			st.found[i].Example = true
+		}
+	}
+	return resolve(st.found)
+}
+
+func hasMarker(ts []target) bool {
+	for _, t := range ts {
+		if t.scanner == scanMarker {
+			return true
+		}
+	}
+	return false
+}
+
+// hitBatch is how many keyword hits are handled at a time.
+const hitBatch = 512
+
+func (d *Detector) dispatch(st *scanState, text string, h hit) {
+	for _, t := range d.targets[h.kw] {
+		switch t.scanner {
+		case scanRegex:
+			d.rules[t.rule].candidate(st, text, h, t.rule, t)
+		case scanAssignment:
+			scanAssignmentAt(st, text, h.pos)
+		case scanURL:
+			scanURLAt(st, text, h.pos)
+		case scanAWSPair:
+			scanAWSPairAt(st, text, h.pos)
+		case scanMarker:
+			st.mark(h.kw, h.pos)
+		case scanPEM:
+			scanPEMAt(st, text, h.pos)
+		}
+	}
+}
+
+// finding is a candidate before overlaps are resolved.
+type finding struct {
+	Finding
+	generic bool // produced by a keyword-context rule rather than a known format
+}
+
+// resolve keeps, among overlapping findings, the most specific one (a known
+// format beats a keyword guess, then the longer value wins) and orders the
+// rest by position.
+func resolve(fs []finding) []Finding {
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Start < fs[j].Start })
+	out := make([]Finding, 0, len(fs))
+	for i := 0; i < len(fs); {
+		// A cluster is a run of findings linked by overlaps; it is almost
+		// always one finding, sometimes two or three.
+		j, end := i+1, fs[i].End
+		for j < len(fs) && fs[j].Start < end {
+			end = max(end, fs[j].End)
+			j++
+		}
+		out = pick(out, fs[i:j])
+		i = j
+	}
+	return out
+}
+
+// pick appends to out the findings of one cluster that survive, in order of
+// position.
+func pick(out []Finding, cluster []finding) []Finding {
+	if len(cluster) == 1 {
+		return append(out, cluster[0].Finding)
+	}
+	sort.SliceStable(cluster, func(i, j int) bool {
+		a, b := cluster[i], cluster[j]
+		if a.generic != b.generic {
+			return !a.generic
+		}
+		return a.End-a.Start > b.End-b.Start
+	})
+	first := len(out)
+next:
+	for _, f := range cluster {
+		for _, k := range out[first:] {
+			if f.Start < k.End && k.Start < f.End {
+				continue next
+			}
+		}
+		out = append(out, f.Finding)
+	}
+	kept := out[first:]
+	sort.Slice(kept, func(i, j int) bool { return kept[i].Start < kept[j].Start })
+	return out
+}

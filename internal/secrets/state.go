@@ -1,0 +1,67 @@
+package secrets
+
+import "sort"
+
+// window is a byte range of the scanned text that a rule's regex must see.
+type window struct{ lo, hi int }
+
+// scanState is the per-call scratch space, pooled so that a clean text
+// costs no allocation beyond the result.
+type scanState struct {
+	hits    []hit
+	windows [][]window // per regex rule
+	touched []int      // rules with at least one window
+	found   []finding
+	marks   [][]int // per keyword id, positions of needed literals
+	marked  []int   // keyword ids with marks
+	// lastIdent is the identifier the assignment scanner judged last;
+	// "secret_key" holds two keywords and must be judged once.
+	lastIdent window
+}
+
+func newScanState(nrules, nkeywords int) *scanState {
+	return &scanState{windows: make([][]window, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}}
+}
+
+func (st *scanState) mark(kw, pos int) {
+	if len(st.marks[kw]) == 0 {
+		st.marked = append(st.marked, kw)
+	}
+	st.marks[kw] = append(st.marks[kw], pos)
+}
+
+// markedIn reports whether literal kw (of length n) occurs inside [lo, hi).
+func (st *scanState) markedIn(kw, n, lo, hi int) bool {
+	ps := st.marks[kw]
+	i := sort.SearchInts(ps, lo)
+	return i < len(ps) && ps[i]+n <= hi
+}
+
+func (st *scanState) addWindow(ri, lo, hi int) {
+	ws := st.windows[ri]
+	if len(ws) == 0 {
+		st.touched = append(st.touched, ri)
+	}
+	// Hits arrive almost in order, so most overlaps merge here.
+	if n := len(ws); n > 0 && lo >= ws[n-1].lo && lo <= ws[n-1].hi {
+		ws[n-1].hi = max(ws[n-1].hi, hi)
+		return
+	}
+	st.windows[ri] = append(ws, window{lo, hi})
+}
+
+func (st *scanState) add(f finding) { st.found = append(st.found, f) }
+
+func (st *scanState) reset() {
+	for _, ri := range st.touched {
+		st.windows[ri] = st.windows[ri][:0]
+	}
+	st.touched = st.touched[:0]
+	for _, kw := range st.marked {
+		st.marks[kw] = st.marks[kw][:0]
+	}
+	st.marked = st.marked[:0]
+	st.hits = st.hits[:0]
+	st.found = st.found[:0]
+	st.lastIdent = window{-1, -1}
+}
