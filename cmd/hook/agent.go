@@ -4,15 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/session"
 )
-
-// verdict is flowd's answer to POST /api/v1/hooks/evaluate.
-type verdict struct {
-	Decision          string `json:"decision"` // allow, warn, ask or deny
-	Reason            string `json:"reason,omitempty"`
-	AdditionalContext string `json:"additional_context,omitempty"`
-}
 
 // An agent is one coding agent's hook protocol and settings. Adding an
 // agent is one more file with one more implementation.
@@ -25,7 +19,7 @@ type agent interface {
 	// parse checks a payload and adds what it tells about the session.
 	parse(payload []byte, h *session.Hints) error
 	// output is what to print on stdout for the verdict; nil prints nothing.
-	output(event string, v verdict) []byte
+	output(event string, v hookproto.Verdict) []byte
 	install(scope, dir string, o installOptions) (string, error)
 	uninstall(scope, dir string) (string, error)
 	status(dir string) ([]scopeStatus, error)

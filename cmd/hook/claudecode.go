@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/session"
 )
 
@@ -26,7 +27,7 @@ func (claudeCode) parse(payload []byte, h *session.Hints) error {
 	return nil
 }
 
-func (claudeCode) output(event string, v verdict) []byte {
+func (claudeCode) output(event string, v hookproto.Verdict) []byte {
 	return claudecode.Output(event, claudecode.Verdict{Decision: v.Decision, Reason: v.Reason,
 		AdditionalContext: v.AdditionalContext})
 }

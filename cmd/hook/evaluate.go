@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/session"
 )
@@ -18,8 +19,6 @@ import (
 // maxPayload bounds the hook's stdin; a bigger payload (a huge file read)
 // is not evaluated.
 const maxPayload = 16 << 20
-
-const evaluatePath = "/api/v1/hooks/evaluate"
 
 // Exit codes of evaluate. Agents read 2 as "block this tool call", so
 // evaluate exits 2 only when it was told to fail closed.
@@ -78,7 +77,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 			return exitOK
 		}
 		fmt.Fprintf(stderr, "flowd hook: %v; denied (--fail-closed)\n", err)
-		v = verdict{Decision: "deny", Reason: failClosedReason(err)}
+		v = hookproto.Verdict{Decision: "deny", Reason: failClosedReason(err)}
 	}
 	stdout.Write(a.output(*event, v))
 	return exitOK
@@ -105,44 +104,37 @@ func failClosedReason(err error) string {
 	return "flowd could not check this tool call, and this hook is set to fail closed (" + err.Error() + ")"
 }
 
-type evaluateRequest struct {
-	Agent   string          `json:"agent"`
-	Event   string          `json:"event"`
-	Session session.Hints   `json:"session"`
-	Payload json.RawMessage `json:"payload"`
-}
-
-func ask(a agent, agentName, event, socket string, timeout time.Duration, stdin io.Reader) (verdict, error) {
+func ask(a agent, agentName, event, socket string, timeout time.Duration, stdin io.Reader) (hookproto.Verdict, error) {
 	payload, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
 	if err != nil {
-		return verdict{}, fmt.Errorf("read the hook payload: %w", err)
+		return hookproto.Verdict{}, fmt.Errorf("read the hook payload: %w", err)
 	}
 	if len(payload) > maxPayload {
-		return verdict{}, fmt.Errorf("hook payload is larger than %d MiB", maxPayload>>20)
+		return hookproto.Verdict{}, fmt.Errorf("hook payload is larger than %d MiB", maxPayload>>20)
 	}
 	payload = bytes.TrimSpace(payload)
 	hints := session.Collect()
 	if err := a.parse(payload, &hints); err != nil {
-		return verdict{}, err
+		return hookproto.Verdict{}, err
 	}
-	body, err := json.Marshal(evaluateRequest{Agent: agentName, Event: event, Session: hints, Payload: payload})
+	body, err := json.Marshal(hookproto.Request{Agent: agentName, Event: event, Session: hints, Payload: payload})
 	if err != nil {
-		return verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
+		return hookproto.Verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
 	}
-	status, resp, err := call(socket, "POST", evaluatePath, body, timeout)
+	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
 	if err != nil {
-		return verdict{}, fmt.Errorf("%w: %w", errUnreachable, err)
+		return hookproto.Verdict{}, fmt.Errorf("%w: %w", errUnreachable, err)
 	}
 	if status != 200 {
-		return verdict{}, fmt.Errorf("flowd answered %s with status %d: %s", evaluatePath, status, bytes.TrimSpace(resp))
+		return hookproto.Verdict{}, fmt.Errorf("flowd answered %s with status %d: %s", hookproto.Path, status, bytes.TrimSpace(resp))
 	}
-	var v verdict
+	var v hookproto.Verdict
 	if err := json.Unmarshal(resp, &v); err != nil {
-		return verdict{}, fmt.Errorf("flowd's answer is not JSON: %w", err)
+		return hookproto.Verdict{}, fmt.Errorf("flowd's answer is not JSON: %w", err)
 	}
 	switch v.Decision {
 	case "allow", "warn", "ask", "deny":
 		return v, nil
 	}
-	return verdict{}, fmt.Errorf("flowd answered with unknown decision %q", v.Decision)
+	return hookproto.Verdict{}, fmt.Errorf("flowd answered with unknown decision %q", v.Decision)
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/hookproto"
 )
 
 // flowdStub is a stand-in for flowd's API on a Unix socket.
@@ -259,7 +261,7 @@ func TestCallChunkedFromNetHTTP(t *testing.T) {
 		w.(http.Flusher).Flush()
 		io.WriteString(w, `"deny","reason":"r"}`)
 	})
-	status, body, err := call(stub.socket, "POST", evaluatePath, []byte(`{}`), time.Second)
+	status, body, err := call(stub.socket, "POST", hookproto.Path, []byte(`{}`), time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, 200, status)
 	assert.JSONEq(t, `{"decision":"deny","reason":"r"}`, string(body))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
@@ -19,6 +20,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET "+shimproto.Path, d.serveShim)
 	mux.HandleFunc("GET /api/v1/status", d.serveStatus)
 	mux.HandleFunc("GET /api/v1/activity", d.serveActivity)
+	mux.HandleFunc("POST "+hookproto.Path, d.serveHook)
 	return mux
 }
 
@@ -50,8 +52,21 @@ func (d *Daemon) status() localapi.Status {
 		}
 	}
 	st.Activity = d.store.Stats()
+	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
+	d.mu.Lock()
+	for agent, last := range d.hooksSeen {
+		if time.Since(last) < hooksRecent {
+			st.HooksActive[agent] = last
+			st.SecurityCoverage = "full"
+		}
+	}
+	d.mu.Unlock()
 	return st
 }
+
+// hooksRecent is how long after its last hook event an agent counts as
+// covered by hooks: as long as an idle session lives.
+const hooksRecent = 30 * time.Minute
 
 func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, d.status())

@@ -47,10 +47,11 @@ type Daemon struct {
 	store      *activity.Store
 	started    time.Time
 
-	nextID atomic.Uint64
-	mu     sync.Mutex
-	shims  map[uint64]*shimConn
-	wg     sync.WaitGroup // one per shim connection
+	nextID    atomic.Uint64
+	mu        sync.Mutex
+	shims     map[uint64]*shimConn
+	hooksSeen map[string]time.Time // agent → last hook event
+	wg        sync.WaitGroup       // one per shim connection
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -143,7 +144,8 @@ func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
 	}, det)
 	return &Daemon{cfg: c, rules: rulesFrom(c), classifier: cl, flows: flows, socket: o.Socket,
-		dataDir: o.DataDir, log: o.Log, store: store, started: time.Now(), shims: make(map[uint64]*shimConn)}, nil
+		dataDir: o.DataDir, log: o.Log, store: store, started: time.Now(), shims: make(map[uint64]*shimConn),
+		hooksSeen: make(map[string]time.Time)}, nil
 }
 
 // Classifier builds the classifier the config describes.

@@ -348,11 +348,16 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, i
 // maxEdgesRecorded bounds the edges an activity record lists.
 const maxEdgesRecorded = 10
 
-func callDetails(c *call, isErr bool) json.RawMessage {
-	a := c.analysis
+// trimEdges keeps an activity record's size bounded.
+func trimEdges(a flow.Analysis) flow.Analysis {
 	if len(a.Edges) > maxEdgesRecorded {
 		a.Edges = a.Edges[:maxEdgesRecorded]
 	}
+	return a
+}
+
+func callDetails(c *call, isErr bool) json.RawMessage {
+	a := trimEdges(c.analysis)
 	return mustJSON(struct {
 		IsError        bool            `json:"is_error,omitempty"`
 		Rule           string          `json:"rule,omitempty"`

@@ -27,6 +27,11 @@ type Status struct {
 	Shims     []Shim         `json:"shims"`
 	Sessions  []string       `json:"sessions"`
 	Activity  activity.Stats `json:"activity"`
+	// SecurityCoverage is "full" when an agent's hooks have reported
+	// recently (flowd sees the agent's own tools), else "proxy_only".
+	SecurityCoverage string `json:"security_coverage"`
+	// HooksActive maps each agent with recent hook events to the last one.
+	HooksActive map[string]time.Time `json:"hooks_active"`
 }
 
 // Shim is one connected shim.

@@ -1,0 +1,28 @@
+// Package hookproto is what the hook command and flowd say to each other
+// for one agent hook event: POST Path with a Request, a Verdict back. It
+// stays free of net/http so the hook binary starts fast.
+package hookproto
+
+import (
+	"encoding/json"
+
+	"github.com/flowd-dev/flowd/internal/session"
+)
+
+// Path is flowd's endpoint for hook events.
+const Path = "/api/v1/hooks/evaluate"
+
+// Request carries one hook event as the agent sent it.
+type Request struct {
+	Agent   string          `json:"agent"` // "claude-code"
+	Event   string          `json:"event"` // PreToolUse, PostToolUse, PostToolUseFailure
+	Session session.Hints   `json:"session"`
+	Payload json.RawMessage `json:"payload"` // the agent's stdin, untouched
+}
+
+// Verdict is flowd's answer.
+type Verdict struct {
+	Decision          string `json:"decision"` // allow, warn, ask or deny
+	Reason            string `json:"reason,omitempty"`
+	AdditionalContext string `json:"additional_context,omitempty"`
+}
