@@ -105,4 +105,3 @@ func TestHookRejectsBadRequests(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, rec.Code, body)
 	}
 }
-
