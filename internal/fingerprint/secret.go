@@ -21,7 +21,13 @@ const (
 	EncHex       Encoding = "hex"          // lower or upper case
 	EncBase64    Encoding = "base64"
 	EncBase64URL Encoding = "base64url"
+	EncCase      Encoding = "case-changed" // a single-case secret (hex, base32) in the other case
+	EncFragment  Encoding = "fragment"     // a piece of a long secret, as when it is split across fields
 )
+
+// fragmentLen is the length of the secret pieces searched for: long
+// enough that a piece of a random secret does not turn up by chance.
+const fragmentLen = 16
 
 // SecretMatch is a known secret found in text.
 type SecretMatch struct {
@@ -134,6 +140,22 @@ func encodings(secret string) []needle {
 			ns = append(ns, needle{text: url, enc: EncBase64URL})
 		}
 	}
+	// Hex and base32 secrets mean the same in either case.
+	if up, low := bytes.ToUpper(s), bytes.ToLower(s); bytes.Equal(s, up) != bytes.Equal(s, low) {
+		other := up
+		if bytes.Equal(s, up) {
+			other = low
+		}
+		ns = append(ns, needle{text: other, enc: EncCase})
+	}
+	// Every fragmentLen-byte piece of a long secret, so a secret cut in two
+	// (half in one field, half in another) is still found. Short secrets
+	// have no pieces: a piece must be much shorter than the whole.
+	if len(s) >= 2*fragmentLen-8 {
+		for i := 0; i+fragmentLen <= len(s); i++ {
+			ns = append(ns, needle{text: s[i : i+fragmentLen], enc: EncFragment})
+		}
+	}
 	for i := range ns {
 		ns[i].secret = secret
 	}
@@ -179,7 +201,12 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 	}
 	search(text, EncRaw, false)
 	view := text
-	if bytes.IndexByte(view, '\\') >= 0 {
+	// Text escaped more than once (a JSON string holding JSON that holds
+	// the secret as \uXXXX) is unescaped up to maxUnescape times.
+	for range maxUnescape {
+		if bytes.IndexByte(view, '\\') < 0 {
+			break
+		}
 		view = jsonUnescape(view)
 		search(view, EncJSON, false)
 	}
@@ -191,8 +218,19 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 	if squeezed := dropSpace(view); len(squeezed) < len(view) {
 		search(squeezed, EncRaw, true)
 	}
-	return out
+	// A piece of a secret says less than the secret: report pieces only
+	// of secrets not found whole.
+	whole := map[uint64]bool{}
+	for _, m := range out {
+		if m.Encoding != EncFragment {
+			whole[m.Secret] = true
+		}
+	}
+	return slices.DeleteFunc(out, func(m SecretMatch) bool { return m.Encoding == EncFragment && whole[m.Secret] })
 }
+
+// maxUnescape bounds how many layers of JSON escaping Find undoes.
+const maxUnescape = 3
 
 // jsonUnescape decodes backslash escapes wherever they are, leaving
 // anything that is not a valid escape as it is.

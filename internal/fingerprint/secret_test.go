@@ -40,6 +40,8 @@ func TestSecretIndexFinds(t *testing.T) {
 		{"base64url in blob", base64.URLEncoding.EncodeToString([]byte("x=" + tildes + ";")), EncBase64URL},
 		{"base64 wrapped at 76 columns", wrap(blob("xy", base64.StdEncoding), 76), EncBase64},
 		{"base64 inside JSON with escaped newlines", `{"b64":"` + strings.ReplaceAll(wrap(blob("", base64.StdEncoding), 20), "\n", `\n`) + `"}`, EncBase64},
+		{"escaped twice", `{"text":"{\\"k\\":\\"` + strings.ReplaceAll(jsonEscaped, `\`, `\\`) + `\\"}"}`, EncJSON},
+		{"split across two fields", `{"id":"` + key[:20] + `","secret":"` + key[20:] + `"}`, EncFragment},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,13 +64,29 @@ func TestSecretIndexFinds(t *testing.T) {
 	}
 }
 
+func TestSecretIndexCaseOnlyForSingleCaseSecrets(t *testing.T) {
+	x, err := NewSecretIndex(10)
+	require.NoError(t, err)
+	const hexKey = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+	x.Add(1, hexKey)
+	x.Add(2, "GEZDGNBVGY3TQOJQGEZDGNBV") // a base32 TOTP seed
+	x.Add(3, "xoxb-Mixed-Case-Token-Value-1")
+	got := x.Find([]byte("k=" + strings.ToUpper(hexKey) + " seed=" + strings.ToLower("GEZDGNBVGY3TQOJQGEZDGNBV")))
+	assert.ElementsMatch(t, []SecretMatch{{1, EncCase}, {2, EncCase}}, got)
+	assert.Empty(t, x.Find([]byte(strings.ToLower("xoxb-Mixed-Case-Token-Value-1"))), "a mixed-case secret in another case is another string")
+	whole := x.Find([]byte(hexKey))
+	assert.Equal(t, []SecretMatch{{1, EncRaw}}, whole, "pieces of a secret found whole are not reported")
+}
+
 func TestSecretIndexIgnores(t *testing.T) {
 	x, err := NewSecretIndex(10)
 	require.NoError(t, err)
 	x.Add(1, "ghp_16C7e42F292c6912E7710c838347Ae178B4a")
 	x.Add(2, "short")
+	// Most of a secret is a leak: it is found as a fragment.
+	assert.Equal(t, []SecretMatch{{1, EncFragment}}, x.Find([]byte("ghp_16C7e42F292c6912E7710c838347Ae17 is cut short")))
 	for _, text := range []string{
-		"ghp_16C7e42F292c6912E7710c838347Ae17 is cut short",
+		"ghp_16C7e42F29 and 2c6912E7710c8 cut into pieces shorter than a fragment",
 		"short",
 		base64.StdEncoding.EncodeToString([]byte("ghp_16C7e42F292c")),
 		"",

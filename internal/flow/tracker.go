@@ -5,12 +5,14 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // Options bound what a session keeps.
@@ -192,9 +194,11 @@ func (s *Session) Record(o Origin, content []byte) Origin {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range found {
-		sid := s.t.newID()
-		s.secrets.Add(sid, f.Value)
-		s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+		for _, v := range secretParts(f) {
+			sid := s.t.newID()
+			s.secrets.Add(sid, v)
+			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+		}
 	}
 	s.origins[o.ID] = &o
 	s.order = append(s.order, o.ID)
@@ -255,6 +259,10 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte) 
 	s.mu.Unlock()
 	matches := s.index.Match(args)
 	secretHits := s.secrets.Find(args)
+	// Data sent URL-, base64- or hex-encoded is matched decoded too.
+	for _, v := range unwrap.Views(args) {
+		matches = append(matches, s.index.Match(v)...)
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -343,4 +351,20 @@ func (s *Session) Summary(now time.Time) Summary {
 	sort.Strings(sum.Tools)
 	sort.Strings(sum.Linked)
 	return sum
+}
+
+// secretParts is what of a finding the secret index looks for: the value,
+// and for a private key also each line of its body, so that a few lines
+// copied without the PEM header are still the key.
+func secretParts(f secrets.Finding) []string {
+	parts := []string{f.Value}
+	if f.Type != "private_key" {
+		return parts
+	}
+	for _, line := range strings.Split(f.Value, "\n") {
+		if line = strings.TrimSpace(line); len(line) >= 40 && !strings.HasPrefix(line, "-----") {
+			parts = append(parts, line)
+		}
+	}
+	return parts
 }

@@ -60,6 +60,7 @@ const (
 	scanAWSPair
 	scanMarker // a literal a rule needs in its window (needKW)
 	scanPEM
+	scanNetrc
 )
 
 var defaultDetector = sync.OnceValues(New)
@@ -112,6 +113,7 @@ func New() (*Detector, error) {
 	}
 	add("://", target{rule: -1, scanner: scanURL})
 	add(pemHeaderKeyword, target{rule: -1, scanner: scanPEM})
+	add(netrcKeyword, target{rule: -1, scanner: scanNetrc})
 	for _, kw := range awsKeyPrefixes {
 		add(kw, target{rule: -1, scanner: scanAWSPair})
 	}
@@ -187,6 +189,8 @@ func (d *Detector) dispatch(st *scanState, text string, h hit) {
 			st.mark(h.kw, h.pos)
 		case scanPEM:
 			scanPEMAt(st, text, h.pos)
+		case scanNetrc:
+			scanNetrcAt(st, text, h.pos)
 		}
 	}
 }

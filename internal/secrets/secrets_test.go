@@ -47,6 +47,8 @@ func TestScanFindsEachType(t *testing.T) {
 		{"postgres url", `DATABASE_URL="postgres://app:Xk9#vL2qPz@db.internal:5432/orders"`, "db_connection_string", "Xk9#vL2qPz"},
 		{"mongodb srv url", "mongodb+srv://svc:R7tq2LmZ8w@cluster0.ab1cd.mongodb.net/prod?retryWrites=true", "db_connection_string", "R7tq2LmZ8w"},
 		{"redis url", "cache: redis://:s3cr3tRedisPw@10.0.0.5:6379/0", "db_connection_string", "s3cr3tRedisPw"},
+		{"netrc one line", "machine api.github.com login octo password Zq7pL2mX9vB4kT\n", "password_assignment", "Zq7pL2mX9vB4kT"},
+		{"netrc spread", "machine ftp.corp.net\n  login deploy\n  password hW4!rT9q\n", "password_assignment", "hW4!rT9q"},
 		{"https userinfo", "remote: https://deploy:Tq8Lm2Zx9Vb4@git.corp.internal/x.git", "url_credentials", "Tq8Lm2Zx9Vb4"},
 		{"yaml password", "db:\n  password: Tr0ub4dor&3xyz\n", "password_assignment", "Tr0ub4dor&3xyz"},
 		{"json password", `{"user": "svc", "password": "correct horse 7 battery"}`, "password_assignment", "correct horse 7 battery"},

@@ -1,0 +1,149 @@
+package flow
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/secrets"
+)
+
+func TestFlowTypeAndRisk(t *testing.T) {
+	tests := []struct {
+		from, to classify.Class
+		secret   bool
+		flow     string
+		risk     string
+	}{
+		{classify.Internal, classify.External, true, "internal→external", RiskCritical},
+		{classify.Internal, classify.External, false, "internal→external", RiskHigh},
+		{classify.Hybrid, classify.Hybrid, false, "internal→external", RiskHigh},
+		{classify.Unknown, classify.External, false, "internal→external", RiskHigh},
+		{classify.External, classify.External, true, "external→external", RiskHigh},
+		{classify.External, classify.External, false, "external→external", RiskLow},
+		{classify.External, classify.Internal, false, "external→internal", RiskLow},
+		{classify.Internal, classify.Internal, false, "internal→internal", RiskNone},
+		{classify.Internal, classify.Internal, true, "internal→internal", RiskLow},
+	}
+	for _, tt := range tests {
+		ft := FlowType(tt.from, tt.to)
+		assert.Equal(t, tt.flow, ft, "%s→%s", tt.from, tt.to)
+		assert.Equal(t, tt.risk, edgeRisk(ft, tt.secret), "%s secret=%v", ft, tt.secret)
+	}
+	assert.Equal(t, RiskHigh, MaxRisk(RiskLow, RiskHigh))
+	assert.Equal(t, RiskHigh, MaxRisk(RiskHigh, ""))
+}
+
+func TestText(t *testing.T) {
+	pem := "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----"
+	got := Text([]byte(`{"content":[{"type":"text","text":"`+jsonEscape(pem)+`"}]}`), 1<<20)
+	assert.Contains(t, got, pem, "escapes decoded")
+	assert.Equal(t, "plain text", Text([]byte("  plain text "), 100))
+	assert.Len(t, Text([]byte(`["`+string(make([]byte, 0))+`aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbb"]`), 15), 15, "cut at the limit")
+	assert.Equal(t, `{"broken`, Text([]byte(`{"broken`), 100), "not JSON after all: as it is")
+}
+
+func jsonEscape(s string) string {
+	out := ""
+	for _, r := range s {
+		if r == '\n' {
+			out += `\n`
+		} else {
+			out += string(r)
+		}
+	}
+	return out
+}
+
+func detector(t *testing.T) *secrets.Detector {
+	d, err := secrets.Default()
+	require.NoError(t, err)
+	return d
+}
+
+func TestSessionsAreSeparate(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	doc := []byte(`{"content":[{"type":"text","text":"Internal memo: the Falcon project budget is 4.2 million and stays confidential."}]}`)
+	a := tr.Session("a")
+	a.Begin()
+	o := a.Record(Origin{Server: "github", Tool: "get_file", Class: classify.Internal}, doc)
+	assert.Equal(t, len(doc), o.Size)
+	ext := classify.Result{Class: classify.External}
+	args := []byte(`{"text":"Internal memo: the Falcon project budget is 4.2 million and stays confidential."}`)
+	got := a.Check("slack", "post", ext, args)
+	require.NotEmpty(t, got.Edges)
+	assert.Equal(t, "internal→external", got.FlowType)
+	assert.Equal(t, RiskHigh, got.Risk)
+	assert.Equal(t, []string{"github"}, got.Sources)
+	assert.Empty(t, tr.Session("b").Check("slack", "post", ext, args).Edges, "session b never saw the memo")
+}
+
+func TestSecretWithoutOriginStillCounts(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External},
+		[]byte(`{"text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`))
+	assert.Equal(t, []string{"github_token"}, a.Secrets)
+	assert.Equal(t, RiskCritical, a.Risk)
+	assert.Empty(t, a.Edges)
+}
+
+func TestOriginsAreBounded(t *testing.T) {
+	tr := NewTracker(Options{MaxOrigins: 5}, nil)
+	s := tr.Session("s")
+	doc := func(i int) string {
+		return fmt.Sprintf("document %x is about %x and nothing else %x", sha256.Sum256([]byte{byte(i)}), i*7919, i)
+	}
+	for i := range 20 {
+		s.Begin()
+		s.Record(Origin{Server: "fs", Class: classify.Internal}, []byte(`{"text":"`+doc(i)+`"}`))
+	}
+	s.mu.Lock()
+	n := len(s.origins)
+	s.mu.Unlock()
+	assert.Equal(t, 5, n)
+	ext := classify.Result{Class: classify.External}
+	assert.Empty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(0)+`"}`)).Edges, "evicted")
+	assert.NotEmpty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(19)+`"}`)).Edges)
+}
+
+// A check waits for a result announced with Begin but not yet recorded.
+func TestCheckWaitsForPendingRecord(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("s")
+	s.Begin()
+	done := make(chan Analysis)
+	args := []byte(`{"text":"the deployment password for staging is kept in the vault under ops/staging"}`)
+	go func() { done <- s.Check("slack", "post", classify.Result{Class: classify.External}, args) }()
+	select {
+	case <-done:
+		t.Fatal("check did not wait for the pending record")
+	case <-time.After(50 * time.Millisecond): // proving a negative: nothing to wait on but time
+	}
+	s.Record(Origin{Server: "vault", Class: classify.Internal}, []byte(`{"text":"the deployment password for staging is kept in the vault under ops/staging"}`))
+	a := <-done
+	assert.NotEmpty(t, a.Edges)
+}
+
+func TestExpireSummarises(t *testing.T) {
+	tr := NewTracker(Options{IdleTimeout: time.Minute}, nil)
+	s := tr.Session("old")
+	s.Begin()
+	s.Record(Origin{Server: "fs", Tool: "read", Class: classify.Internal}, []byte(`{"text":"x"}`))
+	s.Link("cc-123")
+	tr.Session("new")
+	now := time.Now()
+	assert.Empty(t, tr.Expire(now, false), "nothing idle yet")
+	sums := tr.Expire(now.Add(2*time.Minute), false)
+	require.Len(t, sums, 2)
+	assert.Equal(t, "new", sums[0].Session)
+	assert.Equal(t, "old", sums[1].Session)
+	assert.Equal(t, 1, sums[1].Origins)
+	assert.Equal(t, []string{"fs/read"}, sums[1].Tools)
+	assert.Equal(t, []string{"cc-123"}, sums[1].Linked)
+	assert.Empty(t, tr.Expire(now.Add(time.Hour), true), "gone once summarised")
+}

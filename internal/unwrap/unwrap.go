@@ -1,0 +1,79 @@
+// Package unwrap undoes the encodings an agent may put data in before it
+// sends it: URL escaping, base64 (either alphabet, padded or not) and hex.
+// Detectors look at each view it returns as well as at the text itself.
+package unwrap
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+)
+
+// minRun is the shortest encoded run worth decoding: shorter runs decode
+// to a few bytes that say nothing.
+const minRun = 16
+
+// Views returns text decoded in each way that applies: the whole text
+// URL-decoded, and each base64 or hex run decoded where it stands. The
+// original text is not among them.
+func Views(text []byte) [][]byte {
+	var out [][]byte
+	if bytes.IndexAny(text, "%+") >= 0 {
+		if u := percentDecode(text); !bytes.Equal(u, text) {
+			out = append(out, u)
+		}
+	}
+	for _, run := range runs(text) {
+		if len(run) < minRun {
+			continue
+		}
+		if b, err := hex.DecodeString(string(run)); err == nil {
+			out = append(out, b)
+			continue
+		}
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			if b, err := enc.DecodeString(string(run)); err == nil {
+				out = append(out, b)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// runs splits text into runs of characters that can form base64 or hex.
+func runs(text []byte) [][]byte {
+	return bytes.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '/' || r == '=' || r == '-' || r == '_')
+	})
+}
+
+// percentDecode decodes %XX escapes and '+' (a space in query strings),
+// keeping malformed escapes as they are.
+func percentDecode(s []byte) []byte {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		case s[i] == '+':
+			out = append(out, ' ')
+		default:
+			out = append(out, s[i])
+		}
+	}
+	return out
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
