@@ -2,6 +2,7 @@
 // untouched and shows every message to flowd, which may block it.
 //
 //	shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]
+//	shim wrap|unwrap [--client CLIENT] [--config PATH] [--dry-run]
 package main
 
 import (
@@ -16,9 +17,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && (os.Args[1] == "wrap" || os.Args[1] == "unwrap") {
+		os.Exit(runWrap(os.Args[1], os.Args[2:]))
+	}
 	fs := flag.NewFlagSet("shim", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]\n\n")
+		fmt.Fprintf(os.Stderr, "usage: shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]\n")
+		fmt.Fprintf(os.Stderr, "       shim wrap|unwrap [--client CLIENT] [--config PATH] [--dry-run]\n\n")
 		fs.PrintDefaults()
 	}
 	name := fs.String("name", "", "server name flowd uses (default: the server's own serverInfo.name, else the package or command name)")

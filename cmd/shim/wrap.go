@@ -1,0 +1,189 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/clientconfig"
+)
+
+// runWrap runs `shim wrap` or `shim unwrap`, which put the stdio servers
+// in MCP clients' config files behind this shim, or take them back out.
+func runWrap(verb string, args []string) int {
+	w := wrapCmd{
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		self:   func() (string, error) { return shimPath(os.Args[0], os.Executable) },
+	}
+	return w.run(verb, args)
+}
+
+type wrapCmd struct {
+	stdout, stderr io.Writer
+	self           func() (string, error) // the path clients should start the shim by
+}
+
+// target is one config file to edit, and the client it belongs to; path
+// is "" for a client with no config file, looked lists where it looked.
+type target struct {
+	client, path string
+	looked       []string
+}
+
+func (w wrapCmd) run(verb string, args []string) int {
+	flags := flag.NewFlagSet("shim "+verb, flag.ContinueOnError)
+	flags.SetOutput(w.stderr)
+	flags.Usage = func() {
+		fmt.Fprintf(w.stderr, "usage: shim %s [--client claude-desktop|claude-code|cursor] [--config PATH] [--dry-run]\n\n", verb)
+		flags.PrintDefaults()
+	}
+	client := flags.String("client", "", "edit only this client's config: claude-desktop, claude-code or cursor (default: every client's found)")
+	config := flags.String("config", "", "edit this config file instead of looking for the client's")
+	dryRun := flags.Bool("dry-run", false, "print the changes and write nothing")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintf(w.stderr, "shim %s: unexpected argument %q\n", verb, flags.Arg(0))
+		flags.Usage()
+		return 2
+	}
+	targets, err := targets(*client, *config)
+	if err != nil {
+		fmt.Fprintf(w.stderr, "shim %s: %v\n", verb, err)
+		return 1
+	}
+
+	edit := clientconfig.UnwrapFile
+	if verb == "wrap" {
+		self, err := w.self()
+		if err != nil {
+			fmt.Fprintf(w.stderr, "shim wrap: %v\n", err)
+			return 1
+		}
+		edit = func(path string, dryRun bool) (clientconfig.File, error) {
+			return clientconfig.WrapFile(path, self, dryRun)
+		}
+	}
+	code, written := 0, false
+	for _, t := range targets {
+		if t.path == "" {
+			fmt.Fprintf(w.stdout, "%s: no config (looked for %s)\n", t.client, strings.Join(t.looked, ", "))
+			continue
+		}
+		fmt.Fprintf(w.stdout, "%s: %s\n", t.client, t.path)
+		f, err := edit(t.path, *dryRun)
+		if err != nil {
+			fmt.Fprintf(w.stderr, "shim %s: %v\n", verb, err)
+			code = 1
+			continue
+		}
+		f.Report(w.stdout)
+		written = written || f.Written
+	}
+	if written {
+		fmt.Fprintln(w.stdout, "Restart the clients whose files changed: they read their servers at start.")
+	}
+	return code
+}
+
+// targets lists the config files to edit: the one given, or those of the
+// clients asked for that exist, and the clients that have none.
+func targets(client, config string) ([]target, error) {
+	clients := clientconfig.Clients
+	if client != "" {
+		c, err := clientconfig.ParseClient(client)
+		if err != nil {
+			return nil, err
+		}
+		clients = []clientconfig.Client{c}
+	}
+	if config != "" {
+		label := client
+		if label == "" {
+			label = "config"
+		}
+		return []target{{client: label, path: config}}, nil
+	}
+	env, err := clientconfig.CurrentEnv()
+	if err != nil {
+		return nil, err
+	}
+	var all []target
+	found := false
+	for _, c := range clients {
+		paths := c.Paths(env)
+		n := len(all)
+		for _, p := range paths {
+			_, err := os.Stat(p)
+			switch {
+			case err == nil:
+				all = append(all, target{client: string(c), path: p})
+			case !errors.Is(err, fs.ErrNotExist):
+				return nil, fmt.Errorf("%s config %s: %w", c, p, err)
+			}
+		}
+		found = found || len(all) > n
+		if len(all) == n {
+			all = append(all, target{client: string(c), looked: paths})
+		}
+	}
+	if !found {
+		return nil, errors.New("no MCP client config found; name one with --config PATH")
+	}
+	return all, nil
+}
+
+// shimPath is the absolute path clients should start this shim by: they
+// do not get the login shell's PATH (Claude Desktop, for one), so a bare
+// "shim" may not be found. The path the shim was invoked by wins over
+// os.Executable's when both are the same file: it is how the user reaches
+// the shim, and a symlink such as Homebrew's keeps working across upgrades,
+// where the versioned path it resolves to would not.
+func shimPath(arg0 string, executable func() (string, error)) (string, error) {
+	exe, err := executable()
+	if err != nil {
+		return "", fmt.Errorf("find this shim's own path: %w", err)
+	}
+	p := exe
+	if invoked := invokedPath(arg0); invoked != "" && sameFile(invoked, exe) {
+		p = invoked
+	}
+	if strings.Contains(filepath.ToSlash(p), "/go-build") {
+		return "", fmt.Errorf("this shim runs from Go's build cache (%s), which is deleted after the run; install it (go install ./cmd/shim) and run the installed one", p)
+	}
+	return p, nil
+}
+
+// invokedPath makes arg0 absolute the way the shell found it: through PATH
+// when it has no directory. It is "" when that fails.
+func invokedPath(arg0 string) string {
+	if !strings.ContainsAny(arg0, `/\`) {
+		p, err := exec.LookPath(arg0)
+		if err != nil {
+			return ""
+		}
+		arg0 = p
+	}
+	abs, err := filepath.Abs(arg0)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
+func sameFile(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
+}

@@ -1,0 +1,11 @@
+// Package clientconfig owns flowd's edits to MCP clients' configuration
+// files (Claude Desktop, Claude Code, Cursor): where each client keeps its
+// servers, and putting every stdio server behind the shim (Wrap) or taking
+// it back out (Unwrap).
+//
+// Edits are splices: only the `command` and `args` values of a changed
+// server are rewritten, in the layout the file already uses, so every other
+// byte (key order, escapes, indentation, other fields) stays as written, and
+// Unwrap(Wrap(x)) gives x back. A server's original command line is kept in
+// the shim's own arguments, after `--`, which is all Unwrap needs.
+package clientconfig

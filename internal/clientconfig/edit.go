@@ -1,0 +1,326 @@
+package clientconfig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Action is what Wrap or Unwrap did with one server.
+type Action string
+
+const (
+	Wrapped   Action = "wrapped"
+	Unwrapped Action = "unwrapped"
+	Skipped   Action = "skipped"
+)
+
+// Server is one MCP server of a config file and what an edit did with it.
+type Server struct {
+	Project string // the project of a server in ~/.claude.json's "projects"; "" for top-level servers
+	Name    string
+	Action  Action
+	Note    string   // why it was skipped
+	Old     []string // the command line before (command, then args); nil when skipped
+	New     []string // the command line after
+}
+
+// Result is a config file's content after Wrap or Unwrap, and what
+// happened to each server in it.
+type Result struct {
+	Out     []byte
+	Servers []Server
+}
+
+// Changed reports whether any server was rewritten.
+func (r Result) Changed() bool {
+	return slices.ContainsFunc(r.Servers, func(s Server) bool { return s.Action != Skipped })
+}
+
+// Wrap puts every local (stdio) server of doc behind the shim at shim,
+// named by its key: command becomes shim, and args
+// ["--name", key, "--", old command, old args...]. It skips remote servers
+// and servers already wrapped, so wrapping twice is wrapping once.
+// Servers are found under the top-level "mcpServers" and, for Claude
+// Code's ~/.claude.json, under every "projects" entry's "mcpServers".
+func Wrap(doc []byte, shim string) (Result, error) {
+	return transform(doc, func(l layout, s server) (Server, []edit) { return wrapOne(l, s, shim) })
+}
+
+// Unwrap restores the command line of every wrapped server of doc: the
+// command after the shim's flags, and the args after it. Nothing else is
+// removed, so Unwrap(Wrap(doc)) is doc, except that a server written
+// without "args" keeps the "args": [] that Wrap had to add.
+func Unwrap(doc []byte) (Result, error) {
+	return transform(doc, unwrapOne)
+}
+
+// server is one entry of an "mcpServers" object, located in the document.
+type server struct {
+	project string
+	name    member
+	object  bool // false: the entry is not an object, and fields is empty
+	fields  []member
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+func transform(doc []byte, one func(layout, server) (Server, []edit)) (Result, error) {
+	// Windows editors may start a file with a byte order mark, which
+	// encoding/json rejects; it stays where it is.
+	body := bytes.TrimPrefix(doc, utf8BOM)
+	bom := doc[:len(doc)-len(body)]
+	if len(bytes.TrimSpace(body)) == 0 {
+		return Result{Out: doc}, nil // a client's fresh, empty config file holds no servers
+	}
+	if err := checkSyntax(body); err != nil {
+		return Result{}, err
+	}
+	found, err := servers(body)
+	if err != nil {
+		return Result{}, err
+	}
+	l := layoutOf(body)
+	var res Result
+	var edits []edit
+	for _, s := range found {
+		srv, e := one(l, s)
+		res.Servers = append(res.Servers, srv)
+		edits = append(edits, e...)
+	}
+	res.Out = append(slices.Clip(bom), apply(body, edits)...)
+	return res, nil
+}
+
+// servers finds the entries of the top-level "mcpServers" and of every
+// project's "mcpServers" in ~/.claude.json.
+func servers(doc []byte) ([]server, error) {
+	start := len(doc) - len(bytes.TrimLeft(doc, " \t\r\n"))
+	root := span{start, start + len(bytes.TrimSpace(doc))}
+	top, ok, err := members(doc, root)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("the file holds no JSON object")
+	}
+	found, err := serversIn(doc, top, "")
+	if err != nil {
+		return nil, err
+	}
+	projects, ok := last(top, "projects")
+	if !ok {
+		return found, nil
+	}
+	ps, _, err := members(doc, projects.value)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		fields, ok, err := members(doc, p.value)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // not a project entry flowd understands; Claude Code's to judge
+		}
+		more, err := serversIn(doc, fields, p.key)
+		if err != nil {
+			return nil, fmt.Errorf("project %s: %w", p.key, err)
+		}
+		found = append(found, more...)
+	}
+	return found, nil
+}
+
+func serversIn(doc []byte, fields []member, project string) ([]server, error) {
+	m, ok := last(fields, "mcpServers")
+	if !ok {
+		return nil, nil
+	}
+	entries, ok, err := members(doc, m.value)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		line, _ := position(doc, m.value.start)
+		return nil, fmt.Errorf("line %d: \"mcpServers\" is not an object", line)
+	}
+	var found []server
+	for _, e := range entries {
+		fields, object, err := members(doc, e.value)
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, server{project: project, name: e, object: object, fields: fields})
+	}
+	return found, nil
+}
+
+// stdio is a local server's command line, located in the document.
+type stdio struct {
+	command    member
+	args       member
+	hasArgs    bool
+	argSpans   []span
+	line       []string // command, then args, decoded
+	commandRaw []byte
+}
+
+// remoteTypes are the "type" values of servers reached over the network,
+// which have no process for the shim to wrap.
+var remoteTypes = []string{"http", "sse", "streamable-http"}
+
+// stdioOf reads the command line of s; note says why s has none flowd can
+// wrap.
+func stdioOf(doc []byte, s server) (c stdio, note string) {
+	if !s.object {
+		return c, "not a JSON object"
+	}
+	if _, ok := last(s.fields, "url"); ok {
+		return c, "remote server (has a url)"
+	}
+	if t, ok := last(s.fields, "type"); ok {
+		if typ, _ := stringAt(doc, t.value); slices.Contains(remoteTypes, typ) {
+			return c, fmt.Sprintf("remote server (type %s)", typ)
+		}
+	}
+	var ok bool
+	if c.command, ok = last(s.fields, "command"); !ok {
+		return c, "no command"
+	}
+	command, ok := stringAt(doc, c.command.value)
+	if !ok {
+		return c, "command is not a string"
+	}
+	c.line = []string{command}
+	c.commandRaw = doc[c.command.value.start:c.command.value.end]
+	if c.args, c.hasArgs = last(s.fields, "args"); !c.hasArgs {
+		return c, ""
+	}
+	if c.argSpans, ok, _ = elements(doc, c.args.value); !ok {
+		return c, "args is not a list"
+	}
+	for _, a := range c.argSpans {
+		arg, ok := stringAt(doc, a)
+		if !ok {
+			return c, "args holds something other than strings"
+		}
+		c.line = append(c.line, arg)
+	}
+	return c, ""
+}
+
+func (c stdio) rawArgs(doc []byte, from int) [][]byte {
+	raw := make([][]byte, 0, len(c.argSpans)-from)
+	for _, a := range c.argSpans[from:] {
+		raw = append(raw, doc[a.start:a.end])
+	}
+	return raw
+}
+
+func wrapOne(l layout, s server, shim string) (Server, []edit) {
+	doc := l.doc
+	out := Server{Project: s.project, Name: s.name.key, Action: Skipped}
+	c, note := stdioOf(doc, s)
+	if note != "" {
+		out.Note = note
+		return out, nil
+	}
+	if isWrapped(c.line[0], c.line[1:]) {
+		out.Note = "already wrapped"
+		return out, nil
+	}
+	// The key and the old command line move into args byte for byte, so
+	// that Unwrap can put back exactly what was written.
+	args := append([][]byte{
+		quote("--name"),
+		doc[s.name.rawKey.start:s.name.rawKey.end],
+		quote("--"),
+		c.commandRaw,
+	}, c.rawArgs(doc, 0)...)
+	edits := []edit{{c.command.value.start, c.command.value.end, quote(shim)}}
+	if c.hasArgs {
+		style := l.styleOf(c.args, c.argSpans)
+		edits = append(edits, edit{c.args.value.start, c.args.value.end, l.render(style, args)})
+	} else {
+		edits = append(edits, edit{c.command.value.end, c.command.value.end, l.argsAfter(c.command, args)})
+	}
+	out.Action, out.Old = Wrapped, c.line
+	out.New = append([]string{shim, "--name", s.name.key, "--"}, c.line...)
+	return out, edits
+}
+
+// argsAfter writes a new "args" member to follow the member cmd, laid out
+// as cmd is: on a line of its own, or on cmd's line.
+func (l layout) argsAfter(cmd member, args [][]byte) []byte {
+	colon := string(l.doc[cmd.rawKey.end:cmd.value.start]) // ":" with the file's spacing
+	if l.startsLine(cmd.rawKey.start) {
+		ind := l.indent(cmd.rawKey.start)
+		return []byte("," + l.nl + ind + `"args"` + colon + string(l.render(l.newStyle(ind, true, ""), args)))
+	}
+	sep := l.sepAfter(cmd)
+	return []byte(sep + `"args"` + colon + string(l.render(l.newStyle("", false, sep), args)))
+}
+
+func unwrapOne(l layout, s server) (Server, []edit) {
+	doc := l.doc
+	out := Server{Project: s.project, Name: s.name.key, Action: Skipped}
+	c, note := stdioOf(doc, s)
+	if note != "" {
+		out.Note = note
+		return out, nil
+	}
+	if !isWrapped(c.line[0], c.line[1:]) {
+		out.Note = "not wrapped"
+		return out, nil
+	}
+	i := innerCommand(c.line[1:])
+	if i < 0 {
+		out.Note = "wrapped, but no command follows the shim's flags"
+		return out, nil
+	}
+	inner := c.argSpans[i]
+	style := l.styleOf(c.args, c.argSpans)
+	edits := []edit{
+		{c.command.value.start, c.command.value.end, doc[inner.start:inner.end]},
+		{c.args.value.start, c.args.value.end, l.render(style, c.rawArgs(doc, i+1))},
+	}
+	out.Action, out.Old, out.New = Unwrapped, c.line, c.line[1+i:]
+	return out, edits
+}
+
+// isWrapped recognises a server that already runs through a shim: by the
+// command's name, or, for a shim renamed or moved, by the arguments Wrap
+// writes.
+func isWrapped(command string, args []string) bool {
+	base := strings.ToLower(command[strings.LastIndexAny(command, `/\`)+1:])
+	if strings.TrimSuffix(base, ".exe") == "shim" {
+		return true
+	}
+	return len(args) > 0 && (args[0] == "--name" || strings.HasPrefix(args[0], "--name=")) && slices.Contains(args, "--")
+}
+
+// innerCommand is the index in a shim's args of the command it runs, or
+// -1. It reads args as the shim's flag parsing does: flags up to "--" or
+// the first argument that is not a flag.
+func innerCommand(args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return i + 1
+			}
+			return -1
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			return i
+		}
+		if name := strings.TrimLeft(a, "-"); name == "name" || name == "socket" {
+			i++ // the flag's value
+		}
+	}
+	return -1
+}

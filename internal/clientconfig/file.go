@@ -1,0 +1,156 @@
+package clientconfig
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+)
+
+// BackupSuffix names the copy of a config file taken before flowd
+// rewrites it.
+const BackupSuffix = ".bak-flowd"
+
+// File is what WrapFile or UnwrapFile did to one config file.
+type File struct {
+	Path string // the file edited: a symlink's target
+	Result
+	Written bool   // false for a dry run or when nothing changed
+	Backup  string // the previous content's copy, when Written
+}
+
+// WrapFile applies Wrap to the config file at path. A dry run reads and
+// reports but writes nothing.
+func WrapFile(path, shim string, dryRun bool) (File, error) {
+	return rewrite(path, func(b []byte) (Result, error) { return Wrap(b, shim) }, dryRun)
+}
+
+// UnwrapFile applies Unwrap to the config file at path.
+func UnwrapFile(path string, dryRun bool) (File, error) {
+	return rewrite(path, Unwrap, dryRun)
+}
+
+func rewrite(path string, change func([]byte) (Result, error), dryRun bool) (File, error) {
+	// Edit a symlink's target, so a config kept in a dotfiles repository
+	// stays linked.
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return File{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return File{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	old, err := os.ReadFile(real)
+	if err != nil {
+		return File{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	res, err := change(old)
+	if err != nil {
+		return File{}, fmt.Errorf("%s: %w", path, err)
+	}
+	f := File{Path: real, Result: res}
+	if dryRun || !res.Changed() {
+		return f, nil
+	}
+	mode := info.Mode().Perm() // env blocks hold tokens: the backup is as private as the file
+	backup := real + BackupSuffix
+	if err := writeAtomic(backup, old, mode, nil); err != nil {
+		return File{}, fmt.Errorf("back up %s: %w", path, err)
+	}
+	if err := writeAtomic(real, res.Out, mode, old); err != nil {
+		return File{}, fmt.Errorf("write %s (unchanged; backup in %s): %w", path, backup, err)
+	}
+	f.Written, f.Backup = true, backup
+	return f, nil
+}
+
+// writeAtomic replaces path with b through a temporary file and a rename,
+// so a client never reads half a file. When was is not nil, path must
+// still hold it: clients rewrite their own files while they run (Claude
+// Code its ~/.claude.json), and their change must not be lost.
+func writeAtomic(path string, b []byte, mode fs.FileMode, was []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
+	if was != nil {
+		now, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(now, was) {
+			return fmt.Errorf("the file changed while flowd edited it (is the client running?); run the command again")
+		}
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Report prints what happened to each server of f: old and new command
+// lines for a changed one, the reason for one skipped.
+func (f File) Report(w io.Writer) {
+	for _, s := range f.Servers {
+		name := s.Name
+		if s.Project != "" {
+			name += " (project " + s.Project + ")"
+		}
+		if s.Action == Skipped {
+			fmt.Fprintf(w, "  %s: skipped, %s\n", name, s.Note)
+			continue
+		}
+		fmt.Fprintf(w, "  %s: %s\n    - %s\n    + %s\n", name, s.Action, commandLine(s.Old), commandLine(s.New))
+	}
+	switch {
+	case len(f.Servers) == 0:
+		fmt.Fprintln(w, "  no MCP servers")
+	case !f.Changed():
+		fmt.Fprintln(w, "  nothing to change")
+	case f.Written:
+		fmt.Fprintf(w, "  written; the previous version is in %s\n", f.Backup)
+	default:
+		fmt.Fprintln(w, "  dry run: nothing written")
+	}
+}
+
+// commandLine shows a command line as a POSIX shell would read it, so an
+// argument with a space is visibly one argument.
+func commandLine(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	return strings.Join(quoted, " ")
+}
+
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("@%+=:,./_-", r) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
