@@ -17,7 +17,8 @@ func TestRunSmall(t *testing.T) {
 		t.Skip("builds and runs shim, flowd and testserver; not in -short")
 	}
 	start := time.Now()
-	rep, err := run(Config{N: 50, Warmup: 10, Blocks: 10, Runs: 2, Progress: t.Output()})
+	rep, err := run(Config{N: 50, Warmup: 10, Blocks: 10, Preload: 20, Runs: 2, Origins: 300, Checks: 100,
+		HookOrigins: 100, HookRuns: 20, HookCallers: 4, HookFor: 300 * time.Millisecond, Progress: t.Output()})
 	require.NoError(t, err)
 	t.Logf("took %v", time.Since(start))
 
@@ -30,28 +31,74 @@ func TestRunSmall(t *testing.T) {
 	assert.Equal(t, l.Shim.P50-l.Direct.P50, l.Added.P50)
 	assert.Greater(t, l.RequestBytes, messageBytes)
 
-	th := rep.Throughput
-	assert.Positive(t, th.Direct.Min)
-	assert.Positive(t, th.Shim.Min)
-	assert.Greater(t, th.ResponseBytes, resultBytes)
+	assert.Equal(t, Preloaded{Results: 20, Bytes: rep.Latency.Preloaded.Bytes}, rep.Latency.Preloaded)
+	assert.Greater(t, rep.Latency.Preloaded.Bytes, int64(20*2000))
+
+	require.Len(t, rep.Throughput, 2)
+	assert.Equal(t, serverRaw, rep.Throughput[0].Server, "the judged figure comes first")
+	assert.Equal(t, serverMCPGo, rep.Throughput[1].Server)
+	for _, th := range rep.Throughput {
+		assert.Positive(t, th.Direct.Min, th.Server)
+		assert.Positive(t, th.Shim.Min, th.Server)
+		assert.Positive(t, th.ShimSettled.Min, th.Server)
+		assert.Positive(t, th.NextCallMs, th.Server)
+		assert.Greater(t, th.ResponseBytes, resultBytes, th.Server)
+	}
+
+	e := rep.Engine
+	assert.Equal(t, 300, e.Origins)
+	assert.Greater(t, e.OriginBytes, int64(300*2000))
+	assert.Positive(t, e.RecordMBps)
+	assert.Positive(t, e.HeapBytes)
+	assert.Equal(t, e.HeapBytes*10000/300, e.HeapPer10k)
+	assert.Positive(t, e.Check.P50)
+	assert.LessOrEqual(t, e.Check.P50, e.Check.P99)
+	assert.InDelta(t, argsBytes, e.ArgsBytes, 400)
+	pl := e.Planted
+	assert.Equal(t, 100, pl.Fresh+pl.Copies+pl.Secrets)
+	assert.Positive(t, pl.CopiesFound, "the engine must find copied pieces, or the check times measure nothing")
+	assert.Positive(t, pl.SecretsFound)
+
+	h := rep.Hook
+	assert.Equal(t, 100, h.Origins)
+	assert.Positive(t, h.Latency.P50)
+	assert.LessOrEqual(t, h.Latency.P50, h.Latency.P95)
+	assert.Positive(t, h.Start.P50)
+	total := 0
+	for _, n := range h.Decisions {
+		total += n
+	}
+	assert.Equal(t, 20, total)
+	assert.Equal(t, 20, h.Planted.Fresh+h.Planted.Carrying)
+	// The engine traces about 99% of copied pieces to their origin and has
+	// flagged no fresh text in thousands of probes: far less means the
+	// hook runs were not judged against the session.
+	assert.LessOrEqual(t, h.Planted.FreshFlagged, h.Planted.Fresh/10, "fresh text flagged: %+v", h.Decisions)
+	assert.GreaterOrEqual(t, 2*h.Planted.CarryFlagged, h.Planted.Carrying, "origin data allowed: %+v", h.Decisions)
+	assert.Equal(t, 4, h.Load.Callers)
+	assert.Positive(t, h.Load.Evals)
+	assert.Zero(t, h.Load.Errors, h.Load.FirstError)
+	assert.Positive(t, h.BinaryBytes)
 
 	assert.Positive(t, rep.Binaries.ShimBytes)
 	if runtime.GOOS == "linux" {
 		require.NotNil(t, rep.Binaries.Stripped, "the built shim is ELF on Linux")
 		assert.True(t, *rep.Binaries.Stripped)
-		assert.Len(t, rep.Memory, 5)
+		assert.Len(t, rep.Memory, 7)
 		for _, m := range rep.Memory {
 			assert.Positive(t, m.RSS, m.Process+" "+m.When)
 			assert.GreaterOrEqual(t, m.HWM, m.RSS, m.Process+" "+m.When)
 		}
-		assert.Len(t, rep.Targets, 6)
+		assert.Len(t, rep.Targets, 13)
 	} else {
 		t.Logf("strip and memory checks need Linux (ELF, /proc); this is %s", runtime.GOOS)
 	}
 
 	var out bytes.Buffer
 	require.NoError(t, printTable(&out, rep))
-	assert.Contains(t, out.String(), "added p50:")
+	for _, want := range []string{"added p50:", "raw JSON-RPC server", "mcp-go test server", "flow engine in process", "hook evaluate"} {
+		assert.Contains(t, out.String(), want)
+	}
 }
 
 func TestPercentilesNearestRank(t *testing.T) {
@@ -72,9 +119,9 @@ func TestPercentilesNearestRank(t *testing.T) {
 		want   Percentiles
 	}{
 		{"empty", nil, Percentiles{}},
-		{"one", us(7), Percentiles{7, 7, 7}},
-		{"hundred", us(hundred...), Percentiles{50, 90, 99}},
-		{"outlier only at p99", us(1, 1, 1, 1, 1, 1, 1, 1, 1, 1000), Percentiles{1, 1, 1000}},
+		{"one", us(7), Percentiles{7, 7, 7, 7}},
+		{"hundred", us(hundred...), Percentiles{50, 90, 95, 99}},
+		{"outlier only at p99", us(1, 1, 1, 1, 1, 1, 1, 1, 1, 1000), Percentiles{1, 1, 1000, 1000}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,25 +138,35 @@ func TestSpreadMedian(t *testing.T) {
 
 func TestTargetsMarkMisses(t *testing.T) {
 	var r Report
-	r.Latency.Added = Percentiles{P50: 100, P99: 1001}
-	r.Throughput.Shim.Median = 199
+	r.Latency.Added = Percentiles{P50: 150, P99: 1001}
+	r.Throughput = []Throughput{{Server: serverRaw, Shim: Spread{Median: 199}}, {Server: serverMCPGo, Shim: Spread{Median: 500}}}
 	r.Binaries.ShimBytes = 6_000_000
 	r.Memory = []Memory{
 		{Process: "flowd", When: whenIdle, RSS: 31_000_000},
 		{Process: "shim", When: whenLatency, RSS: 15_000_000},
 		{Process: "shim", When: whenThroughput, RSS: 99_000_000}, // information only
 	}
+	r.Engine = Engine{Check: Percentiles{P99: 999}, RecordMBps: 99, HeapPer10k: 20_000_001}
+	r.Hook.Latency.P95 = 5000
+	r.Hook.Load = HookLoad{PerSecond: 500, Errors: 1}
 	met := map[string]bool{}
 	for _, tg := range targets(r) {
 		met[tg.Name] = tg.Met
 	}
 	assert.Equal(t, map[string]bool{
-		"added latency p50":          true,
-		"added latency p99":          false,
-		"shim throughput":            false,
-		"shim binary size":           true,
-		"shim RSS after latency run": true,
-		"flowd RSS idle":             false,
+		"added latency p50":                 false,
+		"added latency p50, flow engine on": true,
+		"added latency p99":                 false,
+		"shim throughput":                   false, // the raw server's figure, not mcp-go's
+		"shim binary size":                  true,
+		"shim RSS after latency run":        true,
+		"flowd RSS idle":                    false,
+		"flow check p99":                    true,
+		"flow record rate":                  false,
+		"flow memory per 10,000 origins":    false,
+		"hook evaluate p95":                 true,
+		"hook evaluations under load":       true,
+		"hook errors under load":            false,
 	}, met)
 }
 

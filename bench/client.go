@@ -97,6 +97,14 @@ func (c *rpcClient) echo(msg string) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: echo call %d: %w", c.name, id, err)
 	}
+	if !echoed(line, id, msg) {
+		return 0, fmt.Errorf("%s: echo call %d: unexpected answer: %.300s", c.name, id, line)
+	}
+	return d, nil
+}
+
+// echoed reports whether line is the answer to echo call id of msg.
+func echoed(line []byte, id int64, msg string) bool {
 	var resp struct {
 		ID     int64 `json:"id"`
 		Result struct {
@@ -106,11 +114,24 @@ func (c *rpcClient) echo(msg string) (time.Duration, error) {
 			IsError bool `json:"isError"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal(line, &resp); err != nil || resp.ID != id || resp.Result.IsError ||
-		len(resp.Result.Content) != 1 || resp.Result.Content[0].Text != msg {
-		return 0, fmt.Errorf("%s: echo call %d: unexpected answer: %.300s", c.name, id, line)
+	return json.Unmarshal(line, &resp) == nil && resp.ID == id && !resp.Result.IsError &&
+		len(resp.Result.Content) == 1 && resp.Result.Content[0].Text == msg
+}
+
+// remember makes an echo call whose result is text, so that flowd records
+// text as an origin of the session, and checks that the call came back.
+func (c *rpcClient) remember(text string) error {
+	id := c.id()
+	req := mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": "echo", "arguments": map[string]string{"message": text}}})
+	line, _, err := c.roundTrip(append(req, '\n'))
+	if err != nil {
+		return fmt.Errorf("%s: echo call %d: %w", c.name, id, err)
 	}
-	return d, nil
+	if !echoed(line, id, text) {
+		return fmt.Errorf("%s: echo call %d of %d bytes: unexpected answer: %.300s", c.name, id, len(text), line)
+	}
+	return nil
 }
 
 // fetch calls the bytes tool for n bytes and returns the size of the

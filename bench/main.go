@@ -5,12 +5,19 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 )
 
 func main() {
 	n := flag.Int("n", 5000, "timed tools/call round trips per side (direct, shim)")
-	runs := flag.Int("runs", 20, "timed 10 MB results per side; the median is reported")
-	bin := flag.String("bin", "", "directory with prebuilt shim, flowd and testserver (default: build them stripped into a temp dir)")
+	preload := flag.Int("preload", 1500, "tool results recorded in the shim's session before the latency run")
+	runs := flag.Int("runs", 20, "timed 10 MB results per side and server; the median is reported")
+	origins := flag.Int("origins", 10000, "origins in the flow engine's session and in the hook's session")
+	checks := flag.Int("checks", 4000, "timed flow checks of 4 KB arguments")
+	hookRuns := flag.Int("hook-runs", 600, "timed hook evaluate runs, one at a time")
+	hookCallers := flag.Int("hook-callers", 50, "concurrent hook evaluate callers for the load figure")
+	hookFor := flag.Duration("hook-for", 5*time.Second, "how long the hook load runs")
+	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver and rawserver (default: build them stripped into a temp dir)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -18,7 +25,10 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	rep, err := run(Config{N: *n, Warmup: 200, Blocks: 10, Runs: *runs, BinDir: *bin, Progress: os.Stderr})
+	rep, err := run(Config{N: *n, Warmup: 200, Blocks: 10, Preload: *preload, Runs: *runs,
+		Origins: *origins, Checks: *checks,
+		HookOrigins: *origins, HookRuns: *hookRuns, HookCallers: *hookCallers, HookFor: *hookFor,
+		BinDir: *bin, Progress: os.Stderr})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

@@ -17,15 +17,16 @@ import (
 	"time"
 )
 
-// binaries are the three programs the benchmark runs.
-type binaries struct{ shim, flowd, testserver string }
+// binaries are the programs the benchmark runs.
+type binaries struct{ shim, flowd, hook, testserver, rawserver string }
 
 func binariesIn(dir string) (binaries, error) {
-	b := binaries{shim: filepath.Join(dir, "shim"), flowd: filepath.Join(dir, "flowd"),
-		testserver: filepath.Join(dir, "testserver")}
-	for _, p := range []string{b.shim, b.flowd, b.testserver} {
+	b := binaries{shim: filepath.Join(dir, "shim"), flowd: filepath.Join(dir, "flowd"), hook: filepath.Join(dir, "hook"),
+		testserver: filepath.Join(dir, "testserver"), rawserver: filepath.Join(dir, "rawserver")}
+	for _, p := range []string{b.shim, b.flowd, b.hook, b.testserver, b.rawserver} {
 		if _, err := os.Stat(p); err != nil {
-			return b, fmt.Errorf("binary %s: %w (build with: go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/shim ./cmd/flowd ./internal/testserver)", p, err)
+			return b, fmt.Errorf("binary %s: %w (build with: go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/shim ./cmd/flowd ./internal/testserver ./bench/rawserver"+
+				" && CGO_ENABLED=0 go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/hook)", p, err)
 		}
 	}
 	return b, nil
@@ -33,6 +34,10 @@ func binariesIn(dir string) (binaries, error) {
 
 // buildFlags are the release flags the size target is about.
 var buildFlags = []string{"-ldflags=-s -w", "-trimpath"}
+
+// hookBuildEnv is added to the hook's build: a static binary starts
+// without the dynamic loader, and the hook starts once per tool call.
+const hookBuildEnv = "CGO_ENABLED=0"
 
 // build compiles the binaries from the module that contains the working
 // directory, the way a release would, into dir.
@@ -45,12 +50,22 @@ func build(dir string) (binaries, error) {
 	if mod == "" || mod == os.DevNull {
 		return binaries{}, errors.New("not inside the flowd module: run from the repository, or pass prebuilt binaries with -bin DIR")
 	}
-	args := append([]string{"build"}, buildFlags...)
-	args = append(args, "-o", dir+string(filepath.Separator), "./cmd/shim", "./cmd/flowd", "./internal/testserver")
-	cmd := exec.Command("go", args...)
-	cmd.Dir = filepath.Dir(mod)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return binaries{}, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
+	goBuild := func(env []string, pkgs ...string) error {
+		args := append([]string{"build"}, buildFlags...)
+		args = append(append(args, "-o", dir+string(filepath.Separator)), pkgs...)
+		cmd := exec.Command("go", args...)
+		cmd.Dir = filepath.Dir(mod)
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s go %s: %w\n%s", strings.Join(env, " "), strings.Join(args, " "), err, out)
+		}
+		return nil
+	}
+	if err := goBuild(nil, "./cmd/shim", "./cmd/flowd", "./internal/testserver", "./bench/rawserver"); err != nil {
+		return binaries{}, err
+	}
+	if err := goBuild([]string{hookBuildEnv}, "./cmd/hook"); err != nil {
+		return binaries{}, err
 	}
 	return binariesIn(dir)
 }

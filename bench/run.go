@@ -16,12 +16,39 @@ import (
 
 // Config sizes one benchmark run.
 type Config struct {
-	N        int    // timed echo round trips per side
-	Warmup   int    // untimed round trips per side before them
-	Blocks   int    // N is split into this many blocks per side, alternating sides
-	Runs     int    // timed 10 MB calls per side
-	BinDir   string // prebuilt shim, flowd and testserver; empty: build them
+	N       int // timed echo round trips per side
+	Warmup  int // untimed round trips per side before them
+	Blocks  int // N is split into this many blocks per side, alternating sides
+	Preload int // echo results recorded through the shim before the latency run
+	Runs    int // timed 10 MB calls per side and server
+
+	Origins int // recorded in the flow engine's session
+	Checks  int // timed flow checks against them
+
+	HookOrigins int           // recorded in the hook session before the hook runs
+	HookRuns    int           // timed `hook evaluate` runs, one at a time
+	HookCallers int           // concurrent callers for the hook load figure
+	HookFor     time.Duration // how long the load runs
+
+	BinDir   string // prebuilt binaries; empty: build them
 	Progress io.Writer
+}
+
+func (cfg Config) check() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"n", cfg.N}, {"blocks", cfg.Blocks}, {"runs", cfg.Runs}, {"origins", cfg.Origins}, {"checks", cfg.Checks},
+		{"hook-origins", cfg.HookOrigins}, {"hook-runs", cfg.HookRuns}, {"hook-callers", cfg.HookCallers}} {
+		if f.v < 1 {
+			return fmt.Errorf("bad sizes: %s=%d, must be at least 1", f.name, f.v)
+		}
+	}
+	if cfg.Warmup < 0 || cfg.Preload < 0 || cfg.HookFor <= 0 {
+		return fmt.Errorf("bad sizes: warmup=%d preload=%d hook-for=%v (warmup and preload at least 0, hook-for positive)",
+			cfg.Warmup, cfg.Preload, cfg.HookFor)
+	}
+	return nil
 }
 
 const (
@@ -29,12 +56,17 @@ const (
 	resultBytes  = 10_000_000
 )
 
+// Servers the throughput figures are taken with.
+const (
+	serverRaw   = "raw"    // bench/rawserver: precomputed lines, so the figure is the relay's
+	serverMCPGo = "mcp-go" // internal/testserver: an SDK encoding each result, as real servers do
+)
+
 // run measures everything in a private temp dir, which it removes, and
 // stops every process it started, also when it fails.
 func run(cfg Config) (rep Report, err error) {
-	if cfg.N < 1 || cfg.Runs < 1 || cfg.Warmup < 0 || cfg.Blocks < 1 {
-		return rep, fmt.Errorf("bad sizes: n=%d runs=%d warmup=%d blocks=%d (n, runs and blocks must be at least 1)",
-			cfg.N, cfg.Runs, cfg.Warmup, cfg.Blocks)
+	if err := cfg.check(); err != nil {
+		return rep, err
 	}
 	cfg.Blocks = min(cfg.Blocks, cfg.N)
 	progress := func(format string, args ...any) {
@@ -52,7 +84,7 @@ func run(cfg Config) (rep Report, err error) {
 
 	var bins binaries
 	if cfg.BinDir == "" {
-		progress("building shim, flowd and testserver with %s", strings.Join(buildFlags, " "))
+		progress("building shim, flowd, testserver and rawserver with %s, hook also with %s", strings.Join(buildFlags, " "), hookBuildEnv)
 		bins, err = build(filepath.Join(tmp, "bin"))
 		rep.Binaries.Built = true
 	} else {
@@ -62,11 +94,13 @@ func run(cfg Config) (rep Report, err error) {
 	if err != nil {
 		return rep, err
 	}
-	st, err := os.Stat(bins.shim)
-	if err != nil {
-		return rep, fmt.Errorf("shim binary: %w", err)
+	for p, size := range map[string]*int64{bins.shim: &rep.Binaries.ShimBytes, bins.hook: &rep.Binaries.HookBytes} {
+		st, err := os.Stat(p)
+		if err != nil {
+			return rep, fmt.Errorf("binary size: %w", err)
+		}
+		*size = st.Size()
 	}
-	rep.Binaries.ShimBytes = st.Size()
 	if s, ok := stripped(bins.shim); ok {
 		rep.Binaries.Stripped = &s
 	}
@@ -101,48 +135,115 @@ func run(cfg Config) (rep Report, err error) {
 		return rep, err
 	}
 
-	direct, err := startClient("testserver", []string{bins.testserver}, env)
-	if err != nil {
-		return rep, err
-	}
-	defer func() { err = errors.Join(err, direct.close()) }()
-	shim, err := startClient("shim", []string{bins.shim, "--no-autostart", "--socket", socket, "--", bins.testserver}, env)
-	if err != nil {
-		return rep, err
-	}
-	defer func() { err = errors.Join(err, shim.close()) }()
-	for _, c := range []*rpcClient{direct, shim} {
-		if err := c.handshake(); err != nil {
-			return rep, err
+	// start runs a server directly and through a shim, and shakes hands
+	// with both; every process it starts is stopped when run returns.
+	var clients []*rpcClient
+	defer func() {
+		for _, c := range clients {
+			err = errors.Join(err, c.close())
 		}
+	}()
+	start := func(server string) (direct, shim *rpcClient, err error) {
+		if direct, err = startClient(filepath.Base(server), []string{server}, env); err != nil {
+			return nil, nil, err
+		}
+		clients = append(clients, direct)
+		if shim, err = startClient("shim", []string{bins.shim, "--no-autostart", "--socket", socket, "--", server}, env); err != nil {
+			return nil, nil, err
+		}
+		clients = append(clients, shim)
+		return direct, shim, errors.Join(direct.handshake(), shim.handshake())
+	}
+	direct, shim, err := start(bins.testserver)
+	if err != nil {
+		return rep, err
 	}
 
+	progress("flow engine in flowd: recording %d tool results through the shim", cfg.Preload)
+	pre, err := preload(shim, cfg.Preload)
+	if err != nil {
+		return rep, err
+	}
 	progress("latency: %d warm-up + %d timed echo round trips per side", cfg.Warmup, cfg.N)
 	if rep.Latency, err = measureLatency(cfg, direct, shim); err != nil {
 		return rep, err
 	}
+	rep.Latency.Preloaded = pre
 	// 2 messages per round trip, plus initialize, its answer and initialized.
-	if err := checkJudged(socket, shim.pid(), uint64(2*(cfg.Warmup+cfg.N)+3)); err != nil {
+	if err := checkJudged(socket, shim.pid(), uint64(2*(cfg.Preload+cfg.Warmup+cfg.N)+3)); err != nil {
 		return rep, err
 	}
 	if err := errors.Join(record(shim.pid(), "shim", whenLatency), record(fd.pid(), "flowd", whenLatency)); err != nil {
 		return rep, err
 	}
 
-	progress("throughput: 1 warm-up + %d timed %d-byte results per side", cfg.Runs, resultBytes)
-	if rep.Throughput, err = measureThroughput(cfg, direct, shim); err != nil {
+	progress("throughput (%s server): 1 warm-up + %d timed %d-byte results per side", serverMCPGo, cfg.Runs, resultBytes)
+	mcpgo, err := measureThroughput(cfg, serverMCPGo, direct, shim)
+	if err != nil {
 		return rep, err
 	}
-	if err := errors.Join(record(shim.pid(), "shim", whenThroughput), record(fd.pid(), "flowd", whenThroughput)); err != nil {
+	if err := record(shim.pid(), "shim", whenThroughput+" ("+serverMCPGo+")"); err != nil {
+		return rep, err
+	}
+	rawDirect, rawShim, err := start(bins.rawserver)
+	if err != nil {
+		return rep, err
+	}
+	progress("throughput (%s server): 1 warm-up + %d timed %d-byte results per side", serverRaw, cfg.Runs, resultBytes)
+	raw, err := measureThroughput(cfg, serverRaw, rawDirect, rawShim)
+	if err != nil {
+		return rep, err
+	}
+	rep.Throughput = []Throughput{raw, mcpgo}
+	// A warm-up and Runs results, then Runs pairs of a 1-byte call and a result.
+	if err := checkJudged(socket, rawShim.pid(), uint64(2*(1+3*cfg.Runs)+3)); err != nil {
+		return rep, err
+	}
+	if err := errors.Join(record(rawShim.pid(), "shim", whenThroughput+" ("+serverRaw+")"),
+		record(fd.pid(), "flowd", whenThroughput)); err != nil {
 		return rep, err
 	}
 	// A shim that had to apply fail_mode says so on stderr, and its
 	// figures would not include flowd.
-	if s := strings.TrimSpace(shim.stderr.String()); s != "" {
-		return rep, fmt.Errorf("the shim reported trouble, so its figures may not include flowd: %s", s)
+	for _, c := range []*rpcClient{shim, rawShim} {
+		if s := strings.TrimSpace(c.stderr.String()); s != "" {
+			return rep, fmt.Errorf("the shim reported trouble, so its figures may not include flowd: %s", s)
+		}
 	}
+
+	progress("hook: recording %d Read results through flowd's hook endpoint, then %d timed runs of hook evaluate",
+		cfg.HookOrigins, cfg.HookRuns)
+	if rep.Hook, err = measureHook(cfg, bins.hook, socket, env); err != nil {
+		return rep, err
+	}
+	rep.Hook.BinaryBytes = rep.Binaries.HookBytes
+	if err := record(fd.pid(), "flowd", whenHook); err != nil {
+		return rep, err
+	}
+
+	progress("flow engine in this process: %d origins, %d timed checks", cfg.Origins, cfg.Checks)
+	if rep.Engine, err = measureEngine(cfg.Origins, cfg.Checks); err != nil {
+		return rep, err
+	}
+	rep.Machine.LoadAvgEnd = loadAvg()
 	rep.Targets = targets(rep)
 	return rep, nil
+}
+
+// preload records n realistic tool results in the shim's session, as an
+// agent's earlier calls would, so that the latency run checks every call
+// against them. Each is an echo call: its result is the text it sent.
+func preload(shim *rpcClient, n int) (Preloaded, error) {
+	p := Preloaded{Results: n}
+	c := newCorpus(3)
+	for range n {
+		d := c.result()
+		if err := shim.remember(d.text); err != nil {
+			return p, err
+		}
+		p.Bytes += int64(len(d.text))
+	}
+	return p, nil
 }
 
 // side is one way of reaching the server.
@@ -191,9 +292,10 @@ func measureLatency(cfg Config, direct, shim *rpcClient) (Latency, error) {
 	return l, nil
 }
 
-// measureThroughput times whole 10 MB results, alternating sides run by run.
-func measureThroughput(cfg Config, direct, shim *rpcClient) (Throughput, error) {
-	t := Throughput{Runs: cfg.Runs, ResultBytes: resultBytes}
+// measureThroughput times whole 10 MB results, alternating sides run by
+// run, then through the shim alone with flowd caught up before each.
+func measureThroughput(cfg Config, server string, direct, shim *rpcClient) (Throughput, error) {
+	t := Throughput{Server: server, Runs: cfg.Runs, ResultBytes: resultBytes}
 	// The first large result grows every buffer on the way; later ones reuse them.
 	for _, c := range []*rpcClient{direct, shim} {
 		if _, _, err := c.fetch(resultBytes); err != nil {
@@ -223,6 +325,26 @@ func measureThroughput(cfg Config, direct, shim *rpcClient) (Throughput, error) 
 	}
 	t.Direct, t.Shim = spread(dr), spread(sr)
 	t.AddedMs = spread(sms).Median - spread(dms).Median
+
+	// flowd records each result as an origin after passing it on, and the
+	// session's next check waits for that. A 1-byte call right after a
+	// large result shows the wait; once it is answered, flowd has caught
+	// up, and the next large result measures the relay alone.
+	var settled, next []float64
+	for range cfg.Runs {
+		_, wait, err := shim.fetch(1)
+		if err != nil {
+			return t, err
+		}
+		n, d, err := shim.fetch(resultBytes)
+		if err != nil {
+			return t, err
+		}
+		next = append(next, wait.Seconds()*1e3)
+		settled = append(settled, float64(n)/d.Seconds()/mb)
+	}
+	t.ShimSettled = spread(settled)
+	t.NextCallMs = spread(next).Median
 	return t, nil
 }
 
@@ -274,10 +396,16 @@ func machine() Machine {
 			}
 		}
 	}
+	m.LoadAvg = loadAvg()
+	return m
+}
+
+// loadAvg is the 1, 5 and 15 minute load average, where /proc has it.
+func loadAvg() string {
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		if f := strings.Fields(string(b)); len(f) >= 3 {
-			m.LoadAvg = strings.Join(f[:3], " ")
+			return strings.Join(f[:3], " ")
 		}
 	}
-	return m
+	return ""
 }

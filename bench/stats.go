@@ -10,6 +10,7 @@ import (
 type Percentiles struct {
 	P50 float64 `json:"p50_us"`
 	P90 float64 `json:"p90_us"`
+	P95 float64 `json:"p95_us"`
 	P99 float64 `json:"p99_us"`
 }
 
@@ -18,7 +19,7 @@ type Percentiles struct {
 func percentiles(sample []time.Duration) Percentiles {
 	s := slices.Clone(sample)
 	slices.Sort(s)
-	return Percentiles{P50: rank(s, 50), P90: rank(s, 90), P99: rank(s, 99)}
+	return Percentiles{P50: rank(s, 50), P90: rank(s, 90), P95: rank(s, 95), P99: rank(s, 99)}
 }
 
 func rank(sorted []time.Duration, p float64) float64 {
@@ -30,7 +31,7 @@ func rank(sorted []time.Duration, p float64) float64 {
 }
 
 func (p Percentiles) minus(q Percentiles) Percentiles {
-	return Percentiles{P50: p.P50 - q.P50, P90: p.P90 - q.P90, P99: p.P99 - q.P99}
+	return Percentiles{P50: p.P50 - q.P50, P90: p.P90 - q.P90, P95: p.P95 - q.P95, P99: p.P99 - q.P99}
 }
 
 // Ratios of two Percentiles, p / q at each percentile.
