@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -27,7 +28,10 @@ const (
 
 // fragmentLen is the length of the secret pieces searched for: long
 // enough that a piece of a random secret does not turn up by chance.
-const fragmentLen = 16
+const (
+	fragmentLen    = 16
+	fragmentStride = 4
+)
 
 // SecretMatch is a known secret found in text.
 type SecretMatch struct {
@@ -52,8 +56,10 @@ type SecretIndex struct {
 	byValue map[string]uint64 // value → id
 	needles map[uint64][]needle
 	// prefix has a bit per hashed 4-byte prefix of any needle: most text
-	// positions are rejected with one bit test, without a map lookup.
-	prefix [1 << 16 / 64]uint64
+	// positions are rejected with one bit test, without a map lookup. It
+	// is sized for thousands of secrets, each with a dozen needles, to
+	// stay sparse.
+	prefix [prefixBits / 64]uint64
 }
 
 type needle struct {
@@ -88,6 +94,7 @@ func (x *SecretIndex) Add(id uint64, secret string) {
 		x.forget(x.order[0])
 		x.order = x.order[1:]
 	}
+	secret = strings.Clone(secret) // not a window into the text it was found in, which may be large
 	x.order = append(x.order, secret)
 	x.byValue[secret] = id
 	for _, n := range encodings(secret) {
@@ -97,7 +104,9 @@ func (x *SecretIndex) Add(id uint64, secret string) {
 	}
 }
 
-func prefixBit(s []byte) uint32 { return binary.LittleEndian.Uint32(s) * 0x9e3779b1 >> 16 }
+const prefixBits = 1 << 20
+
+func prefixBit(s []byte) uint32 { return binary.LittleEndian.Uint32(s) * 0x9e3779b1 >> (32 - 20) }
 
 func (x *SecretIndex) setPrefix(s []byte) {
 	p := prefixBit(s)
@@ -148,11 +157,13 @@ func encodings(secret string) []needle {
 		}
 		ns = append(ns, needle{text: other, enc: EncCase})
 	}
-	// Every fragmentLen-byte piece of a long secret, so a secret cut in two
-	// (half in one field, half in another) is still found. Short secrets
-	// have no pieces: a piece must be much shorter than the whole.
+	// fragmentLen-byte pieces of a long secret at every fragmentStride
+	// bytes, so a secret cut in two (half in one field, half in another) is
+	// still found: any run of fragmentLen+fragmentStride-1 bytes of it holds
+	// a whole piece. Short secrets have no pieces: a piece must be much
+	// shorter than the whole.
 	if len(s) >= 2*fragmentLen-8 {
-		for i := 0; i+fragmentLen <= len(s); i++ {
+		for i := 0; i+fragmentLen <= len(s); i += fragmentStride {
 			ns = append(ns, needle{text: s[i : i+fragmentLen], enc: EncFragment})
 		}
 	}

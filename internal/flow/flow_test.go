@@ -3,6 +3,7 @@ package flow
 import (
 	"crypto/sha256"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,7 +46,21 @@ func TestText(t *testing.T) {
 	assert.Contains(t, got, pem, "escapes decoded")
 	assert.Equal(t, "plain text", Text([]byte("  plain text "), 100))
 	assert.Len(t, Text([]byte(`["`+string(make([]byte, 0))+`aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbb"]`), 15), 15, "cut at the limit")
-	assert.Equal(t, `{"broken`, Text([]byte(`{"broken`), 100), "not JSON after all: as it is")
+	assert.Equal(t, "broken", Text([]byte(`{"broken`), 100), "what can be read of broken JSON")
+	assert.Equal(t, "k\n\né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
+	assert.Equal(t, "a\nbad \\uZZ", Text([]byte(`["a","bad \uZZ"]`), 100))
+}
+
+// Text must not read past what it needs: a 10 MB string costs no more
+// than its first limit bytes.
+func BenchmarkText10MB(b *testing.B) {
+	raw := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("abcdefgh\\n", 1<<20) + `"}]}`)
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if len(Text(raw, 65536)) != 65536 {
+			b.Fatal("not cut at the limit")
+		}
+	}
 }
 
 func jsonEscape(s string) string {
