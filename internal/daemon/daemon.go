@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,19 +34,54 @@ type Options struct {
 	Socket  string
 	DataDir string
 	Log     *slog.Logger
+	// Listener, when set, is a socket already listening (handed over by
+	// systemd socket activation); flowd then does not create one.
+	Listener *net.UnixListener
+}
+
+// settings is everything the config decides, swapped at once on reload.
+type settings struct {
+	cfg        *config.Config
+	rules      policy.Rules
+	classifier *classify.Classifier
+}
+
+func newSettings(c *config.Config) (*settings, error) {
+	cl, err := Classifier(c)
+	if err != nil {
+		return nil, err
+	}
+	return &settings{cfg: c, rules: rulesFrom(c), classifier: cl}, nil
+}
+
+func (d *Daemon) current() *settings { return d.settings.Load() }
+
+// Reload applies a new config to every decision from now on. Flow state
+// is kept; limits of the flow section apply to sessions started later.
+func (d *Daemon) Reload(c *config.Config) error {
+	s, err := newSettings(c)
+	if err != nil {
+		return err
+	}
+	d.settings.Store(s)
+	d.mu.Lock()
+	for _, sc := range d.shims {
+		sc.up.forgetClasses()
+	}
+	d.mu.Unlock()
+	d.log.Info("config reloaded")
+	return nil
 }
 
 // Daemon is a running flowd.
 type Daemon struct {
-	cfg        *config.Config
-	rules      policy.Rules
-	classifier *classify.Classifier
-	flows      *flow.Tracker
-	socket     string
-	dataDir    string
-	log        *slog.Logger
-	store      *activity.Store
-	started    time.Time
+	settings atomic.Pointer[settings] // replaced whole by Reload
+	flows    *flow.Tracker
+	socket   string
+	dataDir  string
+	log      *slog.Logger
+	store    *activity.Store
+	started  time.Time
 
 	nextID    atomic.Uint64
 	mu        sync.Mutex
@@ -85,8 +121,10 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		store.Close()
 		return err
 	}
-	l, err := localsock.Listen(o.Socket)
-	if err != nil {
+	var l *localsock.Listener
+	if o.Listener != nil {
+		l = localsock.FromListener(o.Listener)
+	} else if l, err = localsock.Listen(o.Socket); err != nil {
 		store.Close()
 		return err
 	}
@@ -129,7 +167,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
 	c := o.Config
-	cl, err := Classifier(c)
+	set, err := newSettings(c)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +181,10 @@ func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
 		MinLength:    c.Flow.MinMatchLength,
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
 	}, det)
-	return &Daemon{cfg: c, rules: rulesFrom(c), classifier: cl, flows: flows, socket: o.Socket,
-		dataDir: o.DataDir, log: o.Log, store: store, started: time.Now(), shims: make(map[uint64]*shimConn),
-		hooksSeen: make(map[string]time.Time)}, nil
+	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: store,
+		started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time)}
+	d.settings.Store(set)
+	return d, nil
 }
 
 // Classifier builds the classifier the config describes.

@@ -255,3 +255,20 @@ sys.stdout.write(repr(got))`
 	require.NoError(t, err, "%s", out)
 	assert.Equal(t, "b''", string(out), "no bytes for another user")
 }
+
+func TestReloadSwapsPolicyAndKeepsItOnError(t *testing.T) {
+	d := testDaemon(t, nil)
+	u := newUpstream(1, shimproto.Hello{Name: "fs"}, "s")
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file"}}`
+	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, call)).Action)
+
+	deny := config.Default()
+	deny.Policy.ToolOverrides["delete_file"] = "deny"
+	require.NoError(t, d.Reload(deny))
+	assert.Equal(t, shimproto.Respond, judge(d, u, msg(c2s, call)).Action, "new policy applies at once")
+
+	bad := config.Default()
+	bad.Classify.Servers["fs"] = "sideways"
+	assert.Error(t, d.Reload(bad))
+	assert.Equal(t, shimproto.Respond, judge(d, u, msg(c2s, call)).Action, "a bad config leaves the last good one in force")
+}

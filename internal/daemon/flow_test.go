@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -75,10 +76,9 @@ func TestFlowDecisions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := testDaemon(t, nil)
 			if tt.overrides != nil {
-				d.cfg.Classify.Servers = tt.overrides
-				nd, err := newDaemon(Options{Config: d.cfg, Log: d.log}, d.store)
-				require.NoError(t, err)
-				d = nd
+				cfg := config.Default()
+				cfg.Classify.Servers = tt.overrides
+				require.NoError(t, d.Reload(cfg))
 			}
 			src := newUpstream(1, shimproto.Hello{Name: tt.from}, "s")
 			dst := newUpstream(2, shimproto.Hello{Name: tt.to}, "s")

@@ -63,14 +63,15 @@ type hookEvent struct {
 
 func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 	p := ev.p
+	set := d.current()
 	ev.server, ev.tool = "", p.ToolName
 	var input map[string]any
 	json.Unmarshal(p.ToolInput, &input) // a tool without a readable input is classified by name
 	if server, tool, ok := p.MCPTool(); ok {
 		ev.server, ev.tool = server, tool
-		ev.class = d.classifier.Tool(server, classify.ToolInfo{Name: tool, Params: keys(input)})
+		ev.class = set.classifier.Tool(server, classify.ToolInfo{Name: tool, Params: keys(input)})
 	} else {
-		ev.class = d.classifier.AgentTool(p.ToolName, input)
+		ev.class = set.classifier.AgentTool(p.ToolName, input)
 	}
 	s := d.flows.Session(ev.session)
 	switch ev.event {
@@ -80,13 +81,13 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 			Server:   ev.server,
 			Tool:     ev.tool,
 			External: ev.class.Class == classify.External || ev.class.Class == classify.Hybrid,
-			Endpoint: policy.SuspiciousHost(p.ToolInput, d.rules.SuspiciousEndpoints),
+			Endpoint: policy.SuspiciousHost(p.ToolInput, set.rules.SuspiciousEndpoints),
 			Secrets:  ev.analysis.Secrets,
 			FlowType: ev.analysis.FlowType,
 			Sources:  ev.analysis.Sources,
 			CanAsk:   true,
 		}
-		ev.decision = d.rules.Decide(pc)
+		ev.decision = set.rules.Decide(pc)
 		if pc.Endpoint != "" {
 			ev.analysis.Risk = flow.RiskCritical
 		}

@@ -64,7 +64,7 @@ func (d *Daemon) runShim(conn net.Conn, br *bufio.Reader) {
 	}
 	sess := h.Session.ID()
 	s := &shimConn{conn: conn, up: newUpstream(d.nextID.Add(1), h, sess)}
-	cfg := d.cfg.Shim
+	cfg := d.current().cfg.Shim
 	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
 		Version:         version.Version,
 		Session:         sess,

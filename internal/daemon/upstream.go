@@ -218,18 +218,19 @@ func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) (after fu
 // to their origins and applies policy, filling c.
 func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 	server := u.serverName()
+	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
 	c.class = u.toolClass(d, c.tool)
 	c.analysis = d.flows.Session(u.session).Check(server, c.tool, c.class, args)
 	pc := policy.Call{
 		Server:   server,
 		Tool:     c.tool,
 		External: c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint: policy.SuspiciousHost(args, d.rules.SuspiciousEndpoints),
+		Endpoint: policy.SuspiciousHost(args, set.rules.SuspiciousEndpoints),
 		Secrets:  c.analysis.Secrets,
 		FlowType: c.analysis.FlowType,
 		Sources:  c.analysis.Sources,
 	}
-	c.decision = d.rules.Decide(pc)
+	c.decision = set.rules.Decide(pc)
 	if pc.Endpoint != "" {
 		c.analysis.Risk = flow.RiskCritical
 	}
@@ -247,16 +248,23 @@ func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
 	if !ok {
 		info = classify.ToolInfo{Name: tool}
 	}
-	r := d.classifier.Tool(u.name, info)
+	r := d.current().classifier.Tool(u.name, info)
 	u.classes[tool] = r
 	return r
+}
+
+// forgetClasses drops cached classifications after a config reload.
+func (u *upstream) forgetClasses() {
+	u.mu.Lock()
+	clear(u.classes)
+	u.mu.Unlock()
 }
 
 // sourceClass is the class of data a tool returns: the tool's class, where
 // a hybrid tool counts as holding private data (flow.FlowType does that).
 func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 	if tool == "" {
-		return d.classifier.Server(u.serverName()).Class
+		return d.current().classifier.Server(u.serverName()).Class
 	}
 	return u.toolClass(d, tool).Class
 }
