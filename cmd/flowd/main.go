@@ -3,6 +3,7 @@
 //	flowd run [--config FILE] [--socket PATH] [--data-dir DIR]
 //	flowd status [--json]
 //	flowd activity [--type T] [--session ID] [--server NAME] [--limit N] [--json]
+//	flowd doctor [--json]
 //	flowd classify NAME [--tool TOOL]
 //	flowd config default | config check FILE
 package main
@@ -18,6 +19,7 @@ commands:
   run        run the daemon in the foreground (logs to stderr)
   status     show whether flowd runs, and the shims connected to it
   activity   show what flowd saw and decided
+  doctor     check the installation; each problem comes with the command that fixes it
   classify   show how a server or tool is classified: classify NAME [--tool TOOL]
   config     print the default config (config default) or check a file (config check FILE)
   version    print the version
@@ -41,6 +43,8 @@ func main() {
 		err = cmdConfig(args)
 	case "classify":
 		err = cmdClassify(args)
+	case "doctor":
+		err = cmdDoctor(args)
 	case "version", "--version":
 		err = cmdVersion()
 	case "help", "-h", "--help":

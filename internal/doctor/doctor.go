@@ -1,0 +1,284 @@
+// Package doctor checks a flowd installation and says, for each problem,
+// the command that fixes it. Gathering facts (Gather) does the I/O;
+// judging them (Judge) is pure.
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+// Status of a finding.
+const (
+	OK   = "ok"
+	Info = "info"
+	Warn = "warn"
+	Fail = "fail"
+)
+
+// Finding is one line of the report.
+type Finding struct {
+	Section string `json:"section"`
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// Facts are what Gather found out.
+type Facts struct {
+	Socket       string
+	Status       *localapi.Status // nil: flowd did not answer
+	StatusErr    string
+	SocketDirErr string // "" when the socket directory is private and ours
+
+	ConfigPath    string
+	ConfigMissing bool
+	ConfigErr     string
+
+	DataDir      string
+	DataDirErr   string
+	ActivitySize int64
+
+	Clients []ClientFile
+	Hooks   []HookScope
+}
+
+// ClientFile is an MCP client config found on disk.
+type ClientFile struct {
+	Client    string
+	Path      string
+	Err       string
+	Wrapped   []string
+	Unwrapped []string
+}
+
+// HookScope is one Claude Code settings file and flowd's hooks in it.
+type HookScope struct {
+	Scope         string
+	Path          string
+	Installed     bool
+	Command       string
+	BinaryMissing bool
+	Disabled      bool
+}
+
+// Gather collects the facts; dir is the project directory for project
+// scoped files (the current directory).
+func Gather(socket, configPath, dataDir, dir string) Facts {
+	f := Facts{Socket: socket, ConfigPath: configPath, DataDir: dataDir}
+	if st, err := localapi.NewClient(socket, 2*time.Second).Status(); err == nil {
+		f.Status = &st
+	} else {
+		f.StatusErr = err.Error()
+	}
+	// Only an existing directory is checked: flowd creates a missing one
+	// itself, and a check must not change anything.
+	if _, err := os.Stat(filepath.Dir(socket)); err == nil {
+		if err := paths.EnsureSocketDir(socket); err != nil {
+			f.SocketDirErr = err.Error()
+		}
+	}
+	if _, err := config.Load(configPath); errors.Is(err, fs.ErrNotExist) {
+		f.ConfigMissing = true
+	} else if err != nil {
+		f.ConfigErr = err.Error()
+	}
+	f.DataDirErr, f.ActivitySize = checkDataDir(dataDir)
+	f.Clients = clients(dir)
+	f.Hooks = hooks(dir)
+	return f
+}
+
+func checkDataDir(dir string) (string, int64) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return "", 0 // flowd creates it on first start
+	}
+	tmp, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return err.Error(), 0
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	fi, err := os.Stat(filepath.Join(dir, "activity.db"))
+	if err != nil {
+		return "", 0
+	}
+	return "", fi.Size()
+}
+
+func clients(dir string) []ClientFile {
+	env, err := clientconfig.CurrentEnv()
+	if err != nil {
+		return nil
+	}
+	env.Dir = dir
+	var out []ClientFile
+	for _, c := range clientconfig.Clients {
+		for _, p := range c.Paths(env) {
+			doc, err := os.ReadFile(p)
+			if err != nil {
+				continue // not installed here
+			}
+			cf := ClientFile{Client: string(c), Path: p}
+			// Wrapping in memory tells which servers still need it.
+			r, err := clientconfig.Wrap(doc, "shim")
+			if err != nil {
+				cf.Err = err.Error()
+			}
+			for _, s := range r.Servers {
+				name := s.Name
+				if s.Project != "" {
+					name = s.Project + ": " + s.Name
+				}
+				switch {
+				case s.Action == clientconfig.Wrapped:
+					cf.Unwrapped = append(cf.Unwrapped, name)
+				case s.Note == "already wrapped":
+					cf.Wrapped = append(cf.Wrapped, name)
+				}
+			}
+			out = append(out, cf)
+		}
+	}
+	return out
+}
+
+func hooks(dir string) []HookScope {
+	var out []HookScope
+	for _, scope := range claudecode.Scopes {
+		p, err := claudecode.SettingsPath(scope, dir)
+		if err != nil {
+			continue
+		}
+		inst, err := claudecode.Inspect(p)
+		if err != nil || !inst.Exists {
+			continue
+		}
+		h := HookScope{Scope: string(scope), Path: p, Disabled: inst.HooksDisabled}
+		for _, e := range inst.Entries {
+			h.Installed = true
+			h.Command = e.Command
+			h.BinaryMissing = h.BinaryMissing || !e.BinaryExists
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// Judge turns facts into findings.
+func Judge(f Facts) []Finding {
+	var out []Finding
+	add := func(section, status, msg, fix string) {
+		out = append(out, Finding{Section: section, Status: status, Message: msg, Fix: fix})
+	}
+	if f.Status != nil {
+		add("daemon", OK, fmt.Sprintf("flowd %s answers on %s (pid %d, %d shims connected)", f.Status.Version, f.Socket, f.Status.PID, len(f.Status.Shims)), "")
+	} else {
+		add("daemon", Warn, fmt.Sprintf("flowd does not answer on %s: %s (a shim starts it on demand)", f.Socket, f.StatusErr), "flowd run")
+	}
+	if f.SocketDirErr != "" {
+		add("daemon", Fail, f.SocketDirErr, "chmod 700 "+filepath.Dir(f.Socket))
+	}
+	switch {
+	case f.ConfigErr != "":
+		add("config", Fail, f.ConfigErr, "flowd config check "+f.ConfigPath)
+	case f.ConfigMissing:
+		add("config", Info, "no config file at "+f.ConfigPath+": built-in defaults apply", "flowd config default > "+f.ConfigPath)
+	default:
+		add("config", OK, f.ConfigPath+" is valid", "")
+	}
+	if f.DataDirErr != "" {
+		add("data", Fail, "data dir "+f.DataDir+" is not writable: "+f.DataDirErr, "mkdir -p -m 700 "+f.DataDir)
+	} else {
+		add("data", OK, fmt.Sprintf("data dir %s is writable; activity store %s", f.DataDir, size(f.ActivitySize)), "")
+	}
+	if len(f.Clients) == 0 {
+		add("clients", Info, "no MCP client config found (Claude Desktop, Claude Code, Cursor)", "")
+	}
+	for _, c := range f.Clients {
+		switch {
+		case c.Err != "":
+			add("clients", Fail, fmt.Sprintf("%s config %s: %s", c.Client, c.Path, c.Err), "")
+		case len(c.Unwrapped) > 0:
+			add("clients", Warn, fmt.Sprintf("%s (%s): not wrapped, flowd cannot see them: %s", c.Client, c.Path, strings.Join(c.Unwrapped, ", ")),
+				fmt.Sprintf("shim wrap --client %s --config %s", c.Client, c.Path))
+		case len(c.Wrapped) > 0:
+			add("clients", OK, fmt.Sprintf("%s (%s): all %d stdio servers wrapped", c.Client, c.Path, len(c.Wrapped)), "")
+		default:
+			add("clients", Info, fmt.Sprintf("%s (%s): no stdio servers", c.Client, c.Path), "")
+		}
+	}
+	out = append(out, coverage(f)...)
+	return out
+}
+
+// coverage is the Security Coverage section: what hooks add, and whether
+// they are there.
+func coverage(f Facts) []Finding {
+	var out []Finding
+	var installed []string
+	for _, h := range f.Hooks {
+		if !h.Installed {
+			continue
+		}
+		installed = append(installed, h.Scope)
+		switch {
+		case h.BinaryMissing:
+			out = append(out, Finding{"security coverage", Fail, fmt.Sprintf("Claude Code hooks in %s (%s scope) run %q, which no longer exists", h.Path, h.Scope, h.Command),
+				"hook install --agent claude-code --scope " + h.Scope})
+		case h.Disabled:
+			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s sets disableAllHooks: flowd's hooks there do not run", h.Path), ""})
+		}
+	}
+	var active []string
+	if f.Status != nil {
+		for agent, last := range f.Status.HooksActive {
+			active = append(active, fmt.Sprintf("%s (last event %s)", agent, last.Local().Format(time.Kitchen)))
+		}
+		sort.Strings(active)
+	}
+	if len(installed) == 0 {
+		return append(out, Finding{"security coverage", Warn,
+			"proxy-only: without hooks flowd sees only MCP traffic. Hooks add visibility into the agent's own tools (Read, Bash, WebFetch, Write…), so a key read with Read and sent with WebFetch or curl is caught, and \"ask\" decisions reach you instead of becoming warnings",
+			"hook install --agent claude-code --scope user"})
+	}
+	msg := fmt.Sprintf("full: Claude Code hooks installed (%s scope)", strings.Join(installed, ", "))
+	if len(active) > 0 {
+		msg += "; events seen from " + strings.Join(active, ", ")
+	} else {
+		msg += "; no hook events seen yet (they start with the next Claude Code session)"
+	}
+	return append(out, Finding{"security coverage", OK, msg, ""})
+}
+
+func size(n int64) string {
+	switch {
+	case n == 0:
+		return "not created yet"
+	case n < 1<<20:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// Broken reports whether any finding is a failure.
+func Broken(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
