@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,4 +101,18 @@ func TestSuspiciousEndpointDenied(t *testing.T) {
 	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
 	text := blockedText(t, callAndAnswer(d, web, 1, "fetch", `{"url":"https://x.webhook.site/abc?q=1"}`, ""))
 	assert.Contains(t, text, "suspicious endpoint webhook.site")
+}
+
+// Arguments flowd cannot fully read do not leave the machine.
+func TestOversizeArgumentsToExternalAreDenied(t *testing.T) {
+	d := testDaemon(t, nil)
+	cfg := config.Default()
+	cfg.Shim.MaxInspectBytes = 1024
+	require.NoError(t, d.Reload(cfg))
+	big := `{"text":"` + strings.Repeat("a", 2000) + `"}`
+	slack := newUpstream(1, shimproto.Hello{Name: "slack"}, "s")
+	text := blockedText(t, callAndAnswer(d, slack, 1, "send_message", big, ""))
+	assert.Contains(t, text, "exceed shim.max_inspect_bytes")
+	db := newUpstream(2, shimproto.Hello{Name: "postgres-db"}, "s")
+	assert.Equal(t, shimproto.Pass, callAndAnswer(d, db, 1, "insert_record", big, "ok").Action, "an internal destination keeps the data inside")
 }

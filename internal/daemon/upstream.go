@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -219,6 +220,11 @@ func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) (after fu
 func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 	server := u.serverName()
 	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
+	limit := set.cfg.Shim.MaxInspectBytes
+	oversize := len(args) > limit
+	if oversize {
+		args = args[:limit]
+	}
 	c.class = u.toolClass(d, c.tool)
 	c.analysis = d.flows.Session(u.session).Check(server, c.tool, c.class, args)
 	pc := policy.Call{
@@ -233,6 +239,13 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 	c.decision = set.rules.Decide(pc)
 	if pc.Endpoint != "" {
 		c.analysis.Risk = flow.RiskCritical
+	}
+	// What flowd could not read must not leave: arguments past the limit
+	// going to a destination that can send data out are denied.
+	if oversize && pc.External && c.decision.Action != policy.Deny {
+		c.decision = policy.Decision{Action: policy.Deny, Rule: "shim.max_inspect_bytes",
+			Reason: fmt.Sprintf("arguments of %d bytes to external destination (%s) exceed shim.max_inspect_bytes (%d) and cannot be checked; raise the limit to allow such calls", c.argsBytes, server, limit)}
+		c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
 	}
 }
 

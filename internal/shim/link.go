@@ -19,7 +19,8 @@ type pending struct {
 	line []byte
 	done chan struct{} // closed once verdict or lost is set
 	v    shimproto.Verdict
-	lost bool // no verdict will come: apply fail_mode
+	lost     bool // no verdict will come: apply fail_mode
+	timedOut bool // lost because flowd was too slow, not gone
 }
 
 // link is the shim's connection to flowd, replaced on reconnect.

@@ -76,7 +76,10 @@ func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) 
 			if len(bytes.TrimSpace(line)) == 0 {
 				close(p.done) // blank lines carry nothing to judge
 			} else {
-				r.link.send(p, len(line) > r.link.maxInspect())
+				// A request is always shown whole: its id, method and tool
+				// name may sit anywhere in it, and policy needs them. Only
+				// results are cut to max_inspect_bytes.
+				r.link.send(p, dir == shimproto.ServerToClient && len(line) > r.link.maxInspect())
 			}
 			q <- p
 		}
@@ -127,7 +130,8 @@ func (r *relay) write(q <-chan *pending, dst, back *lockedWriter) {
 		case <-p.done:
 		case <-timer.C:
 			if r.link.abandon(p) {
-				r.logf("no verdict from flowd within %v for a %s message; applying fail_mode", r.verdictTimeout(), p.dir)
+				p.timedOut = true
+				r.logf("no verdict from flowd within %v for a %s message; applying fail_mode (%s) to it", r.verdictTimeout(), p.dir, r.mode())
 			} else {
 				<-p.done
 			}
@@ -160,7 +164,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) {
 			return
 		}
 	}
-	if len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
+	if !p.timedOut && len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
 		r.logf("flowd is unreachable at %s: messages pass unchecked (fail_mode=%s) until it is back", r.link.socket, r.mode())
 	}
 	dst.Write(p.line)

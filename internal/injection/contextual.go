@@ -1,0 +1,758 @@
+package injection
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Contextual rules: what the text is trying to make the model do. They
+// look for general shapes (an imperative aimed at an AI, a reference to the
+// model's own answer or instructions, secrecy towards the user, data sent
+// to an address) more than for memorised phrasings, so that attack
+// families not seen in development still trip them.
+
+var (
+	overrideVerb = alt(`ignor(?:e|ing)`, `disregard(?:ing)?`, `forget(?:ting)?`, `overrid(?:e|ing)`, `overrule`, `bypass`,
+		`neglect`, `abandon`, `discard`, `dismiss`, `set aside`, `put aside`, `pay no (?:attention|heed|mind) to`,
+		`do not (?:follow|obey|heed)`, `don'?t (?:follow|obey|heed)`, `stop following`, `skip`, `throw out`, `scrap`)
+	// Nouns an instruction override targets. The soft ones ("messages",
+	// "context") count only with a word that points back in time.
+	overrideNoun = alt(`instructions?`, `instruction set`, `directions`, `directives?`, `rules`, `guidelines?`,
+		`prompts?`, `guidance`, `constraints`, `restrictions`, `programming`, `polic(?:y|ies)`, `training`,
+		`conditioning`, `commands`, `orders`, `messages`, `context`, `conversation`, `tasks?`, `text`, `input`,
+		`content`, `safeguards`, `filters`, `limitations`)
+	softOverrideNouns = []string{"commands", "orders", "messages", "context", "conversation", "task", "tasks", "text", "input", "content", "safeguards", "filters", "limitations"}
+	backInTime        = []string{"previous", "prior", "above", "earlier", "preceding", "foregoing", "original", "initial", "system", "developer", "before"}
+)
+
+// gradeOverride: an override aimed at "all/any/your/previous/above…"
+// instructions is the classic injection; "the previous instructions" is
+// also how a human corrects an earlier email, and "my previous
+// instructions" almost only that.
+func gradeOverride(t string, m []int) float64 {
+	s := strings.ToLower(t[m[0]:m[1]])
+	noun := strings.ToLower(group(t, m, 1))
+	timed := hasWord(s, backInTime...)
+	if hasWord(noun, softOverrideNouns...) && !timed {
+		return 0
+	}
+	switch {
+	case hasWord(s, "my", "our", "his", "her", "their"):
+		return 0.4
+	case hasWord(s, "all", "any", "every", "everything", "your", "system", "developer"):
+		return 0.85
+	case timed && !hasWord(s, "the", "these", "those"):
+		return 0.85
+	case timed:
+		return 0.6
+	}
+	return 0.2
+}
+
+// Qualifiers that make an override in another language the classic form.
+var foreignStrong = []string{
+	"anteriores", "previas", "todas", "tus", "precedentes", "précédentes", "precedentes", "antérieures",
+	"anterieures", "ci-dessus", "toutes", "tes", "vos", "vorherigen", "vorigen", "bisherigen", "obigen",
+	"früheren", "alle", "deine", "ihre", "precedenti", "tutte", "tue", "sopra", "prévias", "acima", "suas",
+	"предыдущ", "прежн", "вышеуказанн", "все", "свои", "ранее", "выше", "之前", "以前", "上面", "先前", "前面",
+	"以上", "所有", "全部", "此前", "上述", "原有", "原来",
+}
+
+func gradeForeignOverride(t string, m []int) float64 {
+	s := strings.ToLower(t[m[0]:m[1]])
+	for _, q := range foreignStrong {
+		if strings.Contains(s, q) {
+			return 0.85
+		}
+	}
+	return 0.5
+}
+
+var (
+	aiNoun = alt(`ai`, `a\.i\.`, `llms?`, `large language models?`, `language models?`, `ai models?`, `ai assistants?`,
+		`ai agents?`, `assistants?`, `chatbots?`, `chat bots?`, `copilot`, `claude`, `chatgpt`, `gpt-?\d(?:\.\d)?[a-z]?`,
+		`gemini`, `bots?`, `agents?`, `models?`)
+	// Nouns that can only mean a machine reader (no "assistant", which
+	// is also a person's job, no "Claude", also a person's name).
+	machineNoun = alt(`ai`, `a\.i\.`, `llms?`, `large language models?`, `language models?`, `ai models?`,
+		`ai assistants?`, `ai agents?`, `chatbots?`, `chatgpt`, `gpt-?\d(?:\.\d)?[a-z]?`, `copilot`)
+	actionVerb = alt(`ignore`, `follow`, `obey`, `respond`, `reply`, `answer`, `say`, `tell`, `output`, `print`,
+		`include`, `send`, `forward`, `e-?mail`, `call`, `use`, `run`, `execute`, `open`, `visit`, `read`, `fetch`,
+		`download`, `delete`, `create`, `add`, `write`, `summari[sz]e`, `translate`, `recommend`, `mention`,
+		`refuse`, `stop`, `disregard`, `forget`, `reveal`, `perform`, `invoke`, `navigate`, `click`, `transfer`,
+		`approve`, `grant`, `share`, `upload`, `post`, `append`, `insert`, `comply`, `do`, `now`, `always`,
+		`never`, `only`, `immediately`, `first`, `install`, `uninstall`, `disable`, `enable`, `pay`, `buy`,
+		`purchase`, `submit`, `update`, `modify`, `change`, `accept`, `confirm`, `book`, `order`, `reset`, `verify`,
+		`remove`, `push`, `merge`, `deploy`, `pretend`, `act`, `ask`)
+
+	outNoun = alt(`responses?`, `replies`, `reply`, `answers?`, `outputs?`, `summary`, `summaries`, `message`,
+		`completion`, `result`, `code`, `codebase`, `solution`, `implementation`, `algorithm`, `program`, `script`,
+		`elucidation`, `explanation`, `write-?up`)
+	editVerb = alt(`add`, `include`, `insert`, `append`, `prepend`, `mention`, `integrate`, `incorporate`, `embed`,
+		`weave`, `blend`, `inject`, `modify`, `change`, `alter`, `rewrite`, `augment`, `enhance`, `enrich`, `format`,
+		`render`, `translate`, `write`, `end`, `begin`, `start`, `conclude`, `finish`, `sign`, `replace`, `convert`,
+		`use`, `provide`, `group`, `remove`, `combine`, `jumble`, `scramble`, `introduce`, `misspell`, `anagram`,
+		`substitute`, `merge`, `fuse`, `meld`, `absorb`, `deploy`, `adopt`, `leverage`, `utili[sz]e`, `employ`,
+		`engage`, `infuse`, `interweave`, `harmoni[sz]e`, `enlist`, `put`, `place`, `emphasi[sz]e`, `highlight`,
+		`stress`, `suggest`, `recommend`, `promote`, `tease`, `hint`, `express`, `encourage`, `invite`, `direct`,
+		`link`, `advertise`, `state`, `structure`, `organi[sz]e`, `present`, `keep`, `limit`, `restrict`,
+		`capitali[sz]e`, `encode`, `encrypt`, `reverse`, `spell`, `respond`, `reply`, `answer`, `make sure`,
+		`ensure`, `remember`, `don'?t forget`, `be sure`, `consider`, `let`, `show`, `refer`)
+	outputLang = alt(`spanish`, `french`, `german`, `italian`, `portuguese`, `russian`, `chinese`, `mandarin`,
+		`japanese`, `korean`, `arabic`, `hindi`, `dutch`, `swedish`, `polish`, `turkish`, `greek`, `hebrew`, `latin`,
+		`klingon`, `all caps`, `all-caps`, `uppercase`, `upper case`, `capital letters`, `lowercase`, `emojis?`,
+		`rhym(?:e|es|ing)`, `verse`, `pirate(?: speak)?`, `base64`, `morse(?: code)?`, `leetspeak`, `l33t`,
+		`pig latin`, `reverse`, `haiku`, `iambic pentameter`, `binary`, `hex(?:adecimal)?`, `riddles?`)
+
+	sendVerb = alt(`send(?:ing)?`, `forward(?:ing)?`, `post(?:ing)?`, `upload(?:ing)?`, `transmit`, `e-?mail`,
+		`mail`, `shar(?:e|ing)`, `leak`, `exfiltrate`, `copy`, `paste`, `append`, `attach`, `submit`, `deliver`,
+		`relay`, `report`, `sync`, `push`, `export`, `include`, `embed`, `encode`, `add`, `put`, `insert`, `dump`,
+		`collect`, `gather`, `extract`, `read`, `retrieve`, `fetch`, `get`)
+	sensitiveThing = alt(
+		`contents?\s+of`,
+		`(?:all|every|any)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|their\s+|his\s+|her\s+)?(?:files?|e-?mails?|messages?|data|documents?|notes?|conversations?|chats?|history|contacts|credentials|keys|tokens|secrets|passwords|cookies|records|attachments|photos|calendar)`,
+		`(?:the\s+)?users?'s?\s+(?:e-?mails?|messages?|files?|data|documents?|notes?|contacts|credentials|keys?|tokens?|secrets?|passwords?|cookies|history|address|location|calendar|conversations?|chats?|details|information|info|account)`,
+		`(?:this|the|our|your|entire|full|whole)\s+(?:conversation|chat(?:\s+history)?|conversation\s+history|thread|session)`,
+		`(?:chat|conversation|browsing|search|command|shell|bash)\s+history`,
+		`system\s+prompt`,
+		`(?:api|access|secret|private|ssh|aws|gpg|pgp|encryption|signing)\s+keys?`,
+		`(?:access|auth|api|bearer|session|refresh|oauth|github|slack)\s+tokens?`,
+		`passwords?`, `passphrases?`, `credentials`, `secrets`, `cookies`,
+		`\.env\b`, `id_rsa`, `id_ed25519`, `\.ssh\b`, `\.aws\b`, `\.netrc`, `\.npmrc`,
+		`env(?:ironment)?\s+variables?`,
+		`personal\s+(?:data|information|details)`, `credit\s+card(?:\s+(?:numbers?|details))?`,
+		`social\s+security(?:\s+numbers?)?`, `bank\s+(?:account|details)`, `private\s+(?:data|information|files)`,
+		`(?:recovery|backup|verification|security|2fa|mfa|one-time|otp|login|authentication|reset)\s+(?:codes?|links?|pins?)`, `\bpins?\b`)
+	destination = alt(
+		`(?:to|into|at|via|using|in|as)\s+(?:the\s+|this\s+|my\s+|our\s+|an?\s+|following\s+)?(?:e-?mail|address|url|link|endpoint|server|webhook|site|website|domain|channel|number|inbox|form|repo(?:sitory)?|gist|pastebin|bucket|image|query|parameter)\b`,
+		`(?:to|into|at|via|using)\s+\S*(?:https?://|www\.|@[\w-]+\.[a-z])`,
+		`(?:to|into|at|via)\s+[\w.-]+\.(?:com|net|org|io|xyz|ru|cn|top|site|online|info|biz|co|me|app|dev|cc|tk)\b`)
+
+	shellTools = alt(`shell`, `terminal`, `command(?: line| prompt)?`, `console`, `bash`, `powershell`, `cmd`,
+		`file`, `files`, `folder`, `directory`, `script`, `api`, `endpoint`, `database`, `registry`, `process`)
+)
+
+// inSentence matches one character that does not end a sentence; a dot
+// followed by more text (a path, an address, a domain) does not.
+const inSentence = `(?:[^.!?\n]|\.[^\s.!?])`
+
+// negated reports whether the few words before pos negate what follows
+// ("never share your password").
+func negated(t string, pos int) bool {
+	from := max(0, pos-24)
+	return hasWord(t[from:pos], "never", "not", "don't", "dont", "no", "nobody", "without", "cannot", "can't", "won't")
+}
+
+// personalObject: "include your order number in your reply" is a person
+// being asked for their own details, not a model being steered.
+var personalObject = regexp.MustCompile(`(?i)\byour\s+(?:full\s+)?(?:name|order|ticket|account|reference|booking|confirmation|invoice|case|customer|member(?:ship)?|phone|contact|student|employee|policy|tracking|claim|application)\b`)
+
+var contextualRules = []*rule{
+	{
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"ignor", "disregard", "forget", "overrid", "overrule", "bypass", "neglect", "abandon",
+			"discard", "dismiss", "set aside", "put aside", "pay no", "not follow", "n't follow", "not obey",
+			"n't obey", "not heed", "stop following", "skip", "throw out", "scrap"},
+		before: 8, after: 120,
+		re:    re(`\b` + overrideVerb + `\b` + gap(5) + `(` + overrideNoun + `)\b`),
+		grade: gradeOverride,
+	},
+	{
+		// "ignore the above", "forget everything you were told"
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"ignor", "disregard", "forget"},
+		before:   8, after: 90,
+		re: re(`\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?(above|everything(?:\s+(?:above|before|so far|else|you(?:'ve| have)? (?:been told|learned|read|seen)|(?:that )?you (?:were|have been) told))?|what (?:you were told|was said|came|i said|(?:they|we) told you) (?:before|above|earlier|previously))\b`),
+		grade: func(t string, m []int) float64 {
+			if strings.EqualFold(group(t, m, 1), "everything") {
+				return 0 // "forget everything you know about taxes" is marketing
+			}
+			return 0.75
+		},
+	},
+	{
+		// "previous instructions are void", "new instructions:"
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"instruction", "directive", "guideline", "prompt", "rules"},
+		before:   60, after: 80,
+		re: re(`\b(?:(?:previous|prior|above|earlier|preceding|original|initial|system|old|all)\s+(?:instructions?|directives?|rules|prompts?|guidelines)\s+(?:are|is|were|have been|has been)\s+(?:now\s+)?(?:void|cancel+ed|revoked|obsolete|superseded|overridden|replaced|invalid|null|deprecated|lifted|suspended|no longer (?:valid|apply|applicable|in effect|relevant|active))` +
+			`|(new|updated|revised|real|actual|true|additional|secret|hidden|override|priority|admin|system)\s+instructions?\s*(?:for\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|bot|you)\s*)?(?::|—|follow\b)` +
+			`|instructions?\s+for\s+(?:the\s+|any\s+|all\s+)?(?:ai|a\.i\.|assistants?|llms?|language models?|ai models?|ai agents?|chatbots?|bots?)\b)`),
+		grade: func(t string, m []int) float64 {
+			switch q := strings.ToLower(group(t, m, 1)); q {
+			case "":
+				return 0.7
+			case "new", "updated", "revised", "additional":
+				return 0.35
+			}
+			return 0.6
+		},
+	},
+	{
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"ignor", "disregard", "olvid", "descart", "omit", "caso omiso", "no hagas caso", "oubli",
+			"tiens pas compte", "tenez pas compte", "abstraction", "vergiss", "vergessen", "missacht", "berspring",
+			"beachte", "dimentic", "trascur", "non considerare", "esque", "desconsider"},
+		before: 8, after: 120,
+		re: re(`\b` + alt(`ignora`, `ignore`, `ignorar`, `ignoren`, `ignorez`, `ignorer`, `ignoriere`, `ignorier`,
+			`ignorieren`, `ignorate`, `ignorare`, `ignorem`, `olvida`, `olvide`, `olviden`, `olvidar`, `descarta`,
+			`descarte`, `omite`, `omita`, `haz caso omiso de`, `no hagas caso (?:a|de)`, `oublie`, `oubliez`,
+			`oublier`, `ne tiens pas compte`, `ne tenez pas compte`, `fais abstraction`, `faites abstraction`,
+			`vergiss`, `vergessen sie`, `missachte`, `missachten sie`, `überspringe`, `beachte (?:nicht|keine)`,
+			`dimentica`, `dimenticate`, `dimenticare`, `trascura`, `non considerare`, `esqueça`, `esqueca`,
+			`esqueçam`, `desconsidere`, `desconsidera`, `desconsiderar`) + `\b` +
+			`(?:[ ,;:'"«»“”]+[^ \n.!?,;:]+){0,5}?[ ,;:'"«»“”]+` +
+			alt(`instrucciones`, `instrucción`, `instruccion`, `indicaciones`, `órdenes`, `ordenes`, `reglas`,
+				`directrices`, `instructions`, `consignes`, `directives`, `règles`, `regles`, `indications`, `ordres`,
+				`anweisungen`, `anweisung`, `instruktionen`, `befehle`, `regeln`, `vorgaben`, `anordnungen`,
+				`richtlinien`, `istruzioni`, `indicazioni`, `regole`, `direttive`, `ordini`, `instruções`,
+				`instrucoes`, `instrução`, `orientações`, `orientacoes`, `regras`, `diretrizes`, `ordens`)),
+		grade: func(t string, m []int) float64 {
+			s := strings.ToLower(t[m[0]:m[1]])
+			// English "ignore … instructions" is the English rule's.
+			if strings.HasSuffix(s, "instructions") && strings.HasPrefix(s, "ignore") && !hasWord(s, "toutes", "les", "vos", "tes", "précédentes", "as", "todas", "suas") {
+				return 0
+			}
+			return gradeForeignOverride(t, m)
+		},
+	},
+	{
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"忽略", "无视", "無視", "忽视", "忽視", "不要理会", "不要理會", "不理会", "忘记", "忘記", "忘掉", "抛开", "拋開", "放弃", "放棄"},
+		before:   8, after: 90,
+		re:    regexp.MustCompile(`(?:忽略|无视|無視|忽视|忽視|不要理会|不要理會|不理会|忘记|忘記|忘掉|抛开|拋開|放弃|放棄)[^。！？\n]{0,12}?(?:指令|指示|说明|說明|规则|規則|提示|命令|要求|设定|設定)`),
+		grade: gradeForeignOverride,
+	},
+	{
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"無視", "忘れ", "従わ"},
+		before:   60, after: 30,
+		re:  regexp.MustCompile(`(?:以前|前|上記|これまで|先|最初|元|上|今まで)の(?:すべての|全ての|全部の)?(?:指示|命令|指令|ルール|プロンプト|規則|設定)[^。！？\n]{0,10}?(?:無視|忘れ|従わ)`),
+		sev: 0.85,
+	},
+	{
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: []string{"гнорир", "абудь", "не обращай", "е обращай", "тбрось", "ренебреги"},
+		before:   8, after: 120,
+		re:    re(`(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|игнорировать|забудь|забудьте|не обращай внимания на|не обращайте внимания на|отбрось|отбросьте|пренебреги)[^.!?\n]{0,60}?(?:инструкци|указани|команд|правил|директив)`),
+		grade: gradeForeignOverride,
+	},
+	{
+		id: "role-hijack", tier: Contextual, kind: language,
+		keywords: []string{"you are now", "you're now", "you are no longer", "you're no longer"},
+		before:   4, after: 60,
+		re:    re(`\byou(?:'re| are) (?:now|no longer)\s+(?:an?\s+|the\s+|my\s+|in\s+)?([\w-]+)(?:\s+([\w-]+))?`),
+		grade: gradeYouAreNow,
+	},
+	{
+		id: "role-hijack", tier: Contextual, kind: language,
+		keywords: []string{"from now on", "act as", "act like", "behave as", "behave like", "respond as", "pretend",
+			"roleplay", "role-play", "role play", "your new", "do anything", "dan mode", "developer mode", "jailbr",
+			"god mode", "unrestricted", "ethical", "moral", "free from", "freed from", "free of", "no restrictions",
+			"no rules", "no limits", "no limitations", "no filters", "no guidelines", "not bound", "no longer bound",
+			"not restricted", "no longer restricted"},
+		before: 30, after: 100,
+		re: re(`\bfrom now on,?\s+(you(?:'ll| will| must| shall| should| are to)?\s+(?:only\s+|always\s+|never\s+)?(?:respond|answer|reply|act|speak|refer|pretend|ignore|obey|follow|comply|behave|talk|output|say|be (?:called|known|my|an?|the))` +
+			`|your\s+(?:name|role|persona|task|job|purpose|goal|answers?|responses?|replies)\s+(?:is|are|will be))` +
+			`|\b(act|behave|respond|speak|function|operate)\s+(?:as\s+(?:if|though)\s+you\s+(?:are|were)|like\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|evil|rogue|jailbroken)|as\s+(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|evil|rogue|jailbroken|different|new)\s+(?:ai|assistant|model|chatbot|persona|character))` +
+			`|\b(act|behave)\s+as\s+(?:an?|my|the)\s+` +
+			`|\bpretend\s+(?:to\s+be|you\s+are|you're|that\s+you)` +
+			`|\brole-?\s?play\s+as\b` +
+			`|\byour\s+new\s+(persona|identity|instructions?|directives?|rules|purpose|personality|objective|role|task|goal|job|mission|name)\b` +
+			`|\b(do anything now|dan mode|jailbr(?:eak|oken)(?:ed)? mode|unrestricted mode|no (?:ethical|moral) (?:guidelines|constraints|restrictions|limits|boundaries)|without (?:any )?(?:ethical|moral|content) (?:guidelines|restrictions|filters|limits)|(?:free|freed) (?:from|of) (?:all |any |your )?(?:restrictions|rules|guidelines|limitations|constraints|filters)|you (?:have|are under) no (?:restrictions|rules|limits|limitations|filters|guidelines)|you (?:can|may) (?:now )?do anything|you are (?:not|no longer) (?:bound|restricted|limited) by)`),
+		grade: gradeRole,
+	},
+	{
+		id: "ai-addressee", tier: Contextual, kind: language,
+		keywords: []string{"note to", "note for", "message to", "message for", "instructions for", "instruction for",
+			"instructions to", "attention", "dear ", "hey ", "hello ", "hi ", "hi,", "attn", "if you are", "if you're",
+			"reading this", "processing this", "parsing this", "summarizing this", "summarising this", "analyzing this",
+			"analysing this", "ingesting this", "crawling this", "scraping this", "indexing this", "viewing this",
+			"handling this", "reading the following", "processing the following", "to you", "as an ai", "as a language",
+			"as an llm", "as an assistant", "as a large", "as an ai", "notice to", "reminder to", "reminder for",
+			"memo to", "request to", "request for", "warning to", "warning for", "info for", "information for",
+			"hint for", "tip for", "update for", "assistant", "llm", "chatbot", "language model", " ai ", " ai,", "ai:", "ai agent", "a.i.",
+			"chatgpt", "gpt", "copilot"},
+		before: 40, after: 120,
+		re: re(`\b(note|message|instructions?|attention|notice|reminder|memo|directive|request|warning|info|information|hint|tip|update)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+|an?\s+)?(` + machineNoun + `|assistants?)\b(?:[^\w-]|$)` +
+			`|\b(?:dear|hey|hi|hello|attention|attn|ok|okay|listen|yo)[,\s]+(` + machineNoun + `)\b` +
+			`|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:` + machineNoun + `|assistants?|bot|agent|model|automated\s+(?:system|agent|assistant|tool|crawler|scraper)|machine|robot|crawler|scraper|claude|gemini)\b` +
+			`|\b(?:` + machineNoun + `|bots?)\s+(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|viewing|ingesting|crawling|scraping|indexing|handling)\s+(?:this|these|the following)\b` +
+			`|\bto\s+you,\s+(?:` + machineNoun + `|claude|gemini|the\s+(?:ai|assistant|model|agent))\b` +
+			`|\bas\s+an?\s+(?:ai|a\.i\.|language model|llm|ai assistant|large language model),?\s+you\b` +
+			`|\b(?:the\s+|an?\s+|any\s+|all\s+)?(` + machineNoun + `|assistants?)\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+(?:required|instructed|expected|supposed)\s+to|are\s+(?:required|instructed|expected|supposed)\s+to|will\s+now|may\s+not|must\s+not|should\s+not|is\s+not\s+allowed\s+to)\s+(?:now\s+|always\s+|only\s+|never\s+|immediately\s+|first\s+)?` + actionVerb + `\b` +
+			`|(?:^|[.!?:\n]\s*)(ai|assistant|chatgpt|gpt-?4o?|copilot|llm)\s*,\s*(?:please|you|i need|i want|from now on|` + actionVerb + `)\b` +
+			`|(?:^|[.!?\n>]\s*)((?:ai|a\.i\.|llm|chatbot|language model)(?:\s+(?:agent|assistant|model|system|bot)s?)?|ai\s+agents?|ai\s+assistants?)\s*:\s*\w`),
+		grade: gradeAddressee,
+	},
+	{
+		id: "task-reference", tier: Contextual, kind: language,
+		keywords: []string{"original", "initial", "real task", "actual task", "true task", "real goal", "true goal",
+			"real purpose", "real objective", "gave you", "given you", "assigned you", "assigned to you", "sent you",
+			"before you", "before solving", "before answering", "before responding", "before replying", "before summari",
+			"before completing", "before returning", "before proceeding", "before doing", "before fulfil",
+			"continue with", "proceed with", "resume", "go back to", "return to", "then continue", "then proceed",
+			"when summari", "when processing", "when parsing", "when reading", "when analy", "when asked", "when answering",
+			"when responding", "when replying", "when you"},
+		before: 60, after: 120,
+		re: re(`\b(?:the|your|this|my|our)\s+(real|actual|true|original|initial|current|first|previous|main|primary|assigned|given|ongoing)\s+(task|instructions?|goal|objective|assignment|request|query|prompt|mission|purpose)\b` +
+			`|\b(?:the\s+)?(?:task|request|question|instructions?|job)\s+(?:that\s+)?(?:i|the user|your user|they|he|she|we)\s+(?:gave|have given|has given|assigned|sent)\s+(?:to\s+)?you\b` +
+			`|\bbefore\s+(?:you\s+)?(?:can\s+|could\s+|may\s+)?(?:solv(?:e|ing)|complet(?:e|ing)|finish(?:ing)?|answer(?:ing)?|respond(?:ing)?|repl(?:y|ying)|summari[sz](?:e|ing)|return(?:ing)?|proceed(?:ing)? with|fulfil+(?:ing)?|do(?:ing)?)\s+(?:the|this|that|your|my|any|their|his|her)\s+(?:task|request|question|query|instructions?|assignment|summary|answer|response|reply|user)` +
+			`|\bwhen\s+(?:you(?:'re|\s+are)?\s+)?(?:(summari[sz](?:e|es|ing)|processing|parsing|reading|analy[sz](?:e|ing)|asked\s+about)|(answering|responding|replying|answer|respond|reply))\s+(?:to\s+)?(?:this|these|the|any)\s+(?:page|document|article|email|e-mail|message|text|content|file|website|site|review|thread|post|question|request|data)s?\b` +
+			`|\b(?:then|and)\s+(?:continue|proceed|resume|go back|return)\s+(?:with|to)\s+(?:the|your)\s+(?:original\s+|initial\s+|previous\s+|user'?s?\s+)?(?:task|request|question|query|work|instructions?)\b`),
+		grade: func(t string, m []int) float64 {
+			adj, noun := strings.ToLower(group(t, m, 1)), strings.ToLower(group(t, m, 2))
+			switch {
+			case m[6] >= 0: // when summarising this page … (a model's job)
+				return 0.45
+			case m[8] >= 0: // when replying to this email … (also a person's)
+				return 0.25
+			case adj == "":
+				return 0.5
+			case (adj == "real" || adj == "actual" || adj == "true") && hasWord(t[m[0]:m[1]], "your"):
+				return 0.65
+			case noun == "task" || noun == "instructions" || noun == "instruction" || noun == "prompt":
+				return 0.25
+			}
+			return 0
+		},
+	},
+	{
+		id: "prompt-leak", tier: Contextual, kind: language,
+		keywords: []string{"system prompt", "system message", "initial prompt", "hidden prompt", "preprompt",
+			"pre-prompt", "system instructions", "your instructions", "your prompt", "your rules", "your guidelines",
+			"context window", "your configuration"},
+		before: 80, after: 40,
+		re: re(`\b(reveal|print|repeat|output|show|display|leak|dump|disclose|share|tell me|give me|write out|recite|list|send|copy|paste|include|summari[sz]e|translate|what (?:is|are))?` +
+			`(?:` + gap(4) + `)?\b(your|the)\s+(?:system\s+|initial\s+|original\s+|hidden\s+|secret\s+|full\s+|complete\s+|entire\s+)*(system prompt|system message|prompt|instructions|guidelines|rules|configuration|context window|pre-?prompt)\b`),
+		grade: func(t string, m []int) float64 {
+			verb, det, what := group(t, m, 1), strings.ToLower(group(t, m, 2)), strings.ToLower(group(t, m, 3))
+			s := strings.ToLower(t[m[0]:m[1]])
+			sys := strings.Contains(s, "system") || strings.Contains(s, "hidden") || strings.Contains(s, "initial") || strings.Contains(what, "pre")
+			switch {
+			case verb != "" && sys && det == "your":
+				return 0.75
+			case verb != "" && sys:
+				return 0.5
+			case det == "your" && sys:
+				return 0.45
+			case verb != "" && det == "your" && what != "rules":
+				return 0.35
+			}
+			return 0
+		},
+	},
+	{
+		id: "output-directive", tier: Contextual, kind: language,
+		keywords: []string{"your response", "your reply", "your replies", "your answer", "your output",
+			"your summary", "your summaries", "your message", "your completion", "your result", "your code",
+			"your solution", "your implementation", "your algorithm", "your program", "your script",
+			"your elucidation", "your explanation", "your write", "your final", "your next", "your entire",
+			"your whole", "your own"},
+		before: 140, after: 60,
+		re: re(`\b(` + editVerb + `)\b` + inSentence + `{0,110}?\b(?:in|to|into|within|throughout|from|of|with|at the (?:end|beginning|start|top|bottom) of|before|after|for)\s+your\s+(?:final\s+|next\s+|entire\s+|whole\s+|own\s+|upcoming\s+)?(` + outNoun + `)(?:'s)?\b` +
+			`|\b(?:in|within|throughout|at the (?:end|start|beginning) of)\s+your\s+(?:final\s+|next\s+)?(?:responses?|reply|replies|answers?|outputs?|summary|message|code|solution|implementation)\s*,\s*(?:` + editVerb + `|please|be sure|make sure|don't|do not|always|never|you)\b`),
+		clause: true,
+		grade: func(t string, m []int) float64 {
+			s := t[m[0]:m[1]]
+			noun := strings.ToLower(group(t, m, 2))
+			if (noun == "reply" || noun == "message" || noun == "replies") && personalObject.MatchString(s) {
+				return 0
+			}
+			return 0.45
+		},
+	},
+	{
+		id: "output-directive", tier: Contextual, kind: language,
+		keywords: []string{"respond", "reply", "answer", "write in", "speak in", "talk in", "communicate in",
+			"output", "only in", "exclusively in", "entirely in", "solely in", "translate your", "only with",
+			"solely with", "just with", "exclusively with", "only response", "sole response", "entire response",
+			"final response", "final answer", "entire output", "final output", "your response", "each response",
+			"every response", "each reply", "every reply", "your reply", "your answer", "your message", "each sentence"},
+		before: 40, after: 80,
+		re: re(`\b(?:respond|reply|answer|write|speak|talk|communicate|output|translate\s+(?:your|the|this)\s+(?:response|answer|reply|output|summary)(?:\s+in|\s+into)?)\s+(?:only\s+|exclusively\s+|entirely\s+|solely\s+|always\s+)?(?:in|into|using)\s+` + outputLang + `\b` +
+			`|\b(?:respond|reply|answer|output|say|print|return)\s+(?:only|solely|exclusively|just)\s+(?:with|in|using)\b` +
+			`|\bonly\s+(?:respond|reply|answer|output|print|say)\s+(?:with|in|using|the|that)\b` +
+			`|\b(?:your|the)\s+(?:only|sole|entire|final)\s+(?:response|output|reply|answer)\s+(?:should|must|shall|will|needs to)\s+be\b` +
+			`|\b(?:start|begin|end|prefix|conclude|finish|open|close)\s+(?:your|each|every)\s+(?:response|reply|answer|output|message|sentence)s?\s+(?:with|by)\b`),
+		clause: true, sev: 0.45,
+	},
+	{
+		id: "conceal-from-user", tier: Contextual, kind: language,
+		keywords: []string{"the user", "the users", "the human", "your user", "users know", "the customer", "the owner",
+			"the person", "the requester", "the operator", "do not mention", "don't mention", "never mention",
+			"do not reveal", "don't reveal", "never reveal", "do not disclose", "don't disclose", "do not acknowledge",
+			"do not reference", "do not repeat", "do not include", "don't include", "do not output", "do not print",
+			"do not show", "do not display", "do not quote", "silently", "secretly", "quietly", "covertly",
+			"discreetly", "surreptitiously", "without notice", "without any notice", "without notification",
+			"without trace", "without a trace", "keep this", "hide this", "keep it", "hide it", "keep these", "hide these"},
+		before: 60, after: 100,
+		re: re(`\b(do not|don't|dont|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|alert(?:ing)?|notify(?:ing)?|warn(?:ing)?|mention(?:ing)?\s+(?:this|it|that|anything)\s+to|reveal(?:ing)?\s+(?:this|it|that|anything)\s+to|show(?:ing)?|let(?:ting)?|ask(?:ing)?|confirm(?:ing)?\s+with|consult(?:ing)?|bother(?:ing)?|disclos(?:e|ing)\s+(?:this|it)\s+to)\s+(?:the\s+|your\s+)?(?:users?|human|person|owner|operator|customer|requester)\b` +
+			`|\b(?:keep|hide)\s+(?:this|it|these\s+(?:instructions|steps)|the\s+(?:instructions|following))\s+(?:secret\s+|hidden\s+|confidential\s+|private\s+)?from\s+(?:the\s+)?(?:users?|human)\b` +
+			`|\bthe\s+users?\s+(?:must|should|need|needs|will|may)\s+(?:not|never)\s+(?:know|see|find out|learn|notice|be (?:told|informed|aware|notified))\b` +
+			`|\b(?:do not|don't|never)\s+(?:mention|reveal|disclose|acknowledge|reference|repeat|show|display|include|output|print|quote)\s+(?:that\s+)?(?:this|these|that|the)\s+(?:instructions?|messages?|notes?|steps?|directives?|section|request)\b` +
+			`|\b(?:silently|secretly|quietly|covertly|discreetly|surreptitiously|without\s+(?:any\s+)?(?:notice|notification|a\s+trace|trace))\s*,?\s+(?:send|forward|e-?mail|upload|post|copy|add|delete|execute|run|call|include|append|transfer|share|exfiltrate|collect|read|save|grant|change|invite|install|download)\b`),
+		grade: func(t string, m []int) float64 {
+			if strings.EqualFold(group(t, m, 1), "without") {
+				return 0.5
+			}
+			return 0.75
+		},
+	},
+	{
+		id: "user-manipulation", tier: Contextual, kind: language,
+		keywords: []string{"users", "the user", "readers", "customers", "visitors", "recipients", "audience"},
+		before:   60, after: 30,
+		re:     re(`\b(?:tell|inform|convince|urge|recommend|suggest|encourage|direct|advise|persuade|instruct|invite|warn|redirect|point)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:users?|readers?|customers?|visitors?|recipients?|audience)\s+(?:to|that|about|toward|towards)\b`),
+		clause: true, sev: 0.25,
+	},
+	{
+		id: "task-request", tier: Contextual, kind: language,
+		keywords: []string{"story", "stories", "poem", "essay", "speech", "joke", "song", "haiku", "limerick", "sonnet",
+			"riddle", "lyrics", "rap ", "fable", "fairy tale", "dialogue", "monologue", "screenplay", "slogan",
+			"tagline", "letter to", "introduction for", "translate the following", "translate this sentence",
+			"translate the sentence", "translate the phrase"},
+		before: 80, after: 30,
+		re: re(`\b(?:write|compose|draft|create|generate|produce|develop|provide|give me|tell me|craft|pen|invent|make up|come up with)\s+(?:me\s+)?(?:an?\s+|the\s+|some\s+|\d+\s+)?(?:short\s+|brief\s+|long\s+|funny\s+|creative\s+|new\s+|original\s+|little\s+)?(?:story|stories|poem|poems|essay|speech|joke|jokes|song|haiku|limerick|sonnet|riddle|lyrics|rap|fable|fairy tale|dialogue|monologue|screenplay|slogan|tagline|letter\s+to|introduction\s+for)\b` +
+			`|\btranslate\s+(?:the\s+following|this\s+sentence|the\s+sentence|the\s+phrase)\b`),
+		clause: true, sev: 0.3,
+	},
+	{
+		id: "exfiltration", tier: Contextual, kind: language,
+		keywords: []string{"contents", "content of", "all of", "all the", "all your", "all my", "files", "emails",
+			"e-mails", "messages", "documents", "conversation", "chat", "history", "contacts", "credential", "keys",
+			"token", "secret", "password", "passphrase", "cookie", "user's", "users'", "system prompt", ".env", "id_rsa",
+			"id_ed25519", ".ssh", ".aws", ".netrc", ".npmrc", "environment variable", "env variable", "personal data",
+			"personal information", "personal details", "credit card", "social security", "bank account",
+			"bank details", "private data", "private information", "private files", "api key", "private key",
+			"ssh key", "access key", "secret key", " code", " codes", " pin", "reset link", "login link"},
+		before: 140, after: 200,
+		re: re(`\b(` + sendVerb + `)\b` + inSentence + `{0,120}?\b(` + sensitiveThing + `)` + inSentence + `{0,140}?\b(` + destination + `)` +
+			`|\b(` + sendVerb + `)\b` + inSentence + `{0,80}?\b(` + sensitiveThing + `)` +
+			`|\b(ask(?:ing)?\s+(?:the\s+)?users?\s+(?:for|to\s+(?:provide|enter|share|send|confirm|type|give))\s+(?:their|his|her|the|a|your)?\s*(?:` + sensitiveThing + `))`),
+		grade: func(t string, m []int) float64 {
+			if m[12] >= 0 { // asking the user for a password
+				return 0.55
+			}
+			if m[2] >= 0 { // verb, secret and destination
+				switch {
+				case negated(t, m[2]):
+					return 0
+				case clauseStart(t, m[2]):
+					return 0.8
+				}
+				return 0.5
+			}
+			// Without a destination only an imperative counts: "we collect
+			// personal information" is a privacy policy.
+			if negated(t, m[8]) || !clauseStart(t, m[8]) {
+				return 0
+			}
+			verb := strings.ToLower(group(t, m, 4))
+			thing := strings.ToLower(group(t, m, 5))
+			if before := strings.TrimRight(t[max(0, m[10]-8):m[10]], " "); hasWord(before, "to", "into", "at", "via", "from", "with") {
+				return 0 // "send payment to the bank account": a destination, not a secret
+			}
+			switch {
+			case strings.HasPrefix(thing, "content"):
+				if hasWord(verb, "include", "insert", "append", "embed", "attach", "paste", "send", "forward", "upload", "post", "share", "encode", "put", "add") {
+					return 0.5
+				}
+				return 0
+			case hasWord(verb, "read", "get", "fetch", "retrieve", "add", "put", "insert", "copy", "paste", "report", "sync", "push", "export", "submit", "mail", "email", "e-mail", "include"):
+				return 0 // "read all files", "add your password" are everyday
+			}
+			return 0.45
+		},
+	},
+	{
+		id: "sensitive-file", tier: Contextual, kind: language,
+		keywords: []string{".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws/", ".env", "/etc/passwd",
+			"/etc/shadow", "/etc/sudoers", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker/config",
+			".kube/config", ".gnupg", "_history", "wallet.dat", "claude_desktop_config", "mcp.json", ".cursor/",
+			"login data", "cookies.sqlite", "keychain", "gcloud", "application_default_credentials", ".pgpass",
+			".my.cnf", "credentials.json", "secrets."},
+		before: 80, after: 60,
+		re: re(`(?:\b(read|cat|open|print|show|output|get|load|fetch|include|send|upload|paste|dump|list|extract|grab|collect|attach|provide|share|type|echo|base64|less|more|head|tail|copy|transmit|post|forward|email|steal|exfiltrate)\b` + inSentence + `{0,60}?)?` +
+			`(~?/?\.ssh\b(?:/[\w.-]+)?|\bid_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.aws/(?:credentials|config)\b|(?:^|[\s/~"'(` + "`" + `])\.env(?:\.[\w-]+)?\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.gnupg\b|\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_history\b|\bwallet\.dat\b|\bclaude_desktop_config\.json|\bmcp\.json\b|\.cursor/[\w./-]*|\blogin data\b|\bcookies\.sqlite\b|\bkeychain\b|\.config/gcloud\b|application_default_credentials\.json|\.pgpass\b|\.my\.cnf\b|\bcredentials\.json\b|\bsecrets\.(?:ya?ml|json|toml|env)\b)`),
+		grade: func(t string, m []int) float64 {
+			verb := strings.ToLower(group(t, m, 1))
+			path := strings.ToLower(strings.TrimLeft(group(t, m, 2), " /~\"'(`"))
+			switch {
+			case strings.HasSuffix(path, ".pub"):
+				return 0 // a public key is meant to be shared
+			case verb == "":
+				return 0.2
+			case strings.HasPrefix(path, ".env") && hasWord(verb, "open", "load", "copy", "read", "cat", "less", "more", "head", "tail", "type", "get"):
+				return 0.2 // "open .env and set API_KEY" is setup advice
+			case hasWord(verb, "copy", "list", "load", "open", "less", "more", "head", "tail", "type"):
+				return 0.2
+			}
+			return 0.5
+		},
+		codeFactor: 0.5,
+	},
+	{
+		id: "imperative-system", tier: Contextual, kind: language,
+		keywords: []string{"shell", "terminal", "command", "console", "bash", "powershell", " cmd", "file", "folder",
+			"directory", "script", "api", "endpoint", "database", "registry", "process"},
+		before: 60, after: 10,
+		re:     re(`\b(?:run|execute|open|launch|start|delete|remove|kill|modify|edit|overwrite|read|write|access|call|invoke|query|wipe|erase|drop)\s+(?:the\s+|a\s+|this\s+|that\s+|your\s+|following\s+|all\s+|every\s+)?(?:[\w.-]+\s+){0,2}?` + shellTools + `\b`),
+		clause: true, sev: 0.2,
+	},
+	{
+		id: "payload-delivery", tier: Contextual, kind: language,
+		keywords: []string{"download", "install", "fetch", ".exe", ".msi", ".scr", ".bat", ".ps1", ".apk", ".dmg", ".hta", ".vbs", ".jar"},
+		before:   90, after: 160,
+		re: re(`\b(download|fetch|install|get|grab|run|execute)\s+(and\s+(?:run|install|execute|open|launch)\s+)?(?:this|the\s+following|the\s+attached|our|the\s+latest|a\s+new|the\s+new|the|an?)?\s*(?:[\w-]+\s+){0,2}?(?:file|tool|update|patch|app|application|extension|plugin|add-on|addon|package|script|binary|installer|program|software|executable|exe|driver|fix|hotfix)\b` + inSentence + `{0,80}?(?:from|at|via|here|:)\s*(?:https?://\S+|www\.\S+|\S+\.(?:com|net|org|io|xyz|ru|cn|top|site|online|info|biz|co|app|dev)\b)` +
+			`|\b(?:download|fetch|get|curl|wget|install)\b[^\n]{0,100}?\b(?:https?://|www\.)\S+\.(exe|msi|scr|bat|cmd|ps1|apk|dmg|pkg|vbs|hta|lnk|jar)\b`),
+		clause: true,
+		grade: func(t string, m []int) float64 {
+			switch {
+			case group(t, m, 2) != "" || group(t, m, 3) != "":
+				return 0.4
+			}
+			return 0.25
+		},
+	},
+	{
+		id: "urgency-authority", tier: Contextual, kind: language,
+		keywords: []string{"this is the", "this is your", "this is a message", "message from", "instruction from",
+			"instructions from", "directive from", "order from", "orders from", "notice from", "update from", "override",
+			"directive", "without asking", "without confirm", "without hesitation", "without question", "without checking",
+			"without verification", "without approval", "without permission", "without user", "supersede", "precedence",
+			"critical that", "imperative that", "essential that", "vital that", "mandatory that", "crucial that",
+			"important that", "failure to comply", "highest priority", "top priority", "maximum priority",
+			"absolute priority", "overrides", "the user has", "the user already", "the user agreed", "the user approved",
+			"the user authori", "the user consented", "the user confirmed", "the user allowed", "the user granted",
+			"by the user", "the user's permission", "the user's consent", "the user's approval", "the users permission"},
+		before: 30, after: 80,
+		re: re(`\bthis\s+is\s+(?:a\s+message\s+from\s+)?(?:the|your)\s+(system\s+administrator|sysadmin|administrator|admin|system|developers?|security\s+team|it\s+(?:department|team|admin)|owner|creator|operator|openai|anthropic)\b` +
+			`|\b(?:message|instruction|directive|order|notice|update)s?\s+from\s+(?:the\s+|your\s+)?(system|admin|administrator|developers?|openai|anthropic)\b` +
+			`|\b(system|admin|administrator|developer|root|security|emergency|priority)\s+(override|mode|instruction|directive|command|order|alert|notice|message)\s*[:!—]` +
+			`|\bwithout\s+(asking|confirm(?:ation|ing)?|hesitation|question(?:ing)?|checking|verification|verifying|approval|permission|user\s+(?:consent|approval|confirmation))\b` +
+			`|\b(?:highest|top|maximum|absolute)\s+priority\b|\bsupersedes?\s+(?:all|any|every|previous|prior)\b|\btakes?\s+precedence\s+over\b|\boverrides?\s+(?:all|any|every|previous|prior)\b` +
+			`|\bit\s+is\s+(?:critical|imperative|essential|vital|mandatory|crucial|extremely important)\s+that\s+you\b|\bfailure\s+to\s+comply\b` +
+			`|\b(the\s+user\s+(?:has\s+)?(?:already\s+)?(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
+		grade: func(t string, m []int) float64 {
+			switch who := strings.ToLower(group(t, m, 1) + group(t, m, 2)); {
+			case who != "":
+				if hasWord(who, "system", "openai", "anthropic", "developer", "developers") {
+					return 0.45 // people do not introduce themselves as "the system"
+				}
+				return 0.2
+			case strings.EqualFold(group(t, m, 4), "override"):
+				return 0.55
+			case group(t, m, 3) != "":
+				return 0.2 // "Security alert:" heads honest mail
+			case group(t, m, 5) != "":
+				return 0.2 // "deletes without asking" describes as often as it commands
+			case m[12] >= 0:
+				return 0.4 // claimed consent: the user is not the one speaking
+			}
+			return 0.35
+		},
+	},
+	{
+		// Upper-case alarm words open many injections ("IMPORTANT:") and
+		// many honest emails; they only corroborate.
+		id: "urgency-authority", tier: Contextual, kind: language,
+		keywords: []string{"important", "urgent", "attention", "critical", "mandatory", "priority", "alert", "notice", "warning"},
+		before:   2, after: 14,
+		re:  regexp.MustCompile(`\b(?:IMPORTANT|URGENT|ATTENTION|CRITICAL|MANDATORY|PRIORITY|ALERT|NOTICE|WARNING)\b\s*[:!]`),
+		sev: 0.2,
+	},
+	{
+		id: "security-downgrade", tier: Contextual, kind: language,
+		keywords: []string{"disable", "turn off", "deactivate", "bypass", "switch off", "remove"},
+		before:   4, after: 80,
+		re:       re(`\b(?:disable|turn\s+off|deactivate|remove|bypass|switch\s+off)\s+(?:the\s+|your\s+|their\s+|all\s+|any\s+)?(?:user'?s\s+)?(?:two[- ]factor(?:\s+authentication)?|2fa|mfa|multi[- ]factor(?:\s+authentication)?|antivirus|anti-virus|firewall|security\s+(?:alerts?|checks?|features?|settings|software|warnings?|scans?)|audit(?:ing|\s+logs?|\s+logging)?|logging|windows\s+defender|defender|sandbox(?:ing)?|safety\s+(?:checks?|filters?|guidelines|rules))\b`),
+		sev:      0.25,
+	},
+	{
+		id: "tool-invocation", tier: Contextual, kind: language,
+		keywords: []string{" tool", "function"},
+		before:   90, after: 70,
+		re: re(`\b(?:call|invoke|use|run|trigger|execute|utili[sz]e)\s+(?:the\s+)?[` + "`" + `'"]?([\w.-]{2,64})[` + "`" + `'"]?\s+(?:tool|function|mcp tool|action|plugin)\b` +
+			`|\b(?:call|invoke|use)\s+(?:the\s+)?(?:tool|function)\s+[` + "`" + `'"]?([\w.-]{2,64})`),
+		grade: func(t string, m []int) float64 {
+			if clauseStart(t, m[0]) {
+				return 0.25
+			}
+			return 0.2
+		},
+	},
+	{
+		id: "shell-command", tier: Contextual, kind: code,
+		keywords: []string{"curl", "wget", "iwr", "invoke-webrequest"},
+		before:   4, after: 320,
+		re:  re(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c)?sh|python[23]?|perl|ruby|node|php|iex)\b`),
+		sev: 0.25, codeFactor: 0.3,
+	},
+	{
+		id: "shell-command", tier: Contextual, kind: code,
+		keywords: []string{"rm -", "chmod", "powershell", "iex", "invoke-expression", "downloadstring", "/dev/tcp",
+			"nc -", "ncat", "mkfifo", "socat", "base64 -d", "base64 --decode", "base64 -d", ":(){", "dd if=", "mkfs",
+			"/dev/sd", "python -c", "python3 -c", "python2 -c", "crontab -r", "history -c", "histfile", "shred",
+			"setenforce", "ufw disable", "iptables -f", "systemctl stop", "systemctl disable", "bash <(", "sh -c", "eval"},
+		before: 120, after: 160,
+		re: re(`(\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/(?:\s|$|\*)|~/?(?:[\s` + "`" + `'"]|$)|\$home\b|/\*|\*|\.\*|/(?:etc|usr|var|home|boot|bin|lib|sbin)/?(?:[\s` + "`" + `'"]|$)))` +
+			`|(\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\b)` +
+			`|(\bchmod\s+(?:-r\s+)?(?:\+x|[0-7]?7[0-7]{2})\b[^\n]{0,100}?(?:&&|;)\s*\./)` +
+			`|(\bpowershell(?:\.exe)?\b[^\n]{0,80}?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{16,}|\b(?:iex|invoke-expression)\b[^\n]{0,80}?(?:downloadstring|iwr|invoke-webrequest|new-object\s+net\.webclient)|downloadstring\s*\()` +
+			`|(\bbash\s+-i\s+>&\s*/dev/tcp/|/dev/tcp/\d|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+/bin/(?:ba)?sh|\bmkfifo\b[^\n]{0,80}\bnc\b|\bsocat\b[^\n]{0,80}exec:)` +
+			`|(\bbase64\s+(?:-d|--decode|-D)\b[^\n|]{0,100}\|\s*(?:ba|z)?sh\b|\becho\s+[a-z0-9+/=]{20,}\s*\|\s*base64\s+(?:-d|--decode))` +
+			`|(:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bdd\s+if=/dev/(?:zero|random|urandom)\s+of=/dev/(?:sd[a-z]|nvme|hd[a-z]|disk)|\bmkfs(?:\.\w+)?\s+/dev/)` +
+			`|(\bpython[23]?\s+-c\s+["']import\s+(?:socket|pty|os|subprocess)|\bbash\s+<\(\s*(?:curl|wget)|\b(?:ba)?sh\s+-c\s+["']?\$\((?:curl|wget)|\beval\s+"?\$\((?:curl|wget))` +
+			`|(\bcrontab\s+-r\b|\bhistory\s+-c\b|\bunset\s+histfile\b|\bshred\s+-u\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\biptables\s+-f\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|ufw|apparmor|auditd|sshd|critical))`),
+		grade: func(t string, m []int) float64 {
+			switch {
+			case m[10] >= 0, m[12] >= 0, m[8] >= 0:
+				return 0.55 // reverse shells, base64 piped to a shell, encoded PowerShell: attack tooling
+			case m[2] >= 0, m[14] >= 0, m[16] >= 0, m[6] >= 0:
+				return 0.25 // destructive or remote code, and in every install guide
+			case m[4] >= 0:
+				return 0.15
+			}
+			return 0.2
+		},
+		codeFactor: 0.3,
+	},
+	{
+		id: "malicious-code", tier: Contextual, kind: code,
+		keywords: []string{"exec(", "eval(", "os.system", "subprocess", "os.remove", "popen", "nohup"},
+		before:   40, after: 160,
+		re: re(`\b(?:exec|eval)\s*\(\s*(?:open\s*\(|requests\.get|urllib|base64\.b64decode|compile\(|r\.text|response\.)` +
+			`|\bos\.system\s*\(\s*f?["'](?:sudo\s+)?(?:rm\s+-rf|dd\s+if=|mkfs|curl|wget|chmod\s+\+x|nohup|python3?\s+\./|\./|echo\s+["']?reboot|shutdown|reboot|kill\s+-9)` +
+			`|\bsubprocess\.\w+\(\s*\[?\s*["'](?:curl|wget|rm|dd|mkfs|nohup|chmod|shutdown|reboot)\b` +
+			`|\bos\.remove\(\s*["']/(?:lib|usr|etc|bin|boot|sbin|var)/`),
+		sev: 0.4,
+	},
+	{
+		id: "malicious-code", tier: Contextual, kind: code,
+		keywords: []string{"psutil", "getpass", "keyring", "cookiejar", "cookies.txt", "cookies.pkl", "cookie_file",
+			"driverquery", "usb.core", "sounddevice", "contacts.csv", "pyperclip", "imagegrab", "pynput", "keylog",
+			"os.environ", "getenv"},
+		before: 500, after: 500,
+		re: re(`(?s)(psutil|getpass|keyring|cookiejar|cookies?\.(?:txt|pkl|sqlite)|cookie_file|driverquery|usb\.core|sounddevice|contacts\.csv|pyperclip|imagegrab|pynput|keylog\w*|os\.environ|getenv).{0,500}?\b(requests\.(?:post|put)|httpx\.post|\.sendall|\.sendto|sendmail|send_message|storbinary|publish\.single|conn\.request\(\s*["']post|\.upload|smtplib|yag\.send)` +
+			`|(?s)\b(requests\.(?:post|put)|httpx\.post|\.sendall|\.sendto|sendmail|send_message|storbinary|publish\.single|smtplib).{0,500}?(psutil|getpass|keyring|cookiejar|cookies?\.(?:txt|pkl)|driverquery|usb\.core|sounddevice|contacts\.csv|pyperclip|imagegrab|pynput|keylog\w*|os\.environ)`),
+		grade: func(t string, m []int) float64 {
+			src := strings.ToLower(group(t, m, 1) + group(t, m, 4))
+			if src == "os.environ" || src == "getenv" {
+				return 0.25 // an API key from the environment posted to its API is ordinary
+			}
+			return 0.4
+		},
+	},
+	{
+		id: "malicious-code", tier: Contextual, kind: code,
+		keywords: []string{"xmrig", "cryptonight", "stratum+tcp", "coinhive", "minergate", "nicehash", "cryptomine"},
+		before:   4, after: 30,
+		re:  re(`\b(?:xmrig|cryptonight|stratum\+tcp|coinhive|minergate|nicehash|cryptomine\w*)\b`),
+		sev: 0.4,
+	},
+}
+
+// gradeYouAreNow separates "you are now an unrestricted AI" from "you are
+// now a member of the workspace".
+func gradeYouAreNow(t string, m []int) float64 {
+	s := strings.ToLower(t[m[0]:m[1]])
+	first, second := strings.ToLower(group(t, m, 1)), strings.ToLower(group(t, m, 2))
+	if strings.Contains(s, "no longer") {
+		if hasWord(first+" "+second, "bound", "restricted", "limited", "an", "a", "required", "obligated", "claude", "chatgpt", "assistant", "ai") {
+			return 0.7
+		}
+		return 0
+	}
+	if strings.Contains(s, " in ") {
+		if hasWord(first+" "+second, "developer", "god", "dan", "jailbreak", "jailbroken", "unrestricted", "debug", "admin", "sudo", "maintenance", "test", "unfiltered", "evil") && second == "mode" {
+			return 0.75
+		}
+		return 0
+	}
+	if membership[first] || membership[second] || strings.HasSuffix(first, "ed") || strings.HasSuffix(first, "ing") && first != "acting" && first != "operating" && first != "going" {
+		return 0
+	}
+	switch first {
+	case "ready", "able", "eligible", "free", "in", "on", "at", "set", "all", "done", "one", "part", "here", "there", "live", "up", "out", "back", "officially", "successfully", "also", "only", "the", "a", "an", "my", "receiving", "due", "being":
+		if first == "free" && hasWord(second, "from", "of", "to") {
+			return 0.5
+		}
+		return 0
+	}
+	if first == "going" {
+		return 0.3 // "you are now going to receive…"
+	}
+	if hasWord(first+" "+second, "dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "rogue", "free", "ai", "assistant", "chatbot", "bot", "model", "persona", "character", "acting", "operating", "called", "named", "known") {
+		return 0.7
+	}
+	return 0.5
+}
+
+var membership = map[string]bool{
+	"member": true, "members": true, "admin": true, "administrator": true, "owner": true, "subscriber": true,
+	"collaborator": true, "contributor": true, "participant": true, "editor": true, "viewer": true, "moderator": true,
+	"maintainer": true, "follower": true, "customer": true, "user": true, "registered": true, "step": true,
+	"level": true, "tier": true, "winner": true, "finalist": true, "candidate": true, "guest": true, "host": true,
+	"speaker": true, "attendee": true, "friend": true, "fan": true, "student": true, "subscribed": true,
+	"connected": true, "logged": true, "signed": true, "enrolled": true, "following": true, "verified": true,
+	"approved": true, "eligible": true, "certified": true, "premium": true, "pro": true, "gold": true, "silver": true,
+	"platinum": true, "vip": true, "part": true, "officially": true, "checked": true, "booked": true, "on": true,
+}
+
+func gradeRole(t string, m []int) float64 {
+	switch {
+	case m[2] >= 0: // from now on, you …
+		return 0.5
+	case m[4] >= 0: // act as if you were / like an unrestricted AI
+		return 0.6
+	case m[6] >= 0: // act as a …: a job description says this too
+		if clauseStart(t, m[0]) {
+			return 0.25
+		}
+		return 0
+	case m[8] >= 0: // your new …
+		switch strings.ToLower(group(t, m, 4)) {
+		case "role", "task", "goal", "job", "mission", "name":
+			return 0.25 // "your new role starts Monday"
+		}
+		return 0.55
+	case m[10] >= 0: // jailbreak vocabulary
+		return 0.75
+	}
+	// pretend / role-play as
+	if clauseStart(t, m[0]) {
+		return 0.45
+	}
+	return 0
+}
+
+// gradeAddressee weighs words aimed at an AI reader.
+func gradeAddressee(t string, m []int) float64 {
+	s := strings.ToLower(t[m[0]:m[1]])
+	switch {
+	case m[2] >= 0: // note to the AI
+		if strings.HasPrefix(strings.ToLower(group(t, m, 2)), "assistant") {
+			return 0.5 // an executive assistant gets notes too
+		}
+		return 0.7
+	case m[6] >= 0: // dear AI
+		return 0.6
+	case m[8] >= 0: // the AI must …: also how product specs and news talk
+		if strings.HasPrefix(strings.ToLower(group(t, m, 4)), "assistant") {
+			return 0.2
+		}
+		return 0.25
+	case m[10] >= 0: // "Assistant, please …"
+		return 0.6
+	case m[12] >= 0: // "AI agent: …"
+		return 0.6
+	case strings.HasPrefix(s, "if you"):
+		return 0.7
+	case strings.HasPrefix(s, "to you"):
+		return 0.7
+	case strings.HasPrefix(s, "as a"):
+		return 0.5
+	}
+	return 0.65 // an AI reading this
+}

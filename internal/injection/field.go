@@ -1,0 +1,662 @@
+package injection
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// engine is the compiled rule set with its keyword prefilter. It is built
+// once per process and shared.
+type engine struct {
+	rules []*rule
+	kw    *keywordSet
+	owner []int // keyword id → rule index, or one of the pseudo-owners below
+}
+
+// Pseudo-owners: keywords that find regions and document markers rather
+// than matches of a rule.
+const (
+	ownHidden = -1 - iota
+	ownComment
+	ownHTMLDoc
+	ownXMLDoc
+)
+
+var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
+
+var sharedEngine = sync.OnceValues(buildEngine)
+
+func buildEngine() (*engine, error) {
+	e := &engine{rules: append(append([]*rule{}, contextualRules...), markupRules...)}
+	var keywords []string
+	add := func(owner int, kws []string) {
+		for _, k := range kws {
+			keywords = append(keywords, strings.ToLower(k))
+			e.owner = append(e.owner, owner)
+		}
+	}
+	for i, r := range e.rules {
+		add(i, r.keywords)
+	}
+	add(ownHidden, hiddenKW)
+	add(ownComment, commentKW)
+	add(ownHTMLDoc, docKW)
+	add(ownXMLDoc, []string{"<?xml"})
+	kw, err := newKeywordSet(keywords)
+	if err != nil {
+		return nil, fmt.Errorf("build injection keyword set: %w", err)
+	}
+	e.kw = kw
+	return e, nil
+}
+
+// finding is a detection inside one field before it is given its path.
+type finding struct {
+	rule    string
+	tier    Tier
+	kind    kind
+	sev     float64
+	a, b    int // the match, in normalised offsets until toSource
+	start   int // the span Redact removes, in source offsets
+	end     int
+	excerpt string
+	note    string
+	lang    bool // widen to the sentence when mapped to the source
+	// codeFactor scales the severity inside a code block (see rule).
+	codeFactor float64
+}
+
+// fieldScan is the state of scanning one text.
+type fieldScan struct {
+	e        *engine
+	src, t   string
+	m        *spanMap
+	ev       charEvidence
+	htmlDoc  bool
+	xmlDoc   bool
+	finds    []finding
+	hidden   []span
+	comments []span
+	code     []span
+	codeDone bool
+}
+
+const (
+	maxDepth       = 3  // base64 inside base64…, JSON inside JSON…
+	maxRuleMatches = 16 // per rule and field: more adds nothing to the score
+	maxWindow      = 8192
+)
+
+// scan scans one text and returns its findings in source offsets and the
+// evidence counters it saw.
+//
+// codeField says the whole text is source code (a file read through a
+// resource with a code MIME type): it is treated as one code block.
+func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[string]int) {
+	f := &fieldScan{e: e, src: src}
+	f.t, f.m = normalise(src, &f.ev)
+	if codeField {
+		f.code, f.codeDone = []span{{0, len(f.t)}}, true
+	}
+	hits := e.kw.find(f.t, nil, len(f.t)/2+64)
+
+	windows := make([][]span, len(e.rules))
+	var hiddenW, commentW []span
+	for _, h := range hits {
+		switch o := e.owner[h.kw]; o {
+		case ownHTMLDoc:
+			f.htmlDoc = true
+		case ownXMLDoc:
+			f.xmlDoc = true
+		case ownHidden:
+			hiddenW = append(hiddenW, span{h.pos - 600, h.pos + 600})
+		case ownComment:
+			commentW = append(commentW, span{h.pos, h.pos + 1})
+		default:
+			r := e.rules[o]
+			windows[o] = append(windows[o], span{h.pos - r.before, h.pos + e.kw.length[h.kw] + r.after})
+		}
+	}
+	f.findHidden(mergeWindows(f.t, hiddenW))
+	f.findComments(commentW)
+	for i, r := range e.rules {
+		if len(windows[i]) > 0 {
+			f.runRule(r, mergeWindows(f.t, windows[i]))
+		}
+	}
+	f.gradeTurns()
+	f.discount()
+	f.regionFindings()
+
+	out := make([]finding, 0, len(f.finds))
+	for _, fd := range f.finds {
+		if fd.excerpt == "" {
+			fd.excerpt = clip(f.t[fd.a:fd.b])
+		}
+		fd.start, fd.end = f.m.toSource(fd.a, fd.b)
+		if fd.lang {
+			fd.start, fd.end = sentence(src, fd.start, fd.end)
+		}
+		out = append(out, fd)
+	}
+	ev := f.evidence()
+	if depth < maxDepth {
+		out = f.decoded(out, ev, depth)
+	}
+	kept := out[:0]
+	for _, fd := range out {
+		if fd.sev >= minSeverity {
+			kept = append(kept, fd)
+		}
+	}
+	out = kept
+	return append(out, f.charFindings()...), ev
+}
+
+// mergeWindows clamps windows to the text, moves their edges to word and
+// rune boundaries, and merges those that overlap (up to maxWindow).
+func mergeWindows(t string, ws []span) []span {
+	if len(ws) == 0 {
+		return nil
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].start < ws[j].start })
+	out := ws[:0]
+	for _, w := range ws {
+		a, b := max(w.start, 0), min(w.end, len(t))
+		for k := 0; a > 0 && k < 32 && t[a-1] != ' ' && t[a-1] != '\n'; k++ {
+			a--
+		}
+		for a > 0 && !utf8.RuneStart(t[a]) {
+			a--
+		}
+		for b < len(t) && !utf8.RuneStart(t[b]) {
+			b++
+		}
+		if n := len(out); n > 0 && a <= out[n-1].end && b-out[n-1].start <= maxWindow {
+			out[n-1].end = max(out[n-1].end, b)
+			continue
+		}
+		out = append(out, span{a, b})
+	}
+	return out
+}
+
+func (f *fieldScan) runRule(r *rule, windows []span) {
+	count, lastEnd := 0, -1
+	for _, w := range windows {
+		for _, m := range r.re.FindAllStringSubmatchIndex(f.t[w.start:w.end], -1) {
+			for i := range m {
+				if m[i] >= 0 {
+					m[i] += w.start
+				}
+			}
+			if m[0] < lastEnd || m[1] == m[0] {
+				continue
+			}
+			if r.clause && !clauseStart(f.t, m[0]) || r.lineStart && !lineStartAt(f.t, m[0]) {
+				continue
+			}
+			sev := r.sev
+			if r.grade != nil {
+				sev = r.grade(f.t, m)
+			}
+			if f.htmlDoc && r.htmlDocFactor > 0 {
+				sev *= r.htmlDocFactor
+			}
+			if f.xmlDoc && r.xmlDocFactor > 0 {
+				sev *= r.xmlDocFactor
+			}
+			if sev <= 0 {
+				continue
+			}
+			lastEnd = m[1]
+			f.finds = append(f.finds, finding{rule: r.id, tier: r.tier, kind: r.kind, sev: sev, a: m[0], b: m[1], lang: r.kind == language, codeFactor: r.codeFactor})
+			if count++; count >= maxRuleMatches {
+				return
+			}
+		}
+	}
+}
+
+// gradeTurns turns conversation-turn markers into a fake-role-tag finding
+// when the text stages a dialogue between a human and an assistant. One
+// "User:" line is a form field; "User: … Assistant: …" is a script for the
+// model.
+func (f *fieldScan) gradeTurns() {
+	roles := map[string]bool{}
+	for _, fd := range f.finds {
+		if fd.rule == turnMarker {
+			role := strings.ToLower(strings.TrimRight(f.t[fd.a:fd.b], " :"))
+			switch role {
+			case "human", "user":
+				roles["human"] = true
+			case "system":
+				roles["system"] = true
+			default:
+				roles["assistant"] = true
+			}
+		}
+	}
+	staged := roles["assistant"] && (roles["human"] || roles["system"])
+	kept := f.finds[:0]
+	for _, fd := range f.finds {
+		if fd.rule == turnMarker {
+			if !staged {
+				continue
+			}
+			fd.rule, fd.sev, fd.note = "fake-role-tag", 0.55, "conversation turns"
+		}
+		kept = append(kept, fd)
+	}
+	f.finds = kept
+}
+
+// mention finds the vocabulary of texts that discuss attacks or document
+// prompt formats rather than perform them.
+var mention = regexp.MustCompile(`(?i)\bprompt[- ]injections?\b|\binjection (?:attacks?|attempts?|payloads?)\b|\bjailbreak(?:s|ing)?\b|\battackers?\b|\badversar(?:y|ies|ial)\b|\bmalicious\b|\bred[- ]team(?:ing|ers)?\b|\bfor example\b|\be\.g\.|\bsuch as\b|\bphrases? (?:like|such as)\b|\bstrings? like\b|\bexamples? of\b|\bpayloads?\b|\bclassifiers?\b|\bguardrails?\b|\bdetect(?:s|ed|ion|or)?\b|\bphishing\b|\bawareness\b|\bsecurity training\b|\bbe (?:wary|careful|suspicious) of\b|\bbeware\b|\bwatch out for\b|\bsuspicious\b|\bscam(?:s|mers)?\b|\b(?:tells?|telling|told|asks?|asking|instructs?|instructing|tricks?|tricking|convinces?|makes?|forces?|causes?|gets?|getting)\s+(?:the\s+|an?\s+|your\s+)?(?:model|ai|llm|assistant|agent|chatbot|bot|system)s?\s+(?:to|into)\b|\bchat templates?\b|\bprompt formats?\b|\bspecial tokens?\b|\btokenizers?\b|\bfunction calling\b|\btool use\b|\bexfiltrat\w*|\binject(?:ed|ion|ions)\b|\bmitigations?\b|\bvulnerab\w*|\bexploit(?:s|ed|ation)?\b|\bdefen[cs]es?\b|\bthreat(?:s| model)?\b`)
+
+// discussedAt reports whether the text around [a, b) uses the vocabulary
+// of a discussion, ignoring words inside addresses ("attacker@evil.com").
+func discussedAt(t string, a, b int) bool {
+	from, to := max(0, a-250), min(len(t), b+250)
+	for _, m := range mention.FindAllStringIndex(t[from:to], -1) {
+		s, e := from+m[0], from+m[1]
+		if e < len(t) && (t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) || s > 0 && strings.IndexByte("@./", t[s-1]) >= 0 {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// discount lowers matches that are shown rather than meant: quoted in a
+// text about attacks, or inside a code block.
+func (f *fieldScan) discount() {
+	for i := range f.finds {
+		fd := &f.finds[i]
+		inCode := f.inCode(fd.a, fd.b)
+		quoted := inCode || quotedAt(f.t, fd.a, fd.b)
+		discussed := discussedAt(f.t, fd.a, fd.b)
+		if inCode && fd.codeFactor > 0 {
+			fd.sev *= fd.codeFactor
+			fd.note = "in a code block"
+		}
+		switch fd.kind {
+		case language:
+			switch {
+			case quoted && discussed:
+				fd.sev *= 0.2
+				fd.note = "quoted in a discussion"
+			case discussed:
+				fd.sev *= 0.6
+				fd.note = "in a discussion"
+			}
+		case code:
+			if inCode && discussed {
+				fd.sev *= 0.6
+			}
+		case markup:
+			switch {
+			case quoted && discussed:
+				fd.sev *= 0.3
+				fd.note = "shown in a discussion"
+			case discussed:
+				fd.sev *= 0.5
+				fd.note = "in a discussion"
+			case inCode:
+				fd.sev *= 0.7
+				fd.note = "in a code block"
+			}
+		}
+	}
+}
+
+// quotedAt reports whether [a, b) sits between quotes (double, single or
+// backticks) on its line. A single quote counts when it is not an
+// apostrophe: it opens after a non-letter and closes before one.
+func quotedAt(t string, a, b int) bool {
+	from := max(0, a-2000)
+	line := t[strings.LastIndexByte(t[from:a], '\n')+from+1 : a]
+	rest := t[b:min(len(t), b+300)]
+	if k := strings.IndexByte(rest, '\n'); k >= 0 {
+		rest = rest[:k]
+	}
+	if (strings.Count(line, `"`)%2 == 1 || strings.Count(line, "`")%2 == 1) && strings.ContainsAny(rest, "\"`") {
+		return true
+	}
+	opens := 0
+	for i := 0; i < len(line); i++ {
+		if line[i] == '\'' && (i == 0 || !isWordByte(line[i-1])) {
+			opens++
+		} else if line[i] == '\'' && (i+1 == len(line) || !isWordByte(line[i+1])) && opens > 0 {
+			opens--
+		}
+	}
+	if opens == 0 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '\'' && (i+1 == len(rest) || !isWordByte(rest[i+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// inCode reports whether [a, b) overlaps a fenced or inline code span, or
+// a <pre>/<code> element.
+func (f *fieldScan) inCode(a, b int) bool {
+	if !f.codeDone {
+		f.code, f.codeDone = codeSpans(f.t), true
+	}
+	return overlaps(f.code, a, b)
+}
+
+func overlaps(spans []span, a, b int) bool {
+	for _, s := range spans {
+		if a < s.end && s.start < b {
+			return true
+		}
+	}
+	return false
+}
+
+func codeSpans(t string) []span {
+	var out []span
+	// Fences: a line starting with ``` or ~~~ opens, the next closes.
+	open := -1
+	for i := 0; i < len(t); {
+		nl := strings.IndexByte(t[i:], '\n')
+		end := len(t)
+		if nl >= 0 {
+			end = i + nl
+		}
+		line := strings.TrimLeft(t[i:end], " ")
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			if open < 0 {
+				open = i
+			} else {
+				out = append(out, span{open, end})
+				open = -1
+			}
+		} else if open < 0 {
+			// Inline code on this line.
+			for j := i; j < end; {
+				k := strings.IndexByte(t[j:end], '`')
+				if k < 0 {
+					break
+				}
+				s := j + k
+				c := strings.IndexByte(t[s+1:end], '`')
+				if c < 0 {
+					break
+				}
+				out = append(out, span{s, s + 1 + c + 1})
+				j = s + c + 2
+			}
+		}
+		if nl < 0 {
+			break
+		}
+		i = end + 1
+	}
+	if open >= 0 {
+		out = append(out, span{open, len(t)})
+	}
+	for _, tag := range []string{"<pre", "<code"} {
+		for i := 0; i < len(t); {
+			k := indexFold(t[i:], tag)
+			if k < 0 {
+				break
+			}
+			s := i + k
+			e := closeTag(t, s+len(tag), tag[1:])
+			out = append(out, span{s, e})
+			i = e + 1
+		}
+	}
+	return out
+}
+
+// findHidden records elements whose style hides their text.
+func (f *fieldScan) findHidden(windows []span) {
+	last := -1
+	for _, w := range windows {
+		for _, m := range hiddenTag.FindAllStringSubmatchIndex(f.t[w.start:w.end], -1) {
+			open, end := w.start+m[0], w.start+m[1]
+			if open < last {
+				continue
+			}
+			last = end
+			if m[4] >= 0 && !hiddenStyle(f.t[w.start+m[4]:w.start+m[5]]) {
+				continue
+			}
+			tag := f.t[w.start+m[2] : w.start+m[3]]
+			f.hidden = append(f.hidden, span{end, closeTag(f.t, end, tag)})
+		}
+	}
+}
+
+// findComments records HTML comments and markdown comment lines.
+func (f *fieldScan) findComments(hits []span) {
+	last := -1
+	for _, h := range hits {
+		if h.start < last {
+			continue
+		}
+		var end int
+		if strings.HasPrefix(f.t[h.start:], "<!--") {
+			k := strings.Index(f.t[h.start:min(len(f.t), h.start+8192)], "-->")
+			if k < 0 {
+				end = min(len(f.t), h.start+2000)
+			} else {
+				end = h.start + k + 3
+			}
+		} else {
+			k := strings.IndexByte(f.t[h.start:], '\n')
+			end = len(f.t)
+			if k >= 0 {
+				end = h.start + k
+			}
+		}
+		f.comments = append(f.comments, span{h.start, end})
+		last = end
+	}
+}
+
+// regionFindings adds a structural finding for each hidden element or
+// comment that holds contextual findings: text aimed at the model that a
+// person reading the page would not see.
+func (f *fieldScan) regionFindings() {
+	add := func(regions []span, rule, note string, base float64) {
+		for _, r := range regions {
+			worst := 0.0
+			for _, fd := range f.finds {
+				if fd.tier == Contextual && fd.sev >= minSeverity && fd.a < r.end && r.start < fd.b {
+					worst = max(worst, fd.sev)
+				}
+			}
+			if worst > 0 {
+				f.finds = append(f.finds, finding{rule: rule, tier: Structural, kind: markup, sev: min(0.9, base+0.5*worst), a: r.start, b: r.end, note: note})
+			}
+		}
+	}
+	add(f.hidden, "hidden-text", "instructions in hidden text", 0.45)
+	add(f.comments, "hidden-comment", "instructions in a comment", 0.35)
+}
+
+// decoded scans base64 blocks that decode to text. What is found inside
+// is reported at the block; the block itself is structural evidence,
+// strong when what it hides is an instruction or a script.
+func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []finding {
+	for _, blk := range findBase64(f.t) {
+		sub, subEv := f.e.scan(blk.decoded, depth+1, false)
+		for k, v := range subEv {
+			ev[k] += v
+		}
+		start, end := f.m.toSource(blk.start, blk.end)
+		worst, worstRule := 0.0, ""
+		for _, fd := range sub {
+			if fd.sev > worst {
+				worst, worstRule = fd.sev, fd.rule
+			}
+			fd.start, fd.end = start, end
+			fd.note = strings.TrimPrefix(fd.note+"; decoded from base64", "; ")
+			out = append(out, fd)
+		}
+		ev["base64_text_blocks"]++
+		excerpt := clip(blk.decoded)
+		switch {
+		case worst >= minSeverity:
+			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: min(0.95, max(0.6, 0.5+0.5*worst)), start: start, end: end, excerpt: excerpt, note: "base64 hiding " + worstRule})
+		case subEv["base64_text_blocks"] > 0:
+			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: 0.5, start: start, end: end, excerpt: excerpt, note: "nested encoding"})
+		case !blk.wrapped && isProse(blk.decoded) && !f.inCode(blk.start, blk.end):
+			// Test vectors and fixtures in code hold encoded sentences too.
+			out = append(out, finding{rule: "encoded-text", tier: Structural, kind: markup, sev: 0.35, start: start, end: end, excerpt: excerpt, note: "prose in base64"})
+		}
+	}
+	return out
+}
+
+// charFindings turns character-level evidence into findings.
+func (f *fieldScan) charFindings() []finding {
+	ev := &f.ev
+	var out []finding
+	add := func(rule string, sev float64, s span, note string) {
+		if sev >= minSeverity && !s.empty() {
+			out = append(out, finding{rule: rule, tier: Structural, kind: markup, sev: sev, start: s.start, end: s.end, excerpt: clip(strconv.QuoteToASCII(f.src[s.start:s.end])), note: note})
+		}
+	}
+	zw := 0.0
+	switch n := ev.zeroWidthInWord; {
+	case n >= 3:
+		zw = 0.6
+	case n == 2:
+		zw = 0.4
+	case n == 1:
+		zw = 0.25
+	}
+	if ev.zeroWidthOther >= 10 {
+		zw = max(zw, 0.3)
+	}
+	add("zero-width", zw, ev.zeroWidthSpan, fmt.Sprintf("%d inside words, %d elsewhere", ev.zeroWidthInWord, ev.zeroWidthOther))
+	switch {
+	case ev.invisibleText >= 4:
+		add("invisible-text", 0.8, ev.invisibleSpan, "Unicode tags or variation selectors carrying text")
+	case ev.invisibleText > 0:
+		add("invisible-text", 0.4, ev.invisibleSpan, "Unicode tags or variation selectors")
+	}
+	if ev.bidiOverride > 0 {
+		add("bidi-override", 0.45, ev.bidiSpan, "right-to-left override")
+	}
+	hg := 0.0
+	switch n := ev.mixedWords; {
+	case n >= 4:
+		hg = 0.7
+	case n >= 2:
+		hg = 0.55
+	case n == 1:
+		hg = 0.35
+	}
+	for _, s := range ev.mixedScript {
+		add("homoglyph", hg, s, "Latin word with Cyrillic or Greek look-alike letters")
+	}
+	enc := 0.0
+	switch {
+	case ev.encodedChars >= 10:
+		enc = 0.6
+	case ev.encodedChars >= 3:
+		enc = 0.45
+	}
+	if ev.nestedEncoding > 0 {
+		enc = max(enc, 0.5)
+	}
+	add("obfuscated-encoding", enc, ev.encodedSpan, fmt.Sprintf("%d letters or digits escaped, %d nested", ev.encodedChars, ev.nestedEncoding))
+	add("ansi-escape", ev.ansiSeverity, ev.ansiSpan, "terminal control sequence")
+	return out
+}
+
+func (f *fieldScan) evidence() map[string]int {
+	ev := map[string]int{}
+	set := func(k string, v int) {
+		if v > 0 {
+			ev[k] += v
+		}
+	}
+	set("zero_width", f.ev.zeroWidthInWord+f.ev.zeroWidthOther)
+	set("invisible_text", f.ev.invisibleText)
+	set("bidi_control", f.ev.bidiOverride+f.ev.bidiOther)
+	set("mixed_script_words", f.ev.mixedWords)
+	set("encoded_chars", f.ev.encodedChars)
+	set("nested_encoding", f.ev.nestedEncoding)
+	set("ansi_escapes", f.ev.ansi)
+	set("soft_hyphens", f.ev.softHyphen)
+	set("carriage_returns", f.ev.carriageReturn)
+	set("hidden_regions", len(f.hidden))
+	set("comments", len(f.comments))
+	return ev
+}
+
+// minSeverity: weaker matches are not reported.
+const minSeverity = 0.2
+
+// sentence widens [a, b) to the sentence around it, so that redaction
+// removes the instruction and not just its key phrase. A sentence that
+// announces a code block ("…the following code:") takes the block with it.
+func sentence(s string, a, b int) (int, int) {
+	const reach = 400
+	start := a
+	for start > 0 && a-start < reach {
+		c := s[start-1]
+		if c == '\n' || (c == '.' || c == '!' || c == '?') && start < len(s) && (s[start] == ' ' || s[start] == '\n') {
+			break
+		}
+		start--
+	}
+	for start < a && (s[start] == ' ' || s[start] == '\n') {
+		start++
+	}
+	end := b
+	for end < len(s) && end-b < reach {
+		c := s[end]
+		if c == '\n' {
+			break
+		}
+		end++
+		if (c == '.' || c == '!' || c == '?') && (end == len(s) || s[end] == ' ' || s[end] == '\n') {
+			break
+		}
+	}
+	for start > 0 && start < len(s) && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	if rest := strings.TrimLeft(s[end:], " \n"); strings.HasSuffix(strings.TrimRight(s[start:end], " "), ":") && strings.HasPrefix(rest, "```") {
+		fence := len(s) - len(rest)
+		if k := strings.Index(s[fence+3:min(len(s), fence+8192)], "```"); k >= 0 {
+			end = fence + 3 + k + 3
+		}
+	}
+	return start, end
+}
+
+// clip shortens an excerpt to at most 120 bytes on a rune boundary.
+func clip(s string) string {
+	const n = 120
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

@@ -1,0 +1,355 @@
+package injection
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Detection is one piece of evidence of injection.
+type Detection struct {
+	Rule     string  `json:"rule"`
+	Tier     Tier    `json:"tier"`
+	Severity float64 `json:"severity"`
+	// Field is the JSON path of the string the detection is in
+	// ("content[0].text"); a JSON document inside a string continues the
+	// path after a slash ("content[0].text/events[3].description").
+	Field string `json:"field"`
+	// Start and End delimit, in bytes of the field's (decoded) string, what
+	// Redact removes: for instructions the whole sentence, for a base64
+	// block the block.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Excerpt is the matched text after normalisation (decoded, invisible
+	// characters removed), shortened.
+	Excerpt string `json:"excerpt"`
+	// Note says why the severity is what it is ("in a code block",
+	// "decoded from base64").
+	Note string `json:"note,omitempty"`
+	// Redact marks detections in fields that scored at least the flag
+	// threshold: the spans Redact removes.
+	Redact bool `json:"redact,omitempty"`
+}
+
+// Result is the verdict on one message.
+type Result struct {
+	Score      float64     `json:"score"`
+	Action     Action      `json:"action"`
+	Detections []Detection `json:"detections,omitempty"`
+	// Waived are detections dropped by a waiver, kept to explain them.
+	Waived []Detection `json:"waived,omitempty"`
+	// Truncated: part of the message was not scanned (a field or the
+	// message exceeded its byte limit, or the time budget ran out).
+	Truncated bool `json:"truncated,omitempty"`
+	// Evidence counts what normalisation and scanning saw: zero_width,
+	// bidi_control, mixed_script_words, encoded_chars, base64_text_blocks,
+	// hidden_regions, fields, truncated_fields, time_budget_exceeded…
+	Evidence map[string]int `json:"evidence,omitempty"`
+}
+
+// Scanner scores tool output for prompt injection. It is safe for
+// concurrent use.
+type Scanner struct {
+	o Options
+	e *engine
+}
+
+// New returns a Scanner with o's settings (zero fields take defaults).
+func New(o Options) (*Scanner, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	e, err := sharedEngine()
+	if err != nil {
+		return nil, err
+	}
+	return &Scanner{o: o, e: e}, nil
+}
+
+// ScanResult scans a tools/call result (the JSON-RPC "result" object, or
+// any JSON): every string in it, including text content, structured
+// content and embedded resources, and the strings of JSON documents held in
+// text. Input that is not JSON is scanned as one text.
+func (s *Scanner) ScanResult(result []byte, ctx Context) Result {
+	st := s.newState(ctx)
+	if err := st.walk(result, "", 0); err != nil {
+		st.scanText(string(result), "$", "", false)
+	}
+	return st.finish()
+}
+
+// ScanText scans one text; field names it in the detections (and its last
+// path element decides whether it is a free-text field).
+func (s *Scanner) ScanText(text, field string, ctx Context) Result {
+	st := s.newState(ctx)
+	st.scanString(text, func() string { return field }, lastKeyOf(field), 0, false)
+	return st.finish()
+}
+
+type scanState struct {
+	s       *Scanner
+	ctx     Context
+	start   time.Time
+	bytes   int
+	stopped bool
+	res     Result
+}
+
+func (s *Scanner) newState(ctx Context) *scanState {
+	return &scanState{s: s, ctx: ctx, start: time.Now(), res: Result{Evidence: map[string]int{}}}
+}
+
+// walk scans every string in a JSON document; prefix is the path of the
+// string that held it, if any.
+func (st *scanState) walk(data []byte, prefix string, depth int) error {
+	var code map[int]bool
+	if depth == 0 {
+		code = codeResources(data)
+	}
+	return walkJSON(data, func(p *jsonPath, _ span, v string) bool {
+		path := func() string {
+			if prefix == "" {
+				return p.String()
+			}
+			return prefix + "/" + p.String()
+		}
+		isCode := len(code) > 0 && len(p.elems) == 4 && p.elems[0].key == "content" && code[p.elems[1].index] && p.elems[3].key == "text"
+		st.scanString(v, path, p.lastKey(), depth, isCode)
+		return !st.stopped
+	})
+}
+
+// minFieldBytes: shorter strings (ids, types, flags) cannot carry an
+// instruction.
+const minFieldBytes = 4
+
+func (st *scanState) scanString(v string, path func() string, key string, depth int, codeField bool) {
+	if st.stopped || len(v) < minFieldBytes {
+		return
+	}
+	if depth < maxDepth && looksLikeJSON(v) && json.Valid([]byte(v)) {
+		if st.walk([]byte(v), path(), depth+1) == nil {
+			return
+		}
+	}
+	st.scanText(v, path(), key, codeField)
+}
+
+// codeResources returns the indexes of content items that are embedded
+// resources holding source code, by MIME type or file name.
+func codeResources(data []byte) map[int]bool {
+	if !bytes.Contains(data, []byte(`"resource"`)) {
+		return nil
+	}
+	var r struct {
+		Content []struct {
+			Resource *struct {
+				URI      string `json:"uri"`
+				MimeType string `json:"mimeType"`
+			} `json:"resource"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(data, &r) != nil {
+		return nil
+	}
+	out := map[int]bool{}
+	for i, c := range r.Content {
+		if c.Resource != nil && isCodeFile(c.Resource.MimeType, c.Resource.URI) {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+func isCodeFile(mime, uri string) bool {
+	mime = strings.ToLower(mime)
+	switch {
+	case strings.HasPrefix(mime, "text/x-"), strings.HasPrefix(mime, "application/x-sh"),
+		strings.Contains(mime, "javascript"), strings.Contains(mime, "typescript"), mime == "text/css",
+		strings.HasPrefix(mime, "application/x-python"):
+		return true
+	}
+	base := uri[strings.LastIndexByte(uri, '/')+1:]
+	switch base {
+	case "Makefile", "Dockerfile", "Containerfile", "Justfile", "Rakefile":
+		return true
+	}
+	dot := strings.LastIndexByte(base, '.')
+	if dot < 0 {
+		return false
+	}
+	switch strings.ToLower(base[dot+1:]) {
+	case "go", "py", "js", "mjs", "ts", "tsx", "jsx", "rs", "java", "kt", "c", "h", "cc", "cpp", "hpp", "cs", "rb",
+		"php", "pl", "sh", "bash", "zsh", "ps1", "swift", "scala", "lua", "r", "sql", "css", "scss", "mk", "tf":
+		return true
+	}
+	return false
+}
+
+func looksLikeJSON(v string) bool {
+	t := strings.TrimSpace(v)
+	return len(t) >= 2 && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']')
+}
+
+func (st *scanState) scanText(v, path, key string, codeField bool) {
+	o := &st.s.o
+	if st.stopped {
+		return
+	}
+	if len(v) > o.MaxFieldBytes {
+		v = cutRunes(v, o.MaxFieldBytes)
+		st.res.Truncated = true
+		st.res.Evidence["truncated_fields"]++
+	}
+	if room := o.MaxMessageBytes - st.bytes; len(v) > room {
+		v = cutRunes(v, max(room, 0))
+		st.res.Truncated = true
+		st.stop("message_bytes_exceeded")
+	}
+	st.bytes += len(v)
+	st.res.Evidence["fields"]++
+
+	finds, ev := st.s.e.scan(v, 0, codeField)
+	for k, n := range ev {
+		st.res.Evidence[k] += n
+	}
+	kept := finds[:0]
+	for _, fd := range finds {
+		if w := st.waived(fd.rule); w {
+			st.res.Waived = append(st.res.Waived, detection(fd, path, false))
+			st.res.Evidence["waived"]++
+			continue
+		}
+		kept = append(kept, fd)
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].start < kept[j].start })
+	score := st.s.fieldScore(kept, st.ctx, freeTextKeys[strings.ToLower(key)])
+	st.res.Score = max(st.res.Score, score)
+	for _, fd := range kept {
+		st.res.Detections = append(st.res.Detections, detection(fd, path, score >= o.Thresholds.Flag))
+	}
+	if time.Since(st.start) > o.TimeBudget {
+		st.res.Truncated = true
+		st.stop("time_budget_exceeded")
+	}
+}
+
+func (st *scanState) stop(why string) {
+	if !st.stopped {
+		st.stopped = true
+		st.res.Evidence[why] = 1
+	}
+}
+
+func (st *scanState) waived(rule string) bool {
+	for _, w := range st.s.o.Waivers {
+		if w.matches(st.ctx, rule) {
+			return true
+		}
+	}
+	return false
+}
+
+func detection(fd finding, path string, redact bool) Detection {
+	return Detection{Rule: fd.rule, Tier: fd.tier, Severity: round3(fd.sev), Field: path, Start: fd.start, End: fd.end, Excerpt: fd.excerpt, Note: fd.note, Redact: redact}
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
+
+func (st *scanState) finish() Result {
+	st.res.Score = round3(st.res.Score)
+	st.res.Action = st.s.o.Thresholds.action(st.res.Score)
+	return st.res
+}
+
+// freeTextKeys name fields that hold prose written by whoever produced
+// the content: where an instruction to a model has no business.
+var freeTextKeys = map[string]bool{
+	"text": true, "description": true, "body": true, "content": true, "comment": true, "comments": true,
+	"message": true, "summary": true, "snippet": true, "notes": true, "note": true, "details": true,
+	"html": true, "markdown": true, "bio": true, "about": true, "subject": true, "caption": true,
+	"review": true, "title": true, "excerpt": true, "readme": true, "value": true, "location": true,
+}
+
+func lastKeyOf(field string) string {
+	if i := strings.LastIndexAny(field, "./"); i >= 0 {
+		return field[i+1:]
+	}
+	return field
+}
+
+// cutRunes shortens s to at most n bytes without splitting a rune.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// fieldScore combines one field's findings. Within a tier the strongest
+// rule counts fully and each other rule adds 30% of its severity (at most
+// +0.2): corroboration, not accumulation. The tiers, weighted, combine as
+// independent evidence (1 - (1-S)(1-C)), so that agreement between markup
+// and meaning raises the score. The source and the field then multiply.
+func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float64 {
+	if len(finds) == 0 {
+		return 0
+	}
+	perRule := map[string]float64{}
+	tierOf := map[string]Tier{}
+	for _, fd := range finds {
+		perRule[fd.rule] = max(perRule[fd.rule], fd.sev)
+		tierOf[fd.rule] = fd.tier
+	}
+	var sevs [2][]float64
+	for r, v := range perRule {
+		i := 0
+		if tierOf[r] == Contextual {
+			i = 1
+		}
+		sevs[i] = append(sevs[i], v)
+	}
+	tier := func(v []float64) float64 {
+		if len(v) == 0 {
+			return 0
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(v)))
+		bonus := 0.0
+		for _, x := range v[1:] {
+			bonus += 0.3 * x
+		}
+		return min(1, v[0]+min(0.2, bonus))
+	}
+	st := min(1, s.o.StructuralWeight*tier(sevs[0]))
+	ct := min(1, s.o.ContextualWeight*tier(sevs[1]))
+	score := 1 - (1-st)*(1-ct)
+	mult := 1.0
+	if ctx.ExternalSource {
+		mult += s.o.ExternalBoost
+	}
+	if freeText {
+		mult += s.o.FreeTextBoost
+	}
+	return min(1, score*mult)
+}
+
+// String summarises a result for logs.
+func (r Result) String() string {
+	rules := map[string]bool{}
+	var names []string
+	for _, d := range r.Detections {
+		if !rules[d.Rule] {
+			rules[d.Rule] = true
+			names = append(names, d.Rule)
+		}
+	}
+	return fmt.Sprintf("%s %.2f [%s]", r.Action, r.Score, strings.Join(names, " "))
+}
