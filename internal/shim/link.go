@@ -14,11 +14,11 @@ import (
 
 // pending is one message waiting for its verdict.
 type pending struct {
-	seq  uint64
-	dir  shimproto.Direction
-	line []byte
-	done chan struct{} // closed once verdict or lost is set
-	v    shimproto.Verdict
+	seq      uint64
+	dir      shimproto.Direction
+	line     []byte
+	done     chan struct{} // closed once verdict or lost is set
+	v        shimproto.Verdict
 	lost     bool // no verdict will come: apply fail_mode
 	timedOut bool // lost because flowd was too slow, not gone
 }
