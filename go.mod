@@ -3,6 +3,8 @@ module github.com/flowd-dev/flowd
 go 1.26.0
 
 require (
+	github.com/coreos/go-systemd/v22 v22.7.0
+	github.com/kardianos/service v1.3.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/stretchr/testify v1.12.1

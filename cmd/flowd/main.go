@@ -6,6 +6,7 @@
 //	flowd doctor [--json]
 //	flowd classify NAME [--tool TOOL]
 //	flowd config default | config check FILE
+//	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
 package main
 
 import (
@@ -22,6 +23,10 @@ commands:
   doctor     check the installation; each problem comes with the command that fixes it
   classify   show how a server or tool is classified: classify NAME [--tool TOOL]
   config     print the default config (config default) or check a file (config check FILE)
+  install    install flowd as a service, enabled and started: install [--user | --system]
+  uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
+  start, stop, restart
+             control the installed service
   version    print the version
 `
 
@@ -45,6 +50,12 @@ func main() {
 		err = cmdClassify(args)
 	case "doctor":
 		err = cmdDoctor(args)
+	case "install":
+		err = cmdInstall(args)
+	case "uninstall":
+		err = cmdUninstall(args)
+	case "start", "stop", "restart":
+		err = cmdControl(os.Args[1], args)
 	case "version", "--version":
 		err = cmdVersion()
 	case "help", "-h", "--help":

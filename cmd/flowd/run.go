@@ -10,10 +10,14 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/daemon"
+	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/service"
+	"github.com/flowd-dev/flowd/internal/systemd"
 )
 
 func cmdRun(args []string) error {
@@ -28,10 +32,31 @@ func cmdRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(cfg.Daemon.LogLevel)}))
+	log := slog.New(systemd.LogHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(cfg.Daemon.LogLevel)}))
+	listener, err := systemd.Listener()
+	if err != nil {
+		return err
+	}
+	if listener != nil {
+		// The socket unit decides the path; the flag may disagree.
+		*socket = listener.Addr().String()
+		log.Info("using the socket systemd passed", "socket", *socket)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = daemon.Run(ctx, daemon.Options{Config: cfg, Socket: *socket, DataDir: *dataDir, Log: log}, nil)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	context.AfterFunc(ctx, func() { systemd.Notify(log, "STOPPING=1") })
+	onReady := func(d *daemon.Daemon) {
+		systemd.Notify(log, "READY=1")
+		go systemd.Watchdog(ctx, log, func(c context.Context) error { return answers(c, *socket) })
+		go reloadOnHUP(ctx, hup, d, *cfgPath, fl, log)
+	}
+	err = service.Serve(ctx, func(ctx context.Context) error {
+		return daemon.Run(ctx, daemon.Options{Config: cfg, Socket: *socket, DataDir: *dataDir, Log: log,
+			Listener: listener, OnReady: onReady}, nil)
+	})
 	if errors.Is(err, daemon.ErrRunning) {
 		// Several shims may start flowd at once; the losers are not failures.
 		log.Info("another flowd already serves this socket; exiting", "socket", *socket)
@@ -40,17 +65,53 @@ func cmdRun(args []string) error {
 	return err
 }
 
+// reloadOnHUP reads the config file again on each SIGHUP. A file that
+// does not load leaves the config in force unchanged: a typo must not
+// take the firewall down or open it.
+func reloadOnHUP(ctx context.Context, hup <-chan os.Signal, d *daemon.Daemon, path string, fl *flag.FlagSet, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		cfg, err := readConfig(path, fl)
+		if err == nil {
+			err = d.Reload(cfg)
+		}
+		if err != nil {
+			log.Error("config not reloaded; the previous config stays in force", "config", path, "err", err)
+		}
+	}
+}
+
+// answers is the watchdog's check: flowd's own status request, through
+// the socket every shim uses, comes back before ctx's deadline.
+func answers(ctx context.Context, socket string) error {
+	timeout := time.Second
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = time.Until(dl)
+	}
+	_, err := localapi.NewClient(socket, timeout).Status()
+	return err
+}
+
 // loadConfig reads the config file. Only the default path may be missing:
 // a file named on the command line or in FLOWD_CONFIG must exist.
 func loadConfig(path string, fl *flag.FlagSet) (*config.Config, error) {
-	cfg, err := config.Load(path)
-	if errors.Is(err, fs.ErrNotExist) && !explicitConfig(fl) {
-		return config.Default(), nil
-	}
+	cfg, err := readConfig(path, fl)
 	if err != nil {
 		return nil, fmt.Errorf("refusing to start: %w", err)
 	}
 	return cfg, nil
+}
+
+func readConfig(path string, fl *flag.FlagSet) (*config.Config, error) {
+	cfg, err := config.Load(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicitConfig(fl) {
+		return config.Default(), nil
+	}
+	return cfg, err
 }
 
 func explicitConfig(fl *flag.FlagSet) bool {

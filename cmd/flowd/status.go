@@ -12,6 +12,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
@@ -26,15 +27,19 @@ func cmdStatus(args []string) error {
 	if err != nil {
 		st = localapi.Status{Running: false, Socket: *socket, Shims: []localapi.Shim{}, Sessions: []string{}}
 	}
+	svc := serviceStatus()
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(st)
+		enc.Encode(struct {
+			localapi.Status
+			Service service.Status `json:"service"`
+		}{st, svc})
 	} else if !st.Running {
-		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\n", *socket, err)
+		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", *socket, err, describe(svc))
 	} else {
-		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\n", st.Version, st.PID,
-			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir)
+		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
+			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir, describe(svc))
 		fmt.Printf("activity %d written, %d pending, %d dropped\n\n", st.Activity.Written, st.Activity.Pending, st.Activity.Dropped)
 		if len(st.Shims) == 0 {
 			fmt.Println("no shims connected")

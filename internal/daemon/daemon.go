@@ -37,6 +37,10 @@ type Options struct {
 	// Listener, when set, is a socket already listening (handed over by
 	// systemd socket activation); flowd then does not create one.
 	Listener *net.UnixListener
+	// OnReady, if set, is called with the daemon once the socket accepts
+	// connections, so the caller can reach it while it runs (Reload on
+	// SIGHUP).
+	OnReady func(*Daemon)
 }
 
 // settings is everything the config decides, swapped at once on reload.
@@ -133,6 +137,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	d.log.Info("flowd ready", "socket", o.Socket, "data_dir", o.DataDir, "pid", os.Getpid())
+	if o.OnReady != nil {
+		o.OnReady(d)
+	}
 	if ready != nil {
 		close(ready)
 	}

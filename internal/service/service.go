@@ -92,7 +92,7 @@ func New(scope Scope, l Layout) (*Service, error) {
 func newWith(sys kservice.System, scope Scope, l Layout) (*Service, error) {
 	m, ok := managers[sys.String()]
 	if !ok {
-		return nil, fmt.Errorf("flowd installs into systemd, launchd or the Windows service manager, and this machine has %s: run `flowd run` from your session's startup instead", sys.String())
+		return nil, fmt.Errorf("flowd installs into systemd, launchd or the Windows service manager, and this machine runs none of them (found %s): run `flowd run` from your session's startup instead", sys.String())
 	}
 	if m == Launchd && scope == System {
 		return nil, fmt.Errorf("a system-wide install is for systemd only: on macOS flowd runs as the user's launchd agent (drop --system)")
@@ -151,9 +151,6 @@ type program struct{}
 
 func (program) Start(kservice.Service) error { return nil }
 func (program) Stop(kservice.Service) error  { return nil }
-
-// Scope is the scope the service was set up for.
-func (s *Service) Scope() Scope { return s.scope }
 
 // Install installs the service, enables it and starts it. Installing what
 // is already installed and enabled changes nothing.
