@@ -9,6 +9,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // Engine is the flow engine measured in this process, as flowd runs it:
@@ -105,7 +106,7 @@ func measureEngine(origins, checks int) (Engine, error) {
 	samples := make([]time.Duration, checks)
 	for i, p := range probes {
 		t0 := time.Now()
-		a := s.Check("slack", "post_message", dest, p.args)
+		a := s.Check("slack", "post_message", dest, p.args, unwrap.Views(p.args))
 		samples[i] = time.Since(t0)
 		found := false
 		for _, edge := range a.Edges {

@@ -13,6 +13,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // maxHookBody bounds a hook request: the agent's payload plus a little.
@@ -76,12 +77,13 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 	s := d.flows.Session(ev.session)
 	switch ev.event {
 	case claudecode.PreToolUse:
-		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput)
+		views := unwrap.Views(p.ToolInput)
+		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views)
 		pc := policy.Call{
 			Server:   ev.server,
 			Tool:     ev.tool,
 			External: ev.class.Class == classify.External || ev.class.Class == classify.Hybrid,
-			Endpoint: policy.SuspiciousHost(p.ToolInput, set.rules.SuspiciousEndpoints),
+			Endpoint: policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
 			Secrets:  ev.analysis.Secrets,
 			FlowType: ev.analysis.FlowType,
 			Sources:  ev.analysis.Sources,

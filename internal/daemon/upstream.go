@@ -15,6 +15,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // upstream is flowd's view of one shim and the MCP server behind it. Its
@@ -226,12 +227,13 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 		args = args[:limit]
 	}
 	c.class = u.toolClass(d, c.tool)
-	c.analysis = d.flows.Session(u.session).Check(server, c.tool, c.class, args)
+	views := unwrap.Views(args)
+	c.analysis = d.flows.Session(u.session).Check(server, c.tool, c.class, args, views)
 	pc := policy.Call{
 		Server:   server,
 		Tool:     c.tool,
 		External: c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint: policy.SuspiciousHost(args, set.rules.SuspiciousEndpoints),
+		Endpoint: policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
 		Secrets:  c.analysis.Secrets,
 		FlowType: c.analysis.FlowType,
 		Sources:  c.analysis.Sources,

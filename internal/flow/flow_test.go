@@ -90,18 +90,18 @@ func TestSessionsAreSeparate(t *testing.T) {
 	assert.Equal(t, len(doc), o.Size)
 	ext := classify.Result{Class: classify.External}
 	args := []byte(`{"text":"Internal memo: the Falcon project budget is 4.2 million and stays confidential."}`)
-	got := a.Check("slack", "post", ext, args)
+	got := a.Check("slack", "post", ext, args, nil)
 	require.NotEmpty(t, got.Edges)
 	assert.Equal(t, "internal→external", got.FlowType)
 	assert.Equal(t, RiskHigh, got.Risk)
 	assert.Equal(t, []string{"github"}, got.Sources)
-	assert.Empty(t, tr.Session("b").Check("slack", "post", ext, args).Edges, "session b never saw the memo")
+	assert.Empty(t, tr.Session("b").Check("slack", "post", ext, args, nil).Edges, "session b never saw the memo")
 }
 
 func TestSecretWithoutOriginStillCounts(t *testing.T) {
 	tr := NewTracker(Options{}, detector(t))
 	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External},
-		[]byte(`{"text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`))
+		[]byte(`{"text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`), nil)
 	assert.Equal(t, []string{"github_token"}, a.Secrets)
 	assert.Equal(t, RiskCritical, a.Risk)
 	assert.Empty(t, a.Edges)
@@ -122,8 +122,8 @@ func TestOriginsAreBounded(t *testing.T) {
 	s.mu.Unlock()
 	assert.Equal(t, 5, n)
 	ext := classify.Result{Class: classify.External}
-	assert.Empty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(0)+`"}`)).Edges, "evicted")
-	assert.NotEmpty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(19)+`"}`)).Edges)
+	assert.Empty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(0)+`"}`), nil).Edges, "evicted")
+	assert.NotEmpty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(19)+`"}`), nil).Edges)
 }
 
 // A check waits for a result announced with Begin but not yet recorded.
@@ -133,7 +133,7 @@ func TestCheckWaitsForPendingRecord(t *testing.T) {
 	s.Begin()
 	done := make(chan Analysis)
 	args := []byte(`{"text":"the deployment password for staging is kept in the vault under ops/staging"}`)
-	go func() { done <- s.Check("slack", "post", classify.Result{Class: classify.External}, args) }()
+	go func() { done <- s.Check("slack", "post", classify.Result{Class: classify.External}, args, nil) }()
 	select {
 	case <-done:
 		t.Fatal("check did not wait for the pending record")

@@ -12,7 +12,6 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
-	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // Options bound what a session keeps.
@@ -246,8 +245,9 @@ type Analysis struct {
 
 // Check matches an outgoing call's arguments against the session's
 // origins. dest is the destination's classification; server and tool name
-// it for the summary.
-func (s *Session) Check(server, tool string, dest classify.Result, args []byte) Analysis {
+// it for the summary; views are the arguments' decoded forms
+// (unwrap.Views), matched too.
+func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte) Analysis {
 	var argSecrets []secrets.Finding
 	if s.t.detector != nil && len(args) > 0 {
 		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
@@ -260,7 +260,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte) 
 	matches := s.index.Match(args)
 	secretHits := s.secrets.Find(args)
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
-	for _, v := range unwrap.Views(args) {
+	for _, v := range views {
 		matches = append(matches, s.index.Match(v)...)
 	}
 

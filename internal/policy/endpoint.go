@@ -1,34 +1,23 @@
 package policy
 
-import (
-	"strings"
-
-	"github.com/flowd-dev/flowd/internal/unwrap"
-)
+import "strings"
 
 // SuspiciousHost returns the first of hosts named in text as a host name
-// (the host itself or a subdomain of it), also when the text is URL-,
-// base64- or hex-encoded, or "" when there is none.
-func SuspiciousHost(text []byte, hosts []string) string {
+// (the host itself or a subdomain of it), also in views, the text's
+// decoded forms (unwrap.Views), or "" when there is none.
+func SuspiciousHost(text []byte, views [][]byte, hosts []string) string {
 	if len(hosts) == 0 || len(text) == 0 {
 		return ""
 	}
-	for _, v := range decodings(text) {
-		if h := findHost(v, hosts); h != "" {
+	if h := findHost(strings.ToLower(string(text)), hosts); h != "" {
+		return h
+	}
+	for _, v := range views {
+		if h := findHost(strings.ToLower(string(v)), hosts); h != "" {
 			return h
 		}
 	}
 	return ""
-}
-
-// decodings yields the text as written and as its common encodings
-// decode it, each lower-cased.
-func decodings(text []byte) []string {
-	out := []string{strings.ToLower(string(text))}
-	for _, v := range unwrap.Views(text) {
-		out = append(out, strings.ToLower(string(v)))
-	}
-	return out
 }
 
 // findHost looks for each host as a whole host name: preceded by a

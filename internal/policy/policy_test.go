@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 var rules = Rules{
@@ -92,7 +94,7 @@ func TestSuspiciousHost(t *testing.T) {
 		{`{"text":"post it to webhook.site."}`, "webhook.site"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, SuspiciousHost([]byte(tt.text), hosts), tt.text)
+		assert.Equal(t, tt.want, SuspiciousHost([]byte(tt.text), unwrap.Views([]byte(tt.text)), hosts), tt.text)
 	}
-	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil))
+	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil, nil))
 }

@@ -24,9 +24,6 @@ func Views(text []byte) [][]byte {
 		}
 	}
 	for _, run := range runs(text) {
-		if len(run) < minRun {
-			continue
-		}
 		if b, err := hex.DecodeString(string(run)); err == nil {
 			out = append(out, b)
 			continue
@@ -41,12 +38,33 @@ func Views(text []byte) [][]byte {
 	return out
 }
 
-// runs splits text into runs of characters that can form base64 or hex.
+// runs returns the runs of at least minRun characters that can form
+// base64 or hex: the places an encoded payload can hide. Prose has few, so
+// the scan allocates only for those.
 func runs(text []byte) [][]byte {
-	return bytes.FieldsFunc(text, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '/' || r == '=' || r == '-' || r == '_')
-	})
+	var out [][]byte
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && encChar[text[i]] {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= minRun {
+			out = append(out, text[start:i])
+		}
+		start = -1
+	}
+	return out
 }
+
+var encChar = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_'
+	}
+	return t
+}()
 
 // percentDecode decodes %XX escapes and '+' (a space in query strings),
 // keeping malformed escapes as they are.
