@@ -61,30 +61,47 @@ func shortDir(t *testing.T) string {
 	return dir
 }
 
-// notifySocket is where the child sends sd_notify messages, as to systemd.
-func notifySocket(t *testing.T, dir string) (*net.UnixConn, string) {
+// notifySocket is where the child sends sd_notify messages, as to
+// systemd. Like systemd it reads them as they come: a datagram socket's
+// queue is short (ten messages), and a watchdog pinging every 100 ms fills
+// it while the test does something else, after which flowd's messages are
+// dropped.
+func notifySocket(t *testing.T, dir string) (<-chan string, string) {
 	path := filepath.Join(dir, "notify")
 	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	return c, path
+	msgs := make(chan string, 100000)
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, err := c.Read(buf)
+			if err != nil {
+				close(msgs)
+				return
+			}
+			msgs <- string(buf[:n])
+		}
+	}()
+	return msgs, path
 }
 
-// awaitNotify reads notifications until one equals want; the others
+// awaitNotify takes notifications until one equals want; the others
 // (WATCHDOG=1 between READY and STOPPING) are collected.
-func awaitNotify(t *testing.T, c *net.UnixConn, want string) []string {
+func awaitNotify(t *testing.T, msgs <-chan string, want string) []string {
 	t.Helper()
 	var seen []string
-	buf := make([]byte, 512)
-	deadline := time.Now().Add(30 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for {
-		c.SetReadDeadline(deadline)
-		n, err := c.Read(buf)
-		require.NoError(t, err, "waiting for %s; saw %v", want, seen)
-		msg := string(buf[:n])
-		seen = append(seen, msg)
-		if msg == want {
-			return seen
+		select {
+		case msg, ok := <-msgs:
+			require.True(t, ok, "notify socket closed waiting for %s; saw %v", want, seen)
+			seen = append(seen, msg)
+			if msg == want {
+				return seen
+			}
+		case <-timeout:
+			t.Fatalf("no %s within 30s; saw %v", want, seen)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/unwrap"
 )
@@ -93,7 +94,16 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		if pc.Endpoint != "" {
 			ev.analysis.Risk = flow.RiskCritical
 		}
-		return hookproto.Verdict{Decision: string(ev.decision.Action), Reason: ev.decision.Reason}
+		v := hookproto.Verdict{Decision: string(ev.decision.Action), Reason: ev.decision.Reason}
+		// The agent shows the reason to the model and the user without
+		// saying who gave it.
+		switch ev.decision.Action {
+		case policy.Deny:
+			v.Reason = jsonrpc.BlockPrefix + v.Reason
+		case policy.Ask, policy.Warn:
+			v.Reason = "flowd: " + v.Reason
+		}
+		return v
 	case claudecode.PostToolUse:
 		if text := p.ResponseText(); text != "" {
 			s.Begin()

@@ -146,15 +146,18 @@ func (f *flowd) shim(argv ...string) []string {
 
 // record is the part of an activity record the tests look at.
 type record struct {
-	Type        string `json:"type"`
-	Server      string `json:"server"`
-	Tool        string `json:"tool"`
-	Method      string `json:"method"`
-	ArgsBytes   int    `json:"args_bytes"`
-	ResultBytes int    `json:"result_bytes"`
-	Verdict     string `json:"verdict"`
-	Decision    string `json:"decision"`
-	Reason      string `json:"reason"`
+	Time        time.Time       `json:"time"`
+	Type        string          `json:"type"`
+	Session     string          `json:"session"`
+	Server      string          `json:"server"`
+	Tool        string          `json:"tool"`
+	Method      string          `json:"method"`
+	ArgsBytes   int             `json:"args_bytes"`
+	ResultBytes int             `json:"result_bytes"`
+	Verdict     string          `json:"verdict"`
+	Decision    string          `json:"decision"`
+	Reason      string          `json:"reason"`
+	Details     json.RawMessage `json:"details"`
 }
 
 func (f *flowd) activity(t *testing.T, typ string) []record {

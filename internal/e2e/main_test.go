@@ -18,13 +18,14 @@ import (
 // bins are the binaries TestMain builds for this run of the test binary,
 // and the files they were built from.
 var bins struct {
-	shim, flowd, testserver string
-	sources                 []string
+	shim, flowd, hook, testserver string
+	sources                       []string
 }
 
 var binPackages = []string{
 	"github.com/flowd-dev/flowd/cmd/shim",
 	"github.com/flowd-dev/flowd/cmd/flowd",
+	"github.com/flowd-dev/flowd/cmd/hook",
 	"github.com/flowd-dev/flowd/internal/testserver",
 }
 
@@ -63,6 +64,7 @@ func buildAndRun(m *testing.M) int {
 	}
 	bins.shim = filepath.Join(dir, "shim")
 	bins.flowd = filepath.Join(dir, "flowd")
+	bins.hook = filepath.Join(dir, "hook")
 	bins.testserver = filepath.Join(dir, "testserver")
 	if bins.sources, err = sources(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)

@@ -1,0 +1,702 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests in this file run the real Claude Code CLI, offline, through the
+// harness at <repo>/../shared/harness/claude-code (FLOWD_CC_HARNESS names
+// another place): its mock of the Messages API plays a scripted session
+// from testdata/claudecode, Claude Code runs the tools for real, and a
+// private flowd judges them through the hooks `hook install` wrote and the
+// shim in front of the MCP server.
+
+// ccHarness is the harness and the claude binary its install.sh put in
+// place, looked up once per run: parallel tests must not each run npm.
+var ccHarness struct {
+	once        sync.Once
+	dir, claude string
+	fail, skip  string // why every test here fails or skips
+}
+
+// claudeCode returns the harness directory and the claude binary. It
+// skips the test only when install.sh cannot install Claude Code (no npm,
+// no registry): everything else that is missing is a failure.
+func claudeCode(t *testing.T) (harness, claude string) {
+	t.Helper()
+	ccHarness.once.Do(findClaudeCode)
+	if ccHarness.fail != "" {
+		t.Fatal(ccHarness.fail)
+	}
+	if ccHarness.skip != "" {
+		t.Skip(ccHarness.skip)
+	}
+	// go test replays a cached pass until a file the test used changes;
+	// the harness runs in subprocesses, so declare its files here.
+	for _, f := range []string{"run_scenario.sh", "install.sh", "mock_anthropic.py", "hook_logger.py", "mcp_tap.py",
+		"npm/package-lock.json"} {
+		os.Stat(filepath.Join(ccHarness.dir, f))
+	}
+	os.Stat(ccHarness.claude)
+	return ccHarness.dir, ccHarness.claude
+}
+
+func findClaudeCode() {
+	dir := os.Getenv("FLOWD_CC_HARNESS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "harness", "claude-code")
+	}
+	dir, err := filepath.Abs(dir)
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "run_scenario.sh"))
+	}
+	if err != nil {
+		ccHarness.fail = fmt.Sprintf("the Claude Code harness is not at %s (%v): set FLOWD_CC_HARNESS to its directory", dir, err)
+		return
+	}
+	ccHarness.dir = dir
+	// A no-op in milliseconds when the pinned packages are in place; else
+	// npm ci of about 250 MB, serialised by the script itself.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, "install.sh"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		ccHarness.skip = fmt.Sprintf("Claude Code is not installed, and %s could not install it (%v): %s\n"+
+			"run it once where npm can reach the registry (CC_HARNESS_DIR picks the directory)",
+			filepath.Join(dir, "install.sh"), err, strings.TrimSpace(stderr.String()))
+		return
+	}
+	ccHarness.claude = strings.TrimSpace(string(out))
+}
+
+// claudeCodeFlowd starts a private flowd for a test that runs Claude
+// Code, once it is clear that the test will not skip.
+func claudeCodeFlowd(t *testing.T) *flowd {
+	t.Helper()
+	claudeCode(t)
+	return startFlowd(t, "")
+}
+
+// ccRun is one scripted Claude Code session.
+type ccRun struct {
+	scenario  string // file in testdata/claudecode
+	socket    string // where the hooks and the shim find flowd
+	mcp       bool   // MCP=filesystem, behind the shim
+	asyncPost bool   // hook install --async-post
+	// logEvents are the events the harness's own logging hook runs for
+	// (HOOK_EVENTS); empty means all three.
+	logEvents string
+}
+
+// ccOut is what a session left behind: the harness's OUTDIR.
+type ccOut struct {
+	dir string
+}
+
+// runClaudeCode runs r through the harness and fails the test unless
+// claude exits 0.
+func runClaudeCode(t *testing.T, r ccRun) ccOut {
+	t.Helper()
+	harness, claude := claudeCode(t)
+	tmp := t.TempDir()
+	o := ccOut{dir: filepath.Join(tmp, "out")}
+	// The harness writes proj/.claude/settings.json itself (its logging
+	// hook, skipWebFetchPreflight) after copying PROJ_TEMPLATE, so a
+	// settings file prepared beforehand would be overwritten, and HOOK_CMD
+	// cannot say async. Instead claude's stand-in runs `hook install` in
+	// the generated project, as a user would, and then becomes claude.
+	install := []string{bins.hook, "install", "--agent", "claude-code", "--scope", "project", "--dir", "."}
+	if r.asyncPost {
+		install = append(install, "--async-post")
+	}
+	wrapper := filepath.Join(tmp, "claude-with-flowd-hooks")
+	script := "#!/bin/sh\n" + shellJoin(install...) + " >&2 || exit 97\nexec " + shellJoin(claude) + ` "$@"` + "\n"
+	require.NoError(t, os.WriteFile(wrapper, []byte(script), 0o755))
+
+	testdata, err := filepath.Abs(filepath.Join("testdata", "claudecode"))
+	require.NoError(t, err)
+	scenario := filepath.Join(testdata, r.scenario)
+	_, err = os.Stat(scenario)
+	require.NoError(t, err)
+	// claude runs with a cleared environment; CC_ENV is what it, and so
+	// the hooks and MCP servers, get.
+	ccEnv := "FLOWD_SOCKET=" + r.socket
+	if raceEnabled {
+		// A binary built with -race sleeps a second on exit (the race
+		// runtime's atexit_sleep_ms), and each hook call is one exit.
+		ccEnv += " GORACE=atexit_sleep_ms=0"
+	}
+	env := []string{
+		"CC_BIN=" + wrapper,
+		"PROJ_TEMPLATE=" + filepath.Join(testdata, "proj"),
+		"WEBFETCH_LOCAL=1", // the exfiltration sink is the mock's page server, never the internet
+		"CC_ENV=" + ccEnv,
+		"HOOK_EVENTS=" + r.logEvents,
+		"TIMEOUT=120",
+		// Knobs a developer's shell could have set; "" is the default.
+		"HOOK_CMD=", "HOOK_ARGS=", "HOOK_LOG=1", "HOOK_MATCHER=", "MCP_TAP=1", "MCP_MODE=", "PERM_ARGS=",
+		"EXTRA_SETTINGS=", "PROMPT=", "OUTPUT_FORMAT=", "CLAUDE_ARGS=", "PS_SNAPSHOT=0", "PORT=", "CC_PATH=",
+		"MCP=", "MCP_WRAP=",
+	}
+	if r.mcp {
+		env = append(env, "MCP=filesystem",
+			"MCP_WRAP="+shellJoin(bins.shim, "--socket", r.socket, "--no-autostart", "--name", "{name}", "--"))
+	}
+
+	var summary []byte
+	t.Cleanup(func() {
+		if t.Failed() {
+			debug, _ := os.ReadFile(filepath.Join(o.dir, "debug.log"))
+			stderr, _ := os.ReadFile(filepath.Join(o.dir, "claude.stderr"))
+			t.Logf("%s in %s:\n%s\nclaude.stderr:\n%s\nend of debug.log:\n%s",
+				r.scenario, o.dir, summary, stderr, tail(debug, 6000))
+		}
+	})
+	start := time.Now()
+	stdout, stderr, code := runTool(t, tmp, 4*time.Minute, []string{filepath.Join(harness, "run_scenario.sh"), scenario, o.dir}, env...)
+	summary = append(stdout, stderr...)
+	t.Logf("%s: the Claude Code session took %v", r.scenario, time.Since(start).Round(time.Millisecond))
+	require.Equal(t, 0, code, "run_scenario.sh exited %d (claude's status; 124 is its timeout, 97 a failed hook install)", code)
+	// Claude Code logs the hooks' and MCP servers' stderr there: a race
+	// in the hook or the shim (built with -race under go test -race) would
+	// otherwise pass as a hook error that does not block.
+	debug, err := os.ReadFile(filepath.Join(o.dir, "debug.log"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(debug), "DATA RACE", "claude's debug.log")
+	return o
+}
+
+// shellJoin quotes words for /bin/sh and for the harness's shell-like
+// split of MCP_WRAP.
+func shellJoin(words ...string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func tail(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return "…" + string(b[len(b)-n:])
+}
+
+// jsonLines decodes every line of the file into a T; a missing file has
+// no lines.
+func jsonLines[T any](t *testing.T, path string) []T {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	require.NoError(t, err)
+	var out []T
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var v T
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &v), "a line of %s: %s", path, clip(sc.Bytes()))
+		out = append(out, v)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// ccHook is one hook call as the harness's logging hook saw it.
+type ccHook struct {
+	Event, Tool, ToolUseID, Session string
+}
+
+func (o ccOut) hooks(t *testing.T) []ccHook {
+	t.Helper()
+	type line struct {
+		Stdin struct {
+			Event     string `json:"hook_event_name"`
+			Tool      string `json:"tool_name"`
+			ToolUseID string `json:"tool_use_id"`
+			Session   string `json:"session_id"`
+		} `json:"stdin"`
+	}
+	var out []ccHook
+	for _, l := range jsonLines[line](t, filepath.Join(o.dir, "hooks.jsonl")) {
+		out = append(out, ccHook(l.Stdin))
+	}
+	return out
+}
+
+// ccResult is the last line of claude's stream-json output.
+type ccResult struct {
+	Type              string `json:"type"`
+	Subtype           string `json:"subtype"`
+	IsError           bool   `json:"is_error"`
+	Result            string `json:"result"`
+	SessionID         string `json:"session_id"`
+	PermissionDenials []struct {
+		ToolName  string `json:"tool_name"`
+		ToolUseID string `json:"tool_use_id"`
+	} `json:"permission_denials"`
+}
+
+// result returns claude's result and checks that the session ran to the
+// scenario's end.
+func (o ccOut) result(t *testing.T) ccResult {
+	t.Helper()
+	lines := jsonLines[ccResult](t, filepath.Join(o.dir, "claude.stdout"))
+	require.NotEmpty(t, lines, "claude printed nothing")
+	r := lines[len(lines)-1]
+	require.Equal(t, "result", r.Type, "claude's last line")
+	require.Equal(t, "success", r.Subtype, "the session completes")
+	require.False(t, r.IsError)
+	require.Equal(t, "done", r.Result, "the session reached the scenario's last turn")
+	require.NotEmpty(t, r.SessionID)
+	return r
+}
+
+// ccRequest is one request the mock API got.
+type ccRequest struct {
+	TS   float64         `json:"ts"`
+	Kind string          `json:"kind"` // main: a request that offers tools
+	Body json.RawMessage `json:"body"`
+}
+
+func (r ccRequest) time() time.Time {
+	sec, frac := math.Modf(r.TS)
+	return time.Unix(int64(sec), int64(frac*1e9))
+}
+
+func (o ccOut) mainRequests(t *testing.T) []ccRequest {
+	t.Helper()
+	var out []ccRequest
+	for _, r := range jsonLines[ccRequest](t, filepath.Join(o.dir, "requests.jsonl")) {
+		if r.Kind == "main" {
+			out = append(out, r)
+		}
+	}
+	require.NotEmpty(t, out, "the mock got no main request")
+	return out
+}
+
+// ccToolResult is a tool result as the model saw it.
+type ccToolResult struct {
+	IsError bool
+	Text    string
+}
+
+// toolResults are the tool results in the last request to the model, by
+// tool_use_id.
+func (o ccOut) toolResults(t *testing.T) map[string]ccToolResult {
+	t.Helper()
+	reqs := o.mainRequests(t)
+	var body struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal(reqs[len(reqs)-1].Body, &body))
+	out := map[string]ccToolResult{}
+	for _, m := range body.Messages {
+		var blocks []struct {
+			Type      string          `json:"type"`
+			ToolUseID string          `json:"tool_use_id"`
+			IsError   bool            `json:"is_error"`
+			Content   json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(m.Content, &blocks) != nil {
+			continue // a plain string: no tool result
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" {
+				out[b.ToolUseID] = ccToolResult{IsError: b.IsError, Text: contentText(t, b.Content)}
+			}
+		}
+	}
+	return out
+}
+
+// contentText is the text of a tool_result's content: a string, or text
+// blocks.
+func contentText(t *testing.T, c json.RawMessage) string {
+	t.Helper()
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	require.NoError(t, json.Unmarshal(c, &blocks), "tool_result content %s", c)
+	var b strings.Builder
+	for _, x := range blocks {
+		b.WriteString(x.Text)
+	}
+	return b.String()
+}
+
+// ccHit is a request that reached the mock's HTTPS page server: the
+// exfiltration sink.
+type ccHit struct {
+	Method string          `json:"method"`
+	Path   string          `json:"path"`
+	Body   json.RawMessage `json:"body"` // null, or the body as the mock decoded it
+}
+
+func (o ccOut) collected(t *testing.T) []ccHit {
+	t.Helper()
+	return jsonLines[ccHit](t, filepath.Join(o.dir, "collect.jsonl"))
+}
+
+// assertHooksInstalled checks that `hook install` put flowd's hook for
+// every event into the project's settings, next to the harness's own.
+func (o ccOut) assertHooksInstalled(t *testing.T, asyncPost bool) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(o.dir, "proj", ".claude", "settings.json"))
+	require.NoError(t, err)
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+				Async   bool   `json:"async"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	require.NoError(t, json.Unmarshal(b, &s), "%s", b)
+	for _, event := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"} {
+		var ours []bool
+		for _, g := range s.Hooks[event] {
+			for _, h := range g.Hooks {
+				if strings.Contains(h.Command, bins.hook) && strings.Contains(h.Command, "evaluate --event "+event) {
+					ours = append(ours, h.Async)
+				}
+			}
+		}
+		assert.Equal(t, []bool{asyncPost && event != "PreToolUse"}, ours,
+			"flowd's %s hook (its async flag) in the settings the session ran with:\n%s", event, b)
+	}
+}
+
+// ccKey is the API key in testdata/claudecode/proj/.env: a random-looking
+// value in a KEY=value line, which flowd recognises as a secret there but
+// not on its own in a URL or a command line, so only flow tracking can tie
+// it to the file. (The harness's default sk-test-SECRET-1234567890 reads
+// as a placeholder and is not a secret to flowd.)
+func ccKey(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "claudecode", "proj", ".env"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^API_KEY=(\S+)$`).FindSubmatch(b)
+	require.NotNil(t, m, "no API_KEY in the template's .env")
+	return string(m[1])
+}
+
+// hookDetails is the part of a hook_evaluation record's details the tests
+// look at.
+type hookDetails struct {
+	ToolUseID string `json:"tool_use_id"`
+	Rule      string `json:"rule"`
+	Flow      struct {
+		Edges []hookEdge `json:"edges"`
+	} `json:"flow"`
+}
+
+// hookEdge is data of an origin that flowd found in a tool call.
+type hookEdge struct {
+	From struct {
+		Server string `json:"server"`
+		Method string `json:"method"`
+	} `json:"from"`
+	Kind     string `json:"kind"`
+	FlowType string `json:"flow_type"`
+}
+
+func details(t *testing.T, r record) hookDetails {
+	t.Helper()
+	var d hookDetails
+	require.NoError(t, json.Unmarshal(r.Details, &d), "details of %+v", r)
+	return d
+}
+
+// sessionRecord waits (bounded) for flowd's activity record of typ in
+// session for which match holds, and reports whether one came.
+func (f *flowd) sessionRecord(t *testing.T, typ, session string, timeout time.Duration, match func(record) bool) (record, bool) {
+	t.Helper()
+	// A hook's record is written before flowd answers the hook, but an
+	// async hook, and the shim's record, may still be on their way.
+	deadline := time.Now().Add(timeout)
+	for {
+		recs := f.activity(t, typ)
+		if i := slices.IndexFunc(recs, func(r record) bool { return r.Session == session && match(r) }); i >= 0 {
+			return recs[i], true
+		}
+		if time.Now().After(deadline) {
+			return record{}, false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (f *flowd) hookRecord(t *testing.T, session, event, tool string) record {
+	t.Helper()
+	r, ok := f.sessionRecord(t, "hook_evaluation", session, 10*time.Second,
+		func(r record) bool { return r.Method == event && r.Tool == tool })
+	require.True(t, ok, "flowd recorded no %s hook_evaluation of %s in session %s; it has %+v",
+		event, tool, session, f.activity(t, "hook_evaluation"))
+	return r
+}
+
+// assertExfilDenied checks a session whose tool tried to send .env's key
+// out: flowd denied it in PreToolUse for coming from source, the tool
+// never ran, the model saw flowd's reason, and nothing reached the sink.
+func assertExfilDenied(t *testing.T, f *flowd, o ccOut, tool, source string) {
+	t.Helper()
+	res := o.result(t)
+	require.Len(t, res.PermissionDenials, 1, "claude's permission_denials")
+	id := res.PermissionDenials[0].ToolUseID
+	assert.Equal(t, tool, res.PermissionDenials[0].ToolName)
+
+	var events []string
+	for _, h := range o.hooks(t) {
+		assert.Equal(t, res.SessionID, h.Session, "every hook call is of the one session")
+		if h.ToolUseID == id {
+			events = append(events, h.Event)
+		}
+	}
+	assert.Equal(t, []string{"PreToolUse"}, events, "hook calls of the denied %s: a tool denied before it runs has no Post hook", tool)
+
+	rec := f.hookRecord(t, res.SessionID, "PreToolUse", tool)
+	assert.Equal(t, "deny", rec.Verdict)
+	d := details(t, rec)
+	assert.Equal(t, id, d.ToolUseID, "flowd judged the call claude denied")
+	assert.Equal(t, "sensitive_data_external", d.Rule)
+	assert.True(t, slices.ContainsFunc(d.Flow.Edges, func(e hookEdge) bool {
+		return e.From.Server == source && e.Kind == "secret" && e.FlowType == "internal→external"
+	}), "flowd traced the key to %s: %s", source, rec.Details)
+
+	tr, ok := o.toolResults(t)[id]
+	require.True(t, ok, "the model got no result for the denied %s", tool)
+	assert.True(t, tr.IsError, "the model sees the denial as an error")
+	assert.Equal(t, "flowd blocked: "+rec.Reason, tr.Text, "the model sees flowd's reason, and that flowd gave it")
+	assert.Contains(t, rec.Reason, source)
+
+	assert.Empty(t, o.collected(t), "requests that reached the page server (the key must not)")
+}
+
+// (1) Read .env → WebFetch with the key: denied.
+func TestClaudeCodeReadEnvThenWebFetchDenied(t *testing.T) {
+	t.Parallel()
+	f := claudeCodeFlowd(t)
+	o := runClaudeCode(t, ccRun{scenario: "read_env_webfetch.json", socket: f.socket})
+	o.assertHooksInstalled(t, false)
+	assertExfilDenied(t, f, o, "WebFetch", "Read")
+}
+
+// (2) Read .env → Bash curl -d key: denied.
+func TestClaudeCodeReadEnvThenCurlDenied(t *testing.T) {
+	t.Parallel()
+	f := claudeCodeFlowd(t)
+	o := runClaudeCode(t, ccRun{scenario: "read_env_bash_curl.json", socket: f.socket})
+	o.assertHooksInstalled(t, false)
+	assertExfilDenied(t, f, o, "Bash", "Read")
+}
+
+// (3) .env read through the MCP filesystem server, behind the shim →
+// WebFetch with the key: denied. The shim and the hooks join one flowd
+// session by CLAUDE_CODE_SESSION_ID.
+func TestClaudeCodeMCPReadThenWebFetchDenied(t *testing.T) {
+	t.Parallel()
+	f := claudeCodeFlowd(t)
+	o := runClaudeCode(t, ccRun{scenario: "mcp_read_webfetch.json", socket: f.socket, mcp: true})
+	o.assertHooksInstalled(t, false)
+	assertExfilDenied(t, f, o, "WebFetch", "fs")
+
+	res := o.result(t)
+	call, ok := f.sessionRecord(t, "tool_call", res.SessionID, 10*time.Second,
+		func(r record) bool { return r.Server == "fs" && r.Tool == "read_text_file" })
+	require.True(t, ok, "flowd has no tool_call record of the shim's read_text_file in Claude Code's session %s: %+v",
+		res.SessionID, f.activity(t, "tool_call"))
+	assert.Equal(t, "pass", call.Verdict)
+}
+
+// (4) Read README → Write a summary that copies it: an internal flow,
+// allowed, and the file is written.
+func TestClaudeCodeReadmeThenWriteAllowed(t *testing.T) {
+	t.Parallel()
+	f := claudeCodeFlowd(t)
+	o := runClaudeCode(t, ccRun{scenario: "readme_write_summary.json", socket: f.socket})
+	o.assertHooksInstalled(t, false)
+	res := o.result(t)
+	assert.Empty(t, res.PermissionDenials)
+
+	want := scenarioInput(t, "readme_write_summary.json", "Write")["content"]
+	got, err := os.ReadFile(filepath.Join(o.dir, "proj", "SUMMARY.md"))
+	require.NoError(t, err, "Write ran")
+	assert.Equal(t, want, string(got))
+	for id, tr := range o.toolResults(t) {
+		assert.False(t, tr.IsError, "tool result %s: %s", id, tr.Text)
+	}
+
+	rec := f.hookRecord(t, res.SessionID, "PreToolUse", "Write")
+	assert.Equal(t, "allow", rec.Verdict)
+	d := details(t, rec)
+	require.NotEmpty(t, d.Flow.Edges, "flowd saw the README's text in the Write: %s", rec.Details)
+	assert.Equal(t, "Read", d.Flow.Edges[0].From.Server)
+	assert.Equal(t, "internal→internal", d.Flow.Edges[0].FlowType)
+}
+
+// scenarioInput returns the input of the scenario's first call of tool.
+func scenarioInput(t *testing.T, scenario, tool string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "claudecode", scenario))
+	require.NoError(t, err)
+	var s struct {
+		Turns []struct {
+			Content []struct {
+				Name  string         `json:"name"`
+				Input map[string]any `json:"input"`
+			} `json:"content"`
+		} `json:"turns"`
+	}
+	require.NoError(t, json.Unmarshal(b, &s), scenario)
+	for _, turn := range s.Turns {
+		for _, c := range turn.Content {
+			if c.Name == tool {
+				return c.Input
+			}
+		}
+	}
+	t.Fatalf("%s calls no %s", scenario, tool)
+	return nil
+}
+
+// (5) flowd stopped: the hooks and the shim fail open, everything runs,
+// the session completes, and the key does leave.
+func TestClaudeCodeFlowdStoppedFailsOpen(t *testing.T) {
+	t.Parallel()
+	claudeCode(t)
+	var socket string
+	// startFlowd stops its flowd (SIGTERM, and waits) when its test ends:
+	// here, when this subtest returns.
+	t.Run("flowd ran and stopped", func(t *testing.T) { socket = startFlowd(t, "").socket })
+	_, err := os.Stat(socket)
+	require.ErrorIs(t, err, os.ErrNotExist, "the stopped flowd's socket")
+
+	o := runClaudeCode(t, ccRun{scenario: "all_exfil.json", socket: socket, mcp: true})
+	o.assertHooksInstalled(t, false)
+	res := o.result(t)
+	assert.Empty(t, res.PermissionDenials)
+	results := o.toolResults(t)
+	assert.Len(t, results, 3, "the model got a result for each call")
+	for id, tr := range results {
+		assert.False(t, tr.IsError, "tool result %s: %s", id, tr.Text)
+	}
+
+	key := ccKey(t)
+	hits := o.collected(t)
+	require.Len(t, hits, 2, "WebFetch's and curl's requests reached the page server")
+	assert.Equal(t, "GET", hits[0].Method)
+	assert.Contains(t, hits[0].Path, key)
+	assert.Equal(t, "POST", hits[1].Method)
+	assert.Contains(t, string(hits[1].Body), key)
+
+	// The calls passed because flowd was unreachable, not because its
+	// hooks or the shim were left out: Claude Code logs their stderr.
+	debug, err := os.ReadFile(filepath.Join(o.dir, "debug.log"))
+	require.NoError(t, err)
+	var pre int
+	for _, h := range o.hooks(t) {
+		if h.Event == "PreToolUse" {
+			pre++
+		}
+	}
+	assert.Equal(t, 3, pre, "PreToolUse calls")
+	assert.GreaterOrEqual(t, bytes.Count(debug, []byte("flowd is unreachable")), 2*pre,
+		"hook stderr (fail-open notes) in claude's debug.log")
+	assert.Contains(t, string(debug), "not checked (fail-open)")
+	assert.Contains(t, string(debug), "messages pass unchecked (fail_mode=open)", "the shim's fail-open note")
+}
+
+// TestClaudeCodeAsyncPostRace runs (1) with flowd's PostToolUse hook
+// synchronous and async (hook install --async-post). An async Post hook
+// records the .env read in the background while Claude Code already asks
+// the model, which here answers at once; if the WebFetch's PreToolUse
+// reaches flowd before the record, flowd cannot see the key's origin. Only
+// the synchronous install must deny; the async outcome is logged.
+//
+// The harness's logging hook only gets PreToolUse here: as a synchronous
+// Post hook (a Python start, ~40 ms) it would hold Claude Code back and
+// give the async hook the head start a user's setup does not give it.
+func TestClaudeCodeAsyncPostRace(t *testing.T) {
+	t.Parallel()
+	for _, async := range []bool{false, true} {
+		name := "sync"
+		if async {
+			name = "async-post"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := claudeCodeFlowd(t)
+			o := runClaudeCode(t, ccRun{scenario: "read_env_webfetch.json", socket: f.socket, asyncPost: async,
+				logEvents: "PreToolUse"})
+			o.assertHooksInstalled(t, async)
+			res := o.result(t)
+			pre := f.hookRecord(t, res.SessionID, "PreToolUse", "WebFetch")
+			denied := pre.Verdict == "deny"
+			hits := o.collected(t)
+			if denied {
+				assert.Empty(t, hits, "requests that reached the page server after the deny")
+			} else {
+				require.Len(t, hits, 1, "the allowed WebFetch reached the page server")
+				assert.Contains(t, hits[0].Path, ccKey(t))
+			}
+
+			// The timeline: the Read's record, the model asked again, the
+			// WebFetch checked.
+			reqs := o.mainRequests(t)
+			require.GreaterOrEqual(t, len(reqs), 2)
+			asked := reqs[1].time() // the request with the Read's result
+			post, recorded := f.sessionRecord(t, "hook_evaluation", res.SessionID, 10*time.Second,
+				func(r record) bool { return r.Method == "PostToolUse" && r.Tool == "Read" })
+			if !async {
+				require.True(t, recorded, "flowd recorded the Read's PostToolUse")
+				assert.True(t, denied, "with a synchronous PostToolUse hook the WebFetch is denied: %s", pre.Reason)
+				assert.True(t, post.Time.Before(asked),
+					"a synchronous Post hook holds Claude Code until flowd has the record (recorded %v, model asked %v)",
+					post.Time, asked)
+			}
+			if !recorded {
+				t.Logf("%s: WebFetch %s; flowd never recorded the Read's PostToolUse", name, pre.Verdict)
+				return
+			}
+			verdict := "DENIED"
+			if !denied {
+				verdict = "ALLOWED (the async record lost the race)"
+			}
+			t.Logf("%s: WebFetch %s; the Read was recorded %v before the model was asked again and %v before the WebFetch was checked (negative: after)",
+				name, verdict, asked.Sub(post.Time).Round(time.Microsecond), pre.Time.Sub(post.Time).Round(time.Microsecond))
+		})
+	}
+}
