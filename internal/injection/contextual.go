@@ -20,10 +20,56 @@ var (
 	overrideNoun = alt(`instructions?`, `instruction set`, `directions`, `directives?`, `rules`, `guidelines?`,
 		`prompts?`, `guidance`, `constraints`, `restrictions`, `programming`, `polic(?:y|ies)`, `training`,
 		`conditioning`, `commands`, `orders`, `messages`, `context`, `conversation`, `tasks?`, `text`, `input`,
-		`content`, `safeguards`, `filters`, `limitations`)
-	softOverrideNouns = []string{"commands", "orders", "messages", "context", "conversation", "task", "tasks", "text", "input", "content", "safeguards", "filters", "limitations"}
+		`content`, `safeguards`, `filters`, `limitations`, `requests?`, `questions?`, `query`)
+	softOverrideNouns = []string{"commands", "orders", "messages", "context", "conversation", "task", "tasks", "text", "input", "content", "safeguards", "filters", "limitations", "request", "requests", "question", "questions", "query"}
 	backInTime        = []string{"previous", "prior", "above", "earlier", "preceding", "foregoing", "original", "initial", "system", "developer", "before"}
 )
+
+// overrideVerbs are overrideVerb as literals, longest first.
+var overrideVerbs = []string{"pay no attention to", "pay no heed to", "pay no mind to", "stop following", "do not follow",
+	"do not obey", "do not heed", "don't follow", "don't obey", "don't heed", "dont follow", "dont obey", "dont heed",
+	"disregarding", "disregard", "forgetting", "overriding", "override", "overrule", "ignoring", "ignore", "set aside",
+	"put aside", "throw out", "forget", "bypass", "neglect", "abandon", "discard", "dismiss", "scrap", "skip"}
+
+var overrideNouns = wordSet(`instruction instructions directions directive directives rules guideline guidelines
+	prompt prompts guidance constraints restrictions programming policy policies training conditioning commands
+	orders messages context conversation task tasks text input content safeguards filters limitations request
+	requests question questions query`)
+
+// matchOverride matches overrideVerb, up to five words and an
+// overrideNoun at the start of lt, as the rule's regex would, returning the
+// match and the noun as group 1.
+func matchOverride(lt string) []int {
+	n := 0
+	for _, v := range overrideVerbs {
+		if strings.HasPrefix(lt, v) && (len(lt) == len(v) || !isWordByte(lt[len(v)])) {
+			n = len(v)
+			break
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	for words := 0; words <= 5; words++ {
+		j := n
+		for j < len(lt) && strings.IndexByte(` ,;:"'()*_-`, lt[j]) >= 0 {
+			j++
+		}
+		k := j
+		for k < len(lt) && strings.IndexByte(" \n.!?,;:", lt[k]) < 0 {
+			k++
+		}
+		if j == n || k == j {
+			return nil
+		}
+		w := strings.TrimRight(lt[j:k], `"')*_-`)
+		if overrideNouns[w] {
+			return []int{0, j + len(w), j, j + len(w)}
+		}
+		n = k
+	}
+	return nil
+}
 
 // gradeOverride: an override aimed at "all/any/your/previous/above…"
 // instructions is the classic injection; "the previous instructions" is
@@ -33,6 +79,9 @@ func gradeOverride(t string, m []int) float64 {
 	s := strings.ToLower(t[m[0]:m[1]])
 	noun := strings.ToLower(group(t, m, 1))
 	timed := hasWord(s, backInTime...)
+	if strings.Contains(s, "user's") || strings.Contains(s, "users'") {
+		return 0.7 // "disregard the user's request": aimed at whoever serves the user
+	}
 	if hasWord(noun, softOverrideNouns...) && !timed {
 		return 0
 	}
@@ -69,9 +118,6 @@ func gradeForeignOverride(t string, m []int) float64 {
 }
 
 var (
-	aiNoun = alt(`ai`, `a\.i\.`, `llms?`, `large language models?`, `language models?`, `ai models?`, `ai assistants?`,
-		`ai agents?`, `assistants?`, `chatbots?`, `chat bots?`, `copilot`, `claude`, `chatgpt`, `gpt-?\d(?:\.\d)?[a-z]?`,
-		`gemini`, `bots?`, `agents?`, `models?`)
 	// Nouns that can only mean a machine reader (no "assistant", which
 	// is also a person's job, no "Claude", also a person's name).
 	machineNoun = alt(`ai`, `a\.i\.`, `llms?`, `large language models?`, `language models?`, `ai models?`,
@@ -88,30 +134,16 @@ var (
 	outNoun = alt(`responses?`, `replies`, `reply`, `answers?`, `outputs?`, `summary`, `summaries`, `message`,
 		`completion`, `result`, `code`, `codebase`, `solution`, `implementation`, `algorithm`, `program`, `script`,
 		`elucidation`, `explanation`, `write-?up`)
-	editVerb = alt(`add`, `include`, `insert`, `append`, `prepend`, `mention`, `integrate`, `incorporate`, `embed`,
-		`weave`, `blend`, `inject`, `modify`, `change`, `alter`, `rewrite`, `augment`, `enhance`, `enrich`, `format`,
-		`render`, `translate`, `write`, `end`, `begin`, `start`, `conclude`, `finish`, `sign`, `replace`, `convert`,
-		`use`, `provide`, `group`, `remove`, `combine`, `jumble`, `scramble`, `introduce`, `misspell`, `anagram`,
-		`substitute`, `merge`, `fuse`, `meld`, `absorb`, `deploy`, `adopt`, `leverage`, `utili[sz]e`, `employ`,
-		`engage`, `infuse`, `interweave`, `harmoni[sz]e`, `enlist`, `put`, `place`, `emphasi[sz]e`, `highlight`,
-		`stress`, `suggest`, `recommend`, `promote`, `tease`, `hint`, `express`, `encourage`, `invite`, `direct`,
-		`link`, `advertise`, `state`, `structure`, `organi[sz]e`, `present`, `keep`, `limit`, `restrict`,
-		`capitali[sz]e`, `encode`, `encrypt`, `reverse`, `spell`, `respond`, `reply`, `answer`, `make sure`,
-		`ensure`, `remember`, `don'?t forget`, `be sure`, `consider`, `let`, `show`, `refer`)
 	outputLang = alt(`spanish`, `french`, `german`, `italian`, `portuguese`, `russian`, `chinese`, `mandarin`,
 		`japanese`, `korean`, `arabic`, `hindi`, `dutch`, `swedish`, `polish`, `turkish`, `greek`, `hebrew`, `latin`,
 		`klingon`, `all caps`, `all-caps`, `uppercase`, `upper case`, `capital letters`, `lowercase`, `emojis?`,
 		`rhym(?:e|es|ing)`, `verse`, `pirate(?: speak)?`, `base64`, `morse(?: code)?`, `leetspeak`, `l33t`,
 		`pig latin`, `reverse`, `haiku`, `iambic pentameter`, `binary`, `hex(?:adecimal)?`, `riddles?`)
 
-	sendVerb = alt(`send(?:ing)?`, `forward(?:ing)?`, `post(?:ing)?`, `upload(?:ing)?`, `transmit`, `e-?mail`,
-		`mail`, `shar(?:e|ing)`, `leak`, `exfiltrate`, `copy`, `paste`, `append`, `attach`, `submit`, `deliver`,
-		`relay`, `report`, `sync`, `push`, `export`, `include`, `embed`, `encode`, `add`, `put`, `insert`, `dump`,
-		`collect`, `gather`, `extract`, `read`, `retrieve`, `fetch`, `get`)
 	sensitiveThing = alt(
 		`contents?\s+of`,
 		`(?:all|every|any)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|their\s+|his\s+|her\s+)?(?:files?|e-?mails?|messages?|data|documents?|notes?|conversations?|chats?|history|contacts|credentials|keys|tokens|secrets|passwords|cookies|records|attachments|photos|calendar)`,
-		`(?:the\s+)?users?'s?\s+(?:e-?mails?|messages?|files?|data|documents?|notes?|contacts|credentials|keys?|tokens?|secrets?|passwords?|cookies|history|address|location|calendar|conversations?|chats?|details|information|info|account)`,
+		`(?:the\s+)?users?'s?\s+(?:[\w-]+\s+){0,2}?(?:e-?mails?|messages?|files?|data|documents?|notes?|contacts|credentials|keys?|tokens?|secrets?|passwords?|cookies|history|address|location|calendar|conversations?|chats?|details|information|info|account)`,
 		`(?:this|the|our|your|entire|full|whole)\s+(?:conversation|chat(?:\s+history)?|conversation\s+history|thread|session)`,
 		`(?:chat|conversation|browsing|search|command|shell|bash)\s+history`,
 		`system\s+prompt`,
@@ -136,6 +168,196 @@ var (
 // followed by more text (a path, an address, a domain) does not.
 const inSentence = `(?:[^.!?\n]|\.[^\s.!?])`
 
+// editVerbs are verbs that order a change to a text: governing "your
+// response" they make an instruction to whoever writes the response.
+var editVerbs = wordSet(`add include insert append prepend mention integrate incorporate embed weave blend inject
+	modify change alter rewrite augment enhance enrich format render translate write end begin start conclude finish
+	sign replace convert use provide group remove combine jumble scramble introduce misspell anagram substitute merge
+	fuse meld absorb deploy adopt leverage utilize utilise employ engage infuse interweave harmonize harmonise enlist
+	put place emphasize emphasise highlight stress suggest recommend promote tease hint express encourage invite direct
+	link advertise state structure organize organise present keep limit restrict capitalize capitalise encode encrypt
+	reverse spell respond reply answer ensure remember consider let show refer rearrange shorten lengthen expand
+	extend prefix sprinkle pepper close open deliver craft phrase frame make`)
+
+// objectVerbs change a text when they take it as their object: "modify
+// your answer" (a person asked to "provide your answer" is not steered).
+var objectVerbs = wordSet(`modify augment enhance enrich alter change rewrite format translate shorten lengthen end
+	begin start conclude prefix scramble jumble encode encrypt reverse capitalize capitalise spell render rearrange
+	group misspell anagram sprinkle pepper expand extend structure organize organise restrict limit`)
+
+// outputPreps link an edit to the output: "add X to your reply".
+var outputPreps = wordSet(`in to into within throughout from of with before after for`)
+
+// commaFollowers start an order after "In your response, …".
+var commaFollowers = wordSet(`please be make don't do always never you try`)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// clauseHead returns the start and the first word of the clause holding
+// pos, skipping softeners ("please", "now") and list markers.
+func clauseHead(t string, pos int) (int, string) {
+	i := pos
+	for i > 0 && pos-i < 200 {
+		c := t[i-1]
+		if c == '.' && (i == len(t) || t[i] == ' ' || t[i] == '\n') || c == '!' || c == '?' || c == '\n' || c == ';' || c == ':' || c == ',' {
+			break
+		}
+		i--
+	}
+	for {
+		for i < pos && strings.IndexByte(" \"'*-•>([", t[i]) >= 0 {
+			i++
+		}
+		rest := strings.ToLower(t[i:min(pos, i+24)])
+		for _, frame := range imperativeFrames {
+			if strings.HasPrefix(rest, frame) {
+				i += len(frame)
+				rest = ""
+				break
+			}
+		}
+		if rest == "" {
+			continue
+		}
+		j := i
+		for j < pos && (isWordByte(t[j]) || t[j] == '\'') {
+			j++
+		}
+		w := strings.ToLower(t[i:j])
+		// Softeners and adverbs ("seamlessly blend") precede the verb.
+		if w == "" || !softeners[w] && !(strings.HasSuffix(w, "ly") && len(w) > 4) || j >= pos {
+			return i, w
+		}
+		i = j
+	}
+}
+
+// imperativeFrames wrap an imperative: "don't forget to add …".
+var imperativeFrames = []string{"don't hesitate to ", "do not hesitate to ", "don't forget to ", "do not forget to ",
+	"be sure to ", "make sure to ", "remember to ", "feel free to ", "keep in mind to ", "try to ", "you should ",
+	"you must ", "you need to ", "we need you to ", "i need you to ", "i want you to "}
+
+// gradeYourOutput decides whether "<word> your <output>" is governed by an
+// order to edit the output.
+func gradeYourOutput(t string, m []int) float64 {
+	before, noun, after := strings.ToLower(group(t, m, 1)), strings.ToLower(group(t, m, 2)), strings.ToLower(group(t, m, 3))
+	sev := 0.0
+	switch {
+	case outputPreps[before] && after != "" && commaFollowers[strings.Fields(after)[0]] || outputPreps[before] && after != "" && editVerbs[strings.Fields(after)[0]]:
+		// "In your response, suggest …"
+		if clauseStart(t, m[2]) {
+			sev = 0.45
+		}
+	case outputPreps[before] || strings.HasSuffix(strings.TrimRight(t[max(0, m[2]-4):m[2]], " "), "to"):
+		// "Add X to your reply", "Embed this to optimise your code": the
+		// clause must open with an edit verb.
+		start, verb := clauseHead(t, m[2])
+		if editVerbs[verb] && m[2]-start <= 140 {
+			m[0], m[2] = start, start
+			sev = 0.45
+		}
+	case objectVerbs[before] && clauseStart(t, m[2]):
+		sev = 0.45
+	case (before == "provide" || before == "give" || before == "deliver" || before == "write" || before == "present") && clauseStart(t, m[2]):
+		// "Provide your reply without spaces": an order about the form.
+		rest := strings.ToLower(t[m[1]:min(len(t), m[1]+40)])
+		if hasWord(rest, "using", "without", "with", "in") && !hasWord(rest, "below", "here", "above", "form", "box", "field") {
+			sev = 0.45
+		}
+	}
+	if sev > 0 && (noun == "reply" || noun == "message" || noun == "replies") && personalObject.MatchString(t[m[0]:m[1]]) {
+		return 0
+	}
+	return sev
+}
+
+// fileVerbs read a file or send it on.
+var fileVerbs = wordSet(`read cat open print show output get load fetch include send upload paste dump list extract
+	grab collect attach provide share type echo base64 less more head tail copy transmit post forward email steal
+	exfiltrate`)
+
+// verbBefore finds the nearest word of set in the reach bytes of the same
+// sentence before pos.
+func verbBefore(t string, pos, reach int, set map[string]bool) (int, string) {
+	for i := pos; i > 0 && pos-i < reach; {
+		j := i
+		for j > 0 && !isWordByte(t[j-1]) {
+			if c := t[j-1]; c == '!' || c == '?' || c == '\n' || c == '.' && j < len(t) && t[j] == ' ' {
+				return -1, ""
+			}
+			j--
+		}
+		if j == 0 {
+			break
+		}
+		k := j
+		for k > 0 && (isWordByte(t[k-1]) || t[k-1] == '-') {
+			k--
+		}
+		w := strings.ToLower(t[k:j])
+		if set[w] {
+			return k, w
+		}
+		// A tool named for sending ("send_email", "upload_file") governs
+		// the same way.
+		if v, _, ok := strings.Cut(w, "_"); ok && set[v] {
+			return k, v
+		}
+		i = k
+	}
+	return -1, ""
+}
+
+// sendVerbs move data somewhere.
+var sendVerbs = wordSet(`send sending forward forwarding post posting upload uploading transmit email e-mail mail
+	share sharing leak exfiltrate copy paste append attach submit deliver relay report sync push export include
+	embed encode add put insert dump collect gather extract read retrieve fetch get`)
+
+var destinationRe = re(`^` + inSentence + `*?\b(` + destination + `)`)
+
+// gradeExfil weighs a secret in a sentence: sent somewhere by an
+// imperative (strong), or only ordered to be collected or sent.
+func gradeExfil(t string, m []int) float64 {
+	thing := strings.ToLower(group(t, m, 1))
+	verbAt, verb := verbBefore(t, m[0], 120, sendVerbs)
+	if verbAt < 0 || negated(t, verbAt) {
+		return 0
+	}
+	if before := strings.TrimRight(t[max(0, m[0]-8):m[0]], " "); hasWord(before, "to", "into", "at", "via", "from", "with") {
+		return 0 // "send payment to the bank account": a destination, not a secret
+	}
+	rest := strings.ToLower(t[m[1]:min(len(t), m[1]+160)])
+	if d := destinationRe.FindStringSubmatchIndex(rest); d != nil {
+		m[0], m[1] = verbAt, m[1]+d[1]
+		if clauseStart(t, verbAt) {
+			return 0.8
+		}
+		return 0.5
+	}
+	// Without a destination only an imperative counts: "we collect personal
+	// information" is a privacy policy.
+	if !clauseStart(t, verbAt) {
+		return 0
+	}
+	m[0] = verbAt
+	switch {
+	case strings.HasPrefix(thing, "content"):
+		if hasWord(verb, "include", "insert", "append", "embed", "attach", "paste", "send", "forward", "upload", "post", "share", "encode", "put", "add") {
+			return 0.5
+		}
+		return 0
+	case hasWord(verb, "read", "get", "fetch", "retrieve", "add", "put", "insert", "copy", "paste", "report", "sync", "push", "export", "submit", "mail", "email", "e-mail", "include"):
+		return 0 // "read all files", "add your password" are everyday
+	}
+	return 0.45
+}
+
 // negated reports whether the few words before pos negate what follows
 // ("never share your password").
 func negated(t string, pos int) bool {
@@ -149,20 +371,30 @@ var personalObject = regexp.MustCompile(`(?i)\byour\s+(?:full\s+)?(?:name|order|
 
 var contextualRules = []*rule{
 	{
+		// "ignore all previous instructions": a verb, up to five words, a
+		// noun. Matched in Go (matchOverride); re documents the same shape.
 		id: "instruction-override", tier: Contextual, kind: language,
+		anchored: true, lead: 1,
 		keywords: []string{"ignor", "disregard", "forget", "overrid", "overrule", "bypass", "neglect", "abandon",
 			"discard", "dismiss", "set aside", "put aside", "pay no", "not follow", "n't follow", "not obey",
 			"n't obey", "not heed", "stop following", "skip", "throw out", "scrap"},
 		before: 8, after: 120,
 		re:    re(`\b` + overrideVerb + `\b` + gap(5) + `(` + overrideNoun + `)\b`),
+		match: matchOverride,
+		needs: []string{"instruction", "direction", "directive", "rule", "guideline", "prompt", "guidance",
+			"constraint", "restriction", "programming", "polic", "training", "conditioning", "command", "order",
+			"message", "context", "conversation", "task", "text", "input", "content", "safeguard", "filter", "limitation",
+			"request", "question", "query"},
 		grade: gradeOverride,
 	},
 	{
 		// "ignore the above", "forget everything you were told"
 		id: "instruction-override", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
 		keywords: []string{"ignor", "disregard", "forget"},
 		before:   8, after: 90,
-		re: re(`\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?(above|everything(?:\s+(?:above|before|so far|else|you(?:'ve| have)? (?:been told|learned|read|seen)|(?:that )?you (?:were|have been) told))?|what (?:you were told|was said|came|i said|(?:they|we) told you) (?:before|above|earlier|previously))\b`),
+		needs: []string{"above", "everything", "what "},
+		re:    re(`\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?(above|everything(?:\s+(?:above|before|so far|else|you(?:'ve| have)? (?:been told|learned|read|seen)|(?:that )?you (?:were|have been) told))?|what (?:you(?:'ve| have)? (?:were|been) told|was said|came|i said|(?:they|we) told you)(?: (?:before|above|earlier|previously|so far))?)\b`),
 		grade: func(t string, m []int) float64 {
 			if strings.EqualFold(group(t, m, 1), "everything") {
 				return 0 // "forget everything you know about taxes" is marketing
@@ -173,12 +405,21 @@ var contextualRules = []*rule{
 	{
 		// "previous instructions are void", "new instructions:"
 		id: "instruction-override", tier: Contextual, kind: language,
-		keywords: []string{"instruction", "directive", "guideline", "prompt", "rules"},
-		before:   60, after: 80,
+		anchored: true, lead: 2,
+		keywords: []string{"instruction", "directive", "guideline", "prompt", "rules", "task:", "task is", "objective:",
+			"objective is", "goal:", "goal is", "assignment:", "mission:", "mission is", "task —"},
+		before: 60, after: 80,
 		re: re(`\b(?:(?:previous|prior|above|earlier|preceding|original|initial|system|old|all)\s+(?:instructions?|directives?|rules|prompts?|guidelines)\s+(?:are|is|were|have been|has been)\s+(?:now\s+)?(?:void|cancel+ed|revoked|obsolete|superseded|overridden|replaced|invalid|null|deprecated|lifted|suspended|no longer (?:valid|apply|applicable|in effect|relevant|active))` +
 			`|(new|updated|revised|real|actual|true|additional|secret|hidden|override|priority|admin|system)\s+instructions?\s*(?:for\s+(?:the\s+)?(?:ai|assistant|model|llm|agent|bot|you)\s*)?(?::|—|follow\b)` +
+			`|(?:new|real|actual|updated|different|next|your)\s+(?:task|objective|goal|assignment|mission)\s*(?::|—|is\s+(?:to|now)\b)` +
 			`|instructions?\s+for\s+(?:the\s+|any\s+|all\s+)?(?:ai|a\.i\.|assistants?|llms?|language models?|ai models?|ai agents?|chatbots?|bots?)\b)`),
 		grade: func(t string, m []int) float64 {
+			if g := strings.ToLower(t[m[0]:m[1]]); strings.Contains(g, "task") || strings.Contains(g, "objective") || strings.Contains(g, "goal") || strings.Contains(g, "assignment") || strings.Contains(g, "mission") {
+				if strings.HasPrefix(g, "your") || strings.HasPrefix(g, "next") {
+					return 0.25 // "your task is to…" also opens exercises
+				}
+				return 0.45
+			}
 			switch q := strings.ToLower(group(t, m, 1)); q {
 			case "":
 				return 0.7
@@ -190,9 +431,15 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "instruction-override", tier: Contextual, kind: language,
-		keywords: []string{"ignor", "disregard", "olvid", "descart", "omit", "caso omiso", "no hagas caso", "oubli",
-			"tiens pas compte", "tenez pas compte", "abstraction", "vergiss", "vergessen", "missacht", "berspring",
-			"beachte", "dimentic", "trascur", "non considerare", "esque", "desconsider"},
+		anchored: true, lead: 0,
+		keywords: []string{"ignora", "ignore ", "ignorez", "ignorer", "ignorier", "ignorate", "ignorem", "ignoren",
+			"olvid", "descart", "omite", "omita", "caso omiso", "no hagas caso", "oubli", "tiens pas compte",
+			"tenez pas compte", "abstraction", "vergiss", "vergessen", "missacht", "berspring", "beachte", "dimentic",
+			"trascur", "non considerare", "esqueç", "esquec", "desconsider"},
+		needs: []string{"instruc", "indicacion", "órdenes", "ordenes", "regla", "directri", "consigne", "directive",
+			"règle", "regle", "indication", "ordre", "anweisung", "instruktion", "befehl", "regel", "vorgabe", "anordnung",
+			"richtlinie", "istruzion", "indicazion", "regole", "direttive", "ordini", "instruç", "orientaç", "orientac",
+			"regras", "diretriz", "ordens"},
 		before: 8, after: 120,
 		re: re(`\b` + alt(`ignora`, `ignore`, `ignorar`, `ignoren`, `ignorez`, `ignorer`, `ignoriere`, `ignorier`,
 			`ignorieren`, `ignorate`, `ignorare`, `ignorem`, `olvida`, `olvide`, `olviden`, `olvidar`, `descarta`,
@@ -217,7 +464,18 @@ var contextualRules = []*rule{
 		},
 	},
 	{
+		// "Vergiss alles davor", "olvida todo lo anterior"
 		id: "instruction-override", tier: Contextual, kind: language,
+		anchored: true,
+		keywords: []string{"vergiss", "vergessen sie", "ignoriere", "olvida", "olvide", "oublie", "dimentica", "esqueça",
+			"esqueca", "забудь", "忘记一切", "忘掉一切", "すべて忘れ", "全部忘れ"},
+		after: 60,
+		re:    reFold(`(?:vergiss|vergessen sie|ignoriere)\s+alles|(?:olvida|olvide|ignora)\s+todo|(?:oublie|oubliez)\s+tout|(?:dimentica|ignora)\s+tutto|(?:esqueça|esqueca)\s+tudo|забудь\s+вс[её]|忘记一切|忘掉一切|すべて忘れ|全部忘れ`),
+		sev:   0.5,
+	},
+	{
+		id: "instruction-override", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
 		keywords: []string{"忽略", "无视", "無視", "忽视", "忽視", "不要理会", "不要理會", "不理会", "忘记", "忘記", "忘掉", "抛开", "拋開", "放弃", "放棄"},
 		before:   8, after: 90,
 		re:    regexp.MustCompile(`(?:忽略|无视|無視|忽视|忽視|不要理会|不要理會|不理会|忘记|忘記|忘掉|抛开|拋開|放弃|放棄)[^。！？\n]{0,12}?(?:指令|指示|说明|說明|规则|規則|提示|命令|要求|设定|設定)`),
@@ -232,13 +490,15 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "instruction-override", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
 		keywords: []string{"гнорир", "абудь", "не обращай", "е обращай", "тбрось", "ренебреги"},
 		before:   8, after: 120,
-		re:    re(`(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|игнорировать|забудь|забудьте|не обращай внимания на|не обращайте внимания на|отбрось|отбросьте|пренебреги)[^.!?\n]{0,60}?(?:инструкци|указани|команд|правил|директив)`),
+		re:    reFold(`(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|игнорировать|забудь|забудьте|не обращай внимания на|не обращайте внимания на|отбрось|отбросьте|пренебреги)[^.!?\n]{0,60}?(?:инструкци|указани|команд|правил|директив)`),
 		grade: gradeForeignOverride,
 	},
 	{
 		id: "role-hijack", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
 		keywords: []string{"you are now", "you're now", "you are no longer", "you're no longer"},
 		before:   4, after: 60,
 		re:    re(`\byou(?:'re| are) (?:now|no longer)\s+(?:an?\s+|the\s+|my\s+|in\s+)?([\w-]+)(?:\s+([\w-]+))?`),
@@ -263,50 +523,131 @@ var contextualRules = []*rule{
 		grade: gradeRole,
 	},
 	{
+		// "Note to the AI:", "Instructions for the assistant"
 		id: "ai-addressee", tier: Contextual, kind: language,
-		keywords: []string{"note to", "note for", "message to", "message for", "instructions for", "instruction for",
-			"instructions to", "attention", "dear ", "hey ", "hello ", "hi ", "hi,", "attn", "if you are", "if you're",
-			"reading this", "processing this", "parsing this", "summarizing this", "summarising this", "analyzing this",
-			"analysing this", "ingesting this", "crawling this", "scraping this", "indexing this", "viewing this",
-			"handling this", "reading the following", "processing the following", "to you", "as an ai", "as a language",
-			"as an llm", "as an assistant", "as a large", "as an ai", "notice to", "reminder to", "reminder for",
-			"memo to", "request to", "request for", "warning to", "warning for", "info for", "information for",
-			"hint for", "tip for", "update for", "assistant", "llm", "chatbot", "language model", " ai ", " ai,", "ai:", "ai agent", "a.i.",
-			"chatgpt", "gpt", "copilot"},
-		before: 40, after: 120,
-		re: re(`\b(note|message|instructions?|attention|notice|reminder|memo|directive|request|warning|info|information|hint|tip|update)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+|an?\s+)?(` + machineNoun + `|assistants?)\b(?:[^\w-]|$)` +
-			`|\b(?:dear|hey|hi|hello|attention|attn|ok|okay|listen|yo)[,\s]+(` + machineNoun + `)\b` +
-			`|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:` + machineNoun + `|assistants?|bot|agent|model|automated\s+(?:system|agent|assistant|tool|crawler|scraper)|machine|robot|crawler|scraper|claude|gemini)\b` +
-			`|\b(?:` + machineNoun + `|bots?)\s+(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|viewing|ingesting|crawling|scraping|indexing|handling)\s+(?:this|these|the following)\b` +
-			`|\bto\s+you,\s+(?:` + machineNoun + `|claude|gemini|the\s+(?:ai|assistant|model|agent))\b` +
-			`|\bas\s+an?\s+(?:ai|a\.i\.|language model|llm|ai assistant|large language model),?\s+you\b` +
-			`|\b(?:the\s+|an?\s+|any\s+|all\s+)?(` + machineNoun + `|assistants?)\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+(?:required|instructed|expected|supposed)\s+to|are\s+(?:required|instructed|expected|supposed)\s+to|will\s+now|may\s+not|must\s+not|should\s+not|is\s+not\s+allowed\s+to)\s+(?:now\s+|always\s+|only\s+|never\s+|immediately\s+|first\s+)?` + actionVerb + `\b` +
-			`|(?:^|[.!?:\n]\s*)(ai|assistant|chatgpt|gpt-?4o?|copilot|llm)\s*,\s*(?:please|you|i need|i want|from now on|` + actionVerb + `)\b` +
-			`|(?:^|[.!?\n>]\s*)((?:ai|a\.i\.|llm|chatbot|language model)(?:\s+(?:agent|assistant|model|system|bot)s?)?|ai\s+agents?|ai\s+assistants?)\s*:\s*\w`),
-		grade: gradeAddressee,
+		anchored: true, lead: 0,
+		keywords: prefixed([]string{"note", "message", "instructions", "instruction", "attention", "notice", "reminder",
+			"memo", "directive", "request", "warning", "info", "information", "hint", "tip", "update"}, " to", " for"),
+		before: 2, after: 60,
+		re: re(`\b(?:note|message|instructions?|attention|notice|reminder|memo|directive|request|warning|info|information|hint|tip|update)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+|an?\s+)?(` + machineNoun + `|assistants?)\b(?:[^\w-]|$)`),
+		grade: func(t string, m []int) float64 {
+			if strings.HasPrefix(strings.ToLower(group(t, m, 1)), "assistant") {
+				return 0.5 // an executive assistant gets notes too
+			}
+			return 0.7
+		},
+	},
+	{
+		// "Dear AI", "Hey ChatGPT"
+		id: "ai-addressee", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
+		keywords: []string{"dear ", "hey ", "hi ", "hi,", "hello", "attn", "attention", "ok ", "okay", "listen", "yo "},
+		before:   2, after: 50,
+		re:  re(`\b(?:dear|hey|hi|hello|attention|attn|ok|okay|listen|yo)[,\s]+(?:` + machineNoun + `)\b`),
+		sev: 0.6,
+	},
+	{
+		id: "ai-addressee", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
+		keywords: []string{"if you are", "if you're"},
+		before:   2, after: 60,
+		re:  re(`\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:` + machineNoun + `|assistants?|bot|agent|model|automated\s+(?:system|agent|assistant|tool|crawler|scraper)|machine|robot|crawler|scraper|claude|gemini)\b`),
+		sev: 0.7,
+	},
+	{
+		// "AI agents processing this page…"
+		id: "ai-addressee", tier: Contextual, kind: language,
+		anchored: true, lead: 3,
+		keywords: prefixed([]string{"reading", "processing", "parsing", "summarizing", "summarising", "analyzing",
+			"analysing", "viewing", "ingesting", "crawling", "scraping", "indexing", "handling"}, " this", " these", " the following"),
+		before: 40, after: 20,
+		re:  re(`\b(?:` + machineNoun + `|bots?)\s+(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|viewing|ingesting|crawling|scraping|indexing|handling)\s+(?:this|these|the following)\b`),
+		sev: 0.65,
+	},
+	{
+		id: "ai-addressee", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
+		keywords: []string{"to you,", "as an ai", "as a language", "as an llm", "as an ai assistant", "as a large", "as a.i."},
+		before:   2, after: 50,
+		re: re(`\bto\s+you,\s+(?:` + machineNoun + `|claude|gemini|the\s+(?:ai|assistant|model|agent))\b` +
+			`|\bas\s+an?\s+(?:ai|a\.i\.|language model|llm|ai assistant|large language model),?\s+you\b`),
+		grade: func(t string, m []int) float64 {
+			if strings.HasPrefix(strings.ToLower(t[m[0]:m[1]]), "as") {
+				return 0.5
+			}
+			return 0.7
+		},
+	},
+	{
+		// "The AI must …": also how product specs and news talk, so it
+		// only corroborates.
+		id: "ai-addressee", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
+		keywords: []string{"ai ", "a.i. ", "llm", "language model", "ai model", "assistant", "chatbot", "chatgpt", "copilot", "gpt-"},
+		needs: []string{"must", "should", "shall", "need", "has to", "have to", "required", "instructed", "expected",
+			"supposed", "will now", "may not", "not allowed"},
+		before: 8, after: 60,
+		re: re(`\b(` + machineNoun + `|assistants?)\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+(?:required|instructed|expected|supposed)\s+to|are\s+(?:required|instructed|expected|supposed)\s+to|will\s+now|may\s+not|must\s+not|should\s+not|is\s+not\s+allowed\s+to)\s+(?:now\s+|always\s+|only\s+|never\s+|immediately\s+|first\s+)?` + actionVerb + `\b`),
+		grade: func(t string, m []int) float64 {
+			if strings.HasPrefix(strings.ToLower(group(t, m, 1)), "assistant") {
+				return 0.2
+			}
+			return 0.25
+		},
+	},
+	{
+		// "Assistant, please …", "AI agent: …" at the start of a clause
+		id: "ai-addressee", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
+		keywords: []string{"ai,", "ai ,", "assistant,", "chatgpt,", "gpt-4,", "gpt-4o,", "gpt4,", "copilot,", "llm,", "ai:",
+			"a.i.:", "llm:", "chatbot:", "language model:", "ai agent:", "ai agents:", "ai assistant:", "ai assistants:",
+			"ai model:", "ai system:", "ai bot:", "llm agent:"},
+		before: 2, after: 40,
+		re: re(`\b(ai|assistant|chatgpt|gpt-?4o?|copilot|llm)\s*,\s*(?:please|you|i need|i want|from now on|` + actionVerb + `)\b` +
+			`|\b((?:ai|a\.i\.|llm|chatbot|language model)(?:\s+(?:agent|assistant|model|system|bot)s?)?)\s*:\s*\w`),
+		clause: true, sev: 0.6,
 	},
 	{
 		id: "task-reference", tier: Contextual, kind: language,
-		keywords: []string{"original", "initial", "real task", "actual task", "true task", "real goal", "true goal",
-			"real purpose", "real objective", "gave you", "given you", "assigned you", "assigned to you", "sent you",
-			"before you", "before solving", "before answering", "before responding", "before replying", "before summari",
-			"before completing", "before returning", "before proceeding", "before doing", "before fulfil",
-			"continue with", "proceed with", "resume", "go back to", "return to", "then continue", "then proceed",
-			"when summari", "when processing", "when parsing", "when reading", "when analy", "when asked", "when answering",
-			"when responding", "when replying", "when you"},
-		before: 60, after: 120,
-		re: re(`\b(?:the|your|this|my|our)\s+(real|actual|true|original|initial|current|first|previous|main|primary|assigned|given|ongoing)\s+(task|instructions?|goal|objective|assignment|request|query|prompt|mission|purpose)\b` +
+		anchored: true, lead: 1,
+		keywords: append(prefixed([]string{"real", "actual", "true", "original", "initial"}, " task", " instruction",
+			" goal", " objective", " assignment", " request", " query", " prompt", " mission", " purpose"),
+			"task that", "task i ", "task the user", "request that", "request i ", "instructions that", "instructions i ",
+			"question that", "question i ", "job that", "before you", "before solving", "before answering",
+			"before responding", "before replying", "before summari", "before completing", "before returning",
+			"before proceeding", "before doing", "before fulfil", "then continue", "then proceed", "then resume",
+			"then go back", "then return", "and continue", "and proceed", "and resume", "and go back", "and return",
+			"when summari", "when processing", "when parsing", "when reading", "when analy", "when asked",
+			"when answering", "when responding", "when replying", "when you", "when the user", "if the user",
+			"whenever the user", "once the user", "when user", "if user", "instead of", "instead,", "instead say",
+			"instead tell", "instead respond", "instead answer", "instead reply", "instead output", "instead write",
+			"instead recommend", "instead claim", "instead state", "instead report", "instead return", "instead print",
+			"summarize this", "summarise this", "summarize the", "summarise the", "describe this", "present this",
+			"rate this", "review this", "classify this", "score this", "characterize this", "portray this"),
+		after: 120,
+		re: re(`\b(?:the|your|this|my|our)\s+(real|actual|true|original|initial)\s+(task|instructions?|goal|objective|assignment|request|query|prompt|mission|purpose)\b` +
 			`|\b(?:the\s+)?(?:task|request|question|instructions?|job)\s+(?:that\s+)?(?:i|the user|your user|they|he|she|we)\s+(?:gave|have given|has given|assigned|sent)\s+(?:to\s+)?you\b` +
 			`|\bbefore\s+(?:you\s+)?(?:can\s+|could\s+|may\s+)?(?:solv(?:e|ing)|complet(?:e|ing)|finish(?:ing)?|answer(?:ing)?|respond(?:ing)?|repl(?:y|ying)|summari[sz](?:e|ing)|return(?:ing)?|proceed(?:ing)? with|fulfil+(?:ing)?|do(?:ing)?)\s+(?:the|this|that|your|my|any|their|his|her)\s+(?:task|request|question|query|instructions?|assignment|summary|answer|response|reply|user)` +
 			`|\bwhen\s+(?:you(?:'re|\s+are)?\s+)?(?:(summari[sz](?:e|es|ing)|processing|parsing|reading|analy[sz](?:e|ing)|asked\s+about)|(answering|responding|replying|answer|respond|reply))\s+(?:to\s+)?(?:this|these|the|any)\s+(?:page|document|article|email|e-mail|message|text|content|file|website|site|review|thread|post|question|request|data)s?\b` +
+			`|\b(?:when|if|whenever|once)\s+(?:the\s+)?users?\s+(?:asks|requests|wants|says|mentions|queries|inquires|types|tries)\b` +
+			`|\binstead\s+of\s+(?:answering|responding|replying|summari[sz]ing|completing|doing\s+what|following)\b` +
+			`|\binstead\s*,?\s+(?:say|tell|respond|answer|reply|output|write|recommend|claim|state|report|return|print)\b` +
+			`|\b(?:summari[sz]e|describe|present|characteri[sz]e|portray|rate|review|classify|score)\s+(?:this|the)\s+(?:page|document|article|email|e-mail|product|site|website|text|content|review|company|candidate|resume|cv|application|paper|submission)\s+as\b` +
 			`|\b(?:then|and)\s+(?:continue|proceed|resume|go back|return)\s+(?:with|to)\s+(?:the|your)\s+(?:original\s+|initial\s+|previous\s+|user'?s?\s+)?(?:task|request|question|query|work|instructions?)\b`),
 		grade: func(t string, m []int) float64 {
 			adj, noun := strings.ToLower(group(t, m, 1)), strings.ToLower(group(t, m, 2))
 			switch {
 			case m[6] >= 0: // when summarising this page … (a model's job)
 				return 0.45
+			case strings.HasPrefix(strings.ToLower(t[m[0]:m[1]]), "instead,") || strings.HasPrefix(strings.ToLower(t[m[0]:m[1]]), "instead "):
+				if strings.Contains(strings.ToLower(t[m[0]:m[1]]), " of ") {
+					return 0.45 // "instead of answering, …"
+				}
+				return 0.35
 			case m[8] >= 0: // when replying to this email … (also a person's)
 				return 0.25
+			case strings.HasPrefix(strings.ToLower(t[m[0]:m[1]]), "when the user") || strings.HasPrefix(strings.ToLower(t[m[0]:m[1]]), "if the user") || strings.Contains(strings.ToLower(t[m[0]:m[1]]), " user "):
+				return 0.4 // "when the user asks, …": a rule for whoever serves the user
 			case adj == "":
 				return 0.5
 			case (adj == "real" || adj == "actual" || adj == "true") && hasWord(t[m[0]:m[1]], "your"):
@@ -321,14 +662,24 @@ var contextualRules = []*rule{
 		id: "prompt-leak", tier: Contextual, kind: language,
 		keywords: []string{"system prompt", "system message", "initial prompt", "hidden prompt", "preprompt",
 			"pre-prompt", "system instructions", "your instructions", "your prompt", "your rules", "your guidelines",
-			"context window", "your configuration"},
+			"context window", "your configuration", "instructions above", "instructions so far", "prompt above",
+			"text above", "rules above", "guidelines above"},
 		before: 80, after: 40,
-		re: re(`\b(reveal|print|repeat|output|show|display|leak|dump|disclose|share|tell me|give me|write out|recite|list|send|copy|paste|include|summari[sz]e|translate|what (?:is|are))?` +
-			`(?:` + gap(4) + `)?\b(your|the)\s+(?:system\s+|initial\s+|original\s+|hidden\s+|secret\s+|full\s+|complete\s+|entire\s+)*(system prompt|system message|prompt|instructions|guidelines|rules|configuration|context window|pre-?prompt)\b`),
+		needs: []string{"your", "reveal", "print", "repeat", "output", "show", "display", "leak", "dump", "disclose",
+			"share", "tell me", "give me", "write out", "recite", "list", "send", "copy", "paste", "include", "summari",
+			"translate", "what is", "what are"},
+		re: re(`\b(reveal|print|repeat|output|show|display|leak|dump|disclose|share|tell me|give me|write out|recite|list|send|copy|paste|include|summari[sz]e|translate|what (?:is|are))` +
+			`(?:` + gap(4) + `|\s+)\b(your|the)\s+(?:system\s+|initial\s+|original\s+|hidden\s+|secret\s+|full\s+|complete\s+|entire\s+)*(system prompt|system message|prompt|instructions|guidelines|rules|configuration|context window|pre-?prompt)\b` +
+			`|\b(your)\s+(?:system\s+|initial\s+|original\s+|hidden\s+|secret\s+|full\s+|complete\s+|entire\s+)*(system prompt|system message|prompt|instructions|guidelines|rules|configuration|context window|pre-?prompt)\b`),
 		grade: func(t string, m []int) float64 {
-			verb, det, what := group(t, m, 1), strings.ToLower(group(t, m, 2)), strings.ToLower(group(t, m, 3))
+			verb := group(t, m, 1)
+			det := strings.ToLower(group(t, m, 2) + group(t, m, 4))
+			what := strings.ToLower(group(t, m, 3) + group(t, m, 5))
 			s := strings.ToLower(t[m[0]:m[1]])
 			sys := strings.Contains(s, "system") || strings.Contains(s, "hidden") || strings.Contains(s, "initial") || strings.Contains(what, "pre")
+			if after := strings.ToLower(t[m[1]:min(len(t), m[1]+12)]); verb != "" && (strings.HasPrefix(after, " above") || strings.HasPrefix(after, " so far") || strings.HasPrefix(after, " before this")) {
+				return 0.6 // "repeat the instructions above": the ones given to the model
+			}
 			switch {
 			case verb != "" && sys && det == "your":
 				return 0.75
@@ -343,35 +694,48 @@ var contextualRules = []*rule{
 		},
 	},
 	{
+		// "Add X to your reply", "Modify your answer to…", "In your
+		// response, suggest…": orders about the model's own output. The
+		// regex finds "<word> your <output>"; gradeYourOutput finds the
+		// verb that governs it.
 		id: "output-directive", tier: Contextual, kind: language,
+		anchored: true, lead: 1,
 		keywords: []string{"your response", "your reply", "your replies", "your answer", "your output",
 			"your summary", "your summaries", "your message", "your completion", "your result", "your code",
 			"your solution", "your implementation", "your algorithm", "your program", "your script",
 			"your elucidation", "your explanation", "your write", "your final", "your next", "your entire",
 			"your whole", "your own"},
-		before: 140, after: 60,
-		re: re(`\b(` + editVerb + `)\b` + inSentence + `{0,110}?\b(?:in|to|into|within|throughout|from|of|with|at the (?:end|beginning|start|top|bottom) of|before|after|for)\s+your\s+(?:final\s+|next\s+|entire\s+|whole\s+|own\s+|upcoming\s+)?(` + outNoun + `)(?:'s)?\b` +
-			`|\b(?:in|within|throughout|at the (?:end|start|beginning) of)\s+your\s+(?:final\s+|next\s+)?(?:responses?|reply|replies|answers?|outputs?|summary|message|code|solution|implementation)\s*,\s*(?:` + editVerb + `|please|be sure|make sure|don't|do not|always|never|you)\b`),
-		clause: true,
-		grade: func(t string, m []int) float64 {
-			s := t[m[0]:m[1]]
-			noun := strings.ToLower(group(t, m, 2))
-			if (noun == "reply" || noun == "message" || noun == "replies") && personalObject.MatchString(s) {
-				return 0
-			}
-			return 0.45
-		},
+		before: 40, after: 60,
+		re:    re(`\b([a-z']+)\s+your\s+(?:final\s+|next\s+|entire\s+|whole\s+|own\s+|upcoming\s+)?(` + outNoun + `)(?:'s)?\b(?:\s*,\s*([a-z']+(?:\s+[a-z']+)?))?`),
+		grade: gradeYourOutput,
 	},
 	{
+		// "Respond in Spanish", "answer only in emojis"
 		id: "output-directive", tier: Contextual, kind: language,
-		keywords: []string{"respond", "reply", "answer", "write in", "speak in", "talk in", "communicate in",
-			"output", "only in", "exclusively in", "entirely in", "solely in", "translate your", "only with",
-			"solely with", "just with", "exclusively with", "only response", "sole response", "entire response",
-			"final response", "final answer", "entire output", "final output", "your response", "each response",
-			"every response", "each reply", "every reply", "your reply", "your answer", "your message", "each sentence"},
-		before: 40, after: 80,
-		re: re(`\b(?:respond|reply|answer|write|speak|talk|communicate|output|translate\s+(?:your|the|this)\s+(?:response|answer|reply|output|summary)(?:\s+in|\s+into)?)\s+(?:only\s+|exclusively\s+|entirely\s+|solely\s+|always\s+)?(?:in|into|using)\s+` + outputLang + `\b` +
-			`|\b(?:respond|reply|answer|output|say|print|return)\s+(?:only|solely|exclusively|just)\s+(?:with|in|using)\b` +
+		keywords: []string{"spanish", "french", "german", "italian", "portuguese", "russian", "chinese", "mandarin",
+			"japanese", "korean", "arabic", "hindi", "dutch", "swedish", "polish", "turkish", "greek", "hebrew", "latin",
+			"klingon", "all caps", "all-caps", "uppercase", "upper case", "capital letters", "lowercase", "emoji",
+			"rhym", "verse", "pirate", "base64", "morse", "leetspeak", "l33t", "pig latin", "reverse", "haiku",
+			"iambic", "binary", "hex", "riddle"},
+		before: 90, after: 20,
+		needs:  []string{"respond", "reply", "answer", "write", "speak", "talk", "communicate", "output", "translate"},
+		re:     re(`\b(?:respond|reply|answer|write|speak|talk|communicate|output|translate\s+(?:your|the|this)\s+(?:response|answer|reply|output|summary)(?:\s+in|\s+into)?)\s+(?:only\s+|exclusively\s+|entirely\s+|solely\s+|always\s+)?(?:in|into|using)\s+` + outputLang + `\b`),
+		clause: true, sev: 0.45,
+	},
+	{
+		// "Respond only with …", "Your final answer must be …", "Begin
+		// your response with …"
+		id: "output-directive", tier: Contextual, kind: language,
+		anchored: true, lead: 2,
+		keywords: []string{"only with", "only in", "only using", "solely with", "solely in", "exclusively with",
+			"exclusively in", "just with", "only respond", "only reply", "only answer", "only output", "only print",
+			"only say", "only response", "sole response", "entire response", "final response", "only output",
+			"final output", "entire output", "final answer", "only answer", "only reply", "final reply", "sole output",
+			"your response", "your reply", "your answer", "your output", "your message", "each response",
+			"every response", "each reply", "every reply", "each sentence", "every sentence", "each message",
+			"every message", "each answer", "every answer"},
+		before: 30, after: 40,
+		re: re(`\b(?:respond|reply|answer|output|say|print|return)\s+(?:only|solely|exclusively|just)\s+(?:with|in|using)\b` +
 			`|\bonly\s+(?:respond|reply|answer|output|print|say)\s+(?:with|in|using|the|that)\b` +
 			`|\b(?:your|the)\s+(?:only|sole|entire|final)\s+(?:response|output|reply|answer)\s+(?:should|must|shall|will|needs to)\s+be\b` +
 			`|\b(?:start|begin|end|prefix|conclude|finish|open|close)\s+(?:your|each|every)\s+(?:response|reply|answer|output|message|sentence)s?\s+(?:with|by)\b`),
@@ -385,11 +749,17 @@ var contextualRules = []*rule{
 			"do not reference", "do not repeat", "do not include", "don't include", "do not output", "do not print",
 			"do not show", "do not display", "do not quote", "silently", "secretly", "quietly", "covertly",
 			"discreetly", "surreptitiously", "without notice", "without any notice", "without notification",
-			"without trace", "without a trace", "keep this", "hide this", "keep it", "hide it", "keep these", "hide these"},
+			"without trace", "without a trace", "keep this", "hide this", "keep it", "hide it", "keep these", "hide these",
+			"mention that you", "reveal that you", "say that you", "admit that you", "explain that you", "mention how you",
+			"mentioned to", "revealed to", "disclosed to", "shown to", "reported to", "told to", "explained to"},
 		before: 60, after: 100,
+		needs: []string{"not ", "n't ", "never", "without", "keep", "hide", "must", "should", "need", "will", "may",
+			"silent", "secret", "quiet", "covert", "discreet", "surreptitious"},
 		re: re(`\b(do not|don't|dont|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|alert(?:ing)?|notify(?:ing)?|warn(?:ing)?|mention(?:ing)?\s+(?:this|it|that|anything)\s+to|reveal(?:ing)?\s+(?:this|it|that|anything)\s+to|show(?:ing)?|let(?:ting)?|ask(?:ing)?|confirm(?:ing)?\s+with|consult(?:ing)?|bother(?:ing)?|disclos(?:e|ing)\s+(?:this|it)\s+to)\s+(?:the\s+|your\s+)?(?:users?|human|person|owner|operator|customer|requester)\b` +
 			`|\b(?:keep|hide)\s+(?:this|it|these\s+(?:instructions|steps)|the\s+(?:instructions|following))\s+(?:secret\s+|hidden\s+|confidential\s+|private\s+)?from\s+(?:the\s+)?(?:users?|human)\b` +
 			`|\bthe\s+users?\s+(?:must|should|need|needs|will|may)\s+(?:not|never)\s+(?:know|see|find out|learn|notice|be (?:told|informed|aware|notified))\b` +
+			`|\b(?:must|should|shall|is\s+to|are\s+to)\s+(?:not|never)\s+be\s+(?:mentioned|revealed|disclosed|shown|reported|told|explained)\s+to\s+(?:the\s+)?users?\b` +
+			`|\b(?:do not|don't|never)\s+(?:mention|reveal|disclose|say|admit|explain)\s+(?:to\s+(?:the\s+)?users?\s+)?(?:that|how|why)\s+you\b` +
 			`|\b(?:do not|don't|never)\s+(?:mention|reveal|disclose|acknowledge|reference|repeat|show|display|include|output|print|quote)\s+(?:that\s+)?(?:this|these|that|the)\s+(?:instructions?|messages?|notes?|steps?|directives?|section|request)\b` +
 			`|\b(?:silently|secretly|quietly|covertly|discreetly|surreptitiously|without\s+(?:any\s+)?(?:notice|notification|a\s+trace|trace))\s*,?\s+(?:send|forward|e-?mail|upload|post|copy|add|delete|execute|run|call|include|append|transfer|share|exfiltrate|collect|read|save|grant|change|invite|install|download)\b`),
 		grade: func(t string, m []int) float64 {
@@ -401,9 +771,10 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "user-manipulation", tier: Contextual, kind: language,
+		anchored: true, lead: 2,
 		keywords: []string{"users", "the user", "readers", "customers", "visitors", "recipients", "audience"},
 		before:   60, after: 30,
-		re:     re(`\b(?:tell|inform|convince|urge|recommend|suggest|encourage|direct|advise|persuade|instruct|invite|warn|redirect|point)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:users?|readers?|customers?|visitors?|recipients?|audience)\s+(?:to|that|about|toward|towards)\b`),
+		re:     re(`\b(?:tell|inform|convince|urge|recommend|suggest|encourage|direct|advise|persuade|instruct|invite|warn|redirect|point)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:users?|readers?|customers?|visitors?|recipients?|audience)\s+(?:to|that|about|toward|towards|their|they|his|her|the)\b`),
 		clause: true, sev: 0.25,
 	},
 	{
@@ -413,71 +784,65 @@ var contextualRules = []*rule{
 			"tagline", "letter to", "introduction for", "translate the following", "translate this sentence",
 			"translate the sentence", "translate the phrase"},
 		before: 80, after: 30,
+		needs: []string{"write", "compose", "draft", "create", "generate", "produce", "develop", "provide", "give me",
+			"tell me", "craft", "pen ", "invent", "make up", "come up", "translate"},
 		re: re(`\b(?:write|compose|draft|create|generate|produce|develop|provide|give me|tell me|craft|pen|invent|make up|come up with)\s+(?:me\s+)?(?:an?\s+|the\s+|some\s+|\d+\s+)?(?:short\s+|brief\s+|long\s+|funny\s+|creative\s+|new\s+|original\s+|little\s+)?(?:story|stories|poem|poems|essay|speech|joke|jokes|song|haiku|limerick|sonnet|riddle|lyrics|rap|fable|fairy tale|dialogue|monologue|screenplay|slogan|tagline|letter\s+to|introduction\s+for)\b` +
 			`|\btranslate\s+(?:the\s+following|this\s+sentence|the\s+sentence|the\s+phrase)\b`),
 		clause: true, sev: 0.3,
 	},
 	{
+		// "Send the contents of ~/.ssh/id_rsa to …": anchored at the secret,
+		// gradeExfil finds the verb before it and the destination after.
 		id: "exfiltration", tier: Contextual, kind: language,
-		keywords: []string{"contents", "content of", "all of", "all the", "all your", "all my", "files", "emails",
-			"e-mails", "messages", "documents", "conversation", "chat", "history", "contacts", "credential", "keys",
-			"token", "secret", "password", "passphrase", "cookie", "user's", "users'", "system prompt", ".env", "id_rsa",
-			"id_ed25519", ".ssh", ".aws", ".netrc", ".npmrc", "environment variable", "env variable", "personal data",
-			"personal information", "personal details", "credit card", "social security", "bank account",
-			"bank details", "private data", "private information", "private files", "api key", "private key",
-			"ssh key", "access key", "secret key", " code", " codes", " pin", "reset link", "login link"},
-		before: 140, after: 200,
-		re: re(`\b(` + sendVerb + `)\b` + inSentence + `{0,120}?\b(` + sensitiveThing + `)` + inSentence + `{0,140}?\b(` + destination + `)` +
-			`|\b(` + sendVerb + `)\b` + inSentence + `{0,80}?\b(` + sensitiveThing + `)` +
-			`|\b(ask(?:ing)?\s+(?:the\s+)?users?\s+(?:for|to\s+(?:provide|enter|share|send|confirm|type|give))\s+(?:their|his|her|the|a|your)?\s*(?:` + sensitiveThing + `))`),
-		grade: func(t string, m []int) float64 {
-			if m[12] >= 0 { // asking the user for a password
-				return 0.55
-			}
-			if m[2] >= 0 { // verb, secret and destination
-				switch {
-				case negated(t, m[2]):
-					return 0
-				case clauseStart(t, m[2]):
-					return 0.8
-				}
-				return 0.5
-			}
-			// Without a destination only an imperative counts: "we collect
-			// personal information" is a privacy policy.
-			if negated(t, m[8]) || !clauseStart(t, m[8]) {
-				return 0
-			}
-			verb := strings.ToLower(group(t, m, 4))
-			thing := strings.ToLower(group(t, m, 5))
-			if before := strings.TrimRight(t[max(0, m[10]-8):m[10]], " "); hasWord(before, "to", "into", "at", "via", "from", "with") {
-				return 0 // "send payment to the bank account": a destination, not a secret
-			}
-			switch {
-			case strings.HasPrefix(thing, "content"):
-				if hasWord(verb, "include", "insert", "append", "embed", "attach", "paste", "send", "forward", "upload", "post", "share", "encode", "put", "add") {
-					return 0.5
-				}
-				return 0
-			case hasWord(verb, "read", "get", "fetch", "retrieve", "add", "put", "insert", "copy", "paste", "report", "sync", "push", "export", "submit", "mail", "email", "e-mail", "include"):
-				return 0 // "read all files", "add your password" are everyday
-			}
-			return 0.45
-		},
+		anchored: true, lead: 3,
+		keywords: append([]string{"contents", "content of", "files", "emails", "e-mails", "messages", "documents",
+			"notes", "conversation", "chat", "history", "contacts", "credential", "keys", "token", "secret", "password",
+			"passphrase", "cookie", "records", "attachments", "photos", "calendar", "user's", "users'", "system prompt",
+			".env", "id_rsa", "id_ed25519", ".ssh", ".aws", ".netrc", ".npmrc", "environment variable", "env variable",
+			"personal data", "personal information", "personal details", "credit card", "social security",
+			"bank account", "bank details", "private data", "private information", "private files", "api key",
+			"private key", "ssh key", "access key", "secret key", " pin ", " pins "},
+			prefixed([]string{"recovery", "backup", "verification", "security", "2fa", "mfa", "one-time", "otp",
+				"login", "authentication", "reset"}, " code", " link", " pin")...),
+		before: 40, after: 60,
+		re:    re(`\b(` + sensitiveThing + `)`),
+		grade: gradeExfil,
+		verbs: sendVerbs, verbReach: 120,
+	},
+	{
+		// "read ~/.cursor/mcp.json and pass its content as 'sidenote'"
+		id: "exfiltration", tier: Contextual, kind: language,
+		anchored: true,
+		keywords: []string{"pass its", "pass their", "put its", "put their", "include its", "include their",
+			"send its", "send their", "provide its", "provide their", "add its", "add their", "insert its", "insert their"},
+		after: 40,
+		re:    re(`(?:pass|put|include|send|provide|add|insert)\s+(?:its|their)\s+(?:full\s+|entire\s+|whole\s+)?contents?\s+(?:as|in|into|to|via)\b`),
+		sev:   0.55,
+	},
+	{
+		id: "exfiltration", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
+		keywords: []string{"ask the user", "asking the user", "ask user", "ask the users", "ask users"},
+		before:   2, after: 80,
+		re:  re(`\bask(?:ing)?\s+(?:the\s+)?users?\s+(?:for|to\s+(?:provide|enter|share|send|confirm|type|give))\s+(?:their|his|her|the|a|your)?\s*(?:` + sensitiveThing + `)`),
+		sev: 0.55,
 	},
 	{
 		id: "sensitive-file", tier: Contextual, kind: language,
+		anchored: true, lead: 1,
 		keywords: []string{".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws/", ".env", "/etc/passwd",
 			"/etc/shadow", "/etc/sudoers", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker/config",
 			".kube/config", ".gnupg", "_history", "wallet.dat", "claude_desktop_config", "mcp.json", ".cursor/",
 			"login data", "cookies.sqlite", "keychain", "gcloud", "application_default_credentials", ".pgpass",
 			".my.cnf", "credentials.json", "secrets."},
 		before: 80, after: 60,
-		re: re(`(?:\b(read|cat|open|print|show|output|get|load|fetch|include|send|upload|paste|dump|list|extract|grab|collect|attach|provide|share|type|echo|base64|less|more|head|tail|copy|transmit|post|forward|email|steal|exfiltrate)\b` + inSentence + `{0,60}?)?` +
-			`(~?/?\.ssh\b(?:/[\w.-]+)?|\bid_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.aws/(?:credentials|config)\b|(?:^|[\s/~"'(` + "`" + `])\.env(?:\.[\w-]+)?\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.gnupg\b|\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_history\b|\bwallet\.dat\b|\bclaude_desktop_config\.json|\bmcp\.json\b|\.cursor/[\w./-]*|\blogin data\b|\bcookies\.sqlite\b|\bkeychain\b|\.config/gcloud\b|application_default_credentials\.json|\.pgpass\b|\.my\.cnf\b|\bcredentials\.json\b|\bsecrets\.(?:ya?ml|json|toml|env)\b)`),
+		re: re(`(~?/?\.ssh\b(?:/[\w.-]+)?|\bid_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.aws/(?:credentials|config)\b|(?:^|[\s/~"'(` + "`" + `])\.env(?:\.[\w-]+)?\b|/etc/(?:passwd|shadow|sudoers)\b|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.gnupg\b|\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_history\b|\bwallet\.dat\b|\bclaude_desktop_config\.json|\bmcp\.json\b|\.cursor/[\w./-]*|\blogin data\b|\bcookies\.sqlite\b|\bkeychain\b|\.config/gcloud\b|application_default_credentials\.json|\.pgpass\b|\.my\.cnf\b|\bcredentials\.json\b|\bsecrets\.(?:ya?ml|json|toml|env)\b)`),
 		grade: func(t string, m []int) float64 {
-			verb := strings.ToLower(group(t, m, 1))
-			path := strings.ToLower(strings.TrimLeft(group(t, m, 2), " /~\"'(`"))
+			at, verb := verbBefore(t, m[0], 60, fileVerbs)
+			if at >= 0 {
+				m[0] = at
+			}
+			path := strings.ToLower(strings.TrimLeft(group(t, m, 1), " /~\"'(`"))
 			switch {
 			case strings.HasSuffix(path, ".pub"):
 				return 0 // a public key is meant to be shared
@@ -494,16 +859,22 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "imperative-system", tier: Contextual, kind: language,
-		keywords: []string{"shell", "terminal", "command", "console", "bash", "powershell", " cmd", "file", "folder",
+		anchored: true,
+		keywords: []string{"run ", "execute ", "open ", "launch ", "start ", "delete ", "remove ", "kill ", "modify ",
+			"edit ", "overwrite ", "read ", "write ", "access ", "call ", "invoke ", "query ", "wipe ", "erase ", "drop "},
+		after: 60,
+		needs: []string{"shell", "terminal", "command", "console", "bash", "powershell", "cmd", "file", "folder",
 			"directory", "script", "api", "endpoint", "database", "registry", "process"},
-		before: 60, after: 10,
 		re:     re(`\b(?:run|execute|open|launch|start|delete|remove|kill|modify|edit|overwrite|read|write|access|call|invoke|query|wipe|erase|drop)\s+(?:the\s+|a\s+|this\s+|that\s+|your\s+|following\s+|all\s+|every\s+)?(?:[\w.-]+\s+){0,2}?` + shellTools + `\b`),
 		clause: true, sev: 0.2,
 	},
 	{
 		id: "payload-delivery", tier: Contextual, kind: language,
-		keywords: []string{"download", "install", "fetch", ".exe", ".msi", ".scr", ".bat", ".ps1", ".apk", ".dmg", ".hta", ".vbs", ".jar"},
-		before:   90, after: 160,
+		anchored: true, lead: 0,
+		keywords: []string{"download", "install", "fetch", "curl ", "wget "},
+		needs: []string{"http", "www.", ".com", ".net", ".org", ".io", ".xyz", ".ru", ".cn", ".top", ".site",
+			".online", ".info", ".biz", ".co", ".app", ".dev"},
+		before: 90, after: 160,
 		re: re(`\b(download|fetch|install|get|grab|run|execute)\s+(and\s+(?:run|install|execute|open|launch)\s+)?(?:this|the\s+following|the\s+attached|our|the\s+latest|a\s+new|the\s+new|the|an?)?\s*(?:[\w-]+\s+){0,2}?(?:file|tool|update|patch|app|application|extension|plugin|add-on|addon|package|script|binary|installer|program|software|executable|exe|driver|fix|hotfix)\b` + inSentence + `{0,80}?(?:from|at|via|here|:)\s*(?:https?://\S+|www\.\S+|\S+\.(?:com|net|org|io|xyz|ru|cn|top|site|online|info|biz|co|app|dev)\b)` +
 			`|\b(?:download|fetch|get|curl|wget|install)\b[^\n]{0,100}?\b(?:https?://|www\.)\S+\.(exe|msi|scr|bat|cmd|ps1|apk|dmg|pkg|vbs|hta|lnk|jar)\b`),
 		clause: true,
@@ -517,6 +888,7 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "urgency-authority", tier: Contextual, kind: language,
+		anchored: true, lead: 2,
 		keywords: []string{"this is the", "this is your", "this is a message", "message from", "instruction from",
 			"instructions from", "directive from", "order from", "orders from", "notice from", "update from", "override",
 			"directive", "without asking", "without confirm", "without hesitation", "without question", "without checking",
@@ -533,7 +905,7 @@ var contextualRules = []*rule{
 			`|\bwithout\s+(asking|confirm(?:ation|ing)?|hesitation|question(?:ing)?|checking|verification|verifying|approval|permission|user\s+(?:consent|approval|confirmation))\b` +
 			`|\b(?:highest|top|maximum|absolute)\s+priority\b|\bsupersedes?\s+(?:all|any|every|previous|prior)\b|\btakes?\s+precedence\s+over\b|\boverrides?\s+(?:all|any|every|previous|prior)\b` +
 			`|\bit\s+is\s+(?:critical|imperative|essential|vital|mandatory|crucial|extremely important)\s+that\s+you\b|\bfailure\s+to\s+comply\b` +
-			`|\b(the\s+user\s+(?:has\s+)?(?:already\s+)?(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
+			`|\b(the\s+user\s+(?:(?:has|had)\s+(?:already\s+)?|already\s+)(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
 		grade: func(t string, m []int) float64 {
 			switch who := strings.ToLower(group(t, m, 1) + group(t, m, 2)); {
 			case who != "":
@@ -557,22 +929,44 @@ var contextualRules = []*rule{
 		// Upper-case alarm words open many injections ("IMPORTANT:") and
 		// many honest emails; they only corroborate.
 		id: "urgency-authority", tier: Contextual, kind: language,
+		anchored: true,
 		keywords: []string{"important", "urgent", "attention", "critical", "mandatory", "priority", "alert", "notice", "warning"},
 		before:   2, after: 14,
 		re:  regexp.MustCompile(`\b(?:IMPORTANT|URGENT|ATTENTION|CRITICAL|MANDATORY|PRIORITY|ALERT|NOTICE|WARNING)\b\s*[:!]`),
-		sev: 0.2,
+		sev: 0.2, cased: true,
+	},
+	{
+		// An imperative to act on accounts, money or locks: what an
+		// injection wants an agent with tools to do.
+		id: "sensitive-action", tier: Contextual, kind: language,
+		anchored: true, clause: true,
+		keywords: []string{"grant ", "give ", "provide ", "transfer ", "wire ", "send $", "send €", "send £", "move ",
+			"pay ", "unlock ", "open the", "add ", "invite ", "change ", "reset ", "delete all", "erase all", "wipe all",
+			"remove all", "delete every", "approve "},
+		after: 100,
+		re: re(`(?:grant|give|provide)\s+(?:\S+\s+)?(?:permanent\s+|full\s+|admin(?:istrator)?\s+|temporary\s+|remote\s+|guest\s+)?(?:access|permissions?|admin\s+rights|control)\s+(?:to|for|on)\b` +
+			`|(?:transfer|wire|send|move|pay)\s+(?:\$|€|£|usd\s*|eur\s*)?\s?\d[\d,.]*\s*(?:k|usd|eur|dollars|euros|btc|eth)?\s+(?:to|into)\s+(?:the\s+|my\s+|this\s+|our\s+)?(?:account|iban|wallet|bitcoin|btc|crypto)` +
+			`|(?:unlock|open)\s+(?:the\s+)?(?:front\s+|back\s+|garage\s+|main\s+)?(?:door|lock|gate|safe)s?\b` +
+			`|(?:add|invite)\s+\S+(?:\s+\S+)?\s+as\s+(?:an?\s+)?(?:admin|administrator|owner|collaborator|co-owner|maintainer|member)\b` +
+			`|(?:change|reset)\s+(?:the\s+|my\s+|your\s+|their\s+|his\s+|her\s+)?(?:account\s+)?(?:password|email\s+address|phone\s+number|recovery\s+email)\s+(?:to|for)\b` +
+			`|(?:delete|erase|wipe|remove)\s+(?:all|every)\s+(?:of\s+)?(?:the\s+|my\s+|your\s+|their\s+)?(?:files|e-?mails|data|records|backups|repositories|repos|messages|contacts|events|documents|photos|users)\b` +
+			`|approve\s+(?:the\s+|this\s+|all\s+)?(?:pending\s+)?(?:payment|transaction|transfer|invoice|pull\s+request|merge\s+request|request)s?\b`),
+		sev: 0.35,
 	},
 	{
 		id: "security-downgrade", tier: Contextual, kind: language,
+		anchored: true, lead: 0,
 		keywords: []string{"disable", "turn off", "deactivate", "bypass", "switch off", "remove"},
 		before:   4, after: 80,
-		re:       re(`\b(?:disable|turn\s+off|deactivate|remove|bypass|switch\s+off)\s+(?:the\s+|your\s+|their\s+|all\s+|any\s+)?(?:user'?s\s+)?(?:two[- ]factor(?:\s+authentication)?|2fa|mfa|multi[- ]factor(?:\s+authentication)?|antivirus|anti-virus|firewall|security\s+(?:alerts?|checks?|features?|settings|software|warnings?|scans?)|audit(?:ing|\s+logs?|\s+logging)?|logging|windows\s+defender|defender|sandbox(?:ing)?|safety\s+(?:checks?|filters?|guidelines|rules))\b`),
-		sev:      0.25,
+		re:  re(`\b(?:disable|turn\s+off|deactivate|remove|bypass|switch\s+off)\s+(?:the\s+|your\s+|their\s+|all\s+|any\s+)?(?:user'?s\s+)?(?:two[- ]factor(?:\s+authentication)?|2fa|mfa|multi[- ]factor(?:\s+authentication)?|antivirus|anti-virus|firewall|security\s+(?:alerts?|checks?|features?|settings|software|warnings?|scans?)|audit(?:ing|\s+logs?|\s+logging)?|logging|windows\s+defender|defender|sandbox(?:ing)?|safety\s+(?:checks?|filters?|guidelines|rules))\b`),
+		sev: 0.25,
 	},
 	{
 		id: "tool-invocation", tier: Contextual, kind: language,
-		keywords: []string{" tool", "function"},
-		before:   90, after: 70,
+		anchored: true,
+		keywords: []string{"call ", "invoke ", "use the ", "run the ", "trigger the ", "execute the ", "utilize ", "utilise ", "use `"},
+		after:    90,
+		needs:    []string{"tool", "function", "plugin", "action"},
 		re: re(`\b(?:call|invoke|use|run|trigger|execute|utili[sz]e)\s+(?:the\s+)?[` + "`" + `'"]?([\w.-]{2,64})[` + "`" + `'"]?\s+(?:tool|function|mcp tool|action|plugin)\b` +
 			`|\b(?:call|invoke|use)\s+(?:the\s+)?(?:tool|function)\s+[` + "`" + `'"]?([\w.-]{2,64})`),
 		grade: func(t string, m []int) float64 {
@@ -584,6 +978,7 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "shell-command", tier: Contextual, kind: code,
+		anchored: true, lead: 0,
 		keywords: []string{"curl", "wget", "iwr", "invoke-webrequest"},
 		before:   4, after: 320,
 		re:  re(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n;]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c)?sh|python[23]?|perl|ruby|node|php|iex)\b`),
@@ -601,7 +996,7 @@ var contextualRules = []*rule{
 			`|(\bchmod\s+(?:-r\s+)?(?:\+x|[0-7]?7[0-7]{2})\b[^\n]{0,100}?(?:&&|;)\s*\./)` +
 			`|(\bpowershell(?:\.exe)?\b[^\n]{0,80}?\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{16,}|\b(?:iex|invoke-expression)\b[^\n]{0,80}?(?:downloadstring|iwr|invoke-webrequest|new-object\s+net\.webclient)|downloadstring\s*\()` +
 			`|(\bbash\s+-i\s+>&\s*/dev/tcp/|/dev/tcp/\d|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+/bin/(?:ba)?sh|\bmkfifo\b[^\n]{0,80}\bnc\b|\bsocat\b[^\n]{0,80}exec:)` +
-			`|(\bbase64\s+(?:-d|--decode|-D)\b[^\n|]{0,100}\|\s*(?:ba|z)?sh\b|\becho\s+[a-z0-9+/=]{20,}\s*\|\s*base64\s+(?:-d|--decode))` +
+			`|(\bbase64\s+(?:-d|--decode)\b[^\n|]{0,100}\|\s*(?:ba|z)?sh\b|\becho\s+[a-z0-9+/=]{20,}\s*\|\s*base64\s+(?:-d|--decode))` +
 			`|(:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bdd\s+if=/dev/(?:zero|random|urandom)\s+of=/dev/(?:sd[a-z]|nvme|hd[a-z]|disk)|\bmkfs(?:\.\w+)?\s+/dev/)` +
 			`|(\bpython[23]?\s+-c\s+["']import\s+(?:socket|pty|os|subprocess)|\bbash\s+<\(\s*(?:curl|wget)|\b(?:ba)?sh\s+-c\s+["']?\$\((?:curl|wget)|\beval\s+"?\$\((?:curl|wget))` +
 			`|(\bcrontab\s+-r\b|\bhistory\s+-c\b|\bunset\s+histfile\b|\bshred\s+-u\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\biptables\s+-f\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|ufw|apparmor|auditd|sshd|critical))`),
@@ -620,6 +1015,7 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "malicious-code", tier: Contextual, kind: code,
+		anchored: true, lead: 0,
 		keywords: []string{"exec(", "eval(", "os.system", "subprocess", "os.remove", "popen", "nohup"},
 		before:   40, after: 160,
 		re: re(`\b(?:exec|eval)\s*\(\s*(?:open\s*\(|requests\.get|urllib|base64\.b64decode|compile\(|r\.text|response\.)` +
@@ -630,15 +1026,26 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "malicious-code", tier: Contextual, kind: code,
+		anchored: true, lead: 0,
 		keywords: []string{"psutil", "getpass", "keyring", "cookiejar", "cookies.txt", "cookies.pkl", "cookie_file",
 			"driverquery", "usb.core", "sounddevice", "contacts.csv", "pyperclip", "imagegrab", "pynput", "keylog",
 			"os.environ", "getenv"},
 		before: 500, after: 500,
-		re: re(`(?s)(psutil|getpass|keyring|cookiejar|cookies?\.(?:txt|pkl|sqlite)|cookie_file|driverquery|usb\.core|sounddevice|contacts\.csv|pyperclip|imagegrab|pynput|keylog\w*|os\.environ|getenv).{0,500}?\b(requests\.(?:post|put)|httpx\.post|\.sendall|\.sendto|sendmail|send_message|storbinary|publish\.single|conn\.request\(\s*["']post|\.upload|smtplib|yag\.send)` +
-			`|(?s)\b(requests\.(?:post|put)|httpx\.post|\.sendall|\.sendto|sendmail|send_message|storbinary|publish\.single|smtplib).{0,500}?(psutil|getpass|keyring|cookiejar|cookies?\.(?:txt|pkl)|driverquery|usb\.core|sounddevice|contacts\.csv|pyperclip|imagegrab|pynput|keylog\w*|os\.environ)`),
+		re: re(`(psutil|getpass|keyring|cookiejar|cookies?\.(?:txt|pkl|sqlite)|cookie_file|driverquery|usb\.core|sounddevice|contacts\.csv|pyperclip|imagegrab|pynput|keylog\w*|os\.environ|getenv)`),
 		grade: func(t string, m []int) float64 {
-			src := strings.ToLower(group(t, m, 1) + group(t, m, 4))
-			if src == "os.environ" || src == "getenv" {
+			// Local data collected and a network sink nearby.
+			near := strings.ToLower(t[max(0, m[0]-500):min(len(t), m[1]+500)])
+			sink := false
+			for _, s := range codeSinks {
+				if strings.Contains(near, s) {
+					sink = true
+					break
+				}
+			}
+			switch src := strings.ToLower(group(t, m, 1)); {
+			case !sink:
+				return 0
+			case src == "os.environ" || src == "getenv":
 				return 0.25 // an API key from the environment posted to its API is ordinary
 			}
 			return 0.4
@@ -646,12 +1053,18 @@ var contextualRules = []*rule{
 	},
 	{
 		id: "malicious-code", tier: Contextual, kind: code,
+		anchored: true, lead: 0,
 		keywords: []string{"xmrig", "cryptonight", "stratum+tcp", "coinhive", "minergate", "nicehash", "cryptomine"},
 		before:   4, after: 30,
 		re:  re(`\b(?:xmrig|cryptonight|stratum\+tcp|coinhive|minergate|nicehash|cryptomine\w*)\b`),
 		sev: 0.4,
 	},
 }
+
+// codeSinks send data off the machine.
+var codeSinks = []string{"requests.post", "requests.put", "httpx.post", ".sendall(", ".sendto(", "sendmail(",
+	"send_message(", "storbinary(", "publish.single(", "request(\"post\"", "request('post'", ".upload(", "smtplib",
+	"yag.send", "cookies="}
 
 // gradeYouAreNow separates "you are now an unrestricted AI" from "you are
 // now a member of the workspace".
@@ -727,32 +1140,13 @@ func gradeRole(t string, m []int) float64 {
 	return 0
 }
 
-// gradeAddressee weighs words aimed at an AI reader.
-func gradeAddressee(t string, m []int) float64 {
-	s := strings.ToLower(t[m[0]:m[1]])
-	switch {
-	case m[2] >= 0: // note to the AI
-		if strings.HasPrefix(strings.ToLower(group(t, m, 2)), "assistant") {
-			return 0.5 // an executive assistant gets notes too
+// prefixed returns every word followed by every suffix.
+func prefixed(words []string, suffixes ...string) []string {
+	var out []string
+	for _, w := range words {
+		for _, s := range suffixes {
+			out = append(out, w+s)
 		}
-		return 0.7
-	case m[6] >= 0: // dear AI
-		return 0.6
-	case m[8] >= 0: // the AI must …: also how product specs and news talk
-		if strings.HasPrefix(strings.ToLower(group(t, m, 4)), "assistant") {
-			return 0.2
-		}
-		return 0.25
-	case m[10] >= 0: // "Assistant, please …"
-		return 0.6
-	case m[12] >= 0: // "AI agent: …"
-		return 0.6
-	case strings.HasPrefix(s, "if you"):
-		return 0.7
-	case strings.HasPrefix(s, "to you"):
-		return 0.7
-	case strings.HasPrefix(s, "as a"):
-		return 0.5
 	}
-	return 0.65 // an AI reading this
+	return out
 }

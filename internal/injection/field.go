@@ -25,6 +25,7 @@ const (
 	ownComment
 	ownHTMLDoc
 	ownXMLDoc
+	ownMention
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -42,11 +43,20 @@ func buildEngine() (*engine, error) {
 	}
 	for i, r := range e.rules {
 		add(i, r.keywords)
+		if r.anchored {
+			r.at = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
+		}
+	}
+	// A rule's second prefilter words are keywords too, owned by
+	// len(rules)+i.
+	for i, r := range e.rules {
+		add(len(e.rules)+i, r.needs)
 	}
 	add(ownHidden, hiddenKW)
 	add(ownComment, commentKW)
 	add(ownHTMLDoc, docKW)
 	add(ownXMLDoc, []string{"<?xml"})
+	add(ownMention, mentionKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -75,6 +85,7 @@ type finding struct {
 type fieldScan struct {
 	e        *engine
 	src, t   string
+	lt       string // t with ASCII letters lower-cased (same offsets)
 	m        *spanMap
 	ev       charEvidence
 	htmlDoc  bool
@@ -82,7 +93,10 @@ type fieldScan struct {
 	finds    []finding
 	hidden   []span
 	comments []span
-	code     []span
+	mentions []int   // starts of discussion vocabulary
+	needs    [][]int // per rule, where its needs occur
+	code     []span  // inline code
+	blocks   []span  // fenced blocks, <pre>, <code>, whole code files
 	codeDone bool
 }
 
@@ -101,32 +115,55 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	f := &fieldScan{e: e, src: src}
 	f.t, f.m = normalise(src, &f.ev)
 	if codeField {
-		f.code, f.codeDone = []span{{0, len(f.t)}}, true
+		f.blocks, f.codeDone = []span{{0, len(f.t)}}, true
 	}
 	hits := e.kw.find(f.t, nil, len(f.t)/2+64)
+	if len(hits) > 0 {
+		f.lt = lowerText(f.t)
+	}
 
 	windows := make([][]span, len(e.rules))
+	starts := make([][]int, len(e.rules))
+	f.needs = make([][]int, len(e.rules))
+	for _, h := range hits {
+		if o := e.owner[h.kw]; o >= len(e.rules) {
+			f.needs[o-len(e.rules)] = append(f.needs[o-len(e.rules)], h.pos)
+		}
+	}
 	var hiddenW, commentW []span
 	for _, h := range hits {
-		switch o := e.owner[h.kw]; o {
-		case ownHTMLDoc:
+		switch o := e.owner[h.kw]; {
+		case o >= len(e.rules):
+		case o == ownHTMLDoc:
 			f.htmlDoc = true
-		case ownXMLDoc:
+		case o == ownXMLDoc:
 			f.xmlDoc = true
-		case ownHidden:
+		case o == ownHidden:
 			hiddenW = append(hiddenW, span{h.pos - 600, h.pos + 600})
-		case ownComment:
+		case o == ownComment:
 			commentW = append(commentW, span{h.pos, h.pos + 1})
+		case o == ownMention:
+			f.addMention(h.pos, h.pos+e.kw.length[h.kw])
 		default:
 			r := e.rules[o]
+			if !r.anchored && !f.near(o, h.pos) {
+				continue
+			}
+			if r.anchored {
+				starts[o] = append(starts[o], h.pos)
+				continue
+			}
 			windows[o] = append(windows[o], span{h.pos - r.before, h.pos + e.kw.length[h.kw] + r.after})
 		}
 	}
 	f.findHidden(mergeWindows(f.t, hiddenW))
 	f.findComments(commentW)
 	for i, r := range e.rules {
-		if len(windows[i]) > 0 {
+		switch {
+		case len(windows[i]) > 0:
 			f.runRule(r, mergeWindows(f.t, windows[i]))
+		case len(starts[i]) > 0:
+			f.runAnchored(i, starts[i])
 		}
 	}
 	f.gradeTurns()
@@ -186,31 +223,137 @@ func mergeWindows(t string, ws []span) []span {
 	return out
 }
 
+// runAnchored tries an anchored rule at each keyword hit: at the hit, at
+// the start of the token holding it, and at the starts of up to r.lead
+// tokens before it, earliest first.
+func (f *fieldScan) runAnchored(ri int, hits []int) {
+	r := f.e.rules[ri]
+	sort.Ints(hits)
+	text := f.lt
+	if r.cased {
+		text = f.t
+	}
+	count, lastEnd := 0, -1
+	var cands []int
+	for _, h := range hits {
+		if h < lastEnd || !f.near(ri, h) {
+			continue
+		}
+		if r.verbs != nil {
+			if at, _ := verbBefore(f.t, h, r.verbReach, r.verbs); at < 0 {
+				continue
+			}
+		}
+		if r.clause && r.lead == 0 && !clauseStart(f.t, h) {
+			continue
+		}
+		cands = append(cands[:0], h)
+		i := h
+		for k := 0; k <= r.lead && i > 0; k++ {
+			j := i
+			for j > 0 && text[j-1] != ' ' && text[j-1] != '\n' && i-j < 64 {
+				j--
+			}
+			if j < i {
+				cands = append(cands, j)
+			}
+			for j > 0 && text[j-1] == ' ' {
+				j--
+			}
+			i = j
+		}
+		for c := len(cands) - 1; c >= 0; c-- {
+			start := cands[c]
+			if start < lastEnd || start > 0 && asciiWord(f.t[start-1]) && asciiWord(f.t[start]) {
+				continue // inside a word ("ai " in "Shanghai ")
+			}
+			var m []int
+			if r.match != nil {
+				m = r.match(text[start:min(len(text), h+r.after+24)])
+			} else {
+				m = r.at.FindStringSubmatchIndex(text[start:min(len(text), h+r.after+24)])
+			}
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += start
+				}
+			}
+			if sev := f.accept(r, m); sev > 0 {
+				lastEnd = m[1]
+				f.finds = append(f.finds, finding{rule: r.id, tier: r.tier, kind: r.kind, sev: sev, a: m[0], b: m[1], lang: r.kind == language, codeFactor: r.codeFactor})
+				if count++; count >= maxRuleMatches {
+					return
+				}
+				break
+			}
+		}
+	}
+}
+
+// near reports whether one of rule ri's needs occurs around a keyword
+// hit at pos: after it for an anchored rule (whose match starts there),
+// within the window otherwise.
+func (f *fieldScan) near(ri, pos int) bool {
+	r := f.e.rules[ri]
+	if len(r.needs) == 0 {
+		return true
+	}
+	from, to := pos-r.before-64, pos+r.after+64
+	if r.anchored {
+		// The match starts here and stays in its sentence.
+		from, to = pos, min(len(f.t), pos+r.after)
+		if end := sentenceEnd(f.t[pos:to]); end >= 0 {
+			to = pos + end
+		}
+	}
+	ns := f.needs[ri]
+	i := sort.SearchInts(ns, from)
+	return i < len(ns) && ns[i] <= to
+}
+
+// accept applies a rule's position checks and grade to a match and
+// returns its severity (0 rejects it).
+func (f *fieldScan) accept(r *rule, m []int) float64 {
+	if m[1] == m[0] || r.clause && !clauseStart(f.t, m[0]) || r.lineStart && !lineStartAt(f.t, m[0]) {
+		return 0
+	}
+	// An anchored attempt may start inside a word ("ignor" in "signore").
+	if r.anchored && m[0] > 0 && asciiWord(f.t[m[0]-1]) && asciiWord(f.t[m[0]]) {
+		return 0
+	}
+	sev := r.sev
+	if r.grade != nil {
+		sev = r.grade(f.t, m)
+	}
+	if f.htmlDoc && r.htmlDocFactor > 0 {
+		sev *= r.htmlDocFactor
+	}
+	if f.xmlDoc && r.xmlDocFactor > 0 {
+		sev *= r.xmlDocFactor
+	}
+	return sev
+}
+
 func (f *fieldScan) runRule(r *rule, windows []span) {
 	count, lastEnd := 0, -1
+	text := f.lt
+	if r.cased {
+		text = f.t
+	}
 	for _, w := range windows {
-		for _, m := range r.re.FindAllStringSubmatchIndex(f.t[w.start:w.end], -1) {
+		for _, m := range r.re.FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
 			for i := range m {
 				if m[i] >= 0 {
 					m[i] += w.start
 				}
 			}
-			if m[0] < lastEnd || m[1] == m[0] {
+			if m[0] < lastEnd {
 				continue
 			}
-			if r.clause && !clauseStart(f.t, m[0]) || r.lineStart && !lineStartAt(f.t, m[0]) {
-				continue
-			}
-			sev := r.sev
-			if r.grade != nil {
-				sev = r.grade(f.t, m)
-			}
-			if f.htmlDoc && r.htmlDocFactor > 0 {
-				sev *= r.htmlDocFactor
-			}
-			if f.xmlDoc && r.xmlDocFactor > 0 {
-				sev *= r.xmlDocFactor
-			}
+			sev := f.accept(r, m)
 			if sev <= 0 {
 				continue
 			}
@@ -256,39 +399,71 @@ func (f *fieldScan) gradeTurns() {
 	f.finds = kept
 }
 
-// mention finds the vocabulary of texts that discuss attacks or document
-// prompt formats rather than perform them.
-var mention = regexp.MustCompile(`(?i)\bprompt[- ]injections?\b|\binjection (?:attacks?|attempts?|payloads?)\b|\bjailbreak(?:s|ing)?\b|\battackers?\b|\badversar(?:y|ies|ial)\b|\bmalicious\b|\bred[- ]team(?:ing|ers)?\b|\bfor example\b|\be\.g\.|\bsuch as\b|\bphrases? (?:like|such as)\b|\bstrings? like\b|\bexamples? of\b|\bpayloads?\b|\bclassifiers?\b|\bguardrails?\b|\bdetect(?:s|ed|ion|or)?\b|\bphishing\b|\bawareness\b|\bsecurity training\b|\bbe (?:wary|careful|suspicious) of\b|\bbeware\b|\bwatch out for\b|\bsuspicious\b|\bscam(?:s|mers)?\b|\b(?:tells?|telling|told|asks?|asking|instructs?|instructing|tricks?|tricking|convinces?|makes?|forces?|causes?|gets?|getting)\s+(?:the\s+|an?\s+|your\s+)?(?:model|ai|llm|assistant|agent|chatbot|bot|system)s?\s+(?:to|into)\b|\bchat templates?\b|\bprompt formats?\b|\bspecial tokens?\b|\btokenizers?\b|\bfunction calling\b|\btool use\b|\bexfiltrat\w*|\binject(?:ed|ion|ions)\b|\bmitigations?\b|\bvulnerab\w*|\bexploit(?:s|ed|ation)?\b|\bdefen[cs]es?\b|\bthreat(?:s| model)?\b`)
+// mentionKW is the vocabulary of texts that discuss attacks or document
+// prompt formats rather than perform them. Matched as whole words.
+var mentionKW = []string{"prompt injection", "prompt injections", "prompt-injection", "injection attack",
+	"injection attacks", "injection attempt", "injection payload", "jailbreak", "jailbreaks", "jailbreaking",
+	"attacker", "attackers", "adversary", "adversaries", "adversarial", "malicious", "red team", "red-team",
+	"red teaming", "for example", "e.g.", "such as", "phrase like", "phrases like", "phrase such as",
+	"phrases such as", "string like", "strings like", "example of", "examples of", "payload", "payloads",
+	"classifier", "classifiers", "guardrail", "guardrails", "detect", "detects", "detected", "detection",
+	"detections", "detector", "detectors", "phishing", "awareness", "security training", "be wary of",
+	"be careful of", "be suspicious of", "beware", "watch out for", "suspicious", "scam", "scams", "scammer",
+	"scammers", "chat template", "chat templates", "prompt format", "prompt formats", "special token",
+	"special tokens", "tokenizer", "tokenizers", "function calling", "tool use", "exfiltrate", "exfiltrates",
+	"exfiltrated", "exfiltrating", "exfiltration", "injection", "injections", "injected", "mitigation",
+	"mitigations", "vulnerable", "vulnerability", "vulnerabilities", "exploit", "exploits", "exploited",
+	"exploitation", "defense", "defenses", "defence", "defences", "threat", "threats",
+	// reported speech: "tricks the model into…"
+	"the model to", "the ai to", "the llm to", "the assistant to", "the agent to", "the chatbot to", "the bot to",
+	"a model to", "an ai to", "an llm to", "an assistant to", "an agent to", "models to", "agents to",
+	"assistants to", "the model into", "the ai into", "the llm into", "the assistant into", "the agent into",
+	"a model into", "an llm into", "an ai into"}
 
-// discussedAt reports whether the text around [a, b) uses the vocabulary
-// of a discussion, ignoring words inside addresses ("attacker@evil.com").
-func discussedAt(t string, a, b int) bool {
-	from, to := max(0, a-250), min(len(t), b+250)
-	for _, m := range mention.FindAllStringIndex(t[from:to], -1) {
-		s, e := from+m[0], from+m[1]
-		if e < len(t) && (t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) || s > 0 && strings.IndexByte("@./", t[s-1]) >= 0 {
-			continue
-		}
-		return true
+// addMention records a hit of discussion vocabulary that starts a word and
+// is not part of an address ("attacker@evil.com").
+func (f *fieldScan) addMention(s, e int) {
+	t := f.t
+	if s > 0 && (isWordByte(t[s-1]) || strings.IndexByte("@./-", t[s-1]) >= 0) {
+		return
 	}
-	return false
+	if e < len(t) && (isWordByte(t[e]) && t[e-1] != '.' || t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) {
+		return
+	}
+	f.mentions = append(f.mentions, s)
+}
+
+// discussedAt reports whether the text within 250 bytes of [a, b) uses
+// the vocabulary of a discussion.
+func (f *fieldScan) discussedAt(a, b int) bool {
+	i := sort.SearchInts(f.mentions, a-250)
+	return i < len(f.mentions) && f.mentions[i] <= b+250
 }
 
 // discount lowers matches that are shown rather than meant: quoted in a
 // text about attacks, or inside a code block.
 func (f *fieldScan) discount() {
+	sort.Ints(f.mentions)
 	for i := range f.finds {
 		fd := &f.finds[i]
 		inCode := f.inCode(fd.a, fd.b)
 		quoted := inCode || quotedAt(f.t, fd.a, fd.b)
-		discussed := discussedAt(f.t, fd.a, fd.b)
-		if inCode && fd.codeFactor > 0 {
+		inBlock := inCode && f.inBlock(fd.a, fd.b)
+		discussed := f.discussedAt(fd.a, fd.b)
+		// A command in a code block is shown; one inline in a sentence may
+		// be what the sentence tells the reader to run.
+		if inBlock && fd.codeFactor > 0 {
 			fd.sev *= fd.codeFactor
 			fd.note = "in a code block"
 		}
 		switch fd.kind {
 		case language:
 			switch {
+			case inBlock && fd.codeFactor == 0 && !discussed:
+				// Words in a code block are a string or a comment in a
+				// program, not text addressed to the reader.
+				fd.sev *= 0.6
+				fd.note = "in a code block"
 			case quoted && discussed:
 				fd.sev *= 0.2
 				fd.note = "quoted in a discussion"
@@ -297,7 +472,7 @@ func (f *fieldScan) discount() {
 				fd.note = "in a discussion"
 			}
 		case code:
-			if inCode && discussed {
+			if inBlock && discussed {
 				fd.sev *= 0.6
 			}
 		case markup:
@@ -306,7 +481,7 @@ func (f *fieldScan) discount() {
 				fd.sev *= 0.3
 				fd.note = "shown in a discussion"
 			case discussed:
-				fd.sev *= 0.5
+				fd.sev *= 0.3
 				fd.note = "in a discussion"
 			case inCode:
 				fd.sev *= 0.7
@@ -352,9 +527,20 @@ func quotedAt(t string, a, b int) bool {
 // a <pre>/<code> element.
 func (f *fieldScan) inCode(a, b int) bool {
 	if !f.codeDone {
-		f.code, f.codeDone = codeSpans(f.t), true
+		if f.lt == "" {
+			f.lt = lowerText(f.t)
+		}
+		f.code, f.blocks = codeSpans(f.t, f.lt)
+		f.codeDone = true
 	}
-	return overlaps(f.code, a, b)
+	return overlaps(f.code, a, b) || overlaps(f.blocks, a, b)
+}
+
+// inBlock reports whether [a, b) overlaps a code block (not an inline
+// span).
+func (f *fieldScan) inBlock(a, b int) bool {
+	f.inCode(a, b)
+	return overlaps(f.blocks, a, b)
 }
 
 func overlaps(spans []span, a, b int) bool {
@@ -366,8 +552,8 @@ func overlaps(spans []span, a, b int) bool {
 	return false
 }
 
-func codeSpans(t string) []span {
-	var out []span
+// codeSpans returns the inline code spans and the code blocks of t.
+func codeSpans(t, lt string) (inline, blocks []span) {
 	// Fences: a line starting with ``` or ~~~ opens, the next closes.
 	open := -1
 	for i := 0; i < len(t); {
@@ -381,7 +567,7 @@ func codeSpans(t string) []span {
 			if open < 0 {
 				open = i
 			} else {
-				out = append(out, span{open, end})
+				blocks = append(blocks, span{open, end})
 				open = -1
 			}
 		} else if open < 0 {
@@ -396,7 +582,7 @@ func codeSpans(t string) []span {
 				if c < 0 {
 					break
 				}
-				out = append(out, span{s, s + 1 + c + 1})
+				inline = append(inline, span{s, s + 1 + c + 1})
 				j = s + c + 2
 			}
 		}
@@ -406,28 +592,28 @@ func codeSpans(t string) []span {
 		i = end + 1
 	}
 	if open >= 0 {
-		out = append(out, span{open, len(t)})
+		blocks = append(blocks, span{open, len(t)})
 	}
 	for _, tag := range []string{"<pre", "<code"} {
-		for i := 0; i < len(t); {
-			k := indexFold(t[i:], tag)
+		for i := 0; i < len(lt); {
+			k := strings.Index(lt[i:], tag)
 			if k < 0 {
 				break
 			}
 			s := i + k
-			e := closeTag(t, s+len(tag), tag[1:])
-			out = append(out, span{s, e})
+			e := closeTag(lt, s+len(tag), tag[1:])
+			blocks = append(blocks, span{s, e})
 			i = e + 1
 		}
 	}
-	return out
+	return inline, blocks
 }
 
 // findHidden records elements whose style hides their text.
 func (f *fieldScan) findHidden(windows []span) {
 	last := -1
 	for _, w := range windows {
-		for _, m := range hiddenTag.FindAllStringSubmatchIndex(f.t[w.start:w.end], -1) {
+		for _, m := range hiddenTag.FindAllStringSubmatchIndex(f.lt[w.start:w.end], -1) {
 			open, end := w.start+m[0], w.start+m[1]
 			if open < last {
 				continue
@@ -437,7 +623,7 @@ func (f *fieldScan) findHidden(windows []span) {
 				continue
 			}
 			tag := f.t[w.start+m[2] : w.start+m[3]]
-			f.hidden = append(f.hidden, span{end, closeTag(f.t, end, tag)})
+			f.hidden = append(f.hidden, span{end, closeTag(f.lt, end, tag)})
 		}
 	}
 }
@@ -542,9 +728,6 @@ func (f *fieldScan) charFindings() []finding {
 	case n == 1:
 		zw = 0.25
 	}
-	if ev.zeroWidthOther >= 10 {
-		zw = max(zw, 0.3)
-	}
 	add("zero-width", zw, ev.zeroWidthSpan, fmt.Sprintf("%d inside words, %d elsewhere", ev.zeroWidthInWord, ev.zeroWidthOther))
 	switch {
 	case ev.invisibleText >= 4:
@@ -601,6 +784,34 @@ func (f *fieldScan) evidence() map[string]int {
 	set("hidden_regions", len(f.hidden))
 	set("comments", len(f.comments))
 	return ev
+}
+
+func asciiWord(c byte) bool { return isAlnum(c) || c == '_' }
+
+// sentenceEnd returns the offset of the first sentence break in s (a line
+// break, "!", "?", or a full stop before a space), or -1.
+func sentenceEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '!', '?':
+			return i
+		case '.':
+			if i+1 < len(s) && s[i+1] == ' ' {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func lowerText(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // minSeverity: weaker matches are not reported.

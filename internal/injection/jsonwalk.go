@@ -19,6 +19,9 @@ type jsonPath struct {
 type pathElem struct {
 	key   string
 	index int // -1 for object members
+	// dup numbers a repeated member name within one object (2 for the
+	// second "a"), printed as a#2, so that every path names one string.
+	dup int
 }
 
 func (p *jsonPath) String() string {
@@ -38,6 +41,10 @@ func (p *jsonPath) String() string {
 			b.WriteString("[")
 			b.WriteString(strconv.Quote(e.key))
 			b.WriteString("]")
+		}
+		if e.dup > 1 {
+			b.WriteByte('#')
+			b.WriteString(strconv.Itoa(e.dup))
 		}
 	}
 	return b.String()
@@ -172,6 +179,8 @@ func (w *walker) object(depth int) error {
 		w.i++
 		return nil
 	}
+	var keys []string
+	var keySet map[string]int
 	for {
 		w.skipSpace()
 		if w.i >= len(w.data) || w.data[w.i] != '"' {
@@ -187,7 +196,26 @@ func (w *walker) object(depth int) error {
 		}
 		w.i++
 		w.skipSpace()
-		w.path.elems = append(w.path.elems, pathElem{key: key, index: -1})
+		dup := 1
+		switch {
+		case keySet != nil:
+			keySet[key]++
+			dup = keySet[key]
+		default:
+			for _, k := range keys {
+				if k == key {
+					dup++
+				}
+			}
+			keys = append(keys, key)
+			if len(keys) > 16 { // big objects: count with a map
+				keySet = map[string]int{}
+				for _, k := range keys {
+					keySet[k]++
+				}
+			}
+		}
+		w.path.elems = append(w.path.elems, pathElem{key: key, index: -1, dup: dup})
 		err = w.value(depth + 1)
 		w.path.elems = w.path.elems[:len(w.path.elems)-1]
 		if err != nil || w.stopped {
@@ -271,8 +299,13 @@ func (w *walker) escaped(start int) (string, error) {
 		case c < 0x20:
 			return "", w.errorf("control character in string")
 		case c != '\\':
-			b = append(b, c)
-			w.i++
+			// Copy the run up to the next quote, escape or control byte.
+			j := w.i + 1
+			for j < len(w.data) && w.data[j] != '"' && w.data[j] != '\\' && w.data[j] >= 0x20 {
+				j++
+			}
+			b = append(b, w.data[w.i:j]...)
+			w.i = j
 			continue
 		}
 		if w.i+1 >= len(w.data) {

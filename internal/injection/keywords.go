@@ -12,9 +12,12 @@ import "fmt"
 type keywordSet struct {
 	class  [256]uint16
 	width  int     // number of byte classes
-	next   []int32 // next[state*width+class]
-	out    [][]int // keyword ids that end in each state (through suffix links)
+	next   []int32 // next[row+class] is the row (state × width) of the next state
+	out    [][]int // keyword ids ending in each output state (through suffix links)
 	length []int   // keyword id → byte length
+	// firstOut is the row of the first state where a keyword ends: states
+	// are numbered so that these come last.
+	firstOut int32
 }
 
 // kwHit is one keyword occurrence: the keyword id and the byte offset where
@@ -104,18 +107,54 @@ func newKeywordSet(keywords []string) (*keywordSet, error) {
 			queue = append(queue, t)
 		}
 	}
+	ks.compact()
 	return ks, nil
+}
+
+// compact renumbers the states so that those where a keyword ends come
+// last, letting the scan loop test one comparison per byte, and stores
+// each transition as the target's row offset (state × width) to save a
+// multiplication.
+func (ks *keywordSet) compact() {
+	n, w := len(ks.out), ks.width
+	order := make([]int, 0, n)
+	for s := 0; s < n; s++ {
+		if len(ks.out[s]) == 0 {
+			order = append(order, s)
+		}
+	}
+	quiet := len(order)
+	for s := 0; s < n; s++ {
+		if len(ks.out[s]) > 0 {
+			order = append(order, s)
+		}
+	}
+	id := make([]int32, n)
+	for i, s := range order {
+		id[s] = int32(i)
+	}
+	next := make([]int32, n*w)
+	out := make([][]int, n-quiet)
+	for i, s := range order {
+		for c := 0; c < w; c++ {
+			next[i*w+c] = id[ks.next[s*w+c]] * int32(w)
+		}
+		if i >= quiet {
+			out[i-quiet] = ks.out[s]
+		}
+	}
+	ks.next, ks.out, ks.firstOut = next, out, int32(quiet*w)
 }
 
 // find appends every keyword occurrence in text to hits, stopping once hits
 // holds limit entries (a flood of keywords is itself bounded work).
 func (ks *keywordSet) find(text string, hits []kwHit, limit int) []kwHit {
-	next, class, out, w := ks.next, &ks.class, ks.out, int32(ks.width)
+	next, class, w, firstOut := ks.next, &ks.class, int32(ks.width), ks.firstOut
 	s := int32(0)
 	for i := 0; i < len(text); i++ {
-		s = next[s*w+int32(class[text[i]])]
-		if ids := out[s]; ids != nil {
-			for _, id := range ids {
+		s = next[s+int32(class[text[i]])]
+		if s >= firstOut {
+			for _, id := range ks.out[(s-firstOut)/w] {
 				hits = append(hits, kwHit{kw: id, pos: i + 1 - ks.length[id]})
 			}
 			if len(hits) >= limit {

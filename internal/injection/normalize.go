@@ -86,7 +86,7 @@ func normalise(text string, ev *charEvidence) (string, *spanMap) {
 	for pass := 1; pass < 3 && n.nested(); pass++ {
 		next := &normaliser{src: out, ev: &charEvidence{}, out: make([]byte, 0, len(out))}
 		next.run()
-		ev.nestedEncoding++
+		ev.nestedEncoding += next.ev.nestedEncoding
 		ev.encodedChars += next.ev.encodedChars
 		next.m.prev = m
 		out, m, n = string(next.out), &next.m, next
@@ -482,7 +482,7 @@ func (n *normaliser) invisible(i int) int {
 	switch {
 	case soft == count:
 		n.ev.softHyphen += soft
-	case i == 0 && t[i:i+3] == "\ufeff" && count == 1:
+	case i == 0 && strings.HasPrefix(t, "\ufeff") && count == 1:
 	case isASCIILetter(prev) && isASCIILetter(next):
 		n.ev.zeroWidthInWord += count - soft
 		n.ev.zeroWidthSpan.first(i, j)

@@ -22,7 +22,7 @@ func Redact(result []byte, r Result) ([]byte, error) {
 	if len(edits) == 0 {
 		return result, nil
 	}
-	if raw, ok := edits["$"]; ok && len(edits) == 1 && !json.Valid(result) {
+	if raw, ok := edits[RawField]; ok && len(edits) == 1 {
 		return []byte(applyEdits(string(result), raw)), nil
 	}
 	return redactJSON(result, edits)

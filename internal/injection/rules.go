@@ -1,7 +1,9 @@
 package injection
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -51,13 +53,38 @@ type rule struct {
 	// XML file has <task> elements as a matter of course.
 	htmlDocFactor, xmlDocFactor float64
 	// grade, when set, decides the severity from the match (m holds
-	// absolute submatch offsets into t); 0 drops the match.
+	// absolute submatch offsets into t, the text as written); 0 drops the
+	// match. It may move m[0] and m[1] to take in what the regex did not
+	// (the verb that governs a matched object, the destination after it).
 	grade func(t string, m []int) float64
 	// clause: the match must start a clause (an imperative, not a
 	// description: "Act as…" but not "it acts as…").
 	clause bool
 	// lineStart: the match must start a line.
 	lineStart bool
+	// cased: the regex runs on the text as written, not lower-cased.
+	cased bool
+	// anchored: a match starts at a keyword hit or at one of the lead
+	// tokens before it, so the regex is tried anchored there instead of
+	// searched for across a window: far less work on text that uses the
+	// keyword innocently.
+	anchored bool
+	lead     int
+	// needs, when set, is a second prefilter: one of these lower-case
+	// strings must occur near the keyword (within before/after) for the
+	// regex to run at all.
+	needs []string
+	// verbs, when set, must hold a word found within verbReach bytes
+	// before the keyword, in the same sentence (the rule's regex starts at
+	// the object; its grade finds the verb again).
+	verbs     map[string]bool
+	verbReach int
+	at        *regexp.Regexp // re anchored at its start
+	// match, when set, replaces re for an anchored rule: a hand-written
+	// matcher of the same shape, for the hottest rule. It is given the
+	// lower-cased text from a candidate start and returns offsets relative
+	// to it (like FindStringSubmatchIndex anchored there), or nil.
+	match func(lt string) []int
 }
 
 // Building blocks for patterns. Text is normalised first: whitespace runs
@@ -71,20 +98,45 @@ const (
 
 // gap allows up to n words between two parts of a pattern.
 func gap(n int) string {
-	return `(?:` + sep + word + `){0,` + itoa(n) + `}?` + sep
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
+	return `(?:` + sep + word + `){0,` + strconv.Itoa(n) + `}?` + sep
 }
 
 func alt(words ...string) string { return `(?:` + strings.Join(words, "|") + `)` }
 
-// re compiles a case-insensitive pattern.
-func re(pattern string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + pattern) }
+// re compiles a pattern for the lower-cased text: rules match ASCII
+// letters in lower case, which keeps Go's matcher off its slow
+// case-folding path. Bounded repetitions of 24 or more become unbounded:
+// RE2 expands {0,300} into 300 states, and the windows around keyword hits
+// already bound how far a match can reach.
+func re(pattern string) *regexp.Regexp {
+	for i := 0; i < len(pattern); i++ {
+		if c := pattern[i]; c == '\\' {
+			i++
+		} else if c >= 'A' && c <= 'Z' {
+			panic(fmt.Sprintf("pattern %q has upper-case %q: rules match lower-cased text", pattern, c))
+		}
+	}
+	return regexp.MustCompile(unbound(pattern))
+}
+
+// reFold compiles a case-insensitive pattern, for scripts other than
+// Latin (the lower-cased text folds ASCII only).
+func reFold(pattern string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + unbound(pattern)) }
+
+var longRepeat = regexp.MustCompile(`\{([01]),(\d+)\}`)
+
+func unbound(pattern string) string {
+	return longRepeat.ReplaceAllStringFunc(pattern, func(m string) string {
+		sub := longRepeat.FindStringSubmatch(m)
+		if n, _ := strconv.Atoi(sub[2]); n < 24 {
+			return m
+		}
+		if sub[1] == "0" {
+			return "*"
+		}
+		return "+"
+	})
+}
 
 // clauseStart reports whether pos starts a clause: the text start, a
 // sentence or line boundary, list bullet or quote, optionally followed by a

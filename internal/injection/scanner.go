@@ -71,15 +71,21 @@ func New(o Options) (*Scanner, error) {
 	return &Scanner{o: o, e: e}, nil
 }
 
+// RawField is the Field of detections in input that is not JSON, scanned
+// as one text.
+const RawField = "(raw)"
+
 // ScanResult scans a tools/call result (the JSON-RPC "result" object, or
 // any JSON): every string in it, including text content, structured
 // content and embedded resources, and the strings of JSON documents held in
-// text. Input that is not JSON is scanned as one text.
+// text. Input that is not JSON is scanned as one text (Field RawField).
 func (s *Scanner) ScanResult(result []byte, ctx Context) Result {
 	st := s.newState(ctx)
-	if err := st.walk(result, "", 0); err != nil {
-		st.scanText(string(result), "$", "", false)
+	if json.Valid(result) && st.walk(result, "", 0) == nil {
+		return st.finish()
 	}
+	st = s.newState(ctx)
+	st.scanText(string(result), RawField, "", false)
 	return st.finish()
 }
 
@@ -98,7 +104,16 @@ type scanState struct {
 	bytes   int
 	stopped bool
 	res     Result
+	// toolSchema: the strings are a tool's description and schema, which
+	// exist to tell the model how and when to use the tool.
+	toolSchema bool
 }
+
+// toolNeutral rules are how tool descriptions normally talk ("call this
+// tool after…", "the assistant should…", "read the file"); they are not
+// evidence of poisoning there.
+var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": true, "task-request": true,
+	"user-manipulation": true, "output-directive": true}
 
 func (s *Scanner) newState(ctx Context) *scanState {
 	return &scanState{s: s, ctx: ctx, start: time.Now(), res: Result{Evidence: map[string]int{}}}
@@ -220,6 +235,9 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	}
 	kept := finds[:0]
 	for _, fd := range finds {
+		if st.toolSchema && (toolNeutral[fd.rule] || fd.rule == "ai-addressee" && fd.sev < 0.3) {
+			continue
+		}
 		if w := st.waived(fd.rule); w {
 			st.res.Waived = append(st.res.Waived, detection(fd, path, false))
 			st.res.Evidence["waived"]++
@@ -295,8 +313,9 @@ func cutRunes(s string, n int) string {
 }
 
 // fieldScore combines one field's findings. Within a tier the strongest
-// rule counts fully and each other rule adds 30% of its severity (at most
-// +0.2): corroboration, not accumulation. The tiers, weighted, combine as
+// rule counts fully and each other rule adds 30% of its severity (15% for
+// weak ones, below 0.25), at most +0.2 in all: corroboration, not
+// accumulation. The tiers, weighted, combine as
 // independent evidence (1 - (1-S)(1-C)), so that agreement between markup
 // and meaning raises the score. The source and the field then multiply.
 func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float64 {
@@ -324,6 +343,10 @@ func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float6
 		sort.Sort(sort.Reverse(sort.Float64Slice(v)))
 		bonus := 0.0
 		for _, x := range v[1:] {
+			if x < 0.25 {
+				bonus += 0.15 * x // weak signals barely move each other
+				continue
+			}
 			bonus += 0.3 * x
 		}
 		return min(1, v[0]+min(0.2, bonus))

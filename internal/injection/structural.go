@@ -13,6 +13,7 @@ import (
 var markupRules = []*rule{
 	{
 		id: "fake-role-tag", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<start_of_turn>", "<end_of_turn>"},
 		before:   2, after: 40,
 		re:  re(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_text|tool|ipython|end)\|>|<(?:start|end)_of_turn>|\[/?inst\]|<</?sys>>`),
@@ -20,6 +21,7 @@ var markupRules = []*rule{
 	},
 	{
 		id: "fake-role-tag", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"<system", "</system", "<sys", "</sys", "<assistant", "</assistant", "<human", "</human",
 			"<user", "</user", "<admin", "</admin", "<developer", "</developer", "<instruction", "</instruction",
 			"<important", "</important", "<information", "</information", "<secret", "</secret", "<hidden",
@@ -41,6 +43,7 @@ var markupRules = []*rule{
 	},
 	{
 		id: "fake-role-tag", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"# system", "#system", "# instruction", "# response", "# assistant", "# user", "# human",
 			"[system", "[admin", "[assistant", "[developer", "[sys"},
 		before: 6, after: 40,
@@ -58,6 +61,7 @@ var markupRules = []*rule{
 		// Conversation turns ("Human: … Assistant: …") are graded together
 		// once all are found: see scoreTurns.
 		id: turnMarker, tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"human:", "user:", "assistant:", "ai:", "system:", "bot:", "gpt:", "claude:", "human :", "assistant :", "system :"},
 		before:   2, after: 2,
 		re:        re(`(human|user|assistant|ai|system|bot|gpt|claude)\s?:`),
@@ -65,6 +69,7 @@ var markupRules = []*rule{
 	},
 	{
 		id: "fake-tool-call", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"<function_calls", "</function_calls", "<function_results", "</function_results", "<tool_use",
 			"</tool_use", "<tool_call", "</tool_call", "<tool_result", "</tool_result", "<tool_response",
 			"</tool_response", "<tool_code", "<invoke", "</invoke", "<parameter", "</parameter", "<function_call",
@@ -83,6 +88,7 @@ var markupRules = []*rule{
 	},
 	{
 		id: "html-script", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"<script", "<iframe", "<object", "<embed", "<applet", "<frame", "<base", "<meta"},
 		before:   2, after: 600,
 		re:            re(`<(script|iframe|object|embed|applet|frameset|frame|base)\b([^>]{0,500})>(?:((?s:.{0,1000}?))</(?:script|iframe|object|embed|applet)\s*>)?|<meta\b[^>]{0,200}http-equiv\s*=\s*["']?refresh[^>]{0,200}>`),
@@ -99,7 +105,7 @@ var markupRules = []*rule{
 		re:            re(`<[a-z][a-z0-9]*\b[^<>]{0,300}?\son[a-z]{4,16}\s*=\s*("[^"]{0,300}"|'[^']{0,300}'|[^\s>]{1,300})`),
 		htmlDocFactor: 0.25,
 		grade: func(t string, m []int) float64 {
-			if activeJS.MatchString(group(t, m, 1)) {
+			if activeJS.MatchString(strings.ToLower(group(t, m, 1))) {
 				return 0.6
 			}
 			return 0 // onclick="toggleMenu()" is how pages work
@@ -107,6 +113,7 @@ var markupRules = []*rule{
 	},
 	{
 		id: "script-uri", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"javascript", "vbscript", "livescript", "data:text/html", "data:application/javascript",
 			"data:application/x-javascript", "data:text/javascript"},
 		before: 4, after: 60,
@@ -124,18 +131,32 @@ var markupRules = []*rule{
 	},
 	{
 		id: "markdown-exfil", tier: Structural, kind: markup,
+		anchored: true, lead: 0,
 		keywords: []string{"](", "<img"},
-		before:   300, after: 600,
-		re: re(`(!?)\[[^\]\n]{0,300}\]\(\s*<?((?:https?:)?//[^\s)>]{1,1000})|<img\b[^>]{0,300}?\ssrc\s*=\s*["']?((?:https?:)?//[^\s"'>]{1,1000})`),
+		after:    600,
+		re:       re(`\]\(\s*<?((?:https?:)?//[^\s)>]{1,1000})|<img\b[^>]{0,300}?\ssrc\s*=\s*["']?((?:https?:)?//[^\s"'>]{1,1000})`),
 		grade: func(t string, m []int) float64 {
-			url := group(t, m, 2) + group(t, m, 3)
-			if !placeholder.MatchString(url) {
+			url := group(t, m, 1) + group(t, m, 2)
+			if !strings.ContainsAny(url, "{<[$%_") && !strings.Contains(strings.ToLower(url), "insert") && !strings.Contains(strings.ToLower(url), "replace") || !placeholder.MatchString(url) {
 				return 0
 			}
-			if group(t, m, 1) == "!" || m[6] >= 0 {
+			image := m[4] >= 0
+			if m[2] >= 0 {
+				// Back to the link text's "[" (and an image's "!").
+				open := strings.LastIndexByte(t[max(0, m[0]-300):m[0]], '[')
+				if open < 0 {
+					return 0
+				}
+				m[0] = max(0, m[0]-300) + open
+				if m[0] > 0 && t[m[0]-1] == '!' {
+					m[0]--
+					image = true
+				}
+			}
+			if image {
 				return 0.8 // an image is fetched as soon as it is rendered
 			}
-			if privateSlot.MatchString(url) {
+			if privateSlot.MatchString(strings.ToLower(url)) {
 				return 0.65 // a link to be completed with the user's secrets
 			}
 			return 0.45
@@ -157,13 +178,14 @@ func gradeElement(t string, m []int) float64 {
 	case "":
 		return 0.45 // meta refresh
 	case "script":
-		if activeJS.MatchString(body) {
+		if activeJS.MatchString(strings.ToLower(body)) {
 			return 0.65
 		}
 		return 0.25
 	case "base":
 		return 0.4
 	}
+	attrs = strings.ToLower(attrs)
 	if style := styleAttr.FindStringSubmatch(attrs); style != nil && hiddenStyle(style[1]) || tinyFrame.MatchString(attrs) {
 		return 0.6
 	}
@@ -262,21 +284,11 @@ func sameColour(fg, bg string) bool {
 }
 
 // closeTag returns where the element opened just before from ends: its
-// closing tag, or a bounded stretch if there is none.
-func closeTag(t string, from int, tag string) int {
-	limit := min(len(t), from+8192)
-	closing := "</" + strings.ToLower(tag)
-	if k := indexFold(t[from:limit], closing); k >= 0 {
+// closing tag, or a bounded stretch if there is none. lt is lower-cased.
+func closeTag(lt string, from int, tag string) int {
+	limit := min(len(lt), from+8192)
+	if k := strings.Index(lt[from:limit], "</"+strings.ToLower(tag)); k >= 0 {
 		return from + k
 	}
-	return min(len(t), from+2000)
-}
-
-func indexFold(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return i
-		}
-	}
-	return -1
+	return min(len(lt), from+2000)
 }

@@ -30,6 +30,7 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 		c := ctx
 		c.Tool = t.Name
 		states[i] = s.newState(c)
+		states[i].toolSchema = true
 	}
 	err := walkJSON(toolsList, func(p *jsonPath, _ span, v string) bool {
 		if len(p.elems) < 3 || p.elems[0].key != "tools" || p.elems[1].index < 0 || p.elems[1].index >= len(states) {

@@ -1,0 +1,158 @@
+package injection
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bipiaSample is one line of the BIPIA training split.
+type bipiaSample struct {
+	Task     string `json:"task"`
+	Label    int    `json:"label"`
+	Category string `json:"attack_category"`
+	Attack   string `json:"attack"`
+	Encoding string `json:"encoding"`
+	Text     string `json:"text"`
+}
+
+// corpusDir finds ../shared/corpora beside the repository root.
+func corpusDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "corpora")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("no go.mod above %s", dir)
+		}
+		dir = parent
+	}
+}
+
+func loadBIPIA(t *testing.T) []bipiaSample {
+	t.Helper()
+	p := filepath.Join(corpusDir(t), "dev", "bipia-train", "bipia_train.jsonl.gz")
+	f, err := os.Open(p)
+	if os.IsNotExist(err) {
+		t.Skipf("BIPIA corpus %s is absent; skipping its recall and false-positive measurement", p)
+	}
+	require.NoError(t, err, "open BIPIA corpus")
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err, "gunzip %s", p)
+	var out []bipiaSample
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var s bipiaSample
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &s))
+		out = append(out, s)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// TestBIPIA measures the scanner on BIPIA's training split: 1,000 clean
+// contexts (emails, tables, code answers) and 14,500 with an attack
+// inserted, each scanned as one external text. It reports, per attack
+// category, the share flagged or worse and the share redacted or blocked,
+// and the false-positive rate on the clean contexts per task.
+//
+// BIPIA's attacks are mostly task hijacks, and many are benign-sounding:
+// "What is the capital of Brazil?" or "Explain the theory of relativity."
+// dropped into an email. flowd's decision (see doc.go): text that gives
+// orders about the assistant's own output ("…in your reply", "respond in
+// Spanish", "add this sentence to your answer") is flagged even when the
+// order is harmless, because data has no business addressing the model;
+// it reaches redact only with corroboration (an AI addressee, an override,
+// secrecy, a payload). A bare question or request that does not address
+// the model ("Write a poem about the sea") is indistinguishable from content
+// and mostly passes; base64-encoded ones are caught by the encoding. The
+// numbers are reported as they are, and the assertions only guard against
+// regressions.
+func TestBIPIA(t *testing.T) {
+	samples := loadBIPIA(t)
+	s, err := New(Options{})
+	require.NoError(t, err)
+	ctx := Context{ExternalSource: true, Server: "bipia"}
+
+	type row struct{ n, flagged, removed int }
+	attacks := map[string]*row{}
+	clean := map[string]*row{}
+	var all, allClean row
+	var fps []string
+	start := time.Now()
+	var bytes int
+	for _, x := range samples {
+		r := s.ScanText(x.Text, "text", ctx)
+		bytes += len(x.Text)
+		m, total := attacks, &all
+		key := x.Category
+		if x.Encoding == "base64" {
+			key += " (base64)"
+		}
+		if x.Label == 0 {
+			m, total, key = clean, &allClean, x.Task
+		}
+		rw := m[key]
+		if rw == nil {
+			rw = &row{}
+			m[key] = rw
+		}
+		rw.n++
+		total.n++
+		if r.Action != ActionPass {
+			rw.flagged++
+			total.flagged++
+			if x.Label == 0 {
+				fps = append(fps, fmt.Sprintf("%s %s %v", x.Task, r, excerpts(r)))
+			}
+		}
+		if r.Action == ActionRedact || r.Action == ActionBlock {
+			rw.removed++
+			total.removed++
+		}
+	}
+	elapsed := time.Since(start)
+
+	report := func(title string, m map[string]*row, total row) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s\n%-44s %6s %9s %16s\n", title, "", "n", "flagged+", "redacted/blocked")
+		for _, k := range keys {
+			r := m[k]
+			fmt.Fprintf(&b, "%-44s %6d %8.1f%% %15.1f%%\n", k, r.n, pct(r.flagged, r.n), pct(r.removed, r.n))
+		}
+		fmt.Fprintf(&b, "%-44s %6d %8.1f%% %15.1f%%", "all", total.n, pct(total.flagged, total.n), pct(total.removed, total.n))
+		t.Log(b.String())
+	}
+	report("BIPIA attacks (recall)", attacks, all)
+	report("BIPIA clean contexts (false positives)", clean, allClean)
+	for _, fp := range fps {
+		t.Logf("false positive: %s", fp)
+	}
+	t.Logf("scanned %d texts, %.1f MB in %v (%.0f µs per text, %.0f MB/s)", len(samples), float64(bytes)/1e6, elapsed.Round(time.Millisecond),
+		float64(elapsed.Microseconds())/float64(len(samples)), float64(bytes)/1e6/elapsed.Seconds())
+
+	// Regression guards, set a little under the measured values.
+	assert.LessOrEqual(t, pct(allClean.flagged, allClean.n), 2.0, "clean contexts changed")
+	assert.GreaterOrEqual(t, pct(all.flagged, all.n), 40.0, "attacks flagged or worse")
+}

@@ -1,0 +1,119 @@
+// Package injection scores MCP tool output for prompt injection: text in a
+// tool result (or in a tool's description and schema) that tries to make
+// the model do something its user did not ask for. It is the "untrusted
+// content" leg of the lethal trifecta. The package owns the rules, the
+// scoring and the redaction of offending spans; what to do with a verdict
+// (notice, quarantine, pinning) is the daemon's.
+//
+// It is deterministic: no network, no model. Scanner.ScanResult takes a
+// tools/call result as raw JSON, Scanner.ScanText one text,
+// Scanner.ScanTools a tools/list result; Redact and RedactText remove what
+// was found.
+//
+// # What is scanned
+//
+// Every string of the result: content[].text, structuredContent,
+// content[].resource.text and anything else, each with its JSON path
+// ("content[0].text"). A string that is itself a JSON document is parsed
+// and its strings are scanned with the path continued after a slash
+// ("content[0].text/events[3].description"). Resources whose MIME type or
+// file name says source code are treated as one code block.
+//
+// # Normalisation
+//
+// Before matching, a text is rewritten (normalize.go) with a map back to
+// the original bytes, so that detections, and redactions, land on what the
+// author wrote: NFKC; zero-width, bidi and other invisible characters
+// removed (and counted: inside a word they split keywords); Unicode tag
+// characters and runs of variation selectors decoded into the text they
+// smuggle; Cyrillic and Greek look-alikes folded to Latin inside words
+// that also hold Latin letters (Russian stays Russian); HTML entities and
+// %XX decoded, nested encodings up to three passes; ANSI escapes removed;
+// typographic quotes folded; whitespace collapsed. Base64 blocks that
+// decode to text are scanned recursively (depth 3) and reported at the
+// block.
+//
+// # Rules and tiers
+//
+// A keyword automaton (keywords.go) finds candidate positions in one pass;
+// a rule's regular expression runs only at its keywords, anchored there
+// when the keyword starts the match, otherwise in a small window. Go's
+// regexp is RE2 (linear time), and rules are written for lower-cased text
+// and without large counted repetitions, which keeps matching cheap.
+//
+// Structural rules (structural.go and the character evidence) are
+// technical markers that benign content rarely carries: invisible text,
+// mixed-script words, escaped letters, terminal control sequences, script
+// elements and handlers that do what XSS does, javascript: URIs, markdown
+// images whose URL has a slot to fill with the user's data, fake chat
+// tokens and role tags (<|im_start|>, [INST], <system>, "Human:/Assistant:"
+// scripts, <IMPORTANT>), fake tool-call syntax, base64 hiding an
+// instruction, and hidden HTML (display:none, zero font size, text the
+// colour of its background, comments) holding an instruction.
+//
+// Contextual rules (contextual.go) judge what the text tries to make the
+// model do, preferring general shapes to memorised phrases: an override of
+// earlier instructions (English and es, fr, de, it, pt, zh, ja, ru); text
+// addressed to an AI reader ("Note to the AI", "if you are an LLM",
+// "AI agents processing this"); references to the model's task or prompt
+// ("the task I gave you", "your system prompt", "when summarising this
+// page"); orders about the model's own output ("add X to your reply",
+// "respond only in …"); secrecy towards the user; data sent to an address;
+// credentials asked of the user; sensitive files; claims of consent or
+// authority; role changes; dangerous shell commands and code payloads;
+// actions on money, access and locks.
+//
+// # Scoring
+//
+// Each detection has a severity in [0, 1]. Per field and tier the
+// strongest rule counts fully and every other rule adds 30% of its
+// severity (15% below 0.25), at most 0.2 in all; the tiers, weighted, combine as
+// 1 - (1-S)(1-C), so that markup and meaning that agree reinforce each
+// other; the result is multiplied by 1.10 for external sources and 1.05
+// for free-text fields. A message scores its worst field. Thresholds map
+// the score to an action: below 0.30 pass, below 0.60 flag, below 0.85
+// redact, else block. Everything is configurable in Options.
+//
+// Where a match sits changes its weight. Words quoted in a text that
+// discusses attacks ("phrases like 'ignore previous instructions'") are
+// mentioned, not used, and count a fifth; markup documented in a text about
+// prompt formats counts less; commands and strings inside code blocks are
+// shown, not addressed to the reader. Weak signals (0.2–0.25: an
+// imperative naming a file or a shell, a download link, a formal "AI must")
+// never flag alone; they corroborate.
+//
+// # Benign-sounding task hijacks
+//
+// Many injections in the wild are harmless-looking hijacks: "answer in
+// Spanish", "add a joke to your reply", "Write a poem about the sea". flowd
+// flags text that gives orders about the assistant's own output or
+// addresses the assistant, whatever the order: data has no business
+// steering the model, and a flag (a notice to the model and the user) is
+// cheap. Such text reaches redact only with corroboration (an AI
+// addressee, an override, secrecy, a payload, hidden or encoded text). A
+// bare question or request that addresses no one ("What is the capital of
+// Brazil?" in an email) is indistinguishable from content and passes,
+// unless it arrives base64-encoded.
+//
+// Tool descriptions exist to tell the model how to use a tool, so
+// ScanTools does not count the rules that describe ordinary usage
+// (invoking tools, naming files, "the assistant should…"); it still
+// catches hidden instructions, sensitive files, secrecy and exfiltration.
+//
+// # Limits
+//
+// At most Options.MaxFieldBytes (50 KB) of a string and
+// Options.MaxMessageBytes (1 MB) of a message are scanned; when a message
+// uses up Options.TimeBudget no further field is scanned. Either way the
+// Result is marked Truncated. Waivers drop a rule's detections for a
+// server and tool; dropped detections are kept in Result.Waived.
+//
+// # Known gaps
+//
+// Injections quoted inside a text that also uses the vocabulary of a
+// discussion (or wrapped in a code block) are discounted, which an attacker
+// can imitate. Hidden text is found from inline styles only, not from
+// stylesheet classes. Object keys of JSON are not scanned. Questions and
+// requests that address no one, paraphrases that avoid every shape above,
+// and languages other than the nine listed for overrides are missed.
+package injection
