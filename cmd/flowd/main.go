@@ -5,6 +5,9 @@
 //	flowd activity [--type T] [--session ID] [--server NAME] [--limit N] [--json]
 //	flowd doctor [--json]
 //	flowd classify NAME [--tool TOOL]
+//	flowd explain ACTIVITY_ID
+//	flowd quarantine list | show ID | release ID
+//	flowd pins list | diff SERVER | approve SERVER [TOOL]
 //	flowd config default | config check FILE
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
 package main
@@ -22,6 +25,9 @@ commands:
   activity   show what flowd saw and decided
   doctor     check the installation; each problem comes with the command that fixes it
   classify   show how a server or tool is classified: classify NAME [--tool TOOL]
+  explain    show why flowd decided what it did: explain ACTIVITY_ID
+  quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
+  pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
   config     print the default config (config default) or check a file (config check FILE)
   install    install flowd as a service, enabled and started: install [--user | --system]
   uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
@@ -48,6 +54,12 @@ func main() {
 		err = cmdConfig(args)
 	case "classify":
 		err = cmdClassify(args)
+	case "explain":
+		err = cmdExplain(args, os.Stdout)
+	case "quarantine":
+		err = cmdQuarantine(args, os.Stdout, openTTY)
+	case "pins":
+		err = cmdPins(args, os.Stdout, openTTY)
 	case "doctor":
 		err = cmdDoctor(args)
 	case "install":

@@ -29,6 +29,7 @@ type installOptions struct {
 	binary     string
 	failClosed bool
 	asyncPost  bool
+	scanOutput bool
 }
 
 // scopeStatus is one settings file's part in `hook status`.
@@ -43,6 +44,7 @@ type installedHook struct {
 	event, command, binary string
 	binaryExists           bool
 	failClosed, async      bool
+	scanOutput             bool
 }
 
 const defaultAgent = "claude-code"

@@ -29,7 +29,7 @@ func (claudeCode) parse(payload []byte, h *session.Hints) error {
 
 func (claudeCode) output(event string, v hookproto.Verdict) []byte {
 	return claudecode.Output(event, claudecode.Verdict{Decision: v.Decision, Reason: v.Reason,
-		AdditionalContext: v.AdditionalContext})
+		AdditionalContext: v.AdditionalContext, UpdatedOutput: v.UpdatedOutput})
 }
 
 func (claudeCode) install(scope, dir string, o installOptions) (string, error) {
@@ -38,7 +38,7 @@ func (claudeCode) install(scope, dir string, o installOptions) (string, error) {
 		return "", err
 	}
 	ch, err := claudecode.Install(path, claudecode.HookOptions{Binary: o.binary, FailClosed: o.failClosed,
-		AsyncPost: o.asyncPost})
+		AsyncPost: o.asyncPost, ScanOutput: o.scanOutput})
 	return describe(ch, "installed flowd's Claude Code hooks ("+joinEvents()+") in"), err
 }
 
@@ -65,7 +65,7 @@ func (claudeCode) status(dir string) ([]scopeStatus, error) {
 		st := scopeStatus{scope: string(sc), path: path, exists: in.Exists, disabled: in.HooksDisabled}
 		for _, e := range in.Entries {
 			st.hooks = append(st.hooks, installedHook{event: e.Event, command: e.Command, binary: e.Binary,
-				binaryExists: e.BinaryExists, failClosed: e.FailClosed, async: e.Async})
+				binaryExists: e.BinaryExists, failClosed: e.FailClosed, async: e.Async, scanOutput: e.ScanOutput})
 		}
 		out = append(out, st)
 	}

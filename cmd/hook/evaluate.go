@@ -51,6 +51,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	failClosedFlag := fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer")
 	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
 	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for flowd")
+	scanOutput := fs.Bool("scan-output", false, "this hook runs synchronously and may replace a tool's output (hook install --scan-output)")
 	if err := fs.Parse(args); err != nil {
 		return failedExit(failClosed)
 	}
@@ -70,7 +71,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		*socket = paths.Socket()
 	}
 
-	v, err := ask(a, *agentName, *event, *socket, *timeout, stdin)
+	v, err := ask(a, *agentName, *event, *socket, *timeout, *scanOutput, stdin)
 	if err != nil {
 		if !failClosed || !a.gates(*event) {
 			fmt.Fprintf(stderr, "flowd hook: %v; not checked (fail-open)\n", err)
@@ -104,7 +105,7 @@ func failClosedReason(err error) string {
 	return "flowd could not check this tool call, and this hook is set to fail closed (" + err.Error() + ")"
 }
 
-func ask(a agent, agentName, event, socket string, timeout time.Duration, stdin io.Reader) (hookproto.Verdict, error) {
+func ask(a agent, agentName, event, socket string, timeout time.Duration, replaceOutput bool, stdin io.Reader) (hookproto.Verdict, error) {
 	payload, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
 	if err != nil {
 		return hookproto.Verdict{}, fmt.Errorf("read the hook payload: %w", err)
@@ -117,7 +118,8 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, stdin 
 	if err := a.parse(payload, &hints); err != nil {
 		return hookproto.Verdict{}, err
 	}
-	body, err := json.Marshal(hookproto.Request{Agent: agentName, Event: event, Session: hints, Payload: payload})
+	body, err := json.Marshal(hookproto.Request{Agent: agentName, Event: event, Session: hints, Payload: payload,
+		ReplaceOutput: replaceOutput})
 	if err != nil {
 		return hookproto.Verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
 	}

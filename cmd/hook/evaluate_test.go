@@ -122,6 +122,21 @@ func TestEvaluateAgainstFlowd(t *testing.T) {
 	}
 }
 
+// With --scan-output the hook tells flowd it may replace the output, and
+// prints the replacement flowd sends.
+func TestEvaluateScanOutput(t *testing.T) {
+	post := readFixture(t, "webfetch_local.03.PostToolUse.WebFetch.json")
+	stub := startStub(t, answer(`{"decision":"warn","reason":"flowd: injection","additional_context":"c","updated_output":{"result":"[flowd redacted: x]"}}`))
+	code, out, _ := runEvaluate(t, post, "--event", "PostToolUse", "--scan-output", "--socket", stub.socket)
+	assert.Equal(t, 0, code)
+	assert.JSONEq(t, `{"systemMessage":"flowd: injection","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c","updatedToolOutput":{"result":"[flowd redacted: x]"}}}`, out)
+	var body struct {
+		ReplaceOutput bool `json:"replace_output"`
+	}
+	require.NoError(t, json.Unmarshal((<-stub.reqs).body, &body))
+	assert.True(t, body.ReplaceOutput)
+}
+
 func keys(m map[string]json.RawMessage) []string {
 	var ks []string
 	for k := range m {

@@ -25,6 +25,7 @@ type installFlags struct {
 	dir        *string
 	failClosed *bool
 	asyncPost  *bool
+	scanOutput *bool
 }
 
 func newInstallFlags(name string, stderr io.Writer) installFlags {
@@ -37,6 +38,7 @@ func newInstallFlags(name string, stderr io.Writer) installFlags {
 		dir:        fs.String("dir", ".", "project directory, for the project and local scopes"),
 		failClosed: fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer"),
 		asyncPost:  fs.Bool("async-post", false, "record tool output in the background (faster, but a record can miss the next check)"),
+		scanOutput: fs.Bool("scan-output", false, "let flowd replace tool output it finds prompt injection in (PostToolUse runs synchronously)"),
 	}
 }
 
@@ -71,7 +73,8 @@ func install(args []string, stdout, stderr io.Writer, binary func() (string, err
 		fmt.Fprintf(stderr, "hook install: %v\n", err)
 		return 1
 	}
-	msg, err := a.install(*f.scope, *f.dir, installOptions{binary: bin, failClosed: *f.failClosed, asyncPost: *f.asyncPost})
+	msg, err := a.install(*f.scope, *f.dir, installOptions{binary: bin, failClosed: *f.failClosed, asyncPost: *f.asyncPost,
+		scanOutput: *f.scanOutput})
 	if err != nil {
 		fmt.Fprintf(stderr, "hook install: %v\n", err)
 		return 1
@@ -186,6 +189,9 @@ func printScopes(w io.Writer, scopes []scopeStatus) {
 			}
 			if h.async {
 				notes = append(notes, "async")
+			}
+			if h.scanOutput {
+				notes = append(notes, "scan-output")
 			}
 			if !h.binaryExists {
 				notes = append(notes, "BINARY MISSING: "+h.binary)

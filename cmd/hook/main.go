@@ -2,8 +2,8 @@
 // for every tool call; it shows the call to flowd and tells the agent
 // flowd's answer, in the agent's own protocol.
 //
-//	hook evaluate --event EVENT [--agent claude-code] [--fail-closed] [--socket PATH] [--timeout 2s]
-//	hook install   --scope user|project|local [--agent claude-code] [--dir PATH] [--fail-closed] [--async-post]
+//	hook evaluate --event EVENT [--agent claude-code] [--fail-closed] [--scan-output] [--socket PATH] [--timeout 2s]
+//	hook install   --scope user|project|local [--agent claude-code] [--dir PATH] [--fail-closed] [--async-post] [--scan-output]
 //	hook uninstall --scope user|project|local [--agent claude-code] [--dir PATH]
 //	hook status [--dir PATH] [--socket PATH]
 //
@@ -24,8 +24,8 @@ func main() {
 }
 
 const usage = `usage:
-  hook evaluate --event EVENT [--agent claude-code] [--fail-closed] [--socket PATH] [--timeout 2s]
-  hook install   --scope user|project|local [--agent claude-code] [--dir PATH] [--fail-closed] [--async-post]
+  hook evaluate --event EVENT [--agent claude-code] [--fail-closed] [--scan-output] [--socket PATH] [--timeout 2s]
+  hook install   --scope user|project|local [--agent claude-code] [--dir PATH] [--fail-closed] [--async-post] [--scan-output]
   hook uninstall --scope user|project|local [--agent claude-code] [--dir PATH]
   hook status [--dir PATH] [--socket PATH]
   hook version

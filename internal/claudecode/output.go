@@ -19,6 +19,9 @@ type Verdict struct {
 	Reason   string
 	// AdditionalContext is text Claude Code adds to the model's context.
 	AdditionalContext string
+	// UpdatedOutput, for PostToolUse, replaces the tool's output before
+	// the model sees it (a JSON value in the shape of tool_response).
+	UpdatedOutput json.RawMessage
 }
 
 type output struct {
@@ -27,10 +30,11 @@ type output struct {
 }
 
 type specificOutput struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
-	AdditionalContext        string `json:"additionalContext,omitempty"`
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput,omitempty"`
 }
 
 // Output is what a hook prints on stdout (and then exits 0) to give Claude
@@ -50,6 +54,9 @@ func Output(event string, v Verdict) []byte {
 		return nil // Claude Code would reject hookSpecificOutput for an event it does not expect
 	}
 	spec := &specificOutput{HookEventName: event, AdditionalContext: v.AdditionalContext}
+	if event == PostToolUse && json.Valid(v.UpdatedOutput) {
+		spec.UpdatedToolOutput = v.UpdatedOutput
+	}
 	var o output
 	switch {
 	case v.Decision == Deny || v.Decision == Ask:
@@ -62,10 +69,10 @@ func Output(event string, v Verdict) []byte {
 	case v.Decision == Warn:
 		o.SystemMessage = userMessage(v)
 	}
-	if spec.PermissionDecision != "" || spec.AdditionalContext != "" {
+	if spec.PermissionDecision != "" || spec.AdditionalContext != "" || spec.UpdatedToolOutput != nil {
 		o.HookSpecificOutput = spec
 	}
-	if o == (output{}) {
+	if o.SystemMessage == "" && o.HookSpecificOutput == nil {
 		return nil
 	}
 	b, err := json.Marshal(o)

@@ -35,6 +35,11 @@ func TestOutput(t *testing.T) {
 			`{"systemMessage":"flowd deny: prompt injection"}`},
 		{"failure event context", PostToolUseFailure, Verdict{Decision: Allow, AdditionalContext: "c"},
 			`{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"c"}}`},
+		{"post replaces the output", PostToolUse, Verdict{Decision: Warn, Reason: "flowd: injection", AdditionalContext: "c",
+			UpdatedOutput: []byte(`{"result":"[flowd redacted: ai-addressee]"}`)},
+			`{"systemMessage":"flowd: injection","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c","updatedToolOutput":{"result":"[flowd redacted: ai-addressee]"}}}`},
+		{"only PostToolUse replaces output", PreToolUse, Verdict{Decision: Allow, UpdatedOutput: []byte(`"x"`)}, ""},
+		{"invalid replacement is dropped", PostToolUse, Verdict{Decision: Allow, UpdatedOutput: []byte(`{`)}, ""},
 		{"unknown event", "Stop", Verdict{Decision: Deny, Reason: "x"}, ""},
 		{"unknown decision is not a deny", PreToolUse, Verdict{Decision: "quarantine"}, ""},
 	}

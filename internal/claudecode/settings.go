@@ -25,7 +25,12 @@ type HookOptions struct {
 	// background record of a tool's output can lose the race against the
 	// next PreToolUse, which then misses the data it should have seen.
 	AsyncPost bool
-	Timeout   int // seconds; 0 means DefaultTimeout
+	// ScanOutput lets flowd replace a tool's output in which it finds
+	// prompt injection; the PostToolUse hook then runs synchronously,
+	// whatever AsyncPost says, because only a hook Claude Code waits for
+	// can replace output.
+	ScanOutput bool
+	Timeout    int // seconds; 0 means DefaultTimeout
 }
 
 // Command is the shell command Claude Code runs for event. It names no
@@ -34,6 +39,9 @@ func Command(o HookOptions, event string) string {
 	c := shellQuote(o.Binary) + " evaluate --event " + event
 	if o.FailClosed {
 		c += " --fail-closed"
+	}
+	if o.ScanOutput && event == PostToolUse {
+		c += " --scan-output"
 	}
 	return c
 }
@@ -45,6 +53,7 @@ type Entry struct {
 	Command    string
 	Binary     string // the command's program, unquoted
 	FailClosed bool
+	ScanOutput bool
 	Async      bool
 	Timeout    int // seconds; 0 when not set
 	// BinaryExists is filled in by Inspect; FindHooks leaves it false.
@@ -69,7 +78,7 @@ func group(o HookOptions, event string) json.RawMessage {
 		timeout = DefaultTimeout
 	}
 	h := hookEntry{Type: "command", Command: Command(o, event), Timeout: timeout,
-		Async: o.AsyncPost && event != PreToolUse}
+		Async: o.AsyncPost && event != PreToolUse && !(o.ScanOutput && event == PostToolUse)}
 	return marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
 }
 
@@ -208,7 +217,8 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 					continue
 				}
 				entries = append(entries, Entry{Event: m.key, Matcher: mg.Matcher, Command: he.Command,
-					Binary: bin, FailClosed: hasWord(args, "--fail-closed"), Async: he.Async, Timeout: int(he.Timeout)})
+					Binary: bin, FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
+					Async: he.Async, Timeout: int(he.Timeout)})
 			}
 		}
 	}

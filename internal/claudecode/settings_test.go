@@ -193,6 +193,26 @@ func TestAddHooksOptions(t *testing.T) {
 	}
 }
 
+// --scan-output makes PostToolUse synchronous: only a hook Claude Code
+// waits for can replace a tool's output.
+func TestAddHooksScanOutput(t *testing.T) {
+	out, err := AddHooks(nil, HookOptions{Binary: "/opt/flowd/bin/hook", AsyncPost: true, ScanOutput: true})
+	require.NoError(t, err)
+	entries, _, err := FindHooks(out)
+	require.NoError(t, err)
+	require.Len(t, entries, 3)
+	byEvent := map[string]Entry{}
+	for _, e := range entries {
+		byEvent[e.Event] = e
+	}
+	post := byEvent[PostToolUse]
+	assert.Equal(t, "/opt/flowd/bin/hook evaluate --event PostToolUse --scan-output", post.Command)
+	assert.True(t, post.ScanOutput)
+	assert.False(t, post.Async)
+	assert.False(t, byEvent[PreToolUse].ScanOutput, "only PostToolUse output is replaced")
+	assert.True(t, byEvent[PostToolUseFailure].Async, "--async-post still applies to the other Post event")
+}
+
 func TestAddHooksLayouts(t *testing.T) {
 	tests := []struct {
 		name, in string

@@ -19,12 +19,13 @@ var defaultTOML []byte
 // new section is one field here, one table in default.toml and one case in
 // Validate.
 type Config struct {
-	Daemon   Daemon   `toml:"daemon"`
-	Shim     Shim     `toml:"shim"`
-	Activity Activity `toml:"activity"`
-	Policy   Policy   `toml:"policy"`
-	Classify Classify `toml:"classify"`
-	Flow     Flow     `toml:"flow"`
+	Daemon    Daemon    `toml:"daemon"`
+	Shim      Shim      `toml:"shim"`
+	Activity  Activity  `toml:"activity"`
+	Policy    Policy    `toml:"policy"`
+	Classify  Classify  `toml:"classify"`
+	Flow      Flow      `toml:"flow"`
+	Injection Injection `toml:"injection"`
 }
 
 // Daemon configures the flowd process itself.
@@ -72,6 +73,34 @@ type Flow struct {
 	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
 }
 
+// Injection configures prompt-injection scanning of tool output, the
+// quarantine of what is blocked, and the pinning of tool definitions.
+type Injection struct {
+	Enabled         bool       `toml:"enabled"`
+	MaxFieldBytes   int        `toml:"max_field_bytes"`
+	MaxMessageBytes int        `toml:"max_message_bytes"`
+	TimeBudget      Duration   `toml:"time_budget"`
+	TaintAction     string     `toml:"taint_action"`
+	TrustOnFirstUse bool       `toml:"trust_on_first_use"`
+	Waivers         []Waiver   `toml:"waiver"`
+	Thresholds      Thresholds `toml:"thresholds"`
+}
+
+// Thresholds map an injection score in [0, 1] to an action.
+type Thresholds struct {
+	Flag   float64 `toml:"flag"`
+	Redact float64 `toml:"redact"`
+	Block  float64 `toml:"block"`
+}
+
+// Waiver silences one injection rule for one server (and optionally one
+// of its tools): content the user has decided to trust.
+type Waiver struct {
+	Server string `toml:"server"`
+	Tool   string `toml:"tool"`
+	Rule   string `toml:"rule"`
+}
+
 // Values allowed for the enumerated keys. Validate and the comments in
 // default.toml both list them; keep them in step.
 const (
@@ -87,6 +116,11 @@ const (
 	ClassExternal = "external"
 	ClassHybrid   = "hybrid"
 	ClassUnknown  = "unknown"
+
+	// TaintRaise raises the action for internal data leaving a tainted
+	// session one level (ask becomes deny); TaintDeny denies it.
+	TaintRaise = "raise"
+	TaintDeny  = "deny"
 )
 
 // DefaultTOML returns the commented default configuration file, byte for byte.

@@ -48,6 +48,16 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MinMatchLength:       20,
 			SessionIdleTimeout:   Duration{30 * time.Minute},
 		},
+		Injection: Injection{
+			Enabled:         true,
+			MaxFieldBytes:   50 << 10,
+			MaxMessageBytes: 1 << 20,
+			TimeBudget:      Duration{100 * time.Millisecond},
+			TaintAction:     TaintRaise,
+			TrustOnFirstUse: true,
+			Waivers:         []Waiver{},
+			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
+		},
 	}
 	assert.Equal(t, want, Default())
 	assert.NoError(t, Default().Validate())
@@ -110,6 +120,66 @@ fail_mode = "closed"
 	want.Shim.FailMode = FailClosed
 	want.Policy.ToolOverrides = map[string]string{"delete_file": ActionDeny, "github/create_issue": ActionAsk}
 	assert.Equal(t, want, cfg)
+}
+
+func TestParseInjectionWaivers(t *testing.T) {
+	cfg, err := Parse([]byte(`
+[injection]
+taint_action = "deny"
+
+[[injection.waiver]]
+server = "docs"
+rule = "shell-command"
+
+[[injection.waiver]]
+server = "web"
+tool = "fetch"
+rule = "output-directive"
+
+[injection.thresholds]
+block = 1
+`), "flowd.toml")
+	require.NoError(t, err)
+	assert.Equal(t, []Waiver{{Server: "docs", Rule: "shell-command"}, {Server: "web", Tool: "fetch", Rule: "output-directive"}},
+		cfg.Injection.Waivers)
+	assert.Equal(t, TaintDeny, cfg.Injection.TaintAction)
+	assert.Equal(t, Thresholds{Flag: 0.30, Redact: 0.60, Block: 1}, cfg.Injection.Thresholds)
+	assert.Empty(t, Default().Injection.Waivers, "parsing must not add waivers to the defaults")
+}
+
+func TestParseInjectionErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []string
+	}{
+		{"waiver without a server", "[[injection.waiver]]\nrule = \"a\"\n\n[[injection.waiver]]\nserver = \"s\"\n",
+			[]string{"config f.toml:1: injection.waiver[0].server: want the server name",
+				"config f.toml:4: injection.waiver[1].rule: want the rule"}},
+		{"unknown waiver key", "[[injection.waiver]]\nserver = \"s\"\nrules = \"a\"\n",
+			[]string{`config f.toml:3: unknown key "injection.waiver.rules"`}},
+		{"waiver value of the wrong type", "[[injection.waiver]]\nserver = 1\nrule = \"a\"\n",
+			[]string{"config f.toml:2: injection.waiver.server: want a string, got an integer"}},
+		{"waiver as a string", "[injection]\nwaiver = \"docs\"\n",
+			[]string{"config f.toml:2: injection.waiver: want an array of tables, got a string"}},
+		{"thresholds out of order", "[injection.thresholds]\nflag = 0.9\n",
+			[]string{"config f.toml:1: injection.thresholds: flag = 0.9, redact = 0.6, block = 0.85; want 0 < flag <= redact <= block <= 1"}},
+		{"threshold as a string", "[injection.thresholds]\nflag = \"high\"\n",
+			[]string{"config f.toml:2: injection.thresholds.flag: want a number, got a string"}},
+		{"array of tables for a table", "[[shim]]\nfail_mode = \"open\"\n",
+			[]string{"config f.toml:1: shim: want a table, got an array of tables"}},
+		{"bad taint action", "[injection]\ntaint_action = \"ask\"\n",
+			[]string{`config f.toml:2: injection.taint_action: "ask" is not allowed; want one of "raise", "deny"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.doc), "f.toml")
+			require.Error(t, err)
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
 }
 
 func TestParseEmptyFileIsDefault(t *testing.T) {

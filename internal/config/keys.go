@@ -16,6 +16,9 @@ type keyInfo struct {
 	path []string
 	line int
 	kind unstable.Kind
+	// alias marks the positional name of a key in an array of tables,
+	// indexed for its line only.
+	alias bool
 }
 
 // indexKeys maps every key in a TOML document (tables, keys and keys inside
@@ -27,14 +30,33 @@ func indexKeys(data []byte) (map[string]keyInfo, error) {
 	var p unstable.Parser
 	p.Reset(data)
 	var table []string
+	// Each table of an array of tables is also indexed by its position,
+	// "injection.waiver[1].rule", so a bad value in it gets its own line.
+	var element string
+	elements := map[string]int{}
 	for p.NextExpression() {
 		expr := p.Expression()
 		switch expr.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			table = keyPath(nil, expr.Key())
+		case unstable.Table:
+			table, element = keyPath(nil, expr.Key()), ""
 			idx[formatKey(table)] = keyInfo{path: table, line: keyLine(&p, expr), kind: unstable.Table}
+		case unstable.ArrayTable:
+			table = keyPath(nil, expr.Key())
+			k := formatKey(table)
+			element = fmt.Sprintf("%s[%d]", k, elements[k])
+			elements[k]++
+			info := keyInfo{path: table, line: keyLine(&p, expr), kind: unstable.ArrayTable}
+			idx[k] = info
+			info.alias = true
+			idx[element] = info
 		case unstable.KeyValue:
 			indexKeyValue(&p, idx, table, expr)
+			if element != "" {
+				path := keyPath(table, expr.Key())
+				info := idx[formatKey(path)]
+				info.alias = true
+				idx[element+"."+formatKey(path[len(table):])] = info
+			}
 		}
 	}
 	if err := p.Error(); err != nil {
@@ -106,6 +128,9 @@ var (
 func schemaType(path []string) reflect.Type {
 	t := configType
 	for _, name := range path {
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct {
+			t = t.Elem() // a key inside one table of an array of tables
+		}
 		switch t.Kind() {
 		case reflect.Struct:
 			f, ok := fieldByKey(t, name)
@@ -143,7 +168,7 @@ func checkKinds(idx map[string]keyInfo, name string) error {
 	var errs []error
 	for _, k := range sortedByLine(idx) {
 		t := schemaType(k.path)
-		if t == nil {
+		if t == nil || k.alias {
 			continue // unknown keys are reported by the strict decoder
 		}
 		if want, ok := wantKind(t); !ok || !slices.Contains(want, k.kind) {
@@ -179,6 +204,10 @@ func wantKind(t reflect.Type) ([]unstable.Kind, bool) {
 		return []unstable.Kind{unstable.Integer}, true
 	case t.Kind() == reflect.Bool:
 		return []unstable.Kind{unstable.Bool}, true
+	case t.Kind() == reflect.Float64:
+		return []unstable.Kind{unstable.Float, unstable.Integer}, true
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		return []unstable.Kind{unstable.Array, unstable.ArrayTable}, true
 	case t.Kind() == reflect.Slice:
 		return []unstable.Kind{unstable.Array}, true
 	case t.Kind() == reflect.Struct, t.Kind() == reflect.Map:
@@ -197,6 +226,10 @@ func describeType(t reflect.Type) string {
 		return "an integer"
 	case t.Kind() == reflect.Bool:
 		return "a boolean"
+	case t.Kind() == reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		return "an array of tables"
 	case t.Kind() == reflect.Slice:
 		return "an array"
 	case t.Kind() == reflect.Struct, t.Kind() == reflect.Map:
@@ -217,8 +250,10 @@ func describeKind(k unstable.Kind) string {
 		return "a boolean"
 	case unstable.Array:
 		return "an array"
-	case unstable.Table, unstable.InlineTable, unstable.ArrayTable:
+	case unstable.Table, unstable.InlineTable:
 		return "a table"
+	case unstable.ArrayTable:
+		return "an array of tables"
 	}
 	return "a date or time"
 }
@@ -272,12 +307,23 @@ func knownKeysHint(path toml.Key) string {
 // locate turns validation failures into errors that carry the file name and,
 // when the key was written in the file, its line; they come in file order.
 func locate(fails []fieldError, idx map[string]keyInfo, name string) error {
+	find := func(key string) (keyInfo, bool) {
+		k, ok := idx[key]
+		if j := strings.LastIndex(key, "]."); !ok && j >= 0 {
+			// A key missing from one table of an array of tables: point
+			// at the table.
+			k, ok = idx[key[:j+1]]
+		}
+		return k, ok
+	}
 	slices.SortStableFunc(fails, func(a, b fieldError) int {
-		return idx[a.key].line - idx[b.key].line
+		ka, _ := find(a.key)
+		kb, _ := find(b.key)
+		return ka.line - kb.line
 	})
 	errs := make([]error, len(fails))
 	for i, f := range fails {
-		if k, ok := idx[f.key]; ok {
+		if k, ok := find(f.key); ok {
 			errs[i] = fmt.Errorf("config %s:%d: %s", name, k.line, f)
 		} else {
 			errs[i] = fmt.Errorf("config %s: %s", name, f)

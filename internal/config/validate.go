@@ -14,6 +14,7 @@ var (
 	actions   = []string{ActionAllow, ActionWarn, ActionAsk, ActionDeny}
 	fallbacks = []string{ActionWarn, ActionDeny}
 	classes   = []string{ClassInternal, ClassExternal, ClassHybrid, ClassUnknown}
+	taints    = []string{TaintRaise, TaintDeny}
 )
 
 // fieldError is one invalid value, named by its key as written in the file.
@@ -65,6 +66,26 @@ func (c *Config) validate() []fieldError {
 	v.positiveInt("flow.max_response_hash_bytes", c.Flow.MaxResponseHashBytes)
 	v.positiveInt("flow.min_match_length", c.Flow.MinMatchLength)
 	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)
+
+	in := c.Injection
+	v.positiveInt("injection.max_field_bytes", in.MaxFieldBytes)
+	v.positiveInt("injection.max_message_bytes", in.MaxMessageBytes)
+	v.positiveDuration("injection.time_budget", in.TimeBudget)
+	v.oneOf("injection.taint_action", in.TaintAction, taints)
+	for i, w := range in.Waivers {
+		// A waiver names its server: one that silenced a rule everywhere
+		// would switch the rule off rather than trust one source.
+		if strings.TrimSpace(w.Server) == "" {
+			v.fail(fmt.Sprintf("injection.waiver[%d].server", i), "want the server name whose content to trust")
+		}
+		if strings.TrimSpace(w.Rule) == "" {
+			v.fail(fmt.Sprintf("injection.waiver[%d].rule", i), `want the rule to silence ("flowd explain ID" names it)`)
+		}
+	}
+	if t := in.Thresholds; !(0 < t.Flag && t.Flag <= t.Redact && t.Redact <= t.Block && t.Block <= 1) {
+		v.fail("injection.thresholds", "flag = %v, redact = %v, block = %v; want 0 < flag <= redact <= block <= 1",
+			t.Flag, t.Redact, t.Block)
+	}
 	return v.fails
 }
 

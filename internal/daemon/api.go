@@ -21,6 +21,12 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/status", d.serveStatus)
 	mux.HandleFunc("GET /api/v1/activity", d.serveActivity)
 	mux.HandleFunc("POST "+hookproto.Path, d.serveHook)
+	mux.HandleFunc("GET /api/v1/activity/{id}", d.serveRecord)
+	mux.HandleFunc("GET /api/v1/quarantine", d.serveQuarantine)
+	mux.HandleFunc("GET /api/v1/quarantine/{id}", d.serveQuarantined)
+	mux.HandleFunc("POST /api/v1/quarantine/{id}/release", d.serveRelease)
+	mux.HandleFunc("GET /api/v1/pins", d.servePins)
+	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
 	return mux
 }
 

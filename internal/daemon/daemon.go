@@ -19,9 +19,12 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
@@ -48,6 +51,7 @@ type settings struct {
 	cfg        *config.Config
 	rules      policy.Rules
 	classifier *classify.Classifier
+	scanner    *injection.Scanner // nil when injection.enabled is false
 }
 
 func newSettings(c *config.Config) (*settings, error) {
@@ -55,7 +59,28 @@ func newSettings(c *config.Config) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &settings{cfg: c, rules: rulesFrom(c), classifier: cl}, nil
+	s := &settings{cfg: c, rules: rulesFrom(c), classifier: cl}
+	if c.Injection.Enabled {
+		if s.scanner, err = Scanner(c.Injection); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Scanner builds the prompt-injection scanner the config describes.
+func Scanner(c config.Injection) (*injection.Scanner, error) {
+	o := injection.DefaultOptions()
+	o.Thresholds = injection.Thresholds{Flag: c.Thresholds.Flag, Redact: c.Thresholds.Redact, Block: c.Thresholds.Block}
+	o.MaxFieldBytes, o.MaxMessageBytes, o.TimeBudget = c.MaxFieldBytes, c.MaxMessageBytes, c.TimeBudget.Duration
+	for _, w := range c.Waivers {
+		o.Waivers = append(o.Waivers, injection.Waiver{Server: w.Server, Tool: w.Tool, Rule: w.Rule})
+	}
+	s, err := injection.New(o)
+	if err != nil {
+		return nil, fmt.Errorf("config: injection: %w", err)
+	}
+	return s, nil
 }
 
 func (d *Daemon) current() *settings { return d.settings.Load() }
@@ -85,7 +110,11 @@ type Daemon struct {
 	dataDir  string
 	log      *slog.Logger
 	store    *activity.Store
-	started  time.Time
+	// quarantine keeps blocked results; pins keeps approved tool
+	// definitions.
+	quarantine *quarantine.Store
+	pins       *pins.Store
+	started    time.Time
 
 	nextID    atomic.Uint64
 	mu        sync.Mutex
@@ -109,27 +138,20 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		return err
 	}
 	defer unlock()
-	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
-		return fmt.Errorf("create data dir %s: %w", o.DataDir, err)
-	}
-	store, err := activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
-		MaxAge:        o.Config.Activity.MaxAge.Duration,
-		MaxRecords:    o.Config.Activity.MaxRecords,
-		FlushInterval: o.Config.Activity.FlushInterval.Duration,
-	})
+	st, err := openStores(o)
 	if err != nil {
 		return err
 	}
-	d, err := newDaemon(o, store)
+	d, err := newDaemon(o, st)
 	if err != nil {
-		store.Close()
+		st.close()
 		return err
 	}
 	var l *localsock.Listener
 	if o.Listener != nil {
 		l = localsock.FromListener(o.Listener)
 	} else if l, err = localsock.Listen(o.Socket); err != nil {
-		store.Close()
+		st.close()
 		return err
 	}
 	l.Logf = func(f string, a ...any) { d.log.Warn(fmt.Sprintf(f, a...)) }
@@ -162,7 +184,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	d.wg.Wait()
 	<-sweepDone
 	d.summarise(time.Now(), true)
-	if cerr := store.Close(); cerr != nil && err == nil {
+	if cerr := st.close(); cerr != nil && err == nil {
 		err = cerr
 	}
 	if errors.Is(err, http.ErrServerClosed) {
@@ -171,8 +193,57 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	return err
 }
 
+// stores are the files flowd keeps in its data directory, each held open
+// (and locked) while it runs.
+type stores struct {
+	activity   *activity.Store
+	quarantine *quarantine.Store
+	pins       *pins.Store
+}
+
+func openStores(o Options) (stores, error) {
+	var st stores
+	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
+		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
+	}
+	var err error
+	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+		MaxAge:        o.Config.Activity.MaxAge.Duration,
+		MaxRecords:    o.Config.Activity.MaxRecords,
+		FlushInterval: o.Config.Activity.FlushInterval.Duration,
+	})
+	if err != nil {
+		return st, err
+	}
+	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{}); err != nil {
+		st.close()
+		return st, err
+	}
+	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), 0); err != nil {
+		st.close()
+		return st, err
+	}
+	return st, nil
+}
+
+// close closes the stores that are open; the activity log's final flush
+// error wins.
+func (st stores) close() error {
+	var errs []error
+	if st.activity != nil {
+		errs = append(errs, st.activity.Close())
+	}
+	if st.quarantine != nil {
+		errs = append(errs, st.quarantine.Close())
+	}
+	if st.pins != nil {
+		errs = append(errs, st.pins.Close())
+	}
+	return errors.Join(errs...)
+}
+
 // newDaemon builds the decision machinery from the config.
-func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
+func newDaemon(o Options, st stores) (*Daemon, error) {
 	c := o.Config
 	set, err := newSettings(c)
 	if err != nil {
@@ -188,8 +259,8 @@ func newDaemon(o Options, store *activity.Store) (*Daemon, error) {
 		MinLength:    c.Flow.MinMatchLength,
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
 	}, det)
-	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: store,
-		started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time)}
+	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time)}
 	d.settings.Store(set)
 	return d, nil
 }
@@ -224,6 +295,9 @@ func rulesFrom(c *config.Config) policy.Rules {
 		AskFallback:           policy.Action(p.AskFallback),
 		SuspiciousEndpoints:   p.SuspiciousEndpoints,
 		ToolOverrides:         map[string]policy.Action{},
+	}
+	if c.Injection.Enabled {
+		r.TaintAction = c.Injection.TaintAction
 	}
 	for k, v := range p.ToolOverrides {
 		r.ToolOverrides[k] = policy.Action(v)

@@ -25,10 +25,11 @@ import (
 func testDaemon(t *testing.T, overrides map[string]string) *Daemon {
 	cfg := config.Default()
 	cfg.Policy.ToolOverrides = overrides
-	store, err := activity.Open(filepath.Join(t.TempDir(), "a.db"), activity.Options{})
+	o := Options{Config: cfg, DataDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	st, err := openStores(o)
 	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
-	d, err := newDaemon(Options{Config: cfg, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, store)
+	t.Cleanup(func() { st.close() })
+	d, err := newDaemon(o, st)
 	require.NoError(t, err)
 	return d
 }

@@ -5,14 +5,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
 // BenchmarkJudgeEcho is flowd's work for one 1 KB tools/call round trip
 // (the request's verdict, then the response's verdict and its recording)
-// in a session that already holds 1,500 results.
+// in a session that already holds 1,500 results, with and without the
+// prompt-injection scan of the result.
 func BenchmarkJudgeEcho(b *testing.B) {
+	b.Run("injection", func(b *testing.B) { benchJudgeEcho(b, true) })
+	b.Run("no_injection", func(b *testing.B) { benchJudgeEcho(b, false) })
+}
+
+func benchJudgeEcho(b *testing.B, scan bool) {
 	d := testDaemon(&testing.T{}, nil)
+	cfg := config.Default()
+	cfg.Injection.Enabled = scan
+	if err := d.Reload(cfg); err != nil {
+		b.Fatal(err)
+	}
 	u := newUpstream(1, shimproto.Hello{Name: "testserver"}, "s")
 	for i := range 1500 {
 		callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))

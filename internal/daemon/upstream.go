@@ -12,7 +12,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/unwrap"
@@ -37,6 +39,11 @@ type upstream struct {
 	blocked map[string]bool  // ids answered by flowd, whose cancellation must not reach the upstream
 	tools   map[string]classify.ToolInfo
 	classes map[string]classify.Result // by tool name; reset when tools/list changes
+
+	// The connection's goroutine alone touches these.
+	poisoned  map[string]string // tools withheld for their definition, and why
+	listed    bool              // a tools/list answer has been screened
+	trustPins bool              // the server was unknown: its first listing is pinned as it is
 }
 
 // call is a client request the upstream has not answered yet.
@@ -48,6 +55,7 @@ type call struct {
 	decision  policy.Decision
 	class     classify.Result
 	analysis  flow.Analysis
+	scan      *localapi.Injection // what the injection scan found in the result
 }
 
 // maxOutstanding bounds the request table: a client that never gets
@@ -57,7 +65,8 @@ const maxOutstanding = 10000
 func newUpstream(id uint64, h shimproto.Hello, session string) *upstream {
 	u := &upstream{id: id, hello: h, session: session, connected: time.Now(),
 		calls: make(map[string]*call), blocked: make(map[string]bool),
-		tools: make(map[string]classify.ToolInfo), classes: make(map[string]classify.Result)}
+		tools: make(map[string]classify.ToolInfo), classes: make(map[string]classify.Result),
+		poisoned: make(map[string]string)}
 	if h.Name != "" {
 		u.name, u.named = h.Name, true
 	} else {
@@ -93,7 +102,7 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 	if m.Dir == shimproto.ClientToServer {
 		return u.fromClient(d, v, e, m.Data), nil
 	}
-	return v, u.fromServer(d, e, len(m.Data))
+	return u.fromServer(d, v, e, m.Data)
 }
 
 func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
@@ -124,7 +133,11 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Method == "tools/call" {
 		name, args := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes = name, len(args)
-		u.decide(d, c, args)
+		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
+			c.analysis.Risk = flow.RiskHigh
+		} else {
+			u.decide(d, c, args)
+		}
 		if c.decision.Action == policy.Deny {
 			u.blocked[string(e.ID)] = true
 			v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(e.ID, c.decision.Reason, u.isModern())
@@ -163,7 +176,10 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		}
 		name, args := jsonrpc.ToolCall(e.Params)
 		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
-		if u.decide(d, c, args); c.decision.Action == policy.Deny {
+		if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
+			u.decide(d, c, args)
+		}
+		if c.decision.Action == policy.Deny {
 			reason = c.decision.Reason
 			u.record(d, c, "block", 0, false)
 		}
@@ -183,13 +199,13 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 	return v
 }
 
-func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) (after func()) {
+func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
 	if e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply {
-		return nil
+		return v, nil
 	}
 	c := u.calls[string(e.ID)]
 	if c == nil {
-		return nil // an answer to a request of the server's own, or to nothing
+		return v, nil // an answer to a request of the server's own, or to nothing
 	}
 	delete(u.calls, string(e.ID))
 	switch c.method {
@@ -197,13 +213,28 @@ func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) (after fu
 		u.learn(e.Result)
 	case "tools/list":
 		u.learnTools(e.Result)
-	case "tools/call":
-		u.record(d, c, "pass", size, e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
+		if e.Kind == jsonrpc.Response {
+			v = u.screenTools(d, v, e, raw)
+		}
+	case "tools/call", "resources/read", "prompts/get":
+		if e.Kind == jsonrpc.Response {
+			v = u.screenResult(d, c, v, e, raw)
+		}
+	}
+	if c.method == "tools/call" || c.scan != nil && c.scan.Action != injection.ActionPass {
+		verdict := "pass"
+		switch {
+		case c.scan != nil && c.scan.Action == injection.ActionBlock:
+			verdict = "block"
+		case v.Action == shimproto.Replace:
+			verdict = "replace"
+		}
+		u.record(d, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
 	}
 	switch c.method {
 	case "tools/call", "resources/read", "prompts/get":
 		if e.Kind != jsonrpc.Response {
-			return nil
+			return v, nil
 		}
 		// The result becomes an origin. Checks in this session wait for
 		// it from now on, though it is recorded after the verdict is sent.
@@ -211,9 +242,9 @@ func (u *upstream) fromServer(d *Daemon, e jsonrpc.Envelope, size int) (after fu
 		sess.Begin()
 		o := flow.Origin{Server: u.serverName(), Tool: c.tool, Method: c.method, Class: u.sourceClass(d, c.tool)}
 		result := e.Result
-		return func() { sess.Record(o, result) }
+		return v, func() { sess.Record(o, result) }
 	}
-	return nil
+	return v, nil
 }
 
 // decide classifies a tool call's destination, follows its arguments back
@@ -228,15 +259,19 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 	}
 	c.class = u.toolClass(d, c.tool)
 	views := unwrap.Views(args)
-	c.analysis = d.flows.Session(u.session).Check(server, c.tool, c.class, args, views)
+	sess := d.flows.Session(u.session)
+	c.analysis = sess.Check(server, c.tool, c.class, args, views)
+	taint, tainted := sess.Tainted()
 	pc := policy.Call{
-		Server:   server,
-		Tool:     c.tool,
-		External: c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint: policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
-		Secrets:  c.analysis.Secrets,
-		FlowType: c.analysis.FlowType,
-		Sources:  c.analysis.Sources,
+		Tainted:     tainted,
+		TaintReason: taint,
+		Server:      server,
+		Tool:        c.tool,
+		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
+		Endpoint:    policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
+		Secrets:     c.analysis.Secrets,
+		FlowType:    c.analysis.FlowType,
+		Sources:     c.analysis.Sources,
 	}
 	c.decision = set.rules.Decide(pc)
 	if pc.Endpoint != "" {
@@ -361,8 +396,17 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, i
 		RiskLevel:   c.analysis.Risk,
 		FlowType:    c.analysis.FlowType,
 	}
-	if verdict == "pass" {
+	if verdict != "block" || c.scan != nil {
 		rec.LatencyMicros = time.Since(c.start).Microseconds()
+	}
+	if s := c.scan; s != nil && s.Action != injection.ActionPass {
+		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, scanRisk(s.Action))
+		if rec.Reason == "" {
+			rec.Reason = fmt.Sprintf("prompt injection: %s (score %.2f: %s)", s.Action, s.Score, rules(s.Detections))
+			if s.Quarantine != "" {
+				rec.Reason += "; quarantined as " + s.Quarantine
+			}
+		}
 	}
 	rec.Details = callDetails(c, isErr)
 	d.store.Append(rec)
@@ -382,11 +426,12 @@ func trimEdges(a flow.Analysis) flow.Analysis {
 func callDetails(c *call, isErr bool) json.RawMessage {
 	a := trimEdges(c.analysis)
 	return mustJSON(struct {
-		IsError        bool            `json:"is_error,omitempty"`
-		Rule           string          `json:"rule,omitempty"`
-		Classification classify.Result `json:"classification"`
-		Flow           flow.Analysis   `json:"flow"`
-	}{isErr, c.decision.Rule, c.class, a})
+		IsError        bool                `json:"is_error,omitempty"`
+		Rule           string              `json:"rule,omitempty"`
+		Classification classify.Result     `json:"classification"`
+		Flow           flow.Analysis       `json:"flow"`
+		Injection      *localapi.Injection `json:"injection,omitempty"`
+	}{isErr, c.decision.Rule, c.class, a, c.scan})
 }
 
 // close records the calls that never got an answer.

@@ -240,7 +240,7 @@ func bigText(n int) string {
 func TestMCPGoEverythingSameThroughShim(t *testing.T) {
 	t.Parallel()
 	tools := toolsDir(t)
-	f := startFlowd(t, "")
+	f := startFlowd(t, everythingWaiver)
 	// 10 MB, but under 10 MiB once JSON-encoded: the TS SDK's stdio reader
 	// drops the connection beyond that.
 	big := bigText(10_000_000)

@@ -8,4 +8,8 @@
 // edge with a flow type (internal→external…) and a risk. The state lives in
 // memory, bounded per session, and a session idle too long is summarised
 // and dropped.
+//
+// A session can also be tainted: marked as exposed to content flagged as
+// prompt injection from outside, which policy uses to harden the flows
+// that follow.
 package flow

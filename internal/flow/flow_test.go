@@ -162,3 +162,18 @@ func TestExpireSummarises(t *testing.T) {
 	assert.Equal(t, []string{"cc-123"}, sums[1].Linked)
 	assert.Empty(t, tr.Expire(now.Add(time.Hour), true), "gone once summarised")
 }
+
+func TestTaintKeepsTheFirstReason(t *testing.T) {
+	tr := NewTracker(Options{}, nil)
+	s := tr.Session("a")
+	_, ok := s.Tainted()
+	assert.False(t, ok)
+	s.Taint("web/fetch: instruction-override")
+	s.Taint("mail/read: ai-addressee")
+	why, ok := s.Tainted()
+	assert.True(t, ok)
+	assert.Equal(t, "web/fetch: instruction-override", why)
+	_, ok = tr.Session("b").Tainted()
+	assert.False(t, ok, "taint stays in its session")
+	assert.Equal(t, why, s.Summary(time.Now()).Tainted)
+}

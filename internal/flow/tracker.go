@@ -119,6 +119,7 @@ type Session struct {
 	started time.Time
 	last    time.Time
 	sum     counts
+	taint   string // why the session is exposed to untrusted content; "" when it is not
 }
 
 type secretOwner struct {
@@ -211,6 +212,24 @@ func (s *Session) Record(o Origin, content []byte) Origin {
 	s.sum.origins++
 	s.sum.tools[o.Server+"/"+o.Tool] = true
 	return o
+}
+
+// Taint marks the session as exposed to untrusted content that tries to
+// steer the model; reason says which (the first reason is kept). Data the
+// session sends out afterwards may be what that content asked for.
+func (s *Session) Taint(reason string) {
+	s.mu.Lock()
+	if s.taint == "" {
+		s.taint = reason
+	}
+	s.mu.Unlock()
+}
+
+// Tainted reports whether Taint was called, and why.
+func (s *Session) Tainted() (reason string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.taint, s.taint != ""
 }
 
 // Link notes that another session ID was joined to this one.
@@ -334,6 +353,7 @@ type Summary struct {
 	Risks     map[string]int `json:"risks"`
 	Tools     []string       `json:"tools"`
 	Linked    []string       `json:"linked_sessions,omitempty"`
+	Tainted   string         `json:"tainted,omitempty"` // why the session was exposed to untrusted content
 }
 
 // Summary reports the session so far.
@@ -341,7 +361,8 @@ func (s *Session) Summary(now time.Time) Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sum := Summary{Session: s.id, Started: s.started, Duration: now.Sub(s.started).Seconds(),
-		Origins: s.sum.origins, Edges: s.sum.edges, FlowTypes: maps.Clone(s.sum.flowTypes), Risks: maps.Clone(s.sum.risks)}
+		Origins: s.sum.origins, Edges: s.sum.edges, FlowTypes: maps.Clone(s.sum.flowTypes), Risks: maps.Clone(s.sum.risks),
+		Tainted: s.taint}
 	for t := range s.sum.tools {
 		sum.Tools = append(sum.Tools, t)
 	}

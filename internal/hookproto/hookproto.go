@@ -18,6 +18,10 @@ type Request struct {
 	Event   string          `json:"event"` // PreToolUse, PostToolUse, PostToolUseFailure
 	Session session.Hints   `json:"session"`
 	Payload json.RawMessage `json:"payload"` // the agent's stdin, untouched
+	// ReplaceOutput: the hook was installed to scan tool output
+	// (hook install --scan-output) and runs synchronously, so the agent
+	// takes a Verdict.UpdatedOutput in place of the tool's output.
+	ReplaceOutput bool `json:"replace_output,omitempty"`
 }
 
 // Verdict is flowd's answer.
@@ -25,4 +29,8 @@ type Verdict struct {
 	Decision          string `json:"decision"` // allow, warn, ask or deny
 	Reason            string `json:"reason,omitempty"`
 	AdditionalContext string `json:"additional_context,omitempty"`
+	// UpdatedOutput, for a PostToolUse of a Request with ReplaceOutput,
+	// is what the model reads instead of the tool's output: the output
+	// with prompt injection removed, or a quarantine notice.
+	UpdatedOutput json.RawMessage `json:"updated_output,omitempty"`
 }

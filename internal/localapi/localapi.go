@@ -1,6 +1,7 @@
 package localapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,10 +10,13 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/pins"
+	"github.com/flowd-dev/flowd/internal/quarantine"
 )
 
 // Status is what `flowd status` shows.
@@ -45,6 +49,16 @@ type Shim struct {
 	Messages  uint64    `json:"messages"`
 }
 
+// Error is flowd's answer when it refused a request: flowd runs, and
+// said no.
+type Error struct {
+	Status  string // "404 Not Found"
+	Code    int
+	Message string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("flowd: %s: %s", e.Status, e.Message) }
+
 // Client talks to flowd over its socket.
 type Client struct {
 	Socket string
@@ -61,14 +75,37 @@ func NewClient(socket string, timeout time.Duration) *Client {
 }
 
 func (c *Client) get(path string, v any) error {
-	resp, err := c.hc.Get("http://flowd" + path)
+	return c.do(http.MethodGet, path, nil, v)
+}
+
+func (c *Client) post(path string, body, v any) error {
+	return c.do(http.MethodPost, path, body, v)
+}
+
+func (c *Client) do(method, path string, body, v any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, "http://flowd"+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return fmt.Errorf("flowd: %s: %s", resp.Status, b)
+		return &Error{Status: resp.Status, Code: resp.StatusCode, Message: strings.TrimSpace(string(b))}
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }
@@ -93,4 +130,48 @@ func (c *Client) Activity(f activity.Filter) ([]activity.Record, error) {
 	var recs []activity.Record
 	err := c.get("/api/v1/activity?"+q.Encode(), &recs)
 	return recs, err
+}
+
+// Record returns one activity record.
+func (c *Client) Record(id uint64) (activity.Record, error) {
+	var r activity.Record
+	err := c.get("/api/v1/activity/"+strconv.FormatUint(id, 10), &r)
+	return r, err
+}
+
+// Quarantine lists quarantined results, newest first, without content.
+func (c *Client) Quarantine() ([]quarantine.Item, error) {
+	var items []quarantine.Item
+	err := c.get("/api/v1/quarantine", &items)
+	return items, err
+}
+
+// QuarantineItem returns one quarantined result with its content.
+func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
+	var it quarantine.Item
+	err := c.get("/api/v1/quarantine/"+url.PathEscape(id), &it)
+	return it, err
+}
+
+// Release releases a quarantined result: the same content from the same
+// server passes from now on. Only a human may decide this; the CLI asks
+// at the terminal before calling it.
+func (c *Client) Release(id string) (quarantine.Item, error) {
+	var it quarantine.Item
+	err := c.post("/api/v1/quarantine/"+url.PathEscape(id)+"/release", struct{}{}, &it)
+	return it, err
+}
+
+// Pins lists the pinned servers.
+func (c *Client) Pins() ([]pins.Server, error) {
+	var list []pins.Server
+	err := c.get("/api/v1/pins", &list)
+	return list, err
+}
+
+// Approve approves pending tool changes; like Release, a human's call.
+func (c *Client) Approve(a Approval) (Approved, error) {
+	var out Approved
+	err := c.post("/api/v1/pins/approve", a, &out)
+	return out, err
 }

@@ -42,7 +42,17 @@ type Rules struct {
 	// SuspiciousEndpoints are host names (and their subdomains) whose
 	// appearance in a call's arguments denies it before anything else.
 	SuspiciousEndpoints []string
+	// TaintAction is what a tainted session's data leaving becomes:
+	// TaintRaise raises the flow rule's action one level, TaintDeny
+	// denies; empty leaves the action as it is.
+	TaintAction string
 }
+
+// Values of Rules.TaintAction.
+const (
+	TaintRaise = "raise"
+	TaintDeny  = "deny"
+)
 
 // Call is a tool call about to happen, with what flowd found out about it.
 type Call struct {
@@ -60,6 +70,11 @@ type Call struct {
 	Sources  []string
 	// CanAsk is whether the agent can ask its user (hook mode).
 	CanAsk bool
+	// Tainted is whether the session has received content flagged as
+	// prompt injection from an external or unknown source; TaintReason
+	// says what.
+	Tainted     bool
+	TaintReason string
 }
 
 // Decision is what to do with a call, and why.
@@ -84,14 +99,14 @@ func (r Rules) Decide(c Call) Decision {
 		return r.overridden(a, c, c.Tool)
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
-		return r.final(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
+		return r.final(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to external destination (%s)",
-				strings.Join(c.Secrets, ", "), source(c), dest(c))}, c)
+				strings.Join(c.Secrets, ", "), source(c), dest(c))}, c), c)
 	}
 	if c.External && c.FlowType == "internal→external" && r.InternalToExternal != "" {
-		return r.final(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
+		return r.final(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
 			Reason: fmt.Sprintf("Data from internal source (%s) flowing to external destination (%s)",
-				strings.Join(c.Sources, ", "), dest(c))}, c)
+				strings.Join(c.Sources, ", "), dest(c))}, c), c)
 	}
 	a := r.DefaultAction
 	if a == "" {
@@ -110,6 +125,41 @@ func (r Rules) overridden(a Action, c Call, key string) Decision {
 		d.Reason = fmt.Sprintf("tool %q on server %q is set to %s by policy.tool_overrides", c.Tool, c.Server, a)
 	}
 	return r.final(d, c)
+}
+
+// tainted hardens a flow rule's decision for a session that has read
+// content trying to steer the model: the data leaving may be what that
+// content asked for.
+func (r Rules) tainted(d Decision, c Call) Decision {
+	if !c.Tainted || r.TaintAction == "" {
+		return d
+	}
+	a := Deny
+	if r.TaintAction == TaintRaise {
+		a = raise(d.Action)
+	}
+	if a == d.Action {
+		return d
+	}
+	why := "this session received content flagged as prompt injection"
+	if c.TaintReason != "" {
+		why += " (" + c.TaintReason + ")"
+	}
+	d.Reason += fmt.Sprintf("; %s → %s because %s (injection.taint_action = %q)", d.Action, a, why, r.TaintAction)
+	d.Action = a
+	d.Rule += "+taint"
+	return d
+}
+
+// raise is the next stricter action.
+func raise(a Action) Action {
+	switch a {
+	case Allow:
+		return Warn
+	case Warn:
+		return Ask
+	}
+	return Deny
 }
 
 // final turns Ask into AskFallback where nobody can be asked.

@@ -59,6 +59,53 @@ func TestDecide(t *testing.T) {
 	assert.Equal(t, Deny, deny.Decide(Call{Server: "slack", External: true, FlowType: "internal→external"}).Action)
 }
 
+func TestDecideTainted(t *testing.T) {
+	out := Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"github"},
+		Tainted: true, TaintReason: "web/fetch: instruction-override"}
+	tests := []struct {
+		name   string
+		i2e    Action
+		taint  string
+		canAsk bool
+		call   Call
+		want   Action
+		rule   string
+	}{
+		{"raise: ask becomes deny", Ask, TaintRaise, true, out, Deny, "internal_to_external+taint"},
+		{"raise: ask becomes deny in proxy mode too", Ask, TaintRaise, false, out, Deny, "internal_to_external+taint"},
+		{"raise: warn becomes ask", Warn, TaintRaise, true, out, Ask, "internal_to_external+taint"},
+		{"raise: allow becomes warn", Allow, TaintRaise, true, out, Warn, "internal_to_external+taint"},
+		{"deny: warn becomes deny", Warn, TaintDeny, true, out, Deny, "internal_to_external+taint"},
+		{"deny stays deny", Deny, TaintRaise, true, out, Deny, "internal_to_external"},
+		{"no taint action configured", Ask, "", true, out, Ask, "internal_to_external"},
+		{"untainted session", Ask, TaintRaise, true, func() Call { c := out; c.Tainted = false; return c }(), Ask, "internal_to_external"},
+		{"tainted, but data stays inside", Ask, TaintRaise, true,
+			Call{Server: "memory", Tool: "save", FlowType: "internal→internal", Sources: []string{"github"}, Tainted: true}, Allow, "default_action"},
+		{"tainted, external data to external", Ask, TaintRaise, true,
+			Call{Server: "slack", Tool: "post", External: true, FlowType: "external→external", Sources: []string{"web"}, Tainted: true}, Allow, "default_action"},
+		{"tainted secret: ask becomes deny", Ask, TaintRaise, true,
+			Call{Server: "slack", Tool: "post", External: true, Secrets: []string{"aws_secret_key"}, Tainted: true}, Deny, "sensitive_data_external+taint"},
+		{"override wins over taint", Ask, TaintDeny, true, func() Call { c := out; c.Tool = "WebSearch"; return c }(), Allow, "tool_overrides.WebSearch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := rules
+			r.InternalToExternal, r.SensitiveDataExternal, r.TaintAction = tt.i2e, tt.i2e, tt.taint
+			c := tt.call
+			c.CanAsk = tt.canAsk
+			d := r.Decide(c)
+			assert.Equal(t, tt.want, d.Action, d.Reason)
+			assert.Equal(t, tt.rule, d.Rule)
+		})
+	}
+	d := rules.Decide(func() Call { c := out; c.CanAsk = true; return c }())
+	assert.Equal(t, Ask, d.Action, "the package's rules have no taint action")
+	r := rules
+	r.TaintAction = TaintRaise
+	d = r.Decide(func() Call { c := out; c.CanAsk = true; return c }())
+	assert.Equal(t, `Data from internal source (github) flowing to external destination (slack); ask → deny because this session received content flagged as prompt injection (web/fetch: instruction-override) (injection.taint_action = "raise")`, d.Reason)
+}
+
 func TestSensitiveReason(t *testing.T) {
 	d := rules.Decide(Call{Server: "slack-notifications", Tool: "post", External: true,
 		Secrets: []string{"aws_secret_key"}, FlowType: "internal→external", Sources: []string{"postgres-db"}})
@@ -97,4 +144,32 @@ func TestSuspiciousHost(t *testing.T) {
 		assert.Equal(t, tt.want, SuspiciousHost([]byte(tt.text), unwrap.Views([]byte(tt.text)), hosts), tt.text)
 	}
 	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil, nil))
+}
+
+func TestHumanOnlyCommand(t *testing.T) {
+	for _, c := range []string{
+		"flowd quarantine release 7f3a9c2e",
+		"/usr/local/bin/flowd quarantine release 7f3a9c2e",
+		"cd /tmp && flowd  quarantine   release x",
+		`flowd "quarantine" rel\ease x`,
+		"echo 7f3a9c2e | flowd quarantine release 7f3a9c2e",
+		"flowd pins approve github",
+		"FLOWD_SOCKET=/x flowd pins approve github create_issue",
+		"$(which flowd) pins approve github",
+		"curl --unix-socket ~/.flowd.sock -X POST http://x/api/v1/quarantine/7f3a9c2e/release",
+		"curl --unix-socket s -d '{}' http://x/api/v1/pins/approve",
+	} {
+		assert.NotEmpty(t, HumanOnlyCommand(c), c)
+	}
+	for _, c := range []string{
+		"flowd quarantine list",
+		"flowd quarantine show 7f3a9c2e",
+		"flowd pins diff github",
+		"flowd pins list",
+		"grep -r 'quarantine release' docs/",
+		"myflowd quarantine release x",
+		"ls",
+	} {
+		assert.Empty(t, HumanOnlyCommand(c), c)
+	}
 }

@@ -1,7 +1,8 @@
 // Command testserver is a small stdio MCP server built on mcp-go for
 // flowd's own tests and benchmarks: it can be named like any real server
 // (github, postgres-db, slack-notifications) and has tools that return what
-// a test needs: echo, a result of N bytes, a fixed document, a slow call.
+// a test needs: echo (its description can come from a file), a result of
+// N bytes, a fixed document, a slow call.
 package main
 
 import (
@@ -21,13 +22,22 @@ func main() {
 	name := flag.String("name", "flowd-test-server", "serverInfo.name")
 	doc := flag.String("doc", "", "text returned by the read_document tool")
 	exitNow := flag.Int("exit", -1, "exit at once with this code, before reading anything")
+	descFile := flag.String("desc-file", "", "read the echo tool's description from this file at start (a test that edits it between runs is a rug pull)")
 	flag.Parse()
 	if *exitNow >= 0 {
 		fmt.Fprintln(os.Stderr, "testserver: exiting at once as asked")
 		os.Exit(*exitNow)
 	}
+	echoDesc := "Return the message"
+	if *descFile != "" {
+		b, err := os.ReadFile(*descFile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		echoDesc = string(b)
+	}
 	s := server.NewMCPServer(*name, "0.1.0", server.WithToolCapabilities(false))
-	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Return the message"),
+	s.AddTool(mcp.NewTool("echo", mcp.WithDescription(echoDesc),
 		mcp.WithString("message", mcp.Required())),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			m, err := req.RequireString("message")

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+// cmdExplain shows why flowd decided what it did about one activity
+// record: the decision's rule and, for prompt injection, each rule that
+// fired, on what text, and the waiver that would silence it.
+func cmdExplain(args []string, out io.Writer) error {
+	fl := flag.NewFlagSet("flowd explain", flag.ContinueOnError)
+	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
+	pos, err := parseAnywhere(fl, args)
+	if err != nil {
+		return exitError(2)
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(os.Stderr, "usage: flowd explain ACTIVITY_ID   (the ID column of flowd activity)")
+		return exitError(2)
+	}
+	id, err := strconv.ParseUint(pos[0], 10, 64)
+	if err != nil {
+		return fmt.Errorf("activity ID %q is not a number (the ID column of flowd activity)", pos[0])
+	}
+	rec, err := localapi.NewClient(*socket, 5*time.Second).Record(id)
+	if err != nil && !answered(err) {
+		rec, err = readRecord(filepath.Join(*dataDir, "activity.db"), id)
+	}
+	if err != nil {
+		return err
+	}
+	explain(out, rec)
+	return nil
+}
+
+func readRecord(path string, id uint64) (activity.Record, error) {
+	if _, err := os.Stat(path); err != nil {
+		return activity.Record{}, fmt.Errorf("no activity yet: flowd is not running and %s does not exist", path)
+	}
+	s, err := activity.Open(path, activity.Options{})
+	if err != nil {
+		return activity.Record{}, err
+	}
+	defer s.Close()
+	r, ok, err := s.Get(id)
+	if err == nil && !ok {
+		err = fmt.Errorf("no activity record %d (it may have been pruned)", id)
+	}
+	return r, err
+}
+
+func explain(out io.Writer, r activity.Record) {
+	fmt.Fprintf(out, "activity %d  %s  %s", r.ID, r.Time.Local().Format(time.RFC3339), r.Type)
+	if r.Server != "" {
+		fmt.Fprintf(out, "  %s", sourceLabel(r.Server, r.Tool))
+	}
+	if r.Method != "" {
+		fmt.Fprintf(out, " (%s)", r.Method)
+	}
+	fmt.Fprintln(out)
+	if r.Session != "" {
+		fmt.Fprintf(out, "session   %s\n", r.Session)
+	}
+	fmt.Fprintf(out, "verdict   %s", orDash(r.Verdict))
+	if r.Decision != "" {
+		fmt.Fprintf(out, ", decision %s", r.Decision)
+	}
+	if r.RiskLevel != "" {
+		fmt.Fprintf(out, ", risk %s", r.RiskLevel)
+	}
+	fmt.Fprintln(out)
+	if r.Reason != "" {
+		fmt.Fprintf(out, "reason    %s\n", r.Reason)
+	}
+	var det struct {
+		Rule      string              `json:"rule"`
+		Injection *localapi.Injection `json:"injection"`
+		localapi.ToolScan
+	}
+	json.Unmarshal(r.Details, &det)
+	if det.Rule != "" {
+		fmt.Fprintf(out, "rule      %s\n", det.Rule)
+	}
+	found := false
+	if in := det.Injection; in != nil {
+		found = true
+		explainScan(out, in.Server, in.Tool, injection.Result{Score: in.Score, Action: in.Action,
+			Detections: in.Detections, Waived: in.Waived, Truncated: in.Truncated})
+		if in.Released {
+			fmt.Fprintln(out, "\nthis exact content was released by you earlier, so it passed without a scan")
+		}
+		if in.Quarantine != "" {
+			fmt.Fprintf(out, "\nquarantined as %s: flowd quarantine show %s\n", in.Quarantine, in.Quarantine)
+		}
+		if in.Tainted {
+			fmt.Fprintln(out, "this result tainted the session: internal data it sends out afterwards is judged more strictly (injection.taint_action)")
+		}
+	}
+	for _, f := range det.Withheld {
+		found = true
+		fmt.Fprintf(out, "\ntool %s withheld for its definition:\n", f.Tool)
+		explainScan(out, r.Server, f.Tool, f.Result)
+	}
+	for _, f := range det.Flagged {
+		found = true
+		fmt.Fprintf(out, "\ntool %s flagged for its definition (still listed):\n", f.Tool)
+		explainScan(out, r.Server, f.Tool, f.Result)
+	}
+	for _, ch := range det.Pending {
+		found = true
+		what := "is new"
+		if ch.Kind == "changed" {
+			what = "changed (" + strings.Join(ch.Fields, ", ") + ")"
+		}
+		fmt.Fprintf(out, "\ntool %s %s since the server's tools were pinned: hidden until approved (flowd pins diff %s)\n", ch.Tool, what, r.Server)
+	}
+	if !found {
+		fmt.Fprintln(out, "\nno prompt-injection findings in this record")
+	}
+}
+
+// explainScan prints each detection and the waiver that would silence it.
+func explainScan(out io.Writer, server, tool string, res injection.Result) {
+	fmt.Fprintf(out, "\nprompt injection: score %.2f → %s", res.Score, res.Action)
+	if res.Truncated {
+		fmt.Fprint(out, " (only part of the content was scanned)")
+	}
+	fmt.Fprintln(out)
+	shown := map[string]bool{}
+	for _, d := range res.Detections {
+		fmt.Fprintf(out, "  %s (%s, severity %.2f) in %s [%d:%d]\n", d.Rule, d.Tier, d.Severity, d.Field, d.Start, d.End)
+		fmt.Fprintf(out, "      %q\n", d.Excerpt)
+		if d.Note != "" {
+			fmt.Fprintf(out, "      note: %s\n", d.Note)
+		}
+		if !shown[d.Rule] {
+			shown[d.Rule] = true
+			fmt.Fprintf(out, "      to trust %s for this rule, add to your config:\n%s", sourceLabel(server, tool), waiver(server, tool, d.Rule))
+		}
+	}
+	for _, d := range res.Waived {
+		fmt.Fprintf(out, "  %s in %s: silenced by a waiver\n      %q\n", d.Rule, d.Field, d.Excerpt)
+	}
+}
+
+// waiver is the config snippet that silences rule for server and tool.
+func waiver(server, tool, rule string) string {
+	var b strings.Builder
+	b.WriteString("        [[injection.waiver]]\n")
+	fmt.Fprintf(&b, "        server = %s\n", strconv.Quote(server))
+	if tool != "" && tool != server {
+		fmt.Fprintf(&b, "        tool = %s\n", strconv.Quote(tool))
+	}
+	fmt.Fprintf(&b, "        rule = %s\n", strconv.Quote(rule))
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/quarantine"
+)
+
+const quarantineUsage = `usage: flowd quarantine list [--json]
+       flowd quarantine show ID [--json]
+       flowd quarantine release ID     (asks you to confirm at the terminal)`
+
+func cmdQuarantine(args []string, out io.Writer, open tty) error {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, quarantineUsage)
+		return exitError(2)
+	}
+	fl := flag.NewFlagSet("flowd quarantine "+args[0], flag.ContinueOnError)
+	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	dataDir := fl.String("data-dir", paths.DataDir(), "read the quarantine directly when flowd is not running (env FLOWD_DATA_DIR)")
+	asJSON := fl.Bool("json", false, "print JSON")
+	pos, err := parseAnywhere(fl, args[1:])
+	if err != nil {
+		return exitError(2)
+	}
+	arg := func(i int) string {
+		if i < len(pos) {
+			return pos[i]
+		}
+		return ""
+	}
+	c := localapi.NewClient(*socket, 5*time.Second)
+	file := filepath.Join(*dataDir, "quarantine.db")
+	switch {
+	case args[0] == "list" && len(pos) == 0:
+		items, err := c.Quarantine()
+		if err != nil {
+			items, err = readQuarantine(file, func(s *quarantine.Store) ([]quarantine.Item, error) { return s.List(0) }, err)
+			if err != nil {
+				return err
+			}
+		}
+		if *asJSON {
+			return printJSON(out, items)
+		}
+		return printQuarantine(out, items)
+	case args[0] == "show" && len(pos) == 1:
+		it, err := c.QuarantineItem(arg(0))
+		if err != nil {
+			items, rerr := readQuarantine(file, func(s *quarantine.Store) ([]quarantine.Item, error) {
+				it, err := s.Get(arg(0))
+				return []quarantine.Item{it}, err
+			}, err)
+			if rerr != nil {
+				return rerr
+			}
+			it = items[0]
+		}
+		if *asJSON {
+			return printJSON(out, it)
+		}
+		showItem(out, it, true)
+		return nil
+	case args[0] == "release" && len(pos) == 1:
+		return release(c, arg(0), out, open)
+	}
+	fmt.Fprintln(os.Stderr, quarantineUsage)
+	return exitError(2)
+}
+
+// readQuarantine reads the file when flowd, which holds it, is not
+// running; apiErr is why asking flowd failed.
+func readQuarantine(path string, read func(*quarantine.Store) ([]quarantine.Item, error), apiErr error) ([]quarantine.Item, error) {
+	if answered(apiErr) {
+		return nil, apiErr
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("nothing quarantined: flowd is not running and %s does not exist", path)
+	}
+	s, err := quarantine.Open(path, quarantine.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return read(s)
+}
+
+func printQuarantine(out io.Writer, items []quarantine.Item) error {
+	if len(items) == 0 {
+		fmt.Fprintln(out, "nothing quarantined")
+		return nil
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTIME\tSERVER\tTOOL\tSCORE\tRULES\tRELEASED")
+	for _, it := range items {
+		released := ""
+		if !it.Released.IsZero() {
+			released = it.Released.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%s\t%s\n", it.ID, it.Time.Local().Format("2006-01-02 15:04:05"),
+			it.Server, it.Tool, it.Score, short(ruleList(it), 60), released)
+	}
+	return tw.Flush()
+}
+
+func ruleList(it quarantine.Item) string {
+	var rules []string
+	for _, d := range it.Detections {
+		if !slices.Contains(rules, d.Rule) {
+			rules = append(rules, d.Rule)
+		}
+	}
+	return strings.Join(rules, ", ")
+}
+
+// showItem prints an item; content, when set, prints what was withheld.
+func showItem(out io.Writer, it quarantine.Item, content bool) {
+	fmt.Fprintf(out, "quarantined %s  %s\n", it.ID, it.Time.Local().Format(time.RFC3339))
+	fmt.Fprintf(out, "from         %s (%s)\n", sourceLabel(it.Server, it.Tool), it.Method)
+	if it.Session != "" {
+		fmt.Fprintf(out, "session      %s\n", it.Session)
+	}
+	fmt.Fprintf(out, "score        %.2f\n", it.Score)
+	fmt.Fprintf(out, "sha256       %s (%d bytes)\n", it.SHA256, it.Size)
+	if !it.Released.IsZero() {
+		fmt.Fprintf(out, "released     %s\n", it.Released.Local().Format(time.RFC3339))
+	}
+	fmt.Fprintln(out, "detections:")
+	for _, d := range it.Detections {
+		fmt.Fprintf(out, "  %-22s %.2f  %s: %q\n", d.Rule, d.Severity, d.Field, d.Excerpt)
+	}
+	if content {
+		fmt.Fprintf(out, "content (as the server sent it; do not paste it into an agent):\n%s\n", it.Content)
+	}
+}
+
+func sourceLabel(server, tool string) string {
+	if tool == "" || tool == server {
+		return server
+	}
+	return server + "/" + tool
+}
+
+// release lets a user release quarantined content after confirming at the
+// terminal.
+func release(c *localapi.Client, id string, out io.Writer, open tty) error {
+	it, err := c.QuarantineItem(id)
+	if err != nil {
+		return err
+	}
+	if !it.Released.IsZero() {
+		fmt.Fprintf(out, "%s was already released on %s\n", it.ID, it.Released.Local().Format(time.RFC3339))
+		return nil
+	}
+	var b strings.Builder
+	showItem(&b, it, false)
+	b.WriteString("Releasing lets this exact content from " + it.Server +
+		" reach the model unscanned from now on. Do it only if you read it (flowd quarantine show " + it.ID + ") and trust it.")
+	if err := confirm(open, b.String(), it.ID); err != nil {
+		return err
+	}
+	it, err = c.Release(it.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "released %s: the same content from %s now passes\n", it.ID, it.Server)
+	return nil
+}
+
+func printJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,285 @@
+package quarantine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/flowd-dev/flowd/internal/injection"
+)
+
+var (
+	itemsBucket    = []byte("items")    // seq → Item without content
+	contentBucket  = []byte("content")  // seq → the original bytes
+	releasedBucket = []byte("released") // server NUL sha256 → item ID
+)
+
+// Item is one quarantined result.
+type Item struct {
+	ID      string    `json:"id"`
+	Time    time.Time `json:"time"`
+	Session string    `json:"session,omitempty"`
+	Server  string    `json:"server"`
+	Tool    string    `json:"tool,omitempty"`
+	// Method is what produced the content: tools/call, resources/read,
+	// prompts/get, or a hook event.
+	Method     string                `json:"method"`
+	Score      float64               `json:"score"`
+	Detections []injection.Detection `json:"detections,omitempty"`
+	SHA256     string                `json:"sha256"`
+	Size       int                   `json:"size"`
+	Released   time.Time             `json:"released,omitzero"`
+	// Content is the original result; Get fills it, List leaves it out.
+	Content string `json:"content,omitempty"`
+}
+
+// Options tune a Store. Zero fields take the defaults.
+type Options struct {
+	// MaxItems bounds the store: past it the oldest items are deleted
+	// (their releases stay). Default 1000.
+	MaxItems int
+	// OpenTimeout is how long Open waits for another process to release
+	// the file. Default 1s.
+	OpenTimeout time.Duration
+}
+
+// Store is the quarantine. Its methods are safe for concurrent use.
+type Store struct {
+	db   *bolt.DB
+	path string
+	max  int
+
+	mu       sync.Mutex
+	count    int
+	released map[string]bool // server NUL sha256; read on every result, so kept in memory
+}
+
+// ErrNotFound is returned for an ID the store does not hold.
+var ErrNotFound = errors.New("no such quarantined item")
+
+// Open opens (creating it if needed) the quarantine at path.
+func Open(path string, o Options) (*Store, error) {
+	if o.MaxItems <= 0 {
+		o.MaxItems = 1000
+	}
+	if o.OpenTimeout <= 0 {
+		o.OpenTimeout = time.Second
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open quarantine %s: %w", path, err)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.OpenTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("open quarantine %s: still locked by another process after %s (flowd holds it while it runs): %w", path, o.OpenTimeout, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open quarantine %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, max: o.MaxItems, released: map[string]bool{}}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{itemsBucket, contentBucket, releasedBucket} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		s.count = tx.Bucket(itemsBucket).Stats().KeyN
+		return tx.Bucket(releasedBucket).ForEach(func(k, _ []byte) error {
+			s.released[string(k)] = true
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("open quarantine %s: %w", path, err), db.Close())
+	}
+	return s, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Hash is the hex SHA-256 of content, by which a release is remembered.
+func Hash(content []byte) string {
+	h := sha256.Sum256(content)
+	return hex.EncodeToString(h[:])
+}
+
+func releaseKey(server, sha string) string { return server + "\x00" + sha }
+
+// Released reports whether a human released this exact content from this
+// server.
+func (s *Store) Released(server string, content []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.released[releaseKey(server, Hash(content))]
+}
+
+// Add quarantines content and returns the item as stored, with its ID.
+func (s *Store) Add(it Item, content []byte) (Item, error) {
+	it.SHA256, it.Size, it.Content, it.Released = Hash(content), len(content), "", time.Time{}
+	if it.Time.IsZero() {
+		it.Time = time.Now()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		items := tx.Bucket(itemsBucket)
+		seq, err := items.NextSequence()
+		if err != nil {
+			return err
+		}
+		it.ID = formatID(seq)
+		meta, err := json.Marshal(it)
+		if err != nil {
+			return err
+		}
+		k := seqKey(seq)
+		if err := items.Put(k, meta); err != nil {
+			return err
+		}
+		if err := tx.Bucket(contentBucket).Put(k, content); err != nil {
+			return err
+		}
+		return s.evict(tx, s.count+1)
+	})
+	if err != nil {
+		return Item{}, fmt.Errorf("quarantine content from %s in %s: %w", it.Server, s.path, err)
+	}
+	s.count = min(s.count+1, s.max)
+	return it, nil
+}
+
+// evict deletes the oldest items past the limit.
+func (s *Store) evict(tx *bolt.Tx, count int) error {
+	c := tx.Bucket(itemsBucket).Cursor()
+	content := tx.Bucket(contentBucket)
+	for k, _ := c.First(); k != nil && count > s.max; k, _ = c.First() {
+		if err := c.Delete(); err != nil {
+			return err
+		}
+		if err := content.Delete(k); err != nil {
+			return err
+		}
+		count--
+	}
+	return nil
+}
+
+// List returns up to limit items, newest first, without their content.
+func (s *Store) List(limit int) ([]Item, error) {
+	var out []Item
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(itemsBucket).Cursor()
+		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
+			var it Item
+			if err := json.Unmarshal(v, &it); err != nil {
+				return fmt.Errorf("decode item %s: %w", formatID(binary.BigEndian.Uint64(k)), err)
+			}
+			out = append(out, it)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list quarantine %s: %w", s.path, err)
+	}
+	return out, nil
+}
+
+// Get returns one item with its content, or ErrNotFound.
+func (s *Store) Get(id string) (Item, error) {
+	var it Item
+	err := s.view(id, func(tx *bolt.Tx, k []byte) error {
+		if err := json.Unmarshal(tx.Bucket(itemsBucket).Get(k), &it); err != nil {
+			return err
+		}
+		it.Content = string(tx.Bucket(contentBucket).Get(k))
+		return nil
+	})
+	return it, err
+}
+
+// Release marks an item released: the same content from the same server
+// passes unscanned from now on. Releasing twice changes nothing and
+// returns the item as first released.
+func (s *Store) Release(id string) (Item, error) {
+	var it Item
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.update(id, func(tx *bolt.Tx, k []byte) error {
+		items := tx.Bucket(itemsBucket)
+		if err := json.Unmarshal(items.Get(k), &it); err != nil {
+			return err
+		}
+		if !it.Released.IsZero() {
+			return nil
+		}
+		it.Released = time.Now()
+		meta, err := json.Marshal(it)
+		if err != nil {
+			return err
+		}
+		if err := items.Put(k, meta); err != nil {
+			return err
+		}
+		return tx.Bucket(releasedBucket).Put([]byte(releaseKey(it.Server, it.SHA256)), []byte(it.ID))
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	s.released[releaseKey(it.Server, it.SHA256)] = true
+	return it, nil
+}
+
+func (s *Store) view(id string, fn func(*bolt.Tx, []byte) error) error {
+	return s.tx(id, false, fn)
+}
+
+func (s *Store) update(id string, fn func(*bolt.Tx, []byte) error) error {
+	return s.tx(id, true, fn)
+}
+
+func (s *Store) tx(id string, write bool, fn func(*bolt.Tx, []byte) error) error {
+	seq, ok := parseID(id)
+	if !ok {
+		return fmt.Errorf("%w: %q is not a quarantine ID (they look like q17)", ErrNotFound, id)
+	}
+	k := seqKey(seq)
+	run := func(tx *bolt.Tx) error {
+		if tx.Bucket(itemsBucket).Get(k) == nil {
+			return fmt.Errorf("%w: %s (flowd quarantine list shows the items it keeps)", ErrNotFound, id)
+		}
+		return fn(tx, k)
+	}
+	var err error
+	if write {
+		err = s.db.Update(run)
+	} else {
+		err = s.db.View(run)
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("quarantine item %s in %s: %w", id, s.path, err)
+	}
+	return err
+}
+
+func formatID(seq uint64) string { return "q" + strconv.FormatUint(seq, 10) }
+
+func parseID(id string) (uint64, bool) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(id, "q"), 10, 64)
+	return n, err == nil && strings.HasPrefix(id, "q") && n > 0
+}
+
+func seqKey(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(nil, seq)
+}
