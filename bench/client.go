@@ -114,8 +114,16 @@ func echoed(line []byte, id int64, msg string) bool {
 			IsError bool `json:"isError"`
 		} `json:"result"`
 	}
-	return json.Unmarshal(line, &resp) == nil && resp.ID == id && !resp.Result.IsError &&
-		len(resp.Result.Content) == 1 && resp.Result.Content[0].Text == msg
+	if json.Unmarshal(line, &resp) != nil || resp.ID != id || resp.Result.IsError {
+		return false
+	}
+	c := resp.Result.Content
+	// Text that reads like instructions to a model comes back with flowd's
+	// notice in front (the preload corpus has some): still an echo.
+	if len(c) == 2 && strings.HasPrefix(c[0].Text, "flowd notice:") {
+		c = c[1:]
+	}
+	return len(c) == 1 && c[0].Text == msg
 }
 
 // remember makes an echo call whose result is text, so that flowd records

@@ -44,3 +44,16 @@ func benchJudgeEcho(b *testing.B, scan bool) {
 		judge(d, u, shimproto.Message{Dir: s2c, Data: []byte(fmt.Sprintf(string(resp), id))})
 	}
 }
+
+// BenchmarkJudge10MB is flowd's work for a tools/call whose result is one
+// 10 MB text: envelope, injection scan, origin recording.
+func BenchmarkJudge10MB(b *testing.B) {
+	d := testDaemon(&testing.T{}, nil)
+	u := newUpstream(1, shimproto.Hello{Name: "testserver"}, "s")
+	big := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 10_000_000) + `"}]}}` + "\n")
+	req := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bytes","arguments":{"n":10000000}}}` + "\n")
+	for b.Loop() {
+		judge(d, u, shimproto.Message{Dir: c2s, Data: req})
+		judge(d, u, shimproto.Message{Dir: s2c, Data: big})
+	}
+}

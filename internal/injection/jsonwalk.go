@@ -1,6 +1,7 @@
 package injection
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -272,6 +273,23 @@ func (w *walker) array(depth int) error {
 func (w *walker) str() (string, error) {
 	w.i++
 	start := w.i
+	// The common string has no escapes: find its end with the
+	// vectorised byte search, then look back for what would need care.
+	q := bytes.IndexByte(w.data[start:], '"')
+	if q < 0 {
+		return "", w.errorf("unterminated string")
+	}
+	body := w.data[start : start+q]
+	if bytes.IndexByte(body, '\\') < 0 {
+		for i, c := range body {
+			if c < 0x20 {
+				w.i = start + i
+				return "", w.errorf("control character in string")
+			}
+		}
+		w.i = start + q + 1
+		return string(body), nil
+	}
 	for w.i < len(w.data) {
 		switch c := w.data[w.i]; {
 		case c == '"':

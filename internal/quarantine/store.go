@@ -61,9 +61,10 @@ type Store struct {
 	path string
 	max  int
 
-	mu       sync.Mutex
-	count    int
-	released map[string]bool // server NUL sha256; read on every result, so kept in memory
+	mu           sync.Mutex
+	count        int
+	released     map[string]bool // server NUL sha256; read on every result, so kept in memory
+	releasedFrom map[string]bool // servers with anything released
 }
 
 // ErrNotFound is returned for an ID the store does not hold.
@@ -87,7 +88,7 @@ func Open(path string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open quarantine %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, max: o.MaxItems, released: map[string]bool{}}
+	s := &Store{db: db, path: path, max: o.MaxItems, released: map[string]bool{}, releasedFrom: map[string]bool{}}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{itemsBucket, contentBucket, releasedBucket} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
@@ -97,6 +98,7 @@ func Open(path string, o Options) (*Store, error) {
 		s.count = tx.Bucket(itemsBucket).Stats().KeyN
 		return tx.Bucket(releasedBucket).ForEach(func(k, _ []byte) error {
 			s.released[string(k)] = true
+			s.releasedFrom[strings.SplitN(string(k), "\x00", 2)[0]] = true
 			return nil
 		})
 	})
@@ -122,7 +124,9 @@ func releaseKey(server, sha string) string { return server + "\x00" + sha }
 func (s *Store) Released(server string, content []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.released[releaseKey(server, Hash(content))]
+	// Hashing a 10 MB result costs milliseconds: only for servers that
+	// have anything released.
+	return s.releasedFrom[server] && s.released[releaseKey(server, Hash(content))]
 }
 
 // Add quarantines content and returns the item as stored, with its ID.
@@ -238,6 +242,7 @@ func (s *Store) Release(id string) (Item, error) {
 		return Item{}, err
 	}
 	s.released[releaseKey(it.Server, it.SHA256)] = true
+	s.releasedFrom[it.Server] = true
 	return it, nil
 }
 
