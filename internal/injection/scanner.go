@@ -55,7 +55,6 @@ type Result struct {
 // concurrent use.
 type Scanner struct {
 	o Options
-	e *engine
 }
 
 // New returns a Scanner with o's settings (zero fields take defaults).
@@ -64,11 +63,20 @@ func New(o Options) (*Scanner, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The rule engine (megabytes of compiled rules, shared by every
+	// Scanner) is built at the first scan, so an idle flowd stays small.
+	return &Scanner{o: o}, nil
+}
+
+// engine returns the shared rule engine. The rules are compiled from this
+// package's own source and TestEngineBuilds proves they compile: an error
+// here is a bug, not a condition to handle.
+func (s *Scanner) engine() *engine {
 	e, err := sharedEngine()
 	if err != nil {
-		return nil, err
+		panic(fmt.Sprintf("injection: rule engine: %v", err))
 	}
-	return &Scanner{o: o, e: e}, nil
+	return e
 }
 
 // RawField is the Field of detections in input that is not JSON, scanned
@@ -231,7 +239,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	st.bytes += len(v)
 	st.res.Evidence["fields"]++
 
-	finds, ev := st.s.e.scan(v, 0, codeField)
+	finds, ev := st.s.engine().scan(v, 0, codeField)
 	for k, n := range ev {
 		st.res.Evidence[k] += n
 	}

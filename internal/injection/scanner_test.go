@@ -199,3 +199,8 @@ func TestWhereAMatchSits(t *testing.T) {
 		})
 	}
 }
+
+func TestEngineBuilds(t *testing.T) {
+	_, err := buildEngine()
+	require.NoError(t, err, "the rules in this package must compile")
+}
