@@ -151,6 +151,7 @@ type Index struct {
 	spares int
 	ex     extractor // scratch for Add
 	keys   []uint64  // scratch for Add
+	sink   uint64    // keeps Add's touch loads from being optimised away
 
 	scratch sync.Pool // *matcher for Match
 }
@@ -216,8 +217,14 @@ func (x *Index) Add(id uint64, content []byte) {
 		// arguments are searched window by window, so any W consecutive
 		// windows of an origin include a kept one.
 		x.keys = sampleKeys(x.keys[:0], t, k, w)
-		for _, key := range x.keys {
-			x.putGram(key, slot)
+		for b := 0; b < len(x.keys); b += touchBatch {
+			batch := x.keys[b:min(b+touchBatch, len(x.keys))]
+			// As in Match: the home cells of a batch are loaded together,
+			// overlapping their cache misses, before the puts use them.
+			x.sink += x.grams.touch(batch)
+			for _, key := range batch {
+				x.putGram(key, slot)
+			}
 		}
 	}
 }

@@ -218,21 +218,51 @@ func gramKeys(dst []uint64, s []byte, k int) []uint64 {
 // key gramKeys gives its first informative window, if any. It computes only
 // those windows, not all of them.
 func sampleKeys(dst []uint64, s []byte, k, stride int) []uint64 {
+	if len(s) < k {
+		return dst
+	}
+	// The window hash is gramKeys' Horner sum written out as
+	// Σ (c+1)·base^(k-1-i): four independent accumulators do not wait on
+	// each other's multiplications, as Horner's rule does.
+	var small [64]uint64
+	pow := small[:0]
+	if k > len(small) {
+		pow = make([]uint64, 0, k)
+	}
+	var p uint64 = 1
+	for range k {
+		pow = append(pow, p)
+		p *= gramBase
+	}
+	slices.Reverse(pow)
 	for run := 0; run+k <= len(s); run += stride {
 		for w := run; w < run+stride && w+k <= len(s); w++ {
 			win := s[w : w+k]
 			if !informative(win) {
 				continue
 			}
-			var h uint64
-			for _, c := range win {
-				h = h*gramBase + uint64(c) + 1
-			}
-			dst = append(dst, gramKey(h))
+			dst = append(dst, gramKey(windowHash(win, pow)))
 			break
 		}
 	}
 	return dst
+}
+
+// windowHash is Σ (win[i]+1)·pow[i] over a window and its powers.
+func windowHash(win []byte, pow []uint64) uint64 {
+	pow = pow[:len(win)]
+	var h0, h1, h2, h3 uint64
+	i := 0
+	for ; i+4 <= len(win); i += 4 {
+		h0 += (uint64(win[i]) + 1) * pow[i]
+		h1 += (uint64(win[i+1]) + 1) * pow[i+1]
+		h2 += (uint64(win[i+2]) + 1) * pow[i+2]
+		h3 += (uint64(win[i+3]) + 1) * pow[i+3]
+	}
+	for ; i < len(win); i++ {
+		h0 += (uint64(win[i]) + 1) * pow[i]
+	}
+	return h0 + h1 + h2 + h3
 }
 
 // gramKey makes a table key of a window's polynomial hash, whose low bits

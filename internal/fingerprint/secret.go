@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -48,25 +47,63 @@ const MinSecretLength = 8
 // URL-escaped, hex, or base64 in either alphabet — also as part of a longer
 // base64 blob, at any of its three byte alignments, and with the blob
 // wrapped over lines. It is safe for concurrent use.
+//
+// A session may hold thousands of secrets with a dozen needles each, so the
+// needles are compact: each secret owns one buffer holding all its encoded
+// forms, a needle is a span of it, and one open-addressing table of needle
+// numbers, keyed by the needle's first 8 bytes, finds them. Forgotten
+// secrets are only marked; their needles are swept out in one rebuild once
+// they are as many as the live ones, so forgetting stays amortised O(1).
 type SecretIndex struct {
 	max int
 
 	mu      sync.RWMutex
-	order   []string          // secret values, oldest first
-	byValue map[string]uint64 // value → id
-	needles map[uint64][]needle
+	secrets []secretSlot      // by slot number
+	order   []uint32          // live slots, oldest first
+	free    []uint32          // slots whose needles are gone, for reuse
+	byValue map[string]uint32 // value → slot
+	needles []needle
+	table   []uint32 // needle number + 1 of each 8-byte prefix's chain; 0 is empty
+	dead    int      // needles of forgotten secrets
 	// prefix has a bit per hashed 4-byte prefix of any needle: most text
-	// positions are rejected with one bit test, without a map lookup. It
+	// positions are rejected with one bit test, without a table lookup. It
 	// is sized for thousands of secrets, each with a dozen needles, to
 	// stay sparse.
 	prefix [prefixBits / 64]uint64
 }
 
-type needle struct {
-	text   []byte
-	secret string
-	enc    Encoding
+type secretSlot struct {
+	id      uint64
+	value   string
+	buf     []byte // the secret, then its other encodings
+	needles int
+	live    bool
 }
+
+// needle is one form of a secret: buf[off:off+n] of its slot. Needles
+// that start with the same 8 bytes (the hex of every AWS key starts
+// "414b4941") are chained through next, so that the table holds each
+// prefix once and its probe runs stay short.
+type needle struct {
+	slot uint32
+	off  uint32
+	n    uint32
+	next uint32 // needle number + 1 of the next with the same prefix; 0 ends
+	enc  uint8  // index in encodingNames
+}
+
+var encodingNames = [...]Encoding{EncRaw, EncJSON, EncURL, EncHex, EncBase64, EncBase64URL, EncCase, EncFragment}
+
+const (
+	encRaw uint8 = iota
+	_
+	_
+	encHex
+	encBase64
+	encBase64URL
+	encCase
+	encFragment
+)
 
 // NewSecretIndex returns an index that keeps at most max secrets, forgetting
 // the oldest.
@@ -74,7 +111,7 @@ func NewSecretIndex(max int) (*SecretIndex, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("fingerprint: secret index size %d must be positive", max)
 	}
-	return &SecretIndex{max: max, byValue: make(map[string]uint64), needles: make(map[uint64][]needle)}, nil
+	return &SecretIndex{max: max, byValue: make(map[string]uint32)}, nil
 }
 
 // Add records secret under id (what Find reports, e.g. the origin it came
@@ -86,21 +123,90 @@ func (x *SecretIndex) Add(id uint64, secret string) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if _, ok := x.byValue[secret]; ok {
-		x.byValue[secret] = id
+	if s, ok := x.byValue[secret]; ok {
+		x.secrets[s].id = id
 		return
 	}
 	if len(x.order) == x.max {
 		x.forget(x.order[0])
 		x.order = x.order[1:]
 	}
-	secret = strings.Clone(secret) // not a window into the text it was found in, which may be large
-	x.order = append(x.order, secret)
-	x.byValue[secret] = id
-	for _, n := range encodings(secret) {
-		k := binary.LittleEndian.Uint64(n.text)
-		x.needles[k] = append(x.needles[k], n)
-		x.setPrefix(n.text)
+	buf, ns := encodings(secret)
+	var slot uint32
+	if n := len(x.free); n > 0 {
+		slot = x.free[n-1]
+		x.free = x.free[:n-1]
+	} else {
+		slot = uint32(len(x.secrets))
+		x.secrets = append(x.secrets, secretSlot{})
+	}
+	// A copy, not a window into the text the secret was found in, which
+	// may be large.
+	value := string(buf[:len(secret)])
+	x.secrets[slot] = secretSlot{id: id, value: value, buf: buf, needles: len(ns), live: true}
+	x.order = append(x.order, slot)
+	x.byValue[value] = slot
+	if (len(x.needles)+len(ns)+1)*2 > len(x.table) {
+		x.rebuild(max(64, (len(x.needles)-x.dead+len(ns))*4))
+	}
+	for _, n := range ns {
+		n.slot = slot
+		x.needles = append(x.needles, n)
+		x.insert(uint32(len(x.needles)))
+		x.setPrefix(x.text(n))
+	}
+}
+
+func (x *SecretIndex) text(n needle) []byte { return x.secrets[n.slot].buf[n.off : n.off+n.n] }
+
+func needleHome(key uint64, size int) int {
+	return int((key * 0x9e3779b97f4a7c15 >> 32) * uint64(size) >> 32)
+}
+
+// insert puts needle number stored-1 at the head of its prefix's chain;
+// the table has room.
+func (x *SecretIndex) insert(stored uint32) {
+	n := &x.needles[stored-1]
+	key := binary.LittleEndian.Uint64(x.text(*n))
+	i := x.cell(key)
+	n.next = x.table[i]
+	x.table[i] = stored
+}
+
+// cell returns the table cell of key's chain, or the empty cell where it
+// would go.
+func (x *SecretIndex) cell(key uint64) int {
+	for i := needleHome(key, len(x.table)); ; {
+		c := x.table[i]
+		if c == 0 || binary.LittleEndian.Uint64(x.text(x.needles[c-1])) == key {
+			return i
+		}
+		if i++; i == len(x.table) {
+			i = 0
+		}
+	}
+}
+
+// rebuild drops the needles of forgotten secrets, frees their slots and
+// rehashes the rest into a table of size cells.
+func (x *SecretIndex) rebuild(size int) {
+	if x.dead > 0 {
+		x.needles = slices.DeleteFunc(x.needles, func(n needle) bool { return !x.secrets[n.slot].live })
+		for s := range x.secrets {
+			if !x.secrets[s].live && x.secrets[s].value != "" {
+				x.secrets[s] = secretSlot{}
+				x.free = append(x.free, uint32(s))
+			}
+		}
+		x.dead = 0
+		clear(x.prefix[:])
+		for _, n := range x.needles {
+			x.setPrefix(x.text(n))
+		}
+	}
+	x.table = make([]uint32, size)
+	for k := range x.needles {
+		x.insert(uint32(k + 1))
 	}
 }
 
@@ -113,40 +219,41 @@ func (x *SecretIndex) setPrefix(s []byte) {
 	x.prefix[p/64] |= 1 << (p % 64)
 }
 
-func (x *SecretIndex) forget(secret string) {
-	delete(x.byValue, secret)
-	for k, ns := range x.needles {
-		ns = slices.DeleteFunc(ns, func(n needle) bool { return n.secret == secret })
-		if len(ns) == 0 {
-			delete(x.needles, k)
-		} else {
-			x.needles[k] = ns
-		}
-	}
-	clear(x.prefix[:])
-	for _, ns := range x.needles {
-		x.setPrefix(ns[0].text)
+func (x *SecretIndex) forget(slot uint32) {
+	s := &x.secrets[slot]
+	delete(x.byValue, s.value)
+	s.live = false
+	x.dead += s.needles
+	if x.dead*2 >= len(x.needles) {
+		x.rebuild(len(x.table))
 	}
 }
 
-// encodings lists the forms of secret searched for. Base64 is searched as
-// the encoding of the secret's whole 3-byte groups starting at each of its
+// encodings returns the forms of secret searched for, as spans of one
+// buffer that starts with the secret itself. Base64 is searched as the
+// encoding of the secret's whole 3-byte groups starting at each of its
 // first three bytes: whichever alignment the secret had inside the encoded
 // blob, one of these appears in it verbatim.
-func encodings(secret string) []needle {
+func encodings(secret string) ([]byte, []needle) {
 	s := []byte(secret)
-	ns := []needle{
-		{text: s, enc: EncRaw},
-		{text: []byte(hex.EncodeToString(s)), enc: EncHex},
-		{text: bytes.ToUpper([]byte(hex.EncodeToString(s))), enc: EncHex},
+	n := len(s)
+	buf := make([]byte, 0, n*(1+2+2)+6*(n*4/3+4)+n)
+	var ns []needle
+	add := func(b []byte, enc uint8) {
+		ns = append(ns, needle{off: uint32(len(buf)), n: uint32(len(b)), enc: enc})
+		buf = append(buf, b...)
 	}
+	add(s, encRaw)
+	h := hex.AppendEncode(nil, s)
+	add(h, encHex)
+	add(bytes.ToUpper(h), encHex)
 	for j := range 3 {
-		g := s[j : j+(len(s)-j)/3*3]
-		std := []byte(base64.RawStdEncoding.EncodeToString(g))
-		url := []byte(base64.RawURLEncoding.EncodeToString(g))
-		ns = append(ns, needle{text: std, enc: EncBase64})
+		g := s[j : j+(n-j)/3*3]
+		std := base64.RawStdEncoding.AppendEncode(nil, g)
+		url := base64.RawURLEncoding.AppendEncode(nil, g)
+		add(std, encBase64)
 		if !bytes.Equal(std, url) {
-			ns = append(ns, needle{text: url, enc: EncBase64URL})
+			add(url, encBase64URL)
 		}
 	}
 	// Hex and base32 secrets mean the same in either case.
@@ -155,22 +262,20 @@ func encodings(secret string) []needle {
 		if bytes.Equal(s, up) {
 			other = low
 		}
-		ns = append(ns, needle{text: other, enc: EncCase})
+		add(other, encCase)
 	}
 	// fragmentLen-byte pieces of a long secret at every fragmentStride
 	// bytes, so a secret cut in two (half in one field, half in another) is
 	// still found: any run of fragmentLen+fragmentStride-1 bytes of it holds
 	// a whole piece. Short secrets have no pieces: a piece must be much
-	// shorter than the whole.
-	if len(s) >= 2*fragmentLen-8 {
-		for i := 0; i+fragmentLen <= len(s); i += fragmentStride {
-			ns = append(ns, needle{text: s[i : i+fragmentLen], enc: EncFragment})
+	// shorter than the whole. Pieces are spans of the secret at the start
+	// of the buffer.
+	if n >= 2*fragmentLen-8 {
+		for i := 0; i+fragmentLen <= n; i += fragmentStride {
+			ns = append(ns, needle{off: uint32(i), n: fragmentLen, enc: encFragment})
 		}
 	}
-	for i := range ns {
-		ns[i].secret = secret
-	}
-	return ns
+	return slices.Clip(buf), ns
 }
 
 // Find reports the known secrets in text, one SecretMatch per secret and
@@ -182,8 +287,8 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 		return nil
 	}
 	type found struct {
-		secret string
-		enc    Encoding
+		slot uint32
+		enc  uint8
 	}
 	seen := map[found]bool{}
 	var out []SecretMatch
@@ -195,17 +300,19 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 			if x.prefix[p/64]&(1<<(p%64)) == 0 {
 				continue
 			}
-			for _, n := range x.needles[binary.LittleEndian.Uint64(view[i:])] {
-				if n.enc == EncRaw && skipRaw || !bytes.HasPrefix(view[i:], n.text) {
+			for k := x.table[x.cell(binary.LittleEndian.Uint64(view[i:]))]; k != 0; {
+				n := x.needles[k-1]
+				k = n.next
+				if n.enc == encRaw && skipRaw || !x.secrets[n.slot].live || !bytes.HasPrefix(view[i:], x.text(n)) {
 					continue
 				}
-				enc := n.enc
-				if enc == EncRaw {
+				enc := encodingNames[n.enc]
+				if n.enc == encRaw {
 					enc = decoded
 				}
-				if f := (found{n.secret, n.enc}); !seen[f] {
+				if f := (found{n.slot, n.enc}); !seen[f] {
 					seen[f] = true
-					out = append(out, SecretMatch{Secret: x.byValue[n.secret], Encoding: enc})
+					out = append(out, SecretMatch{Secret: x.secrets[n.slot].id, Encoding: enc})
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -107,6 +108,26 @@ func TestSecretIndexForgetsOldest(t *testing.T) {
 	assert.Equal(t, []SecretMatch{{3, EncHex}}, x.Find([]byte(hex.EncodeToString([]byte("third-secret-cccc")))))
 	_, err = NewSecretIndex(0)
 	assert.Error(t, err)
+}
+
+// Secrets sharing a needle prefix (the hex of every AWS key starts the
+// same) and cycling through reused slots are still told apart.
+func TestSecretIndexKeepsRecentSecretsApartThroughReuse(t *testing.T) {
+	const keep = 5
+	x, err := NewSecretIndex(keep)
+	require.NoError(t, err)
+	key := func(i int) string { return fmt.Sprintf("AKIA%016d", i) }
+	for i := range 50 {
+		x.Add(uint64(i), key(i))
+	}
+	for i := range 50 {
+		got := x.Find([]byte("x=" + hex.EncodeToString([]byte(key(i)))))
+		if i < 50-keep {
+			assert.Empty(t, got, "forgotten key %d", i)
+			continue
+		}
+		assert.Equal(t, []SecretMatch{{uint64(i), EncHex}}, got, "key %d", i)
+	}
 }
 
 func percentAll(s string) string {

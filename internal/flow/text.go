@@ -22,6 +22,8 @@ func Text(raw []byte, limit int) string {
 		return string(raw[:min(len(raw), limit)])
 	}
 	var b strings.Builder
+	// Decoded text is at most as long as the JSON it came from.
+	b.Grow(min(len(raw), limit))
 	for i := 0; i < len(raw) && b.Len() < limit; {
 		q := bytes.IndexByte(raw[i:], '"')
 		if q < 0 {
