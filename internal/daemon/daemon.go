@@ -121,7 +121,8 @@ type Daemon struct {
 	mu        sync.Mutex
 	shims     map[uint64]*shimConn
 	hooksSeen map[string]time.Time // agent → last hook event
-	wg        sync.WaitGroup       // one per shim connection
+	corr      correlator
+	wg        sync.WaitGroup // one per shim connection
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the

@@ -86,6 +86,9 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 	s := d.flows.Session(ev.session)
 	switch ev.event {
 	case claudecode.PreToolUse:
+		if ev.server != "" {
+			d.corr.announce(time.Now(), ev.session, p.ToolUseID, ev.tool, p.ToolInput)
+		}
 		if p.ToolName == "Bash" {
 			if why := policy.HumanOnlyCommand(str(input["command"])); why != "" {
 				ev.decision = policy.Decision{Action: policy.Deny, Rule: "human_only", Reason: why}

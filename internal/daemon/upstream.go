@@ -133,6 +133,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Method == "tools/call" {
 		name, args := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes = name, len(args)
+		u.join(d, e.Params, name, args)
 		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
@@ -245,6 +246,20 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		return v, func() { sess.Record(o, result) }
 	}
 	return v, nil
+}
+
+// join moves this shim into the agent session whose hook announced the
+// call, when the shim could not tell its session itself.
+func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) {
+	sess, how := d.corr.match(time.Now(), params, tool, args)
+	if sess == "" || sess == u.session {
+		return
+	}
+	d.log.Info("shim joined the hooks' session", "server", u.serverName(), "from", u.session, "to", sess, "by", how)
+	d.flows.Session(sess).Link(u.session)
+	u.mu.Lock()
+	u.session = sess
+	u.mu.Unlock()
 }
 
 // decide classifies a tool call's destination, follows its arguments back
