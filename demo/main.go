@@ -175,7 +175,7 @@ func stopFlowd(bin string) {
 	if i := strings.Index(string(out), `"pid": `); i >= 0 {
 		fmt.Sscanf(string(out[i+7:]), "%d", &pid)
 	}
-	if pid > 0 {
-		syscall.Kill(pid, syscall.SIGTERM)
+	if p, err := os.FindProcess(pid); pid > 0 && err == nil {
+		p.Signal(syscall.SIGTERM)
 	}
 }

@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
@@ -332,23 +330,6 @@ func (d *Daemon) summarise(now time.Time, all bool) {
 	for _, s := range d.flows.Expire(now, all) {
 		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: mustJSON(s)})
 	}
-}
-
-// lock takes the per-socket lock file, so of many flowds started at once
-// (ten shims autostarting together) exactly one serves.
-func lock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open lock file %s: %w", path, err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, ErrRunning
-		}
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { f.Close() }, nil
 }
 
 func (d *Daemon) addShim(s *shimConn) {

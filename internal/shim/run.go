@@ -100,7 +100,9 @@ func Run(o Options) int {
 			if !r.serverSpoke.Load() && r.sawInitialize.Load() {
 				logf("upstream never answered initialize; passing %v on", s)
 			}
-			cmd.Process.Signal(s)
+			if err := cmd.Process.Signal(s); err != nil {
+				cmd.Process.Kill() // a platform that cannot pass the signal on
+			}
 		case waitErr = <-exited:
 			waiting = false
 		}
