@@ -1,11 +1,15 @@
 // Package e2e owns flowd's end-to-end tests. They build the real shim,
-// flowd and testserver binaries once per run, start them as processes next
-// to real MCP servers, clients and the MCP conformance suite, and check that
-// wrapping a server in the shim changes nothing a client can see: same
-// results, same bytes, same exit codes and signals.
+// flowd, hook and testserver binaries once per run and start them as
+// processes next to real MCP servers, clients, the MCP conformance suite
+// and the real Claude Code CLI. They check that wrapping a server in the
+// shim changes nothing a client can see (same results, same bytes, same
+// exit codes and signals), and that what flowd must stop is stopped: a
+// denied call, a key leaving through another server or the agent's own
+// tools, injected content, a changed tool.
 //
 // The npm tools come from testdata/npm at the repository root, installed by
-// .ci/run into $FLOWD_TOOLS_DIR (default ~/.cache/flowd-test-tools); tests
-// that need them skip, saying so, when they are missing. The package has no
-// code outside its tests.
+// .ci/run into $FLOWD_TOOLS_DIR (default ~/.cache/flowd-test-tools); the
+// Claude Code harness is ../shared/harness/claude-code, installed by .ci/run
+// into $CC_HARNESS_DIR. Tests that need them skip, saying so, only when
+// they cannot be installed. The package has no code outside its tests.
 package e2e
