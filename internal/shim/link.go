@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -80,7 +81,7 @@ func (l *link) connect() error {
 		return fmt.Errorf("no welcome from flowd (frame %d): %v", t, err)
 	}
 	var wel shimproto.Welcome
-	if err := jsonUnmarshal(p, &wel); err != nil {
+	if err := json.Unmarshal(p, &wel); err != nil {
 		c.Close()
 		return fmt.Errorf("bad welcome: %w", err)
 	}

@@ -3,7 +3,6 @@ package shim
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -21,8 +20,6 @@ const (
 	// beyond it the shim stops reading and the sender feels backpressure.
 	queueDepth = 4096
 )
-
-var jsonUnmarshal = json.Unmarshal
 
 // lockedWriter lets a direction's writer and the other direction's
 // Respond verdicts share one destination without interleaving lines.
