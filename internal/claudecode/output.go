@@ -98,3 +98,51 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// ReplacementOutput is text in the shape of tool's tool_response, for
+// Verdict.UpdatedOutput. Claude Code checks a built-in tool's replacement
+// against that tool's output schema and, when it does not fit, gives the
+// model the original output (2.1.197 logs "PostToolUse hook returned
+// updatedToolOutput that does not match WebFetch's output shape"); an MCP
+// tool's tool_response is a string and takes any string. ok is false for
+// a shape flowd does not know how to fill.
+func ReplacementOutput(tool string, response json.RawMessage, text string) (out json.RawMessage, ok bool) {
+	var s string
+	if json.Unmarshal(response, &s) == nil {
+		return mustMarshal(text), true
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(response, &obj) != nil {
+		return nil, false
+	}
+	switch tool {
+	case "WebFetch": // {bytes, code, codeText, result, durationMs, url}: result is the summariser's answer
+		if _, ok := obj["result"]; !ok {
+			return nil, false
+		}
+		obj["result"] = mustMarshal(text)
+		if _, ok := obj["bytes"]; ok {
+			obj["bytes"] = mustMarshal(len(text))
+		}
+	case "Read": // {type: "text", file: {filePath, content, numLines, startLine, totalLines}}
+		var typ string
+		var file map[string]json.RawMessage
+		if json.Unmarshal(obj["type"], &typ) != nil || typ != "text" || json.Unmarshal(obj["file"], &file) != nil || file == nil {
+			return nil, false
+		}
+		lines := strings.Count(text, "\n") + 1
+		file["content"], file["numLines"], file["startLine"], file["totalLines"] =
+			mustMarshal(text), mustMarshal(lines), mustMarshal(1), mustMarshal(lines)
+		obj["file"] = mustMarshal(file)
+	default:
+		return nil, false
+	}
+	return mustMarshal(obj), true
+}
+
+// mustMarshal encodes values that cannot fail to encode: strings, ints,
+// and maps of raw JSON that was valid when it was decoded.
+func mustMarshal(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -202,7 +202,9 @@ func (d *Daemon) screenOutput(ev *hookEvent) hookproto.Verdict {
 			rep.Quarantine = it.ID
 		}
 		if ev.replace {
-			v.UpdatedOutput = mustJSON(jsonrpc.BlockPrefix + quarantineNotice(rep))
+			// nil when the notice does not fit the tool's output shape: the
+			// warning below then says the output is still there.
+			v.UpdatedOutput, _ = claudecode.ReplacementOutput(ev.p.ToolName, ev.response, jsonrpc.BlockPrefix+quarantineNotice(rep))
 		}
 	}
 	v.Decision = string(policy.Warn)

@@ -491,10 +491,14 @@ func TestHookPostToolUseScansOutput(t *testing.T) {
 	assert.Equal(t, 200, out.Code)
 	assert.True(t, strings.HasPrefix(out.Result, "Hours: 9 to 5. [flowd redacted: "), out.Result)
 
+	// Claude Code drops a replacement that does not fit the tool's output
+	// schema, so the notice takes the place of WebFetch's result.
 	v = postHookReplacing(t, d, "cc", "PostToolUse", true, webFetch(blockText))
-	var replaced string
-	require.NoError(t, json.Unmarshal(v.UpdatedOutput, &replaced))
-	assert.Contains(t, replaced, "quarantined as q1")
+	out.Result = ""
+	require.NoError(t, json.Unmarshal(v.UpdatedOutput, &out))
+	assert.Equal(t, 200, out.Code)
+	assert.Contains(t, out.Result, "quarantined as q1")
+	assert.NotContains(t, out.Result, blockText)
 	it, err := d.quarantine.Get("q1")
 	require.NoError(t, err)
 	assert.Equal(t, "WebFetch", it.Server)

@@ -102,7 +102,11 @@ type ccRun struct {
 	scenario  string // file in testdata/claudecode
 	socket    string // where the hooks and the shim find flowd
 	mcp       bool   // MCP=filesystem, behind the shim
+	noShim    bool   // with mcp: the server without the shim, so only the hooks see it
 	asyncPost bool   // hook install --async-post
+	// scanOutput is hook install --scan-output: flowd may replace a
+	// tool's output.
+	scanOutput bool
 	// logEvents are the events the harness's own logging hook runs for
 	// (HOOK_EVENTS); empty means all three.
 	logEvents string
@@ -128,6 +132,9 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	install := []string{bins.hook, "install", "--agent", "claude-code", "--scope", "project", "--dir", "."}
 	if r.asyncPost {
 		install = append(install, "--async-post")
+	}
+	if r.scanOutput {
+		install = append(install, "--scan-output")
 	}
 	wrapper := filepath.Join(tmp, "claude-with-flowd-hooks")
 	script := "#!/bin/sh\n" + shellJoin(install...) + " >&2 || exit 97\nexec " + shellJoin(claude) + ` "$@"` + "\n"
@@ -159,8 +166,10 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 		"MCP=", "MCP_WRAP=",
 	}
 	if r.mcp {
-		env = append(env, "MCP=filesystem",
-			"MCP_WRAP="+shellJoin(bins.shim, "--socket", r.socket, "--no-autostart", "--name", "{name}", "--"))
+		env = append(env, "MCP=filesystem")
+	}
+	if r.mcp && !r.noShim {
+		env = append(env, "MCP_WRAP="+shellJoin(bins.shim, "--socket", r.socket, "--no-autostart", "--name", "{name}", "--"))
 	}
 
 	var summary []byte

@@ -126,6 +126,10 @@ var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": 
 	"user-manipulation": true, "output-directive": true}
 
 func (s *Scanner) newState(ctx Context) *scanState {
+	// The engine is built at the first scan; building it must not count
+	// against that scan's time budget, or the first result would be cut
+	// short and pass unscanned.
+	s.engine()
 	return &scanState{s: s, ctx: ctx, start: time.Now(), res: Result{Evidence: map[string]int{}}}
 }
 
