@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // answered reports whether err is flowd's refusal: it runs, so its files
@@ -66,4 +68,34 @@ func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fl.Arg(0))
 		args = fl.Args()[1:]
 	}
+}
+
+// storeCommand is what the quarantine and pins subcommands share: the
+// flags that find flowd (or, when it is not running, its data dir) and the
+// positional arguments, which may come before or after the flags.
+type storeCommand struct {
+	client  *localapi.Client
+	dataDir string
+	json    bool
+	pos     []string
+}
+
+func parseStoreCommand(name string, args []string, dataDirUse string) (storeCommand, error) {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	dataDir := fl.String("data-dir", paths.DataDir(), dataDirUse+" (env FLOWD_DATA_DIR)")
+	asJSON := fl.Bool("json", false, "print JSON")
+	pos, err := parseAnywhere(fl, args)
+	if err != nil {
+		return storeCommand{}, err
+	}
+	return storeCommand{client: localapi.NewClient(*socket, 5*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
+}
+
+// arg is the i-th positional argument, or "".
+func (c storeCommand) arg(i int) string {
+	if i < len(c.pos) {
+		return c.pos[i]
+	}
+	return ""
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,10 +10,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
-	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 )
 
@@ -27,27 +24,17 @@ func cmdPins(args []string, out io.Writer, open tty) error {
 		fmt.Fprintln(os.Stderr, pinsUsage)
 		return exitError(2)
 	}
-	fl := flag.NewFlagSet("flowd pins "+args[0], flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
-	dataDir := fl.String("data-dir", paths.DataDir(), "read the pins directly when flowd is not running (env FLOWD_DATA_DIR)")
-	asJSON := fl.Bool("json", false, "print JSON")
-	pos, err := parseAnywhere(fl, args[1:])
+	cmd, err := parseStoreCommand("flowd pins "+args[0], args[1:], "read the pins directly when flowd is not running")
 	if err != nil {
 		return exitError(2)
 	}
-	arg := func(i int) string {
-		if i < len(pos) {
-			return pos[i]
-		}
-		return ""
-	}
-	c := localapi.NewClient(*socket, 5*time.Second)
+	pos, arg, c := cmd.pos, cmd.arg, cmd.client
 	list := func() ([]pins.Server, error) {
 		servers, err := c.Pins()
 		if err == nil || answered(err) {
 			return servers, err
 		}
-		return readPins(filepath.Join(*dataDir, "pins.db"))
+		return readPins(filepath.Join(cmd.dataDir, "pins.db"))
 	}
 	switch {
 	case args[0] == "list" && len(pos) == 0:
@@ -55,7 +42,7 @@ func cmdPins(args []string, out io.Writer, open tty) error {
 		if err != nil {
 			return err
 		}
-		if *asJSON {
+		if cmd.json {
 			return printJSON(out, servers)
 		}
 		return printPins(out, servers)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
-	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 )
 
@@ -26,22 +24,12 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 		fmt.Fprintln(os.Stderr, quarantineUsage)
 		return exitError(2)
 	}
-	fl := flag.NewFlagSet("flowd quarantine "+args[0], flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
-	dataDir := fl.String("data-dir", paths.DataDir(), "read the quarantine directly when flowd is not running (env FLOWD_DATA_DIR)")
-	asJSON := fl.Bool("json", false, "print JSON")
-	pos, err := parseAnywhere(fl, args[1:])
+	cmd, err := parseStoreCommand("flowd quarantine "+args[0], args[1:], "read the quarantine directly when flowd is not running")
 	if err != nil {
 		return exitError(2)
 	}
-	arg := func(i int) string {
-		if i < len(pos) {
-			return pos[i]
-		}
-		return ""
-	}
-	c := localapi.NewClient(*socket, 5*time.Second)
-	file := filepath.Join(*dataDir, "quarantine.db")
+	pos, arg, c := cmd.pos, cmd.arg, cmd.client
+	file := filepath.Join(cmd.dataDir, "quarantine.db")
 	switch {
 	case args[0] == "list" && len(pos) == 0:
 		items, err := c.Quarantine()
@@ -51,7 +39,7 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 				return err
 			}
 		}
-		if *asJSON {
+		if cmd.json {
 			return printJSON(out, items)
 		}
 		return printQuarantine(out, items)
@@ -67,7 +55,7 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 			}
 			it = items[0]
 		}
-		if *asJSON {
+		if cmd.json {
 			return printJSON(out, it)
 		}
 		showItem(out, it, true)
