@@ -11,23 +11,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/corpora"
 )
 
 // corpusDir finds ../shared/corpora beside the repository root.
 func corpusDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := corpora.Dir()
 	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "corpora")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above %s", dir)
-		}
-		dir = parent
-	}
+	return dir
 }
 
 type sample struct {
