@@ -267,9 +267,8 @@ func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) {
 func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 	server := u.serverName()
 	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
-	limit := set.cfg.Shim.MaxInspectBytes
-	oversize := len(args) > limit
-	if oversize {
+	argsBytes := len(args)
+	if limit := set.cfg.Shim.MaxInspectBytes; len(args) > limit {
 		args = args[:limit]
 	}
 	c.class = u.toolClass(d, c.tool)
@@ -287,16 +286,15 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 		Secrets:     c.analysis.Secrets,
 		FlowType:    c.analysis.FlowType,
 		Sources:     c.analysis.Sources,
+
+		ArgsBytes:      argsBytes,
+		InspectedBytes: len(args),
 	}
 	c.decision = set.rules.Decide(pc)
-	if pc.Endpoint != "" {
+	switch {
+	case pc.Endpoint != "":
 		c.analysis.Risk = flow.RiskCritical
-	}
-	// What flowd could not read must not leave: arguments past the limit
-	// going to a destination that can send data out are denied.
-	if oversize && pc.External && c.decision.Action != policy.Deny {
-		c.decision = policy.Decision{Action: policy.Deny, Rule: "shim.max_inspect_bytes",
-			Reason: fmt.Sprintf("arguments of %d bytes to external destination (%s) exceed shim.max_inspect_bytes (%d) and cannot be checked; raise the limit to allow such calls", c.argsBytes, server, limit)}
+	case c.decision.Rule == policy.UninspectedRule:
 		c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
 	}
 }

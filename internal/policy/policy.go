@@ -75,6 +75,9 @@ type Call struct {
 	// says what.
 	Tainted     bool
 	TaintReason string
+	// ArgsBytes and InspectedBytes say how much of the arguments flowd
+	// read: when it read less than all, the findings above are partial.
+	ArgsBytes, InspectedBytes int
 }
 
 // Decision is what to do with a call, and why.
@@ -86,8 +89,22 @@ type Decision struct {
 
 // Decide applies the rules to one call, in this order: suspicious
 // endpoints, tool overrides, secrets leaving, internal data leaving, the
-// default.
+// default. Whatever they say, arguments flowd could not read in full do not
+// go to a destination that can send them out.
 func (r Rules) Decide(c Call) Decision {
+	d := r.decide(c)
+	if c.ArgsBytes > c.InspectedBytes && c.External && d.Action != Deny {
+		return Decision{Action: Deny, Rule: UninspectedRule,
+			Reason: fmt.Sprintf("arguments of %d bytes to external destination (%s) exceed shim.max_inspect_bytes (%d) and cannot be checked; raise the limit to allow such calls", c.ArgsBytes, dest(c), c.InspectedBytes)}
+	}
+	return d
+}
+
+// UninspectedRule names the decision on arguments flowd could not read in
+// full.
+const UninspectedRule = "shim.max_inspect_bytes"
+
+func (r Rules) decide(c Call) Decision {
 	if c.Endpoint != "" {
 		return Decision{Action: Deny, Rule: "suspicious_endpoints",
 			Reason: fmt.Sprintf("Request to suspicious endpoint %s (a known data-collection service) in a call to %s", c.Endpoint, dest(c))}

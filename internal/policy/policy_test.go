@@ -42,6 +42,9 @@ func TestDecide(t *testing.T) {
 		{"internal out, proxy mode", Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"github"}}, Warn, "internal_to_external"},
 		{"internal out, hook mode", Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"github"}, CanAsk: true}, Ask, "internal_to_external"},
 		{"external to external", Call{Server: "slack", Tool: "post", External: true, FlowType: "external→external", Sources: []string{"web"}}, Allow, "default_action"},
+		{"unread arguments out", Call{Server: "slack", Tool: "post", External: true, ArgsBytes: 2000, InspectedBytes: 1024}, Deny, "shim.max_inspect_bytes"},
+		{"unread arguments out, even if allowed", Call{Tool: "WebSearch", External: true, ArgsBytes: 2000, InspectedBytes: 1024}, Deny, "shim.max_inspect_bytes"},
+		{"unread arguments kept in", Call{Server: "db", Tool: "insert", ArgsBytes: 2000, InspectedBytes: 1024}, Allow, "default_action"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
