@@ -61,8 +61,9 @@ type statusJSON struct {
 	Running bool `json:"running"`
 	PID     int  `json:"pid"`
 	Shims   []struct {
-		Server  string `json:"server"`
-		Session string `json:"session"`
+		Server   string `json:"server"`
+		Session  string `json:"session"`
+		Messages int    `json:"messages"`
 	} `json:"shims"`
 }
 
@@ -241,9 +242,16 @@ func TestUpstreamThatNeverServes(t *testing.T) {
 	_, err := p.stdin.Write([]byte(initLine))
 	require.NoError(t, err)
 	// The client gives up and terminates the shim; sleep gets the SIGTERM.
-	// Whether the shim has read the initialize line yet is a race the
-	// report must not depend on: it must be there once the shim exits.
-	time.Sleep(200 * time.Millisecond) // let the line reach the shim: there is no signal for "read"
+	// First wait until flowd has seen the initialize line, so the shim
+	// has read it (polling another process's state, bounded).
+	for i := 0; ; i++ {
+		st := status(t, f.socket)
+		if len(st.Shims) == 1 && st.Shims[0].Messages > 0 {
+			break
+		}
+		require.Less(t, i, 500, "flowd never saw the initialize line")
+		time.Sleep(10 * time.Millisecond)
+	}
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 143, p.wait(t, 10*time.Second))
 	assert.Contains(t, p.stderr.String(), "never answered initialize")
