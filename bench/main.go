@@ -19,11 +19,27 @@ func main() {
 	hookFor := flag.Duration("hook-for", 5*time.Second, "how long the hook load runs")
 	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver and rawserver (default: build them stripped into a temp dir)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
+	only := flag.String("only", "", `"engine": measure only the in-process flow engine (-origins, -checks) and print its figures as JSON`)
 	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "bench: unexpected arguments %q\n", flag.Args())
+	if flag.NArg() > 0 || (*only != "" && *only != "engine") {
+		fmt.Fprintf(os.Stderr, "bench: unexpected arguments %q or -only %q\n", flag.Args(), *only)
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *only == "engine" {
+		// The flow engine needs no binaries, sockets or child processes:
+		// tuning it should not wait on the whole run.
+		e, err := measureEngine(*origins, *checks)
+		if err == nil {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(e)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	rep, err := run(Config{N: *n, Warmup: 200, Blocks: 10, Preload: *preload, Runs: *runs,
 		Origins: *origins, Checks: *checks,

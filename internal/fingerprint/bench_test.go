@@ -115,7 +115,7 @@ func TestBudgets(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	t.Logf("10,000 origins, %.1f MB of content: index heap %.2f MB (units %d entries/%d cells, windows %d/%d)",
-		float64(total)/1e6, float64(heap)/1e6, x.units.n, len(x.units.cells), x.grams.n, len(x.grams.cells))
+		float64(total)/1e6, float64(heap)/1e6, x.units.n, x.units.capacity(), x.grams.n, x.grams.capacity())
 	t.Logf("Add: %.0f MB/s (%s)", float64(total)/addTime.Seconds()/1e6, clockName)
 	require.LessOrEqual(t, heap, int64(20<<20), "memory per 10,000 origins")
 

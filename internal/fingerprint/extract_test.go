@@ -169,3 +169,94 @@ func TestTable(t *testing.T) {
 	check()
 	assert.Less(t, len(tb.cells), 8192, "shrinks after a purge")
 }
+
+// The packed form must hold exactly what the wide form holds: a bucket and
+// a tag give back the whole key, at any bucket count from 2^16 on.
+func TestPackedKeysRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, nb := range []int{minPackedBuckets, minPackedBuckets + 1, 100_003, 1 << 20} {
+		tb := table{buckets: make([]bucket, nb)}
+		for range 10_000 {
+			k := validKey(rng.Uint64())
+			b := tb.homeBucket(k)
+			first := tb.firstKey(b)
+			require.LessOrEqual(t, first, k)
+			require.Equal(t, k, first+uint64(uint32(k)-uint32(first)), "buckets %d key %x", nb, k)
+		}
+		require.Equal(t, nb-1, tb.homeBucket(keyMask))
+		require.Equal(t, 0, tb.homeBucket(1))
+	}
+}
+
+func TestPackedTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var tb table
+	want := map[uint64]uint16{}
+	// Enough keys to leave the wide form, and to fill packed buckets to
+	// the load where some keys land in the stash.
+	for i := range 900_000 {
+		k := validKey(rng.Uint64())
+		s := uint16(i % 100)
+		if tb.full() {
+			tb.resize()
+		}
+		tb.put(k, s)
+		want[k] = s
+	}
+	require.NotEmpty(t, tb.buckets, "packed")
+	require.Nil(t, tb.cells)
+	check := func() {
+		t.Helper()
+		require.Equal(t, len(want), tb.n)
+		for k, s := range want {
+			got, ok := tb.get(k)
+			require.True(t, ok, "key %x lost", k)
+			require.Equal(t, s, got)
+		}
+		for range 100_000 {
+			k := validKey(rng.Uint64())
+			if _, in := want[k]; !in {
+				_, ok := tb.get(k)
+				require.False(t, ok)
+			}
+		}
+		got := map[uint64]uint16{}
+		tb.each(func(k uint64, s uint16) { got[k] = s })
+		require.Equal(t, want, got)
+	}
+	// Fill up to the growth bound, where probe runs are longest.
+	for !tb.full() {
+		k := validKey(rng.Uint64())
+		tb.put(k, 7)
+		want[k] = 7
+	}
+	assert.NotEmpty(t, tb.stash, "some keys overflow their probe window at this load")
+	check()
+	// Replacing keeps one entry per key, wherever it sits.
+	replaced := 0
+	for k := range want {
+		if replaced++; replaced > 1000 {
+			break
+		}
+		tb.put(k, 99)
+		want[k] = 99
+	}
+	for k := range tb.stash {
+		tb.put(k, 98)
+		want[k] = 98
+	}
+	check()
+
+	dead := make([]bool, 100)
+	for s := range 90 {
+		dead[s] = true
+	}
+	for k, s := range want {
+		if dead[s] {
+			delete(want, k)
+		}
+	}
+	tb.purge(dead)
+	check()
+	assert.Empty(t, tb.buckets, "shrinks back to the wide form after a purge")
+}

@@ -187,12 +187,7 @@ const (
 // 64-bit hash, not SHA-256: it is many times faster and, its seed being
 // private to the process, as hard to collide on purpose. SHA-256/128 is
 // computed only for what Match reports.
-func unitKey(sum uint64, salt uint64) uint64 {
-	if k := (sum ^ salt) & keyMask; k != 0 {
-		return k
-	}
-	return 1
-}
+func unitKey(sum uint64, salt uint64) uint64 { return validKey(sum ^ salt) }
 
 // Add records a tool result as origin id. content is the result's raw JSON
 // or text; only its first MaxHashBytes are examined.

@@ -267,9 +267,4 @@ func windowHash(win []byte, pow []uint64) uint64 {
 
 // gramKey makes a table key of a window's polynomial hash, whose low bits
 // are poorly mixed.
-func gramKey(h uint64) uint64 {
-	if k := mix(h) & keyMask; k != 0 {
-		return k
-	}
-	return 1
-}
+func gramKey(h uint64) uint64 { return validKey(mix(h)) }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -49,11 +50,14 @@ const MinSecretLength = 8
 // wrapped over lines. It is safe for concurrent use.
 //
 // A session may hold thousands of secrets with a dozen needles each, so the
-// needles are compact: each secret owns one buffer holding all its encoded
-// forms, a needle is a span of it, and one open-addressing table of needle
-// numbers, keyed by the needle's first 8 bytes, finds them. Forgotten
-// secrets are only marked; their needles are swept out in one rebuild once
-// they are as many as the live ones, so forgetting stays amortised O(1).
+// needles are compact: a needle is a form number of its secret (which
+// encoding, which base64 alignment, which piece) and the form's first 8
+// bytes, its key; one open-addressing table of needle numbers, keyed by
+// those 8 bytes, finds them. The encoded forms themselves are not kept:
+// Find encodes a form again only when text matches its key, which text
+// without the secret almost never does. Forgotten secrets are only marked;
+// their needles are swept out in one rebuild once they are as many as the
+// live ones, so forgetting stays amortised O(1).
 type SecretIndex struct {
 	max int
 
@@ -63,47 +67,105 @@ type SecretIndex struct {
 	free    []uint32          // slots whose needles are gone, for reuse
 	byValue map[string]uint32 // value → slot
 	needles []needle
+	keys    []uint64 // by needle number: the needle's first 8 bytes
 	table   []uint32 // needle number + 1 of each 8-byte prefix's chain; 0 is empty
 	dead    int      // needles of forgotten secrets
 	// prefix has a bit per hashed 4-byte prefix of any needle: most text
 	// positions are rejected with one bit test, without a table lookup. It
 	// is sized for thousands of secrets, each with a dozen needles, to
 	// stay sparse.
-	prefix [prefixBits / 64]uint64
+	prefix  [prefixBits / 64]uint64
+	scratch []byte // for Add: a form being keyed
 }
 
 type secretSlot struct {
 	id      uint64
 	value   string
-	buf     []byte // the secret, then its other encodings
 	needles int
 	live    bool
 }
 
-// needle is one form of a secret: buf[off:off+n] of its slot. Needles
-// that start with the same 8 bytes (the hex of every AWS key starts
-// "414b4941") are chained through next, so that the table holds each
-// prefix once and its probe runs stay short.
+// needle is one form of a secret. Needles that start with the same 8 bytes
+// (the hex of every AWS key starts "414b4941") are chained through next,
+// so that the table holds each prefix once and its probe runs stay short.
 type needle struct {
 	slot uint32
-	off  uint32
-	n    uint32
 	next uint32 // needle number + 1 of the next with the same prefix; 0 ends
-	enc  uint8  // index in encodingNames
+	form form
 }
 
-var encodingNames = [...]Encoding{EncRaw, EncJSON, EncURL, EncHex, EncBase64, EncBase64URL, EncCase, EncFragment}
+// form numbers the searched forms of a secret s: formRaw is s itself, then
+// its lower- and upper-case hex, the standard and URL base64 of its whole
+// 3-byte groups from byte j (j = 0, 1, 2), s in its other case, and from
+// formFragment on the fragmentLen-byte piece at fragmentStride·(f −
+// formFragment).
+type form uint16
 
 const (
-	encRaw uint8 = iota
-	_
-	_
-	encHex
-	encBase64
-	encBase64URL
-	encCase
-	encFragment
+	formRaw form = iota
+	formHex
+	formHexUpper
+	formBase64                     // + j
+	formBase64URL = formBase64 + 3 // + j
+	formCase      = formBase64URL + 3
+	formFragment  = formCase + 1
 )
+
+// encoding is how Find names a form found in text.
+func (f form) encoding() Encoding {
+	switch {
+	case f == formRaw:
+		return EncRaw
+	case f <= formHexUpper:
+		return EncHex
+	case f < formBase64URL:
+		return EncBase64
+	case f < formCase:
+		return EncBase64URL
+	case f == formCase:
+		return EncCase
+	}
+	return EncFragment
+}
+
+// appendForm appends form f of secret s to dst.
+func appendForm(dst []byte, s string, f form) []byte {
+	switch {
+	case f == formRaw:
+		return append(dst, s...)
+	case f <= formHexUpper:
+		off := len(dst)
+		dst = hex.AppendEncode(dst, []byte(s))
+		if f == formHexUpper {
+			upper(dst[off:])
+		}
+		return dst
+	case f < formBase64URL:
+		return base64.RawStdEncoding.AppendEncode(dst, groups(s, int(f-formBase64)))
+	case f < formCase:
+		return base64.RawURLEncoding.AppendEncode(dst, groups(s, int(f-formBase64URL)))
+	case f == formCase:
+		if strings.ToUpper(s) == s {
+			return append(dst, strings.ToLower(s)...)
+		}
+		return append(dst, strings.ToUpper(s)...)
+	}
+	i := int(f-formFragment) * fragmentStride
+	return append(dst, s[i:i+fragmentLen]...)
+}
+
+// groups is the whole 3-byte groups of s from byte j: whichever alignment
+// s had inside an encoded blob, the base64 of one of j = 0, 1, 2 appears in
+// it verbatim.
+func groups(s string, j int) []byte { return []byte(s[j : j+(len(s)-j)/3*3]) }
+
+func upper(b []byte) {
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+}
 
 // NewSecretIndex returns an index that keeps at most max secrets, forgetting
 // the oldest.
@@ -131,7 +193,6 @@ func (x *SecretIndex) Add(id uint64, secret string) {
 		x.forget(x.order[0])
 		x.order = x.order[1:]
 	}
-	buf, ns := encodings(secret)
 	var slot uint32
 	if n := len(x.free); n > 0 {
 		slot = x.free[n-1]
@@ -142,22 +203,22 @@ func (x *SecretIndex) Add(id uint64, secret string) {
 	}
 	// A copy, not a window into the text the secret was found in, which
 	// may be large.
-	value := string(buf[:len(secret)])
-	x.secrets[slot] = secretSlot{id: id, value: value, buf: buf, needles: len(ns), live: true}
+	value := strings.Clone(secret)
+	forms := searchedForms(value)
+	x.secrets[slot] = secretSlot{id: id, value: value, needles: len(forms), live: true}
 	x.order = append(x.order, slot)
 	x.byValue[value] = slot
-	if (len(x.needles)+len(ns)+1)*2 > len(x.table) {
-		x.rebuild(max(64, (len(x.needles)-x.dead+len(ns))*4))
+	if (len(x.needles)+len(forms)+1)*2 > len(x.table) {
+		x.rebuild(max(64, (len(x.needles)-x.dead+len(forms))*4))
 	}
-	for _, n := range ns {
-		n.slot = slot
-		x.needles = append(x.needles, n)
+	for _, f := range forms {
+		x.scratch = appendForm(x.scratch[:0], value, f)
+		x.needles = append(x.needles, needle{slot: slot, form: f})
+		x.keys = append(x.keys, binary.LittleEndian.Uint64(x.scratch))
 		x.insert(uint32(len(x.needles)))
-		x.setPrefix(x.text(n))
+		x.setPrefix(x.scratch)
 	}
 }
-
-func (x *SecretIndex) text(n needle) []byte { return x.secrets[n.slot].buf[n.off : n.off+n.n] }
 
 func needleHome(key uint64, size int) int {
 	return int((key * 0x9e3779b97f4a7c15 >> 32) * uint64(size) >> 32)
@@ -167,8 +228,7 @@ func needleHome(key uint64, size int) int {
 // the table has room.
 func (x *SecretIndex) insert(stored uint32) {
 	n := &x.needles[stored-1]
-	key := binary.LittleEndian.Uint64(x.text(*n))
-	i := x.cell(key)
+	i := x.cell(x.keys[stored-1])
 	n.next = x.table[i]
 	x.table[i] = stored
 }
@@ -178,7 +238,7 @@ func (x *SecretIndex) insert(stored uint32) {
 func (x *SecretIndex) cell(key uint64) int {
 	for i := needleHome(key, len(x.table)); ; {
 		c := x.table[i]
-		if c == 0 || binary.LittleEndian.Uint64(x.text(x.needles[c-1])) == key {
+		if c == 0 || x.keys[c-1] == key {
 			return i
 		}
 		if i++; i == len(x.table) {
@@ -191,7 +251,14 @@ func (x *SecretIndex) cell(key uint64) int {
 // rehashes the rest into a table of size cells.
 func (x *SecretIndex) rebuild(size int) {
 	if x.dead > 0 {
-		x.needles = slices.DeleteFunc(x.needles, func(n needle) bool { return !x.secrets[n.slot].live })
+		kept := 0
+		for k, n := range x.needles {
+			if x.secrets[n.slot].live {
+				x.needles[kept], x.keys[kept] = n, x.keys[k]
+				kept++
+			}
+		}
+		x.needles, x.keys = x.needles[:kept], x.keys[:kept]
 		for s := range x.secrets {
 			if !x.secrets[s].live && x.secrets[s].value != "" {
 				x.secrets[s] = secretSlot{}
@@ -200,8 +267,10 @@ func (x *SecretIndex) rebuild(size int) {
 		}
 		x.dead = 0
 		clear(x.prefix[:])
-		for _, n := range x.needles {
-			x.setPrefix(x.text(n))
+		var key [8]byte
+		for _, k := range x.keys {
+			binary.LittleEndian.PutUint64(key[:], k)
+			x.setPrefix(key[:])
 		}
 	}
 	x.table = make([]uint32, size)
@@ -229,53 +298,32 @@ func (x *SecretIndex) forget(slot uint32) {
 	}
 }
 
-// encodings returns the forms of secret searched for, as spans of one
-// buffer that starts with the secret itself. Base64 is searched as the
-// encoding of the secret's whole 3-byte groups starting at each of its
-// first three bytes: whichever alignment the secret had inside the encoded
-// blob, one of these appears in it verbatim.
-func encodings(secret string) ([]byte, []needle) {
-	s := []byte(secret)
-	n := len(s)
-	buf := make([]byte, 0, n*(1+2+2)+6*(n*4/3+4)+n)
-	var ns []needle
-	add := func(b []byte, enc uint8) {
-		ns = append(ns, needle{off: uint32(len(buf)), n: uint32(len(b)), enc: enc})
-		buf = append(buf, b...)
-	}
-	add(s, encRaw)
-	h := hex.AppendEncode(nil, s)
-	add(h, encHex)
-	add(bytes.ToUpper(h), encHex)
-	for j := range 3 {
-		g := s[j : j+(n-j)/3*3]
-		std := base64.RawStdEncoding.AppendEncode(nil, g)
-		url := base64.RawURLEncoding.AppendEncode(nil, g)
-		add(std, encBase64)
-		if !bytes.Equal(std, url) {
-			add(url, encBase64URL)
+// searchedForms lists the forms of secret searched for. Hex and base32
+// secrets mean the same in either case, so a single-case secret is also
+// searched in the other case. fragmentLen-byte pieces of a long secret at
+// every fragmentStride bytes let a secret cut in two (half in one field,
+// half in another) still be found: any run of fragmentLen+fragmentStride-1
+// bytes of it holds a whole piece. Short secrets have no pieces: a piece
+// must be much shorter than the whole.
+func searchedForms(secret string) []form {
+	n := len(secret)
+	forms := []form{formRaw, formHex, formHexUpper}
+	for j := range form(3) {
+		forms = append(forms, formBase64+j)
+		// Without '+' and '/' in it, the URL alphabet's form is the same.
+		if std := base64.RawStdEncoding.EncodeToString(groups(secret, int(j))); strings.ContainsAny(std, "+/") {
+			forms = append(forms, formBase64URL+j)
 		}
 	}
-	// Hex and base32 secrets mean the same in either case.
-	if up, low := bytes.ToUpper(s), bytes.ToLower(s); bytes.Equal(s, up) != bytes.Equal(s, low) {
-		other := up
-		if bytes.Equal(s, up) {
-			other = low
-		}
-		add(other, encCase)
+	if up, low := strings.ToUpper(secret), strings.ToLower(secret); (secret == up) != (secret == low) {
+		forms = append(forms, formCase)
 	}
-	// fragmentLen-byte pieces of a long secret at every fragmentStride
-	// bytes, so a secret cut in two (half in one field, half in another) is
-	// still found: any run of fragmentLen+fragmentStride-1 bytes of it holds
-	// a whole piece. Short secrets have no pieces: a piece must be much
-	// shorter than the whole. Pieces are spans of the secret at the start
-	// of the buffer.
 	if n >= 2*fragmentLen-8 {
 		for i := 0; i+fragmentLen <= n; i += fragmentStride {
-			ns = append(ns, needle{off: uint32(i), n: fragmentLen, enc: encFragment})
+			forms = append(forms, formFragment+form(i/fragmentStride))
 		}
 	}
-	return slices.Clip(buf), ns
+	return forms
 }
 
 // Find reports the known secrets in text, one SecretMatch per secret and
@@ -288,10 +336,11 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 	}
 	type found struct {
 		slot uint32
-		enc  uint8
+		enc  Encoding
 	}
 	seen := map[found]bool{}
 	var out []SecretMatch
+	var enc []byte
 	// A raw needle found only in a decoded view was escaped in the
 	// original; decoded names that escaping.
 	search := func(view []byte, decoded Encoding, skipRaw bool) {
@@ -303,16 +352,20 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 			for k := x.table[x.cell(binary.LittleEndian.Uint64(view[i:]))]; k != 0; {
 				n := x.needles[k-1]
 				k = n.next
-				if n.enc == encRaw && skipRaw || !x.secrets[n.slot].live || !bytes.HasPrefix(view[i:], x.text(n)) {
+				if n.form == formRaw && skipRaw || !x.secrets[n.slot].live {
 					continue
 				}
-				enc := encodingNames[n.enc]
-				if n.enc == encRaw {
-					enc = decoded
+				enc = appendForm(enc[:0], x.secrets[n.slot].value, n.form)
+				if !bytes.HasPrefix(view[i:], enc) {
+					continue
 				}
-				if f := (found{n.slot, n.enc}); !seen[f] {
+				name := n.form.encoding()
+				if n.form == formRaw {
+					name = decoded
+				}
+				if f := (found{n.slot, n.form.encoding()}); !seen[f] {
 					seen[f] = true
-					out = append(out, SecretMatch{Secret: x.secrets[n.slot].id, Encoding: enc})
+					out = append(out, SecretMatch{Secret: x.secrets[n.slot].id, Encoding: name})
 				}
 			}
 		}

@@ -1,16 +1,30 @@
 package fingerprint
 
-// table maps 48-bit hash keys to 16-bit origin slots. Each cell is one
-// uint64, key<<16 | slot, in an open-addressing array with linear probing:
-// 8 bytes an entry plus load slack, where a Go map would cost several times
-// that, and a lookup touches one cache line. The window table is most of a
-// session's memory.
+import "math/bits"
+
+// table maps 48-bit hash keys to 16-bit origin slots. The window table is
+// most of a session's memory, so it has two forms:
 //
-// 48 bits keep false hits negligible: a lookup collides with one of N
-// stored keys with probability N/2^48, about 10^-8 for a full session, and
-// Match makes a few thousand lookups.
+//   - wide, while small: one uint64 per cell, key<<16 | slot, in an
+//     open-addressing array with linear probing, at most 4/5 full: 10 to
+//     13 bytes an entry.
+//   - packed, once the wide form would outgrow the packed one's minimum
+//     (4 MB): cache-line buckets of ten cells, each a 32-bit tag and a
+//     16-bit slot, linear probing by bucket: 7 to 9 bytes an entry at the
+//     loads kept. The bucket of a key is its rank in key order
+//     (key·buckets/2^48), so with at least 2^16 buckets a bucket spans at
+//     most 2^32 keys and the low 32 bits, the tag, tell the key exactly:
+//     packing loses nothing.
+//
+// 48 bits keep false hits negligible in either form: a lookup equals one of
+// N stored keys by chance with probability N/2^48, about 5·10^-9 for a full
+// session, and Match makes a few thousand lookups.
 type table struct {
-	cells []uint64
+	cells   []uint64 // wide form
+	buckets []bucket // packed form; when non-empty, cells is nil
+	// stash holds the packed entries that found no free cell within
+	// maxShift buckets of their home: about 1% at the highest load.
+	stash map[uint64]uint16
 	n     int
 }
 
@@ -20,13 +34,106 @@ const (
 	minTableCap = 64
 )
 
-// home spreads keys over the cells by their low 32 bits (keys are hashes, so
-// those bits are uniform) without needing a power-of-two capacity.
-func (t *table) home(key uint64) int {
-	return int((key & 0xffffffff) * uint64(len(t.cells)) >> 32)
+// bucket is 64 bytes: one cache line, as the allocator aligns large arrays.
+// An empty cell has tag 0; keys never have 0 as their low 32 bits.
+type bucket struct {
+	// tags holds cell 2j's tag in the low half of tags[j] and cell 2j+1's
+	// in the high half, so that has compares two at a time.
+	tags  [bucketCells / 2]uint64
+	slots [bucketCells]uint16
+	// meta holds, in bits 3i to 3i+2, how many buckets past its key's
+	// home bucket cell i sits (linear probing by bucket, at most
+	// maxShift-1), and in overflowBit whether a key whose home is this
+	// bucket or one before it sits past it (or in the stash): a lookup
+	// stops at the first bucket without it, usually its home.
+	meta uint32
 }
 
+const (
+	bucketCells = 10
+	maxShift    = 8
+	overflowBit = 1 << 31
+	// Below 2^16 buckets a bucket spans more keys than a tag tells apart.
+	minPackedBuckets = 1 << (keyBits - 32)
+	// The wide form turns packed once it would take more memory than the
+	// packed form's minimum: 8 wide cells to a 64-byte bucket.
+	maxWideCells = minPackedBuckets * 8
+	// Packed load bounds, in entries per 100 cells: a table is rebuilt at
+	// packedGrowAt, to packedLoad. Growth by about 1.3 trades the slack
+	// left after a rebuild against how often entries are moved; rebuilds
+	// are sequential passes (see rebuild), so they stay cheap.
+	packedGrowAt = 92
+	packedLoad   = 72
+)
+
+// validKey forces the low 32 bits of a 48-bit hash to be non-zero, so that
+// they can serve as a packed tag; the bias this adds is 2^-32.
+func validKey(k uint64) uint64 {
+	k &= keyMask
+	if uint32(k) == 0 {
+		k |= 1
+	}
+	return k
+}
+
+// home is the wide cell of key, its rank in key order as homeBucket's:
+// keys are hashes, so that spreads them evenly without a power-of-two
+// capacity, and rebuilds from either form write the new table in order.
+func (t *table) home(key uint64) int {
+	hi, _ := bits.Mul64(key<<(64-keyBits), uint64(len(t.cells)))
+	return int(hi)
+}
+
+// homeBucket is the packed bucket of key: its rank in key order.
+func (t *table) homeBucket(key uint64) int {
+	hi, _ := bits.Mul64(key<<(64-keyBits), uint64(len(t.buckets)))
+	return int(hi)
+}
+
+// firstKey is the smallest key whose home is bucket b, ⌈b·2^48/buckets⌉.
+// A bucket's keys span at most 2^32 from there, so the one that ends in a
+// tag's 32 bits is firstKey + (tag − firstKey mod 2^32).
+func (t *table) firstKey(b int) uint64 {
+	lo, rem := bits.Div64(uint64(b)>>(64-keyBits), uint64(b)<<keyBits, uint64(len(t.buckets)))
+	if rem != 0 {
+		lo++
+	}
+	return lo
+}
+
+func (bk *bucket) tag(i int) uint32 { return uint32(bk.tags[i/2] >> (32 * (i % 2))) }
+
+func (bk *bucket) setTag(i int, tag uint32) {
+	sh := 32 * (i % 2)
+	bk.tags[i/2] = bk.tags[i/2]&^(0xffffffff<<sh) | uint64(tag)<<sh
+}
+
+// has reports whether some cell holds tag (0: whether some cell is free).
+// It is the whole cost of most lookups, which miss: the classic test for
+// a zero lane, over both lanes of each word at once, without a branch.
+func (bk *bucket) has(tag uint32) bool {
+	const low, high = 0x0000000100000001, 0x8000000080000000
+	spread := uint64(tag) * low
+	var zero uint64
+	for _, w := range &bk.tags {
+		x := w ^ spread
+		zero |= (x - low) &^ x & high
+	}
+	return zero != 0
+}
+
+func shiftOf(meta uint32, i int) int { return int(meta >> (3 * i) & (maxShift - 1)) }
+
 func (t *table) get(key uint64) (uint16, bool) {
+	if len(t.buckets) > 0 {
+		switch b, i, where := t.find(key); where {
+		case inBucket:
+			return t.buckets[b].slots[i], true
+		case stashed:
+			return t.stash[key], true
+		}
+		return 0, false
+	}
 	if len(t.cells) == 0 {
 		return 0, false
 	}
@@ -44,9 +151,51 @@ func (t *table) get(key uint64) (uint16, bool) {
 	}
 }
 
-// put stores key (non-zero, at most 48 bits) for slot, replacing an earlier
-// slot: the newest origin that contains a fingerprint is the one reported.
+// find returns the packed bucket and cell of key, or stashed when key is
+// in the stash.
+func (t *table) find(key uint64) (b, i int, where found) {
+	tag := uint32(key)
+	b = t.homeBucket(key)
+	for shift := range maxShift {
+		bk := &t.buckets[b]
+		if bk.has(tag) {
+			for i := range bucketCells {
+				if bk.tag(i) == tag && shiftOf(bk.meta, i) == shift {
+					return b, i, inBucket
+				}
+			}
+		}
+		if bk.meta&overflowBit == 0 {
+			return 0, 0, absent
+		}
+		b = t.next(b)
+	}
+	if _, ok := t.stash[key]; ok {
+		return 0, 0, stashed
+	}
+	return 0, 0, absent
+}
+
+type found uint8
+
+const (
+	absent found = iota
+	inBucket
+	stashed
+)
+
+// put stores key (a validKey) for slot, replacing an earlier slot: the
+// newest origin that contains a fingerprint is the one reported. The caller
+// makes room first (full, resize).
 func (t *table) put(key uint64, slot uint16) {
+	if len(t.buckets) == 0 {
+		t.putWide(key, slot)
+		return
+	}
+	t.putPacked(key, slot)
+}
+
+func (t *table) putWide(key uint64, slot uint16) {
 	for i := t.home(key); ; {
 		c := t.cells[i]
 		if c == 0 {
@@ -62,20 +211,147 @@ func (t *table) put(key uint64, slot uint16) {
 	}
 }
 
-// full reports whether one more entry would push the load past 4/5. Past
-// that, linear probing slows down sharply (and lookups are mostly misses).
-func (t *table) full() bool { return (t.n+1)*5 > len(t.cells)*4 }
+func (t *table) putPacked(key uint64, slot uint16) {
+	switch b, i, where := t.find(key); where {
+	case inBucket:
+		t.buckets[b].slots[i] = slot
+		return
+	case stashed:
+		t.stash[key] = slot
+		return
+	}
+	t.insert(key, slot)
+}
 
-// resize rehashes into a table with load 3/5, or minTableCap: growth by
-// a third at a time keeps the slack small, and amortised cost stays O(1).
-func (t *table) resize() {
-	old := t.cells
-	t.cells = make([]uint64, max(minTableCap, t.n*5/3))
-	t.n = 0
-	for _, c := range old {
-		if c != 0 {
-			t.put(c>>16, uint16(c))
+// insert adds key, which is not in the packed table.
+func (t *table) insert(key uint64, slot uint16) {
+	t.n++
+	home := t.homeBucket(key)
+	b := home
+	for shift := range maxShift {
+		bk := &t.buckets[b]
+		for i := range bucketCells {
+			if bk.tag(i) == 0 {
+				bk.setTag(i, uint32(key))
+				bk.slots[i] = slot
+				bk.meta = bk.meta&^((maxShift-1)<<(3*i)) | uint32(shift)<<(3*i)
+				t.markPassed(home, shift)
+				return
+			}
 		}
+		b = t.next(b)
+	}
+	t.stashKey(home, key, slot)
+}
+
+func (t *table) stashKey(home int, key uint64, slot uint16) {
+	if t.stash == nil {
+		t.stash = make(map[uint64]uint16)
+	}
+	t.stash[key] = slot
+	t.markPassed(home, maxShift)
+}
+
+// markPassed sets the overflow bit of the n buckets from home on.
+func (t *table) markPassed(home, n int) {
+	for b := home; n > 0; n-- {
+		t.buckets[b].meta |= overflowBit
+		b = t.next(b)
+	}
+}
+
+func (t *table) next(b int) int {
+	if b++; b == len(t.buckets) {
+		return 0
+	}
+	return b
+}
+
+// full reports whether one more entry would push the load past its bound:
+// 4/5 for the wide form, past which linear probing slows down sharply (and
+// lookups are mostly misses), packedGrowAt% for the packed one.
+func (t *table) full() bool {
+	if len(t.buckets) > 0 {
+		return (t.n+1)*100 > len(t.buckets)*bucketCells*packedGrowAt
+	}
+	return (t.n+1)*5 > len(t.cells)*4
+}
+
+// resize rebuilds the table for its entries at the load a fresh table
+// starts with; amortised cost stays O(1).
+func (t *table) resize() { t.rebuild(t.n) }
+
+// rebuild rehashes the entries into a table sized for n entries: wide at
+// load 3/5 while that is small, else packed at packedLoad% or at its
+// minimum size.
+//
+// Packed buckets are in key order, so the entries of the old table come
+// out in nearly ascending key order and land in the new buckets one after
+// another: the rebuild is a sequential pass, not a random one.
+func (t *table) rebuild(n int) {
+	old := *t
+	*t = table{}
+	if wide := max(minTableCap, n*5/3); wide <= maxWideCells {
+		t.cells = make([]uint64, wide)
+	} else {
+		t.buckets = make([]bucket, max(minPackedBuckets, (n*100+bucketCells*packedLoad-1)/(bucketCells*packedLoad)))
+	}
+	if len(t.buckets) == 0 {
+		old.each(t.putWide)
+		return
+	}
+	// The keys are distinct, and a fresh bucket fills from its first cell
+	// on: a count per bucket finds the free cell without reading it.
+	used := make([]uint8, len(t.buckets))
+	old.each(func(key uint64, slot uint16) {
+		t.n++
+		home := t.homeBucket(key)
+		for shift, b := 0, home; shift < maxShift; shift++ {
+			if i := used[b]; i < bucketCells {
+				used[b]++
+				bk := &t.buckets[b]
+				bk.setTag(int(i), uint32(key))
+				bk.slots[i] = slot
+				bk.meta |= uint32(shift) << (3 * i)
+				t.markPassed(home, shift)
+				return
+			}
+			b = t.next(b)
+		}
+		t.stashKey(home, key, slot)
+	})
+}
+
+// each calls f with every entry.
+func (t *table) each(f func(key uint64, slot uint16)) {
+	for _, c := range t.cells {
+		if c != 0 {
+			f(c>>16, uint16(c))
+		}
+	}
+	// The first keys of the last maxShift buckets, by bucket number
+	// modulo maxShift, numbered from -(maxShift-1) so that the buckets
+	// before 0 (the end of the table, where probes wrap around) keep
+	// their own entries: a division per bucket, not per entry.
+	var first [maxShift]uint64
+	nb := len(t.buckets)
+	ring := func(b int) *uint64 { return &first[(b+maxShift)%maxShift] }
+	for b := -(maxShift - 1); nb > 0 && b < nb; b++ {
+		if b < 0 {
+			*ring(b) = t.firstKey(b + nb)
+			continue
+		}
+		*ring(b) = t.firstKey(b)
+		bk := &t.buckets[b]
+		for i := range bucketCells {
+			if tag := bk.tag(i); tag != 0 {
+				lo := *ring(b - shiftOf(bk.meta, i))
+				f(lo+uint64(tag-uint32(lo)), bk.slots[i])
+			}
+		}
+	}
+	for key, slot := range t.stash {
+		f(key, slot)
 	}
 }
 
@@ -89,13 +365,54 @@ func (t *table) purge(dead []bool) {
 		}
 		i++
 	}
-	if t.n*4 < len(t.cells) && len(t.cells) > minTableCap {
+	if len(t.buckets) > 0 {
+		t.purgePacked(dead)
+	}
+	if t.capacity() > minTableCap && t.n*4 < t.capacity() {
 		t.resize()
 	}
 }
 
-// deleteAt empties cell i and shifts later entries of the probe run back so
-// that every remaining key is still reachable from its home without
+func (t *table) capacity() int { return len(t.cells) + len(t.buckets)*bucketCells }
+
+// purgePacked empties the cells of dead slots where they are (a packed
+// entry never moves: its shift says where its home is) and recomputes the
+// overflow bits, which the survivors may no longer need.
+func (t *table) purgePacked(dead []bool) {
+	for b := range t.buckets {
+		bk := &t.buckets[b]
+		bk.meta &^= overflowBit
+		for i := range bucketCells {
+			if bk.tag(i) != 0 && dead[bk.slots[i]] {
+				bk.setTag(i, 0)
+				t.n--
+			}
+		}
+	}
+	for b := range t.buckets {
+		bk := &t.buckets[b]
+		for i := range bucketCells {
+			if shift := shiftOf(bk.meta, i); bk.tag(i) != 0 && shift > 0 {
+				home := b - shift
+				if home < 0 {
+					home += len(t.buckets)
+				}
+				t.markPassed(home, shift)
+			}
+		}
+	}
+	for key, slot := range t.stash {
+		if dead[slot] {
+			delete(t.stash, key)
+			t.n--
+			continue
+		}
+		t.markPassed(t.homeBucket(key), maxShift)
+	}
+}
+
+// deleteAt empties wide cell i and shifts later entries of the probe run
+// back so that every remaining key is still reachable from its home without
 // tombstones.
 func (t *table) deleteAt(i int) {
 	n := len(t.cells)
@@ -119,13 +436,19 @@ func (t *table) deleteAt(i int) {
 	t.n--
 }
 
-// touch loads the home cell of each non-zero key and returns a value that
+// touch loads the home cell or bucket of each key and returns a value that
 // depends on them all, so that the loads are not optimised away.
 func (t *table) touch(keys []uint64) uint64 {
+	var sum uint64
+	if len(t.buckets) > 0 {
+		for _, k := range keys {
+			sum += uint64(t.buckets[t.homeBucket(k)].meta)
+		}
+		return sum
+	}
 	if len(t.cells) == 0 {
 		return 0
 	}
-	var sum uint64
 	for _, k := range keys {
 		sum += t.cells[t.home(k)]
 	}

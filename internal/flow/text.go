@@ -43,16 +43,26 @@ func Text(raw []byte, limit int) string {
 // stopping at its closing quote, the end of raw, or b reaching limit, and
 // returns the index after what it consumed.
 func unquote(b *strings.Builder, raw []byte, i, limit int) int {
+	stop := i // raw[i:stop] holds no quote; raw[stop] may be one
 	for i < len(raw) && b.Len() < limit {
 		c := raw[i]
 		switch {
 		case c == '"':
 			return i + 1
 		case c != '\\':
-			// Copy the run up to the next quote or backslash at once.
-			j := i + 1
-			for j < len(raw) && raw[j] != '"' && raw[j] != '\\' {
-				j++
+			// Copy the run up to the next quote or backslash at once;
+			// IndexByte scans many bytes a step. Quotes are searched for
+			// only past stop and only as far as the limit allows, so text
+			// full of escapes is still read once.
+			if stop <= i {
+				stop = min(len(raw), i+limit-b.Len())
+				if q := bytes.IndexByte(raw[i:stop], '"'); q >= 0 {
+					stop = i + q
+				}
+			}
+			j := stop
+			if e := bytes.IndexByte(raw[i:j], '\\'); e >= 0 {
+				j = i + e
 			}
 			j = min(j, i+limit-b.Len())
 			b.Write(raw[i:j])
