@@ -51,6 +51,10 @@ type Latency struct {
 	Shim         Percentiles `json:"shim"`
 	Added        Percentiles `json:"added"` // shim − direct
 	Ratio        Ratios      `json:"ratio"` // shim / direct
+	// Relay is the same shim with no flowd to ask: the cost of a process in
+	// the path on this machine, which no verdict design can go under.
+	Relay      Percentiles `json:"relay"`
+	RelayAdded Percentiles `json:"relay_added"` // relay − direct
 }
 
 // Preloaded is what was recorded in the shim's session before the latency
@@ -171,6 +175,8 @@ func printTable(w io.Writer, r Report) error {
 	fmt.Fprintf(tw, "shim\t%.1f µs\t%.1f µs\t%.1f µs\t\n", l.Shim.P50, l.Shim.P90, l.Shim.P99)
 	fmt.Fprintf(tw, "added\t%.1f µs\t%.1f µs\t%.1f µs\t\n", l.Added.P50, l.Added.P90, l.Added.P99)
 	fmt.Fprintf(tw, "ratio\t%.2fx\t%.2fx\t%.2fx\t\n", l.Ratio.P50, l.Ratio.P90, l.Ratio.P99)
+	fmt.Fprintf(tw, "shim, no flowd\t%.1f µs\t%.1f µs\t%.1f µs\t(the relay alone, fail-open: the floor of any shim)\n", l.Relay.P50, l.Relay.P90, l.Relay.P99)
+	fmt.Fprintf(tw, "  added\t%.1f µs\t%.1f µs\t%.1f µs\t\n", l.RelayAdded.P50, l.RelayAdded.P90, l.RelayAdded.P99)
 	fmt.Fprintf(tw, "added p50: %s; with the flow engine on: %s\n", mark("added latency p50"), mark("added latency p50, flow engine on"))
 	fmt.Fprintf(tw, "added p99: %s\n", mark("added latency p99"))
 

@@ -164,8 +164,18 @@ func run(cfg Config) (rep Report, err error) {
 	if err != nil {
 		return rep, err
 	}
+	// The same shim with no flowd to ask (fail_mode open): what putting a
+	// process in the path costs on this machine, before any verdict.
+	relay, err := startClient("shim without flowd", []string{bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--", bins.testserver}, env)
+	if err != nil {
+		return rep, err
+	}
+	clients = append(clients, relay)
+	if err := relay.handshake(); err != nil {
+		return rep, err
+	}
 	progress("latency: %d warm-up + %d timed echo round trips per side", cfg.Warmup, cfg.N)
-	if rep.Latency, err = measureLatency(cfg, direct, shim); err != nil {
+	if rep.Latency, err = measureLatency(cfg, direct, shim, relay); err != nil {
 		return rep, err
 	}
 	rep.Latency.Preloaded = pre
@@ -252,13 +262,13 @@ type side struct {
 	samples []time.Duration
 }
 
-// measureLatency alternates blocks of round trips between the two sides,
-// flipping which goes first, so drift and noise on a shared machine fall on
-// both alike.
-func measureLatency(cfg Config, direct, shim *rpcClient) (Latency, error) {
+// measureLatency alternates blocks of round trips between the sides,
+// rotating which goes first, so drift and noise on a shared machine fall on
+// all alike.
+func measureLatency(cfg Config, direct, shim, relay *rpcClient) (Latency, error) {
 	msg := message(messageBytes)
 	for range cfg.Warmup {
-		for _, c := range []*rpcClient{direct, shim} {
+		for _, c := range []*rpcClient{direct, shim, relay} {
 			if _, err := c.echo(msg); err != nil {
 				return Latency{}, err
 			}
@@ -266,14 +276,15 @@ func measureLatency(cfg Config, direct, shim *rpcClient) (Latency, error) {
 	}
 	d := &side{c: direct, samples: make([]time.Duration, 0, cfg.N)}
 	s := &side{c: shim, samples: make([]time.Duration, 0, cfg.N)}
+	r := &side{c: relay, samples: make([]time.Duration, 0, cfg.N)}
 	for b := range cfg.Blocks {
 		k := cfg.N / cfg.Blocks
 		if b < cfg.N%cfg.Blocks {
 			k++
 		}
-		order := []*side{d, s}
-		if b%2 == 1 {
-			order = []*side{s, d}
+		order := []*side{d, s, r}
+		for range b % 3 {
+			order = append(order[1:], order[0])
 		}
 		for _, sd := range order {
 			for range k {
@@ -286,8 +297,9 @@ func measureLatency(cfg Config, direct, shim *rpcClient) (Latency, error) {
 		}
 	}
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
-		Direct: percentiles(d.samples), Shim: percentiles(s.samples)}
+		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples)}
 	l.Added = l.Shim.minus(l.Direct)
+	l.RelayAdded = l.Relay.minus(l.Direct)
 	l.Ratio = l.Shim.over(l.Direct)
 	return l, nil
 }
