@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
@@ -48,9 +50,37 @@ func cmdActivity(args []string) error {
 	fmt.Fprintln(tw, "ID\tTIME\tTYPE\tSESSION\tSERVER\tTOOL\tVERDICT\tDECISION\tRISK\tREASON")
 	for _, r := range recs {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Time.Local().Format("15:04:05.000"), r.Type,
-			short(r.Session, 20), r.Server, r.Tool, r.Verdict, r.Decision, r.RiskLevel, short(r.Reason, 100))
+			short(r.Session, 20), r.Server, r.Tool, r.Verdict, r.Decision, r.RiskLevel, short(reason(r), 100))
 	}
 	return tw.Flush()
+}
+
+// reason is a record's REASON column: its reason, after a note when the
+// prompt-injection scan of its result was cut short, so that a result
+// that passed unscanned in part does not look like one that passed whole.
+func reason(r activity.Record) string {
+	if !bytes.Contains(r.Details, []byte(`"scan":`)) {
+		return r.Reason
+	}
+	var det struct {
+		Injection *localapi.Injection `json:"injection"`
+	}
+	if json.Unmarshal(r.Details, &det) != nil || det.Injection == nil || det.Injection.Scan == nil {
+		return r.Reason
+	}
+	c := det.Injection.Scan
+	note := fmt.Sprintf("scan cut short by its %s: %d of %d bytes scanned", boundName(c.Truncated), c.Scanned, c.Total)
+	if r.Reason == "" {
+		return note
+	}
+	return note + "; " + r.Reason
+}
+
+func boundName(b injection.Bound) string {
+	if b == injection.BoundBudget {
+		return "time budget"
+	}
+	return "size limits"
 }
 
 func readStore(path string, f activity.Filter) ([]activity.Record, error) {

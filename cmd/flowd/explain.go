@@ -98,8 +98,12 @@ func explain(out io.Writer, r activity.Record) {
 	found := false
 	if in := det.Injection; in != nil {
 		found = true
-		explainScan(out, in.Server, in.Tool, injection.Result{Score: in.Score, Action: in.Action,
-			Detections: in.Detections, Waived: in.Waived, Truncated: in.Truncated})
+		res := injection.Result{Score: in.Score, Action: in.Action,
+			Detections: in.Detections, Waived: in.Waived, Truncated: in.Truncated}
+		if in.Scan != nil {
+			res.Coverage = *in.Scan
+		}
+		explainScan(out, in.Server, in.Tool, res)
 		if in.Released {
 			fmt.Fprintln(out, "\nthis exact content was released by you earlier, so it passed without a scan")
 		}
@@ -136,7 +140,11 @@ func explain(out io.Writer, r activity.Record) {
 // explainScan prints each detection and the waiver that would silence it.
 func explainScan(out io.Writer, server, tool string, res injection.Result) {
 	fmt.Fprintf(out, "\nprompt injection: score %.2f → %s", res.Score, res.Action)
-	if res.Truncated {
+	switch {
+	case res.Coverage.Truncated != "":
+		fmt.Fprintf(out, " (only %d of %d bytes were scanned: the %s bound cut the scan short)",
+			res.Coverage.Scanned, res.Coverage.Total, res.Coverage.Truncated)
+	case res.Truncated:
 		fmt.Fprint(out, " (only part of the content was scanned)")
 	}
 	fmt.Fprintln(out)

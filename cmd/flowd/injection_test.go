@@ -158,3 +158,15 @@ func TestExplainShowsRulesAndWaivers(t *testing.T) {
 	err = cmdExplain([]string{"--socket", socket, "--data-dir", dataDir, "99999"}, &out)
 	assert.ErrorContains(t, err, "no activity record 99999")
 }
+
+func TestExplainShowsAScanCutShort(t *testing.T) {
+	socket, dataDir, _ := startDaemon(t)
+	// Past injection.max_field_bytes (50 KB): scanned in part.
+	fetched(t, socket, strings.Repeat("Opening hours: Monday to Friday, 9 to 5. ", 2000))
+	recs, err := localapi.NewClient(socket, 5*time.Second).Activity(activity.Filter{Type: "hook_evaluation"})
+	require.NoError(t, err)
+	require.NotEmpty(t, recs)
+	var out bytes.Buffer
+	require.NoError(t, cmdExplain([]string{"--socket", socket, "--data-dir", dataDir, strconv.FormatUint(recs[0].ID, 10)}, &out))
+	assert.Regexp(t, `prompt injection: score 0\.00 → pass \(only 5\d{4} of 8\d{4} bytes were scanned: the bytes bound cut the scan short\)`, out.String())
+}

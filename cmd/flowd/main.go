@@ -1,6 +1,6 @@
 // Command flowd is the data-flow firewall daemon and its command line.
 //
-//	flowd run [--config FILE] [--socket PATH] [--data-dir DIR]
+//	flowd run [--system] [--config FILE] [--socket PATH] [--data-dir DIR]
 //	flowd status [--json]
 //	flowd activity [--type T] [--session ID] [--server NAME] [--limit N] [--json]
 //	flowd doctor [--json]

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,10 +24,15 @@ import (
 func cmdRun(args []string) error {
 	fl := flag.NewFlagSet("flowd run", flag.ContinueOnError)
 	cfgPath := fl.String("config", paths.ConfigFile(), "config file (env FLOWD_CONFIG); a missing default file means defaults")
-	socket := fl.String("socket", paths.Socket(), "socket to listen on (env FLOWD_SOCKET)")
+	socket := fl.String("socket", paths.UserSocket(), "socket to listen on (env FLOWD_SOCKET)")
 	dataDir := fl.String("data-dir", paths.DataDir(), "where the activity store lives (env FLOWD_DATA_DIR)")
+	system := fl.Bool("system", false, "run as the machine's flowd: members of the socket's group may connect, each user sees only their own sessions (paths default to "+
+		strings.Join([]string{systemLayout.Config, systemLayout.Socket, systemLayout.DataDir}, ", ")+")")
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
+	}
+	if *system {
+		systemDefaults(fl, cfgPath, socket, dataDir)
 	}
 	cfg, err := loadConfig(*cfgPath, fl)
 	if err != nil {
@@ -55,7 +61,7 @@ func cmdRun(args []string) error {
 	}
 	err = service.Serve(ctx, func(ctx context.Context) error {
 		return daemon.Run(ctx, daemon.Options{Config: cfg, Socket: *socket, DataDir: *dataDir, Log: log,
-			Listener: listener, OnReady: onReady}, nil)
+			Listener: listener, OnReady: onReady, System: *system}, nil)
 	})
 	if errors.Is(err, daemon.ErrRunning) {
 		// Several shims may start flowd at once; the losers are not failures.
@@ -63,6 +69,27 @@ func cmdRun(args []string) error {
 		return nil
 	}
 	return err
+}
+
+// systemLayout is where a system flowd keeps its files.
+var systemLayout = service.DefaultLayout(service.System, "")
+
+// systemDefaults points the path flags not given on the command line at
+// the system layout: the user's own paths (and FLOWD_* variables) are no
+// place for the machine's flowd.
+func systemDefaults(fl *flag.FlagSet, cfgPath, socket, dataDir *string) {
+	given := map[string]bool{}
+	fl.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for name, p := range map[string]struct {
+		flag  *string
+		value string
+	}{
+		"config": {cfgPath, systemLayout.Config}, "socket": {socket, systemLayout.Socket}, "data-dir": {dataDir, systemLayout.DataDir},
+	} {
+		if !given[name] {
+			*p.flag = p.value
+		}
+	}
 }
 
 // reloadOnHUP reads the config file again on each SIGHUP. A file that

@@ -125,14 +125,15 @@ func readStatus(t *testing.T, c net.Conn) localapi.Status {
 // service: the listening socket as fd 3, LISTEN_FDS=1, LISTEN_PID the
 // child's own pid (the shell's $$, kept by exec), NOTIFY_SOCKET and
 // WATCHDOG_USEC set, stderr a stream that JOURNAL_STREAM names.
-func activatedFlowd(t *testing.T, dir string, sock *os.File, notify string) (*exec.Cmd, *os.File) {
+func activatedFlowd(t *testing.T, dir string, sock *os.File, notify string, flags ...string) (*exec.Cmd, *os.File) {
 	stderr, err := os.CreateTemp(dir, "stderr")
 	require.NoError(t, err)
 	t.Cleanup(func() { stderr.Close() })
 	var st syscall.Stat_t
 	require.NoError(t, syscall.Fstat(int(stderr.Fd()), &st))
-	cmd := exec.Command("/bin/sh", "-c", `LISTEN_PID=$$ exec "$0" run --config "$1" --data-dir "$2" --socket "$3"`,
-		flowdBin(t), filepath.Join(dir, "none.toml"), filepath.Join(dir, "data"), filepath.Join(dir, "elsewhere", "ignored.sock"))
+	args := append([]string{"-c", `LISTEN_PID=$$ exec "$0" run "$@"`, flowdBin(t)}, flags...)
+	cmd := exec.Command("/bin/sh", append(args, "--config", filepath.Join(dir, "none.toml"), "--data-dir", filepath.Join(dir, "data"),
+		"--socket", filepath.Join(dir, "elsewhere", "ignored.sock"))...)
 	cmd.Env = append(os.Environ(), "LISTEN_FDS=1", "NOTIFY_SOCKET="+notify, "WATCHDOG_USEC=200000",
 		fmt.Sprintf("JOURNAL_STREAM=%d:%d", st.Dev, st.Ino), "FLOWD_CONFIG=")
 	cmd.ExtraFiles = []*os.File{sock}

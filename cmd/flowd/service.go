@@ -56,7 +56,7 @@ func cmdInstall(args []string) error {
 		fmt.Printf("flowd service installed, enabled and started (%s)\n", describe(st))
 	}
 	if sc == service.System {
-		fmt.Println("users who may use it: sudo usermod -aG flowd NAME, and FLOWD_SOCKET=/run/flowd/flowd.sock in their environment")
+		fmt.Printf("users who may use it: sudo usermod -aG flowd NAME (then they log in again); their shims, hooks and flowd CLI find %s unless they run a flowd of their own\n", layout.Socket)
 	}
 	return nil
 }

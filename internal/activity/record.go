@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/flowd-dev/flowd/internal/session"
 )
 
 // Record is one entry of the activity log. The store assigns ID; fields left
@@ -40,6 +42,9 @@ type Filter struct {
 	// "critical".
 	RiskLevel string
 	FlowType  string
+	// Owner, when set, keeps only the records of that uid's sessions in a
+	// system flowd (session.Owner): what one of its users may see.
+	Owner *int
 	// Since drops records older than this instant.
 	Since time.Time
 	// Limit caps the result; zero or negative means DefaultLimit.
@@ -81,8 +86,14 @@ func (f Filter) matches(r Record) bool {
 		f.Server != "" && r.Server != f.Server,
 		f.FlowType != "" && r.FlowType != f.FlowType,
 		f.RiskLevel != "" && !RiskAtLeast(r.RiskLevel, f.RiskLevel),
+		f.Owner != nil && !ownedBy(r.Session, *f.Owner),
 		!f.Since.IsZero() && r.Time.Before(f.Since):
 		return false
 	}
 	return true
+}
+
+func ownedBy(sess string, uid int) bool {
+	owner, ok := session.Owner(sess)
+	return ok && owner == uid
 }

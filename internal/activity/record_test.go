@@ -59,3 +59,22 @@ func TestFilterMatches(t *testing.T) {
 		assert.Equal(t, tt.want, tt.f.matches(r), tt.name)
 	}
 }
+
+func TestFilterOwner(t *testing.T) {
+	ann, bob := 1000, 1001
+	tests := []struct {
+		session string
+		owner   *int
+		want    bool
+	}{
+		{"uid1000:cc", &ann, true},
+		{"uid1001:cc", &ann, false},
+		{"uid1001:cc", &bob, true},
+		{"cc", &ann, false}, // a session of no user's is not theirs
+		{"", &ann, false},
+		{"uid1001:cc", nil, true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Filter{Owner: tt.owner}.matches(Record{Session: tt.session}), "%q %v", tt.session, tt.owner)
+	}
+}

@@ -134,6 +134,21 @@ func ReplacementOutput(tool string, response json.RawMessage, text string) (out 
 		file["content"], file["numLines"], file["startLine"], file["totalLines"] =
 			mustMarshal(text), mustMarshal(lines), mustMarshal(1), mustMarshal(lines)
 		obj["file"] = mustMarshal(file)
+	case "Bash": // {stdout, stderr, interrupted, isImage, noOutputExpected, …}
+		if _, ok := obj["stdout"]; !ok {
+			return nil, false
+		}
+		// The model reads stdout and stderr joined, or instead of them the
+		// content blocks of structuredContent, an image when isImage, or a
+		// preview of the output saved at persistedOutputPath: only the
+		// notice may be left to read.
+		obj["stdout"], obj["stderr"] = mustMarshal(text), mustMarshal("")
+		if _, ok := obj["isImage"]; ok {
+			obj["isImage"] = mustMarshal(false)
+		}
+		delete(obj, "structuredContent")
+		delete(obj, "persistedOutputPath")
+		delete(obj, "persistedOutputSize")
 	default:
 		return nil, false
 	}

@@ -53,6 +53,9 @@ type Policy struct {
 	InternalToExternal    string   `toml:"internal_to_external"`
 	SensitiveDataExternal string   `toml:"sensitive_data_external"`
 	AskFallback           string   `toml:"ask_fallback"`
+	AskWithElicitation    bool     `toml:"ask_with_elicitation"`
+	ElicitationTimeout    Duration `toml:"elicitation_timeout"`
+	RequireJustification  bool     `toml:"require_justification"`
 	SuspiciousEndpoints   []string `toml:"suspicious_endpoints"`
 	// ToolOverrides maps a tool name, or "server/tool", to an action.
 	ToolOverrides map[string]string `toml:"tool_overrides"`
@@ -81,6 +84,7 @@ type Injection struct {
 	MaxMessageBytes int        `toml:"max_message_bytes"`
 	TimeBudget      Duration   `toml:"time_budget"`
 	TaintAction     string     `toml:"taint_action"`
+	OnIncomplete    string     `toml:"on_incomplete"`
 	TrustOnFirstUse bool       `toml:"trust_on_first_use"`
 	Waivers         []Waiver   `toml:"waiver"`
 	Thresholds      Thresholds `toml:"thresholds"`
@@ -121,6 +125,12 @@ const (
 	// session one level (ask becomes deny); TaintDeny denies it.
 	TaintRaise = "raise"
 	TaintDeny  = "deny"
+
+	// IncompletePass lets a result whose scan a bound cut short keep the
+	// verdict on the part scanned; IncompleteFlag flags it when that
+	// verdict is pass.
+	IncompletePass = "pass"
+	IncompleteFlag = "flag"
 )
 
 // DefaultTOML returns the commented default configuration file, byte for byte.

@@ -38,6 +38,8 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			InternalToExternal:    ActionAsk,
 			SensitiveDataExternal: ActionDeny,
 			AskFallback:           ActionWarn,
+			AskWithElicitation:    true,
+			ElicitationTimeout:    Duration{2 * time.Minute},
 			SuspiciousEndpoints:   []string{"webhook.site", "requestbin.com", "pipedream.net", "hookbin.com", "beeceptor.com"},
 			ToolOverrides:         map[string]string{},
 		},
@@ -54,6 +56,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MaxMessageBytes: 1 << 20,
 			TimeBudget:      Duration{100 * time.Millisecond},
 			TaintAction:     TaintRaise,
+			OnIncomplete:    IncompletePass,
 			TrustOnFirstUse: true,
 			Waivers:         []Waiver{},
 			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
@@ -126,6 +129,7 @@ func TestParseInjectionWaivers(t *testing.T) {
 	cfg, err := Parse([]byte(`
 [injection]
 taint_action = "deny"
+on_incomplete = "flag"
 
 [[injection.waiver]]
 server = "docs"
@@ -143,6 +147,7 @@ block = 1
 	assert.Equal(t, []Waiver{{Server: "docs", Rule: "shell-command"}, {Server: "web", Tool: "fetch", Rule: "output-directive"}},
 		cfg.Injection.Waivers)
 	assert.Equal(t, TaintDeny, cfg.Injection.TaintAction)
+	assert.Equal(t, IncompleteFlag, cfg.Injection.OnIncomplete)
 	assert.Equal(t, Thresholds{Flag: 0.30, Redact: 0.60, Block: 1}, cfg.Injection.Thresholds)
 	assert.Empty(t, Default().Injection.Waivers, "parsing must not add waivers to the defaults")
 }
@@ -170,6 +175,10 @@ func TestParseInjectionErrors(t *testing.T) {
 			[]string{"config f.toml:1: shim: want a table, got an array of tables"}},
 		{"bad taint action", "[injection]\ntaint_action = \"ask\"\n",
 			[]string{`config f.toml:2: injection.taint_action: "ask" is not allowed; want one of "raise", "deny"`}},
+		{"bad on_incomplete", "[injection]\nenabled = true\non_incomplete = \"block\"\n",
+			[]string{`config f.toml:3: injection.on_incomplete: "block" is not allowed; want one of "pass", "flag"`}},
+		{"on_incomplete of the wrong type", "[injection]\non_incomplete = true\n",
+			[]string{"config f.toml:2: injection.on_incomplete: want a string, got a boolean"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

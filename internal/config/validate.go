@@ -9,12 +9,13 @@ import (
 )
 
 var (
-	logLevels = []string{"debug", "info", "warn", "error"}
-	failModes = []string{FailOpen, FailClosed}
-	actions   = []string{ActionAllow, ActionWarn, ActionAsk, ActionDeny}
-	fallbacks = []string{ActionWarn, ActionDeny}
-	classes   = []string{ClassInternal, ClassExternal, ClassHybrid, ClassUnknown}
-	taints    = []string{TaintRaise, TaintDeny}
+	logLevels    = []string{"debug", "info", "warn", "error"}
+	failModes    = []string{FailOpen, FailClosed}
+	actions      = []string{ActionAllow, ActionWarn, ActionAsk, ActionDeny}
+	fallbacks    = []string{ActionWarn, ActionDeny}
+	classes      = []string{ClassInternal, ClassExternal, ClassHybrid, ClassUnknown}
+	taints       = []string{TaintRaise, TaintDeny}
+	onIncomplete = []string{IncompletePass, IncompleteFlag}
 )
 
 // fieldError is one invalid value, named by its key as written in the file.
@@ -51,6 +52,7 @@ func (c *Config) validate() []fieldError {
 	v.oneOf("policy.internal_to_external", c.Policy.InternalToExternal, actions)
 	v.oneOf("policy.sensitive_data_external", c.Policy.SensitiveDataExternal, actions)
 	v.oneOf("policy.ask_fallback", c.Policy.AskFallback, fallbacks)
+	v.positiveDuration("policy.elicitation_timeout", c.Policy.ElicitationTimeout)
 	for i, h := range c.Policy.SuspiciousEndpoints {
 		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, "/: ") {
 			v.fail(fmt.Sprintf("policy.suspicious_endpoints[%d]", i), "%q is not a host name", h)
@@ -72,6 +74,7 @@ func (c *Config) validate() []fieldError {
 	v.positiveInt("injection.max_message_bytes", in.MaxMessageBytes)
 	v.positiveDuration("injection.time_budget", in.TimeBudget)
 	v.oneOf("injection.taint_action", in.TaintAction, taints)
+	v.oneOf("injection.on_incomplete", in.OnIncomplete, onIncomplete)
 	for i, w := range in.Waivers {
 		// A waiver names its server: one that silenced a rule everywhere
 		// would switch the rule off rather than trust one source.

@@ -11,6 +11,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -30,7 +31,38 @@ func (d *Daemon) handler() http.Handler {
 	return mux
 }
 
-func (d *Daemon) status() localapi.Status {
+// viewer is whose records a request may see: everyone's in a single
+// user's flowd, and in a system flowd for root and flowd's own account;
+// else only the asking user's own sessions.
+type viewer struct {
+	all bool
+	uid int
+}
+
+func (v viewer) sees(sess string) bool {
+	if v.all {
+		return true
+	}
+	uid, ok := session.Owner(sess)
+	return ok && uid == v.uid
+}
+
+// viewer says who asks, or answers 403 and returns false.
+func (d *Daemon) viewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	if !d.system {
+		return viewer{all: true}, true
+	}
+	p, ok := peer(r.Context())
+	if !ok {
+		http.Error(w, errNoPeer.Error(), http.StatusForbidden)
+		return viewer{}, false
+	}
+	return viewer{all: p.UID == 0 || p.UID == d.uid, uid: p.UID}, true
+}
+
+// status is flowd's state as v may see it: only v's own shims and
+// sessions, unless v sees all.
+func (d *Daemon) status(v viewer) localapi.Status {
 	st := localapi.Status{
 		Running:   true,
 		Version:   version.Version,
@@ -44,8 +76,10 @@ func (d *Daemon) status() localapi.Status {
 	for _, s := range d.shims {
 		u := s.up
 		u.mu.Lock()
-		st.Shims = append(st.Shims, localapi.Shim{ID: u.id, Server: u.name, Session: u.session,
-			PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages})
+		if v.sees(u.session) {
+			st.Shims = append(st.Shims, localapi.Shim{ID: u.id, Server: u.name, Session: u.session,
+				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages})
+		}
 		u.mu.Unlock()
 	}
 	d.mu.Unlock()
@@ -75,13 +109,29 @@ func (d *Daemon) status() localapi.Status {
 const hooksRecent = 30 * time.Minute
 
 func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, d.status())
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, d.status(v))
 }
 
 func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
 	q := r.URL.Query()
 	f := activity.Filter{Type: q.Get("type"), Session: q.Get("session"), Server: q.Get("server"),
 		RiskLevel: q.Get("risk_level"), FlowType: q.Get("flow_type")}
+	if !v.all {
+		f.Owner = &v.uid
+		// A user names their session as their agent does; the ID flowd
+		// shows them (Scoped) works too.
+		if f.Session != "" && !v.sees(f.Session) {
+			f.Session = session.Scoped(v.uid, f.Session)
+		}
+	}
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -13,6 +14,10 @@ import (
 )
 
 func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil {
 		http.Error(w, "activity ID must be a number", http.StatusBadRequest)
@@ -26,7 +31,7 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
-	case !ok:
+	case !ok || !v.sees(rec.Session): // another user's record is not there for this one
 		http.Error(w, "no activity record "+r.PathValue("id")+" (it may have been pruned)", http.StatusNotFound)
 	default:
 		writeJSON(w, rec)
@@ -34,30 +39,57 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
 	items, err := d.quarantine.List(0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if items == nil {
-		items = []quarantine.Item{}
+	seen := []quarantine.Item{}
+	for _, it := range items {
+		if v.sees(it.Session) {
+			seen = append(seen, it)
+		}
 	}
-	writeJSON(w, items)
+	writeJSON(w, seen)
 }
 
 func (d *Daemon) serveQuarantined(w http.ResponseWriter, r *http.Request) {
+	it, ok := d.quarantined(w, r)
+	if ok {
+		writeJSON(w, it)
+	}
+}
+
+// quarantined is the item the request names, if its viewer may see it;
+// else the request is answered.
+func (d *Daemon) quarantined(w http.ResponseWriter, r *http.Request) (quarantine.Item, bool) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return quarantine.Item{}, false
+	}
 	it, err := d.quarantine.Get(r.PathValue("id"))
+	if err == nil && !v.sees(it.Session) {
+		// Another user's item: as if it were not there.
+		err = fmt.Errorf("%w: %s (flowd quarantine list shows the items it keeps)", quarantine.ErrNotFound, r.PathValue("id"))
+	}
 	if err != nil {
 		quarantineError(w, err)
-		return
+		return quarantine.Item{}, false
 	}
-	writeJSON(w, it)
+	return it, true
 }
 
 // serveRelease releases quarantined content. The CLI asks the user at the
 // terminal first; an agent's shell is kept from running it by the hook's
 // human_only rule.
 func (d *Daemon) serveRelease(w http.ResponseWriter, r *http.Request) {
+	if _, ok := d.quarantined(w, r); !ok {
+		return
+	}
 	it, err := d.quarantine.Release(r.PathValue("id"))
 	if err != nil {
 		quarantineError(w, err)
@@ -76,10 +108,30 @@ func quarantineError(w http.ResponseWriter, err error) {
 }
 
 func (d *Daemon) servePins(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, d.pins.List())
+	if d.pinsAdmin(w, r) {
+		writeJSON(w, d.pins.List())
+	}
+}
+
+// pinsAdmin answers 403 and returns false unless the request may see and
+// approve tool pins. In a system flowd the pins are one set for all its
+// users (a server is pinned by its name and command, whoever runs it), so
+// only root and flowd's own account may read them (a command may hold
+// another user's paths) or approve them (for everyone).
+func (d *Daemon) pinsAdmin(w http.ResponseWriter, r *http.Request) bool {
+	v, ok := d.viewer(w, r)
+	if ok && !v.all {
+		http.Error(w, "this flowd is the machine's, and its tool pins are shared by all its users: only root may list or approve them (sudo flowd pins ...)",
+			http.StatusForbidden)
+		return false
+	}
+	return ok
 }
 
 func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
+	if !d.pinsAdmin(w, r) {
+		return
+	}
 	var a localapi.Approval
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&a); err != nil || a.Server == "" {
 		http.Error(w, `want {"server": NAME, "tool": TOOL (optional)}`, http.StatusBadRequest)

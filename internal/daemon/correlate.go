@@ -54,7 +54,8 @@ func (c *correlator) announce(now time.Time, session, toolUseID, tool string, ar
 	c.pending[k] = announced{session: session, expires: exp}
 }
 
-// match returns the hook session that announced this call, if any.
+// match returns the hook session that announced this call, if any, and how
+// it was matched.
 func (c *correlator) match(now time.Time, params []byte, tool string, args []byte) (string, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -25,6 +25,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/session"
 )
 
 // ErrRunning means another flowd already serves the socket.
@@ -43,6 +44,10 @@ type Options struct {
 	// connections, so the caller can reach it while it runs (Reload on
 	// SIGHUP).
 	OnReady func(*Daemon)
+	// System makes this the machine's flowd (flowd run --system): the
+	// members of its socket's group may connect too, each user's sessions
+	// are kept apart, and each user sees only their own records.
+	System bool
 }
 
 // settings is everything the config decides, swapped at once on reload.
@@ -115,6 +120,12 @@ type Daemon struct {
 	pins       *pins.Store
 	started    time.Time
 
+	// system: shared by the members of the socket's group (Options.System);
+	// uid: the account flowd runs as, which like root sees every user's
+	// records.
+	system bool
+	uid    int
+
 	nextID    atomic.Uint64
 	mu        sync.Mutex
 	shims     map[uint64]*shimConn
@@ -127,7 +138,11 @@ type Daemon struct {
 // verdicts already being decided, the activity log is flushed. ready, if
 // not nil, is closed once the socket accepts connections.
 func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
-	if err := paths.EnsureSocketDir(o.Socket); err != nil {
+	ensureDir := paths.EnsureSocketDir
+	if o.System {
+		ensureDir = paths.EnsureSystemSocketDir
+	}
+	if err := ensureDir(o.Socket); err != nil {
 		return err
 	}
 	if err := paths.CheckSocketPath(o.Socket); err != nil {
@@ -147,15 +162,13 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		st.close()
 		return err
 	}
-	var l *localsock.Listener
-	if o.Listener != nil {
-		l = localsock.FromListener(o.Listener)
-	} else if l, err = localsock.Listen(o.Socket); err != nil {
+	l, err := listen(o)
+	if err != nil {
 		st.close()
 		return err
 	}
 	l.Logf = func(f string, a ...any) { d.log.Warn(fmt.Sprintf(f, a...)) }
-	srv := &http.Server{Handler: d.handler(), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: d.handler(), ReadHeaderTimeout: 5 * time.Second, ConnContext: withPeer}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
@@ -195,6 +208,54 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		err = nil
 	}
 	return err
+}
+
+// listen opens the socket: the one systemd passed, or a new one; private
+// to the user, or shared with the socket's group in a system flowd.
+func listen(o Options) (*localsock.Listener, error) {
+	switch {
+	case o.Listener != nil:
+		return localsock.FromListener(o.Listener, o.System)
+	case o.System:
+		return localsock.ListenShared(o.Socket)
+	}
+	return localsock.Listen(o.Socket)
+}
+
+// peerKey is the request context key of the connection's peer.
+type peerKey struct{}
+
+// withPeer puts the connection's peer, as the listener admitted it, into
+// the context of each request on it.
+func withPeer(ctx context.Context, c net.Conn) context.Context {
+	if lc, ok := c.(*localsock.Conn); ok {
+		ctx = context.WithValue(ctx, peerKey{}, lc.Peer)
+	}
+	return ctx
+}
+
+// errNoPeer: a system flowd decides everything by who asks.
+var errNoPeer = errors.New("flowd cannot tell who is asking: a system flowd serves only connections to its socket")
+
+// peer is who sent a request; ok is false outside a connection to the
+// socket (a handler called directly).
+func peer(ctx context.Context) (localsock.Cred, bool) {
+	c, ok := ctx.Value(peerKey{}).(localsock.Cred)
+	return c, ok
+}
+
+// sessionKey is the flow session a shim or hook event joins: the one its
+// hints name, and in a system flowd that user's own session of that name,
+// so no user can join (or read back through flow matches) another's.
+func (d *Daemon) sessionKey(ctx context.Context, h session.Hints) (string, error) {
+	if !d.system {
+		return h.ID(), nil
+	}
+	p, ok := peer(ctx)
+	if !ok {
+		return "", errNoPeer
+	}
+	return session.Scoped(p.UID, h.ID()), nil
 }
 
 // stores are the files flowd keeps in its data directory, each held open
@@ -264,7 +325,8 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
 	}, det)
 	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
-		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time)}
+		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
+		system: o.System, uid: os.Getuid()}
 	d.settings.Store(set)
 	return d, nil
 }
@@ -297,6 +359,7 @@ func rulesFrom(c *config.Config) policy.Rules {
 		InternalToExternal:    policy.Action(p.InternalToExternal),
 		SensitiveDataExternal: policy.Action(p.SensitiveDataExternal),
 		AskFallback:           policy.Action(p.AskFallback),
+		RequireJustification:  p.RequireJustification,
 		SuspiciousEndpoints:   p.SuspiciousEndpoints,
 		ToolOverrides:         map[string]policy.Action{},
 	}

@@ -60,7 +60,7 @@ func TestHookReadThenWebFetchIsDenied(t *testing.T) {
 	assert.Equal(t, "cc1", recs[0].Session)
 	assert.Equal(t, "WebFetch", recs[0].Tool)
 	assert.Equal(t, "critical", recs[0].RiskLevel)
-	assert.True(t, d.status().SecurityCoverage == "full")
+	assert.True(t, d.status(viewer{all: true}).SecurityCoverage == "full")
 }
 
 // One session graph: a key read through an MCP shim is denied on its way

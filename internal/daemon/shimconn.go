@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -46,10 +47,11 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 	if _, err := conn.Write([]byte("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + shimproto.Version + "\r\n\r\n")); err != nil {
 		return
 	}
-	d.runShim(conn, brw.Reader)
+	d.runShim(r.Context(), conn, brw.Reader)
 }
 
-func (d *Daemon) runShim(conn net.Conn, br *bufio.Reader) {
+// runShim serves one shim; ctx carries who connected.
+func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 	r := shimproto.NewReader(br)
 	w := shimproto.NewWriter(conn)
 	t, p, err := r.Next()
@@ -62,7 +64,11 @@ func (d *Daemon) runShim(conn net.Conn, br *bufio.Reader) {
 		d.log.Warn("bad shim hello", "err", err)
 		return
 	}
-	sess := h.Session.ID()
+	sess, err := d.sessionKey(ctx, h.Session)
+	if err != nil {
+		d.log.Warn("shim refused", "err", err)
+		return
+	}
 	s := &shimConn{conn: conn, up: newUpstream(d.nextID.Add(1), h, sess)}
 	cfg := d.current().cfg.Shim
 	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
@@ -103,6 +109,11 @@ func (d *Daemon) runShim(conn net.Conn, br *bufio.Reader) {
 			}
 			if err != nil {
 				return
+			}
+		case shimproto.TypeAnswer:
+			var a shimproto.Answer
+			if json.Unmarshal(p, &a) == nil {
+				s.up.answered(d, a)
 			}
 		case shimproto.TypeUpstream:
 			var ev shimproto.UpstreamEvent

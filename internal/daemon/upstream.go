@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/unwrap"
 )
@@ -34,9 +34,13 @@ type upstream struct {
 	named    bool   // name came from --name or serverInfo, not the command
 	messages uint64
 	modern   bool // the stream speaks the 2026-07-28 revision
+	// elicits is whether the client declared form elicitation, so the
+	// shim can ask its user about a call.
+	elicits bool
 
 	calls   map[string]*call // client requests awaiting a response, by raw id
 	blocked map[string]bool  // ids answered by flowd, whose cancellation must not reach the upstream
+	held    map[uint64]held  // requests the shim holds while it asks the user, by message seq
 	tools   map[string]classify.ToolInfo
 	classes map[string]classify.Result // by tool name; reset when tools/list changes
 
@@ -56,6 +60,10 @@ type call struct {
 	class     classify.Result
 	analysis  flow.Analysis
 	scan      *localapi.Injection // what the injection scan found in the result
+	answer    *shimproto.Answer   // the user's answer, when the call was held to ask
+	// justification is the agent's stated reason, taken out of the
+	// arguments before they go to the server.
+	justification string
 }
 
 // maxOutstanding bounds the request table: a client that never gets
@@ -64,7 +72,7 @@ const maxOutstanding = 10000
 
 func newUpstream(id uint64, h shimproto.Hello, session string) *upstream {
 	u := &upstream{id: id, hello: h, session: session, connected: time.Now(),
-		calls: make(map[string]*call), blocked: make(map[string]bool),
+		calls: make(map[string]*call), blocked: make(map[string]bool), held: make(map[uint64]held),
 		tools: make(map[string]classify.ToolInfo), classes: make(map[string]classify.Result),
 		poisoned: make(map[string]string)}
 	if h.Name != "" {
@@ -73,6 +81,12 @@ func newUpstream(id uint64, h shimproto.Hello, session string) *upstream {
 		u.name = NameFromCommand(h.Command)
 	}
 	return u
+}
+
+// owner is the uid whose session this shim is in; 0 outside a system flowd.
+func (u *upstream) owner() int {
+	uid, _ := session.Owner(u.session)
+	return uid
 }
 
 func (u *upstream) serverName() string {
@@ -129,15 +143,18 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		u.modern = true
 		u.mu.Unlock()
 	}
+	if e.Method == "initialize" {
+		u.elicits = formElicitation(e.Params)
+	}
 	c := &call{method: e.Method, start: time.Now()}
 	if e.Method == "tools/call" {
 		name, args := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes = name, len(args)
-		u.join(d, e.Params, name, args)
+		hooked := u.join(d, e.Params, name, args)
 		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
-			u.decide(d, c, args)
+			u.decide(d, c, args, u.canAsk(d, hooked))
 		}
 		if c.decision.Action == policy.Deny {
 			u.blocked[string(e.ID)] = true
@@ -145,7 +162,19 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 			u.record(d, c, "block", 0, false)
 			return v
 		}
-		if c.decision.Action != policy.Allow {
+		var forward []byte
+		if c.justification != "" {
+			// The server did not ask for it and its schema may refuse it.
+			if stripped, ok := jsonrpc.WithoutArgument(raw, policy.JustificationArg); ok {
+				forward = stripped
+				v.Action, v.Data = shimproto.Replace, stripped
+			}
+		}
+		switch c.decision.Action {
+		case policy.Ask:
+			v.Action, v.Data = shimproto.Ask, u.question(d, c, forward)
+			u.held[v.Seq] = held{id: string(e.ID), c: c}
+		case policy.Warn:
 			d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", name, "reason", c.decision.Reason)
 		}
 	}
@@ -178,7 +207,7 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		name, args := jsonrpc.ToolCall(e.Params)
 		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
 		if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
-			u.decide(d, c, args)
+			u.decide(d, c, args, false) // one call of a batch cannot be held alone
 		}
 		if c.decision.Action == policy.Deny {
 			reason = c.decision.Reason
@@ -249,22 +278,31 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 }
 
 // join moves this shim into the agent session whose hook announced the
-// call, when the shim could not tell its session itself.
-func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) {
+// call, when the shim could not tell its session itself. It reports whether
+// a hook announced the call: the hook has then applied policy already, and
+// asked the user where policy says ask.
+func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool {
 	sess, how := d.corr.match(time.Now(), params, tool, args)
+	if owner, _ := session.Owner(sess); owner != u.owner() {
+		// In a system flowd a hook of another user announced the same call:
+		// sessions never cross users.
+		return false
+	}
 	if sess == "" || sess == u.session {
-		return
+		return sess != ""
 	}
 	d.log.Info("shim joined the hooks' session", "server", u.serverName(), "from", u.session, "to", sess, "by", how)
 	d.flows.Session(sess).Link(u.session)
 	u.mu.Lock()
 	u.session = sess
 	u.mu.Unlock()
+	return true
 }
 
 // decide classifies a tool call's destination, follows its arguments back
-// to their origins and applies policy, filling c.
-func (u *upstream) decide(d *Daemon, c *call, args []byte) {
+// to their origins and applies policy, filling c. canAsk is whether "ask"
+// can reach the user.
+func (u *upstream) decide(d *Daemon, c *call, args []byte, canAsk bool) {
 	server := u.serverName()
 	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
 	argsBytes := len(args)
@@ -289,6 +327,13 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte) {
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
+
+		CanAsk:      canAsk,
+		Justifiable: true,
+	}
+	if set.rules.RequireJustification {
+		pc.Justification = justification(args)
+		c.justification = pc.Justification
 	}
 	c.decision = set.rules.Decide(pc)
 	switch {
@@ -415,7 +460,7 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, i
 	if s := c.scan; s != nil && s.Action != injection.ActionPass {
 		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, scanRisk(s.Action))
 		if rec.Reason == "" {
-			rec.Reason = fmt.Sprintf("prompt injection: %s (score %.2f: %s)", s.Action, s.Score, rules(s.Detections))
+			rec.Reason = scanReason(s)
 			if s.Quarantine != "" {
 				rec.Reason += "; quarantined as " + s.Quarantine
 			}
@@ -444,7 +489,8 @@ func callDetails(c *call, isErr bool) json.RawMessage {
 		Classification classify.Result     `json:"classification"`
 		Flow           flow.Analysis       `json:"flow"`
 		Injection      *localapi.Injection `json:"injection,omitempty"`
-	}{isErr, c.decision.Rule, c.class, a, c.scan})
+		Asked          *shimproto.Answer   `json:"asked,omitempty"` // the user's answer, when flowd asked
+	}{isErr, c.decision.Rule, c.class, a, c.scan, c.answer})
 }
 
 // close records the calls that never got an answer.

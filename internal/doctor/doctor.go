@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,7 +43,11 @@ type Facts struct {
 	Socket       string
 	Status       *localapi.Status // nil: flowd did not answer
 	StatusErr    string
-	SocketDirErr string // "" when the socket directory is private and ours
+	SocketDirErr string // "" when the socket directory is as it should be
+	SocketDirFix string // the command that fixes SocketDirErr, when it is not "chmod 700 DIR"
+	// SocketShared: the socket is another user's, a system flowd's, whose
+	// directory need not be private but must be out of other users' reach.
+	SocketShared bool
 
 	ConfigPath    string
 	ConfigMissing bool
@@ -86,8 +92,10 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	// Only an existing directory is checked: flowd creates a missing one
 	// itself, and a check must not change anything.
 	if _, err := os.Stat(filepath.Dir(socket)); err == nil {
-		if err := paths.EnsureSocketDir(socket); err != nil {
-			f.SocketDirErr = err.Error()
+		shared, err := paths.CheckSocketDir(socket)
+		f.SocketShared = shared
+		if err != nil {
+			f.SocketDirErr, f.SocketDirFix = err.Error(), socketFix(err)
 		}
 	}
 	if _, err := config.Load(configPath); errors.Is(err, fs.ErrNotExist) {
@@ -99,6 +107,23 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	f.Clients = clients(dir)
 	f.Hooks = hooks(dir)
 	return f
+}
+
+// socketFix is the command that fixes a shared socket's problem.
+func socketFix(err error) string {
+	var te *paths.TrustError
+	var ge *paths.GroupError
+	switch {
+	case errors.As(err, &te):
+		return te.Fix
+	case errors.As(err, &ge):
+		group := strconv.Itoa(ge.GID)
+		if g, err := user.LookupGroupId(group); err == nil {
+			group = g.Name
+		}
+		return "sudo usermod -aG " + group + " $USER, then log in again"
+	}
+	return ""
 }
 
 func checkDataDir(dir string) (string, int64) {
@@ -183,13 +208,21 @@ func Judge(f Facts) []Finding {
 	add := func(section, status, msg, fix string) {
 		out = append(out, Finding{Section: section, Status: status, Message: msg, Fix: fix})
 	}
-	if f.Status != nil {
+	switch {
+	case f.Status != nil:
 		add("daemon", OK, fmt.Sprintf("flowd %s answers on %s (pid %d, %d shims connected)", f.Status.Version, f.Socket, f.Status.PID, len(f.Status.Shims)), "")
-	} else {
+	case f.SocketShared:
+		add("daemon", Warn, fmt.Sprintf("the machine's flowd does not answer on %s: %s (systemd starts it, not a shim)", f.Socket, f.StatusErr),
+			"sudo systemctl start flowd.socket flowd.service")
+	default:
 		add("daemon", Warn, fmt.Sprintf("flowd does not answer on %s: %s (a shim starts it on demand)", f.Socket, f.StatusErr), "flowd run")
 	}
 	if f.SocketDirErr != "" {
-		add("daemon", Fail, f.SocketDirErr, "chmod 700 "+filepath.Dir(f.Socket))
+		fix := f.SocketDirFix
+		if fix == "" {
+			fix = "chmod 700 " + filepath.Dir(f.Socket)
+		}
+		add("daemon", Fail, f.SocketDirErr, fix)
 	}
 	switch {
 	case f.ConfigErr != "":

@@ -1,13 +1,16 @@
 package doctor
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 func find(fs []Finding, section string) []Finding {
@@ -64,4 +67,32 @@ func TestJudgeStaleHook(t *testing.T) {
 	cov := find(fs, "security coverage")
 	assert.Equal(t, Fail, cov[0].Status)
 	assert.Equal(t, "hook install --agent claude-code --scope project", cov[0].Fix)
+}
+
+// The machine's flowd lives in a directory that is not the user's and
+// not private; doctor reports what matters there, with the fix for it.
+func TestJudgeSystemSocket(t *testing.T) {
+	healthy := Judge(Facts{Socket: "/run/flowd/flowd.sock", SocketShared: true, Status: &localapi.Status{Version: "1", PID: 9}})
+	for _, x := range find(healthy, "daemon") {
+		assert.Equal(t, OK, x.Status, "a shared 0755 directory is no problem: %+v", x)
+	}
+
+	down := find(Judge(Facts{Socket: "/run/flowd/flowd.sock", SocketShared: true, StatusErr: "connection refused"}), "daemon")
+	assert.Contains(t, down[0].Message, "the machine's flowd does not answer")
+	assert.Equal(t, "sudo systemctl start flowd.socket flowd.service", down[0].Fix, "a shim does not start the machine's flowd")
+
+	notMember := find(Judge(Facts{Socket: "/run/flowd/flowd.sock", SocketShared: true, StatusErr: "permission denied",
+		SocketDirErr: "you may not connect to /run/flowd/flowd.sock", SocketDirFix: "sudo usermod -aG flowd $USER, then log in again"}), "daemon")
+	require.Len(t, notMember, 2)
+	assert.Equal(t, Fail, notMember[1].Status)
+	assert.Equal(t, "sudo usermod -aG flowd $USER, then log in again", notMember[1].Fix)
+
+	private := find(Judge(Facts{Socket: "/run/user/1000/flowd/flowd.sock", SocketDirErr: "has mode 0755, not 0700"}), "daemon")
+	assert.Equal(t, "chmod 700 /run/user/1000/flowd", private[1].Fix, "a user's own socket directory keeps its fix")
+}
+
+func TestSocketFix(t *testing.T) {
+	assert.Equal(t, "sudo chmod go-w /tmp", socketFix(fmt.Errorf("check: %w", &paths.TrustError{Dir: "/tmp", Fix: "sudo chmod go-w /tmp"})))
+	assert.Equal(t, "sudo usermod -aG 64999 $USER, then log in again", socketFix(&paths.GroupError{Socket: "/run/flowd/flowd.sock", GID: 64999}), "a gid without a name stays a number")
+	assert.Empty(t, socketFix(fmt.Errorf("has mode 0755, not 0700")))
 }

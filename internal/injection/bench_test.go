@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -88,5 +89,28 @@ func BenchmarkScanText(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		s.ScanText(text, "text", Context{})
+	}
+}
+
+// BenchmarkCountPastBound measures what a scan stopped by its budget still
+// does to fill in Coverage: walk the rest of a 16 MB result (the shim's
+// max_inspect_bytes) of 4 KB fields, some holding JSON, and count it.
+func BenchmarkCountPastBound(b *testing.B) {
+	s, err := New(Options{TimeBudget: time.Nanosecond})
+	require.NoError(b, err)
+	field := cleanText(4 << 10)
+	nested, err := json.Marshal(map[string]any{"events": []string{field[:2048], field[2048:]}})
+	require.NoError(b, err)
+	var items []any
+	for n := 0; n < 16<<20; n += 2 * len(field) {
+		items = append(items, map[string]any{"type": "text", "text": field}, map[string]any{"type": "text", "text": string(nested)})
+	}
+	data, err := json.Marshal(map[string]any{"content": items})
+	require.NoError(b, err)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if r := s.ScanResult(data, Context{}); r.Coverage.Truncated != BoundBudget || r.Coverage.Total < 16<<20 {
+			b.Fatalf("coverage %+v", r.Coverage)
+		}
 	}
 }

@@ -105,8 +105,13 @@
 // At most Options.MaxFieldBytes (50 KB) of a string and
 // Options.MaxMessageBytes (1 MB) of a message are scanned; when a message
 // uses up Options.TimeBudget no further field is scanned. Either way the
-// Result is marked Truncated. Waivers drop a rule's detections for a
-// server and tool; dropped detections are kept in Result.Waived.
+// Result is marked Truncated, and Result.Coverage names the bound (bytes
+// or budget) and counts the bytes scanned of the total: the strings past
+// a bound are still walked and counted, which costs a parse, not a scan.
+// The verdict covers what was scanned; what to do with a result that was
+// not scanned whole is the caller's choice. Waivers drop a rule's
+// detections for a server and tool; dropped detections are kept in
+// Result.Waived.
 //
 // # Known gaps
 //

@@ -41,12 +41,13 @@ type Context struct {
 type Options struct {
 	Thresholds Thresholds
 	// MaxFieldBytes bounds how much of one string field is scanned; the
-	// rest is not looked at and the result is marked Truncated.
+	// rest is not looked at and the result is marked Truncated (BoundBytes).
 	MaxFieldBytes int
 	// MaxMessageBytes bounds the text scanned per message, over all fields.
 	MaxMessageBytes int
 	// TimeBudget bounds the time spent on one message: when it is used up
-	// no further field is scanned and the result is marked Truncated.
+	// no further field is scanned and the result is marked Truncated
+	// (BoundBudget).
 	TimeBudget time.Duration
 	// StructuralWeight and ContextualWeight scale each tier's score before
 	// the tiers are combined.

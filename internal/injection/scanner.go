@@ -43,12 +43,40 @@ type Result struct {
 	// Waived are detections dropped by a waiver, kept to explain them.
 	Waived []Detection `json:"waived,omitempty"`
 	// Truncated: part of the message was not scanned (a field or the
-	// message exceeded its byte limit, or the time budget ran out).
-	Truncated bool `json:"truncated,omitempty"`
+	// message exceeded its byte limit, or the time budget ran out);
+	// Coverage says which bound and how much.
+	Truncated bool     `json:"truncated,omitempty"`
+	Coverage  Coverage `json:"coverage"`
 	// Evidence counts what normalisation and scanning saw: zero_width,
 	// bidi_control, mixed_script_words, encoded_chars, base64_text_blocks,
 	// hidden_regions, fields, truncated_fields, time_budget_exceeded…
 	Evidence map[string]int `json:"evidence,omitempty"`
+}
+
+// Bound names the limit that cut a scan short.
+type Bound string
+
+const (
+	// BoundBytes: a string was longer than Options.MaxFieldBytes, or the
+	// message's text than Options.MaxMessageBytes.
+	BoundBytes Bound = "bytes"
+	// BoundBudget: the message used up Options.TimeBudget before its last
+	// string.
+	BoundBudget Bound = "budget"
+)
+
+// Coverage is how much of a message's text a scan looked at, in bytes of
+// its strings (decoded; strings too short to hold an instruction do not
+// count). A JSON document held in a string counts by its own strings
+// where it is scanned, and whole past a bound, where it is not parsed.
+// Without a Truncated bound, Scanned equals Total.
+type Coverage struct {
+	// Truncated names the bound that cut the scan short: the one that
+	// stopped it, when a string had been cut before. Empty when every byte
+	// was scanned.
+	Truncated Bound `json:"truncated,omitempty"`
+	Scanned   int   `json:"scanned"`
+	Total     int   `json:"total"`
 }
 
 // Scanner scores tool output for prompt injection. It is safe for
@@ -108,11 +136,13 @@ func (s *Scanner) ScanText(text, field string, ctx Context) Result {
 }
 
 type scanState struct {
-	s       *Scanner
-	ctx     Context
-	start   time.Time
-	bytes   int
+	s     *Scanner
+	ctx   Context
+	start time.Time
+	// stopped: a bound ended the scan; the strings after it are counted
+	// (for Coverage) but not scanned.
 	stopped bool
+	stopBy  Bound
 	res     Result
 	// toolSchema: the strings are a tool's description and schema, which
 	// exist to tell the model how and when to use the tool.
@@ -149,7 +179,7 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 		}
 		isCode := len(code) > 0 && len(p.elems) == 4 && p.elems[0].key == "content" && code[p.elems[1].index] && p.elems[3].key == "text"
 		st.scanString(v, path, p.lastKey(), depth, isCode)
-		return !st.stopped
+		return true
 	})
 }
 
@@ -158,7 +188,14 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 const minFieldBytes = 4
 
 func (st *scanState) scanString(v string, path func() string, key string, depth int, codeField bool) {
-	if st.stopped || len(v) < minFieldBytes {
+	if len(v) < minFieldBytes {
+		return
+	}
+	if st.stopped {
+		// Past a bound a string is only counted: whole, without
+		// parsing the JSON it may hold, which would double the cost.
+		st.res.Coverage.Total += len(v)
+		st.truncate(st.stopBy)
 		return
 	}
 	if depth < maxDepth && looksLikeJSON(v) && json.Valid([]byte(v)) {
@@ -227,20 +264,19 @@ func looksLikeJSON(v string) bool {
 
 func (st *scanState) scanText(v, path, key string, codeField bool) {
 	o := &st.s.o
-	if st.stopped {
-		return
-	}
+	cov := &st.res.Coverage
+	cov.Total += len(v)
 	if len(v) > o.MaxFieldBytes {
 		v = cutRunes(v, o.MaxFieldBytes)
-		st.res.Truncated = true
+		st.truncate(BoundBytes)
 		st.res.Evidence["truncated_fields"]++
 	}
-	if room := o.MaxMessageBytes - st.bytes; len(v) > room {
-		v = cutRunes(v, max(room, 0))
-		st.res.Truncated = true
-		st.stop("message_bytes_exceeded")
+	if room := o.MaxMessageBytes - cov.Scanned; len(v) > room {
+		v = cutRunes(v, room)
+		st.truncate(BoundBytes)
+		st.stop("message_bytes_exceeded", BoundBytes)
 	}
-	st.bytes += len(v)
+	cov.Scanned += len(v)
 	st.res.Evidence["fields"]++
 
 	finds, ev := st.s.engine().scan(v, 0, codeField)
@@ -265,15 +301,21 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	for _, fd := range kept {
 		st.res.Detections = append(st.res.Detections, detection(fd, path, score >= o.Thresholds.Flag))
 	}
+	// A budget used up by the last string cuts nothing short: the result
+	// is truncated only if a string follows.
 	if time.Since(st.start) > o.TimeBudget {
-		st.res.Truncated = true
-		st.stop("time_budget_exceeded")
+		st.stop("time_budget_exceeded", BoundBudget)
 	}
 }
 
-func (st *scanState) stop(why string) {
+func (st *scanState) truncate(by Bound) {
+	st.res.Truncated = true
+	st.res.Coverage.Truncated = by
+}
+
+func (st *scanState) stop(why string, by Bound) {
 	if !st.stopped {
-		st.stopped = true
+		st.stopped, st.stopBy = true, by
 		st.res.Evidence[why] = 1
 	}
 }

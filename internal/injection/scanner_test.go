@@ -134,28 +134,70 @@ func TestFieldScore(t *testing.T) {
 	}
 }
 
+// TestLimits checks that a scan cut short says so: which bound stopped
+// it and how many bytes of text it scanned of how many, and that the
+// strings past a bound are counted but not scanned.
 func TestLimits(t *testing.T) {
 	t.Run("field bytes", func(t *testing.T) {
 		s := newScanner(t, Options{MaxFieldBytes: 1000})
-		r := s.ScanText(strings.Repeat("a", 2000)+" "+override, "text", Context{})
+		text := strings.Repeat("a", 2000) + " " + override
+		r := s.ScanText(text, "text", Context{})
 		assert.True(t, r.Truncated)
+		assert.Equal(t, Coverage{Truncated: BoundBytes, Scanned: 1000, Total: len(text)}, r.Coverage)
 		assert.Equal(t, 1, r.Evidence["truncated_fields"])
 		assert.Empty(t, r.Detections, "the injection lies past the field limit")
+		assert.Equal(t, ActionPass, r.Action, "the verdict covers what was scanned")
+	})
+	t.Run("a cut field does not stop the scan", func(t *testing.T) {
+		s := newScanner(t, Options{MaxFieldBytes: 100})
+		long := strings.Repeat("c", 300)
+		data := `{"notes":["` + long + `",` + quote(override) + `]}`
+		r := s.ScanResult([]byte(data), Context{})
+		assert.Equal(t, Coverage{Truncated: BoundBytes, Scanned: 100 + len(override), Total: len(long) + len(override)}, r.Coverage)
+		assert.Contains(t, rules(r), "instruction-override", "the field after the cut one is scanned")
 	})
 	t.Run("message bytes", func(t *testing.T) {
 		s := newScanner(t, Options{MaxMessageBytes: 100})
-		data := `{"content":[{"type":"text","text":"` + strings.Repeat("b", 90) + `"},{"type":"text","text":` + quote(override) + `}]}`
+		data := `{"notes":["` + strings.Repeat("b", 90) + `",` + quote(override) + `,"one more field"]}`
 		r := s.ScanResult([]byte(data), Context{})
 		assert.True(t, r.Truncated)
+		assert.Equal(t, Coverage{Truncated: BoundBytes, Scanned: 100, Total: 90 + len(override) + len("one more field")}, r.Coverage)
 		assert.Equal(t, 1, r.Evidence["message_bytes_exceeded"])
+		assert.Equal(t, 2, r.Evidence["fields"], "the field that reached the bound is scanned in part, the next not at all")
+		assert.Equal(t, ActionPass, r.Action)
 	})
 	t.Run("time budget", func(t *testing.T) {
+		// Any scan of a field takes longer than a nanosecond, so the
+		// budget runs out after the first field, whatever the machine.
 		s := newScanner(t, Options{TimeBudget: time.Nanosecond})
-		data := `{"content":[{"type":"text","text":"first field"},{"type":"text","text":` + quote(override) + `}]}`
+		inner := `{"events":[{"description":"Standup at nine"},{"description":` + quote(override) + `}]}`
+		data := `{"notes":["first field",` + quote(override) + `,` + quote(inner) + `]}`
 		r := s.ScanResult([]byte(data), Context{})
 		assert.True(t, r.Truncated)
+		// Past the bound, JSON held in a string counts whole.
+		total := len("first field") + len(override) + len(inner)
+		assert.Equal(t, Coverage{Truncated: BoundBudget, Scanned: len("first field"), Total: total}, r.Coverage)
 		assert.Equal(t, 1, r.Evidence["time_budget_exceeded"])
 		assert.Equal(t, 1, r.Evidence["fields"], "scanning stops after the field that used up the budget")
+		assert.Empty(t, r.Detections, "the injection comes after the budget ran out")
+		assert.Equal(t, ActionPass, r.Action)
+	})
+	t.Run("a budget used up by the last field cuts nothing", func(t *testing.T) {
+		s := newScanner(t, Options{TimeBudget: time.Nanosecond})
+		r := s.ScanText(override, "text", Context{})
+		assert.False(t, r.Truncated)
+		assert.Equal(t, Coverage{Scanned: len(override), Total: len(override)}, r.Coverage)
+		assert.Equal(t, 1, r.Evidence["time_budget_exceeded"])
+		assert.NotEqual(t, ActionPass, r.Action)
+	})
+	t.Run("whole", func(t *testing.T) {
+		s := newScanner(t, Options{})
+		inner := `{"events":[{"description":"Standup at nine","id":"a1"}]}`
+		r := s.ScanResult([]byte(`{"content":[{"type":"text","text":`+quote(inner)+`}]}`), Context{})
+		assert.False(t, r.Truncated)
+		// JSON held in a string counts by its strings, as it is scanned;
+		// "a1" is too short to hold an instruction and is not counted.
+		assert.Equal(t, Coverage{Scanned: len("text") + len("Standup at nine"), Total: 19}, r.Coverage)
 	})
 }
 

@@ -259,34 +259,48 @@ func (p *parser) container(depth int) bool {
 // object obj, without decoding or validating anything else: flowd reads
 // isError from a 10 MB result and a tool's name from its call this way.
 func Member(obj []byte, key string) ([]byte, bool) {
+	m, ok := member(obj, key)
+	if !ok {
+		return nil, false
+	}
+	return obj[m.value:m.end], true
+}
+
+// span locates one member of an object: its key's opening quote, its
+// value's first byte and the byte after its value.
+type span struct{ key, value, end int }
+
+func member(obj []byte, key string) (span, bool) {
 	p := parser{b: obj}
 	p.space()
 	if p.peek() != '{' {
-		return nil, false
+		return span{}, false
 	}
 	p.i++
 	for {
 		p.space()
+		m := span{key: p.i}
 		k, ok := p.str()
 		if !ok {
-			return nil, false
+			return span{}, false
 		}
 		p.space()
 		if p.peek() != ':' {
-			return nil, false
+			return span{}, false
 		}
 		p.i++
 		p.space()
-		start := p.i
+		m.value = p.i
 		if !p.value(0) {
-			return nil, false
+			return span{}, false
 		}
+		m.end = p.i
 		if string(k) == key {
-			return obj[start:p.i], true
+			return m, true
 		}
 		p.space()
 		if p.peek() != ',' {
-			return nil, false
+			return span{}, false
 		}
 		p.i++
 	}

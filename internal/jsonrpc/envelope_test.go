@@ -141,3 +141,31 @@ func TestMember(t *testing.T) {
 		assert.False(t, ok, bad)
 	}
 }
+
+func TestWithoutArgument(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		ok             bool
+	}{
+		{"first", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"send","arguments":{"why":"x","text":"hi"}}}` + "\n",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"send","arguments":{"text":"hi"}}}` + "\n", true},
+		{"last, spaced", `{"id":1,"params":{"arguments": {"text": "hi" , "why": {"a":[1,"}"]} } ,"name":"send"}}`,
+			`{"id":1,"params":{"arguments": {"text": "hi"  } ,"name":"send"}}`, true},
+		{"only", `{"params":{"arguments":{"why":"x"}}}`, `{"params":{"arguments":{}}}`, true},
+		{"middle", `{"params":{"arguments":{"a":1,"why":"x","b":2}}}`, `{"params":{"arguments":{"a":1,"b":2}}}`, true},
+		{"nested key of that name stays", `{"params":{"arguments":{"a":{"why":"x"}}}}`, "", false},
+		{"absent", `{"params":{"arguments":{"a":1}}}`, "", false},
+		{"no arguments", `{"params":{"name":"x"}}`, "", false},
+		{"broken", `{"params":{"arguments":{"why":`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := WithoutArgument([]byte(tt.in), "why")
+			assert.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, tt.want, string(got))
+				assert.True(t, json.Valid(got), "still JSON: %s", got)
+			}
+		})
+	}
+}

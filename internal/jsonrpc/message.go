@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -27,6 +28,40 @@ func BlockedToolResult(id []byte, reason string, modern bool) []byte {
 	}
 	b.WriteString("}}\n")
 	return []byte(b.String())
+}
+
+// WithoutArgument returns the tools/call request line with the member key
+// removed from params.arguments, every other byte as it was. It reports
+// false when the line has no such argument.
+func WithoutArgument(line []byte, key string) ([]byte, bool) {
+	params, ok := member(line, "params")
+	if !ok {
+		return nil, false
+	}
+	args, ok := member(line[params.value:params.end], "arguments")
+	if !ok {
+		return nil, false
+	}
+	obj := line[params.value+args.value : params.value+args.end]
+	m, ok := member(obj, key)
+	if !ok {
+		return nil, false
+	}
+	// Take the member with the comma after it, or else the one before it.
+	from, to := m.key, m.end
+	p := parser{b: obj, i: to}
+	p.space()
+	if p.peek() == ',' {
+		p.i++
+		p.space()
+		to = p.i
+	} else if i := bytes.LastIndexByte(obj[:from], ','); i >= 0 && len(bytes.TrimSpace(obj[i+1:from])) == 0 {
+		from = i
+	}
+	base := params.value + args.value
+	out := make([]byte, 0, len(line)-(to-from))
+	out = append(out, line[:base+from]...)
+	return append(out, line[base+to:]...), true
 }
 
 // ToolCall reads a tools/call's tool name and raw arguments from its

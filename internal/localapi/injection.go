@@ -17,6 +17,9 @@ type Injection struct {
 	// Waived are detections a configured waiver silenced.
 	Waived    []injection.Detection `json:"waived,omitempty"`
 	Truncated bool                  `json:"truncated,omitempty"`
+	// Scan says, for a result a bound cut short, which bound and how many
+	// bytes were scanned of how many; nil when it was scanned whole.
+	Scan *injection.Coverage `json:"scan,omitempty"`
 	// Quarantine is the ID under which a blocked result was kept.
 	Quarantine string `json:"quarantine_id,omitempty"`
 	// Released: a human released this exact content earlier, so it

@@ -1,10 +1,19 @@
-// Package localsock is flowd's local Unix socket: created private to its
-// user, and checked at both ends, so no other local user can talk to flowd
-// or pretend to be it.
+// Package localsock is flowd's local Unix socket, checked at both ends so
+// that only the users flowd serves can talk to it and no one can pretend
+// to be it.
 //
-// The socket lives in a 0700 directory and is itself 0600; on top of that
-// each accepted connection's peer uid is checked (SO_PEERCRED on Linux,
-// getpeereid elsewhere), and a client checks the listener's uid the same
-// way, because the fallback directory under /tmp could be created by
-// anyone first.
+// A user's flowd (Listen) is private: its socket is 0600 in a 0700
+// directory, and each accepted connection must come from the same uid or
+// root. A system flowd (ListenShared, `flowd run --system`) serves a group
+// too: its socket is 0660 and a connection is also accepted from a member
+// of the socket's group. Either way the kernel says who connected
+// (SO_PEERCRED and SO_PEERGROUPS on Linux, LOCAL_PEERCRED on the BSDs), not
+// the client.
+//
+// A client (Dial) accepts a flowd that runs as itself or as root. Any other
+// listener is accepted only where no one but root could have given it its
+// place: every directory from the socket's up to / belongs to root or to
+// the listener and is writable by no one else (paths.CheckSocketTrust).
+// That is true of a system flowd in /run/flowd and false of anything in
+// /tmp, where another user could have created the directory first.
 package localsock

@@ -3,20 +3,50 @@ package localsock
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"time"
+
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
-// Listener accepts only connections from the same user (or root).
+// Listener accepts only the connections its access admits.
 type Listener struct {
 	*net.UnixListener
-	Logf func(format string, args ...any)
+	Logf   func(format string, args ...any)
+	access access
 }
 
-// Listen creates the socket at path. The caller has made sure no other
-// daemon owns it (flowd holds a lock file), so a stale socket is removed.
+// Conn is an accepted connection and who is at its other end.
+type Conn struct {
+	*net.UnixConn
+	Peer Cred
+}
+
+// Listen creates a user's private socket at path. The caller has made sure
+// no other daemon owns it (flowd holds a lock file), so a stale socket is
+// removed.
 func Listen(path string) (*Listener, error) {
+	return listen(path, 0o600)
+}
+
+// ListenShared creates a system flowd's socket at path: mode 0660, shared
+// with the socket's group (the group flowd runs as, or the directory's if
+// that is setgid), whose members it admits besides its own user and root.
+func ListenShared(path string) (*Listener, error) {
+	l, err := listen(path, 0o660)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.share(path); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func listen(path string, mode fs.FileMode) (*Listener, error) {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("remove stale socket %s: %w", path, err)
 	}
@@ -24,39 +54,71 @@ func Listen(path string) (*Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	// Between bind and chmod the directory's 0700 keeps others out.
-	if err := os.Chmod(path, 0o600); err != nil {
+	// Between bind and chmod the directory keeps others out (a user's is
+	// 0700); in a system flowd's 0755 directory the umask does, and
+	// Accept admits no one the final mode would not.
+	if err := os.Chmod(path, mode); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("chmod socket %s: %w", path, err)
 	}
 	l.SetUnlinkOnClose(true)
-	return &Listener{UnixListener: l}, nil
+	return &Listener{UnixListener: l, access: access{owner: os.Getuid(), group: noGroup}}, nil
 }
 
-// FromListener wraps a listener handed over by a service manager.
-func FromListener(l *net.UnixListener) *Listener { return &Listener{UnixListener: l} }
+// FromListener wraps a listener handed over by a service manager. A shared
+// one is a system flowd's, shared with the group the manager gave the
+// socket (systemd's SocketGroup= and SocketMode=).
+func FromListener(ul *net.UnixListener, shared bool) (*Listener, error) {
+	l := &Listener{UnixListener: ul, access: access{owner: os.Getuid(), group: noGroup}}
+	if shared {
+		if err := l.share(ul.Addr().String()); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
 
-// Accept returns the next connection whose peer is this user or root; others
-// are closed and logged.
+// share admits the socket's group too.
+func (l *Listener) share(path string) error {
+	mode, gid, err := socketGroup(path)
+	if err != nil {
+		return fmt.Errorf("read the group of socket %s: %w", path, err)
+	}
+	if l.access.group = sharedGroup(mode, gid); l.access.group == noGroup {
+		return fmt.Errorf("socket %s has mode %#o, so its group (gid %d) cannot connect and a system flowd would serve no one: give it mode 0660 (SocketMode=0660 in flowd.socket)",
+			path, mode.Perm(), gid)
+	}
+	return nil
+}
+
+// Accept returns the next connection whose peer the listener admits, as a
+// *Conn; others are closed and logged.
 func (l *Listener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.AcceptUnix()
 		if err != nil {
 			return nil, err
 		}
-		if err := checkPeer(c); err != nil {
+		cred, err := PeerCred(c)
+		if err == nil {
+			err = l.access.admit(cred)
+		} else {
+			err = fmt.Errorf("read peer credentials: %w", err)
+		}
+		if err != nil {
 			if l.Logf != nil {
 				l.Logf("refused connection: %v", err)
 			}
 			c.Close()
 			continue
 		}
-		return c, nil
+		return &Conn{UnixConn: c, Peer: cred}, nil
 	}
 }
 
-// Dial connects to the socket at path and checks that the listener runs as
-// this user or root.
+// Dial connects to the socket at path and checks that the listener is a
+// flowd this user may trust: one running as this user or root, or a system
+// flowd whose socket only root could have placed (see the package doc).
 func Dial(path string, timeout time.Duration) (*net.UnixConn, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.Dial("unix", path)
@@ -64,20 +126,30 @@ func Dial(path string, timeout time.Duration) (*net.UnixConn, error) {
 		return nil, err
 	}
 	uc := c.(*net.UnixConn)
-	if err := checkPeer(uc); err != nil {
+	if err := checkListener(uc, path); err != nil {
 		uc.Close()
 		return nil, fmt.Errorf("flowd socket %s: %w", path, err)
 	}
 	return uc, nil
 }
 
-func checkPeer(c *net.UnixConn) error {
-	uid, err := PeerUID(c)
+func checkListener(c *net.UnixConn, path string) error {
+	cred, err := PeerCred(c)
 	if err != nil {
 		return fmt.Errorf("read peer credentials: %w", err)
 	}
-	if me := os.Getuid(); uid != me && uid != 0 {
-		return fmt.Errorf("peer runs as uid %d, not %d", uid, me)
+	return trustListener(os.Getuid(), cred.UID, func() error { return paths.CheckSocketTrust(path, cred.UID) })
+}
+
+// trustListener decides whether a client running as me may talk to a
+// listener running as uid. The path check, the only I/O, runs only for a
+// listener that is neither.
+func trustListener(me, uid int, pathTrusted func() error) error {
+	if uid == me || uid == 0 {
+		return nil
+	}
+	if err := pathTrusted(); err != nil {
+		return fmt.Errorf("the listener runs as uid %d, not as you (uid %d) or root, and %w", uid, me, err)
 	}
 	return nil
 }

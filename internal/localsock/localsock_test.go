@@ -21,14 +21,15 @@ func TestListenDialSameUser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 
-	accepted := make(chan error, 1)
+	accepted := make(chan *Conn, 1)
 	go func() {
 		c, err := l.Accept()
-		if err == nil {
-			_, err = c.Write([]byte("x"))
-			c.Close()
+		if err != nil {
+			accepted <- nil
+			return
 		}
-		accepted <- err
+		c.Write([]byte("x"))
+		accepted <- c.(*Conn)
 	}()
 	c, err := Dial(path, time.Second)
 	require.NoError(t, err)
@@ -36,10 +37,14 @@ func TestListenDialSameUser(t *testing.T) {
 	buf := make([]byte, 1)
 	_, err = c.Read(buf)
 	require.NoError(t, err)
-	require.NoError(t, <-accepted)
-	uid, err := PeerUID(c)
+	ac := <-accepted
+	require.NotNil(t, ac)
+	defer ac.Close()
+	assert.Equal(t, os.Getuid(), ac.Peer.UID, "the accepted side knows who connected")
+	assert.Equal(t, os.Getgid(), ac.Peer.GID)
+	cred, err := PeerCred(c)
 	require.NoError(t, err)
-	assert.Equal(t, os.Getuid(), uid)
+	assert.Equal(t, os.Getuid(), cred.UID)
 }
 
 func TestDialMissing(t *testing.T) {

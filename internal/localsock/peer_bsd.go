@@ -8,22 +8,31 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// PeerUID returns the uid of the process at the other end of c.
-func PeerUID(c *net.UnixConn) (int, error) {
+// PeerCred returns who is at the other end of c, as LOCAL_PEERCRED
+// recorded it at connect time: the first group is the effective gid.
+func PeerCred(c *net.UnixConn) (Cred, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
-		return -1, err
+		return Cred{}, err
 	}
-	var cred *unix.Xucred
+	var xc *unix.Xucred
 	var serr error
 	err = raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+		xc, serr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	})
 	if err != nil {
-		return -1, err
+		return Cred{}, err
 	}
 	if serr != nil {
-		return -1, serr
+		return Cred{}, serr
 	}
-	return int(cred.Uid), nil
+	cred := Cred{UID: int(xc.Uid), GID: -1}
+	for i := 0; i < int(xc.Ngroups) && i < len(xc.Groups); i++ {
+		if i == 0 {
+			cred.GID = int(xc.Groups[0])
+			continue
+		}
+		cred.Groups = append(cred.Groups, int(xc.Groups[i]))
+	}
+	return cred, nil
 }

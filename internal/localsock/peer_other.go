@@ -7,7 +7,9 @@ import (
 	"os"
 )
 
-// PeerUID cannot ask the kernel here (Windows AF_UNIX has no peer
+// PeerCred cannot ask the kernel here (Windows AF_UNIX has no peer
 // credentials); the socket's directory ACL is the only guard, so report the
 // current user.
-func PeerUID(c *net.UnixConn) (int, error) { return os.Getuid(), nil }
+func PeerCred(c *net.UnixConn) (Cred, error) {
+	return Cred{UID: os.Getuid(), GID: os.Getgid()}, nil
+}

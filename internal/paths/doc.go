@@ -3,8 +3,10 @@
 // the configuration file. Each honours an environment override
 // (FLOWD_SOCKET, FLOWD_DATA_DIR, FLOWD_CONFIG) and otherwise follows the
 // platform's convention (XDG on Linux and the BSDs, ~/Library on macOS,
-// %LOCALAPPDATA% and %APPDATA% on Windows).
+// %LOCALAPPDATA% and %APPDATA% on Windows). A client finds the machine's
+// system flowd (SystemSocket) when the user has no flowd of their own.
 //
 // Every process that must meet at the socket computes its path here, so the
-// rules live in one place.
+// rules live in one place; so do the rules for the directories a socket may
+// live in (EnsureSocketDir, EnsureSystemSocketDir, CheckSocketTrust).
 package paths

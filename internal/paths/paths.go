@@ -17,8 +17,22 @@ const (
 	EnvConfig  = "FLOWD_CONFIG"
 )
 
-// Socket is the path of flowd's Unix socket.
+// SystemSocket is where a system flowd listens (flowd install --system on
+// Linux): /run belongs to root, so no user can have put a socket there.
+const SystemSocket = "/run/flowd/flowd.sock"
+
+// Socket is the socket a client (shim, hook, the flowd CLI) connects to,
+// the first of:
+//  1. FLOWD_SOCKET, when set;
+//  2. the user's own flowd socket (UserSocket), when it exists: a user
+//     flowd runs, or ran, and is the one this user chose;
+//  3. SystemSocket, when it exists (Linux): the machine's flowd;
+//  4. the user's socket, where a shim starts flowd on demand.
 func Socket() string { return current().socket() }
+
+// UserSocket is where the user's own flowd listens: FLOWD_SOCKET when set,
+// else the platform's per-user place. `flowd run` listens here.
+func UserSocket() string { return current().userSocket() }
 
 // DataDir is the directory that holds flowd's state (activity log, store).
 func DataDir() string { return current().dataDir() }
@@ -39,10 +53,17 @@ type platform struct {
 	getenv func(string) string
 	uid    int
 	home   string
+	// exists reports whether something is at a path; nil: nothing is.
+	exists func(string) bool
 }
 
 func current() platform {
-	return platform{goos: runtime.GOOS, getenv: os.Getenv, uid: os.Getuid(), home: homeDir()}
+	return platform{goos: runtime.GOOS, getenv: os.Getenv, uid: os.Getuid(), home: homeDir(), exists: exists}
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // homeDir falls back to the user database because services often run
@@ -58,6 +79,17 @@ func homeDir() string {
 }
 
 func (p platform) socket() string {
+	user := p.userSocket()
+	if p.getenv(EnvSocket) != "" || p.exists == nil || p.exists(user) {
+		return user
+	}
+	if p.goos == "linux" && p.exists(SystemSocket) {
+		return SystemSocket
+	}
+	return user
+}
+
+func (p platform) userSocket() string {
 	if s := p.getenv(EnvSocket); s != "" {
 		return s
 	}

@@ -3,6 +3,7 @@ package paths
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,4 +180,39 @@ func TestCurrentUsesThisProcess(t *testing.T) {
 	assert.Equal(t, "/run/user/4242/flowd/flowd.sock", Socket())
 	t.Setenv("XDG_RUNTIME_DIR", "")
 	assert.Equal(t, "/tmp/flowd-"+strconv.Itoa(os.Getuid())+"/flowd.sock", Socket())
+}
+
+// Socket finds the user's own flowd first, then the machine's, and falls
+// back to the user's socket, where a shim starts flowd.
+func TestSocketDiscovery(t *testing.T) {
+	const user = "/run/user/1000/flowd/flowd.sock"
+	tests := []struct {
+		name    string
+		goos    string
+		env     map[string]string
+		present []string
+		want    string
+	}{
+		{"nothing runs: the user's, for a shim to start", "linux", nil, nil, user},
+		{"a user flowd", "linux", nil, []string{user}, user},
+		{"only the system flowd", "linux", nil, []string{SystemSocket}, SystemSocket},
+		{"both: the user's own wins", "linux", nil, []string{user, SystemSocket}, user},
+		{"FLOWD_SOCKET wins over both", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{user, SystemSocket}, "/x.sock"},
+		{"FLOWD_SOCKET even when missing", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{SystemSocket}, "/x.sock"},
+		{"no system flowd off Linux", "freebsd", nil, []string{SystemSocket}, user},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			p := platform{goos: tt.goos, getenv: envOf(env), uid: 1000, home: "/home/ann",
+				exists: func(s string) bool { return slices.Contains(tt.present, s) }}
+			assert.Equal(t, tt.want, p.socket())
+			if tt.env[EnvSocket] == "" {
+				assert.Equal(t, user, p.userSocket(), "flowd run listens on the user's socket whatever runs")
+			}
+		})
+	}
 }

@@ -37,3 +37,46 @@ func checkDirAccess(dir string, mode fs.FileMode, owner, uid int) error {
 	}
 	return nil
 }
+
+// TrustError is a directory on the way to a socket that another user could
+// change, so a socket found there may not be the one root set up.
+type TrustError struct {
+	Dir     string
+	Problem string // "is writable by group or others (mode 0777)"
+	Fix     string // the command that fixes it
+}
+
+func (e *TrustError) Error() string {
+	return fmt.Sprintf("%s %s, so another user could put their own socket in flowd's place: run %q", e.Dir, e.Problem, e.Fix)
+}
+
+// checkTrustedDir accepts a directory that only root or uid can change: a
+// real directory owned by one of them that no one else may write to. A
+// sticky world-writable directory (/tmp) is refused too: anyone may create
+// a name in it that does not exist yet.
+func checkTrustedDir(dir string, mode fs.FileMode, owner, uid int) error {
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return &TrustError{Dir: dir, Problem: "is a symbolic link", Fix: "unset " + EnvSocket + " or point it at a path without symbolic links"}
+	case !mode.IsDir():
+		return &TrustError{Dir: dir, Problem: "is not a directory", Fix: "sudo rm " + dir}
+	case owner != 0 && owner != uid:
+		return &TrustError{Dir: dir, Problem: fmt.Sprintf("belongs to uid %d, which is neither root nor flowd's uid %d", owner, uid),
+			Fix: "sudo chown root " + dir}
+	case mode.Perm()&0o022 != 0:
+		return &TrustError{Dir: dir, Problem: fmt.Sprintf("is writable by group or others (mode %#o)", mode.Perm()),
+			Fix: "sudo chmod go-w " + dir}
+	}
+	return nil
+}
+
+// GroupError is a shared socket this user may not connect to: they are
+// not in its group.
+type GroupError struct {
+	Socket string
+	GID    int
+}
+
+func (e *GroupError) Error() string {
+	return fmt.Sprintf("you may not connect to %s: only the members of its group (gid %d) may, and you are not one (or joined after you logged in)", e.Socket, e.GID)
+}

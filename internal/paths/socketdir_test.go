@@ -42,3 +42,39 @@ func TestCheckSocketDir(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckTrustedDir(t *testing.T) {
+	const flowd = 990
+	tests := []struct {
+		name  string
+		mode  fs.FileMode
+		owner int
+		want  string // "" means trusted
+		fix   string
+	}{
+		{"flowd's own 0755", fs.ModeDir | 0o755, flowd, "", ""},
+		{"flowd's own 0750", fs.ModeDir | 0o750, flowd, "", ""},
+		{"root's 0755 (/run)", fs.ModeDir | 0o755, 0, "", ""},
+		{"root's setgid", fs.ModeDir | fs.ModeSetgid | 0o755, 0, "", ""},
+		{"sticky and world-writable (/tmp)", fs.ModeDir | fs.ModeSticky | 0o777, 0, "is writable by group or others (mode 0777)", "sudo chmod go-w /r/flowd"},
+		{"group-writable", fs.ModeDir | 0o775, flowd, "is writable by group or others (mode 0775)", "sudo chmod go-w /r/flowd"},
+		{"another user's", fs.ModeDir | 0o755, 1001, "belongs to uid 1001, which is neither root nor flowd's uid 990", "sudo chown root /r/flowd"},
+		{"symlink", fs.ModeSymlink | 0o777, 0, "is a symbolic link", "unset " + EnvSocket + " or point it at a path without symbolic links"},
+		{"a file", 0o644, 0, "is not a directory", "sudo rm /r/flowd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkTrustedDir("/r/flowd", tt.mode, tt.owner, flowd)
+			if tt.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			var te *TrustError
+			if assert.ErrorAs(t, err, &te) {
+				assert.Equal(t, "/r/flowd", te.Dir)
+				assert.Equal(t, tt.fix, te.Fix)
+				assert.Contains(t, err.Error(), "/r/flowd "+tt.want+", so another user could put their own socket in flowd's place")
+			}
+		})
+	}
+}

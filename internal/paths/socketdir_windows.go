@@ -3,6 +3,7 @@
 package paths
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,4 +23,25 @@ func EnsureSocketDir(socketPath string) error {
 		return fmt.Errorf("inspect socket directory %s: %w", dir, err)
 	}
 	return checkDirType(dir, fi.Mode())
+}
+
+// errNoSystemFlowd: a flowd shared by several users needs Unix owners and
+// groups.
+var errNoSystemFlowd = errors.New("a flowd shared by several users is for Linux (flowd install --system); on Windows each user runs their own")
+
+// EnsureSystemSocketDir refuses: see errNoSystemFlowd.
+func EnsureSystemSocketDir(string) error { return errNoSystemFlowd }
+
+// CheckSocketTrust refuses: see errNoSystemFlowd.
+func CheckSocketTrust(string, int) error { return errNoSystemFlowd }
+
+// CheckSocketDir checks an existing socket directory as EnsureSocketDir
+// does; there is no shared socket on Windows.
+func CheckSocketDir(socketPath string) (shared bool, err error) {
+	dir := filepath.Dir(socketPath)
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return false, fmt.Errorf("inspect socket directory %s: %w", dir, err)
+	}
+	return false, checkDirType(dir, fi.Mode())
 }

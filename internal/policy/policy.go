@@ -42,6 +42,10 @@ type Rules struct {
 	// SuspiciousEndpoints are host names (and their subdomains) whose
 	// appearance in a call's arguments denies it before anything else.
 	SuspiciousEndpoints []string
+	// RequireJustification makes data leaving under a flow rule that asks or
+	// warns (rather than denies) need the agent's stated reason: a call
+	// without a JustificationArg is denied with a request to give one.
+	RequireJustification bool
 	// TaintAction is what a tainted session's data leaving becomes:
 	// TaintRaise raises the flow rule's action one level, TaintDeny
 	// denies; empty leaves the action as it is.
@@ -75,6 +79,11 @@ type Call struct {
 	// says what.
 	Tainted     bool
 	TaintReason string
+	// Justifiable is whether the call can carry a JustificationArg: an MCP
+	// call, which flowd can strip of it. The agent's built-in tools cannot.
+	Justifiable bool
+	// Justification is the call's JustificationArg, if it has one.
+	Justification string
 	// ArgsBytes and InspectedBytes say how much of the arguments flowd
 	// read: when it read less than all, the findings above are partial.
 	ArgsBytes, InspectedBytes int
@@ -116,14 +125,14 @@ func (r Rules) decide(c Call) Decision {
 		return r.overridden(a, c, c.Tool)
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
-		return r.final(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
+		return r.final(r.justified(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to external destination (%s)",
-				strings.Join(c.Secrets, ", "), source(c), dest(c))}, c), c)
+				strings.Join(c.Secrets, ", "), source(c), dest(c))}, c), c), c)
 	}
 	if c.External && c.FlowType == "internal→external" && r.InternalToExternal != "" {
-		return r.final(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
+		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
 			Reason: fmt.Sprintf("Data from internal source (%s) flowing to external destination (%s)",
-				strings.Join(c.Sources, ", "), dest(c))}, c), c)
+				strings.Join(c.Sources, ", "), dest(c))}, c), c), c)
 	}
 	a := r.DefaultAction
 	if a == "" {
@@ -168,6 +177,35 @@ func (r Rules) tainted(d Decision, c Call) Decision {
 	return d
 }
 
+// JustificationArg is the argument in which an agent states why data must
+// leave, where policy requires it. flowd logs it, shows it to the user it
+// asks, and removes it before the call reaches the server.
+const JustificationArg = "flowd_justification"
+
+// MaxJustification bounds the stated reason kept and shown, in bytes.
+const MaxJustification = 500
+
+// justified denies data leaving without a stated reason when the rules
+// require one. The reason is the agent's own claim: it makes an audit trail
+// and gives the user something to judge, but proves nothing, so it never
+// turns a deny into anything else.
+func (r Rules) justified(d Decision, c Call) Decision {
+	if !r.RequireJustification || !c.Justifiable || (d.Action != Ask && d.Action != Warn) {
+		return d
+	}
+	if j := strings.TrimSpace(c.Justification); j != "" {
+		if len(j) > MaxJustification {
+			j = strings.ToValidUTF8(j[:MaxJustification], "") + "…"
+		}
+		d.Reason += fmt.Sprintf("; the agent's stated reason: %q", j)
+		return d
+	}
+	return Decision{Action: Deny, Rule: d.Rule + "+require_justification",
+		Reason: fmt.Sprintf("%s needs a stated reason (policy.require_justification): if the user wants this, "+
+			"call the tool again with the same arguments plus %q, a short sentence saying why this data must go to %s",
+			d.Reason, JustificationArg, dest(c))}
+}
+
 // raise is the next stricter action.
 func raise(a Action) Action {
 	switch a {
@@ -189,7 +227,7 @@ func (r Rules) final(d Decision, c Call) Decision {
 		fb = Warn
 	}
 	d.Action = fb
-	d.Reason += fmt.Sprintf(" (ask → %s: no way to ask the user without hooks)", fb)
+	d.Reason += fmt.Sprintf(" (ask → %s: no way to ask the user: no hooks, and the client cannot show a confirmation)", fb)
 	return d
 }
 

@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 
@@ -107,6 +109,48 @@ func TestDecideTainted(t *testing.T) {
 	r.TaintAction = TaintRaise
 	d = r.Decide(func() Call { c := out; c.CanAsk = true; return c }())
 	assert.Equal(t, `Data from internal source (github) flowing to external destination (slack); ask → deny because this session received content flagged as prompt injection (web/fetch: instruction-override) (injection.taint_action = "raise")`, d.Reason)
+}
+
+func TestDecideRequireJustification(t *testing.T) {
+	r := rules
+	r.RequireJustification = true
+	out := Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"github"}, Justifiable: true}
+	builtin := out
+	builtin.Justifiable = false
+	withReason := out
+	withReason.Justification = "  the user asked me to post the release notes  "
+	asked := withReason
+	asked.CanAsk = true
+	long := out
+	long.Justification = strings.Repeat("é", MaxJustification)
+	secret := Call{Server: "slack", Tool: "post", External: true, Secrets: []string{"github_token"}, FlowType: "internal→external", Sources: []string{"github"}, Justification: "needed", Justifiable: true}
+	tests := []struct {
+		name   string
+		rules  Rules
+		call   Call
+		want   Action
+		rule   string
+		reason string
+	}{
+		{"off", rules, out, Warn, "internal_to_external", ""},
+		{"no reason given", r, out, Deny, "internal_to_external+require_justification", `call the tool again with the same arguments plus "flowd_justification"`},
+		{"an agent's own tool cannot carry one", r, builtin, Warn, "internal_to_external", ""},
+		{"reason given, proxy mode", r, withReason, Warn, "internal_to_external", `the agent's stated reason: "the user asked me to post the release notes"`},
+		{"reason given, user asked", r, asked, Ask, "internal_to_external", "stated reason"},
+		{"long reason cut on a rune", r, long, Warn, "internal_to_external", "é…"},
+		{"a reason never lifts a deny", r, secret, Deny, "sensitive_data_external", "Sensitive data"},
+		{"not a flow rule", r, Call{Server: "fs", Tool: "delete_file"}, Warn, "tool_overrides.fs/delete_file", ""},
+		{"nothing leaving", r, Call{Server: "memory", Tool: "save", FlowType: "internal→internal", Sources: []string{"fs"}}, Allow, "default_action", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.rules.Decide(tt.call)
+			assert.Equal(t, tt.want, d.Action)
+			assert.Equal(t, tt.rule, d.Rule)
+			assert.Contains(t, d.Reason, tt.reason)
+			assert.True(t, utf8.ValidString(d.Reason), "reason is valid UTF-8")
+		})
+	}
 }
 
 func TestSensitiveReason(t *testing.T) {

@@ -18,12 +18,13 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/session"
 )
 
 var (
 	itemsBucket    = []byte("items")    // seq → Item without content
 	contentBucket  = []byte("content")  // seq → the original bytes
-	releasedBucket = []byte("released") // server NUL sha256 → item ID
+	releasedBucket = []byte("released") // releaseKey → item ID
 )
 
 // Item is one quarantined result.
@@ -63,7 +64,7 @@ type Store struct {
 
 	mu           sync.Mutex
 	count        int
-	released     map[string]bool // server NUL sha256; read on every result, so kept in memory
+	released     map[string]bool // by releaseKey; read on every result, so kept in memory
 	releasedFrom map[string]bool // servers with anything released
 }
 
@@ -117,16 +118,27 @@ func Hash(content []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-func releaseKey(server, sha string) string { return server + "\x00" + sha }
+// releaseKey is what a release is remembered by: server NUL sha256, and in
+// a system flowd NUL the uid of the session's owner after it, so that one
+// user's release never lets content through to another. The server comes
+// first: Open reads it back from there.
+func releaseKey(sess, server, sha string) string {
+	k := server + "\x00" + sha
+	if uid, ok := session.Owner(sess); ok {
+		k += "\x00" + strconv.Itoa(uid)
+	}
+	return k
+}
 
-// Released reports whether a human released this exact content from this
-// server.
-func (s *Store) Released(server string, content []byte) bool {
+// ReleasedFor reports whether a human released this exact content from
+// this server for the user whose session this is (in a single user's
+// flowd: for that user).
+func (s *Store) ReleasedFor(sess, server string, content []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Hashing a 10 MB result costs milliseconds: only for servers that
 	// have anything released.
-	return s.releasedFrom[server] && s.released[releaseKey(server, Hash(content))]
+	return s.releasedFrom[server] && s.released[releaseKey(sess, server, Hash(content))]
 }
 
 // Add quarantines content and returns the item as stored, with its ID.
@@ -214,7 +226,7 @@ func (s *Store) Get(id string) (Item, error) {
 }
 
 // Release marks an item released: the same content from the same server
-// passes unscanned from now on. Releasing twice changes nothing and
+// passes unscanned from now on (in a system flowd: for the item's user). Releasing twice changes nothing and
 // returns the item as first released.
 func (s *Store) Release(id string) (Item, error) {
 	var it Item
@@ -236,12 +248,12 @@ func (s *Store) Release(id string) (Item, error) {
 		if err := items.Put(k, meta); err != nil {
 			return err
 		}
-		return tx.Bucket(releasedBucket).Put([]byte(releaseKey(it.Server, it.SHA256)), []byte(it.ID))
+		return tx.Bucket(releasedBucket).Put([]byte(releaseKey(it.Session, it.Server, it.SHA256)), []byte(it.ID))
 	})
 	if err != nil {
 		return Item{}, err
 	}
-	s.released[releaseKey(it.Server, it.SHA256)] = true
+	s.released[releaseKey(it.Session, it.Server, it.SHA256)] = true
 	s.releasedFrom[it.Server] = true
 	return it, nil
 }

@@ -67,9 +67,9 @@ type Service struct {
 func DefaultLayout(scope Scope, executable string) Layout {
 	if scope == System {
 		return Layout{Executable: executable, Config: "/etc/flowd/config.toml",
-			Socket: "/run/flowd/flowd.sock", DataDir: "/var/lib/flowd", LogFile: "/var/log/flowd.log"}
+			Socket: paths.SystemSocket, DataDir: "/var/lib/flowd", LogFile: "/var/log/flowd.log"}
 	}
-	l := Layout{Executable: executable, Config: paths.ConfigFile(), Socket: paths.Socket(), DataDir: paths.DataDir()}
+	l := Layout{Executable: executable, Config: paths.ConfigFile(), Socket: paths.UserSocket(), DataDir: paths.DataDir()}
 	if home, err := os.UserHomeDir(); err == nil {
 		l.LogFile = filepath.Join(home, "Library", "Logs", "flowd.log")
 	}

@@ -7,4 +7,8 @@
 // CLAUDE_CODE_SESSION_ID, then the nearest ancestor that is not a shell or
 // a launcher, identified by pid and start time so a reused pid is a new
 // session.
+//
+// In a system flowd, shared by several users, a session also belongs to the
+// user whose process named it: flowd puts that user's uid in the ID
+// (Scoped), and each user sees only their own sessions (Owner).
 package session

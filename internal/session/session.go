@@ -86,3 +86,25 @@ func IsLauncher(name string) bool {
 	// /proc truncates comm to 15 bytes: "npm exec @model".
 	return strings.HasPrefix(name, "npm exec") || strings.HasPrefix(name, "npx ")
 }
+
+// Scoped is a session's ID in a system flowd, which several users share:
+// the uid of the user who named it comes first, so two users who name the
+// same session (by chance, or one copying the other's ID) never share one.
+func Scoped(uid int, id string) string { return scopePrefix + strconv.Itoa(uid) + ":" + id }
+
+const scopePrefix = "uid"
+
+// Owner is the uid a Scoped session ID belongs to; ok is false for the
+// session of a single user's flowd.
+func Owner(id string) (uid int, ok bool) {
+	rest, found := strings.CutPrefix(id, scopePrefix)
+	if !found {
+		return 0, false
+	}
+	n, _, found := strings.Cut(rest, ":")
+	if !found || n == "" || strings.TrimLeft(n, "0123456789") != "" {
+		return 0, false
+	}
+	uid, err := strconv.Atoi(n)
+	return uid, err == nil
+}

@@ -68,3 +68,22 @@ func TestClientSkipsShells(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, strconv.FormatUint(self.start, 10), f[1])
 }
+
+func TestScopedOwner(t *testing.T) {
+	id := Scoped(1000, "cc-1")
+	assert.Equal(t, "uid1000:cc-1", id)
+	uid, ok := Owner(id)
+	assert.True(t, ok)
+	assert.Equal(t, 1000, uid)
+
+	// A user cannot name a session that belongs to another: whatever they
+	// put in FLOWD_SESSION, their own uid comes first.
+	uid, ok = Owner(Scoped(1001, "uid1000:cc-1"))
+	assert.True(t, ok)
+	assert.Equal(t, 1001, uid)
+
+	for _, unscoped := range []string{"cc-1", "proc-4-99", "unknown", "uid:x", "uidx:y", "uid12", "", "UID5:x", "uid-1:x"} {
+		_, ok := Owner(unscoped)
+		assert.False(t, ok, unscoped)
+	}
+}

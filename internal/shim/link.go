@@ -224,7 +224,9 @@ func (l *link) abandon(p *pending) bool {
 	return ok
 }
 
-func (l *link) event(ev shimproto.UpstreamEvent) {
+// report sends flowd a JSON frame that needs no verdict. It is lost when
+// flowd is away: what it reports has already happened.
+func (l *link) report(t shimproto.FrameType, v any) {
 	l.mu.Lock()
 	w := l.w
 	l.mu.Unlock()
@@ -232,7 +234,7 @@ func (l *link) event(ev shimproto.UpstreamEvent) {
 		return
 	}
 	l.wmu.Lock()
-	w.WriteJSON(shimproto.TypeUpstream, ev)
+	w.WriteJSON(t, v)
 	l.wmu.Unlock()
 }
 

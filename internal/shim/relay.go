@@ -45,6 +45,7 @@ type relay struct {
 	warned        atomic.Bool
 	serverSpoke   atomic.Bool
 	sawInitialize atomic.Bool
+	asks          asker
 }
 
 // pipe reads lines from src and writes them, after verdicts, to dst; back is
@@ -54,13 +55,22 @@ func (r *relay) pipe(dir shimproto.Direction, src io.Reader, dst, back *lockedWr
 	q := make(chan *pending, queueDepth)
 	go r.read(dir, src, q)
 	r.write(q, dst, back)
+	if dir == shimproto.ClientToServer {
+		r.asks.wg.Wait() // a request the user allows still goes out before the client's EOF
+	}
 }
 
 func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) {
 	defer close(q)
+	if dir == shimproto.ClientToServer {
+		defer r.asks.close()
+	}
 	lr := &lineReader{br: bufio.NewReaderSize(src, 256<<10)}
 	for {
 		line, err := lr.next()
+		if dir == shimproto.ClientToServer && r.asks.answered(line) {
+			line = nil // the user's answer to the shim's own question
+		}
 		if len(line) > 0 {
 			p := &pending{seq: r.seq.Add(1), dir: dir, line: line, done: make(chan struct{})}
 			if dir == shimproto.ServerToClient {
@@ -145,6 +155,8 @@ func (r *relay) write(q <-chan *pending, dst, back *lockedWriter) {
 			dst.Write(p.v.Data)
 		case shimproto.Respond:
 			back.Write(p.v.Data)
+		case shimproto.Ask:
+			r.hold(p, dst, back)
 		case shimproto.Drop:
 		default:
 			dst.Write(p.line) // an action this shim does not know is not a reason to break the stream

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -67,7 +68,8 @@ func Run(o Options) int {
 
 	hello := shimproto.Hello{PID: os.Getpid(), Name: o.Name, Command: o.Command, Session: session.Collect()}
 	var start func() error
-	if o.Autostart {
+	// The system flowd is the service manager's to start, as another user.
+	if o.Autostart && o.Socket != paths.SystemSocket {
 		start = func() error { return startFlowd(o.Socket) }
 	}
 	l := newLink(o.Socket, hello, start, logf)
@@ -120,7 +122,7 @@ func Run(o Options) int {
 	} else if code != 0 {
 		logf("upstream exited with code %d", code)
 	}
-	l.event(shimproto.UpstreamEvent{Exited: true, ExitCode: code})
+	l.report(shimproto.TypeUpstream, shimproto.UpstreamEvent{Exited: true, ExitCode: code})
 	l.close()
 	return code
 }

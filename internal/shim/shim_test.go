@@ -35,16 +35,17 @@ type fakeFlowd struct {
 	// by returning them in a later call. It runs on the connection's goroutine.
 	judge func(m shimproto.Message) []shimproto.Verdict
 
-	mu    sync.Mutex
-	seen  [][]byte
-	conns []net.Conn
-	hello chan shimproto.Hello
+	mu      sync.Mutex
+	seen    [][]byte
+	conns   []net.Conn
+	hello   chan shimproto.Hello
+	answers chan shimproto.Answer
 }
 
 func startFake(t *testing.T, socket string, judge func(shimproto.Message) []shimproto.Verdict) *fakeFlowd {
 	l, err := localsock.Listen(socket)
 	require.NoError(t, err)
-	f := &fakeFlowd{t: t, l: l, judge: judge, hello: make(chan shimproto.Hello, 16),
+	f := &fakeFlowd{t: t, l: l, judge: judge, hello: make(chan shimproto.Hello, 16), answers: make(chan shimproto.Answer, 16),
 		welcome: shimproto.Welcome{FailMode: "open", VerdictTimeout: 5000, MaxInspectBytes: 1 << 20}}
 	go f.serve()
 	t.Cleanup(f.stop)
@@ -91,6 +92,11 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		t, p, err := r.Next()
 		if err != nil {
 			return
+		}
+		if t == shimproto.TypeAnswer {
+			var a shimproto.Answer
+			json.Unmarshal(p, &a)
+			f.answers <- a
 		}
 		if t != shimproto.TypeMessage {
 			continue

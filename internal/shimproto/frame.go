@@ -27,6 +27,7 @@ const (
 	TypeMessage  FrameType = 3 // shim → flowd, one MCP message
 	TypeVerdict  FrameType = 4 // flowd → shim, the answer to one Message
 	TypeUpstream FrameType = 5 // shim → flowd, JSON UpstreamEvent
+	TypeAnswer   FrameType = 6 // shim → flowd, JSON Answer: the user's answer to an Ask verdict
 )
 
 // Direction of an MCP message.
@@ -52,6 +53,11 @@ const (
 	Drop    Action = 1 // forward nothing
 	Replace Action = 2 // forward Data instead
 	Respond Action = 3 // forward nothing; send Data back to the sender (a blocked request's reply)
+	// Ask holds a client request while the shim asks the user through the
+	// client (MCP elicitation); Data is a JSON Question. The shim then
+	// forwards the request or answers it blocked, and tells flowd with an
+	// Answer frame.
+	Ask Action = 4
 )
 
 func (a Action) String() string {
@@ -64,6 +70,8 @@ func (a Action) String() string {
 		return "replace"
 	case Respond:
 		return "respond"
+	case Ask:
+		return "ask"
 	}
 	return fmt.Sprintf("action(%d)", uint8(a))
 }
@@ -84,6 +92,34 @@ type Welcome struct {
 	FailMode        string `json:"fail_mode"`
 	VerdictTimeout  int64  `json:"verdict_timeout_ms"`
 	MaxInspectBytes int    `json:"max_inspect_bytes"`
+}
+
+// Question is what the shim asks the user about a held request.
+type Question struct {
+	// Elicitation is the params of the elicitation/create request the shim
+	// sends to the client.
+	Elicitation json.RawMessage `json:"elicitation"`
+	// DenyReason is the text of the blocked result when the user does not
+	// allow the call.
+	DenyReason string `json:"deny_reason"`
+	// TimeoutMS is how long the shim waits for the user; no answer denies.
+	TimeoutMS int64 `json:"timeout_ms"`
+	// Forward, when set, is the line to send upstream in place of the held
+	// one if the user allows the call.
+	Forward string `json:"forward,omitempty"`
+}
+
+// AllowField is the boolean the elicitation's form asks the user to set:
+// only an accepted form with it true lets the call through.
+const AllowField = "allow"
+
+// Answer tells flowd what the user decided about an Ask verdict's message.
+type Answer struct {
+	Seq     uint64 `json:"seq"`
+	Allowed bool   `json:"allowed"`
+	// Outcome is the elicitation's action ("accept", "decline", "cancel"),
+	// or "timeout" or "error" when the client gave none.
+	Outcome string `json:"outcome"`
 }
 
 // UpstreamEvent tells flowd what became of the upstream process.

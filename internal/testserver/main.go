@@ -2,7 +2,8 @@
 // flowd's own tests and benchmarks: it can be named like any real server
 // (github, postgres-db, slack-notifications) and has tools that return what
 // a test needs: echo (its description can come from a file), a result of
-// N bytes, a fixed document, a slow call.
+// N bytes, a fixed document, a slow call, the names of the arguments a call
+// arrived with.
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -79,6 +81,16 @@ func main() {
 	s.AddTool(mcp.NewTool("fail", mcp.WithDescription("Always answers isError")),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("this tool always fails"), nil
+		})
+	s.AddTool(mcp.NewTool("post_arguments", mcp.WithDescription("Post a message; answers with the argument names it received"),
+		mcp.WithString("text")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			names := make([]string, 0, len(req.GetArguments()))
+			for k := range req.GetArguments() {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			return mcp.NewToolResultText("received " + strings.Join(names, ",")), nil
 		})
 	if err := server.ServeStdio(s); err != nil {
 		log.Fatal(err)

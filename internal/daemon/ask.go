@@ -1,0 +1,128 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// held is a request the shim holds while it asks the user.
+type held struct {
+	id string // the request's raw JSON-RPC id
+	c  *call
+}
+
+// canAsk reports whether a call through this shim can be put to the user:
+// the client shows forms (MCP elicitation), flowd may use them, and no hook
+// has asked about this call already. The 2026-07-28 revision replaced
+// server-to-client requests with multi-round-trip results, which flowd
+// does not speak yet, so its sessions fall back.
+func (u *upstream) canAsk(d *Daemon, hooked bool) bool {
+	return d.current().cfg.Policy.AskWithElicitation && u.elicits && !hooked && !u.isModern()
+}
+
+// formElicitation reports whether initialize params declare form
+// elicitation: "elicitation": {} (form only, as first specified) or with a
+// "form" member.
+func formElicitation(params []byte) bool {
+	caps, ok := jsonrpc.Member(params, "capabilities")
+	if !ok {
+		return false
+	}
+	el, ok := jsonrpc.Member(caps, "elicitation")
+	if !ok {
+		return false
+	}
+	var modes map[string]json.RawMessage
+	if json.Unmarshal(el, &modes) != nil {
+		return false
+	}
+	_, form := modes["form"]
+	return len(modes) == 0 || form
+}
+
+// justification reads the agent's stated reason from a call's arguments.
+func justification(args []byte) string {
+	raw, ok := jsonrpc.Member(args, policy.JustificationArg)
+	if !ok {
+		return ""
+	}
+	var s string
+	json.Unmarshal(raw, &s)
+	return s
+}
+
+// question is what the shim asks the user about call c; forward, when not
+// nil, is what it sends upstream if the user allows the call. Everything in the message comes from flowd's
+// own findings, except the tool name and the agent's stated reason, which
+// are quoted, cut short and marked as the agent's: text the model wrote
+// must not be able to pass itself off as flowd's advice.
+func (u *upstream) question(d *Daemon, c *call, forward []byte) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "flowd: allow this tool call?\n\nServer: %s\nTool: %s\nWhy flowd asks: %s\n",
+		u.serverName(), shown(c.tool, 80), c.decision.Reason)
+	if c.justification != "" {
+		fmt.Fprintf(&b, "The agent says (unverified): %s\n", shown(c.justification, policy.MaxJustification))
+	}
+	b.WriteString("\nAllow it only if you asked for this. Refusing tells the agent the call was blocked.")
+	schema := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			shimproto.AllowField: map[string]any{
+				"type":        "boolean",
+				"title":       "Allow this call",
+				"description": "Leave unchecked to refuse the call.",
+				"default":     false,
+			},
+		},
+		"required": []string{shimproto.AllowField},
+	}
+	el, _ := json.Marshal(map[string]any{"message": b.String(), "requestedSchema": schema})
+	q := shimproto.Question{
+		Elicitation: el,
+		DenyReason:  c.decision.Reason,
+		TimeoutMS:   d.current().cfg.Policy.ElicitationTimeout.Milliseconds(),
+	}
+	q.Forward = string(forward)
+	out, _ := json.Marshal(q)
+	return out
+}
+
+// shown quotes model-written text for a human, without control characters
+// and cut to max runes.
+func shown(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// answered records what the user decided about a held call. An allowed call
+// is recorded when its result comes back, like any other; a refused one now,
+// and its id is remembered so a late cancellation does not reach the server.
+func (u *upstream) answered(d *Daemon, a shimproto.Answer) {
+	h, ok := u.held[a.Seq]
+	if !ok {
+		return
+	}
+	delete(u.held, a.Seq)
+	h.c.answer = &a
+	if a.Allowed {
+		return
+	}
+	delete(u.calls, h.id)
+	u.blocked[h.id] = true
+	h.c.decision.Reason += fmt.Sprintf("; not allowed by the user (%s)", a.Outcome)
+	u.record(d, h.c, "block", 0, false)
+}
