@@ -430,6 +430,12 @@ type hookDetails struct {
 	Flow      struct {
 		Edges []hookEdge `json:"edges"`
 	} `json:"flow"`
+	// Injection is flowd's scan of a PostToolUse output.
+	Injection struct {
+		Action     string `json:"action"`
+		Quarantine string `json:"quarantine_id"`
+		Tainted    bool   `json:"tainted"`
+	} `json:"injection"`
 }
 
 // hookEdge is data of an origin that flowd found in a tool call.

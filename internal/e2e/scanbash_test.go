@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,15 +55,7 @@ func TestClaudeCodeScanOutputBash(t *testing.T) {
 			require.NotEmpty(t, id, "Bash ran and its PostToolUse hook fired: %+v", o.hooks(t))
 
 			rec := f.hookRecord(t, res.SessionID, "PostToolUse", "Bash")
-			var d struct {
-				ToolUseID string `json:"tool_use_id"`
-				Injection struct {
-					Action     string `json:"action"`
-					Quarantine string `json:"quarantine_id"`
-					Tainted    bool   `json:"tainted"`
-				} `json:"injection"`
-			}
-			require.NoError(t, json.Unmarshal(rec.Details, &d), "%s", rec.Details)
+			d := details(t, rec)
 			assert.Equal(t, id, d.ToolUseID, "flowd judged the call the model made")
 			require.Equal(t, tc.action, d.Injection.Action, "flowd's verdict on the output: %s", rec.Details)
 			assert.Equal(t, tc.external, d.Injection.Tainted, "only output from outside taints the session")

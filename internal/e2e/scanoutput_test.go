@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,15 +65,7 @@ func TestClaudeCodeScanOutput(t *testing.T) {
 
 			rec := f.hookRecord(t, res.SessionID, "PostToolUse", tc.recTool)
 			assert.Equal(t, "warn", rec.Verdict)
-			var d struct {
-				ToolUseID string `json:"tool_use_id"`
-				Injection struct {
-					Action     string `json:"action"`
-					Quarantine string `json:"quarantine_id"`
-					Tainted    bool   `json:"tainted"`
-				} `json:"injection"`
-			}
-			require.NoError(t, json.Unmarshal(rec.Details, &d), "%s", rec.Details)
+			d := details(t, rec)
 			assert.Equal(t, id, d.ToolUseID, "flowd judged the call the model made")
 			require.Equal(t, "block", d.Injection.Action, "flowd's verdict on the output: %s", rec.Details)
 			require.NotEmpty(t, d.Injection.Quarantine, "flowd quarantined the output")

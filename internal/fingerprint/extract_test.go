@@ -156,8 +156,17 @@ func TestTable(t *testing.T) {
 		}
 	}
 	check()
+	purgeSlots(&tb, want, 90)
+	check()
+	assert.Less(t, len(tb.cells), 8192, "shrinks after a purge")
+}
+
+// The packed form must hold exactly what the wide form holds: a bucket and
+// a tag give back the whole key, at any bucket count from 2^16 on.
+// purgeSlots evicts the origins in slots below n, from tb and from want.
+func purgeSlots(tb *table, want map[uint64]uint16, n uint16) {
 	dead := make([]bool, 100)
-	for s := range 90 {
+	for s := range n {
 		dead[s] = true
 	}
 	for k, s := range want {
@@ -166,12 +175,8 @@ func TestTable(t *testing.T) {
 		}
 	}
 	tb.purge(dead)
-	check()
-	assert.Less(t, len(tb.cells), 8192, "shrinks after a purge")
 }
 
-// The packed form must hold exactly what the wide form holds: a bucket and
-// a tag give back the whole key, at any bucket count from 2^16 on.
 func TestPackedKeysRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, nb := range []int{minPackedBuckets, minPackedBuckets + 1, 100_003, 1 << 20} {
@@ -246,17 +251,7 @@ func TestPackedTable(t *testing.T) {
 		want[k] = 98
 	}
 	check()
-
-	dead := make([]bool, 100)
-	for s := range 90 {
-		dead[s] = true
-	}
-	for k, s := range want {
-		if dead[s] {
-			delete(want, k)
-		}
-	}
-	tb.purge(dead)
+	purgeSlots(&tb, want, 90)
 	check()
 	assert.Empty(t, tb.buckets, "shrinks back to the wide form after a purge")
 }
