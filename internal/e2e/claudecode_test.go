@@ -101,8 +101,10 @@ func claudeCodeFlowd(t *testing.T) *flowd {
 type ccRun struct {
 	scenario  string // file in testdata/claudecode
 	socket    string // where the hooks and the shim find flowd
-	mcp       bool   // MCP=filesystem, behind the shim
+	mcp       bool   // MCP=filesystem (or servers), behind the shim
+	servers   string // with mcp: the harness's MCP value when not just "filesystem"
 	noShim    bool   // with mcp: the server without the shim, so only the hooks see it
+	noHooks   bool   // proxy-only: flowd's hooks are not installed
 	asyncPost bool   // hook install --async-post
 	// scanOutput is hook install --scan-output: flowd may replace a
 	// tool's output.
@@ -138,6 +140,9 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	}
 	wrapper := filepath.Join(tmp, "claude-with-flowd-hooks")
 	script := "#!/bin/sh\n" + shellJoin(install...) + " >&2 || exit 97\nexec " + shellJoin(claude) + ` "$@"` + "\n"
+	if r.noHooks {
+		script = "#!/bin/sh\nexec " + shellJoin(claude) + ` "$@"` + "\n"
+	}
 	require.NoError(t, os.WriteFile(wrapper, []byte(script), 0o755))
 
 	testdata, err := filepath.Abs(filepath.Join("testdata", "claudecode"))
@@ -166,7 +171,11 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 		"MCP=", "MCP_WRAP=",
 	}
 	if r.mcp {
-		env = append(env, "MCP=filesystem")
+		servers := "filesystem"
+		if r.servers != "" {
+			servers = r.servers
+		}
+		env = append(env, "MCP="+servers)
 	}
 	if r.mcp && !r.noShim {
 		env = append(env, "MCP_WRAP="+shellJoin(bins.shim, "--socket", r.socket, "--no-autostart", "--name", "{name}", "--"))
@@ -714,4 +723,48 @@ func TestClaudeCodeAsyncPostRace(t *testing.T) {
 				name, verdict, asked.Sub(post.Time).Round(time.Microsecond), pre.Time.Sub(post.Time).Round(time.Microsecond))
 		})
 	}
+}
+
+// Claude Code declares MCP elicitation, so without hooks (proxy-only) an
+// "ask" reaches it as flowd's form instead of becoming a warning. In -p
+// mode there is no one to show it to: Claude Code answers for the absent
+// user, and the call must not go ahead unasked.
+func TestClaudeCodeProxyOnlyAskIsElicited(t *testing.T) {
+	t.Parallel()
+	claudeCode(t)
+	f := startFlowd(t, "[classify.servers]\n\"memory\" = \"external\"\n")
+	o := runClaudeCode(t, ccRun{scenario: "mcp_read_memory_ask.json", socket: f.socket, mcp: true, servers: "filesystem memory", noHooks: true})
+	rec, ok := f.sessionRecord(t, "tool_call", o.result(t).SessionID, 10*time.Second, func(r record) bool {
+		return r.Server == "memory" && r.Tool == "create_entities"
+	})
+	require.True(t, ok, "flowd recorded the create_entities call")
+	assert.Equal(t, "ask", rec.Decision)
+	assert.Equal(t, "block", rec.Verdict)
+	var d struct {
+		Asked *struct {
+			Allowed bool   `json:"allowed"`
+			Outcome string `json:"outcome"`
+		} `json:"asked"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Details, &d))
+	require.NotNil(t, d.Asked, "flowd asked through Claude Code: %s", rec.Details)
+	assert.False(t, d.Asked.Allowed)
+	assert.Equal(t, "cancel", d.Asked.Outcome, "Claude Code -p cancels a form nobody can fill in")
+
+	var blocked []string
+	for _, res := range o.toolResults(t) {
+		if res.IsError {
+			blocked = append(blocked, res.Text)
+		}
+	}
+	assert.Equal(t, []string{"flowd blocked: Data from internal source (fs) flowing to external destination (memory); the user declined"}, blocked,
+		"the model reads flowd's refusal")
+	// The harness's tap sits between the shim and each server.
+	fsTap, err := os.ReadFile(filepath.Join(o.dir, "mcp.fs.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(fsTap), `"read_text_file"`, "the tap saw the read")
+	memTap, err := os.ReadFile(filepath.Join(o.dir, "mcp.memory.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(memTap), `"tools/list"`, "the tap saw the memory server's traffic")
+	assert.NotContains(t, string(memTap), `create_entities", "arguments`, "the memory server never got the call")
 }
