@@ -38,10 +38,24 @@ func corpusDir(t *testing.T) string {
 
 func loadBIPIA(t *testing.T) []bipiaSample {
 	t.Helper()
-	p := filepath.Join(corpusDir(t), "dev", "bipia-train", "bipia_train.jsonl.gz")
+	out := loadBIPIAIfPresent(t)
+	if out == nil {
+		t.Skipf("BIPIA corpus %s is absent; skipping its recall and false-positive measurement", bipiaPath(t))
+	}
+	return out
+}
+
+func bipiaPath(t *testing.T) string {
+	return filepath.Join(corpusDir(t), "dev", "bipia-train", "bipia_train.jsonl.gz")
+}
+
+// loadBIPIAIfPresent returns nil when the corpus is absent.
+func loadBIPIAIfPresent(t *testing.T) []bipiaSample {
+	t.Helper()
+	p := bipiaPath(t)
 	f, err := os.Open(p)
 	if os.IsNotExist(err) {
-		t.Skipf("BIPIA corpus %s is absent; skipping its recall and false-positive measurement", p)
+		return nil
 	}
 	require.NoError(t, err, "open BIPIA corpus")
 	defer f.Close()

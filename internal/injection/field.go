@@ -45,6 +45,8 @@ func buildEngine() (*engine, error) {
 		add(i, r.keywords)
 		if r.anchored {
 			r.at = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
+		} else {
+			r.prepareStarts()
 		}
 	}
 	// A rule's second prefilter words are keywords too, owned by
@@ -83,21 +85,23 @@ type finding struct {
 
 // fieldScan is the state of scanning one text.
 type fieldScan struct {
-	e        *engine
-	src, t   string
-	lt       string // t with ASCII letters lower-cased (same offsets)
-	m        *spanMap
-	ev       charEvidence
-	htmlDoc  bool
-	xmlDoc   bool
-	finds    []finding
-	hidden   []span
-	comments []span
-	mentions []int   // starts of discussion vocabulary
-	needs    [][]int // per rule, where its needs occur
-	code     []span  // inline code
-	blocks   []span  // fenced blocks, <pre>, <code>, whole code files
-	codeDone bool
+	e       *engine
+	src, t  string
+	lt      string // t with ASCII letters lower-cased (same offsets)
+	m       *spanMap
+	ev      charEvidence
+	htmlDoc bool
+	xmlDoc  bool
+	finds   []finding
+	// startHits is scratch space for windowed rules' start literals.
+	startHits []kwHit
+	hidden    []span
+	comments  []span
+	mentions  []int   // starts of discussion vocabulary
+	needs     [][]int // per rule, where its needs occur
+	code      []span  // inline code
+	blocks    []span  // fenced blocks, <pre>, <code>, whole code files
+	codeDone  bool
 }
 
 const (
@@ -343,7 +347,30 @@ func (f *fieldScan) runRule(r *rule, windows []span) {
 	if r.cased {
 		text = f.t
 	}
+	// take judges one match (absolute offsets) and reports whether the rule
+	// may look for more.
+	take := func(m []int) bool {
+		if m[0] < lastEnd {
+			return true
+		}
+		sev := f.accept(r, m)
+		if sev <= 0 {
+			return true
+		}
+		lastEnd = m[1]
+		f.finds = append(f.finds, finding{rule: r.id, tier: r.tier, kind: r.kind, sev: sev, a: m[0], b: m[1], lang: r.kind == language, codeFactor: r.codeFactor})
+		count++
+		return count < maxRuleMatches
+	}
 	for _, w := range windows {
+		if r.starts != nil {
+			var more bool
+			f.startHits, more = r.matchesFrom(text, w, f.startHits, take)
+			if !more {
+				return
+			}
+			continue
+		}
 		// Most windows hold no match: asking whether there is one tracks no
 		// submatches and costs a fraction of finding them all.
 		if !r.re.MatchString(text[w.start:w.end]) {
@@ -355,16 +382,7 @@ func (f *fieldScan) runRule(r *rule, windows []span) {
 					m[i] += w.start
 				}
 			}
-			if m[0] < lastEnd {
-				continue
-			}
-			sev := f.accept(r, m)
-			if sev <= 0 {
-				continue
-			}
-			lastEnd = m[1]
-			f.finds = append(f.finds, finding{rule: r.id, tier: r.tier, kind: r.kind, sev: sev, a: m[0], b: m[1], lang: r.kind == language, codeFactor: r.codeFactor})
-			if count++; count >= maxRuleMatches {
+			if !take(m) {
 				return
 			}
 		}

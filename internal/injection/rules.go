@@ -80,6 +80,11 @@ type rule struct {
 	verbs     map[string]bool
 	verbReach int
 	at        *regexp.Regexp // re anchored at its start
+	// starts, when set, finds the literals every match of a windowed rule
+	// begins with, and atAfter is re anchored one byte after its start
+	// (see starts.go).
+	starts  *keywordSet
+	atAfter *regexp.Regexp
 	// match, when set, replaces re for an anchored rule: a hand-written
 	// matcher of the same shape, for the hottest rule. It is given the
 	// lower-cased text from a candidate start and returns offsets relative
