@@ -37,11 +37,7 @@ func (c *correlator) announce(now time.Time, session, toolUseID, tool string, ar
 	if c.pending == nil {
 		c.pending = make(map[string]announced)
 	}
-	for k, a := range c.pending {
-		if now.After(a.expires) {
-			delete(c.pending, k)
-		}
-	}
+	c.sweep(now)
 	exp := now.Add(correlationTTL)
 	if toolUseID != "" {
 		c.pending["id:"+toolUseID] = announced{session: session, expires: exp}
@@ -54,11 +50,23 @@ func (c *correlator) announce(now time.Time, session, toolUseID, tool string, ar
 	c.pending[k] = announced{session: session, expires: exp}
 }
 
+// sweep forgets announcements past their time.
+func (c *correlator) sweep(now time.Time) {
+	for k, a := range c.pending {
+		if now.After(a.expires) {
+			delete(c.pending, k)
+		}
+	}
+}
+
 // match returns the hook session that announced this call, if any, and how
 // it was matched.
 func (c *correlator) match(now time.Time, params []byte, tool string, args []byte) (string, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.sweep(now); len(c.pending) == 0 {
+		return "", "" // no hook announced a call lately: spare the canonical hash
+	}
 	if id := toolUseID(params); id != "" {
 		if a, ok := c.pending["id:"+id]; ok && now.Before(a.expires) {
 			return a.session, "tool_use_id"
