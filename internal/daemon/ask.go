@@ -123,6 +123,10 @@ func (u *upstream) answered(d *Daemon, a shimproto.Answer) {
 	}
 	delete(u.calls, h.id)
 	u.blocked[h.id] = true
-	h.c.decision.Reason += fmt.Sprintf("; not allowed by the user (%s)", a.Outcome)
+	if a.Outcome == "withdrawn" {
+		h.c.decision.Reason += "; the client cancelled the call while the user was asked"
+	} else {
+		h.c.decision.Reason += fmt.Sprintf("; not allowed by the user (%s)", a.Outcome)
+	}
 	u.record(d, h.c, "block", 0, false)
 }

@@ -21,10 +21,18 @@ import (
 // the upstream nor anything the model writes can answer in the user's place.
 type asker struct {
 	mu      sync.Mutex
-	waiting map[string]chan reply // by the elicitation's raw JSON id
-	closed  bool                  // the client's stdin ended: nobody will answer
+	waiting map[string]*waiter // by the elicitation's raw JSON id
+	held    map[string]*waiter // by the held request's raw JSON id
+	closed  bool               // the client's stdin ended: nobody will answer
 	active  atomic.Int32
 	wg      sync.WaitGroup // held requests not yet released or refused
+}
+
+// waiter is one open question: the elicitation's id and the held
+// request's id both find it.
+type waiter struct {
+	ch               chan reply
+	elicit, request string
 }
 
 type reply struct {
@@ -42,16 +50,23 @@ func (r *relay) hold(p *pending, dst, back *lockedWriter) {
 		defer a.wg.Done()
 		var q shimproto.Question
 		rep := reply{outcome: "error"}
-		if err := json.Unmarshal(p.v.Data, &q); err == nil {
-			rep = a.ask(q, back)
-		} else {
-			r.logf("bad question from flowd: %v; the call is refused", err)
+		e, err := jsonrpc.Parse(p.line)
+		switch {
+		case err != nil || e.Kind != jsonrpc.Request:
+			r.logf("flowd asked about a message that is not a request; it is dropped")
+		case json.Unmarshal(p.v.Data, &q) != nil:
+			r.logf("bad question from flowd; the call is refused")
+		default:
+			rep = a.ask(q, back, e.ID)
 		}
-		if rep.allowed && q.Forward != "" {
+		switch {
+		case rep.allowed && q.Forward != "":
 			dst.Write([]byte(q.Forward))
-		} else if rep.allowed {
+		case rep.allowed:
 			dst.Write(p.line)
-		} else if e, err := jsonrpc.Parse(p.line); err == nil && e.Kind == jsonrpc.Request {
+		case rep.outcome == "withdrawn":
+			// The client cancelled the call itself: it wants no answer.
+		case err == nil && e.Kind == jsonrpc.Request:
 			modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
 			back.Write(jsonrpc.BlockedToolResult(e.ID, q.DenyReason+"; "+refusal(rep.outcome, q.TimeoutMS), modern))
 		}
@@ -74,23 +89,24 @@ func refusal(outcome string, timeoutMS int64) string {
 	return "the user could not be asked"
 }
 
-func (a *asker) ask(q shimproto.Question, back *lockedWriter) reply {
+// ask puts q to the user about the held request whose id is request.
+func (a *asker) ask(q shimproto.Question, back *lockedWriter, request []byte) reply {
 	var b [16]byte
 	rand.Read(b[:])
 	id, _ := json.Marshal("flowd-ask-" + hex.EncodeToString(b[:]))
-	ch := make(chan reply, 1)
+	w := &waiter{ch: make(chan reply, 1), elicit: string(id), request: string(request)}
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
 		return reply{outcome: "closed"}
 	}
 	if a.waiting == nil {
-		a.waiting = make(map[string]chan reply)
+		a.waiting, a.held = make(map[string]*waiter), make(map[string]*waiter)
 	}
-	a.waiting[string(id)] = ch
+	a.waiting[w.elicit], a.held[w.request] = w, w
 	a.active.Add(1)
 	a.mu.Unlock()
-	defer a.forget(id)
+	defer a.take(false, w.elicit)
 
 	var req bytes.Buffer
 	req.WriteString(`{"jsonrpc":"2.0","id":`)
@@ -103,47 +119,69 @@ func (a *asker) ask(q shimproto.Question, back *lockedWriter) reply {
 	}
 	timer := time.NewTimer(time.Duration(q.TimeoutMS) * time.Millisecond)
 	defer timer.Stop()
+	rep := reply{outcome: "timeout"}
 	select {
-	case rep := <-ch:
-		return rep
+	case rep = <-w.ch:
 	case <-timer.C:
-		// Close the client's dialog: an answer now would find no one.
-		back.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + string(id) +
-			`,"reason":"flowd: no answer in time; the call was refused"}}` + "\n"))
-		return reply{outcome: "timeout"}
 	}
+	// Close the client's dialog where an answer now would find no one.
+	void := map[string]string{
+		"timeout":   "flowd: no answer in time; the call was refused",
+		"withdrawn": "flowd: the call was cancelled",
+	}[rep.outcome]
+	if void != "" {
+		back.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + string(id) +
+			`,"reason":"` + void + `"}}` + "\n"))
+	}
+	return rep
 }
 
-func (a *asker) forget(id []byte) { a.take(id) }
-
-// take removes the confirmation with this id; whoever takes it is the one
-// who may send its reply, so a reply is sent at most once.
-func (a *asker) take(id []byte) (chan reply, bool) {
+// take removes the open question whose elicitation id (byRequest false)
+// or held request id is key; whoever takes it is the one who may send its
+// reply, so a reply is sent at most once.
+func (a *asker) take(byRequest bool, key string) (*waiter, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	ch, ok := a.waiting[string(id)]
+	index := a.waiting
+	if byRequest {
+		index = a.held
+	}
+	w, ok := index[key]
 	if ok {
-		delete(a.waiting, string(id))
+		delete(a.waiting, w.elicit)
+		delete(a.held, w.request)
 		a.active.Add(-1)
 	}
-	return ch, ok
+	return w, ok
 }
 
-// answered reports whether line from the client is the answer to one of
-// the shim's own elicitations, and if so hands it over.
+// answered reports whether line from the client belongs to the shim's own
+// questions, and if so hands it over: the user's answer to an elicitation,
+// or the client cancelling a call that is held (the upstream never saw it,
+// so the cancellation is not passed on either).
 func (a *asker) answered(line []byte) bool {
 	if a.active.Load() == 0 {
 		return false
 	}
 	e, err := jsonrpc.Parse(line)
-	if err != nil || (e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply) {
+	if err != nil {
 		return false
 	}
-	ch, ok := a.take(e.ID)
-	if ok {
-		ch <- decode(e) // buffered: the asker may have given up already
+	switch {
+	case e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply:
+		if w, ok := a.take(false, string(e.ID)); ok {
+			w.ch <- decode(e) // buffered: the asker may have given up already
+			return true
+		}
+	case e.Kind == jsonrpc.Notification && e.Method == "notifications/cancelled":
+		if id, ok := jsonrpc.Member(e.Params, "requestId"); ok {
+			if w, ok := a.take(true, string(id)); ok {
+				w.ch <- reply{outcome: "withdrawn"}
+				return true
+			}
+		}
 	}
-	return ok
+	return false
 }
 
 // decode reads the user's decision from an elicitation answer: only an
@@ -172,10 +210,11 @@ func decode(e jsonrpc.Envelope) reply {
 func (a *asker) close() {
 	a.mu.Lock()
 	a.closed = true
-	for id, ch := range a.waiting {
-		delete(a.waiting, id)
+	for _, w := range a.waiting {
+		delete(a.waiting, w.elicit)
+		delete(a.held, w.request)
 		a.active.Add(-1)
-		ch <- reply{outcome: "closed"}
+		w.ch <- reply{outcome: "closed"}
 	}
 	a.mu.Unlock()
 }

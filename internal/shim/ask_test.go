@@ -152,3 +152,23 @@ func TestAskRefusedWhenTheClientLeaves(t *testing.T) {
 	assert.Equal(t, "closed", (<-f.answers).Outcome)
 	assert.Equal(t, 0, r.finish(t))
 }
+
+// The client cancels a call while its user is being asked: the question
+// is withdrawn, the call never goes upstream, and neither the cancel nor a
+// reply is sent anywhere (the client wants no answer).
+func TestAskWithdrawnWhenTheClientCancels(t *testing.T) {
+	sock := socketPath(t)
+	f := askFlowd(t, sock, question(time.Minute))
+	r := startShim(t, sock, "open")
+	r.send(t, heldCall)
+	id := r.elicitation(t)
+	r.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user pressed Esc"}}`+"\n")
+	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"flowd: the call was cancelled"}}`+"\n", r.readLine(t))
+	assert.Equal(t, "withdrawn", (<-f.answers).Outcome)
+	// cat echoes whatever reaches the upstream: the next line out is the
+	// ping, so neither the call nor its cancel got there.
+	ping := `{"jsonrpc":"2.0","id":"p2","method":"ping"}` + "\n"
+	r.send(t, ping)
+	assert.Equal(t, ping, r.readLine(t))
+	assert.Equal(t, 0, r.finish(t))
+}
