@@ -5,7 +5,9 @@
 // shims), sends a Hello, and from then on streams every MCP message it
 // relays as a Message frame. flowd answers each with a Verdict frame naming
 // the same sequence number. Verdicts may arrive in any order; the shim keeps
-// each direction of the MCP stream in order itself.
+// each direction of the MCP stream in order itself. An Ask verdict makes the
+// shim hold a request while it asks the user through the client (MCP
+// elicitation); the shim then reports the user's answer in an Answer frame.
 //
 // A frame is a 4-byte big-endian length, a type byte and a payload. The
 // MCP bytes travel unmodified, so no JSON re-encoding happens on the hot path.
