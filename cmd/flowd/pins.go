@@ -181,6 +181,11 @@ func approve(c *localapi.Client, server, tool string, out io.Writer, open tty) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "approved %s of %s; the client sees them at its next tools/list\n", strings.Join(done.Tools, ", "), server)
+	fmt.Fprintf(out, "approved %s of %s; ", strings.Join(done.Tools, ", "), server)
+	if done.Told > 0 {
+		fmt.Fprintf(out, "%d connected client(s) told to list its tools again\n", done.Told)
+	} else {
+		fmt.Fprintln(out, "clients see them at their next tools/list")
+	}
 	return nil
 }

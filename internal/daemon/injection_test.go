@@ -562,7 +562,7 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	assert.Equal(t, 404, do("POST", "/api/v1/pins/approve", `{"server":"nope"}`).Code)
 	rec = do("POST", "/api/v1/pins/approve", `{"server":"math"}`)
 	require.Equal(t, 200, rec.Code)
-	assert.JSONEq(t, `{"tools":["add"]}`, rec.Body.String())
+	assert.JSONEq(t, `{"tools":["add"],"told":0}`, rec.Body.String())
 
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call", Limit: 1})

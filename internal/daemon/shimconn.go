@@ -19,6 +19,16 @@ type shimConn struct {
 	conn     net.Conn
 	up       *upstream
 	stopOnce sync.Once
+
+	wmu sync.Mutex // verdicts and messages for the client share the connection
+	w   *shimproto.Writer
+}
+
+// toClient has the shim write line to its client, between whole messages.
+func (s *shimConn) toClient(line []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.w.WriteToClient(line)
 }
 
 // stop makes the connection's loop end after the verdict it is deciding.
@@ -69,7 +79,7 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 		d.log.Warn("shim refused", "err", err)
 		return
 	}
-	s := &shimConn{conn: conn, up: newUpstream(d.nextID.Add(1), h, sess)}
+	s := &shimConn{conn: conn, up: newUpstream(d.nextID.Add(1), h, sess), w: w}
 	cfg := d.current().cfg.Shim
 	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
 		Version:         version.Version,
@@ -103,7 +113,9 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 				return
 			}
 			v, after := s.up.judge(d, m)
+			s.wmu.Lock()
 			err = w.WriteVerdict(v)
+			s.wmu.Unlock()
 			if after != nil {
 				after() // even when the shim is gone: checks of the session wait for it
 			}

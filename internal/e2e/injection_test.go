@@ -186,6 +186,9 @@ func TestRugPullThroughShim(t *testing.T) {
 	approved, err := localapi.NewClient(f.socket, 5*time.Second).Approve(localapi.Approval{Server: "math", Tool: "echo"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"echo"}, approved.Tools)
+	assert.Equal(t, 1, approved.Told, "the connected client is told")
+	assert.Equal(t, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`+"\n", s.p.readLine(t, 10*time.Second),
+		"so it lists the tools again without a restart")
 	assert.Contains(t, s.roundTrip(echo), `"text":"hi"`, "approved: callable again")
 	assert.Contains(t, s.roundTrip(list), `"name":"echo"`)
 	s.close()

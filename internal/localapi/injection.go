@@ -51,4 +51,7 @@ type Approval struct {
 // Approved is flowd's answer to an approval.
 type Approved struct {
 	Tools []string `json:"tools"`
+	// Told is how many connected clients of the server were sent
+	// notifications/tools/list_changed.
+	Told int `json:"told"`
 }

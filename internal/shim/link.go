@@ -30,6 +30,7 @@ type link struct {
 	hello     shimproto.Hello
 	autostart func() error // nil: never start flowd
 	logf      func(format string, args ...any)
+	toClient  func(line []byte) // writes a message from flowd to the client
 
 	mu       sync.Mutex
 	conn     net.Conn
@@ -111,6 +112,12 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 		if err != nil {
 			l.broken(c, err)
 			return
+		}
+		if t == shimproto.TypeToClient {
+			if l.toClient != nil {
+				l.toClient(p)
+			}
+			continue
 		}
 		if t != shimproto.TypeVerdict {
 			continue // frames a newer flowd sends that this shim does not know

@@ -72,7 +72,9 @@ func Run(o Options) int {
 	if o.Autostart && o.Socket != paths.SystemSocket {
 		start = func() error { return startFlowd(o.Socket) }
 	}
+	toClient := &lockedWriter{w: o.Stdout}
 	l := newLink(o.Socket, hello, start, logf)
+	l.toClient = func(line []byte) { toClient.Write(line) }
 	r := &relay{link: l, failMode: o.FailMode, logf: logf}
 	if err := l.connect(); err != nil {
 		logf("cannot reach flowd at %s: %v", o.Socket, err)
@@ -80,7 +82,6 @@ func Run(o Options) int {
 	}
 
 	toServer := &lockedWriter{w: stdin}
-	toClient := &lockedWriter{w: o.Stdout}
 	clientDone := make(chan struct{})
 	go func() {
 		r.pipe(shimproto.ClientToServer, o.Stdin, toServer, toClient)

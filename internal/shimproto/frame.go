@@ -28,6 +28,7 @@ const (
 	TypeVerdict  FrameType = 4 // flowd → shim, the answer to one Message
 	TypeUpstream FrameType = 5 // shim → flowd, JSON UpstreamEvent
 	TypeAnswer   FrameType = 6 // shim → flowd, JSON Answer: the user's answer to an Ask verdict
+	TypeToClient FrameType = 7 // flowd → shim, one MCP message line for the shim to write to the client
 )
 
 // Direction of an MCP message.
@@ -187,6 +188,12 @@ func (w *Writer) WriteMessage(m Message) error {
 		fixed[9] = 1
 	}
 	return w.frame(TypeMessage, fixed[:], m.Data)
+}
+
+// WriteToClient sends one MCP message line for the shim to write to its
+// client.
+func (w *Writer) WriteToClient(line []byte) error {
+	return w.frame(TypeToClient, nil, line)
 }
 
 func (w *Writer) WriteVerdict(v Verdict) error {
