@@ -44,24 +44,29 @@ func TestInformative(t *testing.T) {
 	}
 }
 
-// The index stores sampled keys and looks up rolled ones: both must agree.
+// The index stores sampled keys and looks up rolled ones: both must agree,
+// whether sampleKeys hashes windows whole or from blocks (k a multiple of
+// the stride).
 func TestSampleKeysAreGramKeys(t *testing.T) {
 	c := newCorpus(5)
-	s := normalize(nil, []byte(c.logs(2000)+c.code(2000)))
-	const k, w = 20, 16
-	all := gramKeys(nil, s, k)
-	require.Len(t, all, len(s)-k+1)
-	var want []uint64
-	for run := 0; run < len(all); run += w {
-		for _, key := range all[run:min(run+w, len(all))] {
-			if key != 0 {
-				want = append(want, key)
-				break
+	// Runs of spaces and digits make some first windows uninformative.
+	s := normalize(nil, []byte(c.logs(2000)+c.code(2000)+"aaaa 1234567890123456789012345678901234567890 "+c.prose(500)))
+	for _, kw := range [][2]int{{20, 16}, {32, 16}, {32, 8}, {48, 16}, {16, 16}, {64, 8}, {72, 8}, {8, 16}, {20, 1}} {
+		k, w := kw[0], kw[1]
+		all := gramKeys(nil, s, k)
+		require.Len(t, all, len(s)-k+1)
+		var want []uint64
+		for run := 0; run < len(all); run += w {
+			for _, key := range all[run:min(run+w, len(all))] {
+				if key != 0 {
+					want = append(want, key)
+					break
+				}
 			}
 		}
+		assert.Equal(t, want, sampleKeys(nil, s, k, w), "k %d, stride %d", k, w)
+		assert.Empty(t, gramKeys(nil, s[:k-1], k))
 	}
-	assert.Equal(t, want, sampleKeys(nil, s, k, w))
-	assert.Empty(t, gramKeys(nil, s[:k-1], k))
 }
 
 func TestExtract(t *testing.T) {
@@ -133,7 +138,7 @@ func TestTable(t *testing.T) {
 	for i := range 20_000 {
 		k := rng.Uint64()&keyMask | 1
 		s := uint16(i % 100)
-		if tb.full() {
+		if !tb.roomFor(1) {
 			tb.resize()
 		}
 		tb.put(k, s)
@@ -202,7 +207,7 @@ func TestPackedTable(t *testing.T) {
 	for i := range 900_000 {
 		k := validKey(rng.Uint64())
 		s := uint16(i % 100)
-		if tb.full() {
+		if !tb.roomFor(1) {
 			tb.resize()
 		}
 		tb.put(k, s)
@@ -225,12 +230,10 @@ func TestPackedTable(t *testing.T) {
 				require.False(t, ok)
 			}
 		}
-		got := map[uint64]uint16{}
-		tb.each(func(k uint64, s uint16) { got[k] = s })
-		require.Equal(t, want, got)
+		require.Equal(t, want, entries(&tb))
 	}
 	// Fill up to the growth bound, where probe runs are longest.
-	for !tb.full() {
+	for tb.roomFor(1) {
 		k := validKey(rng.Uint64())
 		tb.put(k, 7)
 		want[k] = 7
@@ -254,4 +257,20 @@ func TestPackedTable(t *testing.T) {
 	purgeSlots(&tb, want, 90)
 	check()
 	assert.Empty(t, tb.buckets, "shrinks back to the wide form after a purge")
+}
+
+// entries reads every entry of tb back, as rebuild does.
+func entries(tb *table) map[uint64]uint16 {
+	got := map[uint64]uint16{}
+	var buf []uint64
+	for pos := 0; pos >= 0; {
+		buf, pos = tb.chunk(buf[:0], pos)
+		for _, e := range buf {
+			got[e>>16] = uint16(e)
+		}
+	}
+	for k, s := range tb.stash {
+		got[k] = s
+	}
+	return got
 }

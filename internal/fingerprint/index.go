@@ -198,52 +198,47 @@ func (x *Index) Add(id uint64, content []byte) {
 
 	slot := x.newSlot(id)
 	x.ex.run(content)
+	x.makeRoom(&x.units, 2*len(x.ex.units))
 	for _, u := range x.ex.units {
 		salt := saltField
 		if u.whole {
 			salt = saltWhole
 		}
-		x.putUnit(unitKey(u.rawHash, salt), slot)
-		x.putUnit(unitKey(u.normHash, saltNorm), slot)
+		x.units.put(unitKey(u.rawHash, salt), slot)
+		x.units.put(unitKey(u.normHash, saltNorm), slot)
 	}
-	k, w := x.opts.K, x.opts.W
+	// Keep the first informative window of each run of W: the arguments
+	// are searched window by window, so any W consecutive windows of an
+	// origin include a kept one.
+	x.keys = x.keys[:0]
 	for _, t := range x.ex.texts {
-		// Keep the first informative window of each run of W: the
-		// arguments are searched window by window, so any W consecutive
-		// windows of an origin include a kept one.
-		x.keys = sampleKeys(x.keys[:0], t, k, w)
-		for b := 0; b < len(x.keys); b += touchBatch {
-			batch := x.keys[b:min(b+touchBatch, len(x.keys))]
-			// As in Match: the home cells of a batch are loaded together,
-			// overlapping their cache misses, before the puts use them.
-			x.sink += x.grams.touch(batch)
-			for _, key := range batch {
-				x.putGram(key, slot)
-			}
+		x.keys = sampleKeys(x.keys, t, x.opts.K, x.opts.W)
+	}
+	x.makeRoom(&x.grams, len(x.keys))
+	for b := 0; b < len(x.keys); b += touchBatch {
+		batch := x.keys[b:min(b+touchBatch, len(x.keys))]
+		// As in Match: the home cells of a batch are loaded together,
+		// overlapping their cache misses, before the puts use them.
+		x.sink += x.grams.touch(batch)
+		for _, key := range batch {
+			x.grams.put(key, slot)
 		}
 	}
 }
 
-// putUnit and putGram make room by purging evicted origins before growing
-// a table, so the dead never cost memory.
-func (x *Index) putUnit(k uint64, slot uint16) {
-	if x.units.full() && x.nDead > 0 {
+// makeRoom readies t for m more entries, once per origin rather than per
+// entry. It purges evicted origins before it grows a table, so the dead
+// never cost memory.
+func (x *Index) makeRoom(t *table, m int) {
+	if t.roomFor(m) {
+		return
+	}
+	if x.nDead > 0 {
 		x.purge()
 	}
-	if x.units.full() {
-		x.units.resize()
+	if !t.roomFor(m) {
+		t.rebuild(t.n + m)
 	}
-	x.units.put(k, slot)
-}
-
-func (x *Index) putGram(k uint64, slot uint16) {
-	if x.grams.full() && x.nDead > 0 {
-		x.purge()
-	}
-	if x.grams.full() {
-		x.grams.resize()
-	}
-	x.grams.put(k, slot)
 }
 
 // newSlot evicts the oldest origin if the index is full and returns a slot

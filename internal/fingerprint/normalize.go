@@ -235,18 +235,53 @@ func sampleKeys(dst []uint64, s []byte, k, stride int) []uint64 {
 		p *= gramBase
 	}
 	slices.Reverse(pow)
-	for run := 0; run+k <= len(s); run += stride {
+	// The window kept is nearly always the first of its run. When k is a
+	// whole number m of strides, that window is m stride-long blocks, and
+	// its hash is theirs combined by Horner's rule in base^stride: each
+	// block is hashed once and serves m windows, halving the work at the
+	// default k = 2·stride. ring holds the hashes of the last blocks.
+	m := k / stride
+	blocks := k%stride == 0 && m <= blockRing
+	var ring [blockRing]uint64
+	var at [blockRing]int // block number of each ring slot
+	for i := range at {
+		at[i] = -1
+	}
+	var blockPow []uint64 // the powers of a block's bytes
+	var step uint64       // base^stride
+	if blocks {
+		blockPow, step = pow[k-stride:], pow[k-stride]*gramBase
+	}
+	// first is the number of the run's first block (run = first·stride),
+	// counted rather than divided for.
+	for run, first := 0, 0; run+k <= len(s); run, first = run+stride, first+1 {
 		for w := run; w < run+stride && w+k <= len(s); w++ {
 			win := s[w : w+k]
 			if !informative(win) {
 				continue
 			}
-			dst = append(dst, gramKey(windowHash(win, pow)))
+			if w != run || !blocks {
+				dst = append(dst, gramKey(windowHash(win, pow)))
+				break
+			}
+			var h uint64
+			for b, off := first, run; b < first+m; b, off = b+1, off+stride {
+				r := b % blockRing
+				if at[r] != b {
+					ring[r], at[r] = windowHash(s[off:off+stride], blockPow), b
+				}
+				h = h*step + ring[r]
+			}
+			dst = append(dst, gramKey(h))
 			break
 		}
 	}
 	return dst
 }
+
+// blockRing is how many block hashes sampleKeys keeps: the most blocks a
+// window it combines from blocks may span.
+const blockRing = 8
 
 // windowHash is Σ (win[i]+1)·pow[i] over a window and its powers.
 func windowHash(win []byte, pow []uint64) uint64 {

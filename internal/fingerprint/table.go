@@ -1,17 +1,20 @@
 package fingerprint
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // table maps 48-bit hash keys to 16-bit origin slots. The window table is
 // most of a session's memory, so it has two forms:
 //
 //   - wide, while small: one uint64 per cell, key<<16 | slot, in an
-//     open-addressing array with linear probing, at most 4/5 full: 10 to
-//     13 bytes an entry.
+//     open-addressing array with linear probing, 2/5 to 4/5 full: 10 to
+//     20 bytes an entry.
 //   - packed, once the wide form would outgrow the packed one's minimum
 //     (4 MB): cache-line buckets of ten cells, each a 32-bit tag and a
-//     16-bit slot, linear probing by bucket: 7 to 9 bytes an entry at the
-//     loads kept. The bucket of a key is its rank in key order
+//     16-bit slot, linear probing by bucket: 7 to 11 bytes an entry at
+//     the loads kept. The bucket of a key is its rank in key order
 //     (key·buckets/2^48), so with at least 2^16 buckets a bucket spans at
 //     most 2^32 keys and the low 32 bits, the tag, tell the key exactly:
 //     packing loses nothing.
@@ -59,11 +62,13 @@ const (
 	// packed form's minimum: 8 wide cells to a 64-byte bucket.
 	maxWideCells = minPackedBuckets * 8
 	// Packed load bounds, in entries per 100 cells: a table is rebuilt at
-	// packedGrowAt, to packedLoad. Growth by about 1.3 trades the slack
-	// left after a rebuild against how often entries are moved; rebuilds
-	// are sequential passes (see rebuild), so they stay cheap.
+	// packedGrowAt, to packedLoad. Growth by about 1.5 trades the slack
+	// left after a rebuild against how often entries are moved: each is
+	// moved about twice on the way to a full session (three or four times
+	// by 1.3, when moves were a tenth of the cost of recording), for at
+	// most a fifth more memory than growth by 1.3 leaves.
 	packedGrowAt = 92
-	packedLoad   = 72
+	packedLoad   = 60
 )
 
 // validKey forces the low 32 bits of a 48-bit hash to be non-zero, so that
@@ -120,6 +125,19 @@ func (bk *bucket) has(tag uint32) bool {
 		zero |= (x - low) &^ x & high
 	}
 	return zero != 0
+}
+
+// free returns the first free cell, or -1 when the bucket is full. As in
+// has, a borrow can mark a non-zero lane above a zero one, never below, so
+// the lowest lane marked is free.
+func (bk *bucket) free() int {
+	const low, high = 0x0000000100000001, 0x8000000080000000
+	for j, w := range &bk.tags {
+		if zero := (w - low) &^ w & high; zero != 0 {
+			return 2*j + bits.TrailingZeros64(zero)/32
+		}
+	}
+	return -1
 }
 
 func shiftOf(meta uint32, i int) int { return int(meta >> (3 * i) & (maxShift - 1)) }
@@ -186,7 +204,7 @@ const (
 
 // put stores key (a validKey) for slot, replacing an earlier slot: the
 // newest origin that contains a fingerprint is the one reported. The caller
-// makes room first (full, resize).
+// makes room first (roomFor, rebuild).
 func (t *table) put(key uint64, slot uint16) {
 	if len(t.buckets) == 0 {
 		t.putWide(key, slot)
@@ -230,14 +248,12 @@ func (t *table) insert(key uint64, slot uint16) {
 	b := home
 	for shift := range maxShift {
 		bk := &t.buckets[b]
-		for i := range bucketCells {
-			if bk.tag(i) == 0 {
-				bk.setTag(i, uint32(key))
-				bk.slots[i] = slot
-				bk.meta = bk.meta&^((maxShift-1)<<(3*i)) | uint32(shift)<<(3*i)
-				t.markPassed(home, shift)
-				return
-			}
+		if i := bk.free(); i >= 0 {
+			bk.setTag(i, uint32(key))
+			bk.slots[i] = slot
+			bk.meta = bk.meta&^((maxShift-1)<<(3*i)) | uint32(shift)<<(3*i)
+			t.markPassed(home, shift)
+			return
 		}
 		b = t.next(b)
 	}
@@ -267,14 +283,14 @@ func (t *table) next(b int) int {
 	return b
 }
 
-// full reports whether one more entry would push the load past its bound:
+// roomFor reports whether m more entries keep the load within its bound:
 // 4/5 for the wide form, past which linear probing slows down sharply (and
 // lookups are mostly misses), packedGrowAt% for the packed one.
-func (t *table) full() bool {
+func (t *table) roomFor(m int) bool {
 	if len(t.buckets) > 0 {
-		return (t.n+1)*100 > len(t.buckets)*bucketCells*packedGrowAt
+		return (t.n+m)*100 <= len(t.buckets)*bucketCells*packedGrowAt
 	}
-	return (t.n+1)*5 > len(t.cells)*4
+	return (t.n+m)*5 <= len(t.cells)*4
 }
 
 // resize rebuilds the table for its entries at the load a fresh table
@@ -282,8 +298,9 @@ func (t *table) full() bool {
 func (t *table) resize() { t.rebuild(t.n) }
 
 // rebuild rehashes the entries into a table sized for n entries: wide at
-// load 3/5 while that is small, else packed at packedLoad% or at its
-// minimum size.
+// load 2/5 while that is small, else packed at packedLoad% or at its
+// minimum size. The wide form doubles when it grows: it is small, and a
+// session that grows past it rebuilds half as often on the way.
 //
 // Packed buckets are in key order, so the entries of the old table come
 // out in nearly ascending key order and land in the new buckets one after
@@ -291,68 +308,146 @@ func (t *table) resize() { t.rebuild(t.n) }
 func (t *table) rebuild(n int) {
 	old := *t
 	*t = table{}
-	if wide := max(minTableCap, n*5/3); wide <= maxWideCells {
+	wide := max(minTableCap, n*5/2)
+	if wide <= maxWideCells {
 		t.cells = make([]uint64, wide)
 	} else {
 		t.buckets = make([]bucket, max(minPackedBuckets, (n*100+bucketCells*packedLoad-1)/(bucketCells*packedLoad)))
 	}
-	if len(t.buckets) == 0 {
-		old.each(t.putWide)
-		return
-	}
 	// The keys are distinct, and a fresh bucket fills from its first cell
 	// on: a count per bucket finds the free cell without reading it.
-	used := make([]uint8, len(t.buckets))
-	old.each(func(key uint64, slot uint16) {
-		t.n++
-		home := t.homeBucket(key)
-		for shift, b := 0, home; shift < maxShift; shift++ {
-			if i := used[b]; i < bucketCells {
-				used[b]++
-				bk := &t.buckets[b]
-				bk.setTag(int(i), uint32(key))
-				bk.slots[i] = slot
-				bk.meta |= uint32(shift) << (3 * i)
-				t.markPassed(home, shift)
-				return
-			}
-			b = t.next(b)
-		}
-		t.stashKey(home, key, slot)
-	})
-}
-
-// each calls f with every entry.
-func (t *table) each(f func(key uint64, slot uint16)) {
-	for _, c := range t.cells {
-		if c != 0 {
-			f(c>>16, uint16(c))
-		}
+	var used []uint8
+	if len(t.buckets) > 0 {
+		used = make([]uint8, len(t.buckets))
 	}
-	// The first keys of the last maxShift buckets, by bucket number
-	// modulo maxShift, numbered from -(maxShift-1) so that the buckets
-	// before 0 (the end of the table, where probes wrap around) keep
-	// their own entries: a division per bucket, not per entry.
-	var first [maxShift]uint64
-	nb := len(t.buckets)
-	ring := func(b int) *uint64 { return &first[(b+maxShift)%maxShift] }
-	for b := -(maxShift - 1); nb > 0 && b < nb; b++ {
-		if b < 0 {
-			*ring(b) = t.firstKey(b + nb)
+	// Entries are moved a chunk at a time through a small buffer: the
+	// loops stay tight, without a call per entry.
+	buf := make([]uint64, 0, chunkBuckets*bucketCells)
+	for pos := 0; pos >= 0; {
+		buf, pos = old.chunk(buf[:0], pos)
+		if used == nil {
+			for _, e := range buf {
+				t.putWide(e>>16, uint16(e))
+			}
 			continue
 		}
-		*ring(b) = t.firstKey(b)
-		bk := &t.buckets[b]
-		for i := range bucketCells {
-			if tag := bk.tag(i); tag != 0 {
-				lo := *ring(b - shiftOf(bk.meta, i))
-				f(lo+uint64(tag-uint32(lo)), bk.slots[i])
-			}
+		t.placeAll(used, buf)
+	}
+	for key, slot := range old.stash {
+		if used == nil {
+			t.putWide(key, slot)
+		} else {
+			t.place(used, key, slot)
 		}
 	}
-	for key, slot := range t.stash {
-		f(key, slot)
+}
+
+// placeAll adds entries, key<<16 | slot, to a packed table being rebuilt,
+// where used counts the filled cells of each bucket. Most land in their
+// home bucket, which is handled here without a call.
+func (t *table) placeAll(used []uint8, entries []uint64) {
+	for _, e := range entries {
+		b := t.homeBucket(e >> 16)
+		i := used[b]
+		if i >= bucketCells {
+			t.place(used, e>>16, uint16(e))
+			continue
+		}
+		used[b]++
+		bk := &t.buckets[b]
+		// A fresh cell: its tag and shift are zero.
+		bk.tags[i/2] |= uint64(uint32(e>>16)) << (32 * (i % 2))
+		bk.slots[i] = uint16(e)
+		t.n++
 	}
+}
+
+// place adds key to a packed table being rebuilt, where used counts the
+// filled cells of each bucket.
+func (t *table) place(used []uint8, key uint64, slot uint16) {
+	t.n++
+	home := t.homeBucket(key)
+	for shift, b := 0, home; shift < maxShift; shift++ {
+		if i := used[b]; i < bucketCells {
+			used[b]++
+			bk := &t.buckets[b]
+			bk.setTag(int(i), uint32(key))
+			bk.slots[i] = slot
+			bk.meta |= uint32(shift) << (3 * i)
+			t.markPassed(home, shift)
+			return
+		}
+		b = t.next(b)
+	}
+	t.stashKey(home, key, slot)
+}
+
+// chunkBuckets is how many packed buckets chunk decodes at a time (wide
+// cells: that many times bucketCells).
+const chunkBuckets = 64
+
+// chunk appends to dst the entries, key<<16 | slot, of the cells or
+// buckets from pos on, a chunk of them, and returns where the next chunk
+// starts, or -1 after the last. Stashed entries are not included.
+func (t *table) chunk(dst []uint64, pos int) ([]uint64, int) {
+	if len(t.cells) > 0 {
+		end := min(len(t.cells), pos+chunkBuckets*bucketCells)
+		// Without a branch: which cells are empty is a coin toss at the
+		// loads kept, one the branch predictor loses.
+		cells := t.cells[pos:end]
+		dst = slices.Grow(dst, len(cells))
+		out, n := dst[len(dst):len(dst)+len(cells)], 0
+		for _, c := range cells {
+			out[n] = c
+			n += b2i(c != 0)
+		}
+		dst = dst[:len(dst)+n]
+		if end == len(t.cells) {
+			end = -1
+		}
+		return dst, end
+	}
+	nb := len(t.buckets)
+	if nb == 0 {
+		return dst, -1
+	}
+	end := min(nb, pos+chunkBuckets)
+	// The first keys of the last maxShift buckets, by bucket number
+	// modulo maxShift: an entry's key is its tag placed after the first
+	// key of its home bucket, shift buckets back. Buckets before 0 are
+	// the end of the table, where probes wrap around.
+	var first [maxShift]uint64
+	for b := pos - (maxShift - 1); b < pos; b++ {
+		first[b&(maxShift-1)] = t.firstKey((b + nb) % nb)
+	}
+	// First keys step by 2^48/nb: a quotient and remainder carried from
+	// bucket to bucket replace a division per bucket.
+	q, r := bits.Div64(uint64(pos)>>(64-keyBits), uint64(pos)<<keyBits, uint64(nb))
+	stepQ, stepR := bits.Div64(0, 1<<keyBits, uint64(nb))
+	dst = slices.Grow(dst, (end-pos)*bucketCells)
+	out, n := dst[len(dst):len(dst)+(end-pos)*bucketCells], 0
+	for b := pos; b < end; b++ {
+		lo := q
+		if r != 0 {
+			lo++
+		}
+		first[b&(maxShift-1)] = lo
+		if q, r = q+stepQ, r+stepR; r >= uint64(nb) {
+			q, r = q+1, r-uint64(nb)
+		}
+		bk := &t.buckets[b]
+		for i := range bucketCells {
+			tag := bk.tag(i)
+			lo := first[(b-shiftOf(bk.meta, i))&(maxShift-1)]
+			out[n] = (lo+uint64(tag-uint32(lo)))<<16 | uint64(bk.slots[i])
+			n += b2i(tag != 0)
+		}
+	}
+	dst = dst[:len(dst)+n]
+	if end == nb {
+		end = -1
+	}
+	return dst, end
 }
 
 // purge deletes, in place, every entry whose slot is dead, then shrinks the

@@ -3,6 +3,7 @@ package secrets
 import (
 	"errors"
 	"fmt"
+	"iter"
 )
 
 // automaton is an Aho-Corasick matcher over ASCII-case-folded bytes, compiled
@@ -17,6 +18,7 @@ type automaton struct {
 	outStart []uint32 // keyword ids ending at output state o: outIDs[outStart[o]:outStart[o+1]]
 	outIDs   []uint16
 	kwLen    []int
+	maxLen   int // of the keywords
 }
 
 // hit is a keyword occurrence: kw is the keyword id, pos the byte offset of
@@ -71,6 +73,7 @@ func buildAutomaton(keywords []string) (*automaton, error) {
 	nodes := []node{newNode()}
 	for id, kw := range keywords {
 		a.kwLen[id] = len(kw)
+		a.maxLen = max(a.maxLen, len(kw))
 		s := int32(0)
 		for i := 0; i < len(kw); i++ {
 			c := a.class[kw[i]]
@@ -150,24 +153,132 @@ func buildAutomaton(keywords []string) (*automaton, error) {
 	return a, nil
 }
 
-// scan continues a scan of text at byte i in state s, appending keyword
-// occurrences to hits until it holds limit of them, and returns where to
-// resume. Batches keep the hit buffer small and warm on large texts.
-func (a *automaton) scan(text string, i int, s uint32, hits *[]hit, limit int) (int, uint32) {
+// scanBlock is how much text is scanned before its keyword hits are
+// handled: it bounds the hit buffers on large texts.
+const scanBlock = 16 << 10
+
+// block finds the keyword occurrences that end in text[lo:hi], given the
+// state s after text[:lo], appends them to ha and hb, and returns both and
+// the state after text[:hi]. onePassOrder merges the two lists into the
+// order one pass finds the hits in.
+//
+// One pass waits on each table lookup before the next can start, so a
+// long block is read as two halves at once, each with its own state: the
+// second half starts at the root, which finds every keyword that starts in
+// it, and the first half reads on past the middle until every keyword that
+// starts before it has ended. Once the second half has read maxLen bytes,
+// its state is the one a single pass would have: a state never stands for
+// more than the last maxLen bytes.
+func (a *automaton) block(text string, lo, hi int, s uint32, ha, hb []hit) ([]hit, []hit, uint32) {
+	if hi-lo < max(4*a.maxLen, minSplit) {
+		ha, s = a.scan(text, lo, hi, s, hi, ha)
+		return ha, hb, s
+	}
+	mid := lo + (hi-lo)/2
+	return a.scan2(text, lo, mid, mid+a.maxLen-1, hi, s, ha, hb)
+}
+
+// minSplit is the shortest block read as two halves: below it the second
+// pass costs more than it saves.
+const minSplit = 256
+
+// scan continues a pass over text[i:end] in state s, appending the
+// keyword occurrences that start before stop to hits, and returns them and
+// the state at end.
+func (a *automaton) scan(text string, i, end int, s uint32, stop int, hits []hit) ([]hit, uint32) {
+	for ; ; i++ {
+		if i, s = a.step(text[:end], i, s); i == end {
+			return hits, s
+		}
+		hits = a.emit(hits, s, i, stop)
+	}
+}
+
+// step advances a pass over text from byte i in state s until it reaches
+// a state with output, and returns that byte (or the length) and state.
+//
+//go:noinline
+func (a *automaton) step(text string, i int, s uint32) (int, uint32) {
 	delta, cls, from := a.delta, &a.class, a.outFrom
-	nc := uint32(a.nclass)
 	for ; i < len(text); i++ {
-		s = delta[s+uint32(cls[text[i]])]
-		if s >= from {
-			o := (s - from) / nc
-			for _, id := range a.outIDs[a.outStart[o]:a.outStart[o+1]] {
-				n := a.kwLen[id]
-				*hits = append(*hits, hit{pos: i + 1 - n, n: n, kw: int(id)})
-			}
-			if len(*hits) >= limit {
-				return i + 1, s
-			}
+		if s = delta[s+uint32(cls[text[i]])]; s >= from {
+			return i, s
 		}
 	}
 	return i, s
+}
+
+// scan2 runs two passes in step: one over text[lo:endA] from state s,
+// reporting occurrences that start before mid, and one over text[mid:hi]
+// from the root, reporting all. It returns both hit lists and the second
+// pass's final state.
+func (a *automaton) scan2(text string, lo, mid, endA, hi int, s uint32, ha, hb []hit) ([]hit, []hit, uint32) {
+	n := min(endA-lo, hi-mid)
+	ta, tb := text[lo:lo+n], text[mid:mid+n]
+	sa, sb := s, uint32(0)
+	for k := 0; ; k++ {
+		if k, sa, sb = a.step2(ta, tb, k, sa, sb); k == n {
+			break
+		}
+		if sa >= a.outFrom {
+			ha = a.emit(ha, sa, lo+k, mid)
+		}
+		if sb >= a.outFrom {
+			hb = a.emit(hb, sb, mid+k, hi)
+		}
+	}
+	ha, _ = a.scan(text, lo+n, endA, sa, mid, ha)
+	hb, sb = a.scan(text, mid+n, hi, sb, hi, hb)
+	return ha, hb, sb
+}
+
+// step2 advances two passes over ta and tb (of one length) from byte k
+// until either reaches a state with output, and returns that byte (or the
+// length) and both states. It is kept apart from the hit lists so that its
+// loop holds nothing but the two states in flight in registers.
+//
+//go:noinline
+func (a *automaton) step2(ta, tb string, k int, sa, sb uint32) (int, uint32, uint32) {
+	delta, cls, from := a.delta, &a.class, a.outFrom
+	tb = tb[:len(ta)]
+	for ; k < len(ta); k++ {
+		sa = delta[sa+uint32(cls[ta[k]])]
+		sb = delta[sb+uint32(cls[tb[k]])]
+		if max(sa, sb) >= from {
+			return k, sa, sb
+		}
+	}
+	return k, sa, sb
+}
+
+// onePassOrder yields the hits of a block's two halves (see block) in the
+// order one pass finds them: by end, the first half's before the second's
+// at the same end (they are the longer).
+func onePassOrder(ha, hb []hit) iter.Seq[hit] {
+	return func(yield func(hit) bool) {
+		for len(ha) > 0 || len(hb) > 0 {
+			var h hit
+			if len(hb) == 0 || len(ha) > 0 && ha[0].pos+ha[0].n <= hb[0].pos+hb[0].n {
+				h, ha = ha[0], ha[1:]
+			} else {
+				h, hb = hb[0], hb[1:]
+			}
+			if !yield(h) {
+				return
+			}
+		}
+	}
+}
+
+// emit appends the keywords that output state s reports at byte i, longest
+// first, that start before stop.
+func (a *automaton) emit(hits []hit, s uint32, i, stop int) []hit {
+	o := (s - a.outFrom) / uint32(a.nclass)
+	for _, id := range a.outIDs[a.outStart[o]:a.outStart[o+1]] {
+		n := a.kwLen[id]
+		if pos := i + 1 - n; pos < stop {
+			hits = append(hits, hit{pos: pos, n: n, kw: int(id)})
+		}
+	}
+	return hits
 }

@@ -139,10 +139,11 @@ func (d *Detector) Scan(text string) []Finding {
 		d.scratch.Put(st)
 	}()
 
-	for i, s := 0, uint32(0); i < len(text); {
-		st.hits = st.hits[:0]
-		i, s = d.prefix.scan(text, i, s, &st.hits, hitBatch)
-		for _, h := range st.hits {
+	var s uint32
+	for lo := 0; lo < len(text); lo += scanBlock {
+		st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
+		st.hits, st.hitsB, s = d.prefix.block(text, lo, min(len(text), lo+scanBlock), s, st.hits, st.hitsB)
+		for h := range onePassOrder(st.hits, st.hitsB) {
 			d.dispatch(st, text, h)
 		}
 	}
@@ -170,9 +171,6 @@ func hasMarker(ts []target) bool {
 	}
 	return false
 }
-
-// hitBatch is how many keyword hits are handled at a time.
-const hitBatch = 512
 
 func (d *Detector) dispatch(st *scanState, text string, h hit) {
 	for _, t := range d.targets[h.kw] {

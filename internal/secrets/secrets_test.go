@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/base64"
+	"math/rand"
 	"strings"
 	"sync"
 	"testing"
@@ -256,15 +257,42 @@ func TestAutomatonFindsEveryOccurrence(t *testing.T) {
 	a, err := buildAutomaton([]string{"key", "ey", "secret_key", "://"})
 	require.NoError(t, err)
 	text := "KEY=1 SECRET_KEY=2 https://x monkey"
-	var hits []hit
-	for i, s := 0, uint32(0); i < len(text); {
-		i, s = a.scan(text, i, s, &hits, 2) // small batches resume correctly
-	}
+	hits, _ := a.scan(text, 0, len(text), 0, len(text), nil)
 	var got []string
 	for _, h := range hits {
 		got = append(got, strings.ToLower(text[h.pos:h.pos+h.n]))
 	}
-	assert.ElementsMatch(t, []string{"ey", "key", "ey", "key", "secret_key", "://", "ey", "key"}, got)
+	assert.Equal(t, []string{"key", "ey", "secret_key", "key", "ey", "://", "key", "ey"}, got,
+		"by end, longer first")
+}
+
+// A block read as two halves, in blocks of any size, finds the hits of one
+// pass in the same order.
+func TestAutomatonBlocksMatchOnePass(t *testing.T) {
+	a, err := buildAutomaton([]string{"key", "ey", "secret_key", "://", "s.", "keykeykey"})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewSource(3))
+	pieces := []string{"key", "KEY", "secret_key", "monkey", "https://", "s.", "keykeykey", " ", "x", "e", "y"}
+	for range 200 {
+		var b strings.Builder
+		for b.Len() < 50+rng.Intn(3000) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		text := b.String()
+		want, _ := a.scan(text, 0, len(text), 0, len(text), nil)
+		for _, size := range []int{minSplit, 300, 1000, len(text)} {
+			var got []hit
+			var s uint32
+			for lo := 0; lo < len(text); lo += size {
+				var ha, hb []hit
+				ha, hb, s = a.block(text, lo, min(len(text), lo+size), s, nil, nil)
+				for h := range onePassOrder(ha, hb) {
+					got = append(got, h)
+				}
+			}
+			require.Equal(t, want, got, "blocks of %d in %q", size, text)
+		}
+	}
 }
 
 func TestAnchoredFormMatchesLikeTheRule(t *testing.T) {

@@ -8,7 +8,8 @@ type window struct{ lo, hi int }
 // scanState is the per-call scratch space, pooled so that a clean text
 // costs no allocation beyond the result.
 type scanState struct {
-	hits    []hit
+	hits    []hit      // keyword hits of a block: of its first half when it is read as two
+	hitsB   []hit      // of its second half
 	windows [][]window // per regex rule
 	touched []int      // rules with at least one window
 	found   []finding
@@ -61,7 +62,7 @@ func (st *scanState) reset() {
 		st.marks[kw] = st.marks[kw][:0]
 	}
 	st.marked = st.marked[:0]
-	st.hits = st.hits[:0]
+	st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 	st.found = st.found[:0]
 	st.lastIdent = window{-1, -1}
 }
