@@ -59,13 +59,14 @@ func justification(args []byte) string {
 
 // question is what the shim asks the user about call c; forward, when not
 // nil, is what it sends upstream if the user allows the call. Everything in the message comes from flowd's
-// own findings, except the tool name and the agent's stated reason, which
-// are quoted, cut short and marked as the agent's: text the model wrote
-// must not be able to pass itself off as flowd's advice.
+// own findings, except the names (a server names itself) and the agent's
+// stated reason, which are quoted and cut short, the reason marked as the
+// agent's: text the model or a server wrote must not be able to pass itself
+// off as flowd's advice.
 func (u *upstream) question(d *Daemon, c *call, forward []byte) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "flowd: allow this tool call?\n\nServer: %s\nTool: %s\nWhy flowd asks: %s\n",
-		u.serverName(), shown(c.tool, 80), c.decision.Reason)
+		shown(u.serverName(), 80), shown(c.tool, 80), c.decision.Reason)
 	if c.justification != "" {
 		fmt.Fprintf(&b, "The agent says (unverified): %s\n", shown(c.justification, policy.MaxJustification))
 	}

@@ -83,7 +83,7 @@ func TestAskGoesToTheClientOnlyWhereItCanAsk(t *testing.T) {
 func TestAskQuestionAndAnswers(t *testing.T) {
 	d, slack := askSetup(t, `{"elicitation":{}}`, nil)
 	q, text := question(t, sendRoadmap(d, slack, 7, 5, ""))
-	assert.Contains(t, text, "Server: slack-notifications")
+	assert.Contains(t, text, `Server: "slack-notifications"`)
 	assert.Contains(t, text, `Tool: "send_message"`)
 	assert.Contains(t, text, "Data from internal source (github) flowing to external destination (slack-notifications)")
 	assert.NotContains(t, text, roadmap, "the data itself is not shown")

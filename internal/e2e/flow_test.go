@@ -166,7 +166,7 @@ func TestFlowAcceptance(t *testing.T) {
 			assert.Equal(t, tt.asked, d.Asked.Outcome)
 			assert.Equal(t, int32(1), tt.elicitor.asked.Load())
 			msg := <-tt.elicitor.messages
-			assert.Contains(t, msg, "Server: slack-notifications")
+			assert.Contains(t, msg, `Server: "slack-notifications"`)
 			assert.NotContains(t, msg, flowRoadmap, "the data is not repeated to the user")
 		})
 	}
