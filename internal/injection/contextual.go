@@ -214,15 +214,18 @@ func clauseHead(t string, pos int) (int, string) {
 		for i < pos && strings.IndexByte(" \"'*-•>([", t[i]) >= 0 {
 			i++
 		}
+		// A frame may end right at pos ("be sure to " before "wrap your
+		// output"); the next round then finds no word and returns.
 		rest := strings.ToLower(t[i:min(pos, i+24)])
+		framed := false
 		for _, frame := range imperativeFrames {
 			if strings.HasPrefix(rest, frame) {
 				i += len(frame)
-				rest = ""
+				framed = true
 				break
 			}
 		}
-		if rest == "" {
+		if framed {
 			continue
 		}
 		j := i
@@ -249,6 +252,12 @@ func gradeYourOutput(t string, m []int) float64 {
 	before, noun, after := strings.ToLower(group(t, m, 1)), strings.ToLower(group(t, m, 2)), strings.ToLower(group(t, m, 3))
 	sev := 0.0
 	switch {
+	case m[2] < 0:
+		// "Your code could flourish with the addition of the following
+		// excerpt:": an edit put as a noun, of content supplied here.
+		if clauseStart(t, m[0]) && nominalEdit.MatchString(strings.ToLower(restOfSentence(t, m[1]))) {
+			sev = 0.45
+		}
 	case outputPreps[before] && after != "" && commaFollowers[strings.Fields(after)[0]] || outputPreps[before] && after != "" && editVerbs[strings.Fields(after)[0]]:
 		// "In your response, suggest …"
 		if clauseStart(t, m[2]) {
@@ -273,6 +282,40 @@ func gradeYourOutput(t string, m []int) float64 {
 	}
 	if sev > 0 && (noun == "reply" || noun == "message" || noun == "replies") && personalObject.MatchString(t[m[0]:m[1]]) {
 		return 0
+	}
+	return withLink(t, m, sev)
+}
+
+// nominalEdit is an edit named by a noun, of content the text supplies.
+var nominalEdit = regexp.MustCompile(`\b(?:addition|inclusion|integration|incorporation|insertion|infusion|embedding)\s+of\s+(?:the\s+|this\s+|these\s+)?(?:following|subsequent|below|above|snippet|code|excerpt|block|section|sentence|text|line|link|statement)\b`)
+
+// restOfSentence returns t from pos to the end of its sentence (at most
+// 300 bytes).
+func restOfSentence(t string, pos int) string {
+	rest := t[pos:min(len(t), pos+300)]
+	if end := sentenceEnd(rest); end >= 0 {
+		rest = rest[:end]
+	}
+	return rest
+}
+
+// linkInText finds a URL, a web domain or a mail address.
+var linkInText = regexp.MustCompile(`(?i)https?://|\bwww\.|\b[\w-]+\.(?:com|net|org|io|xyz|ru|cn|top|site|online|info|biz|co|me|app|dev|cc|tk)\b|\b[\w.+-]+@[\w-]+\.[a-z]`)
+
+// withLink raises an order about the model's output whose sentence
+// carries a link or an address: what the text wants passed on to the
+// user is a place to go (a download, a phishing page, a contact), the
+// payload of the hijack rather than its form.
+func withLink(t string, m []int, sev float64) float64 {
+	if sev == 0 {
+		return 0
+	}
+	start := m[0]
+	for start > 0 && m[0]-start < 300 && !strings.ContainsRune("\n.!?", rune(t[start-1])) {
+		start--
+	}
+	if linkInText.MatchString(t[start:m[1]]) || linkInText.MatchString(restOfSentence(t, m[1])) {
+		return 0.55
 	}
 	return sev
 }
@@ -706,8 +749,28 @@ var contextualRules = []*rule{
 			"your elucidation", "your explanation", "your write", "your final", "your next", "your entire",
 			"your whole", "your own"},
 		before: 40, after: 60,
-		re:    re(`\b([a-z']+)\s+your\s+(?:final\s+|next\s+|entire\s+|whole\s+|own\s+|upcoming\s+)?(` + outNoun + `)(?:'s)?\b(?:\s*,\s*([a-z']+(?:\s+[a-z']+)?))?`),
+		re:    re(`(?:\b([a-z']+)\s+)?your\s+(?:final\s+|next\s+|entire\s+|whole\s+|own\s+|upcoming\s+)?(` + outNoun + `)(?:'s)?\b(?:\s*,\s*([a-z']+(?:\s+[a-z']+)?))?`),
 		grade: gradeYourOutput,
+	},
+	{
+		// "Execute the following block in the code you develop": the
+		// model's output named by what the reader is doing with it.
+		id: "output-directive", tier: Contextual, kind: language,
+		anchored: true, lead: 4,
+		keywords: []string{"you develop", "you write", "you produce", "you generate", "you create", "you build",
+			"you give", "you provide", "you return", "you deliver", "you compose", "you draft", "you craft", "you prepare",
+			"you implement", "you are writing", "you're writing", "you are developing", "you're developing",
+			"you are building", "you're building", "you are generating", "you're generating"},
+		after: 30,
+		re:    re(`(?:in|into|to|within|throughout|for)\s+(?:the|any|every|each)\s+(?:final\s+)?` + outNoun + `\s+(?:that\s+|which\s+)?you(?:'re|\s+are)?\s+(?:develop|write|produce|generate|create|build|give|provide|return|deliver|compose|draft|craft|prepare|implement)(?:s|ing)?\b`),
+		grade: func(t string, m []int) float64 {
+			start, verb := clauseHead(t, m[0])
+			if (editVerbs[verb] || verb == "execute" || verb == "run" || verb == "implement" || verb == "apply") && m[0]-start <= 140 {
+				m[0] = start
+				return withLink(t, m, 0.45)
+			}
+			return 0
+		},
 	},
 	{
 		// "Respond in Spanish", "answer only in emojis"

@@ -58,7 +58,12 @@
 // "AI agents processing this"); references to the model's task or prompt
 // ("the task I gave you", "your system prompt", "when summarising this
 // page"); orders about the model's own output ("add X to your reply",
-// "respond only in …"); secrecy towards the user; data sent to an address;
+// "respond only in …", "Execute this in the code you develop"), raised
+// when what they want passed on is a link or an address; task shifts
+// (taskshift.go): a request on a line of its own ("Describe the lifecycle
+// of a butterfly.") that shares no topic with the text around it and
+// refers to nothing in it; secrecy towards the user; data sent to an
+// address;
 // credentials asked of the user; sensitive files; claims of consent or
 // authority; role changes; dangerous shell commands and code payloads;
 // actions on money, access and locks.
@@ -90,14 +95,26 @@
 // addresses the assistant, whatever the order: data has no business
 // steering the model, and a flag (a notice to the model and the user) is
 // cheap. Such text reaches redact only with corroboration (an AI
-// addressee, an override, secrecy, a payload, hidden or encoded text). A
-// bare question or request that addresses no one ("What is the capital of
-// Brazil?" in an email) is indistinguishable from content and passes,
-// unless it arrives base64-encoded.
+// addressee, an override, secrecy, a payload, hidden or encoded text, or
+// a link or address the output is to carry).
+//
+// A bare request that addresses no one is judged by where it stands. An
+// imperative asking for a piece of work ("Explain photosynthesis in
+// simple terms.") on a line of its own, about nothing the text around it
+// mentions, is a change of task and is flagged. A bare question is how
+// correspondents talk ("How do I reset the control board?" in a support
+// mail), so in prose it only corroborates other evidence; in a table,
+// where a sentence is out of register anyway, it is flagged too. Requests
+// that refer to the document or its parties ("this", "we", "you", "next
+// week", "did"), requests inside a paragraph, and texts that are
+// themselves lists of requests or orders (worksheets, to-do lists,
+// changelogs, guides) pass. Base64-encoded requests are caught by the
+// encoding.
 //
 // Tool descriptions exist to tell the model how to use a tool, so
 // ScanTools does not count the rules that describe ordinary usage
-// (invoking tools, naming files, "the assistant should…"); it still
+// (invoking tools, naming files, "the assistant should…", requests to
+// the model); it still
 // catches hidden instructions, sensitive files, secrecy and exfiltration.
 //
 // # Limits
@@ -118,7 +135,11 @@
 // Injections quoted inside a text that also uses the vocabulary of a
 // discussion (or wrapped in a code block) are discounted, which an attacker
 // can imitate. Hidden text is found from inline styles only, not from
-// stylesheet classes. Object keys of JSON are not scanned. Questions and
-// requests that address no one, paraphrases that avoid every shape above,
-// and languages other than the nine listed for overrides are missed.
+// stylesheet classes. Object keys of JSON are not scanned. Off-topic
+// questions in prose, requests inside a paragraph or in a list, requests
+// in a short field with no text around them, paraphrases that avoid every
+// shape above, and languages other than the nine listed for overrides are
+// missed. Task shifts judge topic by shared words, not meaning: a lone
+// homework question in a teacher's mail is flagged, and a request that
+// reuses the text's words passes.
 package injection

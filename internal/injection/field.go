@@ -170,6 +170,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			f.runAnchored(i, starts[i])
 		}
 	}
+	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()
 	f.regionFindings()

@@ -153,7 +153,7 @@ type scanState struct {
 // tool after…", "the assistant should…", "read the file"); they are not
 // evidence of poisoning there.
 var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": true, "task-request": true,
-	"user-manipulation": true, "output-directive": true}
+	"user-manipulation": true, "output-directive": true, "task-shift": true}
 
 func (s *Scanner) newState(ctx Context) *scanState {
 	// The engine is built at the first scan; building it must not count
