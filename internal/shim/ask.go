@@ -31,7 +31,7 @@ type asker struct {
 // waiter is one open question: the elicitation's id and the held
 // request's id both find it.
 type waiter struct {
-	ch               chan reply
+	ch              chan reply
 	elicit, request string
 }
 
