@@ -119,11 +119,13 @@ func (l *Listener) Accept() (net.Conn, error) {
 // Dial connects to the socket at path and checks that the listener is a
 // flowd this user may trust: one running as this user or root, or a system
 // flowd whose socket only root could have placed (see the package doc).
+// When nobody listens, the error matches syscall.ENOENT or
+// syscall.ECONNREFUSED on every platform, Windows included.
 func Dial(path string, timeout time.Duration) (*net.UnixConn, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.Dial("unix", path)
 	if err != nil {
-		return nil, err
+		return nil, dialError(err)
 	}
 	uc := c.(*net.UnixConn)
 	if err := checkListener(uc, path); err != nil {

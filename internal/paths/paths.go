@@ -176,12 +176,13 @@ func (p platform) join(elem ...string) string {
 }
 
 // maxSocketPath is the longest socket path Go's syscall package accepts:
-// sun_path is 108 bytes on Linux and Windows, which need no terminating NUL,
-// and 104 bytes on macOS and the BSDs, which do.
+// sun_path is 108 bytes on Linux and Windows and 104 on macOS and the BSDs,
+// and Go keeps a byte for the terminating NUL of a path name (only Linux's
+// abstract names, which flowd does not use, may fill it).
 func maxSocketPath(goos string) int {
 	switch goos {
 	case "linux", "android", "windows":
-		return 108
+		return 107
 	}
 	return 103
 }

@@ -128,10 +128,10 @@ func TestCheckSocketPath(t *testing.T) {
 		n    int
 		ok   bool
 	}{
-		{"linux", 108, true},
-		{"linux", 109, false},
-		{"windows", 108, true},
-		{"windows", 109, false},
+		{"linux", 107, true},
+		{"linux", 108, false},
+		{"windows", 107, true},
+		{"windows", 108, false},
 		{"darwin", 103, true},
 		{"darwin", 104, false},
 		{"freebsd", 104, false},

@@ -61,8 +61,8 @@ func startFlowd(socket string) error {
 // directory is one version.
 func flowdBinary() (string, error) {
 	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "flowd")
-		if _, err := os.Stat(p); err == nil {
+		// LookPath adds the executable suffix (flowd.exe on Windows).
+		if p, err := exec.LookPath(filepath.Join(filepath.Dir(self), "flowd")); err == nil {
 			return p, nil
 		}
 	}
