@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"sort"
-	"strings"
+
+	"github.com/flowd-dev/flowd/internal/literal"
 )
 
 // A rule's regex searched across a window runs Go's NFA at every byte, and
@@ -16,12 +17,10 @@ import (
 // The matches are the same as the search's: same leftmost starts, same
 // submatches.
 
-// minStart is the shortest start literal worth a prefilter; a shorter one
-// (a single letter) would make nearly every byte a candidate.
-const minStart = 3
-
-// maxStarts bounds the literal set of one rule.
-const maxStarts = 256
+// minStart is the shortest start literal worth a prefilter; a single
+// letter would make nearly every byte a candidate, while a two-letter word
+// ("is") costs a few failed anchored tries per line.
+const minStart = 2
 
 // startsOf returns the literals one of which every match of re begins with
 // (after zero-width assertions), or nil when it cannot tell or a literal
@@ -32,10 +31,7 @@ func startsOf(re *regexp.Regexp) []string {
 	if err != nil {
 		return nil
 	}
-	set, _ := literals(tree)
-	if len(set) == 0 {
-		return nil
-	}
+	set, _ := literal.Prefixes(tree)
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range set {
@@ -49,80 +45,6 @@ func startsOf(re *regexp.Regexp) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// literals returns the strings a match of re must begin with, and whether
-// they are re's whole matches (so what follows re can extend them). nil
-// means no literal start is known.
-func literals(re *syntax.Regexp) ([]string, bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		return []string{strings.ToLower(string(re.Rune))}, true
-	case syntax.OpCharClass:
-		// A small class ([eé], [-_]) is a few one-rune literals.
-		var out []string
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				if len(out) == 8 {
-					return nil, false
-				}
-				out = append(out, strings.ToLower(string(r)))
-			}
-		}
-		return out, true
-	case syntax.OpCapture:
-		return literals(re.Sub[0])
-	case syntax.OpEmptyMatch:
-		return []string{""}, true
-	case syntax.OpAlternate:
-		var out []string
-		complete := true
-		for _, sub := range re.Sub {
-			s, c := literals(sub)
-			if s == nil {
-				return nil, false
-			}
-			out = append(out, s...)
-			complete = complete && c
-		}
-		if len(out) > maxStarts {
-			return nil, false
-		}
-		return out, complete
-	case syntax.OpConcat:
-		out := []string{""}
-		for _, sub := range re.Sub {
-			switch sub.Op {
-			case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpBeginText:
-				continue // zero-width: the anchored regex checks it
-			}
-			s, c := literals(sub)
-			if s == nil || len(out)*len(s) > maxStarts {
-				return out, false
-			}
-			next := make([]string, 0, len(out)*len(s))
-			for _, a := range out {
-				for _, b := range s {
-					next = append(next, a+b)
-				}
-			}
-			out = next
-			if !c {
-				return out, false
-			}
-		}
-		return out, true
-	case syntax.OpPlus:
-		s, _ := literals(re.Sub[0])
-		return s, false
-	case syntax.OpRepeat:
-		if re.Min == 0 {
-			return nil, false
-		}
-		s, _ := literals(re.Sub[0])
-		return s, false
-	}
-	return nil, false
 }
 
 // prepareStarts gives a windowed rule its start literals, when it has

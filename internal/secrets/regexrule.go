@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/literal"
 )
 
 // Window limits. A rule's regex runs on the text around a keyword hit, as
@@ -85,7 +87,7 @@ func newRegexRule(id, src string, group int, entropy float64, keywords []string)
 		limit = maxMultiWindow
 	}
 	r.maxMatch = min(maxAll, limit)
-	r.prefixes, _ = prefixSet(secret)
+	r.prefixes, _ = literal.Prefixes(secret)
 	r.needs = requiredLiterals(parsed)
 	unescaped := strings.ToLower(strings.ReplaceAll(src, `\`, ""))
 	for _, kw := range keywords {
@@ -112,7 +114,7 @@ func (r *regexRule) anchor(parsed *syntax.Regexp) error {
 	if k == len(elems) {
 		return nil
 	}
-	starts, _ := prefixSet(elems[k])
+	starts, _ := literal.Prefixes(elems[k])
 	if len(starts) == 0 {
 		return nil
 	}
@@ -130,7 +132,7 @@ func (r *regexRule) anchor(parsed *syntax.Regexp) error {
 		}
 	}
 	var checks []syntax.Op
-	for j := k - 1; j >= 0 && isAssertion(elems[j].Op); j-- {
+	for j := k - 1; j >= 0 && literal.ZeroWidth(elems[j].Op); j-- {
 		checks = append(checks, elems[j].Op)
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, elems[k:]...)}
@@ -158,18 +160,9 @@ func flatten(re *syntax.Regexp) []*syntax.Regexp {
 	return out
 }
 
-func isAssertion(op syntax.Op) bool {
-	switch op {
-	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
-		return true
-	}
-	return false
-}
-
 // skippable: matches the empty string and captures nothing.
 func skippable(re *syntax.Regexp) bool {
-	if isAssertion(re.Op) {
+	if literal.ZeroWidth(re.Op) {
 		return true
 	}
 	if lo, _ := width(re); lo != 0 {
@@ -479,103 +472,6 @@ func width(re *syntax.Regexp) (lo, hi int) {
 		return lo, hi
 	}
 	return 0, 0 // empty-width assertions
-}
-
-// maxPrefixes bounds the literal-prefix sets built from alternations.
-const maxPrefixes = 64
-
-// prefixSet returns lower-cased literal text that every match of re starts
-// with, one string per alternative ("a3t", "akia", "asia"… for AWS ids), or
-// nil when some match can start with a non-literal. complete reports that
-// the strings are whole matches, so a following literal can be appended.
-func prefixSet(re *syntax.Regexp) (set []string, complete bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		return []string{strings.ToLower(string(re.Rune))}, true
-	case syntax.OpCharClass:
-		// [Ss], [pe]: a few letters, either case.
-		if cs := fewLetters(re.Rune); cs != nil {
-			return cs, true
-		}
-		return nil, false
-	case syntax.OpCapture:
-		return prefixSet(re.Sub[0])
-	case syntax.OpRepeat, syntax.OpPlus:
-		if re.Op == syntax.OpRepeat && re.Min == 0 {
-			return nil, false
-		}
-		s, _ := prefixSet(re.Sub[0])
-		return s, false
-	case syntax.OpAlternate:
-		complete = true
-		for _, sub := range re.Sub {
-			p, c := prefixSet(sub)
-			if p == nil || len(set)+len(p) > maxPrefixes {
-				return nil, false
-			}
-			set = append(set, p...)
-			complete = complete && c
-		}
-		return set, complete
-	case syntax.OpConcat:
-		set = []string{""}
-		for i, sub := range re.Sub {
-			if isAssertion(sub.Op) {
-				continue
-			}
-			p, c := prefixSet(sub)
-			if p == nil || len(set)*len(p) > maxPrefixes {
-				if i == 0 || (len(set) == 1 && set[0] == "") {
-					return nil, false
-				}
-				return set, false
-			}
-			next := make([]string, 0, len(set)*len(p))
-			for _, a := range set {
-				for _, b := range p {
-					next = append(next, a+b)
-				}
-			}
-			set = next
-			if !c {
-				return set, false
-			}
-		}
-		return set, true
-	}
-	return nil, false
-}
-
-// fewLetters returns the lower-cased letters of a class of at most four
-// letters (ignoring case), or nil.
-func fewLetters(r []rune) []string {
-	var seen [26]bool
-	var out []string
-	for i := 0; i+1 < len(r); i += 2 {
-		if r[i+1]-r[i] > 26 {
-			return nil
-		}
-		for x := r[i]; x <= r[i+1]; x++ {
-			if x >= utf8.RuneSelf {
-				if x == 'ſ' || x == 'K' { // Unicode folds of s and k
-					continue
-				}
-				return nil
-			}
-			l := lowerASCII(byte(x))
-			if !isLower(l) {
-				return nil
-			}
-			if !seen[l-'a'] {
-				seen[l-'a'] = true
-				out = append(out, string(l))
-			}
-		}
-	}
-	if len(out) == 0 || len(out) > 4 {
-		return nil
-	}
-	return out
 }
 
 // requiredLiterals returns lower-cased literals (3+ bytes) that every match
