@@ -124,3 +124,43 @@ func TestIncompleteScanFlagged(t *testing.T) {
 	assert.Equal(t, "output-directive", rep.Detections[0].Rule)
 	assert.NotNil(t, rep.Scan)
 }
+
+// A result longer than shim.max_inspect_bytes reaches flowd as its start
+// and its end: the call is found by the id at either end, recorded as
+// passed unscanned, and no longer waits for an answer.
+func TestOversizeResultIsRecorded(t *testing.T) {
+	const size = 20 << 20
+	tests := []struct {
+		name       string
+		head, tail string
+		flag       bool
+		tainted    bool
+	}{
+		{"id first", `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"aaaa`, `aaaa"}]}}` + "\n", false, false},
+		{"id last", `{"result":{"content":[{"type":"text","text":"aaaa`, `aaaa"}]},"jsonrpc":"2.0","id":4}` + "\n", false, false},
+		{"flagged with on_incomplete", `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"aaaa`, `aaaa"}]}}` + "\n", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := testDaemon(t, nil)
+			if tt.flag {
+				d.current().cfg.Injection.OnIncomplete = config.IncompleteFlag
+			}
+			web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
+			judge(d, web, msg(c2s, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://example.com/big"}}}`))
+			require.Contains(t, web.calls, "4")
+			v := judge(d, web, shimproto.Message{Seq: 2, Dir: s2c, Truncated: true, Data: []byte(tt.head), Size: size, Tail: []byte(tt.tail)})
+			assert.Equal(t, shimproto.Pass, v.Action, "flowd cannot change what it did not see")
+			assert.NotContains(t, web.calls, "4", "the call is answered")
+
+			rec, in := lastCall(t, d)
+			assert.Equal(t, "pass", rec.Verdict)
+			assert.Equal(t, size, rec.ResultBytes)
+			assert.Contains(t, rec.Reason, "is over shim.max_inspect_bytes")
+			require.NotNil(t, in.Scan)
+			assert.Equal(t, injection.Coverage{Truncated: injection.BoundBytes, Total: size}, *in.Scan)
+			_, tainted := d.flows.Session("s").Tainted()
+			assert.Equal(t, tt.tainted, tainted)
+		})
+	}
+}

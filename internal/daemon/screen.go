@@ -167,6 +167,44 @@ func taintReason(rep *localapi.Injection) string {
 	return why
 }
 
+// oversize settles a response longer than shim.max_inspect_bytes, of which
+// flowd has only the start and the end: it cannot be scanned or changed,
+// and it passes. Its call is recorded as such (or the user would never
+// learn that a result went to the model unscanned), and with
+// injection.on_incomplete = "flag" a source that may be external taints the
+// session, as a flagged result would.
+func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
+	id, ok := jsonrpc.TruncatedID(m.Data, m.Tail)
+	if !ok {
+		return
+	}
+	c := u.calls[string(id)]
+	if c == nil {
+		return
+	}
+	delete(u.calls, string(id))
+	switch c.method {
+	case "tools/call", "resources/read", "prompts/get":
+	default:
+		return
+	}
+	server := u.serverName()
+	rep := &localapi.Injection{Server: server, Tool: c.tool, Action: injection.ActionPass, Truncated: true,
+		Scan: &injection.Coverage{Truncated: injection.BoundBytes, Total: m.Size}}
+	c.scan = rep
+	why := fmt.Sprintf("result of %d bytes is over shim.max_inspect_bytes (%d): it went to the client unscanned and is not tracked as an origin",
+		m.Size, len(m.Data))
+	if c.decision.Reason != "" {
+		why = c.decision.Reason + "; " + why
+	}
+	c.decision.Reason = why
+	if d.current().cfg.Injection.OnIncomplete == config.IncompleteFlag && untrusted(u.sourceClass(d, c.tool)) {
+		d.flows.Session(u.session).Taint(fmt.Sprintf("an unscanned result of %d bytes from %s", m.Size, sourceName(server, c.tool)))
+		rep.Tainted = true
+	}
+	u.record(d, c, "pass", m.Size, false)
+}
+
 // screenResult scans a tools/call, resources/read or prompts/get result
 // for prompt injection and decides what the client gets: the message as it
 // came, with a notice before the content, redacted, or a quarantine notice

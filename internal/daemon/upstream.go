@@ -105,7 +105,10 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
 		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
-			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data))
+			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
+		if m.Dir == shimproto.ServerToClient {
+			u.oversize(d, m)
+		}
 		return v, nil
 	}
 	e, err := jsonrpc.Parse(m.Data)

@@ -197,3 +197,28 @@ func TestRugPullThroughShim(t *testing.T) {
 	require.NotEmpty(t, recs)
 	assert.Equal(t, "replace", recs[len(recs)-1].Verdict)
 }
+
+// A result over shim.max_inspect_bytes passes whole, and flowd's record of
+// the call says it went to the client unscanned.
+func TestOversizeResultThroughShim(t *testing.T) {
+	t.Parallel()
+	f := startFlowd(t, "max_inspect_bytes = 4096\n")
+	s := newSession(t, f.shim(bins.testserver, "--name", "fetch"))
+	a := decodeAnswer(t, s.roundTrip(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"bytes","arguments":{"n":10000}}}`))
+	require.Len(t, a.Result.Content, 1)
+	assert.Equal(t, strings.Repeat("x", 10000), a.Result.Content[0].Text, "the result arrives whole")
+	s.close()
+	var rec record
+	require.Eventually(t, func() bool {
+		for _, r := range f.activity(t, "tool_call") {
+			if r.Tool == "bytes" {
+				rec = r
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 20*time.Millisecond)
+	assert.Equal(t, "pass", rec.Verdict)
+	assert.Contains(t, rec.Reason, "is over shim.max_inspect_bytes (4096): it went to the client unscanned")
+	assert.Greater(t, rec.ResultBytes, 10000)
+}

@@ -169,3 +169,23 @@ func TestWithoutArgument(t *testing.T) {
 		})
 	}
 }
+
+func TestTruncatedID(t *testing.T) {
+	tests := []struct {
+		name, head, tail, want string
+	}{
+		{"id first (Go SDKs)", `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"xxxx`, `xxxx"}]}}` + "\n", "7"},
+		{"id last (TypeScript SDK)", `{"result":{"content":[{"type":"text","text":"xxxx`, `xxxx"}]},"jsonrpc":"2.0","id":"call-7"}` + "\n", `"call-7"`},
+		{"spaced", `{"result":"xxx`, `xxx" , "id" : 12 }` + "\n", "12"},
+		{"nested id is not the response's", `{"result":{"x":"xxx`, `xxx","meta":{"id":5}}}`, ""},
+		{"an id in the text is escaped", `{"result":{"text":"xxx`, `xxx \"id\":5}"}}`, ""},
+		{"neither", `{"result":{"text":"xxx`, `xxx"},"jsonrpc":"2.0"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, ok := TruncatedID([]byte(tt.head), []byte(tt.tail))
+			assert.Equal(t, tt.want != "", ok)
+			assert.Equal(t, tt.want, string(id))
+		})
+	}
+}

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -62,6 +63,26 @@ func WithoutArgument(line []byte, key string) ([]byte, bool) {
 	out := make([]byte, 0, len(line)-(to-from))
 	out = append(out, line[:base+from]...)
 	return append(out, line[base+to:]...), true
+}
+
+// tailID is a response's id as the last member of its object, at the very
+// end of the line. A string in the result cannot fake it: its quotes would
+// be escaped.
+var tailID = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|"(?:[^"\\]|\\.)*")\s*}\s*$`)
+
+// TruncatedID finds the id of a response of which only the head and the
+// tail of the line are at hand: in the head when "id" comes before the
+// result (as the Go SDKs write it), else at the end of the tail (as the
+// TypeScript SDK does).
+func TruncatedID(head, tail []byte) ([]byte, bool) {
+	if id, ok := Member(head, "id"); ok {
+		return id, true
+	}
+	m := tailID.FindSubmatch(tail)
+	if m == nil {
+		return nil, false
+	}
+	return m[1], true
 }
 
 // ToolCall reads a tools/call's tool name and raw arguments from its

@@ -210,7 +210,11 @@ func (l *link) send(p *pending, truncated bool) {
 	l.pend[p.seq] = p
 	l.mu.Unlock()
 	l.wmu.Lock()
-	err := w.WriteMessage(shimproto.Message{Seq: p.seq, Dir: p.dir, Truncated: truncated, Data: data})
+	m := shimproto.Message{Seq: p.seq, Dir: p.dir, Truncated: truncated, Data: data}
+	if truncated {
+		m.Size, m.Tail = len(p.line), p.line[len(p.line)-min(len(p.line), shimproto.MaxTail):]
+	}
+	err := w.WriteMessage(m)
 	l.wmu.Unlock()
 	if err != nil {
 		l.broken(c, err)

@@ -135,7 +135,15 @@ type Message struct {
 	Dir       Direction
 	Truncated bool // Data is the first max_inspect_bytes of a longer line
 	Data      []byte
+	// Size and Tail, for a truncated message: the whole line's length and
+	// its last bytes (at most MaxTail), where a server that writes "id"
+	// last puts it, so flowd can still tell which request it answers.
+	Size int
+	Tail []byte
 }
+
+// MaxTail bounds Message.Tail.
+const MaxTail = 256
 
 // Verdict answers the Message with the same Seq.
 type Verdict struct {
@@ -154,7 +162,7 @@ const headerLen = 5
 // share a connection hold a lock around WriteX calls.
 type Writer struct {
 	conn net.Conn
-	hdr  [headerLen + 10]byte
+	hdr  [headerLen + 16 + MaxTail]byte
 }
 
 func NewWriter(c net.Conn) *Writer { return &Writer{conn: c} }
@@ -181,13 +189,18 @@ func (w *Writer) WriteJSON(t FrameType, v any) error {
 }
 
 func (w *Writer) WriteMessage(m Message) error {
-	var fixed [10]byte
+	var fixed [16 + MaxTail]byte
 	binary.BigEndian.PutUint64(fixed[:8], m.Seq)
 	fixed[8] = byte(m.Dir)
-	if m.Truncated {
-		fixed[9] = 1
+	if !m.Truncated {
+		return w.frame(TypeMessage, fixed[:10], m.Data)
 	}
-	return w.frame(TypeMessage, fixed[:], m.Data)
+	fixed[9] = 1
+	tail := m.Tail[max(0, len(m.Tail)-MaxTail):]
+	binary.BigEndian.PutUint32(fixed[10:14], uint32(m.Size))
+	binary.BigEndian.PutUint16(fixed[14:16], uint16(len(tail)))
+	n := copy(fixed[16:], tail)
+	return w.frame(TypeMessage, fixed[:16+n], m.Data)
 }
 
 // WriteToClient sends one MCP message line for the shim to write to its
@@ -234,12 +247,25 @@ func DecodeMessage(p []byte) (Message, error) {
 	if len(p) < 10 {
 		return Message{}, errShort
 	}
-	return Message{
+	m := Message{
 		Seq:       binary.BigEndian.Uint64(p[:8]),
 		Dir:       Direction(p[8]),
 		Truncated: p[9]&1 != 0,
 		Data:      p[10:],
-	}, nil
+	}
+	if !m.Truncated {
+		return m, nil
+	}
+	if len(p) < 16 {
+		return Message{}, errShort
+	}
+	m.Size = int(binary.BigEndian.Uint32(p[10:14]))
+	tl := int(binary.BigEndian.Uint16(p[14:16]))
+	if len(p) < 16+tl {
+		return Message{}, errShort
+	}
+	m.Tail, m.Data = p[16:16+tl], p[16+tl:]
+	return m, nil
 }
 
 func DecodeVerdict(p []byte) (Verdict, error) {

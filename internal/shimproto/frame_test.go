@@ -1,0 +1,56 @@
+package shimproto
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMessageRoundTrip(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), 1000)
+	tests := []Message{
+		{Seq: 1, Dir: ClientToServer, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")},
+		{Seq: 2, Dir: ServerToClient, Truncated: true, Data: []byte(`{"result":{"text":"xxxx`), Size: 5000,
+			Tail: []byte(`xxxx"},"jsonrpc":"2.0","id":2}` + "\n")},
+		// A tail longer than MaxTail keeps its last MaxTail bytes.
+		{Seq: 3, Dir: ServerToClient, Truncated: true, Data: []byte("{"), Size: 1 << 30, Tail: long},
+	}
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	go func() {
+		w := NewWriter(a)
+		for _, m := range tests {
+			w.WriteMessage(m)
+		}
+	}()
+	r := NewReader(bufio.NewReader(b))
+	for _, want := range tests {
+		typ, p, err := r.Next()
+		require.NoError(t, err)
+		require.Equal(t, TypeMessage, typ)
+		got, err := DecodeMessage(p)
+		require.NoError(t, err)
+		if len(want.Tail) > MaxTail {
+			want.Tail = want.Tail[len(want.Tail)-MaxTail:]
+		}
+		assert.Equal(t, want.Seq, got.Seq)
+		assert.Equal(t, want.Dir, got.Dir)
+		assert.Equal(t, want.Truncated, got.Truncated)
+		assert.Equal(t, string(want.Data), string(got.Data))
+		assert.Equal(t, want.Size, got.Size)
+		assert.Equal(t, string(want.Tail), string(got.Tail))
+	}
+}
+
+func TestDecodeMessageRejectsShortTruncated(t *testing.T) {
+	_, err := DecodeMessage([]byte{0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0})
+	assert.Error(t, err)
+	// A tail length past the payload's end.
+	_, err = DecodeMessage([]byte{0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 9, 0, 200, 'x'})
+	assert.Error(t, err)
+}
