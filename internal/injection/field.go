@@ -2,7 +2,6 @@ package injection
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +43,7 @@ func buildEngine() (*engine, error) {
 	for i, r := range e.rules {
 		add(i, r.keywords)
 		if r.anchored {
-			r.at = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
+			r.at = anchoredAt(r.re)
 		} else {
 			r.prepareStarts()
 		}

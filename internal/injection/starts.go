@@ -62,7 +62,7 @@ func (r *rule) prepareStarts() {
 		return
 	}
 	r.starts = set
-	r.at = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
+	r.at = anchoredAt(r.re)
 	r.atAfter = regexp.MustCompile(`^(?s:.)(?:` + r.re.String() + `)`)
 }
 
