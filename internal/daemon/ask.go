@@ -17,13 +17,13 @@ type held struct {
 	c  *call
 }
 
-// canAsk reports whether a call through this shim can be put to the user:
-// the client shows forms (MCP elicitation), flowd may use them, and no hook
-// has asked about this call already. The 2026-07-28 revision replaced
-// server-to-client requests with multi-round-trip results, which flowd
-// does not speak yet, so its sessions fall back.
-func (u *upstream) canAsk(d *Daemon, hooked bool) bool {
-	return d.current().cfg.Policy.AskWithElicitation && u.elicits && !hooked && !u.isModern()
+// canAsk reports whether a call through this shim can be put to the user
+// under settings set: the client shows forms (MCP elicitation) and flowd
+// may use them. The 2026-07-28 revision replaced server-to-client requests
+// with multi-round-trip results, which flowd does not speak yet, so its
+// sessions fall back.
+func (u *upstream) canAsk(set *settings) bool {
+	return set.cfg.Policy.AskWithElicitation && u.elicits && !u.isModern()
 }
 
 // formElicitation reports whether initialize params declare form

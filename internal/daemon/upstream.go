@@ -157,7 +157,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
-			u.decide(d, c, args, u.canAsk(d, hooked))
+			u.decide(d, c, args, !hooked) // a hook that announced the call asked already
 		}
 		if c.decision.Action == policy.Deny {
 			u.blocked[string(e.ID)] = true
@@ -303,9 +303,9 @@ func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool
 }
 
 // decide classifies a tool call's destination, follows its arguments back
-// to their origins and applies policy, filling c. canAsk is whether "ask"
-// can reach the user.
-func (u *upstream) decide(d *Daemon, c *call, args []byte, canAsk bool) {
+// to their origins and applies policy, filling c. holdable is whether the
+// shim could hold this call to ask the user, where the client can be asked.
+func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) {
 	server := u.serverName()
 	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
 	argsBytes := len(args)
@@ -331,7 +331,7 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, canAsk bool) {
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
 
-		CanAsk:      canAsk,
+		CanAsk:      holdable && u.canAsk(set),
 		Justifiable: true,
 	}
 	if set.rules.RequireJustification {
