@@ -30,16 +30,9 @@ type bashOut struct {
 
 func lastHook(t *testing.T, d *Daemon) (activity.Record, localapi.Injection) {
 	t.Helper()
-	require.NoError(t, d.store.Flush())
-	recs, err := d.store.Query(activity.Filter{Type: "hook_evaluation", Limit: 1})
-	require.NoError(t, err)
-	require.Len(t, recs, 1)
-	var det struct {
-		Injection *localapi.Injection `json:"injection"`
-	}
-	require.NoError(t, json.Unmarshal(recs[0].Details, &det))
-	require.NotNil(t, det.Injection, "%s", recs[0].Details)
-	return recs[0], *det.Injection
+	rec, in := lastRecord(t, d, "hook_evaluation")
+	require.NotNil(t, in, "%s", rec.Details)
+	return rec, *in
 }
 
 // Bash brings in content from outside (curl): its output is scanned, and

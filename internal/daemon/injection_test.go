@@ -75,20 +75,28 @@ func decodeReply(t *testing.T, data []byte) toolReply {
 	return r
 }
 
-func lastCall(t *testing.T, d *Daemon) (activity.Record, localapi.Injection) {
+// lastRecord is the newest activity record of type typ and its injection
+// details, nil when it has none.
+func lastRecord(t *testing.T, d *Daemon, typ string) (activity.Record, *localapi.Injection) {
 	t.Helper()
 	require.NoError(t, d.store.Flush())
-	recs, err := d.store.Query(activity.Filter{Type: "tool_call", Limit: 1})
+	recs, err := d.store.Query(activity.Filter{Type: typ, Limit: 1})
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	var det struct {
 		Injection *localapi.Injection `json:"injection"`
 	}
 	require.NoError(t, json.Unmarshal(recs[0].Details, &det))
-	if det.Injection == nil {
-		return recs[0], localapi.Injection{}
+	return recs[0], det.Injection
+}
+
+func lastCall(t *testing.T, d *Daemon) (activity.Record, localapi.Injection) {
+	t.Helper()
+	rec, in := lastRecord(t, d, "tool_call")
+	if in == nil {
+		return rec, localapi.Injection{}
 	}
-	return recs[0], *det.Injection
+	return rec, *in
 }
 
 func TestCleanResultPassesUntouched(t *testing.T) {
