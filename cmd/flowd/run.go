@@ -48,12 +48,23 @@ func cmdRun(args []string) error {
 		*socket = listener.Addr().String()
 		log.Info("using the socket systemd passed", "socket", *socket)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// systemd hears STOPPING=1 before the shutdown begins, never after
+	// flowd has exited: the daemon's context ends only once it is sent.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-signalled.Done():
+			systemd.Notify(log, "STOPPING=1")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	context.AfterFunc(ctx, func() { systemd.Notify(log, "STOPPING=1") })
 	onReady := func(d *daemon.Daemon) {
 		systemd.Notify(log, "READY=1")
 		go systemd.Watchdog(ctx, log, func(c context.Context) error { return answers(c, *socket) })
