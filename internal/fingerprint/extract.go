@@ -60,6 +60,13 @@ type extractor struct {
 
 	units []unit
 	texts [][]byte
+
+	// values, kept for Add, is every string of the top nesting level, keys
+	// too, decoded and joined by newlines: what a secret scanner reads,
+	// gathered by the parse that fingerprinting does anyway.
+	keepValues bool
+	values     []byte
+	parsed     bool // the content was one JSON document, read whole
 }
 
 // run extracts units and texts from content; they stay valid until the next
@@ -68,6 +75,7 @@ func (x *extractor) run(content []byte) {
 	x.dec, x.norm = x.dec[:0], x.norm[:0]
 	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
 	x.units, x.texts = x.units[:0], x.texts[:0]
+	x.values, x.parsed = x.values[:0], false
 
 	whole := bytes.TrimSpace(content)
 	done := false
@@ -76,7 +84,7 @@ func (x *extractor) run(content []byte) {
 		switch err {
 		case nil:
 			x.punit = append(x.punit, pendingUnit{normHash: h, whole: true})
-			done = true
+			done, x.parsed = true, true
 		case errTruncated:
 			// Cut at the hashing limit: keep the values seen so far. A cut
 			// document equals nothing a caller could send back whole.
@@ -337,6 +345,19 @@ func (p *parser) array() (uint64, error) {
 // str decodes the JSON string at p.i into x.dec. On errTruncated the part
 // before the cut has been decoded.
 func (p *parser) str() error {
+	x := p.x
+	off := len(x.dec)
+	err := p.decode()
+	if x.keepValues && p.nest == 0 {
+		if len(x.values) > 0 {
+			x.values = append(x.values, '\n')
+		}
+		x.values = append(x.values, x.dec[off:]...)
+	}
+	return err
+}
+
+func (p *parser) decode() error {
 	x, s := p.x, p.s
 	p.i++
 	quote := -1
@@ -368,10 +389,10 @@ func (p *parser) str() error {
 		switch c := s[p.i+1]; c {
 		case '"', '\\', '/':
 			x.dec = append(x.dec, c)
-		case 'b':
-			x.dec = append(x.dec, '\b')
-		case 'f':
-			x.dec = append(x.dec, '\f')
+		case 'b', 'f':
+			// Spaces, as unescape (and a secret scanner, which must see the
+			// break) reads them.
+			x.dec = append(x.dec, ' ')
 		case 'n':
 			x.dec = append(x.dec, '\n')
 		case 'r':

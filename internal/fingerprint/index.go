@@ -164,7 +164,7 @@ func NewIndex(opts Options) (*Index, error) {
 	}
 	seed := maphash.MakeSeed()
 	x := &Index{opts: o, spares: max(16, o.MaxOrigins/8)}
-	x.ex = extractor{minLen: o.MinLength, seed: seed}
+	x.ex = extractor{minLen: o.MinLength, seed: seed, keepValues: true}
 	x.scratch.New = func() any { return &matcher{ex: extractor{minLen: o.MinLength, seed: seed}} }
 	return x, nil
 }
@@ -190,14 +190,21 @@ const (
 func unitKey(sum uint64, salt uint64) uint64 { return validKey(sum ^ salt) }
 
 // Add records a tool result as origin id. content is the result's raw JSON
-// or text; only its first MaxHashBytes are examined.
-func (x *Index) Add(id uint64, content []byte) {
+// or text; only its first MaxHashBytes are examined. When content is one
+// JSON document within that limit, Add also returns its strings, keys
+// too, decoded and joined by newlines (ok true): the text its secrets are
+// looked for in, which would otherwise take a second pass to decode.
+func (x *Index) Add(id uint64, content []byte) (values string, ok bool) {
+	whole := len(content) <= x.opts.MaxHashBytes
 	content = content[:min(len(content), x.opts.MaxHashBytes)]
 	x.mu.Lock()
 	defer x.mu.Unlock()
 
 	slot := x.newSlot(id)
 	x.ex.run(content)
+	if whole && x.ex.parsed {
+		values, ok = string(x.ex.values), true
+	}
 	x.makeRoom(&x.units, 2*len(x.ex.units))
 	for _, u := range x.ex.units {
 		salt := saltField
@@ -224,6 +231,7 @@ func (x *Index) Add(id uint64, content []byte) {
 			x.grams.put(key, slot)
 		}
 	}
+	return values, ok
 }
 
 // makeRoom readies t for m more entries, once per origin rather than per

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
@@ -49,6 +51,38 @@ func TestText(t *testing.T) {
 	assert.Equal(t, "broken", Text([]byte(`{"broken`), 100), "what can be read of broken JSON")
 	assert.Equal(t, "k\n\né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
 	assert.Equal(t, "a\nbad \\uZZ", Text([]byte(`["a","bad \uZZ"]`), 100))
+}
+
+// Record scans for secrets the text fingerprinting decoded on its way,
+// not a second decoding of its own: for every JSON document it must be the
+// text Text gives, or secrets would be found differently.
+func TestRecordScansWhatTextGives(t *testing.T) {
+	idx, err := fingerprint.NewIndex(fingerprint.Options{})
+	require.NoError(t, err)
+	docs := []string{
+		`{"content":[{"type":"text","text":"plain"}],"isError":false}`,
+		`{"k":"\n\t\r\b\f\/\\\"","":"","e":"\u00e9\u2014\ud83d\ude00 lone \ud800 low \udc00 pair? \ud800\u0041"}`,
+		` [ "a" , 1, true, null, {"nested":"{\"inner\":\"AKIAIOSFODNN7EXAMPLE wrapped in json\"}"}, ["", "x"] ] `,
+		`{"password":"hunter2hunter2","rows":[{"dsn":"postgres://u:p4ss@db:5432/x"},{"note":"héllo wörld — ünïcode"}]}`,
+		`{"":"","":"first two empty"}`,
+		`[]`, `{}`, `[""]`,
+	}
+	for i := range 200 {
+		// JSON as an SDK writes it, with every escape encoding/json uses.
+		b, err := json.Marshal(map[string]any{"id": i, "text": strings.Repeat(fmt.Sprintf("line %d <tag> & \"q\" \x01\u2028 é\n", i), i%7+1),
+			"list": []string{"", "a", strings.Repeat("z", i)}})
+		require.NoError(t, err)
+		docs = append(docs, string(b))
+	}
+	for i, d := range docs {
+		got, ok := idx.Add(uint64(i+1), []byte(d))
+		require.True(t, ok, "%s", d)
+		assert.Equal(t, Text([]byte(d), 65536), got, "%s", d)
+	}
+	for _, d := range []string{`{"broken`, `"a top-level string"`, "not json", strings.Repeat(`{"a":"b"},`, 10000)} {
+		_, ok := idx.Add(99999, []byte(d))
+		assert.False(t, ok, "%.40s: Record must fall back to Text", d)
+	}
 }
 
 // Text must not read past what it needs: a 10 MB string costs no more

@@ -179,18 +179,22 @@ func (s *Session) Record(o Origin, content []byte) Origin {
 	if o.Time.IsZero() {
 		o.Time = time.Now()
 	}
+	// Fingerprinting takes the index's own lock; the session lock is held
+	// only for the bookkeeping. Its parse gives the decoded text secrets
+	// are looked for in, unless the content is not JSON read whole.
+	text, ok := s.index.Add(o.ID, content)
+	if !ok {
+		text = Text(content, limit)
+	}
 	var found []secrets.Finding
 	if s.t.detector != nil {
-		found = s.t.detector.Scan(Text(content, limit))
+		found = s.t.detector.Scan(text)
 	}
 	for _, f := range found {
 		if !slices.Contains(o.Secrets, f.Type) {
 			o.Secrets = append(o.Secrets, f.Type)
 		}
 	}
-	// Fingerprinting takes the index's own lock; the session lock is held
-	// only for the bookkeeping.
-	s.index.Add(o.ID, content)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range found {
