@@ -23,13 +23,14 @@ func TestRunSmall(t *testing.T) {
 	t.Logf("took %v", time.Since(start))
 
 	l := rep.Latency
-	for name, p := range map[string]Percentiles{"direct": l.Direct, "shim": l.Shim, "shim without flowd": l.Relay} {
+	for name, p := range map[string]Percentiles{"direct": l.Direct, "shim": l.Shim, "shim without flowd": l.Relay, "shim, instant verdicts": l.Instant} {
 		assert.Positive(t, p.P50, name)
 		assert.LessOrEqual(t, p.P50, p.P90, name)
 		assert.LessOrEqual(t, p.P90, p.P99, name)
 	}
 	assert.Equal(t, l.Shim.P50-l.Direct.P50, l.Added.P50)
 	assert.Equal(t, l.Relay.P50-l.Direct.P50, l.RelayAdded.P50)
+	assert.Equal(t, l.Instant.P50-l.Direct.P50, l.InstantAdded.P50)
 	assert.Greater(t, l.RequestBytes, messageBytes)
 
 	assert.Equal(t, Preloaded{Results: 20, Bytes: rep.Latency.Preloaded.Bytes}, rep.Latency.Preloaded)

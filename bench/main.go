@@ -17,7 +17,7 @@ func main() {
 	hookRuns := flag.Int("hook-runs", 600, "timed hook evaluate runs, one at a time")
 	hookCallers := flag.Int("hook-callers", 50, "concurrent hook evaluate callers for the load figure")
 	hookFor := flag.Duration("hook-for", 5*time.Second, "how long the hook load runs")
-	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver and rawserver (default: build them stripped into a temp dir)")
+	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver, rawserver and verdictd (default: build them stripped into a temp dir)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	only := flag.String("only", "", `"engine": measure only the in-process flow engine (-origins, -checks) and print its figures as JSON`)
 	flag.Parse()

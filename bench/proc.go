@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -18,14 +19,14 @@ import (
 )
 
 // binaries are the programs the benchmark runs.
-type binaries struct{ shim, flowd, hook, testserver, rawserver string }
+type binaries struct{ shim, flowd, hook, testserver, rawserver, verdictd string }
 
 func binariesIn(dir string) (binaries, error) {
 	b := binaries{shim: filepath.Join(dir, "shim"), flowd: filepath.Join(dir, "flowd"), hook: filepath.Join(dir, "hook"),
-		testserver: filepath.Join(dir, "testserver"), rawserver: filepath.Join(dir, "rawserver")}
-	for _, p := range []string{b.shim, b.flowd, b.hook, b.testserver, b.rawserver} {
+		testserver: filepath.Join(dir, "testserver"), rawserver: filepath.Join(dir, "rawserver"), verdictd: filepath.Join(dir, "verdictd")}
+	for _, p := range []string{b.shim, b.flowd, b.hook, b.testserver, b.rawserver, b.verdictd} {
 		if _, err := os.Stat(p); err != nil {
-			return b, fmt.Errorf("binary %s: %w (build with: go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/shim ./cmd/flowd ./internal/testserver ./bench/rawserver"+
+			return b, fmt.Errorf("binary %s: %w (build with: go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/shim ./cmd/flowd ./internal/testserver ./bench/rawserver ./bench/verdictd"+
 				" && CGO_ENABLED=0 go build -ldflags='-s -w' -trimpath -o DIR/ ./cmd/hook)", p, err)
 		}
 	}
@@ -61,7 +62,7 @@ func build(dir string) (binaries, error) {
 		}
 		return nil
 	}
-	if err := goBuild(nil, "./cmd/shim", "./cmd/flowd", "./internal/testserver", "./bench/rawserver"); err != nil {
+	if err := goBuild(nil, "./cmd/shim", "./cmd/flowd", "./internal/testserver", "./bench/rawserver", "./bench/verdictd"); err != nil {
 		return binaries{}, err
 	}
 	if err := goBuild([]string{hookBuildEnv}, "./cmd/hook"); err != nil {
@@ -200,4 +201,58 @@ func parseStatus(b []byte) (Memory, error) {
 		return m, errors.New("no VmRSS/VmHWM lines")
 	}
 	return m, nil
+}
+
+// verdictdProc is bench/verdictd serving a socket; closing its stdin
+// stops it.
+type verdictdProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	socket string
+}
+
+func startVerdictd(bin, socket string, env []string) (*verdictdProc, error) {
+	cmd := exec.Command(bin, socket)
+	cmd.Env = env
+	stderr := &tailBuffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("verdictd stdin: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("verdictd stdout: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start verdictd: %w", err)
+	}
+	out := bufio.NewReader(stdout)
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("verdictd did not start (%v): %s", err, stderr.String())
+	}
+	return &verdictdProc{cmd: cmd, stdin: stdin, stdout: out, socket: socket}, nil
+}
+
+// passed is how many messages verdictd has passed so far.
+func (v *verdictdProc) passed() (int, error) {
+	if _, err := io.WriteString(v.stdin, "\n"); err != nil {
+		return 0, fmt.Errorf("ask verdictd: %w", err)
+	}
+	line, err := v.stdout.ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("ask verdictd: %w", err)
+	}
+	return strconv.Atoi(strings.TrimSpace(line))
+}
+
+func (v *verdictdProc) stop() error {
+	v.stdin.Close()
+	if err := v.cmd.Wait(); err != nil {
+		return fmt.Errorf("verdictd stopped badly: %w", err)
+	}
+	return nil
 }

@@ -55,6 +55,11 @@ type Latency struct {
 	// the path on this machine, which no verdict design can go under.
 	Relay      Percentiles `json:"relay"`
 	RelayAdded Percentiles `json:"relay_added"` // relay − direct
+	// Instant is the same shim asking bench/verdictd, which passes every
+	// message at once: what asking for two verdicts per round trip costs
+	// before anything is judged.
+	Instant      Percentiles `json:"instant"`
+	InstantAdded Percentiles `json:"instant_added"` // instant − direct
 }
 
 // Preloaded is what was recorded in the shim's session before the latency
@@ -177,6 +182,8 @@ func printTable(w io.Writer, r Report) error {
 	fmt.Fprintf(tw, "ratio\t%.2fx\t%.2fx\t%.2fx\t\n", l.Ratio.P50, l.Ratio.P90, l.Ratio.P99)
 	fmt.Fprintf(tw, "shim, no flowd\t%.1f µs\t%.1f µs\t%.1f µs\t(the relay alone, fail-open: the floor of any shim)\n", l.Relay.P50, l.Relay.P90, l.Relay.P99)
 	fmt.Fprintf(tw, "  added\t%.1f µs\t%.1f µs\t%.1f µs\t\n", l.RelayAdded.P50, l.RelayAdded.P90, l.RelayAdded.P99)
+	fmt.Fprintf(tw, "shim, instant verdicts\t%.1f µs\t%.1f µs\t%.1f µs\t(bench/verdictd passes each message at once: the floor of asking)\n", l.Instant.P50, l.Instant.P90, l.Instant.P99)
+	fmt.Fprintf(tw, "  added\t%.1f µs\t%.1f µs\t%.1f µs\t\n", l.InstantAdded.P50, l.InstantAdded.P90, l.InstantAdded.P99)
 	fmt.Fprintf(tw, "added p50: %s; with the flow engine on: %s\n", mark("added latency p50"), mark("added latency p50, flow engine on"))
 	fmt.Fprintf(tw, "added p99: %s\n", mark("added latency p99"))
 

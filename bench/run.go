@@ -84,7 +84,7 @@ func run(cfg Config) (rep Report, err error) {
 
 	var bins binaries
 	if cfg.BinDir == "" {
-		progress("building shim, flowd, testserver and rawserver with %s, hook also with %s", strings.Join(buildFlags, " "), hookBuildEnv)
+		progress("building shim, flowd, testserver, rawserver and verdictd with %s, hook also with %s", strings.Join(buildFlags, " "), hookBuildEnv)
 		bins, err = build(filepath.Join(tmp, "bin"))
 		rep.Binaries.Built = true
 	} else {
@@ -174,14 +174,32 @@ func run(cfg Config) (rep Report, err error) {
 	if err := relay.handshake(); err != nil {
 		return rep, err
 	}
+	// The same shim again, asking a stand-in that passes everything at
+	// once: the cost of asking, apart from flowd's judging.
+	vd, err := startVerdictd(bins.verdictd, filepath.Join(tmp, "verdictd.sock"), env)
+	if err != nil {
+		return rep, err
+	}
+	defer func() { err = errors.Join(err, vd.stop()) }()
+	instant, err := startClient("shim, instant verdicts", []string{bins.shim, "--no-autostart", "--socket", vd.socket, "--", bins.testserver}, env)
+	if err != nil {
+		return rep, err
+	}
+	clients = append(clients, instant)
+	if err := instant.handshake(); err != nil {
+		return rep, err
+	}
 	progress("latency: %d warm-up + %d timed echo round trips per side", cfg.Warmup, cfg.N)
-	if rep.Latency, err = measureLatency(cfg, direct, shim, relay); err != nil {
+	if rep.Latency, err = measureLatency(cfg, direct, shim, relay, instant); err != nil {
 		return rep, err
 	}
 	rep.Latency.Preloaded = pre
 	// 2 messages per round trip, plus initialize, its answer and initialized.
 	if err := checkJudged(socket, shim.pid(), uint64(2*(cfg.Preload+cfg.Warmup+cfg.N)+3)); err != nil {
 		return rep, err
+	}
+	if n, err := vd.passed(); err != nil || n != 2*(cfg.Warmup+cfg.N)+3 {
+		return rep, fmt.Errorf("verdictd passed %d messages, want %d: the instant-verdict shim did not ask it (%v)", n, 2*(cfg.Warmup+cfg.N)+3, err)
 	}
 	if err := errors.Join(record(shim.pid(), "shim", whenLatency), record(fd.pid(), "flowd", whenLatency)); err != nil {
 		return rep, err
@@ -265,10 +283,10 @@ type side struct {
 // measureLatency alternates blocks of round trips between the sides,
 // rotating which goes first, so drift and noise on a shared machine fall on
 // all alike.
-func measureLatency(cfg Config, direct, shim, relay *rpcClient) (Latency, error) {
+func measureLatency(cfg Config, direct, shim, relay, instant *rpcClient) (Latency, error) {
 	msg := message(messageBytes)
 	for range cfg.Warmup {
-		for _, c := range []*rpcClient{direct, shim, relay} {
+		for _, c := range []*rpcClient{direct, shim, relay, instant} {
 			if _, err := c.echo(msg); err != nil {
 				return Latency{}, err
 			}
@@ -277,13 +295,14 @@ func measureLatency(cfg Config, direct, shim, relay *rpcClient) (Latency, error)
 	d := &side{c: direct, samples: make([]time.Duration, 0, cfg.N)}
 	s := &side{c: shim, samples: make([]time.Duration, 0, cfg.N)}
 	r := &side{c: relay, samples: make([]time.Duration, 0, cfg.N)}
+	in := &side{c: instant, samples: make([]time.Duration, 0, cfg.N)}
 	for b := range cfg.Blocks {
 		k := cfg.N / cfg.Blocks
 		if b < cfg.N%cfg.Blocks {
 			k++
 		}
-		order := []*side{d, s, r}
-		for range b % 3 {
+		order := []*side{d, s, r, in}
+		for range b % len(order) {
 			order = append(order[1:], order[0])
 		}
 		for _, sd := range order {
@@ -297,9 +316,10 @@ func measureLatency(cfg Config, direct, shim, relay *rpcClient) (Latency, error)
 		}
 	}
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
-		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples)}
+		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples)}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)
+	l.InstantAdded = l.Instant.minus(l.Direct)
 	l.Ratio = l.Shim.over(l.Direct)
 	return l, nil
 }
