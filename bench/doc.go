@@ -1,7 +1,9 @@
 // Command bench measures what flowd costs an MCP host, in one run on one
 // machine: it drives the same stdio MCP servers (internal/testserver, built
 // on mcp-go, and bench/rawserver, which answers with precomputed lines)
-// directly and through `shim` with a running flowd, and reports added
+// directly and through `shim` with a running flowd (and, for the floors
+// under that figure, through a shim with no flowd and through one asking
+// bench/verdictd, which passes everything at once), and reports added
 // latency per tools/call round trip, throughput for a 10 MB result, the
 // stripped shim binary size and the resident memory of shim and flowd. It
 // also measures the flow engine in process (check time, recording rate and
