@@ -168,5 +168,8 @@ func TestExplainShowsAScanCutShort(t *testing.T) {
 	require.NotEmpty(t, recs)
 	var out bytes.Buffer
 	require.NoError(t, cmdExplain([]string{"--socket", socket, "--data-dir", dataDir, strconv.FormatUint(recs[0].ID, 10)}, &out))
-	assert.Regexp(t, `prompt injection: score 0\.00 → pass \(only 5\d{4} of 8\d{4} bytes were scanned: the bytes bound cut the scan short\)`, out.String())
+	// WebFetch brings content from outside: by default what was not
+	// scanned whole from there is flagged and taints the session.
+	assert.Regexp(t, `prompt injection: score 0\.00 → flag \(only 5\d{4} of 8\d{4} bytes were scanned: the bytes bound cut the scan short\)`, out.String())
+	assert.Contains(t, out.String(), "this result tainted the session")
 }

@@ -128,9 +128,11 @@ const (
 
 	// IncompletePass lets a result whose scan a bound cut short keep the
 	// verdict on the part scanned; IncompleteFlag flags it when that
-	// verdict is pass.
-	IncompletePass = "pass"
-	IncompleteFlag = "flag"
+	// verdict is pass; IncompleteUntrusted flags it only when its source
+	// may be external.
+	IncompletePass      = "pass"
+	IncompleteFlag      = "flag"
+	IncompleteUntrusted = "untrusted"
 )
 
 // DefaultTOML returns the commented default configuration file, byte for byte.

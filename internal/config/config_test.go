@@ -56,7 +56,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MaxMessageBytes: 1 << 20,
 			TimeBudget:      Duration{100 * time.Millisecond},
 			TaintAction:     TaintRaise,
-			OnIncomplete:    IncompletePass,
+			OnIncomplete:    IncompleteUntrusted,
 			TrustOnFirstUse: true,
 			Waivers:         []Waiver{},
 			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
@@ -176,7 +176,7 @@ func TestParseInjectionErrors(t *testing.T) {
 		{"bad taint action", "[injection]\ntaint_action = \"ask\"\n",
 			[]string{`config f.toml:2: injection.taint_action: "ask" is not allowed; want one of "raise", "deny"`}},
 		{"bad on_incomplete", "[injection]\nenabled = true\non_incomplete = \"block\"\n",
-			[]string{`config f.toml:3: injection.on_incomplete: "block" is not allowed; want one of "pass", "flag"`}},
+			[]string{`config f.toml:3: injection.on_incomplete: "block" is not allowed; want one of "pass", "untrusted", "flag"`}},
 		{"on_incomplete of the wrong type", "[injection]\non_incomplete = true\n",
 			[]string{"config f.toml:2: injection.on_incomplete: want a string, got a boolean"}},
 	}

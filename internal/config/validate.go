@@ -15,7 +15,7 @@ var (
 	fallbacks    = []string{ActionWarn, ActionDeny}
 	classes      = []string{ClassInternal, ClassExternal, ClassHybrid, ClassUnknown}
 	taints       = []string{TaintRaise, TaintDeny}
-	onIncomplete = []string{IncompletePass, IncompleteFlag}
+	onIncomplete = []string{IncompletePass, IncompleteUntrusted, IncompleteFlag}
 )
 
 // fieldError is one invalid value, named by its key as written in the file.

@@ -63,11 +63,13 @@ func TestHookScansBashOutput(t *testing.T) {
 }
 
 // In hook mode too, a scan cut short is recorded, and flagged when
-// injection.on_incomplete says so.
+// injection.on_incomplete says so, as it does by default for WebFetch.
 func TestHookIncompleteScan(t *testing.T) {
 	d := testDaemon(t, nil)
 	cfg := config.Default()
+	require.Equal(t, config.IncompleteUntrusted, cfg.Injection.OnIncomplete)
 	cfg.Injection.TimeBudget = config.Duration{Duration: time.Nanosecond}
+	cfg.Injection.OnIncomplete = config.IncompletePass
 	require.NoError(t, d.Reload(cfg))
 	page := webFetch("Opening hours: 9 to 5.")
 	v := postHookReplacing(t, d, "cc", "PostToolUse", true, page)
@@ -79,7 +81,7 @@ func TestHookIncompleteScan(t *testing.T) {
 	assert.Less(t, rep.Scan.Scanned, rep.Scan.Total)
 	assert.Empty(t, rec.Reason)
 
-	cfg.Injection.OnIncomplete = config.IncompleteFlag
+	cfg.Injection.OnIncomplete = config.IncompleteUntrusted
 	require.NoError(t, d.Reload(cfg))
 	v = postHookReplacing(t, d, "cc", "PostToolUse", true, page)
 	assert.Contains(t, v.AdditionalContext, "flowd notice: the output of WebFetch was not scanned whole for prompt injection (")

@@ -46,18 +46,25 @@ const maxDetectionsRecorded = 20
 // for the part of content a bound kept from the scan, not for anything
 // found in it.
 func (s *settings) scan(content []byte, ctx injection.Context) (r injection.Result, unscanned bool) {
-	return onIncomplete(s.scanner.ScanResult(content, ctx), s.cfg.Injection.OnIncomplete)
+	return onIncomplete(s.scanner.ScanResult(content, ctx), s.cfg.Injection.OnIncomplete, ctx.ExternalSource)
 }
 
 // onIncomplete applies injection.on_incomplete to a scan's result: with
-// "flag", a result that a bound cut short and that would pass is flagged.
-// A result that scored more keeps its action: the part scanned says enough.
-func onIncomplete(r injection.Result, mode string) (_ injection.Result, unscanned bool) {
-	if mode != config.IncompleteFlag || !r.Truncated || r.Action != injection.ActionPass {
+// "flag", or "untrusted" and a source that may be external, a result that
+// a bound cut short and that would pass is flagged. A result that scored
+// more keeps its action: the part scanned says enough.
+func onIncomplete(r injection.Result, mode string, external bool) (_ injection.Result, unscanned bool) {
+	if !flagsIncomplete(mode, external) || !r.Truncated || r.Action != injection.ActionPass {
 		return r, false
 	}
 	r.Action = injection.ActionFlag
 	return r, true
+}
+
+// flagsIncomplete reports whether injection.on_incomplete flags content
+// not scanned whole from a source that may be external or not.
+func flagsIncomplete(mode string, external bool) bool {
+	return mode == config.IncompleteFlag || mode == config.IncompleteUntrusted && external
 }
 
 // reportable reports whether a scan has anything for the activity log:
@@ -198,7 +205,7 @@ func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
 		why = c.decision.Reason + "; " + why
 	}
 	c.decision.Reason = why
-	if d.current().cfg.Injection.OnIncomplete == config.IncompleteFlag && untrusted(u.sourceClass(d, c.tool)) {
+	if untrusted(u.sourceClass(d, c.tool)) && flagsIncomplete(d.current().cfg.Injection.OnIncomplete, true) {
 		d.flows.Session(u.session).Taint(fmt.Sprintf("an unscanned result of %d bytes from %s", m.Size, sourceName(server, c.tool)))
 		rep.Tainted = true
 	}
