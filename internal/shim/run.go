@@ -72,7 +72,14 @@ func Run(o Options) int {
 	if o.Autostart && o.Socket != paths.SystemSocket {
 		start = func() error { return startFlowd(o.Socket) }
 	}
-	toClient := &lockedWriter{w: o.Stdout}
+	clientIn, clientOut := o.Stdin, o.Stdout
+	if f, ok := clientIn.(*os.File); ok {
+		clientIn = pollable(f, os.O_RDONLY)
+	}
+	if f, ok := clientOut.(*os.File); ok {
+		clientOut = pollable(f, os.O_WRONLY)
+	}
+	toClient := &lockedWriter{w: clientOut}
 	l := newLink(o.Socket, hello, start, logf)
 	l.toClient = func(line []byte) { toClient.Write(line) }
 	r := &relay{link: l, failMode: o.FailMode, logf: logf}
@@ -84,7 +91,7 @@ func Run(o Options) int {
 	toServer := &lockedWriter{w: stdin}
 	clientDone := make(chan struct{})
 	go func() {
-		r.pipe(shimproto.ClientToServer, o.Stdin, toServer, toClient)
+		r.pipe(shimproto.ClientToServer, clientIn, toServer, toClient)
 		stdin.Close() // the client's EOF, passed on once everything before it is written
 		close(clientDone)
 	}()
