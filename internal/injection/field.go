@@ -575,16 +575,21 @@ func overlaps(spans []span, a, b int) bool {
 	return false
 }
 
+// lineEnd returns the end of the line of t that starts at i: the index of
+// its '\n', or len(t).
+func lineEnd(t string, i int) int {
+	if nl := strings.IndexByte(t[i:], '\n'); nl >= 0 {
+		return i + nl
+	}
+	return len(t)
+}
+
 // codeSpans returns the inline code spans and the code blocks of t.
 func codeSpans(t, lt string) (inline, blocks []span) {
 	// Fences: a line starting with ``` or ~~~ opens, the next closes.
 	open := -1
 	for i := 0; i < len(t); {
-		nl := strings.IndexByte(t[i:], '\n')
-		end := len(t)
-		if nl >= 0 {
-			end = i + nl
-		}
+		end := lineEnd(t, i)
 		line := strings.TrimLeft(t[i:end], " ")
 		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
 			if open < 0 {
@@ -608,9 +613,6 @@ func codeSpans(t, lt string) (inline, blocks []span) {
 				inline = append(inline, span{s, s + 1 + c + 1})
 				j = s + c + 2
 			}
-		}
-		if nl < 0 {
-			break
 		}
 		i = end + 1
 	}

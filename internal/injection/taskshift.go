@@ -105,12 +105,7 @@ func (f *fieldScan) findTaskShifts() {
 	orders, prose, rows, nonBlank := 0, 0, 0, 0
 	sinceItem, pendingItem := 99, -1
 	for i := 0; i < len(t); {
-		end := strings.IndexByte(t[i:], '\n')
-		if end < 0 {
-			end = len(t)
-		} else {
-			end += i
-		}
+		end := lineEnd(t, i)
 		line := t[i:end]
 		item := listItem(line)
 		// Normalisation has dropped blank lines: the line before is the
@@ -188,12 +183,7 @@ func (f *fieldScan) findTaskShifts() {
 // pass that spares most texts the layout bookkeeping.
 func hasRequestLine(t string) bool {
 	for i := 0; i < len(t); {
-		end := strings.IndexByte(t[i:], '\n')
-		if end < 0 {
-			end = len(t)
-		} else {
-			end += i
-		}
+		end := lineEnd(t, i)
 		if _, kind := lineKind(t, i, end); kind == requestKind || kind == questionKind {
 			return true
 		}
