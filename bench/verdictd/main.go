@@ -56,7 +56,7 @@ func serve(c net.Conn, passed *atomic.Int64) {
 	if err != nil || req.Header.Get("Upgrade") != shimproto.Version {
 		return
 	}
-	if _, err := io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: "+shimproto.Version+"\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(c, shimproto.SwitchingProtocols); err != nil {
 		return
 	}
 	r, w := shimproto.NewReader(br), shimproto.NewWriter(c)

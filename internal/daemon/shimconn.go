@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -54,7 +55,7 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 	d.wg.Add(1)
 	defer d.wg.Done()
 	defer conn.Close()
-	if _, err := conn.Write([]byte("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + shimproto.Version + "\r\n\r\n")); err != nil {
+	if _, err := io.WriteString(conn, shimproto.SwitchingProtocols); err != nil {
 		return
 	}
 	d.runShim(r.Context(), conn, brw.Reader)

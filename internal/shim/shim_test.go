@@ -76,7 +76,7 @@ func (f *fakeFlowd) handle(c net.Conn) {
 	if err != nil || req.Header.Get("Upgrade") != shimproto.Version {
 		return
 	}
-	io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: "+shimproto.Version+"\r\n\r\n")
+	io.WriteString(c, shimproto.SwitchingProtocols)
 	r, w := shimproto.NewReader(br), shimproto.NewWriter(c)
 	_, p, err := r.Next()
 	if err != nil {

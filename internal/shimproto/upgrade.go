@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// SwitchingProtocols is flowd's answer to the request Upgrade sends: from
+// the line after it on, the connection speaks the shim protocol.
+const SwitchingProtocols = "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + Version + "\r\n\r\n"
+
 // Upgrade turns a fresh connection to flowd into a shim protocol stream.
 // It speaks just enough HTTP/1.1 by hand: net/http would double the size
 // of a binary that must stay small and start fast.
