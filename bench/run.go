@@ -195,11 +195,12 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	rep.Latency.Preloaded = pre
 	// 2 messages per round trip, plus initialize, its answer and initialized.
-	if err := checkJudged(socket, shim.pid(), uint64(2*(cfg.Preload+cfg.Warmup+cfg.N)+3)); err != nil {
+	messages := func(roundTrips int) int { return 2*roundTrips + 3 }
+	if err := checkJudged(socket, shim.pid(), uint64(messages(cfg.Preload+cfg.Warmup+cfg.N))); err != nil {
 		return rep, err
 	}
-	if n, err := vd.passed(); err != nil || n != 2*(cfg.Warmup+cfg.N)+3 {
-		return rep, fmt.Errorf("verdictd passed %d messages, want %d: the instant-verdict shim did not ask it (%v)", n, 2*(cfg.Warmup+cfg.N)+3, err)
+	if n, err := vd.passed(); err != nil || n != messages(cfg.Warmup+cfg.N) {
+		return rep, fmt.Errorf("verdictd passed %d messages, want %d: the instant-verdict shim did not ask it (%v)", n, messages(cfg.Warmup+cfg.N), err)
 	}
 	if err := errors.Join(record(shim.pid(), "shim", whenLatency), record(fd.pid(), "flowd", whenLatency)); err != nil {
 		return rep, err
