@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -68,8 +70,10 @@ func (l *link) connect() error {
 		c.Close()
 		return err
 	}
-	w := shimproto.NewWriter(c)
-	r := shimproto.NewReader(br)
+	// Past the upgrade, frames take rawio's path: they are the latency of
+	// every tool call.
+	w := shimproto.NewWriter(rawio.Writer(c))
+	r := shimproto.NewReader(bufio.NewReaderSize(rawio.After(br, c), 64<<10))
 	if err := w.WriteJSON(shimproto.TypeHello, l.hello); err != nil {
 		c.Close()
 		return fmt.Errorf("send hello: %w", err)

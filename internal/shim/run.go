@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -79,7 +80,7 @@ func Run(o Options) int {
 	if f, ok := clientOut.(*os.File); ok {
 		clientOut = pollable(f, os.O_WRONLY)
 	}
-	toClient := &lockedWriter{w: clientOut}
+	toClient := &lockedWriter{w: rawio.Writer(clientOut)}
 	l := newLink(o.Socket, hello, start, logf)
 	l.toClient = func(line []byte) { toClient.Write(line) }
 	r := &relay{link: l, failMode: o.FailMode, logf: logf}
@@ -88,16 +89,16 @@ func Run(o Options) int {
 		l.reconnect()
 	}
 
-	toServer := &lockedWriter{w: stdin}
+	toServer := &lockedWriter{w: rawio.Writer(stdin)}
 	clientDone := make(chan struct{})
 	go func() {
-		r.pipe(shimproto.ClientToServer, clientIn, toServer, toClient)
+		r.pipe(shimproto.ClientToServer, rawio.Reader(clientIn), toServer, toClient)
 		stdin.Close() // the client's EOF, passed on once everything before it is written
 		close(clientDone)
 	}()
 	serverDone := make(chan struct{})
 	go func() {
-		r.pipe(shimproto.ServerToClient, outR, toClient, toServer)
+		r.pipe(shimproto.ServerToClient, rawio.Reader(outR), toClient, toServer)
 		close(serverDone)
 	}()
 	exited := make(chan error, 1)

@@ -161,11 +161,17 @@ const headerLen = 5
 // Writer writes frames. It is not safe for concurrent use; callers that
 // share a connection hold a lock around WriteX calls.
 type Writer struct {
-	conn net.Conn
-	hdr  [headerLen + 16 + MaxTail]byte
+	w   io.Writer
+	hdr [headerLen + 16 + MaxTail]byte
+	buf []byte // a small frame, gathered for one write
 }
 
-func NewWriter(c net.Conn) *Writer { return &Writer{conn: c} }
+// NewWriter writes frames to w, a connection or rawio's view of one.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// gather is the largest frame copied into one buffer for a single write;
+// a larger one goes out as header and data without a copy.
+const gather = 64 << 10
 
 func (w *Writer) frame(t FrameType, fixed []byte, data []byte) error {
 	n := 1 + len(fixed) + len(data)
@@ -175,8 +181,14 @@ func (w *Writer) frame(t FrameType, fixed []byte, data []byte) error {
 	binary.BigEndian.PutUint32(w.hdr[:4], uint32(n))
 	w.hdr[4] = byte(t)
 	copy(w.hdr[headerLen:], fixed)
-	bufs := net.Buffers{w.hdr[:headerLen+len(fixed)], data}
-	_, err := bufs.WriteTo(w.conn)
+	head := w.hdr[:headerLen+len(fixed)]
+	if n <= gather {
+		w.buf = append(append(w.buf[:0], head...), data...)
+		_, err := w.w.Write(w.buf)
+		return err
+	}
+	bufs := net.Buffers{head, data}
+	_, err := bufs.WriteTo(w.w)
 	return err
 }
 

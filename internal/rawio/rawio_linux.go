@@ -1,0 +1,126 @@
+package rawio
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"syscall"
+	"unsafe"
+)
+
+// file is a descriptor the runtime's poller watches, read and written raw.
+type file struct {
+	rc syscall.RawConn
+}
+
+// open returns x's descriptor as a file when x is a non-blocking one (an
+// *os.File of a pipe or socket opened non-blocking, a net.Conn). A
+// blocking descriptor must keep the scheduler's bookkeeping: a raw read of
+// it would hold a scheduler slot for as long as it blocks.
+func open(x any) (*file, bool) {
+	sc, ok := x.(syscall.Conn)
+	if !ok {
+		return nil, false
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil, false
+	}
+	nonblocking := false
+	err = rc.Control(func(fd uintptr) {
+		fl, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+		nonblocking = e == 0 && fl&syscall.O_NONBLOCK != 0
+	})
+	if err != nil || !nonblocking {
+		return nil, false
+	}
+	return &file{rc: rc}, true
+}
+
+// Reader returns a reader of r that takes the raw path when r is a
+// non-blocking descriptor, or r itself.
+func Reader(r io.Reader) io.Reader {
+	if f, ok := open(r); ok {
+		return f
+	}
+	return r
+}
+
+// Writer returns a writer to w that takes the raw path when w is a
+// non-blocking descriptor, or w itself.
+func Writer(w io.Writer) io.Writer {
+	if f, ok := open(w); ok {
+		return f
+	}
+	return w
+}
+
+// After returns a reader of what br holds buffered, then of the rest of c
+// through Reader: for a connection whose first bytes (an HTTP upgrade) were
+// read through br.
+func After(br *bufio.Reader, c io.Reader) io.Reader {
+	f, ok := open(c)
+	if !ok {
+		return br
+	}
+	if n := br.Buffered(); n > 0 {
+		held, _ := br.Peek(n)
+		return io.MultiReader(bytes.NewReader(bytes.Clone(held)), f)
+	}
+	return f
+}
+
+func (f *file) Read(p []byte) (n int, err error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	werr := f.rc.Read(func(fd uintptr) bool {
+		for {
+			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			switch e {
+			case 0:
+				n = int(r)
+				if n == 0 {
+					err = io.EOF
+				}
+				return true
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // wait in the poller
+			default:
+				err = e
+				return true
+			}
+		}
+	})
+	if err == nil {
+		err = werr
+	}
+	return n, err
+}
+
+func (f *file) Write(p []byte) (n int, err error) {
+	for n < len(p) && err == nil {
+		rest := p[n:]
+		werr := f.rc.Write(func(fd uintptr) bool {
+			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)))
+			switch e {
+			case 0:
+				n += int(r)
+				return true
+			case syscall.EINTR:
+				return true // the loop tries again
+			case syscall.EAGAIN:
+				return false // wait in the poller
+			default:
+				err = e
+				return true
+			}
+		})
+		if err == nil {
+			err = werr
+		}
+	}
+	return n, err
+}
