@@ -69,8 +69,9 @@ func measureEngine(origins, checks int) (Engine, error) {
 	for i, r := range results {
 		s.Begin()
 		ids[i] = s.Record(flow.Origin{Server: "filesystem", Tool: "read_file", Method: "tools/call",
-			Class: classify.Internal}, r).ID
+			Class: classify.Internal}, r)
 	}
+	s.Wait() // recorded means scanned for secrets too
 	e.RecordMBps = float64(e.OriginBytes) / time.Since(start).Seconds() / mb
 	e.HeapBytes = liveHeap() - before
 	e.HeapPer10k = e.HeapBytes * 10000 / int64(origins)

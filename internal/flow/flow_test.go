@@ -120,8 +120,7 @@ func TestSessionsAreSeparate(t *testing.T) {
 	doc := []byte(`{"content":[{"type":"text","text":"Internal memo: the Falcon project budget is 4.2 million and stays confidential."}]}`)
 	a := tr.Session("a")
 	a.Begin()
-	o := a.Record(Origin{Server: "github", Tool: "get_file", Class: classify.Internal}, doc)
-	assert.Equal(t, len(doc), o.Size)
+	a.Record(Origin{Server: "github", Tool: "get_file", Class: classify.Internal}, doc)
 	ext := classify.Result{Class: classify.External}
 	args := []byte(`{"text":"Internal memo: the Falcon project budget is 4.2 million and stays confidential."}`)
 	got := a.Check("slack", "post", ext, args, nil)
@@ -210,4 +209,45 @@ func TestTaintKeepsTheFirstReason(t *testing.T) {
 	_, ok = tr.Session("b").Tainted()
 	assert.False(t, ok, "taint stays in its session")
 	assert.Equal(t, why, s.Summary(time.Now()).Tainted)
+}
+
+// Secret scans run behind fingerprinting: a burst of results, small and
+// past MaxHashBytes, must still have every secret indexed and owned by its
+// origin by the time a check runs.
+func TestSecretsOfABurstAreMatched(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("s")
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	token := func(i int) string { // distinct per i
+		h := sha256.Sum256([]byte{byte(i)})
+		b := []byte("ghp_")
+		for k := range 36 {
+			b = append(b, alnum[int(h[k%len(h)]^byte(k))%len(alnum)])
+		}
+		return string(b)
+	}
+	filler := strings.Repeat("build log line without anything secret in it\n", 1600) // ~70 KB: past MaxHashBytes
+	ids := make([]uint64, 120)
+	for i := range ids {
+		text := fmt.Sprintf("config %d\ntoken = %s\n", i, token(i))
+		if i%3 == 0 {
+			text += filler
+		}
+		doc, err := json.Marshal(map[string]string{"text": text})
+		require.NoError(t, err)
+		s.Begin()
+		ids[i] = s.Record(Origin{Server: "fs", Tool: "read", Class: classify.Internal}, doc)
+	}
+	ext := classify.Result{Class: classify.External}
+	for _, i := range []int{0, 1, 59, 60, 118, 119} {
+		a := s.Check("slack", "post", ext, []byte(`{"text":"here: `+token(i)+`"}`), nil)
+		var from []uint64
+		for _, e := range a.Edges {
+			if e.Kind == "secret" {
+				from = append(from, e.From.ID)
+				assert.Contains(t, e.From.Secrets, "github_token", "origin %d lists its secret", i)
+			}
+		}
+		assert.Contains(t, from, ids[i], "token of result %d traced to it", i)
+	}
 }

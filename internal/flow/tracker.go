@@ -108,18 +108,21 @@ type Session struct {
 	id string
 	t  *Tracker
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending int // results being recorded; checks wait for them
-	index   *fingerprint.Index
-	secrets *fingerprint.SecretIndex
-	origins map[uint64]*Origin
-	order   []uint64 // origin ids, oldest first, for eviction
-	owner   map[uint64]secretOwner
-	started time.Time
-	last    time.Time
-	sum     counts
-	taint   string // why the session is exposed to untrusted content; "" when it is not
+	mu       sync.Mutex
+	cond     *sync.Cond
+	pending  int       // results being recorded; checks wait for them
+	scans    []scanJob // recorded results waiting for their secret scan
+	queued   int       // bytes of text in scans
+	scanning bool      // a goroutine is working through scans
+	index    *fingerprint.Index
+	secrets  *fingerprint.SecretIndex
+	origins  map[uint64]*Origin
+	order    []uint64 // origin ids, oldest first, for eviction
+	owner    map[uint64]secretOwner
+	started  time.Time
+	last     time.Time
+	sum      counts
+	taint    string // why the session is exposed to untrusted content; "" when it is not
 }
 
 type secretOwner struct {
@@ -169,10 +172,12 @@ func (s *Session) Begin() {
 	s.mu.Unlock()
 }
 
-// Record adds a result as an origin and returns it. content is the raw
-// result (JSON); it is scanned for secrets and fingerprinted up to
-// MaxHashBytes. Each Record must follow a Begin.
-func (s *Session) Record(o Origin, content []byte) Origin {
+// Record adds a result as an origin and returns its id. content is the
+// raw result (JSON); it is fingerprinted and scanned for secrets up to
+// MaxHashBytes. Each Record must follow a Begin, and the result counts as
+// pending until its secret scan is done too: the scan runs beside the
+// next results' fingerprinting, on another core where there is one.
+func (s *Session) Record(o Origin, content []byte) uint64 {
 	limit := s.t.opts.MaxHashBytes
 	o.ID = s.t.newID()
 	o.Size = len(content)
@@ -183,39 +188,99 @@ func (s *Session) Record(o Origin, content []byte) Origin {
 	// only for the bookkeeping. Its parse gives the decoded text secrets
 	// are looked for in, unless the content is not JSON read whole.
 	text, ok := s.index.Add(o.ID, content)
-	if !ok {
+	if !ok && s.t.detector != nil {
 		text = Text(content, limit)
 	}
-	var found []secrets.Finding
-	if s.t.detector != nil {
-		found = s.t.detector.Scan(text)
-	}
-	for _, f := range found {
-		if !slices.Contains(o.Secrets, f.Type) {
-			o.Secrets = append(o.Secrets, f.Type)
-		}
-	}
+	j := scanJob{origin: &o, text: text}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, f := range found {
-		for _, v := range secretParts(f) {
-			sid := s.t.newID()
-			s.secrets.Add(sid, v)
-			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
-		}
-	}
 	s.origins[o.ID] = &o
 	s.order = append(s.order, o.ID)
 	if len(s.order) > s.t.opts.MaxOrigins {
 		delete(s.origins, s.order[0])
 		s.order = s.order[1:]
 	}
-	s.pending--
-	s.cond.Broadcast()
 	s.last = time.Now()
 	s.sum.origins++
 	s.sum.tools[o.Server+"/"+o.Tool] = true
-	return o
+	inline := s.t.detector == nil || s.queued+len(text) > maxQueuedText
+	start := !inline && !s.scanning
+	if !inline {
+		s.scans = append(s.scans, j)
+		s.queued += len(text)
+		s.scanning = true
+	}
+	s.mu.Unlock()
+	switch {
+	case inline:
+		// No detector, or results arrive faster than they are scanned:
+		// the caller scans, which holds the next result back.
+		s.scan(j)
+	case start:
+		go s.scanQueued()
+	}
+	return o.ID
+}
+
+// maxQueuedText bounds the text of results fingerprinted but not yet
+// scanned for secrets.
+const maxQueuedText = 4 << 20
+
+// scanJob is one result waiting for its secret scan.
+type scanJob struct {
+	origin *Origin
+	text   string
+}
+
+// scanQueued scans the queued results until none is left.
+func (s *Session) scanQueued() {
+	for {
+		s.mu.Lock()
+		if len(s.scans) == 0 {
+			s.scanning = false
+			s.mu.Unlock()
+			return
+		}
+		j := s.scans[0]
+		s.scans[0] = scanJob{}
+		s.scans = s.scans[1:]
+		s.queued -= len(j.text)
+		s.mu.Unlock()
+		s.scan(j)
+	}
+}
+
+// scan finds the secrets of one recorded result, indexes them for
+// matching and ends its pending state.
+func (s *Session) scan(j scanJob) {
+	var found []secrets.Finding
+	if s.t.detector != nil {
+		found = s.t.detector.Scan(j.text)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := j.origin
+	for _, f := range found {
+		if !slices.Contains(o.Secrets, f.Type) {
+			o.Secrets = append(o.Secrets, f.Type)
+		}
+		for _, v := range secretParts(f) {
+			sid := s.t.newID()
+			s.secrets.Add(sid, v)
+			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+		}
+	}
+	s.pending--
+	s.cond.Broadcast()
+}
+
+// Wait returns once every result announced with Begin is recorded and
+// scanned.
+func (s *Session) Wait() {
+	s.mu.Lock()
+	for s.pending > 0 {
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
 }
 
 // Taint marks the session as exposed to untrusted content that tries to
@@ -275,11 +340,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	if s.t.detector != nil && len(args) > 0 {
 		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
 	}
-	s.mu.Lock()
-	for s.pending > 0 {
-		s.cond.Wait()
-	}
-	s.mu.Unlock()
+	s.Wait()
 	matches := s.index.Match(args)
 	secretHits := s.secrets.Find(args)
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
