@@ -75,52 +75,47 @@ func (f *file) Read(p []byte) (n int, err error) {
 		return 0, nil
 	}
 	werr := f.rc.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case 0:
-				n = int(r)
-				if n == 0 {
-					err = io.EOF
-				}
-				return true
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait in the poller
-			default:
-				err = e
-				return true
-			}
-		}
+		var again bool
+		n, again, err = call(syscall.SYS_READ, fd, p)
+		return !again
 	})
-	if err == nil {
+	switch {
+	case err == nil && werr != nil:
 		err = werr
+	case err == nil && n == 0:
+		err = io.EOF
 	}
 	return n, err
 }
 
 func (f *file) Write(p []byte) (n int, err error) {
 	for n < len(p) && err == nil {
-		rest := p[n:]
 		werr := f.rc.Write(func(fd uintptr) bool {
-			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)))
-			switch e {
-			case 0:
-				n += int(r)
-				return true
-			case syscall.EINTR:
-				return true // the loop tries again
-			case syscall.EAGAIN:
-				return false // wait in the poller
-			default:
-				err = e
-				return true
-			}
+			m, again, e := call(syscall.SYS_WRITE, fd, p[n:])
+			n, err = n+m, e
+			return !again
 		})
 		if err == nil {
 			err = werr
 		}
 	}
 	return n, err
+}
+
+// call makes one read or write system call (trap) of p; again reports that
+// it would block, and the caller waits in the poller.
+func call(trap, fd uintptr, p []byte) (n int, again bool, err error) {
+	for {
+		r, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		switch e {
+		case 0:
+			return int(r), false, nil
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return 0, true, nil
+		default:
+			return 0, false, e
+		}
+	}
 }
