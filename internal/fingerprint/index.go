@@ -149,11 +149,10 @@ type Index struct {
 	free   []uint16 // purged slots ready for reuse
 	nDead  int
 	spares int
-	ex     extractor // scratch for Add
-	keys   []uint64  // scratch for Add
-	sink   uint64    // keeps Add's touch loads from being optimised away
+	sink   uint64 // keeps Insert's touch loads from being optimised away
 
-	scratch sync.Pool // *matcher for Match
+	preparers sync.Pool // *extractor for Prepare
+	scratch   sync.Pool // *matcher for Match
 }
 
 // NewIndex returns an empty index.
@@ -164,7 +163,7 @@ func NewIndex(opts Options) (*Index, error) {
 	}
 	seed := maphash.MakeSeed()
 	x := &Index{opts: o, spares: max(16, o.MaxOrigins/8)}
-	x.ex = extractor{minLen: o.MinLength, seed: seed, keepValues: true}
+	x.preparers.New = func() any { return &extractor{minLen: o.MinLength, seed: seed, keepValues: true} }
 	x.scratch.New = func() any { return &matcher{ex: extractor{minLen: o.MinLength, seed: seed}} }
 	return x, nil
 }
@@ -189,41 +188,79 @@ const (
 // computed only for what Match reports.
 func unitKey(sum uint64, salt uint64) uint64 { return validKey(sum ^ salt) }
 
-// Add records a tool result as origin id. content is the result's raw JSON
-// or text; only its first MaxHashBytes are examined. When content is one
-// JSON document within that limit, Add also returns its strings, keys
-// too, decoded and joined by newlines (ok true): the text its secrets are
-// looked for in, which would otherwise take a second pass to decode.
+// Prints are a tool result's fingerprints: Prepare computes them without
+// the index's lock, Insert adds them. Values is the result's strings,
+// keys too, decoded and joined by newlines, when the result is one JSON
+// document within MaxHashBytes (OK true): the text its secrets are looked
+// for in, which would otherwise take a second pass to decode.
+type Prints struct {
+	Values string
+	OK     bool
+	units  []uint64 // table keys of its whole values and fields
+	grams  []uint64 // its kept windows
+}
+
+// Size is the memory p's fingerprints hold, in bytes.
+func (p *Prints) Size() int { return 8*(len(p.units)+len(p.grams)) + len(p.Values) }
+
+// Add records a tool result as origin id: Prepare, then Insert.
 func (x *Index) Add(id uint64, content []byte) (values string, ok bool) {
+	p := x.Prepare(content)
+	x.Insert(id, p)
+	return p.Values, p.OK
+}
+
+// Prepare fingerprints a tool result, its raw JSON or text; only its first
+// MaxHashBytes are examined. Any number may run at once, beside Insert and
+// Match.
+func (x *Index) Prepare(content []byte) *Prints {
 	whole := len(content) <= x.opts.MaxHashBytes
 	content = content[:min(len(content), x.opts.MaxHashBytes)]
-	x.mu.Lock()
-	defer x.mu.Unlock()
-
-	slot := x.newSlot(id)
-	x.ex.run(content)
-	if whole && x.ex.parsed {
-		values, ok = string(x.ex.values), true
+	ex := x.preparers.Get().(*extractor)
+	defer func() {
+		if cap(ex.dec)+cap(ex.norm)+cap(ex.values) <= maxPooledScratch {
+			x.preparers.Put(ex)
+		}
+	}()
+	ex.run(content)
+	p := &Prints{units: make([]uint64, 0, 2*len(ex.units))}
+	if whole && ex.parsed {
+		p.Values, p.OK = string(ex.values), true
 	}
-	x.makeRoom(&x.units, 2*len(x.ex.units))
-	for _, u := range x.ex.units {
+	for _, u := range ex.units {
 		salt := saltField
 		if u.whole {
 			salt = saltWhole
 		}
-		x.units.put(unitKey(u.rawHash, salt), slot)
-		x.units.put(unitKey(u.normHash, saltNorm), slot)
+		p.units = append(p.units, unitKey(u.rawHash, salt), unitKey(u.normHash, saltNorm))
 	}
 	// Keep the first informative window of each run of W: the arguments
 	// are searched window by window, so any W consecutive windows of an
 	// origin include a kept one.
-	x.keys = x.keys[:0]
-	for _, t := range x.ex.texts {
-		x.keys = sampleKeys(x.keys, t, x.opts.K, x.opts.W)
+	n := 0
+	for _, t := range ex.texts {
+		n += len(t)/x.opts.W + 1
 	}
-	x.makeRoom(&x.grams, len(x.keys))
-	for b := 0; b < len(x.keys); b += touchBatch {
-		batch := x.keys[b:min(b+touchBatch, len(x.keys))]
+	p.grams = make([]uint64, 0, n)
+	for _, t := range ex.texts {
+		p.grams = sampleKeys(p.grams, t, x.opts.K, x.opts.W)
+	}
+	return p
+}
+
+// Insert adds the fingerprints p of a tool result as origin id. Origins
+// are evicted in the order they were inserted.
+func (x *Index) Insert(id uint64, p *Prints) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	slot := x.newSlot(id)
+	x.makeRoom(&x.units, len(p.units))
+	for _, key := range p.units {
+		x.units.put(key, slot)
+	}
+	x.makeRoom(&x.grams, len(p.grams))
+	for b := 0; b < len(p.grams); b += touchBatch {
+		batch := p.grams[b:min(b+touchBatch, len(p.grams))]
 		// As in Match: the home cells of a batch are loaded together,
 		// overlapping their cache misses, before the puts use them.
 		x.sink += x.grams.touch(batch)
@@ -231,7 +268,6 @@ func (x *Index) Add(id uint64, content []byte) (values string, ok bool) {
 			x.grams.put(key, slot)
 		}
 	}
-	return values, ok
 }
 
 // makeRoom readies t for m more entries, once per origin rather than per

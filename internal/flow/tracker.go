@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -108,21 +109,20 @@ type Session struct {
 	id string
 	t  *Tracker
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	pending  int       // results being recorded; checks wait for them
-	scans    []scanJob // recorded results waiting for their secret scan
-	queued   int       // bytes of text in scans
-	scanning bool      // a goroutine is working through scans
-	index    *fingerprint.Index
-	secrets  *fingerprint.SecretIndex
-	origins  map[uint64]*Origin
-	order    []uint64 // origin ids, oldest first, for eviction
-	owner    map[uint64]secretOwner
-	started  time.Time
-	last     time.Time
-	sum      counts
-	taint    string // why the session is exposed to untrusted content; "" when it is not
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending int  // results being recorded; checks wait for them
+	inserts lane // recorded results' fingerprints, added to index in order
+	scans   lane // recorded results' secret scans
+	index   *fingerprint.Index
+	secrets *fingerprint.SecretIndex
+	origins map[uint64]*Origin
+	order   []uint64 // origin ids, oldest first, for eviction
+	owner   map[uint64]secretOwner
+	started time.Time
+	last    time.Time
+	sum     counts
+	taint   string // why the session is exposed to untrusted content; "" when it is not
 }
 
 type secretOwner struct {
@@ -174,9 +174,11 @@ func (s *Session) Begin() {
 
 // Record adds a result as an origin and returns its id. content is the
 // raw result (JSON); it is fingerprinted and scanned for secrets up to
-// MaxHashBytes. Each Record must follow a Begin, and the result counts as
-// pending until its secret scan is done too: the scan runs beside the
-// next results' fingerprinting, on another core where there is one.
+// MaxHashBytes. Each Record must follow a Begin. The caller computes the
+// fingerprints; adding them to the index and the secret scan each run on
+// a lane of their own, beside the next result's fingerprinting (on other
+// cores where there are some), and the result stays pending until both
+// are done.
 func (s *Session) Record(o Origin, content []byte) uint64 {
 	limit := s.t.opts.MaxHashBytes
 	o.ID = s.t.newID()
@@ -184,16 +186,16 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	if o.Time.IsZero() {
 		o.Time = time.Now()
 	}
-	// Fingerprinting takes the index's own lock; the session lock is held
-	// only for the bookkeeping. Its parse gives the decoded text secrets
-	// are looked for in, unless the content is not JSON read whole.
-	text, ok := s.index.Add(o.ID, content)
-	if !ok && s.t.detector != nil {
+	// The fingerprint parse gives the decoded text secrets are looked for
+	// in, unless the content is not JSON read whole.
+	p := s.index.Prepare(content)
+	text := p.Values
+	if !p.OK && s.t.detector != nil {
 		text = Text(content, limit)
 	}
-	j := scanJob{origin: &o, text: text}
+	origin := &o
 	s.mu.Lock()
-	s.origins[o.ID] = &o
+	s.origins[o.ID] = origin
 	s.order = append(s.order, o.ID)
 	if len(s.order) > s.t.opts.MaxOrigins {
 		delete(s.origins, s.order[0])
@@ -202,63 +204,40 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	s.last = time.Now()
 	s.sum.origins++
 	s.sum.tools[o.Server+"/"+o.Tool] = true
-	inline := s.t.detector == nil || s.queued+len(text) > maxQueuedText
-	start := !inline && !s.scanning
-	if !inline {
-		s.scans = append(s.scans, j)
-		s.queued += len(text)
-		s.scanning = true
-	}
 	s.mu.Unlock()
-	switch {
-	case inline:
-		// No detector, or results arrive faster than they are scanned:
-		// the caller scans, which holds the next result back.
-		s.scan(j)
-	case start:
-		go s.scanQueued()
+
+	var left atomic.Int32
+	left.Store(1)
+	if s.t.detector != nil {
+		left.Store(2)
+	}
+	done := func() {
+		if left.Add(-1) == 0 {
+			s.mu.Lock()
+			s.pending--
+			s.cond.Broadcast()
+			s.mu.Unlock()
+		}
+	}
+	s.inserts.add(p.Size(), func() {
+		s.index.Insert(origin.ID, p)
+		done()
+	})
+	if s.t.detector != nil {
+		s.scans.add(len(text), func() {
+			s.scan(origin, text)
+			done()
+		})
 	}
 	return o.ID
 }
 
-// maxQueuedText bounds the text of results fingerprinted but not yet
-// scanned for secrets.
-const maxQueuedText = 4 << 20
-
-// scanJob is one result waiting for its secret scan.
-type scanJob struct {
-	origin *Origin
-	text   string
-}
-
-// scanQueued scans the queued results until none is left.
-func (s *Session) scanQueued() {
-	for {
-		s.mu.Lock()
-		if len(s.scans) == 0 {
-			s.scanning = false
-			s.mu.Unlock()
-			return
-		}
-		j := s.scans[0]
-		s.scans[0] = scanJob{}
-		s.scans = s.scans[1:]
-		s.queued -= len(j.text)
-		s.mu.Unlock()
-		s.scan(j)
-	}
-}
-
-// scan finds the secrets of one recorded result, indexes them for
-// matching and ends its pending state.
-func (s *Session) scan(j scanJob) {
-	var found []secrets.Finding
-	if s.t.detector != nil {
-		found = s.t.detector.Scan(j.text)
-	}
+// scan finds the secrets of one recorded result and indexes them for
+// matching.
+func (s *Session) scan(o *Origin, text string) {
+	found := s.t.detector.Scan(text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := j.origin
 	for _, f := range found {
 		if !slices.Contains(o.Secrets, f.Type) {
 			o.Secrets = append(o.Secrets, f.Type)
@@ -269,8 +248,6 @@ func (s *Session) scan(j scanJob) {
 			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
 		}
 	}
-	s.pending--
-	s.cond.Broadcast()
 }
 
 // Wait returns once every result announced with Begin is recorded and
