@@ -117,15 +117,15 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		return v, nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data), nil
+		return u.fromClient(d, v, e, m.Data)
 	}
 	return u.fromServer(d, v, e, m.Data)
 }
 
-func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
+func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
-		return u.batch(d, v, raw)
+		return u.batch(d, v, raw), nil
 	case jsonrpc.Notification:
 		if e.Method == "notifications/cancelled" {
 			var p struct {
@@ -136,10 +136,10 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 				v.Action = shimproto.Drop
 			}
 		}
-		return v
+		return v, nil
 	case jsonrpc.Request:
 	default:
-		return v
+		return v, nil
 	}
 	if e.Method == "server/discover" || strings.Contains(string(e.Params), jsonrpc.ModernVersionKey) {
 		u.mu.Lock()
@@ -150,6 +150,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		u.elicits = formElicitation(e.Params)
 	}
 	c := &call{method: e.Method, start: time.Now()}
+	var later func()
 	if e.Method == "tools/call" {
 		name, args := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes = name, len(args)
@@ -157,13 +158,13 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
-			u.decide(d, c, args, !hooked) // a hook that announced the call asked already
+			later = u.decide(d, c, args, !hooked) // a hook that announced the call asked already
 		}
 		if c.decision.Action == policy.Deny {
 			u.blocked[string(e.ID)] = true
 			v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(e.ID, c.decision.Reason, u.isModern())
 			u.record(d, c, "block", 0, false)
-			return v
+			return v, nil
 		}
 		var forward []byte
 		if c.justification != "" {
@@ -184,7 +185,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if len(u.calls) < maxOutstanding {
 		u.calls[string(e.ID)] = c
 	}
-	return v
+	return v, later
 }
 
 // batch judges each call inside a JSON-RPC batch (gone from MCP since
@@ -210,7 +211,9 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		name, args := jsonrpc.ToolCall(e.Params)
 		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
 		if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
-			u.decide(d, c, args, false) // one call of a batch cannot be held alone
+			if later := u.decide(d, c, args, false); later != nil { // one call of a batch cannot be held alone
+				later()
+			}
 		}
 		if c.decision.Action == policy.Deny {
 			reason = c.decision.Reason
@@ -305,7 +308,7 @@ func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool
 // decide classifies a tool call's destination, follows its arguments back
 // to their origins and applies policy, filling c. holdable is whether the
 // shim could hold this call to ask the user, where the client can be asked.
-func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) {
+func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later func()) {
 	server := u.serverName()
 	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
 	argsBytes := len(args)
@@ -315,7 +318,6 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) {
 	c.class = u.toolClass(d, c.tool)
 	views := unwrap.Views(args)
 	sess := d.flows.Session(u.session)
-	c.analysis = sess.Check(server, c.tool, c.class, args, views)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
 		Tainted:     tainted,
@@ -324,9 +326,6 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) {
 		Tool:        c.tool,
 		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
 		Endpoint:    policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
-		Secrets:     c.analysis.Secrets,
-		FlowType:    c.analysis.FlowType,
-		Sources:     c.analysis.Sources,
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
@@ -334,17 +333,36 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) {
 		CanAsk:      holdable && u.canAsk(set),
 		Justifiable: true,
 	}
+	analyse := func() { c.analysis = sess.Check(server, c.tool, c.class, args, views) }
+	settle := func() {
+		switch {
+		case pc.Endpoint != "":
+			c.analysis.Risk = flow.RiskCritical
+		case c.decision.Rule == policy.UninspectedRule:
+			c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
+		}
+	}
+	if pc.External {
+		analyse()
+		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
+	}
 	if set.rules.RequireJustification {
 		pc.Justification = justification(args)
 		c.justification = pc.Justification
 	}
 	c.decision = set.rules.Decide(pc)
-	switch {
-	case pc.Endpoint != "":
-		c.analysis.Risk = flow.RiskCritical
-	case c.decision.Rule == policy.UninspectedRule:
-		c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
+	if !pc.External {
+		if c.decision.Action == policy.Allow || c.decision.Action == policy.Warn {
+			// Policy reads the flow analysis only for a destination that
+			// can send data out. For this one it is for the log and the
+			// session's summary: it runs after the verdict is sent, and the
+			// request is not held up for it.
+			return func() { analyse(); settle() }
+		}
+		analyse()
 	}
+	settle()
+	return nil
 }
 
 // toolClass classifies one of this server's tools as a destination, using

@@ -1,0 +1,70 @@
+package daemon
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// Policy reads the flow analysis only for destinations that can send data
+// out, so a call to an internal server gets its verdict before the flow
+// check, which then runs for the log; a call to an external server waits
+// for it, and for every result it might copy.
+func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
+	d := testDaemon(t, nil)
+	sess := d.flows.Session("s")
+	sess.Begin() // a result announced, not yet recorded: flow checks wait for it
+
+	fs := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	type judged struct {
+		v     shimproto.Verdict
+		after func()
+	}
+	internal := make(chan judged, 1)
+	go func() {
+		v, after := fs.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"notes.md","content":"the quarterly numbers for the board, not to be shared"}}}`))
+		internal <- judged{v, after}
+	}()
+	var in judged
+	select {
+	case in = <-internal:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the verdict of a call to an internal server waited for a pending result")
+	}
+	assert.Equal(t, shimproto.Pass, in.v.Action)
+	require.NotNil(t, in.after, "the flow check of the internal call is left for after the verdict")
+
+	slack := newUpstream(2, shimproto.Hello{Name: "slack"}, "s")
+	external := make(chan shimproto.Verdict, 1)
+	go func() {
+		v, after := slack.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#general","text":"the quarterly numbers for the board, not to be shared"}}}`))
+		if after != nil {
+			after()
+		}
+		external <- v
+	}()
+	select {
+	case <-external:
+		t.Fatal("the verdict of a call to an external server did not wait for the pending result")
+	case <-time.After(50 * time.Millisecond): // proving a negative: nothing to wait on but time
+	}
+	sess.Record(flow.Origin{Server: "vault", Tool: "read", Class: classify.Internal},
+		[]byte(`{"text":"the quarterly numbers for the board, not to be shared"}`))
+	<-external
+	out := slack.calls[`2`]
+	require.NotNil(t, out)
+	assert.Equal(t, "internal→external", out.analysis.FlowType, "the copy of the recorded result is traced")
+	assert.Equal(t, policy.Warn, out.decision.Action, "ask, degraded to warn without hooks")
+
+	in.after()
+	c := fs.calls[`1`]
+	require.NotNil(t, c)
+	assert.Equal(t, "internal→internal", c.analysis.FlowType, "the deferred check still analysed the internal call")
+}
