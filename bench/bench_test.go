@@ -23,7 +23,7 @@ func TestRunSmall(t *testing.T) {
 	t.Logf("took %v", time.Since(start))
 
 	l := rep.Latency
-	for name, p := range map[string]Percentiles{"direct": l.Direct, "shim": l.Shim, "shim without flowd": l.Relay, "shim, instant verdicts": l.Instant} {
+	for name, p := range map[string]Percentiles{"direct": l.Direct, "shim": l.Shim, "shim without flowd": l.Relay, "shim, instant verdicts": l.Instant, "shim, external destination": l.External} {
 		assert.Positive(t, p.P50, name)
 		assert.LessOrEqual(t, p.P50, p.P90, name)
 		assert.LessOrEqual(t, p.P90, p.P99, name)
@@ -31,6 +31,7 @@ func TestRunSmall(t *testing.T) {
 	assert.Equal(t, l.Shim.P50-l.Direct.P50, l.Added.P50)
 	assert.Equal(t, l.Relay.P50-l.Direct.P50, l.RelayAdded.P50)
 	assert.Equal(t, l.Instant.P50-l.Direct.P50, l.InstantAdded.P50)
+	assert.Equal(t, l.External.P50-l.Direct.P50, l.ExternalAdded.P50)
 	assert.Greater(t, l.RequestBytes, messageBytes)
 
 	assert.Equal(t, Preloaded{Results: 20, Bytes: rep.Latency.Preloaded.Bytes}, rep.Latency.Preloaded)

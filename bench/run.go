@@ -189,14 +189,29 @@ func run(cfg Config) (rep Report, err error) {
 	if err := instant.handshake(); err != nil {
 		return rep, err
 	}
+	// The same server named as an external one: flowd then runs the flow
+	// check before the verdict, where for an internal destination it runs
+	// after. Its echo copies results of the internal server, so each call
+	// is an internal→external flow, warned about without hooks.
+	external, err := startClient("shim, external destination", []string{bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--", bins.testserver}, env)
+	if err != nil {
+		return rep, err
+	}
+	clients = append(clients, external)
+	if err := external.handshake(); err != nil {
+		return rep, err
+	}
 	progress("latency: %d warm-up + %d timed echo round trips per side", cfg.Warmup, cfg.N)
-	if rep.Latency, err = measureLatency(cfg, direct, shim, relay, instant); err != nil {
+	if rep.Latency, err = measureLatency(cfg, direct, shim, relay, instant, external); err != nil {
 		return rep, err
 	}
 	rep.Latency.Preloaded = pre
 	// 2 messages per round trip, plus initialize, its answer and initialized.
 	messages := func(roundTrips int) int { return 2*roundTrips + 3 }
 	if err := checkJudged(socket, shim.pid(), uint64(messages(cfg.Preload+cfg.Warmup+cfg.N))); err != nil {
+		return rep, err
+	}
+	if err := checkJudged(socket, external.pid(), uint64(messages(cfg.Warmup+cfg.N))); err != nil {
 		return rep, err
 	}
 	if n, err := vd.passed(); err != nil || n != messages(cfg.Warmup+cfg.N) {
@@ -284,10 +299,10 @@ type side struct {
 // measureLatency alternates blocks of round trips between the sides,
 // rotating which goes first, so drift and noise on a shared machine fall on
 // all alike.
-func measureLatency(cfg Config, direct, shim, relay, instant *rpcClient) (Latency, error) {
+func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClient) (Latency, error) {
 	msg := message(messageBytes)
 	for range cfg.Warmup {
-		for _, c := range []*rpcClient{direct, shim, relay, instant} {
+		for _, c := range []*rpcClient{direct, shim, relay, instant, external} {
 			if _, err := c.echo(msg); err != nil {
 				return Latency{}, err
 			}
@@ -297,12 +312,13 @@ func measureLatency(cfg Config, direct, shim, relay, instant *rpcClient) (Latenc
 	s := &side{c: shim, samples: make([]time.Duration, 0, cfg.N)}
 	r := &side{c: relay, samples: make([]time.Duration, 0, cfg.N)}
 	in := &side{c: instant, samples: make([]time.Duration, 0, cfg.N)}
+	ex := &side{c: external, samples: make([]time.Duration, 0, cfg.N)}
 	for b := range cfg.Blocks {
 		k := cfg.N / cfg.Blocks
 		if b < cfg.N%cfg.Blocks {
 			k++
 		}
-		order := []*side{d, s, r, in}
+		order := []*side{d, s, r, in, ex}
 		for range b % len(order) {
 			order = append(order[1:], order[0])
 		}
@@ -317,10 +333,12 @@ func measureLatency(cfg Config, direct, shim, relay, instant *rpcClient) (Latenc
 		}
 	}
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
-		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples)}
+		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples),
+		External: percentiles(ex.samples)}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)
 	l.InstantAdded = l.Instant.minus(l.Direct)
+	l.ExternalAdded = l.External.minus(l.Direct)
 	l.Ratio = l.Shim.over(l.Direct)
 	return l, nil
 }
