@@ -250,8 +250,8 @@ func (s *Session) scan(o *Origin, text string) {
 	}
 }
 
-// Wait returns once every result announced with Begin is recorded and
-// scanned.
+// Wait returns once every result announced with Begin is recorded: its
+// fingerprints in the index, its secrets found and indexed.
 func (s *Session) Wait() {
 	s.mu.Lock()
 	for s.pending > 0 {
