@@ -92,7 +92,7 @@ func TestRunSmall(t *testing.T) {
 			assert.Positive(t, m.RSS, m.Process+" "+m.When)
 			assert.GreaterOrEqual(t, m.HWM, m.RSS, m.Process+" "+m.When)
 		}
-		assert.Len(t, rep.Targets, 13)
+		assert.Len(t, rep.Targets, 14)
 	} else {
 		t.Logf("strip and memory checks need Linux (ELF, /proc); this is %s", runtime.GOOS)
 	}
@@ -142,6 +142,7 @@ func TestSpreadMedian(t *testing.T) {
 func TestTargetsMarkMisses(t *testing.T) {
 	var r Report
 	r.Latency.Added = Percentiles{P50: 150, P99: 1001}
+	r.Latency.ExternalAdded = Percentiles{P50: 201}
 	r.Throughput = []Throughput{{Server: serverRaw, Shim: Spread{Median: 199}}, {Server: serverMCPGo, Shim: Spread{Median: 500}}}
 	r.Binaries.ShimBytes = 6_000_000
 	r.Memory = []Memory{
@@ -157,19 +158,20 @@ func TestTargetsMarkMisses(t *testing.T) {
 		met[tg.Name] = tg.Met
 	}
 	assert.Equal(t, map[string]bool{
-		"added latency p50":                 false,
-		"added latency p50, flow engine on": true,
-		"added latency p99":                 false,
-		"shim throughput":                   false, // the raw server's figure, not mcp-go's
-		"shim binary size":                  true,
-		"shim RSS after latency run":        true,
-		"flowd RSS idle":                    false,
-		"flow check p99":                    true,
-		"flow record rate":                  false,
-		"flow memory per 10,000 origins":    false,
-		"hook evaluate p95":                 true,
-		"hook evaluations under load":       true,
-		"hook errors under load":            false,
+		"added latency p50":                                       false,
+		"added latency p50, flow engine on":                       true,
+		"added latency p50, flow engine on, external destination": false,
+		"added latency p99":                                       false,
+		"shim throughput":                                         false, // the raw server's figure, not mcp-go's
+		"shim binary size":                                        true,
+		"shim RSS after latency run":                              true,
+		"flowd RSS idle":                                          false,
+		"flow check p99":                                          true,
+		"flow record rate":                                        false,
+		"flow memory per 10,000 origins":                          false,
+		"hook evaluate p95":                                       true,
+		"hook evaluations under load":                             true,
+		"hook errors under load":                                  false,
 	}, met)
 }
 
