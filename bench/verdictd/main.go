@@ -18,7 +18,6 @@ import (
 	"sync/atomic"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -60,9 +59,7 @@ func serve(c net.Conn, passed *atomic.Int64) {
 	if _, err := io.WriteString(c, shimproto.SwitchingProtocols); err != nil {
 		return
 	}
-	// The same path as flowd's, so the floor is flowd's floor.
-	r := shimproto.NewReader(bufio.NewReaderSize(rawio.After(br, c), 64<<10))
-	w := shimproto.NewWriter(rawio.Writer(c))
+	r, w := shimproto.Frames(c, br) // flowd's path, so the floor is flowd's floor
 	if t, _, err := r.Next(); err != nil || t != shimproto.TypeHello {
 		return
 	}

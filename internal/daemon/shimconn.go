@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/flowd-dev/flowd/internal/activity"
-	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -64,9 +63,7 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 
 // runShim serves one shim; ctx carries who connected.
 func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
-	// Frames take rawio's path: they are the latency of every tool call.
-	r := shimproto.NewReader(bufio.NewReaderSize(rawio.After(br, conn), 64<<10))
-	w := shimproto.NewWriter(rawio.Writer(conn))
+	r, w := shimproto.Frames(conn, br)
 	t, p, err := r.Next()
 	if err != nil || t != shimproto.TypeHello {
 		d.log.Warn("shim connection without hello", "err", err)

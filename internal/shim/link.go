@@ -1,7 +1,6 @@
 package shim
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -70,10 +68,7 @@ func (l *link) connect() error {
 		c.Close()
 		return err
 	}
-	// Past the upgrade, frames take rawio's path: they are the latency of
-	// every tool call.
-	w := shimproto.NewWriter(rawio.Writer(c))
-	r := shimproto.NewReader(bufio.NewReaderSize(rawio.After(br, c), 64<<10))
+	r, w := shimproto.Frames(c, br)
 	if err := w.WriteJSON(shimproto.TypeHello, l.hello); err != nil {
 		c.Close()
 		return fmt.Errorf("send hello: %w", err)

@@ -77,7 +77,7 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		return
 	}
 	io.WriteString(c, shimproto.SwitchingProtocols)
-	r, w := shimproto.NewReader(br), shimproto.NewWriter(c)
+	r, w := shimproto.Frames(c, br)
 	_, p, err := r.Next()
 	if err != nil {
 		return

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 
+	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/session"
 )
 
@@ -235,6 +236,13 @@ type Reader struct {
 }
 
 func NewReader(r *bufio.Reader) *Reader { return &Reader{r: r} }
+
+// Frames returns the frame reader and writer of an upgraded connection c,
+// whose first bytes br has read. They take rawio's path: frames are the
+// latency of every tool call.
+func Frames(c net.Conn, br *bufio.Reader) (*Reader, *Writer) {
+	return NewReader(bufio.NewReaderSize(rawio.After(br, c), 64<<10)), NewWriter(rawio.Writer(c))
+}
 
 // Next reads one frame. The payload is freshly allocated: it is handed to
 // other goroutines and kept in pending-message queues.
