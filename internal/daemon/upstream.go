@@ -333,17 +333,10 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		CanAsk:      holdable && u.canAsk(set),
 		Justifiable: true,
 	}
-	analyse := func() { c.analysis = sess.Check(server, c.tool, c.class, args, views) }
-	settle := func() {
-		switch {
-		case pc.Endpoint != "":
-			c.analysis.Risk = flow.RiskCritical
-		case c.decision.Rule == policy.UninspectedRule:
-			c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
-		}
-	}
+	// Policy reads the flow analysis only for a destination that can send
+	// data out; for any other it is for the log and the session's summary.
 	if pc.External {
-		analyse()
+		c.analysis = sess.Check(server, c.tool, c.class, args, views)
 		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
 	}
 	if set.rules.RequireJustification {
@@ -351,17 +344,21 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		c.justification = pc.Justification
 	}
 	c.decision = set.rules.Decide(pc)
-	if !pc.External {
-		if c.decision.Action == policy.Allow || c.decision.Action == policy.Warn {
-			// Policy reads the flow analysis only for a destination that
-			// can send data out. For this one it is for the log and the
-			// session's summary: it runs after the verdict is sent, and the
-			// request is not held up for it.
-			return func() { analyse(); settle() }
+	finish := func() {
+		if !pc.External {
+			c.analysis = sess.Check(server, c.tool, c.class, args, views)
 		}
-		analyse()
+		switch {
+		case pc.Endpoint != "":
+			c.analysis.Risk = flow.RiskCritical
+		case c.decision.Rule == policy.UninspectedRule:
+			c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
+		}
 	}
-	settle()
+	if !pc.External && (c.decision.Action == policy.Allow || c.decision.Action == policy.Warn) {
+		return finish // after the verdict is sent: the request is not held up for the log
+	}
+	finish()
 	return nil
 }
 
