@@ -177,9 +177,9 @@ func taintReason(rep *localapi.Injection) string {
 // oversize settles a response longer than shim.max_inspect_bytes, of which
 // flowd has only the start and the end: it cannot be scanned or changed,
 // and it passes. Its call is recorded as such (or the user would never
-// learn that a result went to the model unscanned), and with
-// injection.on_incomplete = "flag" a source that may be external taints the
-// session, as a flagged result would.
+// learn that a result went to the model unscanned), and unless
+// injection.on_incomplete is "pass" a source that may be external taints
+// the session, as a flagged result would.
 func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
 	id, ok := jsonrpc.TruncatedID(m.Data, m.Tail)
 	if !ok {

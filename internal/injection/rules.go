@@ -113,12 +113,6 @@ func alt(words ...string) string { return `(?:` + strings.Join(words, "|") + `)`
 // case-folding path. Bounded repetitions of 24 or more become unbounded:
 // RE2 expands {0,300} into 300 states, and the windows around keyword hits
 // already bound how far a match can reach.
-// anchoredAt is re matching only at the start of its input, with the same
-// submatch numbering.
-func anchoredAt(re *regexp.Regexp) *regexp.Regexp {
-	return regexp.MustCompile(`^(?:` + re.String() + `)`)
-}
-
 func re(pattern string) *regexp.Regexp {
 	for i := 0; i < len(pattern); i++ {
 		if c := pattern[i]; c == '\\' {
@@ -128,6 +122,12 @@ func re(pattern string) *regexp.Regexp {
 		}
 	}
 	return regexp.MustCompile(unbound(pattern))
+}
+
+// anchoredAt is re matching only at the start of its input, with the same
+// submatch numbering.
+func anchoredAt(re *regexp.Regexp) *regexp.Regexp {
+	return regexp.MustCompile(`^(?:` + re.String() + `)`)
 }
 
 // reFold compiles a case-insensitive pattern, for scripts other than
