@@ -61,7 +61,7 @@ type extractor struct {
 	units []unit
 	texts [][]byte
 
-	// values, kept for Add, is every string of the top nesting level, keys
+	// values, kept for Prepare, is every string of the top nesting level, keys
 	// too, decoded and joined by newlines: what a secret scanner reads,
 	// gathered by the parse that fingerprinting does anyway.
 	keepValues bool

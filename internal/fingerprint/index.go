@@ -204,11 +204,7 @@ type Prints struct {
 func (p *Prints) Size() int { return 8*(len(p.units)+len(p.grams)) + len(p.Values) }
 
 // Add records a tool result as origin id: Prepare, then Insert.
-func (x *Index) Add(id uint64, content []byte) (values string, ok bool) {
-	p := x.Prepare(content)
-	x.Insert(id, p)
-	return p.Values, p.OK
-}
+func (x *Index) Add(id uint64, content []byte) { x.Insert(id, x.Prepare(content)) }
 
 // Prepare fingerprints a tool result, its raw JSON or text; only its first
 // MaxHashBytes are examined. Any number may run at once, beside Insert and

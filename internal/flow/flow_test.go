@@ -74,14 +74,13 @@ func TestRecordScansWhatTextGives(t *testing.T) {
 		require.NoError(t, err)
 		docs = append(docs, string(b))
 	}
-	for i, d := range docs {
-		got, ok := idx.Add(uint64(i+1), []byte(d))
-		require.True(t, ok, "%s", d)
-		assert.Equal(t, Text([]byte(d), 65536), got, "%s", d)
+	for _, d := range docs {
+		p := idx.Prepare([]byte(d))
+		require.True(t, p.OK, "%s", d)
+		assert.Equal(t, Text([]byte(d), 65536), p.Values, "%s", d)
 	}
 	for _, d := range []string{`{"broken`, `"a top-level string"`, "not json", strings.Repeat(`{"a":"b"},`, 10000)} {
-		_, ok := idx.Add(99999, []byte(d))
-		assert.False(t, ok, "%.40s: Record must fall back to Text", d)
+		assert.False(t, idx.Prepare([]byte(d)).OK, "%.40s: Record must fall back to Text", d)
 	}
 }
 
