@@ -135,24 +135,29 @@ func run(cfg Config) (rep Report, err error) {
 		return rep, err
 	}
 
-	// start runs a server directly and through a shim, and shakes hands
-	// with both; every process it starts is stopped when run returns.
+	// open starts one client side and shakes hands with it; every process
+	// it starts is stopped when run returns.
 	var clients []*rpcClient
 	defer func() {
 		for _, c := range clients {
 			err = errors.Join(err, c.close())
 		}
 	}()
+	open := func(name string, argv ...string) (*rpcClient, error) {
+		c, err := startClient(name, argv, env)
+		if err != nil {
+			return nil, err
+		}
+		clients = append(clients, c)
+		return c, c.handshake()
+	}
+	// start runs a server directly and through a shim.
 	start := func(server string) (direct, shim *rpcClient, err error) {
-		if direct, err = startClient(filepath.Base(server), []string{server}, env); err != nil {
+		if direct, err = open(filepath.Base(server), server); err != nil {
 			return nil, nil, err
 		}
-		clients = append(clients, direct)
-		if shim, err = startClient("shim", []string{bins.shim, "--no-autostart", "--socket", socket, "--", server}, env); err != nil {
-			return nil, nil, err
-		}
-		clients = append(clients, shim)
-		return direct, shim, errors.Join(direct.handshake(), shim.handshake())
+		shim, err = open("shim", bins.shim, "--no-autostart", "--socket", socket, "--", server)
+		return direct, shim, err
 	}
 	direct, shim, err := start(bins.testserver)
 	if err != nil {
@@ -166,12 +171,8 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	// The same shim with no flowd to ask (fail_mode open): what putting a
 	// process in the path costs on this machine, before any verdict.
-	relay, err := startClient("shim without flowd", []string{bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--", bins.testserver}, env)
+	relay, err := open("shim without flowd", bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--", bins.testserver)
 	if err != nil {
-		return rep, err
-	}
-	clients = append(clients, relay)
-	if err := relay.handshake(); err != nil {
 		return rep, err
 	}
 	// The same shim again, asking a stand-in that passes everything at
@@ -181,24 +182,16 @@ func run(cfg Config) (rep Report, err error) {
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, vd.stop()) }()
-	instant, err := startClient("shim, instant verdicts", []string{bins.shim, "--no-autostart", "--socket", vd.socket, "--", bins.testserver}, env)
+	instant, err := open("shim, instant verdicts", bins.shim, "--no-autostart", "--socket", vd.socket, "--", bins.testserver)
 	if err != nil {
-		return rep, err
-	}
-	clients = append(clients, instant)
-	if err := instant.handshake(); err != nil {
 		return rep, err
 	}
 	// The same server named as an external one: flowd then runs the flow
 	// check before the verdict, where for an internal destination it runs
 	// after. Its echo copies results of the internal server, so each call
 	// is an internal→external flow, warned about without hooks.
-	external, err := startClient("shim, external destination", []string{bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--", bins.testserver}, env)
+	external, err := open("shim, external destination", bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--", bins.testserver)
 	if err != nil {
-		return rep, err
-	}
-	clients = append(clients, external)
-	if err := external.handshake(); err != nil {
 		return rep, err
 	}
 	progress("latency: %d warm-up + %d timed echo round trips per side", cfg.Warmup, cfg.N)
