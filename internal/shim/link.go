@@ -211,7 +211,7 @@ func (l *link) send(p *pending, truncated bool) {
 	l.wmu.Lock()
 	m := shimproto.Message{Seq: p.seq, Dir: p.dir, Truncated: truncated, Data: data}
 	if truncated {
-		m.Size, m.Tail = len(p.line), p.line[len(p.line)-min(len(p.line), shimproto.MaxTail):]
+		m.Size, m.Tail = len(p.line), p.line
 	}
 	err := w.WriteMessage(m)
 	l.wmu.Unlock()

@@ -137,8 +137,9 @@ type Message struct {
 	Truncated bool // Data is the first max_inspect_bytes of a longer line
 	Data      []byte
 	// Size and Tail, for a truncated message: the whole line's length and
-	// its last bytes (at most MaxTail), where a server that writes "id"
-	// last puts it, so flowd can still tell which request it answers.
+	// its end, of which WriteMessage sends the last MaxTail bytes: where a
+	// server that writes "id" last puts it, so flowd can still tell which
+	// request it answers.
 	Size int
 	Tail []byte
 }
