@@ -6,6 +6,8 @@ import (
 	"io"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // file is a descriptor the runtime's poller watches, read and written raw.
@@ -28,8 +30,8 @@ func open(x any) (*file, bool) {
 	}
 	nonblocking := false
 	err = rc.Control(func(fd uintptr) {
-		fl, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		nonblocking = e == 0 && fl&syscall.O_NONBLOCK != 0
+		fl, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
+		nonblocking = err == nil && fl&unix.O_NONBLOCK != 0
 	})
 	if err != nil || !nonblocking {
 		return nil, false
