@@ -59,6 +59,9 @@ func (r *relay) hold(p *pending, dst, back *lockedWriter) {
 		default:
 			rep = a.ask(q, back, e.ID)
 		}
+		// flowd hears the answer before the call goes on: the frame of its
+		// result, which may come back at once, must not overtake it.
+		r.link.report(shimproto.TypeAnswer, shimproto.Answer{Seq: p.seq, Allowed: rep.allowed, Outcome: rep.outcome})
 		switch {
 		case rep.allowed && q.Forward != "":
 			dst.Write([]byte(q.Forward))
@@ -70,7 +73,6 @@ func (r *relay) hold(p *pending, dst, back *lockedWriter) {
 			modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
 			back.Write(jsonrpc.BlockedToolResult(e.ID, q.DenyReason+"; "+refusal(rep.outcome, q.TimeoutMS), modern))
 		}
-		r.link.report(shimproto.TypeAnswer, shimproto.Answer{Seq: p.seq, Allowed: rep.allowed, Outcome: rep.outcome})
 	}()
 }
 

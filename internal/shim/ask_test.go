@@ -3,6 +3,7 @@ package shim
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,15 @@ func TestAskHoldsTheCallUntilTheUserAnswers(t *testing.T) {
 			defer f.mu.Unlock()
 			for _, seen := range f.seen {
 				assert.NotContains(t, string(seen), "flowd-ask-", "the user's answer is not shown to flowd as traffic")
+			}
+			if tt.allowed {
+				// cat sends the call back as its result: flowd must have the
+				// user's answer before that result, or it records the call
+				// as never asked.
+				answer := slices.Index(f.frames, "answer")
+				result := slices.Index(f.frames, shimproto.ServerToClient.String()+" "+heldCall)
+				require.NotEqual(t, -1, result, "frames: %q", f.frames)
+				assert.Less(t, answer, result, "frames: %q", f.frames)
 			}
 		})
 	}

@@ -37,6 +37,7 @@ type fakeFlowd struct {
 
 	mu      sync.Mutex
 	seen    [][]byte
+	frames  []string // "answer", or a message's direction and data, in arrival order
 	conns   []net.Conn
 	hello   chan shimproto.Hello
 	answers chan shimproto.Answer
@@ -96,6 +97,9 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		if t == shimproto.TypeAnswer {
 			var a shimproto.Answer
 			json.Unmarshal(p, &a)
+			f.mu.Lock()
+			f.frames = append(f.frames, "answer")
+			f.mu.Unlock()
 			f.answers <- a
 		}
 		if t != shimproto.TypeMessage {
@@ -104,6 +108,7 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		m, _ := shimproto.DecodeMessage(p)
 		f.mu.Lock()
 		f.seen = append(f.seen, bytes.Clone(m.Data))
+		f.frames = append(f.frames, m.Dir.String()+" "+string(m.Data))
 		f.mu.Unlock()
 		for _, v := range f.judge(m) {
 			if w.WriteVerdict(v) != nil {
