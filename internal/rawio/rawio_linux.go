@@ -104,6 +104,25 @@ func (f *file) Write(p []byte) (n int, err error) {
 	return n, err
 }
 
+// TryWrite writes as much of p as the descriptor takes without waiting
+// for it: all of p, or less (with a nil error) when the descriptor is full.
+func (f *file) TryWrite(p []byte) (n int, err error) {
+	cerr := f.rc.Control(func(fd uintptr) {
+		for n < len(p) {
+			m, again, e := call(syscall.SYS_WRITE, fd, p[n:])
+			n += m
+			if again || e != nil {
+				err = e
+				return
+			}
+		}
+	})
+	if err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
 // call makes one read or write system call (trap) of p; again reports that
 // it would block, and the caller waits in the poller.
 func call(trap, fd uintptr, p []byte) (n int, again bool, err error) {

@@ -33,3 +33,42 @@ func TestRawPathOnlyForNonblocking(t *testing.T) {
 		t.Error("Writer of a bytes.Buffer is not the buffer itself")
 	}
 }
+
+// TryWrite takes what a full pipe has room for and returns instead of
+// waiting; the bytes it wrote, then the rest, arrive in order.
+func TestTryWriteStopsAtAFullPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	f, ok := Writer(w).(*file)
+	if !ok {
+		t.Fatalf("Writer(os.Pipe's write end) = %T, want the raw path", Writer(w))
+	}
+	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // more than a pipe holds
+	n, err := f.TryWrite(want)
+	if err != nil || n == 0 || n >= len(want) {
+		t.Fatalf("TryWrite of %d bytes into an empty pipe = %d, %v; want part of it and no error", len(want), n, err)
+	}
+	if m, err := f.TryWrite(want[n:]); m != 0 || err != nil {
+		t.Fatalf("TryWrite into a full pipe = %d, %v; want 0, nil", m, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Write(want[n:])
+		w.Close()
+		done <- err
+	}()
+	got, err := io.ReadAll(Reader(r))
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("read %d bytes, want the %d written", len(got), len(want))
+	}
+}

@@ -18,10 +18,14 @@ type pending struct {
 	seq      uint64
 	dir      shimproto.Direction
 	line     []byte
-	done     chan struct{} // closed once verdict or lost is set
+	box      *outbox // the direction's queue, told when v or lost is set
 	v        shimproto.Verdict
 	lost     bool // no verdict will come: apply fail_mode
 	timedOut bool // lost because flowd was too slow, not gone
+
+	// Guarded by box.mu.
+	done     bool      // v or lost is set
+	deadline time.Time // when the head of the queue stops waiting for v
 }
 
 // link is the shim's connection to flowd, replaced on reconnect.
@@ -132,7 +136,7 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 		l.mu.Unlock()
 		if pm != nil {
 			pm.v = v
-			close(pm.done)
+			pm.box.complete(pm)
 		}
 	}
 }
@@ -153,7 +157,7 @@ func (l *link) broken(c net.Conn, err error) {
 	c.Close()
 	for _, p := range lost {
 		p.lost = true
-		close(p.done)
+		p.box.complete(p)
 	}
 	if !closed {
 		l.logf("lost connection to flowd: %v", err)
@@ -203,7 +207,7 @@ func (l *link) send(p *pending, truncated bool) {
 	if c == nil {
 		l.mu.Unlock()
 		p.lost = true
-		close(p.done)
+		p.box.complete(p)
 		return
 	}
 	l.pend[p.seq] = p
@@ -220,16 +224,16 @@ func (l *link) send(p *pending, truncated bool) {
 	}
 }
 
-// abandon gives up waiting for p's verdict; it reports false when the
-// verdict won the race and p.done is already closed.
+// abandon gives up waiting for p's verdict because flowd is too slow; it
+// reports false when the verdict won the race.
 func (l *link) abandon(p *pending) bool {
 	l.mu.Lock()
 	_, ok := l.pend[p.seq]
 	delete(l.pend, p.seq)
 	l.mu.Unlock()
 	if ok {
-		p.lost = true
-		close(p.done)
+		p.lost, p.timedOut = true, true
+		p.box.complete(p)
 	}
 	return ok
 }

@@ -52,16 +52,16 @@ type relay struct {
 // where Respond verdicts go (the sender of the message). It returns when
 // src is exhausted and everything read has been written.
 func (r *relay) pipe(dir shimproto.Direction, src io.Reader, dst, back *lockedWriter) {
-	q := make(chan *pending, queueDepth)
-	go r.read(dir, src, q)
-	r.write(q, dst, back)
+	o := newOutbox(r, dst, back)
+	r.read(dir, src, o)
+	<-o.drained
 	if dir == shimproto.ClientToServer {
 		r.asks.wg.Wait() // a request the user allows still goes out before the client's EOF
 	}
 }
 
-func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) {
-	defer close(q)
+func (r *relay) read(dir shimproto.Direction, src io.Reader, o *outbox) {
+	defer o.close()
 	if dir == shimproto.ClientToServer {
 		defer r.asks.close()
 	}
@@ -72,7 +72,7 @@ func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) 
 			line = nil // the user's answer to the shim's own question
 		}
 		if len(line) > 0 {
-			p := &pending{seq: r.seq.Add(1), dir: dir, line: line, done: make(chan struct{})}
+			p := &pending{seq: r.seq.Add(1), dir: dir, line: line, box: o}
 			if dir == shimproto.ServerToClient {
 				r.serverSpoke.Store(true)
 			} else if !r.serverSpoke.Load() && !r.sawInitialize.Load() {
@@ -80,15 +80,15 @@ func (r *relay) read(dir shimproto.Direction, src io.Reader, q chan<- *pending) 
 					r.sawInitialize.Store(true)
 				}
 			}
-			if len(bytes.TrimSpace(line)) == 0 {
-				close(p.done) // blank lines carry nothing to judge
-			} else {
+			// Queued before it is sent, so that its verdict finds it.
+			blank := len(bytes.TrimSpace(line)) == 0 // carries nothing to judge
+			o.push(p, blank)
+			if !blank {
 				// A request is always shown whole: its id, method and tool
 				// name may sit anywhere in it, and policy needs them. Only
 				// results are cut to max_inspect_bytes.
 				r.link.send(p, dir == shimproto.ServerToClient && len(line) > r.link.maxInspect())
 			}
-			q <- p
 		}
 		if err != nil {
 			return
@@ -128,55 +128,19 @@ func (lr *lineReader) next() ([]byte, error) {
 // maxKeptBuffer is the largest line buffer a lineReader keeps for reuse.
 const maxKeptBuffer = 64 << 20
 
-func (r *relay) write(q <-chan *pending, dst, back *lockedWriter) {
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for p := range q {
-		timer.Reset(r.verdictTimeout())
-		select {
-		case <-p.done:
-		case <-timer.C:
-			if r.link.abandon(p) {
-				p.timedOut = true
-				r.logf("no verdict from flowd within %v for a %s message; applying fail_mode (%s) to it", r.verdictTimeout(), p.dir, r.mode())
-			} else {
-				<-p.done
-			}
-		}
-		if p.lost {
-			r.failed(p, dst, back)
-			continue
-		}
-		r.warned.Store(false)
-		switch p.v.Action {
-		case shimproto.Pass:
-			dst.Write(p.line)
-		case shimproto.Replace:
-			dst.Write(p.v.Data)
-		case shimproto.Respond:
-			back.Write(p.v.Data)
-		case shimproto.Ask:
-			r.hold(p, dst, back)
-		case shimproto.Drop:
-		default:
-			dst.Write(p.line) // an action this shim does not know is not a reason to break the stream
-		}
-	}
-}
-
-// failed applies fail_mode to a message flowd could not judge.
-func (r *relay) failed(p *pending, dst, back *lockedWriter) {
+// failed applies fail_mode to a message flowd could not judge: it returns
+// where the message goes and what is written there.
+func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []byte) {
 	if p.dir == shimproto.ClientToServer && r.mode() == "closed" {
 		if e, err := jsonrpc.Parse(p.line); err == nil && e.Kind == jsonrpc.Request && e.Method == "tools/call" {
 			modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
-			back.Write(jsonrpc.BlockedToolResult(e.ID, "flowd is unreachable and fail_mode is closed, so tool calls are not allowed; start flowd (flowd run) or set fail_mode = \"open\"", modern))
-			return
+			return back, jsonrpc.BlockedToolResult(e.ID, "flowd is unreachable and fail_mode is closed, so tool calls are not allowed; start flowd (flowd run) or set fail_mode = \"open\"", modern)
 		}
 	}
 	if !p.timedOut && len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
 		r.logf("flowd is unreachable at %s: messages pass unchecked (fail_mode=%s) until it is back", r.link.socket, r.mode())
 	}
-	dst.Write(p.line)
+	return dst, p.line
 }
 
 func (r *relay) mode() string {

@@ -75,10 +75,16 @@ func Run(o Options) int {
 	}
 	clientIn, clientOut := o.Stdin, o.Stdout
 	if f, ok := clientIn.(*os.File); ok {
-		clientIn = pollable(f, os.O_RDONLY)
+		if g := pollable(f, os.O_RDONLY); g != f {
+			defer g.Close() // Run may return into a process that lives on
+			clientIn = g
+		}
 	}
 	if f, ok := clientOut.(*os.File); ok {
-		clientOut = pollable(f, os.O_WRONLY)
+		if g := pollable(f, os.O_WRONLY); g != f {
+			defer g.Close()
+			clientOut = g
+		}
 	}
 	toClient := &lockedWriter{w: rawio.Writer(clientOut)}
 	l := newLink(o.Socket, hello, start, logf)

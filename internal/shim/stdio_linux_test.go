@@ -1,13 +1,19 @@
 package shim
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
 func nonblocking(t *testing.T, f *os.File) bool {
@@ -90,4 +96,69 @@ func testData(t *testing.T, r, w, orig *os.File) {
 	require.NoError(t, w.Close())
 	require.NoError(t, orig.Close())
 	assert.Equal(t, "{\"jsonrpc\":\"2.0\",\"id\":1}\n", string(<-done))
+}
+
+// A client that does not read its stdout holds up only what goes to it.
+// The shim writes a message from the goroutine that read its verdict when
+// the write needs no waiting; a write that would wait must not keep that
+// goroutine from the verdicts of the other direction.
+func TestClientNotReadingDoesNotHoldUpVerdicts(t *testing.T) {
+	sock := socketPath(t)
+	bigJudged := make(chan struct{})
+	f := startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		if m.Dir == shimproto.ServerToClient && m.Truncated {
+			close(bigJudged)
+		}
+		return passAll(m)
+	})
+	f.welcome.VerdictTimeout = 500
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "got")
+	require.NoError(t, unix.Mkfifo(fifo, 0o600))
+	// The upstream answers at once with more than a pipe holds, then copies
+	// the client's requests to the fifo.
+	big := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("z", 1<<20) + `"}}`
+	script := fmt.Sprintf(`printf '%%s' '%s'; head -c %d /dev/zero | tr '\0' z; printf '%%s\n' '%s'; exec cat > %s`,
+		big[:strings.IndexByte(big, 'z')], 1<<20, `"}}`, fifo)
+	inR, inW := io.Pipe()
+	outR, outW, err := os.Pipe()
+	require.NoError(t, err)
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	stderr := &syncBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- Run(Options{Socket: sock, FailMode: "closed", Command: []string{"sh", "-c", script},
+			Stdin: inR, Stdout: outW, Stderr: stderr})
+		outW.Close()
+	}()
+	<-f.hello
+
+	got, err := os.Open(fifo) // waits for the upstream to open it for writing
+	require.NoError(t, err)
+	defer got.Close()
+	// The requests' verdicts come after the big message's on the one
+	// connection: the shim reads them only once it has dealt with that.
+	<-bigJudged
+	requests := lines(200)
+	go func() {
+		for _, l := range requests {
+			if _, err := io.WriteString(inW, l); err != nil {
+				return
+			}
+		}
+	}()
+	gr := bufio.NewReader(got)
+	for i, want := range requests {
+		line, err := gr.ReadString('\n')
+		require.NoError(t, err, "request %d", i)
+		require.Equal(t, want, line, "request %d", i)
+	}
+	assert.NotContains(t, stderr.String(), "no verdict from flowd", "a verdict waited behind the write to the client")
+
+	// The client reads at last: the big message arrives whole.
+	inW.Close()
+	out, err := io.ReadAll(outR)
+	require.NoError(t, err)
+	assert.Equal(t, big+"\n", string(out))
+	assert.Equal(t, 0, <-code)
 }
