@@ -125,9 +125,13 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		f.lt = lowerText(f.t)
 	}
 
-	windows := make([][]span, len(e.rules))
-	starts := make([][]int, len(e.rules))
-	f.needs = make([][]int, len(e.rules))
+	var windows [][]span
+	var starts [][]int
+	if len(hits) > 0 { // without hits no rule runs
+		windows = make([][]span, len(e.rules))
+		starts = make([][]int, len(e.rules))
+		f.needs = make([][]int, len(e.rules))
+	}
 	for _, h := range hits {
 		if o := e.owner[h.kw]; o >= len(e.rules) {
 			f.needs[o-len(e.rules)] = append(f.needs[o-len(e.rules)], h.pos)
@@ -161,8 +165,8 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	}
 	f.findHidden(mergeWindows(f.t, hiddenW))
 	f.findComments(commentW)
-	for i, r := range e.rules {
-		switch {
+	for i := range windows {
+		switch r := e.rules[i]; {
 		case len(windows[i]) > 0:
 			f.runRule(r, mergeWindows(f.t, windows[i]))
 		case len(starts[i]) > 0:
@@ -753,7 +757,9 @@ func (f *fieldScan) charFindings() []finding {
 	case n == 1:
 		zw = 0.25
 	}
-	add("zero-width", zw, ev.zeroWidthSpan, fmt.Sprintf("%d inside words, %d elsewhere", ev.zeroWidthInWord, ev.zeroWidthOther))
+	if zw > 0 {
+		add("zero-width", zw, ev.zeroWidthSpan, fmt.Sprintf("%d inside words, %d elsewhere", ev.zeroWidthInWord, ev.zeroWidthOther))
+	}
 	switch {
 	case ev.invisibleText >= 4:
 		add("invisible-text", 0.8, ev.invisibleSpan, "Unicode tags or variation selectors carrying text")
@@ -785,7 +791,9 @@ func (f *fieldScan) charFindings() []finding {
 	if ev.nestedEncoding > 0 {
 		enc = max(enc, 0.5)
 	}
-	add("obfuscated-encoding", enc, ev.encodedSpan, fmt.Sprintf("%d letters or digits escaped, %d nested", ev.encodedChars, ev.nestedEncoding))
+	if enc > 0 {
+		add("obfuscated-encoding", enc, ev.encodedSpan, fmt.Sprintf("%d letters or digits escaped, %d nested", ev.encodedChars, ev.nestedEncoding))
+	}
 	add("ansi-escape", ev.ansiSeverity, ev.ansiSpan, "terminal control sequence")
 	return out
 }

@@ -80,6 +80,13 @@ type normaliser struct {
 // encodings (an entity that decodes to another entity, %25XX) get further
 // passes, at most three in all.
 func normalise(text string, ev *charEvidence) (string, *spanMap) {
+	if unchanged(text) {
+		m := &spanMap{}
+		if len(text) > 0 {
+			m.segs = []seg{{nl: len(text), ol: len(text), ident: true}}
+		}
+		return text, m
+	}
 	n := &normaliser{src: text, ev: ev, out: make([]byte, 0, len(text))}
 	n.run()
 	out, m := string(n.out), &n.m
@@ -92,6 +99,18 @@ func normalise(text string, ev *charEvidence) (string, *spanMap) {
 		out, m, n = string(next.out), &next.m, next
 	}
 	return out, m
+}
+
+// unchanged reports text that normalisation copies byte for byte: plain
+// printable ASCII with single spaces and newlines. Most text fields are;
+// they skip the copy and its map.
+func unchanged(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; !plainByte[c] && (c != ' ' && c != '\n' || i+1 < len(text) && !plainByte[text[i+1]]) {
+			return false
+		}
+	}
+	return true
 }
 
 // nested reports whether the last pass produced text that still decodes.

@@ -1,6 +1,7 @@
 package injection
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -150,5 +151,38 @@ func TestMatchOverrideAgreesWithRegex(t *testing.T) {
 			continue
 		}
 		assert.Equal(t, want[:4], got, "%q", s)
+	}
+}
+
+// Text that unchanged lets skip normalisation is text the full pass would
+// copy byte for byte, as one identity segment.
+func TestUnchangedAgreesWithTheFullPass(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", ".", "<", " ", " ", "\n", "\t", "\r", "&", "%", "&amp;", "%41", "\x1b[0m", "é", "\u200b", "\u00a0", "ｉ"}
+	rng := uint64(1)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	took := 0
+	for range 20000 {
+		var b strings.Builder
+		for range next(12) {
+			b.WriteString(alphabet[next(len(alphabet))])
+		}
+		text := b.String()
+		n := &normaliser{src: text, ev: &charEvidence{}, out: make([]byte, 0, len(text))}
+		n.run()
+		full := string(n.out) == text && len(n.m.segs) <= 1 && (len(n.m.segs) == 0 || n.m.segs[0].ident) && reflect.DeepEqual(*n.ev, charEvidence{})
+		if unchanged(text) {
+			took++
+			require.True(t, full, "unchanged(%q), but the full pass gives %q with %d segments", text, n.out, len(n.m.segs))
+			got, m := normalise(text, &charEvidence{})
+			require.Equal(t, text, got)
+			require.Equal(t, n.m.segs, m.segs)
+		}
+	}
+	assert.Greater(t, took, 1000, "the random texts exercise the shortcut")
+	for _, s := range []string{"two  spaces", "tab\there", "a & b", "50%", "line\r\n", "caf\u00e9", "end \n"} {
+		assert.False(t, unchanged(s), "%q", s)
 	}
 }
