@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/policy"
@@ -67,4 +68,30 @@ func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
 	c := fs.calls[`1`]
 	require.NotNil(t, c)
 	assert.Equal(t, "internal→internal", c.analysis.FlowType, "the deferred check still analysed the internal call")
+}
+
+// A result's verdict comes before its activity record and its recording
+// as an origin: the result is not held up for the log. Both follow once
+// the work after the verdict has run.
+func TestResultVerdictComesBeforeItsRecord(t *testing.T) {
+	d := testDaemon(t, nil)
+	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"notes.md"}}}`))
+	v, after := u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the quarterly numbers for the board"}]}}`))
+	assert.Equal(t, shimproto.Pass, v.Action)
+	require.NotNil(t, after)
+
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
+	require.NoError(t, err)
+	assert.Empty(t, recs, "the call was logged before its result's verdict went out")
+
+	after()
+	require.NoError(t, d.store.Flush())
+	recs, err = d.store.Query(activity.Filter{Type: "tool_call"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, "read_file", recs[0].Tool)
+	assert.Equal(t, "pass", recs[0].Verdict)
+	assert.Equal(t, 1, d.flows.Session("s").Summary(time.Now()).Origins, "the result became an origin")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -13,12 +14,41 @@ import (
 // (the request's verdict, then the response's verdict and its recording)
 // in a session that already holds 1,500 results, with and without the
 // prompt-injection scan of the result.
+//
+// The cold cases are what the shim waits for. flowd sleeps between the
+// messages of a call while the shim, the client and the server run, and
+// wakes with little of its code and data cached; a 16 MB sweep before
+// each message stands in for them. They report the time to each verdict
+// (req-µs, resp-µs), the work after the verdict left out, for the text
+// `go run ./bench` echoes (no word the injection rules key on) and for
+// prose that has such words, as most results do.
 func BenchmarkJudgeEcho(b *testing.B) {
-	b.Run("injection", func(b *testing.B) { benchJudgeEcho(b, true) })
-	b.Run("no_injection", func(b *testing.B) { benchJudgeEcho(b, false) })
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while seven wizards quietly judge boxing matches near the old harbour")
+	var sb strings.Builder
+	for i := 0; sb.Len() < 1024; i++ {
+		sb.WriteString(words[(i*7)%len(words)] + " ")
+	}
+	msg := sb.String()
+	b.Run("injection", func(b *testing.B) { benchJudgeEcho(b, msg, true, false) })
+	b.Run("no_injection", func(b *testing.B) { benchJudgeEcho(b, msg, false, false) })
+	plain := strings.Repeat("the quick brown fox jumps over the lazy dog while flowd watches the stream ", 14)[:1024]
+	prose := strings.Repeat("Hi team, thanks for your reply. The quarterly review found that response times improved after "+
+		"the cache moved closer to the database. Please read the attached report before the meeting and send your "+
+		"comments to the project channel. ", 5)[:1024]
+	b.Run("cold_plain", func(b *testing.B) { benchJudgeEcho(b, plain, true, true) })
+	b.Run("cold_prose", func(b *testing.B) { benchJudgeEcho(b, prose, true, true) })
 }
 
-func benchJudgeEcho(b *testing.B, scan bool) {
+// sweep evicts the caches by touching a buffer larger than them.
+var sweep = make([]byte, 16<<20)
+
+func evict() {
+	for i := 0; i < len(sweep); i += 64 {
+		sweep[i]++
+	}
+}
+
+func benchJudgeEcho(b *testing.B, msg string, scan, cold bool) {
 	d := testDaemon(&testing.T{}, nil)
 	cfg := config.Default()
 	cfg.Injection.Enabled = scan
@@ -29,15 +59,33 @@ func benchJudgeEcho(b *testing.B, scan bool) {
 	for i := range 1500 {
 		callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))
 	}
-	words := strings.Fields("the quick brown fox jumps over a lazy dog while seven wizards quietly judge boxing matches near the old harbour")
-	var sb strings.Builder
-	for i := 0; sb.Len() < 1024; i++ {
-		sb.WriteString(words[(i*7)%len(words)] + " ")
-	}
-	msg := sb.String()
 	req := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"%s"}}}`+"\n", msg))
 	resp := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"result":{"content":[{"type":"text","text":"%s"}]}}`+"\n", msg))
-	b.ResetTimer()
+	if cold {
+		var toVerdict [2]time.Duration
+		n := 0
+		for i := 0; b.Loop(); i++ {
+			id := 100000 + i
+			for k, m := range []shimproto.Message{
+				{Dir: c2s, Data: []byte(fmt.Sprintf(string(req), id))},
+				{Dir: s2c, Data: []byte(fmt.Sprintf(string(resp), id))},
+			} {
+				b.StopTimer()
+				evict()
+				b.StartTimer()
+				start := time.Now()
+				_, after := u.judge(d, m)
+				toVerdict[k] += time.Since(start)
+				if after != nil {
+					after()
+				}
+			}
+			n++
+		}
+		b.ReportMetric(float64(toVerdict[0].Microseconds())/float64(n), "req-µs")
+		b.ReportMetric(float64(toVerdict[1].Microseconds())/float64(n), "resp-µs")
+		return
+	}
 	for i := 0; b.Loop(); i++ {
 		id := 100000 + i
 		judge(d, u, shimproto.Message{Dir: c2s, Data: []byte(fmt.Sprintf(string(req), id))})

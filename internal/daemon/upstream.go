@@ -257,6 +257,9 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 			v = u.screenResult(d, c, v, e, raw)
 		}
 	}
+	// The activity record and the origin are written after the verdict is
+	// sent: the result is not held up for the log.
+	var logged func()
 	if c.method == "tools/call" || c.scan != nil && c.scan.Action != injection.ActionPass {
 		verdict := "pass"
 		switch {
@@ -265,22 +268,28 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		case v.Action == shimproto.Replace:
 			verdict = "replace"
 		}
-		u.record(d, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
+		size, isErr := len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result)
+		logged = func() { u.record(d, c, verdict, size, isErr) }
 	}
 	switch c.method {
 	case "tools/call", "resources/read", "prompts/get":
 		if e.Kind != jsonrpc.Response {
-			return v, nil
+			return v, logged
 		}
 		// The result becomes an origin. Checks in this session wait for
-		// it from now on, though it is recorded after the verdict is sent.
+		// it from now on.
 		sess := d.flows.Session(u.session)
 		sess.Begin()
 		o := flow.Origin{Server: u.serverName(), Tool: c.tool, Method: c.method, Class: u.sourceClass(d, c.tool)}
 		result := e.Result
-		return v, func() { sess.Record(o, result) }
+		return v, func() {
+			if logged != nil {
+				logged()
+			}
+			sess.Record(o, result)
+		}
 	}
-	return v, nil
+	return v, logged
 }
 
 // join moves this shim into the agent session whose hook announced the
