@@ -176,3 +176,41 @@ func TestSystemFlowdServesGroupMembers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, all, 3, "nothing of the stranger's was judged")
 }
+
+// A process of another user that reaches the socket (here the directory
+// and socket are opened up on purpose) is refused by the peer uid check.
+func TestRunRefusesOtherUsers(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a client as another uid")
+	}
+	dir, err := os.MkdirTemp("", "flowdtest")
+	require.NoError(t, err)
+	defer os.RemoveAll(dir)
+	socket := filepath.Join(dir, "run", "flowd.sock")
+	cancel, errc := runDaemon(t, socket)
+	defer func() { cancel(); <-errc }()
+	require.NoError(t, os.Chmod(dir, 0o755))
+	require.NoError(t, os.Chmod(filepath.Dir(socket), 0o755))
+	require.NoError(t, os.Chmod(socket, 0o666))
+
+	// The same request from root works ...
+	_, err = localapi.NewClient(socket, time.Second).Status()
+	require.NoError(t, err)
+	// ... and from nobody it gets no answer: the connection is closed.
+	py := `import socket,sys
+s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+try:
+    s.sendall(b"GET /api/v1/status HTTP/1.1\r\nHost: x\r\n\r\n"); got = s.recv(100)
+except OSError:
+    got = b""
+sys.stdout.write(repr(got))`
+	python, err := exec.LookPath("/usr/bin/python3")
+	if err != nil {
+		t.Skip("needs /usr/bin/python3 (readable by uid 65534) as the other user's client")
+	}
+	cmd := exec.Command(python, "-c", py, socket)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, "b''", string(out), "no bytes for another user")
+}

@@ -11,5 +11,7 @@
 // .ci/run into $FLOWD_TOOLS_DIR (default ~/.cache/flowd-test-tools); the
 // Claude Code harness is ../shared/harness/claude-code, installed by .ci/run
 // into $CC_HARNESS_DIR. Tests that need them skip, saying so, only when
-// they cannot be installed. The package has no code outside its tests.
+// they cannot be installed. The package has no code outside its tests,
+// and they build only for unix: they drive processes through process
+// groups and signals. The Windows shim is tested here too, under Wine.
 package e2e
