@@ -21,8 +21,9 @@ const (
 	queueDepth = 4096
 )
 
-// lockedWriter lets a direction's writer and the other direction's
-// Respond verdicts share one destination without interleaving lines.
+// lockedWriter lets a direction's messages, the other direction's Respond
+// verdicts and flowd's own messages share one destination without
+// interleaving lines.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
