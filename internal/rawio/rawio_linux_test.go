@@ -55,20 +55,9 @@ func TestTryWriteStopsAtAFullPipe(t *testing.T) {
 	if m, err := f.TryWrite(want[n:]); m != 0 || err != nil {
 		t.Fatalf("TryWrite into a full pipe = %d, %v; want 0, nil", m, err)
 	}
-	done := make(chan error, 1)
-	go func() {
+	receive(t, r, want, func() error {
 		_, err := f.Write(want[n:])
 		w.Close()
-		done <- err
-	}()
-	got, err := io.ReadAll(Reader(r))
-	if err != nil {
-		t.Fatalf("read: %v", err)
-	}
-	if err := <-done; err != nil {
-		t.Fatalf("write: %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("read %d bytes, want the %d written", len(got), len(want))
-	}
+		return err
+	})
 }

@@ -19,15 +19,22 @@ func TestPipeRoundTrip(t *testing.T) {
 	// More than a pipe holds, so the writer must wait in the poller for
 	// the reader.
 	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<16)
-	done := make(chan error, 1)
-	go func() {
+	receive(t, r, want, func() error {
 		n, err := Writer(w).Write(want)
 		if err == nil && n != len(want) {
 			err = io.ErrShortWrite
 		}
 		w.Close()
-		done <- err
-	}()
+		return err
+	})
+}
+
+// receive reads r to its end while send writes the other end and closes
+// it, and checks that what arrived is want.
+func receive(t *testing.T, r io.Reader, want []byte, send func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- send() }()
 	got, err := io.ReadAll(Reader(r))
 	if err != nil {
 		t.Fatalf("read: %v", err)
