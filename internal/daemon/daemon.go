@@ -132,6 +132,7 @@ type Daemon struct {
 	hooksSeen map[string]time.Time // agent → last hook event
 	corr      correlator
 	wg        sync.WaitGroup // one per shim connection
+	behind    background     // what results leave behind their verdicts
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -199,6 +200,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	}
 	d.mu.Unlock()
 	d.wg.Wait()
+	d.behind.close()
 	<-sweepDone
 	d.summarise(time.Now(), true)
 	if cerr := st.close(); cerr != nil && err == nil {

@@ -116,8 +116,13 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 			s.wmu.Lock()
 			err = w.WriteVerdict(v)
 			s.wmu.Unlock()
-			if after != nil {
-				after() // even when the shim is gone: checks of the session wait for it
+			// Even when the shim is gone: checks of the session wait for it.
+			switch {
+			case after == nil:
+			case m.Dir == shimproto.ServerToClient:
+				d.behind.add(after)
+			default:
+				after()
 			}
 			if err != nil {
 				return
