@@ -72,10 +72,11 @@ func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
 
 // A result's verdict comes before its activity record and its recording
 // as an origin: the result is not held up for the log. Both follow once
-// the work after the verdict has run.
+// the work after the verdict has run, dated and timed as of the verdict.
 func TestResultVerdictComesBeforeItsRecord(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	start := time.Now()
 	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"notes.md"}}}`))
 	v, after := u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the quarterly numbers for the board"}]}}`))
 	assert.Equal(t, shimproto.Pass, v.Action)
@@ -86,11 +87,15 @@ func TestResultVerdictComesBeforeItsRecord(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, recs, "the call was logged before its result's verdict went out")
 
+	judged := time.Now()
+	time.Sleep(20 * time.Millisecond) // a gap before the record is written, as in a busy background queue
 	after()
 	require.NoError(t, d.store.Flush())
 	recs, err = d.store.Query(activity.Filter{Type: "tool_call"})
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
+	assert.False(t, recs[0].Time.After(judged), "the record is dated when the result was judged, not when it was written")
+	assert.LessOrEqual(t, recs[0].LatencyMicros, judged.Sub(start).Microseconds(), "the call's latency leaves out the wait before the record is written")
 	assert.Equal(t, "read_file", recs[0].Tool)
 	assert.Equal(t, "pass", recs[0].Verdict)
 	assert.Equal(t, 1, d.flows.Session("s").Summary(time.Now()).Origins, "the result became an origin")

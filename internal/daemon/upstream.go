@@ -56,6 +56,7 @@ type call struct {
 	tool      string
 	argsBytes int
 	start     time.Time
+	end       time.Time // when the result was judged; zero until then
 	decision  policy.Decision
 	class     classify.Result
 	analysis  flow.Analysis
@@ -269,6 +270,7 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 			verdict = "replace"
 		}
 		size, isErr := len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result)
+		c.end = time.Now() // the record is written later, and must not count the wait
 		logged = func() { u.record(d, c, verdict, size, isErr) }
 	}
 	switch c.method {
@@ -481,8 +483,15 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, i
 		RiskLevel:   c.analysis.Risk,
 		FlowType:    c.analysis.FlowType,
 	}
+	if !c.end.IsZero() {
+		rec.Time = c.end
+	}
 	if verdict != "block" || c.scan != nil {
-		rec.LatencyMicros = time.Since(c.start).Microseconds()
+		end := c.end
+		if end.IsZero() {
+			end = time.Now()
+		}
+		rec.LatencyMicros = end.Sub(c.start).Microseconds()
 	}
 	if s := c.scan; s != nil && s.Action != injection.ActionPass {
 		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, scanRisk(s.Action))
