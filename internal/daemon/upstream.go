@@ -56,7 +56,6 @@ type call struct {
 	tool      string
 	argsBytes int
 	start     time.Time
-	end       time.Time // when the result was judged; zero until then
 	decision  policy.Decision
 	class     classify.Result
 	analysis  flow.Analysis
@@ -269,9 +268,7 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		case v.Action == shimproto.Replace:
 			verdict = "replace"
 		}
-		size, isErr := len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result)
-		c.end = time.Now() // the record is written later, and must not count the wait
-		logged = func() { u.record(d, c, verdict, size, isErr) }
+		logged = u.recordLater(d, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
 	}
 	switch c.method {
 	case "tools/call", "resources/read", "prompts/get":
@@ -468,8 +465,19 @@ func (u *upstream) isModern() bool {
 	return u.modern
 }
 
+// record writes c's activity record.
 func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, isErr bool) {
+	u.recordLater(d, c, verdict, resultBytes, isErr)()
+}
+
+// recordLater fills in c's activity record as of now, on the connection's
+// goroutine, and returns what writes it. Encoding the details and the
+// write may wait past the verdict, on another goroutine: the record keeps
+// its time, latency and session.
+func (u *upstream) recordLater(d *Daemon, c *call, verdict string, resultBytes int, isErr bool) func() {
+	now := time.Now()
 	rec := activity.Record{
+		Time:        now,
 		Type:        "tool_call",
 		Session:     u.session,
 		Server:      u.serverName(),
@@ -483,15 +491,8 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, i
 		RiskLevel:   c.analysis.Risk,
 		FlowType:    c.analysis.FlowType,
 	}
-	if !c.end.IsZero() {
-		rec.Time = c.end
-	}
 	if verdict != "block" || c.scan != nil {
-		end := c.end
-		if end.IsZero() {
-			end = time.Now()
-		}
-		rec.LatencyMicros = end.Sub(c.start).Microseconds()
+		rec.LatencyMicros = now.Sub(c.start).Microseconds()
 	}
 	if s := c.scan; s != nil && s.Action != injection.ActionPass {
 		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, scanRisk(s.Action))
@@ -502,8 +503,10 @@ func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, i
 			}
 		}
 	}
-	rec.Details = callDetails(c, isErr)
-	d.store.Append(rec)
+	return func() {
+		rec.Details = callDetails(c, isErr)
+		d.store.Append(rec)
+	}
 }
 
 // maxEdgesRecorded bounds the edges an activity record lists.
