@@ -23,7 +23,6 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/session"
 )
@@ -59,21 +58,6 @@ func shortDir(t *testing.T) string {
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
-}
-
-// statusRequest is written on a connection before anything serves it.
-const statusRequest = "GET /api/v1/status HTTP/1.1\r\nHost: flowd\r\nConnection: close\r\n\r\n"
-
-func readStatus(t *testing.T, c net.Conn) localapi.Status {
-	t.Helper()
-	c.SetReadDeadline(time.Now().Add(30 * time.Second))
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	var st localapi.Status
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
-	return st
 }
 
 // hookVerdict asks flowd about one PreToolUse event, as the hook does.

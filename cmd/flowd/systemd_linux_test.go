@@ -3,8 +3,12 @@ package main
 // systemd's socket activation and readiness protocol are Linux's.
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/localapi"
 )
 
 // notifySocket is where the child sends sd_notify messages, as to
@@ -102,11 +108,7 @@ func TestRunSocketActivatedUnderSystemd(t *testing.T) {
 
 	// A client connects and asks before flowd has started: it waits in the
 	// socket's backlog and gets its answer.
-	early, err := net.Dial("unix", sockPath)
-	require.NoError(t, err)
-	defer early.Close()
-	_, err = early.Write([]byte(statusRequest))
-	require.NoError(t, err)
+	early := askStatus(t, sockPath)
 
 	cmd, stderr := activatedFlowd(t, dir, sock, notifyPath)
 	awaitNotify(t, notify, "READY=1")
@@ -127,11 +129,7 @@ func TestRunSocketActivatedUnderSystemd(t *testing.T) {
 	awaitNotify(t, notify, "STOPPING=1")
 	require.NoError(t, cmd.Wait())
 	assert.FileExists(t, sockPath, "flowd leaves systemd's socket in place")
-	between, err := net.Dial("unix", sockPath)
-	require.NoError(t, err)
-	defer between.Close()
-	_, err = between.Write([]byte(statusRequest))
-	require.NoError(t, err)
+	between := askStatus(t, sockPath)
 	cmd2, _ := activatedFlowd(t, dir, sock, notifyPath)
 	awaitNotify(t, notify, "READY=1")
 	assert.Equal(t, cmd2.Process.Pid, readStatus(t, between).PID)
@@ -148,4 +146,28 @@ func TestRunSocketActivatedUnderSystemd(t *testing.T) {
 		assert.NotContains(t, line, "time=")
 	}
 	assert.Contains(t, string(logged), `<6>level=INFO msg="using the socket systemd passed"`)
+}
+
+// askStatus connects to socket and writes a status request, whether or
+// not anything serves it yet; readStatus reads the answer.
+func askStatus(t *testing.T, socket string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("unix", socket)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	_, err = io.WriteString(c, "GET /api/v1/status HTTP/1.1\r\nHost: flowd\r\nConnection: close\r\n\r\n")
+	require.NoError(t, err)
+	return c
+}
+
+func readStatus(t *testing.T, c net.Conn) localapi.Status {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var st localapi.Status
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	return st
 }
