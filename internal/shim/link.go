@@ -155,12 +155,15 @@ func (l *link) broken(c net.Conn, err error) {
 	closed := l.closed
 	l.mu.Unlock()
 	c.Close()
+	// Said before the messages go on, so the log never trails what it explains.
+	if !closed {
+		l.logf("lost connection to flowd: %v", err)
+	}
 	for _, p := range lost {
 		p.lost = true
 		p.box.complete(p)
 	}
 	if !closed {
-		l.logf("lost connection to flowd: %v", err)
 		l.reconnect()
 	}
 }
@@ -224,18 +227,18 @@ func (l *link) send(p *pending, truncated bool) {
 	}
 }
 
-// abandon gives up waiting for p's verdict because flowd is too slow; it
-// reports false when the verdict won the race.
-func (l *link) abandon(p *pending) bool {
+// abandon gives up waiting for p's verdict because flowd is too slow,
+// logging why before p goes on; nothing happens when the verdict won the race.
+func (l *link) abandon(p *pending, why string) {
 	l.mu.Lock()
 	_, ok := l.pend[p.seq]
 	delete(l.pend, p.seq)
 	l.mu.Unlock()
 	if ok {
+		l.logf("%s", why)
 		p.lost, p.timedOut = true, true
 		p.box.complete(p)
 	}
-	return ok
 }
 
 // report sends flowd a JSON frame that needs no verdict. It is lost when

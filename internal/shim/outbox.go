@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -199,7 +200,7 @@ func (o *outbox) expire() {
 	case p == nil:
 	case left > 0:
 		o.timer.Reset(left) // the timer was set for an earlier head
-	case o.r.link.abandon(p):
-		o.r.logf("no verdict from flowd within %v for a %s message; applying fail_mode (%s) to it", o.r.verdictTimeout(), p.dir, o.r.mode())
+	default:
+		o.r.link.abandon(p, fmt.Sprintf("no verdict from flowd within %v for a %s message; applying fail_mode (%s) to it", o.r.verdictTimeout(), p.dir, o.r.mode()))
 	}
 }

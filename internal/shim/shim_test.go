@@ -348,9 +348,9 @@ func TestVerdictTimeoutAppliesFailMode(t *testing.T) {
 	<-f.hello
 	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stuck"}}`+"\n", `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
 	assert.Contains(t, r.readLine(t), "flowd blocked", "flowd's fail_mode (closed) wins over the local one")
+	assert.Contains(t, r.stderr.String(), "no verdict from flowd", "logged before the message it explains goes on")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n", r.readLine(t))
 	assert.Equal(t, 0, r.finish(t))
-	assert.Contains(t, r.stderr.String(), "no verdict from flowd")
 }
 
 // Lines flowd cannot or need not judge pass byte for byte: garbage, a line
