@@ -142,6 +142,21 @@ func TestMember(t *testing.T) {
 	}
 }
 
+// A tool's name reads as a JSON decoder reads it, whether it takes the
+// fast path or the decoder: policy names tools as the server sees them.
+func TestToolCallNameAsDecoded(t *testing.T) {
+	for _, raw := range []string{`"read_file"`, `"delete\u005frepo"`, `"caf\u00e9"`, `"café"`, "\"bad\xffbyte\"", `"tab\there"`, `"a/b c-d.e"`, `7`, `null`} {
+		params := []byte(`{"name":` + raw + `,"arguments":{"x":1}}`)
+		var want struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(params, &want)
+		name, args := ToolCall(params)
+		assert.Equal(t, want.Name, name, raw)
+		assert.Equal(t, `{"x":1}`, string(args), raw)
+	}
+}
+
 func TestWithoutArgument(t *testing.T) {
 	tests := []struct {
 		name, in, want string
