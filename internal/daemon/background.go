@@ -1,19 +1,24 @@
 package daemon
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // background runs the work a result leaves behind its verdict (the call's
 // activity record, the result's recording as an origin) one job after
-// another, at the lowest CPU priority where the system has one.
+// another, on a goroutine of its own, so the result is not held up for it.
 //
-// On a loaded machine that work competes for the cores with the processes
-// a round trip is waiting for: the shim, the client, the next server. At
-// nice 19 the kernel runs it when they are not runnable. Alternating bench
-// runs with the work on the connection's goroutine and on a background
-// goroutine at normal priority showed no difference; at nice 19 the added
-// latency fell by about 20 µs. Nice 19 is not idle: under a busy machine
-// the work is slowed, never starved, so the flow checks that wait for a
-// recording (calls to external destinations) are never held up for long.
+// flowd runs with one scheduler slot (see cmd/flowd), so this work never
+// runs beside a verdict in flowd: between jobs the worker lets whatever
+// else is ready go first, so a verdict waits for the job under way, not
+// for the whole queue.
+//
+// It used to run on a thread of its own at nice 19. Unloaded that was
+// 10-15 µs faster, but on a busy machine the thread got no CPU while the
+// flow checks that wait for a recording waited for it: with two CPU hogs
+// running, a round trip's added latency was +400-1100 µs at the median,
+// against +150-210 µs at normal priority.
 //
 // A request's flow check stays on its connection: it waits for results
 // recorded before it, which may be queued here.
@@ -38,9 +43,11 @@ func (b *background) add(job func()) {
 
 func (b *background) run() {
 	defer close(b.done)
-	lowerPriority()
 	for job := range b.jobs {
 		job()
+		// Receiving the next job does not give up the slot: without this
+		// a backlog would run to its end before the next verdict.
+		runtime.Gosched()
 	}
 }
 
