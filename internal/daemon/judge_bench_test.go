@@ -39,10 +39,8 @@ func BenchmarkJudgeEcho(b *testing.B) {
 	b.Run("cold_prose", func(b *testing.B) { benchJudgeEcho(b, prose, true, true) })
 }
 
-// sweep evicts the caches by touching a buffer larger than them.
-var sweep = make([]byte, 16<<20)
-
-func evict() {
+// evict empties the caches by touching sweep, a buffer larger than them.
+func evict(sweep []byte) {
 	for i := 0; i < len(sweep); i += 64 {
 		sweep[i]++
 	}
@@ -62,6 +60,7 @@ func benchJudgeEcho(b *testing.B, msg string, scan, cold bool) {
 	req := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"%s"}}}`+"\n", msg))
 	resp := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"result":{"content":[{"type":"text","text":"%s"}]}}`+"\n", msg))
 	if cold {
+		sweep := make([]byte, 16<<20)
 		var toVerdict [2]time.Duration
 		n := 0
 		for i := 0; b.Loop(); i++ {
@@ -71,7 +70,7 @@ func benchJudgeEcho(b *testing.B, msg string, scan, cold bool) {
 				{Dir: s2c, Data: []byte(fmt.Sprintf(string(resp), id))},
 			} {
 				b.StopTimer()
-				evict()
+				evict(sweep)
 				b.StartTimer()
 				start := time.Now()
 				_, after := u.judge(d, m)
