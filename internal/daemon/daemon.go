@@ -102,6 +102,7 @@ func (d *Daemon) Reload(c *config.Config) error {
 		sc.up.forgetClasses()
 	}
 	d.mu.Unlock()
+	d.withdrawGrants(func(*upstream) bool { return true }) // granted under the old rules
 	d.log.Info("config reloaded")
 	return nil
 }

@@ -90,6 +90,15 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 	}); err != nil {
 		return
 	}
+	s.up.grants.send = func(g shimproto.Grant) error {
+		s.wmu.Lock()
+		err := w.WriteJSON(shimproto.TypeGrant, g)
+		s.wmu.Unlock()
+		if err != nil {
+			s.stop() // a shim that may have missed a withdrawal must lose its grant with the connection
+		}
+		return err
+	}
 	d.addShim(s)
 	defer d.removeShim(s)
 	d.log.Info("shim connected", "shim", s.up.id, "server", s.up.serverName(), "session", sess, "pid", h.PID)
@@ -113,9 +122,11 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 				return
 			}
 			v, after := s.up.judge(d, m)
-			s.wmu.Lock()
-			err = w.WriteVerdict(v)
-			s.wmu.Unlock()
+			if !m.Forwarded {
+				s.wmu.Lock()
+				err = w.WriteVerdict(v)
+				s.wmu.Unlock()
+			}
 			// Even when the shim is gone: checks of the session wait for it.
 			switch {
 			case after == nil:

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -44,6 +45,8 @@ type upstream struct {
 	tools   map[string]classify.ToolInfo
 	classes map[string]classify.Result // by tool name; reset when tools/list changes
 
+	grants grants // what the shim may forward without waiting
+
 	// The connection's goroutine alone touches these.
 	poisoned  map[string]string // tools withheld for their definition, and why
 	listed    bool              // a tools/list answer has been screened
@@ -61,6 +64,12 @@ type call struct {
 	analysis  flow.Analysis
 	scan      *localapi.Injection // what the injection scan found in the result
 	answer    *shimproto.Answer   // the user's answer, when the call was held to ask
+	// standing: the decision holds for any call to the tool without a
+	// suspicious host in its arguments (policy.Standing).
+	standing bool
+	// forwarded: the shim sent the call on under a grant, before this
+	// decision.
+	forwarded bool
 	// justification is the agent's stated reason, taken out of the
 	// arguments before they go to the server.
 	justification string
@@ -117,12 +126,15 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		return v, nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data)
+		return u.fromClient(d, v, e, m.Data, m.Forwarded)
 	}
 	return u.fromServer(d, v, e, m.Data)
 }
 
-func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
+// fromClient judges a client's message; forwarded is whether the shim has
+// sent it on already, under a grant, so that only the record is left to
+// make.
+func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
 		return u.batch(d, v, raw), nil
@@ -153,33 +165,21 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	var later func()
 	if e.Method == "tools/call" {
 		name, args := jsonrpc.ToolCall(e.Params)
-		c.tool, c.argsBytes = name, len(args)
+		c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
+		epoch := u.grants.current()
 		hooked := u.join(d, e.Params, name, args)
 		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
 			later = u.decide(d, c, args, !hooked) // a hook that announced the call asked already
 		}
-		if c.decision.Action == policy.Deny {
-			u.blocked[string(e.ID)] = true
-			v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(e.ID, c.decision.Reason, u.isModern())
-			u.record(d, c, "block", 0, false)
-			return v, nil
-		}
-		var forward []byte
-		if c.justification != "" {
-			// The server did not ask for it and its schema may refuse it.
-			if stripped, ok := jsonrpc.WithoutArgument(raw, policy.JustificationArg); ok {
-				forward = stripped
-				v.Action, v.Data = shimproto.Replace, stripped
+		if forwarded {
+			u.wentAhead(d, c)
+		} else {
+			var blocked bool
+			if v, blocked = u.apply(d, c, v, e.ID, raw, epoch); blocked {
+				return v, nil
 			}
-		}
-		switch c.decision.Action {
-		case policy.Ask:
-			v.Action, v.Data = shimproto.Ask, u.question(d, c, forward)
-			u.held[v.Seq] = held{id: string(e.ID), c: c}
-		case policy.Warn:
-			d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", name, "reason", c.decision.Reason)
 		}
 	}
 	if len(u.calls) < maxOutstanding {
@@ -246,8 +246,14 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	delete(u.calls, string(e.ID))
 	switch c.method {
 	case "initialize", "server/discover":
+		u.grants.withdraw() // policy keys overrides by the server's name, which may change now
 		u.learn(e.Result)
 	case "tools/list":
+		// Classes, poisoned tools and pins may change now; pins are
+		// shared by every shim of the same server.
+		u.grants.withdraw()
+		id := u.identity()
+		d.withdrawGrants(func(o *upstream) bool { return o != u && o.identity() == id })
 		u.learnTools(e.Result)
 		if e.Kind == jsonrpc.Response {
 			v = u.screenTools(d, v, e, raw)
@@ -289,6 +295,52 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		}
 	}
 	return v, logged
+}
+
+// apply turns c's decision into the verdict on the request raw with id; it
+// reports whether the call is blocked. A standing decision also grants the
+// tool, unless grants were withdrawn since epoch: before the verdict goes,
+// so the shim applies the grant from the next call on.
+func (u *upstream) apply(d *Daemon, c *call, v shimproto.Verdict, id json.RawMessage, raw []byte, epoch uint64) (_ shimproto.Verdict, blocked bool) {
+	if c.standing {
+		u.grants.give(c.tool, epoch, d.current().rules.SuspiciousEndpoints)
+	}
+	if c.decision.Action == policy.Deny {
+		u.blocked[string(id)] = true
+		v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(id, c.decision.Reason, u.isModern())
+		u.record(d, c, "block", 0, false)
+		return v, true
+	}
+	var forward []byte
+	if c.justification != "" {
+		// The server did not ask for it and its schema may refuse it.
+		if stripped, ok := jsonrpc.WithoutArgument(raw, policy.JustificationArg); ok {
+			forward = stripped
+			v.Action, v.Data = shimproto.Replace, stripped
+		}
+	}
+	switch c.decision.Action {
+	case policy.Ask:
+		v.Action, v.Data = shimproto.Ask, u.question(d, c, forward)
+		u.held[v.Seq] = held{id: string(id), c: c}
+	case policy.Warn:
+		d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", c.tool, "reason", c.decision.Reason)
+	}
+	return v, false
+}
+
+// wentAhead handles a call the shim forwarded under a grant. Policy allows
+// it unless the grant was withdrawn while the call was on its way: that is
+// logged and recorded, as it could not be stopped.
+func (u *upstream) wentAhead(d *Daemon, c *call) {
+	if c.decision.Action == policy.Allow {
+		return
+	}
+	d.log.Warn("tool call went out under a grant withdrawn meanwhile", "server", u.serverName(), "tool", c.tool,
+		"decision", c.decision.Action, "reason", c.decision.Reason)
+	c.decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way; policy now says %s: %s",
+		c.decision.Action, c.decision.Reason)
+	c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
 }
 
 // join moves this shim into the agent session whose hook announced the
@@ -352,6 +404,8 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		c.justification = pc.Justification
 	}
 	c.decision = set.rules.Decide(pc)
+	// The justification argument is removed call by call.
+	c.standing = policy.Standing(pc, c.decision) && !set.rules.RequireJustification
 	finish := func() {
 		if !pc.External {
 			c.analysis = sess.Check(server, c.tool, c.class, args, views)
@@ -528,8 +582,9 @@ func callDetails(c *call, isErr bool) json.RawMessage {
 		Classification classify.Result     `json:"classification"`
 		Flow           flow.Analysis       `json:"flow"`
 		Injection      *localapi.Injection `json:"injection,omitempty"`
-		Asked          *shimproto.Answer   `json:"asked,omitempty"` // the user's answer, when flowd asked
-	}{isErr, c.decision.Rule, c.class, a, c.scan, c.answer})
+		Asked          *shimproto.Answer   `json:"asked,omitempty"`     // the user's answer, when flowd asked
+		Forwarded      bool                `json:"forwarded,omitempty"` // the shim sent the call on under a grant
+	}{isErr, c.decision.Rule, c.class, a, c.scan, c.answer, c.forwarded})
 }
 
 // close records the calls that never got an answer.

@@ -4,7 +4,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -172,6 +174,59 @@ func TestFlowAcceptance(t *testing.T) {
 			assert.NotContains(t, msg, flowRoadmap, "the data is not repeated to the user")
 		})
 	}
+}
+
+// After a first allowed call, calls to the same internal tool go on
+// without waiting for flowd (a grant, shimproto.Grant). They are still
+// shown to flowd, tracked and recorded; a call naming a suspicious host,
+// plainly or encoded, still waits for its verdict and is denied.
+func TestGrantedCallsStayTracked(t *testing.T) {
+	t.Parallel()
+	f := startFlowd(t, "")
+	src := flowClient(t, f.shim(bins.testserver, "--name", "github", "--doc", flowRoadmap), nil)
+	read, _ := callTool(t, src, "read_document", nil)
+	db := flowClient(t, f.shim(bins.testserver, "--name", "postgres-db"), nil)
+	for i := range 3 {
+		text, isErr := callTool(t, db, "echo", map[string]any{"message": fmt.Sprintf("note %d: %s", i, read)})
+		require.False(t, isErr, text)
+	}
+	encoded := base64.StdEncoding.EncodeToString([]byte("https://webhook.site/collect?d=1"))
+	for _, m := range []string{"post it to https://webhook.site/abc", encoded} {
+		text, isErr := callTool(t, db, "echo", map[string]any{"message": m})
+		assert.True(t, isErr, "a suspicious host is denied on a granted tool too: %s", text)
+		assert.Contains(t, text, "suspicious endpoint webhook.site")
+	}
+
+	var echoes []record
+	require.Eventually(t, func() bool {
+		echoes = echoes[:0]
+		for _, r := range f.activity(t, "tool_call") {
+			if r.Server == "postgres-db" && r.Tool == "echo" {
+				echoes = append(echoes, r)
+			}
+		}
+		return len(echoes) == 5
+	}, 10*time.Second, 20*time.Millisecond, "flowd records every call, forwarded or not")
+	forwarded := 0
+	for _, r := range echoes {
+		var d struct {
+			Forwarded bool `json:"forwarded"`
+			Flow      struct {
+				FlowType string `json:"flow_type"`
+			} `json:"flow"`
+		}
+		require.NoError(t, json.Unmarshal(r.Details, &d))
+		if r.Verdict == "block" {
+			assert.False(t, d.Forwarded, "a denied call waited for its verdict")
+			continue
+		}
+		assert.Equal(t, "allow", r.Decision)
+		assert.Equal(t, "internal→internal", d.Flow.FlowType, "the document's flow is tracked: %s", r.Details)
+		if d.Forwarded {
+			forwarded++
+		}
+	}
+	assert.Equal(t, 2, forwarded, "every call after the first went at once")
 }
 
 // With require_justification, the agent's first send is refused with a

@@ -109,6 +109,17 @@ func (r Rules) Decide(c Call) Decision {
 	return d
 }
 
+// Standing reports whether d, decided for c, is the decision for every call
+// to the same tool on the same server whose arguments name no suspicious
+// endpoint: a decision a shim may apply by itself (shimproto.Grant). Only
+// an allowed call to a destination that cannot send data out qualifies:
+// for it no rule but suspicious_endpoints reads the arguments, since
+// secrets, flows, taint, justification and the inspection limit all judge
+// data leaving.
+func Standing(c Call, d Decision) bool {
+	return d.Action == Allow && !c.External
+}
+
 // UninspectedRule names the decision on arguments flowd could not read in
 // full.
 const UninspectedRule = "shim.max_inspect_bytes"

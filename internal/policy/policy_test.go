@@ -153,6 +153,60 @@ func TestDecideRequireJustification(t *testing.T) {
 	}
 }
 
+// A standing decision must not change with anything the arguments can
+// change, under any rules: otherwise a shim would forward calls policy
+// denies.
+func TestStandingHoldsForAnyArguments(t *testing.T) {
+	var ruleSets []Rules
+	for _, def := range []Action{"", Allow, Warn, Ask, Deny} {
+		for _, strict := range []bool{false, true} {
+			r := rules
+			r.DefaultAction = def
+			if strict {
+				r.RequireJustification, r.TaintAction, r.AskFallback = true, TaintDeny, Deny
+			}
+			ruleSets = append(ruleSets, r)
+		}
+	}
+	// What the arguments, or the session they come from, can vary.
+	variants := []func(*Call){
+		func(c *Call) {},
+		func(c *Call) { c.Secrets = []string{"aws_secret_key"} },
+		func(c *Call) { c.FlowType, c.Sources = "internal→internal", []string{"github"} },
+		func(c *Call) { c.FlowType, c.Sources = "external→internal", []string{"fetch"} },
+		func(c *Call) { c.Tainted, c.TaintReason = true, "flagged page" },
+		func(c *Call) { c.ArgsBytes, c.InspectedBytes = 1<<30, 1<<20 },
+		func(c *Call) { c.Justification = "because" },
+		func(c *Call) { c.CanAsk = !c.CanAsk },
+		func(c *Call) { c.Justifiable = !c.Justifiable },
+	}
+	standing := 0
+	for _, r := range ruleSets {
+		for _, base := range []Call{
+			{Server: "everything", Tool: "echo", Justifiable: true},
+			{Server: "fs", Tool: "delete_file", Justifiable: true},
+			{Server: "other", Tool: "WebSearch"},
+			{Server: "slack", Tool: "send", External: true, Justifiable: true},
+		} {
+			if !Standing(base, r.Decide(base)) {
+				continue
+			}
+			standing++
+			for i, vary := range variants {
+				c := base
+				vary(&c)
+				assert.Equal(t, r.Decide(base), r.Decide(c), "rules %+v, call %+v, variant %d", r, base, i)
+			}
+			c := base
+			c.Endpoint = "webhook.site"
+			assert.Equal(t, Deny, r.Decide(c).Action, "a suspicious endpoint is the one thing the shim must check itself")
+		}
+	}
+	assert.Greater(t, standing, 4, "the test must meet standing decisions to check them")
+	assert.False(t, Standing(Call{External: true}, Decision{Action: Allow}), "data leaving is judged call by call")
+	assert.False(t, Standing(Call{}, Decision{Action: Warn}), "a warning is logged call by call")
+}
+
 func TestSensitiveReason(t *testing.T) {
 	d := rules.Decide(Call{Server: "slack-notifications", Tool: "post", External: true,
 		Secrets: []string{"aws_secret_key"}, FlowType: "internal→external", Sources: []string{"postgres-db"}})

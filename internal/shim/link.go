@@ -42,6 +42,7 @@ type link struct {
 	wmu      sync.Mutex // serialises frame writes; separate from mu so verdicts are not held up by a large write
 	pend     map[uint64]*pending
 	welcome  shimproto.Welcome
+	grant    *grant // what flowd lets through at once; nil: every message waits for its verdict
 	dialing  bool
 	closed   bool
 	everUp   bool
@@ -95,7 +96,7 @@ func (l *link) connect() error {
 		c.Close()
 		return errors.New("shim is shutting down")
 	}
-	l.conn, l.w, l.welcome = c, w, wel
+	l.conn, l.w, l.welcome, l.grant = c, w, wel, nil
 	l.everUp = true
 	close(l.up)
 	l.up = make(chan struct{})
@@ -116,10 +117,23 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 			l.broken(c, err)
 			return
 		}
-		if t == shimproto.TypeToClient {
+		switch t {
+		case shimproto.TypeToClient:
 			if l.toClient != nil {
 				l.toClient(p)
 			}
+			continue
+		case shimproto.TypeGrant:
+			var g shimproto.Grant
+			if err := json.Unmarshal(p, &g); err != nil {
+				l.broken(c, fmt.Errorf("bad grant: %w", err))
+				return
+			}
+			l.mu.Lock()
+			if l.conn == c {
+				l.grant = newGrant(c, g)
+			}
+			l.mu.Unlock()
 			continue
 		}
 		if t != shimproto.TypeVerdict {
@@ -149,7 +163,7 @@ func (l *link) broken(c net.Conn, err error) {
 		l.mu.Unlock()
 		return
 	}
-	l.conn, l.w = nil, nil
+	l.conn, l.w, l.grant = nil, nil, nil
 	lost := l.pend
 	l.pend = make(map[uint64]*pending)
 	closed := l.closed
@@ -225,6 +239,27 @@ func (l *link) send(p *pending, truncated bool) {
 	if err != nil {
 		l.broken(c, err)
 	}
+}
+
+// forward shows flowd a client request its grant covers, marked as sent
+// on, and reports whether it did: the request may then go to the server at
+// once. The report goes out before the request does, so flowd knows the
+// call before its result can arrive.
+func (l *link) forward(p *pending) bool {
+	l.mu.Lock()
+	c, w, g := l.conn, l.w, l.grant
+	l.mu.Unlock()
+	if g == nil || g.conn != c || !g.covers(p.line, l.maxInspect()) {
+		return false
+	}
+	l.wmu.Lock()
+	err := w.WriteMessage(shimproto.Message{Seq: p.seq, Dir: p.dir, Forwarded: true, Data: p.line})
+	l.wmu.Unlock()
+	if err != nil {
+		l.broken(c, err)
+		return false
+	}
+	return true
 }
 
 // abandon gives up waiting for p's verdict because flowd is too slow,

@@ -81,10 +81,15 @@ func (r *relay) read(dir shimproto.Direction, src io.Reader, o *outbox) {
 					r.sawInitialize.Store(true)
 				}
 			}
-			// Queued before it is sent, so that its verdict finds it.
 			blank := len(bytes.TrimSpace(line)) == 0 // carries nothing to judge
-			o.push(p, blank)
-			if !blank {
+			switch {
+			case blank:
+				o.push(p, true)
+			case dir == shimproto.ClientToServer && r.link.forward(p):
+				o.push(p, true) // flowd has seen it and sends no verdict
+			default:
+				// Queued before it is sent, so that its verdict finds it.
+				o.push(p, false)
 				// A request is always shown whole: its id, method and tool
 				// name may sit anywhere in it, and policy needs them. Only
 				// results are cut to max_inspect_bytes.

@@ -34,6 +34,9 @@ type fakeFlowd struct {
 	// judge answers messages; it may hold some back and release them later
 	// by returning them in a later call. It runs on the connection's goroutine.
 	judge func(m shimproto.Message) []shimproto.Verdict
+	// grant, when set, may answer a message with a Grant, sent before the
+	// message's verdicts.
+	grant func(m shimproto.Message) *shimproto.Grant
 
 	mu      sync.Mutex
 	seen    [][]byte
@@ -43,11 +46,16 @@ type fakeFlowd struct {
 	answers chan shimproto.Answer
 }
 
-func startFake(t *testing.T, socket string, judge func(shimproto.Message) []shimproto.Verdict) *fakeFlowd {
+// startFake listens on socket; setup, if any, runs before the first
+// connection is served (a reconnecting shim may be waiting already).
+func startFake(t *testing.T, socket string, judge func(shimproto.Message) []shimproto.Verdict, setup ...func(*fakeFlowd)) *fakeFlowd {
 	l, err := localsock.Listen(socket)
 	require.NoError(t, err)
 	f := &fakeFlowd{t: t, l: l, judge: judge, hello: make(chan shimproto.Hello, 16), answers: make(chan shimproto.Answer, 16),
 		welcome: shimproto.Welcome{FailMode: "open", VerdictTimeout: 5000, MaxInspectBytes: 1 << 20}}
+	for _, s := range setup {
+		s(f)
+	}
 	go f.serve()
 	t.Cleanup(f.stop)
 	return f
@@ -108,8 +116,17 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		m, _ := shimproto.DecodeMessage(p)
 		f.mu.Lock()
 		f.seen = append(f.seen, bytes.Clone(m.Data))
-		f.frames = append(f.frames, m.Dir.String()+" "+string(m.Data))
+		frame := m.Dir.String() + " " + string(m.Data)
+		if m.Forwarded {
+			frame = "forwarded " + frame
+		}
+		f.frames = append(f.frames, frame)
 		f.mu.Unlock()
+		if f.grant != nil {
+			if g := f.grant(m); g != nil && w.WriteJSON(shimproto.TypeGrant, g) != nil {
+				return
+			}
+		}
 		for _, v := range f.judge(m) {
 			if w.WriteVerdict(v) != nil {
 				return

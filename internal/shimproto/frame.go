@@ -30,6 +30,7 @@ const (
 	TypeUpstream FrameType = 5 // shim → flowd, JSON UpstreamEvent
 	TypeAnswer   FrameType = 6 // shim → flowd, JSON Answer: the user's answer to an Ask verdict
 	TypeToClient FrameType = 7 // flowd → shim, one MCP message line for the shim to write to the client
+	TypeGrant    FrameType = 8 // flowd → shim, JSON Grant: what the shim may forward without waiting for a verdict
 )
 
 // Direction of an MCP message.
@@ -124,6 +125,24 @@ type Answer struct {
 	Outcome string `json:"outcome"`
 }
 
+// Grant lets a shim forward a client's tools/call to one of Tools at once,
+// unless its arguments name one of Hosts (policy.SuspiciousHost, decoded
+// views included) or exceed max_inspect_bytes. The shim still shows flowd
+// each such call, marked Forwarded, before it writes the call to its
+// server, and flowd sends no verdict for it. Each Grant replaces the one
+// before; an empty one withdraws it. A grant ends with the connection it
+// came on.
+//
+// flowd grants a tool only where its decision cannot depend on the
+// arguments otherwise: a destination that cannot send data out, allowed by
+// policy. It withdraws grants before anything that could change that
+// decision takes effect (a config reload, a new tool list, a new name for
+// the server).
+type Grant struct {
+	Tools []string `json:"tools"`
+	Hosts []string `json:"hosts,omitempty"`
+}
+
 // UpstreamEvent tells flowd what became of the upstream process.
 type UpstreamEvent struct {
 	Exited   bool `json:"exited"`
@@ -135,6 +154,9 @@ type Message struct {
 	Seq       uint64
 	Dir       Direction
 	Truncated bool // Data is the first max_inspect_bytes of a longer line
+	// Forwarded: the shim sent this client request on under a Grant
+	// without waiting; flowd answers it with no verdict.
+	Forwarded bool
 	Data      []byte
 	// Size and Tail, for a truncated message: the whole line's length and
 	// its end, of which WriteMessage sends the last MaxTail bytes: where a
@@ -206,10 +228,13 @@ func (w *Writer) WriteMessage(m Message) error {
 	var fixed [16 + MaxTail]byte
 	binary.BigEndian.PutUint64(fixed[:8], m.Seq)
 	fixed[8] = byte(m.Dir)
+	if m.Forwarded {
+		fixed[9] = flagForwarded
+	}
 	if !m.Truncated {
 		return w.frame(TypeMessage, fixed[:10], m.Data)
 	}
-	fixed[9] = 1
+	fixed[9] |= flagTruncated
 	tail := m.Tail[max(0, len(m.Tail)-MaxTail):]
 	binary.BigEndian.PutUint32(fixed[10:14], uint32(m.Size))
 	binary.BigEndian.PutUint16(fixed[14:16], uint16(len(tail)))
@@ -229,6 +254,12 @@ func (w *Writer) WriteVerdict(v Verdict) error {
 	fixed[8] = byte(v.Action)
 	return w.frame(TypeVerdict, fixed[:], v.Data)
 }
+
+// Bits of a Message frame's flags byte.
+const (
+	flagTruncated = 1 << iota
+	flagForwarded
+)
 
 // Reader reads frames.
 type Reader struct {
@@ -271,8 +302,12 @@ func DecodeMessage(p []byte) (Message, error) {
 	m := Message{
 		Seq:       binary.BigEndian.Uint64(p[:8]),
 		Dir:       Direction(p[8]),
-		Truncated: p[9]&1 != 0,
+		Truncated: p[9]&flagTruncated != 0,
+		Forwarded: p[9]&flagForwarded != 0,
 		Data:      p[10:],
+	}
+	if m.Forwarded && m.Dir != ClientToServer {
+		return Message{}, errors.New("shimproto: only a client's request can be forwarded")
 	}
 	if !m.Truncated {
 		return m, nil

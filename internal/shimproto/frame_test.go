@@ -18,6 +18,8 @@ func TestMessageRoundTrip(t *testing.T) {
 			Tail: []byte(`xxxx"},"jsonrpc":"2.0","id":2}` + "\n")},
 		// A tail longer than MaxTail keeps its last MaxTail bytes.
 		{Seq: 3, Dir: ServerToClient, Truncated: true, Data: []byte("{"), Size: 1 << 30, Tail: long},
+		{Seq: 4, Dir: ClientToServer, Forwarded: true, Data: []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call"}` + "\n")},
+		{Seq: 5, Dir: ClientToServer, Forwarded: true, Truncated: true, Data: []byte("{"), Size: 10, Tail: []byte("}")},
 	}
 	a, b := net.Pipe()
 	defer a.Close()
@@ -41,6 +43,7 @@ func TestMessageRoundTrip(t *testing.T) {
 		assert.Equal(t, want.Seq, got.Seq)
 		assert.Equal(t, want.Dir, got.Dir)
 		assert.Equal(t, want.Truncated, got.Truncated)
+		assert.Equal(t, want.Forwarded, got.Forwarded)
 		assert.Equal(t, string(want.Data), string(got.Data))
 		assert.Equal(t, want.Size, got.Size)
 		assert.Equal(t, string(want.Tail), string(got.Tail))
@@ -52,5 +55,8 @@ func TestDecodeMessageRejectsShortTruncated(t *testing.T) {
 	assert.Error(t, err)
 	// A tail length past the payload's end.
 	_, err = DecodeMessage([]byte{0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 9, 0, 200, 'x'})
+	assert.Error(t, err)
+	// Only the shim's client sends requests it may forward.
+	_, err = DecodeMessage([]byte{0, 0, 0, 0, 0, 0, 0, 1, byte(ServerToClient), flagForwarded, '{', '}'})
 	assert.Error(t, err)
 }

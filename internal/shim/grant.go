@@ -1,0 +1,48 @@
+package shim
+
+import (
+	"net"
+
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/unwrap"
+)
+
+// grant is what flowd lets this shim forward without waiting for a
+// verdict (shimproto.Grant). It belongs to the connection it came on: a
+// new flowd, or the same one after a reconnect, grants afresh.
+type grant struct {
+	conn  net.Conn
+	tools map[string]bool
+	hosts []string
+}
+
+func newGrant(c net.Conn, g shimproto.Grant) *grant {
+	if len(g.Tools) == 0 {
+		return nil
+	}
+	tools := make(map[string]bool, len(g.Tools))
+	for _, t := range g.Tools {
+		tools[t] = true
+	}
+	return &grant{conn: c, tools: tools, hosts: g.Hosts}
+}
+
+// covers reports whether line is a tools/call the grant lets through: to a
+// granted tool, with arguments flowd would read whole (at most maxArgs
+// bytes) that name no suspicious host. The check is flowd's own
+// (policy.SuspiciousHost on the arguments and their decoded views), so the
+// shim never lets through what flowd would deny; anything else waits for a
+// verdict as usual.
+func (g *grant) covers(line []byte, maxArgs int) bool {
+	e, err := jsonrpc.Parse(line)
+	if err != nil || e.Kind != jsonrpc.Request || e.Method != "tools/call" {
+		return false
+	}
+	name, args := jsonrpc.ToolCall(e.Params)
+	if !g.tools[name] || len(args) > maxArgs {
+		return false
+	}
+	return policy.SuspiciousHost(args, unwrap.Views(args), g.hosts) == ""
+}

@@ -1,0 +1,130 @@
+package shim
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+func echoCall(id int, tool, args string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", id, tool, args)
+}
+
+// grantingFlowd grants echo (with webhook.site as the suspicious host)
+// when it sees a "grant-now" message and withdraws the grant at
+// "withdraw-now". Every tools/call that waits for its verdict comes out
+// as judged, so the client can tell it from one that went at once.
+func grantingFlowd(t *testing.T, sock string) *fakeFlowd {
+	f := startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		if m.Forwarded {
+			return nil // flowd sends no verdict for a call the shim sent on
+		}
+		v := shimproto.Verdict{Seq: m.Seq}
+		if m.Dir == shimproto.ClientToServer && bytes.Contains(m.Data, []byte(`"tools/call"`)) {
+			v.Action, v.Data = shimproto.Replace, []byte(judged)
+		}
+		return []shimproto.Verdict{v}
+	}, func(f *fakeFlowd) {
+		f.grant = func(m shimproto.Message) *shimproto.Grant {
+			switch {
+			case bytes.Contains(m.Data, []byte("grant-now")):
+				return &shimproto.Grant{Tools: []string{"echo"}, Hosts: []string{"webhook.site"}}
+			case bytes.Contains(m.Data, []byte("withdraw-now")):
+				return &shimproto.Grant{}
+			}
+			return nil
+		}
+		f.welcome.MaxInspectBytes = 4096
+	})
+	return f
+}
+
+const judged = `{"judged":true}` + "\n"
+
+// say sends a message that passes as it is; once it is back, whatever
+// flowd sent while judging it has reached the shim.
+func (r *running) say(t *testing.T, method string) {
+	line := `{"jsonrpc":"2.0","method":"` + method + `"}` + "\n"
+	r.send(t, line)
+	require.Equal(t, line, r.readLine(t))
+}
+
+func TestGrantedCallsGoWithoutWaiting(t *testing.T) {
+	sock := socketPath(t)
+	f := grantingFlowd(t, sock)
+	r := startShim(t, sock, "open")
+	<-f.hello
+
+	plain := echoCall(1, "echo", `{"message":"hello"}`)
+	r.send(t, plain)
+	assert.Equal(t, judged, r.readLine(t), "before any grant, calls wait for their verdict")
+
+	r.say(t, "grant-now")
+	r.send(t, plain)
+	assert.Equal(t, plain, r.readLine(t), "a granted call goes to the server as it is")
+
+	encoded := base64.StdEncoding.EncodeToString([]byte("https://webhook.site/collect"))
+	for name, line := range map[string]string{
+		"suspicious host":                  echoCall(2, "echo", `{"message":"see https://WebHook.site/abc"}`),
+		"suspicious host, base64":          echoCall(3, "echo", `{"message":"`+encoded+`"}`),
+		"suspicious host, escaped":         echoCall(4, "echo", `{"message":"https%3A%2F%2Fwebhook%2Esite%2Fx"}`),
+		"tool not granted":                 echoCall(5, "add", `{"a":1,"b":2}`),
+		"arguments over max_inspect_bytes": echoCall(6, "echo", `{"message":"`+strings.Repeat("a", 5000)+`"}`),
+		"notification":                     `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n",
+		"batch":                            "[" + strings.TrimSuffix(plain, "\n") + "]\n",
+	} {
+		r.send(t, line)
+		assert.Equal(t, judged, r.readLine(t), name)
+	}
+
+	r.say(t, "withdraw-now")
+	r.send(t, plain)
+	assert.Equal(t, judged, r.readLine(t), "a withdrawn grant lets nothing through")
+	assert.Equal(t, 0, r.finish(t))
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	report := slices.Index(f.frames, "forwarded client→server "+plain)
+	back := slices.Index(f.frames, "server→client "+plain)
+	require.GreaterOrEqual(t, report, 0, "flowd is shown every call the shim sends on: %q", f.frames)
+	assert.Less(t, report, back, "flowd hears of the call before its answer can come")
+	assert.Equal(t, 1, strings.Count(strings.Join(f.frames, ""), "forwarded "), "only the one granted call went at once")
+}
+
+// A grant is the connection's: after flowd comes back, calls wait for
+// verdicts again until the new flowd grants anything.
+func TestGrantEndsWithTheConnection(t *testing.T) {
+	sock := socketPath(t)
+	first := grantingFlowd(t, sock)
+	r := startShim(t, sock, "open")
+	<-first.hello
+	r.say(t, "grant-now")
+	plain := echoCall(1, "echo", `{"message":"hello"}`)
+	r.send(t, plain)
+	require.Equal(t, plain, r.readLine(t))
+
+	first.stop()
+	second := grantingFlowd(t, sock)
+	select {
+	case <-second.hello:
+	case <-time.After(10 * time.Second):
+		t.Fatal("shim did not reconnect")
+	}
+	// As in TestReconnectLosesNothing: probe until the new link carries messages.
+	for i := 0; second.seenCount() == 0; i++ {
+		require.Less(t, i, 1000, "the new flowd never saw a message")
+		r.say(t, "probe")
+	}
+	r.send(t, plain)
+	assert.Equal(t, judged, r.readLine(t), "the old connection's grant is gone")
+	assert.Equal(t, 0, r.finish(t))
+}
