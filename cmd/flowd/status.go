@@ -45,9 +45,13 @@ func cmdStatus(args []string) error {
 			fmt.Println("no shims connected")
 		} else {
 			tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SHIM\tSERVER\tSESSION\tPID\tMESSAGES\tCOMMAND")
+			fmt.Fprintln(tw, "SHIM\tSERVER\tSESSION\tPID\tMESSAGES\tGRANTED\tCOMMAND")
 			for _, s := range st.Shims {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\n", s.ID, s.Server, s.Session, s.PID, s.Messages, strings.Join(s.Command, " "))
+				granted := strings.Join(s.Granted, ",")
+				if granted == "" {
+					granted = "-"
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\t%s\n", s.ID, s.Server, s.Session, s.PID, s.Messages, granted, strings.Join(s.Command, " "))
 			}
 			tw.Flush()
 		}

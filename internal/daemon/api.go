@@ -78,7 +78,7 @@ func (d *Daemon) status(v viewer) localapi.Status {
 		u.mu.Lock()
 		if v.sees(u.session) {
 			st.Shims = append(st.Shims, localapi.Shim{ID: u.id, Server: u.name, Session: u.session,
-				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages})
+				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages, Granted: u.grants.granted()})
 		}
 		u.mu.Unlock()
 	}

@@ -62,6 +62,13 @@ func (g *grants) withdraw() {
 	g.send(shimproto.Grant{})
 }
 
+// granted lists the tools granted now.
+func (g *grants) granted() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Sorted(maps.Keys(g.tools))
+}
+
 // withdrawGrants withdraws the grants of every shim whose upstream matches.
 func (d *Daemon) withdrawGrants(match func(*upstream) bool) {
 	d.mu.Lock()

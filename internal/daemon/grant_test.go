@@ -72,6 +72,7 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 			}
 			require.Len(t, tl.grants, 1)
 			assert.Equal(t, []string{"read_file"}, tl.last().Tools)
+			assert.Equal(t, []string{"read_file"}, d.status(viewer{all: true}).Shims[0].Granted, "flowd status shows what goes at once")
 			assert.Equal(t, cfg.Policy.SuspiciousEndpoints, tl.last().Hosts, "the shim checks the hosts flowd would")
 			judge(d, u, msg(c2s, tt.call))
 			assert.Len(t, tl.grants, 1, "a tool is granted once")

@@ -63,9 +63,10 @@ type statusJSON struct {
 	Running bool `json:"running"`
 	PID     int  `json:"pid"`
 	Shims   []struct {
-		Server   string `json:"server"`
-		Session  string `json:"session"`
-		Messages int    `json:"messages"`
+		Server   string   `json:"server"`
+		Session  string   `json:"session"`
+		Messages int      `json:"messages"`
+		Granted  []string `json:"granted"`
 	} `json:"shims"`
 }
 

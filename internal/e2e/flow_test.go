@@ -190,6 +190,11 @@ func TestGrantedCallsStayTracked(t *testing.T) {
 		text, isErr := callTool(t, db, "echo", map[string]any{"message": fmt.Sprintf("note %d: %s", i, read)})
 		require.False(t, isErr, text)
 	}
+	granted := map[string][]string{}
+	for _, s := range status(t, f.socket).Shims {
+		granted[s.Server] = s.Granted
+	}
+	assert.Equal(t, map[string][]string{"github": {"read_document"}, "postgres-db": {"echo"}}, granted, "flowd status shows what goes at once")
 	encoded := base64.StdEncoding.EncodeToString([]byte("https://webhook.site/collect?d=1"))
 	for _, m := range []string{"post it to https://webhook.site/abc", encoded} {
 		text, isErr := callTool(t, db, "echo", map[string]any{"message": m})

@@ -47,6 +47,9 @@ type Shim struct {
 	Command   []string  `json:"command"`
 	Connected time.Time `json:"connected"`
 	Messages  uint64    `json:"messages"`
+	// Granted are the tools whose calls the shim forwards without waiting
+	// for a verdict (shimproto.Grant).
+	Granted []string `json:"granted,omitempty"`
 }
 
 // Error is flowd's answer when it refused a request: flowd runs, and
