@@ -21,7 +21,8 @@ import (
 // each message stands in for them. They report the time to each verdict
 // (req-µs, resp-µs), the work after the verdict left out, for the text
 // `go run ./bench` echoes (no word the injection rules key on) and for
-// prose that has such words, as most results do.
+// prose that has such words, as most results do; and for the echo text
+// sent to an external destination, as the bench's slack side does.
 func BenchmarkJudgeEcho(b *testing.B) {
 	words := strings.Fields("the quick brown fox jumps over a lazy dog while seven wizards quietly judge boxing matches near the old harbour")
 	var sb strings.Builder
@@ -29,14 +30,16 @@ func BenchmarkJudgeEcho(b *testing.B) {
 		sb.WriteString(words[(i*7)%len(words)] + " ")
 	}
 	msg := sb.String()
-	b.Run("injection", func(b *testing.B) { benchJudgeEcho(b, msg, true, false) })
-	b.Run("no_injection", func(b *testing.B) { benchJudgeEcho(b, msg, false, false) })
+	b.Run("injection", func(b *testing.B) { benchJudgeEcho(b, "testserver", msg, true, false) })
+	b.Run("no_injection", func(b *testing.B) { benchJudgeEcho(b, "testserver", msg, false, false) })
 	plain := strings.Repeat("the quick brown fox jumps over the lazy dog while flowd watches the stream ", 14)[:1024]
 	prose := strings.Repeat("Hi team, thanks for your reply. The quarterly review found that response times improved after "+
 		"the cache moved closer to the database. Please read the attached report before the meeting and send your "+
 		"comments to the project channel. ", 5)[:1024]
-	b.Run("cold_plain", func(b *testing.B) { benchJudgeEcho(b, plain, true, true) })
-	b.Run("cold_prose", func(b *testing.B) { benchJudgeEcho(b, prose, true, true) })
+	b.Run("cold_plain", func(b *testing.B) { benchJudgeEcho(b, "testserver", plain, true, true) })
+	b.Run("cold_prose", func(b *testing.B) { benchJudgeEcho(b, "testserver", prose, true, true) })
+	// An external destination: the request's verdict waits for the flow check.
+	b.Run("cold_plain_external", func(b *testing.B) { benchJudgeEcho(b, "slack", plain, true, true) })
 }
 
 // evict empties the caches by touching sweep, a buffer larger than them.
@@ -46,14 +49,14 @@ func evict(sweep []byte) {
 	}
 }
 
-func benchJudgeEcho(b *testing.B, msg string, scan, cold bool) {
+func benchJudgeEcho(b *testing.B, server, msg string, scan, cold bool) {
 	d := testDaemon(&testing.T{}, nil)
 	cfg := config.Default()
 	cfg.Injection.Enabled = scan
 	if err := d.Reload(cfg); err != nil {
 		b.Fatal(err)
 	}
-	u := newUpstream(1, shimproto.Hello{Name: "testserver"}, "s")
+	u := newUpstream(1, shimproto.Hello{Name: server}, "s")
 	for i := range 1500 {
 		callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))
 	}
