@@ -147,6 +147,39 @@ func TestFlaggedResultGetsANotice(t *testing.T) {
 	assert.True(t, tainted)
 }
 
+// A server cannot get a result past the scan by spelling its id unlike
+// the request's: clients match ids by value (the TypeScript SDK by
+// Number(id)), so "1.0" or "0x1" still answers request 1.
+func TestResultToNoKnownRequestIsScreened(t *testing.T) {
+	for _, id := range []string{`1.0`, `1e0`, `"1"`, `"0x1"`} {
+		t.Run(id, func(t *testing.T) {
+			d := testDaemon(t, nil)
+			requireAction(t, d, blockText, injection.ActionBlock)
+			web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
+			require.Equal(t, shimproto.Pass, judge(d, web, msg(c2s, fetchCall(1))).Action)
+			resp := strings.Replace(textResult(1, blockText), `"id":1,`, `"id":`+id+`,`, 1)
+			v := judge(d, web, msg(s2c, resp))
+			require.Equal(t, shimproto.Replace, v.Action, "quarantined as any result")
+			r := decodeReply(t, v.Data)
+			assert.Equal(t, id, string(r.ID), "the reply keeps the server's id, which the client matched")
+			assert.Contains(t, r.Result.Content[0].Text, "flowd blocked")
+			rec, rep := lastCall(t, d)
+			assert.Equal(t, "block", rec.Verdict)
+			assert.Equal(t, injection.ActionBlock, rep.Action)
+			_, tainted := d.flows.Session("s").Tainted()
+			assert.True(t, tainted)
+		})
+	}
+	// A clean one passes as before, unrecorded.
+	d := testDaemon(t, nil)
+	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
+	assert.Equal(t, shimproto.Pass, judge(d, web, msg(s2c, textResult(9, "sunny, 21 degrees"))).Action)
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
+	require.NoError(t, err)
+	assert.Empty(t, recs)
+}
+
 func TestFlaggedInternalContentDoesNotTaint(t *testing.T) {
 	d := testDaemon(t, nil)
 	docs := newUpstream(1, shimproto.Hello{Name: "docs"}, "s")

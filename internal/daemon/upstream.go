@@ -240,10 +240,20 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		return v, nil
 	}
 	c := u.calls[string(e.ID)]
-	if c == nil {
-		return v, nil // an answer to a request of the server's own, or to nothing
+	switch {
+	case c != nil:
+		delete(u.calls, string(e.ID))
+	case e.Kind == jsonrpc.Response:
+		// An answer to no request flowd saw: one sent while flowd was
+		// away, or one whose id the server spelled unlike the request's.
+		// Clients match ids by value (the TypeScript SDK by Number(id),
+		// so "1.0" and "0x1" answer request 1), so a result must not get
+		// past the injection scan by its spelling: it is screened as one
+		// of this server's, of no known method.
+		c = &call{start: time.Now()}
+	default:
+		return v, nil
 	}
-	delete(u.calls, string(e.ID))
 	switch c.method {
 	case "initialize", "server/discover":
 		u.grants.withdraw() // policy keys overrides by the server's name, which may change now
@@ -258,7 +268,7 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		if e.Kind == jsonrpc.Response {
 			v = u.screenTools(d, v, e, raw)
 		}
-	case "tools/call", "resources/read", "prompts/get":
+	case "tools/call", "resources/read", "prompts/get", "":
 		if e.Kind == jsonrpc.Response {
 			v = u.screenResult(d, c, v, e, raw)
 		}
