@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 )
@@ -89,16 +90,17 @@ func Parse(line []byte) (Envelope, error) {
 			return Envelope{}, p.err("value")
 		}
 		v := p.b[start:p.i]
+		if !plain(key) {
+			key = []byte(unescaped(key))
+		}
 		switch string(key) {
 		case "id":
 			if !bytes.Equal(v, []byte("null")) {
 				e.ID = v
 			}
 		case "method":
-			// Raw contents: a method spelled with escapes is simply not
-			// one flowd recognises.
 			if len(v) >= 2 && v[0] == '"' {
-				e.Method = string(v[1 : len(v)-1])
+				e.Method = unescaped(v[1 : len(v)-1])
 			}
 		case "params":
 			e.Params = v
@@ -258,6 +260,12 @@ func (p *parser) container(depth int) bool {
 // Member returns the raw value of the top-level member key of the JSON
 // object obj, without decoding or validating anything else: flowd reads
 // isError from a 10 MB result and a tool's name from its call this way.
+//
+// It reads members as the servers and clients on either side do (JSON.parse,
+// encoding/json, Python's json): names with their escapes decoded, and of
+// a name given twice the last. Otherwise a message could show flowd one
+// tool or one set of arguments and the server another. Of an object cut
+// short (the head of a truncated result), the members before the cut count.
 func Member(obj []byte, key string) ([]byte, bool) {
 	m, ok := member(obj, key)
 	if !ok {
@@ -270,7 +278,7 @@ func Member(obj []byte, key string) ([]byte, bool) {
 // value's first byte and the byte after its value.
 type span struct{ key, value, end int }
 
-func member(obj []byte, key string) (span, bool) {
+func member(obj []byte, key string) (found span, ok bool) {
 	p := parser{b: obj}
 	p.space()
 	if p.peek() != '{' {
@@ -280,28 +288,53 @@ func member(obj []byte, key string) (span, bool) {
 	for {
 		p.space()
 		m := span{key: p.i}
-		k, ok := p.str()
-		if !ok {
-			return span{}, false
+		k, valid := p.str()
+		if !valid {
+			return found, ok
 		}
 		p.space()
 		if p.peek() != ':' {
-			return span{}, false
+			return found, ok
 		}
 		p.i++
 		p.space()
 		m.value = p.i
 		if !p.value(0) {
-			return span{}, false
+			return found, ok
 		}
 		m.end = p.i
-		if string(k) == key {
-			return m, true
+		if string(k) == key || !plain(k) && unescaped(k) == key {
+			found, ok = m, true
 		}
 		p.space()
 		if p.peek() != ',' {
-			return span{}, false
+			return found, ok
 		}
 		p.i++
 	}
+}
+
+// plain reports whether a JSON string's raw contents are its value:
+// printable ASCII without escapes. The reflecting decoder costs
+// microseconds a call, with caches cold between calls, so names and methods
+// take this path; anything else goes through the decoder.
+func plain(raw []byte) bool {
+	for _, c := range raw {
+		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return true
+}
+
+// unescaped is the value of a JSON string's raw contents as a decoder reads
+// it (escapes decoded, invalid UTF-8 replaced), or "" when they do not
+// decode: the peers reject such a message.
+func unescaped(raw []byte) string {
+	if plain(raw) {
+		return string(raw)
+	}
+	var s string
+	json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s)
+	return s
 }

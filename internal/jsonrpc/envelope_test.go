@@ -86,33 +86,66 @@ func TestBlockedToolResult(t *testing.T) {
 }
 
 // FuzzParse checks that Parse never panics and agrees with encoding/json on
-// the id and method of every well-formed object.
+// the id, method and params of every well-formed object, escaped and
+// repeated member names included: the peers on either side read them so.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`))
 	f.Add([]byte(`{"id":"a\\\"","result":[{"t":"}"}]}`))
 	f.Add([]byte(`[1,2]`))
+	f.Add([]byte(`{"jsonrpc":"2.0","\u0069d":1,"method":"ping","method":"tools\/call","params":{}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		e, err := Parse(line)
 		if err != nil || !json.Valid(line) {
 			return
 		}
-		var ref struct {
-			ID     json.RawMessage `json:"id"`
-			Method *string         `json:"method"`
-		}
+		var ref map[string]json.RawMessage
 		if json.Unmarshal(line, &ref) != nil {
 			return // not an object
 		}
-		if bytes.ContainsRune(line, '\\') || bytes.Count(line, []byte(`"id"`)) > 1 || bytes.Count(line, []byte(`"method"`)) > 1 {
-			return // escaped keys and duplicate members are read differently on purpose
+		if id := ref["id"]; string(id) != "null" && len(id) > 0 && !bytes.Equal(bytes.TrimSpace(id), e.ID) {
+			t.Fatalf("id %q, encoding/json %q", e.ID, id)
 		}
-		if string(ref.ID) != "null" && len(ref.ID) > 0 && !bytes.Equal(bytes.TrimSpace(ref.ID), e.ID) {
-			t.Fatalf("id %q, encoding/json %q", e.ID, ref.ID)
+		var method string
+		if json.Unmarshal(ref["method"], &method) == nil && method != e.Method {
+			t.Fatalf("method %q, encoding/json %q", e.Method, method)
 		}
-		if ref.Method != nil && *ref.Method != e.Method {
-			t.Fatalf("method %q, encoding/json %q", e.Method, *ref.Method)
+		if p := ref["params"]; len(p) > 0 && !bytes.Equal(bytes.TrimSpace(p), e.Params) {
+			t.Fatalf("params %q, encoding/json %q", e.Params, p)
 		}
 	})
+}
+
+// A name given twice, or spelled with escapes, reads as a decoder reads it:
+// a call must not show flowd one tool and the server another.
+func TestMemberAsDecoded(t *testing.T) {
+	tests := []struct {
+		obj, key, want string
+	}{
+		{`{"name":"read_file","name":"send_message"}`, "name", `"send_message"`},
+		{`{"n\u0061me":"send_message"}`, "name", `"send_message"`},
+		{`{"name":"read_file","n\u0061me":"send_message"}`, "name", `"send_message"`},
+		{`{"arguments":{"q":1},"x":2,"arguments":{"text":"secret"}}`, "arguments", `{"text":"secret"}`},
+		{`{"name\"":"a","name":"b"}`, "name", `"b"`},
+		{`{"id":7,"result":{"content":[{"type":"text","text":"cut sh`, "id", `7`}, // a truncated head
+	}
+	for _, tt := range tests {
+		got, ok := Member([]byte(tt.obj), tt.key)
+		assert.True(t, ok, tt.obj)
+		assert.Equal(t, tt.want, string(got), tt.obj)
+		if json.Valid([]byte(tt.obj)) {
+			var ref map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal([]byte(tt.obj), &ref))
+			assert.Equal(t, string(ref[tt.key]), string(got), "as encoding/json reads %s", tt.obj)
+		}
+	}
+	name, args := ToolCall([]byte(`{"name":"read_file","arguments":{},"name":"send_message","arguments":{"text":"x"}}`))
+	assert.Equal(t, "send_message", name)
+	assert.Equal(t, `{"text":"x"}`, string(args))
+	e, err := Parse([]byte(`{"jsonrpc":"2.0","\u0069d":3,"m\u0065thod":"tools\/call","params":{}}`))
+	require.NoError(t, err)
+	assert.Equal(t, Request, e.Kind)
+	assert.Equal(t, "tools/call", e.Method)
+	assert.Equal(t, "3", string(e.ID))
 }
 
 func BenchmarkParse10MB(b *testing.B) {

@@ -88,32 +88,11 @@ func TruncatedID(head, tail []byte) ([]byte, bool) {
 // ToolCall reads a tools/call's tool name and raw arguments from its
 // params, decoding only the name.
 func ToolCall(params []byte) (name string, args []byte) {
-	if v, ok := Member(params, "name"); ok {
-		if plainString(v) {
-			name = string(v[1 : len(v)-1])
-		} else {
-			json.Unmarshal(v, &name)
-		}
+	if v, ok := Member(params, "name"); ok && len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		name = unescaped(v[1 : len(v)-1])
 	}
 	args, _ = Member(params, "arguments")
 	return name, args
-}
-
-// plainString reports whether v is a JSON string of printable ASCII
-// without escapes, whose value is its bytes between the quotes. The
-// decoder's reflection costs microseconds a call, with caches cold between
-// calls; anything else still goes through it, so a name reads the same as
-// the server's decoder reads it.
-func plainString(v []byte) bool {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return false
-	}
-	for _, c := range v[1 : len(v)-1] {
-		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
-			return false
-		}
-	}
-	return true
 }
 
 // IsError reports whether a tools/call result says isError: true.
