@@ -96,13 +96,15 @@ func (d *Daemon) Reload(c *config.Config) error {
 	if err != nil {
 		return err
 	}
+	all := func(*upstream) bool { return true }
+	d.withdrawGrants(all) // shims stop sending at once (see grants)
 	d.settings.Store(s)
 	d.mu.Lock()
 	for _, sc := range d.shims {
 		sc.up.forgetClasses()
 	}
 	d.mu.Unlock()
-	d.withdrawGrants(func(*upstream) bool { return true }) // granted under the old rules
+	d.withdrawGrants(all) // granted under the old rules meanwhile
 	d.log.Info("config reloaded")
 	return nil
 }

@@ -3,31 +3,71 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-// told collects the grants an upstream sends its shim.
-type told struct{ grants []shimproto.Grant }
+// told collects the grant frames an upstream sends its shim, which may
+// come from other goroutines (withdrawals for a sibling's tool list).
+type told struct {
+	mu     sync.Mutex
+	grants []shimproto.Grant
+	more   chan struct{} // a frame arrived
+}
 
-func (tl *told) last() shimproto.Grant {
-	if len(tl.grants) == 0 {
-		return shimproto.Grant{}
+// newest is the frame the shim would hold: the highest numbered.
+func (tl *told) newest() shimproto.Grant {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	var g shimproto.Grant
+	for _, f := range tl.grants {
+		if f.Seq > g.Seq {
+			g = f
+		}
 	}
-	return tl.grants[len(tl.grants)-1]
+	return g
+}
+
+func (tl *told) count() int {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	return len(tl.grants)
+}
+
+// await waits until the newest frame has the tools want.
+func (tl *told) await(t *testing.T, want []string) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for !slices.Equal(tl.newest().Tools, want) {
+		select {
+		case <-tl.more:
+		case <-timeout:
+			t.Fatalf("the shim was told %v, not %v", tl.newest().Tools, want)
+		}
+	}
 }
 
 // connected registers u as a shim of d whose grants go to the returned told.
 func connected(d *Daemon, u *upstream) *told {
-	tl := &told{}
+	tl := &told{more: make(chan struct{}, 1)}
 	u.grants.send = func(g shimproto.Grant) error {
+		tl.mu.Lock()
 		tl.grants = append(tl.grants, g)
+		tl.mu.Unlock()
+		select {
+		case tl.more <- struct{}{}:
+		default:
+		}
 		return nil
 	}
 	d.addShim(&shimConn{up: u})
@@ -67,15 +107,15 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 			tl := connected(d, u)
 			judge(d, u, msg(c2s, tt.call))
 			if !tt.granted {
-				assert.Empty(t, tl.grants)
+				assert.Zero(t, tl.count())
 				return
 			}
-			require.Len(t, tl.grants, 1)
-			assert.Equal(t, []string{"read_file"}, tl.last().Tools)
+			require.Equal(t, 1, tl.count())
+			assert.Equal(t, []string{"read_file"}, tl.newest().Tools)
 			assert.Equal(t, []string{"read_file"}, d.status(viewer{all: true}).Shims[0].Granted, "flowd status shows what goes at once")
-			assert.Equal(t, cfg.Policy.SuspiciousEndpoints, tl.last().Hosts, "the shim checks the hosts flowd would")
+			assert.Equal(t, cfg.Policy.SuspiciousEndpoints, tl.newest().Hosts, "the shim checks the hosts flowd would")
 			judge(d, u, msg(c2s, tt.call))
-			assert.Len(t, tl.grants, 1, "a tool is granted once")
+			assert.Equal(t, 1, tl.count(), "a tool is granted once")
 		})
 	}
 }
@@ -87,7 +127,7 @@ func TestWithheldToolIsNotGranted(t *testing.T) {
 	answer(t, d, u, listReq, poisonedList)
 	blockedText(t, judge(d, u, msg(c2s, addCall(1))))
 	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sub"}}`))
-	assert.Equal(t, []string{"sub"}, tl.last().Tools)
+	assert.Equal(t, []string{"sub"}, tl.newest().Tools)
 }
 
 // Everything that could change a standing decision withdraws the grants
@@ -123,10 +163,9 @@ func TestGrantsWithdrawn(t *testing.T) {
 			tl := connected(d, u)
 			answer(t, d, u, listReq, mathTools)
 			judge(d, u, msg(c2s, addCall(1)))
-			require.Equal(t, []string{"add"}, tl.last().Tools)
+			require.Equal(t, []string{"add"}, tl.newest().Tools)
 			tt.change(t, d, u)
-			assert.Empty(t, tl.last().Tools, "withdrawn")
-			require.NotEmpty(t, tl.grants)
+			tl.await(t, nil)
 		})
 	}
 
@@ -138,7 +177,8 @@ func TestGrantsWithdrawn(t *testing.T) {
 	other := newUpstream(2, shimproto.Hello{Name: "fs", Command: []string{"npx", "server-fs"}}, "s")
 	connected(d, other)
 	answer(t, d, other, listReq, mathTools)
-	assert.Equal(t, []string{"add"}, tl.last().Tools)
+	assert.Equal(t, []string{"add"}, tl.newest().Tools)
+	assert.Equal(t, 1, tl.count())
 }
 
 // A decision made while the grants were withdrawn grants nothing: it may
@@ -148,11 +188,56 @@ func TestGrantVoidedByWithdrawalDuringDecision(t *testing.T) {
 	var sent []shimproto.Grant
 	g.send = func(gr shimproto.Grant) error { sent = append(sent, gr); return nil }
 	epoch := g.current()
-	g.withdraw()
+	assert.Nil(t, g.withdraw(), "nothing granted, nothing to tell")
 	g.give("add", epoch, nil)
 	assert.Empty(t, sent)
 	g.give("add", g.current(), nil)
-	assert.Equal(t, []shimproto.Grant{{Tools: []string{"add"}}}, sent)
+	g.give("", g.current(), nil)
+	assert.Equal(t, []shimproto.Grant{{Seq: 1, Tools: []string{"add"}}}, sent, "a call without a tool name is never granted")
+	g.withdraw()()
+	assert.Equal(t, shimproto.Grant{Seq: 2}, sent[1])
+}
+
+// A sibling's call decided while another shim's tool list is being
+// screened rests on the old pins; the grant it earns must not outlive the
+// screening. B calls add in a loop while A answers a rug-pulled list.
+func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
+	var extra strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&extra, `,{"name":"t%d","description":"tool number %d does a thing with the data you give it","inputSchema":{"type":"object"}}`, i, i)
+	}
+	big := strings.Replace(rugPulled, `,{"name":"sub"`, extra.String()+`,{"name":"sub"`, 1)
+	hello := shimproto.Hello{Name: "math", Command: []string{"npx", "server-math"}}
+	for range 5 {
+		d := testDaemon(t, nil)
+		a := newUpstream(1, hello, "s")
+		connected(d, a)
+		answer(t, d, a, listReq, mathTools)
+		b := newUpstream(2, hello, "s2")
+		tlB := connected(d, b)
+		judge(d, b, msg(c2s, addCall(1)))
+		require.Equal(t, []string{"add"}, tlB.newest().Tools)
+
+		require.Equal(t, shimproto.Pass, judge(d, a, msg(c2s, listReq)).Action)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for i := 100; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				judge(d, b, msg(c2s, addCall(i)))
+			}
+		})
+		judge(d, a, msg(s2c, big))
+		close(done)
+		wg.Wait()
+		tlB.await(t, nil)
+		assert.Empty(t, b.grants.granted(), "flowd's record of B's grants")
+		blockedText(t, judge(d, b, msg(c2s, addCall(99999))))
+	}
 }
 
 // A call the shim sent on gets no verdict of its own but is tracked as
@@ -193,4 +278,34 @@ func TestForwardedAfterWithdrawalIsRecorded(t *testing.T) {
 	assert.Equal(t, "deny", rec.Decision)
 	assert.Equal(t, "high", rec.RiskLevel)
 	assert.Contains(t, rec.Reason, "grant withdrawn while the call was on its way")
+}
+
+// A message that could be read two ways is refused: flowd cannot know
+// which reading the peer takes.
+func TestAmbiguousMessagesRefused(t *testing.T) {
+	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
+	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	tl := connected(d, u)
+
+	// A Go server keeps delete_file past the null; JSON.parse takes the null.
+	v := judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"/"},"name":null}}`))
+	assert.Contains(t, blockedText(t, v), "gives its tool name or arguments twice")
+	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}`))
+	assert.Zero(t, tl.count(), "a call without a tool name earns no grant")
+
+	v = judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}}`))
+	require.Equal(t, shimproto.Respond, v.Action)
+	assert.Contains(t, string(v.Data), `"id":3,"error":{"code":-32600,"message":"flowd blocked: ambiguous message: member \"method\"`)
+
+	v = judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[]},"Result":{"content":[{"type":"text","text":"x"}]}}`))
+	require.Equal(t, shimproto.Replace, v.Action, "a response the client could read two ways")
+	assert.Contains(t, string(v.Data), `"id":2,"error"`)
+
+	v = judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"ID":3,"result":{}}`))
+	assert.Equal(t, shimproto.Drop, v.Action, "no id to answer")
+
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: "message"})
+	require.NoError(t, err)
+	assert.Len(t, recs, 3)
 }

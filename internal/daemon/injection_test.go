@@ -149,9 +149,10 @@ func TestFlaggedResultGetsANotice(t *testing.T) {
 
 // A server cannot get a result past the scan by spelling its id unlike
 // the request's: clients match ids by value (the TypeScript SDK by
-// Number(id)), so "1.0" or "0x1" still answers request 1.
+// Number(id)), so "1.0" or "0x1" still answers request 1, and is screened
+// as its result. One answering no request at all is screened too.
 func TestResultToNoKnownRequestIsScreened(t *testing.T) {
-	for _, id := range []string{`1.0`, `1e0`, `"1"`, `"0x1"`} {
+	for _, id := range []string{`1.0`, `1e0`, `"1"`, `"0x1"`, `77`} {
 		t.Run(id, func(t *testing.T) {
 			d := testDaemon(t, nil)
 			requireAction(t, d, blockText, injection.ActionBlock)
@@ -168,6 +169,10 @@ func TestResultToNoKnownRequestIsScreened(t *testing.T) {
 			assert.Equal(t, injection.ActionBlock, rep.Action)
 			_, tainted := d.flows.Session("s").Tainted()
 			assert.True(t, tainted)
+			if id != `77` {
+				assert.Empty(t, web.calls, "the call is answered")
+				assert.Equal(t, "fetch", rec.Tool)
+			}
 		})
 	}
 	// A clean one passes as before, unrecorded.
@@ -420,6 +425,11 @@ func TestRugPullHidesTheToolUntilApproved(t *testing.T) {
 	calls, err := d.store.Query(activity.Filter{Type: "tool_call", Session: "s2", Limit: 1})
 	require.NoError(t, err)
 	assert.Equal(t, "block", calls[0].Verdict, "refused call recorded")
+
+	// A list answering by the id's value is pinned all the same.
+	v = answer(t, d, u, strings.Replace(listReq, `"id":10`, `"id":11`, 1), strings.Replace(rugPulled, `"id":10`, `"id":"11.0"`, 1))
+	require.Equal(t, shimproto.Replace, v.Action)
+	assert.Equal(t, []string{"sub"}, toolNames(t, v, rugPulled))
 
 	// Another command is another server: first use again.
 	other := newUpstream(3, shimproto.Hello{Name: "math", Command: []string{"npx", "other-math"}}, "s3")

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -181,17 +182,17 @@ func taintReason(rep *localapi.Injection) string {
 // injection.on_incomplete is "pass" a source that may be external taints
 // the session, as a flagged result would.
 func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
-	id, ok := jsonrpc.TruncatedID(m.Data, m.Tail)
-	if !ok {
-		return
+	var c *call
+	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
+		c = u.callAnswered(id)
 	}
-	c := u.calls[string(id)]
 	if c == nil {
-		return
+		// As in fromServer: what answers no request flowd saw counts as
+		// a result of this server.
+		c = &call{start: time.Now()}
 	}
-	delete(u.calls, string(id))
 	switch c.method {
-	case "tools/call", "resources/read", "prompts/get":
+	case "tools/call", "resources/read", "prompts/get", "":
 	default:
 		return
 	}

@@ -125,6 +125,9 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		d.log.Debug("unparseable message passed", "server", u.serverName(), "direction", m.Dir.String(), "err", err)
 		return v, nil
 	}
+	if e.Ambiguous != "" {
+		return u.ambiguous(d, v, m.Dir, e), nil
+	}
 	if m.Dir == shimproto.ClientToServer {
 		return u.fromClient(d, v, e, m.Data, m.Forwarded)
 	}
@@ -164,11 +167,13 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	c := &call{method: e.Method, start: time.Now()}
 	var later func()
 	if e.Method == "tools/call" {
-		name, args := jsonrpc.ToolCall(e.Params)
+		name, args, ok := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
 		epoch := u.grants.current()
 		hooked := u.join(d, e.Params, name, args)
-		if c.decision = u.withheld(d, name); c.decision.Action == policy.Deny {
+		if c.decision = u.withheld(d, name); !ok {
+			c.decision, c.analysis.Risk = ambiguousCall, flow.RiskHigh
+		} else if c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
 			later = u.decide(d, c, args, !hooked) // a hook that announced the call asked already
@@ -208,9 +213,11 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		if e.Method != "tools/call" || reason != "" {
 			continue
 		}
-		name, args := jsonrpc.ToolCall(e.Params)
+		name, args, ok := jsonrpc.ToolCall(e.Params)
 		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
-		if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
+		if !ok {
+			c.decision = ambiguousCall
+		} else if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
 			if later := u.decide(d, c, args, false); later != nil { // one call of a batch cannot be held alone
 				later()
 			}
@@ -239,35 +246,36 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply {
 		return v, nil
 	}
-	c := u.calls[string(e.ID)]
+	c := u.callAnswered(e.ID)
 	switch {
 	case c != nil:
-		delete(u.calls, string(e.ID))
 	case e.Kind == jsonrpc.Response:
-		// An answer to no request flowd saw: one sent while flowd was
-		// away, or one whose id the server spelled unlike the request's.
-		// Clients match ids by value (the TypeScript SDK by Number(id),
-		// so "1.0" and "0x1" answer request 1), so a result must not get
-		// past the injection scan by its spelling: it is screened as one
-		// of this server's, of no known method.
+		// An answer to no request flowd saw, such as one sent while
+		// flowd was away, must not get past the injection scan: it is
+		// screened as a result of this server, of no known method.
 		c = &call{start: time.Now()}
 	default:
 		return v, nil
 	}
 	switch c.method {
 	case "initialize", "server/discover":
-		u.grants.withdraw() // policy keys overrides by the server's name, which may change now
+		// Policy keys overrides by the server's name, which may change
+		// now. This connection's own decisions wait for it, so once is
+		// enough.
+		if tell := u.grants.withdraw(); tell != nil {
+			tell()
+		}
 		u.learn(e.Result)
 	case "tools/list":
 		// Classes, poisoned tools and pins may change now; pins are
-		// shared by every shim of the same server.
-		u.grants.withdraw()
-		id := u.identity()
-		d.withdrawGrants(func(o *upstream) bool { return o != u && o.identity() == id })
+		// shared by every shim of the same server, whose calls go on
+		// meanwhile (see grants).
+		d.withdrawServerGrants(u)
 		u.learnTools(e.Result)
 		if e.Kind == jsonrpc.Response {
 			v = u.screenTools(d, v, e, raw)
 		}
+		d.withdrawServerGrants(u)
 	case "tools/call", "resources/read", "prompts/get", "":
 		if e.Kind == jsonrpc.Response {
 			v = u.screenResult(d, c, v, e, raw)
@@ -339,18 +347,70 @@ func (u *upstream) apply(d *Daemon, c *call, v shimproto.Verdict, id json.RawMes
 	return v, false
 }
 
+// ambiguousCall is the decision on a tools/call whose params could be read
+// two ways (jsonrpc.ToolCall): flowd cannot know which tool the server
+// would run, or with which arguments.
+var ambiguousCall = policy.Decision{Action: policy.Deny, Rule: "ambiguous_message",
+	Reason: "the call gives its tool name or arguments twice, in another case, or not as a string, so the server may read another call than flowd would judge"}
+
+// ambiguous refuses a message whose envelope could be read two ways
+// (jsonrpc.Envelope.Ambiguous): flowd cannot know what its peer will read.
+// A request is answered with an error and a response replaced by one, when
+// the id is not itself in doubt; anything else is dropped.
+func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direction, e jsonrpc.Envelope) shimproto.Verdict {
+	reason := fmt.Sprintf("ambiguous message: member %q is given twice or in another case, so its peer may read it differently from flowd", e.Ambiguous)
+	d.log.Warn("message refused", "server", u.serverName(), "direction", dir.String(), "reason", reason)
+	d.store.Append(activity.Record{Type: "message", Session: u.session, Server: u.serverName(), Method: e.Method,
+		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
+	v.Action = shimproto.Drop
+	if e.Ambiguous == "id" || e.ID == nil {
+		return v
+	}
+	switch {
+	case dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request:
+		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
+	case dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply):
+		delete(u.calls, string(e.ID))
+		v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
+	}
+	return v
+}
+
 // wentAhead handles a call the shim forwarded under a grant. Policy allows
 // it unless the grant was withdrawn while the call was on its way: that is
-// logged and recorded, as it could not be stopped.
+// logged and recorded, as it could not be stopped. So is a call to a tool
+// flowd never granted, which only a shim that breaks the protocol sends.
 func (u *upstream) wentAhead(d *Daemon, c *call) {
-	if c.decision.Action == policy.Allow {
+	if c.decision.Action == policy.Allow && u.grants.has(c.tool) {
 		return
 	}
 	d.log.Warn("tool call went out under a grant withdrawn meanwhile", "server", u.serverName(), "tool", c.tool,
 		"decision", c.decision.Action, "reason", c.decision.Reason)
-	c.decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way; policy now says %s: %s",
+	c.decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way (or never given); policy now says %s: %s",
 		c.decision.Action, c.decision.Reason)
 	c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
+}
+
+// callAnswered takes the call a response with id answers out of the table, or
+// returns nil. Clients match ids by value (jsonrpc.IDValue), so a server
+// that spells the id otherwise ("1.0" for 1) still answers the call: its
+// tools/list is still pinned, its result still screened as the call's.
+func (u *upstream) callAnswered(id []byte) *call {
+	if c := u.calls[string(id)]; c != nil {
+		delete(u.calls, string(id))
+		return c
+	}
+	v, ok := jsonrpc.IDValue(id)
+	if !ok {
+		return nil
+	}
+	for k, c := range u.calls {
+		if w, ok := jsonrpc.IDValue([]byte(k)); ok && w == v {
+			delete(u.calls, k)
+			return c
+		}
+	}
+	return nil
 }
 
 // join moves this shim into the agent session whose hook announced the

@@ -2,9 +2,10 @@ package jsonrpc
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Kind says what a line holds.
@@ -44,7 +45,15 @@ type Envelope struct {
 	Params []byte // raw JSON, nil when absent
 	Result []byte
 	Error  []byte
+	// Ambiguous names an envelope member the line gives twice, or in
+	// another case: JSON.parse reads the last exact one, Go's encoding/json
+	// the last in any case, so the peers may read the message differently
+	// from flowd and from each other.
+	Ambiguous string
 }
+
+// envelopeNames are the members Parse reads.
+var envelopeNames = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
 
 var errNotObject = errors.New("jsonrpc: message is not a JSON object")
 
@@ -73,6 +82,7 @@ func Parse(line []byte) (Envelope, error) {
 	if empty {
 		p.i++
 	}
+	var seen [len(envelopeNames)]bool
 	for !empty {
 		p.space()
 		key, ok := p.str()
@@ -90,8 +100,10 @@ func Parse(line []byte) (Envelope, error) {
 			return Envelope{}, p.err("value")
 		}
 		v := p.b[start:p.i]
-		if !plain(key) {
-			key = []byte(unescaped(key))
+		var buf [maxName]byte
+		key = memberName(&buf, key)
+		if name, dup := repeated(key, envelopeNames[:], seen[:]); dup && e.Ambiguous == "" {
+			e.Ambiguous = name
 		}
 		switch string(key) {
 		case "id":
@@ -279,10 +291,23 @@ func Member(obj []byte, key string) ([]byte, bool) {
 type span struct{ key, value, end int }
 
 func member(obj []byte, key string) (found span, ok bool) {
+	members(obj, func(k []byte, m span) {
+		var buf [maxName]byte
+		if string(memberName(&buf, k)) == key {
+			found, ok = m, true
+		}
+	})
+	return found, ok
+}
+
+// members calls fn with each top-level member of the JSON object obj, its
+// raw name and its place, in order, up to the end of obj or the first
+// syntax error.
+func members(obj []byte, fn func(name []byte, m span)) {
 	p := parser{b: obj}
 	p.space()
 	if p.peek() != '{' {
-		return span{}, false
+		return
 	}
 	p.i++
 	for {
@@ -290,34 +315,48 @@ func member(obj []byte, key string) (found span, ok bool) {
 		m := span{key: p.i}
 		k, valid := p.str()
 		if !valid {
-			return found, ok
+			return
 		}
 		p.space()
 		if p.peek() != ':' {
-			return found, ok
+			return
 		}
 		p.i++
 		p.space()
 		m.value = p.i
 		if !p.value(0) {
-			return found, ok
+			return
 		}
 		m.end = p.i
-		if string(k) == key || !plain(k) && unescaped(k) == key {
-			found, ok = m, true
-		}
+		fn(k, m)
 		p.space()
 		if p.peek() != ',' {
-			return found, ok
+			return
 		}
 		p.i++
 	}
 }
 
+// repeated reports whether key names one of names a second time, or in
+// another case (Unicode simple folding, as encoding/json matches), and
+// which; seen records the names met so far.
+func repeated(key []byte, names []string, seen []bool) (string, bool) {
+	for i, n := range names {
+		// A folded letter takes one to three bytes in UTF-8 (K, the
+		// Kelvin sign, is three): a cheap test before the fold.
+		if len(key) < len(n) || len(key) > 3*len(n) || !bytes.EqualFold(key, []byte(n)) {
+			continue
+		}
+		dup := seen[i] || string(key) != n
+		seen[i] = true
+		return n, dup
+	}
+	return "", false
+}
+
 // plain reports whether a JSON string's raw contents are its value:
-// printable ASCII without escapes. The reflecting decoder costs
-// microseconds a call, with caches cold between calls, so names and methods
-// take this path; anything else goes through the decoder.
+// printable ASCII without escapes, the common case, which needs no
+// decoding.
 func plain(raw []byte) bool {
 	for _, c := range raw {
 		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
@@ -334,7 +373,110 @@ func unescaped(raw []byte) string {
 	if plain(raw) {
 		return string(raw)
 	}
-	var s string
-	json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s)
-	return s
+	d, ok := decode(nil, raw)
+	if !ok {
+		return ""
+	}
+	return string(d)
+}
+
+// maxName bounds the member names decoded. A longer one decodes to more
+// than 32 bytes (an escape turns at most six bytes into one), longer than
+// any name flowd reads is in any case.
+const maxName = 192
+
+// memberName is a member's raw name as a decoder reads it, decoded into
+// buf when it needs decoding, without allocating: a message may hold
+// millions of names. A name longer than maxName comes back as it is, one
+// that does not decode as nil.
+func memberName(buf *[maxName]byte, raw []byte) []byte {
+	if len(raw) > maxName || plain(raw) {
+		return raw
+	}
+	d, ok := decode(buf[:0], raw)
+	if !ok {
+		return nil
+	}
+	return d
+}
+
+// decode appends the value of a JSON string's raw contents to dst as
+// encoding/json decodes it, and reports false when they do not decode.
+func decode(dst, raw []byte) ([]byte, bool) {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(raw) {
+				return dst, false
+			}
+			switch e := raw[i+1]; e {
+			case '"', '\\', '/':
+				dst = append(dst, e)
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				r, ok := hex4(raw[i:])
+				if !ok {
+					return dst, false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					// A pair makes one rune; anything else is a replacement.
+					r2, _ := hex4(raw[i:])
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						r = pair
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				dst = utf8.AppendRune(dst, r)
+				continue
+			default:
+				return dst, false
+			}
+			i += 2
+		case c < 0x20:
+			return dst, false
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			dst = utf8.AppendRune(dst, r)
+			i += size
+		}
+	}
+	return dst, true
+}
+
+// hex4 reads the \uXXXX escape at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1, false
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }

@@ -138,14 +138,53 @@ func TestMemberAsDecoded(t *testing.T) {
 			assert.Equal(t, string(ref[tt.key]), string(got), "as encoding/json reads %s", tt.obj)
 		}
 	}
-	name, args := ToolCall([]byte(`{"name":"read_file","arguments":{},"name":"send_message","arguments":{"text":"x"}}`))
-	assert.Equal(t, "send_message", name)
-	assert.Equal(t, `{"text":"x"}`, string(args))
 	e, err := Parse([]byte(`{"jsonrpc":"2.0","\u0069d":3,"m\u0065thod":"tools\/call","params":{}}`))
 	require.NoError(t, err)
 	assert.Equal(t, Request, e.Kind)
 	assert.Equal(t, "tools/call", e.Method)
 	assert.Equal(t, "3", string(e.ID))
+	assert.Empty(t, e.Ambiguous)
+}
+
+// A member given twice, or in another case, could be read one way by the
+// TypeScript SDK (the last exact one), another by a Go server (the last in
+// any case, and never a null over a string): flowd flags it rather than
+// pick a reading.
+func TestAmbiguous(t *testing.T) {
+	for line, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`:                          "",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","methods":"x","Id2":3}`:    "",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call"}`:    "method",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call"}`:    "method",
+		`{"jsonrpc":"2.0","id":1,"ID":2,"method":"ping"}`:                   "id",
+		`{"jsonrpc":"2.0","\u0069d":1,"id":2,"method":"ping"}`:              "id",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{},"paramſ":{}}`:  "params", // ſ folds to s
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"RESULT":{"a":1}}`: "result",
+	} {
+		e, err := Parse([]byte(line))
+		require.NoError(t, err, line)
+		assert.Equal(t, want, e.Ambiguous, line)
+	}
+	for params, ok := range map[string]bool{
+		`{"name":"read_file","arguments":{"a":1}}`:                          true,
+		`{"name":"read_file"}`:                                              true,
+		`{"arguments":{}}`:                                                  true,
+		`{"name":"read_file","names":["x"],"_meta":{"name":"y"}}`:           true,
+		`{"name":"delete_file","arguments":{},"name":null}`:                 false,
+		`{"name":null}`:                                                     false,
+		`{"name":7}`:                                                        false,
+		`{"name":"read_file","Name":"delete_file"}`:                         false,
+		`{"name":"read_file","arguments":{},"argumentſ":{"text":"secret"}}`: false,
+		`{"name":"read_file","arguments":{},"arguments":{"text":"secret"}}`: false,
+		`{"n\u0061me":"read_file","name":"delete_file"}`:                    false,
+	} {
+		name, args, got := ToolCall([]byte(params))
+		assert.Equal(t, ok, got, params)
+		if !got {
+			assert.Empty(t, name, params)
+			assert.Nil(t, args, params)
+		}
+	}
 }
 
 func BenchmarkParse10MB(b *testing.B) {
@@ -178,13 +217,14 @@ func TestMember(t *testing.T) {
 // A tool's name reads as a JSON decoder reads it, whether it takes the
 // fast path or the decoder: policy names tools as the server sees them.
 func TestToolCallNameAsDecoded(t *testing.T) {
-	for _, raw := range []string{`"read_file"`, `"delete\u005frepo"`, `"caf\u00e9"`, `"café"`, "\"bad\xffbyte\"", `"tab\there"`, `"a/b c-d.e"`, `7`, `null`} {
+	for _, raw := range []string{`"read_file"`, `"delete\u005frepo"`, `"caf\u00e9"`, `"café"`, "\"bad\xffbyte\"", `"tab\there"`, `"a/b c-d.e"`} {
 		params := []byte(`{"name":` + raw + `,"arguments":{"x":1}}`)
 		var want struct {
 			Name string `json:"name"`
 		}
 		json.Unmarshal(params, &want)
-		name, args := ToolCall(params)
+		name, args, ok := ToolCall(params)
+		assert.True(t, ok, raw)
 		assert.Equal(t, want.Name, name, raw)
 		assert.Equal(t, `{"x":1}`, string(args), raw)
 	}
@@ -235,5 +275,34 @@ func TestTruncatedID(t *testing.T) {
 			assert.Equal(t, tt.want != "", ok)
 			assert.Equal(t, tt.want, string(id))
 		})
+	}
+}
+
+// FuzzUnescaped checks the decoder of names and methods against
+// encoding/json.
+func FuzzUnescaped(f *testing.F) {
+	for _, s := range []string{`abc`, `\u0061\/\n`, `\ud83d\ude00`, `\ud83d x`, `\udc00\ud800`, "caf\xe9", `\u00e9\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var want string
+		if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &want) != nil {
+			return
+		}
+		if got := unescaped(raw); got != want {
+			t.Fatalf("unescaped(%q) = %q, encoding/json %q", raw, got, want)
+		}
+	})
+}
+
+func TestIDValue(t *testing.T) {
+	for raw, want := range map[string]float64{`1`: 1, `1.0`: 1, `1e0`: 1, `"1"`: 1, `" 1 "`: 1, `"0x1"`: 1, `"0b11"`: 3, `"0o17"`: 15, `-2`: -2, `""`: 0, `0`: 0} {
+		v, ok := IDValue([]byte(raw))
+		assert.True(t, ok, raw)
+		assert.Equal(t, want, v, raw)
+	}
+	for _, raw := range []string{`"abc"`, `null`, `"1_000"`, `"0xz"`, `"NaN"`, `{}`} {
+		_, ok := IDValue([]byte(raw))
+		assert.False(t, ok, raw)
 	}
 }

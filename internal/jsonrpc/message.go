@@ -3,7 +3,9 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +29,19 @@ func BlockedToolResult(id []byte, reason string, modern bool) []byte {
 	if modern {
 		b.WriteString(`,"resultType":"complete"`)
 	}
+	b.WriteString("}}\n")
+	return []byte(b.String())
+}
+
+// RequestError is a JSON-RPC error answering request id, with message as
+// its text: flowd's answer to a request it cannot read one way only.
+func RequestError(id []byte, message string) []byte {
+	text, _ := json.Marshal(message)
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	b.WriteString(`,"error":{"code":-32600,"message":`)
+	b.Write(text)
 	b.WriteString("}}\n")
 	return []byte(b.String())
 }
@@ -85,14 +100,73 @@ func TruncatedID(head, tail []byte) ([]byte, bool) {
 	return m[1], true
 }
 
+// IDValue is the number a client may take the id raw for, if any. Clients
+// match a response to their request by the id's value: the TypeScript SDK
+// by Number(id), so 1, 1.0, "1" and "0x1" all answer request 1, and
+// Python's pydantic takes 1.0 for 1.
+func IDValue(raw []byte) (float64, bool) {
+	s := string(raw)
+	if len(raw) >= 2 && raw[0] == '"' {
+		s = strings.TrimSpace(unescaped(raw[1 : len(raw)-1]))
+		if s == "" {
+			return 0, true // Number("") is 0
+		}
+		if strings.ContainsRune(s, '_') {
+			return 0, false // Go reads digit separators, Number does not
+		}
+		if len(s) > 2 && s[0] == '0' {
+			base := 0
+			switch s[1] {
+			case 'x', 'X':
+				base = 16
+			case 'o', 'O':
+				base = 8
+			case 'b', 'B':
+				base = 2
+			}
+			if base != 0 {
+				n, err := strconv.ParseUint(s[2:], base, 64)
+				return float64(n), err == nil
+			}
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil && !math.IsNaN(v)
+}
+
 // ToolCall reads a tools/call's tool name and raw arguments from its
-// params, decoding only the name.
-func ToolCall(params []byte) (name string, args []byte) {
-	if v, ok := Member(params, "name"); ok && len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+// params, decoding only the name. ok is false when the params could be
+// read two ways: "name" or "arguments" given twice or in another case
+// (which Go servers match), or a name that is not a string (a Go server
+// keeps an earlier name past a null). What a server would run is then
+// unknown.
+func ToolCall(params []byte) (name string, args []byte, ok bool) {
+	names := [...]string{"name", "arguments"}
+	var seen [len(names)]bool
+	var v []byte
+	ok = true
+	members(params, func(k []byte, m span) {
+		var buf [maxName]byte
+		n, dup := repeated(memberName(&buf, k), names[:], seen[:])
+		switch {
+		case dup:
+			ok = false
+		case n == "name":
+			v = params[m.value:m.end]
+		case n == "arguments":
+			args = params[m.value:m.end]
+		}
+	})
+	if v != nil {
+		if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+			return "", nil, false
+		}
 		name = unescaped(v[1 : len(v)-1])
 	}
-	args, _ = Member(params, "arguments")
-	return name, args
+	if !ok {
+		return "", nil, false
+	}
+	return name, args, true
 }
 
 // IsError reports whether a tools/call result says isError: true.

@@ -37,11 +37,11 @@ func newGrant(c net.Conn, g shimproto.Grant) *grant {
 // verdict as usual.
 func (g *grant) covers(line []byte, maxArgs int) bool {
 	e, err := jsonrpc.Parse(line)
-	if err != nil || e.Kind != jsonrpc.Request || e.Method != "tools/call" {
+	if err != nil || e.Kind != jsonrpc.Request || e.Method != "tools/call" || e.Ambiguous != "" {
 		return false
 	}
-	name, args := jsonrpc.ToolCall(e.Params)
-	if !g.tools[name] || len(args) > maxArgs {
+	name, args, ok := jsonrpc.ToolCall(e.Params)
+	if !ok || !g.tools[name] || len(args) > maxArgs {
 		return false
 	}
 	return policy.SuspiciousHost(args, unwrap.Views(args), g.hosts) == ""

@@ -21,7 +21,7 @@ func echoCall(id int, tool, args string) string {
 
 // grantingFlowd grants echo (with webhook.site as the suspicious host)
 // when it sees a "grant-now" message and withdraws the grant at
-// "withdraw-now". Every tools/call that waits for its verdict comes out
+// "withdraw-now" and "withdraw-overtaken". Every tools/call that waits for its verdict comes out
 // as judged, so the client can tell it from one that went at once.
 func grantingFlowd(t *testing.T, sock string) *fakeFlowd {
 	f := startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
@@ -34,12 +34,20 @@ func grantingFlowd(t *testing.T, sock string) *fakeFlowd {
 		}
 		return []shimproto.Verdict{v}
 	}, func(f *fakeFlowd) {
-		f.grant = func(m shimproto.Message) *shimproto.Grant {
+		var seq uint64 // the fake's connections come one after another
+		f.grant = func(m shimproto.Message) []shimproto.Grant {
 			switch {
 			case bytes.Contains(m.Data, []byte("grant-now")):
-				return &shimproto.Grant{Tools: []string{"echo"}, Hosts: []string{"webhook.site"}}
+				seq++
+				return []shimproto.Grant{{Seq: seq, Tools: []string{"echo"}, Hosts: []string{"webhook.site"}}}
 			case bytes.Contains(m.Data, []byte("withdraw-now")):
-				return &shimproto.Grant{}
+				seq++
+				return []shimproto.Grant{{Seq: seq}}
+			case bytes.Contains(m.Data, []byte("withdraw-overtaken")):
+				// flowd writes a withdrawal and an older grant out of
+				// order: the grant must not come back.
+				seq += 2
+				return []shimproto.Grant{{Seq: seq}, {Seq: seq - 1, Tools: []string{"echo"}}}
 			}
 			return nil
 		}
@@ -81,6 +89,8 @@ func TestGrantedCallsGoWithoutWaiting(t *testing.T) {
 		"arguments over max_inspect_bytes": echoCall(6, "echo", `{"message":"`+strings.Repeat("a", 5000)+`"}`),
 		"notification":                     `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n",
 		"batch":                            "[" + strings.TrimSuffix(plain, "\n") + "]\n",
+		"tool named twice":                 `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{},"Name":"add"}}` + "\n",
+		"method in another case":           `{"jsonrpc":"2.0","id":8,"method":"tools/call","Method":"ping","params":{"name":"echo","arguments":{}}}` + "\n",
 	} {
 		r.send(t, line)
 		assert.Equal(t, judged, r.readLine(t), name)
@@ -89,6 +99,10 @@ func TestGrantedCallsGoWithoutWaiting(t *testing.T) {
 	r.say(t, "withdraw-now")
 	r.send(t, plain)
 	assert.Equal(t, judged, r.readLine(t), "a withdrawn grant lets nothing through")
+	r.say(t, "grant-now")
+	r.say(t, "withdraw-overtaken")
+	r.send(t, plain)
+	assert.Equal(t, judged, r.readLine(t), "a grant older than the withdrawal is ignored")
 	assert.Equal(t, 0, r.finish(t))
 
 	f.mu.Lock()

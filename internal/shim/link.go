@@ -43,6 +43,7 @@ type link struct {
 	pend     map[uint64]*pending
 	welcome  shimproto.Welcome
 	grant    *grant // what flowd lets through at once; nil: every message waits for its verdict
+	grantSeq uint64 // the newest grant frame applied on this connection
 	dialing  bool
 	closed   bool
 	everUp   bool
@@ -96,7 +97,7 @@ func (l *link) connect() error {
 		c.Close()
 		return errors.New("shim is shutting down")
 	}
-	l.conn, l.w, l.welcome, l.grant = c, w, wel, nil
+	l.conn, l.w, l.welcome, l.grant, l.grantSeq = c, w, wel, nil, 0
 	l.everUp = true
 	close(l.up)
 	l.up = make(chan struct{})
@@ -130,8 +131,8 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 				return
 			}
 			l.mu.Lock()
-			if l.conn == c {
-				l.grant = newGrant(c, g)
+			if l.conn == c && g.Seq > l.grantSeq {
+				l.grant, l.grantSeq = newGrant(c, g), g.Seq
 			}
 			l.mu.Unlock()
 			continue

@@ -34,9 +34,9 @@ type fakeFlowd struct {
 	// judge answers messages; it may hold some back and release them later
 	// by returning them in a later call. It runs on the connection's goroutine.
 	judge func(m shimproto.Message) []shimproto.Verdict
-	// grant, when set, may answer a message with a Grant, sent before the
-	// message's verdicts.
-	grant func(m shimproto.Message) *shimproto.Grant
+	// grant, when set, may answer a message with Grant frames, sent before
+	// the message's verdicts.
+	grant func(m shimproto.Message) []shimproto.Grant
 
 	mu      sync.Mutex
 	seen    [][]byte
@@ -123,8 +123,10 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		f.frames = append(f.frames, frame)
 		f.mu.Unlock()
 		if f.grant != nil {
-			if g := f.grant(m); g != nil && w.WriteJSON(shimproto.TypeGrant, g) != nil {
-				return
+			for _, g := range f.grant(m) {
+				if w.WriteJSON(shimproto.TypeGrant, g) != nil {
+					return
+				}
 			}
 		}
 		for _, v := range f.judge(m) {

@@ -134,11 +134,16 @@ type Answer struct {
 // came on.
 //
 // flowd grants a tool only where its decision cannot depend on the
-// arguments otherwise: a destination that cannot send data out, allowed by
-// policy. It withdraws grants before anything that could change that
+// arguments otherwise: a destination policy does not count as able to send
+// data out (internal, or unknown under classify's default_unknown), allowed
+// by policy. It withdraws grants before anything that could change that
 // decision takes effect (a config reload, a new tool list, a new name for
 // the server).
+//
+// Seq numbers a connection's grants from 1: flowd may write them out of
+// order, and the shim applies only one newer than any it applied.
 type Grant struct {
+	Seq   uint64   `json:"seq"`
 	Tools []string `json:"tools"`
 	Hosts []string `json:"hosts,omitempty"`
 }
