@@ -309,3 +309,38 @@ func TestAmbiguousMessagesRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, recs, 3)
 }
+
+// Nesting deeper than any of flowd's JSON readers go is still judged: the
+// arguments are the model's to shape, and a TypeScript peer reads them.
+func TestDeeplyNestedMessagesJudged(t *testing.T) {
+	pad := strings.Repeat("[", 30000) + strings.Repeat("]", 30000)
+	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
+	fs := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	assert.Contains(t, blockedText(t, judge(d, fs, msg(c2s, toolCall(1, "delete_file", `{"path":"/","pad":`+pad+`}`)))),
+		"set to deny")
+
+	gh := newUpstream(2, shimproto.Hello{Name: "github"}, "s")
+	callAndAnswer(d, gh, 2, "read_file", `{"path":".env"}`, "AWS_SECRET_ACCESS_KEY="+awsSecret)
+	slack := newUpstream(3, shimproto.Hello{Name: "slack-notifications"}, "s")
+	v := judge(d, slack, msg(c2s, toolCall(3, "send_message", `{"pad":`+pad+`,"text":"`+awsSecret+`"}`)))
+	assert.Contains(t, blockedText(t, v), "Sensitive data (aws_secret_key)")
+
+	web := newUpstream(4, shimproto.Hello{Name: "fetch"}, "s")
+	require.Equal(t, shimproto.Pass, judge(d, web, msg(c2s, fetchCall(5))).Action)
+	text, _ := json.Marshal(blockText)
+	v = judge(d, web, msg(s2c, `{"jsonrpc":"2.0","id":5,"result":{"_meta":{"x":`+pad+`},"content":[{"type":"text","text":`+string(text)+`}]}}`))
+	assert.Equal(t, shimproto.Replace, v.Action, "the injection in a deeply nested result is caught")
+}
+
+// A batch (gone from MCP, but a way around policy if flowd let it be)
+// with a message the server may read otherwise than flowd, or one flowd
+// cannot read at all, does not reach the server.
+func TestAmbiguousBatchRefused(t *testing.T) {
+	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
+	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	v := judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`))
+	require.Equal(t, shimproto.Respond, v.Action)
+	assert.Contains(t, string(v.Data), `member \"method\" of a message is given twice or in another case`)
+	v = judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"x":NaN}}}]`))
+	assert.Equal(t, shimproto.Drop, v.Action, "a batch flowd cannot read")
+}

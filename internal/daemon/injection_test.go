@@ -148,9 +148,10 @@ func TestFlaggedResultGetsANotice(t *testing.T) {
 }
 
 // A server cannot get a result past the scan by spelling its id unlike
-// the request's: clients match ids by value (the TypeScript SDK by
-// Number(id)), so "1.0" or "0x1" still answers request 1, and is screened
-// as its result. One answering no request at all is screened too.
+// the request's: clients match ids by value, each its own way (the
+// TypeScript SDK by Number(id)), so "1.0" or "0x1" may answer request 1
+// while flowd would judge it as no one's. Such a response is refused; one
+// answering no request at all is screened as a result.
 func TestResultToNoKnownRequestIsScreened(t *testing.T) {
 	for _, id := range []string{`1.0`, `1e0`, `"1"`, `"0x1"`, `77`} {
 		t.Run(id, func(t *testing.T) {
@@ -160,22 +161,23 @@ func TestResultToNoKnownRequestIsScreened(t *testing.T) {
 			require.Equal(t, shimproto.Pass, judge(d, web, msg(c2s, fetchCall(1))).Action)
 			resp := strings.Replace(textResult(1, blockText), `"id":1,`, `"id":`+id+`,`, 1)
 			v := judge(d, web, msg(s2c, resp))
-			require.Equal(t, shimproto.Replace, v.Action, "quarantined as any result")
-			r := decodeReply(t, v.Data)
-			assert.Equal(t, id, string(r.ID), "the reply keeps the server's id, which the client matched")
-			assert.Contains(t, r.Result.Content[0].Text, "flowd blocked")
-			rec, rep := lastCall(t, d)
-			assert.Equal(t, "block", rec.Verdict)
-			assert.Equal(t, injection.ActionBlock, rep.Action)
-			_, tainted := d.flows.Session("s").Tainted()
-			assert.True(t, tainted)
-			if id != `77` {
-				assert.Empty(t, web.calls, "the call is answered")
-				assert.Equal(t, "fetch", rec.Tool)
+			require.Equal(t, shimproto.Replace, v.Action)
+			assert.Contains(t, string(v.Data), `"id":`+id+`,`, "the reply keeps the server's id, which the client matches")
+			assert.NotContains(t, string(v.Data), "Ignore all previous", "the injection never reaches the client")
+			if id == `77` {
+				rec, rep := lastCall(t, d)
+				assert.Equal(t, "block", rec.Verdict, "quarantined as any result")
+				assert.Equal(t, injection.ActionBlock, rep.Action)
+				return
 			}
+			assert.Contains(t, string(v.Data), `"error":{"code":-32600,"message":"flowd blocked: response refused: its id matches no request exactly`)
+			require.NoError(t, d.store.Flush())
+			recs, err := d.store.Query(activity.Filter{Type: "message"})
+			require.NoError(t, err)
+			assert.Len(t, recs, 1)
 		})
 	}
-	// A clean one passes as before, unrecorded.
+	// A clean one answering nothing passes as before, unrecorded.
 	d := testDaemon(t, nil)
 	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
 	assert.Equal(t, shimproto.Pass, judge(d, web, msg(s2c, textResult(9, "sunny, 21 degrees"))).Action)
@@ -183,6 +185,28 @@ func TestResultToNoKnownRequestIsScreened(t *testing.T) {
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
 	require.NoError(t, err)
 	assert.Empty(t, recs)
+}
+
+// What flowd pins must be what the client reads: a tool list it cannot
+// read one way only, or at all, is refused rather than passed.
+func TestAmbiguousToolListRefused(t *testing.T) {
+	for name, resp := range map[string]string{
+		"answering by the id's value": strings.Replace(rugPulled, `"id":10`, `"id":"10.0"`, 1),
+		"answering no request":        strings.Replace(rugPulled, `"id":10`, `"id":"١٠"`, 1),
+		"tools given twice":           strings.Replace(rugPulled, `"nextCursor":""`, `"Tools":[]`, 1),
+		"a tool's name in two cases":  strings.Replace(rugPulled, `{"name":"add",`, `{"name":"add","Name":"decoy",`, 1),
+		"not JSON Go reads":           strings.Replace(rugPulled, `"nextCursor":""`, `"nextCursor":"","_meta":{"x":NaN}`, 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := testDaemon(t, nil)
+			u := newUpstream(1, shimproto.Hello{Name: "math", Command: []string{"npx", "server-math"}}, "s")
+			require.Equal(t, shimproto.Pass, answer(t, d, u, listReq, mathTools).Action, "pinned on first use")
+			require.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, listReq)).Action)
+			v := judge(d, u, msg(s2c, resp))
+			require.Equal(t, shimproto.Replace, v.Action)
+			assert.Contains(t, string(v.Data), `"error":{"code":-32600,"message":"flowd blocked: response refused`)
+		})
+	}
 }
 
 func TestFlaggedInternalContentDoesNotTaint(t *testing.T) {
@@ -425,11 +449,6 @@ func TestRugPullHidesTheToolUntilApproved(t *testing.T) {
 	calls, err := d.store.Query(activity.Filter{Type: "tool_call", Session: "s2", Limit: 1})
 	require.NoError(t, err)
 	assert.Equal(t, "block", calls[0].Verdict, "refused call recorded")
-
-	// A list answering by the id's value is pinned all the same.
-	v = answer(t, d, u, strings.Replace(listReq, `"id":10`, `"id":11`, 1), strings.Replace(rugPulled, `"id":10`, `"id":"11.0"`, 1))
-	require.Equal(t, shimproto.Replace, v.Action)
-	assert.Equal(t, []string{"sub"}, toolNames(t, v, rugPulled))
 
 	// Another command is another server: first use again.
 	other := newUpstream(3, shimproto.Hello{Name: "math", Command: []string{"npx", "other-math"}}, "s3")

@@ -184,7 +184,9 @@ func taintReason(rep *localapi.Injection) string {
 func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
 	var c *call
 	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
-		c = u.callAnswered(id)
+		if c = u.calls[string(id)]; c != nil {
+			delete(u.calls, string(id))
+		}
 	}
 	if c == nil {
 		// As in fromServer: what answers no request flowd saw counts as
@@ -306,8 +308,17 @@ func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelop
 		Tools      []json.RawMessage `json:"tools"`
 		NextCursor string            `json:"nextCursor"`
 	}
+	// What flowd pins and screens must be what the client reads.
 	if json.Unmarshal(e.Result, &list) != nil {
-		return v
+		return u.refuse(d, v, e, "flowd cannot read this tool list, so it can neither pin nor screen it")
+	}
+	if n := jsonrpc.Repeated(e.Result); n != "" {
+		return u.refuse(d, v, e, fmt.Sprintf("the tool list gives its member %q twice or in two cases, so its client may read other tools than flowd pins", n))
+	}
+	for _, t := range list.Tools {
+		if n := jsonrpc.Repeated(t); n != "" {
+			return u.refuse(d, v, e, fmt.Sprintf("a tool in the list gives its member %q twice or in two cases, so its client may read another tool than flowd pins", n))
+		}
 	}
 	server := u.serverName()
 	var scan localapi.ToolScan

@@ -70,6 +70,10 @@ type call struct {
 	// forwarded: the shim sent the call on under a grant, before this
 	// decision.
 	forwarded bool
+	// idValue is the request id's value, as clients may match a response
+	// to it (jsonrpc.IDValue).
+	idValue    float64
+	hasIDValue bool
 	// justification is the agent's stated reason, taken out of the
 	// arguments before they go to the server.
 	justification string
@@ -188,6 +192,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		}
 	}
 	if len(u.calls) < maxOutstanding {
+		c.idValue, c.hasIDValue = jsonrpc.IDValue(e.ID)
 		u.calls[string(e.ID)] = c
 	}
 	return v, later
@@ -200,17 +205,25 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
+		// Its calls cannot be judged, nor its ids answered.
+		d.log.Warn("batch refused: flowd cannot read it", "server", u.serverName())
+		v.Action = shimproto.Drop
 		return v
 	}
 	var ids [][]byte
 	var reason string
 	for _, it := range items {
 		e, err := jsonrpc.Parse(it)
-		if err != nil || e.Kind != jsonrpc.Request {
+		if err != nil {
 			continue
 		}
-		ids = append(ids, e.ID)
-		if e.Method != "tools/call" || reason != "" {
+		if e.Kind == jsonrpc.Request && e.Ambiguous != "id" {
+			ids = append(ids, e.ID)
+		}
+		if e.Ambiguous != "" && reason == "" {
+			reason = fmt.Sprintf("member %q of a message is given twice or in another case, so the server may read it differently from flowd", e.Ambiguous)
+		}
+		if e.Kind != jsonrpc.Request || e.Method != "tools/call" || reason != "" {
 			continue
 		}
 		name, args, ok := jsonrpc.ToolCall(e.Params)
@@ -227,7 +240,11 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 			u.record(d, c, "block", 0, false)
 		}
 	}
-	if reason == "" || len(ids) == 0 {
+	switch {
+	case reason == "":
+		return v
+	case len(ids) == 0:
+		v.Action = shimproto.Drop
 		return v
 	}
 	out := []byte{'['}
@@ -246,9 +263,13 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply {
 		return v, nil
 	}
-	c := u.callAnswered(e.ID)
+	c := u.calls[string(e.ID)]
 	switch {
 	case c != nil:
+		delete(u.calls, string(e.ID))
+	case u.unclaimed(d, e):
+		return u.refuse(d, v, e, "its id matches no request exactly, but a client may take it for the answer to one "+
+			"(clients match ids by value, each its own way), and flowd would not judge it as that"), nil
 	case e.Kind == jsonrpc.Response:
 		// An answer to no request flowd saw, such as one sent while
 		// flowd was away, must not get past the injection scan: it is
@@ -391,26 +412,37 @@ func (u *upstream) wentAhead(d *Daemon, c *call) {
 	c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
 }
 
-// callAnswered takes the call a response with id answers out of the table, or
-// returns nil. Clients match ids by value (jsonrpc.IDValue), so a server
-// that spells the id otherwise ("1.0" for 1) still answers the call: its
-// tools/list is still pinned, its result still screened as the call's.
-func (u *upstream) callAnswered(id []byte) *call {
-	if c := u.calls[string(id)]; c != nil {
-		delete(u.calls, string(id))
-		return c
+// unclaimed reports whether e answers no request exactly yet a client may
+// take it for an answer flowd must judge as such: its id has the value of
+// an outstanding request's (1.0 or "0x1" for 1: the TypeScript SDK matches
+// by Number(id)), or it is shaped like a tools/list answer, which must not
+// skip pinning whatever id a client matches it to (Python's SDK reads
+// "١٠" as 10) while pinning is on.
+func (u *upstream) unclaimed(d *Daemon, e jsonrpc.Envelope) bool {
+	if e.Kind == jsonrpc.Response && d.current().scanner != nil && jsonrpc.MemberFold(e.Result, "tools") {
+		return true
 	}
-	v, ok := jsonrpc.IDValue(id)
+	v, ok := jsonrpc.IDValue(e.ID)
 	if !ok {
-		return nil
+		return false
 	}
-	for k, c := range u.calls {
-		if w, ok := jsonrpc.IDValue([]byte(k)); ok && w == v {
-			delete(u.calls, k)
-			return c
+	for _, c := range u.calls {
+		if c.idValue == v && c.hasIDValue {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// refuse answers a server's response that flowd cannot judge as its
+// client will read it with an error in its place, under the same id.
+func (u *upstream) refuse(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, why string) shimproto.Verdict {
+	reason := "response refused: " + why
+	d.log.Warn("response refused", "server", u.serverName(), "id", string(e.ID), "reason", reason)
+	d.store.Append(activity.Record{Type: "message", Session: u.session, Server: u.serverName(),
+		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
+	v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
+	return v
 }
 
 // join moves this shim into the agent session whose hook announced the

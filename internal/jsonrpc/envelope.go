@@ -96,7 +96,7 @@ func Parse(line []byte) (Envelope, error) {
 		p.i++
 		p.space()
 		start := p.i
-		if !p.value(0) {
+		if !p.value() {
 			return Envelope{}, p.err("value")
 		}
 		v := p.b[start:p.i]
@@ -212,19 +212,16 @@ func (p *parser) str() ([]byte, bool) {
 	}
 }
 
-// maxDepth bounds nesting so a hostile message cannot exhaust the stack.
-const maxDepth = 10000
-
-func (p *parser) value(depth int) bool {
-	if depth > maxDepth {
-		return false
-	}
+// value skips one value. Nesting has no bound: containers are skipped
+// without recursion, and a peer that reads deeper than flowd would get
+// messages flowd could not judge (JSON.parse reads 20,000 levels).
+func (p *parser) value() bool {
 	switch c := p.peek(); c {
 	case '"':
 		_, ok := p.str()
 		return ok
 	case '{', '[':
-		return p.container(depth)
+		return p.container()
 	case 0:
 		return false
 	default:
@@ -243,7 +240,7 @@ func (p *parser) value(depth int) bool {
 
 // container skips an object or array iteratively, tracking only strings
 // and bracket balance.
-func (p *parser) container(depth int) bool {
+func (p *parser) container() bool {
 	level := 0
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
@@ -254,9 +251,6 @@ func (p *parser) container(depth int) bool {
 			continue
 		case '{', '[':
 			level++
-			if depth+level > maxDepth {
-				return false
-			}
 		case '}', ']':
 			level--
 			if level == 0 {
@@ -300,6 +294,41 @@ func member(obj []byte, key string) (found span, ok bool) {
 	return found, ok
 }
 
+// MemberFold reports whether the JSON object obj has a top-level member
+// named key in any case, as Go's encoding/json matches names.
+func MemberFold(obj []byte, key string) bool {
+	found := false
+	members(obj, func(k []byte, _ span) {
+		var buf [maxName]byte
+		found = found || bytes.EqualFold(memberName(&buf, k), []byte(key))
+	})
+	return found
+}
+
+// Repeated returns a top-level member name of the JSON object obj that is
+// given twice, or in two cases, or "" if none is: a peer may then read obj
+// otherwise than flowd (JSON.parse takes the last exact name, Go the last
+// in any case).
+func Repeated(obj []byte) string {
+	var names [][]byte
+	dup := ""
+	members(obj, func(k []byte, _ span) {
+		if dup != "" {
+			return
+		}
+		var buf [maxName]byte
+		name := bytes.Clone(memberName(&buf, k))
+		for _, n := range names {
+			if bytes.EqualFold(n, name) {
+				dup = string(name)
+				return
+			}
+		}
+		names = append(names, name)
+	})
+	return dup
+}
+
 // members calls fn with each top-level member of the JSON object obj, its
 // raw name and its place, in order, up to the end of obj or the first
 // syntax error.
@@ -324,7 +353,7 @@ func members(obj []byte, fn func(name []byte, m span)) {
 		p.i++
 		p.space()
 		m.value = p.i
-		if !p.value(0) {
+		if !p.value() {
 			return
 		}
 		m.end = p.i

@@ -47,11 +47,24 @@ func TestParseRejects(t *testing.T) {
 		``, `   `, `null`, `"str"`, `42`, "\x00\xff\xfe garbage",
 		`{"id":1`, `{"id":1,}`, `{"id" 1}`, `{"id":1}}`, `{"a":"unterminated}`,
 		`{"a":[1,2}`, `{1:2}`, `{"id":1} trailing`,
-		`{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`,
 	} {
 		_, err := Parse([]byte(line))
 		assert.Error(t, err, "line %q", line)
 	}
+}
+
+// JSON.parse reads 20,000 levels of nesting, so flowd must too: a message
+// it cannot parse passes unjudged, and the arguments of a call are the
+// model's to shape.
+func TestParseDeepNesting(t *testing.T) {
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"pad":` +
+		strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}}`
+	e, err := Parse([]byte(line))
+	require.NoError(t, err)
+	assert.Equal(t, "tools/call", e.Method)
+	name, _, ok := ToolCall(e.Params)
+	assert.True(t, ok)
+	assert.Equal(t, "delete_file", name)
 }
 
 func TestBlockedToolResult(t *testing.T) {
@@ -305,4 +318,20 @@ func TestIDValue(t *testing.T) {
 		_, ok := IDValue([]byte(raw))
 		assert.False(t, ok, raw)
 	}
+}
+
+func TestRepeatedAndMemberFold(t *testing.T) {
+	for obj, want := range map[string]string{
+		`{"name":"add","description":"x"}`:        "",
+		`{"name":"add","Name":"decoy"}`:           "Name",
+		`{"tools":[],"nextCursor":"","tools":[]}`: "tools",
+		`{"t\u006f\u006fls":[],"TOOLS":[]}`:       "TOOLS",
+		`{"nameſ":1,"NAMES":2}`:                   "NAMES",
+		`{"a":{"name":1,"name":2}}`:               "", // only the top level
+	} {
+		assert.Equal(t, want, Repeated([]byte(obj)), obj)
+	}
+	assert.True(t, MemberFold([]byte(`{"Tools":[]}`), "tools"))
+	assert.True(t, MemberFold([]byte(`{"t\u006fols":[]}`), "tools"))
+	assert.False(t, MemberFold([]byte(`{"content":[{"tools":1}]}`), "tools"))
 }
