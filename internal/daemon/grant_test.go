@@ -344,3 +344,15 @@ func TestAmbiguousBatchRefused(t *testing.T) {
 	v = judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"x":NaN}}}]`))
 	assert.Equal(t, shimproto.Drop, v.Action, "a batch flowd cannot read")
 }
+
+// A tool list over max_inspect_bytes cannot be pinned: it is refused.
+func TestOversizeToolListRefused(t *testing.T) {
+	d := testDaemon(t, nil)
+	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
+	require.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, listReq)).Action)
+	v := judge(d, u, shimproto.Message{Seq: 2, Dir: s2c, Truncated: true, Size: 20 << 20,
+		Data: []byte(`{"jsonrpc":"2.0","id":10,"result":{"tools":[{"name":"add","description":"aaaa`), Tail: []byte(`aaaa"}]}}` + "\n")})
+	require.Equal(t, shimproto.Replace, v.Action)
+	assert.Contains(t, string(v.Data), `"id":10,"error"`)
+	assert.Contains(t, string(v.Data), "can neither pin nor screen it")
+}

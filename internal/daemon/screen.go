@@ -180,10 +180,12 @@ func taintReason(rep *localapi.Injection) string {
 // and it passes. Its call is recorded as such (or the user would never
 // learn that a result went to the model unscanned), and unless
 // injection.on_incomplete is "pass" a source that may be external taints
-// the session, as a flagged result would.
-func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
+// the session, as a flagged result would. A tool list that large cannot be
+// pinned, and is refused while pinning is on.
+func (u *upstream) oversize(d *Daemon, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
 	var c *call
-	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
+	id, ok := jsonrpc.TruncatedID(m.Data, m.Tail)
+	if ok {
 		if c = u.calls[string(id)]; c != nil {
 			delete(u.calls, string(id))
 		}
@@ -194,9 +196,15 @@ func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
 		c = &call{start: time.Now()}
 	}
 	switch c.method {
+	case "tools/list":
+		if ok && d.current().scanner != nil {
+			return u.refuse(d, v, jsonrpc.Envelope{ID: id}, fmt.Sprintf(
+				"the tool list of %d bytes is over shim.max_inspect_bytes (%d), so flowd can neither pin nor screen it; raise the limit", m.Size, len(m.Data)))
+		}
+		return v
 	case "tools/call", "resources/read", "prompts/get", "":
 	default:
-		return
+		return v
 	}
 	server := u.serverName()
 	rep := &localapi.Injection{Server: server, Tool: c.tool, Action: injection.ActionPass, Truncated: true,
@@ -213,6 +221,7 @@ func (u *upstream) oversize(d *Daemon, m shimproto.Message) {
 		rep.Tainted = true
 	}
 	u.record(d, c, "pass", m.Size, false)
+	return v
 }
 
 // screenResult scans a tools/call, resources/read or prompts/get result

@@ -120,7 +120,7 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
 			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
 		if m.Dir == shimproto.ServerToClient {
-			u.oversize(d, m)
+			v = u.oversize(d, v, m)
 		}
 		return v, nil
 	}
