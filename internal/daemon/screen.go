@@ -197,7 +197,7 @@ func (u *upstream) oversize(d *Daemon, v shimproto.Verdict, m shimproto.Message)
 	}
 	switch c.method {
 	case "tools/list":
-		if ok && d.current().scanner != nil {
+		if d.current().scanner != nil { // a tools/list call was found by its id
 			return u.refuse(d, v, jsonrpc.Envelope{ID: id}, fmt.Sprintf(
 				"the tool list of %d bytes is over shim.max_inspect_bytes (%d), so flowd can neither pin nor screen it; raise the limit", m.Size, len(m.Data)))
 		}

@@ -175,9 +175,12 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
 		epoch := u.grants.current()
 		hooked := u.join(d, e.Params, name, args)
-		if c.decision = u.withheld(d, name); !ok {
-			c.decision, c.analysis.Risk = ambiguousCall, flow.RiskHigh
-		} else if c.decision.Action == policy.Deny {
+		if ok {
+			c.decision = u.withheld(d, name)
+		} else {
+			c.decision = ambiguousCall
+		}
+		if c.decision.Action == policy.Deny {
 			c.analysis.Risk = flow.RiskHigh
 		} else {
 			later = u.decide(d, c, args, !hooked) // a hook that announced the call asked already
@@ -380,9 +383,7 @@ var ambiguousCall = policy.Decision{Action: policy.Deny, Rule: "ambiguous_messag
 // the id is not itself in doubt; anything else is dropped.
 func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direction, e jsonrpc.Envelope) shimproto.Verdict {
 	reason := fmt.Sprintf("ambiguous message: member %q is given twice or in another case, so its peer may read it differently from flowd", e.Ambiguous)
-	d.log.Warn("message refused", "server", u.serverName(), "direction", dir.String(), "reason", reason)
-	d.store.Append(activity.Record{Type: "message", Session: u.session, Server: u.serverName(), Method: e.Method,
-		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
+	u.refused(d, dir, e.Method, reason)
 	v.Action = shimproto.Drop
 	if e.Ambiguous == "id" || e.ID == nil {
 		return v
@@ -438,11 +439,16 @@ func (u *upstream) unclaimed(d *Daemon, e jsonrpc.Envelope) bool {
 // client will read it with an error in its place, under the same id.
 func (u *upstream) refuse(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, why string) shimproto.Verdict {
 	reason := "response refused: " + why
-	d.log.Warn("response refused", "server", u.serverName(), "id", string(e.ID), "reason", reason)
-	d.store.Append(activity.Record{Type: "message", Session: u.session, Server: u.serverName(),
-		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
+	u.refused(d, shimproto.ServerToClient, "", reason)
 	v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
 	return v
+}
+
+// refused logs and records a message flowd refused for reason.
+func (u *upstream) refused(d *Daemon, dir shimproto.Direction, method, reason string) {
+	d.log.Warn("message refused", "server", u.serverName(), "direction", dir.String(), "reason", reason)
+	d.store.Append(activity.Record{Type: "message", Session: u.session, Server: u.serverName(), Method: method,
+		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
 }
 
 // join moves this shim into the agent session whose hook announced the

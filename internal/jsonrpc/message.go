@@ -157,14 +157,14 @@ func ToolCall(params []byte) (name string, args []byte, ok bool) {
 			args = params[m.value:m.end]
 		}
 	})
+	if !ok {
+		return "", nil, false
+	}
 	if v != nil {
 		if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 			return "", nil, false
 		}
 		name = unescaped(v[1 : len(v)-1])
-	}
-	if !ok {
-		return "", nil, false
 	}
 	return name, args, true
 }

@@ -1,8 +1,6 @@
 package shim
 
 import (
-	"net"
-
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -10,15 +8,15 @@ import (
 )
 
 // grant is what flowd lets this shim forward without waiting for a
-// verdict (shimproto.Grant). It belongs to the connection it came on: a
-// new flowd, or the same one after a reconnect, grants afresh.
+// verdict (shimproto.Grant). It belongs to the connection it came on: the
+// link drops it with that connection, and a new flowd, or the same one
+// after a reconnect, grants afresh.
 type grant struct {
-	conn  net.Conn
 	tools map[string]bool
 	hosts []string
 }
 
-func newGrant(c net.Conn, g shimproto.Grant) *grant {
+func newGrant(g shimproto.Grant) *grant {
 	if len(g.Tools) == 0 {
 		return nil
 	}
@@ -26,7 +24,7 @@ func newGrant(c net.Conn, g shimproto.Grant) *grant {
 	for _, t := range g.Tools {
 		tools[t] = true
 	}
-	return &grant{conn: c, tools: tools, hosts: g.Hosts}
+	return &grant{tools: tools, hosts: g.Hosts}
 }
 
 // covers reports whether line is a tools/call the grant lets through: to a

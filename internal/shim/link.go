@@ -132,7 +132,7 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 			}
 			l.mu.Lock()
 			if l.conn == c && g.Seq > l.grantSeq {
-				l.grant, l.grantSeq = newGrant(c, g), g.Seq
+				l.grant, l.grantSeq = newGrant(g), g.Seq
 			}
 			l.mu.Unlock()
 			continue
@@ -250,7 +250,7 @@ func (l *link) forward(p *pending) bool {
 	l.mu.Lock()
 	c, w, g := l.conn, l.w, l.grant
 	l.mu.Unlock()
-	if g == nil || g.conn != c || !g.covers(p.line, l.maxInspect()) {
+	if g == nil || !g.covers(p.line, l.maxInspect()) {
 		return false
 	}
 	l.wmu.Lock()
