@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/flowd-dev/flowd/internal/classify"
-	"github.com/flowd-dev/flowd/internal/daemon"
+	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
 
@@ -40,7 +40,7 @@ func cmdClassify(args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := daemon.Classifier(cfg)
+	c, err := judge.Classifier(cfg)
 	if err != nil {
 		return err
 	}

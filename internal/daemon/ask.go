@@ -17,15 +17,6 @@ type held struct {
 	c  *call
 }
 
-// canAsk reports whether a call through this shim can be put to the user
-// under settings set: the client shows forms (MCP elicitation) and flowd
-// may use them. The 2026-07-28 revision replaced server-to-client requests
-// with multi-round-trip results, which flowd does not speak yet, so its
-// sessions fall back.
-func (u *upstream) canAsk(set *settings) bool {
-	return set.cfg.Policy.AskWithElicitation && u.elicits && !u.isModern()
-}
-
 // formElicitation reports whether initialize params declare form
 // elicitation: "elicitation": {} (form only, as first specified) or with a
 // "form" member.
@@ -46,17 +37,6 @@ func formElicitation(params []byte) bool {
 	return len(modes) == 0 || form
 }
 
-// justification reads the agent's stated reason from a call's arguments.
-func justification(args []byte) string {
-	raw, ok := jsonrpc.Member(args, policy.JustificationArg)
-	if !ok {
-		return ""
-	}
-	var s string
-	json.Unmarshal(raw, &s)
-	return s
-}
-
 // question is what the shim asks the user about call c; forward, when not
 // nil, is what it sends upstream if the user allows the call. Everything in the message comes from flowd's
 // own findings, except the names (a server names itself) and the agent's
@@ -66,9 +46,9 @@ func justification(args []byte) string {
 func (u *upstream) question(d *Daemon, c *call, forward []byte) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "flowd: allow this tool call?\n\nServer: %s\nTool: %s\nWhy flowd asks: %s\n",
-		shown(u.serverName(), 80), shown(c.tool, 80), c.decision.Reason)
-	if c.justification != "" {
-		fmt.Fprintf(&b, "The agent says (unverified): %s\n", shown(c.justification, policy.MaxJustification))
+		shown(u.serverName(), 80), shown(c.tool, 80), c.Decision.Reason)
+	if c.Justification != "" {
+		fmt.Fprintf(&b, "The agent says (unverified): %s\n", shown(c.Justification, policy.MaxJustification))
 	}
 	b.WriteString("\nAllow it only if you asked for this. Refusing tells the agent the call was blocked.")
 	schema := map[string]any{
@@ -86,8 +66,8 @@ func (u *upstream) question(d *Daemon, c *call, forward []byte) []byte {
 	el, _ := json.Marshal(map[string]any{"message": b.String(), "requestedSchema": schema})
 	q := shimproto.Question{
 		Elicitation: el,
-		DenyReason:  c.decision.Reason,
-		TimeoutMS:   d.current().cfg.Policy.ElicitationTimeout.Milliseconds(),
+		DenyReason:  c.Decision.Reason,
+		TimeoutMS:   d.current().Cfg.Policy.ElicitationTimeout.Milliseconds(),
 	}
 	q.Forward = string(forward)
 	out, _ := json.Marshal(q)
@@ -125,9 +105,9 @@ func (u *upstream) answered(d *Daemon, a shimproto.Answer) {
 	delete(u.calls, h.id)
 	u.blocked[h.id] = true
 	if a.Outcome == "withdrawn" {
-		h.c.decision.Reason += "; the client cancelled the call while the user was asked"
+		h.c.Decision.Reason += "; the client cancelled the call while the user was asked"
 	} else {
-		h.c.decision.Reason += fmt.Sprintf("; not allowed by the user (%s)", a.Outcome)
+		h.c.Decision.Reason += fmt.Sprintf("; not allowed by the user (%s)", a.Outcome)
 	}
 	u.record(d, h.c, "block", 0, false)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +26,7 @@ func askSetup(t *testing.T, caps string, configure func(d *Daemon)) (*Daemon, *u
 	gh := newUpstream(1, shimproto.Hello{Name: "github"}, "s")
 	callAndAnswer(d, gh, 1, "get_file", `{"path":"ROADMAP.md"}`, roadmap)
 	slack := newUpstream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
-	judge(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"c","version":"1"}}}`))
+	judgeMsg(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"c","version":"1"}}}`))
 	return d, slack
 }
 
@@ -67,7 +66,7 @@ func TestAskGoesToTheClientOnlyWhereItCanAsk(t *testing.T) {
 		{"form named", `{"elicitation":{"form":{},"url":{}}}`, nil, false, shimproto.Ask},
 		{"url mode only", `{"elicitation":{"url":{}}}`, nil, false, shimproto.Pass},
 		{"no elicitation", `{"roots":{}}`, nil, false, shimproto.Pass},
-		{"switched off", `{"elicitation":{}}`, func(d *Daemon) { d.current().cfg.Policy.AskWithElicitation = false }, false, shimproto.Pass},
+		{"switched off", `{"elicitation":{}}`, func(d *Daemon) { d.current().Cfg.Policy.AskWithElicitation = false }, false, shimproto.Pass},
 		{"2026-07-28 session", `{"elicitation":{}}`, nil, true, shimproto.Pass},
 	}
 	for _, tt := range tests {
@@ -99,7 +98,7 @@ func TestAskQuestionAndAnswers(t *testing.T) {
 	// Allowed: the result comes back and is recorded with the answer.
 	question(t, sendRoadmap(d, slack, 8, 6, ""))
 	slack.answered(d, shimproto.Answer{Seq: 8, Allowed: true, Outcome: "accept"})
-	judge(d, slack, msg(s2c, `{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"sent"}]}}`))
+	judgeMsg(d, slack, msg(s2c, `{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"sent"}]}}`))
 
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call", Server: "slack-notifications"})
@@ -124,14 +123,14 @@ func TestAskQuestionAndAnswers(t *testing.T) {
 func TestAskNotRepeatedAfterAHookAsked(t *testing.T) {
 	d, slack := askSetup(t, `{"elicitation":{}}`, nil)
 	args := fmt.Sprintf(`{"channel":"#general","text":%q}`, roadmap)
-	d.corr.announce(time.Now(), "s", "toolu_1", "send_message", []byte(args))
+	d.judge.Announce("s", "toolu_1", "send_message", []byte(args))
 	v, _ := slack.judge(d, shimproto.Message{Seq: 3, Dir: c2s, Data: []byte(
 		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"send_message","arguments":` + args + `,"_meta":{"claudecode/toolUseId":"toolu_1"}}}` + "\n")})
 	assert.Equal(t, shimproto.Pass, v.Action, "the hook asked the user already")
 }
 
 func TestRequireJustification(t *testing.T) {
-	require1 := func(d *Daemon) { d.current().rules.RequireJustification = true }
+	require1 := func(d *Daemon) { d.current().Rules.RequireJustification = true }
 	t.Run("missing", func(t *testing.T) {
 		d, slack := askSetup(t, `{}`, require1)
 		text := blockedText(t, sendRoadmap(d, slack, 1, 1, ""))
@@ -143,7 +142,7 @@ func TestRequireJustification(t *testing.T) {
 		require.Equal(t, shimproto.Replace, v.Action, "the argument is taken out")
 		assert.NotContains(t, string(v.Data), "flowd_justification")
 		assert.True(t, json.Valid(v.Data))
-		judge(d, slack, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"sent"}]}}`))
+		judgeMsg(d, slack, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"sent"}]}}`))
 		require.NoError(t, d.store.Flush())
 		recs, err := d.store.Query(activity.Filter{Type: "tool_call", Server: "slack-notifications"})
 		require.NoError(t, err)

@@ -15,16 +15,13 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
-	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
-	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
-	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/quarantine"
-	"github.com/flowd-dev/flowd/internal/secrets"
 	"github.com/flowd-dev/flowd/internal/session"
 )
 
@@ -50,55 +47,19 @@ type Options struct {
 	System bool
 }
 
-// settings is everything the config decides, swapped at once on reload.
-type settings struct {
-	cfg        *config.Config
-	rules      policy.Rules
-	classifier *classify.Classifier
-	scanner    *injection.Scanner // nil when injection.enabled is false
-}
-
-func newSettings(c *config.Config) (*settings, error) {
-	cl, err := Classifier(c)
-	if err != nil {
-		return nil, err
-	}
-	s := &settings{cfg: c, rules: rulesFrom(c), classifier: cl}
-	if c.Injection.Enabled {
-		if s.scanner, err = Scanner(c.Injection); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// Scanner builds the prompt-injection scanner the config describes.
-func Scanner(c config.Injection) (*injection.Scanner, error) {
-	o := injection.DefaultOptions()
-	o.Thresholds = injection.Thresholds{Flag: c.Thresholds.Flag, Redact: c.Thresholds.Redact, Block: c.Thresholds.Block}
-	o.MaxFieldBytes, o.MaxMessageBytes, o.TimeBudget = c.MaxFieldBytes, c.MaxMessageBytes, c.TimeBudget.Duration
-	for _, w := range c.Waivers {
-		o.Waivers = append(o.Waivers, injection.Waiver{Server: w.Server, Tool: w.Tool, Rule: w.Rule})
-	}
-	s, err := injection.New(o)
-	if err != nil {
-		return nil, fmt.Errorf("config: injection: %w", err)
-	}
-	return s, nil
-}
-
-func (d *Daemon) current() *settings { return d.settings.Load() }
+// current is the settings decisions read now.
+func (d *Daemon) current() *judge.Settings { return d.judge.Settings() }
 
 // Reload applies a new config to every decision from now on. Flow state
 // is kept; limits of the flow section apply to sessions started later.
 func (d *Daemon) Reload(c *config.Config) error {
-	s, err := newSettings(c)
+	s, err := judge.NewSettings(c)
 	if err != nil {
 		return err
 	}
 	all := func(*upstream) bool { return true }
 	d.withdrawGrants(all) // shims stop sending at once (see grants)
-	d.settings.Store(s)
+	d.judge.SetSettings(s)
 	d.mu.Lock()
 	for _, sc := range d.shims {
 		sc.up.forgetClasses()
@@ -111,12 +72,12 @@ func (d *Daemon) Reload(c *config.Config) error {
 
 // Daemon is a running flowd.
 type Daemon struct {
-	settings atomic.Pointer[settings] // replaced whole by Reload
-	flows    *flow.Tracker
-	socket   string
-	dataDir  string
-	log      *slog.Logger
-	store    *activity.Store
+	judge   *judge.Judge // decides every call and result
+	flows   *flow.Tracker
+	socket  string
+	dataDir string
+	log     *slog.Logger
+	store   *activity.Store
 	// quarantine keeps blocked results; pins keeps approved tool
 	// definitions.
 	quarantine *quarantine.Store
@@ -133,9 +94,7 @@ type Daemon struct {
 	mu        sync.Mutex
 	shims     map[uint64]*shimConn
 	hooksSeen map[string]time.Time // agent → last hook event
-	corr      correlator
-	wg        sync.WaitGroup // one per shim connection
-	behind    background     // what results leave behind their verdicts
+	wg        sync.WaitGroup       // one per shim connection
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -203,7 +162,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	}
 	d.mu.Unlock()
 	d.wg.Wait()
-	d.behind.close()
+	d.judge.Close()
 	<-sweepDone
 	d.summarise(time.Now(), true)
 	if cerr := st.close(); cerr != nil && err == nil {
@@ -314,67 +273,13 @@ func (st stores) close() error {
 
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, st stores) (*Daemon, error) {
-	c := o.Config
-	set, err := newSettings(c)
+	j, err := judge.New(o.Config, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
 	if err != nil {
 		return nil, err
 	}
-	det, err := secrets.Default()
-	if err != nil {
-		return nil, fmt.Errorf("load secret rules: %w", err)
-	}
-	flows := flow.NewTracker(flow.Options{
-		MaxOrigins:   c.Flow.MaxOrigins,
-		MaxHashBytes: c.Flow.MaxResponseHashBytes,
-		MinLength:    c.Flow.MinMatchLength,
-		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
-	}, det)
-	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+	return &Daemon{judge: j, flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid()}
-	d.settings.Store(set)
-	return d, nil
-}
-
-// Classifier builds the classifier the config describes.
-func Classifier(c *config.Config) (*classify.Classifier, error) {
-	cl, err := classify.New(classify.Overrides{
-		Servers:        classes(c.Classify.Servers),
-		Tools:          classes(c.Classify.Tools),
-		DefaultUnknown: classify.Class(c.Classify.DefaultUnknown),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	return cl, nil
-}
-
-func classes(m map[string]string) map[string]classify.Class {
-	out := make(map[string]classify.Class, len(m))
-	for k, v := range m {
-		out[k] = classify.Class(v)
-	}
-	return out
-}
-
-func rulesFrom(c *config.Config) policy.Rules {
-	p := c.Policy
-	r := policy.Rules{
-		DefaultAction:         policy.Action(p.DefaultAction),
-		InternalToExternal:    policy.Action(p.InternalToExternal),
-		SensitiveDataExternal: policy.Action(p.SensitiveDataExternal),
-		AskFallback:           policy.Action(p.AskFallback),
-		RequireJustification:  p.RequireJustification,
-		SuspiciousEndpoints:   p.SuspiciousEndpoints,
-		ToolOverrides:         map[string]policy.Action{},
-	}
-	if c.Injection.Enabled {
-		r.TaintAction = c.Injection.TaintAction
-	}
-	for k, v := range p.ToolOverrides {
-		r.ToolOverrides[k] = policy.Action(v)
-	}
-	return r
+		system: o.System, uid: os.Getuid()}, nil
 }
 
 // sweep summarises idle sessions until ctx ends.
@@ -396,7 +301,7 @@ func (d *Daemon) sweep(ctx context.Context, done chan<- struct{}) {
 // (idle, or all of them when flowd stops).
 func (d *Daemon) summarise(now time.Time, all bool) {
 	for _, s := range d.flows.Expire(now, all) {
-		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: mustJSON(s)})
+		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: judge.MustJSON(s)})
 	}
 }
 

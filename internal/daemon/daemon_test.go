@@ -34,7 +34,7 @@ func testDaemon(t *testing.T, overrides map[string]string) *Daemon {
 
 // judge runs a message through u as the connection loop does: verdict
 // first, then the work after it.
-func judge(d *Daemon, u *upstream, m shimproto.Message) shimproto.Verdict {
+func judgeMsg(d *Daemon, u *upstream, m shimproto.Message) shimproto.Verdict {
 	v, after := u.judge(d, m)
 	if after != nil {
 		after()
@@ -52,7 +52,7 @@ func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
 	d := testDaemon(t, map[string]string{"github/delete_repo": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "github"}, "s1")
 
-	v := judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":"x"}}}`))
+	v := judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":"x"}}}`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	var reply struct {
 		ID     string `json:"id"`
@@ -69,11 +69,11 @@ func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
 	assert.True(t, strings.HasPrefix(reply.Result.Content[0].Text, "flowd blocked: "))
 	assert.Contains(t, reply.Result.Content[0].Text, "delete_repo")
 
-	assert.Equal(t, shimproto.Drop, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action)
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action, "swallowed once")
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"other"}}`)).Action)
+	assert.Equal(t, shimproto.Drop, judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r1"}}`)).Action, "swallowed once")
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"other"}}`)).Action)
 
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_repos"}}`)).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_repos"}}`)).Action)
 
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
@@ -89,8 +89,8 @@ func TestJudgeBlocksDeniedToolAndSwallowsItsCancel(t *testing.T) {
 func TestJudgeModernSessionsGetResultType(t *testing.T) {
 	d := testDaemon(t, map[string]string{"rm": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "fs"}, "s")
-	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
-	v := judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rm","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	v := judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rm","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	assert.Contains(t, string(v.Data), `"resultType":"complete"`)
 }
@@ -99,11 +99,11 @@ func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, shimproto.Hello{Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "s")
 	assert.Equal(t, "server-filesystem", u.serverName())
-	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
-	judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"secure-filesystem-server","version":"1"}}}`))
+	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
+	judgeMsg(d, u, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"secure-filesystem-server","version":"1"}}}`))
 	assert.Equal(t, "secure-filesystem-server", u.serverName())
-	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"/tmp/a"}}}`))
-	judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`))
+	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"/tmp/a"}}}`))
+	judgeMsg(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`))
 	// Answers to nothing, server requests and garbage pass without effect.
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":99,"result":{}}`,
@@ -111,7 +111,7 @@ func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
 		"\x00\x01garbage",
 		`[{"jsonrpc":"2.0","id":3,"result":{}}]`,
 	} {
-		assert.Equal(t, shimproto.Pass, judge(d, u, msg(s2c, s)).Action, s)
+		assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(s2c, s)).Action, s)
 	}
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
@@ -134,15 +134,15 @@ func TestJudgeRecordsCallsAndLearnsName(t *testing.T) {
 	assert.Equal(t, "internal", det.Classification.Class)
 	// --name wins over serverInfo.
 	named := newUpstream(2, shimproto.Hello{Name: "docs"}, "s")
-	judge(d, named, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
-	judge(d, named, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"other"}}}`))
+	judgeMsg(d, named, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
+	judgeMsg(d, named, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"other"}}}`))
 	assert.Equal(t, "docs", named.serverName())
 }
 
 func TestJudgeBatchCannotBypassPolicy(t *testing.T) {
 	d := testDaemon(t, map[string]string{"send": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "slack"}, "s")
-	v := judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send"}}]`))
+	v := judgeMsg(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send"}}]`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	var replies []struct {
 		ID     int `json:"id"`
@@ -155,7 +155,7 @@ func TestJudgeBatchCannotBypassPolicy(t *testing.T) {
 	assert.Equal(t, 1, replies[0].ID)
 	assert.Equal(t, 2, replies[1].ID)
 	assert.True(t, replies[0].Result.IsError && replies[1].Result.IsError)
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}}]`)).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list"}}]`)).Action)
 }
 
 func TestNameFromCommand(t *testing.T) {
@@ -221,15 +221,15 @@ func TestReloadSwapsPolicyAndKeepsItOnError(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, shimproto.Hello{Name: "fs"}, "s")
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file"}}`
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, call)).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, call)).Action)
 
 	deny := config.Default()
 	deny.Policy.ToolOverrides["delete_file"] = "deny"
 	require.NoError(t, d.Reload(deny))
-	assert.Equal(t, shimproto.Respond, judge(d, u, msg(c2s, call)).Action, "new policy applies at once")
+	assert.Equal(t, shimproto.Respond, judgeMsg(d, u, msg(c2s, call)).Action, "new policy applies at once")
 
 	bad := config.Default()
 	bad.Classify.Servers["fs"] = "sideways"
 	assert.Error(t, d.Reload(bad))
-	assert.Equal(t, shimproto.Respond, judge(d, u, msg(c2s, call)).Action, "a bad config leaves the last good one in force")
+	assert.Equal(t, shimproto.Respond, judgeMsg(d, u, msg(c2s, call)).Action, "a bad config leaves the last good one in force")
 }

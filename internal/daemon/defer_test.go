@@ -61,13 +61,13 @@ func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
 	<-external
 	out := slack.calls[`2`]
 	require.NotNil(t, out)
-	assert.Equal(t, "internal→external", out.analysis.FlowType, "the copy of the recorded result is traced")
-	assert.Equal(t, policy.Warn, out.decision.Action, "ask, degraded to warn without hooks")
+	assert.Equal(t, "internal→external", out.Analysis.FlowType, "the copy of the recorded result is traced")
+	assert.Equal(t, policy.Warn, out.Decision.Action, "ask, degraded to warn without hooks")
 
 	in.after()
 	c := fs.calls[`1`]
 	require.NotNil(t, c)
-	assert.Equal(t, "internal→internal", c.analysis.FlowType, "the deferred check still analysed the internal call")
+	assert.Equal(t, "internal→internal", c.Analysis.FlowType, "the deferred check still analysed the internal call")
 }
 
 // A result's verdict comes before its activity record and its recording
@@ -77,7 +77,7 @@ func TestResultVerdictComesBeforeItsRecord(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	start := time.Now()
-	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"notes.md"}}}`))
+	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"notes.md"}}}`))
 	v, after := u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the quarterly numbers for the board"}]}}`))
 	assert.Equal(t, shimproto.Pass, v.Action)
 	require.NotNil(t, after)

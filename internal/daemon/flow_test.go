@@ -17,10 +17,10 @@ import (
 // callAndAnswer runs one tools/call through u with the given result and
 // returns the request's verdict.
 func callAndAnswer(d *Daemon, u *upstream, id int, tool, args, resultText string) shimproto.Verdict {
-	v := judge(d, u, msg(c2s, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)))
+	v := judgeMsg(d, u, msg(c2s, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)))
 	if v.Action == shimproto.Pass {
 		text, _ := json.Marshal(resultText)
-		judge(d, u, msg(s2c, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}]}}`, id, text)))
+		judgeMsg(d, u, msg(s2c, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}]}}`, id, text)))
 	}
 	return v
 }

@@ -105,7 +105,7 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 			require.NoError(t, d.Reload(cfg))
 			u := newUpstream(1, shimproto.Hello{Name: tt.server}, "s")
 			tl := connected(d, u)
-			judge(d, u, msg(c2s, tt.call))
+			judgeMsg(d, u, msg(c2s, tt.call))
 			if !tt.granted {
 				assert.Zero(t, tl.count())
 				return
@@ -114,7 +114,7 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 			assert.Equal(t, []string{"read_file"}, tl.newest().Tools)
 			assert.Equal(t, []string{"read_file"}, d.status(viewer{all: true}).Shims[0].Granted, "flowd status shows what goes at once")
 			assert.Equal(t, cfg.Policy.SuspiciousEndpoints, tl.newest().Hosts, "the shim checks the hosts flowd would")
-			judge(d, u, msg(c2s, tt.call))
+			judgeMsg(d, u, msg(c2s, tt.call))
 			assert.Equal(t, 1, tl.count(), "a tool is granted once")
 		})
 	}
@@ -125,8 +125,8 @@ func TestWithheldToolIsNotGranted(t *testing.T) {
 	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
 	tl := connected(d, u)
 	answer(t, d, u, listReq, poisonedList)
-	blockedText(t, judge(d, u, msg(c2s, addCall(1))))
-	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sub"}}`))
+	blockedText(t, judgeMsg(d, u, msg(c2s, addCall(1))))
+	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sub"}}`))
 	assert.Equal(t, []string{"sub"}, tl.newest().Tools)
 }
 
@@ -152,7 +152,7 @@ func TestGrantsWithdrawn(t *testing.T) {
 			other := newUpstream(2, hello, "s2")
 			connected(d, other)
 			answer(t, d, other, listReq, rugPulled)
-			assert.Contains(t, blockedText(t, judge(d, u, msg(c2s, addCall(30)))), "changed since it was approved",
+			assert.Contains(t, blockedText(t, judgeMsg(d, u, msg(c2s, addCall(30)))), "changed since it was approved",
 				"the pin is shared: this shim's next call is refused, so it must not go at once")
 		}},
 	}
@@ -162,7 +162,7 @@ func TestGrantsWithdrawn(t *testing.T) {
 			u := newUpstream(1, hello, "s")
 			tl := connected(d, u)
 			answer(t, d, u, listReq, mathTools)
-			judge(d, u, msg(c2s, addCall(1)))
+			judgeMsg(d, u, msg(c2s, addCall(1)))
 			require.Equal(t, []string{"add"}, tl.newest().Tools)
 			tt.change(t, d, u)
 			tl.await(t, nil)
@@ -173,7 +173,7 @@ func TestGrantsWithdrawn(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, hello, "s")
 	tl := connected(d, u)
-	judge(d, u, msg(c2s, addCall(1)))
+	judgeMsg(d, u, msg(c2s, addCall(1)))
 	other := newUpstream(2, shimproto.Hello{Name: "fs", Command: []string{"npx", "server-fs"}}, "s")
 	connected(d, other)
 	answer(t, d, other, listReq, mathTools)
@@ -215,10 +215,10 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 		answer(t, d, a, listReq, mathTools)
 		b := newUpstream(2, hello, "s2")
 		tlB := connected(d, b)
-		judge(d, b, msg(c2s, addCall(1)))
+		judgeMsg(d, b, msg(c2s, addCall(1)))
 		require.Equal(t, []string{"add"}, tlB.newest().Tools)
 
-		require.Equal(t, shimproto.Pass, judge(d, a, msg(c2s, listReq)).Action)
+		require.Equal(t, shimproto.Pass, judgeMsg(d, a, msg(c2s, listReq)).Action)
 		done := make(chan struct{})
 		var wg sync.WaitGroup
 		wg.Go(func() {
@@ -228,15 +228,15 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 					return
 				default:
 				}
-				judge(d, b, msg(c2s, addCall(i)))
+				judgeMsg(d, b, msg(c2s, addCall(i)))
 			}
 		})
-		judge(d, a, msg(s2c, big))
+		judgeMsg(d, a, msg(s2c, big))
 		close(done)
 		wg.Wait()
 		tlB.await(t, nil)
 		assert.Empty(t, b.grants.granted(), "flowd's record of B's grants")
-		blockedText(t, judge(d, b, msg(c2s, addCall(99999))))
+		blockedText(t, judgeMsg(d, b, msg(c2s, addCall(99999))))
 	}
 }
 
@@ -248,9 +248,9 @@ func TestForwardedCallIsTrackedAndRecorded(t *testing.T) {
 	connected(d, u)
 	call := msg(c2s, toolCall(7, "read_file", `{"path":"notes.md"}`))
 	call.Forwarded = true
-	judge(d, u, call)
+	judgeMsg(d, u, call)
 	assert.Empty(t, u.held)
-	v := judge(d, u, msg(s2c, textResult(7, blockText)))
+	v := judgeMsg(d, u, msg(s2c, textResult(7, blockText)))
 	assert.Equal(t, shimproto.Replace, v.Action, "the result is screened for injection as any other")
 	rec, _ := lastCall(t, d)
 	assert.Equal(t, "read_file", rec.Tool)
@@ -270,9 +270,9 @@ func TestForwardedAfterWithdrawalIsRecorded(t *testing.T) {
 	connected(d, u)
 	call := msg(c2s, toolCall(7, "read_file", `{"path":"notes.md"}`))
 	call.Forwarded = true
-	judge(d, u, call)
+	judgeMsg(d, u, call)
 	assert.Empty(t, u.blocked, "its cancellation still reaches the server")
-	judge(d, u, msg(s2c, textResult(7, "contents")))
+	judgeMsg(d, u, msg(s2c, textResult(7, "contents")))
 	rec, _ := lastCall(t, d)
 	assert.Equal(t, "pass", rec.Verdict)
 	assert.Equal(t, "deny", rec.Decision)
@@ -288,20 +288,20 @@ func TestAmbiguousMessagesRefused(t *testing.T) {
 	tl := connected(d, u)
 
 	// A Go server keeps delete_file past the null; JSON.parse takes the null.
-	v := judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"/"},"name":null}}`))
+	v := judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"/"},"name":null}}`))
 	assert.Contains(t, blockedText(t, v), "gives its tool name or arguments twice")
-	judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}`))
+	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}`))
 	assert.Zero(t, tl.count(), "a call without a tool name earns no grant")
 
-	v = judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}}`))
+	v = judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}}`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	assert.Contains(t, string(v.Data), `"id":3,"error":{"code":-32600,"message":"flowd blocked: ambiguous message: member \"method\"`)
 
-	v = judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[]},"Result":{"content":[{"type":"text","text":"x"}]}}`))
+	v = judgeMsg(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[]},"Result":{"content":[{"type":"text","text":"x"}]}}`))
 	require.Equal(t, shimproto.Replace, v.Action, "a response the client could read two ways")
 	assert.Contains(t, string(v.Data), `"id":2,"error"`)
 
-	v = judge(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"ID":3,"result":{}}`))
+	v = judgeMsg(d, u, msg(s2c, `{"jsonrpc":"2.0","id":2,"ID":3,"result":{}}`))
 	assert.Equal(t, shimproto.Drop, v.Action, "no id to answer")
 
 	require.NoError(t, d.store.Flush())
@@ -316,19 +316,19 @@ func TestDeeplyNestedMessagesJudged(t *testing.T) {
 	pad := strings.Repeat("[", 30000) + strings.Repeat("]", 30000)
 	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
 	fs := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
-	assert.Contains(t, blockedText(t, judge(d, fs, msg(c2s, toolCall(1, "delete_file", `{"path":"/","pad":`+pad+`}`)))),
+	assert.Contains(t, blockedText(t, judgeMsg(d, fs, msg(c2s, toolCall(1, "delete_file", `{"path":"/","pad":`+pad+`}`)))),
 		"set to deny")
 
 	gh := newUpstream(2, shimproto.Hello{Name: "github"}, "s")
 	callAndAnswer(d, gh, 2, "read_file", `{"path":".env"}`, "AWS_SECRET_ACCESS_KEY="+awsSecret)
 	slack := newUpstream(3, shimproto.Hello{Name: "slack-notifications"}, "s")
-	v := judge(d, slack, msg(c2s, toolCall(3, "send_message", `{"pad":`+pad+`,"text":"`+awsSecret+`"}`)))
+	v := judgeMsg(d, slack, msg(c2s, toolCall(3, "send_message", `{"pad":`+pad+`,"text":"`+awsSecret+`"}`)))
 	assert.Contains(t, blockedText(t, v), "Sensitive data (aws_secret_key)")
 
 	web := newUpstream(4, shimproto.Hello{Name: "fetch"}, "s")
-	require.Equal(t, shimproto.Pass, judge(d, web, msg(c2s, fetchCall(5))).Action)
+	require.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(c2s, fetchCall(5))).Action)
 	text, _ := json.Marshal(blockText)
-	v = judge(d, web, msg(s2c, `{"jsonrpc":"2.0","id":5,"result":{"_meta":{"x":`+pad+`},"content":[{"type":"text","text":`+string(text)+`}]}}`))
+	v = judgeMsg(d, web, msg(s2c, `{"jsonrpc":"2.0","id":5,"result":{"_meta":{"x":`+pad+`},"content":[{"type":"text","text":`+string(text)+`}]}}`))
 	assert.Equal(t, shimproto.Replace, v.Action, "the injection in a deeply nested result is caught")
 }
 
@@ -338,10 +338,10 @@ func TestDeeplyNestedMessagesJudged(t *testing.T) {
 func TestAmbiguousBatchRefused(t *testing.T) {
 	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
 	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
-	v := judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`))
+	v := judgeMsg(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	assert.Contains(t, string(v.Data), `member \"method\" of a message is given twice or in another case`)
-	v = judge(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"x":NaN}}}]`))
+	v = judgeMsg(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"x":NaN}}}]`))
 	assert.Equal(t, shimproto.Drop, v.Action, "a batch flowd cannot read")
 }
 
@@ -349,8 +349,8 @@ func TestAmbiguousBatchRefused(t *testing.T) {
 func TestOversizeToolListRefused(t *testing.T) {
 	d := testDaemon(t, nil)
 	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
-	require.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, listReq)).Action)
-	v := judge(d, u, shimproto.Message{Seq: 2, Dir: s2c, Truncated: true, Size: 20 << 20,
+	require.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, listReq)).Action)
+	v := judgeMsg(d, u, shimproto.Message{Seq: 2, Dir: s2c, Truncated: true, Size: 20 << 20,
 		Data: []byte(`{"jsonrpc":"2.0","id":10,"result":{"tools":[{"name":"add","description":"aaaa`), Tail: []byte(`aaaa"}]}}` + "\n")})
 	require.Equal(t, shimproto.Replace, v.Action)
 	assert.Contains(t, string(v.Data), `"id":10,"error"`)

@@ -33,7 +33,7 @@ const (
 func requireAction(t *testing.T, d *Daemon, text string, want injection.Action) {
 	t.Helper()
 	res, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
-	got := d.current().scanner.ScanResult(res, injection.Context{ExternalSource: true, Server: "fetch", Tool: "fetch"})
+	got := d.current().Scanner.ScanResult(res, injection.Context{ExternalSource: true, Server: "fetch", Tool: "fetch"})
 	require.Equal(t, want, got.Action, "the scanner's verdict on %q changed (%s); pick another text for this test", text, got)
 }
 
@@ -41,8 +41,8 @@ func requireAction(t *testing.T, d *Daemon, text string, want injection.Action) 
 // returns the response's verdict.
 func answer(t *testing.T, d *Daemon, u *upstream, request, response string) shimproto.Verdict {
 	t.Helper()
-	require.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, request)).Action, "request")
-	return judge(d, u, msg(s2c, response))
+	require.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, request)).Action, "request")
+	return judgeMsg(d, u, msg(s2c, response))
 }
 
 func fetchCall(id int) string {
@@ -158,9 +158,9 @@ func TestResultToNoKnownRequestIsScreened(t *testing.T) {
 			d := testDaemon(t, nil)
 			requireAction(t, d, blockText, injection.ActionBlock)
 			web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
-			require.Equal(t, shimproto.Pass, judge(d, web, msg(c2s, fetchCall(1))).Action)
+			require.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(c2s, fetchCall(1))).Action)
 			resp := strings.Replace(textResult(1, blockText), `"id":1,`, `"id":`+id+`,`, 1)
-			v := judge(d, web, msg(s2c, resp))
+			v := judgeMsg(d, web, msg(s2c, resp))
 			require.Equal(t, shimproto.Replace, v.Action)
 			assert.Contains(t, string(v.Data), `"id":`+id+`,`, "the reply keeps the server's id, which the client matches")
 			assert.NotContains(t, string(v.Data), "Ignore all previous", "the injection never reaches the client")
@@ -180,7 +180,7 @@ func TestResultToNoKnownRequestIsScreened(t *testing.T) {
 	// A clean one answering nothing passes as before, unrecorded.
 	d := testDaemon(t, nil)
 	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
-	assert.Equal(t, shimproto.Pass, judge(d, web, msg(s2c, textResult(9, "sunny, 21 degrees"))).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(s2c, textResult(9, "sunny, 21 degrees"))).Action)
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call"})
 	require.NoError(t, err)
@@ -201,8 +201,8 @@ func TestAmbiguousToolListRefused(t *testing.T) {
 			d := testDaemon(t, nil)
 			u := newUpstream(1, shimproto.Hello{Name: "math", Command: []string{"npx", "server-math"}}, "s")
 			require.Equal(t, shimproto.Pass, answer(t, d, u, listReq, mathTools).Action, "pinned on first use")
-			require.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, listReq)).Action)
-			v := judge(d, u, msg(s2c, resp))
+			require.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, listReq)).Action)
+			v := judgeMsg(d, u, msg(s2c, resp))
 			require.Equal(t, shimproto.Replace, v.Action)
 			assert.Contains(t, string(v.Data), `"error":{"code":-32600,"message":"flowd blocked: response refused`)
 		})
@@ -240,7 +240,7 @@ func TestBlockedResultIsQuarantinedAndCanBeReleased(t *testing.T) {
 	d := testDaemon(t, nil)
 	requireAction(t, d, blockText, injection.ActionBlock)
 	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
-	judge(d, web, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	judgeMsg(d, web, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
 	resp := textResult(7, blockText)
 	v := answer(t, d, web, fetchCall(7), resp)
 	require.Equal(t, shimproto.Replace, v.Action)
@@ -352,7 +352,7 @@ func TestDisabledInjectionPassesEverything(t *testing.T) {
 	require.NoError(t, d.Reload(cfg))
 	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
 	assert.Equal(t, shimproto.Pass, answer(t, d, web, fetchCall(1), textResult(1, blockText)).Action)
-	assert.Equal(t, shimproto.Pass, judge(d, web, msg(s2c, poisonedList)).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(s2c, poisonedList)).Action)
 }
 
 // A session that read injected content from the web and then sends
@@ -424,7 +424,7 @@ func TestRugPullHidesTheToolUntilApproved(t *testing.T) {
 	u := newUpstream(1, hello, "s")
 	v := answer(t, d, u, listReq, mathTools)
 	assert.Equal(t, shimproto.Pass, v.Action, "first use: pinned as it is")
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, addCall(1))).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, addCall(1))).Action)
 
 	// The same server, started again, changes a description.
 	u = newUpstream(2, hello, "s2")
@@ -432,10 +432,10 @@ func TestRugPullHidesTheToolUntilApproved(t *testing.T) {
 	require.Equal(t, shimproto.Replace, v.Action)
 	assert.Equal(t, []string{"sub"}, toolNames(t, v, rugPulled))
 	assert.True(t, strings.HasSuffix(string(v.Data), `],"nextCursor":""}}`+"\n"), "the rest of the result stays: %s", v.Data)
-	text := blockedText(t, judge(d, u, msg(c2s, addCall(2))))
+	text := blockedText(t, judgeMsg(d, u, msg(c2s, addCall(2))))
 	assert.Contains(t, text, `tool "add" of server "math" changed since it was approved (description)`)
 	assert.Contains(t, text, "flowd pins approve math add")
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sub"}}`)).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sub"}}`)).Action)
 
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tools_list"})
@@ -458,7 +458,7 @@ func TestRugPullHidesTheToolUntilApproved(t *testing.T) {
 	// connection too.
 	_, err = d.pins.Approve("math", "add")
 	require.NoError(t, err)
-	assert.Equal(t, shimproto.Pass, judge(d, u, msg(c2s, addCall(4))).Action)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, addCall(4))).Action)
 	assert.Equal(t, shimproto.Pass, answer(t, d, u, listReq, rugPulled).Action)
 }
 
@@ -481,7 +481,7 @@ func TestTrustOnFirstUseOff(t *testing.T) {
 	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
 	v := answer(t, d, u, listReq, mathTools)
 	assert.Empty(t, toolNames(t, v, mathTools), "a new server's tools wait for approval")
-	assert.Contains(t, blockedText(t, judge(d, u, msg(c2s, addCall(1)))), "is new since the server's tools were pinned")
+	assert.Contains(t, blockedText(t, judgeMsg(d, u, msg(c2s, addCall(1)))), "is new since the server's tools were pinned")
 	approved, err := d.pins.Approve("math", "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"add", "sub"}, approved)
@@ -493,7 +493,7 @@ func TestPoisonedToolIsHiddenAndRefused(t *testing.T) {
 	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
 	v := answer(t, d, u, listReq, poisonedList)
 	assert.Equal(t, []string{"sub"}, toolNames(t, v, poisonedList))
-	text := blockedText(t, judge(d, u, msg(c2s, addCall(1))))
+	text := blockedText(t, judgeMsg(d, u, msg(c2s, addCall(1))))
 	assert.Contains(t, text, `tool "add" of server "math" is withheld: its definition scored`)
 	assert.Contains(t, text, "sensitive-file")
 	require.NoError(t, d.store.Flush())

@@ -90,8 +90,8 @@ func benchJudgeEcho(b *testing.B, server, msg string, scan, cold bool) {
 	}
 	for i := 0; b.Loop(); i++ {
 		id := 100000 + i
-		judge(d, u, shimproto.Message{Dir: c2s, Data: []byte(fmt.Sprintf(string(req), id))})
-		judge(d, u, shimproto.Message{Dir: s2c, Data: []byte(fmt.Sprintf(string(resp), id))})
+		judgeMsg(d, u, shimproto.Message{Dir: c2s, Data: []byte(fmt.Sprintf(string(req), id))})
+		judgeMsg(d, u, shimproto.Message{Dir: s2c, Data: []byte(fmt.Sprintf(string(resp), id))})
 	}
 }
 
@@ -103,7 +103,7 @@ func BenchmarkJudge10MB(b *testing.B) {
 	big := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 10_000_000) + `"}]}}` + "\n")
 	req := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bytes","arguments":{"n":10000000}}}` + "\n")
 	for b.Loop() {
-		judge(d, u, shimproto.Message{Dir: c2s, Data: req})
-		judge(d, u, shimproto.Message{Dir: s2c, Data: big})
+		judgeMsg(d, u, shimproto.Message{Dir: c2s, Data: req})
+		judgeMsg(d, u, shimproto.Message{Dir: s2c, Data: big})
 	}
 }

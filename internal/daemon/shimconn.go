@@ -80,7 +80,7 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 		return
 	}
 	s := &shimConn{conn: conn, up: newUpstream(d.nextID.Add(1), h, sess), w: w}
-	cfg := d.current().cfg.Shim
+	cfg := d.current().Cfg.Shim
 	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
 		Version:         version.Version,
 		Session:         sess,
@@ -131,7 +131,7 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 			switch {
 			case after == nil:
 			case m.Dir == shimproto.ServerToClient:
-				d.behind.add(after)
+				d.judge.Later(after)
 			default:
 				after()
 			}

@@ -14,11 +14,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
-	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // upstream is flowd's view of one shim and the MCP server behind it. Its
@@ -59,14 +59,9 @@ type call struct {
 	tool      string
 	argsBytes int
 	start     time.Time
-	decision  policy.Decision
-	class     classify.Result
-	analysis  flow.Analysis
-	scan      *localapi.Injection // what the injection scan found in the result
-	answer    *shimproto.Answer   // the user's answer, when the call was held to ask
-	// standing: the decision holds for any call to the tool without a
-	// suspicious host in its arguments (policy.Standing).
-	standing bool
+	judge.Outcome
+	scan   *localapi.Injection // what the injection scan found in the result
+	answer *shimproto.Answer   // the user's answer, when the call was held to ask
 	// forwarded: the shim sent the call on under a grant, before this
 	// decision.
 	forwarded bool
@@ -74,9 +69,6 @@ type call struct {
 	// to it (jsonrpc.IDValue).
 	idValue    float64
 	hasIDValue bool
-	// justification is the agent's stated reason, taken out of the
-	// arguments before they go to the server.
-	justification string
 }
 
 // maxOutstanding bounds the request table: a client that never gets
@@ -176,12 +168,12 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		epoch := u.grants.current()
 		hooked := u.join(d, e.Params, name, args)
 		if ok {
-			c.decision = u.withheld(d, name)
+			c.Decision = u.withheld(d, name)
 		} else {
-			c.decision = ambiguousCall
+			c.Decision = ambiguousCall
 		}
-		if c.decision.Action == policy.Deny {
-			c.analysis.Risk = flow.RiskHigh
+		if c.Decision.Action == policy.Deny {
+			c.Analysis.Risk = flow.RiskHigh
 		} else {
 			later = u.decide(d, c, args, !hooked) // a hook that announced the call asked already
 		}
@@ -232,14 +224,14 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		name, args, ok := jsonrpc.ToolCall(e.Params)
 		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
 		if !ok {
-			c.decision = ambiguousCall
-		} else if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
+			c.Decision = ambiguousCall
+		} else if c.Decision = u.withheld(d, name); c.Decision.Action != policy.Deny {
 			if later := u.decide(d, c, args, false); later != nil { // one call of a batch cannot be held alone
 				later()
 			}
 		}
-		if c.decision.Action == policy.Deny {
-			reason = c.decision.Reason
+		if c.Decision.Action == policy.Deny {
+			reason = c.Decision.Reason
 			u.record(d, c, "block", 0, false)
 		}
 	}
@@ -344,29 +336,29 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 // tool, unless grants were withdrawn since epoch: before the verdict goes,
 // so the shim applies the grant from the next call on.
 func (u *upstream) apply(d *Daemon, c *call, v shimproto.Verdict, id json.RawMessage, raw []byte, epoch uint64) (_ shimproto.Verdict, blocked bool) {
-	if c.standing {
-		u.grants.give(c.tool, epoch, d.current().rules.SuspiciousEndpoints)
+	if c.Standing {
+		u.grants.give(c.tool, epoch, d.current().Rules.SuspiciousEndpoints)
 	}
-	if c.decision.Action == policy.Deny {
+	if c.Decision.Action == policy.Deny {
 		u.blocked[string(id)] = true
-		v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(id, c.decision.Reason, u.isModern())
+		v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(id, c.Decision.Reason, u.isModern())
 		u.record(d, c, "block", 0, false)
 		return v, true
 	}
 	var forward []byte
-	if c.justification != "" {
+	if c.Justification != "" {
 		// The server did not ask for it and its schema may refuse it.
 		if stripped, ok := jsonrpc.WithoutArgument(raw, policy.JustificationArg); ok {
 			forward = stripped
 			v.Action, v.Data = shimproto.Replace, stripped
 		}
 	}
-	switch c.decision.Action {
+	switch c.Decision.Action {
 	case policy.Ask:
 		v.Action, v.Data = shimproto.Ask, u.question(d, c, forward)
 		u.held[v.Seq] = held{id: string(id), c: c}
 	case policy.Warn:
-		d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", c.tool, "reason", c.decision.Reason)
+		d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", c.tool, "reason", c.Decision.Reason)
 	}
 	return v, false
 }
@@ -403,14 +395,14 @@ func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direc
 // logged and recorded, as it could not be stopped. So is a call to a tool
 // flowd never granted, which only a shim that breaks the protocol sends.
 func (u *upstream) wentAhead(d *Daemon, c *call) {
-	if c.decision.Action == policy.Allow && u.grants.has(c.tool) {
+	if c.Decision.Action == policy.Allow && u.grants.has(c.tool) {
 		return
 	}
 	d.log.Warn("tool call went out under a grant withdrawn meanwhile", "server", u.serverName(), "tool", c.tool,
-		"decision", c.decision.Action, "reason", c.decision.Reason)
-	c.decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way (or never given); policy now says %s: %s",
-		c.decision.Action, c.decision.Reason)
-	c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
+		"decision", c.Decision.Action, "reason", c.Decision.Reason)
+	c.Decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way (or never given); policy now says %s: %s",
+		c.Decision.Action, c.Decision.Reason)
+	c.Analysis.Risk = flow.MaxRisk(c.Analysis.Risk, flow.RiskHigh)
 }
 
 // unclaimed reports whether e answers no request exactly yet a client may
@@ -420,7 +412,7 @@ func (u *upstream) wentAhead(d *Daemon, c *call) {
 // skip pinning whatever id a client matches it to (Python's SDK reads
 // "١٠" as 10) while pinning is on.
 func (u *upstream) unclaimed(d *Daemon, e jsonrpc.Envelope) bool {
-	if e.Kind == jsonrpc.Response && d.current().scanner != nil && jsonrpc.MemberFold(e.Result, "tools") {
+	if e.Kind == jsonrpc.Response && d.current().Scanner != nil && jsonrpc.MemberFold(e.Result, "tools") {
 		return true
 	}
 	v, ok := jsonrpc.IDValue(e.ID)
@@ -456,7 +448,7 @@ func (u *upstream) refused(d *Daemon, dir shimproto.Direction, method, reason st
 // a hook announced the call: the hook has then applied policy already, and
 // asked the user where policy says ask.
 func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool {
-	sess, how := d.corr.match(time.Now(), params, tool, args)
+	sess, how := d.judge.Announced(params, tool, args)
 	if owner, _ := session.Owner(sess); owner != u.owner() {
 		// In a system flowd a hook of another user announced the same call:
 		// sessions never cross users.
@@ -473,63 +465,19 @@ func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool
 	return true
 }
 
-// decide classifies a tool call's destination, follows its arguments back
-// to their origins and applies policy, filling c. holdable is whether the
-// shim could hold this call to ask the user, where the client can be asked.
+// decide judges a tool call (judge.Call), filling c. holdable is whether
+// the shim could hold this call to ask the user, where the client can be
+// asked.
 func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later func()) {
-	server := u.serverName()
-	set := d.current() // one config for the whole decision, whatever a reload does meanwhile
-	argsBytes := len(args)
-	if limit := set.cfg.Shim.MaxInspectBytes; len(args) > limit {
-		args = args[:limit]
+	ask := judge.NoAsk
+	if holdable && u.elicits && !u.isModern() {
+		// The 2026-07-28 revision replaced server-to-client requests with
+		// multi-round-trip results, which flowd does not speak yet, so its
+		// sessions fall back.
+		ask = judge.AskByElicitation
 	}
-	c.class = u.toolClass(d, c.tool)
-	views := unwrap.Views(args)
-	sess := d.flows.Session(u.session)
-	taint, tainted := sess.Tainted()
-	pc := policy.Call{
-		Tainted:     tainted,
-		TaintReason: taint,
-		Server:      server,
-		Tool:        c.tool,
-		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint:    policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
-
-		ArgsBytes:      argsBytes,
-		InspectedBytes: len(args),
-
-		CanAsk:      holdable && u.canAsk(set),
-		Justifiable: true,
-	}
-	// Policy reads the flow analysis only for a destination that can send
-	// data out; for any other it is for the log and the session's summary.
-	if pc.External {
-		c.analysis = sess.Check(server, c.tool, c.class, args, views)
-		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
-	}
-	if set.rules.RequireJustification {
-		pc.Justification = justification(args)
-		c.justification = pc.Justification
-	}
-	c.decision = set.rules.Decide(pc)
-	// The justification argument is removed call by call.
-	c.standing = policy.Standing(pc, c.decision) && !set.rules.RequireJustification
-	finish := func() {
-		if !pc.External {
-			c.analysis = sess.Check(server, c.tool, c.class, args, views)
-		}
-		switch {
-		case pc.Endpoint != "":
-			c.analysis.Risk = flow.RiskCritical
-		case c.decision.Rule == policy.UninspectedRule:
-			c.analysis.Risk = flow.MaxRisk(c.analysis.Risk, flow.RiskHigh)
-		}
-	}
-	if !pc.External && (c.decision.Action == policy.Allow || c.decision.Action == policy.Warn) {
-		return finish // after the verdict is sent: the request is not held up for the log
-	}
-	finish()
-	return nil
+	return d.judge.Call(judge.Call{Session: u.session, Server: u.serverName(), Tool: c.tool,
+		Class: u.toolClass(d, c.tool), Args: args, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
 }
 
 // toolClass classifies one of this server's tools as a destination, using
@@ -544,7 +492,7 @@ func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
 	if !ok {
 		info = classify.ToolInfo{Name: tool}
 	}
-	r := d.current().classifier.Tool(u.name, info)
+	r := d.current().Classifier.Tool(u.name, info)
 	u.classes[tool] = r
 	return r
 }
@@ -560,7 +508,7 @@ func (u *upstream) forgetClasses() {
 // a hybrid tool counts as holding private data (flow.FlowType does that).
 func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 	if tool == "" {
-		return d.current().classifier.Server(u.serverName()).Class
+		return d.current().Classifier.Server(u.serverName()).Class
 	}
 	return u.toolClass(d, tool).Class
 }
@@ -648,18 +596,18 @@ func (u *upstream) recordLater(d *Daemon, c *call, verdict string, resultBytes i
 		ArgsBytes:   c.argsBytes,
 		ResultBytes: resultBytes,
 		Verdict:     verdict,
-		Decision:    string(c.decision.Action),
-		Reason:      c.decision.Reason,
-		RiskLevel:   c.analysis.Risk,
-		FlowType:    c.analysis.FlowType,
+		Decision:    string(c.Decision.Action),
+		Reason:      c.Decision.Reason,
+		RiskLevel:   c.Analysis.Risk,
+		FlowType:    c.Analysis.FlowType,
 	}
 	if verdict != "block" || c.scan != nil {
 		rec.LatencyMicros = now.Sub(c.start).Microseconds()
 	}
 	if s := c.scan; s != nil && s.Action != injection.ActionPass {
-		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, scanRisk(s.Action))
+		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, judge.ScanRisk(s.Action))
 		if rec.Reason == "" {
-			rec.Reason = scanReason(s)
+			rec.Reason = judge.ScanReason(s)
 			if s.Quarantine != "" {
 				rec.Reason += "; quarantined as " + s.Quarantine
 			}
@@ -667,24 +615,13 @@ func (u *upstream) recordLater(d *Daemon, c *call, verdict string, resultBytes i
 	}
 	return func() {
 		rec.Details = callDetails(c, isErr)
-		d.store.Append(rec)
+		d.judge.Record(rec)
 	}
-}
-
-// maxEdgesRecorded bounds the edges an activity record lists.
-const maxEdgesRecorded = 10
-
-// trimEdges keeps an activity record's size bounded.
-func trimEdges(a flow.Analysis) flow.Analysis {
-	if len(a.Edges) > maxEdgesRecorded {
-		a.Edges = a.Edges[:maxEdgesRecorded]
-	}
-	return a
 }
 
 func callDetails(c *call, isErr bool) json.RawMessage {
-	a := trimEdges(c.analysis)
-	return mustJSON(struct {
+	a := judge.TrimEdges(c.Analysis)
+	return judge.MustJSON(struct {
 		IsError        bool                `json:"is_error,omitempty"`
 		Rule           string              `json:"rule,omitempty"`
 		Classification classify.Result     `json:"classification"`
@@ -692,7 +629,7 @@ func callDetails(c *call, isErr bool) json.RawMessage {
 		Injection      *localapi.Injection `json:"injection,omitempty"`
 		Asked          *shimproto.Answer   `json:"asked,omitempty"`     // the user's answer, when flowd asked
 		Forwarded      bool                `json:"forwarded,omitempty"` // the shim sent the call on under a grant
-	}{isErr, c.decision.Rule, c.class, a, c.scan, c.answer, c.forwarded})
+	}{isErr, c.Decision.Rule, c.Class, a, c.scan, c.answer, c.forwarded})
 }
 
 // close records the calls that never got an answer.

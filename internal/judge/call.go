@@ -1,0 +1,129 @@
+package judge
+
+import (
+	"encoding/json"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/unwrap"
+)
+
+// Call is one outgoing tool call, as its entrance (a shim's tools/call, a
+// hook's PreToolUse) saw it.
+type Call struct {
+	Session string
+	Server  string // "" for an agent's own tool
+	Tool    string
+	Class   classify.Result // the destination's class
+	Args    []byte
+	// Bounded: only the first shim.max_inspect_bytes of Args are read, as
+	// for a message a shim relays; what is past them counts as not
+	// inspected. A hook's input is read whole.
+	Bounded bool
+	Ask     Asker
+	// Justifiable is whether the call can carry policy.JustificationArg:
+	// an MCP call through a shim, which strips it before the server.
+	Justifiable bool
+}
+
+// Asker is how the entrance could put a call to the user.
+type Asker int
+
+const (
+	// NoAsk: nothing can ask; policy.ask_fallback applies.
+	NoAsk Asker = iota
+	// AskByElicitation: the shim can hold the call and ask through the
+	// client's form elicitation, where policy.ask_with_elicitation lets it.
+	AskByElicitation
+	// AskByAgent: the agent asks its user itself (a hook's "ask").
+	AskByAgent
+)
+
+// Outcome is what flowd decided about a call, and the facts it decided on.
+type Outcome struct {
+	Decision policy.Decision
+	Class    classify.Result
+	Analysis flow.Analysis
+	// Standing: the decision holds for any call to the tool without a
+	// suspicious host in its arguments (policy.Standing).
+	Standing bool
+	// Justification is the agent's stated reason, read from the arguments.
+	Justification string
+}
+
+// Call gathers the facts about one outgoing call (its destination's class,
+// the flows its arguments carry, suspicious hosts, the session's taint)
+// and applies policy, filling out. It is the one place flowd decides a
+// call, whatever entrance the call came in by.
+//
+// later, when not nil, completes out.Analysis, which policy did not need:
+// the entrance runs it once the verdict is on its way (a call allowed to
+// a destination that keeps data inside is not held up for the log), and
+// before it records the call.
+func (j *Judge) Call(in Call, out *Outcome) (later func()) {
+	set := j.Settings() // one config for the whole decision, whatever a reload does meanwhile
+	args := in.Args
+	if limit := set.Cfg.Shim.MaxInspectBytes; in.Bounded && len(args) > limit {
+		args = args[:limit]
+	}
+	out.Class = in.Class
+	views := unwrap.Views(args)
+	sess := j.Flows.Session(in.Session)
+	taint, tainted := sess.Tainted()
+	pc := policy.Call{
+		Tainted:     tainted,
+		TaintReason: taint,
+		Server:      in.Server,
+		Tool:        in.Tool,
+		External:    in.Class.Class == classify.External || in.Class.Class == classify.Hybrid,
+		Endpoint:    policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints),
+
+		ArgsBytes:      len(in.Args),
+		InspectedBytes: len(args),
+
+		CanAsk:      in.Ask == AskByAgent || in.Ask == AskByElicitation && set.Cfg.Policy.AskWithElicitation,
+		Justifiable: in.Justifiable,
+	}
+	// Policy reads the flow analysis only for a destination that can send
+	// data out; for any other it is for the log and the session's summary.
+	if pc.External {
+		out.Analysis = sess.Check(in.Server, in.Tool, in.Class, args, views)
+		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
+	}
+	if in.Justifiable && set.Rules.RequireJustification {
+		pc.Justification = justification(args)
+		out.Justification = pc.Justification
+	}
+	out.Decision = set.Rules.Decide(pc)
+	// The justification argument is removed call by call.
+	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
+	finish := func() {
+		if !pc.External {
+			out.Analysis = sess.Check(in.Server, in.Tool, in.Class, args, views)
+		}
+		switch {
+		case pc.Endpoint != "":
+			out.Analysis.Risk = flow.RiskCritical
+		case out.Decision.Rule == policy.UninspectedRule:
+			out.Analysis.Risk = flow.MaxRisk(out.Analysis.Risk, flow.RiskHigh)
+		}
+	}
+	if !pc.External && (out.Decision.Action == policy.Allow || out.Decision.Action == policy.Warn) {
+		return finish
+	}
+	finish()
+	return nil
+}
+
+// justification reads the agent's stated reason from a call's arguments.
+func justification(args []byte) string {
+	raw, ok := jsonrpc.Member(args, policy.JustificationArg)
+	if !ok {
+		return ""
+	}
+	var s string
+	json.Unmarshal(raw, &s)
+	return s
+}

@@ -1,0 +1,181 @@
+package judge
+
+import (
+	"fmt"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/quarantine"
+)
+
+// Result is one incoming result, as its entrance (a shim's response to
+// tools/call, resources/read or prompts/get; a hook's PostToolUse) saw it.
+type Result struct {
+	Session string
+	Server  string
+	Tool    string
+	Method  string // what produced it, as the quarantine keeps it
+	Class   classify.Class
+	Content []byte
+	// Rewrite: the entrance can pass on content Result rewrote (a shim;
+	// a hook whose agent takes a replacement output).
+	Rewrite bool
+	// Notice, when set, returns Content with text put before it, in the
+	// shape the entrance passes on. Without it the entrance shows a flag
+	// notice its own way.
+	Notice func(text string) ([]byte, error)
+	// Strict: content that cannot be marked as its verdict says is
+	// quarantined instead, for a shim, where what it passes on is all the
+	// model reads. A hook's tool has run already; its output stays, with
+	// flowd's warning beside it.
+	Strict bool
+}
+
+// Screened is what Result found in a result and did about it.
+type Screened struct {
+	// Report is what goes in the activity record; nil when the scan found
+	// nothing worth one.
+	Report *localapi.Injection
+	// Found is the scan's result; Unscanned reports that its action is
+	// for the part a bound kept from the scan, not for anything found.
+	Found     injection.Result
+	Unscanned bool
+	// Content, when not nil, is what to pass on in the result's place:
+	// the content with a notice before it, or redacted.
+	Content []byte
+	// Blocked: the result must not reach the model. It is quarantined
+	// (as Report.Quarantine, when that worked); the entrance passes on
+	// QuarantineNotice(Report) instead.
+	Blocked bool
+}
+
+// Result screens one incoming result for prompt injection: content a
+// human released earlier passes; otherwise it is scanned, a flagged (or
+// worse) result from a source that may be external taints the session,
+// and the content is marked, redacted or quarantined as the verdict says.
+// It is the one place flowd screens a result, whatever entrance the
+// result came in by.
+func (j *Judge) Result(in Result) (s Screened) {
+	set := j.Settings()
+	if set.Scanner == nil || len(in.Content) == 0 {
+		return s
+	}
+	if j.Quarantine.ReleasedFor(in.Session, in.Server, in.Content) {
+		s.Report = &localapi.Injection{Server: in.Server, Tool: in.Tool, Action: injection.ActionPass, Released: true}
+		return s
+	}
+	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool})
+	s.Found, s.Unscanned = r, unscanned
+	if !reportable(r) {
+		return s
+	}
+	rep := report(in.Server, in.Tool, r)
+	s.Report = rep
+	if r.Truncated {
+		j.Log.Debug("result not scanned whole", "server", in.Server, "tool", in.Tool, "bound", r.Coverage.Truncated,
+			"scanned", r.Coverage.Scanned, "total", r.Coverage.Total)
+	}
+	if r.Action == injection.ActionPass {
+		return s
+	}
+	if Untrusted(in.Class) {
+		j.Flows.Session(in.Session).Taint(taintReason(rep))
+		rep.Tainted = true
+	}
+	var err error
+	switch r.Action {
+	case injection.ActionFlag:
+		if in.Notice != nil {
+			notice := flagNotice(rep)
+			if unscanned {
+				notice = incompleteNotice(rep)
+			}
+			s.Content, err = in.Notice(notice)
+		}
+	case injection.ActionRedact:
+		if in.Rewrite {
+			s.Content, err = injection.Redact(in.Content, r)
+		}
+	}
+	if err != nil {
+		s.Content = nil
+		if in.Strict {
+			// Content flowd cannot mark must not reach the model unmarked.
+			j.Log.Warn("cannot rewrite a result that scored as prompt injection; quarantining it instead",
+				"server", in.Server, "tool", in.Tool, "action", r.Action, "err", err)
+		}
+	}
+	if r.Action == injection.ActionBlock || err != nil && in.Strict {
+		j.quarantine(in, rep)
+		s.Blocked = true
+	}
+	return s
+}
+
+// quarantine keeps blocked content for a human to review, and notes its
+// ID in the report.
+func (j *Judge) quarantine(in Result, rep *localapi.Injection) {
+	it, err := j.Quarantine.Add(quarantine.Item{Session: in.Session, Server: in.Server, Tool: in.Tool,
+		Method: in.Method, Score: rep.Score, Detections: rep.Detections}, in.Content)
+	if err != nil {
+		j.Log.Error("quarantine blocked content", "server", in.Server, "tool", in.Tool, "err", err)
+		return
+	}
+	rep.Quarantine = it.ID
+	j.Log.Warn("result quarantined as prompt injection", "server", in.Server, "tool", in.Tool,
+		"id", it.ID, "score", rep.Score, "rules", RuleNames(rep.Detections))
+}
+
+// Unscanned settles a result of size bytes that its entrance could not
+// show flowd whole (over shim.max_inspect_bytes): it cannot be scanned, so
+// unless injection.on_incomplete is "pass" a source that may be external
+// taints the session, as a flagged result would. The report says so.
+func (j *Judge) Unscanned(session, server, tool string, class classify.Class, size int) *localapi.Injection {
+	rep := &localapi.Injection{Server: server, Tool: tool, Action: injection.ActionPass, Truncated: true,
+		Scan: &injection.Coverage{Truncated: injection.BoundBytes, Total: size}}
+	if Untrusted(class) && flagsIncomplete(j.Settings().Cfg.Injection.OnIncomplete, true) {
+		j.Flows.Session(session).Taint(fmt.Sprintf("an unscanned result of %d bytes from %s", size, SourceName(server, tool)))
+		rep.Tainted = true
+	}
+	return rep
+}
+
+// Untrusted reports whether content from a source of this class may come
+// from outside the user's control: anything flowd does not know to be
+// internal.
+func Untrusted(c classify.Class) bool { return c != classify.Internal }
+
+// scan scans content for prompt injection with these settings and
+// applies injection.on_incomplete; unscanned reports that the action is
+// for the part of content a bound kept from the scan, not for anything
+// found in it.
+func (s *Settings) scan(content []byte, ctx injection.Context) (r injection.Result, unscanned bool) {
+	return onIncomplete(s.Scanner.ScanResult(content, ctx), s.Cfg.Injection.OnIncomplete, ctx.ExternalSource)
+}
+
+// onIncomplete applies injection.on_incomplete to a scan's result: with
+// "flag", or "untrusted" and a source that may be external, a result that
+// a bound cut short and that would pass is flagged. A result that scored
+// more keeps its action: the part scanned says enough.
+func onIncomplete(r injection.Result, mode string, external bool) (_ injection.Result, unscanned bool) {
+	if !flagsIncomplete(mode, external) || !r.Truncated || r.Action != injection.ActionPass {
+		return r, false
+	}
+	r.Action = injection.ActionFlag
+	return r, true
+}
+
+// flagsIncomplete reports whether injection.on_incomplete flags content
+// not scanned whole from a source that may be external or not.
+func flagsIncomplete(mode string, external bool) bool {
+	return mode == config.IncompleteFlag || mode == config.IncompleteUntrusted && external
+}
+
+// reportable reports whether a scan has anything for the activity log:
+// detections, detections a waiver silenced, or content it did not scan
+// whole, which the user is owed even when it passes.
+func reportable(r injection.Result) bool {
+	return len(r.Detections) > 0 || len(r.Waived) > 0 || r.Truncated
+}
