@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"sort"
 	"strconv"
 	"time"
 
@@ -72,18 +71,7 @@ func (d *Daemon) status(v viewer) localapi.Status {
 		Socket:    d.socket,
 		DataDir:   d.dataDir,
 	}
-	d.mu.Lock()
-	for _, s := range d.shims {
-		u := s.up
-		u.mu.Lock()
-		if v.sees(u.session) {
-			st.Shims = append(st.Shims, localapi.Shim{ID: u.id, Server: u.name, Session: u.session,
-				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages, Granted: u.grants.granted()})
-		}
-		u.mu.Unlock()
-	}
-	d.mu.Unlock()
-	sort.Slice(st.Shims, func(i, j int) bool { return st.Shims[i].ID < st.Shims[j].ID })
+	st.Shims = d.hub.Shims(v.sees)
 	sessions := map[string]bool{}
 	for _, s := range st.Shims {
 		if !sessions[s.Session] {

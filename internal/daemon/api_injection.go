@@ -128,32 +128,6 @@ func (d *Daemon) pinsAdmin(w http.ResponseWriter, r *http.Request) bool {
 	return ok
 }
 
-// listChanged is what a server sends when its tools change.
-var listChanged = []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n")
-
-// toolsChanged tells the clients of server's shims that its tool list
-// changed, so they list it again and see the approved tools now rather
-// than at their next restart. 2026-07-28 clients hear of changes only on
-// a subscriptions/listen stream, which flowd does not join yet. It returns
-// how many clients were told.
-func (d *Daemon) toolsChanged(server string) int {
-	d.mu.Lock()
-	var conns []*shimConn
-	for _, sc := range d.shims {
-		if sc.up.serverName() == server && !sc.up.isModern() {
-			conns = append(conns, sc)
-		}
-	}
-	d.mu.Unlock()
-	told := 0
-	for _, sc := range conns {
-		if sc.toClient(listChanged) == nil {
-			told++
-		}
-	}
-	return told
-}
-
 func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
 	if !d.pinsAdmin(w, r) {
 		return
@@ -173,5 +147,5 @@ func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.log.Warn("tool changes approved by the user", "server", a.Server, "tools", tools)
-	writeJSON(w, localapi.Approved{Tools: tools, Told: d.toolsChanged(a.Server)})
+	writeJSON(w, localapi.Approved{Tools: tools, Told: d.hub.ToolsChanged(a.Server)})
 }

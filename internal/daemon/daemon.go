@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
@@ -23,6 +22,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
 // ErrRunning means another flowd already serves the socket.
@@ -57,22 +57,15 @@ func (d *Daemon) Reload(c *config.Config) error {
 	if err != nil {
 		return err
 	}
-	all := func(*upstream) bool { return true }
-	d.withdrawGrants(all) // shims stop sending at once (see grants)
-	d.judge.SetSettings(s)
-	d.mu.Lock()
-	for _, sc := range d.shims {
-		sc.up.forgetClasses()
-	}
-	d.mu.Unlock()
-	d.withdrawGrants(all) // granted under the old rules meanwhile
+	d.hub.Reload(s)
 	d.log.Info("config reloaded")
 	return nil
 }
 
 // Daemon is a running flowd.
 type Daemon struct {
-	judge   *judge.Judge // decides every call and result
+	judge   *judge.Judge  // decides every call and result
+	hub     *upstream.Hub // the shims connected
 	flows   *flow.Tracker
 	socket  string
 	dataDir string
@@ -90,9 +83,7 @@ type Daemon struct {
 	system bool
 	uid    int
 
-	nextID    atomic.Uint64
 	mu        sync.Mutex
-	shims     map[uint64]*shimConn
 	hooksSeen map[string]time.Time // agent → last hook event
 	wg        sync.WaitGroup       // one per shim connection
 }
@@ -156,11 +147,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	srv.Shutdown(shutdownCtx)
 	cancel()
-	d.mu.Lock()
-	for _, s := range d.shims {
-		s.stop()
-	}
-	d.mu.Unlock()
+	d.hub.Stop()
 	d.wg.Wait()
 	d.judge.Close()
 	<-sweepDone
@@ -277,8 +264,8 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Daemon{judge: j, flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
-		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
+	return &Daemon{judge: j, hub: upstream.NewHub(j), flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+		quarantine: st.quarantine, pins: st.pins, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid()}, nil
 }
 
@@ -303,16 +290,4 @@ func (d *Daemon) summarise(now time.Time, all bool) {
 	for _, s := range d.flows.Expire(now, all) {
 		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: judge.MustJSON(s)})
 	}
-}
-
-func (d *Daemon) addShim(s *shimConn) {
-	d.mu.Lock()
-	d.shims[s.up.id] = s
-	d.mu.Unlock()
-}
-
-func (d *Daemon) removeShim(s *shimConn) {
-	d.mu.Lock()
-	delete(d.shims, s.up.id)
-	d.mu.Unlock()
 }

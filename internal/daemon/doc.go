@@ -1,12 +1,8 @@
-// Package daemon is flowd itself: it owns the socket, the shims connected
-// to it, the per-server protocol bookkeeping (which request each response
-// answers, which protocol era a stream speaks), the policy decisions and
-// the activity log, and serves the local API the CLI and hooks use.
+// Package daemon is the flowd process: it takes the socket and its lock,
+// opens the stores, serves the local API the CLI uses, upgrades shim
+// connections (handed to upstream) and answers agent hooks (a hook event
+// in, judge's decision out), and summarises idle sessions.
 //
-// It also acts on the prompt-injection scan of tool output: a result
-// passes untouched, gets a notice before its content, is redacted, or is
-// replaced by a quarantine notice (screen.go, rewrite.go); a session that
-// read flagged content from outside is tainted, which hardens later flows.
-// tools/list answers are screened for poisoned definitions and checked
-// against the server's pins; hidden tools are refused when called.
+// What it decides and how, it leaves to judge; the MCP streams of the
+// shims to upstream.
 package daemon

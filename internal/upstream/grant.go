@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"maps"
@@ -91,30 +91,15 @@ func (g *grants) granted() []string {
 	return slices.Sorted(maps.Keys(g.tools))
 }
 
-// withdrawGrants withdraws the grants of every shim whose upstream
-// matches, telling each shim on a goroutine of its own.
-func (d *Daemon) withdrawGrants(match func(*upstream) bool) {
-	d.mu.Lock()
-	var ups []*upstream
-	for _, s := range d.shims {
-		if match(s.up) {
-			ups = append(ups, s.up)
-		}
-	}
-	d.mu.Unlock()
-	for _, u := range ups {
-		if tell := u.grants.withdraw(); tell != nil {
-			go tell()
-		}
-	}
-}
-
 // withdrawServerGrants withdraws the grants of every shim of u's server,
 // u's own at once, since its verdict follows.
-func (d *Daemon) withdrawServerGrants(u *upstream) {
+func (u *Stream) withdrawServerGrants() {
 	if tell := u.grants.withdraw(); tell != nil {
 		tell()
 	}
+	if u.hub == nil {
+		return
+	}
 	id := u.identity()
-	d.withdrawGrants(func(o *upstream) bool { return o != u && o.identity() == id })
+	u.hub.withdrawGrants(func(o *Stream) bool { return o != u && o.identity() == id })
 }

@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ import (
 // injection.on_incomplete is "pass" a source that may be external taints
 // the session, as a flagged result would. A tool list that large cannot be
 // pinned, and is refused while pinning is on.
-func (u *upstream) oversize(d *Daemon, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
+func (u *Stream) oversize(j *judge.Judge, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
 	var c *call
 	id, ok := jsonrpc.TruncatedID(m.Data, m.Tail)
 	if ok {
@@ -40,8 +40,8 @@ func (u *upstream) oversize(d *Daemon, v shimproto.Verdict, m shimproto.Message)
 	}
 	switch c.method {
 	case "tools/list":
-		if d.current().Scanner != nil { // a tools/list call was found by its id
-			return u.refuse(d, v, jsonrpc.Envelope{ID: id}, fmt.Sprintf(
+		if j.Settings().Scanner != nil { // a tools/list call was found by its id
+			return u.refuse(j, v, jsonrpc.Envelope{ID: id}, fmt.Sprintf(
 				"the tool list of %d bytes is over shim.max_inspect_bytes (%d), so flowd can neither pin nor screen it; raise the limit", m.Size, len(m.Data)))
 		}
 		return v
@@ -55,8 +55,8 @@ func (u *upstream) oversize(d *Daemon, v shimproto.Verdict, m shimproto.Message)
 		why = c.Decision.Reason + "; " + why
 	}
 	c.Decision.Reason = why
-	c.scan = d.judge.Unscanned(u.session, u.serverName(), c.tool, u.sourceClass(d, c.tool), m.Size)
-	u.record(d, c, "pass", m.Size, false)
+	c.scan = j.Unscanned(u.session, u.Name(), c.tool, u.sourceClass(j, c.tool), m.Size)
+	u.record(j, c, "pass", m.Size, false)
 	return v
 }
 
@@ -64,33 +64,33 @@ func (u *upstream) oversize(d *Daemon, v shimproto.Verdict, m shimproto.Message)
 // (judge.Result) and decides what the client gets: the message as it came,
 // with a notice before the content, redacted, or a quarantine notice in
 // its place. raw is the whole message.
-func (u *upstream) screenResult(d *Daemon, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
-	server := u.serverName()
-	s := d.judge.Result(judge.Result{Session: u.session, Server: server, Tool: c.tool, Method: c.method,
-		Class: u.sourceClass(d, c.tool), Content: e.Result, Rewrite: true, Strict: true,
+func (u *Stream) screenResult(j *judge.Judge, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
+	server := u.Name()
+	s := j.Result(judge.Result{Session: u.session, Server: server, Tool: c.tool, Method: c.method,
+		Class: u.sourceClass(j, c.tool), Content: e.Result, Rewrite: true, Strict: true,
 		Notice: func(text string) ([]byte, error) { return withNotice(c.method, e.Result, text) }})
 	c.scan = s.Report
 	switch {
 	case s.Blocked:
 		v.Action, v.Data = shimproto.Replace, replacement(e.ID, c.method, judge.QuarantineNotice(s.Report), u.isModern())
 	case s.Content != nil:
-		d.log.Info("result rewritten for prompt injection", "server", server, "tool", c.tool, "action", s.Found.Action, "score", s.Found.Score)
+		j.Log.Info("result rewritten for prompt injection", "server", server, "tool", c.tool, "action", s.Found.Action, "score", s.Found.Score)
 		v.Action, v.Data = shimproto.Replace, splice(raw, e.Result, s.Content)
 	}
 	return v
 }
 
 // identity is the server's identity for pinning.
-func (u *upstream) identity() string {
-	return pins.Identity(u.serverName(), u.hello.Command)
+func (u *Stream) identity() string {
+	return pins.Identity(u.Name(), u.hello.Command)
 }
 
 // screenTools scans a tools/list result for poisoned tool definitions
 // and checks it against the server's pins. Poisoned tools, and tools that
 // are new or changed since the user approved them, are taken out of the
 // list the client sees; calls to them are refused (withheld).
-func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
-	set := d.current()
+func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
+	set := j.Settings()
 	if set.Scanner == nil {
 		return v
 	}
@@ -100,23 +100,23 @@ func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelop
 	}
 	// What flowd pins and screens must be what the client reads.
 	if json.Unmarshal(e.Result, &list) != nil {
-		return u.refuse(d, v, e, "flowd cannot read this tool list, so it can neither pin nor screen it")
+		return u.refuse(j, v, e, "flowd cannot read this tool list, so it can neither pin nor screen it")
 	}
 	if n := jsonrpc.Repeated(e.Result); n != "" {
-		return u.refuse(d, v, e, fmt.Sprintf("the tool list gives its member %q twice or in two cases, so its client may read other tools than flowd pins", n))
+		return u.refuse(j, v, e, fmt.Sprintf("the tool list gives its member %q twice or in two cases, so its client may read other tools than flowd pins", n))
 	}
 	for _, t := range list.Tools {
 		if n := jsonrpc.Repeated(t); n != "" {
-			return u.refuse(d, v, e, fmt.Sprintf("a tool in the list gives its member %q twice or in two cases, so its client may read another tool than flowd pins", n))
+			return u.refuse(j, v, e, fmt.Sprintf("a tool in the list gives its member %q twice or in two cases, so its client may read another tool than flowd pins", n))
 		}
 	}
-	server := u.serverName()
+	server := u.Name()
 	var scan localapi.ToolScan
 	hide := map[string]bool{}
 	findings, err := set.Scanner.ScanTools(e.Result, injection.Context{
 		ExternalSource: judge.Untrusted(set.Classifier.Server(server).Class), Server: server})
 	if err != nil {
-		d.log.Debug("tools/list not scanned", "server", server, "err", err)
+		j.Log.Debug("tools/list not scanned", "server", server, "err", err)
 	}
 	parsed := make([]pins.Tool, 0, len(list.Tools))
 	for _, t := range list.Tools {
@@ -140,11 +140,11 @@ func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelop
 	if !u.listed {
 		// A server seen for the first time is trusted on first use: its
 		// first complete listing, over however many pages, is pinned.
-		u.listed, u.trustPins = true, !d.pins.Known(id)
+		u.listed, u.trustPins = true, !j.Pins.Known(id)
 	}
-	changes, err := d.pins.Observe(server, u.hello.Command, parsed, u.trustPins && set.Cfg.Injection.TrustOnFirstUse)
+	changes, err := j.Pins.Observe(server, u.hello.Command, parsed, u.trustPins && set.Cfg.Injection.TrustOnFirstUse)
 	if err != nil {
-		d.log.Error("check tool pins", "server", server, "err", err)
+		j.Log.Error("check tool pins", "server", server, "err", err)
 	}
 	if list.NextCursor == "" {
 		u.trustPins = false
@@ -159,16 +159,16 @@ func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelop
 	}
 	if len(hide) > 0 {
 		if result, err := withoutTools(e.Result, hide); err != nil {
-			d.log.Warn("cannot hide tools from the list; calls to them are still refused", "server", server, "err", err)
+			j.Log.Warn("cannot hide tools from the list; calls to them are still refused", "server", server, "err", err)
 		} else {
 			v.Action, v.Data = shimproto.Replace, splice(raw, e.Result, result)
 		}
 	}
-	u.recordTools(d, v, scan, hide)
+	u.recordTools(j, v, scan, hide)
 	return v
 }
 
-func (u *upstream) recordTools(d *Daemon, v shimproto.Verdict, scan localapi.ToolScan, hide map[string]bool) {
+func (u *Stream) recordTools(j *judge.Judge, v shimproto.Verdict, scan localapi.ToolScan, hide map[string]bool) {
 	risk, verdict := flow.RiskMedium, "pass"
 	if len(scan.Withheld) > 0 {
 		risk = flow.RiskHigh
@@ -182,30 +182,30 @@ func (u *upstream) recordTools(d *Daemon, v shimproto.Verdict, scan localapi.Too
 	}
 	if len(scan.Pending) > 0 {
 		parts = append(parts, fmt.Sprintf("%d tool(s) new or changed since pinned, hidden until approved (flowd pins diff %s)",
-			len(scan.Pending), u.serverName()))
+			len(scan.Pending), u.Name()))
 	}
 	if len(scan.Flagged) > 0 {
 		parts = append(parts, fmt.Sprintf("%d tool definition(s) flagged", len(scan.Flagged)))
 	}
-	d.log.Warn("tools/list screened", "server", u.serverName(), "hidden", len(hide), "summary", strings.Join(parts, "; "))
-	d.store.Append(activity.Record{Type: "tools_list", Session: u.session, Server: u.serverName(), Method: "tools/list",
+	j.Log.Warn("tools/list screened", "server", u.Name(), "hidden", len(hide), "summary", strings.Join(parts, "; "))
+	j.Record(activity.Record{Type: "tools_list", Session: u.session, Server: u.Name(), Method: "tools/list",
 		Verdict: verdict, Reason: strings.Join(parts, "; "), RiskLevel: risk, Details: judge.MustJSON(scan)})
 }
 
 // withheld decides a call to a tool flowd hid from the list: refused, or
 // the zero Decision for any other tool.
-func (u *upstream) withheld(d *Daemon, tool string) policy.Decision {
-	if d.current().Scanner == nil {
+func (u *Stream) withheld(j *judge.Judge, tool string) policy.Decision {
+	if j.Settings().Scanner == nil {
 		return policy.Decision{}
 	}
 	if why, ok := u.poisoned[tool]; ok {
 		return policy.Decision{Action: policy.Deny, Rule: "injection.tool_poisoning", Reason: why}
 	}
-	ch, ok := d.pins.Pending(u.identity(), tool)
+	ch, ok := j.Pins.Pending(u.identity(), tool)
 	if !ok {
 		return policy.Decision{}
 	}
-	server := u.serverName()
+	server := u.Name()
 	reason := fmt.Sprintf("tool %q of server %q is new since the server's tools were pinned", tool, server)
 	if ch.Kind == "changed" {
 		reason = fmt.Sprintf("tool %q of server %q changed since it was approved (%s)", tool, server, strings.Join(ch.Fields, ", "))

@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"encoding/json"
@@ -58,7 +58,7 @@ func (tl *told) await(t *testing.T, want []string) {
 }
 
 // connected registers u as a shim of d whose grants go to the returned told.
-func connected(d *Daemon, u *upstream) *told {
+func connected(d *env, u *Stream) *told {
 	tl := &told{more: make(chan struct{}, 1)}
 	u.grants.send = func(g shimproto.Grant) error {
 		tl.mu.Lock()
@@ -70,7 +70,7 @@ func connected(d *Daemon, u *upstream) *told {
 		}
 		return nil
 	}
-	d.addShim(&shimConn{up: u})
+	d.hub.Add(u)
 	return tl
 }
 
@@ -98,12 +98,12 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := testDaemon(t, nil)
+			d := newEnv(t, nil)
 			cfg := config.Default()
 			cfg.Policy.ToolOverrides = tt.overrides
 			cfg.Policy.RequireJustification = tt.justify
 			require.NoError(t, d.Reload(cfg))
-			u := newUpstream(1, shimproto.Hello{Name: tt.server}, "s")
+			u := NewStream(1, shimproto.Hello{Name: tt.server}, "s")
 			tl := connected(d, u)
 			judgeMsg(d, u, msg(c2s, tt.call))
 			if !tt.granted {
@@ -112,7 +112,7 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 			}
 			require.Equal(t, 1, tl.count())
 			assert.Equal(t, []string{"read_file"}, tl.newest().Tools)
-			assert.Equal(t, []string{"read_file"}, d.status(viewer{all: true}).Shims[0].Granted, "flowd status shows what goes at once")
+			assert.Equal(t, []string{"read_file"}, d.hub.Shims(func(string) bool { return true })[0].Granted, "flowd status shows what goes at once")
 			assert.Equal(t, cfg.Policy.SuspiciousEndpoints, tl.newest().Hosts, "the shim checks the hosts flowd would")
 			judgeMsg(d, u, msg(c2s, tt.call))
 			assert.Equal(t, 1, tl.count(), "a tool is granted once")
@@ -121,8 +121,8 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 }
 
 func TestWithheldToolIsNotGranted(t *testing.T) {
-	d := testDaemon(t, nil)
-	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
+	d := newEnv(t, nil)
+	u := NewStream(1, shimproto.Hello{Name: "math"}, "s")
 	tl := connected(d, u)
 	answer(t, d, u, listReq, poisonedList)
 	blockedText(t, judgeMsg(d, u, msg(c2s, addCall(1))))
@@ -136,20 +136,20 @@ func TestGrantsWithdrawn(t *testing.T) {
 	hello := shimproto.Hello{Name: "math", Command: []string{"npx", "server-math"}}
 	tests := []struct {
 		name   string
-		change func(t *testing.T, d *Daemon, u *upstream)
+		change func(t *testing.T, d *env, u *Stream)
 	}{
-		{"config reloaded", func(t *testing.T, d *Daemon, u *upstream) {
+		{"config reloaded", func(t *testing.T, d *env, u *Stream) {
 			require.NoError(t, d.Reload(config.Default()))
 		}},
-		{"tool list answered", func(t *testing.T, d *Daemon, u *upstream) {
+		{"tool list answered", func(t *testing.T, d *env, u *Stream) {
 			answer(t, d, u, listReq, mathTools)
 		}},
-		{"server named at initialize", func(t *testing.T, d *Daemon, u *upstream) {
+		{"server named at initialize", func(t *testing.T, d *env, u *Stream) {
 			answer(t, d, u, `{"jsonrpc":"2.0","id":20,"method":"initialize","params":{}}`,
 				`{"jsonrpc":"2.0","id":20,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"calc"}}}`)
 		}},
-		{"same server's tools changed under another shim", func(t *testing.T, d *Daemon, u *upstream) {
-			other := newUpstream(2, hello, "s2")
+		{"same server's tools changed under another shim", func(t *testing.T, d *env, u *Stream) {
+			other := NewStream(2, hello, "s2")
 			connected(d, other)
 			answer(t, d, other, listReq, rugPulled)
 			assert.Contains(t, blockedText(t, judgeMsg(d, u, msg(c2s, addCall(30)))), "changed since it was approved",
@@ -158,8 +158,8 @@ func TestGrantsWithdrawn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := testDaemon(t, nil)
-			u := newUpstream(1, hello, "s")
+			d := newEnv(t, nil)
+			u := NewStream(1, hello, "s")
 			tl := connected(d, u)
 			answer(t, d, u, listReq, mathTools)
 			judgeMsg(d, u, msg(c2s, addCall(1)))
@@ -170,11 +170,11 @@ func TestGrantsWithdrawn(t *testing.T) {
 	}
 
 	// An unrelated server's tool list leaves the grant alone.
-	d := testDaemon(t, nil)
-	u := newUpstream(1, hello, "s")
+	d := newEnv(t, nil)
+	u := NewStream(1, hello, "s")
 	tl := connected(d, u)
 	judgeMsg(d, u, msg(c2s, addCall(1)))
-	other := newUpstream(2, shimproto.Hello{Name: "fs", Command: []string{"npx", "server-fs"}}, "s")
+	other := NewStream(2, shimproto.Hello{Name: "fs", Command: []string{"npx", "server-fs"}}, "s")
 	connected(d, other)
 	answer(t, d, other, listReq, mathTools)
 	assert.Equal(t, []string{"add"}, tl.newest().Tools)
@@ -209,11 +209,11 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 	big := strings.Replace(rugPulled, `,{"name":"sub"`, extra.String()+`,{"name":"sub"`, 1)
 	hello := shimproto.Hello{Name: "math", Command: []string{"npx", "server-math"}}
 	for range 5 {
-		d := testDaemon(t, nil)
-		a := newUpstream(1, hello, "s")
+		d := newEnv(t, nil)
+		a := NewStream(1, hello, "s")
 		connected(d, a)
 		answer(t, d, a, listReq, mathTools)
-		b := newUpstream(2, hello, "s2")
+		b := NewStream(2, hello, "s2")
 		tlB := connected(d, b)
 		judgeMsg(d, b, msg(c2s, addCall(1)))
 		require.Equal(t, []string{"add"}, tlB.newest().Tools)
@@ -243,8 +243,8 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 // A call the shim sent on gets no verdict of its own but is tracked as
 // any other: its result is screened and it is recorded as forwarded.
 func TestForwardedCallIsTrackedAndRecorded(t *testing.T) {
-	d := testDaemon(t, nil)
-	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	d := newEnv(t, nil)
+	u := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	connected(d, u)
 	call := msg(c2s, toolCall(7, "read_file", `{"path":"notes.md"}`))
 	call.Forwarded = true
@@ -265,8 +265,8 @@ func TestForwardedCallIsTrackedAndRecorded(t *testing.T) {
 // A call that went out under a grant withdrawn meanwhile cannot be
 // stopped; it is recorded with what policy now says.
 func TestForwardedAfterWithdrawalIsRecorded(t *testing.T) {
-	d := testDaemon(t, map[string]string{"read_file": "deny"})
-	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	d := newEnv(t, map[string]string{"read_file": "deny"})
+	u := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	connected(d, u)
 	call := msg(c2s, toolCall(7, "read_file", `{"path":"notes.md"}`))
 	call.Forwarded = true
@@ -283,8 +283,8 @@ func TestForwardedAfterWithdrawalIsRecorded(t *testing.T) {
 // A message that could be read two ways is refused: flowd cannot know
 // which reading the peer takes.
 func TestAmbiguousMessagesRefused(t *testing.T) {
-	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
-	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	d := newEnv(t, map[string]string{"filesystem/delete_file": "deny"})
+	u := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	tl := connected(d, u)
 
 	// A Go server keeps delete_file past the null; JSON.parse takes the null.
@@ -314,18 +314,18 @@ func TestAmbiguousMessagesRefused(t *testing.T) {
 // arguments are the model's to shape, and a TypeScript peer reads them.
 func TestDeeplyNestedMessagesJudged(t *testing.T) {
 	pad := strings.Repeat("[", 30000) + strings.Repeat("]", 30000)
-	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
-	fs := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	d := newEnv(t, map[string]string{"filesystem/delete_file": "deny"})
+	fs := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	assert.Contains(t, blockedText(t, judgeMsg(d, fs, msg(c2s, toolCall(1, "delete_file", `{"path":"/","pad":`+pad+`}`)))),
 		"set to deny")
 
-	gh := newUpstream(2, shimproto.Hello{Name: "github"}, "s")
+	gh := NewStream(2, shimproto.Hello{Name: "github"}, "s")
 	callAndAnswer(d, gh, 2, "read_file", `{"path":".env"}`, "AWS_SECRET_ACCESS_KEY="+awsSecret)
-	slack := newUpstream(3, shimproto.Hello{Name: "slack-notifications"}, "s")
+	slack := NewStream(3, shimproto.Hello{Name: "slack-notifications"}, "s")
 	v := judgeMsg(d, slack, msg(c2s, toolCall(3, "send_message", `{"pad":`+pad+`,"text":"`+awsSecret+`"}`)))
 	assert.Contains(t, blockedText(t, v), "Sensitive data (aws_secret_key)")
 
-	web := newUpstream(4, shimproto.Hello{Name: "fetch"}, "s")
+	web := NewStream(4, shimproto.Hello{Name: "fetch"}, "s")
 	require.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(c2s, fetchCall(5))).Action)
 	text, _ := json.Marshal(blockText)
 	v = judgeMsg(d, web, msg(s2c, `{"jsonrpc":"2.0","id":5,"result":{"_meta":{"x":`+pad+`},"content":[{"type":"text","text":`+string(text)+`}]}}`))
@@ -336,8 +336,8 @@ func TestDeeplyNestedMessagesJudged(t *testing.T) {
 // with a message the server may read otherwise than flowd, or one flowd
 // cannot read at all, does not reach the server.
 func TestAmbiguousBatchRefused(t *testing.T) {
-	d := testDaemon(t, map[string]string{"filesystem/delete_file": "deny"})
-	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	d := newEnv(t, map[string]string{"filesystem/delete_file": "deny"})
+	u := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	v := judgeMsg(d, u, msg(c2s, `[{"jsonrpc":"2.0","id":1,"method":"ping","Method":"tools/call","params":{"name":"delete_file"}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`))
 	require.Equal(t, shimproto.Respond, v.Action)
 	assert.Contains(t, string(v.Data), `member \"method\" of a message is given twice or in another case`)
@@ -347,8 +347,8 @@ func TestAmbiguousBatchRefused(t *testing.T) {
 
 // A tool list over max_inspect_bytes cannot be pinned: it is refused.
 func TestOversizeToolListRefused(t *testing.T) {
-	d := testDaemon(t, nil)
-	u := newUpstream(1, shimproto.Hello{Name: "math"}, "s")
+	d := newEnv(t, nil)
+	u := NewStream(1, shimproto.Hello{Name: "math"}, "s")
 	require.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, listReq)).Action)
 	v := judgeMsg(d, u, shimproto.Message{Seq: 2, Dir: s2c, Truncated: true, Size: 20 << 20,
 		Data: []byte(`{"jsonrpc":"2.0","id":10,"result":{"tools":[{"name":"add","description":"aaaa`), Tail: []byte(`aaaa"}]}}` + "\n")})

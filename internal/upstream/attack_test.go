@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"bytes"
@@ -86,9 +86,9 @@ func loadFlowCases(t *testing.T, file string, allowed ...string) []flowCase {
 // agent would: the read, its result, then the send.
 func runFlowCase(t *testing.T, c flowCase) flowOutcome {
 	t.Helper()
-	d := testDaemon(t, nil)
-	src := newUpstream(1, shimproto.Hello{Name: c.Source.Server}, "attack")
-	dst := newUpstream(2, shimproto.Hello{Name: c.Dest.Server}, "attack")
+	d := newEnv(t, nil)
+	src := NewStream(1, shimproto.Hello{Name: c.Source.Server}, "attack")
+	dst := NewStream(2, shimproto.Hello{Name: c.Dest.Server}, "attack")
 	v := callAndAnswer(d, src, 1, c.Source.Tool, compactJSON(t, c.Source.Arguments), c.Source.ResultText)
 	require.Equal(t, shimproto.Pass, v.Action, "%s: the read itself must pass", c.Name)
 	v = callAndAnswer(d, dst, 2, c.Dest.Tool, compactJSON(t, c.Dest.Arguments), "ok")

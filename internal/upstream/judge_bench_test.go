@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"fmt"
@@ -50,13 +50,13 @@ func evict(sweep []byte) {
 }
 
 func benchJudgeEcho(b *testing.B, server, msg string, scan, cold bool) {
-	d := testDaemon(&testing.T{}, nil)
+	d := newEnv(&testing.T{}, nil)
 	cfg := config.Default()
 	cfg.Injection.Enabled = scan
 	if err := d.Reload(cfg); err != nil {
 		b.Fatal(err)
 	}
-	u := newUpstream(1, shimproto.Hello{Name: server}, "s")
+	u := NewStream(1, shimproto.Hello{Name: server}, "s")
 	for i := range 1500 {
 		callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))
 	}
@@ -76,7 +76,7 @@ func benchJudgeEcho(b *testing.B, server, msg string, scan, cold bool) {
 				evict(sweep)
 				b.StartTimer()
 				start := time.Now()
-				_, after := u.judge(d, m)
+				_, after := u.Judge(d.judge, m)
 				toVerdict[k] += time.Since(start)
 				if after != nil {
 					after()
@@ -98,8 +98,8 @@ func benchJudgeEcho(b *testing.B, server, msg string, scan, cold bool) {
 // BenchmarkJudge10MB is flowd's work for a tools/call whose result is one
 // 10 MB text: envelope, injection scan, origin recording.
 func BenchmarkJudge10MB(b *testing.B) {
-	d := testDaemon(&testing.T{}, nil)
-	u := newUpstream(1, shimproto.Hello{Name: "testserver"}, "s")
+	d := newEnv(&testing.T{}, nil)
+	u := NewStream(1, shimproto.Hello{Name: "testserver"}, "s")
 	big := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 10_000_000) + `"}]}}` + "\n")
 	req := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bytes","arguments":{"n":10000000}}}` + "\n")
 	for b.Loop() {

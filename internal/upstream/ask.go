@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -43,10 +44,10 @@ func formElicitation(params []byte) bool {
 // stated reason, which are quoted and cut short, the reason marked as the
 // agent's: text the model or a server wrote must not be able to pass itself
 // off as flowd's advice.
-func (u *upstream) question(d *Daemon, c *call, forward []byte) []byte {
+func (u *Stream) question(j *judge.Judge, c *call, forward []byte) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "flowd: allow this tool call?\n\nServer: %s\nTool: %s\nWhy flowd asks: %s\n",
-		shown(u.serverName(), 80), shown(c.tool, 80), c.Decision.Reason)
+		shown(u.Name(), 80), shown(c.tool, 80), c.Decision.Reason)
 	if c.Justification != "" {
 		fmt.Fprintf(&b, "The agent says (unverified): %s\n", shown(c.Justification, policy.MaxJustification))
 	}
@@ -67,7 +68,7 @@ func (u *upstream) question(d *Daemon, c *call, forward []byte) []byte {
 	q := shimproto.Question{
 		Elicitation: el,
 		DenyReason:  c.Decision.Reason,
-		TimeoutMS:   d.current().Cfg.Policy.ElicitationTimeout.Milliseconds(),
+		TimeoutMS:   j.Settings().Cfg.Policy.ElicitationTimeout.Milliseconds(),
 	}
 	q.Forward = string(forward)
 	out, _ := json.Marshal(q)
@@ -92,7 +93,7 @@ func shown(s string, max int) string {
 // answered records what the user decided about a held call. An allowed call
 // is recorded when its result comes back, like any other; a refused one now,
 // and its id is remembered so a late cancellation does not reach the server.
-func (u *upstream) answered(d *Daemon, a shimproto.Answer) {
+func (u *Stream) Answered(j *judge.Judge, a shimproto.Answer) {
 	h, ok := u.held[a.Seq]
 	if !ok {
 		return
@@ -109,5 +110,5 @@ func (u *upstream) answered(d *Daemon, a shimproto.Answer) {
 	} else {
 		h.c.Decision.Reason += fmt.Sprintf("; not allowed by the user (%s)", a.Outcome)
 	}
-	u.record(d, h.c, "block", 0, false)
+	u.record(j, h.c, "block", 0, false)
 }

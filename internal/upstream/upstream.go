@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"encoding/json"
@@ -21,10 +21,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-// upstream is flowd's view of one shim and the MCP server behind it. Its
-// message methods run on the connection's goroutine only; the mutex guards
-// what status readers see.
-type upstream struct {
+// Stream is flowd's view of one shim and the MCP server behind it: the
+// stream of messages between the client and that server. Its message
+// methods run on the connection's goroutine only; the mutex guards what
+// status readers see.
+type Stream struct {
 	id        uint64
 	hello     shimproto.Hello
 	session   string
@@ -46,6 +47,7 @@ type upstream struct {
 	classes map[string]classify.Result // by tool name; reset when tools/list changes
 
 	grants grants // what the shim may forward without waiting
+	hub    *Hub   // the hub it is in, once added to one
 
 	// The connection's goroutine alone touches these.
 	poisoned  map[string]string // tools withheld for their definition, and why
@@ -75,8 +77,8 @@ type call struct {
 // answers (or sends ids forever) must not grow flowd without limit.
 const maxOutstanding = 10000
 
-func newUpstream(id uint64, h shimproto.Hello, session string) *upstream {
-	u := &upstream{id: id, hello: h, session: session, connected: time.Now(),
+func NewStream(id uint64, h shimproto.Hello, session string) *Stream {
+	u := &Stream{id: id, hello: h, session: session, connected: time.Now(),
 		calls: make(map[string]*call), blocked: make(map[string]bool), held: make(map[uint64]held),
 		tools: make(map[string]classify.ToolInfo), classes: make(map[string]classify.Result),
 		poisoned: make(map[string]string)}
@@ -89,12 +91,20 @@ func newUpstream(id uint64, h shimproto.Hello, session string) *upstream {
 }
 
 // owner is the uid whose session this shim is in; 0 outside a system flowd.
-func (u *upstream) owner() int {
+func (u *Stream) owner() int {
 	uid, _ := session.Owner(u.session)
 	return uid
 }
 
-func (u *upstream) serverName() string {
+// Session is the flow session the stream's calls and results are in.
+func (u *Stream) Session() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.session
+}
+
+// Name is what activity and policy call the server.
+func (u *Stream) Name() string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.name
@@ -103,40 +113,40 @@ func (u *upstream) serverName() string {
 // judge decides one message. It never fails: what flowd cannot read passes,
 // because the stream belongs to the client and the server. after, when not
 // nil, is work to do once the verdict is on its way (recording an origin).
-func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, after func()) {
+func (u *Stream) Judge(j *judge.Judge, m shimproto.Message) (v shimproto.Verdict, after func()) {
 	u.mu.Lock()
 	u.messages++
 	u.mu.Unlock()
 	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
-		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
-			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
+		j.Log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
+			"server", u.Name(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
 		if m.Dir == shimproto.ServerToClient {
-			v = u.oversize(d, v, m)
+			v = u.oversize(j, v, m)
 		}
 		return v, nil
 	}
 	e, err := jsonrpc.Parse(m.Data)
 	if err != nil {
-		d.log.Debug("unparseable message passed", "server", u.serverName(), "direction", m.Dir.String(), "err", err)
+		j.Log.Debug("unparseable message passed", "server", u.Name(), "direction", m.Dir.String(), "err", err)
 		return v, nil
 	}
 	if e.Ambiguous != "" {
-		return u.ambiguous(d, v, m.Dir, e), nil
+		return u.ambiguous(j, v, m.Dir, e), nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data, m.Forwarded)
+		return u.fromClient(j, v, e, m.Data, m.Forwarded)
 	}
-	return u.fromServer(d, v, e, m.Data)
+	return u.fromServer(j, v, e, m.Data)
 }
 
 // fromClient judges a client's message; forwarded is whether the shim has
 // sent it on already, under a grant, so that only the record is left to
 // make.
-func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
+func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
-		return u.batch(d, v, raw), nil
+		return u.batch(j, v, raw), nil
 	case jsonrpc.Notification:
 		if e.Method == "notifications/cancelled" {
 			var p struct {
@@ -166,22 +176,22 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		name, args, ok := jsonrpc.ToolCall(e.Params)
 		c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
 		epoch := u.grants.current()
-		hooked := u.join(d, e.Params, name, args)
+		hooked := u.join(j, e.Params, name, args)
 		if ok {
-			c.Decision = u.withheld(d, name)
+			c.Decision = u.withheld(j, name)
 		} else {
 			c.Decision = ambiguousCall
 		}
 		if c.Decision.Action == policy.Deny {
 			c.Analysis.Risk = flow.RiskHigh
 		} else {
-			later = u.decide(d, c, args, !hooked) // a hook that announced the call asked already
+			later = u.decide(j, c, args, !hooked) // a hook that announced the call asked already
 		}
 		if forwarded {
-			u.wentAhead(d, c)
+			u.wentAhead(j, c)
 		} else {
 			var blocked bool
-			if v, blocked = u.apply(d, c, v, e.ID, raw, epoch); blocked {
+			if v, blocked = u.apply(j, c, v, e.ID, raw, epoch); blocked {
 				return v, nil
 			}
 		}
@@ -197,11 +207,11 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 // 2025-06-18, but a batch must not be a way around policy). When any call
 // is denied, nothing reaches the upstream and every request in the batch
 // gets a blocked result.
-func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.Verdict {
+func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
 		// Its calls cannot be judged, nor its ids answered.
-		d.log.Warn("batch refused: flowd cannot read it", "server", u.serverName())
+		j.Log.Warn("batch refused: flowd cannot read it", "server", u.Name())
 		v.Action = shimproto.Drop
 		return v
 	}
@@ -225,14 +235,14 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
 		if !ok {
 			c.Decision = ambiguousCall
-		} else if c.Decision = u.withheld(d, name); c.Decision.Action != policy.Deny {
-			if later := u.decide(d, c, args, false); later != nil { // one call of a batch cannot be held alone
+		} else if c.Decision = u.withheld(j, name); c.Decision.Action != policy.Deny {
+			if later := u.decide(j, c, args, false); later != nil { // one call of a batch cannot be held alone
 				later()
 			}
 		}
 		if c.Decision.Action == policy.Deny {
 			reason = c.Decision.Reason
-			u.record(d, c, "block", 0, false)
+			u.record(j, c, "block", 0, false)
 		}
 	}
 	switch {
@@ -254,7 +264,7 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 	return v
 }
 
-func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
+func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
 	if e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply {
 		return v, nil
 	}
@@ -262,8 +272,8 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	switch {
 	case c != nil:
 		delete(u.calls, string(e.ID))
-	case u.unclaimed(d, e):
-		return u.refuse(d, v, e, "its id matches no request exactly, but a client may take it for the answer to one "+
+	case u.unclaimed(j, e):
+		return u.refuse(j, v, e, "its id matches no request exactly, but a client may take it for the answer to one "+
 			"(clients match ids by value, each its own way), and flowd would not judge it as that"), nil
 	case e.Kind == jsonrpc.Response:
 		// An answer to no request flowd saw, such as one sent while
@@ -286,15 +296,15 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		// Classes, poisoned tools and pins may change now; pins are
 		// shared by every shim of the same server, whose calls go on
 		// meanwhile (see grants).
-		d.withdrawServerGrants(u)
+		u.withdrawServerGrants()
 		u.learnTools(e.Result)
 		if e.Kind == jsonrpc.Response {
-			v = u.screenTools(d, v, e, raw)
+			v = u.screenTools(j, v, e, raw)
 		}
-		d.withdrawServerGrants(u)
+		u.withdrawServerGrants()
 	case "tools/call", "resources/read", "prompts/get", "":
 		if e.Kind == jsonrpc.Response {
-			v = u.screenResult(d, c, v, e, raw)
+			v = u.screenResult(j, c, v, e, raw)
 		}
 	}
 	// The activity record and the origin are written after the verdict is
@@ -308,7 +318,7 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		case v.Action == shimproto.Replace:
 			verdict = "replace"
 		}
-		logged = u.recordLater(d, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
+		logged = u.recordLater(j, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
 	}
 	switch c.method {
 	case "tools/call", "resources/read", "prompts/get":
@@ -317,9 +327,9 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 		}
 		// The result becomes an origin. Checks in this session wait for
 		// it from now on.
-		sess := d.flows.Session(u.session)
+		sess := j.Flows.Session(u.session)
 		sess.Begin()
-		o := flow.Origin{Server: u.serverName(), Tool: c.tool, Method: c.method, Class: u.sourceClass(d, c.tool)}
+		o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool)}
 		result := e.Result
 		return v, func() {
 			if logged != nil {
@@ -335,14 +345,14 @@ func (u *upstream) fromServer(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 // reports whether the call is blocked. A standing decision also grants the
 // tool, unless grants were withdrawn since epoch: before the verdict goes,
 // so the shim applies the grant from the next call on.
-func (u *upstream) apply(d *Daemon, c *call, v shimproto.Verdict, id json.RawMessage, raw []byte, epoch uint64) (_ shimproto.Verdict, blocked bool) {
+func (u *Stream) apply(j *judge.Judge, c *call, v shimproto.Verdict, id json.RawMessage, raw []byte, epoch uint64) (_ shimproto.Verdict, blocked bool) {
 	if c.Standing {
-		u.grants.give(c.tool, epoch, d.current().Rules.SuspiciousEndpoints)
+		u.grants.give(c.tool, epoch, j.Settings().Rules.SuspiciousEndpoints)
 	}
 	if c.Decision.Action == policy.Deny {
 		u.blocked[string(id)] = true
 		v.Action, v.Data = shimproto.Respond, jsonrpc.BlockedToolResult(id, c.Decision.Reason, u.isModern())
-		u.record(d, c, "block", 0, false)
+		u.record(j, c, "block", 0, false)
 		return v, true
 	}
 	var forward []byte
@@ -355,10 +365,10 @@ func (u *upstream) apply(d *Daemon, c *call, v shimproto.Verdict, id json.RawMes
 	}
 	switch c.Decision.Action {
 	case policy.Ask:
-		v.Action, v.Data = shimproto.Ask, u.question(d, c, forward)
+		v.Action, v.Data = shimproto.Ask, u.question(j, c, forward)
 		u.held[v.Seq] = held{id: string(id), c: c}
 	case policy.Warn:
-		d.log.Warn("tool call allowed with a warning", "server", u.serverName(), "tool", c.tool, "reason", c.Decision.Reason)
+		j.Log.Warn("tool call allowed with a warning", "server", u.Name(), "tool", c.tool, "reason", c.Decision.Reason)
 	}
 	return v, false
 }
@@ -373,9 +383,9 @@ var ambiguousCall = policy.Decision{Action: policy.Deny, Rule: "ambiguous_messag
 // (jsonrpc.Envelope.Ambiguous): flowd cannot know what its peer will read.
 // A request is answered with an error and a response replaced by one, when
 // the id is not itself in doubt; anything else is dropped.
-func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direction, e jsonrpc.Envelope) shimproto.Verdict {
+func (u *Stream) ambiguous(j *judge.Judge, v shimproto.Verdict, dir shimproto.Direction, e jsonrpc.Envelope) shimproto.Verdict {
 	reason := fmt.Sprintf("ambiguous message: member %q is given twice or in another case, so its peer may read it differently from flowd", e.Ambiguous)
-	u.refused(d, dir, e.Method, reason)
+	u.refused(j, dir, e.Method, reason)
 	v.Action = shimproto.Drop
 	if e.Ambiguous == "id" || e.ID == nil {
 		return v
@@ -394,11 +404,11 @@ func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direc
 // it unless the grant was withdrawn while the call was on its way: that is
 // logged and recorded, as it could not be stopped. So is a call to a tool
 // flowd never granted, which only a shim that breaks the protocol sends.
-func (u *upstream) wentAhead(d *Daemon, c *call) {
+func (u *Stream) wentAhead(j *judge.Judge, c *call) {
 	if c.Decision.Action == policy.Allow && u.grants.has(c.tool) {
 		return
 	}
-	d.log.Warn("tool call went out under a grant withdrawn meanwhile", "server", u.serverName(), "tool", c.tool,
+	j.Log.Warn("tool call went out under a grant withdrawn meanwhile", "server", u.Name(), "tool", c.tool,
 		"decision", c.Decision.Action, "reason", c.Decision.Reason)
 	c.Decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way (or never given); policy now says %s: %s",
 		c.Decision.Action, c.Decision.Reason)
@@ -411,8 +421,8 @@ func (u *upstream) wentAhead(d *Daemon, c *call) {
 // by Number(id)), or it is shaped like a tools/list answer, which must not
 // skip pinning whatever id a client matches it to (Python's SDK reads
 // "١٠" as 10) while pinning is on.
-func (u *upstream) unclaimed(d *Daemon, e jsonrpc.Envelope) bool {
-	if e.Kind == jsonrpc.Response && d.current().Scanner != nil && jsonrpc.MemberFold(e.Result, "tools") {
+func (u *Stream) unclaimed(j *judge.Judge, e jsonrpc.Envelope) bool {
+	if e.Kind == jsonrpc.Response && j.Settings().Scanner != nil && jsonrpc.MemberFold(e.Result, "tools") {
 		return true
 	}
 	v, ok := jsonrpc.IDValue(e.ID)
@@ -429,17 +439,17 @@ func (u *upstream) unclaimed(d *Daemon, e jsonrpc.Envelope) bool {
 
 // refuse answers a server's response that flowd cannot judge as its
 // client will read it with an error in its place, under the same id.
-func (u *upstream) refuse(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, why string) shimproto.Verdict {
+func (u *Stream) refuse(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, why string) shimproto.Verdict {
 	reason := "response refused: " + why
-	u.refused(d, shimproto.ServerToClient, "", reason)
+	u.refused(j, shimproto.ServerToClient, "", reason)
 	v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
 	return v
 }
 
 // refused logs and records a message flowd refused for reason.
-func (u *upstream) refused(d *Daemon, dir shimproto.Direction, method, reason string) {
-	d.log.Warn("message refused", "server", u.serverName(), "direction", dir.String(), "reason", reason)
-	d.store.Append(activity.Record{Type: "message", Session: u.session, Server: u.serverName(), Method: method,
+func (u *Stream) refused(j *judge.Judge, dir shimproto.Direction, method, reason string) {
+	j.Log.Warn("message refused", "server", u.Name(), "direction", dir.String(), "reason", reason)
+	j.Record(activity.Record{Type: "message", Session: u.session, Server: u.Name(), Method: method,
 		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
 }
 
@@ -447,8 +457,8 @@ func (u *upstream) refused(d *Daemon, dir shimproto.Direction, method, reason st
 // call, when the shim could not tell its session itself. It reports whether
 // a hook announced the call: the hook has then applied policy already, and
 // asked the user where policy says ask.
-func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool {
-	sess, how := d.judge.Announced(params, tool, args)
+func (u *Stream) join(j *judge.Judge, params []byte, tool string, args []byte) bool {
+	sess, how := j.Announced(params, tool, args)
 	if owner, _ := session.Owner(sess); owner != u.owner() {
 		// In a system flowd a hook of another user announced the same call:
 		// sessions never cross users.
@@ -457,8 +467,8 @@ func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool
 	if sess == "" || sess == u.session {
 		return sess != ""
 	}
-	d.log.Info("shim joined the hooks' session", "server", u.serverName(), "from", u.session, "to", sess, "by", how)
-	d.flows.Session(sess).Link(u.session)
+	j.Log.Info("shim joined the hooks' session", "server", u.Name(), "from", u.session, "to", sess, "by", how)
+	j.Flows.Session(sess).Link(u.session)
 	u.mu.Lock()
 	u.session = sess
 	u.mu.Unlock()
@@ -468,7 +478,7 @@ func (u *upstream) join(d *Daemon, params []byte, tool string, args []byte) bool
 // decide judges a tool call (judge.Call), filling c. holdable is whether
 // the shim could hold this call to ask the user, where the client can be
 // asked.
-func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later func()) {
+func (u *Stream) decide(j *judge.Judge, c *call, args []byte, holdable bool) (later func()) {
 	ask := judge.NoAsk
 	if holdable && u.elicits && !u.isModern() {
 		// The 2026-07-28 revision replaced server-to-client requests with
@@ -476,13 +486,13 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		// sessions fall back.
 		ask = judge.AskByElicitation
 	}
-	return d.judge.Call(judge.Call{Session: u.session, Server: u.serverName(), Tool: c.tool,
-		Class: u.toolClass(d, c.tool), Args: args, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
+	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.tool,
+		Class: u.toolClass(j, c.tool), Args: args, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
 }
 
 // toolClass classifies one of this server's tools as a destination, using
 // what tools/list said about it.
-func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
+func (u *Stream) toolClass(j *judge.Judge, tool string) classify.Result {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if r, ok := u.classes[tool]; ok {
@@ -492,13 +502,13 @@ func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
 	if !ok {
 		info = classify.ToolInfo{Name: tool}
 	}
-	r := d.current().Classifier.Tool(u.name, info)
+	r := j.Settings().Classifier.Tool(u.name, info)
 	u.classes[tool] = r
 	return r
 }
 
 // forgetClasses drops cached classifications after a config reload.
-func (u *upstream) forgetClasses() {
+func (u *Stream) forgetClasses() {
 	u.mu.Lock()
 	clear(u.classes)
 	u.mu.Unlock()
@@ -506,16 +516,16 @@ func (u *upstream) forgetClasses() {
 
 // sourceClass is the class of data a tool returns: the tool's class, where
 // a hybrid tool counts as holding private data (flow.FlowType does that).
-func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
+func (u *Stream) sourceClass(j *judge.Judge, tool string) classify.Class {
 	if tool == "" {
-		return d.current().Classifier.Server(u.serverName()).Class
+		return j.Settings().Classifier.Server(u.Name()).Class
 	}
-	return u.toolClass(d, tool).Class
+	return u.toolClass(j, tool).Class
 }
 
 // learnTools keeps each tool's description, parameters and annotations:
 // evidence for classifying it.
-func (u *upstream) learnTools(result []byte) {
+func (u *Stream) learnTools(result []byte) {
 	var r struct {
 		Tools []struct {
 			Name        string `json:"name"`
@@ -549,7 +559,7 @@ func (u *upstream) learnTools(result []byte) {
 }
 
 // learn takes the server's own name and protocol era from its handshake.
-func (u *upstream) learn(result []byte) {
+func (u *Stream) learn(result []byte) {
 	var r struct {
 		ProtocolVersion string `json:"protocolVersion"`
 		ServerInfo      struct {
@@ -569,28 +579,28 @@ func (u *upstream) learn(result []byte) {
 	}
 }
 
-func (u *upstream) isModern() bool {
+func (u *Stream) isModern() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.modern
 }
 
 // record writes c's activity record.
-func (u *upstream) record(d *Daemon, c *call, verdict string, resultBytes int, isErr bool) {
-	u.recordLater(d, c, verdict, resultBytes, isErr)()
+func (u *Stream) record(j *judge.Judge, c *call, verdict string, resultBytes int, isErr bool) {
+	u.recordLater(j, c, verdict, resultBytes, isErr)()
 }
 
 // recordLater fills in c's activity record as of now, on the connection's
 // goroutine, and returns what writes it. Encoding the details and the
 // write may wait past the verdict, on another goroutine: the record keeps
 // its time, latency and session.
-func (u *upstream) recordLater(d *Daemon, c *call, verdict string, resultBytes int, isErr bool) func() {
+func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultBytes int, isErr bool) func() {
 	now := time.Now()
 	rec := activity.Record{
 		Time:        now,
 		Type:        "tool_call",
 		Session:     u.session,
-		Server:      u.serverName(),
+		Server:      u.Name(),
 		Tool:        c.tool,
 		Method:      c.method,
 		ArgsBytes:   c.argsBytes,
@@ -615,7 +625,7 @@ func (u *upstream) recordLater(d *Daemon, c *call, verdict string, resultBytes i
 	}
 	return func() {
 		rec.Details = callDetails(c, isErr)
-		d.judge.Record(rec)
+		j.Record(rec)
 	}
 }
 
@@ -633,10 +643,10 @@ func callDetails(c *call, isErr bool) json.RawMessage {
 }
 
 // close records the calls that never got an answer.
-func (u *upstream) close(d *Daemon) {
+func (u *Stream) Close(j *judge.Judge) {
 	for _, c := range u.calls {
 		if c.method == "tools/call" {
-			u.record(d, c, "pass", 0, false)
+			u.record(j, c, "pass", 0, false)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 
 // callAndAnswer runs one tools/call through u with the given result and
 // returns the request's verdict.
-func callAndAnswer(d *Daemon, u *upstream, id int, tool, args, resultText string) shimproto.Verdict {
+func callAndAnswer(d *env, u *Stream, id int, tool, args, resultText string) shimproto.Verdict {
 	v := judgeMsg(d, u, msg(c2s, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)))
 	if v.Action == shimproto.Pass {
 		text, _ := json.Marshal(resultText)
@@ -40,9 +40,9 @@ func blockedText(t *testing.T, v shimproto.Verdict) string {
 const awsSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 
 func TestSecretFromInternalToExternalIsDenied(t *testing.T) {
-	d := testDaemon(t, nil)
-	db := newUpstream(1, shimproto.Hello{Name: "postgres-db"}, "s")
-	slack := newUpstream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
+	d := newEnv(t, nil)
+	db := NewStream(1, shimproto.Hello{Name: "postgres-db"}, "s")
+	slack := NewStream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
 	callAndAnswer(d, db, 1, "query", `{"sql":"select * from credentials"}`,
 		"name,value\nprod,aws_secret_access_key = "+awsSecret+"\n")
 	text := blockedText(t, callAndAnswer(d, slack, 1, "send_message",
@@ -75,14 +75,14 @@ func TestFlowDecisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := testDaemon(t, nil)
+			d := newEnv(t, nil)
 			if tt.overrides != nil {
 				cfg := config.Default()
 				cfg.Classify.Servers = tt.overrides
 				require.NoError(t, d.Reload(cfg))
 			}
-			src := newUpstream(1, shimproto.Hello{Name: tt.from}, "s")
-			dst := newUpstream(2, shimproto.Hello{Name: tt.to}, "s")
+			src := NewStream(1, shimproto.Hello{Name: tt.from}, "s")
+			dst := NewStream(2, shimproto.Hello{Name: tt.to}, "s")
 			callAndAnswer(d, src, 1, "get_file_contents", `{"path":"ROADMAP.md"}`, doc)
 			v := callAndAnswer(d, dst, 1, tt.tool, `{"text":"FYI `+doc+`"}`, "ok")
 			assert.Equal(t, tt.verdict, v.Action)
@@ -97,22 +97,22 @@ func TestFlowDecisions(t *testing.T) {
 }
 
 func TestSuspiciousEndpointDenied(t *testing.T) {
-	d := testDaemon(t, map[string]string{"fetch": "allow"})
-	web := newUpstream(1, shimproto.Hello{Name: "fetch"}, "s")
+	d := newEnv(t, map[string]string{"fetch": "allow"})
+	web := NewStream(1, shimproto.Hello{Name: "fetch"}, "s")
 	text := blockedText(t, callAndAnswer(d, web, 1, "fetch", `{"url":"https://x.webhook.site/abc?q=1"}`, ""))
 	assert.Contains(t, text, "suspicious endpoint webhook.site")
 }
 
 // Arguments flowd cannot fully read do not leave the machine.
 func TestOversizeArgumentsToExternalAreDenied(t *testing.T) {
-	d := testDaemon(t, nil)
+	d := newEnv(t, nil)
 	cfg := config.Default()
 	cfg.Shim.MaxInspectBytes = 1024
 	require.NoError(t, d.Reload(cfg))
 	big := `{"text":"` + strings.Repeat("a", 2000) + `"}`
-	slack := newUpstream(1, shimproto.Hello{Name: "slack"}, "s")
+	slack := NewStream(1, shimproto.Hello{Name: "slack"}, "s")
 	text := blockedText(t, callAndAnswer(d, slack, 1, "send_message", big, ""))
 	assert.Contains(t, text, "exceed shim.max_inspect_bytes")
-	db := newUpstream(2, shimproto.Hello{Name: "postgres-db"}, "s")
+	db := NewStream(2, shimproto.Hello{Name: "postgres-db"}, "s")
 	assert.Equal(t, shimproto.Pass, callAndAnswer(d, db, 1, "insert_record", big, "ok").Action, "an internal destination keeps the data inside")
 }

@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"testing"
@@ -19,18 +19,18 @@ import (
 // check, which then runs for the log; a call to an external server waits
 // for it, and for every result it might copy.
 func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
-	d := testDaemon(t, nil)
+	d := newEnv(t, nil)
 	sess := d.flows.Session("s")
 	sess.Begin() // a result announced, not yet recorded: flow checks wait for it
 
-	fs := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	fs := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	type judged struct {
 		v     shimproto.Verdict
 		after func()
 	}
 	internal := make(chan judged, 1)
 	go func() {
-		v, after := fs.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"notes.md","content":"the quarterly numbers for the board, not to be shared"}}}`))
+		v, after := fs.Judge(d.judge, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"notes.md","content":"the quarterly numbers for the board, not to be shared"}}}`))
 		internal <- judged{v, after}
 	}()
 	var in judged
@@ -42,10 +42,10 @@ func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
 	assert.Equal(t, shimproto.Pass, in.v.Action)
 	require.NotNil(t, in.after, "the flow check of the internal call is left for after the verdict")
 
-	slack := newUpstream(2, shimproto.Hello{Name: "slack"}, "s")
+	slack := NewStream(2, shimproto.Hello{Name: "slack"}, "s")
 	external := make(chan shimproto.Verdict, 1)
 	go func() {
-		v, after := slack.judge(d, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#general","text":"the quarterly numbers for the board, not to be shared"}}}`))
+		v, after := slack.Judge(d.judge, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#general","text":"the quarterly numbers for the board, not to be shared"}}}`))
 		if after != nil {
 			after()
 		}
@@ -74,11 +74,11 @@ func TestOnlyExternalCallsWaitForTheFlowCheck(t *testing.T) {
 // as an origin: the result is not held up for the log. Both follow once
 // the work after the verdict has run, dated and timed as of the verdict.
 func TestResultVerdictComesBeforeItsRecord(t *testing.T) {
-	d := testDaemon(t, nil)
-	u := newUpstream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	d := newEnv(t, nil)
+	u := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
 	start := time.Now()
 	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"notes.md"}}}`))
-	v, after := u.judge(d, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the quarterly numbers for the board"}]}}`))
+	v, after := u.Judge(d.judge, msg(s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the quarterly numbers for the board"}]}}`))
 	assert.Equal(t, shimproto.Pass, v.Action)
 	require.NotNil(t, after)
 

@@ -1,4 +1,4 @@
-package daemon
+package upstream
 
 import (
 	"encoding/json"
@@ -17,21 +17,21 @@ const roadmap = "Quarterly roadmap: migrate the billing service to the new ledge
 
 // askSetup gives a daemon whose session holds an internal document, and an
 // external server whose client said initialize with caps.
-func askSetup(t *testing.T, caps string, configure func(d *Daemon)) (*Daemon, *upstream) {
+func askSetup(t *testing.T, caps string, configure func(d *env)) (*env, *Stream) {
 	t.Helper()
-	d := testDaemon(t, nil)
+	d := newEnv(t, nil)
 	if configure != nil {
 		configure(d)
 	}
-	gh := newUpstream(1, shimproto.Hello{Name: "github"}, "s")
+	gh := NewStream(1, shimproto.Hello{Name: "github"}, "s")
 	callAndAnswer(d, gh, 1, "get_file", `{"path":"ROADMAP.md"}`, roadmap)
-	slack := newUpstream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
+	slack := NewStream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
 	judgeMsg(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"c","version":"1"}}}`))
 	return d, slack
 }
 
-func sendRoadmap(d *Daemon, u *upstream, seq uint64, id int, extra string) shimproto.Verdict {
-	v, _ := u.judge(d, shimproto.Message{Seq: seq, Dir: c2s, Data: fmt.Appendf(nil,
+func sendRoadmap(d *env, u *Stream, seq uint64, id int, extra string) shimproto.Verdict {
+	v, _ := u.Judge(d.judge, shimproto.Message{Seq: seq, Dir: c2s, Data: fmt.Appendf(nil,
 		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#general",%s"text":%q}}}`+"\n", id, extra, roadmap)})
 	return v
 }
@@ -58,7 +58,7 @@ func TestAskGoesToTheClientOnlyWhereItCanAsk(t *testing.T) {
 	tests := []struct {
 		name      string
 		caps      string
-		configure func(d *Daemon)
+		configure func(d *env)
 		modern    bool
 		want      shimproto.Action
 	}{
@@ -66,7 +66,7 @@ func TestAskGoesToTheClientOnlyWhereItCanAsk(t *testing.T) {
 		{"form named", `{"elicitation":{"form":{},"url":{}}}`, nil, false, shimproto.Ask},
 		{"url mode only", `{"elicitation":{"url":{}}}`, nil, false, shimproto.Pass},
 		{"no elicitation", `{"roots":{}}`, nil, false, shimproto.Pass},
-		{"switched off", `{"elicitation":{}}`, func(d *Daemon) { d.current().Cfg.Policy.AskWithElicitation = false }, false, shimproto.Pass},
+		{"switched off", `{"elicitation":{}}`, func(d *env) { d.current().Cfg.Policy.AskWithElicitation = false }, false, shimproto.Pass},
 		{"2026-07-28 session", `{"elicitation":{}}`, nil, true, shimproto.Pass},
 	}
 	for _, tt := range tests {
@@ -91,13 +91,13 @@ func TestAskQuestionAndAnswers(t *testing.T) {
 	assert.Empty(t, q.Forward, "nothing to change in the request")
 
 	// Refused: recorded as blocked, and the client's cancel stays here.
-	slack.answered(d, shimproto.Answer{Seq: 7, Allowed: false, Outcome: "decline"})
-	v, _ := slack.judge(d, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`))
+	slack.Answered(d.judge, shimproto.Answer{Seq: 7, Allowed: false, Outcome: "decline"})
+	v, _ := slack.Judge(d.judge, msg(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`))
 	assert.Equal(t, shimproto.Drop, v.Action)
 
 	// Allowed: the result comes back and is recorded with the answer.
 	question(t, sendRoadmap(d, slack, 8, 6, ""))
-	slack.answered(d, shimproto.Answer{Seq: 8, Allowed: true, Outcome: "accept"})
+	slack.Answered(d.judge, shimproto.Answer{Seq: 8, Allowed: true, Outcome: "accept"})
 	judgeMsg(d, slack, msg(s2c, `{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"sent"}]}}`))
 
 	require.NoError(t, d.store.Flush())
@@ -116,7 +116,7 @@ func TestAskQuestionAndAnswers(t *testing.T) {
 	assert.Contains(t, string(allowed.Details), `"asked":{"seq":8,"allowed":true,"outcome":"accept"}`)
 
 	// An answer for nothing held changes nothing.
-	slack.answered(d, shimproto.Answer{Seq: 99, Allowed: false})
+	slack.Answered(d.judge, shimproto.Answer{Seq: 99, Allowed: false})
 	assert.Empty(t, slack.held)
 }
 
@@ -124,13 +124,13 @@ func TestAskNotRepeatedAfterAHookAsked(t *testing.T) {
 	d, slack := askSetup(t, `{"elicitation":{}}`, nil)
 	args := fmt.Sprintf(`{"channel":"#general","text":%q}`, roadmap)
 	d.judge.Announce("s", "toolu_1", "send_message", []byte(args))
-	v, _ := slack.judge(d, shimproto.Message{Seq: 3, Dir: c2s, Data: []byte(
+	v, _ := slack.Judge(d.judge, shimproto.Message{Seq: 3, Dir: c2s, Data: []byte(
 		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"send_message","arguments":` + args + `,"_meta":{"claudecode/toolUseId":"toolu_1"}}}` + "\n")})
 	assert.Equal(t, shimproto.Pass, v.Action, "the hook asked the user already")
 }
 
 func TestRequireJustification(t *testing.T) {
-	require1 := func(d *Daemon) { d.current().Rules.RequireJustification = true }
+	require1 := func(d *env) { d.current().Rules.RequireJustification = true }
 	t.Run("missing", func(t *testing.T) {
 		d, slack := askSetup(t, `{}`, require1)
 		text := blockedText(t, sendRoadmap(d, slack, 1, 1, ""))

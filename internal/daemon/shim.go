@@ -1,0 +1,37 @@
+package daemon
+
+import (
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// serveShim upgrades the HTTP request to the shim protocol and runs the
+// connection until the shim goes away or flowd stops.
+func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
+	if !strings.EqualFold(r.Header.Get("Upgrade"), shimproto.Version) {
+		http.Error(w, "this endpoint speaks only "+shimproto.Version, http.StatusUpgradeRequired)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "connection cannot be upgraded", http.StatusInternalServerError)
+		return
+	}
+	conn, brw, err := hj.Hijack()
+	if err != nil {
+		d.log.Warn("hijack shim connection", "err", err)
+		return
+	}
+	d.wg.Add(1)
+	defer d.wg.Done()
+	defer conn.Close()
+	if _, err := io.WriteString(conn, shimproto.SwitchingProtocols); err != nil {
+		return
+	}
+	ctx := r.Context() // carries who connected
+	d.hub.Serve(conn, brw.Reader, func(h session.Hints) (string, error) { return d.sessionKey(ctx, h) })
+}
