@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/approval"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/judge"
@@ -75,7 +76,9 @@ type Daemon struct {
 	// definitions.
 	quarantine *quarantine.Store
 	pins       *pins.Store
-	started    time.Time
+	// approvals checks the passphrase that releasing and approving need.
+	approvals *approval.Gate
+	started   time.Time
 
 	// system: shared by the members of the socket's group (Options.System);
 	// uid: the account flowd runs as, which like root sees every user's
@@ -264,9 +267,11 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Daemon{judge: j, hub: upstream.NewHub(j), flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+	d := &Daemon{judge: j, hub: upstream.NewHub(j), flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid()}, nil
+		system: o.System, uid: os.Getuid()}
+	d.approvals = &approval.Gate{File: d.passphraseFile}
+	return d, nil
 }
 
 // sweep summarises idle sessions until ctx ends.
