@@ -3,7 +3,7 @@
 // the model do something its user did not ask for. It is the "untrusted
 // content" leg of the lethal trifecta. The package owns the rules, the
 // scoring and the redaction of offending spans; what to do with a verdict
-// (notice, quarantine, pinning) is the daemon's.
+// (notice, quarantine, pinning) is the judge's and upstream's.
 //
 // It is deterministic: no network, no model. Scanner.ScanResult takes a
 // tools/call result as raw JSON, Scanner.ScanText one text,
