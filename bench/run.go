@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 // Config sizes one benchmark run.
@@ -395,7 +395,7 @@ func measureThroughput(cfg Config, server string, direct, shim *rpcClient) (Thro
 // checkJudged makes sure flowd saw every message of the shim: a shim that
 // lost flowd passes messages unchecked and would flatter the figures.
 func checkJudged(socket string, shimPID int, want uint64) error {
-	st, err := localapi.NewClient(socket, 5*time.Second).Status()
+	st, err := flowdclient.NewClient(socket, 5*time.Second).Status()
 	if err != nil {
 		return fmt.Errorf("ask flowd for its status: %w", err)
 	}

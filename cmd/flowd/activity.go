@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
 
@@ -33,7 +33,7 @@ func cmdActivity(args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
-	recs, err := localapi.NewClient(socket.Path(), 5*time.Second).Activity(f)
+	recs, err := flowdclient.NewClient(socket.Path(), 5*time.Second).Activity(f)
 	if err != nil {
 		// flowd holds the store open while it runs; without it, read the file.
 		recs, err = readStore(filepath.Join(*dataDir, "activity.db"), f)
@@ -63,7 +63,7 @@ func reason(r activity.Record) string {
 		return r.Reason
 	}
 	var det struct {
-		Injection *localapi.Injection `json:"injection"`
+		Injection *flowdclient.Injection `json:"injection"`
 	}
 	if json.Unmarshal(r.Details, &det) != nil || det.Injection == nil || det.Injection.Scan == nil {
 		return r.Reason

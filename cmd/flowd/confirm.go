@@ -11,14 +11,14 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // answered reports whether err is flowd's refusal: it runs, so its files
 // are not to be read directly.
 func answered(err error) bool {
-	var e *localapi.Error
+	var e *flowdclient.Error
 	return errors.As(err, &e)
 }
 
@@ -97,7 +97,7 @@ func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
 // flags that find flowd (or, when it is not running, its data dir) and the
 // positional arguments, which may come before or after the flags.
 type storeCommand struct {
-	client  *localapi.Client
+	client  *flowdclient.Client
 	dataDir string
 	json    bool
 	pos     []string
@@ -112,7 +112,7 @@ func parseStoreCommand(name string, args []string, dataDirUse string) (storeComm
 	if err != nil {
 		return storeCommand{}, err
 	}
-	return storeCommand{client: localapi.NewClient(socket.Path(), 5*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
+	return storeCommand{client: flowdclient.NewClient(socket.Path(), 5*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
 }
 
 // arg is the i-th positional argument, or "".

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
 
@@ -36,7 +36,7 @@ func cmdExplain(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("activity ID %q is not a number (the ID column of flowd activity)", pos[0])
 	}
-	rec, err := localapi.NewClient(socket.Path(), 5*time.Second).Record(id)
+	rec, err := flowdclient.NewClient(socket.Path(), 5*time.Second).Record(id)
 	if err != nil && !answered(err) {
 		rec, err = readRecord(filepath.Join(*dataDir, "activity.db"), id)
 	}
@@ -87,9 +87,9 @@ func explain(out io.Writer, r activity.Record) {
 		fmt.Fprintf(out, "reason    %s\n", r.Reason)
 	}
 	var det struct {
-		Rule      string              `json:"rule"`
-		Injection *localapi.Injection `json:"injection"`
-		localapi.ToolScan
+		Rule      string                 `json:"rule"`
+		Injection *flowdclient.Injection `json:"injection"`
+		flowdclient.ToolScan
 	}
 	json.Unmarshal(r.Details, &det)
 	if det.Rule != "" {

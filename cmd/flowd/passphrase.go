@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 const passphraseUsage = `usage: flowd passphrase set [--socket PATH]
@@ -32,7 +32,7 @@ func cmdPassphrase(args []string, out io.Writer, open tty) error {
 		fmt.Fprintln(os.Stderr, passphraseUsage)
 		return exitError(2)
 	}
-	c := localapi.NewClient(socket.Path(), 30*time.Second) // each check hashes for a while
+	c := flowdclient.NewClient(socket.Path(), 30*time.Second) // each check hashes for a while
 	st, err := c.Status()
 	if err != nil {
 		return fmt.Errorf("setting the passphrase needs flowd running: %w", err)

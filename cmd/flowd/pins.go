@@ -11,7 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/pins"
 )
 
@@ -164,7 +164,7 @@ func field(def []byte, name string) string {
 
 // approve lets a user pin pending tools after seeing the change and
 // typing their approval passphrase at the terminal.
-func approve(c *localapi.Client, server, tool string, out io.Writer, open tty) error {
+func approve(c *flowdclient.Client, server, tool string, out io.Writer, open tty) error {
 	servers, err := c.Pins()
 	if err != nil {
 		return err
@@ -178,7 +178,7 @@ func approve(c *localapi.Client, server, tool string, out io.Writer, open tty) e
 	if err != nil {
 		return err
 	}
-	done, err := c.Approve(localapi.Approval{Server: server, Tool: tool, Passphrase: pass})
+	done, err := c.Approve(flowdclient.Approval{Server: server, Tool: tool, Passphrase: pass})
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 )
 
@@ -142,7 +142,7 @@ func sourceLabel(server, tool string) string {
 
 // release lets a user release quarantined content after typing their
 // approval passphrase at the terminal.
-func release(c *localapi.Client, id string, out io.Writer, open tty) error {
+func release(c *flowdclient.Client, id string, out io.Writer, open tty) error {
 	it, err := c.QuarantineItem(id)
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/daemon"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/systemd"
@@ -158,7 +158,7 @@ func answers(ctx context.Context, socket string) error {
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
 	}
-	_, err := localapi.NewClient(socket, timeout).Status()
+	_, err := flowdclient.NewClient(socket, timeout).Status()
 	return err
 }
 

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/service"
 )
 
@@ -65,7 +65,7 @@ func cmdInstall(args []string) error {
 // socket. Left running it would keep the socket's lock, and the service's
 // flowd would exit at every start; its shims reconnect to the service.
 func handOver(socket string) error {
-	st, err := localapi.NewClient(socket, 2*time.Second).Status()
+	st, err := flowdclient.NewClient(socket, 2*time.Second).Status()
 	if err != nil || !st.Running {
 		return nil
 	}
@@ -79,7 +79,7 @@ func handOver(socket string) error {
 	}
 	// It is not our child: all there is to watch is the socket going quiet.
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if _, err := localapi.NewClient(socket, time.Second).Status(); err != nil {
+		if _, err := flowdclient.NewClient(socket, time.Second).Status(); err != nil {
 			return nil
 		}
 	}

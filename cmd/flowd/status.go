@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -25,9 +25,9 @@ func cmdStatus(args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
-	st, err := localapi.NewClient(socket.Path(), 2*time.Second).Status()
+	st, err := flowdclient.NewClient(socket.Path(), 2*time.Second).Status()
 	if err != nil {
-		st = localapi.Status{Running: false, Socket: socket.Path(), Shims: []localapi.Shim{}, Sessions: []string{}}
+		st = flowdclient.Status{Running: false, Socket: socket.Path(), Shims: []flowdclient.Shim{}, Sessions: []string{}}
 	}
 	svc := serviceStatus()
 	// Seen from this side of the socket: what the running flowd cannot know.
@@ -37,7 +37,7 @@ func cmdStatus(args []string) error {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(struct {
-			localapi.Status
+			flowdclient.Status
 			Service     service.Status     `json:"service"`
 			Unprotected []unprotected.Shim `json:"unprotected_shims"`
 			OtherFlowds []string           `json:"other_flowds"`
@@ -74,7 +74,7 @@ func cmdStatus(args []string) error {
 	return statusExit(st)
 }
 
-func statusExit(st localapi.Status) error {
+func statusExit(st flowdclient.Status) error {
 	if !st.Running {
 		return exitError(1)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 // notifySocket is where the child sends sd_notify messages, as to
@@ -160,14 +160,14 @@ func askStatus(t *testing.T, socket string) net.Conn {
 	return c
 }
 
-func readStatus(t *testing.T, c net.Conn) localapi.Status {
+func readStatus(t *testing.T, c net.Conn) flowdclient.Status {
 	t.Helper()
 	c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	var st localapi.Status
+	var st flowdclient.Status
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
 	return st
 }

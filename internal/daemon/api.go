@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
@@ -62,8 +62,8 @@ func (d *Daemon) viewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
 
 // status is flowd's state as v may see it: only v's own shims and
 // sessions, unless v sees all.
-func (d *Daemon) status(v viewer) localapi.Status {
-	st := localapi.Status{
+func (d *Daemon) status(v viewer) flowdclient.Status {
+	st := flowdclient.Status{
 		Running:   true,
 		Version:   version.Version,
 		PID:       os.Getpid(),

@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/flowd-dev/flowd/internal/approval"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 )
@@ -92,7 +92,7 @@ func (d *Daemon) serveRelease(w http.ResponseWriter, r *http.Request) {
 	if _, ok := d.quarantined(w, r); !ok {
 		return
 	}
-	var req localapi.Release
+	var req flowdclient.Release
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil {
 		http.Error(w, `want {"passphrase": "..."}`, http.StatusBadRequest)
 		return
@@ -142,7 +142,7 @@ func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
 	if !d.pinsAdmin(w, r) {
 		return
 	}
-	var a localapi.Approval
+	var a flowdclient.Approval
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&a); err != nil || a.Server == "" {
 		http.Error(w, `want {"server": NAME, "tool": TOOL (optional), "passphrase": "..."}`, http.StatusBadRequest)
 		return
@@ -160,7 +160,7 @@ func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.log.Warn("tool changes approved by the user", "server", a.Server, "tools", tools)
-	writeJSON(w, localapi.Approved{Tools: tools, Told: d.hub.ToolsChanged(a.Server)})
+	writeJSON(w, flowdclient.Approved{Tools: tools, Told: d.hub.ToolsChanged(a.Server)})
 }
 
 // approved checks the asker's approval passphrase, or answers why not and
@@ -196,7 +196,7 @@ func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, errNoPeer.Error(), http.StatusForbidden)
 		return
 	}
-	var req localapi.PassphraseChange
+	var req flowdclient.PassphraseChange
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil {
 		http.Error(w, `want {"old": "...", "new": "..."}`, http.StatusBadRequest)
 		return

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -80,7 +80,7 @@ func TestRunOneDaemonPerSocket(t *testing.T) {
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil)
 	assert.ErrorIs(t, err, ErrRunning)
 
-	st, err := localapi.NewClient(socket, time.Second).Status()
+	st, err := flowdclient.NewClient(socket, time.Second).Status()
 	require.NoError(t, err)
 	assert.True(t, st.Running)
 	assert.Equal(t, os.Getpid(), st.PID)

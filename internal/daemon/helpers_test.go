@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 	"github.com/stretchr/testify/require"
@@ -60,14 +60,14 @@ func textResult(id int, text string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}]}}`, id, b)
 }
 
-func lastRecord(t *testing.T, d *Daemon, typ string) (activity.Record, *localapi.Injection) {
+func lastRecord(t *testing.T, d *Daemon, typ string) (activity.Record, *flowdclient.Injection) {
 	t.Helper()
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: typ, Limit: 1})
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	var det struct {
-		Injection *localapi.Injection `json:"injection"`
+		Injection *flowdclient.Injection `json:"injection"`
 	}
 	require.NoError(t, json.Unmarshal(recs[0].Details, &det))
 	return recs[0], det.Injection

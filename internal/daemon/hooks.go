@@ -11,11 +11,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/policy"
 )
 
@@ -69,7 +69,7 @@ type hookEvent struct {
 	latency  time.Duration
 	response []byte // tool_response, raw
 	replace  bool   // the agent takes a replacement output
-	scan     *localapi.Injection
+	scan     *flowdclient.Injection
 }
 
 func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
@@ -227,15 +227,15 @@ func (d *Daemon) recordHook(ev *hookEvent, v hookproto.Verdict) {
 		FlowType:      ev.Analysis.FlowType,
 		LatencyMicros: ev.latency.Microseconds(),
 		Details: judge.MustJSON(struct {
-			Agent          string              `json:"agent"`
-			Event          string              `json:"event"`
-			ToolUseID      string              `json:"tool_use_id,omitempty"`
-			AgentSession   string              `json:"agent_session,omitempty"`
-			Coverage       string              `json:"coverage"`
-			Rule           string              `json:"rule,omitempty"`
-			Classification classify.Result     `json:"classification"`
-			Flow           flow.Analysis       `json:"flow"`
-			Injection      *localapi.Injection `json:"injection,omitempty"`
+			Agent          string                 `json:"agent"`
+			Event          string                 `json:"event"`
+			ToolUseID      string                 `json:"tool_use_id,omitempty"`
+			AgentSession   string                 `json:"agent_session,omitempty"`
+			Coverage       string                 `json:"coverage"`
+			Rule           string                 `json:"rule,omitempty"`
+			Classification classify.Result        `json:"classification"`
+			Flow           flow.Analysis          `json:"flow"`
+			Injection      *flowdclient.Injection `json:"injection,omitempty"`
 		}{ev.agent, ev.event, ev.p.ToolUseID, ev.p.SessionID, "full", ev.Decision.Rule, ev.Class, judge.TrimEdges(ev.Analysis), ev.scan}),
 	})
 }

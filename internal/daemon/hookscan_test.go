@@ -11,8 +11,8 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/localapi"
 )
 
 // bash is a Bash PostToolUse payload in the shape Claude Code 2.1.197
@@ -28,7 +28,7 @@ type bashOut struct {
 	Interrupted *bool  `json:"interrupted"`
 }
 
-func lastHook(t *testing.T, d *Daemon) (activity.Record, localapi.Injection) {
+func lastHook(t *testing.T, d *Daemon) (activity.Record, flowdclient.Injection) {
 	t.Helper()
 	rec, in := lastRecord(t, d, "hook_evaluation")
 	require.NotNil(t, in, "%s", rec.Details)

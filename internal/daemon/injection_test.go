@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/session"
@@ -66,7 +66,7 @@ func TestPoisonedToolIsHiddenAndRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	assert.Equal(t, "high", recs[0].RiskLevel)
-	var scan localapi.ToolScan
+	var scan flowdclient.ToolScan
 	require.NoError(t, json.Unmarshal(recs[0].Details, &scan))
 	require.Len(t, scan.Withheld, 1)
 	assert.Equal(t, "add", scan.Withheld[0].Tool)

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 // OnReady hands over the running daemon once it serves, and a Reload
@@ -32,7 +32,7 @@ func TestOnReadyGivesTheServingDaemon(t *testing.T) {
 			Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			OnReady: func(d *Daemon) {
 				// Called while the socket already accepts.
-				st, err := localapi.NewClient(socket, time.Second).Status()
+				st, err := flowdclient.NewClient(socket, time.Second).Status()
 				assert.NoError(t, err)
 				assert.True(t, st.Running)
 				got <- d

@@ -21,8 +21,8 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/session"
 )
@@ -88,7 +88,7 @@ func childRun(socket, do string, rep *childReport) error {
 		return err
 	}
 	rep.Decision = v.Decision
-	recs, err := localapi.NewClient(socket, 5*time.Second).Activity(activity.Filter{})
+	recs, err := flowdclient.NewClient(socket, 5*time.Second).Activity(activity.Filter{})
 	for _, r := range recs {
 		rep.Sessions = append(rep.Sessions, r.Session)
 	}
@@ -163,7 +163,7 @@ func TestSystemFlowdServesGroupMembers(t *testing.T) {
 	assert.Equal(t, "allow", b.Decision, "bob named the same session, but ann's read is not in his")
 	assert.Equal(t, []string{bobSess}, b.Sessions, "bob sees only his own activity")
 
-	all, err := localapi.NewClient(socket, 5*time.Second).Activity(activity.Filter{})
+	all, err := flowdclient.NewClient(socket, 5*time.Second).Activity(activity.Filter{})
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{annSess, annSess, bobSess}, sessionsOf(all), "root sees everyone's")
 
@@ -172,7 +172,7 @@ func TestSystemFlowdServesGroupMembers(t *testing.T) {
 	assert.NotEmpty(t, s.Error, "flowd closes a stranger's connection")
 	assert.NotContains(t, s.Error, "permission denied", "refused by flowd, not by the kernel")
 	assert.Empty(t, s.Decision)
-	all, err = localapi.NewClient(socket, 5*time.Second).Activity(activity.Filter{})
+	all, err = flowdclient.NewClient(socket, 5*time.Second).Activity(activity.Filter{})
 	require.NoError(t, err)
 	assert.Len(t, all, 3, "nothing of the stranger's was judged")
 }
@@ -194,7 +194,7 @@ func TestRunRefusesOtherUsers(t *testing.T) {
 	require.NoError(t, os.Chmod(socket, 0o666))
 
 	// The same request from root works ...
-	_, err = localapi.NewClient(socket, time.Second).Status()
+	_, err = flowdclient.NewClient(socket, time.Second).Status()
 	require.NoError(t, err)
 	// ... and from nobody it gets no answer: the connection is closed.
 	py := `import socket,sys

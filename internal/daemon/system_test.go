@@ -16,8 +16,8 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/session"
@@ -157,14 +157,14 @@ func TestSystemFlowdQuarantineIsPerUser(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, ask(t, d, &bob, http.MethodPost, release, struct{}{}).Code, "nor release it")
 	assert.False(t, d.quarantine.ReleasedFor(session.Scoped(annUID, "cc1"), "web", content))
 	assert.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodGet, show, nil).Code)
-	assert.Equal(t, http.StatusForbidden, ask(t, d, &ann, http.MethodPost, release, localapi.Release{}).Code, "ann has set no passphrase yet")
+	assert.Equal(t, http.StatusForbidden, ask(t, d, &ann, http.MethodPost, release, flowdclient.Release{}).Code, "ann has set no passphrase yet")
 	const annPass, bobPass = "ann's long passphrase", "bob's long passphrase"
-	require.Equal(t, http.StatusOK, ask(t, d, &bob, http.MethodPost, "/api/v1/passphrase", localapi.PassphraseChange{New: bobPass}).Code)
-	assert.Equal(t, http.StatusForbidden, ask(t, d, &ann, http.MethodPost, release, localapi.Release{Passphrase: bobPass}).Code,
+	require.Equal(t, http.StatusOK, ask(t, d, &bob, http.MethodPost, "/api/v1/passphrase", flowdclient.PassphraseChange{New: bobPass}).Code)
+	assert.Equal(t, http.StatusForbidden, ask(t, d, &ann, http.MethodPost, release, flowdclient.Release{Passphrase: bobPass}).Code,
 		"each user has a passphrase of their own")
-	require.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, "/api/v1/passphrase", localapi.PassphraseChange{New: annPass}).Code,
+	require.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, "/api/v1/passphrase", flowdclient.PassphraseChange{New: annPass}).Code,
 		"ann sets hers: bob's does not count as one set for her")
-	assert.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, release, localapi.Release{Passphrase: annPass}).Code)
+	assert.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, release, flowdclient.Release{Passphrase: annPass}).Code)
 	assert.True(t, d.quarantine.ReleasedFor(session.Scoped(annUID, "cc2"), "web", content), "released for ann")
 	assert.False(t, d.quarantine.ReleasedFor(session.Scoped(bobUID, "cc1"), "web", content), "not for bob")
 }
@@ -175,14 +175,14 @@ func TestSystemFlowdPinsAreRootsToManage(t *testing.T) {
 		rec := ask(t, d, &p, http.MethodGet, "/api/v1/pins", nil)
 		assert.Equal(t, http.StatusForbidden, rec.Code)
 		assert.Contains(t, rec.Body.String(), "only root may list or approve them")
-		assert.Equal(t, http.StatusForbidden, ask(t, d, &p, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x"}).Code)
+		assert.Equal(t, http.StatusForbidden, ask(t, d, &p, http.MethodPost, "/api/v1/pins/approve", flowdclient.Approval{Server: "x"}).Code)
 	}
 	assert.Equal(t, http.StatusOK, ask(t, d, &root, http.MethodGet, "/api/v1/pins", nil).Code)
-	assert.Equal(t, http.StatusForbidden, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x"}).Code,
+	assert.Equal(t, http.StatusForbidden, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", flowdclient.Approval{Server: "x"}).Code,
 		"root too types a passphrase")
 	const pass = "root's own long passphrase"
-	require.Equal(t, http.StatusOK, ask(t, d, &root, http.MethodPost, "/api/v1/passphrase", localapi.PassphraseChange{New: pass}).Code)
-	assert.Equal(t, http.StatusNotFound, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x", Passphrase: pass}).Code,
+	require.Equal(t, http.StatusOK, ask(t, d, &root, http.MethodPost, "/api/v1/passphrase", flowdclient.PassphraseChange{New: pass}).Code)
+	assert.Equal(t, http.StatusNotFound, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", flowdclient.Approval{Server: "x", Passphrase: pass}).Code,
 		"root gets as far as the pins: nothing pinned is called x")
 }
 
@@ -191,10 +191,10 @@ func TestSystemFlowdStatusShowsOwnShims(t *testing.T) {
 	for i, p := range []localsock.Cred{ann, bob} {
 		d.hub.Add(upstream.NewStream(uint64(i+1), shimproto.Hello{Name: "fs", PID: 100 + i}, session.Scoped(p.UID, "cc1")))
 	}
-	status := func(p localsock.Cred) localapi.Status {
+	status := func(p localsock.Cred) flowdclient.Status {
 		rec := ask(t, d, &p, http.MethodGet, "/api/v1/status", nil)
 		require.Equal(t, http.StatusOK, rec.Code)
-		var st localapi.Status
+		var st flowdclient.Status
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &st))
 		return st
 	}

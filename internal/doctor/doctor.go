@@ -18,7 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -43,7 +43,7 @@ type Finding struct {
 // Facts are what Gather found out.
 type Facts struct {
 	Socket       string
-	Status       *localapi.Status // nil: flowd did not answer
+	Status       *flowdclient.Status // nil: flowd did not answer
 	StatusErr    string
 	SocketDirErr string // "" when the socket directory is as it should be
 	SocketDirFix string // the command that fixes SocketDirErr, when it is not "chmod 700 DIR"
@@ -97,7 +97,7 @@ type HookScope struct {
 // scoped files (the current directory).
 func Gather(socket, configPath, dataDir, dir string) Facts {
 	f := Facts{Socket: socket, ConfigPath: configPath, DataDir: dataDir}
-	if st, err := localapi.NewClient(socket, 2*time.Second).Status(); err == nil {
+	if st, err := flowdclient.NewClient(socket, 2*time.Second).Status(); err == nil {
 		f.Status = &st
 	} else {
 		f.StatusErr = err.Error()
@@ -113,7 +113,7 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	}
 	for _, s := range localsock.UserFlowds() {
 		fd := Flowd{Socket: s}
-		if st, err := localapi.NewClient(s, 2*time.Second).Status(); err == nil {
+		if st, err := flowdclient.NewClient(s, 2*time.Second).Status(); err == nil {
 			fd.PID = st.PID
 		}
 		f.Flowds = append(f.Flowds, fd)

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
@@ -25,7 +25,7 @@ func find(fs []Finding, section string) []Finding {
 }
 
 func TestJudgeHealthy(t *testing.T) {
-	f := Facts{Socket: "/run/f.sock", Status: &localapi.Status{Version: "1", PID: 9,
+	f := Facts{Socket: "/run/f.sock", Status: &flowdclient.Status{Version: "1", PID: 9,
 		HooksActive: map[string]time.Time{"claude-code": time.Now()}},
 		ConfigPath: "/c.toml", DataDir: "/d", ActivitySize: 3 << 20,
 		Clients: []ClientFile{{Client: "claude-desktop", Path: "/x.json", Wrapped: []string{"fs", "github"}}},
@@ -73,7 +73,7 @@ func TestJudgeStaleHook(t *testing.T) {
 // The machine's flowd lives in a directory that is not the user's and
 // not private; doctor reports what matters there, with the fix for it.
 func TestJudgeSystemSocket(t *testing.T) {
-	healthy := Judge(Facts{Socket: "/run/flowd/flowd.sock", SocketShared: true, Status: &localapi.Status{Version: "1", PID: 9}})
+	healthy := Judge(Facts{Socket: "/run/flowd/flowd.sock", SocketShared: true, Status: &flowdclient.Status{Version: "1", PID: 9}})
 	for _, x := range find(healthy, "daemon") {
 		assert.Equal(t, OK, x.Status, "a shared 0755 directory is no problem: %+v", x)
 	}
@@ -101,11 +101,11 @@ func TestSocketFix(t *testing.T) {
 // A second flowd of this user, or a shim that passes messages unchecked,
 // is a hole in what flowd sees: doctor fails and names the fix.
 func TestJudgeSplitAndUnprotected(t *testing.T) {
-	ok := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &localapi.Status{PID: 9},
+	ok := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &flowdclient.Status{PID: 9},
 		Flowds: []Flowd{{Socket: "/run/user/1/flowd/flowd.sock", PID: 9}}})
 	assert.False(t, Broken(ok), "one flowd is how it should be")
 
-	fs := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &localapi.Status{PID: 9},
+	fs := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &flowdclient.Status{PID: 9},
 		Flowds:      []Flowd{{Socket: "/run/user/1/flowd/flowd.sock", PID: 9}, {Socket: "/tmp/flowd-1/flowd.sock", PID: 77}},
 		Unprotected: []unprotected.Shim{{PID: 5, Server: "slack", Socket: "/tmp/flowd-1/flowd.sock", Reason: "flowd is not running", Since: time.Now()}}})
 	require.True(t, Broken(fs))

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 // everythingWaiver continues a flowd config for tests that compare
@@ -123,7 +123,7 @@ func TestInjectionThroughShim(t *testing.T) {
 	// ... and where an agent gives itself a terminal (script(1) runs the
 	// command on a pseudo terminal and types what the agent pipes in), or
 	// calls the socket itself, it does not know the user's passphrase.
-	client := localapi.NewClient(f.socket, 30*time.Second)
+	client := flowdclient.NewClient(f.socket, 30*time.Second)
 	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
 	if script, err := exec.LookPath("script"); err == nil {
 		cmd = exec.Command(script, "-qec", bins.flowd+" quarantine release q1 --socket "+f.socket, "/dev/null")
@@ -205,11 +205,11 @@ func TestRugPullThroughShim(t *testing.T) {
 	require.Error(t, err, "%s", out)
 	assert.Contains(t, string(out), "needs you at a terminal")
 
-	client := localapi.NewClient(f.socket, 30*time.Second)
+	client := flowdclient.NewClient(f.socket, 30*time.Second)
 	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
-	_, err = client.Approve(localapi.Approval{Server: "math", Tool: "echo", Passphrase: "guess"})
+	_, err = client.Approve(flowdclient.Approval{Server: "math", Tool: "echo", Passphrase: "guess"})
 	assert.ErrorContains(t, err, "wrong passphrase", "a process of the user's that does not know the passphrase")
-	approved, err := client.Approve(localapi.Approval{Server: "math", Tool: "echo", Passphrase: e2ePassphrase})
+	approved, err := client.Approve(flowdclient.Approval{Server: "math", Tool: "echo", Passphrase: e2ePassphrase})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"echo"}, approved.Tools)
 	assert.Equal(t, 1, approved.Told, "the connected client is told")

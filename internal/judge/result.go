@@ -5,8 +5,8 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 )
 
@@ -37,7 +37,7 @@ type Result struct {
 type Screened struct {
 	// Report is what goes in the activity record; nil when the scan found
 	// nothing worth one.
-	Report *localapi.Injection
+	Report *flowdclient.Injection
 	// Found is the scan's result; Unscanned reports that its action is
 	// for the part a bound kept from the scan, not for anything found.
 	Found     injection.Result
@@ -63,7 +63,7 @@ func (j *Judge) Result(in Result) (s Screened) {
 		return s
 	}
 	if j.Quarantine.ReleasedFor(in.Session, in.Server, in.Content) {
-		s.Report = &localapi.Injection{Server: in.Server, Tool: in.Tool, Action: injection.ActionPass, Released: true}
+		s.Report = &flowdclient.Injection{Server: in.Server, Tool: in.Tool, Action: injection.ActionPass, Released: true}
 		return s
 	}
 	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool})
@@ -116,7 +116,7 @@ func (j *Judge) Result(in Result) (s Screened) {
 
 // quarantine keeps blocked content for a human to review, and notes its
 // ID in the report.
-func (j *Judge) quarantine(in Result, rep *localapi.Injection) {
+func (j *Judge) quarantine(in Result, rep *flowdclient.Injection) {
 	it, err := j.Quarantine.Add(quarantine.Item{Session: in.Session, Server: in.Server, Tool: in.Tool,
 		Method: in.Method, Score: rep.Score, Detections: rep.Detections}, in.Content)
 	if err != nil {
@@ -132,8 +132,8 @@ func (j *Judge) quarantine(in Result, rep *localapi.Injection) {
 // show flowd whole (over shim.max_inspect_bytes): it cannot be scanned, so
 // unless injection.on_incomplete is "pass" a source that may be external
 // taints the session, as a flagged result would. The report says so.
-func (j *Judge) Unscanned(session, server, tool string, class classify.Class, size int) *localapi.Injection {
-	rep := &localapi.Injection{Server: server, Tool: tool, Action: injection.ActionPass, Truncated: true,
+func (j *Judge) Unscanned(session, server, tool string, class classify.Class, size int) *flowdclient.Injection {
+	rep := &flowdclient.Injection{Server: server, Tool: tool, Action: injection.ActionPass, Truncated: true,
 		Scan: &injection.Coverage{Truncated: injection.BoundBytes, Total: size}}
 	if Untrusted(class) && flagsIncomplete(j.Settings().Cfg.Injection.OnIncomplete, true) {
 		j.Flows.Session(session).Taint(fmt.Sprintf("an unscanned result of %d bytes from %s", size, SourceName(server, tool)))

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge"
-	"github.com/flowd-dev/flowd/internal/localapi"
 )
 
 // Hub holds the shims connected to flowd, for what concerns them all:
@@ -88,13 +88,13 @@ func (h *Hub) Reload(s *judge.Settings) {
 }
 
 // Shims is the status of the shims whose sessions sees admits.
-func (h *Hub) Shims(sees func(session string) bool) []localapi.Shim {
-	var out []localapi.Shim
+func (h *Hub) Shims(sees func(session string) bool) []flowdclient.Shim {
+	var out []flowdclient.Shim
 	for _, m := range h.streams(func(*Stream) bool { return true }) {
 		u := m.s
 		u.mu.Lock()
 		if sees(u.session) {
-			out = append(out, localapi.Shim{ID: u.id, Server: u.name, Session: u.session,
+			out = append(out, flowdclient.Shim{ID: u.id, Server: u.name, Session: u.session,
 				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages, Granted: u.grants.granted()})
 		}
 		u.mu.Unlock()

@@ -13,8 +13,8 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -73,24 +73,24 @@ func decodeReply(t *testing.T, data []byte) toolReply {
 
 // lastRecord is the newest activity record of type typ and its injection
 // details, nil when it has none.
-func lastRecord(t *testing.T, d *env, typ string) (activity.Record, *localapi.Injection) {
+func lastRecord(t *testing.T, d *env, typ string) (activity.Record, *flowdclient.Injection) {
 	t.Helper()
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: typ, Limit: 1})
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	var det struct {
-		Injection *localapi.Injection `json:"injection"`
+		Injection *flowdclient.Injection `json:"injection"`
 	}
 	require.NoError(t, json.Unmarshal(recs[0].Details, &det))
 	return recs[0], det.Injection
 }
 
-func lastCall(t *testing.T, d *env) (activity.Record, localapi.Injection) {
+func lastCall(t *testing.T, d *env) (activity.Record, flowdclient.Injection) {
 	t.Helper()
 	rec, in := lastRecord(t, d, "tool_call")
 	if in == nil {
-		return rec, localapi.Injection{}
+		return rec, flowdclient.Injection{}
 	}
 	return rec, *in
 }
@@ -438,7 +438,7 @@ func TestRugPullHidesTheToolUntilApproved(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	assert.Equal(t, "replace", recs[0].Verdict)
-	var scan localapi.ToolScan
+	var scan flowdclient.ToolScan
 	require.NoError(t, json.Unmarshal(recs[0].Details, &scan))
 	require.Len(t, scan.Pending, 1)
 	assert.Equal(t, "changed", scan.Pending[0].Kind)

@@ -9,10 +9,10 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -111,7 +111,7 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 		}
 	}
 	server := u.Name()
-	var scan localapi.ToolScan
+	var scan flowdclient.ToolScan
 	hide := map[string]bool{}
 	findings, err := set.Scanner.ScanTools(e.Result, injection.Context{
 		ExternalSource: judge.Untrusted(set.Classifier.Server(server).Class), Server: server})
@@ -168,7 +168,7 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 	return v
 }
 
-func (u *Stream) recordTools(j *judge.Judge, v shimproto.Verdict, scan localapi.ToolScan, hide map[string]bool) {
+func (u *Stream) recordTools(j *judge.Judge, v shimproto.Verdict, scan flowdclient.ToolScan, hide map[string]bool) {
 	risk, verdict := flow.RiskMedium, "pass"
 	if len(scan.Withheld) > 0 {
 		risk = flow.RiskHigh

@@ -12,10 +12,10 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -62,8 +62,8 @@ type call struct {
 	argsBytes int
 	start     time.Time
 	judge.Outcome
-	scan   *localapi.Injection // what the injection scan found in the result
-	answer *shimproto.Answer   // the user's answer, when the call was held to ask
+	scan   *flowdclient.Injection // what the injection scan found in the result
+	answer *shimproto.Answer      // the user's answer, when the call was held to ask
 	// forwarded: the shim sent the call on under a grant, before this
 	// decision.
 	forwarded bool
@@ -632,13 +632,13 @@ func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultByte
 func callDetails(c *call, isErr bool) json.RawMessage {
 	a := judge.TrimEdges(c.Analysis)
 	return judge.MustJSON(struct {
-		IsError        bool                `json:"is_error,omitempty"`
-		Rule           string              `json:"rule,omitempty"`
-		Classification classify.Result     `json:"classification"`
-		Flow           flow.Analysis       `json:"flow"`
-		Injection      *localapi.Injection `json:"injection,omitempty"`
-		Asked          *shimproto.Answer   `json:"asked,omitempty"`     // the user's answer, when flowd asked
-		Forwarded      bool                `json:"forwarded,omitempty"` // the shim sent the call on under a grant
+		IsError        bool                   `json:"is_error,omitempty"`
+		Rule           string                 `json:"rule,omitempty"`
+		Classification classify.Result        `json:"classification"`
+		Flow           flow.Analysis          `json:"flow"`
+		Injection      *flowdclient.Injection `json:"injection,omitempty"`
+		Asked          *shimproto.Answer      `json:"asked,omitempty"`     // the user's answer, when flowd asked
+		Forwarded      bool                   `json:"forwarded,omitempty"` // the shim sent the call on under a grant
 	}{isErr, c.Decision.Rule, c.Class, a, c.scan, c.answer, c.forwarded})
 }
 

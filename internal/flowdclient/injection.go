@@ -1,4 +1,4 @@
-package localapi
+package flowdclient
 
 import (
 	"github.com/flowd-dev/flowd/internal/injection"

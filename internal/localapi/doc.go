@@ -1,4 +1,0 @@
-// Package localapi is the client side of flowd's HTTP API on its Unix
-// socket, and the types that API returns. The CLI and the hook use it; the
-// daemon serves it.
-package localapi
