@@ -1,0 +1,263 @@
+package boltfile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+var (
+	bucketA = []byte("a")
+	bucketB = []byte("b")
+)
+
+// sample writes a real bbolt file with what flowd's stores hold: many
+// small records (branch pages), values longer than a page (overflow),
+// a nested bucket, an inline bucket, and freed pages.
+func sample(t *testing.T, path string) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		a, err := tx.CreateBucket(bucketA)
+		require.NoError(t, err)
+		for i := range 600 {
+			require.NoError(t, a.Put(key(i), []byte(fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat("x", i%50)))))
+		}
+		inner, err := a.CreateBucket([]byte("inner"))
+		require.NoError(t, err)
+		for i := range 100 {
+			require.NoError(t, inner.Put(key(i), []byte("inner value")))
+		}
+		tiny, err := tx.CreateBucket([]byte("tiny"))
+		require.NoError(t, err)
+		require.NoError(t, tiny.Put([]byte("k"), []byte("v")))
+		b, err := tx.CreateBucket(bucketB)
+		require.NoError(t, err)
+		for i := range 2 {
+			require.NoError(t, b.Put(key(i), bytes.Repeat([]byte{byte('A' + i)}, 10_000)))
+		}
+		return nil
+	}))
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		a := tx.Bucket(bucketA)
+		for i := 0; i < 600; i += 3 {
+			require.NoError(t, a.Delete(key(i)))
+		}
+		return nil
+	}))
+	require.NoError(t, db.Close())
+}
+
+func key(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i)) }
+
+// readAll reads every key and value, as the stores will; a damaged file
+// that Open let through would fault or panic here.
+func readAll(t *testing.T, db *bolt.DB) int {
+	t.Helper()
+	n := 0
+	var walk func(b *bolt.Bucket)
+	walk = func(b *bolt.Bucket) {
+		require.NoError(t, b.ForEach(func(k, v []byte) error {
+			n++
+			if v == nil {
+				walk(b.Bucket(k))
+			}
+			return nil
+		}))
+	}
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(_ []byte, b *bolt.Bucket) error { walk(b); return nil })
+	}))
+	return n
+}
+
+func opts() Options {
+	return Options{What: "test store", Buckets: [][]byte{bucketA}, Recover: true, Timeout: 200 * time.Millisecond,
+		Now: func() time.Time { return time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC) }}
+}
+
+func TestHealthyFileOpensAsItIs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	sample(t, path)
+	db, dmg, err := Open(path, opts())
+	require.NoError(t, err)
+	defer db.Close()
+	assert.Nil(t, dmg)
+	assert.Equal(t, 600-200+1+100+1+2, readAll(t, db))
+	require.NoError(t, Inspect(path, "test store"))
+}
+
+func TestTruncatedFileIsMovedAsideAndAFreshOneWorks(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.db")
+	sample(t, path)
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(path, fi.Size()/2))
+
+	var derr *DamagedError
+	require.ErrorAs(t, Inspect(path, "test store"), &derr)
+	assert.Contains(t, derr.Reason, "cut short")
+
+	db, dmg, err := Open(path, opts())
+	require.NoError(t, err)
+	defer db.Close()
+	require.NotNil(t, dmg)
+	assert.Equal(t, path+".damaged-20261127T060000Z", dmg.MovedTo)
+	assert.Contains(t, dmg.Reason, "cut short")
+	moved, err := os.Stat(dmg.MovedTo)
+	require.NoError(t, err, "the damaged file is kept")
+	assert.Equal(t, fi.Size()/2, moved.Size())
+
+	// The fresh file has the store's buckets and takes writes.
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketA).Put([]byte("k"), []byte("v")) }))
+	assert.Equal(t, 1, readAll(t, db))
+}
+
+func TestDamagedFileWithoutRecoverIsReportedAndLeftAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.db")
+	sample(t, path)
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(path, fi.Size()/2))
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	o := opts()
+	o.Recover = false
+	_, _, err = Open(path, o)
+	require.ErrorIs(t, err, ErrDamaged)
+	assert.ErrorContains(t, err, "test store "+path+" is damaged: it is")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing moved aside")
+}
+
+// TestFlippedBitsNeverCrash flips one bit in turn at offsets that matter
+// in every page (its ID, type, count, overflow, first elements, middle,
+// end) and in both headers. Open must never crash, and what it returns
+// must be readable whole and writable: flipped data bytes may pass, flipped
+// structure must be moved aside.
+func TestFlippedBitsNeverCrash(t *testing.T) {
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.db")
+	sample(t, orig)
+	data, err := os.ReadFile(orig)
+	require.NoError(t, err)
+	ps := os.Getpagesize()
+	m0, ok0 := parseMeta(data[pageHeaderSize:])
+	m1, ok1 := parseMeta(data[ps+pageHeaderSize:])
+	require.True(t, ok0 && ok1)
+	used := int(max(m0.pages, m1.pages)) // bbolt grows the file ahead; pages past this are unused
+	offsets := []int{0, 8, 12, 16, 24, ps / 2}
+	detected, tried := 0, 0
+	for page := 0; page < used; page++ {
+		for i, off := range offsets {
+			at := page*ps + off
+			flipped := bytes.Clone(data)
+			flipped[at] ^= 1 << ((page + i) % 8)
+			path := filepath.Join(dir, fmt.Sprintf("p%d-%d.db", page, off))
+			require.NoError(t, os.WriteFile(path, flipped, 0o600))
+			db, dmg, err := Open(path, opts())
+			require.NoError(t, err, "byte %d", at)
+			readAll(t, db)
+			require.NoError(t, db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketA).Put([]byte("new"), []byte("v")) }), "byte %d", at)
+			require.NoError(t, db.Close())
+			tried++
+			if dmg != nil {
+				detected++
+			}
+		}
+	}
+	t.Logf("%d of %d flips found damaged", detected, tried)
+	assert.Greater(t, detected, tried/10, "flips in page headers must be found")
+}
+
+func TestBothHeadersFlippedIsDamaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	sample(t, path)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ps := os.Getpagesize()
+	data[pageHeaderSize+20] ^= 1
+	data[ps+pageHeaderSize+20] ^= 1
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	db, dmg, err := Open(path, opts())
+	require.NoError(t, err)
+	defer db.Close()
+	require.NotNil(t, dmg)
+	assert.Contains(t, dmg.Reason, "neither of its two headers")
+}
+
+// TestCycleIsDamagedNotALoop points a branch page at itself: bbolt's own
+// cursor and tx.Check would descend forever.
+func TestCycleIsDamagedNotALoop(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	sample(t, path)
+	db, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	var branch int
+	require.NoError(t, db.View(func(tx *bolt.Tx) error { branch = int(tx.Bucket(bucketA).Root()); return nil }))
+	require.NoError(t, db.Close())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ps := os.Getpagesize()
+	le := binary.NativeEndian
+	require.NotZero(t, le.Uint16(data[branch*ps+8:])&branchFlag, "the sample's bucket has a branch page at its root")
+	le.PutUint64(data[branch*ps+pageHeaderSize+8:], uint64(branch)) // first element's child
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	db, dmg, err := Open(path, opts())
+	require.NoError(t, err)
+	defer db.Close()
+	require.NotNil(t, dmg)
+	assert.Contains(t, dmg.Reason, "referenced twice")
+}
+
+// TestLockedFileIsNeverJudged: a file another process holds is that
+// process's; even damaged, it stays where it is.
+func TestLockedFileIsNeverJudged(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.db")
+	sample(t, path)
+	holder, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	defer holder.Close()
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(path, fi.Size()/2))
+
+	_, _, err = Open(path, opts())
+	require.ErrorContains(t, err, "still locked by another process")
+	assert.NotErrorIs(t, err, ErrDamaged)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing moved aside")
+	require.NoError(t, os.Truncate(path, fi.Size())) // let holder close cleanly
+}
+
+func TestMoveAsideNumbersTakenNames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.db")
+	for i, want := range []string{".damaged-20261127T060000Z", ".damaged-20261127T060000Z-2", ".damaged-20261127T060000Z-3"} {
+		require.NoError(t, os.WriteFile(path, []byte("not a bbolt file, but long enough to hold a header: "+strings.Repeat("x", 200)), 0o600))
+		db, dmg, err := Open(path, opts())
+		require.NoError(t, err, "round %d", i)
+		require.NoError(t, db.Close())
+		require.NotNil(t, dmg)
+		assert.Equal(t, path+want, dmg.MovedTo)
+	}
+}
