@@ -238,3 +238,18 @@ func moveAside(path string, now time.Time) (string, error) {
 	}
 	return to, os.Rename(path, to)
 }
+
+// Guard turns a fault or a panic while bbolt reads a mapped file into an
+// error, for code that runs after Open checked the file (which another
+// process could damage meanwhile), where a crash would take flowd down:
+//
+//	defer boltfile.Guard(&err)()
+func Guard(err *error) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			*err = fmt.Errorf("reading the file failed (%v): %w", r, ErrDamaged)
+		}
+	}
+}
