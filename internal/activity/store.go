@@ -122,7 +122,7 @@ type Store struct {
 	closed   bool
 	stats    Stats
 
-	failing  episode
+	failing episode
 	// unreadable are the IDs of records queries skipped, each logged
 	// once; at most maxUnreadable are remembered.
 	unreadable map[uint64]bool
