@@ -289,7 +289,7 @@ func openStores(o Options) (stores, error) {
 		st.close()
 		return st, err
 	}
-	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), 0); err != nil {
+	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), pins.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}
