@@ -66,7 +66,7 @@ func readPins(path string) ([]pins.Server, error) {
 	}
 	s, err := pins.Open(path, pins.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
 	return s.List(), nil

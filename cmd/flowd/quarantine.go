@@ -78,7 +78,7 @@ func readQuarantine(path string, read func(*quarantine.Store) ([]quarantine.Item
 	}
 	s, err := quarantine.Open(path, quarantine.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
 	return read(s)
