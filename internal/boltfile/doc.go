@@ -5,10 +5,12 @@
 // bbolt maps the file into memory and trusts what it reads: a truncated
 // file faults with SIGBUS on the first page past its end, and a flipped
 // page panics, in whatever goroutine touches it. So Open checks the file
-// before flowd relies on it: the header against the file's size without
-// mapping it, then every page, key and value reachable from the root and
-// bbolt's own consistency check, with faults turned into panics it
-// recovers. A damaged file is moved aside (never deleted, so it can be
+// before flowd relies on it, reading it as a file, not through a mapping:
+// the header against the file's size, then every page reachable from the
+// root and the free list, what bbolt's own tx.Check checks (which reads
+// through the mapping, and loops forever on a cycle) at a fraction of its
+// cost. Faults and panics in bbolt while it opens the file are recovered
+// all the same. A damaged file is moved aside (never deleted, so it can be
 // inspected) and a fresh one takes its place, or, for a reader that must
 // not change anything, reported as ErrDamaged.
 package boltfile

@@ -118,9 +118,9 @@ func open(path string, o Options) (*bolt.DB, string, error) {
 	return openChecked(path, o)
 }
 
-// openChecked opens the file inspect passed and runs bbolt's check. A
-// fault or panic in bbolt here means the file is damaged: inspect reads
-// what bbolt reads, but a fault must not be what finds a gap in it.
+// openChecked opens the file inspect passed. A fault or panic in bbolt
+// here still means the file is damaged: inspect checks what bbolt reads,
+// but should it miss something, a fault must not end flowd.
 func openChecked(path string, o Options) (db *bolt.DB, reason string, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -142,10 +142,6 @@ func openChecked(path string, o Options) (db *bolt.DB, reason string, err error)
 		return nil, err.Error(), nil
 	case err != nil:
 		return nil, "", fmt.Errorf("open %s %s: %w", o.What, path, err)
-	}
-	if reason = check(db); reason != "" {
-		db.Close()
-		return nil, reason, nil
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, name := range o.Buckets {
@@ -178,29 +174,6 @@ func damaged(err error) bool {
 		}
 	}
 	return false
-}
-
-// check runs bbolt's consistency check (key order, pages both used and
-// free, pages neither), and says what is wrong, or "". inspect has read
-// the structure it walks already, so it neither faults nor loops.
-func check(db *bolt.DB) string {
-	var reason string
-	db.View(func(tx *bolt.Tx) error {
-		// Every error must be drained: tx.Check's goroutine reads the file
-		// until it has sent them all.
-		n := 0
-		for err := range tx.Check() {
-			if n == 0 {
-				reason = "consistency check: " + err.Error()
-			}
-			n++
-		}
-		if n > 1 {
-			reason += fmt.Sprintf(" (and %d more problems)", n-1)
-		}
-		return nil
-	})
-	return reason
 }
 
 // probeLock fails when another process holds the file, without reading
