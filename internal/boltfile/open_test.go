@@ -261,3 +261,55 @@ func TestMoveAsideNumbersTakenNames(t *testing.T) {
 		assert.Equal(t, path+want, dmg.MovedTo)
 	}
 }
+
+// rootOfA is the page of bucket a's root (a branch page in the sample).
+func rootOfA(t *testing.T, path string) uint64 {
+	db, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	var root uint64
+	require.NoError(t, db.View(func(tx *bolt.Tx) error { root = uint64(tx.Bucket(bucketA).Root()); return nil }))
+	return root
+}
+
+// TestWhatTxCheckChecksIsFound: keys out of order and a page both used
+// and free pass bbolt's open and reads, and corrupt the file further on
+// the next writes.
+func TestWhatTxCheckChecksIsFound(t *testing.T) {
+	ps := uint64(os.Getpagesize())
+	le := binary.NativeEndian
+	for _, tc := range []struct {
+		name, want string
+		damage     func(data []byte, root uint64)
+	}{
+		{"key out of order", "out of order", func(data []byte, root uint64) {
+			leaf := le.Uint64(data[root*ps+pageHeaderSize+elementSize+8:]) // the second child
+			e := leaf*ps + pageHeaderSize
+			data[e+uint64(le.Uint32(data[e+4:]))] = 0xff // first key's first byte
+		}},
+		{"used page listed free", "listed free but is in use", func(data []byte, root uint64) {
+			m, ok := parseMeta(data[pageHeaderSize:])
+			if m1, ok1 := parseMeta(data[ps+pageHeaderSize:]); ok1 && (!ok || m1.txid > m.txid) {
+				m = m1
+			}
+			fl := m.freelist * ps
+			require.NotZero(t, le.Uint16(data[fl+10:]), "the sample has free pages")
+			le.PutUint64(data[fl+pageHeaderSize:], root)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.db")
+			sample(t, path)
+			root := rootOfA(t, path)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			tc.damage(data, root)
+			require.NoError(t, os.WriteFile(path, data, 0o600))
+			db, dmg, err := Open(path, opts())
+			require.NoError(t, err)
+			defer db.Close()
+			require.NotNil(t, dmg)
+			assert.Contains(t, dmg.Reason, tc.want)
+		})
+	}
+}
