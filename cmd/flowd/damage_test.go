@@ -93,7 +93,7 @@ func TestRunStartsOnDamagedStores(t *testing.T) {
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { cmd.Process.Kill() })
 	lines := logLines(t, stderr)
-	for _, what := range []string{"activity store", "quarantine", "tool pins"} {
+	for _, what := range []string{"activity store", "quarantine store", "pins store"} {
 		line := awaitLog(t, lines, what+" was damaged")
 		assert.Contains(t, line, "level=ERROR")
 		assert.Contains(t, line, "moved_to=")

@@ -144,7 +144,7 @@ func socketFix(err error) string {
 
 // Stores are flowd's files in its data directory.
 var Stores = []struct{ File, What string }{
-	{"activity.db", "activity store"}, {"quarantine.db", "quarantine"}, {"pins.db", "tool pins"},
+	{"activity.db", "activity store"}, {"quarantine.db", "quarantine store"}, {"pins.db", "pins store"},
 }
 
 func checkDataDir(dir string) (string, int64) {

@@ -78,7 +78,7 @@ type Options struct {
 func Open(path string, o Options) (*Store, error) {
 	s := &Store{path: path, servers: map[string]*Server{}}
 	var err error
-	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "tool pins", Timeout: o.Timeout,
+	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "pins store", Timeout: o.Timeout,
 		Buckets: [][]byte{serversBucket, metaBucket}, Recover: o.Recover, Init: s.load})
 	if err != nil {
 		return nil, err

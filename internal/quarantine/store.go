@@ -85,7 +85,7 @@ func Open(path string, o Options) (*Store, error) {
 	}
 	s := &Store{path: path, max: o.MaxItems, released: map[string]bool{}, releasedFrom: map[string]bool{}}
 	var err error
-	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "quarantine", Timeout: o.OpenTimeout,
+	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "quarantine store", Timeout: o.OpenTimeout,
 		Buckets: [][]byte{itemsBucket, contentBucket, releasedBucket}, Recover: o.Recover,
 		Init: func(tx *bolt.Tx) error {
 			s.count = tx.Bucket(itemsBucket).Stats().KeyN
