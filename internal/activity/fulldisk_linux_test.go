@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,8 +43,9 @@ func fill(t *testing.T, path string) {
 func TestFullDiskIsLoggedOnceAndCounted(t *testing.T) {
 	dir := smallDisk(t)
 	var log logBuf
-	opts := quiet
-	opts.Log = log.logger()
+	// The writer ticks every millisecond with nothing to write: a tick
+	// that writes nothing must not end the episode.
+	opts := Options{FlushInterval: time.Millisecond, BatchSize: 1 << 20, Log: log.logger()}
 	s := openStore(t, filepath.Join(dir, "activity.db"), opts)
 	filler := filepath.Join(dir, "filler")
 	fill(t, filler)

@@ -94,7 +94,7 @@ type Stats struct {
 	Failed  uint64 // accepted but lost: unencodable record or failed commit
 	Pruned  uint64 // deleted by retention
 	// Unreadable counts the records queries skipped because they could
-	// not be decoded.
+	// not be decoded (up to 1,024 of them).
 	Unreadable uint64
 	// WriteError is why writing fails, while it does ("" once it works
 	// again), and FailingSince when it started.
@@ -304,9 +304,7 @@ func (s *Store) run() {
 		case <-s.kick:
 		case <-tick.C:
 		case <-pruneTick:
-			if err := s.pruneIdle(); err != nil {
-				s.opts.Log.Warn("activity log: retention failed; it is tried again", "path", s.path, "err", err)
-			}
+			s.pruneIdle()
 			continue
 		}
 		// Errors reach Flush callers, Stats and the log (once per
@@ -321,8 +319,19 @@ func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
 	return s.db.Update(fn)
 }
 
-// pruneIdle applies retention when no records come to do it.
-func (s *Store) pruneIdle() (err error) {
+// pruneIdle applies retention when no records come to do it. A failure
+// belongs to the episode of failing writes (a full disk fails both).
+func (s *Store) pruneIdle() {
+	wrote, err := s.pruneDue()
+	if wrote || err != nil {
+		s.mu.Lock()
+		s.noteWrite(err, 0)
+		s.mu.Unlock()
+	}
+}
+
+// pruneDue prunes if anything is due; wrote says it tried a write.
+func (s *Store) pruneDue() (wrote bool, err error) {
 	defer boltfile.Guard(&err)()
 	// Look first: a write transaction costs an fsync even when it deletes
 	// nothing, and this runs every PruneInterval.
@@ -336,7 +345,7 @@ func (s *Store) pruneIdle() (err error) {
 		})
 	}
 	if err != nil || !due {
-		return err
+		return false, err
 	}
 	var pruned int
 	err = s.update(func(tx *bolt.Tx) error {
@@ -345,13 +354,13 @@ func (s *Store) pruneIdle() (err error) {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("prune activity store %s: %w", s.path, err)
+		return true, fmt.Errorf("prune activity store %s: %w", s.path, err)
 	}
 	s.count -= pruned
 	s.mu.Lock()
 	s.stats.Pruned += uint64(pruned)
 	s.mu.Unlock()
-	return nil
+	return true, nil
 }
 
 // writePending commits everything queued so far in one transaction and
@@ -385,7 +394,9 @@ func (s *Store) writePending() error {
 		s.free = append(s.free, c[:0])
 	}
 	s.done = upTo
-	s.noteWrite(err, res.failed)
+	if n > 0 { // an empty tick writes nothing, so it proves nothing
+		s.noteWrite(err, res.failed)
+	}
 	s.stats.Written += res.written
 	s.stats.Failed += res.failed
 	s.stats.Pruned += res.pruned
