@@ -16,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 func find(fs []Finding, section string) []Finding {
@@ -157,4 +158,27 @@ func TestGatherReadsStoresWhenFlowdIsNotRunning(t *testing.T) {
 	require.Len(t, f.DamagedNow, 1)
 	assert.Contains(t, f.DamagedNow[0], "activity store "+filepath.Join(data, "activity.db")+" is damaged")
 	assert.True(t, Broken(Judge(f)))
+}
+
+// A second flowd of this user, or a shim that passes messages unchecked,
+// is a hole in what flowd sees: doctor fails and names the fix.
+func TestJudgeSplitAndUnprotected(t *testing.T) {
+	ok := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &localapi.Status{PID: 9},
+		Flowds: []Flowd{{Socket: "/run/user/1/flowd/flowd.sock", PID: 9}}})
+	assert.False(t, Broken(ok), "one flowd is how it should be")
+
+	fs := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &localapi.Status{PID: 9},
+		Flowds:      []Flowd{{Socket: "/run/user/1/flowd/flowd.sock", PID: 9}, {Socket: "/tmp/flowd-1/flowd.sock", PID: 77}},
+		Unprotected: []unprotected.Shim{{PID: 5, Server: "slack", Socket: "/tmp/flowd-1/flowd.sock", Reason: "flowd is not running", Since: time.Now()}}})
+	require.True(t, Broken(fs))
+	d := find(fs, "daemon")
+	var msgs []string
+	for _, x := range d {
+		msgs = append(msgs, x.Message+" | "+x.Fix)
+	}
+	all := strings.Join(msgs, "\n")
+	assert.Contains(t, all, "more than one flowd runs for you: /tmp/flowd-1/flowd.sock (pid 77)")
+	assert.Contains(t, all, "| kill 77, then restart your MCP clients")
+	assert.Contains(t, all, `shim "slack" (pid 5) passes messages unchecked`)
+	assert.Contains(t, all, "flowd is not running")
 }
