@@ -24,8 +24,7 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	defer boltfile.Guard(&err)()
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
 			var r Record
@@ -60,8 +59,7 @@ func (s *Store) skip(k []byte, err error) {
 // Get returns the committed record with the given ID; ok is false when there
 // is none (never written, or pruned).
 func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
-	defer boltfile.Guard(&err)()
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketName).Get(idKey(id))
 		if v == nil {
 			return nil

@@ -313,12 +313,6 @@ func (s *Store) run() {
 	}
 }
 
-// update is db.Update for the writer, whose panic would end flowd.
-func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
-	defer boltfile.Guard(&err)()
-	return s.db.Update(fn)
-}
-
 // pruneIdle applies retention when no records come to do it. A failure
 // belongs to the episode of failing writes (a full disk fails both).
 func (s *Store) pruneIdle() {
@@ -332,13 +326,12 @@ func (s *Store) pruneIdle() {
 
 // pruneDue prunes if anything is due; wrote says it tried a write.
 func (s *Store) pruneDue() (wrote bool, err error) {
-	defer boltfile.Guard(&err)()
 	// Look first: a write transaction costs an fsync even when it deletes
 	// nothing, and this runs every PruneInterval.
 	due := s.count > s.opts.MaxRecords
 	if !due {
 		cutoff := s.opts.Now().Add(-s.opts.MaxAge)
-		err = s.db.View(func(tx *bolt.Tx) error {
+		err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 			k, v := tx.Bucket(bucketName).Cursor().First()
 			due = k != nil && expired(v, cutoff)
 			return nil
@@ -348,7 +341,7 @@ func (s *Store) pruneDue() (wrote bool, err error) {
 		return false, err
 	}
 	var pruned int
-	err = s.update(func(tx *bolt.Tx) error {
+	err = boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		var err error
 		pruned, err = s.prune(tx.Bucket(bucketName), s.count)
 		return err
@@ -442,7 +435,7 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 	var res batchResult
 	var encodeErr error
 	count := s.count
-	err := s.update(func(tx *bolt.Tx) error {
+	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketName)
 		for _, chunk := range batch {
 			for i := range chunk {

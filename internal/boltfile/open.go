@@ -217,6 +217,8 @@ func moveAside(path string, now time.Time) (string, error) {
 // process could damage meanwhile), where a crash would take flowd down:
 //
 //	defer boltfile.Guard(&err)()
+//
+// Update and View are the transactions so guarded.
 func Guard(err *error) func() {
 	old := debug.SetPanicOnFault(true)
 	return func() {
@@ -225,4 +227,16 @@ func Guard(err *error) func() {
 			*err = fmt.Errorf("reading the file failed (%v): %w", r, ErrDamaged)
 		}
 	}
+}
+
+// Update is db.Update, guarded.
+func Update(db *bolt.DB, fn func(*bolt.Tx) error) (err error) {
+	defer Guard(&err)()
+	return db.Update(fn)
+}
+
+// View is db.View, guarded.
+func View(db *bolt.DB, fn func(*bolt.Tx) error) (err error) {
+	defer Guard(&err)()
+	return db.View(fn)
 }

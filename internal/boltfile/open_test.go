@@ -282,3 +282,21 @@ func TestDamageIsFound(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardTurnsAFaultIntoAnError cuts the file short under an open
+// database, as another process could: reading it faults (SIGBUS), which
+// must be an error, not the end of flowd.
+func TestGuardTurnsAFaultIntoAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	sample(t, path)
+	db, dmg, err := Open(path, opts())
+	require.NoError(t, err)
+	defer db.Close()
+	require.Nil(t, dmg)
+	require.NoError(t, os.Truncate(path, int64(2*os.Getpagesize())))
+	err = View(db, func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketA).ForEach(func(k, v []byte) error { return nil })
+	})
+	require.ErrorIs(t, err, ErrDamaged)
+	assert.ErrorContains(t, err, "reading the file failed (runtime error")
+}

@@ -120,7 +120,7 @@ func (s *Store) setUntrusted(u Untrusted) error {
 	if err != nil {
 		return fmt.Errorf("encode untrusted mark: %w", err)
 	}
-	if err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Put(untrustedKey, v) }); err != nil {
+	if err := boltfile.Update(s.db, func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Put(untrustedKey, v) }); err != nil {
 		return fmt.Errorf("mark tool pins %s as lost: %w", s.path, err)
 	}
 	s.untrusted = &u
@@ -282,7 +282,7 @@ func (s *Store) put(id string, srv *Server) error {
 	if err != nil {
 		return fmt.Errorf("encode pins of %s: %w", srv.Name, err)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		return tx.Bucket(serversBucket).Put([]byte(id), v)
 	})
 	if err != nil {

@@ -144,7 +144,7 @@ func (s *Store) Add(it Item, content []byte) (Item, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		items := tx.Bucket(itemsBucket)
 		seq, err := items.NextSequence()
 		if err != nil {
@@ -192,7 +192,7 @@ func (s *Store) evict(tx *bolt.Tx, count int) error {
 // bad item neither fails the list nor disappears from it.
 func (s *Store) List(limit int) ([]Item, error) {
 	var out []Item
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(itemsBucket).Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			var it Item
@@ -277,9 +277,9 @@ func (s *Store) tx(id string, write bool, fn func(*bolt.Tx, []byte) error) error
 	}
 	var err error
 	if write {
-		err = s.db.Update(run)
+		err = boltfile.Update(s.db, run)
 	} else {
-		err = s.db.View(run)
+		err = boltfile.View(s.db, run)
 	}
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("quarantine item %s in %s: %w", id, s.path, err)
