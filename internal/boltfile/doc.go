@@ -12,5 +12,7 @@
 // cost. Faults and panics in bbolt while it opens the file are recovered
 // all the same. A damaged file is moved aside (never deleted, so it can be
 // inspected) and a fresh one takes its place, or, for a reader that must
-// not change anything, reported as ErrDamaged.
+// not change anything, reported as ErrDamaged. Update and View run the
+// stores' transactions afterwards with the same protection, for a file
+// damaged while flowd runs.
 package boltfile
