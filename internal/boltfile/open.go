@@ -118,32 +118,16 @@ func open(path string, o Options) (*bolt.DB, string, error) {
 	return openChecked(path, o)
 }
 
-// openChecked opens the file inspect passed. A fault or panic in bbolt
-// here still means the file is damaged: inspect checks what bbolt reads,
-// but should it miss something, a fault must not end flowd.
-func openChecked(path string, o Options) (db *bolt.DB, reason string, err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			// A panic inside bolt.Open leaks its descriptor: bbolt gives no
-			// handle to close. It is once per damaged file, and the file is
-			// moved aside, so nothing else waits on its lock.
-			if db != nil {
-				db.Close()
-			}
-			db, reason, err = nil, fmt.Sprintf("reading it failed: %v", r), nil
-		}
-	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout})
-	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
-		return nil, "", lockedError(path, o, err)
-	case damaged(err):
-		return nil, err.Error(), nil
-	case err != nil:
-		return nil, "", fmt.Errorf("open %s %s: %w", o.What, path, err)
+// openChecked opens the file inspect passed, creates the buckets and runs
+// Init.
+func openChecked(path string, o Options) (*bolt.DB, string, error) {
+	db, reason, err := openBolt(path, o)
+	if err != nil || reason != "" {
+		return nil, reason, err
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
+	// A panic from here on is not taken for damage, which would move the
+	// file aside: inspect passed it, so it is more likely flowd's own bug.
+	err = Update(db, func(tx *bolt.Tx) error {
 		for _, name := range o.Buckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
@@ -156,6 +140,31 @@ func openChecked(path string, o Options) (db *bolt.DB, reason string, err error)
 	})
 	if err != nil {
 		return nil, "", errors.Join(fmt.Errorf("open %s %s: %w", o.What, path, err), db.Close())
+	}
+	return db, "", nil
+}
+
+// openBolt is bolt.Open, where a fault or panic still means the file is
+// damaged: inspect checks what bbolt reads, but should it miss something,
+// a fault must not end flowd.
+func openBolt(path string, o Options) (db *bolt.DB, reason string, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			// The panic leaks bolt.Open's descriptor: bbolt gives no handle
+			// to close. It is once per damaged file, and the file is moved
+			// aside, so nothing else waits on its lock.
+			db, reason, err = nil, fmt.Sprintf("reading it failed: %v", r), nil
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout})
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, "", lockedError(path, o, err)
+	case damaged(err):
+		return nil, err.Error(), nil
+	case err != nil:
+		return nil, "", fmt.Errorf("open %s %s: %w", o.What, path, err)
 	}
 	return db, "", nil
 }
