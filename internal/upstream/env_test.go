@@ -42,7 +42,7 @@ func newEnv(t testing.TB, overrides map[string]string) *env {
 	q, err := quarantine.Open(filepath.Join(dir, "quarantine.db"), quarantine.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { q.Close() })
-	p, err := pins.Open(filepath.Join(dir, "pins.db"), 0)
+	p, err := pins.Open(filepath.Join(dir, "pins.db"), pins.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	j, err := judge.New(cfg, judge.Stores{Activity: st, Quarantine: q, Pins: p}, slog.New(slog.NewTextHandler(io.Discard, nil)))
