@@ -16,7 +16,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // Hook is `hook evaluate` measured end to end, as Claude Code runs it for
@@ -200,7 +200,7 @@ func postOrigin(hc *http.Client, i int, d doc) error {
 			"numLines": strings.Count(d.text, "\n") + 1, "startLine": 1, "totalLines": strings.Count(d.text, "\n") + 1}},
 	})
 	body := mustJSON(hookproto.Request{Agent: "claude-code", Event: "PostToolUse",
-		Session: session.Hints{ClaudeCode: hookSession}, Payload: payload})
+		Session: sessionid.Hints{ClaudeCode: hookSession}, Payload: payload})
 	resp, err := hc.Post("http://flowd"+hookproto.Path, "application/json", bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("record hook origin %d through flowd: %w", i, err)

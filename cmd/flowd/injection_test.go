@@ -24,7 +24,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // fakeTTY is a terminal where the user types answer.
@@ -93,7 +93,7 @@ func fetched(t *testing.T, socket, text string) {
 		"tool_input": map[string]any{"url": "https://example.org"}, "tool_response": map[string]any{"code": 200, "result": text}})
 	require.NoError(t, err)
 	body, err := json.Marshal(hookproto.Request{Agent: "claude-code", Event: "PostToolUse",
-		Session: session.Hints{ClaudeCode: "s1"}, Payload: payload})
+		Session: sessionid.Hints{ClaudeCode: "s1"}, Payload: payload})
 	require.NoError(t, err)
 	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		DialContext: func(context.Context, string, string) (net.Conn, error) { return localsock.Dial(socket, 5*time.Second) }}}

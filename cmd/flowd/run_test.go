@@ -24,7 +24,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 var (
@@ -67,7 +67,7 @@ func hookVerdict(t *testing.T, socket, tool string) hookproto.Verdict {
 		"tool_name": tool, "tool_input": map[string]any{"command": "ls"}})
 	require.NoError(t, err)
 	body, err := json.Marshal(hookproto.Request{Agent: "claude-code", Event: "PreToolUse",
-		Session: session.Hints{ClaudeCode: "s1"}, Payload: payload})
+		Session: sessionid.Hints{ClaudeCode: "s1"}, Payload: payload})
 	require.NoError(t, err)
 	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		DialContext: func(context.Context, string, string) (net.Conn, error) { return localsock.Dial(socket, 5*time.Second) }}}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // An agent is one coding agent's hook protocol and settings. Adding an
@@ -17,7 +17,7 @@ type agent interface {
 	// tool, so that a failure to ask flowd can deny it (--fail-closed).
 	gates(event string) bool
 	// parse checks a payload and adds what it tells about the session.
-	parse(payload []byte, h *session.Hints) error
+	parse(payload []byte, h *sessionid.Hints) error
 	// output is what to print on stdout for the verdict; nil prints nothing.
 	output(event string, v hookproto.Verdict) []byte
 	install(scope, dir string, o installOptions) (string, error)

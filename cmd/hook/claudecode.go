@@ -5,7 +5,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 type claudeCode struct{}
@@ -14,7 +14,7 @@ func (claudeCode) events() []string { return claudecode.Events }
 
 func (claudeCode) gates(event string) bool { return event == claudecode.PreToolUse }
 
-func (claudeCode) parse(payload []byte, h *session.Hints) error {
+func (claudeCode) parse(payload []byte, h *sessionid.Hints) error {
 	p, err := claudecode.ParsePayload(payload)
 	if err != nil {
 		return err

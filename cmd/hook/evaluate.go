@@ -13,7 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // maxPayload bounds the hook's stdin; a bigger payload (a huge file read)
@@ -114,7 +114,7 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return hookproto.Verdict{}, fmt.Errorf("hook payload is larger than %d MiB", maxPayload>>20)
 	}
 	payload = bytes.TrimSpace(payload)
-	hints := session.Collect()
+	hints := sessionid.Collect()
 	if err := a.parse(payload, &hints); err != nil {
 		return hookproto.Verdict{}, err
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // Record is one entry of the activity log. The store assigns ID; fields left
@@ -43,7 +43,7 @@ type Filter struct {
 	RiskLevel string
 	FlowType  string
 	// Owner, when set, keeps only the records of that uid's sessions in a
-	// system flowd (session.Owner): what one of its users may see.
+	// system flowd (sessionid.Owner): what one of its users may see.
 	Owner *int
 	// Since drops records older than this instant.
 	Since time.Time
@@ -94,6 +94,6 @@ func (f Filter) matches(r Record) bool {
 }
 
 func ownedBy(sess string, uid int) bool {
-	owner, ok := session.Owner(sess)
+	owner, ok := sessionid.Owner(sess)
 	return ok && owner == uid
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -43,7 +43,7 @@ func (v viewer) sees(sess string) bool {
 	if v.all {
 		return true
 	}
-	uid, ok := session.Owner(sess)
+	uid, ok := sessionid.Owner(sess)
 	return ok && uid == v.uid
 }
 
@@ -123,7 +123,7 @@ func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
 		// A user names their session as their agent does; the ID flowd
 		// shows them (Scoped) works too.
 		if f.Session != "" && !v.sees(f.Session) {
-			f.Session = session.Scoped(v.uid, f.Session)
+			f.Session = sessionid.Scoped(v.uid, f.Session)
 		}
 	}
 	if s := q.Get("limit"); s != "" {

@@ -23,7 +23,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
@@ -203,7 +203,7 @@ func peer(ctx context.Context) (localsock.Cred, bool) {
 // sessionKey is the flow session a shim or hook event joins: the one its
 // hints name, and in a system flowd that user's own session of that name,
 // so no user can join (or read back through flow matches) another's.
-func (d *Daemon) sessionKey(ctx context.Context, h session.Hints) (string, error) {
+func (d *Daemon) sessionKey(ctx context.Context, h sessionid.Hints) (string, error) {
 	if !d.system {
 		return h.ID(), nil
 	}
@@ -211,7 +211,7 @@ func (d *Daemon) sessionKey(ctx context.Context, h session.Hints) (string, error
 	if !ok {
 		return "", errNoPeer
 	}
-	return session.Scoped(p.UID, h.ID()), nil
+	return sessionid.Scoped(p.UID, h.ID()), nil
 }
 
 // stores are the files flowd keeps in its data directory, each held open

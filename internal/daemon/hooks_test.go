@@ -13,7 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -25,7 +25,7 @@ func postHook(t *testing.T, d *Daemon, sess, event string, payload map[string]an
 	raw, err := json.Marshal(payload)
 	require.NoError(t, err)
 	body, err := json.Marshal(hookproto.Request{Agent: "claude-code", Event: event,
-		Session: session.Hints{ClaudeCode: sess}, Payload: raw})
+		Session: sessionid.Hints{ClaudeCode: sess}, Payload: raw})
 	require.NoError(t, err)
 	rec := httptest.NewRecorder()
 	d.handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, hookproto.Path, bytes.NewReader(body)))

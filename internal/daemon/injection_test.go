@@ -20,7 +20,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/quarantine"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -80,7 +80,7 @@ func postHookReplacing(t *testing.T, d *Daemon, sess, event string, replace bool
 	raw, err := json.Marshal(payload)
 	require.NoError(t, err)
 	body, err := json.Marshal(hookproto.Request{Agent: "claude-code", Event: event,
-		Session: session.Hints{ClaudeCode: sess}, Payload: raw, ReplaceOutput: replace})
+		Session: sessionid.Hints{ClaudeCode: sess}, Payload: raw, ReplaceOutput: replace})
 	require.NoError(t, err)
 	rec := httptest.NewRecorder()
 	d.handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, hookproto.Path, bytes.NewReader(body)))

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -33,5 +33,5 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context() // carries who connected
-	d.hub.Serve(conn, brw.Reader, func(h session.Hints) (string, error) { return d.sessionKey(ctx, h) })
+	d.hub.Serve(conn, brw.Reader, func(h sessionid.Hints) (string, error) { return d.sessionKey(ctx, h) })
 }

@@ -24,7 +24,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // Ids no account on a test machine is likely to have; the children run as
@@ -65,7 +65,7 @@ func childRun(socket, do string, rep *childReport) error {
 	hook := func(event string, payload map[string]any) (hookproto.Verdict, error) {
 		payload["hook_event_name"], payload["session_id"] = event, "shared"
 		raw, _ := json.Marshal(payload)
-		body, _ := json.Marshal(hookproto.Request{Agent: "claude-code", Event: event, Session: session.Hints{ClaudeCode: "shared"}, Payload: raw})
+		body, _ := json.Marshal(hookproto.Request{Agent: "claude-code", Event: event, Session: sessionid.Hints{ClaudeCode: "shared"}, Payload: raw})
 		resp, err := hc.Post("http://flowd"+hookproto.Path, "application/json", bytes.NewReader(body))
 		if err != nil {
 			return hookproto.Verdict{}, err
@@ -151,7 +151,7 @@ func TestSystemFlowdServesGroupMembers(t *testing.T) {
 		require.NoError(t, json.Unmarshal(out, &rep), "%s", out)
 		return rep
 	}
-	annSess, bobSess := session.Scoped(annProc, "shared"), session.Scoped(bobProc, "shared")
+	annSess, bobSess := sessionid.Scoped(annProc, "shared"), sessionid.Scoped(bobProc, "shared")
 
 	a := as(syscall.Credential{Uid: annProc, Gid: annProc, Groups: []uint32{sysGroup}}, "read")
 	require.Empty(t, a.Error)

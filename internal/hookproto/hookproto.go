@@ -6,7 +6,7 @@ package hookproto
 import (
 	"encoding/json"
 
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // Path is flowd's endpoint for hook events.
@@ -16,7 +16,7 @@ const Path = "/api/v1/hooks/evaluate"
 type Request struct {
 	Agent   string          `json:"agent"` // "claude-code"
 	Event   string          `json:"event"` // PreToolUse, PostToolUse, PostToolUseFailure
-	Session session.Hints   `json:"session"`
+	Session sessionid.Hints `json:"session"`
 	Payload json.RawMessage `json:"payload"` // the agent's stdin, untouched
 	// ReplaceOutput: the hook was installed to scan tool output
 	// (hook install --scan-output) and runs synchronously, so the agent

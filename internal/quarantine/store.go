@@ -16,7 +16,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 var (
@@ -119,7 +119,7 @@ func Hash(content []byte) string {
 // first: Open reads it back from there.
 func releaseKey(sess, server, sha string) string {
 	k := server + "\x00" + sha
-	if uid, ok := session.Owner(sess); ok {
+	if uid, ok := sessionid.Owner(sess); ok {
 		k += "\x00" + strconv.Itoa(uid)
 	}
 	return k

@@ -13,7 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/rawio"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -67,7 +67,7 @@ func Run(o Options) int {
 	}
 	outW.Close()
 
-	hello := shimproto.Hello{PID: os.Getpid(), Name: o.Name, Command: o.Command, Session: session.Collect()}
+	hello := shimproto.Hello{PID: os.Getpid(), Name: o.Name, Command: o.Command, Session: sessionid.Collect()}
 	var start func() error
 	// The system flowd is the service manager's to start, as another user.
 	if o.Autostart && o.Socket != paths.SystemSocket {

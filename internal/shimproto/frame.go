@@ -10,7 +10,7 @@ import (
 	"net"
 
 	"github.com/flowd-dev/flowd/internal/rawio"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // Version names this protocol in the HTTP Upgrade header.
@@ -82,10 +82,10 @@ func (a Action) String() string {
 // Hello introduces a shim. Session hints let flowd join the shim to the
 // agent session it belongs to.
 type Hello struct {
-	PID     int           `json:"pid"`
-	Name    string        `json:"name,omitempty"` // --name, if given
-	Command []string      `json:"command"`
-	Session session.Hints `json:"session"`
+	PID     int             `json:"pid"`
+	Name    string          `json:"name,omitempty"` // --name, if given
+	Command []string        `json:"command"`
+	Session sessionid.Hints `json:"session"`
 }
 
 // Welcome is flowd's answer to Hello: the settings the shim follows.

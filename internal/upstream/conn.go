@@ -8,7 +8,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/judge"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -17,7 +17,7 @@ import (
 // until the shim goes away or Stop. sessionKey turns the session the
 // shim's hello names into the flow session it joins (who connected
 // decides that, which the caller knows).
-func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(session.Hints) (string, error)) {
+func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.Hints) (string, error)) {
 	j := h.j
 	r, w := shimproto.Frames(conn, br)
 	t, p, err := r.Next()

@@ -17,7 +17,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/policy"
-	"github.com/flowd-dev/flowd/internal/session"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -92,7 +92,7 @@ func NewStream(id uint64, h shimproto.Hello, session string) *Stream {
 
 // owner is the uid whose session this shim is in; 0 outside a system flowd.
 func (u *Stream) owner() int {
-	uid, _ := session.Owner(u.session)
+	uid, _ := sessionid.Owner(u.session)
 	return uid
 }
 
@@ -459,7 +459,7 @@ func (u *Stream) refused(j *judge.Judge, dir shimproto.Direction, method, reason
 // asked the user where policy says ask.
 func (u *Stream) join(j *judge.Judge, params []byte, tool string, args []byte) bool {
 	sess, how := j.Announced(params, tool, args)
-	if owner, _ := session.Owner(sess); owner != u.owner() {
+	if owner, _ := sessionid.Owner(sess); owner != u.owner() {
 		// In a system flowd a hook of another user announced the same call:
 		// sessions never cross users.
 		return false

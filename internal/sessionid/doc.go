@@ -1,4 +1,4 @@
-// Package session decides which agent session a shim or hook event belongs
+// Package sessionid decides which agent session a shim or hook event belongs
 // to. Every MCP server of an agent runs as its own process; flowd can only
 // see one story if each process can say which agent it serves.
 //
@@ -11,4 +11,7 @@
 // In a system flowd, shared by several users, a session also belongs to the
 // user whose process named it: flowd puts that user's uid in the ID
 // (Scoped), and each user sees only their own sessions (Owner).
-package session
+//
+// This package is a session's identity only; what flowd knows about a
+// session (its origins, taint, flows) is flow.Session.
+package sessionid
