@@ -99,12 +99,16 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	out.Decision = set.Rules.Decide(pc)
 	// The justification argument is removed call by call.
 	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
+	// What finish reads, copied: a closure over in or pc would move them
+	// to the heap on every call.
+	server, tool, class := in.Server, in.Tool, in.Class
+	external, endpoint := pc.External, pc.Endpoint != ""
 	finish := func() {
-		if !pc.External {
-			out.Analysis = sess.Check(in.Server, in.Tool, in.Class, args, views)
+		if !external {
+			out.Analysis = sess.Check(server, tool, class, args, views)
 		}
 		switch {
-		case pc.Endpoint != "":
+		case endpoint:
 			out.Analysis.Risk = flow.RiskCritical
 		case out.Decision.Rule == policy.UninspectedRule:
 			out.Analysis.Risk = flow.MaxRisk(out.Analysis.Risk, flow.RiskHigh)

@@ -22,10 +22,11 @@ type Result struct {
 	// Rewrite: the entrance can pass on content Result rewrote (a shim;
 	// a hook whose agent takes a replacement output).
 	Rewrite bool
-	// Notice, when set, returns Content with text put before it, in the
-	// shape the entrance passes on. Without it the entrance shows a flag
-	// notice its own way.
-	Notice func(text string) ([]byte, error)
+	// Notice, when set, returns content (of Method) with text put before
+	// it, in the shape the entrance passes on. Without it the entrance
+	// shows a flag notice its own way. (A function of its own rather than
+	// a closure over the message: a verdict allocates as little as it can.)
+	Notice func(method string, content []byte, text string) ([]byte, error)
 	// Strict: content that cannot be marked as its verdict says is
 	// quarantined instead, for a shim, where what it passes on is all the
 	// model reads. A hook's tool has run already; its output stays, with
@@ -92,7 +93,7 @@ func (j *Judge) Result(in Result) (s Screened) {
 			if unscanned {
 				notice = incompleteNotice(rep)
 			}
-			s.Content, err = in.Notice(notice)
+			s.Content, err = in.Notice(in.Method, in.Content, notice)
 		}
 	case injection.ActionRedact:
 		if in.Rewrite {

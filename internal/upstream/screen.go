@@ -67,8 +67,7 @@ func (u *Stream) oversize(j *judge.Judge, v shimproto.Verdict, m shimproto.Messa
 func (u *Stream) screenResult(j *judge.Judge, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
 	server := u.Name()
 	s := j.Result(judge.Result{Session: u.session, Server: server, Tool: c.tool, Method: c.method,
-		Class: u.sourceClass(j, c.tool), Content: e.Result, Rewrite: true, Strict: true,
-		Notice: func(text string) ([]byte, error) { return withNotice(c.method, e.Result, text) }})
+		Class: u.sourceClass(j, c.tool), Content: e.Result, Rewrite: true, Strict: true, Notice: withNotice})
 	c.scan = s.Report
 	switch {
 	case s.Blocked:
