@@ -1,7 +1,6 @@
 package shim
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -105,9 +104,8 @@ func (o *outbox) finish() {
 // arm starts p's wait for its verdict as it becomes the head. o.mu must be
 // held.
 func (o *outbox) arm(p *pending) {
-	d := o.r.verdictTimeout()
-	p.deadline = time.Now().Add(d)
-	o.timer.Reset(d)
+	p.since = time.Now()
+	o.timer.Reset(o.r.link.verdictTimeout())
 }
 
 // drain writes complete messages from the head on; the caller holds busy.
@@ -144,7 +142,7 @@ func (o *outbox) emit(p *pending) bool {
 		w, data = o.r.failed(p, o.dst, o.back)
 		return o.put(w, data)
 	}
-	o.r.warned.Store(false)
+	o.r.answered()
 	switch p.v.Action {
 	case shimproto.Replace:
 		data = p.v.Data
@@ -186,21 +184,29 @@ func (o *outbox) put(w *lockedWriter, data []byte) bool {
 	return false
 }
 
-// expire gives up on the head's verdict once its time is up: fail_mode
-// applies to it.
+// expire checks on the head's verdict once its time may be up. While
+// flowd keeps sending frames (verdicts, or Alive while it works on a
+// message), the head waits on: flowd is slow, not gone. After the verdict
+// timeout with nothing from flowd, the link gives flowd up, and fail_mode
+// applies to the head and to everything else waiting on it.
 func (o *outbox) expire() {
 	o.mu.Lock()
-	var p *pending
-	var left time.Duration
-	if len(o.q) > 0 && !o.q[0].done {
-		p, left = o.q[0], time.Until(o.q[0].deadline)
+	if len(o.q) == 0 || o.q[0].done {
+		o.mu.Unlock()
+		return
+	}
+	p := o.q[0]
+	left := o.r.link.wait(p.since)
+	if left > 0 {
+		o.timer.Reset(left)
 	}
 	o.mu.Unlock()
-	switch {
-	case p == nil:
-	case left > 0:
-		o.timer.Reset(left) // the timer was set for an earlier head
-	default:
-		o.r.link.abandon(p, fmt.Sprintf("no verdict from flowd within %v for a %s message; applying fail_mode (%s) to it", o.r.verdictTimeout(), p.dir, o.r.mode()))
+	if left == 0 && !o.r.link.unanswered(p) {
+		o.mu.Lock()
+		if len(o.q) > 0 && o.q[0] == p && !p.done {
+			p.since = time.Now() // not sent yet: its wait starts now
+			o.timer.Reset(o.r.link.verdictTimeout())
+		}
+		o.mu.Unlock()
 	}
 }
