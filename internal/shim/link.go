@@ -17,9 +17,9 @@ import (
 
 // pending is one message waiting for its verdict.
 type pending struct {
-	seq      uint64
-	dir      shimproto.Direction
-	line     []byte
+	seq  uint64
+	dir  shimproto.Direction
+	line []byte
 	box  *outbox // the direction's queue, told when v or lost is set
 	v    shimproto.Verdict
 	lost bool // no verdict will come: apply fail_mode
