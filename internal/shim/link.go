@@ -1,9 +1,11 @@
 package shim
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -24,9 +27,7 @@ type pending struct {
 	v    shimproto.Verdict
 	lost bool // no verdict will come: apply fail_mode
 
-	// Guarded by box.mu.
-	done  bool      // v or lost is set
-	since time.Time // when it became the head of its queue and began to hold up the rest
+	done bool // v or lost is set; guarded by box.mu
 }
 
 // link is the shim's connection to flowd, replaced on reconnect.
@@ -38,6 +39,8 @@ type pending struct {
 // with Alive frames and is waited for. A silent one is given up like a
 // crashed one: its connection is closed, fail_mode applies to every
 // message waiting on it and to those that follow, and reconnecting starts.
+// One watchdog timer per link keeps that count; it runs only while flowd
+// owes the shim something.
 type link struct {
 	socket    string
 	hello     shimproto.Hello
@@ -46,8 +49,10 @@ type link struct {
 	toClient  func(line []byte) // writes a message from flowd to the client
 	timeout   time.Duration     // the verdict timeout until flowd's welcome gives one; zero: the default
 
-	heard   atomic.Int64 // when the current connection last brought a frame, in Unix nanoseconds
-	writing atomic.Int64 // when the frame write in progress began, in Unix nanoseconds; 0: none
+	heard    atomic.Int64 // when bytes from flowd last arrived, in Unix nanoseconds
+	writing  atomic.Int64 // when the frame write in progress began, in Unix nanoseconds; 0: none
+	dog      *time.Timer  // the watchdog: gives flowd up after verdict_timeout of silence
+	watching atomic.Bool  // dog is armed; only the one who arms it resets it
 
 	mu        sync.Mutex
 	conn      net.Conn
@@ -67,8 +72,11 @@ type link struct {
 }
 
 func newLink(socket string, hello shimproto.Hello, autostart func() error, logf func(string, ...any)) *link {
-	return &link{socket: socket, hello: hello, autostart: autostart, logf: logf,
+	l := &link{socket: socket, hello: hello, autostart: autostart, logf: logf,
 		pend: make(map[uint64]*pending), up: make(chan struct{})}
+	l.dog = time.AfterFunc(time.Hour, l.check)
+	l.dog.Stop()
+	return l
 }
 
 // connect makes one attempt to reach flowd, starting it if allowed.
@@ -92,7 +100,8 @@ func (l *link) connect() error {
 		c.Close()
 		return l.dialFailed(err)
 	}
-	r, w := shimproto.Frames(c, br)
+	r := shimproto.NewReader(bufio.NewReaderSize(hearing{rawio.After(br, c), l}, 64<<10))
+	w := shimproto.NewWriter(rawio.Writer(c))
 	c.SetDeadline(time.Now().Add(timeout))
 	if err := w.WriteJSON(shimproto.TypeHello, l.hello); err != nil {
 		c.Close()
@@ -156,11 +165,6 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 			l.broken(c, err)
 			return
 		}
-		now := time.Now()
-		l.heard.Store(now.UnixNano())
-		if l.writing.Load() != 0 {
-			c.SetWriteDeadline(now.Add(l.verdictTimeout())) // flowd is there: the write may take longer
-		}
 		switch t {
 		case shimproto.TypeAlive:
 			continue
@@ -207,11 +211,7 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 // broken retires connection c: every message waiting on it gets no verdict
 // (so fail_mode applies to it, exactly once) and reconnecting starts.
 func (l *link) broken(c net.Conn, err error) {
-	silent := errors.Is(err, os.ErrDeadlineExceeded)
-	if silent {
-		err = fmt.Errorf("a frame to flowd waited %v with nothing from flowd: %w", l.verdictTimeout(), err)
-	}
-	l.give(c, err, silent)
+	l.give(c, err, false)
 }
 
 // give retires connection c for err; silent: flowd did not answer, as
@@ -295,27 +295,27 @@ func (l *link) send(p *pending, truncated bool) {
 	}
 	l.pend[p.seq] = p
 	l.mu.Unlock()
+	l.watch()
 	m := shimproto.Message{Seq: p.seq, Dir: p.dir, Truncated: truncated, Data: data}
 	if truncated {
 		m.Size, m.Tail = len(p.line), p.line
 	}
-	if err := l.write(c, func() error { return w.WriteMessage(m) }); err != nil {
+	if err := l.write(func() error { return w.WriteMessage(m) }); err != nil {
 		l.broken(c, err)
 	}
 }
 
-// write sends one frame to flowd on c. The frame lock it holds is the
-// other direction's too, so a write may wait only as long as flowd may
-// stay silent: its deadline is the verdict timeout, and moves on each time
-// a frame from flowd arrives (readVerdicts). One that reaches it means
-// flowd is not answering.
-func (l *link) write(c net.Conn, frame func() error) error {
+// write sends one frame to flowd. The frame lock it holds is the other
+// direction's too, so a write that waits for flowd to read counts as
+// flowd owing the shim: the watchdog gives flowd up, closing the
+// connection and so ending the write, once flowd is silent for the
+// verdict timeout.
+func (l *link) write(frame func() error) error {
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
-	now := time.Now()
-	l.writing.Store(now.UnixNano())
+	l.writing.Store(time.Now().UnixNano())
 	defer l.writing.Store(0)
-	c.SetWriteDeadline(now.Add(l.verdictTimeout()))
+	l.watch()
 	return frame()
 }
 
@@ -336,7 +336,7 @@ func (l *link) forward(p *pending) bool {
 	if g == nil || behind || !g.covers(p.line, l.maxInspect()) {
 		return false
 	}
-	err := l.write(c, func() error {
+	err := l.write(func() error {
 		return w.WriteMessage(shimproto.Message{Seq: p.seq, Dir: p.dir, Forwarded: true, Data: p.line})
 	})
 	if err != nil {
@@ -372,29 +372,58 @@ func (l *link) grantPatienceLocked() time.Duration {
 	return l.verdictTimeoutLocked()
 }
 
-// wait reports how much longer the head of a queue, waiting since since,
-// may wait for its verdict: the verdict timeout counts from since or from
-// the last frame flowd sent, whichever is later. Zero: flowd is silent.
-func (l *link) wait(since time.Time) time.Duration {
-	now := time.Now()
-	if h := time.Unix(0, l.heard.Load()); h.After(since) {
-		since = h
+// watch arms the watchdog, when it is not running, as flowd starts to owe
+// the shim something.
+func (l *link) watch() {
+	if l.watching.CompareAndSwap(false, true) {
+		l.dog.Reset(l.verdictTimeout())
 	}
-	return max(0, since.Add(l.verdictTimeout()).Sub(now))
 }
 
-// unanswered gives flowd up when p, at the head of its queue, has waited
-// the verdict timeout with no frame from flowd. It reports false when p is
-// not waiting on flowd: its verdict won the race, or it is not sent yet.
-func (l *link) unanswered(p *pending) bool {
+// check is the watchdog: it gives flowd up once it has owed the shim
+// something for the verdict timeout without a byte from it, and otherwise
+// waits on while anything is owed.
+func (l *link) check() {
+	now := time.Now()
 	l.mu.Lock()
-	_, ok := l.pend[p.seq]
 	c := l.conn
+	owed := c != nil && (len(l.pend) > 0 || l.writing.Load() != 0)
+	quiet, timeout := l.quietLocked(now), l.verdictTimeoutLocked()
 	l.mu.Unlock()
-	if ok && c != nil {
-		l.give(c, fmt.Errorf("nothing from it for %v while a %s message waited for its verdict", l.verdictTimeout(), p.dir), true)
+	switch {
+	case !owed:
+		l.watching.Store(false)
+		// send or write may have come between the two: whoever wins the timer arms it.
+		l.mu.Lock()
+		owed = l.conn != nil && (len(l.pend) > 0 || l.writing.Load() != 0)
+		l.mu.Unlock()
+		if owed {
+			l.watch()
+		}
+	case quiet < timeout:
+		l.dog.Reset(timeout - quiet)
+	case unread(c) > 0:
+		l.heard.Store(now.UnixNano()) // flowd spoke; the shim has not read it yet
+		l.dog.Reset(timeout)
+	default:
+		l.watching.Store(false)
+		l.give(c, fmt.Errorf("nothing from it for %v while it owed the shim a verdict or room for a message", timeout), true)
 	}
-	return ok
+}
+
+// hearing reads flowd's bytes for the frame reader and notes when they
+// arrive, for the watchdog.
+type hearing struct {
+	r io.Reader
+	l *link
+}
+
+func (h hearing) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if n > 0 {
+		h.l.heard.Store(time.Now().UnixNano())
+	}
+	return n, err
 }
 
 // report sends flowd a JSON frame that needs no verdict. It is lost when
@@ -406,7 +435,7 @@ func (l *link) report(t shimproto.FrameType, v any) {
 	if w == nil {
 		return
 	}
-	if err := l.write(c, func() error { return w.WriteJSON(t, v) }); err != nil {
+	if err := l.write(func() error { return w.WriteJSON(t, v) }); err != nil {
 		l.broken(c, err)
 	}
 }

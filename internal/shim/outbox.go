@@ -2,7 +2,6 @@ package shim
 
 import (
 	"sync"
-	"time"
 
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -30,13 +29,11 @@ type outbox struct {
 	busy    bool // a goroutine is writing the queue's head; the others leave it to it
 	eof     bool // no more messages come
 	drained chan struct{}
-	timer   *time.Timer // ends the head's wait for its verdict
 }
 
 func newOutbox(r *relay, dst, back *lockedWriter) *outbox {
 	o := &outbox{r: r, dst: dst, back: back, drained: make(chan struct{})}
 	o.room.L = &o.mu
-	o.timer = time.AfterFunc(time.Hour, o.expire)
 	return o
 }
 
@@ -49,9 +46,6 @@ func (o *outbox) push(p *pending, complete bool) {
 	}
 	p.done = complete
 	o.q = append(o.q, p)
-	if len(o.q) == 1 && !complete {
-		o.arm(p)
-	}
 	write := o.take()
 	o.mu.Unlock()
 	if write {
@@ -96,16 +90,8 @@ func (o *outbox) finish() {
 		case <-o.drained:
 		default:
 			close(o.drained)
-			o.timer.Stop()
 		}
 	}
-}
-
-// arm starts p's wait for its verdict as it becomes the head. o.mu must be
-// held.
-func (o *outbox) arm(p *pending) {
-	p.since = time.Now()
-	o.timer.Reset(o.r.link.verdictTimeout())
 }
 
 // drain writes complete messages from the head on; the caller holds busy.
@@ -123,9 +109,6 @@ func (o *outbox) drain() {
 		o.q = o.q[1:]
 		if len(o.q) == queueDepth-1 {
 			o.room.Signal()
-		}
-		if len(o.q) > 0 && !o.q[0].done {
-			o.arm(o.q[0])
 		}
 		o.mu.Unlock()
 		if !o.emit(p) {
@@ -182,31 +165,4 @@ func (o *outbox) put(w *lockedWriter, data []byte) bool {
 		o.drain()
 	}()
 	return false
-}
-
-// expire checks on the head's verdict once its time may be up. While
-// flowd keeps sending frames (verdicts, or Alive while it works on a
-// message), the head waits on: flowd is slow, not gone. After the verdict
-// timeout with nothing from flowd, the link gives flowd up, and fail_mode
-// applies to the head and to everything else waiting on it.
-func (o *outbox) expire() {
-	o.mu.Lock()
-	if len(o.q) == 0 || o.q[0].done {
-		o.mu.Unlock()
-		return
-	}
-	p := o.q[0]
-	left := o.r.link.wait(p.since)
-	if left > 0 {
-		o.timer.Reset(left)
-	}
-	o.mu.Unlock()
-	if left == 0 && !o.r.link.unanswered(p) {
-		o.mu.Lock()
-		if len(o.q) > 0 && o.q[0] == p && !p.done {
-			p.since = time.Now() // not sent yet: its wait starts now
-			o.timer.Reset(o.r.link.verdictTimeout())
-		}
-		o.mu.Unlock()
-	}
 }
