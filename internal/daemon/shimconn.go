@@ -14,6 +14,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -178,14 +179,26 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 // the connection closed) and applied fail_mode, so the record of v tells
 // what flowd decided, not what happened.
 func (s *shimConn) unjudged(d *Daemon, m shimproto.Message, v shimproto.Verdict, failMode string) {
-	what := "went on unchecked"
-	if failMode == "closed" {
-		what = "was handled by fail_mode closed: a tools/call was refused, an answer to a request flowd had seen was replaced by an error, anything else went on unchecked"
-	}
-	d.store.Append(activity.Record{Type: "unjudged", Session: s.up.session, Server: s.up.serverName(),
+	rec := activity.Record{Type: "unjudged", Session: s.up.session, Server: s.up.serverName(),
 		Verdict: "fail_mode_" + failMode, RiskLevel: flow.RiskHigh,
-		Reason:  "the shim stopped waiting before flowd's verdict (" + v.Action.String() + ") reached it, so the message " + what,
-		Details: mustJSON(map[string]any{"seq": m.Seq, "direction": m.Dir.String(), "flowd_verdict": v.Action.String()})})
+		Details: mustJSON(map[string]any{"seq": m.Seq, "direction": m.Dir.String(), "flowd_verdict": v.Action.String()})}
+	what := "went on unchecked"
+	if e, err := jsonrpc.Parse(m.Data); err == nil && !m.Truncated {
+		rec.Method = e.Method
+		if e.Method == "tools/call" {
+			rec.Tool, _, _ = jsonrpc.ToolCall(e.Params)
+		}
+		// What the shim's fail_mode closed does (shim.relay.failed).
+		switch {
+		case failMode != "closed":
+		case m.Dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request && e.Method == "tools/call":
+			what = "was refused by the shim (fail_mode closed)"
+		case m.Dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply):
+			what = "was replaced by an error by the shim (fail_mode closed), unless its request had gone on unchecked too"
+		}
+	}
+	rec.Reason = "the shim stopped waiting before flowd's verdict (" + v.Action.String() + ") reached it, so the message " + what
+	d.store.Append(rec)
 }
 
 // aliveEvery is how often flowd tells a shim it is still working on its

@@ -106,6 +106,7 @@ func TestFlowdStopped(t *testing.T) {
 				if len(recs) > 0 {
 					assert.Equal(t, "fail_mode_"+mode, recs[0].Verdict)
 					assert.Contains(t, recs[0].Reason, "the shim stopped waiting")
+					t.Logf("%s: %+v", mode, recs[0])
 					break
 				}
 				require.Less(t, i, 500, "flowd recorded nothing unjudged")
