@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -40,15 +42,23 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 	var stopOnce sync.Once
 	stop := func() { stopOnce.Do(func() { conn.Close() }) }
 	cfg := j.Settings().Cfg.Shim
+	alive := aliveEvery(cfg.VerdictTimeout.Duration)
 	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
 		Version:         version.Version,
 		Session:         sess,
 		FailMode:        cfg.FailMode,
 		VerdictTimeout:  cfg.VerdictTimeout.Duration.Milliseconds(),
 		MaxInspectBytes: cfg.MaxInspectBytes,
+		AliveMS:         alive.Milliseconds(),
 	}); err != nil {
 		return
 	}
+	hb := newHeartbeat(alive, func() error {
+		wmu.Lock()
+		defer wmu.Unlock()
+		return w.WriteAlive()
+	})
+	defer hb.stop()
 	u.grants.send = func(g shimproto.Grant) error {
 		wmu.Lock()
 		err := w.WriteJSON(shimproto.TypeGrant, g)
@@ -73,11 +83,17 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 		j.Log.Info("shim disconnected", "shim", u.id, "server", u.Name())
 		j.Record(activity.Record{Type: "shim_disconnect", Session: sess, Server: u.Name()})
 	}()
+	// gone: a verdict could not be written, so the shim had stopped
+	// waiting for it and applied fail_mode. The frames it sent before are
+	// still judged, for the record and for what the session learns.
+	gone := false
 	for {
+		hb.idle()
 		t, p, err := r.Next()
 		if err != nil {
 			return
 		}
+		hb.working()
 		switch t {
 		case shimproto.TypeMessage:
 			m, err := shimproto.DecodeMessage(p)
@@ -86,10 +102,17 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 				return
 			}
 			v, after := u.Judge(j, m)
-			if !m.Forwarded {
+			if !m.Forwarded && !gone {
 				wmu.Lock()
 				err = w.WriteVerdict(v)
 				wmu.Unlock()
+				if err != nil {
+					gone = true
+					j.Log.Warn("shim stopped waiting for verdicts", "shim", u.id, "server", u.Name(), "err", err)
+				}
+			}
+			if !m.Forwarded && gone {
+				u.unjudged(j, m, v, cfg.FailMode)
 			}
 			// Even when the shim is gone: checks of the session wait for it.
 			switch {
@@ -98,9 +121,6 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 				j.Later(after)
 			default:
 				after()
-			}
-			if err != nil {
-				return
 			}
 		case shimproto.TypeAnswer:
 			var a shimproto.Answer
@@ -114,4 +134,31 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 			}
 		}
 	}
+}
+
+// unjudged records what became of message m, whose verdict v the shim
+// never got: it had given up on flowd (silent for its verdict timeout, or
+// the connection closed) and applied fail_mode, so the record of v tells
+// what flowd decided, not what happened.
+func (u *Stream) unjudged(j *judge.Judge, m shimproto.Message, v shimproto.Verdict, failMode string) {
+	rec := activity.Record{Type: "unjudged", Session: u.Session(), Server: u.Name(),
+		Verdict: "fail_mode_" + failMode, RiskLevel: flow.RiskHigh,
+		Details: judge.MustJSON(map[string]any{"seq": m.Seq, "direction": m.Dir.String(), "flowd_verdict": v.Action.String()})}
+	what := "went on unchecked"
+	if e, err := jsonrpc.Parse(m.Data); err == nil && !m.Truncated {
+		rec.Method = e.Method
+		if e.Method == "tools/call" {
+			rec.Tool, _, _ = jsonrpc.ToolCall(e.Params)
+		}
+		// What the shim's fail_mode closed does (shim.relay.failed).
+		switch {
+		case failMode != "closed":
+		case m.Dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request && e.Method == "tools/call":
+			what = "was refused by the shim (fail_mode closed)"
+		case m.Dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply):
+			what = "was replaced by an error by the shim (fail_mode closed), unless its request had gone on unchecked too"
+		}
+	}
+	rec.Reason = "the shim stopped waiting before flowd's verdict (" + v.Action.String() + ") reached it, so the message " + what
+	j.Record(rec)
 }
