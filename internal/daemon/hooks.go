@@ -89,14 +89,11 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		if ev.server != "" {
 			d.judge.Announce(ev.session, p.ToolUseID, ev.tool, p.ToolInput)
 		}
+		c := judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class, Args: p.ToolInput, Ask: judge.AskByAgent}
 		if p.ToolName == "Bash" {
-			if why := policy.HumanOnlyCommand(str(input["command"])); why != "" {
-				ev.Decision = policy.Decision{Action: policy.Deny, Rule: "human_only", Reason: why}
-				return hookproto.Verdict{Decision: string(policy.Deny), Reason: jsonrpc.BlockPrefix + why}
-			}
+			c.Shell = str(input["command"])
 		}
-		if later := d.judge.Call(judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class,
-			Args: p.ToolInput, Ask: judge.AskByAgent}, &ev.Outcome); later != nil {
+		if later := d.judge.Call(c, &ev.Outcome); later != nil {
 			later()
 		}
 		v := hookproto.Verdict{Decision: string(ev.Decision.Action), Reason: ev.Decision.Reason}

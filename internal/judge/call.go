@@ -26,6 +26,10 @@ type Call struct {
 	// Justifiable is whether the call can carry policy.JustificationArg:
 	// an MCP call through a shim, which strips it before the server.
 	Justifiable bool
+	// Shell is the command line of a call that runs one in the agent's
+	// shell (a hook's Bash), checked against the commands only a human may
+	// run (policy.HumanOnlyCommand).
+	Shell string
 }
 
 // Asker is how the entrance could put a call to the user.
@@ -63,12 +67,16 @@ type Outcome struct {
 // a destination that keeps data inside is not held up for the log), and
 // before it records the call.
 func (j *Judge) Call(in Call, out *Outcome) (later func()) {
+	out.Class = in.Class
+	if why := policy.HumanOnlyCommand(in.Shell); in.Shell != "" && why != "" {
+		out.Decision = policy.Decision{Action: policy.Deny, Rule: "human_only", Reason: why}
+		return nil
+	}
 	set := j.Settings() // one config for the whole decision, whatever a reload does meanwhile
 	args := in.Args
 	if limit := set.Cfg.Shim.MaxInspectBytes; in.Bounded && len(args) > limit {
 		args = args[:limit]
 	}
-	out.Class = in.Class
 	views := unwrap.Views(args)
 	sess := j.Flows.Session(in.Session)
 	taint, tainted := sess.Tainted()

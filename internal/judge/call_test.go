@@ -1,0 +1,77 @@
+package judge
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/policy"
+)
+
+// Call decides the same way whatever the entrance; what an entrance says
+// about itself (how it could ask, whether it bounds what it shows flowd,
+// a shell command) changes only what it should.
+func TestCall(t *testing.T) {
+	internal := classify.Result{Class: classify.Internal}
+	external := classify.Result{Class: classify.External}
+	big := `{"text":"` + strings.Repeat("a", 2000) + `"}`
+	tests := []struct {
+		name     string
+		set      func(*config.Config)
+		in       Call
+		action   policy.Action
+		rule     string
+		risk     string
+		standing bool
+	}{
+		{"internal destination, allowed and granted", nil,
+			Call{Tool: "read_file", Class: internal, Args: []byte(`{"path":"a"}`)}, policy.Allow, "default_action", flow.RiskNone, true},
+		{"a suspicious host denies, whatever the class", nil,
+			Call{Tool: "read_file", Class: internal, Args: []byte(`{"url":"https://x.webhook.site/a"}`)}, policy.Deny, "suspicious_endpoints", flow.RiskCritical, false},
+		{"a human-only shell command is denied", nil,
+			Call{Tool: "Bash", Class: internal, Args: []byte(`{}`), Shell: "flowd quarantine release q1"}, policy.Deny, "human_only", "", false},
+		{"any other shell command is judged as usual", nil,
+			Call{Tool: "Bash", Class: internal, Args: []byte(`{}`), Shell: "ls"}, policy.Allow, "default_action", flow.RiskNone, true},
+		{"a bounded call past max_inspect_bytes to outside is denied", func(c *config.Config) { c.Shim.MaxInspectBytes = 1024 },
+			Call{Tool: "send", Class: external, Args: []byte(big), Bounded: true}, policy.Deny, policy.UninspectedRule, flow.RiskHigh, false},
+		{"a hook's input is read whole", func(c *config.Config) { c.Shim.MaxInspectBytes = 1024 },
+			Call{Tool: "send", Class: external, Args: []byte(big)}, policy.Allow, "default_action", flow.RiskNone, false},
+		{"ask falls back where nothing can ask", func(c *config.Config) { c.Policy.ToolOverrides = map[string]string{"send": "ask"} },
+			Call{Tool: "send", Class: external, Args: []byte(`{}`)}, policy.Warn, "tool_overrides.send", flow.RiskNone, false},
+		{"an agent asks", func(c *config.Config) { c.Policy.ToolOverrides = map[string]string{"send": "ask"} },
+			Call{Tool: "send", Class: external, Args: []byte(`{}`), Ask: AskByAgent}, policy.Ask, "tool_overrides.send", flow.RiskNone, false},
+		{"elicitation asks where policy lets it", func(c *config.Config) { c.Policy.ToolOverrides = map[string]string{"send": "ask"} },
+			Call{Tool: "send", Class: external, Args: []byte(`{}`), Ask: AskByElicitation}, policy.Ask, "tool_overrides.send", flow.RiskNone, false},
+		{"elicitation switched off falls back", func(c *config.Config) {
+			c.Policy.ToolOverrides = map[string]string{"send": "ask"}
+			c.Policy.AskWithElicitation = false
+		}, Call{Tool: "send", Class: external, Args: []byte(`{}`), Ask: AskByElicitation}, policy.Warn, "tool_overrides.send", flow.RiskNone, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := config.Default()
+			if tt.set != nil {
+				tt.set(cfg)
+			}
+			j, err := New(cfg, Stores{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			require.NoError(t, err)
+			tt.in.Session = "s"
+			var out Outcome
+			if later := j.Call(tt.in, &out); later != nil {
+				later()
+			}
+			assert.Equal(t, tt.action, out.Decision.Action, out.Decision.Reason)
+			assert.Equal(t, tt.rule, out.Decision.Rule)
+			assert.Equal(t, tt.risk, out.Analysis.Risk)
+			assert.Equal(t, tt.standing, out.Standing)
+			assert.Equal(t, tt.in.Class, out.Class)
+		})
+	}
+}
