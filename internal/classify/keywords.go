@@ -116,7 +116,7 @@ var keywordGroups = []struct {
 	{catPaste, 0, []string{"paste", "pastebin", "gist", "hastebin", "dpaste", "privatebin", "ghostbin", "termbin"}},
 	{catSend, 0, []string{"send", "publish", "broadcast", "transmit"}},
 	{catSend, 0.75, []string{"post", "upload"}},
-	{catSend, 0.7, []string{"share"}},
+	{catSend, 0.7, []string{"share", "transfer", "invite", "pay", "announce"}},
 	// push: a remote's copy is what others read (git push, push_files).
 	{catSend, 0.6, []string{"forward", "reply", "push"}},
 
@@ -147,7 +147,8 @@ var noise = set("mcp", "server", "servers", "modelcontextprotocol", "tool", "too
 // others may read. readVerbs only look.
 var (
 	writeVerbs = set("create", "add", "update", "edit", "write", "push", "comment", "reply", "post", "publish",
-		"upload", "share", "submit", "fork", "patch", "append", "insert", "upsert", "send")
+		"upload", "share", "submit", "fork", "patch", "append", "insert", "upsert", "send", "put", "save", "store",
+		"transfer", "invite", "pay", "announce")
 	readVerbs = set("get", "list", "read", "search", "query", "find", "show", "view", "describe", "lookup", "count",
 		"check", "stat", "open", "browse", "inspect", "fetch", "download", "mark")
 )
