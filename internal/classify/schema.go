@@ -1,7 +1,9 @@
 package classify
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -67,4 +69,41 @@ func (n *schemaNode) walk(depth int, out *[]param) {
 			p.Items.walk(depth+1, out)
 		}
 	}
+}
+
+// ParseTools reads the result of tools/list (an object with "tools") or a
+// bare array of tool definitions into what classification uses.
+func ParseTools(data []byte) ([]ToolInfo, error) {
+	type tool struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+		Annotations struct {
+			ReadOnlyHint    *bool `json:"readOnlyHint"`
+			DestructiveHint *bool `json:"destructiveHint"`
+			OpenWorldHint   *bool `json:"openWorldHint"`
+		} `json:"annotations"`
+	}
+	var list []tool
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := json.Unmarshal(trimmed, &list); err != nil {
+			return nil, fmt.Errorf("read tool list: %w", err)
+		}
+	} else {
+		var r struct {
+			Tools []tool `json:"tools"`
+		}
+		if err := json.Unmarshal(trimmed, &r); err != nil {
+			return nil, fmt.Errorf("read tool list (want a tools/list result or an array of tools): %w", err)
+		}
+		list = r.Tools
+	}
+	out := make([]ToolInfo, 0, len(list))
+	for _, t := range list {
+		out = append(out, ToolInfo{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,
+			ReadOnlyHint: t.Annotations.ReadOnlyHint, DestructiveHint: t.Annotations.DestructiveHint,
+			OpenWorldHint: t.Annotations.OpenWorldHint})
+	}
+	return out, nil
 }
