@@ -242,7 +242,7 @@ func (c *Classifier) tool(server string, t ToolInfo) (Result, bool) {
 	if private {
 		f, ok = applyPrivate(f, ok, why)
 	}
-	f, ok, method := applyOpenWorldHint(f, ok, t)
+	f, ok, method := applyOpenWorldHint(f, ok, t, srvOK && srv.class == Internal && srv.conf >= strongName)
 	if !ok {
 		subject := fmt.Sprintf("tool %q", t.Name)
 		if server != "" {
@@ -352,10 +352,11 @@ func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes bool) (f
 }
 
 // An annotation's claim is the server's word about itself: it decides at
-// hintConfidence, caps a class it changes at openWorldCap and takes
-// hintPenalty off a name it contradicts.
+// hintConfidence, caps a class it changes at strongName and takes
+// hintPenalty off a name it contradicts. strongName is also the confidence
+// at which the server's name outweighs an open-world claim.
 const (
-	openWorldCap   = 0.8
+	strongName     = 0.8
 	hintConfidence = 0.6
 	hintPenalty    = 0.1
 )
@@ -364,11 +365,15 @@ const (
 // outside world. An absent hint is the spec's default (true) and says
 // nothing specific about this tool, so it is not used. The claim comes from
 // the server being judged, so it counts in one direction only: open world
-// (true) makes any tool able to send, whatever its name says, because
-// believing it costs only caution; closed world (false) decides only when
-// nothing else did, and otherwise just lowers confidence in a name that
-// says the tool sends.
-func applyOpenWorldHint(f finding, ok bool, t ToolInfo) (finding, bool, string) {
+// (true) makes a tool able to send whatever the tool's own name says (the
+// server wrote that too: everything's gzip-file-as-resource fetches a URL),
+// because believing it costs only caution; closed world (false) decides
+// only when nothing else did, and otherwise just lowers confidence in a
+// name that says the tool sends. The one thing an open-world claim does not
+// outweigh is a server name the client gave that says internal
+// (localServer): SDKs such as mcp-go send openWorldHint=true on every tool
+// by default, so on a postgres server it is noise, not a statement.
+func applyOpenWorldHint(f finding, ok bool, t ToolInfo, localServer bool) (finding, bool, string) {
 	if t.OpenWorldHint == nil {
 		return f, ok, MethodHeuristic
 	}
@@ -386,14 +391,14 @@ func applyOpenWorldHint(f finding, ok bool, t ToolInfo) (finding, bool, string) 
 	case agrees:
 		f.conf = min(f.conf+agreeBonus, maxHeuristic)
 		f.reason += "; " + claim
-	case open:
+	case open && !localServer:
 		f.class = Hybrid
-		f.conf = min(f.conf, openWorldCap)
+		f.conf = min(f.conf, strongName)
 		f.reason += "; but " + claim + ", so it also reaches outside"
 		return f, true, MethodAnnotation
 	default:
 		f.conf -= hintPenalty
-		f.reason += "; " + claim + ", not trusted over the evidence that it sends"
+		f.reason += "; " + claim + ", not trusted over the name"
 	}
 	return f, true, MethodHeuristic
 }
