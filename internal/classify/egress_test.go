@@ -50,6 +50,14 @@ func TestToolSchemaAndPurpose(t *testing.T) {
 			ToolInfo{Name: "gzip-file-as-resource", OpenWorldHint: ptr(true), ReadOnlyHint: ptr(false),
 				InputSchema: schema(`"name":{"type":"string","description":"Name of the output file"},"data":{"type":"string","format":"uri","description":"URL or data URI of the file content to compress"}`)}, Hybrid},
 
+		// The channels of issue 15, by name alone.
+		{"an uploader's put", "s3-uploader", ToolInfo{Name: "put_object"}, Hybrid},
+		{"a hosted wiki's page", "notion", ToolInfo{Name: "create_page"}, Hybrid},
+		{"reading a hosted wiki stays internal", "confluence", ToolInfo{Name: "get_page"}, Internal},
+		{"a local notes app", "obsidian", ToolInfo{Name: "create_note"}, Internal},
+		{"an automation nothing identifies", "make-automation", ToolInfo{Name: "trigger_scenario"}, Unknown},
+		{"a driver is not a drive", "db-driver", ToolInfo{Name: "query"}, Internal},
+
 		// Verbs that post, send, share, transfer or publish.
 		{"sharing a folder", "drivesync", ToolInfo{Name: "share_folder"}, Hybrid},
 		{"inviting someone", "workspace", ToolInfo{Name: "invite_member"}, External},
