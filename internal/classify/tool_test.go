@@ -169,3 +169,15 @@ func BenchmarkTool(b *testing.B) {
 		c.Tool("@modelcontextprotocol/server-github", ToolInfo{Name: "create_pull_request", Params: []string{"owner", "repo", "title"}})
 	}
 }
+
+func BenchmarkToolWithSchema(b *testing.B) {
+	c, err := New(Overrides{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	info := ToolInfo{Name: "create_page", Description: "Creates a page under a parent page in the user's workspace.",
+		InputSchema: schema(`"parent":{"type":"object","properties":{"page_id":{"type":"string"}}},"title":{"type":"string"},"content":{"type":"string","description":"Markdown body"}`)}
+	for b.Loop() {
+		c.ToolOf(Names{Given: "notion", Reported: "notion-mcp"}, info)
+	}
+}
