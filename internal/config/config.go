@@ -51,6 +51,7 @@ type Activity struct {
 type Policy struct {
 	DefaultAction         string   `toml:"default_action"`
 	InternalToExternal    string   `toml:"internal_to_external"`
+	InternalToUnknown     string   `toml:"internal_to_unknown"`
 	SensitiveDataExternal string   `toml:"sensitive_data_external"`
 	AskFallback           string   `toml:"ask_fallback"`
 	AskWithElicitation    bool     `toml:"ask_with_elicitation"`

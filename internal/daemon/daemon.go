@@ -385,6 +385,7 @@ func rulesFrom(c *config.Config) policy.Rules {
 	r := policy.Rules{
 		DefaultAction:         policy.Action(p.DefaultAction),
 		InternalToExternal:    policy.Action(p.InternalToExternal),
+		InternalToUnknown:     policy.Action(p.InternalToUnknown),
 		SensitiveDataExternal: policy.Action(p.SensitiveDataExternal),
 		AskFallback:           policy.Action(p.AskFallback),
 		RequireJustification:  p.RequireJustification,

@@ -103,16 +103,17 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views)
 		taint, tainted := s.Tainted()
 		pc := policy.Call{
-			Tainted:     tainted,
-			TaintReason: taint,
-			Server:      ev.server,
-			Tool:        ev.tool,
-			External:    ev.class.Class == classify.External || ev.class.Class == classify.Hybrid,
-			Endpoint:    policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
-			Secrets:     ev.analysis.Secrets,
-			FlowType:    ev.analysis.FlowType,
-			Sources:     ev.analysis.Sources,
-			CanAsk:      true,
+			Tainted:      tainted,
+			TaintReason:  taint,
+			Server:       ev.server,
+			Tool:         ev.tool,
+			External:     ev.class.CanExfiltrate,
+			Unclassified: ev.class.Class == classify.Unknown,
+			Endpoint:     policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
+			Secrets:      ev.analysis.Secrets,
+			FlowType:     ev.analysis.FlowType,
+			Sources:      ev.analysis.Sources,
+			CanAsk:       true,
 		}
 		ev.decision = set.rules.Decide(pc)
 		if pc.Endpoint != "" {

@@ -333,7 +333,7 @@ func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelop
 	var scan localapi.ToolScan
 	hide := map[string]bool{}
 	findings, err := set.scanner.ScanTools(e.Result, injection.Context{
-		ExternalSource: untrusted(set.classifier.Server(server).Class), Server: server})
+		ExternalSource: untrusted(u.serverClass(set.classifier).Class), Server: server})
 	if err != nil {
 		d.log.Debug("tools/list not scanned", "server", server, "err", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +32,7 @@ type upstream struct {
 	mu       sync.Mutex
 	name     string // what activity and policy call this server
 	named    bool   // name came from --name or serverInfo, not the command
+	reported string // serverInfo.name: the server's claim, which classification weighs apart
 	messages uint64
 	modern   bool // the stream speaks the 2026-07-28 revision
 	// elicits is whether the client declared form elicitation, so the
@@ -488,12 +488,13 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
-		Tainted:     tainted,
-		TaintReason: taint,
-		Server:      server,
-		Tool:        c.tool,
-		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint:    policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
+		Tainted:      tainted,
+		TaintReason:  taint,
+		Server:       server,
+		Tool:         c.tool,
+		External:     c.class.CanExfiltrate,
+		Unclassified: c.class.Class == classify.Unknown,
+		Endpoint:     policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
@@ -544,9 +545,24 @@ func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
 	if !ok {
 		info = classify.ToolInfo{Name: tool}
 	}
-	r := d.current().classifier.Tool(u.name, info)
+	r := d.current().classifier.ToolOf(u.classifyNames(), info)
 	u.classes[tool] = r
 	return r
+}
+
+// classifyNames are the server's names for classification; the caller
+// holds u.mu. Its own serverInfo.name is kept apart from the client's name
+// and its command's, as it may only make flowd more cautious.
+func (u *upstream) classifyNames() classify.Names {
+	return classify.Names{Given: u.hello.Name, Command: NameFromCommand(u.hello.Command), Reported: u.reported}
+}
+
+// serverClass classifies the server as a whole.
+func (u *upstream) serverClass(c *classify.Classifier) classify.Result {
+	u.mu.Lock()
+	names := u.classifyNames()
+	u.mu.Unlock()
+	return c.ServerOf(names)
 }
 
 // forgetClasses drops cached classifications after a config reload.
@@ -560,7 +576,7 @@ func (u *upstream) forgetClasses() {
 // a hybrid tool counts as holding private data (flow.FlowType does that).
 func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 	if tool == "" {
-		return d.current().classifier.Server(u.serverName()).Class
+		return u.serverClass(d.current().classifier).Class
 	}
 	return u.toolClass(d, tool).Class
 }
@@ -568,35 +584,15 @@ func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 // learnTools keeps each tool's description, parameters and annotations:
 // evidence for classifying it.
 func (u *upstream) learnTools(result []byte) {
-	var r struct {
-		Tools []struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			InputSchema struct {
-				Properties map[string]json.RawMessage `json:"properties"`
-			} `json:"inputSchema"`
-			Annotations struct {
-				ReadOnlyHint    *bool `json:"readOnlyHint"`
-				DestructiveHint *bool `json:"destructiveHint"`
-				OpenWorldHint   *bool `json:"openWorldHint"`
-			} `json:"annotations"`
-		} `json:"tools"`
-	}
-	if json.Unmarshal(result, &r) != nil {
+	tools, err := classify.ParseTools(result)
+	if err != nil {
 		return
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, t := range r.Tools {
-		info := classify.ToolInfo{Name: t.Name, Description: t.Description,
-			ReadOnlyHint: t.Annotations.ReadOnlyHint, DestructiveHint: t.Annotations.DestructiveHint,
-			OpenWorldHint: t.Annotations.OpenWorldHint}
-		for p := range t.InputSchema.Properties {
-			info.Params = append(info.Params, p)
-		}
-		sort.Strings(info.Params)
-		u.tools[t.Name] = info
-		delete(u.classes, t.Name)
+	for _, info := range tools {
+		u.tools[info.Name] = info
+		delete(u.classes, info.Name)
 	}
 }
 
@@ -615,6 +611,10 @@ func (u *upstream) learn(result []byte) {
 	defer u.mu.Unlock()
 	if r.ServerInfo.Name != "" && !u.named {
 		u.name, u.named = r.ServerInfo.Name, true
+	}
+	if r.ServerInfo.Name != u.reported {
+		u.reported = r.ServerInfo.Name
+		clear(u.classes)
 	}
 	if r.ProtocolVersion >= "2026-07-28" {
 		u.modern = true

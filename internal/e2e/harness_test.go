@@ -142,8 +142,19 @@ func startFlowd(t *testing.T, extra string) *flowd {
 // shim returns the command line that runs argv behind a shim talking to f.
 // --no-autostart: a shim that cannot reach f must not start a daemon of its
 // own in $HOME; tests check f's activity log to prove the shim reached f.
+//
+// A test server's --name (its serverInfo.name) is given to the shim too,
+// as the client's name for it, the way shim wrap names servers: flowd does
+// not let a server's own name make it look local.
 func (f *flowd) shim(argv ...string) []string {
-	return append([]string{bins.shim, "--socket", f.socket, "--no-autostart", "--"}, argv...)
+	pre := []string{bins.shim, "--socket", f.socket, "--no-autostart"}
+	for i := 0; i+1 < len(argv); i++ {
+		if argv[i] == "--name" {
+			pre = append(pre, "--name", argv[i+1])
+			break
+		}
+	}
+	return append(append(pre, "--"), argv...)
 }
 
 // record is the part of an activity record the tests look at.

@@ -143,7 +143,7 @@ type Answer struct {
 //
 // flowd grants a tool only where its decision cannot depend on the
 // arguments otherwise: a destination policy does not count as able to send
-// data out (internal, or unknown under classify's default_unknown), allowed
+// data out (internal: what flowd cannot classify counts as able to), allowed
 // by policy. It withdraws grants before anything that could change that
 // decision takes effect (a config reload, a new tool list, a new name for
 // the server).
