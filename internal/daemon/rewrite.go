@@ -31,12 +31,13 @@ func prepend(obj []byte, key string, item []byte) ([]byte, error) {
 		if len(arr) == 0 || arr[0] != '[' {
 			return nil, fmt.Errorf("%s is not an array", key)
 		}
-		inner := bytes.TrimSpace(arr[1 : len(arr)-1])
-		with := append(append([]byte{'['}, item...), ']')
-		if len(inner) > 0 {
-			with = append(append(append([]byte{'['}, item...), ','), arr[1:]...)
+		if len(bytes.TrimSpace(arr[1:len(arr)-1])) == 0 {
+			return splice(obj, arr, append(append([]byte{'['}, item...), ']')), nil
 		}
-		return splice(obj, arr, with), nil
+		// One copy of obj, however large: the item goes right after '['.
+		at := cap(obj) - cap(arr) + 1
+		out := make([]byte, 0, len(obj)+len(item)+1)
+		return append(append(append(append(out, obj[:at]...), item...), ','), obj[at:]...), nil
 	}
 	open := bytes.IndexByte(obj, '{')
 	if open < 0 {

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -160,7 +161,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	default:
 		return v, nil
 	}
-	if e.Method == "server/discover" || strings.Contains(string(e.Params), jsonrpc.ModernVersionKey) {
+	if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
 		u.mu.Lock()
 		u.modern = true
 		u.mu.Unlock()

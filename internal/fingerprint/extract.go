@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -51,7 +52,11 @@ type pendingUnit struct {
 
 type extractor struct {
 	minLen int
-	seed   maphash.Seed
+	// maxUnit is the longest string kept as a unit: a longer one cannot
+	// equal an origin's (their content is cut at MaxHashBytes), so only
+	// its normalised text is kept, and its decoded bytes are let go.
+	maxUnit int
+	seed    maphash.Seed
 
 	dec   []byte // decoded string values
 	norm  []byte // normalised string values
@@ -76,6 +81,11 @@ func (x *extractor) run(content []byte) {
 	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
 	x.units, x.texts = x.units[:0], x.texts[:0]
 	x.values, x.parsed = x.values[:0], false
+	// Decoding and normalising never lengthen text, but for the odd
+	// character whose lower case is longer: sized once, the buffers do
+	// not leave a trail of outgrown copies behind a large message.
+	x.dec = slices.Grow(x.dec, len(content))
+	x.norm = slices.Grow(x.norm, len(content))
 
 	whole := bytes.TrimSpace(content)
 	done := false
@@ -248,8 +258,12 @@ func (p *parser) stringValue() (uint64, error) {
 		x.dec, x.norm = x.dec[:off], x.norm[:noff]
 		return h, err
 	}
-	x.punit = append(x.punit, pendingUnit{raw: span{off, len(x.dec)}, normHash: h})
 	x.ptext = append(x.ptext, span{noff, len(x.norm)})
+	if len(v) > x.maxUnit {
+		x.dec = x.dec[:off]
+		return h, err
+	}
+	x.punit = append(x.punit, pendingUnit{raw: span{off, len(x.dec)}, normHash: h})
 	return h, err
 }
 

@@ -70,7 +70,7 @@ func TestSampleKeysAreGramKeys(t *testing.T) {
 }
 
 func TestExtract(t *testing.T) {
-	x := extractor{minLen: 20, seed: maphash.MakeSeed()}
+	x := extractor{minLen: 20, maxUnit: 1 << 20, seed: maphash.MakeSeed()}
 	texts := func() (out []string) {
 		for _, t := range x.texts {
 			out = append(out, string(t))
@@ -103,7 +103,7 @@ func TestExtract(t *testing.T) {
 }
 
 func TestStructuralHash(t *testing.T) {
-	x := extractor{minLen: 20, seed: maphash.MakeSeed()}
+	x := extractor{minLen: 20, maxUnit: 1 << 20, seed: maphash.MakeSeed()}
 	hash := func(s string) uint64 {
 		h, err := x.parse([]byte(s), 0)
 		require.NoError(t, err, s)

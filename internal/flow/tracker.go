@@ -318,11 +318,11 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
 	}
 	s.Wait()
-	matches := s.index.Match(args)
 	secretHits := s.secrets.Find(args)
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
-	for _, v := range views {
-		matches = append(matches, s.index.Match(v)...)
+	var matches []fingerprint.Match
+	for _, m := range s.index.MatchEach(append([][]byte{args}, views...)...) {
+		matches = append(matches, m...)
 	}
 
 	s.mu.Lock()
