@@ -3,7 +3,9 @@ package shimproto
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"net"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +61,44 @@ func TestDecodeMessageRejectsShortTruncated(t *testing.T) {
 	// Only the shim's client sends requests it may forward.
 	_, err = DecodeMessage([]byte{0, 0, 0, 0, 0, 0, 0, 1, byte(ServerToClient), flagForwarded, '{', '}'})
 	assert.Error(t, err)
+}
+
+// A length over the limit is refused from the header alone, and a length
+// claimed but not sent costs what was sent, not what was claimed.
+func TestReaderLimitAllocatesWhatArrives(t *testing.T) {
+	var hdr [headerLen]byte
+	claim := func(n uint32) []byte {
+		binary.BigEndian.PutUint32(hdr[:4], n)
+		hdr[4] = byte(TypeMessage)
+		return hdr[:]
+	}
+	measure := func(in []byte, limit int) (error, uint64) {
+		r := NewReader(bufio.NewReader(bytes.NewReader(in)))
+		r.SetLimit(limit)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, _, err := r.Next()
+		runtime.ReadMemStats(&after)
+		return err, after.TotalAlloc - before.TotalAlloc
+	}
+
+	err, alloc := measure(claim(1<<30), FrameLimit(16<<20))
+	var tooLarge *FrameTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+	assert.Equal(t, FrameTooLargeError{Size: 1 << 30, Limit: FrameLimit(16 << 20)}, *tooLarge)
+	assert.Less(t, alloc, uint64(64<<10))
+
+	// Within the limit, a 512 MB claim followed by 1 MB and the end.
+	err, alloc = measure(append(claim(512<<20), make([]byte, 1<<20)...), MaxFrame)
+	assert.ErrorContains(t, err, "short frame")
+	assert.Less(t, alloc, uint64(4<<20))
+
+	// A frame sent whole is read whole.
+	payload := bytes.Repeat([]byte("ab"), 300<<10)
+	r := NewReader(bufio.NewReader(bytes.NewReader(append(claim(uint32(len(payload)+1)), payload...))))
+	r.SetLimit(FrameLimit(len(payload) / RequestFactor))
+	typ, p, err := r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, TypeMessage, typ)
+	assert.Equal(t, payload, p)
 }
