@@ -362,6 +362,11 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		MaxHashBytes: c.Flow.MaxResponseHashBytes,
 		MinLength:    c.Flow.MinMatchLength,
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
+		MaxBytes:     c.Flow.MaxMemoryBytes,
+		OnForget: func(sess string, freed int) {
+			o.Log.Warn("forgot a session's results to stay within flow.max_memory_bytes; its calls out are now judged as carrying internal data",
+				"session", sess, "freed_bytes", freed, "limit", c.Flow.MaxMemoryBytes)
+		},
 	}, det)
 	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),

@@ -177,6 +177,13 @@ func (x *Index) Len() int {
 	return len(x.live) - x.head
 }
 
+// Bytes is about how much memory the index holds: its tables and slots.
+func (x *Index) Bytes() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.units.bytes() + x.grams.bytes() + 8*cap(x.ids) + cap(x.dead) + 2*(cap(x.live)+cap(x.free))
+}
+
 // Salts keep the three kinds of unit hash apart in one table.
 const (
 	saltWhole uint64 = 0x9e3779b97f4a7c15
