@@ -3,7 +3,6 @@
 package daemon
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,8 +26,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-// serving runs a flowd on a fresh socket and returns it and the socket.
-func serving(t *testing.T) (*Daemon, string) {
+// serving runs a flowd with cfg on a fresh socket and returns it and the
+// socket.
+func serving(t *testing.T, cfg *config.Config) (*Daemon, string) {
 	dir, err := os.MkdirTemp("", "fd")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -37,7 +38,7 @@ func serving(t *testing.T) (*Daemon, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		errc <- Run(ctx, Options{Config: config.Default(), Socket: socket, DataDir: t.TempDir(),
+		errc <- Run(ctx, Options{Config: cfg, Socket: socket, DataDir: t.TempDir(),
 			Log: slog.New(slog.NewTextHandler(io.Discard, nil)), OnReady: func(d *Daemon) { got <- d }}, ready)
 	}()
 	select {
@@ -71,8 +72,12 @@ func shimClient(t *testing.T, socket string) (net.Conn, *shimproto.Reader, *shim
 // verdict sends one tools/call and waits for flowd's verdict on it.
 func verdict(t *testing.T, r *shimproto.Reader, w *shimproto.Writer, seq uint64) shimproto.Verdict {
 	t.Helper()
-	require.NoError(t, w.WriteMessage(shimproto.Message{Seq: seq, Dir: c2s,
-		Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}` + "\n")}))
+	return verdictOn(t, r, w, seq, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`+"\n")
+}
+
+func verdictOn(t *testing.T, r *shimproto.Reader, w *shimproto.Writer, seq uint64, line string) shimproto.Verdict {
+	t.Helper()
+	require.NoError(t, w.WriteMessage(shimproto.Message{Seq: seq, Dir: c2s, Data: []byte(line)}))
 	for {
 		typ, p, err := r.Next()
 		require.NoError(t, err)
@@ -91,7 +96,7 @@ func TestIdleConnectionsDoNotStarveShims(t *testing.T) {
 	var l unix.Rlimit
 	require.NoError(t, unix.Getrlimit(unix.RLIMIT_NOFILE, &l))
 	assert.Equal(t, l.Max, l.Cur, "the soft descriptor limit is raised to the hard one")
-	d, socket := serving(t)
+	d, socket := serving(t, config.Default())
 	// Both ends are in this process: two descriptors a connection.
 	n := min(2000, int(l.Cur)/2-100)
 	bound := d.conns.Max()
@@ -143,21 +148,35 @@ func TestIdleConnectionsDoNotStarveShims(t *testing.T) {
 	assert.Equal(t, shimproto.Pass, verdict(t, r, w, 2).Action, "the shim keeps its connection")
 }
 
-// A frame longer than the shim's welcome allows closes the connection
-// without flowd reading or allocating it.
-func TestOversizeFrameClosesTheConnection(t *testing.T) {
-	_, socket := serving(t)
-	c, _, _ := shimClient(t, socket)
+// A request longer than flowd reads is refused, read only as far as its
+// id; any other frame over the limit closes the connection without flowd
+// reading or allocating it.
+func TestOversizeFrames(t *testing.T) {
+	cfg := config.Default()
+	cfg.Shim.MaxInspectBytes = 4096
+	_, socket := serving(t, cfg)
+	c, r, w := shimClient(t, socket)
+
+	big := `{"jsonrpc":"2.0","id":"big-1","method":"tools/call","params":{"name":"read_file","arguments":{"path":"` +
+		strings.Repeat("a", 200<<10) + `"}}}` + "\n"
+	v := verdictOn(t, r, w, 1, big)
+	require.Equal(t, shimproto.Respond, v.Action)
+	assert.Contains(t, string(v.Data), `"id":"big-1"`)
+	assert.Contains(t, string(v.Data), "too large for flowd to check")
+	assert.Equal(t, shimproto.Pass, verdict(t, r, w, 2).Action, "the connection goes on")
+
 	var hdr [5]byte
 	binary.BigEndian.PutUint32(hdr[:4], 1<<30)
-	hdr[4] = byte(shimproto.TypeMessage)
+	hdr[4] = byte(shimproto.TypeAnswer)
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := c.Write(hdr[:])
 	require.NoError(t, err)
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	_, err = bufio.NewReader(c).ReadByte()
+	for err == nil {
+		_, _, err = r.Next() // a grant may come before the end
+	}
 	assert.True(t, errors.Is(err, io.EOF), "flowd closes the connection: %v", err)
 	runtime.ReadMemStats(&after)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "the 1 GiB frame was not allocated")

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"net"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,10 +67,10 @@ func TestDecodeMessageRejectsShortTruncated(t *testing.T) {
 // A length over the limit is refused from the header alone, and a length
 // claimed but not sent costs what was sent, not what was claimed.
 func TestReaderLimitAllocatesWhatArrives(t *testing.T) {
-	var hdr [headerLen]byte
-	claim := func(n uint32) []byte {
+	claim := func(n uint32, t ...FrameType) []byte {
+		var hdr [headerLen]byte
 		binary.BigEndian.PutUint32(hdr[:4], n)
-		hdr[4] = byte(TypeMessage)
+		hdr[4] = byte(append(t, TypeMessage)[0])
 		return hdr[:]
 	}
 	measure := func(in []byte, limit int) (error, uint64) {
@@ -82,7 +83,7 @@ func TestReaderLimitAllocatesWhatArrives(t *testing.T) {
 		return err, after.TotalAlloc - before.TotalAlloc
 	}
 
-	err, alloc := measure(claim(1<<30), FrameLimit(16<<20))
+	err, alloc := measure(claim(1<<30, TypeAnswer), FrameLimit(16<<20))
 	var tooLarge *FrameTooLargeError
 	require.ErrorAs(t, err, &tooLarge)
 	assert.Equal(t, FrameTooLargeError{Size: 1 << 30, Limit: FrameLimit(16 << 20)}, *tooLarge)
@@ -101,4 +102,31 @@ func TestReaderLimitAllocatesWhatArrives(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, TypeMessage, typ)
 	assert.Equal(t, payload, p)
+}
+
+// A message over the limit is read as a cut one: its start and end kept,
+// the rest passed over without being held.
+func TestReaderCutsMessagesOverTheLimit(t *testing.T) {
+	line := []byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"a":"` +
+		strings.Repeat("z", 8<<20) + `"}},"id":77}` + "\n")
+	var buf bytes.Buffer
+	require.NoError(t, NewWriter(&buf).WriteMessage(Message{Seq: 9, Dir: ClientToServer, Data: line}))
+	// A second frame after it is read as usual.
+	require.NoError(t, NewWriter(&buf).WriteJSON(TypeAnswer, Answer{Seq: 9}))
+	r := NewReader(bufio.NewReader(&buf))
+	r.SetLimit(FrameLimit(4096))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	typ, p, err := r.Next()
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "the 8 MB message is not held")
+	assert.Equal(t, TypeMessage, typ)
+	m, err := DecodeMessage(p)
+	require.NoError(t, err)
+	assert.Equal(t, Message{Seq: 9, Dir: ClientToServer, Truncated: true, Size: len(line),
+		Data: line[:cutHead], Tail: line[len(line)-MaxTail:]}, m)
+	typ, _, err = r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, TypeAnswer, typ)
 }
