@@ -50,6 +50,8 @@ func TestLargeMessagesTakeMemoryInProportion(t *testing.T) {
 	{
 		server := "slack"
 		u := newUpstream(1, shimproto.Hello{Name: server}, "s")
+		// A secret among them: the arguments are searched for it too.
+		callAndAnswer(d, u, 100, "echo", `{"message":"x"}`, "the deploy key is ghp_16C7e42F292c6912E7710c838347Ae178B4a")
 		for i := range 50 {
 			callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, proseOf(2000)))
 		}

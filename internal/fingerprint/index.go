@@ -2,7 +2,6 @@ package fingerprint
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -401,18 +400,19 @@ func (x *Index) match(m *matcher, args []byte) []Match {
 
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	for _, u := range m.ex.units {
-		if len(u.raw) > x.opts.MaxHashBytes {
+	for i := range m.ex.units {
+		u := &m.ex.units[i]
+		if u.n > x.opts.MaxHashBytes {
 			continue // longer than any origin string that was hashed
 		}
 		if s, ok := x.liveUnit(unitKey(u.rawHash, saltWhole)); ok {
-			m.note(s, KindExact, u.raw, len(u.raw))
+			m.note(s, KindExact, u.n, u.hash)
 		}
 		if s, ok := x.liveUnit(unitKey(u.rawHash, saltField)); ok {
-			m.note(s, KindField, u.raw, len(u.raw))
+			m.note(s, KindField, u.n, u.hash)
 		}
 		if s, ok := x.liveUnit(unitKey(u.normHash, saltNorm)); ok {
-			m.note(s, KindNormalized, u.raw, len(u.raw))
+			m.note(s, KindNormalized, u.n, u.hash)
 		}
 	}
 	k, w := x.opts.K, x.opts.W
@@ -461,9 +461,9 @@ func (x *Index) liveUnit(k uint64) (uint16, bool) {
 }
 
 // note keeps the strongest evidence per slot; Origin holds the slot until
-// Match resolves it to an id. matched is the matched string, or for
-// KindSubstring the big-endian window key.
-func (m *matcher) note(slot uint16, kind Kind, matched []byte, length int) {
+// Match resolves it to an id. hash gives Match.Hash, computed only for
+// evidence kept.
+func (m *matcher) note(slot uint16, kind Kind, length int, hash func() string) {
 	c := Match{Origin: uint64(slot), Kind: kind, Length: length}
 	i, ok := m.at[slot]
 	if ok {
@@ -472,12 +472,7 @@ func (m *matcher) note(slot uint16, kind Kind, matched []byte, length int) {
 			return
 		}
 	}
-	if kind == KindSubstring {
-		c.Hash = hex.EncodeToString(matched)
-	} else {
-		sum := sha256.Sum256(matched)
-		c.Hash = hex.EncodeToString(sum[:16])
-	}
+	c.Hash = hash()
 	if ok {
 		m.best[i] = c
 		return
@@ -507,8 +502,10 @@ func (m *matcher) hit(slot uint16, pos int, key uint64, k, w, minLen int) {
 // close notes a finished stretch long enough to count.
 func (m *matcher) close(slot uint16, c chain, k, minLen int) {
 	if n := c.last - c.first + k; n >= minLen {
-		var key [8]byte
-		binary.BigEndian.PutUint64(key[:], c.key)
-		m.note(slot, KindSubstring, key[2:], n)
+		m.note(slot, KindSubstring, n, func() string {
+			var key [8]byte
+			binary.BigEndian.PutUint64(key[:], c.key)
+			return hex.EncodeToString(key[2:])
+		})
 	}
 }
