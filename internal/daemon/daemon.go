@@ -136,6 +136,7 @@ type Daemon struct {
 	hooksSeen map[string]time.Time // agent → last hook event
 	corr      correlator
 	wg        sync.WaitGroup   // one per shim connection
+	releasing atomic.Bool      // a hand-back of memory to the OS is scheduled
 	conns     *connguard.Guard // unidentified connections; nil outside Run
 	behind    background       // what results leave behind their verdicts
 }
@@ -248,6 +249,22 @@ func (d *Daemon) guard() *connguard.Guard {
 // maxWaiting bounds the unidentified connections where descriptors are
 // plentiful.
 const maxWaiting = 1024
+
+// releaseAfter is the message size past which flowd hands the memory its
+// judgement took back to the OS soon after, instead of when the runtime's
+// scavenger gets to it, minutes later.
+const releaseAfter = 4 << 20
+
+// releaseMemory schedules that hand-back, once for a burst of large
+// messages: by then the message is garbage.
+func (d *Daemon) releaseMemory() {
+	if d.releasing.CompareAndSwap(false, true) {
+		time.AfterFunc(2*time.Second, func() {
+			debug.FreeOSMemory()
+			d.releasing.Store(false)
+		})
+	}
+}
 
 // listen opens the socket: the one systemd passed, or a new one; private
 // to the user, or shared with the socket's group in a system flowd.

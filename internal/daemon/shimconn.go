@@ -156,6 +156,9 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 			default:
 				after()
 			}
+			if len(p) >= releaseAfter {
+				d.releaseMemory()
+			}
 			if err != nil {
 				return
 			}
