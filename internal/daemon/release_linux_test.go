@@ -32,6 +32,9 @@ func rssKB(t *testing.T) int {
 // After a large message flowd hands the memory its judgement took back to
 // the OS within seconds, not when the runtime's scavenger gets to it.
 func TestMemoryIsReleasedAfterALargeMessage(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory dominates RSS; run without -race")
+	}
 	cfg := config.Default()
 	cfg.Shim.MaxInspectBytes = 64 << 20
 	_, socket := serving(t, cfg)
