@@ -75,6 +75,7 @@ type Flow struct {
 	MaxResponseHashBytes int      `toml:"max_response_hash_bytes"`
 	MinMatchLength       int      `toml:"min_match_length"`
 	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
+	MaxMemoryBytes       int      `toml:"max_memory_bytes"`
 }
 
 // Injection configures prompt-injection scanning of tool output, the

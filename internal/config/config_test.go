@@ -50,6 +50,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MaxResponseHashBytes: 65536,
 			MinMatchLength:       20,
 			SessionIdleTimeout:   Duration{30 * time.Minute},
+			MaxMemoryBytes:       256 << 20,
 		},
 		Injection: Injection{
 			Enabled:         true,

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -117,12 +118,12 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 	u.mu.Unlock()
 	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
+		if m.Dir == shimproto.ClientToServer {
+			return u.unread(d, v, m), nil
+		}
 		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
 			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
-		if m.Dir == shimproto.ServerToClient {
-			v = u.oversize(d, v, m)
-		}
-		return v, nil
+		return u.oversize(d, v, m), nil
 	}
 	e, err := jsonrpc.Parse(m.Data)
 	if err != nil {
@@ -160,7 +161,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	default:
 		return v, nil
 	}
-	if e.Method == "server/discover" || strings.Contains(string(e.Params), jsonrpc.ModernVersionKey) {
+	if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
 		u.mu.Lock()
 		u.modern = true
 		u.mu.Unlock()
@@ -394,6 +395,20 @@ func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direc
 	case dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply):
 		delete(u.calls, string(e.ID))
 		v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
+	}
+	return v
+}
+
+// unread refuses a client message too large for flowd to read
+// (shimproto.FrameLimit), of which it has only the start and the end: what
+// it carries and to which tool may lie in between.
+func (u *upstream) unread(d *Daemon, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
+	reason := fmt.Sprintf("message of %d bytes is too large for flowd to check (over %d × shim.max_inspect_bytes); raise the limit to allow it",
+		m.Size, shimproto.RequestFactor)
+	u.refused(d, m.Dir, "", reason)
+	v.Action = shimproto.Drop
+	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
+		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(id, jsonrpc.BlockPrefix+reason)
 	}
 	return v
 }

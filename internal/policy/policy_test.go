@@ -247,6 +247,21 @@ func TestSuspiciousHost(t *testing.T) {
 	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil, nil))
 }
 
+// A long text is searched a chunk at a time; a name across a chunk's
+// edge is judged with the characters around it, as in a short text.
+func TestSuspiciousHostAcrossChunks(t *testing.T) {
+	hosts := []string{"webhook.site"}
+	for at := hostChunk - 24; at <= hostChunk+8; at++ {
+		for name, want := range map[string]string{
+			" https://WEBHOOK.site/x ": "webhook.site", " a.webhook.site. ": "webhook.site",
+			" xwebhook.site ": "", " webhook.sitex ": "", " webhook.site.example.org ": "",
+		} {
+			text := []byte(strings.Repeat("é", at/2) + strings.Repeat(" ", at%2) + name + strings.Repeat(" ", 100))
+			assert.Equal(t, want, SuspiciousHost(text, nil, hosts), "%q at %d", name, at)
+		}
+	}
+}
+
 func TestHumanOnlyCommand(t *testing.T) {
 	for _, c := range []string{
 		"flowd quarantine release 7f3a9c2e",
