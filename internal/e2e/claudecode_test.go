@@ -5,7 +5,6 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -30,37 +29,40 @@ import (
 // private flowd judges them through the hooks `hook install` wrote and the
 // shim in front of the MCP server.
 
-// ccHarness is the harness and the claude binary its install.sh put in
-// place, looked up once per run: parallel tests must not each run npm.
+// ccHarness is the harness and the claude binary .ci/install-tools put in
+// place, looked up once per run.
 var ccHarness struct {
-	once        sync.Once
-	dir, claude string
-	fail, skip  string // why every test here fails or skips
+	once                 sync.Once
+	dir, install, claude string // install: CC_HARNESS_DIR
+	skip                 string // why every test here skips
 }
 
-// claudeCode returns the harness directory and the claude binary. It
-// skips the test only when install.sh cannot install Claude Code (no npm,
-// no registry): everything else that is missing is a failure.
+// claudeCode returns the harness directory and the claude binary, or
+// skips the test, saying what installs them.
 func claudeCode(t *testing.T) (harness, claude string) {
 	t.Helper()
-	ccHarness.once.Do(findClaudeCode)
-	if ccHarness.fail != "" {
-		t.Fatal(ccHarness.fail)
-	}
+	ccHarness.once.Do(func() { findClaudeCode(t) })
 	if ccHarness.skip != "" {
-		t.Skip(ccHarness.skip)
+		missingTool(t, "claude-code", "%s", ccHarness.skip)
 	}
 	// go test replays a cached pass until a file the test used changes;
 	// the harness runs in subprocesses, so declare its files here.
-	for _, f := range []string{"run_scenario.sh", "install.sh", "mock_anthropic.py", "hook_logger.py", "mcp_tap.py",
-		"npm/package-lock.json"} {
+	for _, f := range []string{"run_scenario.sh", "mock_anthropic.py", "hook_logger.py", "mcp_tap.py"} {
 		os.Stat(filepath.Join(ccHarness.dir, f))
 	}
-	os.Stat(ccHarness.claude)
+	installed(ccHarness.install, ccStamp, filepath.Join(ccHarness.dir, "npm"))
 	return ccHarness.dir, ccHarness.claude
 }
 
-func findClaudeCode() {
+// ccStamp is the file in CC_HARNESS_DIR that .ci/install-tools writes
+// once the harness's packages are installed.
+const ccStamp = ".flowd-harness-stamp"
+
+// findClaudeCode finds the harness (../shared beside the repository, or
+// FLOWD_CC_HARNESS) and its complete install (CC_HARNESS_DIR). It never
+// installs: npm ci of Claude Code is some 250 MB, for .ci/install-tools
+// to do where it can show its progress.
+func findClaudeCode(t *testing.T) {
 	dir := os.Getenv("FLOWD_CC_HARNESS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "shared", "harness", "claude-code")
@@ -70,25 +72,20 @@ func findClaudeCode() {
 		_, err = os.Stat(filepath.Join(dir, "run_scenario.sh"))
 	}
 	if err != nil {
-		ccHarness.fail = fmt.Sprintf("the Claude Code harness is not at %s (%v): set FLOWD_CC_HARNESS to its directory", dir, err)
+		ccHarness.skip = fmt.Sprintf("no Claude Code harness at %s (it lives in ../shared beside the repository; FLOWD_CC_HARNESS names another place)", dir)
+		return
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		ccHarness.skip = "python3 is not on PATH: the Claude Code harness's mock API needs Python 3.9+"
 		return
 	}
 	ccHarness.dir = dir
-	// A no-op in milliseconds when the pinned packages are in place; else
-	// npm ci of about 250 MB, serialised by the script itself.
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(dir, "install.sh"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		ccHarness.skip = fmt.Sprintf("Claude Code is not installed, and %s could not install it (%v): %s\n"+
-			"run it once where npm can reach the registry (CC_HARNESS_DIR picks the directory)",
-			filepath.Join(dir, "install.sh"), err, strings.TrimSpace(stderr.String()))
+	ccHarness.install = cacheDir(t, "CC_HARNESS_DIR", "flowd-cc-harness")
+	if why := installed(ccHarness.install, ccStamp, filepath.Join(dir, "npm")); why != "" {
+		ccHarness.skip = fmt.Sprintf("Claude Code in %s: %s; %s installs it (CC_HARNESS_DIR picks another dir)", ccHarness.install, why, installCmd)
 		return
 	}
-	ccHarness.claude = strings.TrimSpace(string(out))
+	ccHarness.claude = filepath.Join(ccHarness.install, "node_modules", ".bin", "claude")
 }
 
 // claudeCodeFlowd starts a private flowd for a test that runs Claude
@@ -154,13 +151,22 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	require.NoError(t, err)
 	// claude runs with a cleared environment; CC_ENV is what it, and so
 	// the hooks and MCP servers, get.
-	ccEnv := "FLOWD_SOCKET=" + r.socket
+	// In -p mode Claude Code connects MCP servers in the background and
+	// asks the model at once, offering only the servers connected by then:
+	// a server slower than that to start (the shim and the harness's tap
+	// before it, on a busy machine) is missing from the first turn, and
+	// the scenario's first call fails as "No such tool". Connecting in the
+	// foreground makes it wait until every server has connected or failed,
+	// and its deadline (5 s by default) is raised to what only a hung
+	// server would reach.
+	ccEnv := "FLOWD_SOCKET=" + r.socket + " MCP_CONNECTION_NONBLOCKING=false MCP_CONNECT_TIMEOUT_MS=120000"
 	if raceEnabled {
 		// A binary built with -race sleeps a second on exit (the race
 		// runtime's atexit_sleep_ms), and each hook call is one exit.
 		ccEnv += " GORACE=atexit_sleep_ms=0"
 	}
 	env := []string{
+		"CC_HARNESS_DIR=" + ccHarness.install, // where run_scenario.sh finds the MCP servers
 		"CC_BIN=" + wrapper,
 		"PROJ_TEMPLATE=" + filepath.Join(testdata, "proj"),
 		"WEBFETCH_LOCAL=1", // the exfiltration sink is the mock's page server, never the internet
@@ -203,6 +209,10 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	debug, err := os.ReadFile(filepath.Join(o.dir, "debug.log"))
 	require.NoError(t, err)
 	assert.NotContains(t, string(debug), "DATA RACE", "claude's debug.log")
+	// Had Claude Code gone ahead without a server (see ccEnv), it says so.
+	for _, s := range []string{"running fully async", "background connection continues"} {
+		assert.NotContains(t, string(debug), s, "claude's debug.log: it asked the model before every MCP server connected")
+	}
 	return o
 }
 

@@ -24,21 +24,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// toolsDir is where .ci/run installed testdata/npm; a test that needs the
-// npm servers, clients or the conformance suite skips without them.
+// toolsDir is where .ci/install-tools installed testdata/npm; a test that
+// needs the npm servers, clients or the conformance suite skips without a
+// complete install there.
 func toolsDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("FLOWD_TOOLS_DIR")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		require.NoError(t, err, "find the home directory for the default FLOWD_TOOLS_DIR")
-		dir = filepath.Join(home, ".cache", "flowd-test-tools")
-	}
-	// npm rewrites this file on every install, so stating it also tells go
-	// test's result cache when the tools changed.
-	probe := filepath.Join(dir, "node_modules", ".package-lock.json")
-	if _, err := os.Stat(probe); err != nil {
-		t.Skipf("npm test tools are not installed in %s (%v): run .ci/run, which installs testdata/npm there (FLOWD_TOOLS_DIR picks another dir)", dir, err)
+	dir := cacheDir(t, "FLOWD_TOOLS_DIR", "flowd-test-tools")
+	// Reading the stamp also tells go test's result cache when the tools
+	// changed: every install rewrites it.
+	if why := installed(dir, ".flowd-npm-stamp", filepath.Join("..", "..", "testdata", "npm")); why != "" {
+		missingTool(t, "npm", "npm test tools in %s: %s; %s installs them (FLOWD_TOOLS_DIR picks another dir)", dir, why, installCmd)
 	}
 	return dir
 }
@@ -49,7 +44,7 @@ func nodeBin(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("node")
 	if err != nil {
-		t.Skipf("node is not on PATH (%v): install Node.js 20, as .ci/run expects", err)
+		missingTool(t, "npm", "node is not on PATH (%v): install Node.js 20", err)
 	}
 	return p
 }
