@@ -68,7 +68,7 @@ func lookWine(t *testing.T) (loader, server string) {
 	if err != nil {
 		loader = "/usr/lib/wine/wine64"
 		if _, err := os.Stat(loader); err != nil {
-			t.Skipf("wine64 is not on PATH nor at %s: apt-get install wine64 to run the Windows build", loader)
+			missingTool(t, "wine", "wine64 is not on PATH nor at %s: apt-get install wine64 (or bash .ci/run) to run the Windows build", loader)
 		}
 	}
 	for _, name := range []string{"wineserver64", "wineserver"} {
@@ -79,7 +79,7 @@ func lookWine(t *testing.T) (loader, server string) {
 	}
 	server, err = exec.LookPath("wineserver")
 	if err != nil {
-		t.Skipf("found %s but no wineserver beside it or on PATH", loader)
+		missingTool(t, "wine", "found %s but no wineserver beside it or on PATH", loader)
 	}
 	return loader, server
 }
@@ -115,7 +115,7 @@ func provideProcessPrng(t *testing.T, system32, dir string) {
 	}
 	ld, err := exec.LookPath("x86_64-w64-mingw32-ld")
 	if err != nil {
-		t.Skipf("this Wine lacks bcryptprimitives.dll, which Go programs need, and x86_64-w64-mingw32-ld is not here to make one (%v): apt-get install binutils-mingw-w64-x86-64", err)
+		missingTool(t, "wine", "this Wine lacks bcryptprimitives.dll, which Go programs need, and x86_64-w64-mingw32-ld is not here to make one (%v): apt-get install binutils-mingw-w64-x86-64", err)
 	}
 	def := filepath.Join(dir, "bcryptprimitives.def")
 	require.NoError(t, os.WriteFile(def, []byte("LIBRARY bcryptprimitives.dll\nEXPORTS\nProcessPrng = advapi32.SystemFunction036\n"), 0o600))
