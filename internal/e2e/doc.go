@@ -14,7 +14,6 @@
 // test uses an install only when its stamp matches the lock file, else it
 // skips in one line naming the command (FLOWD_REQUIRE_TOOLS, set by
 // .ci/run, makes that a failure). The package has no code outside its
-// tests,
-// and they build only for unix: they drive processes through process
-// groups and signals. The Windows shim is tested here too, under Wine.
+// tests, and they build only for unix: they drive processes through
+// process groups and signals. The Windows shim is tested here too, under Wine.
 package e2e
