@@ -22,5 +22,3 @@ func startChild(cmd *exec.Cmd) error {
 	}()
 	return <-errc
 }
-
-func detachAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

@@ -1,0 +1,87 @@
+// Package ondemand starts and stops a flowd that no service manager
+// looks after: the one the first shim that finds no flowd starts in the
+// background (the way gpg-agent is started), and the one `flowd start`
+// starts on a machine without a flowd service.
+package ondemand
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+// LogFile is where a flowd started on demand writes its log.
+func LogFile() string { return filepath.Join(paths.DataDir(), "flowd.log") }
+
+// Start runs `bin run --socket socket` in its own session, detached from
+// the caller's pipes and terminal so that it outlives the caller, and
+// waits until its socket answers. Several callers may do this at once:
+// flowd's lock file lets one win, and the others exit 0 and leave the
+// waiting callers to find the winner's socket.
+func Start(bin, socket string) error {
+	logPath := LogFile()
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		return fmt.Errorf("create data dir %s: %w", filepath.Dir(logPath), err)
+	}
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open flowd log %s: %w", logPath, err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin, "run", "--socket", socket)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = detachAttr()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := localsock.Dial(socket, time.Second); err == nil {
+			c.Close()
+			return nil
+		}
+		select {
+		case err := <-exited:
+			if err != nil {
+				return fmt.Errorf("flowd exited: %v (see %s)", err, logPath)
+			}
+			exited = nil // lost the race to another flowd: keep waiting for its socket
+		case <-time.After(20 * time.Millisecond): // polling another process's socket: there is no signal to wait on
+		}
+	}
+	return fmt.Errorf("flowd did not answer on %s within 10s (see %s)", socket, logPath)
+}
+
+// ErrNotRunning is Stop's answer when no flowd answers on the socket.
+var ErrNotRunning = errors.New("no flowd answers")
+
+// Stop asks the flowd that answers on socket to shut down, as its service
+// manager would (SIGTERM: it finishes what it has in hand and records
+// it), and waits, up to timeout, until the process is gone, so that a
+// flowd started next can take its socket and store. It returns the pid
+// it stopped.
+func Stop(socket string, timeout time.Duration) (pid int, err error) {
+	st, err := localapi.NewClient(socket, 2*time.Second).Status()
+	if err != nil || !st.Running {
+		return 0, fmt.Errorf("%w on %s", ErrNotRunning, socket)
+	}
+	if err := terminate(st.PID); err != nil {
+		return st.PID, fmt.Errorf("stop flowd pid %d, which serves %s: %w", st.PID, socket, err)
+	}
+	// It is not our child: all there is to watch is whether it still is.
+	for deadline := time.Now().Add(timeout); alive(st.PID); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return st.PID, fmt.Errorf("flowd pid %d still runs %v after SIGTERM (see %s)", st.PID, timeout, LogFile())
+		}
+	}
+	return st.PID, nil
+}
