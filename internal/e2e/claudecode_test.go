@@ -497,7 +497,7 @@ func (f *flowd) sessionRecord(t *testing.T, typ, session string, timeout time.Du
 
 func (f *flowd) hookRecord(t *testing.T, session, event, tool string) record {
 	t.Helper()
-	r, ok := f.sessionRecord(t, "hook_evaluation", session, 10*time.Second,
+	r, ok := f.sessionRecord(t, "hook_evaluation", session, hangBound,
 		func(r record) bool { return r.Method == event && r.Tool == tool })
 	require.True(t, ok, "flowd recorded no %s hook_evaluation of %s in session %s; it has %+v",
 		event, tool, session, f.activity(t, "hook_evaluation"))
@@ -570,7 +570,7 @@ func TestClaudeCodeMCPReadThenWebFetchDenied(t *testing.T) {
 	assertExfilDenied(t, f, o, "WebFetch", "fs")
 
 	res := o.result(t)
-	call, ok := f.sessionRecord(t, "tool_call", res.SessionID, 10*time.Second,
+	call, ok := f.sessionRecord(t, "tool_call", res.SessionID, hangBound,
 		func(r record) bool { return r.Server == "fs" && r.Tool == "read_text_file" })
 	require.True(t, ok, "flowd has no tool_call record of the shim's read_text_file in Claude Code's session %s: %+v",
 		res.SessionID, f.activity(t, "tool_call"))
@@ -746,7 +746,7 @@ func TestClaudeCodeProxyOnlyAskIsElicited(t *testing.T) {
 	claudeCode(t)
 	f := startFlowd(t, "[classify.servers]\n\"memory\" = \"external\"\n")
 	o := runClaudeCode(t, ccRun{scenario: "mcp_read_memory_ask.json", socket: f.socket, mcp: true, servers: "filesystem memory", noHooks: true})
-	rec, ok := f.sessionRecord(t, "tool_call", o.result(t).SessionID, 10*time.Second, func(r record) bool {
+	rec, ok := f.sessionRecord(t, "tool_call", o.result(t).SessionID, hangBound, func(r record) bool {
 		return r.Server == "memory" && r.Tool == "create_entities"
 	})
 	require.True(t, ok, "flowd recorded the create_entities call")
