@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -113,6 +114,9 @@ type ccRun struct {
 	logEvents string
 }
 
+// ccTimeout is the harness's limit on one Claude Code session.
+const ccTimeout = 5 * time.Minute
+
 // ccOut is what a session left behind: the harness's OUTDIR.
 type ccOut struct {
 	dir string
@@ -172,7 +176,10 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 		"WEBFETCH_LOCAL=1", // the exfiltration sink is the mock's page server, never the internet
 		"CC_ENV=" + ccEnv,
 		"HOOK_EVENTS=" + r.logEvents,
-		"TIMEOUT=120",
+		// A session takes seconds, and over a minute on a busy 2-core
+		// machine under -race (each hook call starts a -race binary): the
+		// limit is for a hung session only.
+		"TIMEOUT=" + strconv.Itoa(int(ccTimeout.Seconds())),
 		// Knobs a developer's shell could have set; "" is the default.
 		"HOOK_CMD=", "HOOK_ARGS=", "HOOK_LOG=1", "HOOK_MATCHER=", "MCP_TAP=1", "MCP_MODE=", "PERM_ARGS=",
 		"EXTRA_SETTINGS=", "PROMPT=", "OUTPUT_FORMAT=", "CLAUDE_ARGS=", "PS_SNAPSHOT=0", "PORT=", "CC_PATH=",
@@ -199,7 +206,7 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 		}
 	})
 	start := time.Now()
-	stdout, stderr, code := runTool(t, tmp, 4*time.Minute, []string{filepath.Join(harness, "run_scenario.sh"), scenario, o.dir}, env...)
+	stdout, stderr, code := runTool(t, tmp, ccTimeout+time.Minute, []string{filepath.Join(harness, "run_scenario.sh"), scenario, o.dir}, env...)
 	summary = append(stdout, stderr...)
 	t.Logf("%s: the Claude Code session took %v", r.scenario, time.Since(start).Round(time.Millisecond))
 	require.Equal(t, 0, code, "run_scenario.sh exited %d (claude's status; 124 is its timeout, 97 a failed hook install)", code)
