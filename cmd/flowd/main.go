@@ -8,13 +8,17 @@
 //	flowd explain ACTIVITY_ID
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
+//	flowd passphrase set
 //	flowd config default | config check FILE
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
+
+	"github.com/flowd-dev/flowd/internal/localsock"
 )
 
 const usage = `usage: flowd COMMAND [FLAGS]
@@ -28,6 +32,7 @@ commands:
   explain    show why flowd decided what it did: explain ACTIVITY_ID
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
+  passphrase set or change the approval passphrase that release and approve ask for: passphrase set
   config     print the default config (config default) or check a file (config check FILE)
   install    install flowd as a service, enabled and started: install [--user | --system]
   uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
@@ -61,6 +66,8 @@ func main() {
 		err = cmdQuarantine(args, os.Stdout, openTTY)
 	case "pins":
 		err = cmdPins(args, os.Stdout, openTTY)
+	case "passphrase":
+		err = cmdPassphrase(args, os.Stdout, openTTY)
 	case "doctor":
 		err = cmdDoctor(args)
 	case "install":
@@ -91,3 +98,25 @@ func main() {
 type exitError int
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// socketFlag is --socket for a command that talks to flowd. When the flag
+// is not given, the socket is looked up on first use, not as the flag's
+// default: the lookup dials flowd.
+type socketFlag string
+
+func clientSocket(fl *flag.FlagSet) *socketFlag {
+	s := new(socketFlag)
+	fl.Var(s, "socket", "flowd socket (env FLOWD_SOCKET; default: where this user's flowd answers)")
+	return s
+}
+
+func (s *socketFlag) String() string     { return string(*s) }
+func (s *socketFlag) Set(v string) error { *s = socketFlag(v); return nil }
+
+// Path is the socket given, else the one localsock.Locate finds.
+func (s *socketFlag) Path() string {
+	if *s == "" {
+		*s = socketFlag(localsock.Locate())
+	}
+	return string(*s)
+}

@@ -17,7 +17,7 @@ import (
 
 const quarantineUsage = `usage: flowd quarantine list [--json]
        flowd quarantine show ID [--json]
-       flowd quarantine release ID     (asks you to confirm at the terminal)`
+       flowd quarantine release ID     (asks for your approval passphrase at the terminal)`
 
 func cmdQuarantine(args []string, out io.Writer, open tty) error {
 	if len(args) == 0 {
@@ -140,8 +140,8 @@ func sourceLabel(server, tool string) string {
 	return server + "/" + tool
 }
 
-// release lets a user release quarantined content after confirming at the
-// terminal.
+// release lets a user release quarantined content after typing their
+// approval passphrase at the terminal.
 func release(c *localapi.Client, id string, out io.Writer, open tty) error {
 	it, err := c.QuarantineItem(id)
 	if err != nil {
@@ -155,10 +155,11 @@ func release(c *localapi.Client, id string, out io.Writer, open tty) error {
 	showItem(&b, it, false)
 	b.WriteString("Releasing lets this exact content from " + it.Server +
 		" reach the model unscanned from now on. Do it only if you read it (flowd quarantine show " + it.ID + ") and trust it.")
-	if err := confirm(open, b.String(), it.ID); err != nil {
+	pass, err := askPassphrase(open, b.String(), "Approval passphrase: ")
+	if err != nil {
 		return err
 	}
-	it, err = c.Release(it.ID)
+	it, err = c.Release(it.ID, pass)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/approval"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -121,7 +122,9 @@ type Daemon struct {
 	// definitions.
 	quarantine *quarantine.Store
 	pins       *pins.Store
-	started    time.Time
+	// approvals checks the passphrase that releasing and approving need.
+	approvals *approval.Gate
+	started   time.Time
 
 	// system: shared by the members of the socket's group (Options.System);
 	// uid: the account flowd runs as, which like root sees every user's
@@ -332,6 +335,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid()}
+	d.approvals = &approval.Gate{File: d.passphraseFile}
 	d.settings.Store(set)
 	return d, nil
 }

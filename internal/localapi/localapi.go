@@ -36,6 +36,9 @@ type Status struct {
 	SecurityCoverage string `json:"security_coverage"`
 	// HooksActive maps each agent with recent hook events to the last one.
 	HooksActive map[string]time.Time `json:"hooks_active"`
+	// ApprovalPassphrase: the asking user has set the passphrase that
+	// releasing and approving need.
+	ApprovalPassphrase bool `json:"approval_passphrase_set"`
 }
 
 // Shim is one connected shim.
@@ -157,12 +160,18 @@ func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
 }
 
 // Release releases a quarantined result: the same content from the same
-// server passes from now on. Only a human may decide this; the CLI asks
-// at the terminal before calling it.
-func (c *Client) Release(id string) (quarantine.Item, error) {
+// server passes from now on. Only a human may decide this: it needs the
+// approval passphrase, which the CLI reads at the terminal.
+func (c *Client) Release(id, passphrase string) (quarantine.Item, error) {
 	var it quarantine.Item
-	err := c.post("/api/v1/quarantine/"+url.PathEscape(id)+"/release", struct{}{}, &it)
+	err := c.post("/api/v1/quarantine/"+url.PathEscape(id)+"/release", Release{Passphrase: passphrase}, &it)
 	return it, err
+}
+
+// SetPassphrase sets the approval passphrase, or changes it (old is the
+// current one).
+func (c *Client) SetPassphrase(old, new string) error {
+	return c.post("/api/v1/passphrase", PassphraseChange{Old: old, New: new}, &struct{}{})
 }
 
 // Pins lists the pinned servers.
