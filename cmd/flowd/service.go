@@ -150,6 +150,7 @@ func uninstallOnDemand(purge bool) error {
 func cmdControl(verb string, args []string) error {
 	fl := flag.NewFlagSet("flowd "+verb, flag.ContinueOnError)
 	scope := scopeFlags(fl)
+	socket := clientSocket(fl)
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
@@ -157,10 +158,17 @@ func cmdControl(verb string, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *socket != "" {
+		if sc != "" {
+			return errors.New("--socket names a flowd started on demand, --user and --system a service: give one of them")
+		}
+		return controlOnDemand(verb, socket.Path(), socket.Path())
+	}
 	s, err := installed(scope)
 	if sc == "" && (err != nil || !s.Status().Installed) {
-		// No service: the flowd here is the one started on demand.
-		return controlOnDemand(verb)
+		// No service: the flowd here is the one started on demand, which
+		// listens where `flowd run` does.
+		return controlOnDemand(verb, socket.Path(), paths.UserSocket())
 	}
 	if err != nil {
 		return err
@@ -184,9 +192,9 @@ func cmdControl(verb string, args []string) error {
 }
 
 // controlOnDemand starts, stops or restarts a flowd that no service
-// manager looks after: the one a shim started, or `flowd start` did.
-func controlOnDemand(verb string) error {
-	socket := paths.Socket()
+// manager looks after: the one a shim started, or `flowd start` did. It
+// stops the flowd that answers on socket and starts one on startSocket.
+func controlOnDemand(verb, socket, startSocket string) error {
 	if verb != "start" {
 		pid, err := ondemand.Stop(socket, 15*time.Second)
 		switch {
@@ -211,7 +219,7 @@ func controlOnDemand(verb string) error {
 	if err != nil {
 		return fmt.Errorf("find the flowd executable: %w", err)
 	}
-	socket = paths.UserSocket() // where this user's flowd listens, as `flowd run` does
+	socket = startSocket
 	if err := ondemand.Start(exe, socket); err != nil {
 		return err
 	}

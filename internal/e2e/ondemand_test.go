@@ -68,7 +68,7 @@ func TestStartStopRestartOnDemand(t *testing.T) {
 	_, again := status()
 	assert.Equal(t, first, again, "a second start leaves the running flowd alone")
 
-	out := flowd("restart")
+	out := flowd("restart", "--socket", socket) // as doctor and status name it
 	assert.Contains(t, out, "stopped")
 	assert.Contains(t, out, "started in the background")
 	running, second := status()
