@@ -230,7 +230,7 @@ func wineRoundTrip(t *testing.T, w *wine) {
 	start := time.Now()
 	f := w.start(t, []string{w.flowd, "run", "--config", winPath(config), "--socket", sock, "--data-dir", data})
 	// flowd.exe answers `flowd status` once it listens: poll, bounded.
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	for deadline := time.Now().Add(hangBound); ; {
 		select {
 		case <-f.exited:
 			// WSAEAFNOSUPPORT, by number where Wine has no text for it.
@@ -244,7 +244,7 @@ func wineRoundTrip(t *testing.T, w *wine) {
 		if _, _, code := w.run(t, 10*time.Second, w.flowd, "status", "--socket", sock); code == 0 {
 			break
 		}
-		require.False(t, time.Now().After(deadline), "flowd.exe did not answer on %s within 30s\n%s", sock, f.stderr)
+		require.False(t, time.Now().After(deadline), "flowd.exe did not answer on %s within %v\n%s", sock, hangBound, f.stderr)
 	}
 	t.Logf("flowd.exe listened after %v", time.Since(start).Round(time.Millisecond))
 
@@ -254,7 +254,7 @@ func wineRoundTrip(t *testing.T, w *wine) {
 	noShimComplaints(t, p.stderr.String())
 
 	// flowd writes the record after answering the shim: poll, bounded.
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	for deadline := time.Now().Add(hangBound); ; {
 		out, stderr, code := w.run(t, 20*time.Second, w.flowd, "activity", "--json", "--type", "tool_call", "--socket", sock, "--data-dir", data)
 		require.Equal(t, 0, code, "flowd.exe activity: %s", stderr)
 		var recs []record
