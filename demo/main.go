@@ -22,7 +22,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -64,14 +63,15 @@ func run() error {
 		return fmt.Errorf("flowd config default: %w", err)
 	}
 	os.WriteFile(cfg, def, 0o600)
+	socket := filepath.Join(tmp, "run", "flowd.sock")
 	env := append(os.Environ(),
-		"FLOWD_SOCKET="+filepath.Join(tmp, "run", "flowd.sock"),
+		"FLOWD_SOCKET="+socket,
 		"FLOWD_DATA_DIR="+filepath.Join(tmp, "data"),
 		"FLOWD_CONFIG="+cfg)
 	for _, kv := range env[len(env)-3:] {
 		os.Setenv(strings.SplitN(kv, "=", 2)[0], strings.SplitN(kv, "=", 2)[1])
 	}
-	defer stopFlowd(bin)
+	defer stopFlowd(bin, socket)
 
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o700)
@@ -229,17 +229,11 @@ func ticking(cmd *exec.Cmd) error {
 	}
 }
 
-// stopFlowd ends the flowd the shim started, so nothing outlives the demo.
-func stopFlowd(bin string) {
-	out, err := exec.Command(filepath.Join(bin, "flowd"), "status", "--json").Output()
-	if err != nil {
-		return
-	}
-	var pid int
-	if i := strings.Index(string(out), `"pid": `); i >= 0 {
-		fmt.Sscanf(string(out[i+7:]), "%d", &pid)
-	}
-	if p, err := os.FindProcess(pid); pid > 0 && err == nil {
-		p.Signal(syscall.SIGTERM)
+// stopFlowd ends the flowd the shim started, and waits until it is gone,
+// so nothing outlives the demo or writes into its removed temp dir.
+func stopFlowd(bin, socket string) {
+	stop := exec.Command(filepath.Join(bin, "flowd"), "stop", "--socket", socket)
+	if out, err := stop.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "demo: flowd stop: %v\n%s", err, out)
 	}
 }
