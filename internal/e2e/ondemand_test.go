@@ -85,10 +85,17 @@ func TestStartStopRestartOnDemand(t *testing.T) {
 	require.NoError(t, err, "the on-demand flowd's log")
 	assert.NotEmpty(t, log)
 
-	// Uninstall where no service was installed stops the on-demand flowd,
-	// which would otherwise run on from removed binaries.
+	// A hung flowd is not taken for a stopped one.
 	flowd("start")
 	_, third := status()
+	require.NoError(t, syscall.Kill(third, syscall.SIGSTOP))
+	_, stderr, code := runTool(t, dir, time.Minute, []string{bins.flowd, "stop"}, env...)
+	require.NoError(t, syscall.Kill(third, syscall.SIGCONT))
+	assert.Equal(t, 1, code, "flowd stop of a hung flowd")
+	assert.Contains(t, string(stderr), "accepts connections on "+socket+" but does not answer")
+
+	// Uninstall where no service was installed stops the on-demand flowd,
+	// which would otherwise run on from removed binaries.
 	assert.Contains(t, flowd("uninstall", "--purge"), "stopped the flowd started on demand")
 	assert.False(t, processRuns(third), "flowd is gone when uninstall returns")
 	_, err = os.Stat(data)

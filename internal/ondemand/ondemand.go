@@ -70,8 +70,14 @@ var ErrNotRunning = errors.New("no flowd answers")
 // flowd started next can take its socket and store. It returns the pid
 // it stopped.
 func Stop(socket string, timeout time.Duration) (pid int, err error) {
-	st, err := localapi.NewClient(socket, 2*time.Second).Status()
+	st, err := localapi.NewClient(socket, 5*time.Second).Status()
 	if err != nil || !st.Running {
+		if c, derr := localsock.Dial(socket, time.Second); err != nil && derr == nil {
+			c.Close()
+			// Its pid would come from the socket's peer credentials, which
+			// name whoever listened: systemd's pid 1 for an activated socket.
+			return 0, fmt.Errorf("a flowd accepts connections on %s but does not answer (%v): it hangs or was stopped (SIGSTOP); end it by its pid (pgrep -af 'flowd run')", socket, err)
+		}
 		return 0, fmt.Errorf("%w on %s", ErrNotRunning, socket)
 	}
 	if err := terminate(st.PID); err != nil {
