@@ -45,8 +45,7 @@ func Start(bin, socket string) error {
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if c, err := localsock.Dial(socket, time.Second); err == nil {
-			c.Close()
+		if answers(socket) {
 			return nil
 		}
 		select {
@@ -61,6 +60,16 @@ func Start(bin, socket string) error {
 	return fmt.Errorf("flowd did not answer on %s within 10s (see %s)", socket, logPath)
 }
 
+// answers reports whether something accepts connections on socket.
+func answers(socket string) bool {
+	c, err := localsock.Dial(socket, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
 // ErrNotRunning is Stop's answer when no flowd answers on the socket.
 var ErrNotRunning = errors.New("no flowd answers")
 
@@ -72,8 +81,7 @@ var ErrNotRunning = errors.New("no flowd answers")
 func Stop(socket string, timeout time.Duration) (pid int, err error) {
 	st, err := localapi.NewClient(socket, 5*time.Second).Status()
 	if err != nil || !st.Running {
-		if c, derr := localsock.Dial(socket, time.Second); err != nil && derr == nil {
-			c.Close()
+		if err != nil && answers(socket) {
 			// Its pid would come from the socket's peer credentials, which
 			// name whoever listened: systemd's pid 1 for an activated socket.
 			return 0, fmt.Errorf("a flowd accepts connections on %s but does not answer (%v): it hangs or was stopped (SIGSTOP); end it by its pid (pgrep -af 'flowd run')", socket, err)
