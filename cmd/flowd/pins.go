@@ -64,9 +64,9 @@ func readPins(path string) ([]pins.Server, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no tools pinned: flowd is not running and %s does not exist", path)
 	}
-	s, err := pins.Open(path, 0)
+	s, err := pins.Open(path, pins.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
 	return s.List(), nil

@@ -78,7 +78,7 @@ func readQuarantine(path string, read func(*quarantine.Store) ([]quarantine.Item
 	}
 	s, err := quarantine.Open(path, quarantine.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
 	return read(s)
@@ -96,8 +96,12 @@ func printQuarantine(out io.Writer, items []quarantine.Item) error {
 		if !it.Released.IsZero() {
 			released = it.Released.Local().Format("2006-01-02 15:04")
 		}
+		rules := ruleList(it)
+		if it.Unreadable != "" {
+			rules = "cannot be read: " + it.Unreadable
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%s\t%s\n", it.ID, it.Time.Local().Format("2006-01-02 15:04:05"),
-			it.Server, it.Tool, it.Score, short(ruleList(it), 60), released)
+			it.Server, it.Tool, it.Score, short(rules, 60), released)
 	}
 	return tw.Flush()
 }

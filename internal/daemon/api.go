@@ -93,6 +93,7 @@ func (d *Daemon) status(v viewer) localapi.Status {
 		}
 	}
 	st.Activity = d.store.Stats()
+	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -36,6 +37,12 @@ type Status struct {
 	SecurityCoverage string `json:"security_coverage"`
 	// HooksActive maps each agent with recent hook events to the last one.
 	HooksActive map[string]time.Time `json:"hooks_active"`
+	// DamagedStores are the stores flowd found damaged when it started:
+	// moved aside, and replaced with fresh ones.
+	DamagedStores []boltfile.Damage `json:"damaged_stores,omitempty"`
+	// PinsUntrusted is set since tool pins were lost with a damaged file:
+	// no server is trusted on first use any more.
+	PinsUntrusted *pins.Untrusted `json:"pins_untrusted,omitempty"`
 	// ApprovalPassphrase: the asking user has set the passphrase that
 	// releasing and approving need.
 	ApprovalPassphrase bool `json:"approval_passphrase_set"`
