@@ -47,13 +47,11 @@ func claudeCode(t *testing.T) (harness, claude string) {
 		missingTool(t, "claude-code", "%s", ccHarness.skip)
 	}
 	// go test replays a cached pass until a file the test used changes;
-	// the harness runs in subprocesses, so declare its files here, and the
-	// install's stamp (reading it again is how), which every install
-	// rewrites.
+	// the harness runs in subprocesses, so declare its files here (the
+	// install's stamp, which every install rewrites, was read above).
 	for _, f := range []string{"run_scenario.sh", "mock_anthropic.py", "hook_logger.py", "mcp_tap.py"} {
 		os.Stat(filepath.Join(ccHarness.dir, f))
 	}
-	installed(ccHarness.install, ccStamp, filepath.Join(ccHarness.dir, "npm"))
 	return ccHarness.dir, ccHarness.claude
 }
 
