@@ -21,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/claudecode"
 )
 
 // The tests in this file run the real Claude Code CLI, offline, through the
@@ -163,7 +165,15 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	// foreground makes it wait until every server has connected or failed,
 	// and its deadline (5 s by default) is raised to what only a hung
 	// server would reach.
-	ccEnv := "FLOWD_SOCKET=" + r.socket + " MCP_CONNECTION_NONBLOCKING=false MCP_CONNECT_TIMEOUT_MS=120000"
+	//
+	// The hooks give flowd 2 s by default, then pass the call unchecked:
+	// several sessions at once under -race on two cores made a scan take
+	// longer. As for the shims (baseConfig), every call here must be
+	// judged, so the hooks wait as long as Claude Code waits for them (the
+	// timeout hook install writes), less a second to answer in.
+	hookWait := time.Duration(claudecode.DefaultTimeout)*time.Second - time.Second
+	ccEnv := "FLOWD_SOCKET=" + r.socket + " MCP_CONNECTION_NONBLOCKING=false MCP_CONNECT_TIMEOUT_MS=120000" +
+		" FLOWD_HOOK_TIMEOUT=" + hookWait.String()
 	if raceEnabled {
 		// A binary built with -race sleeps a second on exit (the race
 		// runtime's atexit_sleep_ms), and each hook call is one exit.
