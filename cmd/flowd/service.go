@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
@@ -74,9 +75,9 @@ func cmdInstall(args []string) error {
 // socket. Left running it would keep the socket's lock, and the service's
 // flowd would exit at every start; its shims reconnect to the service.
 func handOver(socket string) error {
-	pid, err := ondemand.Stop(socket, 15*time.Second)
+	pid, err := stopOnDemand(socket, 15*time.Second)
 	switch {
-	case errors.Is(err, ondemand.ErrNotRunning):
+	case errors.Is(err, errNotRunning):
 		return nil
 	case err != nil:
 		return fmt.Errorf("%w: stop it yourself, then install again", err)
@@ -126,9 +127,9 @@ func cmdUninstall(args []string) error {
 // the binaries being removed (and write to a data dir being purged).
 func uninstallOnDemand(purge bool) error {
 	done := "no flowd was running"
-	pid, err := ondemand.Stop(paths.UserSocket(), 15*time.Second)
+	pid, err := stopOnDemand(paths.UserSocket(), 15*time.Second)
 	switch {
-	case errors.Is(err, ondemand.ErrNotRunning):
+	case errors.Is(err, errNotRunning):
 	case err != nil:
 		return err
 	default:
@@ -196,12 +197,12 @@ func cmdControl(verb string, args []string) error {
 // stops the flowd that answers on socket and starts one on startSocket.
 func controlOnDemand(verb, socket, startSocket string) error {
 	if verb != "start" {
-		pid, err := ondemand.Stop(socket, 15*time.Second)
+		pid, err := stopOnDemand(socket, 15*time.Second)
 		switch {
-		case errors.Is(err, ondemand.ErrNotRunning) && verb == "stop":
+		case errors.Is(err, errNotRunning) && verb == "stop":
 			fmt.Printf("flowd is not running (socket %s); nothing to stop\n", socket)
 			return nil
-		case errors.Is(err, ondemand.ErrNotRunning):
+		case errors.Is(err, errNotRunning):
 		case err != nil:
 			return err
 		case verb == "stop":
@@ -230,6 +231,27 @@ func controlOnDemand(verb, socket, startSocket string) error {
 	fmt.Printf("flowd started in the background (pid %d, socket %s, log %s); no service looks after it (flowd install makes it one)\n",
 		st.PID, socket, ondemand.LogFile())
 	return nil
+}
+
+// errNotRunning is stopOnDemand's answer when no flowd answers.
+var errNotRunning = errors.New("no flowd answers")
+
+// stopOnDemand stops the flowd that answers on socket (see
+// ondemand.Terminate) and returns its pid.
+func stopOnDemand(socket string, timeout time.Duration) (pid int, err error) {
+	st, err := localapi.NewClient(socket, 5*time.Second).Status()
+	if err != nil || !st.Running {
+		if _, accepts := localsock.Find([]string{socket}, time.Second); err != nil && accepts {
+			// Its pid would come from the socket's peer credentials, which
+			// name whoever listened: systemd's pid 1 for an activated socket.
+			return 0, fmt.Errorf("a flowd accepts connections on %s but does not answer (%v): it hangs or was stopped (SIGSTOP); end it by its pid (pgrep -af 'flowd run')", socket, err)
+		}
+		return 0, fmt.Errorf("%w on %s", errNotRunning, socket)
+	}
+	if err := ondemand.Terminate(st.PID, timeout); err != nil {
+		return st.PID, fmt.Errorf("%w, which serves %s", err, socket)
+	}
+	return st.PID, nil
 }
 
 // scopeFlags adds --user and --system; the function it returns reads them,

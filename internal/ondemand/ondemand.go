@@ -1,18 +1,17 @@
 // Package ondemand starts and stops a flowd that no service manager
 // looks after: the one the first shim that finds no flowd starts in the
 // background (the way gpg-agent is started), and the one `flowd start`
-// starts on a machine without a flowd service.
+// starts on a machine without a flowd service. It stays small: the shim
+// links it.
 package ondemand
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
@@ -70,32 +69,19 @@ func answers(socket string) bool {
 	return true
 }
 
-// ErrNotRunning is Stop's answer when no flowd answers on the socket.
-var ErrNotRunning = errors.New("no flowd answers")
-
-// Stop asks the flowd that answers on socket to shut down, as its service
-// manager would (SIGTERM: it finishes what it has in hand and records
-// it), and waits, up to timeout, until the process is gone, so that a
-// flowd started next can take its socket and store. It returns the pid
-// it stopped.
-func Stop(socket string, timeout time.Duration) (pid int, err error) {
-	st, err := localapi.NewClient(socket, 5*time.Second).Status()
-	if err != nil || !st.Running {
-		if err != nil && answers(socket) {
-			// Its pid would come from the socket's peer credentials, which
-			// name whoever listened: systemd's pid 1 for an activated socket.
-			return 0, fmt.Errorf("a flowd accepts connections on %s but does not answer (%v): it hangs or was stopped (SIGSTOP); end it by its pid (pgrep -af 'flowd run')", socket, err)
-		}
-		return 0, fmt.Errorf("%w on %s", ErrNotRunning, socket)
-	}
-	if err := terminate(st.PID); err != nil {
-		return st.PID, fmt.Errorf("stop flowd pid %d, which serves %s: %w", st.PID, socket, err)
+// Terminate asks flowd, process pid, to shut down as its service manager
+// would (SIGTERM: it finishes what it has in hand and records it), and
+// waits, up to timeout, until the process is gone, so that a flowd started
+// next can take its socket and store.
+func Terminate(pid int, timeout time.Duration) error {
+	if err := terminate(pid); err != nil {
+		return fmt.Errorf("stop flowd pid %d: %w", pid, err)
 	}
 	// It is not our child: all there is to watch is whether it still is.
-	for deadline := time.Now().Add(timeout); alive(st.PID); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout); alive(pid); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			return st.PID, fmt.Errorf("flowd pid %d still runs %v after SIGTERM (see %s)", st.PID, timeout, LogFile())
+			return fmt.Errorf("flowd pid %d still runs %v after SIGTERM (see %s)", pid, timeout, LogFile())
 		}
 	}
-	return st.PID, nil
+	return nil
 }
