@@ -59,6 +59,9 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 	ev.latency = time.Since(start)
 	d.recordHook(&ev, v)
 	writeJSON(w, v)
+	if len(body) >= releaseAfter {
+		d.releaseMemory()
+	}
 }
 
 type hookEvent struct {

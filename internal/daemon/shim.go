@@ -4,9 +4,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
 // serveShim upgrades the HTTP request to the shim protocol and runs the
@@ -29,9 +31,21 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 	d.wg.Add(1)
 	defer d.wg.Done()
 	defer conn.Close()
+	defer d.conns.Identified(conn)
+	// The server's request deadlines do not apply to a shim, which is
+	// silent while its agent thinks; its hello has one of its own.
+	conn.SetDeadline(time.Time{})
 	if _, err := io.WriteString(conn, shimproto.SwitchingProtocols); err != nil {
 		return
 	}
 	ctx := r.Context() // carries who connected
-	d.hub.Serve(conn, brw.Reader, func(h sessionid.Hints) (string, error) { return d.sessionKey(ctx, h) })
+	d.hub.Serve(conn, brw.Reader, upstream.Accepted{
+		SessionKey: func(h sessionid.Hints) (string, error) { return d.sessionKey(ctx, h) },
+		Identified: func() { d.conns.Identified(conn) },
+		Judged: func(size int) {
+			if size >= releaseAfter {
+				d.releaseMemory()
+			}
+		},
+	})
 }

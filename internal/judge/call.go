@@ -81,12 +81,13 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	sess := j.Flows.Session(in.Session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
-		Tainted:     tainted,
-		TaintReason: taint,
-		Server:      in.Server,
-		Tool:        in.Tool,
-		External:    in.Class.Class == classify.External || in.Class.Class == classify.Hybrid,
-		Endpoint:    policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints),
+		Tainted:      tainted,
+		TaintReason:  taint,
+		Server:       in.Server,
+		Tool:         in.Tool,
+		External:     in.Class.CanExfiltrate,
+		Unclassified: in.Class.Class == classify.Unknown,
+		Endpoint:     policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints),
 
 		ArgsBytes:      len(in.Args),
 		InspectedBytes: len(args),

@@ -20,7 +20,7 @@ import (
 // a shell command) changes only what it should.
 func TestCall(t *testing.T) {
 	internal := classify.Result{Class: classify.Internal}
-	external := classify.Result{Class: classify.External}
+	external := classify.Result{Class: classify.External, CanExfiltrate: true}
 	big := `{"text":"` + strings.Repeat("a", 2000) + `"}`
 	tests := []struct {
 		name     string

@@ -56,6 +56,11 @@ func New(c *config.Config, st Stores, log *slog.Logger) (*Judge, error) {
 		MaxHashBytes: c.Flow.MaxResponseHashBytes,
 		MinLength:    c.Flow.MinMatchLength,
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
+		MaxBytes:     c.Flow.MaxMemoryBytes,
+		OnForget: func(sess string, freed int) {
+			log.Warn("forgot a session's results to stay within flow.max_memory_bytes; its calls out are now judged as carrying internal data",
+				"session", sess, "freed_bytes", freed, "limit", c.Flow.MaxMemoryBytes)
+		},
 	}, det)
 	j := &Judge{Flows: flows, Activity: st.Activity, Quarantine: st.Quarantine, Pins: st.Pins, Log: log}
 	j.settings.Store(set)
@@ -158,6 +163,7 @@ func rulesFrom(c *config.Config) policy.Rules {
 	r := policy.Rules{
 		DefaultAction:         policy.Action(p.DefaultAction),
 		InternalToExternal:    policy.Action(p.InternalToExternal),
+		InternalToUnknown:     policy.Action(p.InternalToUnknown),
 		SensitiveDataExternal: policy.Action(p.SensitiveDataExternal),
 		AskFallback:           policy.Action(p.AskFallback),
 		RequireJustification:  p.RequireJustification,

@@ -7,6 +7,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 )
 
@@ -19,14 +20,19 @@ type Result struct {
 	Method  string // what produced it, as the quarantine keeps it
 	Class   classify.Class
 	Content []byte
+	// Message, when set, is the whole message Content is part of (a
+	// sub-slice of it): what Result rewrites is then the whole message,
+	// copied once however large.
+	Message []byte
 	// Rewrite: the entrance can pass on content Result rewrote (a shim;
 	// a hook whose agent takes a replacement output).
 	Rewrite bool
-	// Notice, when set, returns content (of Method) with text put before
-	// it, in the shape the entrance passes on. Without it the entrance
+	// Notice, when set, returns whole (Message, or Content when there is
+	// none) with text put before content (of Method), in the shape the
+	// entrance passes on. Without it the entrance
 	// shows a flag notice its own way. (A function of its own rather than
 	// a closure over the message: a verdict allocates as little as it can.)
-	Notice func(method string, content []byte, text string) ([]byte, error)
+	Notice func(method string, whole, content []byte, text string) ([]byte, error)
 	// Strict: content that cannot be marked as its verdict says is
 	// quarantined instead, for a shim, where what it passes on is all the
 	// model reads. A hook's tool has run already; its output stays, with
@@ -44,7 +50,8 @@ type Screened struct {
 	Found     injection.Result
 	Unscanned bool
 	// Content, when not nil, is what to pass on in the result's place:
-	// the content with a notice before it, or redacted.
+	// the content (the whole message, when Result.Message was given) with
+	// a notice before it, or redacted.
 	Content []byte
 	// Blocked: the result must not reach the model. It is quarantined
 	// (as Report.Quarantine, when that worked); the entrance passes on
@@ -93,11 +100,17 @@ func (j *Judge) Result(in Result) (s Screened) {
 			if unscanned {
 				notice = incompleteNotice(rep)
 			}
-			s.Content, err = in.Notice(in.Method, in.Content, notice)
+			whole := in.Message
+			if whole == nil {
+				whole = in.Content
+			}
+			s.Content, err = in.Notice(in.Method, whole, in.Content, notice)
 		}
 	case injection.ActionRedact:
 		if in.Rewrite {
-			s.Content, err = injection.Redact(in.Content, r)
+			if s.Content, err = injection.Redact(in.Content, r); err == nil && in.Message != nil {
+				s.Content = jsonrpc.Splice(in.Message, in.Content, s.Content)
+			}
 		}
 	}
 	if err != nil {

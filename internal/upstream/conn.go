@@ -3,8 +3,10 @@ package upstream
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -15,24 +17,45 @@ import (
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
+// Accepted is what the hub needs from whoever accepted a connection.
+type Accepted struct {
+	// SessionKey turns the session the shim's hello names into the flow
+	// session it joins: who connected decides that, which the acceptor
+	// knows.
+	SessionKey func(sessionid.Hints) (string, error)
+	// Identified, when set, is called once the shim has said hello.
+	Identified func()
+	// Judged, when set, is called with the size of each message frame
+	// once it is judged.
+	Judged func(size int)
+}
+
+// helloTimeout is how long an upgraded connection may take to say hello;
+// a shim sends it at once.
+const helloTimeout = 10 * time.Second
+
 // Serve runs one shim's connection, already upgraded to the shim protocol,
-// until the shim goes away or Stop. sessionKey turns the session the
-// shim's hello names into the flow session it joins (who connected
-// decides that, which the caller knows).
-func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.Hints) (string, error)) {
+// until the shim goes away or Stop.
+func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 	j := h.j
 	r, w := shimproto.Frames(conn, br)
+	r.SetLimit(shimproto.HelloLimit)
+	conn.SetReadDeadline(time.Now().Add(helloTimeout))
 	t, p, err := r.Next()
 	if err != nil || t != shimproto.TypeHello {
 		j.Log.Warn("shim connection without hello", "err", err)
 		return
+	}
+	conn.SetReadDeadline(time.Time{})
+	if a.Identified != nil {
+		a.Identified()
 	}
 	var hello shimproto.Hello
 	if err := json.Unmarshal(p, &hello); err != nil {
 		j.Log.Warn("bad shim hello", "err", err)
 		return
 	}
-	sess, err := sessionKey(hello.Session)
+	sess, err := a.SessionKey(hello.Session)
 	if err != nil {
 		j.Log.Warn("shim refused", "err", err)
 		return
@@ -53,6 +76,9 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 	}); err != nil {
 		return
 	}
+	// A frame longer than the limit of the shim's welcome is not read: a
+	// length claimed costs nothing.
+	r.SetLimit(shimproto.FrameLimit(cfg.MaxInspectBytes))
 	hb := newHeartbeat(alive, func() error {
 		wmu.Lock()
 		defer wmu.Unlock()
@@ -91,6 +117,10 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 		hb.idle()
 		t, p, err := r.Next()
 		if err != nil {
+			if tl := (*shimproto.FrameTooLargeError)(nil); errors.As(err, &tl) {
+				j.Log.Warn("shim connection closed: frame over the limit (4 × shim.max_inspect_bytes)", "shim", u.id,
+					"server", u.Name(), "size", tl.Size, "limit", tl.Limit)
+			}
 			return
 		}
 		hb.working()
@@ -122,10 +152,13 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, sessionKey func(sessionid.H
 			default:
 				after()
 			}
+			if a.Judged != nil {
+				a.Judged(len(p))
+			}
 		case shimproto.TypeAnswer:
-			var a shimproto.Answer
-			if json.Unmarshal(p, &a) == nil {
-				u.Answered(j, a)
+			var ans shimproto.Answer
+			if json.Unmarshal(p, &ans) == nil {
+				u.Answered(j, ans)
 			}
 		case shimproto.TypeUpstream:
 			var ev shimproto.UpstreamEvent

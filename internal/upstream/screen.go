@@ -67,14 +67,14 @@ func (u *Stream) oversize(j *judge.Judge, v shimproto.Verdict, m shimproto.Messa
 func (u *Stream) screenResult(j *judge.Judge, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
 	server := u.Name()
 	s := j.Result(judge.Result{Session: u.session, Server: server, Tool: c.tool, Method: c.method,
-		Class: u.sourceClass(j, c.tool), Content: e.Result, Rewrite: true, Strict: true, Notice: withNotice})
+		Class: u.sourceClass(j, c.tool), Content: e.Result, Message: raw, Rewrite: true, Strict: true, Notice: withNotice})
 	c.scan = s.Report
 	switch {
 	case s.Blocked:
 		v.Action, v.Data = shimproto.Replace, replacement(e.ID, c.method, judge.QuarantineNotice(s.Report), u.isModern())
 	case s.Content != nil:
 		j.Log.Info("result rewritten for prompt injection", "server", server, "tool", c.tool, "action", s.Found.Action, "score", s.Found.Score)
-		v.Action, v.Data = shimproto.Replace, splice(raw, e.Result, s.Content)
+		v.Action, v.Data = shimproto.Replace, s.Content
 	}
 	return v
 }
@@ -113,7 +113,7 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 	var scan flowdclient.ToolScan
 	hide := map[string]bool{}
 	findings, err := set.Scanner.ScanTools(e.Result, injection.Context{
-		ExternalSource: judge.Untrusted(set.Classifier.Server(server).Class), Server: server})
+		ExternalSource: judge.Untrusted(u.serverClass(set.Classifier).Class), Server: server})
 	if err != nil {
 		j.Log.Debug("tools/list not scanned", "server", server, "err", err)
 	}
@@ -160,7 +160,7 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 		if result, err := withoutTools(e.Result, hide); err != nil {
 			j.Log.Warn("cannot hide tools from the list; calls to them are still refused", "server", server, "err", err)
 		} else {
-			v.Action, v.Data = shimproto.Replace, splice(raw, e.Result, result)
+			v.Action, v.Data = shimproto.Replace, jsonrpc.Splice(raw, e.Result, result)
 		}
 	}
 	u.recordTools(j, v, scan, hide)
