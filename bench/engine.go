@@ -107,7 +107,7 @@ func measureEngine(origins, checks int) (Engine, error) {
 	samples := make([]time.Duration, checks)
 	for i, p := range probes {
 		t0 := time.Now()
-		a := s.Check("slack", "post_message", dest, p.args, unwrap.Views(p.args))
+		a := s.Check("slack", "post_message", dest, p.args, unwrap.Views(p.args), nil)
 		samples[i] = time.Since(t0)
 		found := false
 		for _, edge := range a.Edges {

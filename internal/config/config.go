@@ -74,6 +74,7 @@ type Flow struct {
 	MaxResponseHashBytes int      `toml:"max_response_hash_bytes"`
 	MinMatchLength       int      `toml:"min_match_length"`
 	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
+	CheckBudget          Duration `toml:"check_budget"`
 }
 
 // Injection configures prompt-injection scanning of tool output, the

@@ -49,6 +49,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MaxResponseHashBytes: 65536,
 			MinMatchLength:       20,
 			SessionIdleTimeout:   Duration{30 * time.Minute},
+			CheckBudget:          Duration{2 * time.Second},
 		},
 		Injection: Injection{
 			Enabled:         true,
@@ -272,6 +273,11 @@ func TestParseErrors(t *testing.T) {
 			name: "zero size",
 			doc:  "[shim]\nmax_inspect_bytes = 0\n",
 			want: []string{"config /x/flowd.toml:2: shim.max_inspect_bytes: 0 is not allowed; want a positive number"},
+		},
+		{
+			name: "check budget as long as the shim waits",
+			doc:  "[flow]\ncheck_budget = \"5s\"\n",
+			want: []string{"config /x/flowd.toml:2: flow.check_budget: 5s is not shorter than shim.verdict_timeout (5s)"},
 		},
 		{
 			name: "negative duration",

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/injection"
@@ -484,6 +485,10 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		args = args[:limit]
 	}
 	c.class = u.toolClass(d, c.tool)
+	// The whole check, from the call's arrival, fits in flow.check_budget
+	// (below the shim's verdict_timeout): a check that runs out denies a
+	// call that could leave, rather than leave it to the shim's fail_mode.
+	b := budget.Until(c.start.Add(set.cfg.Flow.CheckBudget.Duration))
 	views := unwrap.Views(args)
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
@@ -504,8 +509,12 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	if pc.External {
-		c.analysis = sess.Check(server, c.tool, c.class, args, views)
+		c.analysis = sess.Check(server, c.tool, c.class, args, views, b)
 		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
+		if pc.Unfinished = c.analysis.Unfinished; pc.Unfinished {
+			d.log.Warn("call denied: its check ran out of flow.check_budget", "server", server, "tool", c.tool,
+				"args_bytes", argsBytes, "budget", set.cfg.Flow.CheckBudget.Duration, "spent", time.Since(c.start))
+		}
 	}
 	if set.rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -516,7 +525,9 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	c.standing = policy.Standing(pc, c.decision) && !set.rules.RequireJustification
 	finish := func() {
 		if !pc.External {
-			c.analysis = sess.Check(server, c.tool, c.class, args, views)
+			// For the log only: a call to an internal destination is not
+			// held up, and its check has a budget of its own.
+			c.analysis = sess.Check(server, c.tool, c.class, args, views, budget.Until(time.Now().Add(set.cfg.Flow.CheckBudget.Duration)))
 		}
 		switch {
 		case pc.Endpoint != "":

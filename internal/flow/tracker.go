@@ -10,10 +10,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
+
+// maxSecrets is how many secrets a session keeps from internal sources,
+// and how many from external ones: a secret costs a few KB of automaton.
+const maxSecrets = 2048
 
 // Options bound what a session keeps.
 type Options struct {
@@ -146,7 +151,7 @@ func newSession(id string, t *Tracker) *Session {
 	if err != nil {
 		panic(fmt.Sprintf("flow: fingerprint index: %v", err))
 	}
-	sec, err := fingerprint.NewSecretIndex(t.opts.MaxOrigins)
+	sec, err := fingerprint.NewSecretIndex(min(t.opts.MaxOrigins, maxSecrets))
 	if err != nil {
 		panic(fmt.Sprintf("flow: secret index: %v", err))
 	}
@@ -244,7 +249,7 @@ func (s *Session) scan(o *Origin, text string) {
 		}
 		for _, v := range secretParts(f) {
 			sid := s.t.newID()
-			s.secrets.Add(sid, v)
+			s.secrets.Add(sid, v, o.Class == classify.External)
 			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
 		}
 	}
@@ -306,22 +311,34 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
+	// Unfinished: the check ran out of its budget before it read all of
+	// the arguments; what it found is all there is.
+	Unfinished bool `json:"unfinished,omitempty"`
 }
 
 // Check matches an outgoing call's arguments against the session's
 // origins. dest is the destination's classification; server and tool name
 // it for the summary; views are the arguments' decoded forms
-// (unwrap.Views), matched too.
-func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte) Analysis {
+// (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
+// when b runs out, Check stops and says so in Analysis.Unfinished.
+func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
+	complete := true
 	if s.t.detector != nil && len(args) > 0 {
-		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
+		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
 	}
 	s.Wait()
-	matches := s.index.Match(args)
-	secretHits := s.secrets.Find(args)
+	var secretHits []fingerprint.SecretMatch
+	if complete {
+		secretHits, complete = s.secrets.Find(args, b)
+	}
+	var matches []fingerprint.Match
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
-	for _, v := range views {
+	for _, v := range append([][]byte{args}, views...) {
+		if !complete || !b.Spend(len(v)) {
+			complete = false
+			break
+		}
 		matches = append(matches, s.index.Match(v)...)
 	}
 
@@ -331,6 +348,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	s.sum.tools[server+"/"+tool] = true
 	var a Analysis
 	a.Risk = RiskNone
+	a.Unfinished = !complete
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		own, ok := s.owner[h.Secret]

@@ -405,7 +405,14 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 	if s >= e || e-s > maxIdent || (s == st.lastIdent.lo && e == st.lastIdent.hi) {
 		return
 	}
+	// An identifier inside a value already reported is part of that
+	// secret ("password=password=…"): judging it again would read the
+	// same bytes once more for each keyword in them.
+	if s >= st.lastValue.lo && s < st.lastValue.hi {
+		return
+	}
 	st.lastIdent = window{s, e}
+	st.work += e - s
 	if s > 0 && text[s-1] == ':' && e < len(text) && text[e] == ':' {
 		return // a field of a colon-separated list (name:password:uid)
 	}
@@ -426,9 +433,11 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 		ve--
 	}
 	v := text[vs:ve]
+	st.work += len(v)
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
 		return
 	}
+	st.lastValue = window{vs, ve}
 	f := finding{generic: true, Finding: Finding{Value: v, Start: vs, End: ve, Example: looksLikeExample(v)}}
 	switch {
 	case awsSecretShape(v) && (aws || containsFold(text[max(0, s-256):s], "aws")):

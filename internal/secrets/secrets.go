@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/flowd-dev/flowd/internal/budget"
 )
 
 // Finding is one secret found in a text.
@@ -130,8 +132,16 @@ func New() (*Detector, error) {
 // Scan returns the secrets in text, ordered by position. Overlapping matches
 // of several rules are reported once, by the most specific rule.
 func (d *Detector) Scan(text string) []Finding {
+	f, _ := d.ScanWithin(text, nil)
+	return f
+}
+
+// ScanWithin is Scan that reports its work to b (nil: unlimited) and stops
+// when b runs out; complete is false then, and the findings are those of
+// the text read so far.
+func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, complete bool) {
 	if len(text) == 0 {
-		return nil
+		return nil, true
 	}
 	st := d.scratch.Get().(*scanState)
 	defer func() {
@@ -140,27 +150,36 @@ func (d *Detector) Scan(text string) []Finding {
 	}()
 
 	var s uint32
-	for lo := 0; lo < len(text); lo += scanBlock {
+	complete = true
+	for lo := 0; lo < len(text) && complete; lo += scanBlock {
 		st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 		st.hits, st.hitsB, s = d.prefix.block(text, lo, min(len(text), lo+scanBlock), s, st.hits, st.hitsB)
 		for h := range onePassOrder(st.hits, st.hitsB) {
 			d.dispatch(st, text, h)
 		}
+		complete = b.Spend(st.takeWork() + scanBlock)
 	}
 	for _, ri := range st.touched {
+		if !complete {
+			break
+		}
 		d.rules[ri].run(st, text, ri)
+		complete = b.Spend(st.takeWork())
 	}
-	scanCards(st, text)
+	if complete {
+		scanCards(st, text)
+		complete = b.Spend(st.takeWork() + len(text))
+	}
 
 	if len(st.found) == 0 {
-		return nil
+		return nil, complete
 	}
 	for i := range st.found {
 		if d.known[st.found[i].Value] {
 			st.found[i].Example = true
 		}
 	}
-	return resolve(st.found)
+	return resolve(st.found), complete
 }
 
 func hasMarker(ts []target) bool {

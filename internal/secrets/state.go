@@ -18,10 +18,22 @@ type scanState struct {
 	// lastIdent is the identifier the assignment scanner judged last;
 	// "secret_key" holds two keywords and must be judged once.
 	lastIdent window
+	// lastValue is the value the assignment scanner reported last.
+	lastValue window
+	// work is what the scan did since takeWork last looked: bytes read by
+	// regexes and scanners, hits dispatched.
+	work int
+}
+
+// takeWork returns the work done since the last call.
+func (st *scanState) takeWork() int {
+	w := st.work
+	st.work = 0
+	return w
 }
 
 func newScanState(nrules, nkeywords int) *scanState {
-	return &scanState{windows: make([][]window, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}}
+	return &scanState{windows: make([][]window, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}, lastValue: window{-1, -1}}
 }
 
 func (st *scanState) mark(kw, pos int) {
@@ -64,5 +76,6 @@ func (st *scanState) reset() {
 	st.marked = st.marked[:0]
 	st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 	st.found = st.found[:0]
-	st.lastIdent = window{-1, -1}
+	st.lastIdent, st.lastValue = window{-1, -1}, window{-1, -1}
+	st.work = 0
 }
