@@ -405,7 +405,9 @@ func appendBase64(dst, run []byte) []byte {
 	return dst
 }
 
-func isHexDigit(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
 
 func hexValue(c byte) byte {
 	switch {

@@ -72,7 +72,7 @@ func TestSecretIndexCaseOnlyForSingleCaseSecrets(t *testing.T) {
 	x.Add(1, hexKey, false)
 	x.Add(2, "GEZDGNBVGY3TQOJQGEZDGNBV", false) // a base32 TOTP seed
 	x.Add(3, "xoxb-Mixed-Case-Token-Value-1", false)
-	got := find(x, []byte("k=" + strings.ToUpper(hexKey) + " seed=" + strings.ToLower("GEZDGNBVGY3TQOJQGEZDGNBV")))
+	got := find(x, []byte("k="+strings.ToUpper(hexKey)+" seed="+strings.ToLower("GEZDGNBVGY3TQOJQGEZDGNBV")))
 	assert.ElementsMatch(t, []SecretMatch{{1, EncCase}, {2, EncCase}}, got)
 	assert.Empty(t, find(x, []byte(strings.ToLower("xoxb-Mixed-Case-Token-Value-1"))), "a mixed-case secret in another case is another string")
 	whole := find(x, []byte(hexKey))
@@ -121,7 +121,7 @@ func TestSecretIndexKeepsRecentSecretsApartThroughReuse(t *testing.T) {
 		x.Add(uint64(i), key(i), false)
 	}
 	for i := range 50 {
-		got := find(x, []byte("x=" + hex.EncodeToString([]byte(key(i)))))
+		got := find(x, []byte("x="+hex.EncodeToString([]byte(key(i)))))
 		if i < 50-keep {
 			assert.Empty(t, got, "forgotten key %d", i)
 			continue
