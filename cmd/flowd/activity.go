@@ -20,7 +20,7 @@ import (
 
 func cmdActivity(args []string) error {
 	fl := flag.NewFlagSet("flowd activity", flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
 	var f activity.Filter
 	fl.StringVar(&f.Type, "type", "", "record type: tool_call, shim_connect, shim_disconnect, …")
@@ -33,7 +33,7 @@ func cmdActivity(args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
-	recs, err := localapi.NewClient(*socket, 5*time.Second).Activity(f)
+	recs, err := localapi.NewClient(socket.Path(), 5*time.Second).Activity(f)
 	if err != nil {
 		// flowd holds the store open while it runs; without it, read the file.
 		recs, err = readStore(filepath.Join(*dataDir, "activity.db"), f)

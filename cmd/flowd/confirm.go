@@ -82,14 +82,14 @@ type storeCommand struct {
 
 func parseStoreCommand(name string, args []string, dataDirUse string) (storeCommand, error) {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), dataDirUse+" (env FLOWD_DATA_DIR)")
 	asJSON := fl.Bool("json", false, "print JSON")
 	pos, err := parseAnywhere(fl, args)
 	if err != nil {
 		return storeCommand{}, err
 	}
-	return storeCommand{client: localapi.NewClient(*socket, 5*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
+	return storeCommand{client: localapi.NewClient(socket.Path(), 5*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
 }
 
 // arg is the i-th positional argument, or "".

@@ -14,7 +14,7 @@ import (
 // command that fixes it; it exits 1 when something is broken.
 func cmdDoctor(args []string) error {
 	fl := flag.NewFlagSet("flowd doctor", flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	socket := clientSocket(fl)
 	cfgPath := fl.String("config", paths.ConfigFile(), "config file (env FLOWD_CONFIG)")
 	dataDir := fl.String("data-dir", paths.DataDir(), "data dir (env FLOWD_DATA_DIR)")
 	asJSON := fl.Bool("json", false, "print JSON")
@@ -22,7 +22,7 @@ func cmdDoctor(args []string) error {
 		return exitError(2)
 	}
 	dir, _ := os.Getwd()
-	findings := doctor.Judge(doctor.Gather(*socket, *cfgPath, *dataDir, dir))
+	findings := doctor.Judge(doctor.Gather(socket.Path(), *cfgPath, *dataDir, dir))
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

@@ -22,7 +22,7 @@ import (
 // fired, on what text, and the waiver that would silence it.
 func cmdExplain(args []string, out io.Writer) error {
 	fl := flag.NewFlagSet("flowd explain", flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
 	pos, err := parseAnywhere(fl, args)
 	if err != nil {
@@ -36,7 +36,7 @@ func cmdExplain(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("activity ID %q is not a number (the ID column of flowd activity)", pos[0])
 	}
-	rec, err := localapi.NewClient(*socket, 5*time.Second).Record(id)
+	rec, err := localapi.NewClient(socket.Path(), 5*time.Second).Record(id)
 	if err != nil && !answered(err) {
 		rec, err = readRecord(filepath.Join(*dataDir, "activity.db"), id)
 	}

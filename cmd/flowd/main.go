@@ -13,8 +13,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
+
+	"github.com/flowd-dev/flowd/internal/localsock"
 )
 
 const usage = `usage: flowd COMMAND [FLAGS]
@@ -90,3 +93,25 @@ func main() {
 type exitError int
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// socketFlag is --socket for a command that talks to flowd. When the flag
+// is not given, the socket is looked up on first use, not as the flag's
+// default: the lookup dials flowd.
+type socketFlag string
+
+func clientSocket(fl *flag.FlagSet) *socketFlag {
+	s := new(socketFlag)
+	fl.Var(s, "socket", "flowd socket (env FLOWD_SOCKET; default: where this user's flowd answers)")
+	return s
+}
+
+func (s *socketFlag) String() string     { return string(*s) }
+func (s *socketFlag) Set(v string) error { *s = socketFlag(v); return nil }
+
+// Path is the socket given, else the one localsock.Locate finds.
+func (s *socketFlag) Path() string {
+	if *s == "" {
+		*s = socketFlag(localsock.Locate())
+	}
+	return string(*s)
+}

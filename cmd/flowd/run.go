@@ -65,6 +65,12 @@ func cmdRun(args []string) error {
 		// The socket unit decides the path; the flag may disagree.
 		*socket = listener.Addr().String()
 		log.Info("using the socket systemd passed", "socket", *socket)
+	} else if !*system && !flagGiven(fl, "socket") && os.Getenv(paths.EnvSocket) == "" {
+		if others := otherFlowds(*socket); len(others) > 0 {
+			other := others[0]
+			return fmt.Errorf("a flowd of yours already answers on %s, where your shims and hooks find it: a second one on %s would split them (stop it with `flowd stop --socket %s`, or give --socket to run one apart)",
+				other, *socket, other)
+		}
 	}
 	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -100,6 +106,12 @@ func cmdRun(args []string) error {
 	return err
 }
 
+func flagGiven(fl *flag.FlagSet, name string) bool {
+	given := false
+	fl.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 // systemLayout is where a system flowd keeps its files.
 var systemLayout = service.DefaultLayout(service.System, "")
 
@@ -107,15 +119,13 @@ var systemLayout = service.DefaultLayout(service.System, "")
 // the system layout: the user's own paths (and FLOWD_* variables) are no
 // place for the machine's flowd.
 func systemDefaults(fl *flag.FlagSet, cfgPath, socket, dataDir *string) {
-	given := map[string]bool{}
-	fl.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for name, p := range map[string]struct {
 		flag  *string
 		value string
 	}{
 		"config": {cfgPath, systemLayout.Config}, "socket": {socket, systemLayout.Socket}, "data-dir": {dataDir, systemLayout.DataDir},
 	} {
-		if !given[name] {
+		if !flagGiven(fl, name) {
 			*p.flag = p.value
 		}
 	}

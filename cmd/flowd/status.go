@@ -5,38 +5,53 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/localapi"
-	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/service"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
 func cmdStatus(args []string) error {
 	fl := flag.NewFlagSet("flowd status", flag.ContinueOnError)
-	socket := fl.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	socket := clientSocket(fl)
 	asJSON := fl.Bool("json", false, "print JSON")
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
-	st, err := localapi.NewClient(*socket, 2*time.Second).Status()
+	st, err := localapi.NewClient(socket.Path(), 2*time.Second).Status()
 	if err != nil {
-		st = localapi.Status{Running: false, Socket: *socket, Shims: []localapi.Shim{}, Sessions: []string{}}
+		st = localapi.Status{Running: false, Socket: socket.Path(), Shims: []localapi.Shim{}, Sessions: []string{}}
 	}
 	svc := serviceStatus()
+	// Seen from this side of the socket: what the running flowd cannot know.
+	unprot, _ := unprotected.List(unprotected.Dir())
+	others := otherFlowds(socket.Path())
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(struct {
 			localapi.Status
-			Service service.Status `json:"service"`
-		}{st, svc})
-	} else if !st.Running {
-		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", *socket, err, describe(svc))
+			Service     service.Status     `json:"service"`
+			Unprotected []unprotected.Shim `json:"unprotected_shims"`
+			OtherFlowds []string           `json:"other_flowds"`
+		}{st, svc, nonNil(unprot), nonNil(others)})
+		return statusExit(st)
+	}
+	for _, o := range others {
+		fmt.Printf("WARNING: another flowd of yours answers on %s: your shims and hooks may be split between them (flowd doctor)\n", o)
+	}
+	for _, u := range unprot {
+		fmt.Printf("WARNING: shim %q (pid %d) passes messages unchecked since %s: %s\n", u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason)
+	}
+	if !st.Running {
+		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", socket.Path(), err, describe(svc))
 	} else {
 		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
 			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir, describe(svc))
@@ -56,10 +71,28 @@ func cmdStatus(args []string) error {
 			tw.Flush()
 		}
 	}
+	return statusExit(st)
+}
+
+func statusExit(st localapi.Status) error {
 	if !st.Running {
 		return exitError(1)
 	}
 	return nil
+}
+
+// otherFlowds lists the sockets besides this one where a flowd of this
+// user answers.
+func otherFlowds(socket string) []string {
+	return slices.DeleteFunc(localsock.UserFlowds(), func(s string) bool { return s == socket })
+}
+
+// nonNil makes an empty list print as [] in JSON, not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func cmdConfig(args []string) error {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/session"
 )
 
@@ -68,7 +68,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		return failedExit(failClosed)
 	}
 	if *socket == "" {
-		*socket = paths.Socket()
+		*socket = localsock.Locate()
 	}
 
 	v, err := ask(a, *agentName, *event, *socket, *timeout, *scanOutput, stdin)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/localsock"
 )
 
 const exitUsage = 2
@@ -139,7 +139,7 @@ func status(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *socket == "" {
-		*socket = paths.Socket()
+		*socket = localsock.Locate()
 	}
 	names := make([]string, 0, len(agents))
 	for n := range agents {

@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shim"
 	"github.com/flowd-dev/flowd/internal/version"
@@ -36,7 +37,7 @@ func main() {
 		fs.PrintDefaults()
 	}
 	name := fs.String("name", "", "server name flowd uses (default: the server's own serverInfo.name, else the package or command name)")
-	socket := fs.String("socket", paths.Socket(), "flowd socket (env FLOWD_SOCKET)")
+	socket := fs.String("socket", "", "flowd socket (env FLOWD_SOCKET; default: where this user's flowd answers)")
 	noAuto := fs.Bool("no-autostart", false, "do not start flowd when none is running")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -49,6 +50,9 @@ func main() {
 	if fs.NArg() == 0 {
 		fs.Usage()
 		os.Exit(2)
+	}
+	if *socket == "" {
+		*socket = localsock.Locate()
 	}
 	os.Exit(shim.Run(shim.Options{
 		Name:      *name,

@@ -19,7 +19,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 // Status of a finding.
@@ -48,6 +50,11 @@ type Facts struct {
 	// SocketShared: the socket is another user's, a system flowd's, whose
 	// directory need not be private but must be out of other users' reach.
 	SocketShared bool
+	// Flowds are this user's flowds that answer, one per socket: more than
+	// one splits the user's shims and hooks between them.
+	Flowds []Flowd
+	// Unprotected are the shims passing messages without flowd's checks.
+	Unprotected []unprotected.Shim
 
 	ConfigPath    string
 	ConfigMissing bool
@@ -59,6 +66,12 @@ type Facts struct {
 
 	Clients []ClientFile
 	Hooks   []HookScope
+}
+
+// Flowd is a flowd that answers on a socket of this user's.
+type Flowd struct {
+	Socket string
+	PID    int
 }
 
 // ClientFile is an MCP client config found on disk.
@@ -98,6 +111,14 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 			f.SocketDirErr, f.SocketDirFix = err.Error(), socketFix(err)
 		}
 	}
+	for _, s := range localsock.UserFlowds() {
+		fd := Flowd{Socket: s}
+		if st, err := localapi.NewClient(s, 2*time.Second).Status(); err == nil {
+			fd.PID = st.PID
+		}
+		f.Flowds = append(f.Flowds, fd)
+	}
+	f.Unprotected, _ = unprotected.List(unprotected.Dir())
 	if _, err := config.Load(configPath); errors.Is(err, fs.ErrNotExist) {
 		f.ConfigMissing = true
 	} else if err != nil {
@@ -216,6 +237,19 @@ func Judge(f Facts) []Finding {
 			"sudo systemctl start flowd.socket flowd.service")
 	default:
 		add("daemon", Warn, fmt.Sprintf("flowd does not answer on %s: %s (a shim starts it on demand)", f.Socket, f.StatusErr), "flowd run")
+	}
+	if len(f.Flowds) > 1 {
+		var where, kill []string
+		for _, fd := range f.Flowds[1:] {
+			where = append(where, fmt.Sprintf("%s (pid %d)", fd.Socket, fd.PID))
+			kill = append(kill, strconv.Itoa(fd.PID))
+		}
+		add("daemon", Fail, fmt.Sprintf("more than one flowd runs for you: %s besides %s; your shims and hooks may be split between them, and each sees only part of a session",
+			strings.Join(where, ", "), f.Flowds[0].Socket), "kill "+strings.Join(kill, " ")+", then restart your MCP clients")
+	}
+	for _, u := range f.Unprotected {
+		add("daemon", Fail, fmt.Sprintf("shim %q (pid %d) passes messages unchecked since %s: %s (it looked for flowd on %s)",
+			u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason, u.Socket), "flowd start, then restart the MCP client that runs "+u.Server)
 	}
 	if f.SocketDirErr != "" {
 		fix := f.SocketDirFix

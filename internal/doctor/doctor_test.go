@@ -11,6 +11,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 func find(fs []Finding, section string) []Finding {
@@ -95,4 +96,27 @@ func TestSocketFix(t *testing.T) {
 	assert.Equal(t, "sudo chmod go-w /tmp", socketFix(fmt.Errorf("check: %w", &paths.TrustError{Dir: "/tmp", Fix: "sudo chmod go-w /tmp"})))
 	assert.Equal(t, "sudo usermod -aG 64999 $USER, then log in again", socketFix(&paths.GroupError{Socket: "/run/flowd/flowd.sock", GID: 64999}), "a gid without a name stays a number")
 	assert.Empty(t, socketFix(fmt.Errorf("has mode 0755, not 0700")))
+}
+
+// A second flowd of this user, or a shim that passes messages unchecked,
+// is a hole in what flowd sees: doctor fails and names the fix.
+func TestJudgeSplitAndUnprotected(t *testing.T) {
+	ok := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &localapi.Status{PID: 9},
+		Flowds: []Flowd{{Socket: "/run/user/1/flowd/flowd.sock", PID: 9}}})
+	assert.False(t, Broken(ok), "one flowd is how it should be")
+
+	fs := Judge(Facts{Socket: "/run/user/1/flowd/flowd.sock", Status: &localapi.Status{PID: 9},
+		Flowds:      []Flowd{{Socket: "/run/user/1/flowd/flowd.sock", PID: 9}, {Socket: "/tmp/flowd-1/flowd.sock", PID: 77}},
+		Unprotected: []unprotected.Shim{{PID: 5, Server: "slack", Socket: "/tmp/flowd-1/flowd.sock", Reason: "flowd is not running", Since: time.Now()}}})
+	require.True(t, Broken(fs))
+	d := find(fs, "daemon")
+	var msgs []string
+	for _, x := range d {
+		msgs = append(msgs, x.Message+" | "+x.Fix)
+	}
+	all := strings.Join(msgs, "\n")
+	assert.Contains(t, all, "more than one flowd runs for you: /tmp/flowd-1/flowd.sock (pid 77)")
+	assert.Contains(t, all, "| kill 77, then restart your MCP clients")
+	assert.Contains(t, all, `shim "slack" (pid 5) passes messages unchecked`)
+	assert.Contains(t, all, "flowd is not running")
 }

@@ -155,3 +155,65 @@ func trustListener(me, uid int, pathTrusted func() error) error {
 	}
 	return nil
 }
+
+// Locate is the socket this user's clients (shims, hooks, the flowd CLI)
+// should use: the first of paths.Sockets where a flowd this user may trust
+// answers, so every client finds the same flowd whatever environment its
+// parent gave it; when none answers, paths.Socket, where a shim starts one.
+func Locate() string {
+	if s, ok := Find(paths.Sockets(), time.Second); ok {
+		return s
+	}
+	return paths.Socket()
+}
+
+// Find returns the first of sockets where a flowd this user may trust
+// accepts a connection.
+func Find(sockets []string, timeout time.Duration) (string, bool) {
+	for _, s := range sockets {
+		if answers(s, timeout) {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// Answering lists every one of sockets where a flowd this user may trust
+// accepts a connection: more than one means this user's clients may be
+// split between flowds.
+func Answering(sockets []string, timeout time.Duration) []string {
+	var out []string
+	for _, s := range sockets {
+		if answers(s, timeout) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// UserFlowds lists the sockets of paths.Sockets where a flowd of this user
+// answers, leaving out the machine's flowd, which a user's own may stand
+// beside: more than one splits the user's shims and hooks between them.
+func UserFlowds() []string {
+	var out []string
+	for _, s := range Answering(paths.Sockets(), time.Second) {
+		if s != paths.SystemSocket {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// answers costs one lstat for a missing socket and one failed connect for
+// a file nobody listens on.
+func answers(socket string, timeout time.Duration) bool {
+	if _, err := os.Lstat(socket); err != nil {
+		return false
+	}
+	c, err := Dial(socket, timeout)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}

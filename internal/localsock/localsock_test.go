@@ -51,3 +51,31 @@ func TestDialMissing(t *testing.T) {
 	_, err := Dial(filepath.Join(t.TempDir(), "none.sock"), time.Second)
 	assert.Error(t, err)
 }
+
+// Find and Answering go by who answers, not by which files exist: a
+// socket file left by a flowd that died is passed over.
+func TestFindAnswering(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.sock")
+	stale := filepath.Join(dir, "stale.sock")
+	live := filepath.Join(dir, "live.sock")
+	live2 := filepath.Join(dir, "live2.sock")
+
+	sl, err := Listen(stale)
+	require.NoError(t, err)
+	sl.SetUnlinkOnClose(false) // as after kill -9
+	require.NoError(t, sl.Close())
+	require.FileExists(t, stale)
+	for _, p := range []string{live, live2} {
+		l, err := Listen(p)
+		require.NoError(t, err)
+		t.Cleanup(func() { l.Close() })
+	}
+
+	got, ok := Find([]string{missing, stale, live, live2}, time.Second)
+	assert.True(t, ok)
+	assert.Equal(t, live, got)
+	_, ok = Find([]string{missing, stale}, time.Second)
+	assert.False(t, ok, "no flowd answers")
+	assert.Equal(t, []string{live, live2}, Answering([]string{missing, stale, live, live2}, time.Second))
+}

@@ -6,6 +6,7 @@ import (
 	"os/user"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,18 +22,31 @@ const (
 // Linux): /run belongs to root, so no user can have put a socket there.
 const SystemSocket = "/run/flowd/flowd.sock"
 
-// Socket is the socket a client (shim, hook, the flowd CLI) connects to,
-// the first of:
+// Socket is the socket a client (shim, hook, the flowd CLI) connects to
+// when no flowd answers on any of Sockets, the first of:
 //  1. FLOWD_SOCKET, when set;
 //  2. the user's own flowd socket (UserSocket), when it exists: a user
 //     flowd runs, or ran, and is the one this user chose;
 //  3. SystemSocket, when it exists (Linux): the machine's flowd;
 //  4. the user's socket, where a shim starts flowd on demand.
+//
+// A client that can dial should prefer a flowd that answers (localsock.Find).
 func Socket() string { return current().socket() }
 
 // UserSocket is where the user's own flowd listens: FLOWD_SOCKET when set,
 // else the platform's per-user place. `flowd run` listens here.
+//
+// The place depends on nothing but the uid and the file system, never on
+// variables such as XDG_RUNTIME_DIR or TMPDIR: MCP clients start servers
+// with a reduced environment, and a shim that computed another place than
+// the service would start a second flowd or none at all.
 func UserSocket() string { return current().userSocket() }
+
+// Sockets lists, in order of preference, every place a client may find a
+// flowd it should use: FLOWD_SOCKET alone when set; else the user's socket,
+// the places an older flowd or one started with another environment may
+// listen (XDG_RUNTIME_DIR, macOS's TMPDIR, /tmp), and the system socket.
+func Sockets() []string { return current().sockets() }
 
 // DataDir is the directory that holds flowd's state (activity log, store).
 func DataDir() string { return current().dataDir() }
@@ -55,10 +69,13 @@ type platform struct {
 	home   string
 	// exists reports whether something is at a path; nil: nothing is.
 	exists func(string) bool
+	// private reports whether a path is a real directory that uid owns and
+	// no one else may write to; nil: none is.
+	private func(string) bool
 }
 
 func current() platform {
-	return platform{goos: runtime.GOOS, getenv: os.Getenv, uid: os.Getuid(), home: homeDir(), exists: exists}
+	return platform{goos: runtime.GOOS, getenv: os.Getenv, uid: os.Getuid(), home: homeDir(), exists: exists, private: privateDir}
 }
 
 func exists(p string) bool {
@@ -95,21 +112,59 @@ func (p platform) userSocket() string {
 	}
 	switch p.goos {
 	case "windows":
+		// Clients pass LOCALAPPDATA on, and without it the fallback is the
+		// same directory.
 		return p.join(p.localAppData(), "flowd", "flowd.sock")
 	case "darwin":
-		// $TMPDIR is per user on macOS and short enough for sun_path, unlike
-		// ~/Library/Application Support under a long user name.
-		tmp := p.getenv("TMPDIR")
-		if tmp == "" {
-			tmp = "/tmp"
+		// macOS's per-user $TMPDIR is lost with the environment, but the
+		// home directory is in the user database; ~/Library/Application
+		// Support is too long for sun_path under a long user name.
+		if s := p.join(p.home, "Library", "Caches", "flowd", "flowd.sock"); p.home != "" && checkSocketPath(p.goos, s) == nil {
+			return s
 		}
-		return p.join(tmp, "flowd-"+strconv.Itoa(p.uid), "flowd.sock")
-	default:
-		if run := p.xdg("XDG_RUNTIME_DIR"); run != "" {
+	case "linux":
+		// systemd-logind's per-user runtime directory, the XDG_RUNTIME_DIR
+		// of every login session, found without the variable.
+		if run := p.join("/run/user", strconv.Itoa(p.uid)); p.private != nil && p.private(run) {
 			return p.join(run, "flowd", "flowd.sock")
 		}
-		return p.join("/tmp", "flowd-"+strconv.Itoa(p.uid), "flowd.sock")
 	}
+	return p.tmpSocket()
+}
+
+// tmpSocket is the last resort: a directory of the user's own in /tmp,
+// which EnsureSocketDir refuses if someone else made it first.
+func (p platform) tmpSocket() string {
+	return p.join("/tmp", "flowd-"+strconv.Itoa(p.uid), "flowd.sock")
+}
+
+func (p platform) sockets() []string {
+	user := p.userSocket()
+	if p.getenv(EnvSocket) != "" {
+		return []string{user}
+	}
+	out := []string{user}
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	if p.goos != "windows" {
+		// Where flowd listened before its place stopped depending on the
+		// environment, and where one started with another environment
+		// listens.
+		if run := p.xdg("XDG_RUNTIME_DIR"); run != "" {
+			add(p.join(run, "flowd", "flowd.sock"))
+		}
+		if tmp := p.getenv("TMPDIR"); p.goos == "darwin" && tmp != "" {
+			add(p.join(tmp, "flowd-"+strconv.Itoa(p.uid), "flowd.sock"))
+		}
+		add(p.tmpSocket())
+	}
+	if p.goos == "linux" {
+		add(SystemSocket)
+	}
+	return out
 }
 
 func (p platform) dataDir() string {

@@ -21,6 +21,7 @@ func TestPlatformPaths(t *testing.T) {
 		goos                        string
 		env                         map[string]string
 		home                        string
+		private                     []string // directories the user owns alone
 		socket, dataDir, configFile string
 	}{
 		{
@@ -28,13 +29,32 @@ func TestPlatformPaths(t *testing.T) {
 			goos:       "linux",
 			env:        map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000", "XDG_STATE_HOME": "/home/ann/st", "XDG_CONFIG_HOME": "/home/ann/cf"},
 			home:       "/home/ann",
+			private:    []string{"/run/user/1000"},
 			socket:     "/run/user/1000/flowd/flowd.sock",
 			dataDir:    "/home/ann/st/flowd",
 			configFile: "/home/ann/cf/flowd/config.toml",
 		},
 		{
-			name:       "linux without XDG",
+			name:       "linux: the login's runtime dir without XDG_RUNTIME_DIR (a client's reduced environment)",
 			goos:       "linux",
+			home:       "/home/ann",
+			private:    []string{"/run/user/1000"},
+			socket:     "/run/user/1000/flowd/flowd.sock",
+			dataDir:    "/home/ann/.local/state/flowd",
+			configFile: "/home/ann/.config/flowd/config.toml",
+		},
+		{
+			name:       "linux without a runtime dir",
+			goos:       "linux",
+			home:       "/home/ann",
+			socket:     "/tmp/flowd-1000/flowd.sock",
+			dataDir:    "/home/ann/.local/state/flowd",
+			configFile: "/home/ann/.config/flowd/config.toml",
+		},
+		{
+			name:       "linux: XDG_RUNTIME_DIR does not move the socket",
+			goos:       "linux",
+			env:        map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"},
 			home:       "/home/ann",
 			socket:     "/tmp/flowd-1000/flowd.sock",
 			dataDir:    "/home/ann/.local/state/flowd",
@@ -50,11 +70,12 @@ func TestPlatformPaths(t *testing.T) {
 			configFile: "/home/ann/.config/flowd/config.toml",
 		},
 		{
-			name:       "freebsd follows XDG too",
+			name:       "freebsd: XDG for data, /tmp for the socket",
 			goos:       "freebsd",
 			env:        map[string]string{"XDG_RUNTIME_DIR": "/var/run/xdg/ann"},
 			home:       "/usr/home/ann",
-			socket:     "/var/run/xdg/ann/flowd/flowd.sock",
+			private:    []string{"/run/user/1000"},
+			socket:     "/tmp/flowd-1000/flowd.sock",
 			dataDir:    "/usr/home/ann/.local/state/flowd",
 			configFile: "/usr/home/ann/.config/flowd/config.toml",
 		},
@@ -63,17 +84,17 @@ func TestPlatformPaths(t *testing.T) {
 			goos:       "darwin",
 			env:        map[string]string{"TMPDIR": "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/", "XDG_CONFIG_HOME": "/ignored"},
 			home:       "/Users/ann",
-			socket:     "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/flowd-1000/flowd.sock",
+			socket:     "/Users/ann/Library/Caches/flowd/flowd.sock",
 			dataDir:    "/Users/ann/Library/Application Support/flowd",
 			configFile: "/Users/ann/Library/Application Support/flowd/config.toml",
 		},
 		{
-			name:       "darwin without TMPDIR",
+			name:       "darwin with a home too long for sun_path",
 			goos:       "darwin",
-			home:       "/Users/ann",
+			home:       "/Users/" + strings.Repeat("a", 80),
 			socket:     "/tmp/flowd-1000/flowd.sock",
-			dataDir:    "/Users/ann/Library/Application Support/flowd",
-			configFile: "/Users/ann/Library/Application Support/flowd/config.toml",
+			dataDir:    "/Users/" + strings.Repeat("a", 80) + "/Library/Application Support/flowd",
+			configFile: "/Users/" + strings.Repeat("a", 80) + "/Library/Application Support/flowd/config.toml",
 		},
 		{
 			name:       "windows",
@@ -95,7 +116,8 @@ func TestPlatformPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := platform{goos: tt.goos, getenv: envOf(tt.env), uid: 1000, home: tt.home}
+			p := platform{goos: tt.goos, getenv: envOf(tt.env), uid: 1000, home: tt.home,
+				private: func(d string) bool { return slices.Contains(tt.private, d) }}
 			assert.Equal(t, tt.socket, p.socket())
 			assert.Equal(t, tt.dataDir, p.dataDir())
 			assert.Equal(t, tt.configFile, p.configFile())
@@ -154,9 +176,10 @@ func TestCheckSocketPath(t *testing.T) {
 func TestDefaultSocketsFit(t *testing.T) {
 	longUser := strings.Repeat("u", 32) // the usual user name limit
 	for _, p := range []platform{
-		{goos: "linux", getenv: envOf(map[string]string{"XDG_RUNTIME_DIR": "/run/user/4294967294"}), uid: 1 << 31},
+		{goos: "linux", getenv: envOf(nil), uid: 1<<32 - 2, private: func(string) bool { return true }},
 		{goos: "linux", getenv: envOf(nil), uid: 1 << 31},
-		{goos: "darwin", getenv: envOf(map[string]string{"TMPDIR": "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/"}), uid: 1 << 31},
+		{goos: "darwin", getenv: envOf(nil), uid: 1 << 31, home: "/Users/" + longUser},
+		{goos: "darwin", getenv: envOf(nil), uid: 1 << 31, home: "/Users/" + strings.Repeat(longUser, 3)},
 		{goos: "windows", getenv: envOf(map[string]string{"LOCALAPPDATA": `C:\Users\` + longUser + `\AppData\Local`})},
 	} {
 		assert.NoError(t, checkSocketPath(p.goos, p.socket()))
@@ -168,18 +191,62 @@ func TestCurrentUsesThisProcess(t *testing.T) {
 	t.Setenv(EnvDataDir, "/from/env/data")
 	t.Setenv(EnvConfig, "/from/env/config.toml")
 	assert.Equal(t, "/from/env.sock", Socket())
+	assert.Equal(t, []string{"/from/env.sock"}, Sockets(), "FLOWD_SOCKET alone")
 	assert.Equal(t, "/from/env/data", DataDir())
 	assert.Equal(t, "/from/env/config.toml", ConfigFile())
 
 	if runtime.GOOS != "linux" {
-		t.Logf("skipping the XDG half: it describes Linux, this is %s", runtime.GOOS)
+		t.Logf("skipping the runtime-dir half: it describes Linux, this is %s", runtime.GOOS)
 		return
 	}
+	// The environment does not move the socket: a client that strips it
+	// finds the same place.
 	t.Setenv(EnvSocket, "")
 	t.Setenv("XDG_RUNTIME_DIR", "/run/user/4242")
-	assert.Equal(t, "/run/user/4242/flowd/flowd.sock", Socket())
+	want := "/tmp/flowd-" + strconv.Itoa(os.Getuid()) + "/flowd.sock"
+	if run := "/run/user/" + strconv.Itoa(os.Getuid()); privateDir(run) {
+		want = run + "/flowd/flowd.sock"
+	}
+	assert.Equal(t, want, UserSocket())
 	t.Setenv("XDG_RUNTIME_DIR", "")
-	assert.Equal(t, "/tmp/flowd-"+strconv.Itoa(os.Getuid())+"/flowd.sock", Socket())
+	assert.Equal(t, want, UserSocket())
+}
+
+// Sockets lists every place a flowd of this user may answer, the
+// environment-free one first, so a client finds a flowd that another
+// environment started.
+func TestSockets(t *testing.T) {
+	tests := []struct {
+		name    string
+		goos    string
+		env     map[string]string
+		private []string
+		want    []string
+	}{
+		{"linux login", "linux", map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"}, []string{"/run/user/1000"},
+			[]string{"/run/user/1000/flowd/flowd.sock", "/tmp/flowd-1000/flowd.sock", SystemSocket}},
+		{"linux login, reduced environment", "linux", nil, []string{"/run/user/1000"},
+			[]string{"/run/user/1000/flowd/flowd.sock", "/tmp/flowd-1000/flowd.sock", SystemSocket}},
+		{"linux, XDG_RUNTIME_DIR elsewhere", "linux", map[string]string{"XDG_RUNTIME_DIR": "/xdg"}, []string{"/run/user/1000"},
+			[]string{"/run/user/1000/flowd/flowd.sock", "/xdg/flowd/flowd.sock", "/tmp/flowd-1000/flowd.sock", SystemSocket}},
+		{"linux without a runtime dir", "linux", map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"}, nil,
+			[]string{"/tmp/flowd-1000/flowd.sock", "/run/user/1000/flowd/flowd.sock", SystemSocket}},
+		{"darwin", "darwin", map[string]string{"TMPDIR": "/var/folders/x/T/"}, nil,
+			[]string{"/Users/ann/Library/Caches/flowd/flowd.sock", "/var/folders/x/T/flowd-1000/flowd.sock", "/tmp/flowd-1000/flowd.sock"}},
+		{"windows", "windows", map[string]string{"LOCALAPPDATA": `C:\L`}, nil, []string{`C:\L\flowd\flowd.sock`}},
+		{"FLOWD_SOCKET alone", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{"/run/user/1000"}, []string{"/x.sock"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := "/home/ann"
+			if tt.goos == "darwin" {
+				home = "/Users/ann"
+			}
+			p := platform{goos: tt.goos, getenv: envOf(tt.env), uid: 1000, home: home,
+				private: func(d string) bool { return slices.Contains(tt.private, d) }}
+			assert.Equal(t, tt.want, p.sockets())
+		})
+	}
 }
 
 // Socket finds the user's own flowd first, then the machine's, and falls
@@ -199,7 +266,7 @@ func TestSocketDiscovery(t *testing.T) {
 		{"both: the user's own wins", "linux", nil, []string{user, SystemSocket}, user},
 		{"FLOWD_SOCKET wins over both", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{user, SystemSocket}, "/x.sock"},
 		{"FLOWD_SOCKET even when missing", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{SystemSocket}, "/x.sock"},
-		{"no system flowd off Linux", "freebsd", nil, []string{SystemSocket}, user},
+		{"no system flowd off Linux", "freebsd", nil, []string{SystemSocket}, "/tmp/flowd-1000/flowd.sock"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -208,9 +275,10 @@ func TestSocketDiscovery(t *testing.T) {
 				env[k] = v
 			}
 			p := platform{goos: tt.goos, getenv: envOf(env), uid: 1000, home: "/home/ann",
-				exists: func(s string) bool { return slices.Contains(tt.present, s) }}
+				exists:  func(s string) bool { return slices.Contains(tt.present, s) },
+				private: func(d string) bool { return d == "/run/user/1000" }}
 			assert.Equal(t, tt.want, p.socket())
-			if tt.env[EnvSocket] == "" {
+			if tt.env[EnvSocket] == "" && tt.goos == "linux" {
 				assert.Equal(t, user, p.userSocket(), "flowd run listens on the user's socket whatever runs")
 			}
 		})

@@ -45,3 +45,6 @@ func CheckSocketDir(socketPath string) (shared bool, err error) {
 	}
 	return false, checkDirType(dir, fi.Mode())
 }
+
+// privateDir: the user's socket on Windows does not depend on it.
+func privateDir(string) bool { return false }

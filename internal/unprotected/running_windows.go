@@ -1,0 +1,16 @@
+//go:build windows
+
+package unprotected
+
+import "golang.org/x/sys/windows"
+
+// running reports whether a process with pid exists and has not exited.
+func running(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	return windows.GetExitCodeProcess(h, &code) == nil && code == 259 // STILL_ACTIVE
+}

@@ -1,0 +1,92 @@
+package unprotected
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+// Shim is one shim that runs unprotected.
+type Shim struct {
+	PID    int       `json:"pid"`
+	Server string    `json:"server"`
+	Socket string    `json:"socket"` // where it looked for flowd
+	Reason string    `json:"reason"`
+	Since  time.Time `json:"since"`
+}
+
+// Dir is where the records live: beside flowd's data, which the user's
+// shims and CLI find the same way.
+func Dir() string { return filepath.Join(paths.DataDir(), "unprotected") }
+
+// Mark records s, replacing an earlier record of the same pid.
+func Mark(dir string, s Shim) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	// Written whole, then renamed: a reader never sees half a record.
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("record unprotected shim in %s: %w", dir, err)
+	}
+	_, werr := tmp.Write(b)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), file(dir, s.PID))
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("record unprotected shim in %s: %w", dir, werr)
+	}
+	return nil
+}
+
+// Clear removes pid's record, if any.
+func Clear(dir string, pid int) {
+	os.Remove(file(dir, pid))
+}
+
+// List returns the records of shims still running, oldest first, and
+// removes those of shims that are gone.
+func List(dir string) ([]Shim, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	var out []Shim
+	for _, e := range ents {
+		pid, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
+		if err != nil || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		var s Shim
+		if err != nil || json.Unmarshal(b, &s) != nil || s.PID != pid || !running(pid) {
+			Clear(dir, pid)
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
+	return out, nil
+}
+
+func file(dir string, pid int) string { return filepath.Join(dir, strconv.Itoa(pid)+".json") }
