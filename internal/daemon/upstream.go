@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -488,7 +489,8 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	// The whole check, from the call's arrival, fits in flow.check_budget
 	// (below the shim's verdict_timeout): a check that runs out denies a
 	// call that could leave, rather than leave it to the shim's fail_mode.
-	b := budget.Until(c.start.Add(set.cfg.Flow.CheckBudget.Duration))
+	deadline := c.start.Add(set.cfg.Flow.CheckBudget.Duration)
+	b := budget.Until(deadline)
 	views := unwrap.Views(args)
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
@@ -509,7 +511,7 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	if pc.External {
-		c.analysis = sess.Check(server, c.tool, c.class, args, views, b)
+		c.analysis = checkWithin(b, deadline, func() flow.Analysis { return sess.Check(server, c.tool, c.class, args, views, b) })
 		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
 		if pc.Unfinished = c.analysis.Unfinished; pc.Unfinished {
 			d.log.Warn("call denied: its check ran out of flow.check_budget", "server", server, "tool", c.tool,
@@ -541,6 +543,25 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	}
 	finish()
 	return nil
+}
+
+// checkWithin runs check and returns its analysis, or, once deadline has
+// passed, an unfinished one: the matchers stop at their next look at b,
+// but one stage that does not look at it (a long fingerprint match) must
+// not hold the verdict past the shim's verdict_timeout either. A check
+// left behind finishes on its own and is dropped.
+func checkWithin(b *budget.Budget, deadline time.Time, check func() flow.Analysis) flow.Analysis {
+	done := make(chan flow.Analysis, 1)
+	go func() { done <- check() }()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case a := <-done:
+		return a
+	case <-t.C:
+		b.Spend(math.MaxInt32) // out for the check left behind, whatever the clock says when it looks
+		return flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}
+	}
 }
 
 // toolClass classifies one of this server's tools as a destination, using
