@@ -149,6 +149,18 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 		d.scratch.Put(st)
 	}()
 
+	// Each scanner reads a bounded stretch of text at each keyword hit,
+	// and a stretch that hits repeat in is read once, so the work is
+	// linear in the text. The allowance holds that by construction: text
+	// that would take more is not scanned further, and the scan says it
+	// is incomplete, which denies a call that could send it out.
+	allowance := workPerByte*len(text) + workSlack
+	spent := 0
+	spend := func(n int) bool {
+		spent += n
+		ok := b.Spend(n)
+		return ok && spent <= allowance && !st.incomplete
+	}
 	var s uint32
 	complete = true
 	for lo := 0; lo < len(text) && complete; lo += scanBlock {
@@ -156,19 +168,22 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 		st.hits, st.hitsB, s = d.prefix.block(text, lo, min(len(text), lo+scanBlock), s, st.hits, st.hitsB)
 		for h := range onePassOrder(st.hits, st.hitsB) {
 			d.dispatch(st, text, h)
+			if spent+st.work > allowance || st.incomplete {
+				break
+			}
 		}
-		complete = b.Spend(st.takeWork() + scanBlock)
+		complete = spend(st.takeWork() + min(scanBlock, len(text)-lo))
 	}
 	for _, ri := range st.touched {
 		if !complete {
 			break
 		}
 		d.rules[ri].run(st, text, ri)
-		complete = b.Spend(st.takeWork())
+		complete = spend(st.takeWork())
 	}
 	if complete {
 		scanCards(st, text)
-		complete = b.Spend(st.takeWork() + len(text))
+		complete = spend(st.takeWork() + len(text))
 	}
 
 	if len(st.found) == 0 {
@@ -211,6 +226,14 @@ func (d *Detector) dispatch(st *scanState, text string, h hit) {
 		}
 	}
 }
+
+// The work a scan may do: workPerByte units per byte of text, plus
+// workSlack for the fixed cost of a few long reads (a PEM block, a
+// window). A unit is a byte read by a scanner or a regex.
+const (
+	workPerByte = 48
+	workSlack   = 64 << 10
+)
 
 // finding is a candidate before overlaps are resolved.
 type finding struct {
