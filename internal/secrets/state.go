@@ -14,10 +14,10 @@ type scanState struct {
 	// anchoredTo is, per regex rule, the end of the text its last
 	// anchored try read.
 	anchoredTo []int
-	touched []int      // rules with at least one window
-	found   []finding
-	marks   [][]int // per keyword id, positions of needed literals
-	marked  []int   // keyword ids with marks
+	touched    []int // rules with at least one window
+	found      []finding
+	marks      [][]int // per keyword id, positions of needed literals
+	marked     []int   // keyword ids with marks
 	// lastIdent is the identifier the assignment scanner judged last;
 	// "secret_key" holds two keywords and must be judged once.
 	lastIdent window
