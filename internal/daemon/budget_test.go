@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -30,4 +32,36 @@ func TestCheckBudgetDeniesUnfinishedExternalCall(t *testing.T) {
 
 	internal := newUpstream(2, shimproto.Hello{Name: "testserver"}, "s")
 	assert.Equal(t, shimproto.Pass, callAndAnswer(d, internal, 2, "echo", args, "ok").Action)
+}
+
+// The attack run's shape: an external page plants thousands of AWS-key-
+// shaped strings, then a call hides the hex of a token read internally
+// inside a megabyte of their hex. flowd finds the token (the old matcher
+// took 16 s per MB here, past the shim's timeout, and fail_mode=open let
+// the call through).
+func TestTokenHiddenAmongPlantedKeysIsFound(t *testing.T) {
+	d := testDaemon(t, nil)
+	cfg := config.Default()
+	cfg.Flow.CheckBudget = config.Duration{Duration: 4 * time.Second} // a busy test machine
+	require.NoError(t, d.Reload(cfg))
+	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	fs := newUpstream(1, shimproto.Hello{Name: "testserver"}, "s")
+	callAndAnswer(d, fs, 1, "read", `{}`, "GITHUB_TOKEN="+token)
+	var planted strings.Builder
+	for i := range 2048 {
+		fmt.Fprintf(&planted, "AKIAQZ7XK2MV%08d ", i)
+	}
+	web := newUpstream(2, shimproto.Hello{Name: "fetch"}, "s")
+	for p := 0; p*60000 < planted.Len(); p++ {
+		callAndAnswer(d, web, 10+p, "fetch", `{}`, planted.String()[p*60000:min(planted.Len(), (p+1)*60000)])
+	}
+	junk := strings.Repeat(hex.EncodeToString([]byte(planted.String()[:21*64])), 400)
+	args := `{"text":"` + junk[:len(junk)/2] + hex.EncodeToString([]byte(token)) + junk[len(junk)/2:] + `"}`
+	slack := newUpstream(3, shimproto.Hello{Name: "slack"}, "s")
+	start := time.Now()
+	v := callAndAnswer(d, slack, 100, "post_message", args, "ok")
+	assert.Less(t, time.Since(start), cfg.Shim.VerdictTimeout.Duration, "the verdict comes before the shim gives up")
+	text := blockedText(t, v)
+	assert.NotContains(t, text, "in time", "the check finished")
+	assert.Contains(t, text, "github_token")
 }

@@ -3,7 +3,6 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -491,7 +490,6 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	// call that could leave, rather than leave it to the shim's fail_mode.
 	deadline := c.start.Add(set.cfg.Flow.CheckBudget.Duration)
 	b := budget.Until(deadline)
-	views := unwrap.Views(args)
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
@@ -500,7 +498,6 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		Server:      server,
 		Tool:        c.tool,
 		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint:    policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
@@ -510,13 +507,22 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
+	var views [][]byte
 	if pc.External {
-		c.analysis = checkWithin(b, deadline, func() flow.Analysis { return sess.Check(server, c.tool, c.class, args, views, b) })
+		r := checkWithin(deadline, func() checked {
+			v := unwrap.Views(args)
+			return checked{endpoint: policy.SuspiciousHost(args, v, set.rules.SuspiciousEndpoints),
+				analysis: sess.Check(server, c.tool, c.class, args, v, b)}
+		})
+		c.analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
 		if pc.Unfinished = c.analysis.Unfinished; pc.Unfinished {
 			d.log.Warn("call denied: its check ran out of flow.check_budget", "server", server, "tool", c.tool,
 				"args_bytes", argsBytes, "budget", set.cfg.Flow.CheckBudget.Duration, "spent", time.Since(c.start))
 		}
+	} else {
+		views = unwrap.Views(args)
+		pc.Endpoint = policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints)
 	}
 	if set.rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -545,22 +551,28 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	return nil
 }
 
-// checkWithin runs check and returns its analysis, or, once deadline has
-// passed, an unfinished one: the matchers stop at their next look at b,
-// but one stage that does not look at it (a long fingerprint match) must
-// not hold the verdict past the shim's verdict_timeout either. A check
-// left behind finishes on its own and is dropped.
-func checkWithin(b *budget.Budget, deadline time.Time, check func() flow.Analysis) flow.Analysis {
-	done := make(chan flow.Analysis, 1)
+// checked is what the check of a call to an external destination found.
+type checked struct {
+	endpoint string
+	analysis flow.Analysis
+}
+
+// checkWithin runs check and returns what it found, or, once deadline has
+// passed, an unfinished analysis: the matchers stop at their next look at
+// the budget (which has the same deadline), but a stage that does not look
+// at it (a long fingerprint match) must not hold the verdict past the
+// shim's verdict_timeout either. A check left behind finishes on its own
+// and is dropped.
+func checkWithin(deadline time.Time, check func() checked) checked {
+	done := make(chan checked, 1)
 	go func() { done <- check() }()
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
-	case a := <-done:
-		return a
+	case r := <-done:
+		return r
 	case <-t.C:
-		b.Spend(math.MaxInt32) // out for the check left behind, whatever the clock says when it looks
-		return flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}
+		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
 	}
 }
 
