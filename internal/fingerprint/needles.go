@@ -28,8 +28,9 @@ type needleSet struct {
 	to      []uint32
 	root    [256]uint32 // the root's edges, dense: the root is where most steps start
 	outNext []uint32    // by needle: the next needle (+1) ending at the same node
-	// mark is the scan that last reported a node, so that each is
-	// reported once per scan; epoch numbers the scans.
+	// mark is, by the first needle ending at a node, the scan that last
+	// reported the node, so that each is reported once per scan; epoch
+	// numbers the scans. Only nodes that end needles are reported.
 	mark  []uint32
 	epoch uint32
 	// start has a bit per hashed 4-byte start of any needle: at the root,
@@ -115,7 +116,7 @@ func newNeedleSet(needles [][]byte) *needleSet {
 			}
 		}
 	}
-	a.mark = make([]uint32, len(queue))
+	a.mark = make([]uint32, len(needles))
 	return a
 }
 
@@ -130,7 +131,7 @@ func (a *needleSet) next(n uint32, c byte) uint32 {
 		if a.label[mid] < c {
 			lo = mid + 1
 		} else {
-			hi = mid
+			hi = mid + 1 // mid may be c's edge
 		}
 	}
 	for ; lo < hi; lo++ {
@@ -185,8 +186,8 @@ func (a *needleSet) scan(text []byte, found func(needle uint32)) (work int) {
 		if a.out[n] == 0 {
 			n = a.dict[n]
 		}
-		for n != 0 && a.mark[n] != a.epoch {
-			a.mark[n] = a.epoch
+		for n != 0 && a.mark[a.out[n]-1] != a.epoch {
+			a.mark[a.out[n]-1] = a.epoch
 			for k := a.out[n]; k != 0; k = a.outNext[k-1] {
 				found(k - 1)
 				work++

@@ -65,7 +65,7 @@ const MinSecretLength = 8
 //
 // Secrets arrive from internal and from external sources. Those from
 // external sources (a fetched page full of key-shaped strings) have their
-// own pool of max, so that a flood of them cannot push out the secrets
+// own, smaller pool, so that a flood of them cannot push out the secrets
 // read from the user's own systems.
 type SecretIndex struct {
 	max int
@@ -76,9 +76,11 @@ type SecretIndex struct {
 	pools   [2][]uint32       // live slots by pool (internal, external), oldest first
 	byValue map[string]uint32 // value → slot
 	// set finds the needles of the live secrets; needles names each
-	// needle's secret and form. Both are nil when stale.
+	// needle's secret and form; pieces finds the secrets' pieces. All are
+	// nil when stale.
 	set     *needleSet
 	needles []needle
+	pieces  *pieceSet
 }
 
 type secretSlot struct {
@@ -96,14 +98,17 @@ type needle struct {
 type form uint8
 
 const (
-	formRaw      form = iota
-	formCase          // a single-case secret in the other case
-	formFragment      // a fragmentLen-byte piece
+	formRaw  form = iota
+	formCase      // a single-case secret in the other case
 )
 
+// maxExternalSecrets bounds the external pool: a secret costs about
+// 1.5 KB of automaton, and one that arrived from outside matters less.
+const maxExternalSecrets = 1024
+
 // NewSecretIndex returns an index that keeps at most max secrets from
-// internal sources and max from external ones, forgetting the oldest of
-// each.
+// internal sources and at most max (and maxExternalSecrets) from external
+// ones, forgetting the oldest of each.
 func NewSecretIndex(max int) (*SecretIndex, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("fingerprint: secret index size %d must be positive", max)
@@ -150,12 +155,16 @@ func (x *SecretIndex) Add(id uint64, secret string, external bool) {
 	x.secrets[slot] = secretSlot{id: id, value: value}
 	x.byValue[value] = slot
 	x.push(pool, slot)
-	x.set, x.needles = nil, nil
+	x.set, x.needles, x.pieces = nil, nil, nil
 }
 
 // push appends slot to pool, forgetting the pool's oldest when it is full.
 func (x *SecretIndex) push(pool int, slot uint32) {
-	if len(x.pools[pool]) == x.max {
+	limit := x.max
+	if pool == 1 {
+		limit = min(limit, maxExternalSecrets)
+	}
+	if len(x.pools[pool]) == limit {
 		old := x.pools[pool][0]
 		x.pools[pool] = x.pools[pool][1:]
 		delete(x.byValue, x.secrets[old].value)
@@ -169,6 +178,7 @@ func (x *SecretIndex) push(pool int, slot uint32) {
 // work it took.
 func (x *SecretIndex) build() int {
 	var forms [][]byte
+	pieces := newPieceSet()
 	work := 0
 	for _, pool := range x.pools {
 		for _, slot := range pool {
@@ -191,8 +201,8 @@ func (x *SecretIndex) build() int {
 			if n := len(s); n >= 2*fragmentLen-8 {
 				stride := max(fragmentStride, (n-fragmentLen)/(maxFragments-1))
 				for i := 0; i+fragmentLen <= n; i += stride {
-					forms = append(forms, []byte(s[i:i+fragmentLen]))
-					x.needles = append(x.needles, needle{slot, formFragment})
+					pieces.add([fragmentLen]byte([]byte(s[i:i+fragmentLen])), slot)
+					work += fragmentLen
 				}
 			}
 		}
@@ -200,8 +210,70 @@ func (x *SecretIndex) build() int {
 	for _, f := range forms {
 		work += len(f)
 	}
-	x.set = newNeedleSet(forms)
+	x.set, x.pieces = newNeedleSet(forms), pieces
 	return work + x.set.size()
+}
+
+// pieceSet finds the fragmentLen-byte pieces of secrets in text, one
+// lookup per text position that a piece can start at. Pieces are kept
+// once whatever the number of secrets they are part of (planted keys
+// share theirs), and a piece is reported once per scan, so a scan costs
+// its text plus the secrets it reports, like the needleSet. Pieces are
+// not in the needleSet because they would be most of its nodes: a piece
+// is one entry here, fragmentLen nodes there.
+type pieceSet struct {
+	index map[[fragmentLen]byte]uint32 // piece → entry
+	slots [][]uint32                   // by entry: the secrets holding the piece
+	mark  []uint32                     // by entry: the scan that last reported it
+	epoch uint32
+	start []uint64 // a bit per hashed 4-byte start of a piece
+}
+
+func newPieceSet() *pieceSet {
+	return &pieceSet{index: map[[fragmentLen]byte]uint32{}, start: make([]uint64, startBits/64)}
+}
+
+func (p *pieceSet) add(piece [fragmentLen]byte, slot uint32) {
+	e, ok := p.index[piece]
+	if !ok {
+		e = uint32(len(p.slots))
+		p.index[piece] = e
+		p.slots = append(p.slots, nil)
+		p.mark = append(p.mark, 0)
+		b := startBit(piece[:])
+		p.start[b/64] |= 1 << (b % 64)
+	}
+	if n := len(p.slots[e]); n == 0 || p.slots[e][n-1] != slot {
+		p.slots[e] = append(p.slots[e], slot)
+	}
+}
+
+// scan calls found with each secret a piece of which is in text, and
+// returns the work done.
+func (p *pieceSet) scan(text []byte, found func(slot uint32)) (work int) {
+	if len(p.slots) == 0 {
+		return 0
+	}
+	if p.epoch++; p.epoch == 0 {
+		clear(p.mark)
+		p.epoch = 1
+	}
+	for i := 0; i+fragmentLen <= len(text); i++ {
+		work++
+		if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
+			continue
+		}
+		e, ok := p.index[[fragmentLen]byte(text[i:i+fragmentLen])]
+		if !ok || p.mark[e] == p.epoch {
+			continue
+		}
+		p.mark[e] = p.epoch
+		for _, slot := range p.slots[e] {
+			found(slot)
+			work++
+		}
+	}
+	return work
 }
 
 // view is one decoded form of the text Find reads: what a raw secret
@@ -232,29 +304,32 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 	seen := map[key]bool{}
 	var out []SecretMatch
 	search := func(v view) bool {
-		work := x.set.scan(v.text, func(k uint32) {
-			n := x.needles[k]
-			name := v.enc
-			switch {
-			case n.form == formFragment && !v.fragments, n.form == formRaw && v.noRaw:
-				return
-			case n.form == formFragment:
-				name = EncFragment
-			case n.form == formCase && v.enc == EncRaw:
-				name = EncCase
-			}
+		report := func(slot uint32, name Encoding) {
 			// A raw secret is reported once, in the first view that has
 			// it: JSON- or URL-decoded text holds the raw secrets of the
 			// text too.
-			k2 := key{n.slot, name}
+			k := key{slot, name}
 			if plain(name) {
-				k2.enc = EncRaw
+				k.enc = EncRaw
 			}
-			if !seen[k2] {
-				seen[k2] = true
-				out = append(out, SecretMatch{Secret: x.secrets[n.slot].id, Encoding: name})
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, SecretMatch{Secret: x.secrets[slot].id, Encoding: name})
+			}
+		}
+		work := x.set.scan(v.text, func(k uint32) {
+			n := x.needles[k]
+			switch {
+			case n.form == formRaw && v.noRaw:
+			case n.form == formCase && v.enc == EncRaw:
+				report(n.slot, EncCase)
+			default:
+				report(n.slot, v.enc)
 			}
 		})
+		if v.fragments {
+			work += x.pieces.scan(v.text, func(slot uint32) { report(slot, EncFragment) })
+		}
 		return b.Spend(work)
 	}
 	if !search(view{text: text, enc: EncRaw, fragments: true}) {

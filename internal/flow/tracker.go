@@ -16,10 +16,6 @@ import (
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
-// maxSecrets is how many secrets a session keeps from internal sources,
-// and how many from external ones: a secret costs a few KB of automaton.
-const maxSecrets = 2048
-
 // Options bound what a session keeps.
 type Options struct {
 	MaxOrigins   int           // per session; the oldest is evicted (default 10,000)
@@ -151,7 +147,7 @@ func newSession(id string, t *Tracker) *Session {
 	if err != nil {
 		panic(fmt.Sprintf("flow: fingerprint index: %v", err))
 	}
-	sec, err := fingerprint.NewSecretIndex(min(t.opts.MaxOrigins, maxSecrets))
+	sec, err := fingerprint.NewSecretIndex(t.opts.MaxOrigins)
 	if err != nil {
 		panic(fmt.Sprintf("flow: secret index: %v", err))
 	}
