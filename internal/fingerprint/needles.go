@@ -20,7 +20,10 @@ type needleSet struct {
 	// Trie nodes are numbered in breadth-first order; 0 is the root.
 	fail []uint32 // longest proper suffix of the node's string that is a node
 	dict []uint32 // nearest node on the failure chain that ends a needle; 0: none
-	out  []uint32 // first needle (+1) ending at the node; 0: none
+	// ends has a bit for each node that ends a needle; out is, for those,
+	// the first needle (+1) ending there. Few nodes end one.
+	ends []uint64
+	out  map[uint32]uint32
 	// The edges of node n are label[edge[n]:edge[n+1]] (sorted) and
 	// to[edge[n]:edge[n+1]].
 	edge    []uint32
@@ -49,7 +52,7 @@ func startBit(s []byte) uint32 { return binary.LittleEndian.Uint32(s) * 0x9e3779
 // newNeedleSet builds the automaton of needles (each at least minNeedle
 // bytes); a match reports the needle's index.
 func newNeedleSet(needles [][]byte) *needleSet {
-	a := &needleSet{outNext: make([]uint32, len(needles)), start: make([]uint64, startBits/64)}
+	a := &needleSet{outNext: make([]uint32, len(needles)), start: make([]uint64, startBits/64), out: make(map[uint32]uint32, len(needles))}
 	order := make([]uint32, len(needles))
 	for i := range order {
 		order[i] = uint32(i)
@@ -65,15 +68,15 @@ func newNeedleSet(needles [][]byte) *needleSet {
 		depth  int
 	}
 	queue := []item{{0, len(order), 0}}
-	a.fail, a.dict, a.out = append(a.fail, 0), append(a.dict, 0), append(a.out, 0)
+	a.fail, a.dict = append(a.fail, 0), append(a.dict, 0)
 	for n := 0; n < len(queue); n++ {
 		q := queue[n]
 		a.edge = append(a.edge, uint32(len(a.label)))
 		i := q.lo
 		for ; i < q.hi && len(needles[order[i]]) == q.depth; i++ {
 			k := order[i]
-			a.outNext[k] = a.out[n]
-			a.out[n] = k + 1
+			a.outNext[k] = a.out[uint32(n)]
+			a.out[uint32(n)] = k + 1
 		}
 		for i < q.hi {
 			c := needles[order[i]][q.depth]
@@ -83,7 +86,7 @@ func newNeedleSet(needles [][]byte) *needleSet {
 			}
 			child := uint32(len(queue))
 			queue = append(queue, item{i, j, q.depth + 1})
-			a.fail, a.dict, a.out = append(a.fail, 0), append(a.dict, 0), append(a.out, 0)
+			a.fail, a.dict = append(a.fail, 0), append(a.dict, 0)
 			a.label = append(a.label, c)
 			a.to = append(a.to, child)
 			if n == 0 {
@@ -93,6 +96,10 @@ func newNeedleSet(needles [][]byte) *needleSet {
 		}
 	}
 	a.edge = append(a.edge, uint32(len(a.label)))
+	a.ends = make([]uint64, (len(queue)+63)/64)
+	for n := range a.out {
+		a.ends[n/64] |= 1 << (n % 64)
+	}
 	// Failure links in breadth-first order: a node's failure is shallower,
 	// so its own links are known.
 	for n := range uint32(len(queue)) {
@@ -183,12 +190,16 @@ func (a *needleSet) scan(text []byte, found func(needle uint32)) (work int) {
 		// dictionary chain, up to the first node already reported, whose
 		// chain was reported with it.
 		n := s
-		if a.out[n] == 0 {
+		if a.ends[n/64]&(1<<(n%64)) == 0 {
 			n = a.dict[n]
 		}
-		for n != 0 && a.mark[a.out[n]-1] != a.epoch {
-			a.mark[a.out[n]-1] = a.epoch
-			for k := a.out[n]; k != 0; k = a.outNext[k-1] {
+		for n != 0 {
+			first := a.out[n]
+			if a.mark[first-1] == a.epoch {
+				break
+			}
+			a.mark[first-1] = a.epoch
+			for k := first; k != 0; k = a.outNext[k-1] {
 				found(k - 1)
 				work++
 			}

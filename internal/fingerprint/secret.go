@@ -223,35 +223,37 @@ func (x *SecretIndex) build() int {
 // is one entry here, fragmentLen nodes there.
 type pieceSet struct {
 	index map[[fragmentLen]byte]uint32 // piece → entry
-	slots [][]uint32                   // by entry: the secrets holding the piece
+	first []uint32                     // by entry: a secret holding the piece
+	more  map[uint32][]uint32          // by entry: the others, for a piece secrets share
 	mark  []uint32                     // by entry: the scan that last reported it
 	epoch uint32
 	start []uint64 // a bit per hashed 4-byte start of a piece
 }
 
 func newPieceSet() *pieceSet {
-	return &pieceSet{index: map[[fragmentLen]byte]uint32{}, start: make([]uint64, startBits/64)}
+	return &pieceSet{index: map[[fragmentLen]byte]uint32{}, more: map[uint32][]uint32{}, start: make([]uint64, startBits/64)}
 }
 
 func (p *pieceSet) add(piece [fragmentLen]byte, slot uint32) {
 	e, ok := p.index[piece]
-	if !ok {
-		e = uint32(len(p.slots))
-		p.index[piece] = e
-		p.slots = append(p.slots, nil)
+	switch {
+	case !ok:
+		p.index[piece] = uint32(len(p.first))
+		p.first = append(p.first, slot)
 		p.mark = append(p.mark, 0)
 		b := startBit(piece[:])
 		p.start[b/64] |= 1 << (b % 64)
-	}
-	if n := len(p.slots[e]); n == 0 || p.slots[e][n-1] != slot {
-		p.slots[e] = append(p.slots[e], slot)
+	// A secret's pieces are added together: it can only be the last
+	// one listed.
+	case p.first[e] != slot && (len(p.more[e]) == 0 || p.more[e][len(p.more[e])-1] != slot):
+		p.more[e] = append(p.more[e], slot)
 	}
 }
 
 // scan calls found with each secret a piece of which is in text, and
 // returns the work done.
 func (p *pieceSet) scan(text []byte, found func(slot uint32)) (work int) {
-	if len(p.slots) == 0 {
+	if len(p.first) == 0 {
 		return 0
 	}
 	if p.epoch++; p.epoch == 0 {
@@ -268,7 +270,8 @@ func (p *pieceSet) scan(text []byte, found func(slot uint32)) (work int) {
 			continue
 		}
 		p.mark[e] = p.epoch
-		for _, slot := range p.slots[e] {
+		found(p.first[e])
+		for _, slot := range p.more[e] {
 			found(slot)
 			work++
 		}
