@@ -285,6 +285,7 @@ type view struct {
 	text      []byte
 	enc       Encoding // a raw secret found in the view was sent this way
 	noRaw     bool     // raw secrets are not looked for (they were, in the views before)
+	noCase    bool     // nor secrets in the other case
 	fragments bool     // pieces count
 }
 
@@ -320,22 +321,26 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 				out = append(out, SecretMatch{Secret: x.secrets[slot].id, Encoding: name})
 			}
 		}
-		work := x.set.scan(v.text, func(k uint32) {
-			n := x.needles[k]
-			switch {
-			case n.form == formRaw && v.noRaw:
-			case n.form == formCase && v.enc == EncRaw:
-				report(n.slot, EncCase)
-			default:
-				report(n.slot, v.enc)
-			}
-		})
+		work := 0
+		if !v.noRaw || !v.noCase {
+			work += x.set.scan(v.text, func(k uint32) {
+				n := x.needles[k]
+				switch {
+				case n.form == formRaw && v.noRaw:
+				case n.form == formCase && v.noCase:
+				case n.form == formCase && v.enc == EncRaw:
+					report(n.slot, EncCase)
+				default:
+					report(n.slot, v.enc)
+				}
+			})
+		}
 		if v.fragments {
 			work += x.pieces.scan(v.text, func(slot uint32) { report(slot, EncFragment) })
 		}
 		return b.Spend(work)
 	}
-	if !search(view{text: text, enc: EncRaw, fragments: true}) {
+	if !search(view{text: text, enc: EncRaw}) {
 		return out, false
 	}
 	v := text
@@ -346,20 +351,25 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 			break
 		}
 		v = jsonUnescape(v)
-		if !search(view{text: v, enc: EncJSON, fragments: true}) {
+		if !search(view{text: v, enc: EncJSON}) {
 			return out, false
 		}
 	}
 	if bytes.IndexByte(v, '%') >= 0 {
 		v = percentDecode(v)
-		if !search(view{text: v, enc: EncURL, fragments: true}) {
+		if !search(view{text: v, enc: EncURL}) {
 			return out, false
 		}
 	}
+	// Pieces are looked for in the last of those views only, where the
+	// text is unescaped and decoded: a piece in any view before is in it
+	// too (a piece holding an escape aside).
+	if !search(view{text: v, enc: EncRaw, noRaw: true, noCase: true, fragments: true}) {
+		return out, false
+	}
 	// Base64 and hex blobs are often wrapped over lines; secrets are not.
 	if squeezed := dropSpace(v); len(squeezed) < len(v) {
-		v = squeezed
-		if !search(view{text: v, enc: EncRaw, noRaw: true, fragments: true}) {
+		if !search(view{text: squeezed, enc: EncRaw, noRaw: true, fragments: true}) {
 			return out, false
 		}
 	}
@@ -386,11 +396,13 @@ func plain(enc Encoding) bool { return enc == EncRaw || enc == EncJSON || enc ==
 // decodedViews returns text's hex runs decoded at both alignments and its
 // base64 runs (either alphabet, or both mixed) decoded at all four: a
 // secret inside an encoded blob is a substring of one of them, wherever it
-// lies in the blob. Bytes that do not decode become 0, which no secret
-// holds. Their total length is at most twice text's.
+// lies in the blob. A run goes on over line breaks (and the indentation
+// after them): blobs are wrapped. Bytes that do not decode become 0, which
+// no secret holds. Their total length is at most twice text's.
 func decodedViews(text []byte) []view {
 	var hexV [2][]byte
 	var b64 [2][4][]byte // standard, URL alphabet; by alignment
+	var run []byte
 	for i := 0; i < len(text); {
 		if b64Value[text[i]] < 0 {
 			i++
@@ -398,11 +410,29 @@ func decodedViews(text []byte) []view {
 		}
 		j := i
 		url := false
-		for j < len(text) && b64Value[text[j]] >= 0 {
-			url = url || text[j] == '-' || text[j] == '_'
-			j++
+		run = run[:0]
+		for j < len(text) {
+			if c := text[j]; b64Value[c] >= 0 {
+				url = url || c == '-' || c == '_'
+				run = append(run, c)
+				j++
+				continue
+			}
+			k := j
+			for k < len(text) && (text[k] == '\n' || text[k] == '\r') {
+				k++
+			}
+			if k == j {
+				break
+			}
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+				k++
+			}
+			if k == len(text) || b64Value[text[k]] < 0 {
+				break
+			}
+			j = k
 		}
-		run := text[i:j]
 		i = j
 		if len(run) < minEncodedRun {
 			continue
