@@ -402,7 +402,7 @@ func plain(enc Encoding) bool { return enc == EncRaw || enc == EncJSON || enc ==
 func decodedViews(text []byte) []view {
 	var hexV [2][]byte
 	var b64 [2][4][]byte // standard, URL alphabet; by alignment
-	var run []byte
+	var buf []byte // a run's characters, when it goes over line breaks
 	for i := 0; i < len(text); {
 		if b64Value[text[i]] < 0 {
 			i++
@@ -410,11 +410,17 @@ func decodedViews(text []byte) []view {
 		}
 		j := i
 		url := false
-		run = run[:0]
+		// The run is text[i:j] until a line break continues it; then
+		// its characters are copied, without the breaks.
+		run, copied := text[i:i], false
 		for j < len(text) {
 			if c := text[j]; b64Value[c] >= 0 {
 				url = url || c == '-' || c == '_'
-				run = append(run, c)
+				if copied {
+					run = append(run, c)
+				} else {
+					run = text[i : j+1]
+				}
 				j++
 				continue
 			}
@@ -431,9 +437,15 @@ func decodedViews(text []byte) []view {
 			if k == len(text) || b64Value[text[k]] < 0 {
 				break
 			}
+			if !copied {
+				run, copied = append(buf[:0], run...), true
+			}
 			j = k
 		}
 		i = j
+		if copied {
+			buf = run
+		}
 		if len(run) < minEncodedRun {
 			continue
 		}
@@ -441,7 +453,24 @@ func decodedViews(text []byte) []view {
 		if url {
 			alpha = 1
 		}
+		hexOnly := true
+		for _, c := range run {
+			if !isHexDigit(c) {
+				hexOnly = false
+				break
+			}
+		}
+		// A run of hex digits only is hex: the base64 of a secret in
+		// printable characters is not made of hex digits.
 		for a := range 4 {
+			if hexOnly {
+				break
+			}
+			if b64[alpha][a] == nil {
+				// Sized once for the rest of the text: growing by doubling
+				// would copy what was decoded again and again.
+				b64[alpha][a] = make([]byte, 0, (len(text)-i+len(run))*3/4+8)
+			}
 			b64[alpha][a] = appendBase64(append(b64[alpha][a], 0), run[min(a, len(run)):])
 		}
 		for k := 0; k < len(run); {
@@ -455,6 +484,9 @@ func decodedViews(text []byte) []view {
 			}
 			if h-k >= 2*MinSecretLength {
 				for a := range 2 {
+					if hexV[a] == nil {
+						hexV[a] = make([]byte, 0, (len(text)-i+len(run))/2+8)
+					}
 					hexV[a] = appendHex(append(hexV[a], 0), run[k+a:h])
 				}
 			}
@@ -498,6 +530,11 @@ var b64Value = func() (t [256]int8) {
 // appendBase64 appends the decoding of run's whole 4-character groups and
 // of a last partial group of 2 or 3.
 func appendBase64(dst, run []byte) []byte {
+	for len(run) >= 4 {
+		v := uint32(b64Value[run[0]])<<18 | uint32(b64Value[run[1]])<<12 | uint32(b64Value[run[2]])<<6 | uint32(b64Value[run[3]])
+		dst = append(dst, byte(v>>16), byte(v>>8), byte(v))
+		run = run[4:]
+	}
 	for len(run) >= 2 {
 		var v uint32
 		n := min(len(run), 4)

@@ -141,3 +141,35 @@ func TestSecretFindStopsWhenBudgetRunsOut(t *testing.T) {
 	_, complete = x.Find(text, budget.Work(0))
 	assert.True(t, complete)
 }
+
+// BenchmarkSecretFindShapes is Find on 1 MB of each attack shape and of
+// prose, with a GitHub token and 2,048 planted AWS-key-shaped strings
+// indexed (the automaton built beforehand).
+func BenchmarkSecretFindShapes(b *testing.B) {
+	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	x, err := NewSecretIndex(4096)
+	require.NoError(b, err)
+	x.Add(1, token, false)
+	var planted strings.Builder
+	for i := range 2048 {
+		k := fmt.Sprintf("AKIAQZ7XK2MV%08d", i)
+		x.Add(uint64(100+i), k, true)
+		planted.WriteString(k)
+	}
+	for _, s := range []struct{ name, unit string }{
+		{"benign", "the quick brown fox jumps over the lazy dog while seven wizards judge "},
+		{"secret_near_miss", token[:len(token)-1] + " "},
+		{"hex_near_miss", hex.EncodeToString([]byte(token))[:2*len(token)-2]},
+		{"base64_near_miss", base64.StdEncoding.EncodeToString([]byte(token))[:52]},
+		{"planted_keys_hex", hex.EncodeToString([]byte(planted.String()[:20*64]))},
+	} {
+		text := bytes.Repeat([]byte(s.unit), (1<<20)/len(s.unit)+1)[:1<<20]
+		find(x, nil)
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				x.Find(text, nil)
+			}
+		})
+	}
+}
