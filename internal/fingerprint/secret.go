@@ -402,7 +402,7 @@ func plain(enc Encoding) bool { return enc == EncRaw || enc == EncJSON || enc ==
 func decodedViews(text []byte) []view {
 	var hexV [2][]byte
 	var b64 [2][4][]byte // standard, URL alphabet; by alignment
-	var buf []byte // a run's characters, when it goes over line breaks
+	var buf []byte       // a run's characters, when it goes over line breaks
 	for i := 0; i < len(text); {
 		if b64Value[text[i]] < 0 {
 			i++
