@@ -89,10 +89,14 @@ func readStore(path string, f activity.Filter) ([]activity.Record, error) {
 	}
 	s, err := activity.Open(path, activity.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
-	return s.Query(f)
+	recs, err := s.Query(f)
+	if n := s.Stats().Unreadable; n > 0 {
+		fmt.Fprintf(os.Stderr, "flowd: skipped %d record(s) of %s that cannot be decoded\n", n, path)
+	}
+	return recs, err
 }
 
 func short(s string, n int) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
@@ -31,26 +32,48 @@ func openTTY() (io.ReadWriteCloser, error) {
 	return os.OpenFile("/dev/tty", os.O_RDWR, 0)
 }
 
-// errNotConfirmed ends a command the user did not confirm.
-var errNotConfirmed = errors.New("not confirmed; nothing was changed")
-
-// confirm shows what is about to happen at the terminal and waits for the
-// user to type want back. There is deliberately no flag to skip it.
-func confirm(open tty, what, want string) error {
+// askPassphrase shows what is about to happen at the terminal and reads
+// the user's approval passphrase there, unechoed. There is deliberately
+// no flag or environment variable to pass it: the point is that a person
+// types it.
+func askPassphrase(open tty, what, prompt string) (string, error) {
 	t, err := open()
 	if err != nil {
-		return fmt.Errorf("this needs you at a terminal to confirm, and there is none (%v); run it yourself in a terminal — there is no flag to skip the confirmation", err)
+		return "", fmt.Errorf("this needs you at a terminal to type your approval passphrase, and there is none (%v); run it yourself in a terminal — there is no flag to skip it", err)
 	}
 	defer t.Close()
-	fmt.Fprintf(t, "%s\nType %s to confirm: ", what, want)
-	line, err := bufio.NewReader(io.LimitReader(t, 4096)).ReadString('\n')
-	if err != nil && line == "" {
-		return errNotConfirmed
+	if what != "" {
+		fmt.Fprintln(t, what)
 	}
-	if strings.TrimSpace(line) != want {
-		return errNotConfirmed
+	return readSecret(t, prompt)
+}
+
+// readSecret prompts on t and reads one line, without echo when t is a
+// real terminal.
+func readSecret(t io.ReadWriter, prompt string) (string, error) {
+	fmt.Fprint(t, prompt)
+	if f, ok := t.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(t)
+		return string(b), err
 	}
-	return nil
+	// A byte at a time: a buffered reader would take the next answer too.
+	var line []byte
+	b := make([]byte, 1)
+	for len(line) < 4096 {
+		n, err := t.Read(b)
+		if n == 1 && b[0] == '\n' {
+			break
+		}
+		line = append(line, b[:n]...)
+		if err != nil {
+			if len(line) == 0 {
+				return "", fmt.Errorf("read passphrase: %w", err)
+			}
+			break
+		}
+	}
+	return strings.TrimRight(string(line), "\r"), nil
 }
 
 // parseAnywhere parses flags that may come before, between or after the

@@ -53,7 +53,7 @@ func readRecord(path string, id uint64) (activity.Record, error) {
 	}
 	s, err := activity.Open(path, activity.Options{})
 	if err != nil {
-		return activity.Record{}, err
+		return activity.Record{}, offline(err)
 	}
 	defer s.Close()
 	r, ok, err := s.Get(id)

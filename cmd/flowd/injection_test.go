@@ -45,6 +45,19 @@ func noTerminal() (io.ReadWriteCloser, error) {
 	return nil, errors.New("open /dev/tty: no such device or address")
 }
 
+const testPassphrase = "correct horse battery staple"
+
+// setPassphrase sets the approval passphrase as the user would, at the
+// terminal.
+func setPassphrase(t *testing.T, socket string) {
+	t.Helper()
+	open, term := typing(testPassphrase + "\n" + testPassphrase + "\n")
+	var out bytes.Buffer
+	require.NoError(t, cmdPassphrase([]string{"set", "--socket", socket}, &out, open))
+	assert.Contains(t, out.String(), "approval passphrase set")
+	assert.NotContains(t, term.shown.String(), "Current approval passphrase", "none was set")
+}
+
 // startDaemon runs flowd in this process until the test ends.
 func startDaemon(t *testing.T) (socket, dataDir string, stop func()) {
 	t.Helper()
@@ -113,15 +126,22 @@ func TestQuarantineCommands(t *testing.T) {
 	_, err = run(noTerminal, "show", "q7")
 	assert.ErrorContains(t, err, "404")
 
-	// Releasing needs a person at the terminal who types the ID back.
+	// Releasing needs a person at the terminal who types their approval
+	// passphrase; typing the ID back, which anything driving a terminal
+	// can do, is not enough.
 	_, err = run(noTerminal, "release", "q1")
 	assert.ErrorContains(t, err, "needs you at a terminal")
-	open, term := typing("yes\n")
+	open, _ := typing("q1\n")
 	_, err = run(open, "release", "q1")
-	assert.ErrorIs(t, err, errNotConfirmed)
-	assert.Contains(t, term.shown.String(), "Type q1 to confirm")
+	assert.ErrorContains(t, err, "no approval passphrase is set")
+	setPassphrase(t, socket)
+	open, term := typing("q1\n")
+	_, err = run(open, "release", "q1")
+	assert.ErrorContains(t, err, "wrong passphrase")
+	assert.Contains(t, term.shown.String(), "Approval passphrase: ")
 	assert.Contains(t, term.shown.String(), "instruction-override", "the user sees what they release")
-	open, _ = typing("q1\n")
+	assert.NotContains(t, term.shown.String(), testPassphrase)
+	open, _ = typing(testPassphrase + "\n")
 	out, err = run(open, "release", "q1")
 	require.NoError(t, err)
 	assert.Contains(t, out, "released q1")

@@ -8,6 +8,7 @@
 //	flowd explain ACTIVITY_ID
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
+//	flowd passphrase set
 //	flowd config default | config check FILE
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
 package main
@@ -31,6 +32,7 @@ commands:
   explain    show why flowd decided what it did: explain ACTIVITY_ID
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
+  passphrase set or change the approval passphrase that release and approve ask for: passphrase set
   config     print the default config (config default) or check a file (config check FILE)
   install    install flowd as a service, enabled and started: install [--user | --system]
   uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
@@ -63,6 +65,8 @@ func main() {
 		err = cmdQuarantine(args, os.Stdout, openTTY)
 	case "pins":
 		err = cmdPins(args, os.Stdout, openTTY)
+	case "passphrase":
+		err = cmdPassphrase(args, os.Stdout, openTTY)
 	case "doctor":
 		err = cmdDoctor(args)
 	case "install":

@@ -17,7 +17,7 @@ import (
 
 const pinsUsage = `usage: flowd pins list [--json]
        flowd pins diff SERVER
-       flowd pins approve SERVER [TOOL]   (asks you to confirm at the terminal)`
+       flowd pins approve SERVER [TOOL]   (asks for your approval passphrase at the terminal)`
 
 func cmdPins(args []string, out io.Writer, open tty) error {
 	if len(args) == 0 {
@@ -64,9 +64,9 @@ func readPins(path string) ([]pins.Server, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no tools pinned: flowd is not running and %s does not exist", path)
 	}
-	s, err := pins.Open(path, 0)
+	s, err := pins.Open(path, pins.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
 	return s.List(), nil
@@ -163,7 +163,7 @@ func field(def []byte, name string) string {
 }
 
 // approve lets a user pin pending tools after seeing the change and
-// confirming at the terminal.
+// typing their approval passphrase at the terminal.
 func approve(c *localapi.Client, server, tool string, out io.Writer, open tty) error {
 	servers, err := c.Pins()
 	if err != nil {
@@ -174,10 +174,11 @@ func approve(c *localapi.Client, server, tool string, out io.Writer, open tty) e
 		return err
 	}
 	b.WriteString("Approving lets the model see and call these tools as they are now. Do it only if you trust the change.")
-	if err := confirm(open, b.String(), server); err != nil {
+	pass, err := askPassphrase(open, b.String(), "Approval passphrase: ")
+	if err != nil {
 		return err
 	}
-	done, err := c.Approve(localapi.Approval{Server: server, Tool: tool})
+	done, err := c.Approve(localapi.Approval{Server: server, Tool: tool, Passphrase: pass})
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 
 const quarantineUsage = `usage: flowd quarantine list [--json]
        flowd quarantine show ID [--json]
-       flowd quarantine release ID     (asks you to confirm at the terminal)`
+       flowd quarantine release ID     (asks for your approval passphrase at the terminal)`
 
 func cmdQuarantine(args []string, out io.Writer, open tty) error {
 	if len(args) == 0 {
@@ -78,7 +78,7 @@ func readQuarantine(path string, read func(*quarantine.Store) ([]quarantine.Item
 	}
 	s, err := quarantine.Open(path, quarantine.Options{})
 	if err != nil {
-		return nil, err
+		return nil, offline(err)
 	}
 	defer s.Close()
 	return read(s)
@@ -96,8 +96,12 @@ func printQuarantine(out io.Writer, items []quarantine.Item) error {
 		if !it.Released.IsZero() {
 			released = it.Released.Local().Format("2006-01-02 15:04")
 		}
+		rules := ruleList(it)
+		if it.Unreadable != "" {
+			rules = "cannot be read: " + it.Unreadable
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%s\t%s\n", it.ID, it.Time.Local().Format("2006-01-02 15:04:05"),
-			it.Server, it.Tool, it.Score, short(ruleList(it), 60), released)
+			it.Server, it.Tool, it.Score, short(rules, 60), released)
 	}
 	return tw.Flush()
 }
@@ -140,8 +144,8 @@ func sourceLabel(server, tool string) string {
 	return server + "/" + tool
 }
 
-// release lets a user release quarantined content after confirming at the
-// terminal.
+// release lets a user release quarantined content after typing their
+// approval passphrase at the terminal.
 func release(c *localapi.Client, id string, out io.Writer, open tty) error {
 	it, err := c.QuarantineItem(id)
 	if err != nil {
@@ -155,10 +159,11 @@ func release(c *localapi.Client, id string, out io.Writer, open tty) error {
 	showItem(&b, it, false)
 	b.WriteString("Releasing lets this exact content from " + it.Server +
 		" reach the model unscanned from now on. Do it only if you read it (flowd quarantine show " + it.ID + ") and trust it.")
-	if err := confirm(open, b.String(), it.ID); err != nil {
+	pass, err := askPassphrase(open, b.String(), "Approval passphrase: ")
+	if err != nil {
 		return err
 	}
-	it, err = c.Release(it.ID)
+	it, err = c.Release(it.ID, pass)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -55,7 +56,8 @@ func cmdStatus(args []string) error {
 	} else {
 		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
 			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir, describe(svc))
-		fmt.Printf("activity %d written, %d pending, %d dropped\n\n", st.Activity.Written, st.Activity.Pending, st.Activity.Dropped)
+		printStores(os.Stdout, st)
+		fmt.Println()
 		if len(st.Shims) == 0 {
 			fmt.Println("no shims connected")
 		} else {
@@ -114,4 +116,25 @@ func cmdConfig(args []string) error {
 func cmdVersion() error {
 	fmt.Println("flowd", version.Version)
 	return nil
+}
+
+// printStores prints the activity log's counters and what went wrong with
+// flowd's stores: failing writes, records lost, damaged files.
+func printStores(out io.Writer, st localapi.Status) {
+	a := st.Activity
+	fmt.Fprintf(out, "activity %d written, %d pending, %d dropped, %d failed", a.Written, a.Pending, a.Dropped, a.Failed)
+	if a.Unreadable > 0 {
+		fmt.Fprintf(out, ", %d unreadable", a.Unreadable)
+	}
+	fmt.Fprintln(out)
+	if a.WriteError != "" {
+		fmt.Fprintf(out, "activity writes FAILING since %s: %s\n", a.FailingSince.Local().Format(time.DateTime), a.WriteError)
+	}
+	for _, d := range st.DamagedStores {
+		fmt.Fprintf(out, "DAMAGED  %s was damaged (%s): moved aside to %s at start, a fresh one in use\n", d.What, d.Reason, d.MovedTo)
+	}
+	if u := st.PinsUntrusted; u != nil {
+		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",
+			u.Since.Local().Format(time.DateTime))
+	}
 }

@@ -7,12 +7,15 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/flowd-dev/flowd/internal/boltfile"
 )
 
 // Query returns committed records matching f, newest first, at most f.Limit
 // of them. Records still queued in memory are not included; call Flush first
-// to see them.
-func (s *Store) Query(f Filter) ([]Record, error) {
+// to see them. A record that cannot be decoded is skipped, logged once and
+// counted in Stats.Unreadable: one bad record must not hide all the others.
+func (s *Store) Query(f Filter) (out []Record, err error) {
 	if _, ok := riskRank(f.RiskLevel); !ok {
 		return nil, fmt.Errorf("query activity: unknown risk level %q (want one of %s)",
 			f.RiskLevel, strings.Join(riskLevels, ", "))
@@ -21,13 +24,13 @@ func (s *Store) Query(f Filter) ([]Record, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	var out []Record
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
 			var r Record
 			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("decode record %d: %w", binary.BigEndian.Uint64(k), err)
+				s.skip(k, err)
+				continue
 			}
 			if f.matches(r) {
 				out = append(out, r)
@@ -41,10 +44,22 @@ func (s *Store) Query(f Filter) ([]Record, error) {
 	return out, nil
 }
 
+// skip notes a record Query could not decode.
+func (s *Store) skip(k []byte, err error) {
+	id := binary.BigEndian.Uint64(k)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unreadable[id] || len(s.unreadable) >= maxUnreadable {
+		return
+	}
+	s.unreadable[id] = true
+	s.opts.Log.Warn("activity record cannot be decoded; queries skip it", "path", s.path, "id", id, "err", err)
+}
+
 // Get returns the committed record with the given ID; ok is false when there
 // is none (never written, or pruned).
 func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketName).Get(idKey(id))
 		if v == nil {
 			return nil

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"log/slog"
 	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/flowd-dev/flowd/internal/boltfile"
 )
 
 // ErrClosed is returned by Flush after Close.
@@ -34,12 +34,25 @@ type Options struct {
 	// 100,000 records.
 	MaxAge     time.Duration
 	MaxRecords int
+	// PruneInterval is how often retention runs while no records come:
+	// MaxAge holds on an idle daemon too. Default 1 minute.
+	PruneInterval time.Duration
 	// OpenTimeout is how long Open waits for another process to release
 	// the file lock. Default 1s.
 	OpenTimeout time.Duration
+	// Recover moves a damaged file aside and starts a fresh one (the
+	// daemon); without it Open reports the damage and changes nothing
+	// (a reader).
+	Recover bool
+	// Log hears when writes start failing and when they work again.
+	// Default: discarded.
+	Log *slog.Logger
 	// Now stamps records and dates retention; tests replace it. Default
 	// time.Now.
 	Now func() time.Time
+
+	// pruneTick replaces the PruneInterval ticker in tests.
+	pruneTick <-chan time.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -58,8 +71,14 @@ func (o Options) withDefaults() Options {
 	if o.MaxRecords <= 0 {
 		o.MaxRecords = 100_000
 	}
+	if o.PruneInterval <= 0 {
+		o.PruneInterval = time.Minute
+	}
 	if o.OpenTimeout <= 0 {
 		o.OpenTimeout = time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -74,6 +93,13 @@ type Stats struct {
 	Dropped uint64 // refused by Append: queue full or store closed
 	Failed  uint64 // accepted but lost: unencodable record or failed commit
 	Pruned  uint64 // deleted by retention
+	// Unreadable counts the records queries skipped because they could
+	// not be decoded (up to 1,024 of them).
+	Unreadable uint64
+	// WriteError is why writing fails, while it does ("" once it works
+	// again), and FailingSince when it started.
+	WriteError   string    `json:",omitempty"`
+	FailingSince time.Time `json:",omitzero"`
 }
 
 // Store is the activity log. Append, Flush, Query, Get and Stats are safe
@@ -96,12 +122,18 @@ type Store struct {
 	closed   bool
 	stats    Stats
 
+	failing episode
+	// unreadable are the IDs of records queries skipped, each logged
+	// once; at most maxUnreadable are remembered.
+	unreadable map[uint64]bool
+
 	kick     chan struct{} // wakes the writer before its tick; buffered 1
 	stop     chan struct{}
 	stopped  chan struct{}
 	closeErr error // the final drain's error, read after stopped closes
 
-	count int // records on disk; touched only by Open and then the writer
+	count  int // records on disk; touched only by Open and then the writer
+	damage *boltfile.Damage
 }
 
 const (
@@ -109,6 +141,7 @@ const (
 	// maxFreeChunks keeps enough chunks for a default batch at hand; chunks
 	// beyond it, grown by a burst, are left to the garbage collector.
 	maxFreeChunks = 4
+	maxUnreadable = 1024
 )
 
 type flushWaiter struct {
@@ -118,47 +151,41 @@ type flushWaiter struct {
 
 // Open opens (creating if needed) the activity log at path and starts its
 // writer. A second process opening the same file fails after
-// Options.OpenTimeout instead of hanging on the lock.
+// Options.OpenTimeout instead of hanging on the lock. A damaged file is
+// moved aside for a fresh one (Options.Recover; Damage says so) or
+// reported as boltfile.ErrDamaged.
 func Open(path string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open activity store %s: %w", path, err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.OpenTimeout})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("open activity store %s: still locked by another process after %s (is another flowd running?): %w",
-			path, opts.OpenTimeout, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open activity store %s: %w", path, err)
-	}
 	s := &Store{
-		db:      db,
-		path:    path,
-		opts:    opts,
-		kick:    make(chan struct{}, 1),
-		stop:    make(chan struct{}),
-		stopped: make(chan struct{}),
+		path:       path,
+		opts:       opts,
+		unreadable: map[uint64]bool{},
+		kick:       make(chan struct{}, 1),
+		stop:       make(chan struct{}),
+		stopped:    make(chan struct{}),
 	}
-	// Prune once now as well: a daemon restarted after a long stop, or with
-	// tighter limits, should not serve records it no longer keeps.
-	err = db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketName)
-		if err != nil {
+	var err error
+	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "activity store", Timeout: opts.OpenTimeout,
+		Buckets: [][]byte{bucketName}, Recover: opts.Recover, Now: opts.Now,
+		// Prune once now as well: a daemon restarted after a long stop, or
+		// with tighter limits, should not serve records it no longer keeps.
+		Init: func(tx *bolt.Tx) error {
+			b := tx.Bucket(bucketName)
+			n := b.Stats().KeyN
+			pruned, err := s.prune(b, n)
+			s.count = n - pruned
+			s.stats.Pruned = uint64(pruned)
 			return err
-		}
-		n := b.Stats().KeyN
-		pruned, err := s.prune(b, n)
-		s.count = n - pruned
-		s.stats.Pruned = uint64(pruned)
-		return err
-	})
+		}})
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("open activity store %s: %w", path, err), db.Close())
+		return nil, err
 	}
 	go s.run()
 	return s, nil
 }
+
+// Damage is the damaged file Open moved aside, or nil.
+func (s *Store) Damage() *boltfile.Damage { return s.damage }
 
 // Append queues r for the writer and returns at once; it never touches the
 // disk. It stamps r.Time with the current time when zero. Past MaxPending
@@ -250,6 +277,10 @@ func (s *Store) Stats() Stats {
 	defer s.mu.Unlock()
 	st := s.stats
 	st.Pending = s.npending
+	st.Unreadable = uint64(len(s.unreadable))
+	if s.failing.on {
+		st.WriteError, st.FailingSince = s.failing.err.Error(), s.failing.since
+	}
 	return st
 }
 
@@ -257,6 +288,12 @@ func (s *Store) run() {
 	defer close(s.stopped)
 	tick := time.NewTicker(s.opts.FlushInterval)
 	defer tick.Stop()
+	pruneTick := s.opts.pruneTick
+	if pruneTick == nil {
+		t := time.NewTicker(s.opts.PruneInterval)
+		defer t.Stop()
+		pruneTick = t.C
+	}
 	for {
 		select {
 		case <-s.stop:
@@ -266,11 +303,57 @@ func (s *Store) run() {
 			return
 		case <-s.kick:
 		case <-tick.C:
+		case <-pruneTick:
+			s.pruneIdle()
+			continue
 		}
-		// Errors reach Flush callers and Stats.Failed; there is nobody else
-		// to return them to.
+		// Errors reach Flush callers, Stats and the log (once per
+		// episode); there is nobody else to return them to.
 		_ = s.writePending()
 	}
+}
+
+// pruneIdle applies retention when no records come to do it. A failure
+// belongs to the episode of failing writes (a full disk fails both).
+func (s *Store) pruneIdle() {
+	wrote, err := s.pruneDue()
+	if wrote || err != nil {
+		s.mu.Lock()
+		s.noteWrite(err, 0)
+		s.mu.Unlock()
+	}
+}
+
+// pruneDue prunes if anything is due; wrote says it tried a write.
+func (s *Store) pruneDue() (wrote bool, err error) {
+	// Look first: a write transaction costs an fsync even when it deletes
+	// nothing, and this runs every PruneInterval.
+	due := s.count > s.opts.MaxRecords
+	if !due {
+		cutoff := s.opts.Now().Add(-s.opts.MaxAge)
+		err = boltfile.View(s.db, func(tx *bolt.Tx) error {
+			k, v := tx.Bucket(bucketName).Cursor().First()
+			due = k != nil && expired(v, cutoff)
+			return nil
+		})
+	}
+	if err != nil || !due {
+		return false, err
+	}
+	var pruned int
+	err = boltfile.Update(s.db, func(tx *bolt.Tx) error {
+		var err error
+		pruned, err = s.prune(tx.Bucket(bucketName), s.count)
+		return err
+	})
+	if err != nil {
+		return true, fmt.Errorf("prune activity store %s: %w", s.path, err)
+	}
+	s.count -= pruned
+	s.mu.Lock()
+	s.stats.Pruned += uint64(pruned)
+	s.mu.Unlock()
+	return true, nil
 }
 
 // writePending commits everything queued so far in one transaction and
@@ -304,6 +387,9 @@ func (s *Store) writePending() error {
 		s.free = append(s.free, c[:0])
 	}
 	s.done = upTo
+	if n > 0 { // an empty tick writes nothing, so it proves nothing
+		s.noteWrite(err, res.failed)
+	}
 	s.stats.Written += res.written
 	s.stats.Failed += res.failed
 	s.stats.Pruned += res.pruned
@@ -326,13 +412,30 @@ type batchResult struct {
 	written, failed, pruned uint64
 }
 
+// noteWrite logs the start and the end of an episode of failing writes,
+// not each failure: on a full disk every batch fails. mu is held.
+func (s *Store) noteWrite(err error, lost uint64) {
+	now := s.opts.Now()
+	if err == nil {
+		if e, ended := s.failing.ok(); ended {
+			s.opts.Log.Warn("activity log writes again", "path", s.path,
+				"lost", e.lost, "failing_for", now.Sub(e.since).Round(time.Second).String())
+		}
+		return
+	}
+	if s.failing.fail(now, err, lost) {
+		s.opts.Log.Error("activity log cannot write: records are lost until it can (flowd status counts them)",
+			"path", s.path, "err", err)
+	}
+}
+
 // commit stores batch in one transaction and prunes in the same one, so
 // retention costs no extra fsync.
 func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 	var res batchResult
 	var encodeErr error
 	count := s.count
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketName)
 		for _, chunk := range batch {
 			for i := range chunk {
@@ -388,12 +491,7 @@ func (s *Store) prune(b *bolt.Bucket, count int) (int, error) {
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if count-len(doomed) <= s.opts.MaxRecords {
-			var stamp struct {
-				Time time.Time `json:"time"`
-			}
-			// An unreadable record counts as expired, so it cannot stall
-			// retention forever.
-			if json.Unmarshal(v, &stamp) == nil && !stamp.Time.Before(cutoff) {
+			if !expired(v, cutoff) {
 				break
 			}
 		}
@@ -405,6 +503,16 @@ func (s *Store) prune(b *bolt.Bucket, count int) (int, error) {
 		}
 	}
 	return len(doomed), nil
+}
+
+// expired reports whether the record v is older than cutoff. An
+// unreadable record counts as expired, so it cannot stall retention
+// forever.
+func expired(v []byte, cutoff time.Time) bool {
+	var stamp struct {
+		Time time.Time `json:"time"`
+	}
+	return json.Unmarshal(v, &stamp) != nil || stamp.Time.Before(cutoff)
 }
 
 func idKey(id uint64) []byte {

@@ -28,6 +28,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("POST /api/v1/quarantine/{id}/release", d.serveRelease)
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
+	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
 	return mux
 }
 
@@ -92,6 +93,7 @@ func (d *Daemon) status(v viewer) localapi.Status {
 		}
 	}
 	st.Activity = d.store.Stats()
+	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {
@@ -113,7 +115,11 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, d.status(v))
+	st := d.status(v)
+	if p, ok := peer(r.Context()); ok {
+		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
+	}
+	writeJSON(w, st)
 }
 
 func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
 
+	"github.com/flowd-dev/flowd/internal/approval"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -83,11 +85,19 @@ func (d *Daemon) quarantined(w http.ResponseWriter, r *http.Request) (quarantine
 	return it, true
 }
 
-// serveRelease releases quarantined content. The CLI asks the user at the
-// terminal first; an agent's shell is kept from running it by the hook's
-// human_only rule.
+// serveRelease releases quarantined content for a request that carries
+// the asking user's approval passphrase. The hook's human_only rule keeps
+// an agent's shell from even trying.
 func (d *Daemon) serveRelease(w http.ResponseWriter, r *http.Request) {
 	if _, ok := d.quarantined(w, r); !ok {
+		return
+	}
+	var req localapi.Release
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil {
+		http.Error(w, `want {"passphrase": "..."}`, http.StatusBadRequest)
+		return
+	}
+	if !d.approved(w, r, req.Passphrase, "release quarantined "+r.PathValue("id")) {
 		return
 	}
 	it, err := d.quarantine.Release(r.PathValue("id"))
@@ -160,7 +170,10 @@ func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
 	}
 	var a localapi.Approval
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&a); err != nil || a.Server == "" {
-		http.Error(w, `want {"server": NAME, "tool": TOOL (optional)}`, http.StatusBadRequest)
+		http.Error(w, `want {"server": NAME, "tool": TOOL (optional), "passphrase": "..."}`, http.StatusBadRequest)
+		return
+	}
+	if !d.approved(w, r, a.Passphrase, "approve tools of "+a.Server) {
 		return
 	}
 	tools, err := d.pins.Approve(a.Server, a.Tool)
@@ -174,4 +187,69 @@ func (d *Daemon) serveApprove(w http.ResponseWriter, r *http.Request) {
 	}
 	d.log.Warn("tool changes approved by the user", "server", a.Server, "tools", tools)
 	writeJSON(w, localapi.Approved{Tools: tools, Told: d.toolsChanged(a.Server)})
+}
+
+// approved checks the asker's approval passphrase, or answers why not and
+// returns false. Every refusal is logged: a wrong guess may be an agent
+// trying to approve its own way out.
+func (d *Daemon) approved(w http.ResponseWriter, r *http.Request, pass, what string) bool {
+	p, ok := peer(r.Context())
+	if !ok {
+		http.Error(w, errNoPeer.Error(), http.StatusForbidden)
+		return false
+	}
+	err := d.approvals.Check(p.UID, pass)
+	if err == nil {
+		return true
+	}
+	d.log.Warn("approval refused", "what", what, "uid", p.UID, "err", err)
+	var locked *approval.LockedError
+	switch {
+	case errors.As(err, &locked):
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
+	case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrNotSet):
+		http.Error(w, err.Error(), http.StatusForbidden)
+	default:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+	return false
+}
+
+// servePassphrase sets or changes the asker's approval passphrase.
+func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
+	p, ok := peer(r.Context())
+	if !ok {
+		http.Error(w, errNoPeer.Error(), http.StatusForbidden)
+		return
+	}
+	var req localapi.PassphraseChange
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil {
+		http.Error(w, `want {"old": "...", "new": "..."}`, http.StatusBadRequest)
+		return
+	}
+	wasSet, _, _ := d.approvals.Status(p.UID)
+	if err := d.approvals.Set(p.UID, req.Old, req.New); err != nil {
+		d.log.Warn("approval passphrase not changed", "uid", p.UID, "err", err)
+		var locked *approval.LockedError
+		switch {
+		case errors.As(err, &locked):
+			http.Error(w, err.Error(), http.StatusTooManyRequests)
+		case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrWeak):
+			http.Error(w, err.Error(), http.StatusForbidden)
+		default:
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+		return
+	}
+	d.log.Warn("approval passphrase set", "uid", p.UID, "changed", wasSet)
+	writeJSON(w, struct{}{})
+}
+
+// passphraseFile is where uid's approval passphrase verifier lives: beside
+// flowd's stores, which a system flowd keeps out of its users' reach.
+func (d *Daemon) passphraseFile(uid int) string {
+	if !d.system {
+		return filepath.Join(d.dataDir, "approval.json")
+	}
+	return filepath.Join(d.dataDir, "approval-"+strconv.Itoa(uid)+".json")
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -121,7 +123,10 @@ type Daemon struct {
 	// definitions.
 	quarantine *quarantine.Store
 	pins       *pins.Store
-	started    time.Time
+	damaged    []boltfile.Damage
+	// approvals checks the passphrase that releasing and approving need.
+	approvals *approval.Gate
+	started   time.Time
 
 	// system: shared by the members of the socket's group (Options.System);
 	// uid: the account flowd runs as, which like root sees every user's
@@ -269,6 +274,7 @@ type stores struct {
 	activity   *activity.Store
 	quarantine *quarantine.Store
 	pins       *pins.Store
+	damaged    []boltfile.Damage // found at open, moved aside
 }
 
 func openStores(o Options) (stores, error) {
@@ -281,19 +287,35 @@ func openStores(o Options) (stores, error) {
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
 		FlushInterval: o.Config.Activity.FlushInterval.Duration,
+		Recover:       true,
+		Log:           o.Log,
 	})
 	if err != nil {
 		return st, err
 	}
-	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{}); err != nil {
+	st.noteDamage(o.Log, st.activity.Damage(), "its records are lost")
+	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}
-	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), 0); err != nil {
+	st.noteDamage(o.Log, st.quarantine.Damage(), "its items and releases are lost: content released before is quarantined again")
+	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), pins.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}
+	st.noteDamage(o.Log, st.pins.Damage(), "its pins are lost: no server is trusted on first use any more, each one's tools are held until approved (flowd pins approve SERVER)")
 	return st, nil
+}
+
+// noteDamage logs a store found damaged and moved aside, and keeps it
+// for status and doctor.
+func (st *stores) noteDamage(log *slog.Logger, d *boltfile.Damage, lost string) {
+	if d == nil {
+		return
+	}
+	log.Error(d.What+" was damaged: moved aside, flowd starts with a fresh one; "+lost,
+		"path", d.Path, "moved_to", d.MovedTo, "reason", d.Reason)
+	st.damaged = append(st.damaged, *d)
 }
 
 // close closes the stores that are open; the activity log's final flush
@@ -330,8 +352,9 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
 	}, det)
 	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
-		quarantine: st.quarantine, pins: st.pins, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
+		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid()}
+	d.approvals = &approval.Gate{File: d.passphraseFile}
 	d.settings.Store(set)
 	return d, nil
 }

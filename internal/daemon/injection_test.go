@@ -2,10 +2,12 @@ package daemon
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -605,9 +608,13 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	answer(t, d, u, listReq, mathTools)
 	answer(t, d, newUpstream(3, shimproto.Hello{Name: "math"}, "s"), listReq, rugPulled)
 
+	// Each request comes from this user, as over the socket: a process
+	// of the user's, not necessarily the user.
 	do := func(method, path, body string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		d.handler().ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req = req.WithContext(context.WithValue(req.Context(), peerKey{}, localsock.Cred{UID: os.Getuid(), GID: os.Getgid()}))
+		d.handler().ServeHTTP(rec, req)
 		return rec
 	}
 	rec := do("GET", "/api/v1/quarantine", "")
@@ -621,7 +628,22 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	assert.Contains(t, rec.Body.String(), "id_rsa")
 	assert.Equal(t, 404, do("GET", "/api/v1/quarantine/q9", "").Code)
 	assert.Equal(t, 404, do("POST", "/api/v1/quarantine/x/release", "").Code)
-	rec = do("POST", "/api/v1/quarantine/q1/release", "")
+	// Releasing and approving need the user's passphrase: none is set yet,
+	// a short one is refused, a wrong guess is refused.
+	rec = do("POST", "/api/v1/quarantine/q1/release", `{}`)
+	assert.Equal(t, 403, rec.Code)
+	assert.Contains(t, rec.Body.String(), "no approval passphrase is set")
+	assert.Equal(t, 400, do("POST", "/api/v1/quarantine/q1/release", "").Code)
+	assert.Equal(t, 403, do("POST", "/api/v1/passphrase", `{"new":"short"}`).Code)
+	require.Equal(t, 200, do("POST", "/api/v1/passphrase", `{"new":"correct horse battery"}`).Code)
+	assert.Equal(t, 403, do("POST", "/api/v1/passphrase", `{"new":"the agent's own passphrase"}`).Code,
+		"changing it needs the old one")
+	rec = do("POST", "/api/v1/quarantine/q1/release", `{"passphrase":"q1"}`)
+	assert.Equal(t, 403, rec.Code)
+	assert.Contains(t, rec.Body.String(), "wrong passphrase")
+	rec = do("GET", "/api/v1/status", "")
+	assert.Contains(t, rec.Body.String(), `"approval_passphrase_set":true`)
+	rec = do("POST", "/api/v1/quarantine/q1/release", `{"passphrase":"correct horse battery"}`)
 	require.Equal(t, 200, rec.Code)
 	assert.Contains(t, rec.Body.String(), `"released"`)
 
@@ -629,8 +651,9 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	require.Equal(t, 200, rec.Code)
 	assert.Contains(t, rec.Body.String(), `"pending":{"add"`)
 	assert.Equal(t, 400, do("POST", "/api/v1/pins/approve", `{}`).Code)
-	assert.Equal(t, 404, do("POST", "/api/v1/pins/approve", `{"server":"nope"}`).Code)
-	rec = do("POST", "/api/v1/pins/approve", `{"server":"math"}`)
+	assert.Equal(t, 403, do("POST", "/api/v1/pins/approve", `{"server":"math"}`).Code, "no passphrase")
+	assert.Equal(t, 404, do("POST", "/api/v1/pins/approve", `{"server":"nope","passphrase":"correct horse battery"}`).Code)
+	rec = do("POST", "/api/v1/pins/approve", `{"server":"math","passphrase":"correct horse battery"}`)
 	require.Equal(t, 200, rec.Code)
 	assert.JSONEq(t, `{"tools":["add"],"told":0}`, rec.Body.String())
 

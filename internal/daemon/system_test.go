@@ -156,7 +156,14 @@ func TestSystemFlowdQuarantineIsPerUser(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, ask(t, d, &bob, http.MethodPost, release, struct{}{}).Code, "nor release it")
 	assert.False(t, d.quarantine.ReleasedFor(session.Scoped(annUID, "cc1"), "web", content))
 	assert.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodGet, show, nil).Code)
-	assert.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, release, struct{}{}).Code)
+	assert.Equal(t, http.StatusForbidden, ask(t, d, &ann, http.MethodPost, release, localapi.Release{}).Code, "ann has set no passphrase yet")
+	const annPass, bobPass = "ann's long passphrase", "bob's long passphrase"
+	require.Equal(t, http.StatusOK, ask(t, d, &bob, http.MethodPost, "/api/v1/passphrase", localapi.PassphraseChange{New: bobPass}).Code)
+	assert.Equal(t, http.StatusForbidden, ask(t, d, &ann, http.MethodPost, release, localapi.Release{Passphrase: bobPass}).Code,
+		"each user has a passphrase of their own")
+	require.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, "/api/v1/passphrase", localapi.PassphraseChange{New: annPass}).Code,
+		"ann sets hers: bob's does not count as one set for her")
+	assert.Equal(t, http.StatusOK, ask(t, d, &ann, http.MethodPost, release, localapi.Release{Passphrase: annPass}).Code)
 	assert.True(t, d.quarantine.ReleasedFor(session.Scoped(annUID, "cc2"), "web", content), "released for ann")
 	assert.False(t, d.quarantine.ReleasedFor(session.Scoped(bobUID, "cc1"), "web", content), "not for bob")
 }
@@ -170,7 +177,11 @@ func TestSystemFlowdPinsAreRootsToManage(t *testing.T) {
 		assert.Equal(t, http.StatusForbidden, ask(t, d, &p, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x"}).Code)
 	}
 	assert.Equal(t, http.StatusOK, ask(t, d, &root, http.MethodGet, "/api/v1/pins", nil).Code)
-	assert.Equal(t, http.StatusNotFound, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x"}).Code,
+	assert.Equal(t, http.StatusForbidden, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x"}).Code,
+		"root too types a passphrase")
+	const pass = "root's own long passphrase"
+	require.Equal(t, http.StatusOK, ask(t, d, &root, http.MethodPost, "/api/v1/passphrase", localapi.PassphraseChange{New: pass}).Code)
+	assert.Equal(t, http.StatusNotFound, ask(t, d, &root, http.MethodPost, "/api/v1/pins/approve", localapi.Approval{Server: "x", Passphrase: pass}).Code,
 		"root gets as far as the pins: nothing pinned is called x")
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/config"
@@ -63,6 +64,13 @@ type Facts struct {
 	DataDir      string
 	DataDirErr   string
 	ActivitySize int64
+	// DamagedFiles are stores moved aside before (NAME.damaged-TIME),
+	// kept for inspection.
+	DamagedFiles []string
+	// DamagedNow are the stores found damaged by reading them, which
+	// doctor does only while flowd does not run (flowd checks them at
+	// start, and then holds them).
+	DamagedNow []string
 
 	Clients []ClientFile
 	Hooks   []HookScope
@@ -125,6 +133,14 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 		f.ConfigErr = err.Error()
 	}
 	f.DataDirErr, f.ActivitySize = checkDataDir(dataDir)
+	f.DamagedFiles, _ = filepath.Glob(filepath.Join(dataDir, "*.db.damaged-*"))
+	if f.Status == nil {
+		for _, s := range Stores {
+			if err := boltfile.Inspect(filepath.Join(dataDir, s.File), s.What); err != nil {
+				f.DamagedNow = append(f.DamagedNow, err.Error())
+			}
+		}
+	}
 	f.Clients = clients(dir)
 	f.Hooks = hooks(dir)
 	return f
@@ -145,6 +161,11 @@ func socketFix(err error) string {
 		return "sudo usermod -aG " + group + " $USER, then log in again"
 	}
 	return ""
+}
+
+// Stores are flowd's files in its data directory.
+var Stores = []struct{ File, What string }{
+	{"activity.db", "activity store"}, {"quarantine.db", "quarantine store"}, {"pins.db", "pins store"},
 }
 
 func checkDataDir(dir string) (string, int64) {
@@ -271,6 +292,7 @@ func Judge(f Facts) []Finding {
 	} else {
 		add("data", OK, fmt.Sprintf("data dir %s is writable; activity store %s", f.DataDir, size(f.ActivitySize)), "")
 	}
+	out = append(out, stores(f)...)
 	if len(f.Clients) == 0 {
 		add("clients", Info, "no MCP client config found (Claude Desktop, Claude Code, Cursor)", "")
 	}
@@ -288,6 +310,48 @@ func Judge(f Facts) []Finding {
 		}
 	}
 	out = append(out, coverage(f)...)
+	return out
+}
+
+// stores are the data section's findings about flowd's files: damaged,
+// failing to write, pins lost.
+func stores(f Facts) []Finding {
+	var out []Finding
+	add := func(status, msg, fix string) {
+		out = append(out, Finding{Section: "data", Status: status, Message: msg, Fix: fix})
+	}
+	for _, e := range f.DamagedNow {
+		add(Fail, e, "flowd run (or start any shim): flowd moves a damaged store aside and starts a fresh one")
+	}
+	reported := map[string]bool{}
+	if st := f.Status; st != nil {
+		for _, d := range st.DamagedStores {
+			reported[d.MovedTo] = true
+			add(Warn, fmt.Sprintf("%s %s was damaged when flowd started (%s): moved aside to %s, flowd runs on a fresh one", d.What, d.Path, d.Reason, d.MovedTo),
+				"rm "+d.MovedTo+" once you no longer need it for inspection")
+		}
+		if u := st.PinsUntrusted; u != nil {
+			add(Warn, fmt.Sprintf("tool pins were lost with a damaged file on %s: no server is trusted on first use, each one's tools are held until you approve them",
+				u.Since.Local().Format(time.DateTime)), "flowd pins list, then flowd pins approve SERVER")
+		}
+		a := st.Activity
+		switch {
+		case a.WriteError != "":
+			add(Fail, fmt.Sprintf("the activity log cannot write since %s, %d records lost so far: %s",
+				a.FailingSince.Local().Format(time.DateTime), a.Failed, a.WriteError), "free space on the disk of "+f.DataDir+" (df -h "+f.DataDir+")")
+		case a.Failed > 0:
+			add(Warn, fmt.Sprintf("%d activity records were lost to failed writes since flowd started (writing works again)", a.Failed),
+				"check free space on the disk of "+f.DataDir+" (df -h "+f.DataDir+")")
+		}
+		if a.Unreadable > 0 {
+			add(Info, fmt.Sprintf("%d activity records cannot be decoded: flowd activity skips them", a.Unreadable), "")
+		}
+	}
+	for _, p := range f.DamagedFiles {
+		if !reported[p] {
+			add(Info, p+" is a damaged store flowd moved aside earlier, kept for inspection", "rm "+p)
+		}
+	}
 	return out
 }
 

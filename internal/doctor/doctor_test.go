@@ -2,6 +2,8 @@ package doctor
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,8 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localapi"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -96,6 +101,63 @@ func TestSocketFix(t *testing.T) {
 	assert.Equal(t, "sudo chmod go-w /tmp", socketFix(fmt.Errorf("check: %w", &paths.TrustError{Dir: "/tmp", Fix: "sudo chmod go-w /tmp"})))
 	assert.Equal(t, "sudo usermod -aG 64999 $USER, then log in again", socketFix(&paths.GroupError{Socket: "/run/flowd/flowd.sock", GID: 64999}), "a gid without a name stays a number")
 	assert.Empty(t, socketFix(fmt.Errorf("has mode 0755, not 0700")))
+}
+
+func TestJudgeStores(t *testing.T) {
+	since := time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC)
+	running := Facts{Socket: "/run/f.sock", DataDir: "/d", Status: &localapi.Status{Version: "1", PID: 9,
+		DamagedStores: []boltfile.Damage{{What: "activity store", Path: "/d/activity.db", MovedTo: "/d/activity.db.damaged-X", Reason: "it was cut short"}},
+		PinsUntrusted: &pins.Untrusted{Since: since, MovedTo: "/d/pins.db.damaged-Y"},
+		Activity:      activity.Stats{Failed: 59157, WriteError: "no space left on device", FailingSince: since}},
+		DamagedFiles: []string{"/d/activity.db.damaged-X", "/d/pins.db.damaged-Y"}}
+	fs := find(Judge(running), "data")
+	require.Len(t, fs, 5, "%+v", fs)
+	assert.Equal(t, OK, fs[0].Status, "the directory itself is fine")
+	assert.Equal(t, Warn, fs[1].Status)
+	assert.Contains(t, fs[1].Message, "activity store /d/activity.db was damaged when flowd started (it was cut short)")
+	assert.Equal(t, Warn, fs[2].Status)
+	assert.Contains(t, fs[2].Message, "no server is trusted on first use")
+	assert.Equal(t, "flowd pins list, then flowd pins approve SERVER", fs[2].Fix)
+	assert.Equal(t, Fail, fs[3].Status, "a failing activity log is broken, not fine")
+	assert.Contains(t, fs[3].Message, "59157 records lost")
+	assert.Contains(t, fs[3].Message, "no space left on device")
+	assert.Equal(t, Info, fs[4].Status, "a file moved aside before this start")
+	assert.Contains(t, fs[4].Message, "/d/pins.db.damaged-Y")
+
+	recovered := running
+	st := *running.Status
+	st.Activity = activity.Stats{Failed: 12}
+	recovered.Status = &st
+	fs = find(Judge(recovered), "data")
+	assert.Contains(t, fs[3].Message, "12 activity records were lost")
+	assert.Equal(t, Warn, fs[3].Status)
+
+	stopped := Facts{Socket: "/run/f.sock", StatusErr: "connection refused", DataDir: "/d",
+		DamagedNow: []string{"activity store /d/activity.db is damaged: it was cut short"}}
+	fs = find(Judge(stopped), "data")
+	require.Len(t, fs, 2)
+	assert.Equal(t, Fail, fs[1].Status)
+	assert.Contains(t, fs[1].Fix, "flowd moves a damaged store aside")
+}
+
+func TestGatherReadsStoresWhenFlowdIsNotRunning(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	s, err := activity.Open(filepath.Join(data, "activity.db"), activity.Options{})
+	require.NoError(t, err)
+	for range 2000 {
+		s.Append(activity.Record{Type: "tool_call", Reason: strings.Repeat("r", 100)})
+	}
+	require.NoError(t, s.Close())
+	fi, err := os.Stat(filepath.Join(data, "activity.db"))
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(filepath.Join(data, "activity.db"), fi.Size()/2))
+
+	f := Gather(filepath.Join(dir, "none.sock"), filepath.Join(dir, "config.toml"), data, dir)
+	require.Nil(t, f.Status)
+	require.Len(t, f.DamagedNow, 1)
+	assert.Contains(t, f.DamagedNow[0], "activity store "+filepath.Join(data, "activity.db")+" is damaged")
+	assert.True(t, Broken(Judge(f)))
 }
 
 // A second flowd of this user, or a shim that passes messages unchecked,

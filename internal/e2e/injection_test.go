@@ -65,6 +65,9 @@ type callAnswer struct {
 	} `json:"result"`
 }
 
+// e2ePassphrase is the approval passphrase the tests set, as a user would.
+const e2ePassphrase = "a passphrase only the user knows"
+
 func decodeAnswer(t *testing.T, line string) callAnswer {
 	t.Helper()
 	var a callAnswer
@@ -117,8 +120,25 @@ func TestInjectionThroughShim(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.Error(t, err, "%s", out)
 	assert.Contains(t, string(out), "needs you at a terminal")
-	// ... and once a user released it, the same content passes.
-	_, err = localapi.NewClient(f.socket, 5*time.Second).Release("q1")
+	// ... and where an agent gives itself a terminal (script(1) runs the
+	// command on a pseudo terminal and types what the agent pipes in), or
+	// calls the socket itself, it does not know the user's passphrase.
+	client := localapi.NewClient(f.socket, 30*time.Second)
+	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
+	if script, err := exec.LookPath("script"); err == nil {
+		cmd = exec.Command(script, "-qec", bins.flowd+" quarantine release q1 --socket "+f.socket, "/dev/null")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Stdin = strings.NewReader("q1\n")
+		out, err = cmd.CombinedOutput()
+		require.Error(t, err, "%s", out)
+		assert.Contains(t, string(out), "wrong passphrase")
+	} else {
+		t.Logf("script(1) is not on PATH (%v): the pseudo-terminal attempt is not tried", err)
+	}
+	_, err = client.Release("q1", "q1")
+	assert.ErrorContains(t, err, "wrong passphrase")
+	// ... and once the user released it, the same content passes.
+	_, err = client.Release("q1", e2ePassphrase)
 	require.NoError(t, err)
 	a = decodeAnswer(t, bad.roundTrip(fmt.Sprintf(readDoc, 4)))
 	assert.False(t, a.Result.IsError)
@@ -185,7 +205,11 @@ func TestRugPullThroughShim(t *testing.T) {
 	require.Error(t, err, "%s", out)
 	assert.Contains(t, string(out), "needs you at a terminal")
 
-	approved, err := localapi.NewClient(f.socket, 5*time.Second).Approve(localapi.Approval{Server: "math", Tool: "echo"})
+	client := localapi.NewClient(f.socket, 30*time.Second)
+	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
+	_, err = client.Approve(localapi.Approval{Server: "math", Tool: "echo", Passphrase: "guess"})
+	assert.ErrorContains(t, err, "wrong passphrase", "a process of the user's that does not know the passphrase")
+	approved, err := client.Approve(localapi.Approval{Server: "math", Tool: "echo", Passphrase: e2ePassphrase})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"echo"}, approved.Tools)
 	assert.Equal(t, 1, approved.Told, "the connected client is told")

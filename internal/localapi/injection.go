@@ -46,6 +46,20 @@ type ToolScan struct {
 type Approval struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool,omitempty"` // every pending tool when empty
+	// Passphrase is the user's approval passphrase, typed by the user.
+	Passphrase string `json:"passphrase"`
+}
+
+// Release is a request to release quarantined content.
+type Release struct {
+	Passphrase string `json:"passphrase"`
+}
+
+// PassphraseChange sets the approval passphrase (Old empty when none is
+// set) or changes it.
+type PassphraseChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 // Approved is flowd's answer to an approval.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -36,6 +37,15 @@ type Status struct {
 	SecurityCoverage string `json:"security_coverage"`
 	// HooksActive maps each agent with recent hook events to the last one.
 	HooksActive map[string]time.Time `json:"hooks_active"`
+	// DamagedStores are the stores flowd found damaged when it started:
+	// moved aside, and replaced with fresh ones.
+	DamagedStores []boltfile.Damage `json:"damaged_stores,omitempty"`
+	// PinsUntrusted is set since tool pins were lost with a damaged file:
+	// no server is trusted on first use any more.
+	PinsUntrusted *pins.Untrusted `json:"pins_untrusted,omitempty"`
+	// ApprovalPassphrase: the asking user has set the passphrase that
+	// releasing and approving need.
+	ApprovalPassphrase bool `json:"approval_passphrase_set"`
 }
 
 // Shim is one connected shim.
@@ -157,12 +167,18 @@ func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
 }
 
 // Release releases a quarantined result: the same content from the same
-// server passes from now on. Only a human may decide this; the CLI asks
-// at the terminal before calling it.
-func (c *Client) Release(id string) (quarantine.Item, error) {
+// server passes from now on. Only a human may decide this: it needs the
+// approval passphrase, which the CLI reads at the terminal.
+func (c *Client) Release(id, passphrase string) (quarantine.Item, error) {
 	var it quarantine.Item
-	err := c.post("/api/v1/quarantine/"+url.PathEscape(id)+"/release", struct{}{}, &it)
+	err := c.post("/api/v1/quarantine/"+url.PathEscape(id)+"/release", Release{Passphrase: passphrase}, &it)
 	return it, err
+}
+
+// SetPassphrase sets the approval passphrase, or changes it (old is the
+// current one).
+func (c *Client) SetPassphrase(old, new string) error {
+	return c.post("/api/v1/passphrase", PassphraseChange{Old: old, New: new}, &struct{}{})
 }
 
 // Pins lists the pinned servers.

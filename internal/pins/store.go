@@ -4,18 +4,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/flowd-dev/flowd/internal/boltfile"
 )
 
-var serversBucket = []byte("servers") // identity → Server
+var (
+	serversBucket = []byte("servers") // identity → Server
+	metaBucket    = []byte("meta")
+	untrustedKey  = []byte("untrusted") // → Untrusted, once pins were lost
+)
 
 // Server is what is pinned for one server identity.
 type Server struct {
@@ -27,6 +30,18 @@ type Server struct {
 	// that differ from their pin. They are hidden until approved.
 	Pending map[string]Tool `json:"pending,omitempty"`
 	Since   time.Time       `json:"since"` // first seen
+	// Unreadable says why the server's stored pins could not be decoded:
+	// it is known, so not trusted on first use, with nothing pinned.
+	Unreadable string `json:"unreadable,omitempty"`
+}
+
+// Untrusted records that pins were lost with a damaged file: from then
+// on no server is trusted on first use, since flowd can no longer tell a
+// server it pinned before (whose tools may have changed since) from a new
+// one.
+type Untrusted struct {
+	Since   time.Time `json:"since"`
+	MovedTo string    `json:"moved_to"` // where the damaged file went
 }
 
 // Identity is how a server is told apart: its name and its command.
@@ -42,45 +57,89 @@ type Store struct {
 	db   *bolt.DB
 	path string
 
-	mu      sync.Mutex
-	servers map[string]*Server // every server, read on each tool call
+	mu        sync.Mutex
+	servers   map[string]*Server // every server, read on each tool call
+	untrusted *Untrusted
+	damage    *boltfile.Damage
 }
 
-// Open opens (creating it if needed) the pins file at path, waiting at
-// most timeout (default 1s) for another process to release it.
-func Open(path string, timeout time.Duration) (*Store, error) {
-	if timeout <= 0 {
-		timeout = time.Second
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open tool pins %s: %w", path, err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("open tool pins %s: still locked by another process after %s (flowd holds it while it runs): %w", path, timeout, err)
-	}
+// Options tune Open. Zero fields take the defaults.
+type Options struct {
+	// Timeout is how long Open waits for another process to release the
+	// file. Default 1s.
+	Timeout time.Duration
+	// Recover moves a damaged file aside and starts a fresh one that
+	// trusts no server on first use (see Untrusted); without it Open
+	// reports the damage and changes nothing (a reader).
+	Recover bool
+}
+
+// Open opens (creating it if needed) the pins file at path.
+func Open(path string, o Options) (*Store, error) {
+	s := &Store{path: path, servers: map[string]*Server{}}
+	var err error
+	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "pins store", Timeout: o.Timeout,
+		Buckets: [][]byte{serversBucket, metaBucket}, Recover: o.Recover, Init: s.load})
 	if err != nil {
-		return nil, fmt.Errorf("open tool pins %s: %w", path, err)
+		return nil, err
 	}
-	s := &Store{db: db, path: path, servers: map[string]*Server{}}
-	err = db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(serversBucket)
-		if err != nil {
-			return err
+	if s.damage != nil && s.untrusted == nil {
+		u := Untrusted{Since: s.damage.Time, MovedTo: s.damage.MovedTo}
+		if err := s.setUntrusted(u); err != nil {
+			return nil, errors.Join(err, s.db.Close())
 		}
-		return b.ForEach(func(k, v []byte) error {
-			var srv Server
-			if err := json.Unmarshal(v, &srv); err != nil {
-				return fmt.Errorf("decode server %q: %w", strings.ReplaceAll(string(k), "\x00", " "), err)
-			}
-			s.servers[string(k)] = &srv
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, errors.Join(fmt.Errorf("open tool pins %s: %w", path, err), db.Close())
 	}
 	return s, nil
+}
+
+// load reads every server into memory. A server whose record cannot be
+// decoded stays known with nothing pinned: forgetting it would trust its
+// tools anew on first use.
+func (s *Store) load(tx *bolt.Tx) error {
+	if v := tx.Bucket(metaBucket).Get(untrustedKey); v != nil {
+		s.untrusted = &Untrusted{}
+		// Undecodable, it still says pins were lost.
+		_ = json.Unmarshal(v, s.untrusted)
+	}
+	return tx.Bucket(serversBucket).ForEach(func(k, v []byte) error {
+		var srv Server
+		if err := json.Unmarshal(v, &srv); err != nil {
+			parts := strings.Split(string(k), "\x00")
+			srv = Server{Name: parts[0], Command: parts[1:], Unreadable: err.Error()}
+		}
+		if srv.Pinned == nil {
+			srv.Pinned = map[string]Tool{}
+		}
+		s.servers[string(k)] = &srv
+		return nil
+	})
+}
+
+func (s *Store) setUntrusted(u Untrusted) error {
+	v, err := json.Marshal(u)
+	if err != nil {
+		return fmt.Errorf("encode untrusted mark: %w", err)
+	}
+	if err := boltfile.Update(s.db, func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Put(untrustedKey, v) }); err != nil {
+		return fmt.Errorf("mark tool pins %s as lost: %w", s.path, err)
+	}
+	s.untrusted = &u
+	return nil
+}
+
+// Damage is the damaged file Open moved aside, or nil.
+func (s *Store) Damage() *boltfile.Damage { return s.damage }
+
+// Untrusted says since when no server is trusted on first use because
+// pins were lost, or nil.
+func (s *Store) Untrusted() *Untrusted {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.untrusted == nil {
+		return nil
+	}
+	u := *s.untrusted
+	return &u
 }
 
 // Close closes the file.
@@ -95,13 +154,15 @@ func (s *Store) Known(id string) bool {
 
 // Observe checks the tools a server listed against its pins and returns
 // the ones to hide. trust pins tools that have no pin yet instead of
-// holding them back: the server is being trusted on first use. A tool
-// that matches its pin again loses its pending change.
+// holding them back: the server is being trusted on first use, unless
+// pins were lost (Untrusted). A tool that matches its pin again loses its
+// pending change.
 func (s *Store) Observe(name string, command []string, tools []Tool, trust bool) (map[string]Change, error) {
 	id := Identity(name, command)
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	trust = trust && s.untrusted == nil
 	old := s.servers[id]
 	srv := &Server{Name: name, Command: command, Pinned: map[string]Tool{}, Pending: map[string]Tool{}, Since: now}
 	if old != nil {
@@ -216,11 +277,12 @@ func (s *Store) List() []Server {
 
 // put writes a server and makes it the current one; s.mu is held.
 func (s *Store) put(id string, srv *Server) error {
+	srv.Unreadable = "" // written whole again
 	v, err := json.Marshal(srv)
 	if err != nil {
 		return fmt.Errorf("encode pins of %s: %w", srv.Name, err)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		return tx.Bucket(serversBucket).Put([]byte(id), v)
 	})
 	if err != nil {

@@ -263,6 +263,10 @@ func TestHumanOnlyCommand(t *testing.T) {
 		"$(which flowd) pins approve github",
 		"curl --unix-socket ~/.flowd.sock -X POST http://x/api/v1/quarantine/7f3a9c2e/release",
 		"curl --unix-socket s -d '{}' http://x/api/v1/pins/approve",
+		"curl --unix-socket s -d '{}' http://x/api/v1/quarantine/q1/rel%65ase",
+		"curl --unix-socket s -d '{}' http://x//api/v1//pins/approve",
+		"flowd passphrase set",
+		"curl --unix-socket s -d '{\"new\":\"mine mine mine\"}' http://x/api/v1/passphrase",
 	} {
 		assert.NotEmpty(t, HumanOnlyCommand(c), c)
 	}

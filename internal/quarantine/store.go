@@ -7,16 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/session"
 )
@@ -44,6 +42,9 @@ type Item struct {
 	Released   time.Time             `json:"released,omitzero"`
 	// Content is the original result; Get fills it, List leaves it out.
 	Content string `json:"content,omitempty"`
+	// Unreadable says why List could not decode the item, whose other
+	// fields are then empty.
+	Unreadable string `json:"unreadable,omitempty"`
 }
 
 // Options tune a Store. Zero fields take the defaults.
@@ -54,6 +55,11 @@ type Options struct {
 	// OpenTimeout is how long Open waits for another process to release
 	// the file. Default 1s.
 	OpenTimeout time.Duration
+	// Recover moves a damaged file aside and starts a fresh one (the
+	// daemon): its items and releases are lost, so what was released is
+	// quarantined again, never let through. Without it Open reports the
+	// damage and changes nothing (a reader).
+	Recover bool
 }
 
 // Store is the quarantine. Its methods are safe for concurrent use.
@@ -66,6 +72,7 @@ type Store struct {
 	count        int
 	released     map[string]bool // by releaseKey; read on every result, so kept in memory
 	releasedFrom map[string]bool // servers with anything released
+	damage       *boltfile.Damage
 }
 
 // ErrNotFound is returned for an ID the store does not hold.
@@ -76,38 +83,26 @@ func Open(path string, o Options) (*Store, error) {
 	if o.MaxItems <= 0 {
 		o.MaxItems = 1000
 	}
-	if o.OpenTimeout <= 0 {
-		o.OpenTimeout = time.Second
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open quarantine %s: %w", path, err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.OpenTimeout})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("open quarantine %s: still locked by another process after %s (flowd holds it while it runs): %w", path, o.OpenTimeout, err)
-	}
+	s := &Store{path: path, max: o.MaxItems, released: map[string]bool{}, releasedFrom: map[string]bool{}}
+	var err error
+	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "quarantine store", Timeout: o.OpenTimeout,
+		Buckets: [][]byte{itemsBucket, contentBucket, releasedBucket}, Recover: o.Recover,
+		Init: func(tx *bolt.Tx) error {
+			s.count = tx.Bucket(itemsBucket).Stats().KeyN
+			return tx.Bucket(releasedBucket).ForEach(func(k, _ []byte) error {
+				s.released[string(k)] = true
+				s.releasedFrom[strings.SplitN(string(k), "\x00", 2)[0]] = true
+				return nil
+			})
+		}})
 	if err != nil {
-		return nil, fmt.Errorf("open quarantine %s: %w", path, err)
-	}
-	s := &Store{db: db, path: path, max: o.MaxItems, released: map[string]bool{}, releasedFrom: map[string]bool{}}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{itemsBucket, contentBucket, releasedBucket} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		s.count = tx.Bucket(itemsBucket).Stats().KeyN
-		return tx.Bucket(releasedBucket).ForEach(func(k, _ []byte) error {
-			s.released[string(k)] = true
-			s.releasedFrom[strings.SplitN(string(k), "\x00", 2)[0]] = true
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, errors.Join(fmt.Errorf("open quarantine %s: %w", path, err), db.Close())
+		return nil, err
 	}
 	return s, nil
 }
+
+// Damage is the damaged file Open moved aside, or nil.
+func (s *Store) Damage() *boltfile.Damage { return s.damage }
 
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
@@ -149,7 +144,7 @@ func (s *Store) Add(it Item, content []byte) (Item, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		items := tx.Bucket(itemsBucket)
 		seq, err := items.NextSequence()
 		if err != nil {
@@ -193,14 +188,16 @@ func (s *Store) evict(tx *bolt.Tx, count int) error {
 }
 
 // List returns up to limit items, newest first, without their content.
+// An item that cannot be decoded is listed by its ID alone, so that one
+// bad item neither fails the list nor disappears from it.
 func (s *Store) List(limit int) ([]Item, error) {
 	var out []Item
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(itemsBucket).Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			var it Item
 			if err := json.Unmarshal(v, &it); err != nil {
-				return fmt.Errorf("decode item %s: %w", formatID(binary.BigEndian.Uint64(k)), err)
+				it = Item{ID: formatID(binary.BigEndian.Uint64(k)), Unreadable: err.Error()}
 			}
 			out = append(out, it)
 		}
@@ -280,9 +277,9 @@ func (s *Store) tx(id string, write bool, fn func(*bolt.Tx, []byte) error) error
 	}
 	var err error
 	if write {
-		err = s.db.Update(run)
+		err = boltfile.Update(s.db, run)
 	} else {
-		err = s.db.View(run)
+		err = boltfile.View(s.db, run)
 	}
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("quarantine item %s in %s: %w", id, s.path, err)

@@ -1,0 +1,112 @@
+package approval
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	iterations = 1000 // the real count takes a fraction of a second per check
+	os.Exit(m.Run())
+}
+
+const pass = "correct horse battery"
+
+func TestVerifier(t *testing.T) {
+	_, err := New("short", time.Now())
+	assert.ErrorIs(t, err, ErrWeak)
+
+	v, err := New(pass, time.Unix(10, 0))
+	require.NoError(t, err)
+	assert.True(t, v.Check(pass))
+	assert.False(t, v.Check(pass+" "))
+	assert.False(t, v.Check(""))
+	assert.NotContains(t, string(v.Hash), pass)
+	w, err := New(pass, time.Unix(10, 0))
+	require.NoError(t, err)
+	assert.NotEqual(t, v.Hash, w.Hash, "salted: the same passphrase hashes differently")
+	assert.False(t, Verifier{}.Check(""), "an empty verifier admits nothing")
+
+	path := filepath.Join(t.TempDir(), "approval.json")
+	_, ok, err := Load(path)
+	require.NoError(t, err)
+	assert.False(t, ok, "none set")
+	require.NoError(t, Save(path, v))
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	got, ok, err := Load(path)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.True(t, got.Check(pass))
+
+	require.NoError(t, os.WriteFile(path, []byte(`{"hash":""}`), 0o600))
+	_, ok, err = Load(path)
+	assert.False(t, ok)
+	assert.ErrorContains(t, err, "damaged", "a damaged verifier is not 'none set', which anyone could then set")
+}
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func TestGate(t *testing.T) {
+	dir := t.TempDir()
+	c := &clock{t: time.Unix(1000, 0)}
+	g := &Gate{File: func(uid int) string { return filepath.Join(dir, "approval.json") }, Now: c.now}
+
+	assert.ErrorIs(t, g.Check(1, pass), ErrNotSet)
+	require.NoError(t, g.Set(1, "", pass), "the first passphrase needs no old one")
+	set, since, err := g.Status(1)
+	require.NoError(t, err)
+	assert.True(t, set)
+	assert.Equal(t, c.t.UTC(), since)
+	require.NoError(t, g.Check(1, pass))
+
+	assert.ErrorIs(t, g.Set(1, "guess", "another long passphrase"), ErrWrong, "changing needs the old one")
+	assert.ErrorIs(t, g.Check(1, "guess"), ErrWrong)
+	// Third wrong guess: locked, even for the right passphrase.
+	assert.ErrorIs(t, g.Check(1, "guess"), ErrWrong)
+	var locked *LockedError
+	require.True(t, errors.As(g.Check(1, pass), &locked))
+	assert.Equal(t, c.t.Add(30*time.Second), locked.Until)
+
+	c.t = c.t.Add(31 * time.Second)
+	assert.ErrorIs(t, g.Check(1, "guess"), ErrWrong)
+	require.True(t, errors.As(g.Check(1, pass), &locked))
+	assert.Equal(t, c.t.Add(time.Minute), locked.Until, "the pause doubles")
+	c.t = c.t.Add(time.Minute)
+	require.NoError(t, g.Check(1, pass), "the right one after the pause")
+	assert.ErrorIs(t, g.Check(1, "guess"), ErrWrong, "a success resets the count")
+	require.NoError(t, g.Check(1, pass))
+
+	// Someone rewrites the file behind flowd's back: ignored while it runs.
+	forged, err := New("the forger's passphrase", c.t)
+	require.NoError(t, err)
+	require.NoError(t, Save(filepath.Join(dir, "approval.json"), forged))
+	assert.ErrorIs(t, g.Check(1, "the forger's passphrase"), ErrWrong)
+	require.NoError(t, g.Check(1, pass))
+
+	require.NoError(t, g.Set(1, pass, "a new long passphrase"))
+	require.NoError(t, g.Check(1, "a new long passphrase"))
+}
+
+func TestGateCeiling(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	dir := t.TempDir()
+	g := &Gate{File: func(int) string { return filepath.Join(dir, "a.json") }, Now: c.now}
+	require.NoError(t, g.Set(0, "", pass))
+	for i := 0; i < 12; i++ {
+		c.t = c.t.Add(2 * time.Hour) // past any pause
+		require.ErrorIs(t, g.Check(0, "wrong"), ErrWrong)
+	}
+	var locked *LockedError
+	require.True(t, errors.As(g.Check(0, pass), &locked))
+	assert.Equal(t, c.t.Add(time.Hour), locked.Until, "the pause stops growing at an hour")
+}
