@@ -17,7 +17,10 @@ import (
 // slow (issue 15's attack shapes), next to benign arguments of the same
 // size, in a session that holds a GitHub token read internally and 2,048
 // planted AWS-key-shaped strings from fetched pages. The default
-// flow.check_budget (2 s) applies: a call it cuts short is denied.
+// flow.check_budget (2 s) applies: a call it cuts short is denied. The
+// first call builds the secrets' automaton. Besides the time to the
+// verdict (worst-ms: the slowest of the calls), cpu-ms is the process's
+// CPU time per call, which a busy machine does not inflate.
 func BenchmarkVerdictCrafted(b *testing.B) {
 	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 	var planted strings.Builder
@@ -47,13 +50,16 @@ func BenchmarkVerdictCrafted(b *testing.B) {
 				slack := newUpstream(3, shimproto.Hello{Name: "slack"}, "s")
 				body := bytes.Repeat([]byte(s.unit), size/len(s.unit)+1)[:size]
 				req := []byte(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"text":"` + string(body) + `"}}}` + "\n")
-				var worst time.Duration
-				denied := 0
+				var worst, cpu time.Duration
+				denied, n := 0, 0
 				for i := 0; b.Loop(); i++ {
+					n++
+					cpu0 := processCPU()
 					m := shimproto.Message{Dir: c2s, Data: bytes.Replace(req, []byte("%d"), []byte(fmt.Sprint(1000+i)), 1)}
 					start := time.Now()
 					v, after := slack.judge(d, m)
 					worst = max(worst, time.Since(start))
+					cpu += processCPU() - cpu0
 					if v.Action != shimproto.Pass {
 						denied++
 					}
@@ -65,6 +71,9 @@ func BenchmarkVerdictCrafted(b *testing.B) {
 				b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 				b.ReportMetric(float64(worst.Microseconds())/1000/(float64(size)/(1<<20)), "worst-ms/MB")
 				b.ReportMetric(float64(denied), "denied")
+				// The CPU the process spent per verdict, a check cut short
+				// and left to finish included when it finished in time.
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(max(n, 1)), "cpu-ms")
 			})
 		}
 	}
