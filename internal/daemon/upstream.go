@@ -113,6 +113,7 @@ func (u *upstream) serverName() string {
 // because the stream belongs to the client and the server. after, when not
 // nil, is work to do once the verdict is on its way (recording an origin).
 func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, after func()) {
+	received := time.Now() // a call's check budget runs from here: parsing 16 MB counts
 	u.mu.Lock()
 	u.messages++
 	u.mu.Unlock()
@@ -134,18 +135,18 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		return u.ambiguous(d, v, m.Dir, e), nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data, m.Forwarded)
+		return u.fromClient(d, v, e, m.Data, m.Forwarded, received)
 	}
 	return u.fromServer(d, v, e, m.Data)
 }
 
-// fromClient judges a client's message; forwarded is whether the shim has
-// sent it on already, under a grant, so that only the record is left to
-// make.
-func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
+// fromClient judges a client's message, received at received; forwarded is
+// whether the shim has sent it on already, under a grant, so that only the
+// record is left to make.
+func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool, received time.Time) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
-		return u.batch(d, v, raw), nil
+		return u.batch(d, v, raw, received), nil
 	case jsonrpc.Notification:
 		if e.Method == "notifications/cancelled" {
 			var p struct {
@@ -169,7 +170,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Method == "initialize" {
 		u.elicits = formElicitation(e.Params)
 	}
-	c := &call{method: e.Method, start: time.Now()}
+	c := &call{method: e.Method, start: received}
 	var later func()
 	if e.Method == "tools/call" {
 		name, args, ok := jsonrpc.ToolCall(e.Params)
@@ -206,7 +207,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 // 2025-06-18, but a batch must not be a way around policy). When any call
 // is denied, nothing reaches the upstream and every request in the batch
 // gets a blocked result.
-func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.Verdict {
+func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte, received time.Time) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
 		// Its calls cannot be judged, nor its ids answered.
@@ -231,7 +232,7 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 			continue
 		}
 		name, args, ok := jsonrpc.ToolCall(e.Params)
-		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
+		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: received}
 		if !ok {
 			c.decision = ambiguousCall
 		} else if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
