@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+
+	"github.com/flowd-dev/flowd/internal/budget"
 )
 
 // needleSet finds every one of a set of needles in a text in one pass: an
@@ -149,15 +151,27 @@ func (a *needleSet) next(n uint32, c byte) uint32 {
 	return 0
 }
 
-// scan calls found with the index of each needle in text, once per needle,
-// and returns the work done: steps forward and back, and reports.
-func (a *needleSet) scan(text []byte, found func(needle uint32)) (work int) {
+// spendEvery is how many text bytes a scan reads between reports of its
+// work to the budget.
+const spendEvery = 1 << 16
+
+// scan calls found with the index of each needle in text, once per needle.
+// It reports its work (steps forward and back, and reports) to b, and
+// stops, returning false, when b runs out.
+func (a *needleSet) scan(text []byte, b *budget.Budget, found func(needle uint32)) bool {
 	if a.epoch++; a.epoch == 0 {
 		clear(a.mark)
 		a.epoch = 1
 	}
 	var s uint32
+	work, next := 0, spendEvery
 	for i := 0; i < len(text); i++ {
+		if i >= next {
+			if !b.Spend(work) {
+				return false
+			}
+			work, next = 0, i+spendEvery
+		}
 		if s == 0 {
 			// No partial match is pending: skip what starts no needle.
 			j := i
@@ -206,7 +220,7 @@ func (a *needleSet) scan(text []byte, found func(needle uint32)) (work int) {
 			n = a.dict[n]
 		}
 	}
-	return work
+	return b.Spend(work)
 }
 
 // size is the automaton's node count.

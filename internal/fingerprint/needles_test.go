@@ -42,7 +42,7 @@ func TestNeedleSetAgreesWithPlainSearch(t *testing.T) {
 			}
 			a := newNeedleSet(needles)
 			got := map[uint32]bool{}
-			a.scan(text, func(k uint32) {
+			a.scan(text, nil, func(k uint32) {
 				assert.False(t, got[k], "needle %d reported twice", k)
 				got[k] = true
 			})

@@ -250,17 +250,24 @@ func (p *pieceSet) add(piece [fragmentLen]byte, slot uint32) {
 	}
 }
 
-// scan calls found with each secret a piece of which is in text, and
-// returns the work done.
-func (p *pieceSet) scan(text []byte, found func(slot uint32)) (work int) {
+// scan calls found with each secret a piece of which is in text. It
+// reports its work to b, and stops, returning false, when b runs out.
+func (p *pieceSet) scan(text []byte, b *budget.Budget, found func(slot uint32)) bool {
 	if len(p.first) == 0 {
-		return 0
+		return true
 	}
 	if p.epoch++; p.epoch == 0 {
 		clear(p.mark)
 		p.epoch = 1
 	}
+	work, next := 0, spendEvery
 	for i := 0; i+fragmentLen <= len(text); i++ {
+		if i >= next {
+			if !b.Spend(work) {
+				return false
+			}
+			work, next = 0, i+spendEvery
+		}
 		work++
 		if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
 			continue
@@ -276,7 +283,7 @@ func (p *pieceSet) scan(text []byte, found func(slot uint32)) (work int) {
 			work++
 		}
 	}
-	return work
+	return b.Spend(work)
 }
 
 // view is one decoded form of the text Find reads: what a raw secret
@@ -321,9 +328,8 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 				out = append(out, SecretMatch{Secret: x.secrets[slot].id, Encoding: name})
 			}
 		}
-		work := 0
 		if !v.noRaw || !v.noCase {
-			work += x.set.scan(v.text, func(k uint32) {
+			ok := x.set.scan(v.text, b, func(k uint32) {
 				n := x.needles[k]
 				switch {
 				case n.form == formRaw && v.noRaw:
@@ -334,11 +340,11 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 					report(n.slot, v.enc)
 				}
 			})
+			if !ok {
+				return false
+			}
 		}
-		if v.fragments {
-			work += x.pieces.scan(v.text, func(slot uint32) { report(slot, EncFragment) })
-		}
-		return b.Spend(work)
+		return !v.fragments || x.pieces.scan(v.text, b, func(slot uint32) { report(slot, EncFragment) })
 	}
 	if !search(view{text: text, enc: EncRaw}) {
 		return out, false
