@@ -31,6 +31,11 @@ const (
 	TypeAnswer   FrameType = 6 // shim → flowd, JSON Answer: the user's answer to an Ask verdict
 	TypeToClient FrameType = 7 // flowd → shim, one MCP message line for the shim to write to the client
 	TypeGrant    FrameType = 8 // flowd → shim, JSON Grant: what the shim may forward without waiting for a verdict
+	// TypeAlive, flowd → shim, empty: flowd is working on what the shim
+	// sent and has not answered yet. flowd sends one at least every
+	// Welcome.AliveMS while it owes the shim verdicts, so a shim can tell
+	// a flowd that is slow from one that is gone (stopped, hung, dead).
+	TypeAlive FrameType = 9
 )
 
 // Direction of an MCP message.
@@ -95,6 +100,9 @@ type Welcome struct {
 	FailMode        string `json:"fail_mode"`
 	VerdictTimeout  int64  `json:"verdict_timeout_ms"`
 	MaxInspectBytes int    `json:"max_inspect_bytes"`
+	// AliveMS is how often at least flowd sends an Alive frame while it
+	// owes the shim a verdict; zero: this flowd sends none.
+	AliveMS int64 `json:"alive_ms,omitempty"`
 }
 
 // Question is what the shim asks the user about a held request.
@@ -251,6 +259,11 @@ func (w *Writer) WriteMessage(m Message) error {
 // client.
 func (w *Writer) WriteToClient(line []byte) error {
 	return w.frame(TypeToClient, nil, line)
+}
+
+// WriteAlive tells the shim that flowd is still working on its messages.
+func (w *Writer) WriteAlive() error {
+	return w.frame(TypeAlive, nil, nil)
 }
 
 func (w *Writer) WriteVerdict(v Verdict) error {
