@@ -275,11 +275,6 @@ func TestParseErrors(t *testing.T) {
 			want: []string{"config /x/flowd.toml:2: shim.max_inspect_bytes: 0 is not allowed; want a positive number"},
 		},
 		{
-			name: "check budget as long as the shim waits",
-			doc:  "[flow]\ncheck_budget = \"5s\"\n",
-			want: []string{"config /x/flowd.toml:2: flow.check_budget: 5s is not shorter than shim.verdict_timeout (5s)"},
-		},
-		{
 			name: "negative duration",
 			doc:  "[shim]\nverdict_timeout = \"-1s\"\n",
 			want: []string{"config /x/flowd.toml:2: shim.verdict_timeout: -1s is not allowed; want a positive duration"},

@@ -69,9 +69,6 @@ func (c *Config) validate() []fieldError {
 	v.positiveInt("flow.min_match_length", c.Flow.MinMatchLength)
 	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)
 	v.positiveDuration("flow.check_budget", c.Flow.CheckBudget)
-	if c.Flow.CheckBudget.Duration >= c.Shim.VerdictTimeout.Duration && c.Shim.VerdictTimeout.Duration > 0 {
-		v.fail("flow.check_budget", "%s is not shorter than shim.verdict_timeout (%s): a shim would give up on a slow call before flowd does, and apply fail_mode to it", c.Flow.CheckBudget.Duration, c.Shim.VerdictTimeout.Duration)
-	}
 
 	in := c.Injection
 	v.positiveInt("injection.max_field_bytes", in.MaxFieldBytes)
