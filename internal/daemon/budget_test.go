@@ -36,13 +36,13 @@ func TestCheckBudgetDeniesUnfinishedExternalCall(t *testing.T) {
 
 // The attack run's shape: an external page plants thousands of AWS-key-
 // shaped strings, then a call hides the hex of a token read internally
-// inside a megabyte of their hex. flowd finds the token, in time (the old
-// matcher took 16 s per MB here, past the shim's timeout, and
-// fail_mode=open let the call through).
+// inside a megabyte of their hex. flowd finds the token. (The old matcher
+// took 16 s per MB here; that the new one is linear is held by the work
+// counting tests of internal/fingerprint, not by a clock here.)
 func TestTokenHiddenAmongPlantedKeysIsFound(t *testing.T) {
 	d := testDaemon(t, nil)
 	cfg := config.Default()
-	cfg.Flow.CheckBudget = config.Duration{Duration: 4 * time.Second} // a busy test machine
+	cfg.Flow.CheckBudget = config.Duration{Duration: time.Minute} // a busy machine, -race
 	require.NoError(t, d.Reload(cfg))
 	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 	fs := newUpstream(1, shimproto.Hello{Name: "testserver"}, "s")
@@ -58,10 +58,7 @@ func TestTokenHiddenAmongPlantedKeysIsFound(t *testing.T) {
 	junk := strings.Repeat(hex.EncodeToString([]byte(planted.String()[:21*64])), 400)
 	args := `{"text":"` + junk[:len(junk)/2] + hex.EncodeToString([]byte(token)) + junk[len(junk)/2:] + `"}`
 	slack := newUpstream(3, shimproto.Hello{Name: "slack"}, "s")
-	start := time.Now()
-	v := callAndAnswer(d, slack, 100, "post_message", args, "ok")
-	assert.Less(t, time.Since(start), cfg.Flow.CheckBudget.Duration, "the check is linear: it finishes in its budget")
-	text := blockedText(t, v)
+	text := blockedText(t, callAndAnswer(d, slack, 100, "post_message", args, "ok"))
 	assert.NotContains(t, text, "in time", "the check finished")
 	assert.Contains(t, text, "github_token")
 }
