@@ -15,6 +15,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shim"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
@@ -65,6 +66,7 @@ func main() {
 		Stdin:          os.Stdin,
 		Stdout:         os.Stdout,
 		Stderr:         os.Stderr,
+		UnprotectedDir: unprotected.Dir(),
 	}))
 }
 

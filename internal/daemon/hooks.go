@@ -61,6 +61,9 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 	ev.latency = time.Since(start)
 	d.recordHook(&ev, v)
 	writeJSON(w, v)
+	if len(body) >= releaseAfter {
+		d.releaseMemory()
+	}
 }
 
 type hookEvent struct {
@@ -104,17 +107,18 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views, budget.Until(time.Now().Add(set.cfg.Flow.CheckBudget.Duration)))
 		taint, tainted := s.Tainted()
 		pc := policy.Call{
-			Tainted:     tainted,
-			TaintReason: taint,
-			Server:      ev.server,
-			Tool:        ev.tool,
-			External:    ev.class.Class == classify.External || ev.class.Class == classify.Hybrid,
-			Endpoint:    policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
-			Secrets:     ev.analysis.Secrets,
-			FlowType:    ev.analysis.FlowType,
-			Sources:     ev.analysis.Sources,
-			Unfinished:  ev.analysis.Unfinished,
-			CanAsk:      true,
+			Tainted:      tainted,
+			TaintReason:  taint,
+			Server:       ev.server,
+			Tool:         ev.tool,
+			External:     ev.class.CanExfiltrate,
+			Unclassified: ev.class.Class == classify.Unknown,
+			Endpoint:     policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
+			Secrets:      ev.analysis.Secrets,
+			FlowType:     ev.analysis.FlowType,
+			Sources:      ev.analysis.Sources,
+			Unfinished:   ev.analysis.Unfinished,
+			CanAsk:       true,
 		}
 		ev.decision = set.rules.Decide(pc)
 		if pc.Endpoint != "" {

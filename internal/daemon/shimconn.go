@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -59,20 +60,32 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 	d.wg.Add(1)
 	defer d.wg.Done()
 	defer conn.Close()
+	defer d.conns.Identified(conn)
+	// The server's request deadlines do not apply to a shim, which is
+	// silent while its agent thinks; its hello has one of its own.
+	conn.SetDeadline(time.Time{})
 	if _, err := io.WriteString(conn, shimproto.SwitchingProtocols); err != nil {
 		return
 	}
 	d.runShim(r.Context(), conn, brw.Reader)
 }
 
+// helloTimeout is how long an upgraded connection may take to say hello;
+// a shim sends it at once.
+const helloTimeout = 10 * time.Second
+
 // runShim serves one shim; ctx carries who connected.
 func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 	r, w := shimproto.Frames(conn, br)
+	r.SetLimit(shimproto.HelloLimit)
+	conn.SetReadDeadline(time.Now().Add(helloTimeout))
 	t, p, err := r.Next()
 	if err != nil || t != shimproto.TypeHello {
 		d.log.Warn("shim connection without hello", "err", err)
 		return
 	}
+	conn.SetReadDeadline(time.Time{})
+	d.conns.Identified(conn)
 	var h shimproto.Hello
 	if err := json.Unmarshal(p, &h); err != nil {
 		d.log.Warn("bad shim hello", "err", err)
@@ -96,6 +109,9 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 	}); err != nil {
 		return
 	}
+	// A frame longer than the limit of the shim's welcome is not read: a
+	// length claimed costs nothing.
+	r.SetLimit(shimproto.FrameLimit(cfg.MaxInspectBytes))
 	hb := newHeartbeat(alive, func() error {
 		s.wmu.Lock()
 		defer s.wmu.Unlock()
@@ -129,6 +145,10 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 		hb.idle()
 		t, p, err := r.Next()
 		if err != nil {
+			if tl := (*shimproto.FrameTooLargeError)(nil); errors.As(err, &tl) {
+				d.log.Warn("shim connection closed: frame over the limit (4 × shim.max_inspect_bytes)", "shim", s.up.id,
+					"server", s.up.serverName(), "size", tl.Size, "limit", tl.Limit)
+			}
 			return
 		}
 		hb.working()
@@ -159,6 +179,9 @@ func (d *Daemon) runShim(ctx context.Context, conn net.Conn, br *bufio.Reader) {
 				d.behind.add(after)
 			default:
 				after()
+			}
+			if len(p) >= releaseAfter {
+				d.releaseMemory()
 			}
 		case shimproto.TypeAnswer:
 			var a shimproto.Answer

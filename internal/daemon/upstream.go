@@ -1,10 +1,10 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +34,7 @@ type upstream struct {
 	mu       sync.Mutex
 	name     string // what activity and policy call this server
 	named    bool   // name came from --name or serverInfo, not the command
+	reported string // serverInfo.name: the server's claim, which classification weighs apart
 	messages uint64
 	modern   bool // the stream speaks the 2026-07-28 revision
 	// elicits is whether the client declared form elicitation, so the
@@ -119,12 +120,12 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 	u.mu.Unlock()
 	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
+		if m.Dir == shimproto.ClientToServer {
+			return u.unread(d, v, m), nil
+		}
 		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
 			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
-		if m.Dir == shimproto.ServerToClient {
-			v = u.oversize(d, v, m)
-		}
-		return v, nil
+		return u.oversize(d, v, m), nil
 	}
 	e, err := jsonrpc.Parse(m.Data)
 	if err != nil {
@@ -162,7 +163,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	default:
 		return v, nil
 	}
-	if e.Method == "server/discover" || strings.Contains(string(e.Params), jsonrpc.ModernVersionKey) {
+	if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
 		u.mu.Lock()
 		u.modern = true
 		u.mu.Unlock()
@@ -400,6 +401,20 @@ func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direc
 	return v
 }
 
+// unread refuses a client message too large for flowd to read
+// (shimproto.FrameLimit), of which it has only the start and the end: what
+// it carries and to which tool may lie in between.
+func (u *upstream) unread(d *Daemon, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
+	reason := fmt.Sprintf("message of %d bytes is too large for flowd to check (over %d × shim.max_inspect_bytes); raise the limit to allow it",
+		m.Size, shimproto.RequestFactor)
+	u.refused(d, m.Dir, "", reason)
+	v.Action = shimproto.Drop
+	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
+		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(id, jsonrpc.BlockPrefix+reason)
+	}
+	return v
+}
+
 // wentAhead handles a call the shim forwarded under a grant. Policy allows
 // it unless the grant was withdrawn while the call was on its way: that is
 // logged and recorded, as it could not be stopped. So is a call to a tool
@@ -486,19 +501,20 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		args = args[:limit]
 	}
 	c.class = u.toolClass(d, c.tool)
-	// The whole check, from the call's arrival, fits in flow.check_budget
-	// (below the shim's verdict_timeout): a check that runs out denies a
-	// call that could leave, rather than leave it to the shim's fail_mode.
+	// The whole check, from the call's arrival, fits in flow.check_budget:
+	// a check that runs out denies a call that could leave, rather than
+	// hold it and the messages behind it for as long as it takes.
 	deadline := c.start.Add(set.cfg.Flow.CheckBudget.Duration)
 	b := budget.Until(deadline)
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
-		Tainted:     tainted,
-		TaintReason: taint,
-		Server:      server,
-		Tool:        c.tool,
-		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
+		Tainted:      tainted,
+		TaintReason:  taint,
+		Server:       server,
+		Tool:         c.tool,
+		External:     c.class.CanExfiltrate,
+		Unclassified: c.class.Class == classify.Unknown,
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
@@ -589,9 +605,24 @@ func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
 	if !ok {
 		info = classify.ToolInfo{Name: tool}
 	}
-	r := d.current().classifier.Tool(u.name, info)
+	r := d.current().classifier.ToolOf(u.classifyNames(), info)
 	u.classes[tool] = r
 	return r
+}
+
+// classifyNames are the server's names for classification; the caller
+// holds u.mu. Its own serverInfo.name is kept apart from the client's name
+// and its command's, as it may only make flowd more cautious.
+func (u *upstream) classifyNames() classify.Names {
+	return classify.Names{Given: u.hello.Name, Command: NameFromCommand(u.hello.Command), Reported: u.reported}
+}
+
+// serverClass classifies the server as a whole.
+func (u *upstream) serverClass(c *classify.Classifier) classify.Result {
+	u.mu.Lock()
+	names := u.classifyNames()
+	u.mu.Unlock()
+	return c.ServerOf(names)
 }
 
 // forgetClasses drops cached classifications after a config reload.
@@ -605,7 +636,7 @@ func (u *upstream) forgetClasses() {
 // a hybrid tool counts as holding private data (flow.FlowType does that).
 func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 	if tool == "" {
-		return d.current().classifier.Server(u.serverName()).Class
+		return u.serverClass(d.current().classifier).Class
 	}
 	return u.toolClass(d, tool).Class
 }
@@ -613,35 +644,15 @@ func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 // learnTools keeps each tool's description, parameters and annotations:
 // evidence for classifying it.
 func (u *upstream) learnTools(result []byte) {
-	var r struct {
-		Tools []struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			InputSchema struct {
-				Properties map[string]json.RawMessage `json:"properties"`
-			} `json:"inputSchema"`
-			Annotations struct {
-				ReadOnlyHint    *bool `json:"readOnlyHint"`
-				DestructiveHint *bool `json:"destructiveHint"`
-				OpenWorldHint   *bool `json:"openWorldHint"`
-			} `json:"annotations"`
-		} `json:"tools"`
-	}
-	if json.Unmarshal(result, &r) != nil {
+	tools, err := classify.ParseTools(result)
+	if err != nil {
 		return
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, t := range r.Tools {
-		info := classify.ToolInfo{Name: t.Name, Description: t.Description,
-			ReadOnlyHint: t.Annotations.ReadOnlyHint, DestructiveHint: t.Annotations.DestructiveHint,
-			OpenWorldHint: t.Annotations.OpenWorldHint}
-		for p := range t.InputSchema.Properties {
-			info.Params = append(info.Params, p)
-		}
-		sort.Strings(info.Params)
-		u.tools[t.Name] = info
-		delete(u.classes, t.Name)
+	for _, info := range tools {
+		u.tools[info.Name] = info
+		delete(u.classes, info.Name)
 	}
 }
 
@@ -660,6 +671,10 @@ func (u *upstream) learn(result []byte) {
 	defer u.mu.Unlock()
 	if r.ServerInfo.Name != "" && !u.named {
 		u.name, u.named = r.ServerInfo.Name, true
+	}
+	if r.ServerInfo.Name != u.reported {
+		u.reported = r.ServerInfo.Name
+		clear(u.classes)
 	}
 	if r.ProtocolVersion >= "2026-07-28" {
 		u.modern = true

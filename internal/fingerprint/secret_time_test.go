@@ -173,3 +173,23 @@ func BenchmarkSecretFindShapes(b *testing.B) {
 		})
 	}
 }
+
+// Bytes follows the live secrets: it grows with them and comes back down
+// as the oldest are forgotten.
+func TestSecretIndexBytes(t *testing.T) {
+	x, err := NewSecretIndex(4)
+	require.NoError(t, err)
+	assert.Zero(t, x.Bytes())
+	x.Add(1, "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
+	one := x.Bytes()
+	assert.Greater(t, one, 2*startBits/8)
+	for i := range 4 {
+		x.Add(uint64(10+i), fmt.Sprintf("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1x%05d", i), false)
+	}
+	four := x.Bytes()
+	assert.Greater(t, four, one)
+	for i := range 8 {
+		x.Add(uint64(20+i), fmt.Sprintf("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1y%05d", i), false)
+	}
+	assert.Equal(t, four, x.Bytes(), "four secrets of the same length, the oldest forgotten")
+}

@@ -54,5 +54,3 @@ func readNow(f *os.File, p []byte) (n int, err error) {
 	}
 	return n, nil
 }
-
-func detachAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

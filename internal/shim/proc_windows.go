@@ -114,10 +114,3 @@ func joinAndResume(job windows.Handle, pid uint32) error {
 
 // childAttr: startChild does the work a parent-death signal does on Linux.
 func childAttr() *syscall.SysProcAttr { return nil }
-
-// detachAttr starts flowd in its own process group, away from the
-// client's console signals. The shim is in no job of its own making, so
-// flowd outlives it.
-func detachAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
-}

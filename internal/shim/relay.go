@@ -51,6 +51,13 @@ type relay struct {
 	// unjudged, whose answers may pass unjudged too; it is emptied once
 	// flowd answers again.
 	passed unjudgedIDs
+	// untrusted, when set, is why the socket's place cannot be trusted:
+	// someone else could be listening there, so fail_mode is closed
+	// whatever the config says, and this is the fix the user is told.
+	untrusted string
+	// unprotected records this shim, while it passes messages unchecked,
+	// where flowd status and doctor look (package unprotected).
+	unprotected func(reason string)
 }
 
 // unjudgedIDs is a bounded set of JSON-RPC ids.
@@ -186,7 +193,10 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	if r.mode() == "closed" {
 		if e, err := jsonrpc.Parse(p.line); err == nil {
 			fix := "start flowd (flowd run) or set fail_mode = \"open\""
-			if state == "is not answering" {
+			switch {
+			case r.untrusted != "":
+				fix = r.untrusted
+			case state == "is not answering":
 				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
 			}
 			switch {
@@ -202,6 +212,9 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	}
 	if len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
 		r.logf("flowd at %s %s: messages pass unchecked (fail_mode=%s) until it answers again", r.link.socket, state, r.mode())
+		if r.mode() == "open" && r.unprotected != nil {
+			r.unprotected("flowd " + state + ": messages pass unchecked (fail_mode=open)")
+		}
 	}
 	return dst, p.line
 }
@@ -211,10 +224,16 @@ func (r *relay) answered() {
 	if r.warned.Load() {
 		r.warned.Store(false)
 		r.passed.reset()
+		if r.unprotected != nil {
+			r.unprotected("")
+		}
 	}
 }
 
 func (r *relay) mode() string {
+	if r.untrusted != "" {
+		return "closed"
+	}
 	if m := r.link.settings().FailMode; m != "" {
 		return m
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 // Options configure one shim run.
@@ -30,6 +32,26 @@ type Options struct {
 	Stdin          io.Reader
 	Stdout         io.Writer
 	Stderr         io.Writer // the shim's own diagnostics; the upstream's stderr goes to os.Stderr
+	// UnprotectedDir is where the shim records itself while it passes
+	// messages unchecked (package unprotected); empty records nothing.
+	UnprotectedDir string
+}
+
+// untrustedSocket says why the directory of flowd's socket cannot be
+// trusted, or "" when it can, or does not exist yet (flowd makes it).
+// Someone else could be listening in an untrusted place (another user who
+// made /tmp/flowd-UID first), so the shim must not pass tool calls there
+// as if flowd were merely down.
+func untrustedSocket(socket string) string {
+	if _, err := os.Lstat(filepath.Dir(socket)); err != nil {
+		return ""
+	}
+	_, err := paths.CheckSocketDir(socket)
+	var notMember *paths.GroupError
+	if err == nil || errors.As(err, &notMember) {
+		return "" // a system flowd this user may not use: merely unreachable
+	}
+	return fmt.Sprintf("flowd's socket directory cannot be trusted, so tool calls are blocked whatever fail_mode says: %v (flowd doctor)", err)
 }
 
 // Run relays one upstream server until it exits and returns the exit code
@@ -94,7 +116,27 @@ func Run(o Options) int {
 	l := newLink(o.Socket, hello, start, logf)
 	l.timeout = o.VerdictTimeout
 	l.toClient = func(line []byte) { toClient.Write(line) }
-	r := &relay{link: l, failMode: o.FailMode, logf: logf}
+	r := &relay{link: l, failMode: o.FailMode, logf: logf, untrusted: untrustedSocket(o.Socket)}
+	if r.untrusted != "" {
+		logf("%s", r.untrusted)
+	}
+	if dir := o.UnprotectedDir; dir != "" {
+		rec := unprotected.Shim{PID: os.Getpid(), Server: o.Name, Socket: o.Socket}
+		if rec.Server == "" {
+			rec.Server = strings.Join(o.Command, " ")
+		}
+		r.unprotected = func(reason string) {
+			if reason == "" {
+				unprotected.Clear(dir, rec.PID)
+				return
+			}
+			rec.Reason, rec.Since = reason, time.Now()
+			if err := unprotected.Mark(dir, rec); err != nil {
+				logf("%v", err)
+			}
+		}
+		defer unprotected.Clear(dir, rec.PID)
+	}
 	if err := l.connect(); err != nil {
 		logf("flowd at %s %s: %v", o.Socket, l.state(), err)
 		l.reconnect()

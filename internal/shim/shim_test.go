@@ -22,6 +22,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 // fakeFlowd speaks the flowd side of shimproto with a scripted judge, so
@@ -479,4 +480,55 @@ func TestUpstreamExitCodeAndReport(t *testing.T) {
 	r = startShim(t, socketPath(t), "open", "no-such-command-flowd")
 	assert.Equal(t, 127, <-r.code)
 	assert.Contains(t, r.stderr.String(), "give its absolute path")
+}
+
+// runShim is startShim with whatever Options the test sets; Stdin, Stdout
+// and Stderr are the test's.
+func runShim(t *testing.T, o Options) *running {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r := &running{in: inW, out: bufio.NewReaderSize(outR, 1<<20), stderr: &syncBuffer{}, code: make(chan int, 1)}
+	o.Stdin, o.Stdout, o.Stderr = inR, outW, r.stderr
+	go func() {
+		r.code <- Run(o)
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return r
+}
+
+// A shim passing messages unchecked says so where flowd status and doctor
+// look, and takes it back when it exits.
+func TestUnprotectedShimIsRecorded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "unprotected")
+	r := runShim(t, Options{Name: "slack", Socket: socketPath(t), FailMode: "open", Command: []string{"cat"}, UnprotectedDir: dir})
+	r.send(t, "{\"a\":1}\n")
+	assert.Equal(t, "{\"a\":1}\n", r.readLine(t))
+	list, err := unprotected.List(dir)
+	require.NoError(t, err)
+	require.Len(t, list, 1, "recorded before the unchecked message went on")
+	assert.Equal(t, "slack", list[0].Server)
+	assert.Equal(t, os.Getpid(), list[0].PID)
+	assert.Contains(t, list[0].Reason, "messages pass unchecked")
+	assert.Equal(t, 0, r.finish(t))
+	list, err = unprotected.List(dir)
+	require.NoError(t, err)
+	assert.Empty(t, list, "an exited shim is no longer unprotected")
+}
+
+// Someone else could listen in a socket directory the user does not own
+// alone (another user who made /tmp/flowd-UID first): tool calls are
+// blocked there, whatever fail_mode says, with the directory and the fix.
+func TestUntrustedSocketDirFailsClosed(t *testing.T) {
+	sock := socketPath(t)
+	dir := filepath.Dir(sock)
+	require.NoError(t, os.Chmod(dir, 0o777))
+	r := runShim(t, Options{Socket: sock, FailMode: "open", Command: []string{"cat"}})
+	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"key"}}}`+"\n")
+	reply := r.readLine(t)
+	assert.Contains(t, reply, `"isError":true`)
+	assert.Contains(t, reply, "socket directory cannot be trusted")
+	assert.Contains(t, reply, dir)
+	assert.Contains(t, reply, "chmod 700 "+dir, "the fix")
+	assert.Equal(t, 0, r.finish(t))
 }
