@@ -2,7 +2,9 @@ package judge
 
 import (
 	"encoding/json"
+	"time"
 
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
@@ -18,6 +20,9 @@ type Call struct {
 	Tool    string
 	Class   classify.Result // the destination's class
 	Args    []byte
+	// Received is when the call arrived: its check budget
+	// (flow.check_budget) runs from then. Zero: from now.
+	Received time.Time
 	// Bounded: only the first shim.max_inspect_bytes of Args are read, as
 	// for a message a shim relays; what is past them counts as not
 	// inspected. A hook's input is read whole.
@@ -77,7 +82,17 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	if limit := set.Cfg.Shim.MaxInspectBytes; in.Bounded && len(args) > limit {
 		args = args[:limit]
 	}
-	views := unwrap.Views(args)
+	// The whole check, from the call's arrival, fits in flow.check_budget:
+	// a check that runs out denies a call that could leave, rather than
+	// hold it and the messages behind it for as long as it takes.
+	start := in.Received
+	if start.IsZero() {
+		start = time.Now()
+	}
+	deadline := start.Add(set.Cfg.Flow.CheckBudget.Duration)
+	// What the closures below read, copied: a closure over in would move
+	// it to the heap on every call.
+	server, tool, class := in.Server, in.Tool, in.Class
 	sess := j.Flows.Session(in.Session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
@@ -87,7 +102,6 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		Tool:         in.Tool,
 		External:     in.Class.CanExfiltrate,
 		Unclassified: in.Class.Class == classify.Unknown,
-		Endpoint:     policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints),
 
 		ArgsBytes:      len(in.Args),
 		InspectedBytes: len(args),
@@ -97,9 +111,23 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
+	var views [][]byte
 	if pc.External {
-		out.Analysis = sess.Check(in.Server, in.Tool, in.Class, args, views)
+		b := budget.Until(deadline)
+		r := checkWithin(deadline, func() checked {
+			v := unwrap.Views(args)
+			return checked{endpoint: policy.SuspiciousHost(args, v, set.Rules.SuspiciousEndpoints),
+				analysis: sess.Check(server, tool, class, args, v, b)}
+		})
+		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
+		if pc.Unfinished = out.Analysis.Unfinished; pc.Unfinished {
+			j.Log.Warn("call denied: its check ran out of flow.check_budget", "server", in.Server, "tool", in.Tool,
+				"args_bytes", len(in.Args), "budget", set.Cfg.Flow.CheckBudget.Duration, "spent", time.Since(start))
+		}
+	} else {
+		views = unwrap.Views(args)
+		pc.Endpoint = policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints)
 	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -108,13 +136,15 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	out.Decision = set.Rules.Decide(pc)
 	// The justification argument is removed call by call.
 	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
-	// What finish reads, copied: a closure over in or pc would move them
-	// to the heap on every call.
-	server, tool, class := in.Server, in.Tool, in.Class
+	// What finish reads, copied: a closure over pc would move it to the
+	// heap on every call.
 	external, endpoint := pc.External, pc.Endpoint != ""
+	checkBudget := set.Cfg.Flow.CheckBudget.Duration
 	finish := func() {
 		if !external {
-			out.Analysis = sess.Check(server, tool, class, args, views)
+			// For the log only: a call to an internal destination is not
+			// held up, and its check has a budget of its own.
+			out.Analysis = sess.Check(server, tool, class, args, views, budget.Until(time.Now().Add(checkBudget)))
 		}
 		switch {
 		case endpoint:
@@ -139,4 +169,29 @@ func justification(args []byte) string {
 	var s string
 	json.Unmarshal(raw, &s)
 	return s
+}
+
+// checked is what the check of a call to an external destination found.
+type checked struct {
+	endpoint string
+	analysis flow.Analysis
+}
+
+// checkWithin runs check and returns what it found, or, once deadline has
+// passed, an unfinished analysis: the matchers stop at their next look at
+// the budget (which has the same deadline), but a stage that does not look
+// at it (a long fingerprint match) must not hold the verdict past the
+// shim's verdict_timeout either. A check left behind finishes on its own
+// and is dropped.
+func checkWithin(deadline time.Time, check func() checked) checked {
+	done := make(chan checked, 1)
+	go func() { done <- check() }()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r
+	case <-t.C:
+		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+	}
 }

@@ -115,6 +115,7 @@ func (u *Stream) Name() string {
 // because the stream belongs to the client and the server. after, when not
 // nil, is work to do once the verdict is on its way (recording an origin).
 func (u *Stream) Judge(j *judge.Judge, m shimproto.Message) (v shimproto.Verdict, after func()) {
+	received := time.Now() // a call's check budget runs from here: parsing 16 MB counts
 	u.mu.Lock()
 	u.messages++
 	u.mu.Unlock()
@@ -136,18 +137,18 @@ func (u *Stream) Judge(j *judge.Judge, m shimproto.Message) (v shimproto.Verdict
 		return u.ambiguous(j, v, m.Dir, e), nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(j, v, e, m.Data, m.Forwarded)
+		return u.fromClient(j, v, e, m.Data, m.Forwarded, received)
 	}
 	return u.fromServer(j, v, e, m.Data)
 }
 
-// fromClient judges a client's message; forwarded is whether the shim has
-// sent it on already, under a grant, so that only the record is left to
-// make.
-func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
+// fromClient judges a client's message, received at received; forwarded is
+// whether the shim has sent it on already, under a grant, so that only the
+// record is left to make.
+func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool, received time.Time) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
-		return u.batch(j, v, raw), nil
+		return u.batch(j, v, raw, received), nil
 	case jsonrpc.Notification:
 		if e.Method == "notifications/cancelled" {
 			var p struct {
@@ -171,7 +172,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 	if e.Method == "initialize" {
 		u.elicits = formElicitation(e.Params)
 	}
-	c := &call{method: e.Method, start: time.Now()}
+	c := &call{method: e.Method, start: received}
 	var later func()
 	if e.Method == "tools/call" {
 		name, args, ok := jsonrpc.ToolCall(e.Params)
@@ -208,7 +209,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 // 2025-06-18, but a batch must not be a way around policy). When any call
 // is denied, nothing reaches the upstream and every request in the batch
 // gets a blocked result.
-func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte) shimproto.Verdict {
+func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte, received time.Time) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
 		// Its calls cannot be judged, nor its ids answered.
@@ -233,7 +234,7 @@ func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte) shimprot
 			continue
 		}
 		name, args, ok := jsonrpc.ToolCall(e.Params)
-		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
+		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: received}
 		if !ok {
 			c.Decision = ambiguousCall
 		} else if c.Decision = u.withheld(j, name); c.Decision.Action != policy.Deny {
@@ -501,8 +502,8 @@ func (u *Stream) decide(j *judge.Judge, c *call, args []byte, holdable bool) (la
 		// sessions fall back.
 		ask = judge.AskByElicitation
 	}
-	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.tool,
-		Class: u.toolClass(j, c.tool), Args: args, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
+	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.tool, Class: u.toolClass(j, c.tool),
+		Args: args, Received: c.start, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
 }
 
 // toolClass classifies one of this server's tools as a destination, using
