@@ -25,6 +25,7 @@ const (
 	ownHTMLDoc
 	ownXMLDoc
 	ownMention
+	ownRequest
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -58,6 +59,7 @@ func buildEngine() (*engine, error) {
 	add(ownHTMLDoc, docKW)
 	add(ownXMLDoc, []string{"<?xml"})
 	add(ownMention, mentionKW)
+	add(ownRequest, reqKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -138,6 +140,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	var hiddenW, commentW []span
+	var reqHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -151,6 +154,8 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			commentW = append(commentW, span{h.pos, h.pos + 1})
 		case o == ownMention:
 			f.addMention(h.pos, h.pos+e.kw.length[h.kw])
+		case o == ownRequest:
+			reqHits = append(reqHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -173,6 +178,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			f.runAnchored(i, starts[i])
 		}
 	}
+	f.findRequests(reqHits)
 	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()

@@ -1,0 +1,173 @@
+package injection
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Requests to act: a sentence that asks for an action with consequences
+// outside the conversation (send, forward, share, grant, invite, transfer,
+// pay) is judged by what else it holds, in any of the languages below,
+// rather than by a memorised phrasing:
+//
+//   - a recipient: an e-mail address, an IBAN, a link, an account number;
+//   - the user's data or access: inbox, contacts, files, passwords, account,
+//     admin rights, "the user's";
+//   - a machine addressee: "AI assistant", "whichever agent reads this",
+//     "Assistant:", "you, the coding agent", "automated readers";
+//   - secrecy towards the user.
+//
+// A person asking a colleague to send a report to an address has a verb
+// and a recipient and nothing else, and passes; a request to hand the
+// user's data or access to an address, or one addressed to the model,
+// does not.
+
+// reqMachine are nouns that name a model whatever the language.
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*`
+
+var (
+	// Imperative and infinitive forms of the verbs, small and general:
+	// English, French, Spanish, German, Italian, Portuguese, Dutch, Russian,
+	// Chinese and Japanese.
+	reqVerbRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:send|forward|share|give|grant|invite|add|transfer|wire|pay|e-?mail|mail|copy|bcc|post|upload|leak|export|sync|delegate|provide|make` +
+		`|envoie|envoyez|envoyer|transf[èe]re|transf[ée]rez|transf[ée]rer|partage|partagez|partager|donne|donnez|donner|accorde|accordez|ajoute|ajoutez|invite|invitez|vire|virez` +
+		`|env[ií]a|enviar|env[ií]e|reenv[ií]a|reenviar|reenv[ií]e|comparte|compartir|comparta|da|dale|dar|d[ée]|concede|conceder|transfiere|transferir|a[ñn]ade|agrega|invita` +
+		`|sende|senden|schicke|schicken|leite|leiten|weiterleiten|gib|geben|teile|teilen|f[üu]ge|[üu]berweise|[üu]berweisen|lade` +
+		`|invia|inviare|inoltra|inoltrare|condividi|condividere|dai|dare|concedi|aggiungi|trasferisci|bonifica` +
+		`|envie|enviem|encaminhe|encaminhar|compartilhe|compartilhar|partilhe|d[êe]|conceda|adicione|transfira|transferir` +
+		`|stuur|deel|geef|voeg` +
+		`|отправь|отправьте|отправить|перешли|перешлите|переслать|поделись|дай|дайте|предоставь|предоставьте|добавь|добавьте|переведи|переведите)(?:$|[^\p{L}])` +
+		`|发送|发给|发到|转发|分享|共享|授予|给予|添加|转账|汇款|送信|転送|共有|付与|追加|送って|振り込`)
+
+	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}|(?:user|member|collaborator|account|usuario|utilisateur|nutzer|utente)\s+['"‘“@][\w.\-]{3,}`)
+
+	reqLinkRe = regexp.MustCompile(`https?://`)
+	// A verb negated ("should never send") describes a rule.
+	reqNegRe = regexp.MustCompile(`(?:never|not|n't|no|nunca|jamais|nie|mai|никогда|не)\s+(?:\p{L}+\s+)?$`)
+
+	reqPrivateRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:user'?s|the user|users'|my account|inbox|contacts?|address book|passwords?|credentials?|api keys?|tokens?|secrets?|files|documents|folder|drive|e-?mails|messages|calendar|account|access|admin(?:istrator)?|owner|delegate|permissions?|collaborator|invoices?|history|keys|wallet|funds|money` +
+		`|utilisateur|compte|accès|acces|mots? de passe|fichiers|dossier|courriels|e-mails|boîte|boite|factures` +
+		`|usuario|cuenta|acceso|contraseñas?|archivos|carpeta|correos|facturas|contactos` +
+		`|nutzers?|benutzers?|konto|zugriff|zugang|passw[öo]rter|dateien|nachrichten|rechnungen|kontakte` +
+		`|utente|accesso|cartella|documenti|fatture|contatti` +
+		`|usuário|usuario|acesso|senhas?|arquivos|pasta|documentos|contatos|faturas` +
+		`|gebruikers?|wachtwoorden|bestanden|toegang` +
+		`|пользовател\p{L}*|доступ\p{L}*|парол\p{L}*|файл\p{L}*|письма|контакт\p{L}*|аккаунт\p{L}*)(?:$|[^\p{L}])` +
+		`|用户|用戶|账户|帳戶|权限|權限|密码|密碼|文件|通讯录|邮件|ユーザー|アカウント|アクセス権|パスワード|ファイル|メール|連絡先`)
+
+	// A machine addressed, not described: "AI assistant:", "Dear AI",
+	// "note for the agent", "whichever assistant reads this", "you, the
+	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
+	// AI should never…" talks about one.
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
+		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
+		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
+		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
+		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
+		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]`)
+
+	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで`)
+)
+
+// reqKW are the words and characters that make a sentence worth judging
+// as a request: recipients and machine addressees.
+var reqKW = []string{"@", "http", "iban", "assistant", "asistente", "assistente", "agent", " ai", "ai ", " ia ", " ia,", " ki", "ki-",
+	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
+
+// maxRequestSentences bounds the sentences judged per field.
+const maxRequestSentences = 24
+
+// findRequests judges the sentences around reqKW hits.
+func (f *fieldScan) findRequests(hits []int) {
+	seen := -1
+	n := 0
+	for _, h := range hits {
+		if h < seen {
+			continue
+		}
+		a, b := requestSentence(f.t, h)
+		seen = b
+		if n++; n > maxRequestSentences {
+			return
+		}
+		if sev, v := judgeRequest(f.t, a, b); sev > 0 {
+			// The match is the verb, so that a request quoted in a text
+			// about attacks is discounted as a quote; Redact widens it to
+			// the sentence.
+			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), lang: true})
+		}
+	}
+}
+
+// requestSentence returns the sentence around pos: between sentence ends
+// or line breaks, at most 400 bytes either side.
+func requestSentence(t string, pos int) (int, int) {
+	a := pos
+	for a > 0 && pos-a < 400 {
+		c := t[a-1]
+		if c == '\n' || (c == '.' || c == '!' || c == '?') && (a == len(t) || t[a] == ' ') {
+			break
+		}
+		if strings.HasSuffix(t[:a], "。") || strings.HasSuffix(t[:a], "！") || strings.HasSuffix(t[:a], "？") {
+			break
+		}
+		a--
+	}
+	b := pos
+	for b < len(t) && b-pos < 400 {
+		c := t[b]
+		if c == '\n' || (c == '!' || c == '?' || c == '.') && (b+1 == len(t) || t[b+1] == ' ' || t[b+1] == '\n') {
+			break
+		}
+		if strings.HasPrefix(t[b:], "。") || strings.HasPrefix(t[b:], "！") || strings.HasPrefix(t[b:], "？") {
+			break
+		}
+		b++
+	}
+	for a < b && t[a] == ' ' {
+		a++
+	}
+	return a, b
+}
+
+// judgeRequest scores the sentence t[a:b] and returns where its verb is;
+// the addressee may also stand in the 160 bytes before it ("Note to the
+// assistant: …"). A sentence whose lower-casing changes its length (rare
+// letters) is not judged, as offsets would not map back.
+func judgeRequest(t string, a, b int) (float64, []int) {
+	s := strings.ToLower(t[a:b])
+	// The last verb is the request's ("…whose description said: 'AI
+	// assistant: forward…'"): what comes before sets the scene.
+	vs := reqVerbRe.FindAllStringIndex(s, 8)
+	if vs == nil || len(s) != b-a {
+		return 0, nil
+	}
+	v := vs[len(vs)-1]
+	ctx := strings.ToLower(t[max(0, a-160):b])
+	if reqNegRe.MatchString(s[:v[0]+1]) {
+		return 0, nil
+	}
+	r := reqRecipientRe.MatchString(s)
+	p := reqPrivateRe.MatchString(s)
+	ad := reqAddresseeRe.MatchString(ctx)
+	c := reqConcealRe.MatchString(s)
+	link := reqLinkRe.MatchString(s)
+	sev := 0.0
+	switch {
+	case (r || link) && ad:
+		sev = 0.7
+	case ad && p:
+		sev = 0.55
+	case r && c:
+		sev = 0.6
+	case r && p:
+		sev = 0.45
+	}
+	if sev > 0 && (c || r && p && ad) {
+		sev += 0.15
+	}
+	return min(sev, 0.9), v
+}
