@@ -447,7 +447,8 @@ var mentionKW = []string{"prompt injection", "prompt injections", "prompt-inject
 	"exfiltrated", "exfiltrating", "exfiltration", "injection", "injections", "injected", "mitigation",
 	"mitigations", "vulnerable", "vulnerability", "vulnerabilities", "exploit", "exploits", "exploited",
 	"exploitation", "defense", "defenses", "defence", "defences", "threat", "threats",
-	// reported speech: "tricks the model into…"
+	// reported speech: "the bot was told: '…'", "tricks the model into…"
+	"ctf", "was told:", "were told:", "was told to", "were told to",
 	"the model to", "the ai to", "the llm to", "the assistant to", "the agent to", "the chatbot to", "the bot to",
 	"a model to", "an ai to", "an llm to", "an assistant to", "an agent to", "models to", "agents to",
 	"assistants to", "the model into", "the ai into", "the llm into", "the assistant into", "the agent into",

@@ -150,7 +150,7 @@ func judgeRequest(t string, a, b int) (float64, []int) {
 	if reqNegRe.MatchString(s[:v[0]+1]) {
 		return 0, nil
 	}
-	r := reqRecipientRe.MatchString(s)
+	r := recipientAfter(s, v[1])
 	p := reqPrivateRe.MatchString(s)
 	ad := reqAddresseeRe.MatchString(ctx)
 	c := reqConcealRe.MatchString(s)
@@ -170,4 +170,19 @@ func judgeRequest(t string, a, b int) (float64, []int) {
 		sev += 0.15
 	}
 	return min(sev, 0.9), v
+}
+
+// reqToRe is the preposition that sends to a recipient.
+var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для)(?:$|[^\p{L}])|给|到|に|へ`)
+
+// recipientAfter reports whether a recipient follows the verb at from,
+// introduced by a preposition ("forward … to x@y.z"): an address in a
+// mail header beside a verb is not where anything is sent.
+func recipientAfter(s string, from int) bool {
+	for _, m := range reqRecipientRe.FindAllStringIndex(s[from:], 4) {
+		if reqToRe.MatchString(s[from : from+m[0]+1]) {
+			return true
+		}
+	}
+	return false
 }
