@@ -199,6 +199,9 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	if depth < maxDepth {
 		out = f.decoded(out, ev, depth)
 	}
+	if depth < maxDepth {
+		out = e.denoised(src, out, ev, codeField)
+	}
 	kept := out[:0]
 	for _, fd := range out {
 		if fd.sev >= minSeverity {
@@ -207,6 +210,36 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	}
 	out = kept
 	return append(out, f.charFindings()...), ev
+}
+
+// denoised scans the text with its noise undone (see denoise.go) and adds
+// what only that view shows, mapped back to the source.
+func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool) []finding {
+	view, pos, ok := denoise(src)
+	if !ok {
+		return out
+	}
+	ev["denoised"]++
+	sub, _ := e.scan(view, maxDepth, codeField)
+	n := len(out)
+	for _, fd := range sub {
+		if fd.start >= len(pos) || fd.end <= fd.start {
+			continue
+		}
+		fd.start, fd.end = pos[fd.start], pos[min(fd.end, len(pos))-1]+1
+		seen := false
+		for _, o := range out[:n] {
+			if o.rule == fd.rule && o.start < fd.end && fd.start < o.end {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			fd.note = strings.TrimPrefix(fd.note+"; after undoing typos, leetspeak, spacing or folded lines", "; ")
+			out = append(out, fd)
+		}
+	}
+	return out
 }
 
 // mergeWindows clamps windows to the text, moves their edges to word and
