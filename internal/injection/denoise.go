@@ -95,7 +95,7 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		}
 		tok := src[i:j]
 		if len(tok) == 1 && isASCIILetter(rune(c)) {
-			// Spaced letters: four or more single letters one space apart.
+			// Spaced letters: single letters one space apart.
 			k, n := i, 0
 			for k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
 				n++
@@ -105,14 +105,17 @@ func denoise(src string) (view string, pos []int, ok bool) {
 				}
 				break
 			}
-			if n >= 4 {
+			if n >= 3 {
 				var w strings.Builder
 				for p := i; p <= k; p += 2 {
 					w.WriteByte(src[p])
 				}
-				replace(i, k+1, w.String())
-				i = k + 1
-				continue
+				// Three letters make a word only if it is one of ours ("T H E").
+				if n >= 4 || noiseVocab[strings.ToLower(w.String())] {
+					replace(i, k+1, w.String())
+					i = k + 1
+					continue
+				}
 			}
 		}
 		if r, ok := restoreWord(tok); ok {

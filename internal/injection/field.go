@@ -26,6 +26,7 @@ const (
 	ownXMLDoc
 	ownMention
 	ownRequest
+	ownDecode
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -60,6 +61,7 @@ func buildEngine() (*engine, error) {
 	add(ownXMLDoc, []string{"<?xml"})
 	add(ownMention, mentionKW)
 	add(ownRequest, reqKW)
+	add(ownDecode, decodeKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -140,7 +142,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	var hiddenW, commentW []span
-	var reqHits []int
+	var reqHits, decodeHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -156,6 +158,8 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			f.addMention(h.pos, h.pos+e.kw.length[h.kw])
 		case o == ownRequest:
 			reqHits = append(reqHits, h.pos)
+		case o == ownDecode:
+			decodeHits = append(decodeHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -179,6 +183,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	f.findRequests(reqHits)
+	f.findEncodedOrders(decodeHits)
 	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()
@@ -229,7 +234,7 @@ func (e *engine) denoised(src string, out []finding, ev map[string]int, codeFiel
 		fd.start, fd.end = pos[fd.start], pos[min(fd.end, len(pos))-1]+1
 		seen := false
 		for _, o := range out[:n] {
-			if o.rule == fd.rule && o.start < fd.end && fd.start < o.end {
+			if o.rule == fd.rule && o.start < fd.end && fd.start < o.end && o.sev >= fd.sev {
 				seen = true
 				break
 			}

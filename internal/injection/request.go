@@ -186,3 +186,43 @@ func recipientAfter(s string, from int) bool {
 	}
 	return false
 }
+
+// Encoded orders: "decode this and do what it says", whatever the
+// encoding (base64, hex, rot13, one not named): the instruction to decode
+// and then follow is the signal, a blob near it the corroboration.
+var (
+	decodeKW = []string{"decod", "rot13", "rot-13", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
+		"декодир", "расшифр", "解码", "解碼", "デコード", "復号"}
+	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow|execute|obey|carry\s+out|do\s+what|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task)` +
+		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
+	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
+)
+
+// findEncodedOrders judges the text around decodeKW hits: the sentence and
+// the one after it.
+func (f *fieldScan) findEncodedOrders(hits []int) {
+	seen := -1
+	for n, h := range hits {
+		if n >= maxRequestSentences {
+			return
+		}
+		if h < seen {
+			continue
+		}
+		a, b := requestSentence(f.t, h)
+		end := b
+		if end < len(f.t) {
+			_, end = requestSentence(f.t, min(len(f.t)-1, b+2))
+		}
+		seen = end
+		s := strings.ToLower(f.t[a:end])
+		if !decodeFollowRe.MatchString(s) {
+			continue
+		}
+		sev := 0.45
+		if blobRe.MatchString(f.t[a:min(len(f.t), end+300)]) {
+			sev = 0.7
+		}
+		f.finds = append(f.finds, finding{rule: "encoded-order", tier: Contextual, kind: language, sev: sev, a: h, b: min(b, h+len("decode")), excerpt: clip(f.t[a:b]), lang: true})
+	}
+}
