@@ -27,9 +27,9 @@ type heldout struct {
 	} `json:"tools"`
 }
 
-func loadHeldout(t *testing.T) heldout {
+func loadHeldout(t *testing.T, name string) heldout {
 	t.Helper()
-	data, err := os.ReadFile("testdata/heldout.json")
+	data, err := os.ReadFile("testdata/" + name)
 	require.NoError(t, err)
 	var h heldout
 	require.NoError(t, json.Unmarshal(data, &h))
@@ -43,7 +43,7 @@ func TestHeldoutTexts(t *testing.T) {
 	s := newScanner(t, Options{})
 	ctx := Context{ExternalSource: true, Server: "web"}
 	var attacks, caught, benign, changed, flagged int
-	for _, c := range loadHeldout(t).Texts {
+	for _, c := range loadHeldout(t, "heldout.json").Texts {
 		r := s.ScanText(c.Text, "text", ctx)
 		if c.Attack == 1 {
 			attacks++
@@ -71,11 +71,19 @@ func TestHeldoutTexts(t *testing.T) {
 }
 
 // TestHeldoutTools: poisoned definitions must be withheld (block), benign
-// ones must not.
+// ones must not. heldout.json's tools were looked at while the tool rules
+// were written; heldout-tools2.json was written after and is the one to
+// report.
 func TestHeldoutTools(t *testing.T) {
+	for _, name := range []string{"heldout.json", "heldout-tools2.json"} {
+		t.Run(name, func(t *testing.T) { testHeldoutTools(t, name) })
+	}
+}
+
+func testHeldoutTools(t *testing.T, name string) {
 	s := newScanner(t, Options{})
 	var poisoned, withheld, benign, wrong int
-	for _, c := range loadHeldout(t).Tools {
+	for _, c := range loadHeldout(t, name).Tools {
 		list := []byte(`{"tools":[` + string(c.Tool) + `]}`)
 		found, err := s.ScanTools(list, Context{Server: "third-party"})
 		require.NoError(t, err, c.ID)
@@ -100,7 +108,7 @@ func TestHeldoutTools(t *testing.T) {
 			t.Logf("benign withheld %s: %s %v", c.ID, r, excerpts(r))
 		}
 	}
-	t.Logf("held-out tools: poisoned withheld %d/%d (%.1f%%); benign withheld %d/%d", withheld, poisoned, pct(withheld, poisoned), wrong, benign)
+	t.Logf("%s tools: poisoned withheld %d/%d (%.1f%%); benign withheld %d/%d", name, withheld, poisoned, pct(withheld, poisoned), wrong, benign)
 	assert.GreaterOrEqual(t, pct(withheld, poisoned), 95.0, "held-out poisoned tools withheld")
 	assert.Zero(t, wrong, "held-out benign tools withheld")
 }
