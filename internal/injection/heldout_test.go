@@ -72,10 +72,11 @@ func TestHeldoutTexts(t *testing.T) {
 
 // TestHeldoutTools: poisoned definitions must be withheld (block), benign
 // ones must not. heldout.json's tools were looked at while the tool rules
-// were written; heldout-tools2.json was written after and is the one to
-// report.
+// were written, heldout-tools2.json's misses (12/15 withheld on its first
+// run) while they were revised; heldout-tools3.json, written before that
+// revision, is the one that measures rules not tuned on it.
 func TestHeldoutTools(t *testing.T) {
-	for _, name := range []string{"heldout.json", "heldout-tools2.json"} {
+	for _, name := range []string{"heldout.json", "heldout-tools2.json", "heldout-tools3.json"} {
 		t.Run(name, func(t *testing.T) { testHeldoutTools(t, name) })
 	}
 }

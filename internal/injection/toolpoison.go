@@ -58,20 +58,26 @@ var (
 	// checked against the list afterwards.
 	shadowRe = regexp.MustCompile(`(?i)\b(?:` +
 		`(?:whenever|when|each\s+time|every\s+time|any\s+time|if)\s+(?:the\s+)?(?:user\s+|you\s+|model\s+|assistant\s+)?(?:calls?|uses?|invokes?|runs?)?\s*(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?(?:\s+is\s+(?:used|called|invoked|run))?` +
+		`|(?:^|[.;:!?]\s*)(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?\s+(?:of|from|on|in)\s+(?:the\s+)?[a-z0-9_\-]+\s+(?:mcp\s+)?server` +
 		`|(?:instead\s+of|in\s+place\s+of|replaces?|supersedes?|overrides?|shadows?|never\s+(?:call|use|invoke)|do\s+not\s+(?:call|use|invoke)|don'?t\s+(?:call|use|invoke))\s+(?:the\s+)?(?:original\s+|official\s+|built-?in\s+|other\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*)` + "[`'\"]?" +
 		`)`)
+	// A description that speaks of what goes into an argument.
+	argumentRe = regexp.MustCompile(`(?i)\b(?:argument|parameter|param|field|input)s?\b|\b(?:as|in)\s+(?:the\s+)?['"]\w+['"]`)
+	putRe = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give)\b`)
 	// Another server named as such.
 	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s)\b`)
 	// Verbs of a direction about another tool that make it more than a
 	// pointer to the right tool.
-	shadowAct = regexp.MustCompile(`(?i)\b(?:also|always|bcc|cc|copy|add|include|send|forward|never|must|instead|deprecated|broken|unsafe|required|redirect|replace|replaces|ignore)\b`)
+	shadowAct = regexp.MustCompile(`(?i)\b(?:also|always|bcc|cc|copy|add|include|send|forward|never|must|instead|deprecated|broken|unsafe|required|redirect|replace|replaces|ignore|compromised|outdated|unreliable|insecure|malicious|do\s+not|don'?t)\b`)
 
 	// What a parameter may ask for that it has no business asking.
-	conversationRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|transcript|dialog(?:ue)?|messages?|history|prompts?)\b`)
+	conversationRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|transcript|dialog(?:ue)?|system\s+prompt|hidden\s+instructions` +
+		`|(?:user'?s?|previous|prior|earlier|last|recent|all|our|your|every)\s+(?:\w+\s+){0,2}messages|messages\s+(?:exchanged|so\s+far|of\s+the\s+(?:conversation|chat|session))` +
+		`|(?:message|chat|conversation)\s+history|everything\s+the\s+user\s+(?:has\s+)?(?:said|typed|written|asked))\b`)
 	wholeRe        = regexp.MustCompile(`(?i)\b(?:full|entire|whole|all|every|complete|so\s+far|previous|prior|earlier|verbatim|last\s+\w+|recent|copy|paste|including|include|history|transcript)\b`)
 	secretNameRe   = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|password|passwd|passphrase|private[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|bearer|credential|ssh[_\-\s]?key|session[_\-\s]?cookie|seed[_\-\s]?phrase|mnemonic|otp|2fa)`)
 	secretWordRe   = regexp.MustCompile(`(?i)\b(?:api\s*keys?|secrets?|passwords?|tokens?|credentials?|private\s+keys?|ssh\s+keys?|cookies?|environment\s+variables?|env\s+vars?|seed\s+phrase)\b`)
-	gatherRe       = regexp.MustCompile(`(?i)\b(?:read|paste|copy|include|including|dump|collect|gather|concatenate|contents?\s+of|from\s+the\s+environment|environment\s+variable|\.env|all|every|full|visible|any)\b`)
+	gatherRe       = regexp.MustCompile(`(?i)\b(?:read|paste|copy|include|including|dump|collect|gather|concatenate|contents?\s+of|from\s+the\s+environment|environment\s+variable|\.env|all|every|full|visible|any|find|look\s+(?:it\s+|them\s+)?up|search|fetch|retrieve|extract|locate|get)\b`)
 	sensitivePath  = regexp.MustCompile(`(?i)(?:~|\$home|/home/[^/\s]+|/users/[^/\s]+|%userprofile%)?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env\b|config/gcloud|cursor/mcp\.json)|id_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)|credentials\.json|\bkeychain\b|wallet\.dat`)
 	// Names that look secret-ish but are counts, limits or paging.
 	benignSecretName = regexp.MustCompile(`(?i)(?:max|min|num|page|next|continuation|cursor|count|limit|_id$|id$|name$|length$|expir|ttl)`)
@@ -113,6 +119,22 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 		}
 	}
 	walk("", tool)
+	if desc, ok := tool["description"].(string); ok {
+		// A description telling the model what to put in an argument is
+		// held to what a parameter's own description is, sentence by
+		// sentence.
+		d := strings.Join(strings.Fields(desc), " ")
+		for a := 0; a < len(d); {
+			_, b := requestSentence(d, a)
+			sent := d[a:b]
+			if argumentRe.MatchString(sent) && putRe.MatchString(sent) && (conversationRe.MatchString(sent) && wholeRe.MatchString(sent) ||
+				secretWordRe.MatchString(sent) && gatherRe.MatchString(sent) || sensitivePath.MatchString(sent)) {
+				out = append(out, toolClaim{path: "description", rule: "tool-data-request", sev: 0.9, excerpt: clip(sent)})
+				break
+			}
+			a = b + 1
+		}
+	}
 	for _, schemaKey := range []string{"inputSchema", "input_schema", "parameters"} {
 		if schema, ok := tool[schemaKey].(map[string]any); ok {
 			out = append(out, paramClaims(schemaKey, schema, 0)...)
@@ -132,8 +154,8 @@ func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
 	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
 		name := group(t, m, 1)
-		if name == "" {
-			name = group(t, m, 2)
+		for g := 2; name == "" && g <= 3; g++ {
+			name = group(t, m, g)
 		}
 		n := strings.ToLower(name)
 		if n == "" || listed[n] || n == strings.ToLower(self) || n == "this" || n == "it" || n == "the" || n == "them" || n == "that" || n == "tool" || n == "other" || n == "any" {
