@@ -63,7 +63,7 @@ var (
 		`)`)
 	// A description that speaks of what goes into an argument.
 	argumentRe = regexp.MustCompile(`(?i)\b(?:argument|parameter|param|field|input)s?\b|\b(?:as|in)\s+(?:the\s+)?['"]\w+['"]`)
-	putRe = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give)\b`)
+	putRe      = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give)\b`)
 	// Another server named as such.
 	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s)\b`)
 	// Verbs of a direction about another tool that make it more than a
@@ -74,11 +74,11 @@ var (
 	conversationRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|transcript|dialog(?:ue)?|system\s+prompt|hidden\s+instructions` +
 		`|(?:user'?s?|previous|prior|earlier|last|recent|all|our|your|every)\s+(?:\w+\s+){0,2}messages|messages\s+(?:exchanged|so\s+far|of\s+the\s+(?:conversation|chat|session))` +
 		`|(?:message|chat|conversation)\s+history|everything\s+the\s+user\s+(?:has\s+)?(?:said|typed|written|asked))\b`)
-	wholeRe        = regexp.MustCompile(`(?i)\b(?:full|entire|whole|all|every|complete|so\s+far|previous|prior|earlier|verbatim|last\s+\w+|recent|copy|paste|including|include|history|transcript)\b`)
-	secretNameRe   = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|password|passwd|passphrase|private[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|bearer|credential|ssh[_\-\s]?key|session[_\-\s]?cookie|seed[_\-\s]?phrase|mnemonic|otp|2fa)`)
-	secretWordRe   = regexp.MustCompile(`(?i)\b(?:api\s*keys?|secrets?|passwords?|tokens?|credentials?|private\s+keys?|ssh\s+keys?|cookies?|environment\s+variables?|env\s+vars?|seed\s+phrase)\b`)
-	gatherRe       = regexp.MustCompile(`(?i)\b(?:read|paste|copy|include|including|dump|collect|gather|concatenate|contents?\s+of|from\s+the\s+environment|environment\s+variable|\.env|all|every|full|visible|any|find|look\s+(?:it\s+|them\s+)?up|search|fetch|retrieve|extract|locate|get)\b`)
-	sensitivePath  = regexp.MustCompile(`(?i)(?:~|\$home|/home/[^/\s]+|/users/[^/\s]+|%userprofile%)?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env\b|config/gcloud|cursor/mcp\.json)|id_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)|credentials\.json|\bkeychain\b|wallet\.dat`)
+	wholeRe       = regexp.MustCompile(`(?i)\b(?:full|entire|whole|all|every|complete|so\s+far|previous|prior|earlier|verbatim|last\s+\w+|recent|copy|paste|including|include|history|transcript)\b`)
+	secretNameRe  = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|password|passwd|passphrase|private[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|bearer|credential|ssh[_\-\s]?key|session[_\-\s]?cookie|seed[_\-\s]?phrase|mnemonic|otp|2fa)`)
+	secretWordRe  = regexp.MustCompile(`(?i)\b(?:api\s*keys?|secrets?|passwords?|tokens?|credentials?|private\s+keys?|ssh\s+keys?|cookies?|environment\s+variables?|env\s+vars?|seed\s+phrase)\b`)
+	gatherRe      = regexp.MustCompile(`(?i)\b(?:read|paste|copy|include|including|dump|collect|gather|concatenate|contents?\s+of|from\s+the\s+environment|environment\s+variable|\.env|all|every|full|visible|any|find|look\s+(?:it\s+|them\s+)?up|search|fetch|retrieve|extract|locate|get)\b`)
+	sensitivePath = regexp.MustCompile(`(?i)(?:~|\$home|/home/[^/\s]+|/users/[^/\s]+|%userprofile%)?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env\b|config/gcloud|cursor/mcp\.json)|id_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)|credentials\.json|\bkeychain\b|wallet\.dat`)
 	// Names that look secret-ish but are counts, limits or paging.
 	benignSecretName = regexp.MustCompile(`(?i)(?:max|min|num|page|next|continuation|cursor|count|limit|_id$|id$|name$|length$|expir|ttl)`)
 )
