@@ -3,6 +3,8 @@ package injection
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Requests to act: a sentence that asks for an action with consequences
@@ -27,21 +29,24 @@ const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assista
 
 var (
 	// Imperative and infinitive forms of the verbs, small and general:
-	// English, French, Spanish, German, Italian, Portuguese, Dutch, Russian,
-	// Chinese and Japanese.
-	reqVerbRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:send|forward|share|give|grant|invite|add|transfer|wire|pay|e-?mail|mail|copy|bcc|post|upload|leak|export|sync|delegate|provide|make` +
-		`|envoie|envoyez|envoyer|transf[èe]re|transf[ée]rez|transf[ée]rer|partage|partagez|partager|donne|donnez|donner|accorde|accordez|ajoute|ajoutez|invite|invitez|vire|virez` +
-		`|env[ií]a|enviar|env[ií]e|reenv[ií]a|reenviar|reenv[ií]e|comparte|compartir|comparta|da|dale|dar|d[ée]|concede|conceder|transfiere|transferir|a[ñn]ade|agrega|invita` +
-		`|sende|senden|schicke|schicken|leite|leiten|weiterleiten|gib|geben|teile|teilen|f[üu]ge|[üu]berweise|[üu]berweisen|lade` +
-		`|invia|inviare|inoltra|inoltrare|condividi|condividere|dai|dare|concedi|aggiungi|trasferisci|bonifica` +
-		`|envie|enviem|encaminhe|encaminhar|compartilhe|compartilhar|partilhe|d[êe]|conceda|adicione|transfira|transferir` +
-		`|stuur|deel|geef|voeg` +
-		`|отправь|отправьте|отправить|перешли|перешлите|переслать|поделись|дай|дайте|предоставь|предоставьте|добавь|добавьте|переведи|переведите)(?:$|[^\p{L}])` +
-		`|发送|发给|发到|转发|分享|共享|授予|给予|添加|转账|汇款|送信|転送|共有|付与|追加|送って|振り込`)
+	// English, French, Spanish, German, Italian, Portuguese, Dutch and
+	// Russian words, and Chinese and Japanese ones found as substrings.
+	reqVerbs = wordSet(`send forward share give grant invite add transfer wire pay email e-mail mail copy bcc post upload
+		leak export sync delegate provide make
+		envoie envoyez envoyer transfère transférez transférer transfere partage partagez partager donne donnez donner
+		accorde accordez ajoute ajoutez invitez vire virez
+		envía envia enviar envíe reenvía reenvia reenviar reenvíe comparte compartir comparta dale concede conceder
+		transfiere transferir añade anade agrega invita
+		sende senden schicke schicken leite leiten weiterleiten gib geben teile teilen füge fuge überweise uberweise überweisen
+		invia inviare inoltra inoltrare condividi condividere concedi aggiungi trasferisci bonifica
+		envie enviem encaminhe encaminhar compartilhe compartilhar partilhe conceda adicione transfira
+		stuur deel geef voeg
+		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
+		переведи переведите`)
+	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込"}
 
 	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}|(?:user|member|collaborator|account|usuario|utilisateur|nutzer|utente)\s+['"‘“@][\w.\-]{3,}`)
 
-	reqLinkRe = regexp.MustCompile(`https?://`)
 	// A verb negated ("should never send") describes a rule.
 	reqNegRe = regexp.MustCompile(`(?:never|not|n't|no|nunca|jamais|nie|mai|никогда|не)\s+(?:\p{L}+\s+)?$`)
 
@@ -141,20 +146,22 @@ func judgeRequest(t string, a, b int) (float64, []int) {
 	s := strings.ToLower(t[a:b])
 	// The last verb is the request's ("…whose description said: 'AI
 	// assistant: forward…'"): what comes before sets the scene.
-	vs := reqVerbRe.FindAllStringIndex(s, 8)
-	if vs == nil || len(s) != b-a {
+	v := lastVerb(s)
+	if v == nil || len(s) != b-a {
 		return 0, nil
 	}
-	v := vs[len(vs)-1]
-	ctx := strings.ToLower(t[max(0, a-160):b])
-	if reqNegRe.MatchString(s[:v[0]+1]) {
+	if reqNegRe.MatchString(s[max(0, v[0]-24) : v[0]+1]) {
 		return 0, nil
 	}
+	// Cheapest first: every case needs a recipient or an addressee.
 	r := recipientAfter(s, v[1])
+	link := strings.Contains(s, "http")
 	p := reqPrivateRe.MatchString(s)
-	ad := reqAddresseeRe.MatchString(ctx)
-	c := reqConcealRe.MatchString(s)
-	link := reqLinkRe.MatchString(s)
+	if !r && !link && !p {
+		return 0, nil
+	}
+	ad := reqAddresseeRe.MatchString(strings.ToLower(t[max(0, a-160):b]))
+	c := r && reqConcealRe.MatchString(s)
 	sev := 0.0
 	switch {
 	case (r || link) && ad:
@@ -225,4 +232,36 @@ func (f *fieldScan) findEncodedOrders(hits []int) {
 		}
 		f.finds = append(f.finds, finding{rule: "encoded-order", tier: Contextual, kind: language, sev: sev, a: h, b: min(b, h+len("decode")), excerpt: clip(f.t[a:b]), lang: true})
 	}
+}
+
+// lastVerb returns where the last of reqVerbs stands in s (lower case),
+// found word by word: a regular expression of that many alternatives
+// costs far more per sentence.
+func lastVerb(s string) []int {
+	var v []int
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) {
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsLetter(r) && r != '-' {
+				break
+			}
+			j += n
+		}
+		if j-i <= 24 && reqVerbs[s[i:j]] {
+			v = []int{i, j}
+		}
+		i = j
+	}
+	for _, w := range reqVerbsCJK {
+		if k := strings.LastIndex(s, w); k >= 0 && (v == nil || k > v[0]) {
+			v = []int{k, k + len(w)}
+		}
+	}
+	return v
 }
