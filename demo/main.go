@@ -16,12 +16,12 @@ package main
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -44,9 +44,11 @@ func run() error {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "bin")
-	step("Building shim, flowd and a test chat server into %s", bin)
-	if out, err := exec.Command("go", "build", "-o", bin+"/", "./cmd/shim", "./cmd/flowd", "./internal/testserver").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build (run the demo from the repository root): %v\n%s", err, out)
+	step("Building shim, flowd and a test chat server into %s (the first build takes a minute or two)", bin)
+	build := exec.Command("go", "build", "-o", bin+"/", "./cmd/shim", "./cmd/flowd", "./internal/testserver")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := ticking(build); err != nil {
+		return fmt.Errorf("go build (run the demo from the repository root): %w", err)
 	}
 	fsServer, err := filesystemServer()
 	if err != nil {
@@ -61,14 +63,15 @@ func run() error {
 		return fmt.Errorf("flowd config default: %w", err)
 	}
 	os.WriteFile(cfg, def, 0o600)
+	socket := filepath.Join(tmp, "run", "flowd.sock")
 	env := append(os.Environ(),
-		"FLOWD_SOCKET="+filepath.Join(tmp, "run", "flowd.sock"),
+		"FLOWD_SOCKET="+socket,
 		"FLOWD_DATA_DIR="+filepath.Join(tmp, "data"),
 		"FLOWD_CONFIG="+cfg)
 	for _, kv := range env[len(env)-3:] {
 		os.Setenv(strings.SplitN(kv, "=", 2)[0], strings.SplitN(kv, "=", 2)[1])
 	}
-	defer stopFlowd(bin)
+	defer stopFlowd(bin, socket)
 
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o700)
@@ -143,39 +146,94 @@ func call(ctx context.Context, c *client.Client, server, tool string, args map[s
 	}
 }
 
-// filesystemServer finds the npm filesystem server, installing it into the
-// tools dir the tests use when it is not there yet.
+// filesystemServer finds the npm filesystem server in the demo's own dir
+// ($FLOWD_DEMO_DIR, else ~/.cache/flowd-demo), installing it there at the
+// version the tests pin (testdata/npm) when it is not there yet. The
+// tests' dir is left alone: a demo that put one server there would make
+// it look installed to them.
 func filesystemServer() (string, error) {
-	dir := os.Getenv("FLOWD_TOOLS_DIR")
+	dir := os.Getenv("FLOWD_DEMO_DIR")
 	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "flowd-test-tools")
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the home directory for the demo's npm dir (or set FLOWD_DEMO_DIR): %w", err)
+		}
+		dir = filepath.Join(home, ".cache", "flowd-demo")
 	}
-	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
-	if _, err := os.Stat(script); err == nil {
+	const pkg = "@modelcontextprotocol/server-filesystem"
+	version, err := pinnedVersion(pkg)
+	if err != nil {
+		return "", err
+	}
+	script := filepath.Join(dir, "node_modules", pkg, "dist", "index.js")
+	// The stamp is written once npm is done: a dir without it holds an
+	// install that was cut short.
+	stamp := filepath.Join(dir, ".flowd-demo-stamp")
+	if b, err := os.ReadFile(stamp); err == nil && string(b) == pkg+"@"+version {
 		return script, nil
 	}
-	step("Installing @modelcontextprotocol/server-filesystem from npm into %s", dir)
-	os.MkdirAll(dir, 0o755)
-	npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", dir, "@modelcontextprotocol/server-filesystem@2026.8.31")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	os.Remove(stamp)
+	step("Installing %s@%s from npm into %s (once)", pkg, version, dir)
+	npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", dir, pkg+"@"+version)
 	npm.Stdout, npm.Stderr = os.Stderr, os.Stderr
-	if err := npm.Run(); err != nil {
-		return "", fmt.Errorf("npm install: %w", err)
+	if err := ticking(npm); err != nil {
+		return "", fmt.Errorf("npm install %s@%s into %s: %w", pkg, version, dir, err)
+	}
+	if err := os.WriteFile(stamp, []byte(pkg+"@"+version), 0o644); err != nil {
+		return "", err
 	}
 	return script, nil
 }
 
-// stopFlowd ends the flowd the shim started, so nothing outlives the demo.
-func stopFlowd(bin string) {
-	out, err := exec.Command(filepath.Join(bin, "flowd"), "status", "--json").Output()
+// pinnedVersion is the version of an npm package the tests pin.
+func pinnedVersion(pkg string) (string, error) {
+	const file = "testdata/npm/package.json"
+	b, err := os.ReadFile(file)
 	if err != nil {
-		return
+		return "", fmt.Errorf("read the npm pins (run the demo from the repository root): %w", err)
 	}
-	var pid int
-	if i := strings.Index(string(out), `"pid": `); i >= 0 {
-		fmt.Sscanf(string(out[i+7:]), "%d", &pid)
+	var pins struct {
+		Dependencies map[string]string `json:"dependencies"`
 	}
-	if p, err := os.FindProcess(pid); pid > 0 && err == nil {
-		p.Signal(syscall.SIGTERM)
+	if err := json.Unmarshal(b, &pins); err != nil {
+		return "", fmt.Errorf("%s: %w", file, err)
+	}
+	v, ok := pins.Dependencies[pkg]
+	if !ok {
+		return "", fmt.Errorf("%s pins no %s", file, pkg)
+	}
+	return v, nil
+}
+
+// ticking runs cmd, saying every 10 s that it still runs: a first build
+// or an npm install can take a minute.
+func ticking(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	start := time.Now()
+	tick := time.NewTicker(10 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			fmt.Printf("   ... still at it (%v)\n", time.Since(start).Round(time.Second))
+		}
+	}
+}
+
+// stopFlowd ends the flowd the shim started, and waits until it is gone,
+// so nothing outlives the demo or writes into its removed temp dir.
+func stopFlowd(bin, socket string) {
+	stop := exec.Command(filepath.Join(bin, "flowd"), "stop", "--socket", socket)
+	if out, err := stop.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "demo: flowd stop: %v\n%s", err, out)
 	}
 }

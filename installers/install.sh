@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs flowd for the current user: the three binaries (shim, flowd,
 # hook) into a directory on PATH, and flowd as the user's service (systemd
-# user units on Linux, a launchd agent on macOS). Running it again updates
-# what changed and leaves the rest alone.
+# user units on Linux, a launchd agent on macOS; without either, flowd runs
+# on demand). Running it again updates what changed and leaves the rest
+# alone.
 #
 #   installers/install.sh [--prefix DIR] [--from DIR] [--no-service]
 #
@@ -10,7 +11,7 @@
 #   --from DIR     copy prebuilt binaries from DIR instead of building them
 #                  with go build (which fetches Go modules, nothing else)
 #   --no-service   only install the binaries; a shim then starts flowd on
-#                  demand (for machines without systemd or launchd)
+#                  demand (as it does anyway without systemd or launchd)
 set -eu
 
 prefix=${PREFIX:-$HOME/.local/bin}
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
 	--prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
 	--from) from=${2:?--from needs a directory}; shift 2 ;;
 	--no-service) service=no; shift ;;
-	-h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -58,17 +59,26 @@ if [ "$service" = no ]; then
 	"$prefix/flowd" version
 	say "binaries installed; no service (--no-service): a shim starts flowd when it needs it"
 else
-	"$prefix/flowd" install --user
-	# The socket is up at once; flowd itself may take a moment to answer.
-	tries=0
-	until "$prefix/flowd" status; do
-		tries=$((tries + 1))
-		if [ "$tries" -ge 10 ]; then
-			say "flowd does not answer: see journalctl --user -u flowd (Linux) or ~/Library/Logs/flowd.log (macOS)" >&2
-			exit 1
-		fi
-		sleep 1
-	done
+	rc=0
+	"$prefix/flowd" install --user || rc=$?
+	case $rc in
+	0)
+		# The socket is up at once; flowd itself may take a moment to answer.
+		tries=0
+		until "$prefix/flowd" status; do
+			tries=$((tries + 1))
+			if [ "$tries" -ge 10 ]; then
+				say "flowd does not answer: see journalctl --user -u flowd (Linux) or ~/Library/Logs/flowd.log (macOS)" >&2
+				exit 1
+			fi
+			sleep 1
+		done
+		;;
+	3) # flowd install: no service manager on this machine
+		say "no systemd or launchd here, so no service: flowd runs on demand, started by the first shim that needs it (flowd start starts it now; flowd stop, flowd restart)"
+		;;
+	*) exit "$rc" ;;
+	esac
 fi
 
 case ":$PATH:" in

@@ -1,6 +1,7 @@
 package installers
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,5 +69,32 @@ func TestTemplatesAreEmbedded(t *testing.T) {
 		b, err := Templates.ReadFile(name)
 		require.NoError(t, err)
 		assert.Contains(t, string(b), "{{", "%s is a template", name)
+	}
+}
+
+// On a machine without systemd or launchd, flowd install exits 3, and
+// install.sh goes on without a service and says that flowd runs on
+// demand; any other failure of flowd install is install.sh's failure.
+// The flowd here is a stand-in that fails install as told.
+func TestInstallScriptFallsBackToOnDemandWithoutServiceManager(t *testing.T) {
+	for _, tc := range []struct {
+		installExit int
+		ok          bool
+	}{{3, true}, {1, false}} {
+		from := t.TempDir()
+		for _, b := range []string{"shim", "hook"} {
+			require.NoError(t, os.WriteFile(filepath.Join(from, b), []byte("#!/bin/sh\n"), 0o755))
+		}
+		flowd := fmt.Sprintf("#!/bin/sh\n[ \"$1\" = install ] && { echo 'flowd: no service manager' >&2; exit %d; }\nexit 0\n", tc.installExit)
+		require.NoError(t, os.WriteFile(filepath.Join(from, "flowd"), []byte(flowd), 0o755))
+
+		out, err := script(t, "install.sh", "--prefix", t.TempDir(), "--from", from)
+		if tc.ok {
+			require.NoError(t, err, out)
+			assert.Contains(t, out, "flowd runs on demand, started by the first shim that needs it", "exit %d", tc.installExit)
+		} else {
+			require.Error(t, err, out)
+			assert.NotContains(t, out, "on demand", "exit %d", tc.installExit)
+		}
 	}
 }

@@ -112,7 +112,9 @@ func parseStoreCommand(name string, args []string, dataDirUse string) (storeComm
 	if err != nil {
 		return storeCommand{}, err
 	}
-	return storeCommand{client: localapi.NewClient(socket.Path(), 5*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
+	// A release or approval hashes the passphrase (PBKDF2), which takes seconds on a
+	// loaded machine.
+	return storeCommand{client: localapi.NewClient(socket.Path(), 60*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
 }
 
 // arg is the i-th positional argument, or "".

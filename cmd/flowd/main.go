@@ -37,7 +37,8 @@ commands:
   install    install flowd as a service, enabled and started: install [--user | --system]
   uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
   start, stop, restart
-             control the installed service
+             control the installed service, or without one, the flowd
+             started on demand (start runs it in the background)
   version    print the version
 `
 

@@ -7,12 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localapi"
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/ondemand"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
 )
+
+// exitNoManager is install's exit code on a machine without a service
+// manager, where installers/install.sh goes on without a service.
+const exitNoManager = 3
 
 // cmdInstall installs flowd as a service, enables and starts it.
 func cmdInstall(args []string) error {
@@ -34,6 +40,10 @@ func cmdInstall(args []string) error {
 	}
 	layout := service.DefaultLayout(sc, exe)
 	s, err := service.New(sc, layout)
+	if errors.Is(err, service.ErrNoManager) {
+		fmt.Fprintln(os.Stderr, "flowd:", err)
+		return exitError(exitNoManager)
+	}
 	if err != nil {
 		return err
 	}
@@ -65,25 +75,15 @@ func cmdInstall(args []string) error {
 // socket. Left running it would keep the socket's lock, and the service's
 // flowd would exit at every start; its shims reconnect to the service.
 func handOver(socket string) error {
-	st, err := localapi.NewClient(socket, 2*time.Second).Status()
-	if err != nil || !st.Running {
+	pid, err := stopOnDemand(socket, 15*time.Second)
+	switch {
+	case errors.Is(err, errNotRunning):
 		return nil
+	case err != nil:
+		return fmt.Errorf("%w: stop it yourself, then install again", err)
 	}
-	fmt.Printf("stopping the flowd started on demand (pid %d) so the service can take over its socket\n", st.PID)
-	p, err := os.FindProcess(st.PID)
-	if err == nil {
-		err = p.Signal(syscall.SIGTERM)
-	}
-	if err != nil {
-		return fmt.Errorf("stop flowd pid %d, which serves %s: %w (stop it yourself, then install again)", st.PID, socket, err)
-	}
-	// It is not our child: all there is to watch is the socket going quiet.
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if _, err := localapi.NewClient(socket, time.Second).Status(); err != nil {
-			return nil
-		}
-	}
-	return fmt.Errorf("flowd pid %d still serves %s 15s after SIGTERM: stop it yourself, then install again", st.PID, socket)
+	fmt.Printf("stopped the flowd started on demand (pid %d) so the service can take over its socket\n", pid)
+	return nil
 }
 
 // cmdUninstall stops and removes the service; --purge removes the data.
@@ -94,7 +94,14 @@ func cmdUninstall(args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
+	sc, err := scope("")
+	if err != nil {
+		return err
+	}
 	s, err := installed(scope)
+	if sc == "" && (errors.Is(err, service.ErrNoManager) || err == nil && !s.Status().Installed) {
+		return uninstallOnDemand(*purge)
+	}
 	if err != nil {
 		return err
 	}
@@ -115,19 +122,60 @@ func cmdUninstall(args []string) error {
 	return nil
 }
 
-// cmdControl starts, stops or restarts the installed service.
+// uninstallOnDemand is uninstall where no service was installed: it
+// stops the flowd started on demand, which would otherwise run on from
+// the binaries being removed (and write to a data dir being purged).
+func uninstallOnDemand(purge bool) error {
+	done := "no flowd was running"
+	pid, err := stopOnDemand(paths.UserSocket(), 15*time.Second)
+	switch {
+	case errors.Is(err, errNotRunning):
+	case err != nil:
+		return err
+	default:
+		done = fmt.Sprintf("stopped the flowd started on demand (pid %d)", pid)
+	}
+	if purge {
+		dir := paths.DataDir()
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("remove data dir %s: %w", dir, err)
+		}
+		done += "; data directory " + dir + " removed"
+	}
+	fmt.Printf("no flowd service was installed; %s\n", done)
+	return nil
+}
+
+// cmdControl starts, stops or restarts the installed service, or where
+// none is installed, the flowd started on demand.
 func cmdControl(verb string, args []string) error {
 	fl := flag.NewFlagSet("flowd "+verb, flag.ContinueOnError)
 	scope := scopeFlags(fl)
+	socket := clientSocket(fl)
 	if err := fl.Parse(args); err != nil {
 		return exitError(2)
 	}
+	sc, err := scope("")
+	if err != nil {
+		return err
+	}
+	if *socket != "" {
+		if sc != "" {
+			return errors.New("--socket names a flowd started on demand, --user and --system a service: give one of them")
+		}
+		return controlOnDemand(verb, socket.Path(), socket.Path())
+	}
 	s, err := installed(scope)
+	if sc == "" && (err != nil || !s.Status().Installed) {
+		// No service: the flowd here is the one started on demand, which
+		// listens where `flowd run` does.
+		return controlOnDemand(verb, socket.Path(), paths.UserSocket())
+	}
 	if err != nil {
 		return err
 	}
 	if !s.Status().Installed {
-		return fmt.Errorf("flowd is not installed as a service: flowd install, or flowd run in the foreground")
+		return fmt.Errorf("flowd is not installed as a %s service: flowd install --%s", sc, sc)
 	}
 	switch verb {
 	case "start":
@@ -142,6 +190,68 @@ func cmdControl(verb string, args []string) error {
 	}
 	fmt.Printf("flowd %s: done (%s)\n", verb, describe(s.Status()))
 	return nil
+}
+
+// controlOnDemand starts, stops or restarts a flowd that no service
+// manager looks after: the one a shim started, or `flowd start` did. It
+// stops the flowd that answers on socket and starts one on startSocket.
+func controlOnDemand(verb, socket, startSocket string) error {
+	if verb != "start" {
+		pid, err := stopOnDemand(socket, 15*time.Second)
+		switch {
+		case errors.Is(err, errNotRunning) && verb == "stop":
+			fmt.Printf("flowd is not running (socket %s); nothing to stop\n", socket)
+			return nil
+		case errors.Is(err, errNotRunning):
+		case err != nil:
+			return err
+		case verb == "stop":
+			fmt.Printf("flowd (pid %d) stopped; no service looks after it, so the next shim that needs it starts it again\n", pid)
+			return nil
+		default:
+			fmt.Printf("flowd (pid %d) stopped\n", pid)
+		}
+	}
+	if st, err := localapi.NewClient(socket, 2*time.Second).Status(); err == nil && st.Running {
+		fmt.Printf("flowd is already running (pid %d, socket %s)\n", st.PID, socket)
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the flowd executable: %w", err)
+	}
+	socket = startSocket
+	if err := ondemand.Start(exe, socket); err != nil {
+		return err
+	}
+	st, err := localapi.NewClient(socket, 2*time.Second).Status()
+	if err != nil {
+		return fmt.Errorf("flowd started but does not answer on %s: %w (see %s)", socket, err, ondemand.LogFile())
+	}
+	fmt.Printf("flowd started in the background (pid %d, socket %s, log %s); no service looks after it (flowd install makes it one)\n",
+		st.PID, socket, ondemand.LogFile())
+	return nil
+}
+
+// errNotRunning is stopOnDemand's answer when no flowd answers.
+var errNotRunning = errors.New("no flowd answers")
+
+// stopOnDemand stops the flowd that answers on socket (see
+// ondemand.Terminate) and returns its pid.
+func stopOnDemand(socket string, timeout time.Duration) (pid int, err error) {
+	st, err := localapi.NewClient(socket, 5*time.Second).Status()
+	if err != nil || !st.Running {
+		if _, accepts := localsock.Find([]string{socket}, time.Second); err != nil && accepts {
+			// Its pid would come from the socket's peer credentials, which
+			// name whoever listened: systemd's pid 1 for an activated socket.
+			return 0, fmt.Errorf("a flowd accepts connections on %s but does not answer (%v): it hangs or was stopped (SIGSTOP); end it by its pid (pgrep -af 'flowd run')", socket, err)
+		}
+		return 0, fmt.Errorf("%w on %s", errNotRunning, socket)
+	}
+	if err := ondemand.Terminate(st.PID, timeout); err != nil {
+		return st.PID, fmt.Errorf("%w, which serves %s", err, socket)
+	}
+	return st.PID, nil
 }
 
 // scopeFlags adds --user and --system; the function it returns reads them,

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -50,7 +51,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	agentName := fs.String("agent", defaultAgent, "agent whose hook protocol to speak")
 	failClosedFlag := fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer")
 	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
-	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for flowd")
+	timeout := fs.Duration("timeout", defaultTimeout(stderr), "how long to wait for flowd (default from $"+envTimeout+")")
 	scanOutput := fs.Bool("scan-output", false, "this hook runs synchronously and may replace a tool's output (hook install --scan-output)")
 	if err := fs.Parse(args); err != nil {
 		return failedExit(failClosed)
@@ -139,4 +140,24 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return v, nil
 	}
 	return hookproto.Verdict{}, fmt.Errorf("flowd answered with unknown decision %q", v.Decision)
+}
+
+// envTimeout sets the default of --timeout. The hook's command line is
+// written into the agent's settings once; a machine slower than usual
+// (a test run under the race detector on a busy one) can give flowd more
+// time without rewriting it.
+const envTimeout = "FLOWD_HOOK_TIMEOUT"
+
+func defaultTimeout(stderr io.Writer) time.Duration {
+	const def = 2 * time.Second
+	v := os.Getenv(envTimeout)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		fmt.Fprintf(stderr, "flowd hook: ignoring %s=%q: not a positive duration such as 5s\n", envTimeout, v)
+		return def
+	}
+	return d
 }

@@ -281,3 +281,21 @@ func TestCallChunkedFromNetHTTP(t *testing.T) {
 	assert.Equal(t, 200, status)
 	assert.JSONEq(t, `{"decision":"deny","reason":"r"}`, string(body))
 }
+
+func TestDefaultTimeoutFromEnv(t *testing.T) {
+	for _, tt := range []struct {
+		env  string
+		want time.Duration
+		warn bool
+	}{
+		{"", 2 * time.Second, false},
+		{"45s", 45 * time.Second, false},
+		{"soon", 2 * time.Second, true},
+		{"-1s", 2 * time.Second, true},
+	} {
+		t.Setenv(envTimeout, tt.env)
+		var stderr bytes.Buffer
+		assert.Equal(t, tt.want, defaultTimeout(&stderr), "%s=%q", envTimeout, tt.env)
+		assert.Equal(t, tt.warn, strings.Contains(stderr.String(), "ignoring "+envTimeout), "%s=%q: %s", envTimeout, tt.env, stderr.String())
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shim"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
@@ -54,25 +55,29 @@ func main() {
 	if *socket == "" {
 		*socket = localsock.Locate()
 	}
+	local := localShim()
 	os.Exit(shim.Run(shim.Options{
-		Name:      *name,
-		Socket:    *socket,
-		Autostart: !*noAuto,
-		FailMode:  failMode(),
-		Command:   fs.Args(),
-		Stdin:     os.Stdin,
-		Stdout:    os.Stdout,
-		Stderr:    os.Stderr,
+		Name:           *name,
+		Socket:         *socket,
+		Autostart:      !*noAuto,
+		FailMode:       local.FailMode,
+		VerdictTimeout: local.VerdictTimeout.Duration,
+		Command:        fs.Args(),
+		Stdin:          os.Stdin,
+		Stdout:         os.Stdout,
+		Stderr:         os.Stderr,
+		UnprotectedDir: unprotected.Dir(),
 	}))
 }
 
-// failMode reads the config file's fail_mode, which applies until flowd
-// answers (flowd's own copy wins after that). A broken config file here
-// is flowd's to report; the shim falls back to the safe default.
-func failMode() string {
+// localShim reads the config file's [shim] section, whose fail_mode and
+// verdict_timeout apply until flowd answers (flowd's own copy wins after
+// that). A broken config file here is flowd's to report; the shim falls
+// back to the defaults.
+func localShim() config.Shim {
 	c, err := config.Load(paths.ConfigFile())
 	if err != nil {
-		return config.Default().Shim.FailMode
+		return config.Default().Shim
 	}
-	return c.Shim.FailMode
+	return c.Shim
 }

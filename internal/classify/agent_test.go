@@ -37,7 +37,7 @@ func TestAgentTools(t *testing.T) {
 		{"mcp__fetch__fetch", map[string]any{"url": "https://x"}, External, MethodHeuristic, 0.85},
 		{"mcp__my-private-slack__send", map[string]any{"text": "t"}, External, MethodHeuristic, 0.8},
 		{"mcp__plugin_tools__do_it__now", map[string]any{"url": "https://x"}, External, MethodHeuristic, 0.6},
-		{"mcp__acme__thing", map[string]any{"target": "x"}, Internal, MethodHeuristic, fallbackConfidence},
+		{"mcp__acme__thing", map[string]any{"target": "x"}, Unknown, MethodHeuristic, fallbackConfidence},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,7 +18,8 @@ type Overrides struct {
 	// any server and for agent built-ins ("Bash", "WebFetch"), to a class.
 	Tools map[string]Class
 	// DefaultUnknown is the class given when no evidence matches; empty
-	// means Internal.
+	// means Unknown, which policy treats as a destination that can send
+	// data out.
 	DefaultUnknown Class
 }
 
@@ -31,7 +33,7 @@ type Classifier struct {
 // New checks the overrides and builds a Classifier. Classes must be one of
 // the four constants; ParseClass turns configuration text into one.
 func New(o Overrides) (*Classifier, error) {
-	c := &Classifier{servers: map[string]Class{}, tools: map[string]Class{}, defaultUnknown: Internal}
+	c := &Classifier{servers: map[string]Class{}, tools: map[string]Class{}, defaultUnknown: Unknown}
 	if o.DefaultUnknown != "" {
 		if valid, err := ParseClass(string(o.DefaultUnknown)); err != nil || valid != o.DefaultUnknown {
 			return nil, fmt.Errorf("classify default_unknown: unknown class %q (want internal, external, hybrid or unknown)", o.DefaultUnknown)
@@ -64,22 +66,110 @@ func key(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 // Server classifies an MCP server by its name.
 func (c *Classifier) Server(name string) Result {
+	r, _ := c.server(name)
+	return r
+}
+
+// server also tells whether anything but the default decided.
+func (c *Classifier) server(name string) (Result, bool) {
 	if cl, ok := c.servers[key(name)]; ok {
-		return newResult(cl, 1, MethodConfig, fmt.Sprintf("configured: server %q is %s", name, cl))
+		return newResult(cl, 1, MethodConfig, fmt.Sprintf("configured: server %q is %s", name, cl)), true
 	}
 	if f, ok := decide(fmt.Sprintf("server %q", name), nameHits(name, 1)); ok {
-		return f.result(MethodHeuristic)
+		return f.result(MethodHeuristic), true
 	}
-	return c.fallback(fmt.Sprintf("server %q", name), name)
+	return c.fallback(fmt.Sprintf("server %q", name), name), false
+}
+
+// Names are what one server is called, and by whom. Given (the client's
+// name for it, shim --name) and Command (read from the command that
+// starts it) are the user's side; Reported is serverInfo.name, the
+// server's claim about itself.
+type Names struct {
+	Given, Command, Reported string
+}
+
+// client is the name the user's side gives: Given, else Command.
+func (n Names) client() string {
+	if n.Given != "" {
+		return n.Given
+	}
+	return n.Command
+}
+
+// ServerOf classifies a server known by several names; see ToolOf.
+func (c *Classifier) ServerOf(n Names) Result {
+	r, ok := c.server(n.client())
+	if n.Reported == "" || key(n.Reported) == key(n.client()) {
+		return r
+	}
+	rr, rok := c.server(n.Reported)
+	return reported(r, ok, rr, rok, n.Reported)
+}
+
+// ToolOf classifies a tool of a server known by several names. The
+// client's name decides; the server's own name, like its annotations, may
+// only make flowd more cautious: a mail server that calls itself
+// "filesystem" does not become internal, and one that names itself after
+// a known service where the client's name says nothing stays unknown.
+func (c *Classifier) ToolOf(n Names, t ToolInfo) Result {
+	r, ok := c.tool(n.client(), t)
+	if n.Reported == "" || key(n.Reported) == key(n.client()) {
+		return r
+	}
+	rr, rok := c.tool(n.Reported, t)
+	return reported(r, ok, rr, rok, n.Reported)
+}
+
+// reported joins what the server's own name says into r, in the
+// cautious direction only. The user's configuration for the client's name
+// is final.
+func reported(r Result, ok bool, rr Result, rok bool, name string) Result {
+	if r.Method == MethodConfig || !rok {
+		return r
+	}
+	joined := join(r.Class, rr.Class)
+	if joined == r.Class {
+		if rr.Class != r.Class {
+			r.Reason += fmt.Sprintf("; the server calls itself %q (serverInfo.name), which would say %s, "+
+				"but a server's own name can only make flowd more cautious", name, rr.Class)
+		}
+		return r
+	}
+	conf := rr.Confidence
+	if ok {
+		conf = min(r.Confidence, rr.Confidence)
+	}
+	out := newResult(joined, conf, r.Method, r.Reason+fmt.Sprintf("; and the server calls itself %q (serverInfo.name): %s", name, rr.Reason))
+	out.CanReadData = out.CanReadData || r.CanReadData || rr.CanReadData
+	out.CanExfiltrate = out.CanExfiltrate || r.CanExfiltrate || rr.CanExfiltrate
+	return out
+}
+
+// join is the class with the capabilities of both: what either could do,
+// the tool is taken to do.
+func join(a, b Class) Class {
+	switch {
+	case a == b:
+		return a
+	case a == Hybrid || b == Hybrid:
+		return Hybrid
+	case a == Internal && b == Unknown, a == Unknown && b == Internal:
+		return Unknown
+	}
+	return Hybrid // internal and external, external and unknown
 }
 
 // ToolInfo is what tools/list says about a tool.
 type ToolInfo struct {
 	Name        string
 	Description string
-	// Params are the property names of the tool's input schema (or, for a
-	// hook event, the keys of its input); a "url" parameter is evidence.
+	// Params are the keys of a hook event's input; a "url" parameter is
+	// evidence.
 	Params []string
+	// InputSchema is the tool's inputSchema as tools/list gave it: its
+	// property names, descriptions and formats are evidence.
+	InputSchema json.RawMessage
 	// Annotation hints; nil when the server did not send them.
 	ReadOnlyHint, DestructiveHint, OpenWorldHint *bool
 }
@@ -113,33 +203,54 @@ const (
 // DestructiveHint is accepted but not used: whether a tool destroys data
 // says nothing about where data goes.
 func (c *Classifier) Tool(server string, t ToolInfo) Result {
+	r, _ := c.tool(server, t)
+	return r
+}
+
+// tool also tells whether anything but the default decided.
+func (c *Classifier) tool(server string, t ToolInfo) (Result, bool) {
 	if r, ok := c.override(server, t.Name); ok {
-		return r
+		return r, true
 	}
 	if server == "" {
 		if r, ok := builtin(t.Name); ok {
-			return r
+			return r, true
 		}
 		if s, name, ok := splitMCPName(t.Name); ok {
 			t.Name = name
-			return c.Tool(s, t)
+			return c.tool(s, t)
 		}
 	}
+	params := schemaParams(t.InputSchema)
+	for _, p := range t.Params {
+		params = append(params, param{name: p})
+	}
 	srv, srvOK := decide(fmt.Sprintf("server %q", server), nameHits(server, 1))
-	tool, toolOK := toolFinding(t)
+	tool, toolOK := toolFinding(t, params)
 	writes, writesOnly := toolActions(t)
 	f, ok := combine(srv, srvOK, tool, toolOK, writes)
-	// A mailbox is private data only to a tool that reads it.
-	f.private = f.private && !writesOnly
-	f, ok, method := applyOpenWorldHint(f, ok, t)
+	if e, found := egress(params, writes); found {
+		f, ok = applyEgress(f, ok, e)
+	}
+	// A mailbox or a chat history is private data only to a tool that
+	// reads it; one that only sends returns none.
+	why, private := privateRead(t, writesOnly)
+	if !private && ok && f.private && !writesOnly {
+		why, private = fmt.Sprintf("tool %q reads what the user keeps there", t.Name), true
+	}
+	f.private = false
+	if private {
+		f, ok = applyPrivate(f, ok, why)
+	}
+	f, ok, method := applyOpenWorldHint(f, ok, t, srvOK && srv.class == Internal && srv.conf >= strongName)
 	if !ok {
 		subject := fmt.Sprintf("tool %q", t.Name)
 		if server != "" {
 			subject = fmt.Sprintf("server %q, tool %q", server, t.Name)
 		}
-		return c.fallback(subject, server+" "+t.Name)
+		return c.fallback(subject, server+" "+t.Name), false
 	}
-	return f.result(method)
+	return f.result(method), true
 }
 
 func (c *Classifier) override(server, tool string) (Result, bool) {
@@ -167,14 +278,16 @@ func (c *Classifier) fallback(subject, names string) Result {
 	reason := fmt.Sprintf("%s: no known kind of service in %q, class unknown", subject, strings.Join(meaningful(names), " "))
 	if c.defaultUnknown != Unknown {
 		reason += fmt.Sprintf(", treated as %s (default_unknown)", c.defaultUnknown)
+	} else {
+		reason += ", so treated as able to send data out"
 	}
 	return newResult(c.defaultUnknown, fallbackConfidence, MethodHeuristic, reason)
 }
 
-func toolFinding(t ToolInfo) (finding, bool) {
+func toolFinding(t ToolInfo, params []param) (finding, bool) {
 	hits := nameHits(t.Name, 1)
-	for _, p := range t.Params {
-		hits = append(hits, tokenHits(p, paramFactor)...)
+	for _, p := range params {
+		hits = append(hits, tokenHits(p.name, paramFactor)...)
 	}
 	if len(hits) > 0 {
 		return decide(fmt.Sprintf("tool %q", t.Name), hits)
@@ -238,7 +351,10 @@ func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes bool) (f
 	return f, true
 }
 
-// strongName is the confidence at which a name outweighs an annotation.
+// An annotation's claim is the server's word about itself: it decides at
+// hintConfidence, caps a class it changes at strongName and takes
+// hintPenalty off a name it contradicts. strongName is also the confidence
+// at which the server's name outweighs an open-world claim.
 const (
 	strongName     = 0.8
 	hintConfidence = 0.6
@@ -247,11 +363,17 @@ const (
 
 // applyOpenWorldHint folds in the tool's own claim about reaching the
 // outside world. An absent hint is the spec's default (true) and says
-// nothing specific about this tool, so it is not used. An explicit one
-// decides when the names said nothing, raises caution when they were weak,
-// and otherwise only lowers confidence: the hint comes from the server
-// being judged.
-func applyOpenWorldHint(f finding, ok bool, t ToolInfo) (finding, bool, string) {
+// nothing specific about this tool, so it is not used. The claim comes from
+// the server being judged, so it counts in one direction only: open world
+// (true) makes a tool able to send whatever the tool's own name says (the
+// server wrote that too: everything's gzip-file-as-resource fetches a URL),
+// because believing it costs only caution; closed world (false) decides
+// only when nothing else did, and otherwise just lowers confidence in a
+// name that says the tool sends. The one thing an open-world claim does not
+// outweigh is a server name the client gave that says internal
+// (localServer): SDKs such as mcp-go send openWorldHint=true on every tool
+// by default, so on a postgres server it is noise, not a statement.
+func applyOpenWorldHint(f finding, ok bool, t ToolInfo, localServer bool) (finding, bool, string) {
 	if t.OpenWorldHint == nil {
 		return f, ok, MethodHeuristic
 	}
@@ -269,10 +391,10 @@ func applyOpenWorldHint(f finding, ok bool, t ToolInfo) (finding, bool, string) 
 	case agrees:
 		f.conf = min(f.conf+agreeBonus, maxHeuristic)
 		f.reason += "; " + claim
-	case open && f.conf < strongName:
+	case open && !localServer:
 		f.class = Hybrid
-		f.conf = max(f.conf, hintConfidence)
-		f.reason += "; " + claim + ", so it may also reach outside"
+		f.conf = min(f.conf, strongName)
+		f.reason += "; but " + claim + ", so it also reaches outside"
 		return f, true, MethodAnnotation
 	default:
 		f.conf -= hintPenalty

@@ -25,13 +25,16 @@ type category struct {
 }
 
 var (
-	catDatabase      = &category{name: "database", class: Internal, weight: 0.9}
-	catFiles         = &category{name: "file system", class: Internal, weight: 0.9}
-	catRepo          = &category{name: "local repository", class: Internal, weight: 0.85}
-	catCodeHost      = &category{name: "code host", class: Internal, weight: 0.9, shared: true}
-	catVault         = &category{name: "secret store", class: Internal, weight: 0.9}
-	catTickets       = &category{name: "ticket system", class: Internal, weight: 0.85}
-	catDocs          = &category{name: "document store", class: Internal, weight: 0.8}
+	catDatabase = &category{name: "database", class: Internal, weight: 0.9}
+	catFiles    = &category{name: "file system", class: Internal, weight: 0.9}
+	catRepo     = &category{name: "local repository", class: Internal, weight: 0.85}
+	catCodeHost = &category{name: "code host", class: Internal, weight: 0.9, shared: true}
+	catVault    = &category{name: "secret store", class: Internal, weight: 0.9}
+	catTickets  = &category{name: "ticket system", class: Internal, weight: 0.85}
+	catDocs     = &category{name: "document store", class: Internal, weight: 0.8}
+	// Hosted wikis and document services publish and share pages with a
+	// click: like a code host, a write there may be read by others.
+	catHostedDocs    = &category{name: "hosted document service", class: Internal, weight: 0.8, shared: true}
 	catObjects       = &category{name: "object store", class: Internal, weight: 0.85}
 	catMemory        = &category{name: "knowledge store", class: Internal, weight: 0.85}
 	catCompute       = &category{name: "local computation", class: Internal, weight: 0.75}
@@ -81,8 +84,9 @@ var keywordGroups = []struct {
 		"keepass", "keepassxc", "lastpass", "kms", "password", "passwords", "credential", "credentials", "secretsmanager"}},
 	{catTickets, 0, []string{"jira", "linear", "asana", "trello", "youtrack", "redmine", "servicenow", "clickup", "issue",
 		"issues", "ticket", "tickets", "todo", "todos", "task", "tasks", "backlog", "sprint"}},
-	{catDocs, 0, []string{"notion", "confluence", "wiki", "obsidian", "notes", "note", "evernote", "onenote", "logseq",
-		"coda", "quip", "gdocs", "sheets", "spreadsheet", "excel", "sharepoint"}},
+	{catDocs, 0, []string{"obsidian", "notes", "note", "logseq", "spreadsheet", "excel"}},
+	{catHostedDocs, 0, []string{"notion", "confluence", "wiki", "evernote", "onenote", "coda", "quip", "gdocs", "sheets",
+		"sharepoint"}},
 	{catDocs, 0.7, []string{"docs", "document", "documents"}},
 	{catObjects, 0, []string{"s3", "gcs", "blob", "minio", "bucket", "storage", "r2", "objectstore", "drive", "gdrive",
 		"googledrive", "onedrive", "dropbox"}},
@@ -116,7 +120,7 @@ var keywordGroups = []struct {
 	{catPaste, 0, []string{"paste", "pastebin", "gist", "hastebin", "dpaste", "privatebin", "ghostbin", "termbin"}},
 	{catSend, 0, []string{"send", "publish", "broadcast", "transmit"}},
 	{catSend, 0.75, []string{"post", "upload"}},
-	{catSend, 0.7, []string{"share"}},
+	{catSend, 0.7, []string{"share", "transfer", "invite", "pay", "announce"}},
 	// push: a remote's copy is what others read (git push, push_files).
 	{catSend, 0.6, []string{"forward", "reply", "push"}},
 
@@ -147,7 +151,8 @@ var noise = set("mcp", "server", "servers", "modelcontextprotocol", "tool", "too
 // others may read. readVerbs only look.
 var (
 	writeVerbs = set("create", "add", "update", "edit", "write", "push", "comment", "reply", "post", "publish",
-		"upload", "share", "submit", "fork", "patch", "append", "insert", "upsert", "send")
+		"upload", "share", "submit", "fork", "patch", "append", "insert", "upsert", "send", "put", "save", "store",
+		"transfer", "invite", "pay", "announce")
 	readVerbs = set("get", "list", "read", "search", "query", "find", "show", "view", "describe", "lookup", "count",
 		"check", "stat", "open", "browse", "inspect", "fetch", "download", "mark")
 )
@@ -207,6 +212,16 @@ func lookup(tok string) (keyword, string, bool) {
 		if base, ok := strings.CutSuffix(tok, fold.suffix); ok {
 			base += fold.repl
 			if k, ok := keywords[base]; ok {
+				return k, base, true
+			}
+		}
+	}
+	// Agent nouns of ways to send: an uploader uploads, a mailer mails, a
+	// sharer shares. Only for outward words: a driver is not a drive, nor a
+	// timer a clock.
+	for _, suffix := range []string{"er", "r"} {
+		if base, ok := strings.CutSuffix(tok, suffix); ok {
+			if k, ok := keywords[base]; ok && k.cat.class == External {
 				return k, base, true
 			}
 		}

@@ -119,11 +119,12 @@ func TestServerNamesWithoutEvidenceUseDefault(t *testing.T) {
 	c := newDefault(t)
 	for _, name := range []string{"everything", "test-server", "demo", "context7", "", "foo_bar", "@acme/mcp-server"} {
 		r := c.Server(name)
-		assert.Equal(t, Internal, r.Class, name)
+		assert.Equal(t, Unknown, r.Class, name)
 		assert.Equal(t, fallbackConfidence, r.Confidence, name)
 		assert.Equal(t, MethodHeuristic, r.Method, name)
 		assert.Contains(t, r.Reason, "class unknown", name)
-		assert.Contains(t, r.Reason, "default_unknown", name)
+		assert.Contains(t, r.Reason, "able to send data out", name)
+		assert.True(t, r.CanExfiltrate, name)
 	}
 }
 

@@ -37,8 +37,9 @@ func TestToolNames(t *testing.T) {
 		{"git", "git_commit", Internal, 0.8},
 		{"git", "git_push", Hybrid, 0.6},
 		{"slack", "slack_post_message", External, 0.9},
-		{"slack", "slack_get_channel_history", External, 0.9},
-		{"slack", "list_files", External, 0.8},
+		// Reading a chat history or its files returns the user's own data.
+		{"slack", "slack_get_channel_history", Hybrid, 0.7},
+		{"slack", "list_files", Hybrid, 0.7},
 		{"gmail", "send_email", External, 0.9},
 		{"fetch", "fetch", External, 0.85},
 		{"brave-search", "brave_web_search", External, 0.85},
@@ -117,15 +118,19 @@ func TestToolAnnotations(t *testing.T) {
 		{"explicit open world decides an unknown tool", "acme",
 			ToolInfo{Name: "frobnicate", OpenWorldHint: ptr(true)}, External, MethodAnnotation, 0.6, 0.6},
 		{"absent hints are not evidence", "acme",
-			ToolInfo{Name: "frobnicate"}, Internal, MethodHeuristic, fallbackConfidence, fallbackConfidence},
+			ToolInfo{Name: "frobnicate"}, Unknown, MethodHeuristic, fallbackConfidence, fallbackConfidence},
 		{"readOnly and destructive hints alone say nothing about where data goes", "acme",
-			ToolInfo{Name: "frobnicate", ReadOnlyHint: ptr(true), DestructiveHint: ptr(false)}, Internal, MethodHeuristic, fallbackConfidence, fallbackConfidence},
+			ToolInfo{Name: "frobnicate", ReadOnlyHint: ptr(true), DestructiveHint: ptr(false)}, Unknown, MethodHeuristic, fallbackConfidence, fallbackConfidence},
 		{"agreeing hint raises confidence", "filesystem",
 			ToolInfo{Name: "read_file", OpenWorldHint: ptr(false)}, Internal, MethodHeuristic, 0.97, 0.97},
 		{"closed-world claim does not override a strong external name", "slack",
 			ToolInfo{Name: "slack_post_message", OpenWorldHint: ptr(false)}, External, MethodHeuristic, 0.8, 0.9},
-		{"open-world claim does not override a strong internal name", "postgres",
+		{"open-world claim (an SDK default) does not override the server's internal name", "postgres",
 			ToolInfo{Name: "query", OpenWorldHint: ptr(true)}, Internal, MethodHeuristic, 0.7, 0.85},
+		{"open-world claim wins over the tool's own internal-sounding name", "acme",
+			ToolInfo{Name: "read_file", OpenWorldHint: ptr(true)}, Hybrid, MethodAnnotation, 0.6, 0.8},
+		{"open-world claim wins over a file word in the name (everything's gzip-file-as-resource)", "everything",
+			ToolInfo{Name: "gzip-file-as-resource", OpenWorldHint: ptr(true)}, Hybrid, MethodAnnotation, 0.6, 0.8},
 		{"open-world claim raises caution on a weak internal name", "acme",
 			ToolInfo{Name: "search_docs", OpenWorldHint: ptr(true)}, Hybrid, MethodAnnotation, 0.6, 0.7},
 		{"readOnlyHint=false makes an unnamed action a write on a code host", "github",
@@ -148,7 +153,8 @@ func TestToolWithoutEvidenceUsesDefault(t *testing.T) {
 	c := newDefault(t)
 	for _, tool := range []string{"echo", "add", "longRunningOperation", "sampleLLM", "getTinyImage"} {
 		r := c.Tool("everything", ToolInfo{Name: tool})
-		assert.Equal(t, Internal, r.Class, tool)
+		assert.Equal(t, Unknown, r.Class, tool)
+		assert.True(t, r.CanExfiltrate, "a tool flowd cannot classify may send data out")
 		assert.Equal(t, fallbackConfidence, r.Confidence, tool)
 		assert.Contains(t, r.Reason, "class unknown", tool)
 	}
@@ -161,5 +167,17 @@ func BenchmarkTool(b *testing.B) {
 	}
 	for b.Loop() {
 		c.Tool("@modelcontextprotocol/server-github", ToolInfo{Name: "create_pull_request", Params: []string{"owner", "repo", "title"}})
+	}
+}
+
+func BenchmarkToolWithSchema(b *testing.B) {
+	c, err := New(Overrides{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	info := ToolInfo{Name: "create_page", Description: "Creates a page under a parent page in the user's workspace.",
+		InputSchema: schema(`"parent":{"type":"object","properties":{"page_id":{"type":"string"}}},"title":{"type":"string"},"content":{"type":"string","description":"Markdown body"}`)}
+	for b.Loop() {
+		c.ToolOf(Names{Given: "notion", Reported: "notion-mcp"}, info)
 	}
 }

@@ -51,6 +51,7 @@ type Activity struct {
 type Policy struct {
 	DefaultAction         string   `toml:"default_action"`
 	InternalToExternal    string   `toml:"internal_to_external"`
+	InternalToUnknown     string   `toml:"internal_to_unknown"`
 	SensitiveDataExternal string   `toml:"sensitive_data_external"`
 	AskFallback           string   `toml:"ask_fallback"`
 	AskWithElicitation    bool     `toml:"ask_with_elicitation"`
@@ -74,6 +75,8 @@ type Flow struct {
 	MaxResponseHashBytes int      `toml:"max_response_hash_bytes"`
 	MinMatchLength       int      `toml:"min_match_length"`
 	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
+	MaxMemoryBytes       int      `toml:"max_memory_bytes"`
+	CheckBudget          Duration `toml:"check_budget"`
 }
 
 // Injection configures prompt-injection scanning of tool output, the

@@ -36,6 +36,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 		Policy: Policy{
 			DefaultAction:         ActionAllow,
 			InternalToExternal:    ActionAsk,
+			InternalToUnknown:     ActionAsk,
 			SensitiveDataExternal: ActionDeny,
 			AskFallback:           ActionWarn,
 			AskWithElicitation:    true,
@@ -43,12 +44,14 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			SuspiciousEndpoints:   []string{"webhook.site", "requestbin.com", "pipedream.net", "hookbin.com", "beeceptor.com"},
 			ToolOverrides:         map[string]string{},
 		},
-		Classify: Classify{DefaultUnknown: ClassInternal, Servers: map[string]string{}, Tools: map[string]string{}},
+		Classify: Classify{DefaultUnknown: ClassUnknown, Servers: map[string]string{}, Tools: map[string]string{}},
 		Flow: Flow{
 			MaxOrigins:           10000,
 			MaxResponseHashBytes: 65536,
 			MinMatchLength:       20,
 			SessionIdleTimeout:   Duration{30 * time.Minute},
+			MaxMemoryBytes:       256 << 20,
+			CheckBudget:          Duration{2 * time.Second},
 		},
 		Injection: Injection{
 			Enabled:         true,

@@ -50,6 +50,7 @@ func (c *Config) validate() []fieldError {
 
 	v.oneOf("policy.default_action", c.Policy.DefaultAction, actions)
 	v.oneOf("policy.internal_to_external", c.Policy.InternalToExternal, actions)
+	v.oneOf("policy.internal_to_unknown", c.Policy.InternalToUnknown, actions)
 	v.oneOf("policy.sensitive_data_external", c.Policy.SensitiveDataExternal, actions)
 	v.oneOf("policy.ask_fallback", c.Policy.AskFallback, fallbacks)
 	v.positiveDuration("policy.elicitation_timeout", c.Policy.ElicitationTimeout)
@@ -68,6 +69,8 @@ func (c *Config) validate() []fieldError {
 	v.positiveInt("flow.max_response_hash_bytes", c.Flow.MaxResponseHashBytes)
 	v.positiveInt("flow.min_match_length", c.Flow.MinMatchLength)
 	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)
+	v.positiveInt("flow.max_memory_bytes", c.Flow.MaxMemoryBytes)
+	v.positiveDuration("flow.check_budget", c.Flow.CheckBudget)
 
 	in := c.Injection
 	v.positiveInt("injection.max_field_bytes", in.MaxFieldBytes)

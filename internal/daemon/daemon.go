@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/connguard"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -139,8 +140,10 @@ type Daemon struct {
 	shims     map[uint64]*shimConn
 	hooksSeen map[string]time.Time // agent → last hook event
 	corr      correlator
-	wg        sync.WaitGroup // one per shim connection
-	behind    background     // what results leave behind their verdicts
+	wg        sync.WaitGroup   // one per shim connection
+	releasing atomic.Bool      // a hand-back of memory to the OS is scheduled
+	conns     *connguard.Guard // unidentified connections; nil outside Run
+	behind    background       // what results leave behind their verdicts
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -177,7 +180,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		return err
 	}
 	l.Logf = func(f string, a ...any) { d.log.Warn(fmt.Sprintf(f, a...)) }
-	srv := &http.Server{Handler: d.handler(), ReadHeaderTimeout: 5 * time.Second, ConnContext: withPeer}
+	d.conns = d.guard()
+	srv := &http.Server{Handler: d.handler(), ConnContext: withPeer, ConnState: d.conns.ConnState,
+		ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
@@ -218,6 +223,52 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		err = nil
 	}
 	return err
+}
+
+// apiIdleTimeout closes a keep-alive connection idle this long between
+// requests; shims hold their own connections, which this does not touch.
+const apiIdleTimeout = time.Minute
+
+// guard bounds the connections not yet identified (fresh, idle between
+// requests, upgraded shims before their hello) to a quarter of the
+// descriptors flowd may open, at most maxWaiting: past it the longest
+// waiting is closed, so idle connections cannot starve new shims.
+func (d *Daemon) guard() *connguard.Guard {
+	n := maxWaiting
+	limit, err := raiseOpenFiles()
+	if err != nil {
+		d.log.Warn("could not raise the open file limit", "limit", limit, "err", err)
+	}
+	if limit > 0 {
+		n = min(n, max(16, int(limit/4)))
+	}
+	var evicted atomic.Uint64
+	return connguard.New(n, func(net.Conn) {
+		// Once, then every thousandth: a flood must not flood the log.
+		if k := evicted.Add(1); k%1000 == 1 {
+			d.log.Warn("closed idle connections: too many connections waiting to be served", "limit", n, "closed", k)
+		}
+	})
+}
+
+// maxWaiting bounds the unidentified connections where descriptors are
+// plentiful.
+const maxWaiting = 1024
+
+// releaseAfter is the message size past which flowd hands the memory its
+// judgement took back to the OS soon after, instead of when the runtime's
+// scavenger gets to it, minutes later.
+const releaseAfter = 4 << 20
+
+// releaseMemory schedules that hand-back, once for a burst of large
+// messages: by then the message is garbage.
+func (d *Daemon) releaseMemory() {
+	if d.releasing.CompareAndSwap(false, true) {
+		time.AfterFunc(2*time.Second, func() {
+			debug.FreeOSMemory()
+			d.releasing.Store(false)
+		})
+	}
 }
 
 // listen opens the socket: the one systemd passed, or a new one; private
@@ -350,6 +401,11 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		MaxHashBytes: c.Flow.MaxResponseHashBytes,
 		MinLength:    c.Flow.MinMatchLength,
 		IdleTimeout:  c.Flow.SessionIdleTimeout.Duration,
+		MaxBytes:     c.Flow.MaxMemoryBytes,
+		OnForget: func(sess string, freed int) {
+			o.Log.Warn("forgot a session's results to stay within flow.max_memory_bytes; its calls out are now judged as carrying internal data",
+				"session", sess, "freed_bytes", freed, "limit", c.Flow.MaxMemoryBytes)
+		},
 	}, det)
 	d := &Daemon{flows: flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), shims: make(map[uint64]*shimConn), hooksSeen: make(map[string]time.Time),
@@ -385,6 +441,7 @@ func rulesFrom(c *config.Config) policy.Rules {
 	r := policy.Rules{
 		DefaultAction:         policy.Action(p.DefaultAction),
 		InternalToExternal:    policy.Action(p.InternalToExternal),
+		InternalToUnknown:     policy.Action(p.InternalToUnknown),
 		SensitiveDataExternal: policy.Action(p.SensitiveDataExternal),
 		AskFallback:           policy.Action(p.AskFallback),
 		RequireJustification:  p.RequireJustification,

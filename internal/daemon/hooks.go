@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -60,6 +61,9 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 	ev.latency = time.Since(start)
 	d.recordHook(&ev, v)
 	writeJSON(w, v)
+	if len(body) >= releaseAfter {
+		d.releaseMemory()
+	}
 }
 
 type hookEvent struct {
@@ -100,19 +104,21 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 			}
 		}
 		views := unwrap.Views(p.ToolInput)
-		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views)
+		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views, budget.Until(time.Now().Add(set.cfg.Flow.CheckBudget.Duration)))
 		taint, tainted := s.Tainted()
 		pc := policy.Call{
-			Tainted:     tainted,
-			TaintReason: taint,
-			Server:      ev.server,
-			Tool:        ev.tool,
-			External:    ev.class.Class == classify.External || ev.class.Class == classify.Hybrid,
-			Endpoint:    policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
-			Secrets:     ev.analysis.Secrets,
-			FlowType:    ev.analysis.FlowType,
-			Sources:     ev.analysis.Sources,
-			CanAsk:      true,
+			Tainted:      tainted,
+			TaintReason:  taint,
+			Server:       ev.server,
+			Tool:         ev.tool,
+			External:     ev.class.CanExfiltrate,
+			Unclassified: ev.class.Class == classify.Unknown,
+			Endpoint:     policy.SuspiciousHost(p.ToolInput, views, set.rules.SuspiciousEndpoints),
+			Secrets:      ev.analysis.Secrets,
+			FlowType:     ev.analysis.FlowType,
+			Sources:      ev.analysis.Sources,
+			Unfinished:   ev.analysis.Unfinished,
+			CanAsk:       true,
 		}
 		ev.decision = set.rules.Decide(pc)
 		if pc.Endpoint != "" {

@@ -25,18 +25,20 @@ func splice(whole, part, with []byte) []byte {
 }
 
 // prepend puts item first in the array member key of the JSON object obj,
-// creating the member when obj has none.
-func prepend(obj []byte, key string, item []byte) ([]byte, error) {
+// creating the member when obj has none, and returns whole, of which obj
+// is a sub-slice (or all), so changed.
+func prepend(whole, obj []byte, key string, item []byte) ([]byte, error) {
 	if arr, ok := jsonrpc.Member(obj, key); ok {
 		if len(arr) == 0 || arr[0] != '[' {
 			return nil, fmt.Errorf("%s is not an array", key)
 		}
-		inner := bytes.TrimSpace(arr[1 : len(arr)-1])
-		with := append(append([]byte{'['}, item...), ']')
-		if len(inner) > 0 {
-			with = append(append(append([]byte{'['}, item...), ','), arr[1:]...)
+		if len(bytes.TrimSpace(arr[1:len(arr)-1])) == 0 {
+			return splice(whole, arr, append(append([]byte{'['}, item...), ']')), nil
 		}
-		return splice(obj, arr, with), nil
+		// One copy of whole, however large: the item goes right after '['.
+		at := cap(whole) - cap(arr) + 1
+		out := make([]byte, 0, len(whole)+len(item)+1)
+		return append(append(append(append(out, whole[:at]...), item...), ','), whole[at:]...), nil
 	}
 	open := bytes.IndexByte(obj, '{')
 	if open < 0 {
@@ -49,22 +51,22 @@ func prepend(obj []byte, key string, item []byte) ([]byte, error) {
 	}
 	out := append([]byte{}, obj[:open+1]...)
 	out = append(out, member...)
-	return append(out, obj[open+1:]...), nil
+	return splice(whole, obj, append(out, obj[open+1:]...)), nil
 }
 
 // withNotice returns the result with text put before its content, in the
 // shape the method's result takes: a text block first in a tool result's
 // content, a text resource first in resources/read's contents, a user
 // message first in prompts/get's messages.
-func withNotice(method string, result []byte, text string) ([]byte, error) {
+func withNotice(method string, whole, result []byte, text string) ([]byte, error) {
 	t, _ := json.Marshal(text)
 	switch method {
 	case "resources/read":
-		return prepend(result, "contents", []byte(`{"uri":"flowd:notice","mimeType":"text/plain","text":`+string(t)+`}`))
+		return prepend(whole, result, "contents", []byte(`{"uri":"flowd:notice","mimeType":"text/plain","text":`+string(t)+`}`))
 	case "prompts/get":
-		return prepend(result, "messages", []byte(`{"role":"user","content":{"type":"text","text":`+string(t)+`}}`))
+		return prepend(whole, result, "messages", []byte(`{"role":"user","content":{"type":"text","text":`+string(t)+`}}`))
 	}
-	return prepend(result, "content", []byte(`{"type":"text","text":`+string(t)+`}`))
+	return prepend(whole, result, "content", []byte(`{"type":"text","text":`+string(t)+`}`))
 }
 
 // replacement is a whole reply to request id whose result says only text:
@@ -73,7 +75,8 @@ func replacement(id []byte, method, text string, modern bool) []byte {
 	if method == "tools/call" {
 		return jsonrpc.BlockedToolResult(id, text, modern)
 	}
-	result, _ := withNotice(method, []byte("{}"), jsonrpc.BlockPrefix+text)
+	empty := []byte("{}")
+	result, _ := withNotice(method, empty, empty, jsonrpc.BlockPrefix+text)
 	var b strings.Builder
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)

@@ -28,11 +28,26 @@ func TestPrepend(t *testing.T) {
 		{` { } `, ` {"content":[{"n":0}] } `},
 	}
 	for _, tt := range tests {
-		got, err := prepend([]byte(tt.in), "content", item)
+		in := []byte(tt.in)
+		got, err := prepend(in, in, "content", item)
 		require.NoError(t, err, tt.in)
 		assert.Equal(t, tt.want, string(got), tt.in)
 	}
-	_, err := prepend([]byte(`{"content":"text"}`), "content", item)
+	// Within a whole reply, which is what comes back.
+	for in, want := range map[string]string{
+		`{"id":1,"result":{"content":[{"n":1}]},"jsonrpc":"2.0"}`: `{"id":1,"result":{"content":[{"n":0},{"n":1}]},"jsonrpc":"2.0"}`,
+		`{"id":1,"result":{"content":[]},"jsonrpc":"2.0"}`:        `{"id":1,"result":{"content":[{"n":0}]},"jsonrpc":"2.0"}`,
+		`{"id":1,"result":{"x":2},"jsonrpc":"2.0"}`:               `{"id":1,"result":{"content":[{"n":0}],"x":2},"jsonrpc":"2.0"}`,
+	} {
+		whole := []byte(in)
+		result, ok := jsonrpc.Member(whole, "result")
+		require.True(t, ok)
+		got, err := prepend(whole, result, "content", item)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, string(got), in)
+	}
+	bad := []byte(`{"content":"text"}`)
+	_, err := prepend(bad, bad, "content", item)
 	assert.Error(t, err)
 }
 

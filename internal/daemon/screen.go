@@ -257,7 +257,7 @@ func (u *upstream) screenResult(d *Daemon, c *call, v shimproto.Verdict, e jsonr
 		d.flows.Session(u.session).Taint(taintReason(rep))
 		rep.Tainted = true
 	}
-	var result []byte
+	var data []byte // the whole reply, rewritten
 	var err error
 	switch r.Action {
 	case injection.ActionFlag:
@@ -265,9 +265,12 @@ func (u *upstream) screenResult(d *Daemon, c *call, v shimproto.Verdict, e jsonr
 		if unscanned {
 			notice = incompleteNotice(rep)
 		}
-		result, err = withNotice(c.method, e.Result, notice)
+		data, err = withNotice(c.method, raw, e.Result, notice)
 	case injection.ActionRedact:
-		result, err = injection.Redact(e.Result, r)
+		var result []byte
+		if result, err = injection.Redact(e.Result, r); err == nil {
+			data = splice(raw, e.Result, result)
+		}
 	}
 	if err != nil {
 		// Content flowd cannot mark must not reach the model unmarked.
@@ -280,7 +283,7 @@ func (u *upstream) screenResult(d *Daemon, c *call, v shimproto.Verdict, e jsonr
 		return v
 	}
 	d.log.Info("result rewritten for prompt injection", "server", server, "tool", c.tool, "action", r.Action, "score", r.Score)
-	v.Action, v.Data = shimproto.Replace, splice(raw, e.Result, result)
+	v.Action, v.Data = shimproto.Replace, data
 	return v
 }
 
@@ -333,7 +336,7 @@ func (u *upstream) screenTools(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelop
 	var scan localapi.ToolScan
 	hide := map[string]bool{}
 	findings, err := set.scanner.ScanTools(e.Result, injection.Context{
-		ExternalSource: untrusted(set.classifier.Server(server).Class), Server: server})
+		ExternalSource: untrusted(u.serverClass(set.classifier).Class), Server: server})
 	if err != nil {
 		d.log.Debug("tools/list not scanned", "server", server, "err", err)
 	}

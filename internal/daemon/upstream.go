@@ -1,15 +1,16 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/injection"
@@ -33,6 +34,7 @@ type upstream struct {
 	mu       sync.Mutex
 	name     string // what activity and policy call this server
 	named    bool   // name came from --name or serverInfo, not the command
+	reported string // serverInfo.name: the server's claim, which classification weighs apart
 	messages uint64
 	modern   bool // the stream speaks the 2026-07-28 revision
 	// elicits is whether the client declared form elicitation, so the
@@ -112,17 +114,18 @@ func (u *upstream) serverName() string {
 // because the stream belongs to the client and the server. after, when not
 // nil, is work to do once the verdict is on its way (recording an origin).
 func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, after func()) {
+	received := time.Now() // a call's check budget runs from here: parsing 16 MB counts
 	u.mu.Lock()
 	u.messages++
 	u.mu.Unlock()
 	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
+		if m.Dir == shimproto.ClientToServer {
+			return u.unread(d, v, m), nil
+		}
 		d.log.Warn("message larger than max_inspect_bytes passed with only its start inspected",
 			"server", u.serverName(), "direction", m.Dir.String(), "inspected", len(m.Data), "size", m.Size)
-		if m.Dir == shimproto.ServerToClient {
-			v = u.oversize(d, v, m)
-		}
-		return v, nil
+		return u.oversize(d, v, m), nil
 	}
 	e, err := jsonrpc.Parse(m.Data)
 	if err != nil {
@@ -133,18 +136,18 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		return u.ambiguous(d, v, m.Dir, e), nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data, m.Forwarded)
+		return u.fromClient(d, v, e, m.Data, m.Forwarded, received)
 	}
 	return u.fromServer(d, v, e, m.Data)
 }
 
-// fromClient judges a client's message; forwarded is whether the shim has
-// sent it on already, under a grant, so that only the record is left to
-// make.
-func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
+// fromClient judges a client's message, received at received; forwarded is
+// whether the shim has sent it on already, under a grant, so that only the
+// record is left to make.
+func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool, received time.Time) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
-		return u.batch(d, v, raw), nil
+		return u.batch(d, v, raw, received), nil
 	case jsonrpc.Notification:
 		if e.Method == "notifications/cancelled" {
 			var p struct {
@@ -160,7 +163,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	default:
 		return v, nil
 	}
-	if e.Method == "server/discover" || strings.Contains(string(e.Params), jsonrpc.ModernVersionKey) {
+	if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
 		u.mu.Lock()
 		u.modern = true
 		u.mu.Unlock()
@@ -168,7 +171,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Method == "initialize" {
 		u.elicits = formElicitation(e.Params)
 	}
-	c := &call{method: e.Method, start: time.Now()}
+	c := &call{method: e.Method, start: received}
 	var later func()
 	if e.Method == "tools/call" {
 		name, args, ok := jsonrpc.ToolCall(e.Params)
@@ -205,7 +208,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 // 2025-06-18, but a batch must not be a way around policy). When any call
 // is denied, nothing reaches the upstream and every request in the batch
 // gets a blocked result.
-func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.Verdict {
+func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte, received time.Time) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
 		// Its calls cannot be judged, nor its ids answered.
@@ -230,7 +233,7 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 			continue
 		}
 		name, args, ok := jsonrpc.ToolCall(e.Params)
-		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
+		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: received}
 		if !ok {
 			c.decision = ambiguousCall
 		} else if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
@@ -398,6 +401,20 @@ func (u *upstream) ambiguous(d *Daemon, v shimproto.Verdict, dir shimproto.Direc
 	return v
 }
 
+// unread refuses a client message too large for flowd to read
+// (shimproto.FrameLimit), of which it has only the start and the end: what
+// it carries and to which tool may lie in between.
+func (u *upstream) unread(d *Daemon, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
+	reason := fmt.Sprintf("message of %d bytes is too large for flowd to check (over %d × shim.max_inspect_bytes); raise the limit to allow it",
+		m.Size, shimproto.RequestFactor)
+	u.refused(d, m.Dir, "", reason)
+	v.Action = shimproto.Drop
+	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
+		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(id, jsonrpc.BlockPrefix+reason)
+	}
+	return v
+}
+
 // wentAhead handles a call the shim forwarded under a grant. Policy allows
 // it unless the grant was withdrawn while the call was on its way: that is
 // logged and recorded, as it could not be stopped. So is a call to a tool
@@ -484,16 +501,20 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		args = args[:limit]
 	}
 	c.class = u.toolClass(d, c.tool)
-	views := unwrap.Views(args)
+	// The whole check, from the call's arrival, fits in flow.check_budget:
+	// a check that runs out denies a call that could leave, rather than
+	// hold it and the messages behind it for as long as it takes.
+	deadline := c.start.Add(set.cfg.Flow.CheckBudget.Duration)
+	b := budget.Until(deadline)
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
-		Tainted:     tainted,
-		TaintReason: taint,
-		Server:      server,
-		Tool:        c.tool,
-		External:    c.class.Class == classify.External || c.class.Class == classify.Hybrid,
-		Endpoint:    policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
+		Tainted:      tainted,
+		TaintReason:  taint,
+		Server:       server,
+		Tool:         c.tool,
+		External:     c.class.CanExfiltrate,
+		Unclassified: c.class.Class == classify.Unknown,
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
@@ -503,9 +524,22 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
+	var views [][]byte
 	if pc.External {
-		c.analysis = sess.Check(server, c.tool, c.class, args, views)
+		r := checkWithin(deadline, func() checked {
+			v := unwrap.Views(args)
+			return checked{endpoint: policy.SuspiciousHost(args, v, set.rules.SuspiciousEndpoints),
+				analysis: sess.Check(server, c.tool, c.class, args, v, b)}
+		})
+		c.analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
+		if pc.Unfinished = c.analysis.Unfinished; pc.Unfinished {
+			d.log.Warn("call denied: its check ran out of flow.check_budget", "server", server, "tool", c.tool,
+				"args_bytes", argsBytes, "budget", set.cfg.Flow.CheckBudget.Duration, "spent", time.Since(c.start))
+		}
+	} else {
+		views = unwrap.Views(args)
+		pc.Endpoint = policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints)
 	}
 	if set.rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -516,7 +550,9 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	c.standing = policy.Standing(pc, c.decision) && !set.rules.RequireJustification
 	finish := func() {
 		if !pc.External {
-			c.analysis = sess.Check(server, c.tool, c.class, args, views)
+			// For the log only: a call to an internal destination is not
+			// held up, and its check has a budget of its own.
+			c.analysis = sess.Check(server, c.tool, c.class, args, views, budget.Until(time.Now().Add(set.cfg.Flow.CheckBudget.Duration)))
 		}
 		switch {
 		case pc.Endpoint != "":
@@ -532,6 +568,31 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	return nil
 }
 
+// checked is what the check of a call to an external destination found.
+type checked struct {
+	endpoint string
+	analysis flow.Analysis
+}
+
+// checkWithin runs check and returns what it found, or, once deadline has
+// passed, an unfinished analysis: the matchers stop at their next look at
+// the budget (which has the same deadline), but a stage that does not look
+// at it (a long fingerprint match) must not hold the verdict past the
+// shim's verdict_timeout either. A check left behind finishes on its own
+// and is dropped.
+func checkWithin(deadline time.Time, check func() checked) checked {
+	done := make(chan checked, 1)
+	go func() { done <- check() }()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r
+	case <-t.C:
+		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+	}
+}
+
 // toolClass classifies one of this server's tools as a destination, using
 // what tools/list said about it.
 func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
@@ -544,9 +605,24 @@ func (u *upstream) toolClass(d *Daemon, tool string) classify.Result {
 	if !ok {
 		info = classify.ToolInfo{Name: tool}
 	}
-	r := d.current().classifier.Tool(u.name, info)
+	r := d.current().classifier.ToolOf(u.classifyNames(), info)
 	u.classes[tool] = r
 	return r
+}
+
+// classifyNames are the server's names for classification; the caller
+// holds u.mu. Its own serverInfo.name is kept apart from the client's name
+// and its command's, as it may only make flowd more cautious.
+func (u *upstream) classifyNames() classify.Names {
+	return classify.Names{Given: u.hello.Name, Command: NameFromCommand(u.hello.Command), Reported: u.reported}
+}
+
+// serverClass classifies the server as a whole.
+func (u *upstream) serverClass(c *classify.Classifier) classify.Result {
+	u.mu.Lock()
+	names := u.classifyNames()
+	u.mu.Unlock()
+	return c.ServerOf(names)
 }
 
 // forgetClasses drops cached classifications after a config reload.
@@ -560,7 +636,7 @@ func (u *upstream) forgetClasses() {
 // a hybrid tool counts as holding private data (flow.FlowType does that).
 func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 	if tool == "" {
-		return d.current().classifier.Server(u.serverName()).Class
+		return u.serverClass(d.current().classifier).Class
 	}
 	return u.toolClass(d, tool).Class
 }
@@ -568,35 +644,15 @@ func (u *upstream) sourceClass(d *Daemon, tool string) classify.Class {
 // learnTools keeps each tool's description, parameters and annotations:
 // evidence for classifying it.
 func (u *upstream) learnTools(result []byte) {
-	var r struct {
-		Tools []struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			InputSchema struct {
-				Properties map[string]json.RawMessage `json:"properties"`
-			} `json:"inputSchema"`
-			Annotations struct {
-				ReadOnlyHint    *bool `json:"readOnlyHint"`
-				DestructiveHint *bool `json:"destructiveHint"`
-				OpenWorldHint   *bool `json:"openWorldHint"`
-			} `json:"annotations"`
-		} `json:"tools"`
-	}
-	if json.Unmarshal(result, &r) != nil {
+	tools, err := classify.ParseTools(result)
+	if err != nil {
 		return
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, t := range r.Tools {
-		info := classify.ToolInfo{Name: t.Name, Description: t.Description,
-			ReadOnlyHint: t.Annotations.ReadOnlyHint, DestructiveHint: t.Annotations.DestructiveHint,
-			OpenWorldHint: t.Annotations.OpenWorldHint}
-		for p := range t.InputSchema.Properties {
-			info.Params = append(info.Params, p)
-		}
-		sort.Strings(info.Params)
-		u.tools[t.Name] = info
-		delete(u.classes, t.Name)
+	for _, info := range tools {
+		u.tools[info.Name] = info
+		delete(u.classes, info.Name)
 	}
 }
 
@@ -615,6 +671,10 @@ func (u *upstream) learn(result []byte) {
 	defer u.mu.Unlock()
 	if r.ServerInfo.Name != "" && !u.named {
 		u.name, u.named = r.ServerInfo.Name, true
+	}
+	if r.ServerInfo.Name != u.reported {
+		u.reported = r.ServerInfo.Name
+		clear(u.classes)
 	}
 	if r.ProtocolVersion >= "2026-07-28" {
 		u.modern = true

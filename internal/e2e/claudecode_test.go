@@ -5,7 +5,6 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/claudecode"
 )
 
 // The tests in this file run the real Claude Code CLI, offline, through the
@@ -30,37 +32,40 @@ import (
 // private flowd judges them through the hooks `hook install` wrote and the
 // shim in front of the MCP server.
 
-// ccHarness is the harness and the claude binary its install.sh put in
-// place, looked up once per run: parallel tests must not each run npm.
+// ccHarness is the harness and the claude binary .ci/install-tools put in
+// place, looked up once per run.
 var ccHarness struct {
-	once        sync.Once
-	dir, claude string
-	fail, skip  string // why every test here fails or skips
+	once                 sync.Once
+	dir, install, claude string // install: CC_HARNESS_DIR
+	skip                 string // why every test here skips
 }
 
-// claudeCode returns the harness directory and the claude binary. It
-// skips the test only when install.sh cannot install Claude Code (no npm,
-// no registry): everything else that is missing is a failure.
+// claudeCode returns the harness directory and the claude binary, or
+// skips the test, saying what installs them.
 func claudeCode(t *testing.T) (harness, claude string) {
 	t.Helper()
-	ccHarness.once.Do(findClaudeCode)
-	if ccHarness.fail != "" {
-		t.Fatal(ccHarness.fail)
-	}
+	ccHarness.once.Do(func() { findClaudeCode(t) })
 	if ccHarness.skip != "" {
-		t.Skip(ccHarness.skip)
+		missingTool(t, "claude-code", "%s", ccHarness.skip)
 	}
 	// go test replays a cached pass until a file the test used changes;
-	// the harness runs in subprocesses, so declare its files here.
-	for _, f := range []string{"run_scenario.sh", "install.sh", "mock_anthropic.py", "hook_logger.py", "mcp_tap.py",
-		"npm/package-lock.json"} {
+	// the harness runs in subprocesses, so declare its files here (the
+	// install's stamp, which every install rewrites, was read above).
+	for _, f := range []string{"run_scenario.sh", "mock_anthropic.py", "hook_logger.py", "mcp_tap.py"} {
 		os.Stat(filepath.Join(ccHarness.dir, f))
 	}
-	os.Stat(ccHarness.claude)
 	return ccHarness.dir, ccHarness.claude
 }
 
-func findClaudeCode() {
+// ccStamp is the file in CC_HARNESS_DIR that .ci/install-tools writes
+// once the harness's packages are installed.
+const ccStamp = ".flowd-harness-stamp"
+
+// findClaudeCode finds the harness (../shared beside the repository, or
+// FLOWD_CC_HARNESS) and its complete install (CC_HARNESS_DIR). It never
+// installs: npm ci of Claude Code is some 250 MB, for .ci/install-tools
+// to do where it can show its progress.
+func findClaudeCode(t *testing.T) {
 	dir := os.Getenv("FLOWD_CC_HARNESS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "shared", "harness", "claude-code")
@@ -70,25 +75,20 @@ func findClaudeCode() {
 		_, err = os.Stat(filepath.Join(dir, "run_scenario.sh"))
 	}
 	if err != nil {
-		ccHarness.fail = fmt.Sprintf("the Claude Code harness is not at %s (%v): set FLOWD_CC_HARNESS to its directory", dir, err)
+		ccHarness.skip = fmt.Sprintf("no Claude Code harness at %s (it lives in ../shared beside the repository; FLOWD_CC_HARNESS names another place)", dir)
+		return
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		ccHarness.skip = "python3 is not on PATH: the Claude Code harness's mock API needs Python 3.9+"
 		return
 	}
 	ccHarness.dir = dir
-	// A no-op in milliseconds when the pinned packages are in place; else
-	// npm ci of about 250 MB, serialised by the script itself.
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(dir, "install.sh"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		ccHarness.skip = fmt.Sprintf("Claude Code is not installed, and %s could not install it (%v): %s\n"+
-			"run it once where npm can reach the registry (CC_HARNESS_DIR picks the directory)",
-			filepath.Join(dir, "install.sh"), err, strings.TrimSpace(stderr.String()))
+	ccHarness.install = cacheDir(t, "CC_HARNESS_DIR", "flowd-cc-harness")
+	if why := installed(ccHarness.install, ccStamp, filepath.Join(dir, "npm")); why != "" {
+		ccHarness.skip = fmt.Sprintf("Claude Code in %s: %s; %s installs it (CC_HARNESS_DIR picks another dir)", ccHarness.install, why, installCmd)
 		return
 	}
-	ccHarness.claude = strings.TrimSpace(string(out))
+	ccHarness.claude = filepath.Join(ccHarness.install, "node_modules", ".bin", "claude")
 }
 
 // claudeCodeFlowd starts a private flowd for a test that runs Claude
@@ -115,6 +115,9 @@ type ccRun struct {
 	// (HOOK_EVENTS); empty means all three.
 	logEvents string
 }
+
+// ccTimeout is the harness's limit on one Claude Code session.
+const ccTimeout = 5 * time.Minute
 
 // ccOut is what a session left behind: the harness's OUTDIR.
 type ccOut struct {
@@ -154,19 +157,39 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	require.NoError(t, err)
 	// claude runs with a cleared environment; CC_ENV is what it, and so
 	// the hooks and MCP servers, get.
-	ccEnv := "FLOWD_SOCKET=" + r.socket
+	// In -p mode Claude Code connects MCP servers in the background and
+	// asks the model at once, offering only the servers connected by then:
+	// a server slower than that to start (the shim and the harness's tap
+	// before it, on a busy machine) is missing from the first turn, and
+	// the scenario's first call fails as "No such tool". Connecting in the
+	// foreground makes it wait until every server has connected or failed,
+	// and its deadline (5 s by default) is raised to what only a hung
+	// server would reach.
+	//
+	// The hooks give flowd 2 s by default, then pass the call unchecked:
+	// several sessions at once under -race on two cores made a scan take
+	// longer. As for the shims (baseConfig), every call here must be
+	// judged, so the hooks wait as long as Claude Code waits for them (the
+	// timeout hook install writes), less a second to answer in.
+	hookWait := time.Duration(claudecode.DefaultTimeout)*time.Second - time.Second
+	ccEnv := "FLOWD_SOCKET=" + r.socket + " MCP_CONNECTION_NONBLOCKING=false MCP_CONNECT_TIMEOUT_MS=120000" +
+		" FLOWD_HOOK_TIMEOUT=" + hookWait.String()
 	if raceEnabled {
 		// A binary built with -race sleeps a second on exit (the race
 		// runtime's atexit_sleep_ms), and each hook call is one exit.
 		ccEnv += " GORACE=atexit_sleep_ms=0"
 	}
 	env := []string{
+		"CC_HARNESS_DIR=" + ccHarness.install, // where run_scenario.sh finds the MCP servers
 		"CC_BIN=" + wrapper,
 		"PROJ_TEMPLATE=" + filepath.Join(testdata, "proj"),
 		"WEBFETCH_LOCAL=1", // the exfiltration sink is the mock's page server, never the internet
 		"CC_ENV=" + ccEnv,
 		"HOOK_EVENTS=" + r.logEvents,
-		"TIMEOUT=120",
+		// A session takes seconds, and over a minute on a busy 2-core
+		// machine under -race (each hook call starts a -race binary): the
+		// limit is for a hung session only.
+		"TIMEOUT=" + strconv.Itoa(int(ccTimeout.Seconds())),
 		// Knobs a developer's shell could have set; "" is the default.
 		"HOOK_CMD=", "HOOK_ARGS=", "HOOK_LOG=1", "HOOK_MATCHER=", "MCP_TAP=1", "MCP_MODE=", "PERM_ARGS=",
 		"EXTRA_SETTINGS=", "PROMPT=", "OUTPUT_FORMAT=", "CLAUDE_ARGS=", "PS_SNAPSHOT=0", "PORT=", "CC_PATH=",
@@ -193,7 +216,7 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 		}
 	})
 	start := time.Now()
-	stdout, stderr, code := runTool(t, tmp, 4*time.Minute, []string{filepath.Join(harness, "run_scenario.sh"), scenario, o.dir}, env...)
+	stdout, stderr, code := runTool(t, tmp, ccTimeout+time.Minute, []string{filepath.Join(harness, "run_scenario.sh"), scenario, o.dir}, env...)
 	summary = append(stdout, stderr...)
 	t.Logf("%s: the Claude Code session took %v", r.scenario, time.Since(start).Round(time.Millisecond))
 	require.Equal(t, 0, code, "run_scenario.sh exited %d (claude's status; 124 is its timeout, 97 a failed hook install)", code)
@@ -203,6 +226,10 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	debug, err := os.ReadFile(filepath.Join(o.dir, "debug.log"))
 	require.NoError(t, err)
 	assert.NotContains(t, string(debug), "DATA RACE", "claude's debug.log")
+	// Had Claude Code gone ahead without a server (see ccEnv), it says so.
+	for _, s := range []string{"running fully async", "background connection continues"} {
+		assert.NotContains(t, string(debug), s, "claude's debug.log: it asked the model before every MCP server connected")
+	}
 	return o
 }
 
@@ -487,7 +514,7 @@ func (f *flowd) sessionRecord(t *testing.T, typ, session string, timeout time.Du
 
 func (f *flowd) hookRecord(t *testing.T, session, event, tool string) record {
 	t.Helper()
-	r, ok := f.sessionRecord(t, "hook_evaluation", session, 10*time.Second,
+	r, ok := f.sessionRecord(t, "hook_evaluation", session, hangBound,
 		func(r record) bool { return r.Method == event && r.Tool == tool })
 	require.True(t, ok, "flowd recorded no %s hook_evaluation of %s in session %s; it has %+v",
 		event, tool, session, f.activity(t, "hook_evaluation"))
@@ -560,7 +587,7 @@ func TestClaudeCodeMCPReadThenWebFetchDenied(t *testing.T) {
 	assertExfilDenied(t, f, o, "WebFetch", "fs")
 
 	res := o.result(t)
-	call, ok := f.sessionRecord(t, "tool_call", res.SessionID, 10*time.Second,
+	call, ok := f.sessionRecord(t, "tool_call", res.SessionID, hangBound,
 		func(r record) bool { return r.Server == "fs" && r.Tool == "read_text_file" })
 	require.True(t, ok, "flowd has no tool_call record of the shim's read_text_file in Claude Code's session %s: %+v",
 		res.SessionID, f.activity(t, "tool_call"))
@@ -736,7 +763,7 @@ func TestClaudeCodeProxyOnlyAskIsElicited(t *testing.T) {
 	claudeCode(t)
 	f := startFlowd(t, "[classify.servers]\n\"memory\" = \"external\"\n")
 	o := runClaudeCode(t, ccRun{scenario: "mcp_read_memory_ask.json", socket: f.socket, mcp: true, servers: "filesystem memory", noHooks: true})
-	rec, ok := f.sessionRecord(t, "tool_call", o.result(t).SessionID, 10*time.Second, func(r record) bool {
+	rec, ok := f.sessionRecord(t, "tool_call", o.result(t).SessionID, hangBound, func(r record) bool {
 		return r.Server == "memory" && r.Tool == "create_entities"
 	})
 	require.True(t, ok, "flowd recorded the create_entities call")

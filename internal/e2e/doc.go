@@ -8,10 +8,12 @@
 // tools, injected content, a changed tool.
 //
 // The npm tools come from testdata/npm at the repository root, installed by
-// .ci/run into $FLOWD_TOOLS_DIR (default ~/.cache/flowd-test-tools); the
-// Claude Code harness is ../shared/harness/claude-code, installed by .ci/run
-// into $CC_HARNESS_DIR. Tests that need them skip, saying so, only when
-// they cannot be installed. The package has no code outside its tests,
-// and they build only for unix: they drive processes through process
-// groups and signals. The Windows shim is tested here too, under Wine.
+// .ci/install-tools into $FLOWD_TOOLS_DIR (default ~/.cache/flowd-test-tools);
+// the Claude Code harness is ../shared/harness/claude-code, whose packages
+// it installs into $CC_HARNESS_DIR (default ~/.cache/flowd-cc-harness). A
+// test uses an install only when its stamp matches the lock file, else it
+// skips in one line naming the command (FLOWD_REQUIRE_TOOLS, set by
+// .ci/run, makes that a failure). The package has no code outside its
+// tests, and they build only for unix: they drive processes through
+// process groups and signals. The Windows shim is tested here too, under Wine.
 package e2e

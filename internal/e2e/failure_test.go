@@ -120,7 +120,7 @@ func TestTenShimsStartOneFlowd(t *testing.T) {
 	}
 	// The flowds that lost the race exit at once, but a -race build
 	// lingers a second at exit (GORACE atexit_sleep_ms): poll, bounded.
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(hangBound)
 	for len(flowdProcs(t, socket)) > 1 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -180,11 +180,12 @@ func TestFlowdKilledAndRestarted(t *testing.T) {
 	dataDir := t.TempDir()
 	run := func() *exec.Cmd {
 		cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", dataDir)
+		ready := notifyReady(t, cmd)
 		require.NoError(t, cmd.Start())
-		// Waiting for another process's socket: bounded polling.
-		for i := 0; !status(t, socket).Running; i++ {
-			require.Less(t, i, 500, "flowd did not come up")
-			time.Sleep(10 * time.Millisecond)
+		select {
+		case <-ready:
+		case <-time.After(hangBound):
+			t.Fatalf("flowd did not say it was ready within %v", hangBound)
 		}
 		return cmd
 	}

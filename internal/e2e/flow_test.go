@@ -153,7 +153,7 @@ func TestFlowAcceptance(t *testing.T) {
 					}
 				}
 				return false
-			}, 10*time.Second, 20*time.Millisecond, "flowd records the send")
+			}, hangBound, 20*time.Millisecond, "flowd records the send")
 			assert.Equal(t, tt.decision, sent.Decision, "reason: %s", sent.Reason)
 			var d struct {
 				Asked *struct{ Outcome string } `json:"asked"`
@@ -211,7 +211,7 @@ func TestGrantedCallsStayTracked(t *testing.T) {
 			}
 		}
 		return len(echoes) == 5
-	}, 10*time.Second, 20*time.Millisecond, "flowd records every call, forwarded or not")
+	}, hangBound, 20*time.Millisecond, "flowd records every call, forwarded or not")
 	forwarded := 0
 	for _, r := range echoes {
 		var d struct {

@@ -24,21 +24,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// toolsDir is where .ci/run installed testdata/npm; a test that needs the
-// npm servers, clients or the conformance suite skips without them.
+// toolsDir is where .ci/install-tools installed testdata/npm; a test that
+// needs the npm servers, clients or the conformance suite skips without a
+// complete install there.
 func toolsDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("FLOWD_TOOLS_DIR")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		require.NoError(t, err, "find the home directory for the default FLOWD_TOOLS_DIR")
-		dir = filepath.Join(home, ".cache", "flowd-test-tools")
-	}
-	// npm rewrites this file on every install, so stating it also tells go
-	// test's result cache when the tools changed.
-	probe := filepath.Join(dir, "node_modules", ".package-lock.json")
-	if _, err := os.Stat(probe); err != nil {
-		t.Skipf("npm test tools are not installed in %s (%v): run .ci/run, which installs testdata/npm there (FLOWD_TOOLS_DIR picks another dir)", dir, err)
+	dir := cacheDir(t, "FLOWD_TOOLS_DIR", "flowd-test-tools")
+	// Reading the stamp also tells go test's result cache when the tools
+	// changed: every install rewrites it.
+	if why := installed(dir, ".flowd-npm-stamp", filepath.Join("..", "..", "testdata", "npm")); why != "" {
+		missingTool(t, "npm", "npm test tools in %s: %s; %s installs them (FLOWD_TOOLS_DIR picks another dir)", dir, why, installCmd)
 	}
 	return dir
 }
@@ -49,7 +44,7 @@ func nodeBin(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("node")
 	if err != nil {
-		t.Skipf("node is not on PATH (%v): install Node.js 20, as .ci/run expects", err)
+		missingTool(t, "npm", "node is not on PATH (%v): install Node.js 20", err)
 	}
 	return p
 }
@@ -99,6 +94,7 @@ func startFlowd(t *testing.T, extra string) *flowd {
 	require.NoError(t, os.WriteFile(f.config, []byte(baseConfig+extra), 0o600))
 	cmd := exec.Command(bins.flowd, "run", "--config", f.config, "--socket", f.socket, "--data-dir", f.dataDir)
 	cmd.Stdout, cmd.Stderr = f.log, f.log
+	ready := notifyReady(t, cmd)
 	require.NoError(t, cmd.Start(), "start flowd")
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -118,32 +114,74 @@ func startFlowd(t *testing.T, extra string) *flowd {
 			t.Logf("flowd log:\n%s", f.log)
 		}
 	})
-	// flowd tells its parent nothing when it is ready but answers on its
-	// socket, so poll the socket (bounded), watching for an early exit.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("unix", f.socket, time.Second)
-		if err == nil {
-			c.Close()
-			return f
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("flowd did not listen on %s within 10s: %v\n%s", f.socket, err, f.log)
-		}
-		select {
-		case err := <-exited:
-			exited <- err // for the cleanup
-			t.Fatalf("flowd exited before listening: %v\n%s", err, f.log)
-		case <-time.After(10 * time.Millisecond):
-		}
+	select {
+	case <-ready:
+		return f
+	case err := <-exited:
+		exited <- err // for the cleanup
+		t.Fatalf("flowd exited before it was ready: %v\n%s", err, f.log)
+	case <-time.After(hangBound):
+		t.Fatalf("flowd did not say it was ready within %v\n%s", hangBound, f.log)
 	}
+	return nil
+}
+
+// hangBound ends a wait for what only a hung or broken process would not
+// do. The tests wait on signals (a line, an exit, a record); this bound is
+// there so that a failure ends, and is far beyond what anything takes on
+// a busy 2-core machine under the race detector.
+const hangBound = 2 * time.Minute
+
+// notifyReady makes the `flowd run` in cmd, not started yet, say when it
+// is ready the way it tells systemd (READY=1 on NOTIFY_SOCKET, sent once
+// its socket accepts); the channel closes then.
+func notifyReady(t *testing.T, cmd *exec.Cmd) <-chan struct{} {
+	t.Helper()
+	// sun_path holds about 108 bytes: a short dir of its own.
+	dir, err := os.MkdirTemp("", "fnotify-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	addr := &net.UnixAddr{Name: filepath.Join(dir, "notify"), Net: "unixgram"}
+	conn, err := net.ListenUnixgram("unixgram", addr)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "NOTIFY_SOCKET="+addr.Name)
+	ready := make(chan struct{})
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := conn.Read(buf)
+			if err != nil {
+				return
+			}
+			if slices.Contains(strings.Split(string(buf[:n]), "\n"), "READY=1") {
+				close(ready)
+				return
+			}
+		}
+	}()
+	return ready
 }
 
 // shim returns the command line that runs argv behind a shim talking to f.
 // --no-autostart: a shim that cannot reach f must not start a daemon of its
 // own in $HOME; tests check f's activity log to prove the shim reached f.
+//
+// A test server's --name (its serverInfo.name) is given to the shim too,
+// as the client's name for it, the way shim wrap names servers: flowd does
+// not let a server's own name make it look local.
 func (f *flowd) shim(argv ...string) []string {
-	return append([]string{bins.shim, "--socket", f.socket, "--no-autostart", "--"}, argv...)
+	pre := []string{bins.shim, "--socket", f.socket, "--no-autostart"}
+	for i := 0; i+1 < len(argv); i++ {
+		if argv[i] == "--name" {
+			pre = append(pre, "--name", argv[i+1])
+			break
+		}
+	}
+	return append(append(pre, "--"), argv...)
 }
 
 // record is the part of an activity record the tests look at.
@@ -182,8 +220,9 @@ func (f *flowd) activity(t *testing.T, typ string) []record {
 func (f *flowd) waitToolCalls(t *testing.T, tools ...string) []record {
 	t.Helper()
 	// flowd writes a record after it answered the shim, so the client can
-	// hold its result a moment before the record exists: poll, bounded.
-	deadline := time.Now().Add(10 * time.Second)
+	// hold its result a moment before the record exists, and nothing tells
+	// when it is written: poll, bounded.
+	deadline := time.Now().Add(hangBound)
 	for {
 		recs := f.activity(t, "tool_call")
 		var missing []string

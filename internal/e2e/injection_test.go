@@ -243,7 +243,7 @@ func TestOversizeResultThroughShim(t *testing.T) {
 			}
 		}
 		return false
-	}, 10*time.Second, 20*time.Millisecond)
+	}, hangBound, 20*time.Millisecond)
 	assert.Equal(t, "pass", rec.Verdict)
 	assert.Contains(t, rec.Reason, "is over shim.max_inspect_bytes (4096): it went to the client unscanned")
 	assert.Greater(t, rec.ResultBytes, 10000)

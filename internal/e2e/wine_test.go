@@ -68,7 +68,7 @@ func lookWine(t *testing.T) (loader, server string) {
 	if err != nil {
 		loader = "/usr/lib/wine/wine64"
 		if _, err := os.Stat(loader); err != nil {
-			t.Skipf("wine64 is not on PATH nor at %s: apt-get install wine64 to run the Windows build", loader)
+			missingTool(t, "wine", "wine64 is not on PATH nor at %s: apt-get install wine64 (or bash .ci/run) to run the Windows build", loader)
 		}
 	}
 	for _, name := range []string{"wineserver64", "wineserver"} {
@@ -79,7 +79,7 @@ func lookWine(t *testing.T) (loader, server string) {
 	}
 	server, err = exec.LookPath("wineserver")
 	if err != nil {
-		t.Skipf("found %s but no wineserver beside it or on PATH", loader)
+		missingTool(t, "wine", "found %s but no wineserver beside it or on PATH", loader)
 	}
 	return loader, server
 }
@@ -115,7 +115,7 @@ func provideProcessPrng(t *testing.T, system32, dir string) {
 	}
 	ld, err := exec.LookPath("x86_64-w64-mingw32-ld")
 	if err != nil {
-		t.Skipf("this Wine lacks bcryptprimitives.dll, which Go programs need, and x86_64-w64-mingw32-ld is not here to make one (%v): apt-get install binutils-mingw-w64-x86-64", err)
+		missingTool(t, "wine", "this Wine lacks bcryptprimitives.dll, which Go programs need, and x86_64-w64-mingw32-ld is not here to make one (%v): apt-get install binutils-mingw-w64-x86-64", err)
 	}
 	def := filepath.Join(dir, "bcryptprimitives.def")
 	require.NoError(t, os.WriteFile(def, []byte("LIBRARY bcryptprimitives.dll\nEXPORTS\nProcessPrng = advapi32.SystemFunction036\n"), 0o600))
@@ -230,7 +230,7 @@ func wineRoundTrip(t *testing.T, w *wine) {
 	start := time.Now()
 	f := w.start(t, []string{w.flowd, "run", "--config", winPath(config), "--socket", sock, "--data-dir", data})
 	// flowd.exe answers `flowd status` once it listens: poll, bounded.
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	for deadline := time.Now().Add(hangBound); ; {
 		select {
 		case <-f.exited:
 			// WSAEAFNOSUPPORT, by number where Wine has no text for it.
@@ -244,7 +244,7 @@ func wineRoundTrip(t *testing.T, w *wine) {
 		if _, _, code := w.run(t, 10*time.Second, w.flowd, "status", "--socket", sock); code == 0 {
 			break
 		}
-		require.False(t, time.Now().After(deadline), "flowd.exe did not answer on %s within 30s\n%s", sock, f.stderr)
+		require.False(t, time.Now().After(deadline), "flowd.exe did not answer on %s within %v\n%s", sock, hangBound, f.stderr)
 	}
 	t.Logf("flowd.exe listened after %v", time.Since(start).Round(time.Millisecond))
 
@@ -254,7 +254,7 @@ func wineRoundTrip(t *testing.T, w *wine) {
 	noShimComplaints(t, p.stderr.String())
 
 	// flowd writes the record after answering the shim: poll, bounded.
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	for deadline := time.Now().Add(hangBound); ; {
 		out, stderr, code := w.run(t, 20*time.Second, w.flowd, "activity", "--json", "--type", "tool_call", "--socket", sock, "--data-dir", data)
 		require.Equal(t, 0, code, "flowd.exe activity: %s", stderr)
 		var recs []record

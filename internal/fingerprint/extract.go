@@ -2,9 +2,13 @@ package fingerprint
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"hash/maphash"
 	"math/bits"
+	"slices"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -37,26 +41,55 @@ const (
 type span struct{ off, end int }
 
 type unit struct {
-	raw      []byte
+	raw      []byte // nil when let go; then sum is its SHA-256/128
+	n        int    // its length
+	sum      [16]byte
 	rawHash  uint64
 	normHash uint64
 	whole    bool
+}
+
+// hash is the hex SHA-256/128 of the unit's string, as Match reports it.
+func (u *unit) hash() string {
+	if u.raw == nil {
+		return hex.EncodeToString(u.sum[:])
+	}
+	sum := sha256.Sum256(u.raw)
+	return hex.EncodeToString(sum[:16])
 }
 
 type pendingUnit struct {
 	raw      span // in dec, or the whole content when whole
 	normHash uint64
 	whole    bool
+	// let: the string's bytes were let go once hashed (retainBudget);
+	// the unit is complete.
+	let  bool
+	unit unit
 }
+
+// retainBudget is how many decoded bytes of units an extraction keeps to
+// hash on a match. Past it a unit is hashed at once and its bytes let go:
+// a large message of many strings then needs no decoded copy of itself.
+const retainBudget = 1 << 20
+
+// spillChunk is how much of a long string's decoded text is normalised at
+// a time, once it is known not to be a unit or a JSON document.
+const spillChunk = 64 << 10
 
 type extractor struct {
 	minLen int
-	seed   maphash.Seed
+	// maxUnit is the longest string kept as a unit: a longer one cannot
+	// equal an origin's (their content is cut at MaxHashBytes), so only
+	// its normalised text is kept, and its decoded bytes are let go.
+	maxUnit int
+	seed    maphash.Seed
 
-	dec   []byte // decoded string values
-	norm  []byte // normalised string values
-	punit []pendingUnit
-	ptext []span // in norm
+	dec      []byte // decoded string values
+	retained int    // of dec, bytes held for units
+	norm     []byte // normalised string values
+	punit    []pendingUnit
+	ptext    []span // in norm
 
 	units []unit
 	texts [][]byte
@@ -75,7 +108,12 @@ func (x *extractor) run(content []byte) {
 	x.dec, x.norm = x.dec[:0], x.norm[:0]
 	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
 	x.units, x.texts = x.units[:0], x.texts[:0]
-	x.values, x.parsed = x.values[:0], false
+	x.values, x.parsed, x.retained = x.values[:0], false, 0
+	// Normalising never lengthens text, but for the odd character whose
+	// lower case is longer: sized once, the buffer does not leave a trail
+	// of outgrown copies behind a large message. Decoded text is held
+	// only in part (retainBudget, spill).
+	x.norm = slices.Grow(x.norm, len(content))
 
 	whole := bytes.TrimSpace(content)
 	done := false
@@ -105,6 +143,10 @@ func (x *extractor) run(content []byte) {
 		x.texts = append(x.texts, x.norm[s.off:s.end])
 	}
 	for _, p := range x.punit {
+		if p.let {
+			x.units = append(x.units, p.unit)
+			continue
+		}
 		raw := whole
 		if !p.whole {
 			raw = x.dec[p.raw.off:p.raw.end]
@@ -112,7 +154,7 @@ func (x *extractor) run(content []byte) {
 		if len(raw) < x.minLen || !informative(raw) {
 			continue
 		}
-		x.units = append(x.units, unit{raw: raw, rawHash: maphash.Bytes(x.seed, raw), normHash: p.normHash, whole: p.whole})
+		x.units = append(x.units, unit{raw: raw, n: len(raw), rawHash: maphash.Bytes(x.seed, raw), normHash: p.normHash, whole: p.whole})
 	}
 }
 
@@ -124,7 +166,20 @@ type parser struct {
 	i     int
 	nest  int
 	depth int
+	// spill says what may happen to the string being decoded: held whole
+	// (keys; documents to parse), or normalised as it is decoded once
+	// too long to be a unit (from noff in norm).
+	spill spillState
+	noff  int
 }
+
+type spillState uint8
+
+const (
+	holdWhole spillState = iota
+	spillable            // a string value: undecided until it is long
+	spilling
+)
 
 // parse reads s as one JSON value and returns its structural hash, adding
 // its long string values as units and texts. errTruncated means s is a
@@ -225,19 +280,29 @@ func (p *parser) literal(word string) error {
 func (p *parser) stringValue() (uint64, error) {
 	x := p.x
 	off := len(x.dec)
+	p.spill = spillable
 	err := p.str()
+	spilled := p.spill == spilling
+	p.spill = holdWhole
+	if spilled {
+		// Too long to be a unit: only its normalised text is kept.
+		x.norm = normalize(x.norm, x.dec[off:])
+		x.dec = x.dec[:off]
+		x.ptext = append(x.ptext, span{p.noff, len(x.norm)})
+		return maphash.Bytes(x.seed, x.norm[p.noff:]), err
+	}
 	v := x.dec[off:]
 	tv := bytes.TrimSpace(v)
 	long := len(tv) >= x.minLen
 	if err == nil && p.nest < maxNest && looksLikeDoc(tv) {
-		nUnits, nTexts, nNorm := len(x.punit), len(x.ptext), len(x.norm)
+		nUnits, nTexts, nNorm, nRetained := len(x.punit), len(x.ptext), len(x.norm), x.retained
 		if h, err := x.parse(tv, p.nest+1); err == nil {
 			if long {
 				x.punit = append(x.punit, pendingUnit{raw: span{off, off + len(v)}, normHash: h})
 			}
 			return h, nil
 		}
-		x.punit, x.ptext, x.norm = x.punit[:nUnits], x.ptext[:nTexts], x.norm[:nNorm]
+		x.punit, x.ptext, x.norm, x.retained = x.punit[:nUnits], x.ptext[:nTexts], x.norm[:nNorm], nRetained
 		// The nested parse appended after v; v itself is unchanged.
 		x.dec = x.dec[:off+len(v)]
 	}
@@ -248,9 +313,45 @@ func (p *parser) stringValue() (uint64, error) {
 		x.dec, x.norm = x.dec[:off], x.norm[:noff]
 		return h, err
 	}
-	x.punit = append(x.punit, pendingUnit{raw: span{off, len(x.dec)}, normHash: h})
 	x.ptext = append(x.ptext, span{noff, len(x.norm)})
+	switch {
+	case len(v) > x.maxUnit:
+		x.dec = x.dec[:off]
+	case x.retained+len(v) > retainBudget:
+		if len(v) >= x.minLen && informative(v) {
+			sum := sha256.Sum256(v)
+			x.punit = append(x.punit, pendingUnit{let: true, unit: unit{n: len(v), sum: [16]byte(sum[:16]),
+				rawHash: maphash.Bytes(x.seed, v), normHash: h}})
+		}
+		x.dec = x.dec[:off]
+	default:
+		x.retained += len(v)
+		x.punit = append(x.punit, pendingUnit{raw: span{off, len(x.dec)}, normHash: h})
+	}
 	return h, err
+}
+
+// spillSome normalises the decoded start of the string value at dec[off:]
+// once it is longer than any unit, keeping only a tail that may hold a
+// cut escape or character: a long value then costs its normalised text,
+// not its decoded copy too. A value that may hold a JSON document is held
+// whole, to be parsed.
+func (p *parser) spillSome(off int) {
+	x := p.x
+	if p.spill == holdWhole || x.keepValues || len(x.dec)-off <= max(x.maxUnit, spillChunk) {
+		return
+	}
+	if p.spill == spillable {
+		t := bytes.TrimLeftFunc(x.dec[off:], unicode.IsSpace)
+		if len(t) == 0 || p.nest < maxNest && looksLikeDoc(t) {
+			p.spill = holdWhole
+			return
+		}
+		p.spill, p.noff = spilling, len(x.norm)
+	}
+	var used int
+	x.norm, used = normalizeSome(x.norm, x.dec[off:], false)
+	x.dec = x.dec[:off+copy(x.dec[off:], x.dec[off+used:])]
 }
 
 // object hashes members order-independently: a sum of member hashes.
@@ -359,9 +460,11 @@ func (p *parser) str() error {
 
 func (p *parser) decode() error {
 	x, s := p.x, p.s
+	off := len(x.dec)
 	p.i++
 	quote := -1
 	for {
+		p.spillSome(off)
 		if quote < p.i {
 			q := bytes.IndexByte(s[p.i:], '"')
 			if q < 0 {
@@ -372,7 +475,7 @@ func (p *parser) decode() error {
 		}
 		b := bytes.IndexByte(s[p.i:quote], '\\')
 		if b < 0 {
-			x.dec = append(x.dec, s[p.i:quote]...)
+			p.emit(off, s[p.i:quote])
 			if quote == len(s) {
 				p.i = len(s)
 				return errTruncated
@@ -380,7 +483,7 @@ func (p *parser) decode() error {
 			p.i = quote + 1
 			return nil
 		}
-		x.dec = append(x.dec, s[p.i:p.i+b]...)
+		p.emit(off, s[p.i:p.i+b])
 		p.i += b
 		if p.i+1 >= len(s) {
 			p.i = len(s)
@@ -415,5 +518,16 @@ func (p *parser) decode() error {
 			return errSyntax
 		}
 		p.i += 2
+	}
+}
+
+// emit appends a run of a string being decoded at dec[off:], a chunk at a
+// time so that a long run can be spilled as it goes.
+func (p *parser) emit(off int, run []byte) {
+	for len(run) > 0 {
+		n := min(len(run), spillChunk)
+		p.x.dec = append(p.x.dec, run[:n]...)
+		run = run[n:]
+		p.spillSome(off)
 	}
 }

@@ -1,8 +1,12 @@
 package fingerprint
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"hash/maphash"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,7 +74,7 @@ func TestSampleKeysAreGramKeys(t *testing.T) {
 }
 
 func TestExtract(t *testing.T) {
-	x := extractor{minLen: 20, seed: maphash.MakeSeed()}
+	x := extractor{minLen: 20, maxUnit: 1 << 20, seed: maphash.MakeSeed()}
 	texts := func() (out []string) {
 		for _, t := range x.texts {
 			out = append(out, string(t))
@@ -102,8 +106,63 @@ func TestExtract(t *testing.T) {
 	assert.Len(t, x.units, 1)
 }
 
+// Normalising a text in two parts, the second starting where the first
+// call stopped, gives what normalising it whole gives, wherever the text
+// is cut.
+func TestNormalizeSomeStopsBeforeACutSequence(t *testing.T) {
+	text := []byte(`Ab\u00e9\ud83d\ude00 \\\n\"q\" é日本\t\ud800 x\`)
+	want := string(normalize(nil, text))
+	for c := range len(text) + 1 {
+		got, used := normalizeSome(nil, text[:c], false)
+		assert.LessOrEqual(t, c-used, maxToken, "cut at %d", c)
+		got = normalize(got, text[used:])
+		assert.Equal(t, want, string(got), "cut at %d", c)
+	}
+}
+
+// A string value too long to be a unit is normalised as it is decoded, a
+// chunk at a time: its text must be what normalising it whole gives,
+// whatever escape, character or run of backslashes a chunk's edge cuts.
+func TestLongValueSpillsAsNormalisingWholeWould(t *testing.T) {
+	pieces := []string{`Ab \u00e9\ud83d\ude00 `, `\\`, `\\\\n`, `\"quoted\" `, `é日本`, `\t\n`, `x\\u0041`, `\ud800 lone `, "Z"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 24 {
+		var sb strings.Builder
+		for sb.Len() < 2*spillChunk+round*7919 {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		inner := sb.String() // a JSON string's contents, escapes as written
+		var decoded string
+		require.NoError(t, json.Unmarshal([]byte(`"`+inner+`"`), &decoded))
+		want := string(normalize(nil, []byte(decoded)))
+
+		x := extractor{minLen: 20, maxUnit: 1024, seed: maphash.MakeSeed()}
+		x.run([]byte(`{"a":"` + inner + `","b":"a short value after it that is long enough"}`))
+		require.Len(t, x.texts, 2)
+		assert.Equal(t, want, string(x.texts[0]), "round %d", round)
+		assert.Less(t, cap(x.dec), 4*spillChunk, "round %d: the value's decoded copy is not held", round)
+	}
+}
+
+// Past retainBudget, a unit is hashed at once and its bytes let go; it
+// matches and reports as one whose bytes were kept.
+func TestUnitsPastTheBudgetAreHashedAtOnce(t *testing.T) {
+	x := newTestIndex(t, Options{})
+	c := newCorpus(9)
+	field := c.prose(3000)
+	x.Add(1, toolCall(map[string]any{"note": field}))
+	var values []any
+	for range 2 * retainBudget / 3000 {
+		values = append(values, c.prose(3000))
+	}
+	got := x.Match(toolCall(map[string]any{"list": append(values, field)}))
+	require.NotEmpty(t, got)
+	sum := sha256.Sum256([]byte(field))
+	assert.Equal(t, Match{Origin: 1, Kind: KindField, Hash: hex.EncodeToString(sum[:16]), Length: len(field)}, got[0])
+}
+
 func TestStructuralHash(t *testing.T) {
-	x := extractor{minLen: 20, seed: maphash.MakeSeed()}
+	x := extractor{minLen: 20, maxUnit: 1 << 20, seed: maphash.MakeSeed()}
 	hash := func(s string) uint64 {
 		h, err := x.parse([]byte(s), 0)
 		require.NoError(t, err, s)

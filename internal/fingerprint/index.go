@@ -2,7 +2,6 @@ package fingerprint
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -163,8 +162,10 @@ func NewIndex(opts Options) (*Index, error) {
 	}
 	seed := maphash.MakeSeed()
 	x := &Index{opts: o, spares: max(16, o.MaxOrigins/8)}
-	x.preparers.New = func() any { return &extractor{minLen: o.MinLength, seed: seed, keepValues: true} }
-	x.scratch.New = func() any { return &matcher{ex: extractor{minLen: o.MinLength, seed: seed}} }
+	x.preparers.New = func() any {
+		return &extractor{minLen: o.MinLength, maxUnit: o.MaxHashBytes, seed: seed, keepValues: true}
+	}
+	x.scratch.New = func() any { return &matcher{ex: extractor{minLen: o.MinLength, maxUnit: o.MaxHashBytes, seed: seed}} }
 	return x, nil
 }
 
@@ -173,6 +174,13 @@ func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return len(x.live) - x.head
+}
+
+// Bytes is about how much memory the index holds: its tables and slots.
+func (x *Index) Bytes() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.units.bytes() + x.grams.bytes() + 8*cap(x.ids) + cap(x.dead) + 2*(cap(x.live)+cap(x.free))
 }
 
 // Salts keep the three kinds of unit hash apart in one table.
@@ -334,74 +342,103 @@ const (
 	touchBatch = 32
 )
 
-// matcher is the scratch space of one Match call.
+// matcher is the scratch space of one Match call. Its memory is the
+// arguments' decoded and normalised text and a few bounded buffers: window
+// keys are computed keyChunk at a time and hits are folded into chains as
+// they are found, so neither grows with the arguments.
 type matcher struct {
 	ex   extractor
 	keys []uint64
 	sink uint64 // keeps touch loads from being optimised away
-	hits []hit
 	best []Match
-	at   map[uint16]int // slot → index in best
+	at   map[uint16]int   // slot → index in best
+	open map[uint16]chain // slot → the stretch being followed in the current text
 }
 
-type hit struct {
-	slot uint16
-	text int
-	pos  int
-	key  uint64
+// chain is a stretch of one origin shared with the text being matched:
+// the positions of its first and last window hits.
+type chain struct {
+	first, last int
+	key         uint64 // of the first hit
 }
+
+// keyChunk is how many windows Match hashes and looks up at a time.
+const keyChunk = 4096
 
 // Match reports the origins whose data appears in args, one Match per
 // origin with its strongest evidence, strongest first. args is the
 // outgoing call's raw JSON or text and is examined whole.
 func (x *Index) Match(args []byte) []Match {
+	return x.MatchEach(args)[0]
+}
+
+// MatchEach is Match of each text in turn, with one scratch space: an
+// outgoing call and its decoded views (unwrap.Views) cost the memory of
+// the largest of them, not of all.
+func (x *Index) MatchEach(texts ...[]byte) [][]Match {
 	m := x.scratch.Get().(*matcher)
 	defer func() {
 		// Scratch grown by unusually large arguments is left to the GC.
-		if cap(m.ex.dec)+cap(m.ex.norm)+8*cap(m.keys) <= maxPooledScratch {
+		if cap(m.ex.dec)+cap(m.ex.norm) <= maxPooledScratch {
 			x.scratch.Put(m)
 		}
 	}()
+	out := make([][]Match, len(texts))
+	for i, t := range texts {
+		out[i] = x.match(m, t)
+	}
+	return out
+}
+
+func (x *Index) match(m *matcher, args []byte) []Match {
 	m.ex.run(args)
 	m.best = m.best[:0]
 	if m.at == nil {
-		m.at = make(map[uint16]int)
+		m.at, m.open = make(map[uint16]int), make(map[uint16]chain)
 	}
 	clear(m.at)
 
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	for _, u := range m.ex.units {
-		if len(u.raw) > x.opts.MaxHashBytes {
+	for i := range m.ex.units {
+		u := &m.ex.units[i]
+		if u.n > x.opts.MaxHashBytes {
 			continue // longer than any origin string that was hashed
 		}
 		if s, ok := x.liveUnit(unitKey(u.rawHash, saltWhole)); ok {
-			m.note(s, KindExact, u.raw, len(u.raw))
+			m.note(s, KindExact, u.n, u.hash)
 		}
 		if s, ok := x.liveUnit(unitKey(u.rawHash, saltField)); ok {
-			m.note(s, KindField, u.raw, len(u.raw))
+			m.note(s, KindField, u.n, u.hash)
 		}
 		if s, ok := x.liveUnit(unitKey(u.normHash, saltNorm)); ok {
-			m.note(s, KindNormalized, u.raw, len(u.raw))
+			m.note(s, KindNormalized, u.n, u.hash)
 		}
 	}
-	m.hits = m.hits[:0]
-	for ti, t := range m.ex.texts {
-		m.keys = gramKeys(m.keys[:0], t, x.opts.K)
-		for b := 0; b < len(m.keys); b += touchBatch {
-			batch := m.keys[b:min(b+touchBatch, len(m.keys))]
-			m.sink += x.grams.touch(batch)
-			for i, key := range batch {
-				if key == 0 {
-					continue
-				}
-				if s, ok := x.grams.get(key); ok && !x.dead[s] {
-					m.hits = append(m.hits, hit{slot: s, text: ti, pos: b + i, key: key})
+	k, w := x.opts.K, x.opts.W
+	for _, t := range m.ex.texts {
+		clear(m.open)
+		// A window's key depends on its bytes alone: chunks that overlap
+		// by k-1 bytes give every window once.
+		for start := 0; start+k <= len(t); start += keyChunk {
+			m.keys = gramKeys(m.keys[:0], t[start:min(len(t), start+keyChunk+k-1)], k)
+			for b := 0; b < len(m.keys); b += touchBatch {
+				batch := m.keys[b:min(b+touchBatch, len(m.keys))]
+				m.sink += x.grams.touch(batch)
+				for i, key := range batch {
+					if key == 0 {
+						continue
+					}
+					if s, ok := x.grams.get(key); ok && !x.dead[s] {
+						m.hit(s, start+b+i, key, k, w, x.opts.MinLength)
+					}
 				}
 			}
 		}
+		for s, c := range m.open {
+			m.close(s, c, k, x.opts.MinLength)
+		}
 	}
-	m.chains(x.opts.K, x.opts.W, x.opts.MinLength)
 
 	out := make([]Match, len(m.best))
 	for i, b := range m.best {
@@ -424,9 +461,9 @@ func (x *Index) liveUnit(k uint64) (uint16, bool) {
 }
 
 // note keeps the strongest evidence per slot; Origin holds the slot until
-// Match resolves it to an id. matched is the matched string, or for
-// KindSubstring the big-endian window key.
-func (m *matcher) note(slot uint16, kind Kind, matched []byte, length int) {
+// Match resolves it to an id. hash gives Match.Hash, computed only for
+// evidence kept.
+func (m *matcher) note(slot uint16, kind Kind, length int, hash func() string) {
 	c := Match{Origin: uint64(slot), Kind: kind, Length: length}
 	i, ok := m.at[slot]
 	if ok {
@@ -435,12 +472,7 @@ func (m *matcher) note(slot uint16, kind Kind, matched []byte, length int) {
 			return
 		}
 	}
-	if kind == KindSubstring {
-		c.Hash = hex.EncodeToString(matched)
-	} else {
-		sum := sha256.Sum256(matched)
-		c.Hash = hex.EncodeToString(sum[:16])
-	}
+	c.Hash = hash()
 	if ok {
 		m.best[i] = c
 		return
@@ -449,29 +481,31 @@ func (m *matcher) note(slot uint16, kind Kind, matched []byte, length int) {
 	m.best = append(m.best, c)
 }
 
-// chains turns window hits into substring evidence. Hits of one origin in
+// hit turns a window hit into substring evidence. Hits of one origin in
 // one text that lie at most 2W apart belong to one shared stretch (kept
 // windows are at most 2W-1 apart in the origin); its length is from the
-// first hit to the end of the last window.
-func (m *matcher) chains(k, w, minLen int) {
-	slices.SortFunc(m.hits, func(a, b hit) int {
-		return cmp.Or(cmp.Compare(a.slot, b.slot), cmp.Compare(a.text, b.text), cmp.Compare(a.pos, b.pos))
-	})
-	var key [8]byte
-	for i := 0; i < len(m.hits); {
-		first := m.hits[i]
-		j := i + 1
-		for j < len(m.hits) {
-			h, prev := m.hits[j], m.hits[j-1]
-			if h.slot != first.slot || h.text != first.text || h.pos-prev.pos > 2*w {
-				break
-			}
-			j++
-		}
-		if n := m.hits[j-1].pos - first.pos + k; n >= minLen {
-			binary.BigEndian.PutUint64(key[:], first.key)
-			m.note(first.slot, KindSubstring, key[2:], n)
-		}
-		i = j
+// first hit to the end of the last window. Windows come in text order, so
+// a hit further on closes the origin's stretch.
+func (m *matcher) hit(slot uint16, pos int, key uint64, k, w, minLen int) {
+	c, ok := m.open[slot]
+	if ok && pos-c.last <= 2*w {
+		c.last = pos
+		m.open[slot] = c
+		return
+	}
+	if ok {
+		m.close(slot, c, k, minLen)
+	}
+	m.open[slot] = chain{first: pos, last: pos, key: key}
+}
+
+// close notes a finished stretch long enough to count.
+func (m *matcher) close(slot uint16, c chain, k, minLen int) {
+	if n := c.last - c.first + k; n >= minLen {
+		m.note(slot, KindSubstring, n, func() string {
+			var key [8]byte
+			binary.BigEndian.PutUint64(key[:], c.key)
+			return hex.EncodeToString(key[2:])
+		})
 	}
 }

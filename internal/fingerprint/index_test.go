@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"encoding/json"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -202,6 +203,34 @@ func TestMatchPicksTheRightOrigin(t *testing.T) {
 	for range 50 {
 		assert.Empty(t, x.Match(toolCall(map[string]any{"body": fresh.prose(4000)})))
 	}
+}
+
+// Windows are looked up keyChunk at a time and hits chained as they come:
+// a stretch across a chunk's edge is one stretch, as long as it is, and
+// the memory of a large argument's match does not grow with its hits.
+func TestMatchAcrossKeyChunks(t *testing.T) {
+	x := newTestIndex(t, Options{})
+	c := newCorpus(3)
+	piece := c.prose(3000)
+	x.Add(7, mcpResult(piece))
+	for _, at := range []int{keyChunk - 1500, keyChunk - 40, 3 * keyChunk} {
+		pad := strings.Repeat("0123456789", at/10+1)[:at] // normalises to itself
+		got := x.Match([]byte(pad + piece + pad))
+		require.NotEmpty(t, got, "at %d", at)
+		assert.Equal(t, uint64(7), got[0].Origin)
+		// The index keeps windows of the normalised piece, which drops
+		// its spaces; the stretch found spans nearly all of them.
+		assert.GreaterOrEqual(t, got[0].Length, len(normalize(nil, []byte(piece)))-2*defaultW-defaultK, "at %d", at)
+	}
+
+	// A 4 MB argument made of the origin over and over: every window hits.
+	big := []byte(strings.Repeat(piece, 4<<20/len(piece)))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	x.Match(big)
+	runtime.ReadMemStats(&after)
+	// The decoded and the normalised text, and bounded scratch.
+	assert.LessOrEqual(t, after.TotalAlloc-before.TotalAlloc, uint64(2*len(big)+1<<20))
 }
 
 func TestEvictsOldest(t *testing.T) {

@@ -11,6 +11,18 @@ import (
 // endings vanish) and backslash escapes decoded (so text that went through
 // one more round of JSON or string-literal encoding still compares equal).
 func normalize(dst, s []byte) []byte {
+	dst, _ = normalizeSome(dst, s, true)
+	return dst
+}
+
+// maxToken is the longest sequence normalize reads as one: a surrogate
+// pair of \u escapes.
+const maxToken = 12
+
+// normalizeSome is normalize of a prefix of s: all of it when final, else
+// up to where a sequence could be cut by the end of s. It returns how
+// many bytes of s it read; the rest starts the next call's s.
+func normalizeSome(dst, s []byte, final bool) ([]byte, int) {
 	for i := 0; i < len(s); {
 		// ASCII runs, the bulk of any text, go through a table without
 		// append's per-byte bookkeeping.
@@ -28,6 +40,9 @@ func normalize(dst, s []byte) []byte {
 		dst = dst[:len(dst)+n]
 		if i == len(s) {
 			break
+		}
+		if !final && len(s)-i < maxToken {
+			return dst, i
 		}
 		var r rune
 		var n2 int
@@ -52,7 +67,7 @@ func normalize(dst, s []byte) []byte {
 			dst = utf8.AppendRune(dst, unicode.ToLower(r))
 		}
 	}
-	return dst
+	return dst, len(s)
 }
 
 const (

@@ -468,6 +468,10 @@ func (t *table) purge(dead []bool) {
 	}
 }
 
+// bytes is the memory t holds; a stashed entry costs about what a map
+// entry does.
+func (t *table) bytes() int { return 8*len(t.cells) + 64*len(t.buckets) + 32*len(t.stash) }
+
 func (t *table) capacity() int { return len(t.cells) + len(t.buckets)*bucketCells }
 
 // purgePacked empties the cells of dead slots where they are (a packed

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
@@ -21,6 +22,11 @@ type Options struct {
 	MaxHashBytes int           // of each result that is fingerprinted and scanned (default 65,536)
 	MinLength    int           // shortest string that matches on its own (default 20)
 	IdleTimeout  time.Duration // a session idle this long is summarised and dropped (default 30 min)
+	// MaxBytes bounds the memory of all sessions' origins together
+	// (default 256 MiB). Past it the least recently active session's
+	// origins are forgotten (see Session.Check) and OnForget is told.
+	MaxBytes int
+	OnForget func(session string, freed int)
 }
 
 func (o Options) withDefaults() Options {
@@ -35,6 +41,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.IdleTimeout <= 0 {
 		o.IdleTimeout = 30 * time.Minute
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 256 << 20
 	}
 	return o
 }
@@ -57,7 +66,8 @@ type Tracker struct {
 	detector *secrets.Detector
 	mu       sync.Mutex
 	sessions map[string]*Session
-	nextID   uint64
+	nextID   atomic.Uint64 // not under mu: sessions take it holding their own lock
+	bytes    int           // all sessions' accounted memory
 }
 
 // NewTracker returns an empty tracker.
@@ -77,12 +87,7 @@ func (t *Tracker) Session(id string) *Session {
 	return s
 }
 
-func (t *Tracker) newID() uint64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.nextID++
-	return t.nextID
-}
+func (t *Tracker) newID() uint64 { return t.nextID.Add(1) }
 
 // Expire removes the sessions idle since before now−IdleTimeout and returns
 // their summaries; all returns every session (flowd stopping).
@@ -93,6 +98,7 @@ func (t *Tracker) Expire(now time.Time, all bool) []Summary {
 		if all || s.idleSince(now) > t.opts.IdleTimeout {
 			gone = append(gone, s)
 			delete(t.sessions, id)
+			t.bytes -= s.bytes
 		}
 	}
 	t.mu.Unlock()
@@ -102,6 +108,54 @@ func (t *Tracker) Expire(now time.Time, all bool) []Summary {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Session < out[j].Session })
 	return out
+}
+
+// Bytes is the memory all sessions' origins are accounted for.
+func (t *Tracker) Bytes() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bytes
+}
+
+// account updates what s is accounted for and, past MaxBytes, forgets
+// the origins of the least recently active sessions until all fit: s's
+// own last, should it alone be over.
+func (t *Tracker) account(s *Session) {
+	size := s.size()
+	t.mu.Lock()
+	if t.sessions[s.id] != s {
+		t.mu.Unlock()
+		return // expired meanwhile
+	}
+	t.bytes += size - s.bytes
+	s.bytes = size
+	var victims []*Session
+	if t.bytes > t.opts.MaxBytes {
+		all := make([]*Session, 0, len(t.sessions))
+		last := make(map[*Session]time.Time, len(t.sessions))
+		for _, v := range t.sessions {
+			if v.bytes > 0 {
+				all = append(all, v)
+				last[v] = v.lastActive()
+			}
+		}
+		sort.Slice(all, func(i, j int) bool { return last[all[i]].Before(last[all[j]]) })
+		for _, v := range all {
+			if t.bytes <= t.opts.MaxBytes {
+				break
+			}
+			t.bytes -= v.bytes
+			v.bytes = 0
+			victims = append(victims, v)
+		}
+	}
+	t.mu.Unlock()
+	for _, v := range victims {
+		freed := v.forget()
+		if t.opts.OnForget != nil {
+			t.opts.OnForget(v.id, freed)
+		}
+	}
 }
 
 // Session is the flow state of one agent session.
@@ -115,7 +169,7 @@ type Session struct {
 	inserts lane // recorded results' fingerprints, added to index in order
 	scans   lane // recorded results' secret scans
 	index   *fingerprint.Index
-	secrets *fingerprint.SecretIndex
+	secrets *fingerprint.SecretIndex // nil until the session has a secret
 	origins map[uint64]*Origin
 	order   []uint64 // origin ids, oldest first, for eviction
 	owner   map[uint64]secretOwner
@@ -123,6 +177,10 @@ type Session struct {
 	last    time.Time
 	sum     counts
 	taint   string // why the session is exposed to untrusted content; "" when it is not
+	// forgotten: origins were dropped to keep all sessions within
+	// MaxBytes, so data it sends may come from one flowd no longer knows.
+	forgotten bool
+	bytes     int // accounted by the tracker, under its lock
 }
 
 type secretOwner struct {
@@ -140,22 +198,60 @@ type counts struct {
 }
 
 func newSession(id string, t *Tracker) *Session {
+	now := time.Now()
+	s := &Session{id: id, t: t, index: t.newIndex(), origins: make(map[uint64]*Origin),
+		owner: make(map[uint64]secretOwner), started: now, last: now,
+		sum: counts{flowTypes: map[string]int{}, risks: map[string]int{}, tools: map[string]bool{}, linked: map[string]bool{}}}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+// newIndex is an empty fingerprint index: its tables grow with use.
+func (t *Tracker) newIndex() *fingerprint.Index {
 	// The options were validated by withDefaults; an error here is a bug.
 	idx, err := fingerprint.NewIndex(fingerprint.Options{MaxOrigins: t.opts.MaxOrigins,
 		MaxHashBytes: t.opts.MaxHashBytes, MinLength: t.opts.MinLength})
 	if err != nil {
 		panic(fmt.Sprintf("flow: fingerprint index: %v", err))
 	}
-	sec, err := fingerprint.NewSecretIndex(t.opts.MaxOrigins)
-	if err != nil {
-		panic(fmt.Sprintf("flow: secret index: %v", err))
+	return idx
+}
+
+// Memory estimates for what has no size of its own: an origin's record
+// with its map entries, and a secret's owner entry.
+const (
+	originBytes = 256
+	ownerBytes  = 64
+)
+
+// size is about how much memory the session's origins hold.
+func (s *Session) size() int {
+	s.mu.Lock()
+	idx, n, owners, sec := s.index, len(s.origins), len(s.owner), s.secrets
+	s.mu.Unlock()
+	b := idx.Bytes() + n*originBytes + owners*ownerBytes
+	if sec != nil {
+		b += sec.Bytes()
 	}
-	now := time.Now()
-	s := &Session{id: id, t: t, index: idx, secrets: sec, origins: make(map[uint64]*Origin),
-		owner: make(map[uint64]secretOwner), started: now, last: now,
-		sum: counts{flowTypes: map[string]int{}, risks: map[string]int{}, tools: map[string]bool{}, linked: map[string]bool{}}}
-	s.cond = sync.NewCond(&s.mu)
-	return s
+	return b
+}
+
+// forget drops the session's origins and marks it forgotten; it returns
+// the memory they were accounted for.
+func (s *Session) forget() int {
+	freed := s.size()
+	idx := s.t.newIndex()
+	s.mu.Lock()
+	s.index, s.secrets, s.forgotten = idx, nil, true
+	s.origins, s.order, s.owner = make(map[uint64]*Origin), nil, make(map[uint64]secretOwner)
+	s.mu.Unlock()
+	return freed
+}
+
+func (s *Session) lastActive() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }
 
 func (s *Session) idleSince(now time.Time) time.Duration {
@@ -186,9 +282,12 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	if o.Time.IsZero() {
 		o.Time = time.Now()
 	}
+	s.mu.Lock()
+	idx := s.index
+	s.mu.Unlock()
 	// The fingerprint parse gives the decoded text secrets are looked for
 	// in, unless the content is not JSON read whole.
-	p := s.index.Prepare(content)
+	p := idx.Prepare(content)
 	text := p.Values
 	if !p.OK && s.t.detector != nil {
 		text = Text(content, limit)
@@ -213,6 +312,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	}
 	done := func() {
 		if left.Add(-1) == 0 {
+			s.t.account(s)
 			s.mu.Lock()
 			s.pending--
 			s.cond.Broadcast()
@@ -220,7 +320,9 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 		}
 	}
 	s.inserts.add(p.Size(), func() {
-		s.index.Insert(origin.ID, p)
+		// Into the index Prepare read: if the session's origins were
+		// forgotten meanwhile, this one goes with them.
+		idx.Insert(origin.ID, p)
 		done()
 	})
 	if s.t.detector != nil {
@@ -236,15 +338,25 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // matching.
 func (s *Session) scan(o *Origin, text string) {
 	found := s.t.detector.Scan(text)
+	if len(found) == 0 {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.secrets == nil {
+		sec, err := fingerprint.NewSecretIndex(s.t.opts.MaxOrigins)
+		if err != nil {
+			panic(fmt.Sprintf("flow: secret index: %v", err)) // MaxOrigins was validated
+		}
+		s.secrets = sec
+	}
 	for _, f := range found {
 		if !slices.Contains(o.Secrets, f.Type) {
 			o.Secrets = append(o.Secrets, f.Type)
 		}
 		for _, v := range secretParts(f) {
 			sid := s.t.newID()
-			s.secrets.Add(sid, v)
+			s.secrets.Add(sid, v, o.Class == classify.External)
 			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
 		}
 	}
@@ -306,23 +418,48 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
+	// Unfinished: the check ran out of its budget before it read all of
+	// the arguments; what it found is all there is.
+	Unfinished bool `json:"unfinished,omitempty"`
+	// Forgotten: the session's origins were dropped to keep within
+	// flow.max_memory_bytes, so the call is rated as carrying internal data.
+	Forgotten bool `json:"forgotten,omitempty"`
 }
+
+// ForgottenSource names, among an analysis' sources, the results flowd
+// forgot to stay within its memory budget.
+const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 
 // Check matches an outgoing call's arguments against the session's
 // origins. dest is the destination's classification; server and tool name
 // it for the summary; views are the arguments' decoded forms
-// (unwrap.Views), matched too.
-func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte) Analysis {
+// (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
+// when b runs out, Check stops and says so in Analysis.Unfinished.
+func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
+	complete := true
 	if s.t.detector != nil && len(args) > 0 {
-		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
+		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
 	}
 	s.Wait()
-	matches := s.index.Match(args)
-	secretHits := s.secrets.Find(args)
+	s.mu.Lock()
+	idx, sec := s.index, s.secrets
+	s.mu.Unlock()
+	var secretHits []fingerprint.SecretMatch
+	if complete && sec != nil {
+		secretHits, complete = sec.Find(args, b)
+	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
-	for _, v := range views {
-		matches = append(matches, s.index.Match(v)...)
+	var matches []fingerprint.Match
+	all := append([][]byte{args}, views...)
+	n := 0
+	for _, v := range all {
+		n += len(v)
+	}
+	if complete = complete && b.Spend(n); complete {
+		for _, m := range idx.MatchEach(all...) {
+			matches = append(matches, m...)
+		}
 	}
 
 	s.mu.Lock()
@@ -331,6 +468,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	s.sum.tools[server+"/"+tool] = true
 	var a Analysis
 	a.Risk = RiskNone
+	a.Unfinished = !complete
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		own, ok := s.owner[h.Secret]
@@ -359,6 +497,15 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 		a.FlowType = FlowType(classify.Internal, dest.Class)
 		a.SourceClass = classify.Internal
 		a.Risk = edgeRisk(a.FlowType, true)
+	}
+	if s.forgotten && a.SourceClass != classify.Internal {
+		// flowd no longer knows what this session read: whatever it
+		// sends may be internal data, and is judged as such.
+		a.Forgotten = true
+		a.FlowType = FlowType(classify.Internal, dest.Class)
+		a.SourceClass = classify.Internal
+		a.Risk = MaxRisk(a.Risk, edgeRisk(a.FlowType, len(a.Secrets) > 0))
+		a.Sources = append(a.Sources, ForgottenSource)
 	}
 	for _, e := range a.Edges {
 		s.sum.edges++
@@ -396,6 +543,8 @@ type Summary struct {
 	Tools     []string       `json:"tools"`
 	Linked    []string       `json:"linked_sessions,omitempty"`
 	Tainted   string         `json:"tainted,omitempty"` // why the session was exposed to untrusted content
+	// Forgotten: its origins were dropped to keep within flow.max_memory_bytes.
+	Forgotten bool `json:"forgotten,omitempty"`
 }
 
 // Summary reports the session so far.
@@ -404,7 +553,7 @@ func (s *Session) Summary(now time.Time) Summary {
 	defer s.mu.Unlock()
 	sum := Summary{Session: s.id, Started: s.started, Duration: now.Sub(s.started).Seconds(),
 		Origins: s.sum.origins, Edges: s.sum.edges, FlowTypes: maps.Clone(s.sum.flowTypes), Risks: maps.Clone(s.sum.risks),
-		Tainted: s.taint}
+		Tainted: s.taint, Forgotten: s.forgotten}
 	for t := range s.sum.tools {
 		sum.Tools = append(sum.Tools, t)
 	}

@@ -1,6 +1,11 @@
 package policy
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // SuspiciousHost returns the first of hosts named in text as a host name
 // (the host itself or a subdomain of it), also in views, the text's
@@ -9,34 +14,90 @@ func SuspiciousHost(text []byte, views [][]byte, hosts []string) string {
 	if len(hosts) == 0 || len(text) == 0 {
 		return ""
 	}
-	if h := findHost(strings.ToLower(string(text)), hosts); h != "" {
-		return h
+	want := make([][]byte, 0, len(hosts))
+	longest := 0
+	for _, h := range hosts {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			want = append(want, []byte(h))
+			longest = max(longest, len(h))
+		}
 	}
-	for _, v := range views {
-		if h := findHost(strings.ToLower(string(v)), hosts); h != "" {
+	var buf []byte
+	for _, t := range append([][]byte{text}, views...) {
+		if h := findHostIn(t, want, longest, &buf); h != "" {
 			return h
 		}
 	}
 	return ""
 }
 
-// findHost looks for each host as a whole host name: preceded by a
-// non-host character or a dot, followed by a non-host character.
-func findHost(s string, hosts []string) string {
-	for _, h := range hosts {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if h == "" {
+// hostChunk is how much text is lower-cased at a time: the memory a
+// search takes, whatever the size of the text.
+const hostChunk = 64 << 10
+
+// findHostIn looks for hosts in t a chunk at a time. Chunks overlap by
+// more than a host and its context can span (a rune is at most four bytes
+// and lower-cases to at least one), and a match is taken only away from a
+// chunk's cut edges, so each name is judged once with the characters
+// around it, as in the whole text.
+func findHostIn(t []byte, hosts [][]byte, longest int, buf *[]byte) string {
+	lead := 4*longest + 16
+	for start := 0; start < len(t); start += hostChunk {
+		lo := runeStart(t, max(0, start-lead))
+		hi := runeStart(t, min(len(t), start+hostChunk+lead))
+		*buf = appendLower((*buf)[:0], t[lo:hi])
+		if h := findHost(*buf, hosts, lo == 0, hi == len(t)); h != "" {
+			return h
+		}
+		if hi == len(t) {
+			break
+		}
+	}
+	return ""
+}
+
+// runeStart moves i back to the start of the rune it is in.
+func runeStart(t []byte, i int) int {
+	for i > 0 && i < len(t) && !utf8.RuneStart(t[i]) {
+		i--
+	}
+	return i
+}
+
+// appendLower appends s in lower case, as strings.ToLower writes it.
+func appendLower(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
 			continue
 		}
+		r, n := utf8.DecodeRune(s[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += n
+	}
+	return dst
+}
+
+// findHost looks for each host, lower case, as a whole host name in s:
+// preceded by a non-host character or a dot, followed by a non-host
+// character. first and last say whether s starts and ends where the text
+// does; a name at a cut edge is left to the chunk that holds its context.
+func findHost(s []byte, hosts [][]byte, first, last bool) string {
+	for _, h := range hosts {
 		for off := 0; ; {
-			i := strings.Index(s[off:], h)
+			i := bytes.Index(s[off:], h)
 			if i < 0 {
 				break
 			}
 			i += off
 			end := i + len(h)
-			if (i == 0 || !hostChar(s[i-1]) || s[i-1] == '.') && hostEnds(s, end) {
-				return h
+			starts := i == 0 && first || i > 0 && (!hostChar(s[i-1]) || s[i-1] == '.')
+			if starts && hostEnds(s, end, last) {
+				return string(h)
 			}
 			off = i + 1
 		}
@@ -49,10 +110,20 @@ func hostChar(c byte) bool {
 }
 
 // hostEnds reports whether a host name ends at s[end]; a full stop that
-// ends a sentence ("post it to webhook.site.") does not continue it.
-func hostEnds(s string, end int) bool {
-	if end == len(s) || !hostChar(s[end]) {
+// ends a sentence ("post it to webhook.site.") does not continue it. At a
+// cut edge (last false) nothing is known to follow.
+func hostEnds(s []byte, end int, last bool) bool {
+	if end == len(s) {
+		return last
+	}
+	if !hostChar(s[end]) {
 		return true
 	}
-	return s[end] == '.' && (end+1 == len(s) || !hostChar(s[end+1]))
+	if s[end] != '.' {
+		return false
+	}
+	if end+1 == len(s) {
+		return last
+	}
+	return !hostChar(s[end+1])
 }

@@ -33,6 +33,10 @@ type Rules struct {
 	// InternalToExternal applies when data from an internal source goes to
 	// an external destination.
 	InternalToExternal Action
+	// InternalToUnknown applies instead of InternalToExternal when the
+	// destination is one flowd could not classify; empty means
+	// InternalToExternal.
+	InternalToUnknown Action
 	// SensitiveDataExternal applies when a secret goes to an external
 	// destination.
 	SensitiveDataExternal Action
@@ -63,8 +67,11 @@ type Call struct {
 	Server string
 	Tool   string
 	// External is whether the destination can send data out of the
-	// user's control (external or hybrid).
+	// user's control (external, hybrid, or unknown: what flowd cannot
+	// classify is taken to be able to).
 	External bool
+	// Unclassified is whether the destination is unknown to flowd.
+	Unclassified bool
 	// Endpoint is a suspicious host found in the arguments.
 	Endpoint string
 	// Secrets are the secret types in the arguments.
@@ -87,6 +94,9 @@ type Call struct {
 	// ArgsBytes and InspectedBytes say how much of the arguments flowd
 	// read: when it read less than all, the findings above are partial.
 	ArgsBytes, InspectedBytes int
+	// Unfinished: the check ran out of time (flow.check_budget) before it
+	// had read all of the arguments; the findings above are partial.
+	Unfinished bool
 }
 
 // Decision is what to do with a call, and why.
@@ -98,10 +108,14 @@ type Decision struct {
 
 // Decide applies the rules to one call, in this order: suspicious
 // endpoints, tool overrides, secrets leaving, internal data leaving, the
-// default. Whatever they say, arguments flowd could not read in full do not
-// go to a destination that can send them out.
+// default. Whatever they say, arguments flowd could not read in full, or
+// not check in time, do not go to a destination that can send them out.
 func (r Rules) Decide(c Call) Decision {
 	d := r.decide(c)
+	if c.Unfinished && c.External && d.Action != Deny {
+		return Decision{Action: Deny, Rule: UnfinishedRule,
+			Reason: fmt.Sprintf("could not finish checking this call in time (flow.check_budget); arguments to %s that flowd has not checked do not leave", dest(c))}
+	}
 	if c.ArgsBytes > c.InspectedBytes && c.External && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UninspectedRule,
 			Reason: fmt.Sprintf("arguments of %d bytes to external destination (%s) exceed shim.max_inspect_bytes (%d) and cannot be checked; raise the limit to allow such calls", c.ArgsBytes, dest(c), c.InspectedBytes)}
@@ -124,6 +138,10 @@ func Standing(c Call, d Decision) bool {
 // full.
 const UninspectedRule = "shim.max_inspect_bytes"
 
+// UnfinishedRule names the decision on arguments flowd could not check in
+// time.
+const UnfinishedRule = "flow.check_budget"
+
 func (r Rules) decide(c Call) Decision {
 	if c.Endpoint != "" {
 		return Decision{Action: Deny, Rule: "suspicious_endpoints",
@@ -137,13 +155,18 @@ func (r Rules) decide(c Call) Decision {
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
 		return r.final(r.justified(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
-			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to external destination (%s)",
-				strings.Join(c.Secrets, ", "), source(c), dest(c))}, c), c), c)
+			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
+				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
+	}
+	if c.External && c.FlowType == "internal→external" && c.Unclassified && r.InternalToUnknown != "" {
+		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToUnknown, Rule: "internal_to_unknown",
+			Reason: fmt.Sprintf("Data from internal source (%s) flowing to %s",
+				strings.Join(c.Sources, ", "), destKind(c))}, c), c), c)
 	}
 	if c.External && c.FlowType == "internal→external" && r.InternalToExternal != "" {
 		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
-			Reason: fmt.Sprintf("Data from internal source (%s) flowing to external destination (%s)",
-				strings.Join(c.Sources, ", "), dest(c))}, c), c), c)
+			Reason: fmt.Sprintf("Data from internal source (%s) flowing to %s",
+				strings.Join(c.Sources, ", "), destKind(c))}, c), c), c)
 	}
 	a := r.DefaultAction
 	if a == "" {
@@ -251,6 +274,15 @@ func source(c Call) string {
 		kind = "external"
 	}
 	return fmt.Sprintf("%s source (%s)", kind, strings.Join(c.Sources, ", "))
+}
+
+// destKind names the destination with what flowd knows of it.
+func destKind(c Call) string {
+	if c.Unclassified {
+		return fmt.Sprintf("a destination flowd cannot classify (%s), taken as able to send data out; "+
+			"if it keeps data local, say so in classify.servers or classify.tools", dest(c))
+	}
+	return fmt.Sprintf("external destination (%s)", dest(c))
 }
 
 func dest(c Call) string {

@@ -47,6 +47,9 @@ func TestDecide(t *testing.T) {
 		{"unread arguments out", Call{Server: "slack", Tool: "post", External: true, ArgsBytes: 2000, InspectedBytes: 1024}, Deny, "shim.max_inspect_bytes"},
 		{"unread arguments out, even if allowed", Call{Tool: "WebSearch", External: true, ArgsBytes: 2000, InspectedBytes: 1024}, Deny, "shim.max_inspect_bytes"},
 		{"unread arguments kept in", Call{Server: "db", Tool: "insert", ArgsBytes: 2000, InspectedBytes: 1024}, Allow, "default_action"},
+		{"unchecked arguments out", Call{Server: "slack", Tool: "post", External: true, Unfinished: true}, Deny, "flow.check_budget"},
+		{"unchecked arguments out, even if allowed", Call{Tool: "WebSearch", External: true, Unfinished: true}, Deny, "flow.check_budget"},
+		{"unchecked arguments kept in", Call{Server: "db", Tool: "insert", Unfinished: true}, Allow, "default_action"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,6 +179,7 @@ func TestStandingHoldsForAnyArguments(t *testing.T) {
 		func(c *Call) { c.FlowType, c.Sources = "external→internal", []string{"fetch"} },
 		func(c *Call) { c.Tainted, c.TaintReason = true, "flagged page" },
 		func(c *Call) { c.ArgsBytes, c.InspectedBytes = 1<<30, 1<<20 },
+		func(c *Call) { c.Unfinished = true },
 		func(c *Call) { c.Justification = "because" },
 		func(c *Call) { c.CanAsk = !c.CanAsk },
 		func(c *Call) { c.Justifiable = !c.Justifiable },
@@ -247,6 +251,21 @@ func TestSuspiciousHost(t *testing.T) {
 	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil, nil))
 }
 
+// A long text is searched a chunk at a time; a name across a chunk's
+// edge is judged with the characters around it, as in a short text.
+func TestSuspiciousHostAcrossChunks(t *testing.T) {
+	hosts := []string{"webhook.site"}
+	for at := hostChunk - 24; at <= hostChunk+8; at++ {
+		for name, want := range map[string]string{
+			" https://WEBHOOK.site/x ": "webhook.site", " a.webhook.site. ": "webhook.site",
+			" xwebhook.site ": "", " webhook.sitex ": "", " webhook.site.example.org ": "",
+		} {
+			text := []byte(strings.Repeat("é", at/2) + strings.Repeat(" ", at%2) + name + strings.Repeat(" ", 100))
+			assert.Equal(t, want, SuspiciousHost(text, nil, hosts), "%q at %d", name, at)
+		}
+	}
+}
+
 func TestHumanOnlyCommand(t *testing.T) {
 	for _, c := range []string{
 		"flowd quarantine release 7f3a9c2e",
@@ -277,4 +296,32 @@ func TestHumanOnlyCommand(t *testing.T) {
 	} {
 		assert.Empty(t, HumanOnlyCommand(c), c)
 	}
+}
+
+// A destination flowd cannot classify is judged as one that can send data
+// out: secrets to it are denied, and internal data has its own rule.
+func TestDecideUnclassifiedDestination(t *testing.T) {
+	r := rules
+	r.InternalToUnknown = Warn
+	secret := Call{Server: "acme-tools", Tool: "run", External: true, Unclassified: true,
+		Secrets: []string{"github_pat"}, FlowType: "internal→external", Sources: []string{"fs/read_file"}}
+	d := r.Decide(secret)
+	assert.Equal(t, Deny, d.Action, d.Reason)
+	assert.Equal(t, "sensitive_data_external", d.Rule)
+	assert.Contains(t, d.Reason, "cannot classify (acme-tools)")
+
+	data := Call{Server: "acme-tools", Tool: "run", External: true, Unclassified: true,
+		FlowType: "internal→external", Sources: []string{"fs/read_file"}, CanAsk: true}
+	d = r.Decide(data)
+	assert.Equal(t, Warn, d.Action, d.Reason)
+	assert.Equal(t, "internal_to_unknown", d.Rule)
+	assert.Contains(t, d.Reason, "classify.servers")
+
+	d = rules.Decide(data)
+	assert.Equal(t, Ask, d.Action, "without internal_to_unknown, internal_to_external applies")
+	assert.Equal(t, "internal_to_external", d.Rule)
+	assert.Contains(t, d.Reason, "cannot classify")
+
+	d = r.Decide(Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", CanAsk: true})
+	assert.Equal(t, Ask, d.Action, "internal_to_unknown leaves classified destinations alone")
 }

@@ -76,13 +76,18 @@ func DefaultLayout(scope Scope, executable string) Layout {
 	return l
 }
 
+// ErrNoManager says that this machine has no service manager flowd can
+// be installed into. It is a normal machine: flowd then runs on demand.
+var ErrNoManager = errors.New("flowd installs into systemd, launchd or the Windows service manager, and this machine runs none of them: " +
+	"a shim starts flowd when it needs it, and flowd start|stop|restart control that one")
+
 // New describes flowd's service of scope under this machine's service
 // manager. It fails where flowd cannot be a service: a Linux without
 // systemd, or a scope the manager does not have.
 func New(scope Scope, l Layout) (*Service, error) {
 	sys := kservice.ChosenSystem()
 	if sys == nil {
-		return nil, fmt.Errorf("no service manager found on %s: run `flowd run` from your session's startup instead", runtime.GOOS)
+		return nil, fmt.Errorf("%w (none found on %s)", ErrNoManager, runtime.GOOS)
 	}
 	return newWith(sys, scope, l)
 }
@@ -92,7 +97,7 @@ func New(scope Scope, l Layout) (*Service, error) {
 func newWith(sys kservice.System, scope Scope, l Layout) (*Service, error) {
 	m, ok := managers[sys.String()]
 	if !ok {
-		return nil, fmt.Errorf("flowd installs into systemd, launchd or the Windows service manager, and this machine runs none of them (found %s): run `flowd run` from your session's startup instead", sys.String())
+		return nil, fmt.Errorf("%w (found %s)", ErrNoManager, sys.String())
 	}
 	if m == Launchd && scope == System {
 		return nil, fmt.Errorf("a system-wide install is for systemd only: on macOS flowd runs as the user's launchd agent (drop --system)")

@@ -1,59 +1,82 @@
 package shim
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
 // pending is one message waiting for its verdict.
 type pending struct {
-	seq      uint64
-	dir      shimproto.Direction
-	line     []byte
-	box      *outbox // the direction's queue, told when v or lost is set
-	v        shimproto.Verdict
-	lost     bool // no verdict will come: apply fail_mode
-	timedOut bool // lost because flowd was too slow, not gone
+	seq  uint64
+	dir  shimproto.Direction
+	line []byte
+	box  *outbox // the direction's queue, told when v or lost is set
+	v    shimproto.Verdict
+	lost bool // no verdict will come: apply fail_mode
 
-	// Guarded by box.mu.
-	done     bool      // v or lost is set
-	deadline time.Time // when the head of the queue stops waiting for v
+	done bool // v or lost is set; guarded by box.mu
 }
 
 // link is the shim's connection to flowd, replaced on reconnect.
+//
+// flowd is taken to be gone when the connection fails, and also when it
+// stays silent for the verdict timeout while it owes the shim something (a
+// verdict, or room for a frame the shim is writing): a stopped or hung
+// flowd keeps its socket open. A flowd that is slow but working says so
+// with Alive frames and is waited for. A silent one is given up like a
+// crashed one: its connection is closed, fail_mode applies to every
+// message waiting on it and to those that follow, and reconnecting starts.
+// One watchdog timer per link keeps that count; it runs only while flowd
+// owes the shim something.
 type link struct {
 	socket    string
 	hello     shimproto.Hello
 	autostart func() error // nil: never start flowd
 	logf      func(format string, args ...any)
 	toClient  func(line []byte) // writes a message from flowd to the client
+	timeout   time.Duration     // the verdict timeout until flowd's welcome gives one; zero: the default
 
-	mu       sync.Mutex
-	conn     net.Conn
-	w        *shimproto.Writer
-	wmu      sync.Mutex // serialises frame writes; separate from mu so verdicts are not held up by a large write
-	pend     map[uint64]*pending
-	welcome  shimproto.Welcome
-	grant    *grant // what flowd lets through at once; nil: every message waits for its verdict
-	grantSeq uint64 // the newest grant frame applied on this connection
-	dialing  bool
-	closed   bool
-	everUp   bool
-	lastAuto time.Time
-	up       chan struct{} // closed and replaced each time the link comes up; tests wait on it
+	heard    atomic.Int64 // when bytes from flowd last arrived, in Unix nanoseconds
+	writing  atomic.Int64 // when the frame write in progress began, in Unix nanoseconds; 0: none
+	dog      *time.Timer  // the watchdog: gives flowd up after verdict_timeout of silence
+	watching atomic.Bool  // dog is armed; only the one who arms it resets it
+
+	mu        sync.Mutex
+	conn      net.Conn
+	w         *shimproto.Writer
+	wmu       sync.Mutex // serialises frame writes; separate from mu so verdicts are not held up by a large write
+	pend      map[uint64]*pending
+	owedSince time.Time // when pend last became non-empty
+	welcome   shimproto.Welcome
+	grant     *grant // what flowd lets through at once; nil: every message waits for its verdict
+	grantSeq  uint64 // the newest grant frame applied on this connection
+	dialing   bool
+	closed    bool
+	everUp    bool
+	silent    bool // flowd was last given up for silence, not for refusing or closing the connection
+	lastAuto  time.Time
+	up        chan struct{} // closed and replaced each time the link comes up; tests wait on it
 }
 
 func newLink(socket string, hello shimproto.Hello, autostart func() error, logf func(string, ...any)) *link {
-	return &link{socket: socket, hello: hello, autostart: autostart, logf: logf,
+	l := &link{socket: socket, hello: hello, autostart: autostart, logf: logf,
 		pend: make(map[uint64]*pending), up: make(chan struct{})}
+	l.dog = time.AfterFunc(time.Hour, l.check)
+	l.dog.Stop()
+	return l
 }
 
 // connect makes one attempt to reach flowd, starting it if allowed.
@@ -69,22 +92,26 @@ func (l *link) connect() error {
 	if err != nil {
 		return err
 	}
-	br, err := shimproto.Upgrade(c, 5*time.Second)
+	// A flowd that accepts and then says nothing (stopped, hung) gets as
+	// long as a verdict would.
+	timeout := l.verdictTimeout()
+	br, err := shimproto.Upgrade(c, timeout)
 	if err != nil {
 		c.Close()
-		return err
+		return l.dialFailed(err)
 	}
-	r, w := shimproto.Frames(c, br)
+	r := shimproto.NewReader(bufio.NewReaderSize(hearing{rawio.After(br, c), l}, 64<<10))
+	w := shimproto.NewWriter(rawio.Writer(c))
+	c.SetDeadline(time.Now().Add(timeout))
 	if err := w.WriteJSON(shimproto.TypeHello, l.hello); err != nil {
 		c.Close()
-		return fmt.Errorf("send hello: %w", err)
+		return l.dialFailed(fmt.Errorf("send hello: %w", err))
 	}
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	t, p, err := r.Next()
-	c.SetReadDeadline(time.Time{})
+	c.SetDeadline(time.Time{})
 	if err != nil || t != shimproto.TypeWelcome {
 		c.Close()
-		return fmt.Errorf("no welcome from flowd (frame %d): %v", t, err)
+		return l.dialFailed(fmt.Errorf("no welcome from flowd (frame %d): %w", t, err))
 	}
 	var wel shimproto.Welcome
 	if err := json.Unmarshal(p, &wel); err != nil {
@@ -98,12 +125,32 @@ func (l *link) connect() error {
 		return errors.New("shim is shutting down")
 	}
 	l.conn, l.w, l.welcome, l.grant, l.grantSeq = c, w, wel, nil, 0
-	l.everUp = true
+	l.everUp, l.silent = true, false
+	l.heard.Store(time.Now().UnixNano())
 	close(l.up)
 	l.up = make(chan struct{})
 	l.mu.Unlock()
 	go l.readVerdicts(c, r)
 	return nil
+}
+
+// dialFailed notes whether a failed attempt to connect met a flowd that
+// accepted and then did not answer, and returns err.
+func (l *link) dialFailed(err error) error {
+	l.mu.Lock()
+	l.silent = errors.Is(err, os.ErrDeadlineExceeded)
+	l.mu.Unlock()
+	return err
+}
+
+// state says why no verdicts come, for messages that name the cause.
+func (l *link) state() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.silent {
+		return "is not answering"
+	}
+	return "is unreachable"
 }
 
 // absent reports whether a dial error means nobody listens on the socket.
@@ -119,6 +166,8 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 			return
 		}
 		switch t {
+		case shimproto.TypeAlive:
+			continue
 		case shimproto.TypeToClient:
 			if l.toClient != nil {
 				l.toClient(p)
@@ -148,6 +197,9 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 		l.mu.Lock()
 		pm := l.pend[v.Seq]
 		delete(l.pend, v.Seq)
+		if len(l.pend) == 0 {
+			l.owedSince = time.Time{}
+		}
 		l.mu.Unlock()
 		if pm != nil {
 			pm.v = v
@@ -159,19 +211,29 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 // broken retires connection c: every message waiting on it gets no verdict
 // (so fail_mode applies to it, exactly once) and reconnecting starts.
 func (l *link) broken(c net.Conn, err error) {
+	l.give(c, err, false)
+}
+
+// give retires connection c for err; silent: flowd did not answer, as
+// opposed to refusing or closing the connection.
+func (l *link) give(c net.Conn, err error, silent bool) {
 	l.mu.Lock()
 	if l.conn != c {
 		l.mu.Unlock()
 		return
 	}
-	l.conn, l.w, l.grant = nil, nil, nil
+	l.conn, l.w, l.grant, l.silent = nil, nil, nil, silent
 	lost := l.pend
-	l.pend = make(map[uint64]*pending)
+	l.pend, l.owedSince = make(map[uint64]*pending), time.Time{}
 	closed := l.closed
 	l.mu.Unlock()
 	c.Close()
 	// Said before the messages go on, so the log never trails what it explains.
-	if !closed {
+	switch {
+	case closed:
+	case silent:
+		l.logf("flowd is not answering (%v); giving up on it: fail_mode applies until it answers again", err)
+	default:
 		l.logf("lost connection to flowd: %v", err)
 	}
 	for _, p := range lost {
@@ -228,34 +290,55 @@ func (l *link) send(p *pending, truncated bool) {
 		p.box.complete(p)
 		return
 	}
+	if len(l.pend) == 0 {
+		l.owedSince = time.Now()
+	}
 	l.pend[p.seq] = p
 	l.mu.Unlock()
-	l.wmu.Lock()
+	l.watch()
 	m := shimproto.Message{Seq: p.seq, Dir: p.dir, Truncated: truncated, Data: data}
 	if truncated {
 		m.Size, m.Tail = len(p.line), p.line
 	}
-	err := w.WriteMessage(m)
-	l.wmu.Unlock()
-	if err != nil {
+	if err := l.write(func() error { return w.WriteMessage(m) }); err != nil {
 		l.broken(c, err)
 	}
+}
+
+// write sends one frame to flowd. The frame lock it holds is the other
+// direction's too, so a write that waits for flowd to read counts as
+// flowd owing the shim: the watchdog gives flowd up, closing the
+// connection and so ending the write, once flowd is silent for the
+// verdict timeout.
+func (l *link) write(frame func() error) error {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	l.writing.Store(time.Now().UnixNano())
+	defer l.writing.Store(0)
+	l.watch()
+	return frame()
 }
 
 // forward shows flowd a client request its grant covers, marked as sent
 // on, and reports whether it did: the request may then go to the server at
 // once. The report goes out before the request does, so flowd knows the
 // call before its result can arrive.
+//
+// A grant is used only while flowd keeps up: when it owes the shim
+// anything and has been silent longer than a working flowd ever is, the
+// call waits for its verdict instead, so a flowd that has stopped
+// answering lets through only what reached the server before that showed.
 func (l *link) forward(p *pending) bool {
 	l.mu.Lock()
 	c, w, g := l.conn, l.w, l.grant
+	behind := l.quietLocked(time.Now()) > l.grantPatienceLocked()
 	l.mu.Unlock()
-	if g == nil || !g.covers(p.line, l.maxInspect()) {
+	if g == nil || behind || !g.covers(p.line, l.maxInspect()) {
 		return false
 	}
-	l.wmu.Lock()
-	err := w.WriteMessage(shimproto.Message{Seq: p.seq, Dir: p.dir, Forwarded: true, Data: p.line})
-	l.wmu.Unlock()
+	err := l.write(func() error {
+		return w.WriteMessage(shimproto.Message{Seq: p.seq, Dir: p.dir, Forwarded: true, Data: p.line})
+	})
 	if err != nil {
 		l.broken(c, err)
 		return false
@@ -263,32 +346,116 @@ func (l *link) forward(p *pending) bool {
 	return true
 }
 
-// abandon gives up waiting for p's verdict because flowd is too slow,
-// logging why before p goes on; nothing happens when the verdict won the race.
-func (l *link) abandon(p *pending, why string) {
-	l.mu.Lock()
-	_, ok := l.pend[p.seq]
-	delete(l.pend, p.seq)
-	l.mu.Unlock()
-	if ok {
-		l.logf("%s", why)
-		p.lost, p.timedOut = true, true
-		p.box.complete(p)
+// quietLocked is how long flowd has owed the shim something (a verdict,
+// or room for a frame) without a frame from it. l.mu must be held.
+func (l *link) quietLocked(now time.Time) time.Duration {
+	from := l.owedSince
+	if ws := l.writing.Load(); ws != 0 && (from.IsZero() || ws < from.UnixNano()) {
+		from = time.Unix(0, ws)
 	}
+	if from.IsZero() {
+		return 0
+	}
+	if h := l.heard.Load(); h > from.UnixNano() {
+		from = time.Unix(0, h)
+	}
+	return now.Sub(from)
+}
+
+// grantPatienceLocked is how long flowd may owe the shim something in
+// silence before grants stop: a few of its Alive intervals, or for a
+// flowd that sends none, the verdict timeout. l.mu must be held.
+func (l *link) grantPatienceLocked() time.Duration {
+	if ms := l.welcome.AliveMS; ms > 0 {
+		return 3 * time.Duration(ms) * time.Millisecond
+	}
+	return l.verdictTimeoutLocked()
+}
+
+// watch arms the watchdog, when it is not running, as flowd starts to owe
+// the shim something.
+func (l *link) watch() {
+	if l.watching.CompareAndSwap(false, true) {
+		l.dog.Reset(l.verdictTimeout())
+	}
+}
+
+// check is the watchdog: it gives flowd up once it has owed the shim
+// something for the verdict timeout without a byte from it, and otherwise
+// waits on while anything is owed.
+func (l *link) check() {
+	now := time.Now()
+	l.mu.Lock()
+	c := l.conn
+	owed := c != nil && (len(l.pend) > 0 || l.writing.Load() != 0)
+	quiet, timeout := l.quietLocked(now), l.verdictTimeoutLocked()
+	l.mu.Unlock()
+	switch {
+	case !owed:
+		l.watching.Store(false)
+		// send or write may have come between the two: whoever wins the timer arms it.
+		l.mu.Lock()
+		owed = l.conn != nil && (len(l.pend) > 0 || l.writing.Load() != 0)
+		l.mu.Unlock()
+		if owed {
+			l.watch()
+		}
+	case quiet < timeout:
+		l.dog.Reset(timeout - quiet)
+	case unread(c) > 0:
+		l.heard.Store(now.UnixNano()) // flowd spoke; the shim has not read it yet
+		l.dog.Reset(timeout)
+	default:
+		l.watching.Store(false)
+		l.give(c, fmt.Errorf("nothing from it for %v while it owed the shim a verdict or room for a message", timeout), true)
+	}
+}
+
+// hearing reads flowd's bytes for the frame reader and notes when they
+// arrive, for the watchdog.
+type hearing struct {
+	r io.Reader
+	l *link
+}
+
+func (h hearing) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if n > 0 {
+		h.l.heard.Store(time.Now().UnixNano())
+	}
+	return n, err
 }
 
 // report sends flowd a JSON frame that needs no verdict. It is lost when
 // flowd is away: what it reports has already happened.
 func (l *link) report(t shimproto.FrameType, v any) {
 	l.mu.Lock()
-	w := l.w
+	c, w := l.conn, l.w
 	l.mu.Unlock()
 	if w == nil {
 		return
 	}
-	l.wmu.Lock()
-	w.WriteJSON(t, v)
-	l.wmu.Unlock()
+	if err := l.write(func() error { return w.WriteJSON(t, v) }); err != nil {
+		l.broken(c, err)
+	}
+}
+
+// verdictTimeout is how long flowd may stay silent while it owes the shim
+// a verdict: flowd's setting, else the local one, else the default.
+func (l *link) verdictTimeout() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.verdictTimeoutLocked()
+}
+
+func (l *link) verdictTimeoutLocked() time.Duration {
+	switch {
+	case l.welcome.VerdictTimeout > 0:
+		return time.Duration(l.welcome.VerdictTimeout) * time.Millisecond
+	case l.timeout > 0:
+		return l.timeout
+	}
+	return defaultVerdictTimeout
 }
 
 func (l *link) settings() shimproto.Welcome {

@@ -1,9 +1,7 @@
 package shim
 
 import (
-	"fmt"
 	"sync"
-	"time"
 
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -31,13 +29,11 @@ type outbox struct {
 	busy    bool // a goroutine is writing the queue's head; the others leave it to it
 	eof     bool // no more messages come
 	drained chan struct{}
-	timer   *time.Timer // ends the head's wait for its verdict
 }
 
 func newOutbox(r *relay, dst, back *lockedWriter) *outbox {
 	o := &outbox{r: r, dst: dst, back: back, drained: make(chan struct{})}
 	o.room.L = &o.mu
-	o.timer = time.AfterFunc(time.Hour, o.expire)
 	return o
 }
 
@@ -50,9 +46,6 @@ func (o *outbox) push(p *pending, complete bool) {
 	}
 	p.done = complete
 	o.q = append(o.q, p)
-	if len(o.q) == 1 && !complete {
-		o.arm(p)
-	}
 	write := o.take()
 	o.mu.Unlock()
 	if write {
@@ -97,17 +90,8 @@ func (o *outbox) finish() {
 		case <-o.drained:
 		default:
 			close(o.drained)
-			o.timer.Stop()
 		}
 	}
-}
-
-// arm starts p's wait for its verdict as it becomes the head. o.mu must be
-// held.
-func (o *outbox) arm(p *pending) {
-	d := o.r.verdictTimeout()
-	p.deadline = time.Now().Add(d)
-	o.timer.Reset(d)
 }
 
 // drain writes complete messages from the head on; the caller holds busy.
@@ -126,9 +110,6 @@ func (o *outbox) drain() {
 		if len(o.q) == queueDepth-1 {
 			o.room.Signal()
 		}
-		if len(o.q) > 0 && !o.q[0].done {
-			o.arm(o.q[0])
-		}
 		o.mu.Unlock()
 		if !o.emit(p) {
 			return // a goroutine finishes the write and drains on
@@ -144,7 +125,7 @@ func (o *outbox) emit(p *pending) bool {
 		w, data = o.r.failed(p, o.dst, o.back)
 		return o.put(w, data)
 	}
-	o.r.warned.Store(false)
+	o.r.answered()
 	switch p.v.Action {
 	case shimproto.Replace:
 		data = p.v.Data
@@ -184,23 +165,4 @@ func (o *outbox) put(w *lockedWriter, data []byte) bool {
 		o.drain()
 	}()
 	return false
-}
-
-// expire gives up on the head's verdict once its time is up: fail_mode
-// applies to it.
-func (o *outbox) expire() {
-	o.mu.Lock()
-	var p *pending
-	var left time.Duration
-	if len(o.q) > 0 && !o.q[0].done {
-		p, left = o.q[0], time.Until(o.q[0].deadline)
-	}
-	o.mu.Unlock()
-	switch {
-	case p == nil:
-	case left > 0:
-		o.timer.Reset(left) // the timer was set for an earlier head
-	default:
-		o.r.link.abandon(p, fmt.Sprintf("no verdict from flowd within %v for a %s message; applying fail_mode (%s) to it", o.r.verdictTimeout(), p.dir, o.r.mode()))
-	}
 }

@@ -3,6 +3,7 @@ package shim
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -22,10 +23,15 @@ var forwardedSignals = []os.Signal{os.Interrupt}
 // child starts suspended and runs only once it is in the job, so nothing
 // it starts escapes. The job is never closed on purpose: it lives exactly
 // as long as the shim.
-func startChild(cmd *exec.Cmd) error {
+//
+// The returned function, called once the upstream has exited, ends what
+// it left running in the job: those processes would die with the shim
+// anyway, and one holding the upstream's stdout open would keep the shim
+// from ever reading its end.
+func startChild(cmd *exec.Cmd) (exited func(), err error) {
 	job, err := killOnCloseJob()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -33,16 +39,21 @@ func startChild(cmd *exec.Cmd) error {
 	cmd.SysProcAttr.CreationFlags |= windows.CREATE_SUSPENDED
 	if err := cmd.Start(); err != nil {
 		windows.CloseHandle(job)
-		return err
+		return nil, err
 	}
 	if err := joinAndResume(job, uint32(cmd.Process.Pid)); err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
 		windows.CloseHandle(job)
-		return fmt.Errorf("tie the upstream (pid %d) to the shim's life: %w", cmd.Process.Pid, err)
+		return nil, fmt.Errorf("tie the upstream (pid %d) to the shim's life: %w", cmd.Process.Pid, err)
 	}
-	return nil
+	return func() { windows.TerminateJobObject(job, 1) }, nil
 }
+
+// readNow is never reached on Windows: a pipe there takes no read
+// deadline, so the shim reads the upstream's output until the pipe closes,
+// which it does once the job's processes are gone.
+func readNow(f *os.File, p []byte) (int, error) { return 0, io.EOF }
 
 func killOnCloseJob() (windows.Handle, error) {
 	job, err := windows.CreateJobObject(nil, nil)
@@ -103,10 +114,3 @@ func joinAndResume(job windows.Handle, pid uint32) error {
 
 // childAttr: startChild does the work a parent-death signal does on Linux.
 func childAttr() *syscall.SysProcAttr { return nil }
-
-// detachAttr starts flowd in its own process group, away from the
-// client's console signals. The shim is in no job of its own making, so
-// flowd outlives it.
-func detachAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
-}

@@ -35,7 +35,7 @@ func TestUpstreamEndsWithTheShim(t *testing.T) {
 	case "shim":
 		up := again("upstream")
 		up.Stdout = os.Stdout
-		if err := startChild(up); err != nil {
+		if _, err := startChild(up); err != nil {
 			fmt.Println("startChild:", err)
 			os.Exit(1)
 		}

@@ -47,6 +47,52 @@ type relay struct {
 	serverSpoke   atomic.Bool
 	sawInitialize atomic.Bool
 	asks          asker
+	// passed holds the ids of requests fail_mode closed let through
+	// unjudged, whose answers may pass unjudged too; it is emptied once
+	// flowd answers again.
+	passed unjudgedIDs
+	// untrusted, when set, is why the socket's place cannot be trusted:
+	// someone else could be listening there, so fail_mode is closed
+	// whatever the config says, and this is the fix the user is told.
+	untrusted string
+	// unprotected records this shim, while it passes messages unchecked,
+	// where flowd status and doctor look (package unprotected).
+	unprotected func(reason string)
+}
+
+// unjudgedIDs is a bounded set of JSON-RPC ids.
+type unjudgedIDs struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// maxUnjudged bounds unjudgedIDs: past it, an answer to a request passed
+// unjudged is refused like any other, the safe side.
+const maxUnjudged = 1024
+
+func (u *unjudgedIDs) add(id []byte) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.ids == nil {
+		u.ids = make(map[string]bool)
+	}
+	if len(u.ids) < maxUnjudged {
+		u.ids[string(id)] = true
+	}
+}
+
+func (u *unjudgedIDs) take(id []byte) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	ok := u.ids[string(id)]
+	delete(u.ids, string(id))
+	return ok
+}
+
+func (u *unjudgedIDs) reset() {
+	u.mu.Lock()
+	u.ids = nil
+	u.mu.Unlock()
 }
 
 // pipe reads lines from src and writes them, after verdicts, to dst; back is
@@ -136,29 +182,60 @@ const maxKeptBuffer = 64 << 20
 
 // failed applies fail_mode to a message flowd could not judge: it returns
 // where the message goes and what is written there.
+//
+// Closed refuses a tools/call, and an answer to a request that flowd had
+// seen (a call it allowed, or let through under a grant): flowd did not
+// see what the server sent back. Requests other than tools/call, and their
+// answers, still pass, so that a client can start and list tools and
+// reports the blocked calls itself.
 func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []byte) {
-	if p.dir == shimproto.ClientToServer && r.mode() == "closed" {
-		if e, err := jsonrpc.Parse(p.line); err == nil && e.Kind == jsonrpc.Request && e.Method == "tools/call" {
-			modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
-			return back, jsonrpc.BlockedToolResult(e.ID, "flowd is unreachable and fail_mode is closed, so tool calls are not allowed; start flowd (flowd run) or set fail_mode = \"open\"", modern)
+	state := r.link.state()
+	if r.mode() == "closed" {
+		if e, err := jsonrpc.Parse(p.line); err == nil {
+			fix := "start flowd (flowd run) or set fail_mode = \"open\""
+			switch {
+			case r.untrusted != "":
+				fix = r.untrusted
+			case state == "is not answering":
+				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
+			}
+			switch {
+			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request && e.Method == "tools/call":
+				modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
+				return back, jsonrpc.BlockedToolResult(e.ID, "flowd "+state+" and fail_mode is closed, so tool calls are not allowed; "+fix, modern)
+			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request:
+				r.passed.add(e.ID)
+			case p.dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply) && !r.passed.take(e.ID):
+				return dst, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+"flowd "+state+" and fail_mode is closed, so the server's answer could not be checked; "+fix)
+			}
 		}
 	}
-	if !p.timedOut && len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
-		r.logf("flowd is unreachable at %s: messages pass unchecked (fail_mode=%s) until it is back", r.link.socket, r.mode())
+	if len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
+		r.logf("flowd at %s %s: messages pass unchecked (fail_mode=%s) until it answers again", r.link.socket, state, r.mode())
+		if r.mode() == "open" && r.unprotected != nil {
+			r.unprotected("flowd " + state + ": messages pass unchecked (fail_mode=open)")
+		}
 	}
 	return dst, p.line
 }
 
+// answered notes that flowd judges messages again, after an outage.
+func (r *relay) answered() {
+	if r.warned.Load() {
+		r.warned.Store(false)
+		r.passed.reset()
+		if r.unprotected != nil {
+			r.unprotected("")
+		}
+	}
+}
+
 func (r *relay) mode() string {
+	if r.untrusted != "" {
+		return "closed"
+	}
 	if m := r.link.settings().FailMode; m != "" {
 		return m
 	}
 	return r.failMode
-}
-
-func (r *relay) verdictTimeout() time.Duration {
-	if ms := r.link.settings().VerdictTimeout; ms > 0 {
-		return time.Duration(ms) * time.Millisecond
-	}
-	return defaultVerdictTimeout
 }

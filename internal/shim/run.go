@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,18 +16,42 @@ import (
 	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/session"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 // Options configure one shim run.
 type Options struct {
-	Name      string   // --name; empty lets flowd name the server
-	Socket    string   // flowd's socket
-	Autostart bool     // start flowd when nobody listens on Socket
-	FailMode  string   // used until flowd says otherwise
-	Command   []string // the upstream server
-	Stdin     io.Reader
-	Stdout    io.Writer
-	Stderr    io.Writer // the shim's own diagnostics; the upstream's stderr goes to os.Stderr
+	Name      string // --name; empty lets flowd name the server
+	Socket    string // flowd's socket
+	Autostart bool   // start flowd when nobody listens on Socket
+	FailMode  string // used until flowd says otherwise
+	// VerdictTimeout bounds the wait for flowd's welcome, and applies
+	// until flowd says otherwise; zero means the default.
+	VerdictTimeout time.Duration
+	Command        []string // the upstream server
+	Stdin          io.Reader
+	Stdout         io.Writer
+	Stderr         io.Writer // the shim's own diagnostics; the upstream's stderr goes to os.Stderr
+	// UnprotectedDir is where the shim records itself while it passes
+	// messages unchecked (package unprotected); empty records nothing.
+	UnprotectedDir string
+}
+
+// untrustedSocket says why the directory of flowd's socket cannot be
+// trusted, or "" when it can, or does not exist yet (flowd makes it).
+// Someone else could be listening in an untrusted place (another user who
+// made /tmp/flowd-UID first), so the shim must not pass tool calls there
+// as if flowd were merely down.
+func untrustedSocket(socket string) string {
+	if _, err := os.Lstat(filepath.Dir(socket)); err != nil {
+		return ""
+	}
+	_, err := paths.CheckSocketDir(socket)
+	var notMember *paths.GroupError
+	if err == nil || errors.As(err, &notMember) {
+		return "" // a system flowd this user may not use: merely unreachable
+	}
+	return fmt.Sprintf("flowd's socket directory cannot be trusted, so tool calls are blocked whatever fail_mode says: %v (flowd doctor)", err)
 }
 
 // Run relays one upstream server until it exits and returns the exit code
@@ -60,7 +85,8 @@ func Run(o Options) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, forwardedSignals...)
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) // a vanished client is an EPIPE, not death
-	if err := startChild(cmd); err != nil {
+	upstreamExited, err := startChild(cmd)
+	if err != nil {
 		outW.Close()
 		logf("start upstream %s: %v", strings.Join(o.Command, " "), err)
 		return 127
@@ -88,10 +114,31 @@ func Run(o Options) int {
 	}
 	toClient := &lockedWriter{w: rawio.Writer(clientOut)}
 	l := newLink(o.Socket, hello, start, logf)
+	l.timeout = o.VerdictTimeout
 	l.toClient = func(line []byte) { toClient.Write(line) }
-	r := &relay{link: l, failMode: o.FailMode, logf: logf}
+	r := &relay{link: l, failMode: o.FailMode, logf: logf, untrusted: untrustedSocket(o.Socket)}
+	if r.untrusted != "" {
+		logf("%s", r.untrusted)
+	}
+	if dir := o.UnprotectedDir; dir != "" {
+		rec := unprotected.Shim{PID: os.Getpid(), Server: o.Name, Socket: o.Socket}
+		if rec.Server == "" {
+			rec.Server = strings.Join(o.Command, " ")
+		}
+		r.unprotected = func(reason string) {
+			if reason == "" {
+				unprotected.Clear(dir, rec.PID)
+				return
+			}
+			rec.Reason, rec.Since = reason, time.Now()
+			if err := unprotected.Mark(dir, rec); err != nil {
+				logf("%v", err)
+			}
+		}
+		defer unprotected.Clear(dir, rec.PID)
+	}
 	if err := l.connect(); err != nil {
-		logf("cannot reach flowd at %s: %v", o.Socket, err)
+		logf("flowd at %s %s: %v", o.Socket, l.state(), err)
 		l.reconnect()
 	}
 
@@ -103,8 +150,9 @@ func Run(o Options) int {
 		close(clientDone)
 	}()
 	serverDone := make(chan struct{})
+	out := &upstreamOut{f: outR, r: rawio.Reader(outR)}
 	go func() {
-		r.pipe(shimproto.ServerToClient, rawio.Reader(outR), toClient, toServer)
+		r.pipe(shimproto.ServerToClient, out, toClient, toServer)
 		close(serverDone)
 	}()
 	exited := make(chan error, 1)
@@ -124,13 +172,13 @@ func Run(o Options) int {
 			waiting = false
 		}
 	}
-	// Whatever the upstream wrote before exiting still goes to the client; a
-	// grandchild holding the pipe open must not keep the shim alive.
-	select {
-	case <-serverDone:
-	case <-time.After(2 * time.Second):
-		outR.Close()
-	}
+	// Everything the upstream wrote is in the pipe now, and all of it goes
+	// to the client, however long that takes (a client that has gone makes
+	// the writes fail at once). Output from processes the upstream left
+	// behind is not its MCP stream: reading stops when the pipe is empty.
+	upstreamExited()
+	outR.SetReadDeadline(time.Now())
+	<-serverDone
 	code := exitCode(cmd, waitErr)
 	if !r.serverSpoke.Load() {
 		logf("upstream %s exited with code %d before sending anything", strings.Join(o.Command, " "), code)
@@ -140,6 +188,26 @@ func Run(o Options) int {
 	l.report(shimproto.TypeUpstream, shimproto.UpstreamEvent{Exited: true, ExitCode: code})
 	l.close()
 	return code
+}
+
+// upstreamOut reads the upstream's stdout. Once the upstream has exited,
+// Run sets the pipe's read deadline: from then on a read returns what the
+// pipe holds and io.EOF when it is empty, rather than waiting for writers
+// the upstream left behind (a child holding the pipe open).
+type upstreamOut struct {
+	f *os.File
+	r io.Reader // f, through rawio
+}
+
+func (u *upstreamOut) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if n > 0 {
+			return n, nil
+		}
+		return readNow(u.f, p)
+	}
+	return n, err
 }
 
 func exitCode(cmd *exec.Cmd, err error) int {

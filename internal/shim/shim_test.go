@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
 // fakeFlowd speaks the flowd side of shimproto with a scripted judge, so
@@ -37,6 +39,15 @@ type fakeFlowd struct {
 	// grant, when set, may answer a message with Grant frames, sent before
 	// the message's verdicts.
 	grant func(m shimproto.Message) []shimproto.Grant
+	// slow, when set, is how long flowd works on a message before judging
+	// it, sending Alive frames every welcome.AliveMS meanwhile.
+	slow func(m shimproto.Message) time.Duration
+	// hung, once set, makes the fake behave like a stopped flowd: each
+	// connection reads at most one more frame, and no connection is
+	// answered, until the test ends.
+	hung     atomic.Bool
+	released chan struct{}
+	stopOnce sync.Once
 
 	mu      sync.Mutex
 	seen    [][]byte
@@ -52,7 +63,8 @@ func startFake(t *testing.T, socket string, judge func(shimproto.Message) []shim
 	l, err := localsock.Listen(socket)
 	require.NoError(t, err)
 	f := &fakeFlowd{t: t, l: l, judge: judge, hello: make(chan shimproto.Hello, 16), answers: make(chan shimproto.Answer, 16),
-		welcome: shimproto.Welcome{FailMode: "open", VerdictTimeout: 5000, MaxInspectBytes: 1 << 20}}
+		welcome:  shimproto.Welcome{FailMode: "open", VerdictTimeout: 5000, MaxInspectBytes: 1 << 20},
+		released: make(chan struct{})}
 	for _, s := range setup {
 		s(f)
 	}
@@ -80,13 +92,17 @@ func (f *fakeFlowd) serve() {
 
 func (f *fakeFlowd) handle(c net.Conn) {
 	defer c.Close()
-	br := bufio.NewReader(c)
+	if f.hung.Load() {
+		<-f.released // accepted by the kernel, never answered
+		return
+	}
+	br := bufio.NewReader(gated{c, f})
 	req, err := http.ReadRequest(br)
 	if err != nil || req.Header.Get("Upgrade") != shimproto.Version {
 		return
 	}
 	io.WriteString(c, shimproto.SwitchingProtocols)
-	r, w := shimproto.Frames(c, br)
+	r, w := shimproto.NewReader(br), shimproto.NewWriter(c)
 	_, p, err := r.Next()
 	if err != nil {
 		return
@@ -122,6 +138,11 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		}
 		f.frames = append(f.frames, frame)
 		f.mu.Unlock()
+		if f.slow != nil {
+			if err := f.work(w, f.slow(m)); err != nil {
+				return
+			}
+		}
 		if f.grant != nil {
 			for _, g := range f.grant(m) {
 				if w.WriteJSON(shimproto.TypeGrant, g) != nil {
@@ -137,6 +158,44 @@ func (f *fakeFlowd) handle(c net.Conn) {
 	}
 }
 
+// gated reads c until the fake is hung, then blocks like a stopped
+// process: what the shim writes stays in the socket, and a large frame
+// stays half read.
+type gated struct {
+	c net.Conn
+	f *fakeFlowd
+}
+
+func (g gated) Read(p []byte) (int, error) {
+	if g.f.hung.Load() {
+		<-g.f.released
+		return 0, io.EOF
+	}
+	return g.c.Read(p)
+}
+
+// work spends d on a message the way flowd does, saying Alive every
+// welcome.AliveMS meanwhile. The ticker models flowd's own timing, not
+// a wait for the shim.
+func (f *fakeFlowd) work(w *shimproto.Writer, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	tick := time.NewTicker(time.Duration(f.welcome.AliveMS) * time.Millisecond)
+	defer tick.Stop()
+	done := time.After(d)
+	for {
+		select {
+		case <-done:
+			return nil
+		case <-tick.C:
+			if err := w.WriteAlive(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 func (f *fakeFlowd) seenCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -145,6 +204,7 @@ func (f *fakeFlowd) seenCount() int {
 
 // stop closes the listener and every connection: flowd crashing.
 func (f *fakeFlowd) stop() {
+	f.stopOnce.Do(func() { close(f.released) })
 	f.l.Close()
 	f.mu.Lock()
 	for _, c := range f.conns {
@@ -207,8 +267,12 @@ func (r *running) readLine(t *testing.T) string {
 	return s
 }
 
+// finish closes the client's end and waits for the shim to exit. Like a
+// client that has stopped writing, it reads whatever the shim still has
+// for it: the shim delivers all of the upstream's output before it exits.
 func (r *running) finish(t *testing.T) int {
 	r.in.Close()
+	go io.Copy(io.Discard, r.out)
 	select {
 	case c := <-r.code:
 		return c
@@ -367,7 +431,7 @@ func TestVerdictTimeoutAppliesFailMode(t *testing.T) {
 	<-f.hello
 	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stuck"}}`+"\n", `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
 	assert.Contains(t, r.readLine(t), "flowd blocked", "flowd's fail_mode (closed) wins over the local one")
-	assert.Contains(t, r.stderr.String(), "no verdict from flowd", "logged before the message it explains goes on")
+	assert.Contains(t, r.stderr.String(), "flowd is not answering", "logged before the message it explains goes on")
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n", r.readLine(t))
 	assert.Equal(t, 0, r.finish(t))
 }
@@ -416,4 +480,55 @@ func TestUpstreamExitCodeAndReport(t *testing.T) {
 	r = startShim(t, socketPath(t), "open", "no-such-command-flowd")
 	assert.Equal(t, 127, <-r.code)
 	assert.Contains(t, r.stderr.String(), "give its absolute path")
+}
+
+// runShim is startShim with whatever Options the test sets; Stdin, Stdout
+// and Stderr are the test's.
+func runShim(t *testing.T, o Options) *running {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r := &running{in: inW, out: bufio.NewReaderSize(outR, 1<<20), stderr: &syncBuffer{}, code: make(chan int, 1)}
+	o.Stdin, o.Stdout, o.Stderr = inR, outW, r.stderr
+	go func() {
+		r.code <- Run(o)
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return r
+}
+
+// A shim passing messages unchecked says so where flowd status and doctor
+// look, and takes it back when it exits.
+func TestUnprotectedShimIsRecorded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "unprotected")
+	r := runShim(t, Options{Name: "slack", Socket: socketPath(t), FailMode: "open", Command: []string{"cat"}, UnprotectedDir: dir})
+	r.send(t, "{\"a\":1}\n")
+	assert.Equal(t, "{\"a\":1}\n", r.readLine(t))
+	list, err := unprotected.List(dir)
+	require.NoError(t, err)
+	require.Len(t, list, 1, "recorded before the unchecked message went on")
+	assert.Equal(t, "slack", list[0].Server)
+	assert.Equal(t, os.Getpid(), list[0].PID)
+	assert.Contains(t, list[0].Reason, "messages pass unchecked")
+	assert.Equal(t, 0, r.finish(t))
+	list, err = unprotected.List(dir)
+	require.NoError(t, err)
+	assert.Empty(t, list, "an exited shim is no longer unprotected")
+}
+
+// Someone else could listen in a socket directory the user does not own
+// alone (another user who made /tmp/flowd-UID first): tool calls are
+// blocked there, whatever fail_mode says, with the directory and the fix.
+func TestUntrustedSocketDirFailsClosed(t *testing.T) {
+	sock := socketPath(t)
+	dir := filepath.Dir(sock)
+	require.NoError(t, os.Chmod(dir, 0o777))
+	r := runShim(t, Options{Socket: sock, FailMode: "open", Command: []string{"cat"}})
+	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"key"}}}`+"\n")
+	reply := r.readLine(t)
+	assert.Contains(t, reply, `"isError":true`)
+	assert.Contains(t, reply, "socket directory cannot be trusted")
+	assert.Contains(t, reply, dir)
+	assert.Contains(t, reply, "chmod 700 "+dir, "the fix")
+	assert.Equal(t, 0, r.finish(t))
 }

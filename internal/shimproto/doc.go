@@ -9,6 +9,11 @@
 // shim hold a request while it asks the user through the client (MCP
 // elicitation); the shim then reports the user's answer in an Answer frame.
 //
+// While flowd owes a shim verdicts it sends Alive frames, so that a shim
+// tells a flowd that is slow (it keeps waiting) from one that has stopped
+// answering (fail_mode applies): only silence for the verdict timeout
+// counts as gone.
+//
 // A frame is a 4-byte big-endian length, a type byte and a payload. The
 // MCP bytes travel unmodified, so no JSON re-encoding happens on the hot path.
 package shimproto

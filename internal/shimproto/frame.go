@@ -31,6 +31,11 @@ const (
 	TypeAnswer   FrameType = 6 // shim → flowd, JSON Answer: the user's answer to an Ask verdict
 	TypeToClient FrameType = 7 // flowd → shim, one MCP message line for the shim to write to the client
 	TypeGrant    FrameType = 8 // flowd → shim, JSON Grant: what the shim may forward without waiting for a verdict
+	// TypeAlive, flowd → shim, empty: flowd is working on what the shim
+	// sent and has not answered yet. flowd sends one at least every
+	// Welcome.AliveMS while it owes the shim verdicts, so a shim can tell
+	// a flowd that is slow from one that is gone (stopped, hung, dead).
+	TypeAlive FrameType = 9
 )
 
 // Direction of an MCP message.
@@ -95,6 +100,9 @@ type Welcome struct {
 	FailMode        string `json:"fail_mode"`
 	VerdictTimeout  int64  `json:"verdict_timeout_ms"`
 	MaxInspectBytes int    `json:"max_inspect_bytes"`
+	// AliveMS is how often at least flowd sends an Alive frame while it
+	// owes the shim a verdict; zero: this flowd sends none.
+	AliveMS int64 `json:"alive_ms,omitempty"`
 }
 
 // Question is what the shim asks the user about a held request.
@@ -135,7 +143,7 @@ type Answer struct {
 //
 // flowd grants a tool only where its decision cannot depend on the
 // arguments otherwise: a destination policy does not count as able to send
-// data out (internal, or unknown under classify's default_unknown), allowed
+// data out (internal: what flowd cannot classify counts as able to), allowed
 // by policy. It withdraws grants before anything that could change that
 // decision takes effect (a config reload, a new tool list, a new name for
 // the server).
@@ -182,8 +190,36 @@ type Verdict struct {
 }
 
 // MaxFrame bounds a frame so a corrupt length cannot make either side
-// allocate without limit.
+// allocate without limit. flowd reads a shim's frames under a tighter
+// limit (Reader.SetLimit, FrameLimit).
 const MaxFrame = 1 << 30
+
+// FrameLimit is the largest frame flowd reads whole from a shim welcomed with
+// maxInspect as MaxInspectBytes. A result is cut to maxInspect bytes (plus
+// its fixed fields, tail and type byte), but a client's request is shown
+// whole, as its method and tool name may sit anywhere in it: flowd reads
+// requests up to RequestFactor times maxInspect, far more than a model
+// writes into one call.
+func FrameLimit(maxInspect int) int {
+	return min(MaxFrame, RequestFactor*maxInspect+1+16+MaxTail)
+}
+
+// RequestFactor bounds a client request against max_inspect_bytes.
+const RequestFactor = 4
+
+// HelloLimit bounds the frames before the Welcome: a Hello is a command
+// line and a few session hints.
+const HelloLimit = 1 << 20
+
+// FrameTooLargeError is a frame whose length is over the reader's limit
+// and that is not a message Next can cut: the connection is unusable.
+type FrameTooLargeError struct {
+	Size, Limit int
+}
+
+func (e *FrameTooLargeError) Error() string {
+	return fmt.Sprintf("shimproto: frame of %d bytes is over the limit of %d", e.Size, e.Limit)
+}
 
 const headerLen = 5
 
@@ -253,6 +289,11 @@ func (w *Writer) WriteToClient(line []byte) error {
 	return w.frame(TypeToClient, nil, line)
 }
 
+// WriteAlive tells the shim that flowd is still working on its messages.
+func (w *Writer) WriteAlive() error {
+	return w.frame(TypeAlive, nil, nil)
+}
+
 func (w *Writer) WriteVerdict(v Verdict) error {
 	var fixed [9]byte
 	binary.BigEndian.PutUint64(fixed[:8], v.Seq)
@@ -268,11 +309,16 @@ const (
 
 // Reader reads frames.
 type Reader struct {
-	r   *bufio.Reader
-	hdr [headerLen]byte
+	r     *bufio.Reader
+	hdr   [headerLen]byte
+	limit int
 }
 
-func NewReader(r *bufio.Reader) *Reader { return &Reader{r: r} }
+func NewReader(r *bufio.Reader) *Reader { return &Reader{r: r, limit: MaxFrame} }
+
+// SetLimit bounds the frames Next accepts from now on, type byte included,
+// at most MaxFrame.
+func (r *Reader) SetLimit(n int) { r.limit = min(n, MaxFrame) }
 
 // Frames returns the frame reader and writer of an upgraded connection c,
 // whose first bytes br has read. They take rawio's path: frames are the
@@ -282,20 +328,93 @@ func Frames(c net.Conn, br *bufio.Reader) (*Reader, *Writer) {
 }
 
 // Next reads one frame. The payload is freshly allocated: it is handed to
-// other goroutines and kept in pending-message queues.
+// other goroutines and kept in pending-message queues. A message over the
+// limit is read as a shim cuts one, keeping its start and end and passing
+// over the rest, so that its sender can be answered; any other frame over
+// it is a *FrameTooLargeError.
 func (r *Reader) Next() (FrameType, []byte, error) {
 	if _, err := io.ReadFull(r.r, r.hdr[:]); err != nil {
 		return 0, nil, err
 	}
-	n := binary.BigEndian.Uint32(r.hdr[:4])
-	if n < 1 || n > MaxFrame {
+	n := int(binary.BigEndian.Uint32(r.hdr[:4]))
+	if n < 1 {
 		return 0, nil, fmt.Errorf("shimproto: bad frame length %d", n)
 	}
-	p := make([]byte, n-1)
-	if _, err := io.ReadFull(r.r, p); err != nil {
+	if n > r.limit {
+		if FrameType(r.hdr[4]) != TypeMessage {
+			return 0, nil, &FrameTooLargeError{Size: n, Limit: r.limit}
+		}
+		p, err := r.cut(n-1, r.limit)
+		if err != nil {
+			return 0, nil, err
+		}
+		return TypeMessage, p, nil
+	}
+	p, err := readN(r.r, n-1)
+	if err != nil {
 		return 0, nil, fmt.Errorf("shimproto: short frame: %w", err)
 	}
 	return FrameType(r.hdr[4]), p, nil
+}
+
+// cutHead is how much of a message over the limit cut keeps: enough to
+// find its id, which is all its answer needs.
+const cutHead = 64 << 10
+
+// cut reads a message payload of n bytes, over limit, and returns it as a
+// cut message: its fixed fields, its first cutHead bytes of data and its
+// last MaxTail.
+func (r *Reader) cut(n, limit int) ([]byte, error) {
+	var fixed [10]byte
+	if _, err := io.ReadFull(r.r, fixed[:]); err != nil {
+		return nil, fmt.Errorf("shimproto: short frame: %w", err)
+	}
+	if fixed[9]&flagTruncated != 0 {
+		// Already cut by the shim, to more than it was welcomed with.
+		return nil, &FrameTooLargeError{Size: n + 1, Limit: limit}
+	}
+	size := n - len(fixed)
+	head, err := readN(r.r, min(size, cutHead))
+	if err != nil {
+		return nil, fmt.Errorf("shimproto: short frame: %w", err)
+	}
+	tail := make([]byte, min(MaxTail, size-len(head)))
+	if _, err := io.CopyN(io.Discard, r.r, int64(size-len(head)-len(tail))); err != nil {
+		return nil, fmt.Errorf("shimproto: short frame: %w", err)
+	}
+	if _, err := io.ReadFull(r.r, tail); err != nil {
+		return nil, fmt.Errorf("shimproto: short frame: %w", err)
+	}
+	p := make([]byte, 16, 16+len(tail)+len(head))
+	copy(p, fixed[:])
+	p[9] |= flagTruncated
+	binary.BigEndian.PutUint32(p[10:14], uint32(size))
+	binary.BigEndian.PutUint16(p[14:16], uint16(len(tail)))
+	return append(append(p, tail...), head...), nil
+}
+
+// firstRead is what readN allocates before any of a payload has arrived.
+const firstRead = 64 << 10
+
+// readN reads n bytes into a buffer that grows with what arrives, so that a
+// length a peer claims and does not send costs nothing: memory follows
+// the bytes received, at most twice them.
+func readN(r io.Reader, n int) ([]byte, error) {
+	p := make([]byte, min(n, firstRead))
+	got := 0
+	for {
+		m, err := io.ReadFull(r, p[got:])
+		got += m
+		if err != nil {
+			return nil, err
+		}
+		if got == n {
+			return p, nil
+		}
+		grown := make([]byte, got+min(n-got, got))
+		copy(grown, p)
+		p = grown
+	}
 }
 
 var errShort = errors.New("shimproto: frame payload too short")

@@ -24,18 +24,27 @@ func Views(text []byte) [][]byte {
 		}
 	}
 	for _, run := range runs(text) {
-		if b, err := hex.DecodeString(string(run)); err == nil {
+		if b, ok := decode(run); ok {
 			out = append(out, b)
-			continue
-		}
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-			if b, err := enc.DecodeString(string(run)); err == nil {
-				out = append(out, b)
-				break
-			}
 		}
 	}
 	return out
+}
+
+// decode decodes run as hex, else as base64 in the first alphabet that
+// reads it whole. It reads the run where it lies and decodes every
+// attempt into one buffer: a run may be most of a large message.
+func decode(run []byte) ([]byte, bool) {
+	buf := make([]byte, base64.RawStdEncoding.DecodedLen(len(run)))
+	if n, err := hex.Decode(buf, run); err == nil && len(run)%2 == 0 {
+		return buf[:n], true
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		if n, err := enc.Decode(buf, run); err == nil {
+			return buf[:n], true
+		}
+	}
+	return nil, false
 }
 
 // runs returns the runs of at least minRun characters that can form

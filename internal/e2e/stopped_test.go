@@ -1,0 +1,121 @@
+//go:build unix
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A real flowd stopped with SIGSTOP while 1 MB calls flow through a real
+// shim and server: each call is settled by fail_mode within the verdict
+// timeout (measured), the shim says flowd is not answering, and once flowd
+// runs again it records that what it judged late had gone on unjudged.
+func TestFlowdStopped(t *testing.T) {
+	const timeout = time.Second
+	// What a busy two-core machine under the race detector may add.
+	const slack = 3 * time.Second
+	for _, mode := range []string{"open", "closed"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			sockDir, err := os.MkdirTemp("", "fe2e-")
+			require.NoError(t, err)
+			defer os.RemoveAll(sockDir)
+			socket := filepath.Join(sockDir, "flowd.sock")
+			cfg := filepath.Join(t.TempDir(), "flowd.toml")
+			require.NoError(t, os.WriteFile(cfg, []byte("[shim]\nverdict_timeout = \"1s\"\nfail_mode = \""+mode+"\"\n"), 0o600))
+			f := &flowd{socket: socket, dataDir: t.TempDir(), log: &syncBuffer{}}
+			cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", f.dataDir)
+			cmd.Stdout, cmd.Stderr = f.log, f.log
+			require.NoError(t, cmd.Start())
+			defer func() {
+				cmd.Process.Signal(syscall.SIGCONT)
+				cmd.Process.Signal(syscall.SIGTERM)
+				cmd.Wait()
+				if t.Failed() {
+					t.Logf("flowd log:\n%s", f.log)
+				}
+			}()
+			// Waiting for another process's socket: bounded polling.
+			for i := 0; !status(t, socket).Running; i++ {
+				require.Less(t, i, 500, "flowd did not come up")
+				time.Sleep(10 * time.Millisecond)
+			}
+			p := startProc(t, f.shim(bins.testserver))
+			handshake(t, p)
+			call := func(id int, msg string) (string, time.Duration) {
+				start := time.Now()
+				_, err := p.stdin.Write([]byte(echoCall(id, msg)))
+				require.NoError(t, err)
+				line := p.readLine(t, 30*time.Second)
+				return line, time.Since(start)
+			}
+			line, _ := call(1, "before")
+			require.Contains(t, line, "before")
+			// What a 1 MB call costs with flowd judging it: under the race
+			// detector the server alone takes seconds.
+			big := strings.Repeat("b", 1<<20)
+			line, base := call(6, big)
+			require.Contains(t, line, big)
+			t.Logf("%s: 1 MB call judged in %v", mode, base.Round(time.Millisecond))
+			assert.Empty(t, p.stderr.String(), "a healthy flowd, however slow")
+
+			require.NoError(t, cmd.Process.Signal(syscall.SIGSTOP))
+			// A small call first: it reaches flowd whole, so flowd judges it
+			// once it runs again.
+			line, took := call(2, "small")
+			t.Logf("%s: small call settled after %v", mode, took.Round(time.Millisecond))
+			assert.Less(t, took, timeout+slack)
+			if mode == "open" {
+				assert.Contains(t, line, "small", "passed unchecked")
+			} else {
+				assert.Contains(t, line, "flowd blocked: flowd is not answering", "blocked: the call, or its answer if echo was granted")
+				assert.NotContains(t, line, "small")
+			}
+			for id := 3; id <= 4; id++ {
+				line, took := call(id, big)
+				t.Logf("%s: 1 MB call %d settled after %v", mode, id, took.Round(time.Millisecond))
+				assert.Less(t, took, base+timeout+slack)
+				if mode == "open" {
+					assert.Contains(t, line, big)
+				} else {
+					assert.Contains(t, line, "flowd blocked: flowd is not answering and fail_mode is closed, so tool calls are not allowed")
+				}
+			}
+			stderr := p.stderr.String()
+			assert.Contains(t, stderr, "flowd is not answering")
+			assert.NotContains(t, stderr, "unreachable")
+			if mode == "open" {
+				assert.Contains(t, stderr, "is not answering: messages pass unchecked (fail_mode=open)")
+			}
+
+			require.NoError(t, cmd.Process.Signal(syscall.SIGCONT))
+			p.stderr.waitFor(t, "connected to flowd", 30*time.Second)
+			// flowd records the call it judged after the shim had given up
+			// on it: polling another process's store, bounded.
+			for i := 0; ; i++ {
+				recs := f.activity(t, "unjudged")
+				if len(recs) > 0 {
+					assert.Equal(t, "fail_mode_"+mode, recs[0].Verdict)
+					assert.Contains(t, recs[0].Reason, "the shim stopped waiting")
+					t.Logf("%s: %+v", mode, recs[0])
+					break
+				}
+				require.Less(t, i, 500, "flowd recorded nothing unjudged")
+				time.Sleep(20 * time.Millisecond)
+			}
+			line, _ = call(5, "after")
+			assert.Contains(t, line, "after", "flowd judges again")
+			p.stdin.Close()
+			assert.Equal(t, 0, p.wait(t, 30*time.Second))
+		})
+	}
+}

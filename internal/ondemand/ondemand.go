@@ -1,0 +1,87 @@
+// Package ondemand starts and stops a flowd that no service manager
+// looks after: the one the first shim that finds no flowd starts in the
+// background (the way gpg-agent is started), and the one `flowd start`
+// starts on a machine without a flowd service. It stays small: the shim
+// links it.
+package ondemand
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/paths"
+)
+
+// LogFile is where a flowd started on demand writes its log.
+func LogFile() string { return filepath.Join(paths.DataDir(), "flowd.log") }
+
+// Start runs `bin run --socket socket` in its own session, detached from
+// the caller's pipes and terminal so that it outlives the caller, and
+// waits until its socket answers. Several callers may do this at once:
+// flowd's lock file lets one win, and the others exit 0 and leave the
+// waiting callers to find the winner's socket.
+func Start(bin, socket string) error {
+	logPath := LogFile()
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		return fmt.Errorf("create data dir %s: %w", filepath.Dir(logPath), err)
+	}
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open flowd log %s: %w", logPath, err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin, "run", "--socket", socket)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = detachAttr()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if answers(socket) {
+			return nil
+		}
+		select {
+		case err := <-exited:
+			if err != nil {
+				return fmt.Errorf("flowd exited: %v (see %s)", err, logPath)
+			}
+			exited = nil // lost the race to another flowd: keep waiting for its socket
+		case <-time.After(20 * time.Millisecond): // polling another process's socket: there is no signal to wait on
+		}
+	}
+	return fmt.Errorf("flowd did not answer on %s within 10s (see %s)", socket, logPath)
+}
+
+// answers reports whether something accepts connections on socket.
+func answers(socket string) bool {
+	c, err := localsock.Dial(socket, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// Terminate asks flowd, process pid, to shut down as its service manager
+// would (SIGTERM: it finishes what it has in hand and records it), and
+// waits, up to timeout, until the process is gone, so that a flowd started
+// next can take its socket and store.
+func Terminate(pid int, timeout time.Duration) error {
+	if err := terminate(pid); err != nil {
+		return fmt.Errorf("stop flowd pid %d: %w", pid, err)
+	}
+	// It is not our child: all there is to watch is whether it still is.
+	for deadline := time.Now().Add(timeout); alive(pid); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("flowd pid %d still runs %v after SIGTERM (see %s)", pid, timeout, LogFile())
+		}
+	}
+	return nil
+}
