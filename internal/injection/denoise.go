@@ -86,8 +86,9 @@ func denoise(src string) (view string, pos []int, ok bool) {
 			continue
 		}
 		// A token: letters, digits and leet symbols.
-		j := i
+		j, plain := i, true
 		for j < len(src) && (isAlnum(src[j]) || leet[src[j]] != 0 && src[j] != '!' && src[j] != '|' || src[j] == '|') {
+			plain = plain && isASCIILetter(rune(src[j]))
 			j++
 		}
 		if j == i {
@@ -118,8 +119,11 @@ func denoise(src string) (view string, pos []int, ok bool) {
 				}
 			}
 		}
-		if r, ok := restoreWord(tok); ok {
-			replace(i, j, r)
+		// Short plain words are neither leetspeak nor typos worth undoing.
+		if !plain || len(tok) >= 5 {
+			if r, ok := restoreWord(tok); ok {
+				replace(i, j, r)
+			}
 		}
 		i = j
 	}
@@ -165,8 +169,24 @@ func restoreWord(tok string) (string, bool) {
 	if subs > 0 || len(tok) < 5 || len(tok) > 14 {
 		return "", false
 	}
+	// Most words share no first two letters and length with a target:
+	// find that out before lower-casing anything.
+	c0, c1 := lowerASCII(tok[0]), lowerASCII(tok[1])
+	if c0 < 'a' || c0 > 'z' {
+		return "", false
+	}
+	near := false
+	for _, t := range typoTargets[c0-'a'] {
+		if d := len(tok) - len(t); d >= -1 && d <= 1 && c1 == t[1] {
+			near = true
+			break
+		}
+	}
+	if !near {
+		return "", false
+	}
 	lw := strings.ToLower(tok)
-	if lw[0] < 'a' || lw[0] > 'z' || noiseVocab[lw] {
+	if noiseVocab[lw] {
 		return "", false
 	}
 	for _, t := range typoTargets[lw[0]-'a'] {

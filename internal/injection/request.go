@@ -50,15 +50,20 @@ var (
 	// A verb negated ("should never send") describes a rule.
 	reqNegRe = regexp.MustCompile(`(?:never|not|n't|no|nunca|jamais|nie|mai|никогда|не)\s+(?:\p{L}+\s+)?$`)
 
-	reqPrivateRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:user'?s|the user|users'|my account|inbox|contacts?|address book|passwords?|credentials?|api keys?|tokens?|secrets?|files|documents|folder|drive|e-?mails|messages|calendar|account|access|admin(?:istrator)?|owner|delegate|permissions?|collaborator|invoices?|history|keys|wallet|funds|money` +
-		`|utilisateur|compte|accès|acces|mots? de passe|fichiers|dossier|courriels|e-mails|boîte|boite|factures` +
-		`|usuario|cuenta|acceso|contraseñas?|archivos|carpeta|correos|facturas|contactos` +
-		`|nutzers?|benutzers?|konto|zugriff|zugang|passw[öo]rter|dateien|nachrichten|rechnungen|kontakte` +
-		`|utente|accesso|cartella|documenti|fatture|contatti` +
-		`|usuário|usuario|acesso|senhas?|arquivos|pasta|documentos|contatos|faturas` +
-		`|gebruikers?|wachtwoorden|bestanden|toegang` +
-		`|пользовател\p{L}*|доступ\p{L}*|парол\p{L}*|файл\p{L}*|письма|контакт\p{L}*|аккаунт\p{L}*)(?:$|[^\p{L}])` +
-		`|用户|用戶|账户|帳戶|权限|權限|密码|密碼|文件|通讯录|邮件|ユーザー|アカウント|アクセス権|パスワード|ファイル|メール|連絡先`)
+	// The user's data or access: words, and phrases or stems found as
+	// substrings.
+	reqPrivateWords = wordSet(`inbox contacts contact passwords password credentials credential tokens token secrets secret
+		files documents folder drive emails e-mails messages calendar account access admin administrator owner
+		delegate permission permissions collaborator invoice invoices history keys wallet funds money
+		utilisateur compte accès acces fichiers dossier courriels boîte boite factures
+		usuario cuenta acceso contraseña contraseñas archivos carpeta correos facturas contactos
+		nutzer nutzers benutzer benutzers konto zugriff zugang passwörter passworter dateien nachrichten rechnungen kontakte
+		utente accesso cartella documenti fatture contatti
+		usuário acesso senha senhas arquivos pasta documentos contatos faturas
+		gebruiker gebruikers wachtwoorden bestanden toegang письма`)
+	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
+		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
+		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先"}
 
 	// A machine addressed, not described: "AI assistant:", "Dear AI",
 	// "note for the agent", "whichever assistant reads this", "you, the
@@ -78,7 +83,7 @@ var (
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
-var reqKW = []string{"@", "http", "iban", "assistant", "asistente", "assistente", "agent", " ai", "ai ", " ia ", " ia,", " ki", "ki-",
+var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
 	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
 
@@ -156,11 +161,12 @@ func judgeRequest(t string, a, b int) (float64, []int) {
 	// Cheapest first: every case needs a recipient or an addressee.
 	r := recipientAfter(s, v[1])
 	link := strings.Contains(s, "http")
-	p := reqPrivateRe.MatchString(s)
+	p := private(s)
 	if !r && !link && !p {
 		return 0, nil
 	}
-	ad := reqAddresseeRe.MatchString(strings.ToLower(t[max(0, a-160):b]))
+	ctx := strings.ToLower(t[max(0, a-160):b])
+	ad := mayAddress(ctx) && reqAddresseeRe.MatchString(ctx)
 	c := r && reqConcealRe.MatchString(s)
 	sev := 0.0
 	switch {
@@ -186,6 +192,9 @@ var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|av
 // introduced by a preposition ("forward … to x@y.z"): an address in a
 // mail header beside a verb is not where anything is sent.
 func recipientAfter(s string, from int) bool {
+	if !strings.ContainsAny(s[from:], "@0123456789'\"‘“") {
+		return false
+	}
 	for _, m := range reqRecipientRe.FindAllStringIndex(s[from:], 4) {
 		if reqToRe.MatchString(s[from : from+m[0]+1]) {
 			return true
@@ -239,6 +248,60 @@ func (f *fieldScan) findEncodedOrders(hits []int) {
 // costs far more per sentence.
 func lastVerb(s string) []int {
 	var v []int
+	eachWord(s, func(i, j int) {
+		if reqVerbs[s[i:j]] {
+			v = []int{i, j}
+		}
+	})
+	if !hasCJK(s) {
+		return v
+	}
+	for _, w := range reqVerbsCJK {
+		if k := strings.LastIndex(s, w); k >= 0 && (v == nil || k > v[0]) {
+			v = []int{k, k + len(w)}
+		}
+	}
+	return v
+}
+
+// private reports whether s (lower case) names the user's data or access.
+func private(s string) bool {
+	found := false
+	eachWord(s, func(i, j int) { found = found || reqPrivateWords[s[i:j]] })
+	for _, w := range reqPrivateSubs {
+		if found || w[0] >= 0x80 && !nonASCII(s) {
+			break
+		}
+		found = strings.Contains(s, w)
+	}
+	return found
+}
+
+// mayAddress is the cheap test before reqAddresseeRe: a word or stem that
+// can name a machine. The stems lists put ASCII first, as the loop stops
+// at the first other one when s is ASCII.
+func mayAddress(s string) bool {
+	found := false
+	eachWord(s, func(i, j int) { found = found || machineWords[s[i:j]] })
+	for _, w := range machineStems {
+		if found || w[0] >= 0x80 && !nonASCII(s) {
+			break
+		}
+		found = strings.Contains(s, w)
+	}
+	return found
+}
+
+var (
+	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
+		asistente assistente assistent automated automatic`)
+	machineStems = []string{"ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"ассистент", "人工智能", "助手", "アシスタント"}
+)
+
+// eachWord calls fn with the bounds of each word of s (letters, and
+// hyphens inside one), up to 24 bytes long.
+func eachWord(s string, fn func(i, j int)) {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if !unicode.IsLetter(r) {
@@ -253,15 +316,29 @@ func lastVerb(s string) []int {
 			}
 			j += n
 		}
-		if j-i <= 24 && reqVerbs[s[i:j]] {
-			v = []int{i, j}
+		if j-i <= 24 {
+			fn(i, j)
 		}
 		i = j
 	}
-	for _, w := range reqVerbsCJK {
-		if k := strings.LastIndex(s, w); k >= 0 && (v == nil || k > v[0]) {
-			v = []int{k, k + len(w)}
+}
+
+// hasCJK: s holds a character of the CJK blocks (UTF-8 lead bytes E3-E9:
+// kana, ideographs).
+func hasCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE3 && s[i] <= 0xE9 {
+			return true
 		}
 	}
-	return v
+	return false
+}
+
+func nonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
