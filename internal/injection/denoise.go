@@ -32,6 +32,25 @@ var typoTargets = func() [26][]string {
 
 var leet = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's', '|': 'l', '!': 'i', '9': 'g'}
 
+// Byte classes for the token loop: one table lookup a byte.
+const (
+	bLetter uint8 = 1 << iota
+	bDigit
+	bSymbol // a leet symbol that may stand inside a token
+	bToken  // any byte a token may hold
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = bLetter|bToken, bLetter|bToken
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = bDigit | bToken
+	}
+	t['$'], t['|'] = bSymbol|bToken, bSymbol|bToken
+	return t
+}()
+
 // denoise returns the view and, for each of its bytes, the offset in src
 // it stands for; ok is false when there is nothing to undo.
 func denoise(src string) (view string, pos []int, ok bool) {
@@ -66,6 +85,32 @@ func denoise(src string) (view string, pos []int, ok bool) {
 	}
 	i := 0
 	for i < len(src) {
+		// Plain words of other lengths than restoreWord looks at, and the
+		// spaces between them, are most of any text: skip them in tight
+		// loops.
+		for i < len(src) {
+			c := src[i]
+			if byteClass[c] == 0 && c != '\n' && leet[c] == 0 {
+				i++
+				continue
+			}
+			if byteClass[c] == bLetter|bToken {
+				j := i + 1
+				for j < len(src) && byteClass[src[j]] == bLetter|bToken {
+					j++
+				}
+				if n := j - i; n != 1 && n < 5 || n > 14 {
+					if j == len(src) || byteClass[src[j]] == 0 && leet[src[j]] == 0 {
+						i = j
+						continue
+					}
+				}
+			}
+			break
+		}
+		if i >= len(src) {
+			break
+		}
 		c := src[i]
 		switch {
 		case c == '\n':
@@ -80,17 +125,18 @@ func denoise(src string) (view string, pos []int, ok bool) {
 			}
 			i = j
 			continue
-		case isAlnum(c) || leet[c] != 0 && i+1 < len(src) && isAlnum(src[i+1]):
+		case byteClass[c]&(bLetter|bDigit) != 0 || leet[c] != 0 && i+1 < len(src) && byteClass[src[i+1]]&(bLetter|bDigit) != 0:
 		default:
 			i++
 			continue
 		}
 		// A token: letters, digits and leet symbols.
-		j, plain := i, true
-		for j < len(src) && (isAlnum(src[j]) || leet[src[j]] != 0 && src[j] != '!' && src[j] != '|' || src[j] == '|') {
-			plain = plain && isASCIILetter(rune(src[j]))
+		j, seen := i, uint8(0)
+		for j < len(src) && byteClass[src[j]]&bToken != 0 {
+			seen |= byteClass[src[j]]
 			j++
 		}
+		plain := seen&^bLetter == 0
 		if j == i {
 			j = i + 1
 		}
