@@ -154,7 +154,12 @@
 // questions in prose, requests inside a paragraph or in a list, requests
 // in a short field with no text around them, paraphrases that avoid every
 // shape above, and languages other than the nine listed for overrides are
-// missed. Task shifts judge topic by shared words, not meaning: a lone
+// missed. The de-noised view restores only a small vocabulary with one
+// edit, and joins folded lines only near the words of an override or a
+// request; requests to act are judged on at most 24 sentences per field,
+// and a tool the session has is not known to the scanner (a request is
+// judged by its verb, not by the session's tool list). Task shifts judge
+// topic by shared words, not meaning: a lone
 // homework question in a teacher's mail is flagged, and a request that
 // reuses the text's words passes.
 package injection
