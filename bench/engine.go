@@ -73,6 +73,8 @@ func measureEngine(origins, checks int) (Engine, error) {
 	}
 	s.Wait() // recorded means scanned for secrets too
 	e.RecordMBps = float64(e.OriginBytes) / time.Since(start).Seconds() / mb
+	// The first check builds the secrets' automaton: its memory counts.
+	s.Check("slack", "post_message", classify.Result{Class: classify.External}, []byte(`{}`), nil, nil)
 	e.HeapBytes = liveHeap() - before
 	e.HeapPer10k = e.HeapBytes * 10000 / int64(origins)
 	runtime.KeepAlive(results)
@@ -107,7 +109,7 @@ func measureEngine(origins, checks int) (Engine, error) {
 	samples := make([]time.Duration, checks)
 	for i, p := range probes {
 		t0 := time.Now()
-		a := s.Check("slack", "post_message", dest, p.args, unwrap.Views(p.args))
+		a := s.Check("slack", "post_message", dest, p.args, unwrap.Views(p.args), nil)
 		samples[i] = time.Since(t0)
 		found := false
 		for _, edge := range a.Edges {

@@ -76,6 +76,7 @@ type Flow struct {
 	MinMatchLength       int      `toml:"min_match_length"`
 	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
 	MaxMemoryBytes       int      `toml:"max_memory_bytes"`
+	CheckBudget          Duration `toml:"check_budget"`
 }
 
 // Injection configures prompt-injection scanning of tool output, the

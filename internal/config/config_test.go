@@ -51,6 +51,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			MinMatchLength:       20,
 			SessionIdleTimeout:   Duration{30 * time.Minute},
 			MaxMemoryBytes:       256 << 20,
+			CheckBudget:          Duration{2 * time.Second},
 		},
 		Injection: Injection{
 			Enabled:         true,

@@ -70,6 +70,7 @@ func (c *Config) validate() []fieldError {
 	v.positiveInt("flow.min_match_length", c.Flow.MinMatchLength)
 	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)
 	v.positiveInt("flow.max_memory_bytes", c.Flow.MaxMemoryBytes)
+	v.positiveDuration("flow.check_budget", c.Flow.CheckBudget)
 
 	in := c.Injection
 	v.positiveInt("injection.max_field_bytes", in.MaxFieldBytes)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -103,7 +104,7 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 			}
 		}
 		views := unwrap.Views(p.ToolInput)
-		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views)
+		ev.analysis = s.Check(ev.server, ev.tool, ev.class, p.ToolInput, views, budget.Until(time.Now().Add(set.cfg.Flow.CheckBudget.Duration)))
 		taint, tainted := s.Tainted()
 		pc := policy.Call{
 			Tainted:      tainted,
@@ -116,6 +117,7 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 			Secrets:      ev.analysis.Secrets,
 			FlowType:     ev.analysis.FlowType,
 			Sources:      ev.analysis.Sources,
+			Unfinished:   ev.analysis.Unfinished,
 			CanAsk:       true,
 		}
 		ev.decision = set.rules.Decide(pc)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/injection"
@@ -113,6 +114,7 @@ func (u *upstream) serverName() string {
 // because the stream belongs to the client and the server. after, when not
 // nil, is work to do once the verdict is on its way (recording an origin).
 func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, after func()) {
+	received := time.Now() // a call's check budget runs from here: parsing 16 MB counts
 	u.mu.Lock()
 	u.messages++
 	u.mu.Unlock()
@@ -134,18 +136,18 @@ func (u *upstream) judge(d *Daemon, m shimproto.Message) (v shimproto.Verdict, a
 		return u.ambiguous(d, v, m.Dir, e), nil
 	}
 	if m.Dir == shimproto.ClientToServer {
-		return u.fromClient(d, v, e, m.Data, m.Forwarded)
+		return u.fromClient(d, v, e, m.Data, m.Forwarded, received)
 	}
 	return u.fromServer(d, v, e, m.Data)
 }
 
-// fromClient judges a client's message; forwarded is whether the shim has
-// sent it on already, under a grant, so that only the record is left to
-// make.
-func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool) (shimproto.Verdict, func()) {
+// fromClient judges a client's message, received at received; forwarded is
+// whether the shim has sent it on already, under a grant, so that only the
+// record is left to make.
+func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool, received time.Time) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
-		return u.batch(d, v, raw), nil
+		return u.batch(d, v, raw, received), nil
 	case jsonrpc.Notification:
 		if e.Method == "notifications/cancelled" {
 			var p struct {
@@ -169,7 +171,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 	if e.Method == "initialize" {
 		u.elicits = formElicitation(e.Params)
 	}
-	c := &call{method: e.Method, start: time.Now()}
+	c := &call{method: e.Method, start: received}
 	var later func()
 	if e.Method == "tools/call" {
 		name, args, ok := jsonrpc.ToolCall(e.Params)
@@ -206,7 +208,7 @@ func (u *upstream) fromClient(d *Daemon, v shimproto.Verdict, e jsonrpc.Envelope
 // 2025-06-18, but a batch must not be a way around policy). When any call
 // is denied, nothing reaches the upstream and every request in the batch
 // gets a blocked result.
-func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.Verdict {
+func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte, received time.Time) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
 		// Its calls cannot be judged, nor its ids answered.
@@ -231,7 +233,7 @@ func (u *upstream) batch(d *Daemon, v shimproto.Verdict, raw []byte) shimproto.V
 			continue
 		}
 		name, args, ok := jsonrpc.ToolCall(e.Params)
-		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: time.Now()}
+		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: received}
 		if !ok {
 			c.decision = ambiguousCall
 		} else if c.decision = u.withheld(d, name); c.decision.Action != policy.Deny {
@@ -499,7 +501,11 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		args = args[:limit]
 	}
 	c.class = u.toolClass(d, c.tool)
-	views := unwrap.Views(args)
+	// The whole check, from the call's arrival, fits in flow.check_budget:
+	// a check that runs out denies a call that could leave, rather than
+	// hold it and the messages behind it for as long as it takes.
+	deadline := c.start.Add(set.cfg.Flow.CheckBudget.Duration)
+	b := budget.Until(deadline)
 	sess := d.flows.Session(u.session)
 	taint, tainted := sess.Tainted()
 	pc := policy.Call{
@@ -509,7 +515,6 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 		Tool:         c.tool,
 		External:     c.class.CanExfiltrate,
 		Unclassified: c.class.Class == classify.Unknown,
-		Endpoint:     policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints),
 
 		ArgsBytes:      argsBytes,
 		InspectedBytes: len(args),
@@ -519,9 +524,22 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
+	var views [][]byte
 	if pc.External {
-		c.analysis = sess.Check(server, c.tool, c.class, args, views)
+		r := checkWithin(deadline, func() checked {
+			v := unwrap.Views(args)
+			return checked{endpoint: policy.SuspiciousHost(args, v, set.rules.SuspiciousEndpoints),
+				analysis: sess.Check(server, c.tool, c.class, args, v, b)}
+		})
+		c.analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = c.analysis.Secrets, c.analysis.FlowType, c.analysis.Sources
+		if pc.Unfinished = c.analysis.Unfinished; pc.Unfinished {
+			d.log.Warn("call denied: its check ran out of flow.check_budget", "server", server, "tool", c.tool,
+				"args_bytes", argsBytes, "budget", set.cfg.Flow.CheckBudget.Duration, "spent", time.Since(c.start))
+		}
+	} else {
+		views = unwrap.Views(args)
+		pc.Endpoint = policy.SuspiciousHost(args, views, set.rules.SuspiciousEndpoints)
 	}
 	if set.rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -532,7 +550,9 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	c.standing = policy.Standing(pc, c.decision) && !set.rules.RequireJustification
 	finish := func() {
 		if !pc.External {
-			c.analysis = sess.Check(server, c.tool, c.class, args, views)
+			// For the log only: a call to an internal destination is not
+			// held up, and its check has a budget of its own.
+			c.analysis = sess.Check(server, c.tool, c.class, args, views, budget.Until(time.Now().Add(set.cfg.Flow.CheckBudget.Duration)))
 		}
 		switch {
 		case pc.Endpoint != "":
@@ -546,6 +566,31 @@ func (u *upstream) decide(d *Daemon, c *call, args []byte, holdable bool) (later
 	}
 	finish()
 	return nil
+}
+
+// checked is what the check of a call to an external destination found.
+type checked struct {
+	endpoint string
+	analysis flow.Analysis
+}
+
+// checkWithin runs check and returns what it found, or, once deadline has
+// passed, an unfinished analysis: the matchers stop at their next look at
+// the budget (which has the same deadline), but a stage that does not look
+// at it (a long fingerprint match) must not hold the verdict past the
+// shim's verdict_timeout either. A check left behind finishes on its own
+// and is dropped.
+func checkWithin(deadline time.Time, check func() checked) checked {
+	done := make(chan checked, 1)
+	go func() { done <- check() }()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r
+	case <-t.C:
+		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+	}
 }
 
 // toolClass classifies one of this server's tools as a destination, using

@@ -2,14 +2,13 @@ package fingerprint
 
 import (
 	"bytes"
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/budget"
 )
 
 // Encoding names the form in which a known secret reappeared.
@@ -27,10 +26,13 @@ const (
 )
 
 // fragmentLen is the length of the secret pieces searched for: long
-// enough that a piece of a random secret does not turn up by chance.
+// enough that a piece of a random secret does not turn up by chance. The
+// pieces start every fragmentStride bytes, or further apart in a long
+// secret, which has at most maxFragments of them.
 const (
 	fragmentLen    = 16
 	fragmentStride = 4
+	maxFragments   = 32
 )
 
 // SecretMatch is a known secret found in text.
@@ -46,129 +48,69 @@ const MinSecretLength = 8
 // SecretIndex recognises known secrets (found in origins by the secrets
 // detector) when they reappear in text raw or re-encoded: JSON- or
 // URL-escaped, hex, or base64 in either alphabet — also as part of a longer
-// base64 blob, at any of its three byte alignments, and with the blob
-// wrapped over lines. It is safe for concurrent use.
+// base64 blob, at any byte alignment, and with the blob wrapped over lines
+// — in the other case (a single-case secret), or in pieces. It is safe for
+// concurrent use.
 //
-// A session may hold thousands of secrets with a dozen needles each, so the
-// needles are compact: a needle is a form number of its secret (which
-// encoding, which base64 alignment, which piece) and the form's first 8
-// bytes, its key; one open-addressing table of needle numbers, keyed by
-// those 8 bytes, finds them. The encoded forms themselves are not kept:
-// Find encodes a form again only when text matches its key, which text
-// without the secret almost never does. Forgotten secrets are only marked;
-// their needles are swept out in one rebuild once they are as many as the
-// live ones, so forgetting stays amortised O(1).
+// Find takes time linear in the text, whatever the text and the secrets:
+// an attacker who knows the secrets' shapes (or planted look-alikes in an
+// earlier result) can make text that nearly matches at every offset, and
+// flowd must still answer before the shim gives up. So the text is not
+// compared with each secret at each offset; instead it is decoded once
+// into views (JSON-unescaped, URL-decoded, without white space, hex- and
+// base64-decoded at every alignment), and one Aho-Corasick automaton of
+// all secrets, their other-case forms and their pieces reads each view in
+// one pass. The automaton is rebuilt, at the next Find, when the secrets
+// have changed.
+//
+// Secrets arrive from internal and from external sources. Those from
+// external sources (a fetched page full of key-shaped strings) have their
+// own, smaller pool, so that a flood of them cannot push out the secrets
+// read from the user's own systems.
 type SecretIndex struct {
 	max int
 
-	mu      sync.RWMutex
+	mu      sync.Mutex
 	secrets []secretSlot      // by slot number
-	order   []uint32          // live slots, oldest first
-	free    []uint32          // slots whose needles are gone, for reuse
+	free    []uint32          // slots to reuse
+	pools   [2][]uint32       // live slots by pool (internal, external), oldest first
 	byValue map[string]uint32 // value → slot
+	// set finds the needles of the live secrets; needles names each
+	// needle's secret and form; pieces finds the secrets' pieces. All are
+	// nil when stale.
+	set     *needleSet
 	needles []needle
-	keys    []uint64 // by needle number: the needle's first 8 bytes
-	table   []uint32 // needle number + 1 of each 8-byte prefix's chain; 0 is empty
-	dead    int      // needles of forgotten secrets
-	// prefix has a bit per hashed 4-byte prefix of any needle: most text
-	// positions are rejected with one bit test, without a table lookup. It
-	// is sized for thousands of secrets, each with a dozen needles, to
-	// stay sparse.
-	prefix  [prefixBits / 64]uint64
-	scratch []byte // for Add: a form being keyed
+	pieces  *pieceSet
+	// cost is about what the live secrets take, their automaton built.
+	cost int
 }
 
 type secretSlot struct {
-	id      uint64
-	value   string
-	needles int
-	live    bool
+	id    uint64
+	value string
 }
 
-// needle is one form of a secret. Needles that start with the same 8 bytes
-// (the hex of every AWS key starts "414b4941") are chained through next,
-// so that the table holds each prefix once and its probe runs stay short.
+// needle is one searched form of a secret.
 type needle struct {
 	slot uint32
-	next uint32 // needle number + 1 of the next with the same prefix; 0 ends
 	form form
 }
 
-// form numbers the searched forms of a secret s: formRaw is s itself, then
-// its lower- and upper-case hex, the standard and URL base64 of its whole
-// 3-byte groups from byte j (j = 0, 1, 2), s in its other case, and from
-// formFragment on the fragmentLen-byte piece at fragmentStride·(f −
-// formFragment).
-type form uint16
+// form is which form of its secret a needle is.
+type form uint8
 
 const (
-	formRaw form = iota
-	formHex
-	formHexUpper
-	formBase64                     // + j
-	formBase64URL = formBase64 + 3 // + j
-	formCase      = formBase64URL + 3
-	formFragment  = formCase + 1
+	formRaw  form = iota
+	formCase      // a single-case secret in the other case
 )
 
-// encoding is how Find names a form found in text.
-func (f form) encoding() Encoding {
-	switch {
-	case f == formRaw:
-		return EncRaw
-	case f <= formHexUpper:
-		return EncHex
-	case f < formBase64URL:
-		return EncBase64
-	case f < formCase:
-		return EncBase64URL
-	case f == formCase:
-		return EncCase
-	}
-	return EncFragment
-}
+// maxExternalSecrets bounds the external pool: a secret costs about
+// 1.5 KB of automaton, and one that arrived from outside matters less.
+const maxExternalSecrets = 1024
 
-// appendForm appends form f of secret s to dst.
-func appendForm(dst []byte, s string, f form) []byte {
-	switch {
-	case f == formRaw:
-		return append(dst, s...)
-	case f <= formHexUpper:
-		off := len(dst)
-		dst = hex.AppendEncode(dst, []byte(s))
-		if f == formHexUpper {
-			upper(dst[off:])
-		}
-		return dst
-	case f < formBase64URL:
-		return base64.RawStdEncoding.AppendEncode(dst, groups(s, int(f-formBase64)))
-	case f < formCase:
-		return base64.RawURLEncoding.AppendEncode(dst, groups(s, int(f-formBase64URL)))
-	case f == formCase:
-		if strings.ToUpper(s) == s {
-			return append(dst, strings.ToLower(s)...)
-		}
-		return append(dst, strings.ToUpper(s)...)
-	}
-	i := int(f-formFragment) * fragmentStride
-	return append(dst, s[i:i+fragmentLen]...)
-}
-
-// groups is the whole 3-byte groups of s from byte j: whichever alignment
-// s had inside an encoded blob, the base64 of one of j = 0, 1, 2 appears in
-// it verbatim.
-func groups(s string, j int) []byte { return []byte(s[j : j+(len(s)-j)/3*3]) }
-
-func upper(b []byte) {
-	for i, c := range b {
-		if 'a' <= c && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-}
-
-// NewSecretIndex returns an index that keeps at most max secrets, forgetting
-// the oldest.
+// NewSecretIndex returns an index that keeps at most max secrets from
+// internal sources and at most max (and maxExternalSecrets) from external
+// ones, forgetting the oldest of each.
 func NewSecretIndex(max int) (*SecretIndex, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("fingerprint: secret index size %d must be positive", max)
@@ -177,21 +119,29 @@ func NewSecretIndex(max int) (*SecretIndex, error) {
 }
 
 // Add records secret under id (what Find reports, e.g. the origin it came
-// from). Adding a known value again only updates its id. Secrets shorter
-// than MinSecretLength are ignored.
-func (x *SecretIndex) Add(id uint64, secret string) {
+// from); external says that it arrived from an external source. Adding a
+// known value again only updates its id (and moves a secret from the
+// external pool to the internal one, never back). Secrets shorter than
+// MinSecretLength are ignored.
+func (x *SecretIndex) Add(id uint64, secret string, external bool) {
 	if len(secret) < MinSecretLength {
 		return
+	}
+	pool := 0
+	if external {
+		pool = 1
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s, ok := x.byValue[secret]; ok {
 		x.secrets[s].id = id
+		if !external {
+			if i := slices.Index(x.pools[1], s); i >= 0 {
+				x.pools[1] = slices.Delete(x.pools[1], i, i+1)
+				x.push(0, s)
+			}
+		}
 		return
-	}
-	if len(x.order) == x.max {
-		x.forget(x.order[0])
-		x.order = x.order[1:]
 	}
 	var slot uint32
 	if n := len(x.free); n > 0 {
@@ -204,190 +154,265 @@ func (x *SecretIndex) Add(id uint64, secret string) {
 	// A copy, not a window into the text the secret was found in, which
 	// may be large.
 	value := strings.Clone(secret)
-	forms := searchedForms(value)
-	x.secrets[slot] = secretSlot{id: id, value: value, needles: len(forms), live: true}
-	x.order = append(x.order, slot)
+	x.secrets[slot] = secretSlot{id: id, value: value}
 	x.byValue[value] = slot
-	if (len(x.needles)+len(forms)+1)*2 > len(x.table) {
-		x.rebuild(max(64, (len(x.needles)-x.dead+len(forms))*4))
+	x.cost += secretCost(value)
+	x.push(pool, slot)
+	x.set, x.needles, x.pieces = nil, nil, nil
+}
+
+// push appends slot to pool, forgetting the pool's oldest when it is full.
+func (x *SecretIndex) push(pool int, slot uint32) {
+	limit := x.max
+	if pool == 1 {
+		limit = min(limit, maxExternalSecrets)
+	}
+	if len(x.pools[pool]) == limit {
+		old := x.pools[pool][0]
+		x.pools[pool] = x.pools[pool][1:]
+		delete(x.byValue, x.secrets[old].value)
+		x.cost -= secretCost(x.secrets[old].value)
+		x.secrets[old] = secretSlot{}
+		x.free = append(x.free, old)
+	}
+	x.pools[pool] = append(x.pools[pool], slot)
+}
+
+// Bytes is about how much memory the index takes, its automaton built.
+func (x *SecretIndex) Bytes() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.byValue) == 0 {
+		return 0
+	}
+	return 2*startBits/8 + x.cost // the automaton's and the pieces' start filters
+}
+
+// secretCost is about what secret s takes: its value and slot, about 30
+// bytes per automaton node (one a byte, twice over for a single-case
+// secret, searched in the other case too) and about 40 bytes a piece.
+// Measured: 1.3 KB for a 40-byte token.
+func secretCost(s string) int {
+	nodes := len(s)
+	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
+		nodes *= 2
+	}
+	pieces := 0
+	if n := len(s); n >= 2*fragmentLen-8 {
+		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
+	}
+	return 96 + len(s) + 30*nodes + 40*pieces
+}
+
+// build makes the automaton of the live secrets' needles and returns the
+// work it took.
+func (x *SecretIndex) build() int {
+	var forms [][]byte
+	pieces := newPieceSet()
+	work := 0
+	for _, pool := range x.pools {
+		for _, slot := range pool {
+			s := x.secrets[slot].value
+			forms = append(forms, []byte(s))
+			x.needles = append(x.needles, needle{slot, formRaw})
+			// Hex and base32 secrets mean the same in either case.
+			if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
+				if s == up {
+					forms = append(forms, []byte(low))
+				} else {
+					forms = append(forms, []byte(up))
+				}
+				x.needles = append(x.needles, needle{slot, formCase})
+			}
+			// Pieces let a secret cut in two (half in one field, half in
+			// another) still be found: any run of fragmentLen+stride-1
+			// bytes of it holds a whole piece. Short secrets have none: a
+			// piece must be much shorter than the whole.
+			if n := len(s); n >= 2*fragmentLen-8 {
+				stride := max(fragmentStride, (n-fragmentLen)/(maxFragments-1))
+				for i := 0; i+fragmentLen <= n; i += stride {
+					pieces.add([fragmentLen]byte([]byte(s[i:i+fragmentLen])), slot)
+					work += fragmentLen
+				}
+			}
+		}
 	}
 	for _, f := range forms {
-		x.scratch = appendForm(x.scratch[:0], value, f)
-		x.needles = append(x.needles, needle{slot: slot, form: f})
-		x.keys = append(x.keys, binary.LittleEndian.Uint64(x.scratch))
-		x.insert(uint32(len(x.needles)))
-		x.setPrefix(x.scratch)
+		work += len(f)
+	}
+	x.set, x.pieces = newNeedleSet(forms), pieces
+	return work + x.set.size()
+}
+
+// pieceSet finds the fragmentLen-byte pieces of secrets in text, one
+// lookup per text position that a piece can start at. Pieces are kept
+// once whatever the number of secrets they are part of (planted keys
+// share theirs), and a piece is reported once per scan, so a scan costs
+// its text plus the secrets it reports, like the needleSet. Pieces are
+// not in the needleSet because they would be most of its nodes: a piece
+// is one entry here, fragmentLen nodes there.
+type pieceSet struct {
+	index map[[fragmentLen]byte]uint32 // piece → entry
+	first []uint32                     // by entry: a secret holding the piece
+	more  map[uint32][]uint32          // by entry: the others, for a piece secrets share
+	mark  []uint32                     // by entry: the scan that last reported it
+	epoch uint32
+	start []uint64 // a bit per hashed 4-byte start of a piece
+}
+
+func newPieceSet() *pieceSet {
+	return &pieceSet{index: map[[fragmentLen]byte]uint32{}, more: map[uint32][]uint32{}, start: make([]uint64, startBits/64)}
+}
+
+func (p *pieceSet) add(piece [fragmentLen]byte, slot uint32) {
+	e, ok := p.index[piece]
+	switch {
+	case !ok:
+		p.index[piece] = uint32(len(p.first))
+		p.first = append(p.first, slot)
+		p.mark = append(p.mark, 0)
+		b := startBit(piece[:])
+		p.start[b/64] |= 1 << (b % 64)
+	// A secret's pieces are added together: it can only be the last
+	// one listed.
+	case p.first[e] != slot && (len(p.more[e]) == 0 || p.more[e][len(p.more[e])-1] != slot):
+		p.more[e] = append(p.more[e], slot)
 	}
 }
 
-func needleHome(key uint64, size int) int {
-	return int((key * 0x9e3779b97f4a7c15 >> 32) * uint64(size) >> 32)
-}
-
-// insert puts needle number stored-1 at the head of its prefix's chain;
-// the table has room.
-func (x *SecretIndex) insert(stored uint32) {
-	n := &x.needles[stored-1]
-	i := x.cell(x.keys[stored-1])
-	n.next = x.table[i]
-	x.table[i] = stored
-}
-
-// cell returns the table cell of key's chain, or the empty cell where it
-// would go.
-func (x *SecretIndex) cell(key uint64) int {
-	for i := needleHome(key, len(x.table)); ; {
-		c := x.table[i]
-		if c == 0 || x.keys[c-1] == key {
-			return i
-		}
-		if i++; i == len(x.table) {
-			i = 0
-		}
+// scan calls found with each secret a piece of which is in text. It
+// reports its work to b, and stops, returning false, when b runs out.
+func (p *pieceSet) scan(text []byte, b *budget.Budget, found func(slot uint32)) bool {
+	if len(p.first) == 0 {
+		return true
 	}
-}
-
-// rebuild drops the needles of forgotten secrets, frees their slots and
-// rehashes the rest into a table of size cells.
-func (x *SecretIndex) rebuild(size int) {
-	if x.dead > 0 {
-		kept := 0
-		for k, n := range x.needles {
-			if x.secrets[n.slot].live {
-				x.needles[kept], x.keys[kept] = n, x.keys[k]
-				kept++
+	if p.epoch++; p.epoch == 0 {
+		clear(p.mark)
+		p.epoch = 1
+	}
+	work, next := 0, spendEvery
+	for i := 0; i+fragmentLen <= len(text); i++ {
+		if i >= next {
+			if !b.Spend(work) {
+				return false
 			}
+			work, next = 0, i+spendEvery
 		}
-		x.needles, x.keys = x.needles[:kept], x.keys[:kept]
-		for s := range x.secrets {
-			if !x.secrets[s].live && x.secrets[s].value != "" {
-				x.secrets[s] = secretSlot{}
-				x.free = append(x.free, uint32(s))
-			}
+		work++
+		if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
+			continue
 		}
-		x.dead = 0
-		clear(x.prefix[:])
-		var key [8]byte
-		for _, k := range x.keys {
-			binary.LittleEndian.PutUint64(key[:], k)
-			x.setPrefix(key[:])
+		e, ok := p.index[[fragmentLen]byte(text[i:i+fragmentLen])]
+		if !ok || p.mark[e] == p.epoch {
+			continue
+		}
+		p.mark[e] = p.epoch
+		found(p.first[e])
+		for _, slot := range p.more[e] {
+			found(slot)
+			work++
 		}
 	}
-	x.table = make([]uint32, size)
-	for k := range x.needles {
-		x.insert(uint32(k + 1))
-	}
+	return b.Spend(work)
 }
 
-const prefixBits = 1 << 20
-
-func prefixBit(s []byte) uint32 { return binary.LittleEndian.Uint32(s) * 0x9e3779b1 >> (32 - 20) }
-
-func (x *SecretIndex) setPrefix(s []byte) {
-	p := prefixBit(s)
-	x.prefix[p/64] |= 1 << (p % 64)
-}
-
-func (x *SecretIndex) forget(slot uint32) {
-	s := &x.secrets[slot]
-	delete(x.byValue, s.value)
-	s.live = false
-	x.dead += s.needles
-	if x.dead*2 >= len(x.needles) {
-		x.rebuild(len(x.table))
-	}
-}
-
-// searchedForms lists the forms of secret searched for. Hex and base32
-// secrets mean the same in either case, so a single-case secret is also
-// searched in the other case. fragmentLen-byte pieces of a long secret at
-// every fragmentStride bytes let a secret cut in two (half in one field,
-// half in another) still be found: any run of fragmentLen+fragmentStride-1
-// bytes of it holds a whole piece. Short secrets have no pieces: a piece
-// must be much shorter than the whole.
-func searchedForms(secret string) []form {
-	n := len(secret)
-	forms := []form{formRaw, formHex, formHexUpper}
-	for j := range form(3) {
-		forms = append(forms, formBase64+j)
-		// Without '+' and '/' in it, the URL alphabet's form is the same.
-		if std := base64.RawStdEncoding.EncodeToString(groups(secret, int(j))); strings.ContainsAny(std, "+/") {
-			forms = append(forms, formBase64URL+j)
-		}
-	}
-	if up, low := strings.ToUpper(secret), strings.ToLower(secret); (secret == up) != (secret == low) {
-		forms = append(forms, formCase)
-	}
-	if n >= 2*fragmentLen-8 {
-		for i := 0; i+fragmentLen <= n; i += fragmentStride {
-			forms = append(forms, formFragment+form(i/fragmentStride))
-		}
-	}
-	return forms
+// view is one decoded form of the text Find reads: what a raw secret
+// found in it is named, and whether pieces and raw secrets count there.
+type view struct {
+	text      []byte
+	enc       Encoding // a raw secret found in the view was sent this way
+	noRaw     bool     // raw secrets are not looked for (they were, in the views before)
+	noCase    bool     // nor secrets in the other case
+	fragments bool     // pieces count
 }
 
 // Find reports the known secrets in text, one SecretMatch per secret and
-// encoding.
-func (x *SecretIndex) Find(text []byte) []SecretMatch {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if len(x.order) == 0 {
-		return nil
+// encoding. Its work is reported to b (nil: unlimited); when b runs out,
+// Find stops and complete is false.
+func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, complete bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.byValue) == 0 {
+		return nil, true
 	}
-	type found struct {
+	if x.set == nil && !b.Spend(x.build()) {
+		return nil, false
+	}
+	type key struct {
 		slot uint32
 		enc  Encoding
 	}
-	seen := map[found]bool{}
+	seen := map[key]bool{}
 	var out []SecretMatch
-	var enc []byte
-	// A raw needle found only in a decoded view was escaped in the
-	// original; decoded names that escaping.
-	search := func(view []byte, decoded Encoding, skipRaw bool) {
-		for i := 0; i+8 <= len(view); i++ {
-			p := prefixBit(view[i:])
-			if x.prefix[p/64]&(1<<(p%64)) == 0 {
-				continue
+	search := func(v view) bool {
+		report := func(slot uint32, name Encoding) {
+			// A raw secret is reported once, in the first view that has
+			// it: JSON- or URL-decoded text holds the raw secrets of the
+			// text too.
+			k := key{slot, name}
+			if plain(name) {
+				k.enc = EncRaw
 			}
-			for k := x.table[x.cell(binary.LittleEndian.Uint64(view[i:]))]; k != 0; {
-				n := x.needles[k-1]
-				k = n.next
-				if n.form == formRaw && skipRaw || !x.secrets[n.slot].live {
-					continue
-				}
-				enc = appendForm(enc[:0], x.secrets[n.slot].value, n.form)
-				if !bytes.HasPrefix(view[i:], enc) {
-					continue
-				}
-				name := n.form.encoding()
-				if n.form == formRaw {
-					name = decoded
-				}
-				if f := (found{n.slot, n.form.encoding()}); !seen[f] {
-					seen[f] = true
-					out = append(out, SecretMatch{Secret: x.secrets[n.slot].id, Encoding: name})
-				}
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, SecretMatch{Secret: x.secrets[slot].id, Encoding: name})
 			}
 		}
+		if !v.noRaw || !v.noCase {
+			ok := x.set.scan(v.text, b, func(k uint32) {
+				n := x.needles[k]
+				switch {
+				case n.form == formRaw && v.noRaw:
+				case n.form == formCase && v.noCase:
+				case n.form == formCase && v.enc == EncRaw:
+					report(n.slot, EncCase)
+				default:
+					report(n.slot, v.enc)
+				}
+			})
+			if !ok {
+				return false
+			}
+		}
+		return !v.fragments || x.pieces.scan(v.text, b, func(slot uint32) { report(slot, EncFragment) })
 	}
-	search(text, EncRaw, false)
-	view := text
+	if !search(view{text: text, enc: EncRaw}) {
+		return out, false
+	}
+	v := text
 	// Text escaped more than once (a JSON string holding JSON that holds
 	// the secret as \uXXXX) is unescaped up to maxUnescape times.
 	for range maxUnescape {
-		if bytes.IndexByte(view, '\\') < 0 {
+		if bytes.IndexByte(v, '\\') < 0 {
 			break
 		}
-		view = jsonUnescape(view)
-		search(view, EncJSON, false)
+		v = jsonUnescape(v)
+		if !search(view{text: v, enc: EncJSON}) {
+			return out, false
+		}
 	}
-	if bytes.IndexByte(view, '%') >= 0 {
-		view = percentDecode(view)
-		search(view, EncURL, false)
+	if bytes.IndexByte(v, '%') >= 0 {
+		v = percentDecode(v)
+		if !search(view{text: v, enc: EncURL}) {
+			return out, false
+		}
+	}
+	// Pieces are looked for in the last of those views only, where the
+	// text is unescaped and decoded: a piece in any view before is in it
+	// too (a piece holding an escape aside).
+	if !search(view{text: v, enc: EncRaw, noRaw: true, noCase: true, fragments: true}) {
+		return out, false
 	}
 	// Base64 and hex blobs are often wrapped over lines; secrets are not.
-	if squeezed := dropSpace(view); len(squeezed) < len(view) {
-		search(squeezed, EncRaw, true)
+	if squeezed := dropSpace(v); len(squeezed) < len(v) {
+		if !search(view{text: squeezed, enc: EncRaw, noRaw: true, fragments: true}) {
+			return out, false
+		}
+	}
+	for _, d := range decodedViews(v) {
+		if !search(d) {
+			return out, false
+		}
 	}
 	// A piece of a secret says less than the secret: report pieces only
 	// of secrets not found whole.
@@ -397,7 +422,190 @@ func (x *SecretIndex) Find(text []byte) []SecretMatch {
 			whole[m.Secret] = true
 		}
 	}
-	return slices.DeleteFunc(out, func(m SecretMatch) bool { return m.Encoding == EncFragment && whole[m.Secret] })
+	return slices.DeleteFunc(out, func(m SecretMatch) bool { return m.Encoding == EncFragment && whole[m.Secret] }), true
+}
+
+// plain reports whether enc names a secret written as it is, apart from
+// escaping.
+func plain(enc Encoding) bool { return enc == EncRaw || enc == EncJSON || enc == EncURL }
+
+// decodedViews returns text's hex runs decoded at both alignments and its
+// base64 runs (either alphabet, or both mixed) decoded at all four: a
+// secret inside an encoded blob is a substring of one of them, wherever it
+// lies in the blob. A run goes on over line breaks (and the indentation
+// after them): blobs are wrapped. Bytes that do not decode become 0, which
+// no secret holds. Their total length is at most twice text's.
+func decodedViews(text []byte) []view {
+	var hexV [2][]byte
+	var b64 [2][4][]byte // standard, URL alphabet; by alignment
+	var buf []byte       // a run's characters, when it goes over line breaks
+	for i := 0; i < len(text); {
+		if b64Value[text[i]] < 0 {
+			i++
+			continue
+		}
+		j := i
+		url := false
+		// The run is text[i:j] until a line break continues it; then
+		// its characters are copied, without the breaks.
+		run, copied := text[i:i], false
+		for j < len(text) {
+			if c := text[j]; b64Value[c] >= 0 {
+				url = url || c == '-' || c == '_'
+				if copied {
+					run = append(run, c)
+				} else {
+					run = text[i : j+1]
+				}
+				j++
+				continue
+			}
+			k := j
+			for k < len(text) && (text[k] == '\n' || text[k] == '\r') {
+				k++
+			}
+			if k == j {
+				break
+			}
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+				k++
+			}
+			if k == len(text) || b64Value[text[k]] < 0 {
+				break
+			}
+			if !copied {
+				run, copied = append(buf[:0], run...), true
+			}
+			j = k
+		}
+		i = j
+		if copied {
+			buf = run
+		}
+		if len(run) < minEncodedRun {
+			continue
+		}
+		alpha := 0
+		if url {
+			alpha = 1
+		}
+		hexOnly := true
+		for _, c := range run {
+			if !isHexDigit(c) {
+				hexOnly = false
+				break
+			}
+		}
+		// A run of hex digits only is hex: the base64 of a secret in
+		// printable characters is not made of hex digits.
+		for a := range 4 {
+			if hexOnly {
+				break
+			}
+			if b64[alpha][a] == nil {
+				// Sized once for the rest of the text: growing by doubling
+				// would copy what was decoded again and again.
+				b64[alpha][a] = make([]byte, 0, (len(text)-i+len(run))*3/4+8)
+			}
+			b64[alpha][a] = appendBase64(append(b64[alpha][a], 0), run[min(a, len(run)):])
+		}
+		for k := 0; k < len(run); {
+			if !isHexDigit(run[k]) {
+				k++
+				continue
+			}
+			h := k
+			for h < len(run) && isHexDigit(run[h]) {
+				h++
+			}
+			if h-k >= 2*MinSecretLength {
+				for a := range 2 {
+					if hexV[a] == nil {
+						hexV[a] = make([]byte, 0, (len(text)-i+len(run))/2+8)
+					}
+					hexV[a] = appendHex(append(hexV[a], 0), run[k+a:h])
+				}
+			}
+			k = h
+		}
+	}
+	var out []view
+	for _, h := range hexV {
+		if len(h) > 0 {
+			out = append(out, view{text: h, enc: EncHex})
+		}
+	}
+	for alpha, enc := range []Encoding{EncBase64, EncBase64URL} {
+		for _, d := range b64[alpha] {
+			if len(d) > 0 {
+				out = append(out, view{text: d, enc: enc})
+			}
+		}
+	}
+	return out
+}
+
+// minEncodedRun is the shortest base64 run that can hold a secret of
+// MinSecretLength bytes.
+const minEncodedRun = (MinSecretLength*4 + 2) / 3
+
+// b64Value is each byte's value in base64, either alphabet; -1 for bytes
+// outside both. Padding ends a run.
+var b64Value = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+	}
+	for i, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789" {
+		t[c] = int8(i)
+	}
+	t['+'], t['-'] = 62, 62
+	t['/'], t['_'] = 63, 63
+	return t
+}()
+
+// appendBase64 appends the decoding of run's whole 4-character groups and
+// of a last partial group of 2 or 3.
+func appendBase64(dst, run []byte) []byte {
+	for len(run) >= 4 {
+		v := uint32(b64Value[run[0]])<<18 | uint32(b64Value[run[1]])<<12 | uint32(b64Value[run[2]])<<6 | uint32(b64Value[run[3]])
+		dst = append(dst, byte(v>>16), byte(v>>8), byte(v))
+		run = run[4:]
+	}
+	for len(run) >= 2 {
+		var v uint32
+		n := min(len(run), 4)
+		for k := range 4 {
+			v <<= 6
+			if k < n {
+				v |= uint32(b64Value[run[k]])
+			}
+		}
+		dst = append(dst, byte(v>>16), byte(v>>8), byte(v))[:len(dst)+n-1]
+		run = run[n:]
+	}
+	return dst
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexValue(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// appendHex appends the decoding of run's whole pairs of hex digits.
+func appendHex(dst, run []byte) []byte {
+	for k := 0; k+1 < len(run); k += 2 {
+		dst = append(dst, hexValue(run[k])<<4|hexValue(run[k+1]))
+	}
+	return dst
 }
 
 // maxUnescape bounds how many layers of JSON escaping Find undoes.

@@ -61,7 +61,7 @@ func TestMemoryBudgetForgetsLeastRecentSession(t *testing.T) {
 		record(old, "fs", prose(1000, int64(-1-i)))
 	}
 	ext := classify.Result{Class: classify.External}
-	a := old.Check("slack", "post", ext, []byte(`{"text":"`+secretText+`"}`), nil)
+	a := old.Check("slack", "post", ext, []byte(`{"text":"`+secretText+`"}`), nil, nil)
 	require.Equal(t, "internal→external", a.FlowType)
 	assert.False(t, a.Forgotten)
 
@@ -78,7 +78,7 @@ func TestMemoryBudgetForgetsLeastRecentSession(t *testing.T) {
 	assert.LessOrEqual(t, tr.Bytes(), 2<<20)
 
 	// Whatever the forgotten session sends out is judged as internal data.
-	a = old.Check("slack", "post", ext, []byte(`{"text":"hello there, nothing from a tool"}`), nil)
+	a = old.Check("slack", "post", ext, []byte(`{"text":"hello there, nothing from a tool"}`), nil, nil)
 	assert.True(t, a.Forgotten)
 	assert.Equal(t, "internal→external", a.FlowType)
 	assert.Equal(t, RiskHigh, a.Risk)
@@ -86,7 +86,7 @@ func TestMemoryBudgetForgetsLeastRecentSession(t *testing.T) {
 	assert.True(t, old.Summary(old.started).Forgotten)
 
 	// The busy session still knows its latest result.
-	b := busy.Check("slack", "post", ext, []byte(`{"text":"fyi `+last[100:400]+`"}`), nil)
+	b := busy.Check("slack", "post", ext, []byte(`{"text":"fyi `+last[100:400]+`"}`), nil, nil)
 	assert.False(t, b.Forgotten)
 	require.NotEmpty(t, b.Edges)
 	assert.Equal(t, "substring", b.Edges[0].Kind)

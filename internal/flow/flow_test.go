@@ -122,18 +122,18 @@ func TestSessionsAreSeparate(t *testing.T) {
 	a.Record(Origin{Server: "github", Tool: "get_file", Class: classify.Internal}, doc)
 	ext := classify.Result{Class: classify.External}
 	args := []byte(`{"text":"Internal memo: the Falcon project budget is 4.2 million and stays confidential."}`)
-	got := a.Check("slack", "post", ext, args, nil)
+	got := a.Check("slack", "post", ext, args, nil, nil)
 	require.NotEmpty(t, got.Edges)
 	assert.Equal(t, "internal→external", got.FlowType)
 	assert.Equal(t, RiskHigh, got.Risk)
 	assert.Equal(t, []string{"github"}, got.Sources)
-	assert.Empty(t, tr.Session("b").Check("slack", "post", ext, args, nil).Edges, "session b never saw the memo")
+	assert.Empty(t, tr.Session("b").Check("slack", "post", ext, args, nil, nil).Edges, "session b never saw the memo")
 }
 
 func TestSecretWithoutOriginStillCounts(t *testing.T) {
 	tr := NewTracker(Options{}, detector(t))
 	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External},
-		[]byte(`{"text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`), nil)
+		[]byte(`{"text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`), nil, nil)
 	assert.Equal(t, []string{"github_token"}, a.Secrets)
 	assert.Equal(t, RiskCritical, a.Risk)
 	assert.Empty(t, a.Edges)
@@ -154,8 +154,8 @@ func TestOriginsAreBounded(t *testing.T) {
 	s.mu.Unlock()
 	assert.Equal(t, 5, n)
 	ext := classify.Result{Class: classify.External}
-	assert.Empty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(0)+`"}`), nil).Edges, "evicted")
-	assert.NotEmpty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(19)+`"}`), nil).Edges)
+	assert.Empty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(0)+`"}`), nil, nil).Edges, "evicted")
+	assert.NotEmpty(t, s.Check("x", "y", ext, []byte(`{"t":"`+doc(19)+`"}`), nil, nil).Edges)
 }
 
 // A check waits for a result announced with Begin but not yet recorded.
@@ -165,7 +165,7 @@ func TestCheckWaitsForPendingRecord(t *testing.T) {
 	s.Begin()
 	done := make(chan Analysis)
 	args := []byte(`{"text":"the deployment password for staging is kept in the vault under ops/staging"}`)
-	go func() { done <- s.Check("slack", "post", classify.Result{Class: classify.External}, args, nil) }()
+	go func() { done <- s.Check("slack", "post", classify.Result{Class: classify.External}, args, nil, nil) }()
 	select {
 	case <-done:
 		t.Fatal("check did not wait for the pending record")
@@ -239,7 +239,7 @@ func TestSecretsOfABurstAreMatched(t *testing.T) {
 	}
 	ext := classify.Result{Class: classify.External}
 	for _, i := range []int{0, 1, 59, 60, 118, 119} {
-		a := s.Check("slack", "post", ext, []byte(`{"text":"here: `+token(i)+`"}`), nil)
+		a := s.Check("slack", "post", ext, []byte(`{"text":"here: `+token(i)+`"}`), nil, nil)
 		var from []uint64
 		for _, e := range a.Edges {
 			if e.Kind == "secret" {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
@@ -217,23 +218,20 @@ func (t *Tracker) newIndex() *fingerprint.Index {
 }
 
 // Memory estimates for what has no size of its own: an origin's record
-// with its map entries, and a secret index, whose prefix filter is a
-// fixed 128 KiB, and each secret's dozen or more needles.
+// with its map entries, and a secret's owner entry.
 const (
-	originBytes      = 256
-	secretIndexBytes = 128 << 10
-	secretBytes      = 1 << 10
+	originBytes = 256
+	ownerBytes  = 64
 )
 
 // size is about how much memory the session's origins hold.
 func (s *Session) size() int {
 	s.mu.Lock()
-	idx, n, secrets := s.index, len(s.origins), len(s.owner)
-	hasSecrets := s.secrets != nil
+	idx, n, owners, sec := s.index, len(s.origins), len(s.owner), s.secrets
 	s.mu.Unlock()
-	b := idx.Bytes() + n*originBytes + secrets*secretBytes
-	if hasSecrets {
-		b += secretIndexBytes
+	b := idx.Bytes() + n*originBytes + owners*ownerBytes
+	if sec != nil {
+		b += sec.Bytes()
 	}
 	return b
 }
@@ -358,7 +356,7 @@ func (s *Session) scan(o *Origin, text string) {
 		}
 		for _, v := range secretParts(f) {
 			sid := s.t.newID()
-			s.secrets.Add(sid, v)
+			s.secrets.Add(sid, v, o.Class == classify.External)
 			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
 		}
 	}
@@ -420,6 +418,9 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
+	// Unfinished: the check ran out of its budget before it read all of
+	// the arguments; what it found is all there is.
+	Unfinished bool `json:"unfinished,omitempty"`
 	// Forgotten: the session's origins were dropped to keep within
 	// flow.max_memory_bytes, so the call is rated as carrying internal data.
 	Forgotten bool `json:"forgotten,omitempty"`
@@ -432,24 +433,33 @@ const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 // Check matches an outgoing call's arguments against the session's
 // origins. dest is the destination's classification; server and tool name
 // it for the summary; views are the arguments' decoded forms
-// (unwrap.Views), matched too.
-func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte) Analysis {
+// (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
+// when b runs out, Check stops and says so in Analysis.Unfinished.
+func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
+	complete := true
 	if s.t.detector != nil && len(args) > 0 {
-		argSecrets = s.t.detector.Scan(Text(args, 1<<20))
+		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
 	}
 	s.Wait()
 	s.mu.Lock()
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()
 	var secretHits []fingerprint.SecretMatch
-	if sec != nil {
-		secretHits = sec.Find(args)
+	if complete && sec != nil {
+		secretHits, complete = sec.Find(args, b)
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
-	for _, m := range idx.MatchEach(append([][]byte{args}, views...)...) {
-		matches = append(matches, m...)
+	all := append([][]byte{args}, views...)
+	n := 0
+	for _, v := range all {
+		n += len(v)
+	}
+	if complete = complete && b.Spend(n); complete {
+		for _, m := range idx.MatchEach(all...) {
+			matches = append(matches, m...)
+		}
 	}
 
 	s.mu.Lock()
@@ -458,6 +468,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	s.sum.tools[server+"/"+tool] = true
 	var a Analysis
 	a.Risk = RiskNone
+	a.Unfinished = !complete
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		own, ok := s.owner[h.Secret]

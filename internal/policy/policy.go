@@ -94,6 +94,9 @@ type Call struct {
 	// ArgsBytes and InspectedBytes say how much of the arguments flowd
 	// read: when it read less than all, the findings above are partial.
 	ArgsBytes, InspectedBytes int
+	// Unfinished: the check ran out of time (flow.check_budget) before it
+	// had read all of the arguments; the findings above are partial.
+	Unfinished bool
 }
 
 // Decision is what to do with a call, and why.
@@ -105,10 +108,14 @@ type Decision struct {
 
 // Decide applies the rules to one call, in this order: suspicious
 // endpoints, tool overrides, secrets leaving, internal data leaving, the
-// default. Whatever they say, arguments flowd could not read in full do not
-// go to a destination that can send them out.
+// default. Whatever they say, arguments flowd could not read in full, or
+// not check in time, do not go to a destination that can send them out.
 func (r Rules) Decide(c Call) Decision {
 	d := r.decide(c)
+	if c.Unfinished && c.External && d.Action != Deny {
+		return Decision{Action: Deny, Rule: UnfinishedRule,
+			Reason: fmt.Sprintf("could not finish checking this call in time (flow.check_budget); arguments to %s that flowd has not checked do not leave", dest(c))}
+	}
 	if c.ArgsBytes > c.InspectedBytes && c.External && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UninspectedRule,
 			Reason: fmt.Sprintf("arguments of %d bytes to external destination (%s) exceed shim.max_inspect_bytes (%d) and cannot be checked; raise the limit to allow such calls", c.ArgsBytes, dest(c), c.InspectedBytes)}
@@ -130,6 +137,10 @@ func Standing(c Call, d Decision) bool {
 // UninspectedRule names the decision on arguments flowd could not read in
 // full.
 const UninspectedRule = "shim.max_inspect_bytes"
+
+// UnfinishedRule names the decision on arguments flowd could not check in
+// time.
+const UnfinishedRule = "flow.check_budget"
 
 func (r Rules) decide(c Call) Decision {
 	if c.Endpoint != "" {

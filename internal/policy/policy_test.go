@@ -47,6 +47,9 @@ func TestDecide(t *testing.T) {
 		{"unread arguments out", Call{Server: "slack", Tool: "post", External: true, ArgsBytes: 2000, InspectedBytes: 1024}, Deny, "shim.max_inspect_bytes"},
 		{"unread arguments out, even if allowed", Call{Tool: "WebSearch", External: true, ArgsBytes: 2000, InspectedBytes: 1024}, Deny, "shim.max_inspect_bytes"},
 		{"unread arguments kept in", Call{Server: "db", Tool: "insert", ArgsBytes: 2000, InspectedBytes: 1024}, Allow, "default_action"},
+		{"unchecked arguments out", Call{Server: "slack", Tool: "post", External: true, Unfinished: true}, Deny, "flow.check_budget"},
+		{"unchecked arguments out, even if allowed", Call{Tool: "WebSearch", External: true, Unfinished: true}, Deny, "flow.check_budget"},
+		{"unchecked arguments kept in", Call{Server: "db", Tool: "insert", Unfinished: true}, Allow, "default_action"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,6 +179,7 @@ func TestStandingHoldsForAnyArguments(t *testing.T) {
 		func(c *Call) { c.FlowType, c.Sources = "external→internal", []string{"fetch"} },
 		func(c *Call) { c.Tainted, c.TaintReason = true, "flagged page" },
 		func(c *Call) { c.ArgsBytes, c.InspectedBytes = 1<<30, 1<<20 },
+		func(c *Call) { c.Unfinished = true },
 		func(c *Call) { c.Justification = "because" },
 		func(c *Call) { c.CanAsk = !c.CanAsk },
 		func(c *Call) { c.Justifiable = !c.Justifiable },

@@ -399,13 +399,41 @@ func unquotedEnd(text string, i int) int {
 
 func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
 
+// maxNested is how many identifiers inside one value turned down are
+// judged.
+const maxNested = 8
+
+// judged is the value the assignment scanner judged last.
+type judged struct {
+	lo, hi   int
+	reported bool // as a secret
+	nested   int  // identifiers inside it judged since
+}
+
 // scanAssignmentAt judges the identifier around a keyword hit at pos.
 func scanAssignmentAt(st *scanState, text string, pos int) {
 	s, e := identSpan(text, pos)
 	if s >= e || e-s > maxIdent || (s == st.lastIdent.lo && e == st.lastIdent.hi) {
 		return
 	}
+	// An identifier inside a value already judged would have the same
+	// bytes read again for each keyword in them. Inside a value reported
+	// as a secret ("password=password=…") it is part of that secret;
+	// inside one turned down it may start a secret of its own
+	// ("url=https://host/?api_key=…"), so it is judged, but only a few
+	// times per value: more is text made to be slow, and the scan stops
+	// there, incomplete.
+	if s >= st.lastValue.lo && s < st.lastValue.hi {
+		if st.lastValue.reported {
+			return
+		}
+		if st.lastValue.nested++; st.lastValue.nested > maxNested {
+			st.incomplete = true
+			return
+		}
+	}
 	st.lastIdent = window{s, e}
+	st.work += e - s
 	if s > 0 && text[s-1] == ':' && e < len(text) && text[e] == ':' {
 		return // a field of a colon-separated list (name:password:uid)
 	}
@@ -426,9 +454,14 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 		ve--
 	}
 	v := text[vs:ve]
+	st.work += len(v)
+	if vs >= st.lastValue.hi {
+		st.lastValue = judged{lo: vs, hi: ve}
+	}
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
 		return
 	}
+	st.lastValue.reported = true
 	f := finding{generic: true, Finding: Finding{Value: v, Start: vs, End: ve, Example: looksLikeExample(v)}}
 	switch {
 	case awsSecretShape(v) && (aws || containsFold(text[max(0, s-256):s], "aws")):

@@ -18,6 +18,7 @@ func scanNetrcAt(st *scanState, text string, pos int) {
 	if i := strings.Index(text[pos+len(netrcKeyword):end], netrcKeyword); i >= 0 {
 		end = pos + len(netrcKeyword) + i // the next entry
 	}
+	st.work += end - pos
 	fields := strings.Fields(text[pos:end])
 	offset := pos
 	for i := 0; i+1 < len(fields); i++ {

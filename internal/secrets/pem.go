@@ -26,6 +26,7 @@ func scanPEMAt(st *scanState, text string, pos int) {
 	}
 	body := pos + len(pemHeaderKeyword) + eol + len("-----")
 	end, b64 := pemBody(text, body)
+	st.work += end - pos
 	if b64 < pemMinBody {
 		return
 	}

@@ -231,10 +231,22 @@ func (r *regexRule) candidate(st *scanState, text string, h hit, ri int, t targe
 			if r.secretBytes.runFrom(text, h.pos, r.minSecret) < r.minSecret {
 				return
 			}
+			st.work += r.minSecret
 		} else if !r.secretBytes.hasRun(text[h.pos:hi], r.minSecret) {
+			st.work += hi - h.pos
 			return
 		}
-		_, hi = widen(text, h.pos, hi)
+		lo, hi := widen(text, h.pos, hi)
+		if h.pos < st.anchoredTo[ri] {
+			// Inside the text the last anchored try read: trying again
+			// here would read it once more for each hit in it (a PEM
+			// header repeated, a token prefix repeated). Runs of hits go
+			// to the rule's merged windows, read once.
+			st.addWindow(ri, lo, hi)
+			return
+		}
+		st.anchoredTo[ri] = hi
+		st.work += hi - h.pos
 		if m := r.anchored.FindStringSubmatchIndex(text[h.pos:hi]); m != nil {
 			r.report(st, text, h.pos, m)
 		}
@@ -243,6 +255,7 @@ func (r *regexRule) candidate(st *scanState, text string, h hit, ri int, t targe
 	var lo, hi int
 	if t.inSecret {
 		n := r.secretBytes.runFrom(text, h.pos, r.maxMatch)
+		st.work += n
 		if n < r.minSecret {
 			return
 		}
@@ -256,6 +269,7 @@ func (r *regexRule) candidate(st *scanState, text string, h hit, ri int, t targe
 		lo = max(h.pos-r.maxMatch-ctx, 0)
 		hi = min(h.pos+h.n+r.maxMatch+ctx, len(text))
 		if !r.secretBytes.hasRun(text[lo:hi], r.minSecret) {
+			st.work += hi - lo
 			return
 		}
 	}
@@ -301,6 +315,7 @@ func (r *regexRule) runWindow(st *scanState, text string, w window) {
 			return
 		}
 	}
+	st.work += w.hi - w.lo
 	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
 		r.report(st, text, w.lo, m)
 	}
@@ -335,7 +350,7 @@ func (r *regexRule) report(st *scanState, text string, base int, m []int) {
 	// (AGE-SECRET-KEY-1QQQQ…) is an illustration: reported, marked.
 	example := looksLikeExample(secret) || padded(secret)
 	for _, al := range r.allow {
-		drop, known := al.judge(text, secret, match, base+m[0])
+		drop, known := al.judge(st, text, secret, match, base+m[0])
 		if drop {
 			return
 		}
@@ -348,7 +363,7 @@ func (r *regexRule) report(st *scanState, text string, base int, m []int) {
 
 // judge applies one allowlist to a match: drop for a non-secret shape,
 // known for a value the rule set lists as public or documented.
-func (al *allowlist) judge(text, secret, match string, matchStart int) (drop, known bool) {
+func (al *allowlist) judge(st *scanState, text, secret, match string, matchStart int) (drop, known bool) {
 	lower := ""
 	for _, w := range al.stopwords {
 		if lower == "" {
@@ -363,7 +378,9 @@ func (al *allowlist) judge(text, secret, match string, matchStart int) (drop, kn
 		case "match":
 			return match
 		case "line":
-			return lineAround(text, matchStart, matchStart+len(match))
+			l := lineAround(text, matchStart, matchStart+len(match))
+			st.work += len(l)
+			return l
 		}
 		return secret
 	}
@@ -380,19 +397,27 @@ func (al *allowlist) judge(text, secret, match string, matchStart int) (drop, kn
 	return false, known
 }
 
+// lineAround returns the line of text[s:e], at most maxLineContext bytes
+// either side: on one long line (minified JSON, a 16 MB argument) each
+// match would otherwise read the whole line.
 func lineAround(text string, s, e int) string {
-	if i := strings.LastIndexByte(text[:s], '\n'); i >= 0 {
-		s = i + 1
+	lo := max(0, s-maxLineContext)
+	if i := strings.LastIndexByte(text[lo:s], '\n'); i >= 0 {
+		s = lo + i + 1
 	} else {
-		s = 0
+		s = lo
 	}
-	if i := strings.IndexByte(text[e:], '\n'); i >= 0 {
+	hi := min(len(text), e+maxLineContext)
+	if i := strings.IndexByte(text[e:hi], '\n'); i >= 0 {
 		e += i
 	} else {
-		e = len(text)
+		e = hi
 	}
 	return text[s:e]
 }
+
+// maxLineContext is how far from a match an allowlist's line reaches.
+const maxLineContext = 256
 
 // secretNode returns the part of the regex that captures the secret: the
 // numbered group, or (like gitleaks when no group is configured) all groups

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/flowd-dev/flowd/internal/budget"
 )
 
 // Finding is one secret found in a text.
@@ -130,8 +132,16 @@ func New() (*Detector, error) {
 // Scan returns the secrets in text, ordered by position. Overlapping matches
 // of several rules are reported once, by the most specific rule.
 func (d *Detector) Scan(text string) []Finding {
+	f, _ := d.ScanWithin(text, nil)
+	return f
+}
+
+// ScanWithin is Scan that reports its work to b (nil: unlimited) and stops
+// when b runs out; complete is false then, and the findings are those of
+// the text read so far.
+func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, complete bool) {
 	if len(text) == 0 {
-		return nil
+		return nil, true
 	}
 	st := d.scratch.Get().(*scanState)
 	defer func() {
@@ -139,28 +149,52 @@ func (d *Detector) Scan(text string) []Finding {
 		d.scratch.Put(st)
 	}()
 
+	// Each scanner reads a bounded stretch of text at each keyword hit,
+	// and a stretch that hits repeat in is read once, so the work is
+	// linear in the text. The allowance holds that by construction: text
+	// that would take more is not scanned further, and the scan says it
+	// is incomplete, which denies a call that could send it out.
+	allowance := workPerByte*len(text) + workSlack
+	spent := 0
+	spend := func(n int) bool {
+		spent += n
+		ok := b.Spend(n)
+		return ok && spent <= allowance && !st.incomplete
+	}
 	var s uint32
-	for lo := 0; lo < len(text); lo += scanBlock {
+	complete = true
+	for lo := 0; lo < len(text) && complete; lo += scanBlock {
 		st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 		st.hits, st.hitsB, s = d.prefix.block(text, lo, min(len(text), lo+scanBlock), s, st.hits, st.hitsB)
 		for h := range onePassOrder(st.hits, st.hitsB) {
 			d.dispatch(st, text, h)
+			if spent+st.work > allowance || st.incomplete {
+				break
+			}
 		}
+		complete = spend(st.takeWork() + min(scanBlock, len(text)-lo))
 	}
 	for _, ri := range st.touched {
+		if !complete {
+			break
+		}
 		d.rules[ri].run(st, text, ri)
+		complete = spend(st.takeWork())
 	}
-	scanCards(st, text)
+	if complete {
+		scanCards(st, text)
+		complete = spend(st.takeWork() + len(text))
+	}
 
 	if len(st.found) == 0 {
-		return nil
+		return nil, complete
 	}
 	for i := range st.found {
 		if d.known[st.found[i].Value] {
 			st.found[i].Example = true
 		}
 	}
-	return resolve(st.found)
+	return resolve(st.found), complete
 }
 
 func hasMarker(ts []target) bool {
@@ -192,6 +226,14 @@ func (d *Detector) dispatch(st *scanState, text string, h hit) {
 		}
 	}
 }
+
+// The work a scan may do: workPerByte units per byte of text, plus
+// workSlack for the fixed cost of a few long reads (a PEM block, a
+// window). A unit is a byte read by a scanner or a regex.
+const (
+	workPerByte = 48
+	workSlack   = 64 << 10
+)
 
 // finding is a candidate before overlaps are resolved.
 type finding struct {

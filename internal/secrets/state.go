@@ -11,17 +11,33 @@ type scanState struct {
 	hits    []hit      // keyword hits of a block: of its first half when it is read as two
 	hitsB   []hit      // of its second half
 	windows [][]window // per regex rule
-	touched []int      // rules with at least one window
-	found   []finding
-	marks   [][]int // per keyword id, positions of needed literals
-	marked  []int   // keyword ids with marks
+	// anchoredTo is, per regex rule, the end of the text its last
+	// anchored try read.
+	anchoredTo []int
+	touched    []int // rules with at least one window
+	found      []finding
+	marks      [][]int // per keyword id, positions of needed literals
+	marked     []int   // keyword ids with marks
 	// lastIdent is the identifier the assignment scanner judged last;
 	// "secret_key" holds two keywords and must be judged once.
 	lastIdent window
+	lastValue judged
+	// incomplete: a scanner gave up on text made to be slow.
+	incomplete bool
+	// work is what the scan did since takeWork last looked: bytes read by
+	// regexes and scanners, hits dispatched.
+	work int
+}
+
+// takeWork returns the work done since the last call.
+func (st *scanState) takeWork() int {
+	w := st.work
+	st.work = 0
+	return w
 }
 
 func newScanState(nrules, nkeywords int) *scanState {
-	return &scanState{windows: make([][]window, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}}
+	return &scanState{windows: make([][]window, nrules), anchoredTo: make([]int, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}, lastValue: judged{lo: -1, hi: -1}}
 }
 
 func (st *scanState) mark(kw, pos int) {
@@ -58,11 +74,14 @@ func (st *scanState) reset() {
 		st.windows[ri] = st.windows[ri][:0]
 	}
 	st.touched = st.touched[:0]
+	clear(st.anchoredTo)
 	for _, kw := range st.marked {
 		st.marks[kw] = st.marks[kw][:0]
 	}
 	st.marked = st.marked[:0]
 	st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 	st.found = st.found[:0]
-	st.lastIdent = window{-1, -1}
+	st.lastIdent, st.lastValue = window{-1, -1}, judged{lo: -1, hi: -1}
+	st.incomplete = false
+	st.work = 0
 }

@@ -44,6 +44,7 @@ func scanURLAt(st *scanState, text string, pos int) {
 		}
 		e++
 	}
+	st.work += e - s
 	if at < 0 || at+1 >= e {
 		return // no userinfo, or no host after it
 	}
@@ -103,16 +104,19 @@ func scanAWSPairAt(st *scanState, text string, pos int) {
 		return
 	}
 	limit := min(len(text), e+200)
+	st.work += limit - pos
 	for i := e; i < limit; {
 		if !isB64(text[i]) {
 			i++
 			continue
 		}
+		// A run longer than a secret key is not one: it is read only as
+		// far as the search reaches, however long it goes on.
 		j := i
-		for j < len(text) && isB64(text[j]) {
+		for j < limit+1 && j < len(text) && isB64(text[j]) {
 			j++
 		}
-		if awsSecretShape(text[i:j]) {
+		if awsSecretShape(text[i:j]) && (j == len(text) || !isB64(text[j])) {
 			st.add(finding{generic: true, Finding: Finding{
 				Type: "aws_secret_key", Rule: "aws-secret-key", Value: text[i:j], Start: i, End: j,
 				Example: looksLikeExample(text[i:j]),

@@ -1,0 +1,79 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/flowd-dev/flowd/internal/budget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// workBound is the most work a scan of n bytes reports: the allowance,
+// plus what one keyword hit and one merged window can add past it before
+// the scan looks.
+func workBound(n int) int64 { return int64(workPerByte*n + workSlack + 2*maxMultiWindow) }
+
+func scanWork(t testing.TB, d *Detector, text string) (complete bool, work int64) {
+	b := budget.Work(0)
+	_, complete = d.ScanWithin(text, b)
+	return complete, b.Spent()
+}
+
+// Text built to make the scanners slow (keywords repeated so that each
+// hit's stretch of text overlaps the next) costs at most the allowance,
+// from 1 KB to 1 MB; where it would cost more, the scan says it is
+// incomplete rather than run on.
+func TestScanWorkIsLinearOnAttackShapes(t *testing.T) {
+	d, err := Default()
+	require.NoError(t, err)
+	for _, unit := range []string{
+		"the quick brown fox jumps over the lazy dog ",
+		"password=", "token=://", "aws_secret_access_key=", "api_key=${X}",
+		"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA", "AKIA", "AKIAQZ7XK2MVABCDEFGH ",
+		"-----BEGIN RSA PRIVATE KEY-----\n", "eyJhbGciOiJIUzI1NiJ9.", "xoxb-", "Bearer ", "sk-",
+		"://a:b@", "machine x login y password ", "4111 1111 1111 1111 ",
+	} {
+		for _, n := range []int{1 << 10, 64 << 10, 1 << 20} {
+			text := strings.Repeat(unit, n/len(unit)+1)[:n]
+			complete, work := scanWork(t, d, text)
+			assert.LessOrEqual(t, work, workBound(n), "%q × %d bytes", unit, n)
+			if n == 1<<20 {
+				t.Logf("%-45q %.1f work/byte, complete %v", unit, float64(work)/float64(n), complete)
+			}
+		}
+	}
+}
+
+// Ordinary text, secrets included, is scanned to the end, well inside the
+// allowance: the allowance is for text made to be slow.
+func TestScanCompletesOnCorpus(t *testing.T) {
+	d, err := Default()
+	require.NoError(t, err)
+	worst := 0.0
+	for _, s := range loadSamples(t) {
+		if s.Text == "" {
+			continue
+		}
+		complete, work := scanWork(t, d, s.Text)
+		require.True(t, complete, "%s sample for %s: %q", s.Label, s.RuleID, clip(s.Text))
+		worst = max(worst, float64(work)/float64(len(s.Text)))
+	}
+	t.Logf("most work per byte on the corpus: %.1f (allowance %d)", worst, workPerByte)
+}
+
+// A scan runs in time linear in its text whatever the text: its reported
+// work never passes the allowance.
+func FuzzScanLinear(f *testing.F) {
+	for _, s := range []string{"password=password=password=", "token=://token=://x", "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+		"AKIAQZ7XK2MVABCDEFGH wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "machine h login u password p4ssw0rd",
+		"postgres://u:hunter2@db/x", "api_key=sk_live_abcdefghijklmnop1234"} {
+		f.Add(strings.Repeat(s, 20))
+	}
+	d, err := Default()
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, text string) {
+		_, work := scanWork(t, d, text)
+		assert.LessOrEqual(t, work, workBound(len(text)))
+	})
+}
