@@ -2,12 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+func TestMain(m *testing.M) {
+	serveIfAsked() // the shims of TestCorpusRun start this binary as the scripted server
+	os.Exit(m.Run())
+}
 
 const chainCase = `{"schema_version":1,"id":"mcp-chain-x","category":"mcp_chain","input_type":"mcp_tool_sequence",
 "transport":"mcp_stdio","expected_verdict":"block","capability_tags":["mcp_chain"],"requires":["mcp_chain_memory"],
@@ -118,4 +126,43 @@ func TestRequestTool(t *testing.T) {
 		Body: `{"k":"it's"}`, Headers: map[string]string{"X-B": "2", "Authorization": "Bearer t"}})
 	assert.Equal(t, "Bash", tool)
 	assert.Equal(t, `curl -sS -X POST -H 'Authorization: Bearer t' -H 'X-B: 2' -H 'Content-Type: application/json' --data-binary '{"k":"it'\''s"}' 'https://e.example/x'`, input["command"])
+}
+
+// TestCorpusRun plays the whole corpus through real binaries (about 15 s
+// on a 2-core machine once they are built) and checks the runner, not
+// flowd's detection: every case scored, the four counters summing to the
+// total, no errors, and one plain case of each way of playing blocked, so
+// that a shim or hook silently failing open (everything "allow") fails.
+func TestCorpusRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every case through real flowd, shim and hook; skipped with -short")
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "corpora", "public", "agent-egress-bench")
+	if _, err := os.Stat(filepath.Join(dir, "cases")); err != nil {
+		t.Skipf("agent-egress-bench corpus not at %s (%v): the public corpus is not vendored", dir, err)
+	}
+	results, err := runCorpus(dir, "", false)
+	require.NoError(t, err)
+	counts := map[string]int{}
+	byID := map[string]result{}
+	for _, r := range results {
+		counts[r.Score]++
+		byID[r.CaseID] = r
+		assert.Equal(t, score(r.Expected, r.Actual), r.Score, r.CaseID)
+	}
+	assert.Equal(t, len(results), counts[scorePass]+counts[scoreFail]+counts[scoreNA]+counts[scoreError])
+	assert.Zero(t, counts[scoreError], "errors: %v", counts)
+	for _, id := range []string{
+		"url-dlp-aws-key-001",           // PreToolUse WebFetch
+		"body-dlp-env-dump-004",         // PreToolUse Bash curl
+		"mcp-input-dlp-001",             // tools/call through a shim
+		"mcp-tool-poison-001",           // tools/list
+		"response-injection-ignore-002", // PostToolUse --scan-output
+	} {
+		assert.Equal(t, verdictBlock, byID[id].Actual, "%s: %s", id, byID[id].reason())
+	}
+	var out strings.Builder
+	printScoreboard(&out, flowdProfile("test"), results)
+	assert.Contains(t, out.String(), fmt.Sprintf("results: %d passed, %d failed, %d not_applicable, %d errors (%d total)",
+		counts[scorePass], counts[scoreFail], counts[scoreNA], counts[scoreError], len(results)))
 }

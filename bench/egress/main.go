@@ -26,14 +26,22 @@ import (
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
-func main() {
-	if len(os.Args) == 3 && os.Args[1] == "serve" {
-		if err := serve(os.Args[2], os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "egress serve:", err)
-			os.Exit(1)
-		}
+// serveIfAsked runs the scripted server and exits when this process was
+// started as one (`egress serve SCRIPT`); the test binary calls it too,
+// since it is then what the shims start.
+func serveIfAsked() {
+	if len(os.Args) != 3 || os.Args[1] != "serve" {
 		return
 	}
+	if err := serve(os.Args[2], os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "egress serve:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func main() {
+	serveIfAsked()
 	corpus := flag.String("corpus", filepath.Join("..", "shared", "corpora", "public", "agent-egress-bench"), "the agent-egress-bench checkout")
 	bin := flag.String("bin", "", "prebuilt shim, flowd and hook (default: build them)")
 	jsonl := flag.String("jsonl", "", "also write one result line per case (RUNNER.md) to this file")
