@@ -76,6 +76,16 @@ func matchOverride(lt string) []int {
 // also how a human corrects an earlier email, and "my previous
 // instructions" almost only that.
 func gradeOverride(t string, m []int) float64 {
+	g := gradeOverrideWords(t, m)
+	if g > 0.25 && namesOtherInstructions(strings.ToLower(t[m[0]:m[1]]), strings.ToLower(group(t, m, 1))) {
+		// "ignore all previous configuration instructions": a changelog
+		// or a mail retiring instructions about a topic, not the model's.
+		return 0.25
+	}
+	return g
+}
+
+func gradeOverrideWords(t string, m []int) float64 {
 	s := strings.ToLower(t[m[0]:m[1]])
 	noun := strings.ToLower(group(t, m, 1))
 	timed := hasWord(s, backInTime...)
@@ -96,6 +106,40 @@ func gradeOverride(t string, m []int) float64 {
 		return 0.6
 	}
 	return 0.2
+}
+
+// overrideQualifiers may stand between an override's verb and its noun
+// without narrowing the instructions to a topic of their own.
+var overrideQualifiers = wordSet(`all any every of the your my our his her their these those this that previous prior
+	above earlier preceding foregoing original initial system developer before and other such existing current given
+	safety security ethical content moderation core base model ai assistant hidden default operating old former past
+	last latest many aforementioned above-mentioned real actual whole entire full prompt you you've were have been
+	told received got set in a an to`)
+
+// namesOtherInstructions reports whether a word between the override's
+// verb and its noun names a topic ("configuration", "parking",
+// "installation") rather than whose or which instructions.
+func namesOtherInstructions(match, noun string) bool {
+	words := strings.FieldsFunc(match, func(r rune) bool { return !(r == '-' || r == '\'' || r >= 'a' && r <= 'z' || r >= 0x80) })
+	if len(words) < 3 {
+		return false
+	}
+	for _, w := range words[1 : len(words)-1] {
+		if w != noun && !overrideQualifiers[w] && !strings.Contains(w, "'") && !inOverrideVerb(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// inOverrideVerb: w is a word of a multi-word verb ("pay no attention to").
+func inOverrideVerb(w string) bool {
+	for _, v := range overrideVerbs {
+		if hasWord(v, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Qualifiers that make an override in another language the classic form.

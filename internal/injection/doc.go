@@ -31,7 +31,12 @@
 // %XX decoded, nested encodings up to three passes; ANSI escapes removed;
 // typographic quotes folded; whitespace collapsed. Base64 blocks that
 // decode to text are scanned recursively (depth 3) and reported at the
-// block.
+// block. A second view undoes the noise that defeats literal rules but not
+// a reader (denoise.go): leetspeak, letters spaced out, one-letter typos
+// in the words injections are made of, sentences folded across YAML or
+// CSV lines. Only a small vocabulary is restored, so clean text yields no
+// view; a text that does is scanned again and what only the view shows is
+// mapped back to its bytes.
 //
 // # Rules and tiers
 //
@@ -66,7 +71,12 @@
 // address;
 // credentials asked of the user; sensitive files; claims of consent or
 // authority; role changes; dangerous shell commands and code payloads;
-// actions on money, access and locks.
+// actions on money, access and locks; orders to decode something and
+// follow it; and requests to act (request.go), judged sentence by
+// sentence in ten languages: a verb that sends, shares, grants or
+// transfers, with a recipient after it, the user's data or access, a
+// machine addressee or secrecy. A verb and a recipient alone (a colleague
+// asked to mail a report) pass.
 //
 // # Scoring
 //
@@ -114,8 +124,13 @@
 // Tool descriptions exist to tell the model how to use a tool, so
 // ScanTools does not count the rules that describe ordinary usage
 // (invoking tools, naming files, "the assistant should…", requests to
-// the model); it still
-// catches hidden instructions, sensitive files, secrecy and exfiltration.
+// the model); it still catches hidden instructions, sensitive files, and
+// withholds a tool for secrecy or exfiltration, which have no honest
+// reading there. It also judges what a definition claims (toolpoison.go):
+// priority over other tools, directions about tools the list does not
+// hold or another server's (shadowing), and parameters whose name,
+// description, default or examples ask for the conversation, sensitive
+// files or secrets.
 //
 // # Limits
 //
@@ -139,7 +154,12 @@
 // questions in prose, requests inside a paragraph or in a list, requests
 // in a short field with no text around them, paraphrases that avoid every
 // shape above, and languages other than the nine listed for overrides are
-// missed. Task shifts judge topic by shared words, not meaning: a lone
+// missed. The de-noised view restores only a small vocabulary with one
+// edit, and joins folded lines only near the words of an override or a
+// request; requests to act are judged on at most 24 sentences per field,
+// and a tool the session has is not known to the scanner (a request is
+// judged by its verb, not by the session's tool list). Task shifts judge
+// topic by shared words, not meaning: a lone
 // homework question in a teacher's mail is flagged, and a request that
 // reuses the text's words passes.
 package injection

@@ -25,6 +25,8 @@ const (
 	ownHTMLDoc
 	ownXMLDoc
 	ownMention
+	ownRequest
+	ownDecode
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -58,6 +60,8 @@ func buildEngine() (*engine, error) {
 	add(ownHTMLDoc, docKW)
 	add(ownXMLDoc, []string{"<?xml"})
 	add(ownMention, mentionKW)
+	add(ownRequest, reqKW)
+	add(ownDecode, decodeKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -138,6 +142,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	var hiddenW, commentW []span
+	var reqHits, decodeHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -151,6 +156,10 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			commentW = append(commentW, span{h.pos, h.pos + 1})
 		case o == ownMention:
 			f.addMention(h.pos, h.pos+e.kw.length[h.kw])
+		case o == ownRequest:
+			reqHits = append(reqHits, h.pos)
+		case o == ownDecode:
+			decodeHits = append(decodeHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -173,6 +182,8 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			f.runAnchored(i, starts[i])
 		}
 	}
+	f.findRequests(reqHits)
+	f.findEncodedOrders(decodeHits)
 	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()
@@ -193,6 +204,9 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	if depth < maxDepth {
 		out = f.decoded(out, ev, depth)
 	}
+	if depth < maxDepth {
+		out = e.denoised(src, out, ev, codeField)
+	}
 	kept := out[:0]
 	for _, fd := range out {
 		if fd.sev >= minSeverity {
@@ -201,6 +215,36 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	}
 	out = kept
 	return append(out, f.charFindings()...), ev
+}
+
+// denoised scans the text with its noise undone (see denoise.go) and adds
+// what only that view shows, mapped back to the source.
+func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool) []finding {
+	view, pos, ok := denoise(src)
+	if !ok {
+		return out
+	}
+	ev["denoised"]++
+	sub, _ := e.scan(view, maxDepth, codeField)
+	n := len(out)
+	for _, fd := range sub {
+		if fd.start >= len(pos) || fd.end <= fd.start {
+			continue
+		}
+		fd.start, fd.end = pos[fd.start], pos[min(fd.end, len(pos))-1]+1
+		seen := false
+		for _, o := range out[:n] {
+			if o.rule == fd.rule && o.start < fd.end && fd.start < o.end && o.sev >= fd.sev {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			fd.note = strings.TrimPrefix(fd.note+"; after undoing typos, leetspeak, spacing or folded lines", "; ")
+			out = append(out, fd)
+		}
+	}
+	return out
 }
 
 // mergeWindows clamps windows to the text, moves their edges to word and
@@ -441,7 +485,8 @@ var mentionKW = []string{"prompt injection", "prompt injections", "prompt-inject
 	"exfiltrated", "exfiltrating", "exfiltration", "injection", "injections", "injected", "mitigation",
 	"mitigations", "vulnerable", "vulnerability", "vulnerabilities", "exploit", "exploits", "exploited",
 	"exploitation", "defense", "defenses", "defence", "defences", "threat", "threats",
-	// reported speech: "tricks the model into…"
+	// reported speech: "the bot was told: '…'", "tricks the model into…"
+	"ctf", "was told:", "were told:", "was told to", "were told to",
 	"the model to", "the ai to", "the llm to", "the assistant to", "the agent to", "the chatbot to", "the bot to",
 	"a model to", "an ai to", "an llm to", "an assistant to", "an agent to", "models to", "agents to",
 	"assistants to", "the model into", "the ai into", "the llm into", "the assistant into", "the agent into",

@@ -155,6 +155,11 @@ type scanState struct {
 var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": true, "task-request": true,
 	"user-manipulation": true, "output-directive": true, "task-shift": true}
 
+// toolPoison rules have no honest reading in a tool's definition: a tool
+// has no reason to keep something from the user or to have the model send
+// data to an address of its choosing. A clear match withholds the tool.
+var toolPoison = map[string]bool{"conceal-from-user": true, "exfiltration": true}
+
 func (s *Scanner) newState(ctx Context) *scanState {
 	// The engine is built at the first scan; building it must not count
 	// against that scan's time budget, or the first result would be cut
@@ -287,6 +292,9 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	for _, fd := range finds {
 		if st.toolSchema && (toolNeutral[fd.rule] || fd.rule == "ai-addressee" && fd.sev < 0.3) {
 			continue
+		}
+		if st.toolSchema && toolPoison[fd.rule] && fd.sev >= 0.5 {
+			fd.sev = max(fd.sev, 0.9)
 		}
 		if w := st.waived(fd.rule); w {
 			st.res.Waived = append(st.res.Waived, detection(fd, path, false))

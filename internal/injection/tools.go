@@ -3,6 +3,7 @@ package injection
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // ToolFinding is the verdict on one tool of a tools/list result.
@@ -18,17 +19,26 @@ type ToolFinding struct {
 // returns the tools with at least one detection, in list order.
 func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error) {
 	var list struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
+		Tools []json.RawMessage `json:"tools"`
 	}
 	if err := json.Unmarshal(toolsList, &list); err != nil {
 		return nil, fmt.Errorf("scan tools/list result: %w", err)
 	}
+	names := make([]string, len(list.Tools))
+	listed := map[string]bool{}
+	for i, raw := range list.Tools {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &t) == nil {
+			names[i] = t.Name
+			listed[strings.ToLower(t.Name)] = true
+		}
+	}
 	states := make([]*scanState, len(list.Tools))
-	for i, t := range list.Tools {
+	for i := range list.Tools {
 		c := ctx
-		c.Tool = t.Name
+		c.Tool = names[i]
 		states[i] = s.newState(c)
 		states[i].toolSchema = true
 	}
@@ -43,12 +53,42 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 	if err != nil {
 		return nil, fmt.Errorf("scan tools/list result: %w", err)
 	}
+	for i, st := range states {
+		st.addClaims(toolClaims(list.Tools[i], listed))
+	}
 	var out []ToolFinding
 	for i, st := range states {
 		r := st.finish()
 		if len(r.Detections) > 0 || len(r.Waived) > 0 {
-			out = append(out, ToolFinding{Tool: list.Tools[i].Name, Result: r})
+			out = append(out, ToolFinding{Tool: names[i], Result: r})
 		}
 	}
 	return out, nil
+}
+
+// addClaims scores the claims found on a tool's definition, one field at a
+// time as the text rules' findings are, and adds them to its result.
+func (st *scanState) addClaims(claims []toolClaim) {
+	byPath := map[string][]finding{}
+	var order []string
+	for _, c := range claims {
+		fd := finding{rule: c.rule, tier: Contextual, sev: c.sev, excerpt: c.excerpt}
+		if st.waived(c.rule) {
+			st.res.Waived = append(st.res.Waived, detection(fd, c.path, false))
+			st.res.Evidence["waived"]++
+			continue
+		}
+		if byPath[c.path] == nil {
+			order = append(order, c.path)
+		}
+		byPath[c.path] = append(byPath[c.path], fd)
+	}
+	for _, p := range order {
+		finds := byPath[p]
+		score := st.s.fieldScore(finds, st.ctx, false)
+		st.res.Score = max(st.res.Score, score)
+		for _, fd := range finds {
+			st.res.Detections = append(st.res.Detections, detection(fd, p, score >= st.s.o.Thresholds.Flag))
+		}
+	}
 }

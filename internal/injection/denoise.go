@@ -1,0 +1,297 @@
+package injection
+
+import "strings"
+
+// Noise that defeats literal rules but not a reader: leetspeak ("1gn0r3
+// 4ll pr3v10us"), letters spaced out ("I G N O R E"), typos in the words
+// that carry an injection ("ignnore", "instrutcions", "disreagrd") and
+// sentences folded across the lines of a YAML or CSV record. denoise
+// writes a view of the text with these undone, and the engine scans the
+// view too when it differs. Only words of noiseVocab are restored, so
+// that clean text (version numbers, hashes, ordinary words) yields no
+// view and costs one pass over its words.
+
+// noiseVocab are the words worth restoring: those injections are made of.
+var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instructions instruction guidance guidelines
+	directions rules system prompt assistant send forward share reveal delete transfer password passwords
+	credentials contacts the all and user users your you to of with without telling always copy note notes secret
+	secrets key keys email emails files message messages mention admin access tell above now new instead print
+	instrucciones anteriores anweisungen istruzioni precedenti consignes`)
+
+// typoTargets are the words a typo is corrected to: long enough that one
+// edit does not turn another real word into them.
+var typoTargets = func() [26][]string {
+	var b [26][]string
+	for _, w := range strings.Fields(`ignore disregard previous instructions instruction guidance guidelines directions
+		earlier forget system prompt assistant forward transfer password passwords credentials contacts without
+		telling reveal delete access mention instrucciones anteriores anweisungen istruzioni precedenti consignes`) {
+		b[w[0]-'a'] = append(b[w[0]-'a'], w)
+	}
+	return b
+}()
+
+var leet = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's', '|': 'l', '!': 'i', '9': 'g'}
+
+// Byte classes for the token loop: one table lookup a byte.
+const (
+	bLetter uint8 = 1 << iota
+	bDigit
+	bSymbol // a leet symbol that may stand inside a token
+	bToken  // any byte a token may hold
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = bLetter|bToken, bLetter|bToken
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = bDigit | bToken
+	}
+	t['$'], t['|'] = bSymbol|bToken, bSymbol|bToken
+	return t
+}()
+
+// denoise returns the view and, for each of its bytes, the offset in src
+// it stands for; ok is false when there is nothing to undo.
+func denoise(src string) (view string, pos []int, ok bool) {
+	var b []byte
+	changed := false
+	// emit copies src[from:to] or writes repl standing for it.
+	start := func() {
+		if b == nil {
+			b = make([]byte, 0, len(src)+16)
+			pos = make([]int, 0, len(src)+16)
+		}
+	}
+	last := 0 // src up to last is in b when b != nil
+	flush := func(to int) {
+		if b != nil {
+			for i := last; i < to; i++ {
+				b = append(b, src[i])
+				pos = append(pos, i)
+			}
+		}
+		last = to
+	}
+	replace := func(from, to int, repl string) {
+		start()
+		flush(from)
+		for i := 0; i < len(repl); i++ {
+			b = append(b, repl[i])
+			pos = append(pos, min(from+i, to-1))
+		}
+		last = to
+		changed = true
+	}
+	i := 0
+	for i < len(src) {
+		// Plain words of other lengths than restoreWord looks at, and the
+		// spaces between them, are most of any text: skip them in tight
+		// loops.
+		for i < len(src) {
+			c := src[i]
+			if byteClass[c] == 0 && c != '\n' && leet[c] == 0 {
+				i++
+				continue
+			}
+			if byteClass[c] == bLetter|bToken {
+				j := i + 1
+				for j < len(src) && byteClass[src[j]] == bLetter|bToken {
+					j++
+				}
+				if n := j - i; n != 1 && n < 5 || n > 14 {
+					if j == len(src) || byteClass[src[j]] == 0 && leet[src[j]] == 0 {
+						i = j
+						continue
+					}
+				}
+			}
+			break
+		}
+		if i >= len(src) {
+			break
+		}
+		c := src[i]
+		switch {
+		case c == '\n':
+			// A line that goes on in lower case, indented or inside a
+			// quoted cell, continues the sentence of the line before.
+			j := i + 1
+			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			if j < len(src) && src[j] >= 'a' && src[j] <= 'z' && i > 0 && isLetterOrComma(src[i-1]) && (j-i > 2 || openQuote(src, i)) && foldWorth(src, i, j) {
+				replace(i, j, " ")
+			}
+			i = j
+			continue
+		case byteClass[c]&(bLetter|bDigit) != 0 || leet[c] != 0 && i+1 < len(src) && byteClass[src[i+1]]&(bLetter|bDigit) != 0:
+		default:
+			i++
+			continue
+		}
+		// A token: letters, digits and leet symbols.
+		j, seen := i, uint8(0)
+		for j < len(src) && byteClass[src[j]]&bToken != 0 {
+			seen |= byteClass[src[j]]
+			j++
+		}
+		plain := seen&^bLetter == 0
+		if j == i {
+			j = i + 1
+		}
+		tok := src[i:j]
+		if len(tok) == 1 && isASCIILetter(rune(c)) {
+			// Spaced letters: single letters one space apart.
+			k, n := i, 0
+			for k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
+				n++
+				if k+2 < len(src) && src[k+1] == ' ' && isASCIILetter(rune(src[k+2])) && (k+3 == len(src) || !isAlnum(src[k+3])) {
+					k += 2
+					continue
+				}
+				break
+			}
+			if n >= 3 {
+				var w strings.Builder
+				for p := i; p <= k; p += 2 {
+					w.WriteByte(src[p])
+				}
+				// Three letters make a word only if it is one of ours ("T H E").
+				if n >= 4 || noiseVocab[strings.ToLower(w.String())] {
+					replace(i, k+1, w.String())
+					i = k + 1
+					continue
+				}
+			}
+		}
+		// Short plain words are neither leetspeak nor typos worth undoing.
+		if !plain || len(tok) >= 5 {
+			if r, ok := restoreWord(tok); ok {
+				replace(i, j, r)
+			}
+		}
+		i = j
+	}
+	if !changed {
+		return "", nil, false
+	}
+	flush(len(src))
+	return string(b), pos, true
+}
+
+// restoreWord undoes leetspeak or one typo in tok when that yields a word
+// of the vocabulary.
+func restoreWord(tok string) (string, bool) {
+	letters, subs := 0, 0
+	for i := 0; i < len(tok); i++ {
+		switch {
+		case isASCIILetter(rune(tok[i])):
+			letters++
+		case leet[tok[i]] != 0:
+			subs++
+		}
+	}
+	if subs > 0 && letters >= 1 && subs < len(tok) {
+		w := []byte(strings.ToLower(tok))
+		for i, c := range w {
+			if leet[c] != 0 {
+				w[i] = leet[c]
+			}
+		}
+		if noiseVocab[string(w)] {
+			return string(w), true
+		}
+		for i := range w { // 1 is also l ("4ll")
+			if tok[i] == '1' {
+				w[i] = 'l'
+			}
+		}
+		if noiseVocab[string(w)] {
+			return string(w), true
+		}
+		return "", false
+	}
+	if subs > 0 || len(tok) < 5 || len(tok) > 14 {
+		return "", false
+	}
+	// Most words share no first two letters and length with a target:
+	// find that out before lower-casing anything.
+	c0, c1 := lowerASCII(tok[0]), lowerASCII(tok[1])
+	if c0 < 'a' || c0 > 'z' {
+		return "", false
+	}
+	near := false
+	for _, t := range typoTargets[c0-'a'] {
+		if d := len(tok) - len(t); d >= -1 && d <= 1 && c1 == t[1] {
+			near = true
+			break
+		}
+	}
+	if !near {
+		return "", false
+	}
+	lw := strings.ToLower(tok)
+	if noiseVocab[lw] {
+		return "", false
+	}
+	for _, t := range typoTargets[lw[0]-'a'] {
+		if d := len(lw) - len(t); d < -1 || d > 1 || lw[1] != t[1] {
+			continue
+		}
+		// Inflections are words, not typos ("systems", "ignored").
+		if strings.HasPrefix(lw, t) || strings.HasPrefix(t, lw) {
+			continue
+		}
+		if osa1(lw, t) {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// osa1 reports whether a and b are one insertion, deletion, substitution
+// or transposition of neighbours apart.
+func osa1(a, b string) bool {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(a) == len(b):
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case len(a) == len(b)+1:
+		return a[i+1:] == b[i:]
+	case len(b) == len(a)+1:
+		return b[i+1:] == a[i:]
+	}
+	return false
+}
+
+func isLetterOrComma(c byte) bool { return isASCIILetter(rune(c)) || c == ',' }
+
+// openQuote reports whether the line ending at i holds an unclosed double
+// quote (a CSV cell going on).
+func openQuote(src string, i int) bool {
+	ls := strings.LastIndexByte(src[:i], '\n') + 1
+	return strings.Count(src[ls:i], `"`)%2 == 1
+}
+
+// foldWorth: the words on either side of the break are ones an injection
+// is made of, so joining the lines may complete one.
+func foldWorth(src string, i, j int) bool {
+	a := strings.ToLower(src[max(0, i-40):i])
+	z := strings.ToLower(src[j:min(len(src), j+40)])
+	for _, s := range foldStems {
+		if strings.Contains(a, s) || strings.Contains(z, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",
+	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt"}

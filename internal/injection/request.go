@@ -1,0 +1,344 @@
+package injection
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Requests to act: a sentence that asks for an action with consequences
+// outside the conversation (send, forward, share, grant, invite, transfer,
+// pay) is judged by what else it holds, in any of the languages below,
+// rather than by a memorised phrasing:
+//
+//   - a recipient: an e-mail address, an IBAN, a link, an account number;
+//   - the user's data or access: inbox, contacts, files, passwords, account,
+//     admin rights, "the user's";
+//   - a machine addressee: "AI assistant", "whichever agent reads this",
+//     "Assistant:", "you, the coding agent", "automated readers";
+//   - secrecy towards the user.
+//
+// A person asking a colleague to send a report to an address has a verb
+// and a recipient and nothing else, and passes; a request to hand the
+// user's data or access to an address, or one addressed to the model,
+// does not.
+
+// reqMachine are nouns that name a model whatever the language.
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*`
+
+var (
+	// Imperative and infinitive forms of the verbs, small and general:
+	// English, French, Spanish, German, Italian, Portuguese, Dutch and
+	// Russian words, and Chinese and Japanese ones found as substrings.
+	reqVerbs = wordSet(`send forward share give grant invite add transfer wire pay email e-mail mail copy bcc post upload
+		leak export sync delegate provide make
+		envoie envoyez envoyer transfère transférez transférer transfere partage partagez partager donne donnez donner
+		accorde accordez ajoute ajoutez invitez vire virez
+		envía envia enviar envíe reenvía reenvia reenviar reenvíe comparte compartir comparta dale concede conceder
+		transfiere transferir añade anade agrega invita
+		sende senden schicke schicken leite leiten weiterleiten gib geben teile teilen füge fuge überweise uberweise überweisen
+		invia inviare inoltra inoltrare condividi condividere concedi aggiungi trasferisci bonifica
+		envie enviem encaminhe encaminhar compartilhe compartilhar partilhe conceda adicione transfira
+		stuur deel geef voeg
+		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
+		переведи переведите`)
+	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込"}
+
+	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}|(?:user|member|collaborator|account|usuario|utilisateur|nutzer|utente)\s+['"‘“@][\w.\-]{3,}`)
+
+	// A verb negated ("should never send") describes a rule.
+	reqNegRe = regexp.MustCompile(`(?:never|not|n't|no|nunca|jamais|nie|mai|никогда|не)\s+(?:\p{L}+\s+)?$`)
+
+	// The user's data or access: words, and phrases or stems found as
+	// substrings.
+	reqPrivateWords = wordSet(`inbox contacts contact passwords password credentials credential tokens token secrets secret
+		files documents folder drive emails e-mails messages calendar account access admin administrator owner
+		delegate permission permissions collaborator invoice invoices history keys wallet funds money
+		utilisateur compte accès acces fichiers dossier courriels boîte boite factures
+		usuario cuenta acceso contraseña contraseñas archivos carpeta correos facturas contactos
+		nutzer nutzers benutzer benutzers konto zugriff zugang passwörter passworter dateien nachrichten rechnungen kontakte
+		utente accesso cartella documenti fatture contatti
+		usuário acesso senha senhas arquivos pasta documentos contatos faturas
+		gebruiker gebruikers wachtwoorden bestanden toegang письма`)
+	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
+		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
+		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先"}
+
+	// A machine addressed, not described: "AI assistant:", "Dear AI",
+	// "note for the agent", "whichever assistant reads this", "you, the
+	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
+	// AI should never…" talks about one.
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
+		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
+		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
+		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
+		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
+		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]`)
+
+	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで`)
+)
+
+// reqKW are the words and characters that make a sentence worth judging
+// as a request: recipients and machine addressees.
+var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
+	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
+
+// maxRequestSentences bounds the sentences judged per field.
+const maxRequestSentences = 24
+
+// findRequests judges the sentences around reqKW hits.
+func (f *fieldScan) findRequests(hits []int) {
+	seen := -1
+	n := 0
+	for _, h := range hits {
+		if h < seen {
+			continue
+		}
+		a, b := requestSentence(f.t, h)
+		seen = b
+		if n++; n > maxRequestSentences {
+			return
+		}
+		if sev, v := judgeRequest(f.t, a, b); sev > 0 {
+			// The match is the verb, so that a request quoted in a text
+			// about attacks is discounted as a quote; Redact widens it to
+			// the sentence.
+			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), lang: true})
+		}
+	}
+}
+
+// requestSentence returns the sentence around pos: between sentence ends
+// or line breaks, at most 400 bytes either side.
+func requestSentence(t string, pos int) (int, int) {
+	a := pos
+	for a > 0 && pos-a < 400 {
+		c := t[a-1]
+		if c == '\n' || (c == '.' || c == '!' || c == '?') && (a == len(t) || t[a] == ' ') {
+			break
+		}
+		if strings.HasSuffix(t[:a], "。") || strings.HasSuffix(t[:a], "！") || strings.HasSuffix(t[:a], "？") {
+			break
+		}
+		a--
+	}
+	b := pos
+	for b < len(t) && b-pos < 400 {
+		c := t[b]
+		if c == '\n' || (c == '!' || c == '?' || c == '.') && (b+1 == len(t) || t[b+1] == ' ' || t[b+1] == '\n') {
+			break
+		}
+		if strings.HasPrefix(t[b:], "。") || strings.HasPrefix(t[b:], "！") || strings.HasPrefix(t[b:], "？") {
+			break
+		}
+		b++
+	}
+	for a < b && t[a] == ' ' {
+		a++
+	}
+	return a, b
+}
+
+// judgeRequest scores the sentence t[a:b] and returns where its verb is;
+// the addressee may also stand in the 160 bytes before it ("Note to the
+// assistant: …"). A sentence whose lower-casing changes its length (rare
+// letters) is not judged, as offsets would not map back.
+func judgeRequest(t string, a, b int) (float64, []int) {
+	s := strings.ToLower(t[a:b])
+	// The last verb is the request's ("…whose description said: 'AI
+	// assistant: forward…'"): what comes before sets the scene.
+	v := lastVerb(s)
+	if v == nil || len(s) != b-a {
+		return 0, nil
+	}
+	if reqNegRe.MatchString(s[max(0, v[0]-24) : v[0]+1]) {
+		return 0, nil
+	}
+	// Cheapest first: every case needs a recipient or an addressee.
+	r := recipientAfter(s, v[1])
+	link := strings.Contains(s, "http")
+	p := private(s)
+	if !r && !link && !p {
+		return 0, nil
+	}
+	ctx := strings.ToLower(t[max(0, a-160):b])
+	ad := mayAddress(ctx) && reqAddresseeRe.MatchString(ctx)
+	c := r && reqConcealRe.MatchString(s)
+	sev := 0.0
+	switch {
+	case (r || link) && ad:
+		sev = 0.7
+	case ad && p:
+		sev = 0.55
+	case r && c:
+		sev = 0.6
+	case r && p:
+		sev = 0.45
+	}
+	if sev > 0 && (c || r && p && ad) {
+		sev += 0.15
+	}
+	return min(sev, 0.9), v
+}
+
+// reqToRe is the preposition that sends to a recipient.
+var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для)(?:$|[^\p{L}])|给|到|に|へ`)
+
+// recipientAfter reports whether a recipient follows the verb at from,
+// introduced by a preposition ("forward … to x@y.z"): an address in a
+// mail header beside a verb is not where anything is sent.
+func recipientAfter(s string, from int) bool {
+	if !strings.ContainsAny(s[from:], "@0123456789'\"‘“") {
+		return false
+	}
+	for _, m := range reqRecipientRe.FindAllStringIndex(s[from:], 4) {
+		if reqToRe.MatchString(s[from : from+m[0]+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// Encoded orders: "decode this and do what it says", whatever the
+// encoding (base64, hex, rot13, one not named): the instruction to decode
+// and then follow is the signal, a blob near it the corroboration.
+var (
+	decodeKW = []string{"decod", "rot13", "rot-13", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
+		"декодир", "расшифр", "解码", "解碼", "デコード", "復号"}
+	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow|execute|obey|carry\s+out|do\s+what|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task)` +
+		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
+	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
+)
+
+// findEncodedOrders judges the text around decodeKW hits: the sentence and
+// the one after it.
+func (f *fieldScan) findEncodedOrders(hits []int) {
+	seen := -1
+	for n, h := range hits {
+		if n >= maxRequestSentences {
+			return
+		}
+		if h < seen {
+			continue
+		}
+		a, b := requestSentence(f.t, h)
+		end := b
+		if end < len(f.t) {
+			_, end = requestSentence(f.t, min(len(f.t)-1, b+2))
+		}
+		seen = end
+		s := strings.ToLower(f.t[a:end])
+		if !decodeFollowRe.MatchString(s) {
+			continue
+		}
+		sev := 0.45
+		if blobRe.MatchString(f.t[a:min(len(f.t), end+300)]) {
+			sev = 0.7
+		}
+		f.finds = append(f.finds, finding{rule: "encoded-order", tier: Contextual, kind: language, sev: sev, a: h, b: min(b, h+len("decode")), excerpt: clip(f.t[a:b]), lang: true})
+	}
+}
+
+// lastVerb returns where the last of reqVerbs stands in s (lower case),
+// found word by word: a regular expression of that many alternatives
+// costs far more per sentence.
+func lastVerb(s string) []int {
+	var v []int
+	eachWord(s, func(i, j int) {
+		if reqVerbs[s[i:j]] {
+			v = []int{i, j}
+		}
+	})
+	if !hasCJK(s) {
+		return v
+	}
+	for _, w := range reqVerbsCJK {
+		if k := strings.LastIndex(s, w); k >= 0 && (v == nil || k > v[0]) {
+			v = []int{k, k + len(w)}
+		}
+	}
+	return v
+}
+
+// private reports whether s (lower case) names the user's data or access.
+func private(s string) bool {
+	found := false
+	eachWord(s, func(i, j int) { found = found || reqPrivateWords[s[i:j]] })
+	for _, w := range reqPrivateSubs {
+		if found || w[0] >= 0x80 && !nonASCII(s) {
+			break
+		}
+		found = strings.Contains(s, w)
+	}
+	return found
+}
+
+// mayAddress is the cheap test before reqAddresseeRe: a word or stem that
+// can name a machine. The stems lists put ASCII first, as the loop stops
+// at the first other one when s is ASCII.
+func mayAddress(s string) bool {
+	found := false
+	eachWord(s, func(i, j int) { found = found || machineWords[s[i:j]] })
+	for _, w := range machineStems {
+		if found || w[0] >= 0x80 && !nonASCII(s) {
+			break
+		}
+		found = strings.Contains(s, w)
+	}
+	return found
+}
+
+var (
+	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
+		asistente assistente assistent automated automatic`)
+	machineStems = []string{"ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"ассистент", "人工智能", "助手", "アシスタント"}
+)
+
+// eachWord calls fn with the bounds of each word of s (letters, and
+// hyphens inside one), up to 24 bytes long.
+func eachWord(s string, fn func(i, j int)) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) {
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsLetter(r) && r != '-' {
+				break
+			}
+			j += n
+		}
+		if j-i <= 24 {
+			fn(i, j)
+		}
+		i = j
+	}
+}
+
+// hasCJK: s holds a character of the CJK blocks (UTF-8 lead bytes E3-E9:
+// kana, ideographs).
+func hasCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE3 && s[i] <= 0xE9 {
+			return true
+		}
+	}
+	return false
+}
+
+func nonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,261 @@
+package injection
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Poisoned tool definitions say things an honest tool has no reason to
+// say. The rules of the text scanner judge what a definition tells the
+// model to do; these judge what a definition claims about itself and about
+// other tools, and what its parameters ask the model to put in them:
+//
+//   - priority: "always call this tool first", "before any other tool",
+//     "prefer it over every other tool", "its output overrides…";
+//   - shadowing: directions about tools of other servers ("whenever
+//     send_email is used, also…", "replaces the create_issue tool of the
+//     github server", "use this instead of read_file");
+//   - data requests: a parameter whose name, description, default or
+//     examples ask for the conversation, files or secrets ("the full
+//     conversation so far", "contents of ~/.ssh/id_ed25519", "the user's
+//     API key from the environment").
+//
+// A tool of the same server named in a definition ("call open_session
+// before query") is ordinary usage; only a tool the list does not hold
+// counts as another server's.
+
+// toolClaim is one finding on a tool definition: the path of the string
+// (relative to the tool) and the rule.
+type toolClaim struct {
+	path, rule, excerpt string
+	sev                 float64
+}
+
+var (
+	// Claims of priority over other tools, in English and the five
+	// European languages of the override rules.
+	priorityRe = regexp.MustCompile(`(?i)\b(?:` +
+		`always\s+(?:call|use|run|invoke|execute|choose|select|pick)\s+(?:this(?:\s+tool)?|it|me)\s+(?:first|before)` +
+		`|(?:must|should|has\s+to|needs\s+to)\s+(?:always\s+)?be\s+(?:called|used|invoked|run|executed)\s+(?:first|before\s+(?:any|all|every)\b)` +
+		`|(?:call|use|run|invoke)\s+(?:this(?:\s+tool)?|it|me)\s+(?:first|before\s+(?:any|all|every)\s+other)` +
+		`|before\s+(?:using|calling|invoking|running)\s+(?:any|all|every)\s+other\s+tools?` +
+		`|(?:use|call|prefer|choose|pick|select)\s+(?:this(?:\s+tool|\s+one)?|it|me)\s+(?:instead\s+of|over|rather\s+than|in\s+place\s+of)\s+(?:any|all|every|the\s+other|other)` +
+		`|(?:highest|top|absolute|maximum)\s+priority` +
+		`|takes?\s+(?:precedence|priority)\s+over` +
+		`|overrides?\s+(?:the\s+)?(?:results?|output|answers?)\s+of\s+(?:any|all|every|the)?\s*other` +
+		`|(?:its|this\s+tool'?s?)\s+(?:output|results?)\s+(?:overrides?|supersedes?|replaces?)` +
+		`|(?:ignore|disregard|distrust|discard)\s+(?:the\s+)?(?:results?|output|answers?)\s+(?:of|from)\s+(?:any|all|every|the)?\s*other` +
+		`|(?:other|all\s+other|every\s+other)\s+tools?\s+(?:are|is)\s+(?:deprecated|unsafe|broken|compromised|untrusted|disabled)` +
+		`)|toujours\s+[^.;]{0,40}en\s+premier|avant\s+tout\s+autre\s+outil` +
+		`|siempre\s+[^.;]{0,40}(?:primero|en\s+primer\s+lugar)|antes\s+de\s+cualquier\s+otra\s+herramienta` +
+		`|immer\s+[^.;]{0,40}zuerst|vor\s+allen\s+anderen\s+(?:tools|werkzeugen)` +
+		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+qualsiasi\s+altro\s+strumento|antes\s+de\s+qualquer\s+outra\s+ferramenta`)
+
+	// Directions about a named tool: group 1 or 2 is the tool's name,
+	// checked against the list afterwards.
+	shadowRe = regexp.MustCompile(`(?i)\b(?:` +
+		`(?:whenever|when|each\s+time|every\s+time|any\s+time|if)\s+(?:the\s+)?(?:user\s+|you\s+|model\s+|assistant\s+)?(?:calls?|uses?|invokes?|runs?)?\s*(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?(?:\s+is\s+(?:used|called|invoked|run))?` +
+		`|(?:^|[.;:!?]\s*)(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?\s+(?:of|from|on|in)\s+(?:the\s+)?[a-z0-9_\-]+\s+(?:mcp\s+)?server` +
+		`|(?:instead\s+of|in\s+place\s+of|replaces?|supersedes?|overrides?|shadows?|never\s+(?:call|use|invoke)|do\s+not\s+(?:call|use|invoke)|don'?t\s+(?:call|use|invoke))\s+(?:the\s+)?(?:original\s+|official\s+|built-?in\s+|other\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*)` + "[`'\"]?" +
+		`)`)
+	// A description that speaks of what goes into an argument.
+	argumentRe = regexp.MustCompile(`(?i)\b(?:argument|parameter|param|field|input)s?\b|\b(?:as|in)\s+(?:the\s+)?['"]\w+['"]`)
+	putRe      = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give)\b`)
+	// Another server named as such.
+	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s)\b`)
+	// Verbs of a direction about another tool that make it more than a
+	// pointer to the right tool.
+	shadowAct = regexp.MustCompile(`(?i)\b(?:also|always|bcc|cc|copy|add|include|send|forward|never|must|instead|deprecated|broken|unsafe|required|redirect|replace|replaces|ignore|compromised|outdated|unreliable|insecure|malicious|do\s+not|don'?t)\b`)
+
+	// What a parameter may ask for that it has no business asking.
+	conversationRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|transcript|dialog(?:ue)?|system\s+prompt|hidden\s+instructions` +
+		`|(?:user'?s?|previous|prior|earlier|last|recent|all|our|your|every)\s+(?:\w+\s+){0,2}messages|messages\s+(?:exchanged|so\s+far|of\s+the\s+(?:conversation|chat|session))` +
+		`|(?:message|chat|conversation)\s+history|everything\s+the\s+user\s+(?:has\s+)?(?:said|typed|written|asked))\b`)
+	wholeRe       = regexp.MustCompile(`(?i)\b(?:full|entire|whole|all|every|complete|so\s+far|previous|prior|earlier|verbatim|last\s+\w+|recent|copy|paste|including|include|history|transcript)\b`)
+	secretNameRe  = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|password|passwd|passphrase|private[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|bearer|credential|ssh[_\-\s]?key|session[_\-\s]?cookie|seed[_\-\s]?phrase|mnemonic|otp|2fa)`)
+	secretWordRe  = regexp.MustCompile(`(?i)\b(?:api\s*keys?|secrets?|passwords?|tokens?|credentials?|private\s+keys?|ssh\s+keys?|cookies?|environment\s+variables?|env\s+vars?|seed\s+phrase)\b`)
+	gatherRe      = regexp.MustCompile(`(?i)\b(?:read|paste|copy|include|including|dump|collect|gather|concatenate|contents?\s+of|from\s+the\s+environment|environment\s+variable|\.env|all|every|full|visible|any|find|look\s+(?:it\s+|them\s+)?up|search|fetch|retrieve|extract|locate|get)\b`)
+	sensitivePath = regexp.MustCompile(`(?i)(?:~|\$home|/home/[^/\s]+|/users/[^/\s]+|%userprofile%)?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env\b|config/gcloud|cursor/mcp\.json)|id_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)|credentials\.json|\bkeychain\b|wallet\.dat`)
+	// Names that look secret-ish but are counts, limits or paging.
+	benignSecretName = regexp.MustCompile(`(?i)(?:max|min|num|page|next|continuation|cursor|count|limit|_id$|id$|name$|length$|expir|ttl)`)
+)
+
+// toolClaims judges one tool definition (raw JSON) against the names of
+// the tools in its list.
+func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
+	var tool map[string]any
+	if json.Unmarshal(raw, &tool) != nil {
+		return nil
+	}
+	self, _ := tool["name"].(string)
+	var out []toolClaim
+	// Every string of the definition, with its path, for the priority and
+	// shadowing claims.
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, stringClaims(path, x, self, listed)...)
+		case []any:
+			for i, e := range x {
+				walk(path+"["+strconv.Itoa(i)+"]", e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				walk(p, x[k])
+			}
+		}
+	}
+	walk("", tool)
+	if desc, ok := tool["description"].(string); ok {
+		// A description telling the model what to put in an argument is
+		// held to what a parameter's own description is, sentence by
+		// sentence.
+		d := strings.Join(strings.Fields(desc), " ")
+		for a := 0; a < len(d); {
+			_, b := requestSentence(d, a)
+			sent := d[a:b]
+			if argumentRe.MatchString(sent) && putRe.MatchString(sent) && (conversationRe.MatchString(sent) && wholeRe.MatchString(sent) ||
+				secretWordRe.MatchString(sent) && gatherRe.MatchString(sent) || sensitivePath.MatchString(sent)) {
+				out = append(out, toolClaim{path: "description", rule: "tool-data-request", sev: 0.9, excerpt: clip(sent)})
+				break
+			}
+			a = b + 1
+		}
+	}
+	for _, schemaKey := range []string{"inputSchema", "input_schema", "parameters"} {
+		if schema, ok := tool[schemaKey].(map[string]any); ok {
+			out = append(out, paramClaims(schemaKey, schema, 0)...)
+		}
+	}
+	return out
+}
+
+func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
+	if len(s) < 8 {
+		return nil
+	}
+	t := strings.Join(strings.Fields(s), " ")
+	var out []toolClaim
+	if m := priorityRe.FindStringIndex(t); m != nil {
+		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
+	}
+	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
+		name := group(t, m, 1)
+		for g := 2; name == "" && g <= 3; g++ {
+			name = group(t, m, g)
+		}
+		n := strings.ToLower(name)
+		if n == "" || listed[n] || n == strings.ToLower(self) || n == "this" || n == "it" || n == "the" || n == "them" || n == "that" || n == "tool" || n == "other" || n == "any" {
+			continue
+		}
+		// The sentence around the reference decides: a pointer to the
+		// right tool ("use get_alerts instead for warnings") passes; a
+		// direction about it (also bcc, never call it, it is deprecated)
+		// or a reference to another server does not.
+		a, b := sentence(t, m[0], m[1])
+		sent := t[a:b]
+		toolLike := strings.ContainsAny(name, "_-.") || strings.Contains(strings.ToLower(sent), "tool")
+		switch {
+		case otherServerRe.MatchString(sent) && toolLike:
+			out = append(out, toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(sent)})
+		case shadowAct.MatchString(sent) && toolLike && !strings.HasPrefix(strings.ToLower(t[m[0]:m[1]]), "if "):
+			out = append(out, toolClaim{path: path, rule: "tool-shadowing", sev: 0.85, excerpt: clip(sent)})
+		default:
+			continue
+		}
+		break
+	}
+	return out
+}
+
+// paramClaims judges the parameters of a JSON schema: names, descriptions,
+// defaults and examples asking for the conversation, files or secrets.
+func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
+	props, _ := schema["properties"].(map[string]any)
+	if depth > 4 {
+		return nil
+	}
+	names := make([]string, 0, len(props))
+	for k := range props {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var out []toolClaim
+	for _, name := range names {
+		p, _ := props[name].(map[string]any)
+		pp := path + ".properties." + name
+		var texts []string
+		for _, k := range []string{"description", "title", "default", "examples", "example", "enum", "const"} {
+			texts = append(texts, flatStrings(p[k])...)
+		}
+		desc := strings.Join(strings.Fields(strings.Join(texts, " ")), " ")
+		human := strings.NewReplacer("_", " ", "-", " ").Replace(camelSpaced(name))
+		both := human + " " + desc
+		switch {
+		case sensitivePath.MatchString(desc):
+			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
+		case conversationRe.MatchString(both) && wholeRe.MatchString(desc) && !benignSecretName.MatchString(name) && asksOf(desc):
+			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
+		case secretWordRe.MatchString(both) && gatherRe.MatchString(desc) && asksOf(desc):
+			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
+		case secretNameRe.MatchString(name) && !benignSecretName.MatchString(name):
+			// A tool may need a password; one that asks the model for it,
+			// rather than reading its own configuration, is worth a notice.
+			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.35, excerpt: clip(name)})
+		}
+		if p != nil {
+			out = append(out, paramClaims(pp, p, depth+1)...)
+			if items, ok := p["items"].(map[string]any); ok {
+				out = append(out, paramClaims(pp+".items", items, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// asksOf: the description asks the model to fill the parameter with
+// something of the user's or the session's, rather than describing a
+// value the user supplies.
+func asksOf(desc string) bool { return asksRe.MatchString(desc) }
+
+var asksRe = regexp.MustCompile(`(?i)\b(?:user'?s|your|you|so\s+far|this\s+session|the\s+session|environment|visible|every|all|entire|whole|full|verbatim|paste|copy|concatenate|dump|read\s+it|read\s+them)\b`)
+
+func flatStrings(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		var out []string
+		for _, e := range x {
+			out = append(out, flatStrings(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// camelSpaced splits camelCase into words ("userMessages" → "user Messages").
+func camelSpaced(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if i > 0 && c >= 'A' && c <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
