@@ -35,7 +35,7 @@ func TestWrapCommand(t *testing.T) {
 
 	code, out, errOut := runCmd(t, "wrap", "--config", path, "--dry-run")
 	assert.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "config: "+path+"\n  fs: wrapped\n    - npx -y @modelcontextprotocol/server-filesystem\n"+
+	assert.Contains(t, out, "config: "+path+"\n  fs: would be wrapped\n    - npx -y @modelcontextprotocol/server-filesystem\n"+
 		"    + /opt/flowd/shim --name fs -- npx -y @modelcontextprotocol/server-filesystem\n  dry run: nothing written\n")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -71,7 +71,7 @@ func TestWrapCommandFindsClients(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 	assert.True(t, strings.HasPrefix(out, "claude-desktop: no config (looked for "), "clients are reported in order:\n%s", out)
 	assert.Contains(t, out, "claude-code: no config (looked for "+filepath.Join(home, ".claude.json")+", "+filepath.Join(home, ".mcp.json")+")\n")
-	assert.Contains(t, out, "cursor: "+cursor+"\n  fs: wrapped\n")
+	assert.Contains(t, out, "cursor: "+cursor+"\n  fs: would be wrapped\n")
 
 	code, _, errOut = runCmd(t, "unwrap", "--client", "claude-code")
 	assert.Equal(t, 1, code)

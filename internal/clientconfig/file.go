@@ -117,7 +117,11 @@ func (f File) Report(w io.Writer) {
 			fmt.Fprintf(w, "  %s: skipped, %s\n", name, s.Note)
 			continue
 		}
-		fmt.Fprintf(w, "  %s: %s\n    - %s\n    + %s\n", name, s.Action, commandLine(s.Old), commandLine(s.New))
+		action := string(s.Action)
+		if !f.Written {
+			action = "would be " + action // a dry run says what it would do
+		}
+		fmt.Fprintf(w, "  %s: %s\n    - %s\n    + %s\n", name, action, commandLine(s.Old), commandLine(s.New))
 	}
 	switch {
 	case len(f.Servers) == 0:

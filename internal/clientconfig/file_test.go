@@ -80,7 +80,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 
 	var out bytes.Buffer
 	f.Report(&out)
-	assert.Contains(t, out.String(), "  filesystem: wrapped\n"+
+	assert.Contains(t, out.String(), "  filesystem: would be wrapped\n"+
 		"    - npx -y @modelcontextprotocol/server-filesystem /Users/zoë/Documents /Users/zoë/Desktop\n"+
 		"    + /usr/local/bin/shim --name filesystem -- npx -y @modelcontextprotocol/server-filesystem /Users/zoë/Documents /Users/zoë/Desktop\n")
 	assert.Contains(t, out.String(), "    - /opt/homebrew/bin/uvx mcp-server-notes --dir '~/メモ & <notes>'\n")

@@ -229,7 +229,11 @@ func exitCode(cmd *exec.Cmd, err error) int {
 // to do rather than a bare ENOENT.
 func lookPath(name string) (string, error) {
 	p, err := exec.LookPath(name)
-	if err != nil {
+	switch {
+	case err != nil && strings.ContainsRune(name, filepath.Separator):
+		// A path was given: PATH has nothing to do with it.
+		return "", fmt.Errorf("cannot run upstream command %s: %w", name, err)
+	case err != nil:
 		return "", fmt.Errorf("cannot find upstream command %q on PATH (%s); give its absolute path", name, os.Getenv("PATH"))
 	}
 	return p, nil

@@ -480,6 +480,11 @@ func TestUpstreamExitCodeAndReport(t *testing.T) {
 	r = startShim(t, socketPath(t), "open", "no-such-command-flowd")
 	assert.Equal(t, 127, <-r.code)
 	assert.Contains(t, r.stderr.String(), "give its absolute path")
+
+	r = startShim(t, socketPath(t), "open", "/no/such/command-flowd")
+	assert.Equal(t, 127, <-r.code)
+	assert.Contains(t, r.stderr.String(), "cannot run upstream command /no/such/command-flowd")
+	assert.NotContains(t, r.stderr.String(), "PATH", "an absolute path has nothing to do with PATH")
 }
 
 // runShim is startShim with whatever Options the test sets; Stdin, Stdout
