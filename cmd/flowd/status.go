@@ -32,7 +32,7 @@ func cmdStatus(args []string) error {
 	}
 	svc := serviceStatus()
 	// Seen from this side of the socket: what the running flowd cannot know.
-	unprot, _ := unprotected.List(unprotected.Dir())
+	unprot, unprotErr := unprotected.List(unprotected.Dir())
 	others := otherFlowds(socket.Path())
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
@@ -47,6 +47,9 @@ func cmdStatus(args []string) error {
 	}
 	for _, o := range others {
 		fmt.Printf("WARNING: another flowd of yours answers on %s: your shims and hooks may be split between them (flowd doctor)\n", o)
+	}
+	if unprotErr != nil {
+		fmt.Printf("WARNING: cannot tell which shims pass messages unchecked: %v\n", unprotErr)
 	}
 	for _, u := range unprot {
 		fmt.Printf("WARNING: shim %q (pid %d) passes messages unchecked since %s: %s\n", u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason)

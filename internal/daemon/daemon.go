@@ -342,6 +342,14 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid()}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
+	// The user's verifier is read now, once: a file deleted or swapped
+	// while flowd runs must not count, and before the first approval
+	// asked about it it would have.
+	if set, since, err := d.approvals.Status(d.uid); err != nil {
+		o.Log.Error("approval passphrase unreadable: releasing and approving are refused until it is set again", "err", err)
+	} else if set {
+		o.Log.Info("approval passphrase set", "since", since)
+	}
 	return d, nil
 }
 

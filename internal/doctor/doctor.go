@@ -54,8 +54,10 @@ type Facts struct {
 	// Flowds are this user's flowds that answer, one per socket: more than
 	// one splits the user's shims and hooks between them.
 	Flowds []Flowd
-	// Unprotected are the shims passing messages without flowd's checks.
-	Unprotected []unprotected.Shim
+	// Unprotected are the shims passing messages without flowd's checks;
+	// UnprotectedErr says why they could not be listed.
+	Unprotected    []unprotected.Shim
+	UnprotectedErr string
 
 	ConfigPath    string
 	ConfigMissing bool
@@ -126,7 +128,10 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 		}
 		f.Flowds = append(f.Flowds, fd)
 	}
-	f.Unprotected, _ = unprotected.List(unprotected.Dir())
+	unprot, err := unprotected.List(unprotected.Dir())
+	if f.Unprotected = unprot; err != nil {
+		f.UnprotectedErr = err.Error()
+	}
 	if _, err := config.Load(configPath); errors.Is(err, fs.ErrNotExist) {
 		f.ConfigMissing = true
 	} else if err != nil {
@@ -267,6 +272,9 @@ func Judge(f Facts) []Finding {
 		}
 		add("daemon", Fail, fmt.Sprintf("more than one flowd runs for you: %s besides %s; your shims and hooks may be split between them, and each sees only part of a session",
 			strings.Join(where, ", "), f.Flowds[0].Socket), "kill "+strings.Join(kill, " ")+", then restart your MCP clients")
+	}
+	if f.UnprotectedErr != "" {
+		add("daemon", Warn, "cannot tell which shims pass messages unchecked: "+f.UnprotectedErr, "rm -rf "+unprotected.Dir()+" (shims that run unprotected make it again)")
 	}
 	for _, u := range f.Unprotected {
 		add("daemon", Fail, fmt.Sprintf("shim %q (pid %d) passes messages unchecked since %s: %s (it looked for flowd on %s)",

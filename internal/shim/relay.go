@@ -51,10 +51,6 @@ type relay struct {
 	// unjudged, whose answers may pass unjudged too; it is emptied once
 	// flowd answers again.
 	passed unjudgedIDs
-	// untrusted, when set, is why the socket's place cannot be trusted:
-	// someone else could be listening there, so fail_mode is closed
-	// whatever the config says, and this is the fix the user is told.
-	untrusted string
 	// unprotected records this shim, while it passes messages unchecked,
 	// where flowd status and doctor look (package unprotected).
 	unprotected func(reason string)
@@ -190,12 +186,16 @@ const maxKeptBuffer = 64 << 20
 // reports the blocked calls itself.
 func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []byte) {
 	state := r.link.state()
-	if r.mode() == "closed" {
+	// Checked at each failure, not once: another user may make the
+	// directory after the shim started. Someone else could be listening
+	// there, so fail_mode is closed whatever the config says.
+	untrusted := untrustedSocket(r.link.socket)
+	if untrusted != "" || r.mode() == "closed" {
 		if e, err := jsonrpc.Parse(p.line); err == nil {
 			fix := "start flowd (flowd run) or set fail_mode = \"open\""
 			switch {
-			case r.untrusted != "":
-				fix = r.untrusted
+			case untrusted != "":
+				fix = untrusted
 			case state == "is not answering":
 				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
 			}
@@ -212,7 +212,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	}
 	if len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
 		r.logf("flowd at %s %s: messages pass unchecked (fail_mode=%s) until it answers again", r.link.socket, state, r.mode())
-		if r.mode() == "open" && r.unprotected != nil {
+		if untrusted == "" && r.mode() == "open" && r.unprotected != nil {
 			r.unprotected("flowd " + state + ": messages pass unchecked (fail_mode=open)")
 		}
 	}
@@ -231,9 +231,6 @@ func (r *relay) answered() {
 }
 
 func (r *relay) mode() string {
-	if r.untrusted != "" {
-		return "closed"
-	}
 	if m := r.link.settings().FailMode; m != "" {
 		return m
 	}

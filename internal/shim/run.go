@@ -116,9 +116,9 @@ func Run(o Options) int {
 	l := newLink(o.Socket, hello, start, logf)
 	l.timeout = o.VerdictTimeout
 	l.toClient = func(line []byte) { toClient.Write(line) }
-	r := &relay{link: l, failMode: o.FailMode, logf: logf, untrusted: untrustedSocket(o.Socket)}
-	if r.untrusted != "" {
-		logf("%s", r.untrusted)
+	r := &relay{link: l, failMode: o.FailMode, logf: logf}
+	if why := untrustedSocket(o.Socket); why != "" {
+		logf("%s", why)
 	}
 	if dir := o.UnprotectedDir; dir != "" {
 		rec := unprotected.Shim{PID: os.Getpid(), Server: o.Name, Socket: o.Socket}

@@ -527,13 +527,23 @@ func TestUnprotectedShimIsRecorded(t *testing.T) {
 func TestUntrustedSocketDirFailsClosed(t *testing.T) {
 	sock := socketPath(t)
 	dir := filepath.Dir(sock)
-	require.NoError(t, os.Chmod(dir, 0o777))
 	r := runShim(t, Options{Socket: sock, FailMode: "open", Command: []string{"cat"}})
-	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"key"}}}`+"\n")
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"key"}}}` + "\n"
+	r.send(t, call)
+	assert.Equal(t, call, r.readLine(t), "flowd is merely absent: fail_mode open passes it")
+
+	// Another user's doing, after the shim started: checked again.
+	require.NoError(t, os.Chmod(dir, 0o777))
+	r.send(t, call)
 	reply := r.readLine(t)
 	assert.Contains(t, reply, `"isError":true`)
 	assert.Contains(t, reply, "socket directory cannot be trusted")
 	assert.Contains(t, reply, dir)
 	assert.Contains(t, reply, "chmod 700 "+dir, "the fix")
+	assert.Equal(t, 0, r.finish(t))
+
+	r = runShim(t, Options{Socket: sock, FailMode: "open", Command: []string{"cat"}})
+	r.send(t, call)
+	assert.Contains(t, r.readLine(t), "socket directory cannot be trusted", "untrusted from the start")
 	assert.Equal(t, 0, r.finish(t))
 }

@@ -24,9 +24,10 @@ type Shim struct {
 	Since  time.Time `json:"since"`
 }
 
-// Dir is where the records live: beside flowd's data, which the user's
-// shims and CLI find the same way.
-func Dir() string { return filepath.Join(paths.DataDir(), "unprotected") }
+// Dir is where the records live: beside the user's socket, whose place
+// depends on nothing a client's environment can change, so a shim started
+// with a reduced environment and the user's CLI agree on it.
+func Dir() string { return filepath.Join(filepath.Dir(paths.UserSocket()), "unprotected") }
 
 // Mark records s, replacing an earlier record of the same pid.
 func Mark(dir string, s Shim) error {
