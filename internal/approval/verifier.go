@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/atomicfile"
 )
 
 // MinLength is the shortest passphrase accepted, in characters. The
@@ -81,23 +82,8 @@ func Save(path string, v Verifier) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".approval-*")
-	if err != nil {
+	if err := atomicfile.Write(path, b, 0o600); err != nil {
 		return fmt.Errorf("save approval passphrase: %w", err)
-	}
-	_, werr := tmp.Write(b)
-	if err := tmp.Sync(); werr == nil {
-		werr = err
-	}
-	if err := tmp.Close(); werr == nil {
-		werr = err
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save approval passphrase %s: %w", path, werr)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/flowd-dev/flowd/internal/atomicfile"
 )
 
 // Scope is which of Claude Code's settings files holds the hooks.
@@ -149,41 +151,15 @@ func rewrite(path string, edit func([]byte) ([]byte, int, error)) (Change, error
 		}
 		mode = st.Mode().Perm()
 		ch.Backup = path + BackupSuffix
-		if err := writeAtomic(ch.Backup, old, mode); err != nil {
+		if err := atomicfile.Write(ch.Backup, old, mode); err != nil {
 			return ch, fmt.Errorf("back up Claude Code settings: %w (the file was not changed)", err)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return ch, fmt.Errorf("create Claude Code settings directory: %w", err)
 	}
-	if err := writeAtomic(path, out, mode); err != nil {
+	if err := atomicfile.Write(path, out, mode); err != nil {
 		return ch, fmt.Errorf("write Claude Code settings: %w", err)
 	}
 	ch.Changed = true
 	return ch, nil
-}
-
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/flowd-dev/flowd/internal/atomicfile"
 )
 
 // BackupSuffix names the copy of a config file taken before flowd
@@ -69,40 +71,24 @@ func rewrite(path string, change func([]byte) (Result, error), dryRun bool) (Fil
 	return f, nil
 }
 
-// writeAtomic replaces path with b through a temporary file and a rename,
-// so a client never reads half a file. When was is not nil, path must
-// still hold it: clients rewrite their own files while they run (Claude
-// Code its ~/.claude.json), and their change must not be lost.
+// writeAtomic replaces path with b (atomicfile). When was is not nil,
+// path must still hold it: clients rewrite their own files while they run
+// (Claude Code its ~/.claude.json), and their change must not be lost.
 func writeAtomic(path string, b []byte, mode fs.FileMode, was []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
+	var check func() error
 	if was != nil {
-		now, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(now, was) {
-			return fmt.Errorf("the file changed while flowd edited it (is the client running?); run the command again")
+		check = func() error {
+			now, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(now, was) {
+				return fmt.Errorf("the file changed while flowd edited it (is the client running?); run the command again")
+			}
+			return nil
 		}
 	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteIf(path, b, mode, check)
 }
 
 // Report prints what happened to each server of f: old and new command

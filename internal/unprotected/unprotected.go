@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/atomicfile"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
 
@@ -38,21 +39,8 @@ func Mark(dir string, s Shim) error {
 	if err != nil {
 		return err
 	}
-	// Written whole, then renamed: a reader never sees half a record.
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("record unprotected shim in %s: %w", dir, err)
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), file(dir, s.PID))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("record unprotected shim in %s: %w", dir, werr)
+	if err := atomicfile.Write(file(dir, s.PID), b, 0o600); err != nil {
+		return fmt.Errorf("record unprotected shim: %w", err)
 	}
 	return nil
 }
