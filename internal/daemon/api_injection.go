@@ -177,16 +177,22 @@ func (d *Daemon) approved(w http.ResponseWriter, r *http.Request, pass, what str
 		return true
 	}
 	d.log.Warn("approval refused", "what", what, "uid", p.UID, "err", err)
+	approvalError(w, err)
+	return false
+}
+
+// approvalError answers a refusal of the approval gate: 429 while guesses
+// are locked out, 403 for a wrong, missing or too weak passphrase.
+func approvalError(w http.ResponseWriter, err error) {
 	var locked *approval.LockedError
 	switch {
 	case errors.As(err, &locked):
 		http.Error(w, err.Error(), http.StatusTooManyRequests)
-	case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrNotSet):
+	case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrNotSet), errors.Is(err, approval.ErrWeak):
 		http.Error(w, err.Error(), http.StatusForbidden)
 	default:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
-	return false
 }
 
 // servePassphrase sets or changes the asker's approval passphrase.
@@ -204,15 +210,7 @@ func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
 	wasSet, _, _ := d.approvals.Status(p.UID)
 	if err := d.approvals.Set(p.UID, req.Old, req.New); err != nil {
 		d.log.Warn("approval passphrase not changed", "uid", p.UID, "err", err)
-		var locked *approval.LockedError
-		switch {
-		case errors.As(err, &locked):
-			http.Error(w, err.Error(), http.StatusTooManyRequests)
-		case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrWeak):
-			http.Error(w, err.Error(), http.StatusForbidden)
-		default:
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-		}
+		approvalError(w, err)
 		return
 	}
 	d.log.Warn("approval passphrase set", "uid", p.UID, "changed", wasSet)
