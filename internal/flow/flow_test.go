@@ -2,8 +2,10 @@ package flow
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 func TestFlowTypeAndRisk(t *testing.T) {
@@ -137,6 +140,34 @@ func TestSecretWithoutOriginStillCounts(t *testing.T) {
 	assert.Equal(t, []string{"github_token"}, a.Secrets)
 	assert.Equal(t, RiskCritical, a.Risk)
 	assert.Empty(t, a.Edges)
+}
+
+// A secret flowd never saw arrive is found in the decoded views of the
+// arguments as well: sent encoded, it still counts.
+func TestSecretWithoutOriginInDecodedViews(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	const tok = "ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"
+	for name, sent := range map[string]string{
+		"base64":         base64.StdEncoding.EncodeToString([]byte("token " + tok)),
+		"url, twice":     url.QueryEscape(percentAll(tok)),
+		"zero-width":     strings.Join(strings.Split(tok, ""), "\u200b"),
+		"dashes between": strings.Join(strings.Split(tok, ""), "-"),
+	} {
+		args := []byte(`{"text":"` + sent + `"}`)
+		plain := tr.Session("p"+name).Check("slack", "post", classify.Result{Class: classify.External}, args, nil, nil)
+		assert.Empty(t, plain.Secrets, "%s: not in the raw text", name)
+		a := tr.Session(name).Check("slack", "post", classify.Result{Class: classify.External}, args, unwrap.Views(args), nil)
+		assert.Equal(t, []string{"github_token"}, a.Secrets, name)
+		assert.Equal(t, RiskCritical, a.Risk, name)
+	}
+}
+
+func percentAll(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }
 
 func TestOriginsAreBounded(t *testing.T) {

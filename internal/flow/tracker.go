@@ -440,6 +440,16 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	complete := true
 	if s.t.detector != nil && len(args) > 0 {
 		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
+		// A secret flowd never saw arrive is found in whatever encoding
+		// it is sent: the detector reads the decoded views too.
+		for _, v := range views {
+			if !complete {
+				break
+			}
+			var found []secrets.Finding
+			found, complete = s.t.detector.ScanWithin(Text(v, 1<<20), b)
+			argSecrets = append(argSecrets, found...)
+		}
 	}
 	s.Wait()
 	s.mu.Lock()
@@ -448,6 +458,14 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	var secretHits []fingerprint.SecretMatch
 	if complete && sec != nil {
 		secretHits, complete = sec.Find(args, b)
+		for _, v := range views {
+			if !complete {
+				break
+			}
+			var hits []fingerprint.SecretMatch
+			hits, complete = sec.Find(v, b)
+			secretHits = append(secretHits, hits...)
+		}
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
