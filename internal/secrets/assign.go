@@ -362,6 +362,25 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	return vs, ve, false, ve > vs
 }
 
+// minBearer is the shortest token after an auth scheme (Bearer, Token)
+// that is reported: issued tokens are longer, and shorter ones are
+// documentation (RFC 6750's "mF_9.B5f-4.1JqM") far more often than
+// credentials. Basic credentials are passwords and keep any length.
+const minBearer = 16
+
+// afterAuthScheme: the value at vs follows "Bearer ", "Token " or the like.
+func afterAuthScheme(text string, vs int) bool {
+	if vs < 2 || text[vs-1] != ' ' {
+		return false
+	}
+	w := vs - 1
+	for w > 0 && isAlpha(text[w-1]) {
+		w--
+	}
+	scheme := strings.ToLower(text[w : vs-1])
+	return authSchemes[scheme] && scheme != "basic"
+}
+
 // trimAuthScheme drops "Bearer " from a quoted header value.
 func trimAuthScheme(text string, vs, ve int, quoted bool) (int, int, bool, bool) {
 	if sp := strings.IndexByte(text[vs:ve], ' '); sp > 0 && authSchemes[strings.ToLower(text[vs:vs+sp])] {
@@ -461,6 +480,9 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
 		return
 	}
+	if len(v) < minBearer && afterAuthScheme(text, vs) {
+		return
+	}
 	st.lastValue.reported = true
 	f := finding{generic: true, Finding: Finding{Value: v, Start: vs, End: ve, Example: looksLikeExample(v)}}
 	switch {
@@ -497,7 +519,13 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		return false // escaped text ("\u3299\ufe0f"), not a literal value
 	}
 	digits := strings.IndexFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
-	if hexLiteral(v) || !quoted && codeValue(v, kind == credPassword) {
+	// A 32-byte hex literal named as a key is one (an Ethereum private key
+	// in code); other hex literals are constants.
+	key32 := hexLiteral(v) && len(v) == 66
+	// A key built from counting runs (ghp_ABCDEFGHIJ…0123) reads as words
+	// but is a documented example key: reported, and marked.
+	counting := len(v) >= 16 && sequenceRun(v) >= 6 && charKinds(v) >= 3
+	if !key32 && (hexLiteral(v) || !quoted && !counting && codeValue(v, kind == credPassword)) {
 		return false
 	}
 	// A documented key ("…EXAMPLEKEY") is judged on the rest of its shape,
@@ -528,7 +556,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		// name (encodeUserPassword, db_password_field).
 		return quoted && !strings.Contains(v, "_") && countSegments(v) == 1
 	}
-	if strings.ContainsAny(v, " \t") || wordish(shape) || charKinds(v) < 2 || hasVersion(v) || slug(v) {
+	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting || charKinds(v) < 2 || hasVersion(v) || slug(v) {
 		return false
 	}
 	h := shannon(v)
