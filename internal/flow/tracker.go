@@ -174,6 +174,7 @@ type Session struct {
 	origins map[uint64]*Origin
 	order   []uint64 // origin ids, oldest first, for eviction
 	owner   map[uint64]secretOwner
+	values  valueIndex // short values of private results
 	started time.Time
 	last    time.Time
 	sum     counts
@@ -230,11 +231,18 @@ func (s *Session) size() int {
 	s.mu.Lock()
 	idx, n, owners, sec := s.index, len(s.origins), len(s.owner), s.secrets
 	s.mu.Unlock()
-	b := idx.Bytes() + n*originBytes + owners*ownerBytes
+	b := idx.Bytes() + n*originBytes + owners*ownerBytes + s.valueBytes()
 	if sec != nil {
 		b += sec.Bytes()
 	}
 	return b
+}
+
+// valueBytes is the memory of the session's short values.
+func (s *Session) valueBytes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.values.size()
 }
 
 // forget drops the session's origins and marks it forgotten; it returns
@@ -245,6 +253,7 @@ func (s *Session) forget() int {
 	s.mu.Lock()
 	s.index, s.secrets, s.forgotten = idx, nil, true
 	s.origins, s.order, s.owner = make(map[uint64]*Origin), nil, make(map[uint64]secretOwner)
+	s.values.forget()
 	s.mu.Unlock()
 	return freed
 }
@@ -338,6 +347,12 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // scan finds the secrets of one recorded result and indexes them for
 // matching.
 func (s *Session) scan(o *Origin, text string) {
+	if o.Class == classify.Internal || o.Class == classify.Hybrid {
+		vs := shortValues(text)
+		s.mu.Lock()
+		s.values.addRead(o.ID, vs)
+		s.mu.Unlock()
+	}
 	found := s.t.detector.Scan(text)
 	if len(found) == 0 {
 		return
@@ -406,6 +421,7 @@ type Edge struct {
 	Length   int    `json:"length,omitempty"`
 	Secret   string `json:"secret,omitempty"`   // type, when the edge is a secret
 	Encoding string `json:"encoding,omitempty"` // how the secret was written
+	Value    string `json:"value,omitempty"`    // kind of a short value (Kind "value"): code, number, id, email, phone
 	FlowType string `json:"flow_type"`
 	Risk     string `json:"risk"`
 }
@@ -445,9 +461,12 @@ const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 // when b runs out, Check stops and says so in Analysis.Unfinished.
 func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
+	var argValues []shortValue
 	complete := true
 	if s.t.detector != nil && len(args) > 0 {
-		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
+		text := Text(args, 1<<20)
+		argValues = shortValues(text)
+		argSecrets, complete = s.t.detector.ScanWithin(text, b)
 		// A secret flowd never saw arrive is found in whatever encoding
 		// it is sent: the detector reads the decoded views too.
 		for _, v := range views {
@@ -512,6 +531,11 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
 	}
+	for _, v := range s.values.sent(argValues) {
+		if o := s.origins[v.origin]; o != nil {
+			a.addValue(Edge{From: *o, Kind: "value", Value: v.kind, Length: len(v.canon)}, dest.Class)
+		}
+	}
 	for _, f := range argSecrets {
 		if !slices.Contains(a.Secrets, f.Type) {
 			a.Secrets = append(a.Secrets, f.Type)
@@ -560,6 +584,23 @@ func (a *Analysis) add(e Edge, to classify.Class) {
 	if e.Secret != "" && !slices.Contains(a.Secrets, e.Secret) {
 		a.Secrets = append(a.Secrets, e.Secret)
 	}
+	if !slices.Contains(a.Sources, e.From.Server) {
+		a.Sources = append(a.Sources, e.From.Server)
+	}
+	if riskRank[e.Risk] > riskRank[a.Risk] || a.FlowType == "" {
+		a.Risk, a.FlowType, a.SourceClass = MaxRisk(a.Risk, e.Risk), e.FlowType, e.From.Class
+	}
+}
+
+// addValue records the edge of a short value: its risk says how sure the
+// match is (valueRisk), below that of a secret.
+func (a *Analysis) addValue(e Edge, to classify.Class) {
+	e.FlowType = FlowType(e.From.Class, to)
+	e.Risk = edgeRisk(e.FlowType, false)
+	if e.FlowType == "internal→external" {
+		e.Risk = valueRisk[e.Value]
+	}
+	a.Edges = append(a.Edges, e)
 	if !slices.Contains(a.Sources, e.From.Server) {
 		a.Sources = append(a.Sources, e.From.Server)
 	}
