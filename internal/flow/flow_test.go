@@ -52,7 +52,8 @@ func TestText(t *testing.T) {
 	assert.Equal(t, "plain text", Text([]byte("  plain text "), 100))
 	assert.Len(t, Text([]byte(`["`+string(make([]byte, 0))+`aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbb"]`), 15), 15, "cut at the limit")
 	assert.Equal(t, "broken", Text([]byte(`{"broken`), 100), "what can be read of broken JSON")
-	assert.Equal(t, "k\n\né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
+	assert.Equal(t, "k: \né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
+	assert.Equal(t, "config: aws_key: X\nn: p: y", Text([]byte(`{"config": {"aws_key" : "X"}, "n": 1, "p":"y"}`), 100), "members read with their names")
 	assert.Equal(t, "a\nbad \\uZZ", Text([]byte(`["a","bad \uZZ"]`), 100))
 }
 
