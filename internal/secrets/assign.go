@@ -266,6 +266,10 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	case keyQuote != 0 && pairedValue(text, &i):
 		// <add key="ApiToken" value="…"/>, {"key": "x-api-key", "value": "…"}
 		op = "="
+	case flag && spaced && keyQuote == 0 && i < len(text) && !isAlpha(text[i]) && text[i] != '-' && text[i] > ' ':
+		// --api-token 5449f7…: a flag's value is the next word.
+		op = "="
+		i = sp + 1
 	case i < len(text) && isAlpha(text[i]) && keyQuote == 0 && (s == 0 || text[s-1] != '<'):
 		// A type between name and operator: var token string = "…".
 		for n := 0; i < len(text) && n < 64 && (isIdentByte(text[i]) || text[i] == '[' || text[i] == ']'); n++ {
@@ -368,14 +372,18 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 // credentials. Basic credentials are passwords and keep any length.
 const minBearer = 16
 
-// afterAuthScheme: the value at vs follows "Bearer ", "Token " or the like.
-func afterAuthScheme(text string, vs int) bool {
+// afterAuthScheme: the value at vs follows "Bearer ", "Token " or the
+// like, a word of its own after the name that ends at e.
+func afterAuthScheme(text string, e, vs int) bool {
 	if vs < 2 || text[vs-1] != ' ' {
 		return false
 	}
 	w := vs - 1
 	for w > 0 && isAlpha(text[w-1]) {
 		w--
+	}
+	if w <= e {
+		return false
 	}
 	scheme := strings.ToLower(text[w : vs-1])
 	return authSchemes[scheme] && scheme != "basic"
@@ -460,6 +468,11 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 	// often in prose ("the API key in the header"), so it comes first.
 	vs, ve, quoted, ok := valueAfter(text, s, e)
 	if !ok {
+		if sep := tableHeader(text, s, e); sep != 0 {
+			if kind, _ := judgeName(text[s:e]); kind != credNone {
+				scanTableColumn(st, text, s, e, sep, kind)
+			}
+		}
 		return
 	}
 	kind, aws := judgeName(text[s:e])
@@ -480,7 +493,7 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
 		return
 	}
-	if len(v) < minBearer && afterAuthScheme(text, vs) {
+	if len(v) < minBearer && (afterAuthScheme(text, e, vs) || strings.EqualFold(text[s:e], "bearer")) {
 		return
 	}
 	st.lastValue.reported = true
@@ -525,7 +538,9 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 	// A key built from counting runs (ghp_ABCDEFGHIJ…0123) reads as words
 	// but is a documented example key: reported, and marked.
 	counting := len(v) >= 16 && sequenceRun(v) >= 6 && charKinds(v) >= 3
-	if !key32 && (hexLiteral(v) || !quoted && !counting && codeValue(v, kind == credPassword)) {
+	// Letters and digits switching all along: random, not a name.
+	random := len(v) >= 16 && digitSwitches(v) >= 6
+	if !key32 && (hexLiteral(v) || !quoted && !counting && !random && codeValue(v, kind == credPassword)) {
 		return false
 	}
 	// A documented key ("…EXAMPLEKEY") is judged on the rest of its shape,
@@ -556,7 +571,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		// name (encodeUserPassword, db_password_field).
 		return quoted && !strings.Contains(v, "_") && countSegments(v) == 1
 	}
-	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting || charKinds(v) < 2 || hasVersion(v) || slug(v) {
+	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting && !random || charKinds(v) < 2 || hasVersion(v) || slug(v) {
 		return false
 	}
 	h := shannon(v)
