@@ -89,10 +89,16 @@ var tunedSyntaxes = []notation{
 	{"json", func(n, v string) string { return `{"config": {"` + n + `": "` + v + `", "timeout": 30}}` }},
 	{"structured", func(n, v string) string { return "structuredContent: config: " + envName(n) + ": " + v }},
 	{"python", func(n, v string) string { return "client = Client()\n" + n + " = '" + v + "'\n" }},
-	{"url query", func(n, v string) string { return "see https://api.vendor.example/v2/items?" + n + "=" + v + "&limit=10" }},
+	{"url query", func(n, v string) string {
+		return "see https://api.vendor.example/v2/items?" + n + "=" + v + "&limit=10"
+	}},
 	{"header", func(n, v string) string { return "X-" + headerName(n) + ": " + v }},
-	{"cli flag", func(n, v string) string { return "vendorctl deploy --" + strings.ReplaceAll(n, "_", "-") + " " + v + " --region eu" }},
-	{"log line", func(n, v string) string { return "2026-03-11 09:12:44 [DEBUG] Using " + headerName(n) + "=" + v + " for upload" }},
+	{"cli flag", func(n, v string) string {
+		return "vendorctl deploy --" + strings.ReplaceAll(n, "_", "-") + " " + v + " --region eu"
+	}},
+	{"log line", func(n, v string) string {
+		return "2026-03-11 09:12:44 [DEBUG] Using " + headerName(n) + "=" + v + " for upload"
+	}},
 	{"psql table", func(n, v string) string {
 		return " id | service | " + n + "\n----+---------+" + strings.Repeat("-", len(n)+2) + "\n  1 | billing | " + v + "\n(1 row)\n"
 	}},
@@ -114,7 +120,9 @@ var freshSyntaxes = []notation{
 	}},
 	{"xml", func(n, v string) string { return "<config><" + n + ">" + v + "</" + n + "></config>" }},
 	{"kv log", func(n, v string) string { return "level=info msg=\"auth ok\" " + n + "=" + v + " took=3ms" }},
-	{"curl header", func(n, v string) string { return "curl -H '" + headerName(n) + ": " + v + "' https://api.vendor.example/v1/me" }},
+	{"curl header", func(n, v string) string {
+		return "curl -H '" + headerName(n) + ": " + v + "' https://api.vendor.example/v1/me"
+	}},
 }
 
 var freshNames = []string{"webhook_secret", "signing_key", "refresh_token", "consumer_secret", "bot_token", "app_password", "encryption_key", "session_token", "master_key", "license_key"}
