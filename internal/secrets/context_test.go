@@ -129,6 +129,46 @@ var freshNames = []string{"webhook_secret", "signing_key", "refresh_token", "con
 
 var freshShapes = []string{"lower20", "mixed40", "hex64", "upper_digits28", "dashed"}
 
+// The held-out part, written last and run once: names, notations and
+// shapes in neither part above.
+var heldNotations = []notation{
+	{"properties", func(n, v string) string {
+		return "spring.datasource.url=jdbc:mysql://db/app\napp." + n + "=" + v + "\n"
+	}},
+	{"ruby hash", func(n, v string) string { return "config = { " + n + ": \"" + v + "\", timeout: 5 }" }},
+	{"php define", func(n, v string) string { return "define('" + envName(n) + "', '" + v + "');" }},
+	{"k8s secret", func(n, v string) string {
+		return "apiVersion: v1\nkind: Secret\nstringData:\n  " + strings.ReplaceAll(n, "_", "-") + ": \"" + v + "\"\n"
+	}},
+	{"powershell", func(n, v string) string { return "$env:" + envName(n) + " = \"" + v + "\"" }},
+	{"tsv export", func(n, v string) string { return "tenant\t" + n + "\tplan\nacme\t" + v + "\tpro\n" }},
+	{"json in text", func(n, v string) string {
+		return "The tool returned {\"ok\":true,\"data\":{\"" + n + "\":\"" + v + "\"}} after 2 retries."
+	}},
+	{"http form", func(n, v string) string {
+		return "POST /oauth HTTP/1.1\n\ngrant_type=client_credentials&" + n + "=" + v
+	}},
+}
+
+var heldNames = []string{"stripeSecret", "SLACK_SIGNING_SECRET", "partner_api_key", "oauth_client_secret", "admin_pass", "hmac_key", "accessKey", "jwt_secret"}
+
+var heldShapes = []string{"mixed32", "lower20", "hex32", "b64_40", "prefixed", "password", "upper_digits28"}
+
+var heldBenign = []string{
+	"sri: sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC",
+	"go.sum: golang.org/x/text v0.14.0/go.mod h1:18ZOQIKpY8NJVqYksKHtTdi31H5itFRjB5/qKTNYzSU=",
+	"$ git log --oneline\n1a2b3c4 fix build\ne83c5163316f89bfbde7d9ab23ca2e25604af290 initial",
+	"request_id=7c9e6679-7425-40de-944b-e07fc1f90ae7 status=200",
+	"docker pull nginx@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31",
+	"TOKEN=your_token_here\nSECRET=changeme\nAPI_KEY=<insert key>",
+	"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 deploy@ci",
+	"| id | hash |\n|---|---|\n| 1 | 5d41402abc4b2a76b9719d911017c592 |",
+	"idempotency_key: 8c6f1e2a-3b4d-4e5f-9a0b-1c2d3e4f5a6b",
+	"nextPageToken: CAoQAA\ncursor: eyJpZCI6MTIzNH0",
+	"author_key_fingerprint: SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
+	"bitmap: AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA//////////8=",
+}
+
 // benignCases are high-entropy values that are not credentials, in the
 // syntaxes above; tunedBenign was written first, freshBenign afterwards.
 var tunedBenign = []string{
@@ -213,6 +253,7 @@ func TestContextCorpus(t *testing.T) {
 	}{
 		{"tuned", 1, tunedSyntaxes, tunedNames, tunedShapes, tunedBenign, 0.95},
 		{"fresh (not tuned on)", 2, freshSyntaxes, freshNames, freshShapes, freshBenign, 0.0},
+		{"held out (written last, run once)", 3, heldNotations, heldNames, heldShapes, heldBenign, 0.0},
 	} {
 		caught, flagged, misses, fps := runContextCorpus(t, d, part.seed, part.syntaxes, part.names, part.shapes, part.benign)
 		t.Logf("%s: credentials caught %v; benign flagged %v", part.name, caught, flagged)
