@@ -374,6 +374,13 @@ func (s *Session) scan(o *Origin, text string) {
 			sid := s.t.newID()
 			s.secrets.Add(sid, v, o.Class == classify.External)
 			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+			// Its canonical form too, found in the arguments' canonical
+			// views whatever case, separators or spacing it is sent in.
+			if c := canonical([]byte(v)); len(c) >= minCanonical && string(c) != v {
+				sid := s.t.newID()
+				s.secrets.Add(sid, string(c), o.Class == classify.External)
+				s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+			}
 		}
 	}
 }
@@ -446,6 +453,29 @@ type Analysis struct {
 	Forgotten bool `json:"forgotten,omitempty"`
 }
 
+// EncCanonical names a known secret found in canonical form: letters and
+// digits only, lower-cased, so in any case and with any separators.
+const EncCanonical fingerprint.Encoding = "canonical"
+
+// minCanonical is the shortest canonical secret looked for: shorter ones
+// turn up in the letters of ordinary text by chance.
+const minCanonical = 16
+
+// canonical is b with everything but ASCII letters and digits dropped and
+// letters lower-cased.
+func canonical(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			out = append(out, c)
+		case c >= 'A' && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		}
+	}
+	return out
+}
+
 // EncodedHostname is the secret type of data encoded into the labels of a
 // host name (hostexfil).
 const EncodedHostname = "encoded_hostname"
@@ -492,6 +522,18 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 			var hits []fingerprint.SecretMatch
 			hits, complete = sec.Find(v, b)
 			secretHits = append(secretHits, hits...)
+		}
+		for _, v := range append([][]byte{args}, views...) {
+			c := canonical(v)
+			if !complete || len(c) < minCanonical {
+				continue
+			}
+			var hits []fingerprint.SecretMatch
+			hits, complete = sec.Find(c, b)
+			for _, h := range hits {
+				h.Encoding = EncCanonical
+				secretHits = append(secretHits, h)
+			}
 		}
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.

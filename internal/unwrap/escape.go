@@ -60,6 +60,12 @@ func escapeAt(s []byte) (r rune, n int) {
 			return hexDigits(s, 2, 8, 8)
 		case '"', '\\', '/', '\'':
 			return rune(s[1]), 2
+		case 'n':
+			return '\n', 2
+		case 't':
+			return '\t', 2
+		case 'r':
+			return '\r', 2
 		}
 		if s[1] >= '0' && s[1] <= '7' {
 			v, k := rune(0), 1

@@ -21,12 +21,20 @@ func joinSeparated(text []byte) ([]byte, bool) {
 			i++
 			continue
 		}
+		// Most words are followed by no separator, or by a long word:
+		// ruled out before spelled reads on.
+		k := alnumRun(text, i)
+		if k-i > 8 || k+1 >= len(text) {
+			i = k
+			continue
+		}
+		if sep := separatorAt(text, k); sep == 0 || k+sep >= len(text) || alnumRun(text, k+sep)-(k+sep) > 8 {
+			i = k
+			continue
+		}
 		end, joined := spelled(text, i)
 		if end == 0 {
-			i++
-			for i < len(text) && isAlnumByte(text[i]) {
-				i++
-			}
+			i = k
 			continue
 		}
 		if out == nil {
@@ -168,12 +176,81 @@ func isAlnumByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
+// joinWrapped returns text with encoded blocks wrapped over lines put back
+// on one line: a line ending in a run of base64 or hex characters,
+// followed by two or more lines of only such characters, of the run's
+// length, and perhaps a shorter last one, as MIME and PEM bodies and hex
+// dumps are written. ok is false when there are none.
+func joinWrapped(text []byte) ([]byte, bool) {
+	if bytes.Count(text, []byte{'\n'}) < 2 {
+		return nil, false
+	}
+	lines := bytes.Split(text, []byte{'\n'})
+	out := make([]byte, 0, len(text))
+	joined := false
+	for i := 0; i < len(lines); i++ {
+		if i > 0 {
+			out = append(out, '\n')
+		}
+		w := tailRun(lines[i])
+		j := i + 1
+		for w >= 4 && j < len(lines) && encodedLine(lines[j]) == w {
+			j++
+		}
+		if j-i-1 < 2 {
+			out = append(out, lines[i]...)
+			continue
+		}
+		out = append(out, bytes.TrimRight(lines[i], "\r")...)
+		for _, l := range lines[i+1 : j] {
+			out = append(out, bytes.TrimRight(l, "\r")...)
+		}
+		if j < len(lines) && headRun(lines[j]) <= w {
+			out = append(out, lines[j]...) // the short last line, and what follows it
+			j++
+		}
+		joined = true
+		i = j - 1
+	}
+	return out, joined
+}
+
+// encodedLine is the length of a line made only of base64 or hex
+// characters, or 0.
+func encodedLine(l []byte) int {
+	l = bytes.TrimRight(l, "\r")
+	if headRun(l) != len(l) {
+		return 0
+	}
+	return len(l)
+}
+
+// tailRun and headRun are the lengths of the runs of base64 or hex
+// characters that end and start a line.
+func tailRun(l []byte) int {
+	l = bytes.TrimRight(l, "\r")
+	n := 0
+	for n < len(l) && encChar[l[len(l)-1-n]] {
+		n++
+	}
+	return n
+}
+
+func headRun(l []byte) int {
+	n := 0
+	for n < len(l) && encChar[l[n]] {
+		n++
+	}
+	return n
+}
+
 // maxToken is the longest token tokenViews turns around: secrets are
 // shorter, and a long blob is decoded rather than read backwards.
 const maxToken = 512
 
 // tokenViews returns the long tokens of text reversed, in ROT13 and in
-// upper case, each view one token a line. ok is false when text has none.
+// upper case (with doubled characters undoubled), each view one token a
+// line. ok is false when text has none.
 func tokenViews(text []byte) ([][]byte, bool) {
 	var rev, rot, up []byte
 	start := -1
@@ -193,6 +270,13 @@ func tokenViews(text []byte) ([][]byte, bool) {
 				rot = append(rot, rot13(c))
 				up = append(up, upper(c))
 			}
+			if doubled(tok) {
+				// aaKKIIAA…: each character written twice.
+				for k := 0; k < len(tok); k += 2 {
+					up = append(up, tok[k])
+				}
+				up = append(up, '\n')
+			}
 			rev, rot, up = append(rev, '\n'), append(rot, '\n'), append(up, '\n')
 		}
 		start = -1
@@ -201,6 +285,19 @@ func tokenViews(text []byte) ([][]byte, bool) {
 		return nil, false
 	}
 	return [][]byte{rev, rot, up}, true
+}
+
+// doubled: every character of tok written twice.
+func doubled(tok []byte) bool {
+	if len(tok)%2 != 0 {
+		return false
+	}
+	for k := 0; k < len(tok); k += 2 {
+		if tok[k] != tok[k+1] {
+			return false
+		}
+	}
+	return true
 }
 
 func rot13(c byte) byte {

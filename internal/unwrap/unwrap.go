@@ -50,58 +50,88 @@ type walker struct {
 	left int      // bytes views may still take
 }
 
-// add keeps v as a view, unless it is one already or there is no room,
-// and decodes it further.
+// add keeps v as a view and decodes it further.
 func (w *walker) add(v []byte, depth int) {
+	if w.keep(v) && depth < maxDepth {
+		w.expand(v, depth+1)
+	}
+}
+
+// keep keeps v as a view, unless it is one already or there is no room.
+func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v) > w.left {
-		return
+		return false
 	}
 	for _, s := range w.seen {
 		if bytes.Equal(s, v) {
-			return
+			return false
 		}
 	}
 	w.left -= len(v)
 	w.out = append(w.out, v)
 	w.seen = append(w.seen, v)
-	if depth < maxDepth {
-		w.expand(v, depth+1)
-	}
+	return true
 }
 
-// expand adds the views of one layer of text.
+// expand adds the views of text. The undoings that read the whole text
+// (escapes, invisible characters, separators, wrapping) are applied in
+// rounds, each round to the last one's result, until nothing changes:
+// one chain of views, not a tree, so the work stays a few passes over the
+// text. Encoded runs, in the text and in the chain's last view, are
+// decoded and expanded in turn, a layer deeper.
 func (w *walker) expand(text []byte, depth int) {
-	if bytes.IndexAny(text, "%+") >= 0 {
-		if u := percentDecode(text); !bytes.Equal(u, text) {
-			w.add(u, depth)
+	cur := text
+	for round := depth; round <= maxDepth; round++ {
+		next, changed := cur, false
+		for _, undo := range wholeUndoings {
+			if u, ok := undo(next); ok && !bytes.Equal(u, next) {
+				next, changed = u, true
+			}
 		}
-	}
-	if bytes.IndexAny(text, `\&`) >= 0 {
-		if u, ok := unescape(text); ok {
-			w.add(u, depth)
+		if !changed || !w.keep(next) {
+			break
 		}
+		cur = next
 	}
-	if u, ok := fold(text); ok {
-		w.add(u, depth)
-	}
-	if u, ok := joinSeparated(text); ok {
-		w.add(u, depth)
-	}
-	for _, run := range runs(text) {
-		for _, b := range decode(run) {
-			w.add(b, depth)
+	for i, t := range [][]byte{text, cur} {
+		if i == 1 && len(cur) == len(text) && &cur[0] == &text[0] {
+			break
+		}
+		for _, run := range runs(t) {
+			for _, b := range decode(run) {
+				w.add(b, depth)
+			}
 		}
 	}
 	if depth == 1 {
 		// Reorderings and rotations of the tokens: a key sent backwards or
 		// in ROT13 is still the key. Only the first layer: they undo a
 		// choice made once.
-		if r, ok := tokenViews(text); ok {
+		if r, ok := tokenViews(cur); ok {
 			for _, v := range r {
-				w.add(v, maxDepth)
+				w.keep(v)
 			}
 		}
 	}
+}
+
+// wholeUndoings are the undoings that read the whole text.
+var wholeUndoings = []func([]byte) ([]byte, bool){
+	func(t []byte) ([]byte, bool) {
+		if bytes.IndexAny(t, "%+") < 0 {
+			return nil, false
+		}
+		return percentDecode(t), true
+	},
+	func(t []byte) ([]byte, bool) {
+		if bytes.IndexAny(t, `\&`) < 0 {
+			return nil, false
+		}
+		return unescape(t)
+	},
+	fold,
+	joinSeparated,
+	joinWrapped,
 }
 
 // decode decodes run as hex, base32 and base64 (either alphabet), each
