@@ -7,20 +7,45 @@ import "strings"
 // no assignment between them. A credential name that is a whole header
 // cell has the cells of its column judged like assigned values.
 
-// maxTableRows bounds the rows read under one header.
-const maxTableRows = 64
+// maxTableRows bounds the rows read under one header, maxHeader the
+// length of a header row.
+const (
+	maxTableRows = 64
+	maxHeader    = 1024
+)
 
 // tableHeader returns the separator of the table whose header row holds
 // the name text[s:e] as a whole cell, or 0.
 func tableHeader(text string, s, e int) byte {
-	ls := strings.LastIndexByte(text[:s], '\n') + 1
-	le := len(text)
-	if k := strings.IndexByte(text[e:], '\n'); k >= 0 {
-		le = e + k
+	// A cell ends at a separator or the line's end and starts after one
+	// or at the line's start: most names in prose fail here, cheaply.
+	k := e
+	for k < len(text) && text[k] == ' ' {
+		k++
 	}
-	if le-ls > 1024 || le == len(text) {
+	if k >= len(text) || strings.IndexByte("|\t,\r\n", text[k]) < 0 {
+		return 0
+	}
+	b := s
+	for b > 0 && text[b-1] == ' ' {
+		b--
+	}
+	if b > 0 && strings.IndexByte("|\t,\n", text[b-1]) < 0 {
+		return 0
+	}
+	// A header row is at most maxHeader bytes: the search for its ends
+	// stays bounded, whatever the text.
+	lo := max(0, s-maxHeader)
+	ls := lo + strings.LastIndexByte(text[lo:s], '\n') + 1
+	if ls == lo && lo > 0 {
+		return 0
+	}
+	hi := min(len(text), e+maxHeader)
+	le := strings.IndexByte(text[e:hi], '\n')
+	if le < 0 {
 		return 0 // no row below
 	}
+	le += e
 	line := text[ls:le]
 	for _, sep := range []byte{'|', '\t', ','} {
 		if strings.IndexByte(line, sep) < 0 {
@@ -38,7 +63,8 @@ func tableHeader(text string, s, e int) byte {
 
 // scanTableColumn judges the cells under the header cell text[s:e].
 func scanTableColumn(st *scanState, text string, s, e int, sep byte, kind credKind) {
-	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	lo := max(0, s-maxHeader)
+	ls := lo + strings.LastIndexByte(text[lo:s], '\n') + 1
 	col := strings.Count(text[ls:s], string(sep))
 	pos := e + strings.IndexByte(text[e:], '\n') + 1
 	for rows := 0; rows < maxTableRows && pos < len(text); rows++ {

@@ -98,7 +98,9 @@ func (w *wordRun) extend(text string, i, j int) bool {
 	}
 	for k := w.spans[w.n-1].hi; k < i; k++ {
 		switch c := text[k]; {
-		case c == ' ', c == '\t', c == '\n', c == '\r', c == ',', c == '.', c == ')', c == ':', c == '-', isDigit(c):
+		case c == ' ', c == '\t', c == '\n', c == '\r', c == ',', isDigit(c):
+		case (c == '.' || c == ')') && k > 0 && isDigit(text[k-1]):
+			// "1. abandon", "2) ability": a numbered list
 		default:
 			return false
 		}
@@ -110,16 +112,19 @@ func (w *wordRun) extend(text string, i, j int) bool {
 
 // flush reports the longest valid seed phrase in the run, then empties it.
 func (w *wordRun) flush(st *scanState, text string) {
-	defer func() { w.n = 0 }()
-	if w.n < 12 {
+	n := w.n
+	w.n = 0
+	if n < 12 {
 		return
 	}
 	list := wordIndex()
 	var idx [maxSeedWords]int
 	known := 0 // words of the list ending at the current one
-	for k := 0; k < w.n; k++ {
-		word := strings.ToLower(text[w.spans[k].lo:w.spans[k].hi])
-		v, ok := list[word]
+	for k := 0; k < n; k++ {
+		if n-k+known < 12 {
+			return // too few words left to make a phrase
+		}
+		v, ok := list[packWord(text[w.spans[k].lo:w.spans[k].hi])]
 		idx[k] = v
 		if ok {
 			known++
@@ -151,13 +156,24 @@ func repeatedWords(idx []int) bool {
 	return len(distinct)*2 < len(idx)
 }
 
-var wordIndex = sync.OnceValue(func() map[string]int {
-	m := make(map[string]int, len(bip39.EnglishWordList))
+// wordIndex maps each word of the list, packed, to its index.
+var wordIndex = sync.OnceValue(func() map[uint64]int {
+	m := make(map[uint64]int, len(bip39.EnglishWordList))
 	for i, w := range bip39.EnglishWordList {
-		m[w] = i
+		m[packWord(w)] = i
 	}
 	return m
 })
+
+// packWord packs a word of at most eight letters, lower-cased, into an
+// integer: a map key that costs no allocation.
+func packWord(w string) uint64 {
+	var k uint64
+	for i := 0; i < len(w); i++ {
+		k = k<<8 | uint64(lowerASCII(w[i]))
+	}
+	return k
+}
 
 // validSeed checks a BIP-39 phrase's checksum: the words' 11-bit indices
 // hold the entropy and then its SHA-256's first len/3 bits.
