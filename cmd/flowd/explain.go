@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,16 +20,19 @@ import (
 // record: the decision's rule and, for prompt injection, each rule that
 // fired, on what text, and the waiver that would silence it.
 func cmdExplain(args []string, out io.Writer) error {
-	fl := flag.NewFlagSet("flowd explain", flag.ContinueOnError)
+	fl := newFlags("flowd explain")
 	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
-	pos, err := parseAnywhere(fl, args)
+	fl.Usage = func() {
+		fmt.Fprintln(fl.Output(), "usage: flowd explain ACTIVITY_ID [--json]   (ACTIVITY_ID: the ID column of flowd activity)")
+		fl.PrintDefaults()
+	}
+	pos, err := parseArgs(fl, args)
 	if err != nil {
-		return exitError(2)
+		return err
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(os.Stderr, "usage: flowd explain ACTIVITY_ID   (the ID column of flowd activity)")
-		return exitError(2)
+		return usageError(fl, "want one activity ID, got %d arguments", len(pos))
 	}
 	id, err := strconv.ParseUint(pos[0], 10, 64)
 	if err != nil {
