@@ -149,7 +149,7 @@ func uninstallOnDemand(purge bool) error {
 // cmdControl starts, stops or restarts the installed service, or where
 // none is installed, the flowd started on demand.
 func cmdControl(verb string, args []string) error {
-	fl := newFlags("flowd "+verb)
+	fl := newFlags("flowd " + verb)
 	scope := scopeFlags(fl)
 	socket := clientSocket(fl)
 	if err := noArgs(fl, args); err != nil {
