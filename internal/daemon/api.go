@@ -21,6 +21,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/activity/export", d.serveExport)
 	mux.HandleFunc("GET /api/v1/events", d.serveEvents)
 	mux.HandleFunc("GET /api/v1/diagnostics", d.serveDiagnostics)
+	mux.HandleFunc("GET /api/v1/sessions/{id}/graph", d.serveGraph)
 	mux.HandleFunc("POST "+hookproto.Path, d.serveHook)
 	mux.HandleFunc("GET /api/v1/activity/{id}", d.serveRecord)
 	mux.HandleFunc("GET /api/v1/quarantine", d.serveQuarantine)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/sessiongraph"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
@@ -134,4 +135,32 @@ func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
 		d.log.Warn("activity export cut short", "err", err)
 	}
 	done()
+}
+
+// serveGraph draws one session (sessiongraph): its sources, destinations
+// and the data that moved between them.
+func (d *Daemon) serveGraph(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
+	f, err := activityFilter(v, url.Values{"session": {r.PathValue("id")}})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if err := d.store.Flush(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var recs []activity.Record
+	if err := d.store.Export(f, func(r activity.Record) error { recs = append(recs, r); return nil }); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if len(recs) == 0 {
+		http.Error(w, "no records of session "+r.PathValue("id"), http.StatusNotFound)
+		return
+	}
+	writeJSON(w, sessiongraph.Build(f.Session, recs))
 }

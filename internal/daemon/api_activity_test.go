@@ -16,7 +16,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/doctor"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 // apiClient is an HTTP client that reaches the flowd at socket.
@@ -178,7 +178,7 @@ func TestDiagnostics(t *testing.T) {
 	resp := get(t, hc, "/api/v1/diagnostics")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	var body struct {
-		Recommendations []doctor.Recommendation `json:"recommendations"`
+		Recommendations []flowdclient.Recommendation `json:"recommendations"`
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
 	ids := map[string]string{}

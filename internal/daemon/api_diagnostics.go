@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/flowd-dev/flowd/internal/doctor"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -26,6 +27,6 @@ func (d *Daemon) serveDiagnostics(w http.ResponseWriter, r *http.Request) {
 		run.Unprotected, _ = unprotected.List(unprotected.Dir())
 	}
 	writeJSON(w, struct {
-		Recommendations []doctor.Recommendation `json:"recommendations"`
+		Recommendations []flowdclient.Recommendation `json:"recommendations"`
 	}{doctor.Recommend(run)})
 }

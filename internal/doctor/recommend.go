@@ -9,17 +9,6 @@ import (
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
-// Recommendation is one thing a running flowd sees that its user should
-// act on, as GET /api/v1/diagnostics lists them: a stable ID that
-// dashboards and scripts may key on, how much it matters, what is wrong
-// and the command or config line that fixes it.
-type Recommendation struct {
-	ID       string `json:"id"`
-	Severity string `json:"severity"` // info, warning, error
-	Message  string `json:"message"`
-	Fix      string `json:"fix,omitempty"`
-}
-
 // Running is what a running flowd knows of itself, for Recommend.
 type Running struct {
 	Status        flowdclient.Status
@@ -31,10 +20,10 @@ type Running struct {
 
 // Recommend judges a running flowd: its coverage, stores and settings.
 // It is pure; the daemon gathers r.
-func Recommend(r Running) []Recommendation {
-	out := []Recommendation{}
+func Recommend(r Running) []flowdclient.Recommendation {
+	out := []flowdclient.Recommendation{}
 	add := func(id, severity, msg, fix string) {
-		out = append(out, Recommendation{ID: id, Severity: severity, Message: msg, Fix: fix})
+		out = append(out, flowdclient.Recommendation{ID: id, Severity: severity, Message: msg, Fix: fix})
 	}
 	st, cfg := r.Status, r.Config
 	for _, u := range r.Unprotected {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestRecommend(t *testing.T) {
-	ids := func(rs []Recommendation) []string {
+	ids := func(rs []flowdclient.Recommendation) []string {
 		out := []string{}
 		for _, r := range rs {
 			out = append(out, r.ID)

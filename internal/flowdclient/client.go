@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
+	"github.com/flowd-dev/flowd/internal/sessiongraph"
 )
 
 // Status is what `flowd status` shows.
@@ -199,6 +200,33 @@ func query(f activity.Filter) url.Values {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
 	return q
+}
+
+// Recommendation is one thing a running flowd sees that its user should
+// act on (GET /api/v1/diagnostics): a stable ID that dashboards and
+// scripts may key on, how much it matters, what is wrong and the command
+// or config line that fixes it.
+type Recommendation struct {
+	ID       string `json:"id"`
+	Severity string `json:"severity"` // info, warning, error
+	Message  string `json:"message"`
+	Fix      string `json:"fix,omitempty"`
+}
+
+// Diagnostics lists what flowd recommends its user act on.
+func (c *Client) Diagnostics() ([]Recommendation, error) {
+	var body struct {
+		Recommendations []Recommendation `json:"recommendations"`
+	}
+	err := c.get("/api/v1/diagnostics", &body)
+	return body.Recommendations, err
+}
+
+// SessionGraph draws one session's flows.
+func (c *Client) SessionGraph(session string) (sessiongraph.Graph, error) {
+	var g sessiongraph.Graph
+	err := c.get("/api/v1/sessions/"+url.PathEscape(session)+"/graph", &g)
+	return g, err
 }
 
 // Record returns one activity record.
