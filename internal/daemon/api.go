@@ -74,7 +74,11 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 		Socket:    d.socket,
 		DataDir:   d.dataDir,
 	}
-	st.Shims = d.hub.Shims(v.sees)
+	// Empty lists are [] in JSON, never null: scripts index them.
+	st.Shims, st.Sessions = d.hub.Shims(v.sees), []string{}
+	if st.Shims == nil {
+		st.Shims = []flowdclient.Shim{}
+	}
 	sessions := map[string]bool{}
 	for _, s := range st.Shims {
 		if !sessions[s.Session] {
