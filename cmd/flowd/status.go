@@ -105,6 +105,8 @@ func cmdConfig(args []string) error {
 	case len(args) == 1 && args[0] == "default":
 		os.Stdout.Write(config.DefaultTOML())
 		return nil
+	case len(args) >= 1 && args[0] == "apply":
+		return configApply(args[1:], os.Stdout, openTTY)
 	case len(args) == 2 && args[0] == "check":
 		if _, err := config.Load(args[1]); err != nil {
 			return err
@@ -112,7 +114,7 @@ func cmdConfig(args []string) error {
 		fmt.Printf("%s: ok\n", args[1])
 		return nil
 	}
-	fmt.Fprintln(os.Stderr, "usage: flowd config default | flowd config check FILE")
+	fmt.Fprintln(os.Stderr, "usage: flowd config default | flowd config check FILE | flowd config apply")
 	return exitError(2)
 }
 

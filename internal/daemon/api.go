@@ -28,6 +28,8 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
+	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
+	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)
 	return mux
 }
 
