@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,27 +18,31 @@ import (
 )
 
 func cmdActivity(args []string) error {
-	fl := flag.NewFlagSet("flowd activity", flag.ContinueOnError)
+	fl := newFlags("flowd activity")
 	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
 	var f activity.Filter
-	fl.StringVar(&f.Type, "type", "", "record type: tool_call, shim_connect, shim_disconnect, …")
+	fl.StringVar(&f.Type, "type", "", "record type: "+strings.Join(activity.Types, ", "))
 	fl.StringVar(&f.Session, "session", "", "session ID")
 	fl.StringVar(&f.Server, "server", "", "server name")
 	fl.StringVar(&f.RiskLevel, "risk-level", "", "at least this risk: low, medium, high, critical")
-	fl.StringVar(&f.FlowType, "flow-type", "", "flow type, e.g. internal→external")
-	fl.IntVar(&f.Limit, "limit", 50, "most recent N records")
+	fl.StringVar(&f.FlowType, "flow-type", "", "flow type: "+strings.Join(activity.FlowTypes, ", ")+" (-> for →)")
+	fl.IntVar(&f.Limit, "limit", 50, "most recent N records (0: the default)")
 	asJSON := fl.Bool("json", false, "print JSON")
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
+	}
+	f, err := f.Check()
+	if err != nil {
+		return usageError(fl, "%v", err)
 	}
 	recs, err := flowdclient.NewClient(socket.Path(), 5*time.Second).Activity(f)
-	if err != nil {
+	if err != nil && !answered(err) {
 		// flowd holds the store open while it runs; without it, read the file.
 		recs, err = readStore(filepath.Join(*dataDir, "activity.db"), f)
-		if err != nil {
-			return err
-		}
+	}
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)

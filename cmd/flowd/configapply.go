@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -23,17 +20,11 @@ passphrase.`
 // configApply shows the held config's changes and applies it with the
 // passphrase typed at the terminal.
 func configApply(args []string, out io.Writer, open tty) error {
-	fl := flag.NewFlagSet("flowd config apply", flag.ContinueOnError)
-	fl.SetOutput(io.Discard)
+	fl := newFlags("flowd config apply")
+	fl.Usage = func() { fmt.Fprintln(fl.Output(), configApplyUsage) }
 	socket := clientSocket(fl)
-	pos, err := parseAnywhere(fl, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(out, configApplyUsage)
-		return nil
-	}
-	if err != nil || len(pos) != 0 {
-		fmt.Fprintln(os.Stderr, configApplyUsage)
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	c := flowdclient.NewClient(socket.Path(), 30*time.Second) // the check hashes for a while
 	h, err := c.HeldConfig()

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -16,9 +15,9 @@ import (
 // to see them. A record that cannot be decoded is skipped, logged once and
 // counted in Stats.Unreadable: one bad record must not hide all the others.
 func (s *Store) Query(f Filter) (out []Record, err error) {
-	if _, ok := riskRank(f.RiskLevel); !ok {
-		return nil, fmt.Errorf("query activity: unknown risk level %q (want one of %s)",
-			f.RiskLevel, strings.Join(riskLevels, ", "))
+	f, err = f.Check()
+	if err != nil {
+		return nil, fmt.Errorf("query activity: %w", err)
 	}
 	limit := f.Limit
 	if limit <= 0 {

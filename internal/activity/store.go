@@ -88,18 +88,18 @@ func (o Options) withDefaults() Options {
 
 // Stats are the store's counters since Open.
 type Stats struct {
-	Pending int    // queued in memory, not yet committed
-	Written uint64 // committed to disk
-	Dropped uint64 // refused by Append: queue full or store closed
-	Failed  uint64 // accepted but lost: unencodable record or failed commit
-	Pruned  uint64 // deleted by retention
+	Pending int    `json:"pending"` // queued in memory, not yet committed
+	Written uint64 `json:"written"` // committed to disk
+	Dropped uint64 `json:"dropped"` // refused by Append: queue full or store closed
+	Failed  uint64 `json:"failed"`  // accepted but lost: unencodable record or failed commit
+	Pruned  uint64 `json:"pruned"`  // deleted by retention
 	// Unreadable counts the records queries skipped because they could
 	// not be decoded (up to 1,024 of them).
-	Unreadable uint64
+	Unreadable uint64 `json:"unreadable"`
 	// WriteError is why writing fails, while it does ("" once it works
 	// again), and FailingSince when it started.
-	WriteError   string    `json:",omitempty"`
-	FailingSince time.Time `json:",omitzero"`
+	WriteError   string    `json:"write_error,omitempty"`
+	FailingSince time.Time `json:"failing_since,omitzero"`
 }
 
 // Store is the activity log. Append, Flush, Query, Get and Stats are safe

@@ -72,11 +72,11 @@ func TestQueryFilters(t *testing.T) {
 			RiskLevel: "low", ArgsBytes: 12, ResultBytes: 3400, LatencyMicros: 850,
 			Details: json.RawMessage(`{"secrets":["aws_key"]}`)},
 		{Time: t0.Add(2 * time.Minute), Type: "tool_call", Session: "s1", Server: "slack", Tool: "post",
-			RiskLevel: "critical", FlowType: "internal_to_external", Decision: "deny", Verdict: "block"},
+			RiskLevel: "critical", FlowType: "internal→external", Decision: "deny", Verdict: "block"},
 		{Time: t0.Add(3 * time.Minute), Type: "hook_evaluation", Session: "s2", Server: "slack",
-			RiskLevel: "high", FlowType: "internal_to_external", Decision: "ask"},
+			RiskLevel: "high", FlowType: "internal→external", Decision: "ask"},
 		{Time: t0.Add(4 * time.Minute), Type: "tool_call", Session: "s2", Server: "web",
-			RiskLevel: "medium", FlowType: "external_to_internal"},
+			RiskLevel: "medium", FlowType: "external→internal"},
 	}
 	for _, r := range recs {
 		s.Append(r)
@@ -104,7 +104,7 @@ func TestQueryFilters(t *testing.T) {
 		{"risk high includes critical", Filter{RiskLevel: "high"}, []uint64{4, 3}},
 		{"risk critical", Filter{RiskLevel: "critical"}, []uint64{3}},
 		{"risk low", Filter{RiskLevel: "low"}, []uint64{5, 4, 3, 2}},
-		{"flow type", Filter{FlowType: "internal_to_external"}, []uint64{4, 3}},
+		{"flow type", Filter{FlowType: "internal→external"}, []uint64{4, 3}},
 		{"since", Filter{Since: t0.Add(3 * time.Minute)}, []uint64{5, 4}},
 		{"limit", Filter{Limit: 2}, []uint64{5, 4}},
 		{"limit counts matches", Filter{Type: "tool_call", Limit: 2}, []uint64{5, 3}},
@@ -117,8 +117,23 @@ func TestQueryFilters(t *testing.T) {
 		assert.Equal(t, tt.want, ids(rs), tt.name)
 	}
 
-	_, err = s.Query(Filter{RiskLevel: "severe"})
-	assert.ErrorContains(t, err, `unknown risk level "severe"`)
+	rs, err := s.Query(Filter{FlowType: "internal->external"})
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{4, 3}, ids(rs), "-> stands for →")
+
+	// A typo is an error, not an empty answer.
+	for _, tt := range []struct {
+		f    Filter
+		want string
+	}{
+		{Filter{RiskLevel: "severe"}, `unknown risk level "severe"`},
+		{Filter{Type: "toolcall"}, `unknown record type "toolcall"`},
+		{Filter{FlowType: "internal_to_external"}, `unknown flow type "internal_to_external"`},
+		{Filter{Limit: -1}, "limit -1 is negative"},
+	} {
+		_, err = s.Query(tt.f)
+		assert.ErrorContains(t, err, tt.want)
+	}
 }
 
 func TestQueryDefaultLimit(t *testing.T) {

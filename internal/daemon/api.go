@@ -136,6 +136,11 @@ func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Limit = n
 	}
+	f, err := f.Check()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
 	// What was acknowledged before this query is visible to it.
 	if err := d.store.Flush(); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -70,7 +71,12 @@ type Error struct {
 	Message string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("flowd: %s: %s", e.Status, e.Message) }
+func (e *Error) Error() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return "flowd answered " + e.Status
+}
 
 // Client talks to flowd over its socket.
 type Client struct {
@@ -113,7 +119,12 @@ func (c *Client) do(method, path string, body, v any) error {
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return err
+		// Not Go's `Get "http://flowd/…": dial unix …`: the socket and why.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("no answer from flowd on %s: %w", c.Socket, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
