@@ -106,6 +106,13 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := d.status(v)
+	if v.all {
+		d.mu.Lock()
+		if h := d.held; h != nil {
+			st.ConfigHeld = &flowdclient.HeldConfig{Changes: h.changes, Digest: h.digest, Since: h.since}
+		}
+		d.mu.Unlock()
+	}
 	if p, ok := peer(r.Context()); ok {
 		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
 	}

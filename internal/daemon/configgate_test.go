@@ -70,6 +70,7 @@ func TestReloadThatWeakensWaitsForThePassphrase(t *testing.T) {
 	rec, _ := lastRecord(t, d, "config_held")
 	assert.Contains(t, string(rec.Details), "injection.enabled")
 
+	assert.Contains(t, api(d, "GET", "/api/v1/status", "").Body.String(), `"config_held":{"changes":[`)
 	resp := api(d, "GET", "/api/v1/config/held", "")
 	require.Equal(t, 200, resp.Code)
 	var h flowdclient.HeldConfig
