@@ -90,7 +90,9 @@ func Weakened(old, new *Config) []string {
 	w.rank("injection.taint_action", i.TaintAction, j.TaintAction, []string{TaintRaise, TaintDeny}, "a tainted session is trusted more")
 	w.rank("injection.on_incomplete", i.OnIncomplete, j.OnIncomplete, []string{IncompletePass, IncompleteUntrusted, IncompleteFlag},
 		"content not scanned whole is trusted more")
-	w.turnedOff("injection.trust_on_first_use", !i.TrustOnFirstUse, !j.TrustOnFirstUse, "new servers' tools are trusted unseen")
+	if !i.TrustOnFirstUse && j.TrustOnFirstUse {
+		w.add("injection.trust_on_first_use", "false → true", "new servers' tools are trusted unseen")
+	}
 	for _, v := range j.Waivers {
 		if !slices.Contains(i.Waivers, v) {
 			w.add("injection.waiver", fmt.Sprintf("%s/%s rule %s added", v.Server, v.Tool, v.Rule), "a rule is silenced")

@@ -69,7 +69,7 @@ func TestWeakenedFromStricter(t *testing.T) {
 	old.Policy.ToolOverrides = map[string]string{"shell": "deny", "echo": "allow"}
 	old.Classify.Servers = map[string]string{"mailer": "external"}
 	got := strings.Join(Weakened(old, new), "\n")
-	for _, want := range []string{`shim.fail_mode: "closed" → "open"`, "injection.trust_on_first_use: ",
+	for _, want := range []string{`shim.fail_mode: "closed" → "open"`, "injection.trust_on_first_use: false → true",
 		`policy.tool_overrides.shell: "deny" removed`, `classify.servers.mailer: "external" removed`} {
 		assert.Contains(t, got, want)
 	}
