@@ -19,6 +19,11 @@ func Weakened(old, new *Config) []string {
 	var w weakenings
 	w.rank("shim.fail_mode", old.Shim.FailMode, new.Shim.FailMode, []string{FailOpen, FailClosed},
 		"messages pass when flowd is unreachable")
+	// What flowd did is evidence: less of it kept, or logged, hides an
+	// agent's tracks.
+	w.rank("daemon.log_level", old.Daemon.LogLevel, new.Daemon.LogLevel, []string{"error", "warn", "info", "debug"}, "less is logged")
+	w.shorter("activity.max_age", old.Activity.MaxAge, new.Activity.MaxAge, "activity records deleted sooner")
+	w.less("activity.max_records", old.Activity.MaxRecords, new.Activity.MaxRecords, "fewer activity records kept")
 
 	p, q := old.Policy, new.Policy
 	for _, k := range []struct {

@@ -41,6 +41,10 @@ func TestWeakened(t *testing.T) {
 		{"no pinning", func(c *Config) { c.Injection.TrustOnFirstUse = false }, nil},
 		{"waiver", func(c *Config) { c.Injection.Waivers = []Waiver{{Server: "web", Rule: "ignore-previous"}} }, []string{"injection.waiver: web/ rule ignore-previous added"}},
 		{"block later", func(c *Config) { c.Injection.Thresholds.Block = 0.99 }, []string{"injection.thresholds.block: 0.85 → 0.99"}},
+		{"quieter log", func(c *Config) { c.Daemon.LogLevel = "error" }, []string{`daemon.log_level: "info" → "error"`}},
+		{"louder log", func(c *Config) { c.Daemon.LogLevel = "debug" }, nil},
+		{"fewer records", func(c *Config) { c.Activity.MaxRecords = 10 }, []string{"activity.max_records: 100000 → 10"}},
+		{"records kept shorter", func(c *Config) { c.Activity.MaxAge = Duration{time.Hour} }, []string{"activity.max_age: 168h0m0s → 1h0m0s"}},
 		{"several", func(c *Config) {
 			c.Shim.FailMode = FailOpen
 			c.Injection.Enabled = false
