@@ -3,6 +3,7 @@ package clientconfig
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 )
@@ -14,10 +15,26 @@ const (
 	ClaudeDesktop Client = "claude-desktop"
 	ClaudeCode    Client = "claude-code"
 	Cursor        Client = "cursor"
+	VSCode        Client = "vscode"
+	Windsurf      Client = "windsurf"
+	Cline         Client = "cline"
+	Zed           Client = "zed"
+	GeminiCLI     Client = "gemini-cli"
+	Codex         Client = "codex"
+	Continue      Client = "continue"
 )
 
 // Clients lists every known client, in the order they are reported.
-var Clients = []Client{ClaudeDesktop, ClaudeCode, Cursor}
+var Clients = []Client{ClaudeDesktop, ClaudeCode, Cursor, VSCode, Windsurf, Cline, Zed, GeminiCLI, Codex, Continue}
+
+// Names lists the clients' names for a usage message.
+func Names() string {
+	names := make([]string, len(Clients))
+	for i, c := range Clients {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ", ")
+}
 
 // ParseClient checks a client name given on the command line.
 func ParseClient(s string) (Client, error) {
@@ -26,7 +43,7 @@ func ParseClient(s string) (Client, error) {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("unknown client %q: want claude-desktop, claude-code or cursor", s)
+	return "", fmt.Errorf("unknown client %q: want one of %s", s, Names())
 }
 
 // Env is everything the location of a client's files depends on, so the
@@ -36,6 +53,9 @@ type Env struct {
 	Home   string
 	Dir    string // the current directory, which holds project-level files
 	Getenv func(string) string
+	// Glob lists the files matching a pattern (filepath.Glob), for
+	// clients that keep one file per server; nil finds none.
+	Glob func(pattern string) ([]string, error)
 }
 
 // CurrentEnv is this process's Env.
@@ -48,50 +68,158 @@ func CurrentEnv() (Env, error) {
 	if err != nil {
 		return Env{}, fmt.Errorf("find the current directory: %w", err)
 	}
-	return Env{GOOS: runtime.GOOS, Home: home, Dir: dir, Getenv: os.Getenv}, nil
+	return Env{GOOS: runtime.GOOS, Home: home, Dir: dir, Getenv: os.Getenv, Glob: filepath.Glob}, nil
 }
 
-// Paths lists the files where client may keep MCP servers, user-wide
-// files first. None of them need exist.
-func (c Client) Paths(e Env) []string {
+// Location is one file where a client may keep MCP servers.
+type Location struct {
+	Path   string
+	Format Format
+	// Project: the file belongs to the project in the current directory,
+	// and is usually committed and shared with a team, so a path of this
+	// user's written into it is wrong for everyone else.
+	Project bool
+}
+
+// Locations lists the files where c may keep MCP servers, user-wide files
+// first. None of them need exist.
+func (c Client) Locations(e Env) []Location {
+	user := func(f Format, paths ...string) []Location {
+		out := make([]Location, len(paths))
+		for i, p := range paths {
+			out[i] = Location{Path: p, Format: f}
+		}
+		return out
+	}
+	// withProject adds the project's file, unless the current directory is
+	// the home directory, where it is the user file itself.
+	withProject := func(f Format, userPath, project string) []Location {
+		out := user(f, userPath)
+		if e.Dir != "" && project != userPath {
+			out = append(out, Location{Path: project, Format: f, Project: true})
+		}
+		return out
+	}
 	switch c {
 	case ClaudeDesktop:
 		switch e.GOOS {
 		case "darwin":
-			return []string{e.join(e.Home, "Library", "Application Support", "Claude", "claude_desktop_config.json")}
+			return user(claudeJSON, e.join(e.Home, "Library", "Application Support", "Claude", "claude_desktop_config.json"))
 		case "windows":
-			appData := e.Getenv("APPDATA")
-			if appData == "" {
-				appData = e.join(e.Home, "AppData", "Roaming")
-			}
-			return []string{e.join(appData, "Claude", "claude_desktop_config.json")}
-		default:
-			// Electron's appData directory, which honours XDG_CONFIG_HOME.
-			cfg := e.Getenv("XDG_CONFIG_HOME")
-			if cfg == "" {
-				cfg = e.join(e.Home, ".config")
-			}
-			return []string{e.join(cfg, "Claude", "claude_desktop_config.json")}
+			return user(claudeJSON, e.join(e.appData(), "Claude", "claude_desktop_config.json"))
 		}
+		// Electron's appData directory, which honours XDG_CONFIG_HOME.
+		return user(claudeJSON, e.join(e.xdgConfig(), "Claude", "claude_desktop_config.json"))
 	case ClaudeCode:
 		dir := e.Getenv("CLAUDE_CONFIG_DIR") // Claude Code moves ~/.claude.json there too
 		if dir == "" {
 			dir = e.Home
 		}
-		return e.withProject(e.join(dir, ".claude.json"), e.join(e.Dir, ".mcp.json"))
+		return withProject(claudeJSON, e.join(dir, ".claude.json"), e.join(e.Dir, ".mcp.json"))
 	case Cursor:
-		return e.withProject(e.join(e.Home, ".cursor", "mcp.json"), e.join(e.Dir, ".cursor", "mcp.json"))
+		return withProject(claudeJSON, e.join(e.Home, ".cursor", "mcp.json"), e.join(e.Dir, ".cursor", "mcp.json"))
+	case VSCode:
+		// code.visualstudio.com/docs/copilot/reference/mcp-configuration:
+		// "servers" in mcp.json, in the user profile (beside settings.json)
+		// or the workspace's .vscode/; JSON with comments.
+		return withProject(vscodeJSON, e.join(e.vscodeUser(), "mcp.json"), e.join(e.Dir, ".vscode", "mcp.json"))
+	case Windsurf:
+		// docs.windsurf.com (Cascade, MCP): "mcpServers" in one file of the
+		// user's, under the home directory on every system; remote servers
+		// have a serverUrl.
+		return user(mcpServers, e.join(e.Home, ".codeium", "windsurf", "mcp_config.json"))
+	case Cline:
+		// Cline, the VS Code extension saoudrizwan.claude-dev, keeps
+		// "mcpServers" in its global storage, never in the workspace
+		// (docs.cline.bot, MCP configuration).
+		return user(mcpServers, e.join(e.vscodeUser(), "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"))
+	case Zed:
+		// zed.dev/docs/ai/mcp and zed.dev/docs/configuring-zed:
+		// "context_servers" in settings.json, ~/.config/zed on Linux and
+		// macOS (XDG_CONFIG_HOME honoured), %APPDATA%\Zed on Windows.
+		if e.GOOS == "windows" {
+			return user(zedJSON, e.join(e.appData(), "Zed", "settings.json"))
+		}
+		return user(zedJSON, e.join(e.xdgConfig(), "zed", "settings.json"))
+	case GeminiCLI:
+		// geminicli.com/docs/cli/configuration and docs/tools/mcp-server.md
+		// in google-gemini/gemini-cli: "mcpServers" in ~/.gemini/settings.json
+		// and the project's .gemini/settings.json; remote servers have a url
+		// or an httpUrl.
+		return withProject(geminiJSON, e.join(e.Home, ".gemini", "settings.json"), e.join(e.Dir, ".gemini", "settings.json"))
+	case Codex:
+		// developers.openai.com/codex/mcp: [mcp_servers.NAME] tables in
+		// $CODEX_HOME/config.toml (~/.codex), and in a trusted project's
+		// .codex/config.toml.
+		home := e.Getenv("CODEX_HOME")
+		if home == "" {
+			home = e.join(e.Home, ".codex")
+		}
+		return withProject(codexTOML, e.join(home, "config.toml"), e.join(e.Dir, ".codex", "config.toml"))
+	case Continue:
+		// docs.continue.dev/customize/deep-dives/mcp: an "mcpServers" list
+		// in ~/.continue/config.yaml, and block files in .continue/mcpServers/,
+		// the user's and the workspace's: YAML, or JSON copied from another
+		// client.
+		out := user(continueYML, e.join(e.Home, ".continue", "config.yaml"))
+		for _, p := range e.glob(e.join(e.Home, ".continue", "mcpServers")) {
+			out = append(out, Location{Path: p, Format: FormatOf(p)})
+		}
+		if e.Dir != "" && e.Dir != e.Home {
+			for _, p := range e.glob(e.join(e.Dir, ".continue", "mcpServers")) {
+				out = append(out, Location{Path: p, Format: FormatOf(p), Project: true})
+			}
+		}
+		return out
 	}
 	return nil
 }
 
-// withProject drops the project file when the current directory is the
-// home directory, where it is the user file itself.
-func (e Env) withProject(user, project string) []string {
-	if e.Dir == "" || project == user {
-		return []string{user}
+// Paths lists the files of c's Locations.
+func (c Client) Paths(e Env) []string {
+	var out []string
+	for _, l := range c.Locations(e) {
+		out = append(out, l.Path)
 	}
-	return []string{user, project}
+	return out
+}
+
+// vscodeUser is VS Code's user directory, which holds its settings.
+func (e Env) vscodeUser() string {
+	switch e.GOOS {
+	case "darwin":
+		return e.join(e.Home, "Library", "Application Support", "Code", "User")
+	case "windows":
+		return e.join(e.appData(), "Code", "User")
+	}
+	return e.join(e.xdgConfig(), "Code", "User")
+}
+
+func (e Env) appData() string {
+	if d := e.Getenv("APPDATA"); d != "" {
+		return d
+	}
+	return e.join(e.Home, "AppData", "Roaming")
+}
+
+func (e Env) xdgConfig() string {
+	if d := e.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	return e.join(e.Home, ".config")
+}
+
+// glob lists the block files in dir: YAML and JSON, sorted.
+func (e Env) glob(dir string) []string {
+	if e.Glob == nil {
+		return nil
+	}
+	var out []string
+	for _, ext := range []string{"*.yaml", "*.yml", "*.json"} {
+		m, _ := e.Glob(e.join(dir, ext)) // the only error is a malformed pattern
+		out = append(out, m...)
+	}
+	return out
 }
 
 func (e Env) join(parts ...string) string {

@@ -45,6 +45,6 @@ func TestParseClient(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, c, got)
 	}
-	_, err := ParseClient("vscode")
-	assert.ErrorContains(t, err, `unknown client "vscode"`)
+	_, err := ParseClient("notepad")
+	assert.ErrorContains(t, err, `unknown client "notepad"`)
 }

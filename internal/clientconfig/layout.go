@@ -57,6 +57,7 @@ func (l layout) startsLine(pos int) bool {
 type arrayStyle struct {
 	multiline               bool
 	elemIndent, closeIndent string // one per line
+	trailingComma           bool   // one per line, the last one followed by a comma (TOML, JSONC)
 	open, sep, close        string // one line: padding inside the brackets, between elements
 }
 
@@ -114,7 +115,7 @@ func (l layout) render(s arrayStyle, elems [][]byte) []byte {
 		for i, e := range elems {
 			b.WriteString(l.nl + s.elemIndent)
 			b.Write(e)
-			if i < len(elems)-1 {
+			if i < len(elems)-1 || s.trailingComma {
 				b.WriteByte(',')
 			}
 		}
