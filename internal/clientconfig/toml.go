@@ -65,7 +65,7 @@ func tomlSites(doc []byte) ([]site, error) {
 			sites = append(sites, site{name: name, note: "written inline or with dotted keys; flowd edits servers written as [mcp_servers.NAME] tables"})
 		}
 	}
-	cur := -1            // the server whose table is open
+	cur := -1           // the server whose table is open
 	table := []string{} // the open table's key; empty at the top
 	for p.NextExpression() {
 		e := p.Expression()
@@ -81,6 +81,12 @@ func tomlSites(doc []byte) ([]site, error) {
 			key := keyOf(e.Key())
 			full := append(append([]string{}, table...), key...)
 			switch {
+			case len(full) == 1 && full[0] == "mcp_servers" && e.Value().Kind == unstable.InlineTable:
+				for c := e.Value().Children(); c.Next(); {
+					if c.Node().Kind == unstable.KeyValue {
+						inline(keyOf(c.Node().Key())[0])
+					}
+				}
 			case len(full) >= 2 && full[0] == "mcp_servers" && cur < 0:
 				inline(full[1])
 			case cur >= 0 && len(key) == 1:

@@ -285,7 +285,9 @@ func (y yamlDoc) blockArgs(key *yaml.Node, elems []span) (func([][]byte) edit, b
 	}, true
 }
 
-// newArgs adds "args: [...]" on a line after the command's.
+// newArgs adds args after the command's line, as a block list: a plain
+// scalar valid as the command is valid there too, which is not so in a
+// flow list.
 func (y yamlDoc) newArgs(key *yaml.Node, after int) func([][]byte) edit {
 	indent := strings.Repeat(" ", key.Column-1)
 	return func(e [][]byte) edit {
@@ -293,6 +295,12 @@ func (y yamlDoc) newArgs(key *yaml.Node, after int) func([][]byte) edit {
 		for at < len(y.doc) && y.doc[at] != '\n' && y.doc[at] != '\r' {
 			at++
 		}
-		return edit{at, at, []byte(y.nl + indent + "args: " + string(y.render(arrayStyle{sep: ", "}, e)))}
+		var b bytes.Buffer
+		b.WriteString(y.nl + indent + "args:")
+		for _, el := range e {
+			b.WriteString(y.nl + indent + "  - ")
+			b.Write(el)
+		}
+		return edit{at, at, b.Bytes()}
 	}
 }
