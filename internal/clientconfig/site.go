@@ -10,11 +10,13 @@ import (
 // site is one server's command line located in a TOML or YAML document,
 // with what it takes to rewrite it in that syntax.
 type site struct {
-	name    string
-	note    string   // why flowd leaves the server alone; "" when it can edit it
-	line    []string // command, then args, decoded
-	command span
-	args    []span // the elements of args, each one string
+	name string
+	note string // why flowd leaves the server alone; "" when it can edit it
+	// wrapNote is why flowd does not wrap it, though it could unwrap it.
+	wrapNote string
+	line     []string // command, then args, decoded
+	command  span
+	args     []span // the elements of args, each one string
 	// argsEdit rewrites args to hold elems, raw as they are to be written,
 	// or adds args when the server has none.
 	argsEdit func(elems [][]byte) edit
@@ -33,6 +35,9 @@ func wrapping(shim string) change {
 			return out, nil
 		case isWrapped(s.line[0], s.line[1:]):
 			out.Note = "already wrapped"
+			return out, nil
+		case s.wrapNote != "":
+			out.Note = s.wrapNote
 			return out, nil
 		}
 		// As in JSON, the old command line moves into args byte for byte.

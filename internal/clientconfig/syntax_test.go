@@ -92,10 +92,25 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-// A splice whose result would read differently is refused: a plain YAML
-// scalar with a comma is one string as the command, and two in a flow list.
-func TestYAMLRefusesWhatReadsBackWrong(t *testing.T) {
-	doc := "mcpServers:\n  - name: a\n    command: run,fast\n    args: [y]\n"
-	_, err := continueYML.Wrap([]byte(doc), testShim)
+// A plain YAML scalar with a comma is one string as the command, and two
+// in a flow list: such a server is left alone, with the reason.
+func TestYAMLKeepsPlainCommandOutOfFlowList(t *testing.T) {
+	checkShape(t, continueYML, "mcpServers:\n  - name: a\n    command: run,fast\n    args: [y]\n", "note: quote the command")
+}
+
+// Whatever an edit does, what does not read back as intended is not
+// returned: here an edit that turns the command into a list.
+func TestEditSitesReadsBack(t *testing.T) {
+	doc := []byte("mcpServers:\n  - name: a\n    command: x\n")
+	bad := func(doc []byte, s site) (Server, []edit) {
+		return Server{Name: s.name, Action: Wrapped, New: []string{"x"}}, []edit{{s.command.start, s.command.end, []byte("[x]")}}
+	}
+	_, err := editSites(doc, yamlOps, bad)
 	assert.ErrorContains(t, err, "nothing is written")
+	tomlDoc := []byte("[mcp_servers.a]\ncommand = \"x\"\n")
+	worse := func(doc []byte, s site) (Server, []edit) {
+		return Server{Name: s.name, Action: Wrapped, New: []string{"x"}}, []edit{{len(doc), len(doc), []byte("extra = 1\n")}}
+	}
+	_, err = editSites(tomlDoc, tomlOps, worse)
+	assert.ErrorContains(t, err, "something besides the servers' command and args changed")
 }

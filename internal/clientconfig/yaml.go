@@ -145,9 +145,16 @@ func (y yamlDoc) site(i int, item *yaml.Node) site {
 		s.args = append(s.args, sp)
 		s.line = append(s.line, a.Value)
 	}
-	if args.Style&yaml.FlowStyle != 0 {
+	switch {
+	case args.Style&yaml.FlowStyle != 0 && len(s.args) == 0:
+		// args: [] becomes a block list, as for a server without args.
+		s.argsEdit, ok = y.emptyFlowArgs(argsKey, args)
+	case args.Style&yaml.FlowStyle != 0:
 		s.argsEdit, ok = y.flowArgs(args, s.args)
-	} else {
+		if cmdVal.Style == 0 && !flowSafe(cmdVal.Value) {
+			s.wrapNote = "its command, unquoted, would read as something else inside args' [...] list; quote the command, or write args one per line"
+		}
+	default:
 		s.argsEdit, ok = y.blockArgs(argsKey, s.args)
 	}
 	if !ok {
@@ -234,6 +241,34 @@ func (y yamlDoc) flowArgs(n *yaml.Node, elems []span) (func([][]byte) edit, bool
 	v := span{start, at + 1}
 	style, ok := y.bracketStyle(v, elems, "#")
 	return func(e [][]byte) edit { return edit{v.start, v.end, y.render(style, e)} }, ok
+}
+
+// flowSafe reports whether a plain scalar means the same in a flow list.
+func flowSafe(plain string) bool {
+	return !strings.ContainsAny(plain, ",[]{}") && !strings.Contains(plain, ": ") && !strings.Contains(plain, " #") && !strings.HasSuffix(plain, ":")
+}
+
+// emptyFlowArgs rewrites "args: []" as a block list, and an empty list
+// back as "args: []".
+func (y yamlDoc) emptyFlowArgs(key, list *yaml.Node) (func([][]byte) edit, bool) {
+	keySpan, ok := y.scalar(key)
+	v := y.offset(list)
+	if !ok || string(y.doc[keySpan.end:v]) != ": " || !bytes.HasPrefix(y.doc[v:], []byte("[]")) {
+		return nil, false
+	}
+	indent := strings.Repeat(" ", key.Column-1)
+	return func(e [][]byte) edit {
+		if len(e) == 0 {
+			return edit{keySpan.end, v + 2, []byte(": []")}
+		}
+		var b bytes.Buffer
+		b.WriteString(":")
+		for _, el := range e {
+			b.WriteString(y.nl + indent + "  - ")
+			b.Write(el)
+		}
+		return edit{keySpan.end, v + 2, b.Bytes()}
+	}, true
 }
 
 // blockArgs rewrites a block list, one "- element" a line right after the
