@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -237,4 +238,31 @@ func (e Env) join(parts ...string) string {
 		parts[i] = p
 	}
 	return strings.Join(parts, sep)
+}
+
+// projectDirs hold the project-level config files of the clients: a
+// file under one of them, outside the home directory, belongs to a
+// project.
+var projectDirs = []string{".vscode", ".cursor", ".gemini", ".codex"}
+
+// ProjectFile reports whether path looks like a project's config file,
+// usually committed and shared, for a file named on the command line.
+func ProjectFile(home, path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	dir := filepath.Dir(abs)
+	if filepath.Base(abs) == ".mcp.json" {
+		return true
+	}
+	if filepath.Base(dir) == "mcpServers" {
+		dir = filepath.Dir(dir) // .continue/mcpServers/NAME.yaml
+		if filepath.Base(dir) != ".continue" {
+			return false
+		}
+	} else if !slices.Contains(projectDirs, filepath.Base(dir)) {
+		return false
+	}
+	return filepath.Dir(dir) != filepath.Clean(home)
 }
