@@ -144,3 +144,9 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// WrapCommand is the command line that wraps the servers of the config
+// file at path, to show a user (doctor's fixes).
+func WrapCommand(c Client, path string) string {
+	return commandLine([]string{"shim", "wrap", "--client", string(c), "--config", path})
+}
