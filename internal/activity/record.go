@@ -66,9 +66,14 @@ type Filter struct {
 	// Owner, when set, keeps only the records of that uid's sessions in a
 	// system flowd (sessionid.Owner): what one of its users may see.
 	Owner *int
-	// Since drops records older than this instant.
-	Since time.Time
-	// Limit caps the result; zero or negative means DefaultLimit.
+	Tool  string
+	// Since drops records older than this instant, Until those newer.
+	Since, Until time.Time
+	// Before keeps records whose ID is below it: the cursor of the next
+	// page, the ID of the last record of this one. After keeps those
+	// above it (an event stream resuming). Zero: no bound.
+	Before, After uint64
+	// Limit caps the result; zero means DefaultLimit.
 	Limit int
 }
 
@@ -120,11 +125,15 @@ func (f Filter) Check() (Filter, error) {
 	return f, nil
 }
 
-func (f Filter) matches(r Record) bool {
+// Matches reports whether r is one of the records f selects, as Query
+// would select it (IDs and limit aside).
+func (f Filter) Matches(r Record) bool {
 	switch {
 	case f.Type != "" && r.Type != f.Type,
 		f.Session != "" && r.Session != f.Session,
 		f.Server != "" && r.Server != f.Server,
+		f.Tool != "" && r.Tool != f.Tool,
+		!f.Until.IsZero() && r.Time.After(f.Until),
 		f.FlowType != "" && r.FlowType != f.FlowType,
 		f.RiskLevel != "" && !RiskAtLeast(r.RiskLevel, f.RiskLevel),
 		f.Owner != nil && !ownedBy(r.Session, *f.Owner),

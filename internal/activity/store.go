@@ -50,6 +50,10 @@ type Options struct {
 	// Now stamps records and dates retention; tests replace it. Default
 	// time.Now.
 	Now func() time.Time
+	// Committed, when set, hears each record once it is on disk, with its
+	// ID, on the writer's goroutine: it must not block (live event
+	// streams hand records on without waiting for their readers).
+	Committed func(Record)
 
 	// pruneTick replaces the PruneInterval ticker in tests.
 	pruneTick <-chan time.Time
@@ -370,6 +374,15 @@ func (s *Store) writePending() error {
 	if n > 0 {
 		res, err = s.commit(batch, n)
 	}
+	if tell := s.opts.Committed; tell != nil && res.written > 0 {
+		for _, c := range batch {
+			for i := range c {
+				if c[i].ID != 0 {
+					tell(c[i])
+				}
+			}
+		}
+	}
 
 	// Clear outside the lock so Append never waits on it; clearing also
 	// releases strings and Details while a chunk waits for reuse.
@@ -447,6 +460,7 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 				r.ID = id
 				v, err := json.Marshal(r)
 				if err != nil {
+					r.ID = 0 // not stored: no one hears of it
 					// One bad record (say, invalid Details) must not cost
 					// the rest of the batch; its ID is simply never used.
 					res.failed++

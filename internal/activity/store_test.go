@@ -2,6 +2,7 @@ package activity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,6 +107,13 @@ func TestQueryFilters(t *testing.T) {
 		{"risk low", Filter{RiskLevel: "low"}, []uint64{5, 4, 3, 2}},
 		{"flow type", Filter{FlowType: "internal→external"}, []uint64{4, 3}},
 		{"since", Filter{Since: t0.Add(3 * time.Minute)}, []uint64{5, 4}},
+		{"until", Filter{Until: t0.Add(1 * time.Minute)}, []uint64{2, 1}},
+		{"tool", Filter{Tool: "post"}, []uint64{3}},
+		{"before: the next page", Filter{Before: 4, Limit: 2}, []uint64{3, 2}},
+		{"before past the end", Filter{Before: 99}, []uint64{5, 4, 3, 2, 1}},
+		{"before the first", Filter{Before: 1}, []uint64{}},
+		{"after", Filter{After: 3}, []uint64{5, 4}},
+		{"before and a filter", Filter{Before: 5, Type: "tool_call"}, []uint64{3, 2}},
 		{"limit", Filter{Limit: 2}, []uint64{5, 4}},
 		{"limit counts matches", Filter{Type: "tool_call", Limit: 2}, []uint64{5, 3}},
 		{"combined", Filter{Type: "tool_call", Server: "slack", RiskLevel: "high"}, []uint64{3}},
@@ -451,4 +459,41 @@ func BenchmarkWriteBatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*opts.BatchSize)/b.Elapsed().Seconds(), "records/s")
 	require.NoError(b, s.Close())
+}
+
+// Export streams every matching record, oldest first, past any limit; a
+// Committed listener hears each record once it is on disk, with its ID.
+func TestExportAndCommitted(t *testing.T) {
+	heard := make(chan Record, 10)
+	opts := quiet
+	opts.Committed = func(r Record) { heard <- r }
+	s := openStore(t, filepath.Join(t.TempDir(), "a.db"), opts)
+	for i := range 5 {
+		typ := TypeToolCall
+		if i%2 == 1 {
+			typ = TypeMessage
+		}
+		s.Append(Record{Type: typ, Server: "s"})
+	}
+	s.Append(Record{Type: TypeToolCall, Details: json.RawMessage(`{bad`)}) // unencodable: never stored, never heard
+	s.Flush()
+	close(heard)
+	var got []uint64
+	for r := range heard {
+		got = append(got, r.ID)
+	}
+	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, got)
+
+	var exported []uint64
+	collect := func(r Record) error { exported = append(exported, r.ID); return nil }
+	require.NoError(t, s.Export(Filter{}, collect))
+	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, exported, "oldest first, no limit")
+	exported = nil
+	require.NoError(t, s.Export(Filter{Type: TypeToolCall, After: 1, Before: 5}, collect))
+	assert.Equal(t, []uint64{3}, exported)
+	stop := errors.New("reader gone")
+	exported = nil
+	assert.Equal(t, stop, s.Export(Filter{}, func(r Record) error { exported = append(exported, r.ID); return stop }))
+	assert.Equal(t, []uint64{1}, exported, "an error from each stops the export")
+	assert.ErrorContains(t, s.Export(Filter{Type: "bogus"}, collect), "unknown record type")
 }
