@@ -263,12 +263,8 @@ func stdioOf(doc []byte, s server) (c stdio, note string) {
 	return c, ""
 }
 
-func (c stdio) rawArgs(doc []byte, from int) [][]byte {
-	raw := make([][]byte, 0, len(c.argSpans)-from)
-	for _, a := range c.argSpans[from:] {
-		raw = append(raw, doc[a.start:a.end])
-	}
-	return raw
+func (c stdio) argsEdit(l layout) func(drop int, insert [][]byte) edit {
+	return l.listEdit(c.args.value, c.argSpans, l.styleOf(c.args, c.argSpans), l.sepAfter(c.args))
 }
 
 func wrapOne(l layout, s server, shim string) (Server, []edit) {
@@ -285,16 +281,15 @@ func wrapOne(l layout, s server, shim string) (Server, []edit) {
 	}
 	// The key and the old command line move into args byte for byte, so
 	// that Unwrap can put back exactly what was written.
-	args := append([][]byte{
+	args := [][]byte{
 		quote("--name"),
 		doc[s.name.rawKey.start:s.name.rawKey.end],
 		quote("--"),
 		c.commandRaw,
-	}, c.rawArgs(doc, 0)...)
+	}
 	edits := []edit{{c.command.value.start, c.command.value.end, quote(shim)}}
 	if c.hasArgs {
-		style := l.styleOf(c.args, c.argSpans)
-		edits = append(edits, edit{c.args.value.start, c.args.value.end, l.render(style, args)})
+		edits = append(edits, c.argsEdit(l)(0, args))
 	} else {
 		edits = append(edits, edit{c.command.value.end, c.command.value.end, l.argsAfter(c.command, args)})
 	}
@@ -333,10 +328,9 @@ func unwrapOne(l layout, s server) (Server, []edit) {
 		return out, nil
 	}
 	inner := c.argSpans[i]
-	style := l.styleOf(c.args, c.argSpans)
 	edits := []edit{
 		{c.command.value.start, c.command.value.end, doc[inner.start:inner.end]},
-		{c.args.value.start, c.args.value.end, l.render(style, c.rawArgs(doc, i+1))},
+		c.argsEdit(l)(i+1, nil),
 	}
 	out.Action, out.Old, out.New = Unwrapped, c.line, c.line[1+i:]
 	return out, edits

@@ -17,9 +17,10 @@ type site struct {
 	line     []string // command, then args, decoded
 	command  span
 	args     []span // the elements of args, each one string
-	// argsEdit rewrites args to hold elems, raw as they are to be written,
-	// or adds args when the server has none.
-	argsEdit func(elems [][]byte) edit
+	// argsEdit rewrites args: the first drop elements go, and insert,
+	// raw as they are to be written, come before the rest; it adds args
+	// when the server has none.
+	argsEdit func(drop int, insert [][]byte) edit
 	quote    func(string) []byte // a string as the syntax writes it
 }
 
@@ -41,8 +42,8 @@ func wrapping(shim string) change {
 			return out, nil
 		}
 		// As in JSON, the old command line moves into args byte for byte.
-		elems := append([][]byte{s.quote("--name"), s.quote(s.name), s.quote("--"), doc[s.command.start:s.command.end]}, raw(doc, s.args)...)
-		edits := []edit{{s.command.start, s.command.end, s.quote(shim)}, s.argsEdit(elems)}
+		elems := [][]byte{s.quote("--name"), s.quote(s.name), s.quote("--"), doc[s.command.start:s.command.end]}
+		edits := []edit{{s.command.start, s.command.end, s.quote(shim)}, s.argsEdit(0, elems)}
 		out.Action, out.Old = Wrapped, s.line
 		out.New = append([]string{shim, "--name", s.name, "--"}, s.line...)
 		return out, edits
@@ -65,7 +66,7 @@ func unwrapping(doc []byte, s site) (Server, []edit) {
 		return out, nil
 	}
 	inner := s.args[i]
-	edits := []edit{{s.command.start, s.command.end, doc[inner.start:inner.end]}, s.argsEdit(raw(doc, s.args[i+1:]))}
+	edits := []edit{{s.command.start, s.command.end, doc[inner.start:inner.end]}, s.argsEdit(i+1, nil)}
 	out.Action, out.Old, out.New = Unwrapped, s.line, s.line[1+i:]
 	return out, edits
 }

@@ -162,13 +162,13 @@ func tomlMember(p *unstable.Parser, l layout, s *site, key string, kv *unstable.
 			cmd = s.line[0]
 		}
 		s.line = append([]string{cmd}, decoded...)
-		s.argsEdit = func(elems [][]byte) edit { return edit{start, end, l.render(style, elems)} }
+		s.argsEdit = l.listEdit(span{start, end}, elems, style, ", ")
 	}
 }
 
 // tomlNewArgs adds an args line after the command's line.
-func (l layout) tomlNewArgs(after int) func([][]byte) edit {
-	return func(elems [][]byte) edit {
+func (l layout) tomlNewArgs(after int) func(int, [][]byte) edit {
+	return func(_ int, elems [][]byte) edit {
 		at := after
 		for at < len(l.doc) && l.doc[at] != '\n' {
 			at++

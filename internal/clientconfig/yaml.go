@@ -226,7 +226,7 @@ func (y yamlDoc) scalar(n *yaml.Node) (span, bool) {
 }
 
 // flowArgs rewrites a flow list, [a, b], in its own style.
-func (y yamlDoc) flowArgs(n *yaml.Node, elems []span) (func([][]byte) edit, bool) {
+func (y yamlDoc) flowArgs(n *yaml.Node, elems []span) (func(int, [][]byte) edit, bool) {
 	start := y.offset(n)
 	at := start + 1
 	if len(elems) > 0 {
@@ -240,7 +240,7 @@ func (y yamlDoc) flowArgs(n *yaml.Node, elems []span) (func([][]byte) edit, bool
 	}
 	v := span{start, at + 1}
 	style, ok := y.bracketStyle(v, elems, "#")
-	return func(e [][]byte) edit { return edit{v.start, v.end, y.render(style, e)} }, ok
+	return y.listEdit(v, elems, style, ", "), ok
 }
 
 // flowSafe reports whether a plain scalar means the same in a flow list.
@@ -250,14 +250,14 @@ func flowSafe(plain string) bool {
 
 // emptyFlowArgs rewrites "args: []" as a block list, and an empty list
 // back as "args: []".
-func (y yamlDoc) emptyFlowArgs(key, list *yaml.Node) (func([][]byte) edit, bool) {
+func (y yamlDoc) emptyFlowArgs(key, list *yaml.Node) (func(int, [][]byte) edit, bool) {
 	keySpan, ok := y.scalar(key)
 	v := y.offset(list)
 	if !ok || string(y.doc[keySpan.end:v]) != ": " || !bytes.HasPrefix(y.doc[v:], []byte("[]")) {
 		return nil, false
 	}
 	indent := strings.Repeat(" ", key.Column-1)
-	return func(e [][]byte) edit {
+	return func(_ int, e [][]byte) edit {
 		if len(e) == 0 {
 			return edit{keySpan.end, v + 2, []byte(": []")}
 		}
@@ -273,7 +273,7 @@ func (y yamlDoc) emptyFlowArgs(key, list *yaml.Node) (func([][]byte) edit, bool)
 
 // blockArgs rewrites a block list, one "- element" a line right after the
 // key's line.
-func (y yamlDoc) blockArgs(key *yaml.Node, elems []span) (func([][]byte) edit, bool) {
+func (y yamlDoc) blockArgs(key *yaml.Node, elems []span) (func(int, [][]byte) edit, bool) {
 	keySpan, ok := y.scalar(key)
 	if !ok || len(elems) == 0 {
 		return nil, false
@@ -304,7 +304,8 @@ func (y yamlDoc) blockArgs(key *yaml.Node, elems []span) (func([][]byte) edit, b
 		}
 	}
 	end := elems[len(elems)-1].end
-	return func(e [][]byte) edit {
+	return func(drop int, insert [][]byte) edit {
+		e := append(insert, raw(y.doc, elems[drop:])...)
 		if len(e) == 0 {
 			return edit{keySpan.end, end, []byte(": []")}
 		}
@@ -323,9 +324,9 @@ func (y yamlDoc) blockArgs(key *yaml.Node, elems []span) (func([][]byte) edit, b
 // newArgs adds args after the command's line, as a block list: a plain
 // scalar valid as the command is valid there too, which is not so in a
 // flow list.
-func (y yamlDoc) newArgs(key *yaml.Node, after int) func([][]byte) edit {
+func (y yamlDoc) newArgs(key *yaml.Node, after int) func(int, [][]byte) edit {
 	indent := strings.Repeat(" ", key.Column-1)
-	return func(e [][]byte) edit {
+	return func(_ int, e [][]byte) edit {
 		at := after
 		for at < len(y.doc) && y.doc[at] != '\n' && y.doc[at] != '\r' {
 			at++
