@@ -107,3 +107,19 @@ func TestProjectFile(t *testing.T) {
 		assert.Equal(t, want, ProjectFile(home, filepath.FromSlash(path)), path)
 	}
 }
+
+func TestFormatOf(t *testing.T) {
+	for path, want := range map[string]Format{
+		"/p/.vscode/mcp.json":                  vscodeJSON,
+		"/h/.config/Code/User/mcp.json":        vscodeJSON,
+		"/h/.config/zed/settings.json":         zedJSON,
+		"/p/.gemini/settings.json":             geminiJSON,
+		"/h/.codex/config.toml":                codexTOML,
+		"/p/.continue/mcpServers/a.yml":        continueYML,
+		"/h/.cursor/mcp.json":                  anyJSON,
+		"/h/.vscode/settings.json":             anyJSON,
+		"/h/.codeium/windsurf/mcp_config.json": anyJSON,
+	} {
+		assert.Equal(t, want, FormatOf(filepath.FromSlash(path)), path)
+	}
+}

@@ -47,14 +47,24 @@ var (
 	anyJSON = Format{keys: []string{"mcpServers", "servers", "context_servers"}, projects: true}
 )
 
-// FormatOf guesses a file's format from its name, for a file named on the
-// command line without its client.
+// FormatOf guesses a file's format from its name and directory, for a
+// file named on the command line without its client: the JSON of VS Code,
+// Zed and Gemini CLI allows comments, the others' does not.
 func FormatOf(path string) Format {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".toml":
 		return codexTOML
 	case ".yaml", ".yml":
 		return continueYML
+	}
+	dir := strings.ToLower(filepath.Base(filepath.Dir(path)))
+	switch base := filepath.Base(path); {
+	case base == "mcp.json" && (dir == ".vscode" || dir == "user"):
+		return vscodeJSON
+	case base == "settings.json" && (dir == "zed" || dir == ".zed"):
+		return zedJSON
+	case base == "settings.json" && dir == ".gemini":
+		return geminiJSON
 	}
 	return anyJSON
 }
