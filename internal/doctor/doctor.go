@@ -341,6 +341,8 @@ func judgeClient(c ClientFile) []Finding {
 		add(Fail, fmt.Sprintf("%s: %s", where, c.Err), "correct the file where the message says, then "+wrap)
 	case len(c.Unwrapped) > 0:
 		add(Warn, fmt.Sprintf("%s: not wrapped, flowd cannot see them: %s", where, strings.Join(c.Unwrapped, ", ")), wrap)
+	case len(c.Wrapped) > 0 && len(c.LeftAlone) > 0:
+		add(OK, fmt.Sprintf("%s: wrapped: %s", where, strings.Join(c.Wrapped, ", ")), "")
 	case len(c.Wrapped) > 0:
 		add(OK, fmt.Sprintf("%s: all %d stdio servers wrapped (%s)", where, len(c.Wrapped), strings.Join(c.Wrapped, ", ")), "")
 	case len(c.LeftAlone) == 0:
