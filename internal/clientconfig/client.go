@@ -125,19 +125,24 @@ func (c Client) Locations(e Env) []Location {
 		// or the workspace's .vscode/; JSON with comments.
 		return withProject(vscodeJSON, e.join(e.vscodeUser(), "mcp.json"), e.join(e.Dir, ".vscode", "mcp.json"))
 	case Windsurf:
-		// docs.windsurf.com (Cascade, MCP): "mcpServers" in one file of the
-		// user's, under the home directory on every system; remote servers
-		// have a serverUrl.
+		// "mcpServers" in one file of the user's, under the home directory
+		// on every system; remote servers have a serverUrl (checked against
+		// alivemcp.com/seo/mcp-server-windsurf and syllago.dev's Windsurf
+		// page, 2026-11).
 		return user(mcpServers, e.join(e.Home, ".codeium", "windsurf", "mcp_config.json"))
 	case Cline:
 		// Cline, the VS Code extension saoudrizwan.claude-dev, keeps
-		// "mcpServers" in its global storage, never in the workspace
-		// (docs.cline.bot, MCP configuration).
+		// "mcpServers" in its global storage, never in the workspace; remote
+		// servers have a url and type "streamableHttp" or "sse" (checked
+		// against alperhankendi.github.io/Ctxo/docs/integrations/cline and
+		// syllago.dev's Cline page, 2026-11).
 		return user(mcpServers, e.join(e.vscodeUser(), "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"))
 	case Zed:
-		// zed.dev/docs/ai/mcp and zed.dev/docs/configuring-zed:
-		// "context_servers" in settings.json, ~/.config/zed on Linux and
-		// macOS (XDG_CONFIG_HOME honoured), %APPDATA%\Zed on Windows.
+		// zed.dev/docs/ai/mcp: "context_servers" in settings.json (JSON with
+		// comments), command + args + env, or a url; the older
+		// "command": {path, args, env} shape per syllago.dev's Zed page.
+		// ~/.config/zed on Linux and macOS (XDG_CONFIG_HOME honoured),
+		// %APPDATA%\Zed on Windows.
 		if e.GOOS == "windows" {
 			return user(zedJSON, e.join(e.appData(), "Zed", "settings.json"))
 		}
@@ -149,9 +154,10 @@ func (c Client) Locations(e Env) []Location {
 		// or an httpUrl.
 		return withProject(geminiJSON, e.join(e.Home, ".gemini", "settings.json"), e.join(e.Dir, ".gemini", "settings.json"))
 	case Codex:
-		// developers.openai.com/codex/mcp: [mcp_servers.NAME] tables in
-		// $CODEX_HOME/config.toml (~/.codex), and in a trusted project's
-		// .codex/config.toml.
+		// docs/config.md in openai/codex: [mcp_servers.NAME] tables with
+		// command, args, env (or a url) in $CODEX_HOME/config.toml
+		// (~/.codex); a trusted project's .codex/config.toml is read too
+		// (per docs.rs/tuff-adapter-codex, checked on Codex CLI 0.154).
 		home := e.Getenv("CODEX_HOME")
 		if home == "" {
 			home = e.join(e.Home, ".codex")

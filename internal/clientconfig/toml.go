@@ -17,8 +17,8 @@ import (
 //	args = ["-y", "docs-server"]
 //	env = { "API_KEY" = "value" }
 //
-// (developers.openai.com/codex/mcp and docs/config.md in openai/codex; a
-// remote server has url instead of command). flowd edits only the command
+// (docs/config.md in openai/codex; a remote server has url instead of
+// command). flowd edits only the command
 // and args values of such tables; a server written inline
 // (mcp_servers = { docs = {...} }, or dotted keys) is reported and left
 // alone.
