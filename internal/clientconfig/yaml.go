@@ -13,8 +13,8 @@ import (
 )
 
 // Continue keeps its servers in ~/.continue/config.yaml, and in block
-// files in .continue/mcpServers/ (docs.continue.dev/customize/deep-dives/mcp,
-// docs.continue.dev/reference), as a list:
+// files in .continue/mcpServers/ (docs/customize/deep-dives/mcp.mdx in
+// continuedev/continue), as a list:
 //
 //	mcpServers:
 //	  - name: SQLite MCP
