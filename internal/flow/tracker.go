@@ -521,6 +521,10 @@ type Analysis struct {
 // digits only, lower-cased, so in any case and with any separators.
 const EncCanonical fingerprint.Encoding = "canonical"
 
+// canonicalLimit is how much of each view the known-secret index reads,
+// as it is and in canonical form.
+const canonicalLimit = 256 << 10
+
 // minCanonical is the shortest canonical secret looked for: shorter ones
 // turn up in the letters of ordinary text by chance.
 const minCanonical = 16
@@ -583,12 +587,16 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 			if !complete {
 				break
 			}
+			// The arguments are searched whole, their views as far as the
+			// detector reads: Find copies what it reads.
 			var hits []fingerprint.SecretMatch
-			hits, complete = sec.Find(v, b)
+			hits, complete = sec.Find(v[:min(len(v), canonicalLimit)], b)
 			secretHits = append(secretHits, hits...)
 		}
 		for _, v := range append([][]byte{args}, views...) {
-			c := canonical(v)
+			// As far as the detector reads (Text's limit): the canonical
+			// copies stay within a constant, whatever the message.
+			c := canonical(v[:min(len(v), canonicalLimit)])
 			if !complete || len(c) < minCanonical {
 				continue
 			}

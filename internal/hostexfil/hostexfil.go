@@ -31,12 +31,19 @@ func Find(text []byte) (Finding, bool) {
 			i++
 			continue
 		}
-		j := i
+		j, dots := i, 0
 		for j < len(text) && hostByte(text[j]) {
+			if text[j] == '.' {
+				dots++
+			}
 			j++
 		}
-		if why := judge(strings.TrimRight(string(text[i:j]), ".-")); why != "" {
-			return Finding{Host: string(text[i:j]), Why: why}, true
+		// A name with fewer than two dots has no labels left of its
+		// domain; most words have none, and cost no allocation.
+		if dots >= 2 {
+			if why := judge(strings.TrimRight(string(text[i:j]), ".-")); why != "" {
+				return Finding{Host: string(text[i:j]), Why: why}, true
+			}
 		}
 		i = j
 	}

@@ -70,6 +70,12 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 	if codes {
 		maxWidth = 3
 	}
+	// Blank-separated pieces are words in prose unless they are single
+	// characters, bytes in hex (a dump) or character codes.
+	blank := text[first] == ' ' || text[first] == '\t'
+	if blank && !codes && (width > 2 || width == 2 && !allHex(text[i:first])) {
+		return 0, nil
+	}
 	// Characters spelled out one by one may include punctuation (tok_…).
 	piece := func(j int) int {
 		k := alnumRun(text, j)
@@ -87,7 +93,7 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 		if short || j+sep >= len(text) || !bytes.Equal(text[j:j+sep], text[first:first+sep]) {
 			break
 		}
-		if m := piece(j+sep) - (j + sep); m == 0 || m > maxWidth {
+		if m := piece(j+sep) - (j + sep); m == 0 || m > maxWidth || blank && width == 2 && !allHex(text[j+sep:j+sep+m]) {
 			break
 		}
 		j += sep
@@ -141,6 +147,15 @@ func charCodes(text []byte, sep int) []byte {
 		out = append(out, byte(v))
 	}
 	return out
+}
+
+func allHex(p []byte) bool {
+	for _, c := range p {
+		if !isHex(c) {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigits(p []byte) bool {

@@ -80,7 +80,7 @@ func (w *walker) keep(v []byte) bool {
 // text. Encoded runs, in the text and in the chain's last view, are
 // decoded and expanded in turn, a layer deeper.
 func (w *walker) expand(text []byte, depth int) {
-	cur := text
+	cur, undone := text, false
 	for round := depth; round <= maxDepth; round++ {
 		next, changed := cur, false
 		for _, undo := range wholeUndoings {
@@ -91,10 +91,10 @@ func (w *walker) expand(text []byte, depth int) {
 		if !changed || !w.keep(next) {
 			break
 		}
-		cur = next
+		cur, undone = next, true
 	}
 	for i, t := range [][]byte{text, cur} {
-		if i == 1 && len(cur) == len(text) && &cur[0] == &text[0] {
+		if i == 1 && !undone {
 			break
 		}
 		for _, run := range runs(t) {

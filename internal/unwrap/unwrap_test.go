@@ -25,6 +25,8 @@ func TestViews(t *testing.T) {
 	assert.True(t, has(Views([]byte(`{"b":"`+base64.RawURLEncoding.EncodeToString([]byte(s+"??"))+`"}`)), s+"??"))
 	assert.True(t, has(Views([]byte("x "+hex.EncodeToString([]byte(s)))), s))
 	assert.Empty(t, Views([]byte("plain words and short b64 aGk=")))
+	assert.Empty(t, Views(nil))
+	assert.Empty(t, Views([]byte{}))
 	assert.Equal(t, [][]byte{[]byte("100% sure %zz")}, Views([]byte("100%25 sure %zz")))
 }
 
