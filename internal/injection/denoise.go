@@ -19,15 +19,21 @@ var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instruc
 	instrucciones anteriores anweisungen istruzioni precedenti consignes`)
 
 // typoTargets are the words a typo is corrected to: long enough that one
-// edit does not turn another real word into them.
-var typoTargets = func() [26][]string {
-	var b [26][]string
-	for _, w := range strings.Fields(`ignore disregard previous instructions instruction guidance guidelines directions
-		earlier forget system prompt assistant forward transfer password passwords credentials contacts without
-		telling reveal delete access mention instrucciones anteriores anweisungen istruzioni precedenti consignes`) {
-		b[w[0]-'a'] = append(b[w[0]-'a'], w)
+// edit does not turn another real word into them. byFirst indexes them by
+// their first letter, bySecond by their second (a typo in the first
+// letter).
+var typoTargets = strings.Fields(`ignore disregard previous instructions instruction guidance guidelines directions
+	directives earlier forget system prompt assistant forward transfer password passwords credentials contacts without
+	telling reveal delete access mention obsolete override bypass collaborator administrator secretly upload
+	summarise summarize summary previously following instrucciones anteriores anweisungen istruzioni precedenti
+	consignes`)
+
+var typoByFirst, typoBySecond = func() (f, s [26][]string) {
+	for _, w := range typoTargets {
+		f[w[0]-'a'] = append(f[w[0]-'a'], w)
+		s[w[1]-'a'] = append(s[w[1]-'a'], w)
 	}
-	return b
+	return f, s
 }()
 
 var leet = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's', '|': 'l', '!': 'i', '9': 'g'}
@@ -215,30 +221,33 @@ func restoreWord(tok string) (string, bool) {
 	if subs > 0 || len(tok) < 5 || len(tok) > 14 {
 		return "", false
 	}
-	// Most words share no first two letters and length with a target:
-	// find that out before lower-casing anything.
+	// Most words share neither first letter and length nor second letter
+	// and length with a target: find that out before lower-casing
+	// anything.
 	c0, c1 := lowerASCII(tok[0]), lowerASCII(tok[1])
-	if c0 < 'a' || c0 > 'z' {
+	if c0 < 'a' || c0 > 'z' || c1 < 'a' || c1 > 'z' {
 		return "", false
 	}
-	near := false
-	for _, t := range typoTargets[c0-'a'] {
-		if d := len(tok) - len(t); d >= -1 && d <= 1 && c1 == t[1] {
-			near = true
-			break
+	near := func(t string) bool { d := len(tok) - len(t); return d >= -1 && d <= 1 }
+	var cands []string
+	for _, t := range typoByFirst[c0-'a'] {
+		if near(t) {
+			cands = append(cands, t)
 		}
 	}
-	if !near {
+	for _, t := range typoBySecond[c1-'a'] {
+		if near(t) && t[0] != c0 {
+			cands = append(cands, t)
+		}
+	}
+	if len(cands) == 0 {
 		return "", false
 	}
 	lw := strings.ToLower(tok)
-	if noiseVocab[lw] {
+	if noiseVocab[lw] || typoWords[lw] {
 		return "", false
 	}
-	for _, t := range typoTargets[lw[0]-'a'] {
-		if d := len(lw) - len(t); d < -1 || d > 1 || lw[1] != t[1] {
-			continue
-		}
+	for _, t := range cands {
 		// Inflections are words, not typos ("systems", "ignored").
 		if strings.HasPrefix(lw, t) || strings.HasPrefix(t, lw) {
 			continue
@@ -249,6 +258,10 @@ func restoreWord(tok string) (string, bool) {
 	}
 	return "", false
 }
+
+// typoWords are real words one edit from a target: left as they are.
+var typoWords = wordSet(`delegate relate deleted prompts prompted access accent assistants sistem mentions mentor
+	forger forged forgets bypasses uploads password's reveals revealed overrides overridden summer summary's`)
 
 // osa1 reports whether a and b are one insertion, deletion, substitution
 // or transposition of neighbours apart.

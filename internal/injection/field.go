@@ -27,6 +27,7 @@ const (
 	ownMention
 	ownRequest
 	ownDecode
+	ownParaphrase
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -62,6 +63,7 @@ func buildEngine() (*engine, error) {
 	add(ownMention, mentionKW)
 	add(ownRequest, reqKW)
 	add(ownDecode, decodeKW)
+	add(ownParaphrase, paraKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -142,7 +144,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	var hiddenW, commentW []span
-	var reqHits, decodeHits []int
+	var reqHits, decodeHits, paraHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -160,6 +162,8 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			reqHits = append(reqHits, h.pos)
 		case o == ownDecode:
 			decodeHits = append(decodeHits, h.pos)
+		case o == ownParaphrase:
+			paraHits = append(paraHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -184,6 +188,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 	}
 	f.findRequests(reqHits)
 	f.findEncodedOrders(decodeHits)
+	f.findParaphrases(paraHits)
 	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()
@@ -750,11 +755,15 @@ func (f *fieldScan) regionFindings() {
 	add(f.comments, "hidden-comment", "instructions in a comment", 0.35)
 }
 
-// decoded scans base64 blocks that decode to text. What is found inside
-// is reported at the block; the block itself is structural evidence,
-// strong when what it hides is an instruction or a script.
+// decoded scans blocks that decode to text (base64, hex, and rot13 where
+// the text names it). What is found inside is reported at the block; the
+// block itself is structural evidence, strong when what it hides is an
+// instruction or a script.
 func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []finding {
-	for _, blk := range findBase64(f.t) {
+	blocks := findBase64(f.t)
+	blocks = append(blocks, findHex(f.t)...)
+	blocks = append(blocks, findRot13(f.t, f.lt)...)
+	for _, blk := range blocks {
 		sub, subEv := f.e.scan(blk.decoded, depth+1, false)
 		for k, v := range subEv {
 			ev[k] += v
@@ -766,19 +775,21 @@ func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []findi
 				worst, worstRule = fd.sev, fd.rule
 			}
 			fd.start, fd.end = start, end
-			fd.note = strings.TrimPrefix(fd.note+"; decoded from base64", "; ")
+			fd.note = strings.TrimPrefix(fd.note+"; decoded from "+blk.enc, "; ")
 			out = append(out, fd)
 		}
-		ev["base64_text_blocks"]++
+		ev[blk.enc+"_text_blocks"]++
 		excerpt := clip(blk.decoded)
 		switch {
 		case worst >= minSeverity:
-			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: min(0.95, max(0.6, 0.5+0.5*worst)), start: start, end: end, excerpt: excerpt, note: "base64 hiding " + worstRule})
-		case subEv["base64_text_blocks"] > 0:
+			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: min(0.95, max(0.6, 0.5+0.5*worst)), start: start, end: end, excerpt: excerpt, note: blk.enc + " hiding " + worstRule})
+		case subEv["base64_text_blocks"]+subEv["hex_text_blocks"] > 0:
 			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: 0.5, start: start, end: end, excerpt: excerpt, note: "nested encoding"})
-		case !blk.wrapped && isProse(blk.decoded) && !f.inCode(blk.start, blk.end):
+		case blk.enc == "base64" && !blk.wrapped && isProse(blk.decoded) && !f.inCode(blk.start, blk.end):
+			// Hex dumps of text are how logs show bytes; only what hex
+			// hides counts.
 			// Test vectors and fixtures in code hold encoded sentences too.
-			out = append(out, finding{rule: "encoded-text", tier: Structural, kind: markup, sev: 0.35, start: start, end: end, excerpt: excerpt, note: "prose in base64"})
+			out = append(out, finding{rule: "encoded-text", tier: Structural, kind: markup, sev: 0.35, start: start, end: end, excerpt: excerpt, note: "prose in " + blk.enc})
 		}
 	}
 	return out

@@ -209,7 +209,7 @@ func recipientAfter(s string, from int) bool {
 var (
 	decodeKW = []string{"decod", "rot13", "rot-13", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
 		"декодир", "расшифр", "解码", "解碼", "デコード", "復号"}
-	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow|execute|obey|carry\s+out|do\s+what|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task)` +
+	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
 		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
 	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
 )
