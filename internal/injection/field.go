@@ -91,6 +91,7 @@ type finding struct {
 // fieldScan is the state of scanning one text.
 type fieldScan struct {
 	e       *engine
+	tools   *toolVocab // the session's tools, or nil
 	src, t  string
 	lt      string // t with ASCII letters lower-cased (same offsets)
 	m       *spanMap
@@ -120,8 +121,8 @@ const (
 //
 // codeField says the whole text is source code (a file read through a
 // resource with a code MIME type): it is treated as one code block.
-func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[string]int) {
-	f := &fieldScan{e: e, src: src}
+func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) ([]finding, map[string]int) {
+	f := &fieldScan{e: e, src: src, tools: tools}
 	f.t, f.m = normalise(src, &f.ev)
 	if codeField {
 		f.blocks, f.codeDone = []span{{0, len(f.t)}}, true
@@ -187,6 +188,9 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	f.findRequests(reqHits)
+	if tools != nil && len(hits) > 0 {
+		f.findRequests(tools.hits(f.lt))
+	}
 	f.findEncodedOrders(decodeHits)
 	f.findParaphrases(paraHits)
 	f.findTaskShifts()
@@ -210,7 +214,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		out = f.decoded(out, ev, depth)
 	}
 	if depth < maxDepth {
-		out = e.denoised(src, out, ev, codeField)
+		out = e.denoised(src, out, ev, codeField, tools)
 	}
 	kept := out[:0]
 	for _, fd := range out {
@@ -224,13 +228,13 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 
 // denoised scans the text with its noise undone (see denoise.go) and adds
 // what only that view shows, mapped back to the source.
-func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool) []finding {
+func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool, tools *toolVocab) []finding {
 	view, pos, ok := denoise(src)
 	if !ok {
 		return out
 	}
 	ev["denoised"]++
-	sub, _ := e.scan(view, maxDepth, codeField)
+	sub, _ := e.scan(view, maxDepth, codeField, tools)
 	n := len(out)
 	for _, fd := range sub {
 		if fd.start >= len(pos) || fd.end <= fd.start {
@@ -764,7 +768,7 @@ func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []findi
 	blocks = append(blocks, findHex(f.t)...)
 	blocks = append(blocks, findRot13(f.t, f.lt)...)
 	for _, blk := range blocks {
-		sub, subEv := f.e.scan(blk.decoded, depth+1, false)
+		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools)
 		for k, v := range subEv {
 			ev[k] += v
 		}
