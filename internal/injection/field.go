@@ -35,7 +35,7 @@ var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
 var sharedEngine = sync.OnceValues(buildEngine)
 
 func buildEngine() (*engine, error) {
-	e := &engine{rules: append(append([]*rule{}, contextualRules...), markupRules...)}
+	e := &engine{rules: append(append(append([]*rule{}, contextualRules...), exfilRules...), markupRules...)}
 	var keywords []string
 	add := func(owner int, kws []string) {
 		for _, k := range kws {
