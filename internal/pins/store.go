@@ -33,7 +33,7 @@ type Server struct {
 	// when last listed, with why: hidden from the model whatever their
 	// pin says.
 	Withheld map[string]string `json:"withheld,omitempty"`
-	Since   time.Time       `json:"since"` // first seen
+	Since    time.Time         `json:"since"` // first seen
 	// Unreadable says why the server's stored pins could not be decoded:
 	// it is known, so not trusted on first use, with nothing pinned.
 	Unreadable string `json:"unreadable,omitempty"`
