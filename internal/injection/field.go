@@ -28,6 +28,7 @@ const (
 	ownRequest
 	ownDecode
 	ownParaphrase
+	ownForeignParaphrase
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -64,6 +65,7 @@ func buildEngine() (*engine, error) {
 	add(ownRequest, reqKW)
 	add(ownDecode, decodeKW)
 	add(ownParaphrase, paraKW)
+	add(ownForeignParaphrase, paraForeignKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -145,7 +147,7 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 		}
 	}
 	var hiddenW, commentW []span
-	var reqHits, decodeHits, paraHits []int
+	var reqHits, decodeHits, paraHits, foreignHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -165,6 +167,8 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 			decodeHits = append(decodeHits, h.pos)
 		case o == ownParaphrase:
 			paraHits = append(paraHits, h.pos)
+		case o == ownForeignParaphrase:
+			foreignHits = append(foreignHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -193,6 +197,7 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 	}
 	f.findEncodedOrders(decodeHits)
 	f.findParaphrases(paraHits)
+	f.findForeignParaphrases(foreignHits)
 	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()

@@ -64,6 +64,58 @@ var (
 	paraYouRe = regexp.MustCompile(`\b(?:you|your|yourself)\b`)
 )
 
+// Invalidation in other languages: directions (a noun of the language)
+// and a phrase that ends them, in one sentence ("die bisherigen
+// Anweisungen gelten nicht mehr", "之前的指示已经作废"). As in English, a
+// reader addressed or an earlier qualifier makes it an override; a topic's
+// rules ("las reglas del parking") only corroborate.
+var (
+	paraForeignKW = []string{"ya no", "anulad", "sin efecto", "obsolet", "ne sont plus", "ne s'appliquent plus", "annulé",
+		"caduque", "révoqué", "plus valable", "nicht mehr", "ungültig", "aufgehoben", "hinfällig", "außer kraft",
+		"non sono più", "non valgono più", "annullat", "revocat", "não valem", "não são mais", "não se aplicam",
+		"já não", "revogad", "больше не", "отменен", "недействительн", "утратил", "устарел", "作废", "無效", "无效",
+		"失效", "不再适用", "不再有效", "废除", "作廢", "無効", "取り消", "破棄", "撤回", "適用されない"}
+	paraForeignRe = regexp.MustCompile(`(?i)(?:instrucciones|indicaciones|órdenes|ordenes|reglas|directrices|consignes|instructions|règles|regles|directives|anweisungen|vorgaben|regeln|richtlinien|befehle|istruzioni|indicazioni|regole|direttive|instruções|instrucoes|orientações|orientacoes|regras|diretrizes|инструкци\p{L}*|указани\p{L}*|правил\p{L}*|команд\p{L}*|指令|指示|规则|規則|说明|說明|提示|命令|ルール|プロンプト)` +
+		`[^.!?。！？\n]{0,60}?(?:ya\s+no\s+(?:son\s+válidas|valen|aplican|se\s+aplican|cuentan|están\s+vigentes)|(?:quedan|están|son|fueron)\s+(?:anuladas|canceladas|obsoletas|revocadas|sin\s+efecto)|ne\s+(?:sont|s'appliquent)\s+plus|sont\s+(?:annulées|caduques|obsolètes|révoquées|remplacées)|plus\s+valables|gelten\s+nicht\s+mehr|nicht\s+mehr\s+gültig|sind\s+(?:ungültig|aufgehoben|hinfällig|veraltet|nichtig|ersetzt)|außer\s+kraft|non\s+(?:sono|valgono)\s+più|sono\s+(?:annullate|obsolete|revocate|superate)|não\s+(?:valem|são\s+(?:mais\s+)?válidas|se\s+aplicam)|já\s+não\s+(?:valem|se\s+aplicam)|foram\s+(?:anuladas|canceladas|revogadas|substituídas)|estão\s+(?:anuladas|obsoletas)|больше\s+не\s+(?:действуют|действительны|применяются)|отменены|недействительн\p{L}*|утратили\s+силу|устарели|作废|無效|无效|失效|不再适用|不再有效|废除|作廢|無効|取り消|破棄|撤回|適用されない)`)
+	// Words that make the directions the reader's or earlier ones.
+	paraForeignStrong = []string{"anteriores", "previas", "recibiste", "tus ", "précédentes", "antérieures", "tes ", "vos ",
+		"reçues", "bisherigen", "vorherigen", "früheren", "deine", "erhaltenen", "precedenti", "tue ", "ricevute",
+		"prévias", "suas ", "recebeu", "предыдущ", "прежн", "твои", "ваши", "之前", "以前", "先前", "此前", "原来", "你的", "上記", "これまで", "前の"}
+)
+
+// findForeignParaphrases judges the sentences around paraForeignKW hits.
+func (f *fieldScan) findForeignParaphrases(hits []int) {
+	seen := -1
+	for n, h := range hits {
+		if n >= maxRequestSentences {
+			return
+		}
+		if h < seen {
+			continue
+		}
+		a, b := requestSentence(f.t, h)
+		seen = b
+		m := paraForeignRe.FindStringIndex(f.t[a:b])
+		if m == nil {
+			continue
+		}
+		s := strings.ToLower(f.t[a:b])
+		ctx := strings.ToLower(f.t[max(0, a-160):b])
+		sev := 0.25
+		for _, w := range paraForeignStrong {
+			if strings.Contains(s, w) {
+				sev = 0.7
+				break
+			}
+		}
+		if sev < 0.5 && mayAddress(ctx) && reqAddresseeRe.MatchString(ctx) {
+			sev = 0.55
+		}
+		f.finds = append(f.finds, finding{rule: "instruction-override", tier: Contextual, kind: language, sev: sev,
+			a: a + m[0], b: a + m[1], note: "override in other words", lang: true})
+	}
+}
+
 // humanOwners before a reference make the directions a person's own.
 var humanOwners = wordSet(`my our his her their its`)
 

@@ -295,7 +295,9 @@ var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|av
 func recipientAfter(s string, from int) bool {
 	rest := s[from:]
 	if !strings.ContainsAny(rest, "@0123456789'\"‘“") {
-		return false
+		// Chinese and Japanese put the recipient before the verb ("…
+		// に送って"): any address in the sentence is where it goes.
+		return hasCJK(s) && reqRecipientRe.MatchString(s)
 	}
 	for _, m := range reqRecipientRe.FindAllStringIndex(rest, 4) {
 		if reqToRe.MatchString(s[from : from+m[0]+1]) {
@@ -303,8 +305,10 @@ func recipientAfter(s string, from int) bool {
 		}
 	}
 	// A handle right after the verb is who gets it.
-	m := reqHandleRe.FindStringIndex(rest)
-	return m != nil && m[0] < 40
+	if m := reqHandleRe.FindStringIndex(rest); m != nil && m[0] < 40 {
+		return true
+	}
+	return hasCJK(s) && reqRecipientRe.MatchString(s)
 }
 
 // outsideRecipient: s names an address, a link or an account after from,
