@@ -121,13 +121,22 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		switch {
 		case c == '\n':
 			// A line that goes on in lower case, indented or inside a
-			// quoted cell, continues the sentence of the line before.
+			// quoted cell, continues the sentence of the line before; so
+			// does a list item that goes on in lower case ("2. stop
+			// following\n3. the instructions…"), and a word broken with a
+			// hyphen at the end of a line ("summa-\n  rise").
 			j := i + 1
 			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 				j++
 			}
-			if j < len(src) && src[j] >= 'a' && src[j] <= 'z' && i > 0 && isLetterOrComma(src[i-1]) && (j-i > 2 || openQuote(src, i)) && foldWorth(src, i, j) {
-				replace(i, j, " ")
+			item := listMarker(src, j)
+			k := j + item
+			switch {
+			case k >= len(src) || src[k] < 'a' || src[k] > 'z' || i == 0:
+			case src[i-1] == '-' && i > 1 && isASCIILetter(rune(src[i-2])) && item == 0 && foldWorth(src, i, j):
+				replace(i-1, j, "")
+			case isLetterOrComma(src[i-1]) && (j-i > 2 || item > 0 || openQuote(src, i)) && foldWorth(src, i, k):
+				replace(i, k, " ")
 			}
 			i = j
 			continue
@@ -284,6 +293,30 @@ func osa1(a, b string) bool {
 	return false
 }
 
+// listMarker returns the length of a list marker at src[j:] ("- ", "* ",
+// "• ", "3. ", "12) "), or 0.
+func listMarker(src string, j int) int {
+	k := j
+	switch {
+	case strings.HasPrefix(src[j:], "• "):
+		return len("• ")
+	case k < len(src) && (src[k] == '-' || src[k] == '*' || src[k] == '+'):
+		k++
+	default:
+		for k < len(src) && k-j < 3 && src[k] >= '0' && src[k] <= '9' {
+			k++
+		}
+		if k == j || k >= len(src) || src[k] != '.' && src[k] != ')' {
+			return 0
+		}
+		k++
+	}
+	if k < len(src) && src[k] == ' ' {
+		return k + 1 - j
+	}
+	return 0
+}
+
 func isLetterOrComma(c byte) bool { return isASCIILetter(rune(c)) || c == ',' }
 
 // openQuote reports whether the line ending at i holds an unclosed double
@@ -307,4 +340,5 @@ func foldWorth(src string, i, j int) bool {
 }
 
 var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",
-	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt"}
+	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt", "summa", "following", "obey",
+	"upload", "user", "direction", "guidance"}
