@@ -20,6 +20,11 @@ type generaliseSet struct {
 		Tools  []string `json:"tools"`
 		Text   string   `json:"text"`
 	} `json:"texts"`
+	Tools []struct {
+		ID       string          `json:"id"`
+		Poisoned int             `json:"poisoned"`
+		Tool     json.RawMessage `json:"tool"`
+	} `json:"tools"`
 }
 
 // TestGeneralise measures the scanner on generalise-tune.json (written
@@ -70,6 +75,47 @@ func TestGeneralise(t *testing.T) {
 				c.file, caught, attacks, pct(caught, attacks), changed, benign, pct(changed, benign), flagged, benign)
 			assert.GreaterOrEqual(t, pct(caught, attacks), c.minCaught, "attacks flagged or worse")
 			assert.LessOrEqual(t, pct(changed, benign), c.maxChangedPct, "benign texts redacted or blocked")
+			if len(set.Tools) > 0 {
+				testGeneraliseTools(t, s, c.file, set)
+			}
 		})
 	}
+}
+
+// testGeneraliseTools: each tool is listed alone, as the first tool of a
+// server; poisoned ones must be withheld, benign ones not.
+func testGeneraliseTools(t *testing.T, s *Scanner, file string, set generaliseSet) {
+	action := map[string]Result{}
+	for _, c := range set.Tools {
+		found, err := s.ScanTools([]byte(`{"tools":[`+string(c.Tool)+`]}`), Context{Server: "third-party"})
+		require.NoError(t, err, c.ID)
+		for _, f := range found {
+			action[f.Tool] = f.Result
+		}
+	}
+	var poisoned, withheld, benign, wrong int
+	for _, c := range set.Tools {
+		var tool struct {
+			Name string `json:"name"`
+		}
+		require.NoError(t, json.Unmarshal(c.Tool, &tool))
+		r := action[tool.Name]
+		if c.Poisoned == 1 {
+			poisoned++
+			if r.Action == ActionBlock {
+				withheld++
+			} else {
+				t.Logf("not withheld %s: %s", c.ID, r)
+			}
+			continue
+		}
+		benign++
+		if r.Action == ActionBlock {
+			wrong++
+			t.Logf("benign withheld %s: %s %v", c.ID, r, excerpts(r))
+		}
+	}
+	t.Logf("%s tools: poisoned withheld %d/%d (%.1f%%); benign withheld %d/%d", file, withheld, poisoned, pct(withheld, poisoned), wrong, benign)
+	assert.GreaterOrEqual(t, pct(withheld, poisoned), 90.0, "poisoned tools withheld")
+	assert.Zero(t, wrong, "benign tools withheld")
 }

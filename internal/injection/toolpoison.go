@@ -149,7 +149,10 @@ func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
 	}
 	t := strings.Join(strings.Fields(s), " ")
 	var out []toolClaim
-	if m := priorityRe.FindStringIndex(t); m != nil {
+	// A short value of an enum ("highest priority" for a ticket) names a
+	// value, it claims nothing about the tool.
+	value := strings.Contains(path, ".enum[") && len(t) < 40
+	if m := priorityRe.FindStringIndex(t); m != nil && !value {
 		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
