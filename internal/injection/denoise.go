@@ -237,32 +237,35 @@ func restoreWord(tok string) (string, bool) {
 	if c0 < 'a' || c0 > 'z' || c1 < 'a' || c1 > 'z' {
 		return "", false
 	}
-	near := func(t string) bool { d := len(tok) - len(t); return d >= -1 && d <= 1 }
-	var cands []string
+	// A typo in the first letter keeps the second and third; one after it
+	// keeps the first.
+	c2 := lowerASCII(tok[2])
+	lw := ""
+	try := func(t string) (string, bool) {
+		if lw == "" {
+			lw = strings.ToLower(tok)
+			if noiseVocab[lw] || typoWords[lw] {
+				lw = "\x00"
+			}
+		}
+		// Inflections are words, not typos ("systems", "ignored").
+		if lw == "\x00" || strings.HasPrefix(lw, t) || strings.HasPrefix(t, lw) {
+			return "", false
+		}
+		return t, osa1(lw, t)
+	}
 	for _, t := range typoByFirst[c0-'a'] {
-		if near(t) {
-			cands = append(cands, t)
+		if d := len(tok) - len(t); d >= -1 && d <= 1 {
+			if r, ok := try(t); ok {
+				return r, true
+			}
 		}
 	}
 	for _, t := range typoBySecond[c1-'a'] {
-		if near(t) && t[0] != c0 {
-			cands = append(cands, t)
-		}
-	}
-	if len(cands) == 0 {
-		return "", false
-	}
-	lw := strings.ToLower(tok)
-	if noiseVocab[lw] || typoWords[lw] {
-		return "", false
-	}
-	for _, t := range cands {
-		// Inflections are words, not typos ("systems", "ignored").
-		if strings.HasPrefix(lw, t) || strings.HasPrefix(t, lw) {
-			continue
-		}
-		if osa1(lw, t) {
-			return t, true
+		if len(t) == len(tok) && t[0] != c0 && t[2] == c2 {
+			if r, ok := try(t); ok {
+				return r, true
+			}
 		}
 	}
 	return "", false

@@ -110,6 +110,8 @@ type fieldScan struct {
 	code      []span  // inline code
 	blocks    []span  // fenced blocks, <pre>, <code>, whole code files
 	codeDone  bool
+	// cipherNamed: a decodeKW hit; rot13 is only tried then.
+	cipherNamed bool
 }
 
 const (
@@ -196,6 +198,7 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 		f.findRequests(tools.hits(f.lt))
 	}
 	f.findEncodedOrders(decodeHits)
+	f.cipherNamed = len(decodeHits) > 0
 	f.findParaphrases(paraHits)
 	f.findForeignParaphrases(foreignHits)
 	f.findTaskShifts()
@@ -771,7 +774,9 @@ func (f *fieldScan) regionFindings() {
 func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []finding {
 	blocks := findBase64(f.t)
 	blocks = append(blocks, findHex(f.t)...)
-	blocks = append(blocks, findRot13(f.t, f.lt)...)
+	if f.cipherNamed {
+		blocks = append(blocks, findRot13(f.t, f.lt)...)
+	}
 	for _, blk := range blocks {
 		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools)
 		for k, v := range subEv {

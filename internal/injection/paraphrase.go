@@ -37,7 +37,7 @@ var paraKW = []string{"ignor", "disregard", "forget", "obsolete", "no longer", "
 	"drop ", "ditch", "dismiss", "neglect", "suspend", "lifted", "null", "moot", "irrelevant"}
 
 const (
-	paraDirective = `(?:instructions?|directions?|directives?|rules|guidance|guidelines|orders|tasks?|jobs?|assignment|mission|objectives?|goals?|purpose|polic(?:y|ies)|prompts?|programming|brief(?:ing)?|constraints|restrictions|commands?|safeguards|filters|requests?|priorit(?:y|ies))`
+	paraDirective = `(?:instructions?|directions?|directives?|rules|guidance|guidelines|orders|tasks?|jobs?|assignment|mission|objectives?|goals?|purpose|polic(?:y|ies)|prompts?|programming|brief(?:ing)?|constraints|restrictions|commands?|safeguards|priorit(?:y|ies))`
 	paraVerb      = `(?:ignore|ignoring|disregard|disregarding|forget|forgetting|drop|dropping|discard|abandon|skip|override|overrule|bypass|cancel|scrap|ditch|dismiss|neglect|rescind|revoke|suspend|(?:put|set|leave|cast|push|lay)\s+(?:\w+\s+){0,6}?aside|stop\s+(?:following|obeying|using|heeding)|no\s+longer\s+(?:follow|obey|heed)|pay\s+no\s+(?:attention|heed|mind)|throw\s+out)`
 )
 
@@ -132,7 +132,7 @@ func (f *fieldScan) findParaphrases(hits []int) {
 		if n++; n > maxRequestSentences {
 			return
 		}
-		if b-a > 600 {
+		if b-a > 600 || !mayDirect(f.lt[a:b]) || f.overridden(a, b) {
 			continue
 		}
 		if sev, at := judgeParaphrase(f.t, f.lt[a:b], a); sev > 0 {
@@ -140,6 +140,50 @@ func (f *fieldScan) findParaphrases(hits []int) {
 				a: a + at[0], b: a + at[1], note: "override in other words", lang: true})
 		}
 	}
+}
+
+// directWords are the words of paraDirective, and directAsked the
+// openings of "what the user asked": a sentence with none of them refers
+// to no directions, and its regular expressions are not run.
+var (
+	directWords = wordSet(`instruction instructions direction directions directive directives rules guidance guidelines
+		orders task tasks job jobs assignment mission objective objectives goal goals purpose policy policies prompt
+		prompts programming brief briefing constraints restrictions command commands safeguards priority priorities`)
+	directAsked = []string{"what the user", "what your", "what they", "what you were", "what you've", "what you have"}
+)
+
+func mayDirect(s string) bool {
+	found := false
+	for i := 0; i < len(s) && !found; {
+		if c := s[i]; c < 'a' || c > 'z' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+			j++
+		}
+		found = directWords[s[i:j]]
+		i = j
+	}
+	for _, w := range directAsked {
+		if found {
+			break
+		}
+		found = strings.Contains(s, w)
+	}
+	return found
+}
+
+// overridden: a literal override rule already scored the sentence t[a:b]
+// as high as a paraphrase can.
+func (f *fieldScan) overridden(a, b int) bool {
+	for _, fd := range f.finds {
+		if fd.rule == "instruction-override" && fd.sev >= 0.75 && fd.a < b && a < fd.b {
+			return true
+		}
+	}
+	return false
 }
 
 // judgeParaphrase scores one sentence s (lower case) that starts at a in

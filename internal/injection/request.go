@@ -321,7 +321,7 @@ func outsideRecipient(s string, from int) bool {
 // encoding (base64, hex, rot13, one not named): the instruction to decode
 // and then follow is the signal, a blob near it the corroboration.
 var (
-	decodeKW = []string{"decod", "rot13", "rot-13", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
+	decodeKW = []string{"decod", "rot13", "rot-13", "rot 13", "caesar", "césar", "cäsar", "cesare", "rotate each letter", "shift each letter", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
 		"декодир", "расшифр", "解码", "解碼", "デコード", "復号"}
 	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
 		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
