@@ -54,7 +54,7 @@ var exfilRules = []*rule{
 		anchored: true, lead: 0,
 		keywords: []string{"curl", "wget", "nc -", "ncat", "invoke-webrequest", "iwr "},
 		before:   4, after: 300,
-		re: re(`\b(?:curl|wget|ncat|nc|invoke-webrequest|iwr)\b[^\n|;]{0,240}?(?:\$\(\s*(?:cat|base64|head|tail|xxd|gzip)\b[^)]{0,120}|` + "`" + `\s*(?:cat|base64|head|tail)\b[^` + "`" + `]{0,120}|(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file|--body-file|-infile)\s*[= ]?\s*["']?@?[~/$][^\s"']{0,120}|<\s*[~/$][^\s]{0,120})`),
+		re: re(`\b(?:curl|wget|ncat|nc|invoke-webrequest|iwr)\b[^\n|;]{0,240}?(?:\$\(\s*(?:cat|base64|head|tail|xxd|gzip)\b[^)]{0,120}|` + "`" + `\s*(?:cat|base64|head|tail)\b[^` + "`" + `]{0,120}|(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file|--body-file|-infile)\s*[= ]?\s*["']?(?:[\w.-]+=)?@?[~/$][^\s"']{0,120}|<\s*[~/$][^\s]{0,120})`),
 		grade: func(t string, m []int) float64 {
 			if sensitivePath.MatchString(t[m[0]:m[1]]) {
 				return 0.7

@@ -16,15 +16,13 @@ type toolVocab struct {
 	verbs map[string][]string
 }
 
-// actionVerbs are verbs with consequences outside the conversation; tools
-// that only read (get, list, search) give no verb, as asking to read is
-// everyday.
+// actionVerbs are verbs that move data, access or money to someone: what
+// a recipient named in data can gain from. Tools that only read (get,
+// list, search) or act in place (create, delete, run) give no verb here:
+// "book a table with https://…" names no one who gains.
 var actionVerbs = wordSet(`send email mail forward reply share transfer pay wire invite grant add post publish upload
-	create delete remove update write edit execute run approve merge push commit deploy book order purchase buy
-	schedule cancel comment message submit move copy rename set change reset assign give revoke close open invoke
-	launch start stop kill sell refund deposit withdraw tweet sms text notify export sync attach delegate transfer
-	invite star fork install uninstall disable enable modify overwrite append insert put patch archive unsubscribe
-	subscribe follow unfollow accept decline confirm sign dm call`)
+	give assign delegate export sync attach dm sms text message tweet comment submit copy move push deposit withdraw
+	refund sell transmit notify cc bcc`)
 
 // toolNameStop are name parts that name no object.
 var toolNameStop = wordSet(`to a an the new by for of in on at from with and or all my me it as via api tool mcp`)
