@@ -75,7 +75,7 @@ var (
 		"non sono più", "non valgono più", "annullat", "revocat", "não valem", "não são mais", "não se aplicam",
 		"já não", "revogad", "больше не", "отменен", "недействительн", "утратил", "устарел", "作废", "無效", "无效",
 		"失效", "不再适用", "不再有效", "废除", "作廢", "無効", "取り消", "破棄", "撤回", "適用されない"}
-	paraForeignRe = regexp.MustCompile(`(?i)(?:instrucciones|indicaciones|órdenes|ordenes|reglas|directrices|consignes|instructions|règles|regles|directives|anweisungen|vorgaben|regeln|richtlinien|befehle|istruzioni|indicazioni|regole|direttive|instruções|instrucoes|orientações|orientacoes|regras|diretrizes|инструкци\p{L}*|указани\p{L}*|правил\p{L}*|команд\p{L}*|指令|指示|规则|規則|说明|說明|提示|命令|ルール|プロンプト)` +
+	paraForeignRe = regexp.MustCompile(`(?i)(?:instrucciones|indicaciones|reglas|directrices|consignes|instructions|règles|regles|directives|anweisungen|vorgaben|regeln|richtlinien|befehle|istruzioni|indicazioni|regole|direttive|instruções|instrucoes|orientações|orientacoes|regras|diretrizes|инструкци\p{L}*|указани\p{L}*|правил\p{L}*|指令|指示|规则|規則|说明|說明|ルール|プロンプト)` +
 		`[^.!?。！？\n]{0,60}?(?:ya\s+no\s+(?:son\s+válidas|valen|aplican|se\s+aplican|cuentan|están\s+vigentes)|(?:quedan|están|son|fueron)\s+(?:anuladas|canceladas|obsoletas|revocadas|sin\s+efecto)|ne\s+(?:sont|s'appliquent)\s+plus|sont\s+(?:annulées|caduques|obsolètes|révoquées|remplacées)|plus\s+valables|gelten\s+nicht\s+mehr|nicht\s+mehr\s+gültig|sind\s+(?:ungültig|aufgehoben|hinfällig|veraltet|nichtig|ersetzt)|außer\s+kraft|non\s+(?:sono|valgono)\s+più|sono\s+(?:annullate|obsolete|revocate|superate)|não\s+(?:valem|são\s+(?:mais\s+)?válidas|se\s+aplicam)|já\s+não\s+(?:valem|se\s+aplicam)|foram\s+(?:anuladas|canceladas|revogadas|substituídas)|estão\s+(?:anuladas|obsoletas)|больше\s+не\s+(?:действуют|действительны|применяются)|отменены|недействительн\p{L}*|утратили\s+силу|устарели|作废|無效|无效|失效|不再适用|不再有效|废除|作廢|無効|取り消|破棄|撤回|適用されない)`)
 	// Words that make the directions the reader's or earlier ones.
 	paraForeignStrong = []string{"anteriores", "previas", "recibiste", "tus ", "précédentes", "antérieures", "tes ", "vos ",
@@ -206,6 +206,12 @@ func judgeParaphrase(t, s string, a int) (float64, []int) {
 		inv = rp
 	}
 	if m := paraModelRe.FindStringIndex(s); m != nil && !ownedBy(s, m[0]) {
+		if ambiguousDirections(s[m[0]:m[1]]) && v == nil && !realReplace.MatchString(s) {
+			// "your orders were cancelled", "your job has changed": a
+			// shop's or a scheduler's words, unless told to set them
+			// aside or called the real task.
+			return 0, nil
+		}
 		switch {
 		case v != nil || st != nil:
 			return 0.75, cover(m, inv)
@@ -239,6 +245,29 @@ func judgeParaphrase(t, s string, a int) (float64, []int) {
 }
 
 func cover(x, y []int) []int { return []int{min(x[0], y[0]), max(x[1], y[1])} }
+
+// ambiguousWords name directions and also what shops, schedulers and
+// insurers talk about (orders, jobs, policies).
+var ambiguousWords = wordSet(`orders task tasks job jobs polic policy policies goal goals priority priorities command commands`)
+
+// realReplace calls something the reader's real task.
+var realReplace = regexp.MustCompile(`\b(?:your|the)\s+(?:real|actual|true)\s+(?:\w+\s+)?` + paraDirective + `\b`)
+
+// ambiguousDirections: the directions referred to by ref are named only
+// by an ambiguous word.
+func ambiguousDirections(ref string) bool {
+	amb, pure := false, false
+	eachWord(ref, func(i, j int) {
+		w := ref[i:j]
+		switch {
+		case ambiguousWords[w]:
+			amb = true
+		case directWords[w]:
+			pure = true
+		}
+	})
+	return amb && !pure
+}
 
 // ownedBy: the word before pos is a person's possessive.
 func ownedBy(s string, pos int) bool {
