@@ -436,10 +436,25 @@ const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 // (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
 // when b runs out, Check stops and says so in Analysis.Unfinished.
 func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
+	return s.CheckWith(server, tool, dest, args, nil, views, b)
+}
+
+// CheckWith is Check of a message whose arguments come with extra: the
+// rest of what the server reads (a tools/call's name and _meta), checked
+// for secrets and flows as the arguments are, but apart from them, so that
+// the arguments still match an origin whole.
+func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
 	complete := true
-	if s.t.detector != nil && len(args) > 0 {
-		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
+	if s.t.detector != nil {
+		for _, part := range [2][]byte{args, extra} {
+			if len(part) == 0 || !complete {
+				continue
+			}
+			var found []secrets.Finding
+			found, complete = s.t.detector.ScanWithin(Text(part, 1<<20), b)
+			argSecrets = append(argSecrets, found...)
+		}
 	}
 	s.Wait()
 	s.mu.Lock()
@@ -448,10 +463,18 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	var secretHits []fingerprint.SecretMatch
 	if complete && sec != nil {
 		secretHits, complete = sec.Find(args, b)
+		if complete && len(extra) > 0 {
+			var more []fingerprint.SecretMatch
+			more, complete = sec.Find(extra, b)
+			secretHits = append(secretHits, more...)
+		}
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
 	all := append([][]byte{args}, views...)
+	if len(extra) > 0 {
+		all = append(all, extra)
+	}
 	n := 0
 	for _, v := range all {
 		n += len(v)
