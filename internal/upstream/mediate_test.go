@@ -103,7 +103,7 @@ func TestEveryClientMessageIsJudged(t *testing.T) {
 			caught++
 			if v.Action == shimproto.Respond {
 				var reply struct {
-					Error struct{ Message string }
+					Error  struct{ Message string }
 					Result struct {
 						Content []struct{ Text string }
 					}
