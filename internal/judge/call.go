@@ -13,7 +13,7 @@ import (
 )
 
 // Call is one outgoing tool call, as its entrance (a shim's tools/call, a
-// hook's PreToolUse) saw it.
+// hook's PreToolUse) saw it, or another message to a server (Message).
 type Call struct {
 	Session string
 	Server  string // "" for an agent's own tool
@@ -71,7 +71,7 @@ type Outcome struct {
 	Justification string
 }
 
-// Call gathers the facts about one outgoing call (its destination's class,
+// Call gathers the facts about one outgoing call or message (its destination's class,
 // the flows its arguments carry, suspicious hosts, the session's taint)
 // and applies policy, filling out. It is the one place flowd decides a
 // call, whatever entrance the call came in by.
