@@ -220,13 +220,9 @@ func (u *Stream) checkCall(j *judge.Judge, c *call, e jsonrpc.Envelope, raw []by
 		c.Analysis.Risk = flow.RiskHigh
 		return nil
 	}
-	rest := raw
-	if args != nil {
-		rest = jsonrpc.Splice(raw, args, []byte("null"))
-	}
 	// A hook that announced the call asked already; a call without an id
 	// cannot be answered, nor held.
-	return u.decide(j, c, args, rest, !hooked && e.Kind == jsonrpc.Request)
+	return u.decide(j, c, args, jsonrpc.Rest(raw, args), !hooked && e.Kind == jsonrpc.Request)
 }
 
 // cancelsBlocked reports whether a notifications/cancelled with these
