@@ -348,3 +348,34 @@ func mustJSON(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
 }
+
+// A server's handshake instructions are written for the model, as tool
+// descriptions are, and are judged as those: text that only addresses
+// the model passes untouched and leaves the session clean, an attack is
+// still blocked.
+func TestHandshakeInstructionsAreADefinition(t *testing.T) {
+	const guide = "Audience: this guide is written for the AI assistant using the Ledger server. " +
+		"Call list_accounts before any query. If the user asks whether the guide loaded, respond with \"Ledger guide loaded\"."
+	handshake := func(text string) []step {
+		return []step{c2sLine(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+			s2cLine(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ledger","version":"1"},"instructions":` + string(mustJSON(text)) + `}}`)}
+	}
+	d := newEnv(t, nil)
+	res, _ := json.Marshal(map[string]string{"instructions": guide})
+	require.NotEqual(t, injection.ActionPass, d.current().Scanner.ScanResult(res, injection.Context{ExternalSource: true}).Action,
+		"as a result the guide scores; pick another text for this test")
+	web := NewStream(1, shimproto.Hello{Name: "fetch"}, "s")
+	assert.Equal(t, shimproto.Pass, runSteps(t, d, web, handshake(guide)).Action)
+	_, tainted := d.flows.Session("s").Tainted()
+	assert.False(t, tainted)
+	rec, rep := lastRecord(t, d, "message")
+	assert.Equal(t, "initialize", rec.Method, "what the scan found is recorded")
+	assert.NotEqual(t, injection.ActionPass, rep.Action)
+
+	web = NewStream(2, shimproto.Hello{Name: "fetch"}, "s2")
+	v := runSteps(t, d, web, handshake(blockText))
+	assert.Equal(t, shimproto.Replace, v.Action)
+	assert.Contains(t, string(v.Data), `"error":{"code":-32600,"message":"flowd blocked: `)
+	_, tainted = d.flows.Session("s2").Tainted()
+	assert.True(t, tainted)
+}

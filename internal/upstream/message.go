@@ -127,11 +127,15 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 // the handshake, a method flowd does not know). Redacted, it goes on
 // redacted; blocked, an error takes its place, since the result's shape
 // is the method's. A flagged answer has no place for a notice the model
-// would read: it goes on as it came, after tainting the session.
+// would read: it goes on as it came, after tainting the session. The
+// handshake's instructions tell the model how to use the server, as tool
+// definitions do, and are judged as those are (judge.Result.Definition):
+// only a block acts on them.
 func (u *Stream) screenAnswer(j *judge.Judge, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
 	c.kind = messageRecord
 	s := j.Result(judge.Result{Session: u.session, Server: u.Name(), Tool: c.name(), Method: c.method,
-		Class: u.sourceClass(j, c.tool), Content: e.Result, Message: raw, Rewrite: true, Strict: true})
+		Class: u.sourceClass(j, c.tool), Content: e.Result, Message: raw, Rewrite: true, Strict: true,
+		Definition: c.method == "initialize" || c.method == "server/discover"})
 	c.scan = s.Report
 	switch {
 	case s.Blocked:
