@@ -58,6 +58,12 @@ type Origin struct {
 	Time    time.Time      `json:"time"`
 	Size    int            `json:"size"`
 	Secrets []string       `json:"secrets,omitempty"` // types found in it
+	// Published: what the server tells about itself (a listing of its
+	// tools, prompts or resources, its handshake, completions it offers).
+	// Given back to the same server it is how the server is used (a URI
+	// read, an enum value passed), not data leaving; to any other
+	// destination it is an origin like any other.
+	Published bool `json:"published,omitempty"`
 }
 
 // Tracker holds the flow state of every live session.
@@ -496,7 +502,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	for _, h := range secretHits {
 		own, ok := s.owner[h.Secret]
 		o := s.origins[own.origin]
-		if !ok || o == nil {
+		if !ok || o == nil || o.Published && o.Server == server {
 			continue
 		}
 		a.add(Edge{From: *o, Kind: "secret", Secret: own.typ, Encoding: string(h.Encoding)}, dest.Class)
@@ -504,7 +510,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	}
 	for _, m := range matches {
 		o := s.origins[m.Origin]
-		if o == nil || seen[o.ID] {
+		if o == nil || seen[o.ID] || o.Published && o.Server == server {
 			continue
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)

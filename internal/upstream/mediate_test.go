@@ -379,3 +379,32 @@ func TestHandshakeInstructionsAreADefinition(t *testing.T) {
 	_, tainted = d.flows.Session("s2").Tainted()
 	assert.True(t, tainted)
 }
+
+// What a server publishes about itself (its listings, completions) is an
+// origin, but using it with the same server is how the server is used: a
+// URI it listed, read back, and a value its schema offers, passed, are no
+// flow. Sent to another server that can send data out, they are.
+func TestPublishedDataGoesBackToItsServer(t *testing.T) {
+	const uri = "reports://quarterly/2026-q3-board-summary"
+	const mode = "summarise-with-executive-highlights"
+	d := newEnv(t, nil)
+	acme := NewStream(1, shimproto.Hello{Name: "acme-tools"}, "s")
+	steps := []step{
+		c2sLine(`{"jsonrpc":"2.0","id":1,"method":"resources/list"}`),
+		s2cLine(`{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"` + uri + `","name":"q3"}]}}`),
+		c2sLine(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`),
+		s2cLine(`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"run","inputSchema":{"type":"object","properties":{"mode":{"type":"string","enum":["` + mode + `"]}}}}]}}`),
+	}
+	runSteps(t, d, acme, steps)
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, acme, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"`+uri+`"}}`)).Action)
+	callAndAnswer(d, acme, 4, "run", `{"mode":"`+mode+`"}`, "done")
+	rec, _ := lastRecord(t, d, "tool_call")
+	assert.Equal(t, "run", rec.Tool)
+	assert.Equal(t, "allow", rec.Decision, "%s", rec.Reason)
+
+	slack := NewStream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
+	callAndAnswer(d, slack, 1, "send_message", `{"text":"`+uri+`"}`, "ok")
+	rec, _ = lastRecord(t, d, "tool_call")
+	assert.Equal(t, "slack-notifications", rec.Server)
+	assert.Equal(t, "warn", rec.Decision, "to another server the listing is data like any other")
+}

@@ -30,7 +30,7 @@ const messageRecord = "message"
 // answered with an error; anything else denied is dropped: nobody waits
 // for an answer to it.
 func (u *Stream) message(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, received time.Time) (shimproto.Verdict, func()) {
-	c := &call{method: e.Method, start: received}
+	c := &call{method: methodOf(e), start: received}
 	if e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply {
 		c.method = u.answering(e.ID)
 	}
@@ -96,7 +96,7 @@ func (u *Stream) answering(id []byte) string {
 // redacted. A flagged message has no place for a notice the model would
 // read, so it goes on as it came, after tainting the session.
 func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
-	c := &call{method: e.Method, kind: messageRecord, start: time.Now()}
+	c := &call{method: methodOf(e), kind: messageRecord, start: time.Now()}
 	content := e.Params
 	if e.Kind != jsonrpc.Request && e.Kind != jsonrpc.Notification {
 		content = raw
@@ -119,7 +119,7 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 	if c.scan != nil && c.scan.Action != injection.ActionPass {
 		logged = u.recordLater(j, c, screenVerdict(c, v), len(raw), false)
 	}
-	return v, u.origin(j, c, content, logged)
+	return v, u.origin(j, c, content, false, logged)
 }
 
 // screenAnswer screens the server's answer to a request that is neither a
@@ -187,6 +187,18 @@ func screenVerdict(c *call, v shimproto.Verdict) string {
 		return "replace"
 	}
 	return "pass"
+}
+
+// methodOf is e's method, or what stands for it in records where e is
+// not one message: a batch, or what flowd cannot read as a message.
+func methodOf(e jsonrpc.Envelope) string {
+	switch e.Kind {
+	case jsonrpc.Batch:
+		return "(batch)"
+	case jsonrpc.Invalid:
+		return "(not a message)"
+	}
+	return e.Method
 }
 
 // name is what records and policy call c's destination or source: its

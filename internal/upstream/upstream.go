@@ -376,21 +376,28 @@ func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 		}
 		logged = u.recordLater(j, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
 	}
-	return v, u.origin(j, c, content, logged)
+	return v, u.origin(j, c, content, e.Kind == jsonrpc.ErrorReply, logged)
 }
+
+// published are the methods whose answers are what a server tells about
+// itself (flow.Origin.Published).
+var published = map[string]bool{"initialize": true, "server/discover": true, "tools/list": true, "prompts/list": true,
+	"resources/list": true, "resources/templates/list": true, "completion/complete": true}
 
 // origin returns what records content, which the server sent towards the
 // model, as an origin of c's tool or method, after logged (when not nil).
 // Checks in this session wait for it from the moment origin returns.
 // Content shorter than flow.min_match_length can match nothing, so it is
-// not kept.
-func (u *Stream) origin(j *judge.Judge, c *call, content []byte, logged func()) func() {
+// not kept. isError: content is an error, never what the server publishes
+// about itself.
+func (u *Stream) origin(j *judge.Judge, c *call, content []byte, isError bool, logged func()) func() {
 	if len(content) < j.Settings().Cfg.Flow.MinMatchLength {
 		return logged
 	}
 	sess := j.Flows.Session(u.session)
 	sess.Begin()
-	o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool)}
+	o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool),
+		Published: published[c.method] && !isError}
 	return func() {
 		if logged != nil {
 			logged()
