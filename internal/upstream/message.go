@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
@@ -19,10 +20,6 @@ import (
 // server's error, log message or sampling request as it reads a result.
 // A method flowd does not know is judged like any other: its params are
 // data.
-
-// messageRecord is the activity record type of a message that is neither
-// a tool call nor the result of a call, a resource or a prompt.
-const messageRecord = "message"
 
 // message judges a client message other than a tools/call: a request, a
 // notification, an answer to one of the server's requests, or what flowd
@@ -69,7 +66,7 @@ func (u *Stream) message(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope
 func (u *Stream) checkMessage(j *judge.Judge, c *call, raw []byte) (later func()) {
 	c.argsBytes = len(raw)
 	if c.method != "resources/read" && c.method != "prompts/get" {
-		c.kind = messageRecord // resources and prompts are recorded as calls, as their results are
+		c.kind = activity.TypeMessage // resources and prompts are recorded as calls, as their results are
 	}
 	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.name(), Message: true,
 		Class: u.serverClass(j.Settings().Classifier), Args: raw, Received: c.start, Bounded: true}, &c.Outcome)
@@ -96,7 +93,7 @@ func (u *Stream) answering(id []byte) string {
 // redacted. A flagged message has no place for a notice the model would
 // read, so it goes on as it came, after tainting the session.
 func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
-	c := &call{method: methodOf(e), kind: messageRecord, start: time.Now()}
+	c := &call{method: methodOf(e), kind: activity.TypeMessage, start: time.Now()}
 	content := e.Params
 	if e.Kind != jsonrpc.Request && e.Kind != jsonrpc.Notification {
 		content = raw
@@ -132,7 +129,7 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 // definitions do, and are judged as those are (judge.Result.Definition):
 // only a block acts on them.
 func (u *Stream) screenAnswer(j *judge.Judge, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
-	c.kind = messageRecord
+	c.kind = activity.TypeMessage
 	s := j.Result(judge.Result{Session: u.session, Server: u.Name(), Tool: c.name(), Method: c.method,
 		Class: u.sourceClass(j, c.tool), Content: e.Result, Message: raw, Rewrite: true, Strict: true,
 		Definition: c.method == "initialize" || c.method == "server/discover"})

@@ -61,7 +61,7 @@ type Stream struct {
 type call struct {
 	method    string
 	tool      string
-	kind      string // its activity record type, when not "tool_call"
+	kind      string // its activity record type, when not activity.TypeToolCall
 	argsBytes int
 	start     time.Time
 	judge.Outcome
@@ -676,7 +676,7 @@ func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultByte
 	now := time.Now()
 	typ := c.kind
 	if typ == "" {
-		typ = "tool_call"
+		typ = activity.TypeToolCall
 	}
 	rec := activity.Record{
 		Time:        now,
