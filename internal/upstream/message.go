@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
@@ -91,20 +92,27 @@ func (u *Stream) answering(id []byte) string {
 // and become an origin. A blocked request is refused with an error to the
 // server and anything else blocked is dropped; redacted params go on
 // redacted. A flagged message has no place for a notice the model would
-// read, so it goes on as it came, after tainting the session.
+// read, so it goes on as it came, after tainting the session. A line that
+// is not JSON is screened as the text of its strings, as a lenient reader
+// would take them, and cannot be redacted in place: redacted, it is
+// dropped.
 func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
 	c := &call{method: methodOf(e), kind: activity.TypeMessage, start: time.Now()}
-	content := e.Params
-	if e.Kind != jsonrpc.Request && e.Kind != jsonrpc.Notification {
+	content, whole := e.Params, raw
+	switch {
+	case e.Kind == jsonrpc.Request || e.Kind == jsonrpc.Notification:
+	case e.Kind == jsonrpc.Invalid && !json.Valid(raw):
+		content, whole = judge.MustJSON(flow.Text(raw, len(raw))), nil
+	default:
 		content = raw
 	}
 	s := j.Result(judge.Result{Session: u.session, Server: u.Name(), Tool: c.name(), Method: c.method,
-		Class: u.sourceClass(j, ""), Content: content, Message: raw, Rewrite: true, Strict: true})
+		Class: u.sourceClass(j, ""), Content: content, Message: whole, Rewrite: true, Strict: true})
 	c.scan = s.Report
 	switch {
 	case s.Blocked && e.Kind == jsonrpc.Request:
 		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+judge.QuarantineNotice(s.Report))
-	case s.Blocked:
+	case s.Blocked, s.Content != nil && whole == nil:
 		v.Action = shimproto.Drop
 	case s.Content != nil:
 		v.Action, v.Data = shimproto.Replace, s.Content
@@ -178,7 +186,7 @@ func errorNotice(_ string, whole, errObj []byte, text string) ([]byte, error) {
 // replace or pass.
 func screenVerdict(c *call, v shimproto.Verdict) string {
 	switch {
-	case c.scan != nil && c.scan.Action == injection.ActionBlock:
+	case c.scan != nil && c.scan.Action == injection.ActionBlock, v.Action == shimproto.Drop:
 		return "block"
 	case v.Action == shimproto.Replace:
 		return "replace"
