@@ -66,6 +66,12 @@ type Origin struct {
 	Time    time.Time      `json:"time"`
 	Size    int            `json:"size"`
 	Secrets []string       `json:"secrets,omitempty"` // types found in it
+	// Published: what the server tells about itself (a listing of its
+	// tools, prompts or resources, its handshake, completions it offers).
+	// Given back to the same server it is how the server is used (a URI
+	// read, an enum value passed), not data leaving; to any other
+	// destination it is an origin like any other.
+	Published bool `json:"published,omitempty"`
 }
 
 // Tracker holds the flow state of every live session.
@@ -558,21 +564,31 @@ const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 // (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
 // when b runs out, Check stops and says so in Analysis.Unfinished.
 func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
+	return s.CheckWith(server, tool, dest, args, nil, views, b)
+}
+
+// CheckWith is Check of a message whose arguments come with extra: the
+// rest of what the server reads (a tools/call's name and _meta), checked
+// for secrets and flows as the arguments are, but apart from them, so that
+// the arguments still match an origin whole.
+func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
 	var argValues []shortValue
 	complete := true
-	if s.t.detector != nil && len(args) > 0 {
-		text := Text(args, 1<<20)
-		argValues = shortValues(text)
-		argSecrets, complete = s.t.detector.ScanWithin(text, b)
+	if s.t.detector != nil {
 		// A secret flowd never saw arrive is found in whatever encoding
-		// it is sent: the detector reads the decoded views too.
-		for _, v := range views {
-			if !complete {
-				break
+		// it is sent: the detector reads the decoded views too, and the
+		// rest of the message (extra) as the arguments.
+		for i, part := range append([][]byte{args, extra}, views...) {
+			if len(part) == 0 || !complete {
+				continue
+			}
+			text := Text(part, 1<<20)
+			if i == 0 {
+				argValues = shortValues(text)
 			}
 			var found []secrets.Finding
-			found, complete = s.t.detector.ScanWithin(Text(v, 1<<20), b)
+			found, complete = s.t.detector.ScanWithin(text, b)
 			argSecrets = append(argSecrets, found...)
 		}
 	}
@@ -583,6 +599,11 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	var secretHits []fingerprint.SecretMatch
 	if complete && sec != nil {
 		secretHits, complete = sec.Find(args, b)
+		if complete && len(extra) > 0 {
+			var more []fingerprint.SecretMatch
+			more, complete = sec.Find(extra, b)
+			secretHits = append(secretHits, more...)
+		}
 		for _, v := range views {
 			if !complete {
 				break
@@ -593,7 +614,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 			hits, complete = sec.Find(v[:min(len(v), canonicalLimit)], b)
 			secretHits = append(secretHits, hits...)
 		}
-		for _, v := range append([][]byte{args}, views...) {
+		for _, v := range append([][]byte{args, extra}, views...) {
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
 			c := canonical(v[:min(len(v), canonicalLimit)])
@@ -611,6 +632,9 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
 	all := append([][]byte{args}, views...)
+	if len(extra) > 0 {
+		all = append(all, extra)
+	}
 	n := 0
 	for _, v := range all {
 		n += len(v)
@@ -631,7 +655,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		o := s.origins[h.Secret]
-		if o == nil {
+		if o == nil || o.Published && o.Server == server {
 			continue
 		}
 		a.add(Edge{From: *o, Kind: "secret", Secret: h.Label, Encoding: string(h.Encoding)}, dest.Class)
@@ -639,7 +663,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	}
 	for _, m := range matches {
 		o := s.origins[m.Origin]
-		if o == nil || seen[o.ID] {
+		if o == nil || seen[o.ID] || o.Published && o.Server == server {
 			continue
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)

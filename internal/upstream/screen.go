@@ -18,7 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-// oversize settles a response longer than shim.max_inspect_bytes, of which
+// oversize settles a server's message longer than shim.max_inspect_bytes, of which
 // flowd has only the start and the end: it cannot be scanned or changed,
 // and it passes. Its call is recorded as such (or the user would never
 // learn that a result went to the model unscanned), and unless
@@ -44,9 +44,6 @@ func (u *Stream) oversize(j *judge.Judge, v shimproto.Verdict, m shimproto.Messa
 			return u.refuse(j, v, jsonrpc.Envelope{ID: id}, fmt.Sprintf(
 				"the tool list of %d bytes is over shim.max_inspect_bytes (%d), so flowd can neither pin nor screen it; raise the limit", m.Size, len(m.Data)))
 		}
-		return v
-	case "tools/call", "resources/read", "prompts/get", "":
-	default:
 		return v
 	}
 	why := fmt.Sprintf("result of %d bytes is over shim.max_inspect_bytes (%d): it went to the client unscanned and is not tracked as an origin",
