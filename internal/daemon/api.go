@@ -30,6 +30,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
+	mux.HandleFunc("POST /api/v1/ui/login", d.serveUILogin)
 	return mux
 }
 
