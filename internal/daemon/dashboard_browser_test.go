@@ -1,0 +1,149 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/upstream"
+)
+
+// browserPath is Debian's chromium (CI installs it), or another Chrome.
+func browserPath(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on PATH (apt-get install chromium; .ci/install-tools does): the dashboard's browser test cannot run")
+	return ""
+}
+
+// artifacts is where the screenshots go: $FLOWD_TEST_ARTIFACTS/TEST, or
+// the test's temp dir.
+func artifacts(t *testing.T) string {
+	dir := t.TempDir()
+	if root := os.Getenv("FLOWD_TEST_ARTIFACTS"); root != "" {
+		dir = filepath.Join(root, t.Name())
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+	}
+	return dir
+}
+
+// The dashboard in a real browser, logged in the way flowd ui does it,
+// against a real flowd: a blocked call shows on Live within a second,
+// the hooks banner goes when dismissed, filters narrow the activity list,
+// the session picture shows the denied edge with its evidence, and
+// attacker text stays text.
+func TestDashboardInBrowser(t *testing.T) {
+	chromium := browserPath(t)
+	shots := artifacts(t)
+	d, socket, _ := serving(t, config.Default())
+	login, err := flowdclient.NewClient(socket, 5*time.Second).UILogin()
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(login, "http://127.0.0.1:"), login)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	shot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644))
+	}
+	// wait polls a JavaScript predicate until it holds.
+	wait := func(what, js string) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(20*time.Second)))
+		if err != nil {
+			shot("failed")
+		}
+		require.NoError(t, err, what)
+	}
+	eval := func(js string) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](js))
+		require.NoError(t, err, js)
+	}
+
+	// An earlier record whose tool name is markup: shown as text.
+	d.store.Append(activity.Record{Type: activity.TypeToolCall, Session: "cc", Server: "evil",
+		Tool: `<img id=pwned src=x>`, Decision: "allow", Reason: `<b id=bold>hi</b>`})
+	require.NoError(t, d.store.Flush())
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(login)))
+	wait("the Live page streams", `document.getElementById("conn").textContent === "live"`)
+	url, err := chromedp.Run(ctx, chromedp.Location())
+	require.NoError(t, err)
+	assert.NotContains(t, url, "code=", "the login code leaves the address bar")
+	wait("the markup record is listed", `document.querySelector("#live tbody").textContent.includes("<img id=pwned")`)
+	wait("as text", `!document.getElementById("pwned") && !document.getElementById("bold")`)
+
+	// A key read from the filesystem, then sent to slack: denied.
+	fs := upstream.NewStream(1, shimproto.Hello{Name: "filesystem"}, "cc")
+	callAndAnswer(d, fs, 1, "read_text_file", `{"path":"/p/.env"}`, envFile)
+	slack := upstream.NewStream(2, shimproto.Hello{Name: "slack"}, "cc")
+	sent := time.Now()
+	blockedText(t, callAndAnswer(d, slack, 1, "post_message", `{"text":"`+awsSecret+`"}`, ""))
+	wait("the blocked call is on Live", `[...document.querySelectorAll("#live tbody tr.blocked")].some(r => r.textContent.includes("post_message"))`)
+	took := time.Since(sent)
+	t.Logf("blocked call shown on Live %v after its verdict", took)
+	assert.Less(t, took, time.Second, "a blocked call shows on Live within 1 s")
+	shot("live")
+
+	// No hooks: the banner says so, with the command, until dismissed.
+	wait("the hooks banner", `document.querySelector('#banners [data-rec="hooks_missing"]') !== null`)
+	banner, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#banners [data-rec="hooks_missing"]`)))
+	require.NoError(t, err)
+	assert.Contains(t, banner, "hook install")
+	shot("banner")
+	eval(`document.querySelector('#banners [data-rec="hooks_missing"] button.dismiss').click()`)
+	wait("the banner goes", `document.querySelector('#banners [data-rec="hooks_missing"]') === null`)
+
+	// Activity: a filter narrows the list; a record explains itself.
+	eval(`location.hash = "#activity"`)
+	wait("activity lists every call", `document.querySelectorAll("#activity tbody tr").length >= 3`)
+	eval(`document.querySelector('#filters input[name=server]').value = "slack"; document.querySelector('#filters button[type=submit]').click()`)
+	wait("the filter narrows it to slack", `(() => { const rows = [...document.querySelectorAll("#activity tbody tr")];
+		return rows.length === 1 && rows[0].textContent.includes("slack/post_message") })()`)
+	wait("the export link carries the filter", `document.querySelector("#exports a").href.includes("server=slack")`)
+	eval(`document.querySelector("#activity tbody tr").click()`)
+	wait("the record's explanation, with its flow evidence", `(() => { const e = document.getElementById("explain");
+		return e && e.textContent.includes("deny") && e.textContent.includes("filesystem") })()`)
+	shot("activity")
+
+	// Sessions: the picture has the denied edge; clicking it shows why.
+	eval(`location.hash = "#sessions/cc"`)
+	wait("the denied edge", `document.querySelector('#session-graph path.edge.deny') !== null`)
+	eval(`document.querySelector('#session-graph path.edge.deny').dispatchEvent(new MouseEvent("click", {bubbles: true}))`)
+	wait("the edge's evidence", `(() => { const e = document.getElementById("edge");
+		return e && e.textContent.includes("filesystem/read_text_file") && e.textContent.includes("slack/post_message") && e.textContent.includes("deny") })()`)
+	shot("session")
+	page, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent`))
+	require.NoError(t, err)
+	assert.NotContains(t, page, awsSecret, "the secret itself is never shown")
+
+	eval(`location.hash = "#status"`)
+	wait("status and recommendations", `document.querySelector("#recommendations") !== null && document.querySelector("#status").textContent.includes("proxy_only")`)
+	shot("status")
+	t.Logf("screenshots in %s", shots)
+}
