@@ -143,7 +143,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	srv := &http.Server{Handler: d.handler(), ConnContext: withPeer, ConnState: d.conns.ConnState,
 		ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
 	srv.RegisterOnShutdown(func() { close(d.stopping) }) // event streams never end on their own
-	stopUI := d.startUI() // before serving: the socket hands out its URL
+	stopUI := d.startUI()                                // before serving: the socket hands out its URL
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
