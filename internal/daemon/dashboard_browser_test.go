@@ -66,7 +66,7 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	shot := func(name string) {
 		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644))
 	}

@@ -14,7 +14,7 @@ function el(tag, attrs, ...children) {
     else if (k === "class") e.className = v;
     else e.setAttribute(k, v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -258,7 +258,7 @@ async function drawSession(box, detail, session) {
   }
   const sources = [...new Set(g.edges.map((e) => e.from))];
   const dests = [...new Set(g.edges.map((e) => e.to))];
-  const rowH = 50, w = 760, boxW = 220;
+  const rowH = 50, w = 900, boxW = 280;
   const h = Math.max(sources.length, dests.length, 1) * rowH + 40;
   const pic = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, id: "session-graph" });
   const y = (i) => 30 + i * rowH;
