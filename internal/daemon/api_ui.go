@@ -25,7 +25,8 @@ func (d *Daemon) startUI() (stop func()) {
 		return func() {}
 	}
 	d.ui = ui
-	srv := &http.Server{Handler: ui.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
+	srv := ui.HTTPServer()
+	srv.IdleTimeout = apiIdleTimeout
 	go srv.Serve(ui.Listener())
 	d.log.Info("dashboard listening (flowd ui opens it)", "addr", ui.Listener().Addr().String())
 	return func() {

@@ -1,3 +1,5 @@
+//go:build unix
+
 package daemon
 
 import (
@@ -146,4 +148,21 @@ func TestDashboardInBrowser(t *testing.T) {
 	wait("status and recommendations", `document.querySelector("#recommendations") !== null && document.querySelector("#status").textContent.includes("proxy_only")`)
 	shot("status")
 	t.Logf("screenshots in %s", shots)
+}
+
+// With [ui] off, or in a system flowd by default, nothing listens and
+// flowd ui is told how to turn it on.
+func TestDashboardOff(t *testing.T) {
+	assert.True(t, config.UI{Enabled: config.UIAuto}.On(false))
+	assert.False(t, config.UI{Enabled: config.UIAuto}.On(true), "off by default in a system flowd")
+	assert.True(t, config.UI{Enabled: config.UIOn}.On(true))
+	assert.False(t, config.UI{Enabled: config.UIOff}.On(false))
+
+	cfg := config.Default()
+	cfg.UI.Enabled = config.UIOff
+	d, socket, _ := serving(t, cfg)
+	assert.Nil(t, d.ui)
+	_, err := flowdclient.NewClient(socket, 5*time.Second).UILogin()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `enabled = "on"`)
 }

@@ -66,13 +66,14 @@ func (g *gate) mint(peer localsock.Cred) string {
 }
 
 // login trades a code, once, for a new session ID; ok is false for a
-// code that is unknown, used or expired.
-func (g *gate) login(code string) (id string, ok bool) {
+// code that is unknown, used or expired, or that refuse (given the uid it
+// was minted for) says why not; it is used up either way.
+func (g *gate) login(code string, refuse func(uid int) string) (id string, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	p, ok := g.codes[code]
 	delete(g.codes, code)
-	if !ok || g.now().After(p.expires) {
+	if !ok || g.now().After(p.expires) || refuse(p.peer.UID) != "" {
 		return "", false
 	}
 	if len(g.sessions) >= maxSessions {

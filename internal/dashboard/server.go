@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
 )
@@ -79,6 +81,43 @@ func (s *Server) LoginURL(peer localsock.Cred) string {
 // and two users' flowds on one machine must not overwrite each other's.
 func (s *Server) cookieName() string { return "flowd_ui_" + strconv.Itoa(s.port) }
 
+// HTTPServer serves the dashboard; it notes who owns each connection.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s.Handler(), ConnContext: withOwner, ReadHeaderTimeout: 5 * time.Second}
+}
+
+// ownerKey is the request context key of the connection's owner.
+type ownerKey struct{}
+
+type owner struct {
+	uid int
+	err error
+}
+
+func withOwner(ctx context.Context, c net.Conn) context.Context {
+	uid, err := connOwner(c)
+	return context.WithValue(ctx, ownerKey{}, owner{uid, err})
+}
+
+// ownedBy says why a request's connection is not uid's, or "": where the
+// system tells (Linux), another local user holding a stolen cookie or
+// code is refused. A request served without HTTPServer is refused too.
+func ownedBy(r *http.Request, uid int) string {
+	if !ownerKnown {
+		return ""
+	}
+	o, ok := r.Context().Value(ownerKey{}).(owner)
+	switch {
+	case !ok:
+		return "cannot tell whose connection this is"
+	case o.err != nil:
+		return "cannot tell whose connection this is: " + o.err.Error()
+	case o.uid != uid:
+		return fmt.Sprintf("this dashboard is user %d's; the connection is user %d's", uid, o.uid)
+	}
+	return ""
+}
+
 // Handler is the dashboard: security checks first, then the login, the
 // session's CSRF token, the page and the allow-listed API.
 func (s *Server) Handler() http.Handler {
@@ -114,6 +153,10 @@ func (s *Server) Handler() http.Handler {
 		sess, ok := s.gate.session(s.cookie(r))
 		if !ok {
 			http.Error(w, "not logged in to this flowd's dashboard (it forgets browsers when it restarts): run flowd ui", http.StatusUnauthorized)
+			return
+		}
+		if why := ownedBy(r, sess.peer.UID); why != "" {
+			http.Error(w, why, http.StatusForbidden)
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -156,7 +199,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "GET only", http.StatusMethodNotAllowed)
 		return
 	}
-	id, ok := s.gate.login(r.URL.Query().Get("code"))
+	id, ok := s.gate.login(r.URL.Query().Get("code"), func(uid int) string { return ownedBy(r, uid) })
 	if !ok {
 		http.Error(w, "this login link is used or expired (a link works once, for 2 minutes): run flowd ui again", http.StatusForbidden)
 		return

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -31,18 +33,18 @@ func start(t *testing.T) (*Server, *[]string) {
 		return r.WithContext(context.WithValue(r.Context(), peerKey{}, p))
 	})
 	require.NoError(t, err)
-	srv := &http.Server{Handler: s.Handler()}
+	srv := s.HTTPServer()
 	go srv.Serve(s.Listener())
 	t.Cleanup(func() { srv.Close() })
 	return s, &reached
 }
 
-// browser logs a client in as uid 1234, as flowd ui's browser would be.
+// browser logs a client in as this user, as flowd ui's browser would be.
 func browser(t *testing.T, s *Server) (*http.Client, string, string) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
-	resp, err := c.Get(s.LoginURL(localsock.Cred{UID: 1234}))
+	resp, err := c.Get(s.LoginURL(localsock.Cred{UID: os.Getuid()}))
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -82,7 +84,7 @@ func TestLoggedInBrowserReachesTheAPIAsItsUser(t *testing.T) {
 	c, base, csrf := browser(t, s)
 	code, body := do(t, c, "GET", base+"/api/v1/status", nil)
 	assert.Equal(t, http.StatusOK, code)
-	assert.JSONEq(t, `{"uid":1234}`, body, "the API sees the user who asked for the login")
+	assert.JSONEq(t, fmt.Sprintf(`{"uid":%d}`, os.Getuid()), body, "the API sees the user who asked for the login")
 	code, _ = do(t, c, "POST", base+"/api/v1/quarantine/q1/release", map[string]string{"Origin": base, CSRFHeader: csrf})
 	assert.Equal(t, http.StatusOK, code)
 	assert.Equal(t, []string{"GET /api/v1/status", "POST /api/v1/quarantine/q1/release"}, *reached)
@@ -131,7 +133,7 @@ func TestRefusals(t *testing.T) {
 
 func TestLoginCodeWorksOnce(t *testing.T) {
 	s, _ := start(t)
-	u := s.LoginURL(localsock.Cred{UID: 1})
+	u := s.LoginURL(localsock.Cred{UID: os.Getuid()})
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := noRedirect.Get(u)
 	require.NoError(t, err)
@@ -173,7 +175,7 @@ func TestOldestSessionGoesPastTheLimit(t *testing.T) {
 	g.now = func() time.Time { now = now.Add(time.Second); return now }
 	var first string
 	for i := range maxSessions + 1 {
-		id, ok := g.login(g.mint(localsock.Cred{UID: i}))
+		id, ok := g.login(g.mint(localsock.Cred{UID: i}), func(int) string { return "" })
 		require.True(t, ok)
 		if i == 0 {
 			first = id
@@ -182,4 +184,32 @@ func TestOldestSessionGoesPastTheLimit(t *testing.T) {
 	_, ok := g.session(first)
 	assert.False(t, ok)
 	assert.Len(t, g.sessions, maxSessions)
+}
+
+// On Linux a code or a session is good only on connections of the user
+// it was made for: another local user who gets hold of one (from a
+// command line, or the cookie their own server on 127.0.0.1 was sent)
+// is refused.
+func TestAnotherUsersConnectionIsRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the owner of a loopback connection is known on Linux only")
+	}
+	s, reached := start(t)
+	resp, err := http.Get(s.LoginURL(localsock.Cred{UID: os.Getuid() + 1}))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "a code minted for another user")
+
+	// A session of another user, used from this one's connection.
+	id, ok := s.gate.login(s.gate.mint(localsock.Cred{UID: os.Getuid() + 1}), func(int) string { return "" })
+	require.True(t, ok)
+	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/api/v1/status", s.port), nil)
+	req.AddCookie(&http.Cookie{Name: s.cookieName(), Value: id})
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "%s", body)
+	assert.Contains(t, string(body), "connection is user")
+	assert.Empty(t, *reached)
 }
