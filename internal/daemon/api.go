@@ -30,6 +30,8 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
+	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
+	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)
 	mux.HandleFunc("POST /api/v1/ui/login", d.serveUILogin)
 	return mux
 }
@@ -75,7 +77,11 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 		Socket:    d.socket,
 		DataDir:   d.dataDir,
 	}
-	st.Shims = d.hub.Shims(v.sees)
+	// Empty lists are [] in JSON, never null: scripts index them.
+	st.Shims, st.Sessions = d.hub.Shims(v.sees), []string{}
+	if st.Shims == nil {
+		st.Shims = []flowdclient.Shim{}
+	}
 	sessions := map[string]bool{}
 	for _, s := range st.Shims {
 		if !sessions[s.Session] {
@@ -107,6 +113,13 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := d.status(v)
+	if v.all {
+		d.mu.Lock()
+		if h := d.held; h != nil {
+			st.ConfigHeld = &flowdclient.HeldConfig{Changes: h.changes, Digest: h.digest, Since: h.since}
+		}
+		d.mu.Unlock()
+	}
 	if p, ok := peer(r.Context()); ok {
 		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
 	}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package daemon
 
 import (
@@ -189,4 +191,16 @@ func TestDiagnostics(t *testing.T) {
 	assert.Equal(t, "hook install --agent claude-code --scope user", ids["hooks_missing"])
 	assert.Contains(t, ids, "no_shims")
 	assert.NotContains(t, ids, "unknown_is_internal", "the default config is safe")
+}
+
+// Status JSON keys are lower case, and empty lists are [], not null.
+func TestStatusJSONShape(t *testing.T) {
+	_, socket, _ := serving(t, config.Default())
+	body, err := io.ReadAll(get(t, apiClient(socket), "/api/v1/status").Body)
+	require.NoError(t, err)
+	s := string(body)
+	assert.Contains(t, s, `"shims":[]`)
+	assert.Contains(t, s, `"sessions":[]`)
+	assert.Contains(t, s, `"activity":{"pending":`)
+	assert.NotContains(t, s, "null")
 }
