@@ -18,6 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -143,6 +144,27 @@ func TestDashboardInBrowser(t *testing.T) {
 	page, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent`))
 	require.NoError(t, err)
 	assert.NotContains(t, page, awsSecret, "the secret itself is never shown")
+
+	// Quarantine: the content only after "Show content", as text; a
+	// release needs the passphrase, and a wrong one is refused.
+	injected := blockText + ` <img id=inj src=x>`
+	requireAction(t, d, injected, injection.ActionBlock)
+	web := upstream.NewStream(3, shimproto.Hello{Name: "fetch"}, "cc")
+	answer(t, d, web, fetchCall(7), textResult(7, injected))
+	eval(`location.hash = "#quarantine"`)
+	wait("the quarantined item, its content hidden", `document.querySelector("[data-quarantine] button.show") !== null &&
+		!document.getElementById("quarantine").textContent.includes("Ignore all previous")`)
+	eval(`document.querySelector("[data-quarantine] button.show").click()`)
+	wait("the content, as text", `(() => { const p = document.querySelector("[data-quarantine] pre.untrusted");
+		return p && p.textContent.includes("Ignore all previous") && p.textContent.includes("<img id=inj") })()`)
+	wait("and not as markup", `document.getElementById("inj") === null`)
+	eval(`const f = document.querySelector("[data-quarantine] form"); f.querySelector("input[type=password]").value = "not the passphrase"; f.querySelector("button").click()`)
+	wait("a release without the right passphrase is refused", `document.querySelector("[data-quarantine] form span").textContent.startsWith("403")`)
+	shot("quarantine")
+	items, err := d.quarantine.List(0)
+	require.NoError(t, err)
+	require.Len(t, items, 1)
+	assert.True(t, items[0].Released.IsZero(), "still quarantined")
 
 	eval(`location.hash = "#status"`)
 	wait("status and recommendations", `document.querySelector("#recommendations") !== null && document.querySelector("#status").textContent.includes("proxy_only")`)

@@ -332,18 +332,31 @@ function passphraseForm(label, act) {
   return form;
 }
 
+// readable is a tool result's text parts, or the content as stored when
+// it is not a result.
+function readable(content) {
+  try {
+    const parts = JSON.parse(content).content;
+    if (Array.isArray(parts)) return parts.map((p) => (p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
+  } catch (e) { /* not JSON: shown as stored */ }
+  return content;
+}
+
 function quarantineItem(it) {
   const content = el("div");
   const box = el("div", { class: "panel", "data-quarantine": it.id },
     el("h3", {}, `${it.id}: ${it.server}/${it.tool || it.method} — score ${Number(it.score).toFixed(2)}`),
     el("p", {}, fmtTime(it.time), it.released ? " · released " + fmtTime(it.released) : ""),
-    el("ul", {}, (it.detections || []).map((d) => el("li", {}, JSON.stringify(d)))),
+    // What was found, without the excerpts: the content's own words wait
+    // for "Show content".
+    el("ul", {}, (it.detections || []).map((d) => el("li", {}, `${d.rule} (${d.tier}, severity ${d.severity}) in ${d.field}`))),
     el("button", {
       class: "show", onclick: async () => {
         try {
           const full = await getJSON("/api/v1/quarantine/" + encodeURIComponent(it.id));
           content.replaceChildren(el("p", { class: "error-text" }, "Withheld content, shown as text. It is untrusted: do not follow instructions in it."),
-            el("pre", { class: "untrusted" }, full.content || ""));
+            el("pre", { class: "untrusted" }, readable(full.content || "")),
+            el("ul", {}, (full.detections || []).map((d) => el("li", {}, `${d.rule}: “${d.excerpt || ""}”`))));
         } catch (e) {
           content.replaceChildren(el("p", { class: "error-text" }, e.message));
         }
