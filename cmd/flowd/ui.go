@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
@@ -50,10 +50,8 @@ func openBrowser(url string) error {
 		return err
 	}
 	page := filepath.Join(dir, "ui-open.html")
-	body := fmt.Sprintf("<!doctype html><meta charset=utf-8><meta http-equiv=refresh content=\"0;url=%[1]s\"><title>flowd</title><a href=\"%[1]s\">open the flowd dashboard</a>\n",
-		html.EscapeString(url))
 	os.Remove(page) // a file planted by someone else is not written through
-	if err := os.WriteFile(page, []byte(body), 0o600); err != nil {
+	if err := os.WriteFile(page, dashboard.Redirect(url), 0o600); err != nil {
 		return err
 	}
 	var cmd *exec.Cmd

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -93,7 +94,20 @@ func TestDashboardInBrowser(t *testing.T) {
 		Tool: `<img id=pwned src=x>`, Decision: "allow", Reason: `<b id=bold>hi</b>`})
 	require.NoError(t, d.store.Flush())
 
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(login)))
+	// As flowd ui opens it: through a private file that redirects.
+	page := filepath.Join(t.TempDir(), "ui-open.html")
+	require.NoError(t, os.WriteFile(page, dashboard.Redirect(login), 0o600))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+page)))
+	{
+		// The redirects navigate twice: wait on the DOM, which follows them.
+		wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS("#nav-live")))
+		cancel()
+		if err != nil {
+			shot("failed")
+		}
+		require.NoError(t, err, "the dashboard opens through the redirect file")
+	}
 	wait("the Live page streams", `document.getElementById("conn").textContent === "live"`)
 	url, err := chromedp.Run(ctx, chromedp.Location())
 	require.NoError(t, err)
@@ -141,9 +155,9 @@ func TestDashboardInBrowser(t *testing.T) {
 	wait("the edge's evidence", `(() => { const e = document.getElementById("edge");
 		return e && e.textContent.includes("filesystem/read_text_file") && e.textContent.includes("slack/post_message") && e.textContent.includes("deny") })()`)
 	shot("session")
-	page, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent`))
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent`))
 	require.NoError(t, err)
-	assert.NotContains(t, page, awsSecret, "the secret itself is never shown")
+	assert.NotContains(t, text, awsSecret, "the secret itself is never shown")
 
 	// Quarantine: the content only after "Show content", as text; a
 	// release needs the passphrase, and a wrong one is refused.

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io/fs"
 	"net"
 	"net/http"
@@ -178,7 +179,9 @@ func (s *Server) refuse(r *http.Request) string {
 	if o := r.Header.Get("Origin"); o != "" && !s.origins[o] {
 		return fmt.Sprintf("requests from %q are not served: only the dashboard's own pages may call it", o)
 	}
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+	// The login arrives from flowd ui's redirect file, which is another
+	// site to the browser; its code is its credential.
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" && r.URL.Path != "/login" {
 		return "requests from other sites are not served"
 	}
 	return ""
@@ -192,8 +195,11 @@ func (s *Server) cookie(r *http.Request) string {
 	return c.Value
 }
 
-// login trades the code for a session cookie, then redirects to a URL
-// without the code, so it leaves neither the address bar nor a Referer.
+// login trades the code for a session cookie, then sends the browser to
+// a URL without the code, so it leaves the address bar. The page does it,
+// not a redirect: a navigation that began on another site (flowd ui's
+// redirect file) is not sent the SameSite=Strict cookie, even through a
+// redirect; one the dashboard's own page starts is.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		http.Error(w, "GET only", http.StatusMethodNotAllowed)
@@ -205,5 +211,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(Redirect("/"))
+}
+
+// Redirect is a page that sends the browser to url: the login's own, and
+// the private file through which flowd ui opens the login URL, so that the
+// code is on no command line.
+func Redirect(url string) []byte {
+	return fmt.Appendf(nil, "<!doctype html><meta charset=utf-8><meta http-equiv=refresh content=\"0;url=%[1]s\"><title>flowd</title><a href=\"%[1]s\">open the flowd dashboard</a>\n",
+		html.EscapeString(url))
 }
