@@ -77,7 +77,7 @@ func main() {
 	case "mcp":
 		err = cmdMCP(args)
 	case "ui":
-		err = cmdUI(args)
+		err = cmdUI(args, os.Stdout)
 	case "install":
 		err = cmdInstall(args)
 	case "uninstall":

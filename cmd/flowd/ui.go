@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // one-time code, so it is not put on a command line (any local user can
 // read another's with ps): the browser is sent to a private file that
 // redirects to it, as Jupyter does.
-func cmdUI(args []string) error {
+func cmdUI(args []string, out io.Writer) error {
 	fl := newFlags("flowd ui")
 	socket := clientSocket(fl)
 	printOnly := fl.Bool("print", false, "print the one-time URL instead of opening a browser")
@@ -28,20 +29,23 @@ func cmdUI(args []string) error {
 		return fmt.Errorf("flowd on %s: %w", socket.Path(), err)
 	}
 	if *printOnly {
-		fmt.Println(url)
+		fmt.Fprintln(out, url)
 		return nil
 	}
 	if err := openBrowser(url); err != nil {
-		fmt.Printf("could not open a browser (%v); open this URL in yours within 2 minutes (it works once):\n%s\n", err, url)
+		fmt.Fprintf(out, "could not open a browser (%v); open this URL in yours within 2 minutes (it works once):\n%s\n", err, url)
 		return nil
 	}
-	fmt.Println("the dashboard is open in your browser (flowd ui --print gives the URL instead)")
+	fmt.Fprintln(out, "the dashboard is open in your browser (flowd ui --print gives the URL instead)")
 	return nil
 }
 
 // openBrowser opens url through a redirect file only this user can read.
 func openBrowser(url string) error {
-	cache, err := os.UserCacheDir()
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+	}
+		cache, err := os.UserCacheDir()
 	if err != nil {
 		return err
 	}
@@ -61,9 +65,6 @@ func openBrowser(url string) error {
 	case "windows":
 		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", page)
 	default:
-		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-			return fmt.Errorf("no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)")
-		}
 		cmd = exec.Command("xdg-open", page)
 	}
 	if out, err := cmd.CombinedOutput(); err != nil {

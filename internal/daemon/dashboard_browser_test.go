@@ -31,7 +31,7 @@ func browserPath(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("no chromium on PATH (apt-get install chromium; .ci/install-tools does): the dashboard's browser test cannot run")
+	t.Skip("no chromium on PATH (apt-get install chromium; .ci/run does): the dashboard's browser test cannot run")
 	return ""
 }
 
