@@ -45,7 +45,7 @@ func openBrowser(url string) error {
 	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return fmt.Errorf("no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)")
 	}
-		cache, err := os.UserCacheDir()
+	cache, err := os.UserCacheDir()
 	if err != nil {
 		return err
 	}
