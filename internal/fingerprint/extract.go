@@ -100,6 +100,10 @@ type extractor struct {
 	keepValues bool
 	values     []byte
 	parsed     bool // the content was one JSON document, read whole
+
+	// work counts what run did, in bytes read, decoded, normalised or
+	// hashed: a measure of its cost that does not depend on the clock.
+	work int
 }
 
 // run extracts units and texts from content; they stay valid until the next
@@ -109,6 +113,7 @@ func (x *extractor) run(content []byte) {
 	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
 	x.units, x.texts = x.units[:0], x.texts[:0]
 	x.values, x.parsed, x.retained = x.values[:0], false, 0
+	x.work = len(content)
 	// Normalising never lengthens text, but for the odd character whose
 	// lower case is longer: sized once, the buffer does not leave a trail
 	// of outgrown copies behind a large message. Decoded text is held
@@ -134,6 +139,7 @@ func (x *extractor) run(content []byte) {
 	}
 	if !done {
 		off := len(x.norm)
+		x.work += 2 * len(whole) // normalised and hashed
 		x.norm = normalize(x.norm, whole)
 		x.ptext = append(x.ptext, span{off, len(x.norm)})
 		x.punit = append(x.punit, pendingUnit{normHash: maphash.Bytes(x.seed, x.norm[off:]), whole: true})
@@ -154,6 +160,7 @@ func (x *extractor) run(content []byte) {
 		if len(raw) < x.minLen || !informative(raw) {
 			continue
 		}
+		x.work += len(raw)
 		x.units = append(x.units, unit{raw: raw, n: len(raw), rawHash: maphash.Bytes(x.seed, raw), normHash: p.normHash, whole: p.whole})
 	}
 }
@@ -185,6 +192,8 @@ const (
 // its long string values as units and texts. errTruncated means s is a
 // prefix of JSON; the values before the cut are kept.
 func (x *extractor) parse(s []byte, nest int) (uint64, error) {
+	// A document nested in a string is read again, up to maxNest deep.
+	x.work += len(s)
 	p := parser{x: x, s: s, nest: nest}
 	h, err := p.value()
 	if err != nil {
@@ -286,6 +295,7 @@ func (p *parser) stringValue() (uint64, error) {
 	p.spill = holdWhole
 	if spilled {
 		// Too long to be a unit: only its normalised text is kept.
+		x.work += 2 * len(x.dec[off:])
 		x.norm = normalize(x.norm, x.dec[off:])
 		x.dec = x.dec[:off]
 		x.ptext = append(x.ptext, span{p.noff, len(x.norm)})
@@ -307,6 +317,7 @@ func (p *parser) stringValue() (uint64, error) {
 		x.dec = x.dec[:off+len(v)]
 	}
 	noff := len(x.norm)
+	x.work += 2 * len(v) // normalised and hashed
 	x.norm = normalize(x.norm, v)
 	h := maphash.Bytes(x.seed, x.norm[noff:])
 	if !long {
@@ -319,6 +330,7 @@ func (p *parser) stringValue() (uint64, error) {
 		x.dec = x.dec[:off]
 	case x.retained+len(v) > retainBudget:
 		if len(v) >= x.minLen && informative(v) {
+			x.work += 2 * len(v)
 			sum := sha256.Sum256(v)
 			x.punit = append(x.punit, pendingUnit{let: true, unit: unit{n: len(v), sum: [16]byte(sum[:16]),
 				rawHash: maphash.Bytes(x.seed, v), normHash: h}})
@@ -351,6 +363,7 @@ func (p *parser) spillSome(off int) {
 	}
 	var used int
 	x.norm, used = normalizeSome(x.norm, x.dec[off:], false)
+	x.work += used
 	x.dec = x.dec[:off+copy(x.dec[off:], x.dec[off+used:])]
 }
 

@@ -451,13 +451,10 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
-	all := append([][]byte{args}, views...)
-	n := 0
-	for _, v := range all {
-		n += len(v)
-	}
-	if complete = complete && b.Spend(n); complete {
-		for _, m := range idx.MatchEach(all...) {
+	if complete {
+		var each [][]fingerprint.Match
+		each, complete = idx.MatchWithin(b, append([][]byte{args}, views...)...)
+		for _, m := range each {
 			matches = append(matches, m...)
 		}
 	}
