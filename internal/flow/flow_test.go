@@ -139,6 +139,16 @@ func TestSecretWithoutOriginStillCounts(t *testing.T) {
 	assert.Empty(t, a.Edges)
 }
 
+// A secret is found wherever it lies in the arguments, past a megabyte
+// of padding too.
+func TestSecretPastAMegabyteStillCounts(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	args := `{"pad":"` + strings.Repeat("the quick brown fox jumps over the lazy dog ", 40_000) +
+		`","text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`
+	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External}, []byte(args), nil, nil)
+	assert.Equal(t, []string{"github_token"}, a.Secrets)
+}
+
 func TestOriginsAreBounded(t *testing.T) {
 	tr := NewTracker(Options{MaxOrigins: 5}, nil)
 	s := tr.Session("s")

@@ -439,7 +439,8 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	var argSecrets []secrets.Finding
 	complete := true
 	if s.t.detector != nil && len(args) > 0 {
-		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
+		// All of it: a secret past the first megabyte leaves as surely.
+		argSecrets, complete = s.t.detector.ScanWithin(Text(args, len(args)), b)
 	}
 	s.Wait()
 	s.mu.Lock()
