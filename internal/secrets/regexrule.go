@@ -36,13 +36,16 @@ type regexRule struct {
 	entropy  float64
 	keywords []string
 
-	secretBytes  byteSet
-	minSecret    int
-	maxMatch     int
-	prefixes     []string        // lower-cased literal starts of the secret; nil if unknown
-	kwInRegex    map[string]bool // keyword appears literally in the regex
-	needs        []string        // lower-cased literals every match contains
-	needKW       []int           // their keyword ids (marker hits)
+	secretBytes byteSet
+	minSecret   int
+	maxMatch    int
+	prefixes    []string        // lower-cased literal starts of the secret; nil if unknown
+	kwInRegex   map[string]bool // keyword appears literally in the regex
+	needs       []string        // lower-cased literals every match contains
+	// anyOf are sets of case-sensitive literals every match contains one
+	// of ("-u" or "--user"): a window with none of a set is not read.
+	anyOf        [][]string
+	needKW       []int // their keyword ids (marker hits)
 	allow        []allowlist
 	subexpCount  int
 	hasSubgroups bool
@@ -90,6 +93,7 @@ func newRegexRule(id, src string, group int, entropy float64, keywords []string)
 	r.maxMatch = min(maxAll, limit)
 	r.prefixes, _ = literal.Prefixes(secret)
 	r.needs = requiredLiterals(parsed)
+	r.anyOf = requiredAlternatives(parsed)
 	unescaped := strings.ToLower(strings.ReplaceAll(src, `\`, ""))
 	for _, kw := range keywords {
 		kw = strings.ToLower(kw)
@@ -246,12 +250,15 @@ func (r *regexRule) candidate(st *scanState, text string, h hit, ri int, t targe
 			st.addWindow(ri, lo, hi)
 			return
 		}
+		st.anchoredTo[ri] = hi
+		if !r.mayHold(st, text[h.pos:hi]) {
+			return
+		}
 		cost := regexWork * (hi - h.pos)
 		if !st.affords(cost) {
 			st.incomplete = true
 			return
 		}
-		st.anchoredTo[ri] = hi
 		st.work += cost
 		if m := r.anchored.FindStringSubmatchIndex(text[h.pos:hi]); m != nil {
 			r.report(st, text, h.pos, m)
@@ -361,6 +368,9 @@ func (r *regexRule) runWindow(st *scanState, text string, w window) bool {
 // runRegion runs the rule's regex on text[w.lo:w.hi]; false: the scan
 // stops, incomplete.
 func (r *regexRule) runRegion(st *scanState, text string, w window) bool {
+	if !r.mayHold(st, text[w.lo:w.hi]) {
+		return true
+	}
 	// A merged window can be most of the text: one regex call that the
 	// budget could not interrupt.
 	cost := regexWork * (w.hi - w.lo)
@@ -558,6 +568,79 @@ func width(re *syntax.Regexp) (lo, hi int) {
 		return lo, hi
 	}
 	return 0, 0 // empty-width assertions
+}
+
+// mayHold reports whether s holds one literal of each of the rule's anyOf
+// sets, as every match does: a search for a literal costs a fraction of a
+// regex's read.
+func (r *regexRule) mayHold(st *scanState, s string) bool {
+	for _, set := range r.anyOf {
+		found := false
+		for _, lit := range set {
+			st.work += len(s)
+			if found = strings.Contains(s, lit); found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredAlternatives returns, for each alternation every match goes
+// through (at the top level of the regex), the case-sensitive literals of
+// 2+ bytes one of which each of its branches starts with: (?:-u|--user),
+// which the parser writes as -(?:u|-user), gives {"-u", "--user"}. An
+// alternation with a branch that starts with none gives nothing.
+func requiredAlternatives(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredAlternatives(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return requiredAlternatives(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for i, sub := range re.Sub {
+			if sub.Op != syntax.OpAlternate {
+				out = append(out, requiredAlternatives(sub)...)
+				continue
+			}
+			lead := ""
+			if prev := re.Sub[max(i-1, 0)]; i > 0 && prev.Op == syntax.OpLiteral && prev.Flags&syntax.FoldCase == 0 {
+				lead = string(prev.Rune)
+			}
+			if set := branchStarts(sub, lead); set != nil {
+				out = append(out, set)
+			}
+		}
+		return out
+	case syntax.OpAlternate:
+		if set := branchStarts(re, ""); set != nil {
+			return [][]string{set}
+		}
+	}
+	return nil
+}
+
+// branchStarts returns lead followed by the case-sensitive literal each
+// branch of alt starts with, or nil when a branch starts with none or one
+// of them is shorter than 2 bytes.
+func branchStarts(alt *syntax.Regexp, lead string) []string {
+	var set []string
+	for _, b := range alt.Sub {
+		for b.Op == syntax.OpConcat && len(b.Sub) > 0 || b.Op == syntax.OpCapture {
+			b = b.Sub[0]
+		}
+		if b.Op != syntax.OpLiteral || b.Flags&syntax.FoldCase != 0 || len(lead)+len(string(b.Rune)) < 2 {
+			return nil
+		}
+		set = append(set, lead+string(b.Rune))
+	}
+	return set
 }
 
 // requiredLiterals returns lower-cased literals (3+ bytes) that every match

@@ -227,7 +227,7 @@ func (d *Detector) dispatch(st *scanState, text string, h hit) {
 // a byte read by a regex costs regexWork units, as Go's regexp engines
 // take tens of times longer per byte than a scanner's loop.
 const (
-	workPerByte = 48
+	workPerByte = 64
 	workSlack   = 1 << 20
 	regexWork   = 24
 )
