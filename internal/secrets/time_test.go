@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"fmt"
+	"regexp/syntax"
 	"strings"
 	"testing"
 
@@ -100,4 +102,33 @@ func TestScanReadsMergedWindowsNearNeededLiterals(t *testing.T) {
 	complete, work := scanWork(t, d, b.String())
 	assert.True(t, complete)
 	assert.LessOrEqual(t, float64(work)/float64(b.Len()), 8.0, "work per byte")
+}
+
+// Every match of a curl rule holds the option it is about ("-u" or
+// "--user"): API documentation with a curl example every few lines, none
+// passing a password, is not read by that rule's regex at each example,
+// and is scanned whole within the allowance; an example that does pass
+// one is still found.
+func TestScanSkipsWindowsWithoutARequiredAlternative(t *testing.T) {
+	re, err := syntax.Parse(`\bcurl\b.*[ \t](?:-u|--user)(?:=|[ \t]{0,5})(\S+)`, syntax.Perl)
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"-u", "--user"}}, requiredAlternatives(re))
+
+	d, err := Default()
+	require.NoError(t, err)
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "## Listing resource %d\n\nPages of fifty; the cursor comes back in the reply.\n\n```\ncurl -s https://api.example.com/v1/items/%d?limit=50\n```\n\n", i, i)
+	}
+	complete, work := scanWork(t, d, b.String())
+	assert.True(t, complete)
+	assert.LessOrEqual(t, float64(work)/float64(b.Len()), 16.0, "work per byte")
+
+	found, complete := d.ScanWithin(b.String()+"curl -u deploy:Xk29vLq7Zr4 https://api.example.com/v1/items\n", nil)
+	assert.True(t, complete)
+	rules := []string{}
+	for _, f := range found {
+		rules = append(rules, f.Rule)
+	}
+	assert.Contains(t, rules, "curl-auth-user")
 }
