@@ -116,8 +116,17 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		b := budget.Until(deadline)
 		r := checkWithin(deadline, func() checked {
 			v := unwrap.Views(args)
-			return checked{endpoint: policy.SuspiciousHost(args, v, set.Rules.SuspiciousEndpoints),
-				analysis: sess.Check(server, tool, class, args, v, b)}
+			// The views and the host search do not look at the budget
+			// (they are linear, a few ms a MB); a check past its deadline
+			// goes no further, rather than use the CPU the next message needs.
+			if b.Exhausted() {
+				return unfinished
+			}
+			host := policy.SuspiciousHost(args, v, set.Rules.SuspiciousEndpoints)
+			if b.Exhausted() {
+				return unfinished
+			}
+			return checked{endpoint: host, analysis: sess.Check(server, tool, class, args, v, b)}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
@@ -192,6 +201,9 @@ func checkWithin(deadline time.Time, check func() checked) checked {
 	case r := <-done:
 		return r
 	case <-t.C:
-		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+		return unfinished
 	}
 }
+
+// unfinished is what a check that ran out of its budget found.
+var unfinished = checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
