@@ -62,6 +62,9 @@ func TestMatchWorkIsLinearOnAttackShapes(t *testing.T) {
 	}
 	for _, s := range matchShapes(origin) {
 		for _, n := range sizes {
+			if n == 16<<20 && s.name != "a copy of an origin" && s.name != "JSON nested in strings" {
+				continue // two shapes at 16 MB keep the test short; the rest are linear at 1 MB
+			}
 			body := bytes.Repeat([]byte(s.unit), n/len(s.unit)+1)[:n]
 			for form, text := range map[string][]byte{
 				"bare": body,
