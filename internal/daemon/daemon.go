@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/connguard"
+	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -56,12 +57,18 @@ func (d *Daemon) current() *judge.Settings { return d.judge.Settings() }
 
 // Reload applies a new config to every decision from now on. Flow state
 // is kept; limits of the flow section apply to sessions started later.
+// A config that lowers protection while an approval passphrase is set is
+// held back (a *HeldError): the settings in force stay until the user
+// applies it (flowd config apply).
 func (d *Daemon) Reload(c *config.Config) error {
 	s, err := judge.NewSettings(c)
 	if err != nil {
 		return err
 	}
-	d.hub.Reload(s)
+	if changes := d.mustHold(d.current().Cfg, c); len(changes) > 0 {
+		return d.hold(c, changes, "reload")
+	}
+	d.applyConfig(s)
 	d.log.Info("config reloaded")
 	return nil
 }
@@ -95,6 +102,11 @@ type Daemon struct {
 	wg        sync.WaitGroup       // one per shim connection
 	releasing atomic.Bool          // a hand-back of memory to the OS is scheduled
 	conns     *connguard.Guard     // unidentified connections; nil outside Run
+	held      *heldConfig          // a config that waits for the passphrase
+	// events hands committed records to the live event streams, which
+	// end when stopping is closed.
+	events   *events.Hub
+	stopping chan struct{}
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -134,6 +146,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	d.conns = d.guard()
 	srv := &http.Server{Handler: d.handler(), ConnContext: withPeer, ConnState: d.conns.ConnState,
 		ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
+	srv.RegisterOnShutdown(func() { close(d.stopping) }) // event streams never end on their own
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
@@ -273,6 +286,7 @@ type stores struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	damaged    []boltfile.Damage // found at open, moved aside
+	events     *events.Hub       // hears each activity record once it is on disk
 }
 
 func openStores(o Options) (stores, error) {
@@ -281,7 +295,9 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
+	st.events = new(events.Hub)
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+		Committed:     st.events.Publish,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
 		FlushInterval: o.Config.Activity.FlushInterval.Duration,
@@ -334,13 +350,9 @@ func (st stores) close() error {
 
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, st stores) (*Daemon, error) {
-	j, err := judge.New(o.Config, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
-	if err != nil {
-		return nil, err
-	}
-	d := &Daemon{judge: j, hub: upstream.NewHub(j), flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+	d := &Daemon{socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid()}
+		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped
 	// while flowd runs must not count, and before the first approval
@@ -349,6 +361,18 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		o.Log.Error("approval passphrase unreadable: releasing and approving are refused until it is set again", "err", err)
 	} else if set {
 		o.Log.Info("approval passphrase set", "since", since)
+	}
+	// The config file may have been edited to lower protection while
+	// flowd was stopped: then the config last in force stays.
+	cfg, held := d.startConfig(o.Config)
+	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
+	if err != nil {
+		return nil, err
+	}
+	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
+	d.saveInForce(cfg)
+	if held != nil {
+		d.hold(o.Config, held, "start")
 	}
 	return d, nil
 }
