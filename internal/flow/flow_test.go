@@ -149,6 +149,20 @@ func TestSecretPastAMegabyteStillCounts(t *testing.T) {
 	assert.Equal(t, []string{"github_token"}, a.Secrets)
 }
 
+// The text is scanned a megabyte at a time, each piece starting with the
+// end of the one before: a secret cut by a piece's end is found whole.
+func TestSecretAcrossScanPiecesCounts(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	const token = "ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"
+	// The text read is "pad\n" + padding + "\nt\n" + token: the token
+	// starts ten bytes before the first piece ends.
+	pad := strings.Repeat("the quick brown fox jumps over the lazy dog ", scanChunk/44+1)[:scanChunk-10-len("pad\n")-len("\nt\n")]
+	args := `{"pad":"` + pad + `","t":"` + token + `"}`
+	require.Equal(t, scanChunk-10, strings.Index(Text([]byte(args), 2*scanChunk), token))
+	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External}, []byte(args), nil, nil)
+	assert.Equal(t, []string{"github_token"}, a.Secrets)
+}
+
 func TestOriginsAreBounded(t *testing.T) {
 	tr := NewTracker(Options{MaxOrigins: 5}, nil)
 	s := tr.Session("s")

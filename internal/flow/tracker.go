@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -502,11 +503,10 @@ const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 // (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
 // when b runs out, Check stops and says so in Analysis.Unfinished.
 func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
-	var argSecrets []secrets.Finding
+	var argSecrets []string // types
 	complete := true
 	if s.t.detector != nil && len(args) > 0 {
-		// All of it: a secret past the first megabyte leaves as surely.
-		argSecrets, complete = s.t.detector.ScanWithin(Text(args, len(args)), b)
+		argSecrets, complete = scanText(s.t.detector, args, b)
 	}
 	s.Wait()
 	s.mu.Lock()
@@ -549,9 +549,9 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
 	}
-	for _, f := range argSecrets {
-		if !slices.Contains(a.Secrets, f.Type) {
-			a.Secrets = append(a.Secrets, f.Type)
+	for _, typ := range argSecrets {
+		if !slices.Contains(a.Secrets, typ) {
+			a.Secrets = append(a.Secrets, typ)
 		}
 	}
 	if len(a.Edges) == 0 && len(a.Secrets) > 0 {
@@ -576,6 +576,43 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	}
 	s.sum.risks[a.Risk]++
 	return a
+}
+
+// Text is scanned for secrets scanChunk bytes at a time, each piece
+// beginning with the last scanOverlap bytes of the one before: more than
+// any secret and the context its rule reads (secrets.maxMultiWindow), so
+// a secret cut by a piece's end is whole in the next.
+const (
+	scanChunk   = 1 << 20
+	scanOverlap = 64 << 10
+)
+
+// scanText returns the types of the secrets in the text of a call's
+// arguments, all of it, holding at most scanChunk bytes of it decoded, in
+// one buffer: a secret past the first megabyte leaves as surely. The work
+// is reported to b; complete is false when the scan stopped (b ran out,
+// or text made to be slow).
+func scanText(d *secrets.Detector, raw []byte, b *budget.Budget) (types []string, complete bool) {
+	r := newTextReader(raw)
+	var buf textBuf
+	for {
+		r.read(&buf, scanChunk)
+		if len(buf) == 0 {
+			return types, true
+		}
+		// The findings' values point into buf, which is read again below:
+		// only their types are kept.
+		found, ok := d.ScanWithin(unsafe.String(&buf[0], len(buf)), b)
+		for _, f := range found {
+			if !slices.Contains(types, f.Type) {
+				types = append(types, f.Type)
+			}
+		}
+		if !ok || r.done() {
+			return types, ok
+		}
+		buf = buf[:copy(buf, buf[max(0, len(buf)-scanOverlap):])]
+	}
 }
 
 // add records an edge and keeps the analysis' worst flow.
