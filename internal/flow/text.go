@@ -9,7 +9,8 @@ import (
 )
 
 // Text returns the text a secret detector should read in a JSON message
-// part: its string values, decoded and joined by newlines, up to limit
+// part: its strings, decoded, each member's value after its name as
+// "name: value", and joined by newlines, up to limit
 // bytes. Decoding matters: a PEM key in JSON has its line breaks escaped.
 // It reads only as far as it needs, so a 10 MB result costs what its first
 // limit bytes cost, and it takes what it can from broken JSON. Input that
@@ -27,11 +28,12 @@ func Text(raw []byte, limit int) string {
 // textBuf is the decoded text being built.
 type textBuf []byte
 
-func (b *textBuf) Len() int         { return len(*b) }
-func (b *textBuf) Grow(n int)       { *b = slices.Grow(*b, n) }
-func (b *textBuf) Write(p []byte)   { *b = append(*b, p...) }
-func (b *textBuf) put(c byte)       { *b = append(*b, c) }
-func (b *textBuf) WriteRune(r rune) { *b = utf8.AppendRune(*b, r) }
+func (b *textBuf) Len() int             { return len(*b) }
+func (b *textBuf) Grow(n int)           { *b = slices.Grow(*b, n) }
+func (b *textBuf) Write(p []byte)       { *b = append(*b, p...) }
+func (b *textBuf) WriteString(s string) { *b = append(*b, s...) }
+func (b *textBuf) put(c byte)           { *b = append(*b, c) }
+func (b *textBuf) WriteRune(r rune)     { *b = utf8.AppendRune(*b, r) }
 
 // textReader reads the text of a JSON message part (Text) a piece at a
 // time: a detector can read all of a large message's text without
@@ -41,6 +43,7 @@ type textReader struct {
 	i        int  // where reading goes on
 	json     bool // raw is JSON; else its text is raw itself
 	inString bool // raw[i] is inside a string, which the last read cut
+	afterKey bool // the last string read was a member's name
 	wrote    bool // some text was read: the next string goes on a new line
 }
 
@@ -64,22 +67,33 @@ func (r *textReader) read(b *textBuf, limit int) {
 	// Decoded text is at most as long as the JSON it came from.
 	b.Grow(min(len(r.raw)-r.i, max(0, limit-b.Len())))
 	for r.i < len(r.raw) && b.Len() < limit {
+		n := b.Len()
 		if !r.inString {
 			q := bytes.IndexByte(r.raw[r.i:], '"')
 			if q < 0 {
 				r.i = len(r.raw)
 				break
 			}
-			if r.wrote {
+			// Object keys are strings too, and a key can carry a value
+			// ("AKIA…": true). A string after a key is joined to it as
+			// "key: value", so that a detector reads a member with its name.
+			switch {
+			case r.afterKey:
+				b.WriteString(": ")
+			case r.wrote:
 				b.put('\n')
 			}
-			// Object keys are strings too; they are short and harmless to
-			// scan, and a key can carry a value ("AKIA…": true).
 			r.i += q + 1
 		}
-		n := b.Len()
 		r.i, r.inString = unquote(b, r.raw, r.i, limit)
 		r.wrote = r.wrote || b.Len() > n
+		if !r.inString {
+			j := r.i
+			for j < len(r.raw) && (r.raw[j] == ' ' || r.raw[j] == '\t' || r.raw[j] == '\n' || r.raw[j] == '\r') {
+				j++
+			}
+			r.afterKey = j < len(r.raw) && r.raw[j] == ':'
+		}
 	}
 }
 

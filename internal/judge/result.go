@@ -74,7 +74,8 @@ func (j *Judge) Result(in Result) (s Screened) {
 		s.Report = &flowdclient.Injection{Server: in.Server, Tool: in.Tool, Action: injection.ActionPass, Released: true}
 		return s
 	}
-	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool})
+	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool,
+		SessionTools: j.sessionTools(in.Session)})
 	s.Found, s.Unscanned = r, unscanned
 	if !reportable(r) {
 		return s

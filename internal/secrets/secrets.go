@@ -177,6 +177,7 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 	}
 	if complete {
 		scanCards(st, text)
+		scanFinancial(st, text)
 		complete = st.spend(st.takeWork() + len(text))
 	}
 
