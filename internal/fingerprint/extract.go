@@ -103,6 +103,10 @@ type extractor struct {
 	afterKey bool
 	values   []byte
 	parsed   bool // the content was one JSON document, read whole
+
+	// work counts what run did, in bytes read, decoded, normalised or
+	// hashed: a measure of its cost that does not depend on the clock.
+	work int
 }
 
 // run extracts units and texts from content; they stay valid until the next
@@ -112,6 +116,7 @@ func (x *extractor) run(content []byte) {
 	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
 	x.units, x.texts = x.units[:0], x.texts[:0]
 	x.values, x.parsed, x.retained, x.afterKey = x.values[:0], false, 0, false
+	x.work = len(content)
 	// Normalising never lengthens text, but for the odd character whose
 	// lower case is longer: sized once, the buffer does not leave a trail
 	// of outgrown copies behind a large message. Decoded text is held
@@ -137,6 +142,7 @@ func (x *extractor) run(content []byte) {
 	}
 	if !done {
 		off := len(x.norm)
+		x.work += 2 * len(whole) // normalised and hashed
 		x.norm = normalize(x.norm, whole)
 		x.ptext = append(x.ptext, span{off, len(x.norm)})
 		x.punit = append(x.punit, pendingUnit{normHash: maphash.Bytes(x.seed, x.norm[off:]), whole: true})
@@ -157,6 +163,7 @@ func (x *extractor) run(content []byte) {
 		if len(raw) < x.minLen || !informative(raw) {
 			continue
 		}
+		x.work += len(raw)
 		x.units = append(x.units, unit{raw: raw, n: len(raw), rawHash: maphash.Bytes(x.seed, raw), normHash: p.normHash, whole: p.whole})
 	}
 }
@@ -188,6 +195,8 @@ const (
 // its long string values as units and texts. errTruncated means s is a
 // prefix of JSON; the values before the cut are kept.
 func (x *extractor) parse(s []byte, nest int) (uint64, error) {
+	// A document nested in a string is read again, up to maxNest deep.
+	x.work += len(s)
 	p := parser{x: x, s: s, nest: nest}
 	h, err := p.value()
 	if err != nil {
@@ -289,6 +298,7 @@ func (p *parser) stringValue() (uint64, error) {
 	p.spill = holdWhole
 	if spilled {
 		// Too long to be a unit: only its normalised text is kept.
+		x.work += 2 * len(x.dec[off:])
 		x.norm = normalize(x.norm, x.dec[off:])
 		x.dec = x.dec[:off]
 		x.ptext = append(x.ptext, span{p.noff, len(x.norm)})
@@ -310,6 +320,7 @@ func (p *parser) stringValue() (uint64, error) {
 		x.dec = x.dec[:off+len(v)]
 	}
 	noff := len(x.norm)
+	x.work += 2 * len(v) // normalised and hashed
 	x.norm = normalize(x.norm, v)
 	h := maphash.Bytes(x.seed, x.norm[noff:])
 	if !long {
@@ -322,6 +333,7 @@ func (p *parser) stringValue() (uint64, error) {
 		x.dec = x.dec[:off]
 	case x.retained+len(v) > retainBudget:
 		if len(v) >= x.minLen && informative(v) {
+			x.work += 2 * len(v)
 			sum := sha256.Sum256(v)
 			x.punit = append(x.punit, pendingUnit{let: true, unit: unit{n: len(v), sum: [16]byte(sum[:16]),
 				rawHash: maphash.Bytes(x.seed, v), normHash: h}})
@@ -354,6 +366,7 @@ func (p *parser) spillSome(off int) {
 	}
 	var used int
 	x.norm, used = normalizeSome(x.norm, x.dec[off:], false)
+	x.work += used
 	x.dec = x.dec[:off+copy(x.dec[off:], x.dec[off+used:])]
 }
 

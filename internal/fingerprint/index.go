@@ -8,6 +8,8 @@ import (
 	"hash/maphash"
 	"slices"
 	"sync"
+
+	"github.com/flowd-dev/flowd/internal/budget"
 )
 
 // Options bound an Index. A zero field takes its default.
@@ -422,13 +424,17 @@ const keyChunk = 4096
 // origin with its strongest evidence, strongest first. args is the
 // outgoing call's raw JSON or text and is examined whole.
 func (x *Index) Match(args []byte) []Match {
-	return x.MatchEach(args)[0]
+	m, _ := x.MatchWithin(nil, args)
+	return m[0]
 }
 
-// MatchEach is Match of each text in turn, with one scratch space: an
+// MatchWithin is Match of each text in turn, with one scratch space: an
 // outgoing call and its decoded views (unwrap.Views) cost the memory of
-// the largest of them, not of all.
-func (x *Index) MatchEach(texts ...[]byte) [][]Match {
+// the largest of them, not of all. Its work, a few units per byte of the
+// texts whatever they hold, is reported to b (nil: unlimited); when b
+// runs out it stops at its next look, a few thousand windows on, and
+// complete is false: what it found so far is all there is.
+func (x *Index) MatchWithin(b *budget.Budget, texts ...[]byte) (found [][]Match, complete bool) {
 	m := x.scratch.Get().(*matcher)
 	defer func() {
 		// Scratch grown by unusually large arguments is left to the GC.
@@ -436,36 +442,53 @@ func (x *Index) MatchEach(texts ...[]byte) [][]Match {
 			x.scratch.Put(m)
 		}
 	}()
-	out := make([][]Match, len(texts))
+	found = make([][]Match, len(texts))
 	for i, t := range texts {
-		out[i] = x.match(m, t)
+		if found[i], complete = x.match(m, t, b); !complete {
+			return found, false
+		}
 	}
-	return out
+	return found, true
 }
 
-func (x *Index) match(m *matcher, args []byte) []Match {
+// Work units, besides the extractor's bytes: a window looked up, and a
+// window that hits an origin (map updates, a stretch opened or closed).
+const (
+	windowWork = 1
+	hitWork    = 4
+)
+
+func (x *Index) match(m *matcher, args []byte, b *budget.Budget) ([]Match, bool) {
 	m.ex.run(args)
 	m.best = m.best[:0]
 	if m.at == nil {
 		m.at, m.open = make(map[uint16]int), make(map[uint16]chain)
 	}
 	clear(m.at)
+	// The extraction is linear in args (documents nested in strings are
+	// read at most maxNest more times); it is not cut short, only counted.
+	if !b.Spend(m.ex.work) {
+		return nil, false
+	}
 
 	x.mu.RLock()
 	defer x.mu.RUnlock()
+	work := 0
 	for i := range m.ex.units {
 		u := &m.ex.units[i]
 		if u.n > x.opts.MaxHashBytes {
 			continue // longer than any origin string that was hashed
 		}
-		if s, ok := x.liveUnit(unitKey(u.rawHash, saltWhole)); ok {
-			m.note(s, KindExact, u.n, u.hash)
+		work += 3 * windowWork
+		// Evidence kept has its string hashed with SHA-256.
+		if s, ok := x.liveUnit(unitKey(u.rawHash, saltWhole)); ok && m.note(s, KindExact, u.n, u.hash) {
+			work += u.n
 		}
-		if s, ok := x.liveUnit(unitKey(u.rawHash, saltField)); ok {
-			m.note(s, KindField, u.n, u.hash)
+		if s, ok := x.liveUnit(unitKey(u.rawHash, saltField)); ok && m.note(s, KindField, u.n, u.hash) {
+			work += u.n
 		}
-		if s, ok := x.liveUnit(unitKey(u.normHash, saltNorm)); ok {
-			m.note(s, KindNormalized, u.n, u.hash)
+		if s, ok := x.liveUnit(unitKey(u.normHash, saltNorm)); ok && m.note(s, KindNormalized, u.n, u.hash) {
+			work += u.n
 		}
 	}
 	k, w := x.opts.K, x.opts.W
@@ -474,29 +497,39 @@ func (x *Index) match(m *matcher, args []byte) []Match {
 		// A window's key depends on its bytes alone: chunks that overlap
 		// by k-1 bytes give every window once.
 		for start := 0; start+k <= len(t); start += keyChunk {
+			if !b.Spend(work) {
+				return nil, false
+			}
+			work = 0
 			m.keys = gramKeys(m.keys[:0], t[start:min(len(t), start+keyChunk+k-1)], k)
-			for b := 0; b < len(m.keys); b += touchBatch {
-				batch := m.keys[b:min(b+touchBatch, len(m.keys))]
+			work += windowWork * len(m.keys)
+			for at := 0; at < len(m.keys); at += touchBatch {
+				batch := m.keys[at:min(at+touchBatch, len(m.keys))]
 				m.sink += x.grams.touch(batch)
 				for i, key := range batch {
 					if key == 0 {
 						continue
 					}
 					if s, ok := x.grams.get(key); ok && !x.dead[s] {
-						m.hit(s, start+b+i, key, k, w, x.opts.MinLength)
+						work += hitWork
+						m.hit(s, start+at+i, key, k, w, x.opts.MinLength)
 					}
 				}
 			}
 		}
 		for s, c := range m.open {
+			work += hitWork
 			m.close(s, c, k, x.opts.MinLength)
 		}
 	}
+	if !b.Spend(work) {
+		return nil, false
+	}
 
 	out := make([]Match, len(m.best))
-	for i, b := range m.best {
-		out[i] = b
-		out[i].Origin = x.ids[b.Origin]
+	for i, e := range m.best {
+		out[i] = e
+		out[i].Origin = x.ids[e.Origin]
 	}
 	slices.SortFunc(out, func(a, b Match) int {
 		return cmp.Or(
@@ -505,7 +538,7 @@ func (x *Index) match(m *matcher, args []byte) []Match {
 			cmp.Compare(a.Origin, b.Origin),
 		)
 	})
-	return out
+	return out, true
 }
 
 func (x *Index) liveUnit(k uint64) (uint16, bool) {
@@ -515,23 +548,24 @@ func (x *Index) liveUnit(k uint64) (uint16, bool) {
 
 // note keeps the strongest evidence per slot; Origin holds the slot until
 // Match resolves it to an id. hash gives Match.Hash, computed only for
-// evidence kept.
-func (m *matcher) note(slot uint16, kind Kind, length int, hash func() string) {
+// evidence kept; note reports whether it kept (and hashed) this one.
+func (m *matcher) note(slot uint16, kind Kind, length int, hash func() string) bool {
 	c := Match{Origin: uint64(slot), Kind: kind, Length: length}
 	i, ok := m.at[slot]
 	if ok {
 		b := m.best[i]
 		if cmp.Or(cmp.Compare(kind.strength(), b.Kind.strength()), cmp.Compare(length, b.Length)) <= 0 {
-			return
+			return false
 		}
 	}
 	c.Hash = hash()
 	if ok {
 		m.best[i] = c
-		return
+		return true
 	}
 	m.at[slot] = len(m.best)
 	m.best = append(m.best, c)
+	return true
 }
 
 // hit turns a window hit into substring evidence. Hits of one origin in

@@ -31,10 +31,10 @@ func workBound(x *SecretIndex, n int) int64 {
 	return int64(24*n + 8*x.set.size() + 64)
 }
 
-// FuzzSecretFindLinear holds Find to linear work whatever the secrets and
+// FuzzSecretFindTime holds Find to linear work whatever the secrets and
 // the text, and checks the automaton against a plain search: a secret that
 // is in the text raw is found.
-func FuzzSecretFindLinear(f *testing.F) {
+func FuzzSecretFindTime(f *testing.F) {
 	f.Add("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5\nAKIAQZ7XK2MVABCDEFGH", strings.Repeat("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA", 50))
 	f.Add("aaaaaaaaaaaaaaaa\naaaaaaaaab\nabababababababab", strings.Repeat("a", 3000)+strings.Repeat("ab", 1000))
 	f.Add("AKIA0000000000000001\nAKIA0000000000000002", strings.Repeat(hex.EncodeToString([]byte("AKIA000000000000000")), 40))

@@ -143,6 +143,30 @@ func TestSecretWithoutOriginStillCounts(t *testing.T) {
 	assert.Empty(t, a.Edges)
 }
 
+// A secret is found wherever it lies in the arguments, past a megabyte
+// of padding too.
+func TestSecretPastAMegabyteStillCounts(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	args := `{"pad":"` + strings.Repeat("the quick brown fox jumps over the lazy dog ", 40_000) +
+		`","text":"token ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"}`
+	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External}, []byte(args), nil, nil)
+	assert.Equal(t, []string{"github_token"}, a.Secrets)
+}
+
+// The text is scanned half a megabyte at a time, each piece starting with the
+// end of the one before: a secret cut by a piece's end is found whole.
+func TestSecretAcrossScanPiecesCounts(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	const token = "ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"
+	// The text read is "pad: " + padding + "\nt: " + token: the token
+	// starts ten bytes before the first piece ends.
+	pad := strings.Repeat("the quick brown fox jumps over the lazy dog ", scanChunk/44+1)[:scanChunk-10-len("pad: ")-len("\nt: ")]
+	args := `{"pad":"` + pad + `","t":"` + token + `"}`
+	require.Equal(t, scanChunk-10, strings.Index(Text([]byte(args), 2*scanChunk), token))
+	a := tr.Session("s").Check("slack", "post", classify.Result{Class: classify.External}, []byte(args), nil, nil)
+	assert.Equal(t, []string{"github_token"}, a.Secrets)
+}
+
 // A secret flowd never saw arrive is found in the decoded views of the
 // arguments as well: sent encoded, it still counts.
 func TestSecretWithoutOriginInDecodedViews(t *testing.T) {

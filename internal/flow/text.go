@@ -2,9 +2,10 @@ package flow
 
 import (
 	"bytes"
-	"strings"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Text returns the text a secret detector should read in a JSON message
@@ -15,51 +16,98 @@ import (
 // limit bytes cost, and it takes what it can from broken JSON. Input that
 // is not JSON is returned as it is, cut at limit.
 func Text(raw []byte, limit int) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+	var b textBuf
+	newTextReader(raw).read(&b, limit)
+	if len(b) == 0 {
 		return ""
 	}
-	if raw[0] != '{' && raw[0] != '[' && raw[0] != '"' {
-		return string(raw[:min(len(raw), limit)])
+	// The buffer is not used again: the string takes it over uncopied.
+	return unsafe.String(&b[0], len(b))
+}
+
+// textBuf is the decoded text being built.
+type textBuf []byte
+
+func (b *textBuf) Len() int             { return len(*b) }
+func (b *textBuf) Grow(n int)           { *b = slices.Grow(*b, n) }
+func (b *textBuf) Write(p []byte)       { *b = append(*b, p...) }
+func (b *textBuf) WriteString(s string) { *b = append(*b, s...) }
+func (b *textBuf) put(c byte)           { *b = append(*b, c) }
+func (b *textBuf) WriteRune(r rune)     { *b = utf8.AppendRune(*b, r) }
+
+// textReader reads the text of a JSON message part (Text) a piece at a
+// time: a detector can read all of a large message's text without
+// holding all of it decoded.
+type textReader struct {
+	raw      []byte
+	i        int  // where reading goes on
+	json     bool // raw is JSON; else its text is raw itself
+	inString bool // raw[i] is inside a string, which the last read cut
+	afterKey bool // the last string read was a member's name
+	wrote    bool // some text was read: the next string goes on a new line
+}
+
+func newTextReader(raw []byte) *textReader {
+	raw = bytes.TrimSpace(raw)
+	return &textReader{raw: raw, json: len(raw) > 0 && (raw[0] == '{' || raw[0] == '[' || raw[0] == '"')}
+}
+
+// done reports whether all of the text has been read.
+func (r *textReader) done() bool { return r.i >= len(r.raw) }
+
+// read appends the next stretch of text to b, until b holds limit bytes
+// (an escape may take it a few past) or the text ends.
+func (r *textReader) read(b *textBuf, limit int) {
+	if !r.json {
+		n := min(len(r.raw)-r.i, max(0, limit-b.Len()))
+		b.Write(r.raw[r.i : r.i+n])
+		r.i += n
+		return
 	}
-	var b strings.Builder
 	// Decoded text is at most as long as the JSON it came from.
-	b.Grow(min(len(raw), limit))
-	afterKey := false
-	for i := 0; i < len(raw) && b.Len() < limit; {
-		q := bytes.IndexByte(raw[i:], '"')
-		if q < 0 {
-			break
+	b.Grow(min(len(r.raw)-r.i, max(0, limit-b.Len())))
+	for r.i < len(r.raw) && b.Len() < limit {
+		n := b.Len()
+		if !r.inString {
+			q := bytes.IndexByte(r.raw[r.i:], '"')
+			if q < 0 {
+				r.i = len(r.raw)
+				break
+			}
+			// Object keys are strings too, and a key can carry a value
+			// ("AKIA…": true). A string after a key is joined to it as
+			// "key: value", so that a detector reads a member with its name.
+			switch {
+			case r.afterKey:
+				b.WriteString(": ")
+			case r.wrote:
+				b.put('\n')
+			}
+			r.i += q + 1
 		}
-		// Object keys are strings too, and a key can carry a value
-		// ("AKIA…": true). A string after a key is joined to it as
-		// "key: value", so that a detector reads a member with its name.
-		switch {
-		case afterKey:
-			b.WriteString(": ")
-		case b.Len() > 0:
-			b.WriteByte('\n')
+		r.i, r.inString = unquote(b, r.raw, r.i, limit)
+		r.wrote = r.wrote || b.Len() > n
+		if !r.inString {
+			j := r.i
+			for j < len(r.raw) && (r.raw[j] == ' ' || r.raw[j] == '\t' || r.raw[j] == '\n' || r.raw[j] == '\r') {
+				j++
+			}
+			r.afterKey = j < len(r.raw) && r.raw[j] == ':'
 		}
-		i = unquote(&b, raw, i+q+1, limit)
-		j := i
-		for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r') {
-			j++
-		}
-		afterKey = j < len(raw) && raw[j] == ':'
 	}
-	return b.String()
 }
 
 // unquote decodes the JSON string whose contents start at raw[i] into b,
 // stopping at its closing quote, the end of raw, or b reaching limit, and
-// returns the index after what it consumed.
-func unquote(b *strings.Builder, raw []byte, i, limit int) int {
+// returns the index after what it consumed and whether it stopped inside
+// the string.
+func unquote(b *textBuf, raw []byte, i, limit int) (int, bool) {
 	stop := i // raw[i:stop] holds no quote; raw[stop] may be one
 	for i < len(raw) && b.Len() < limit {
 		c := raw[i]
 		switch {
 		case c == '"':
-			return i + 1
+			return i + 1, false
 		case c != '\\':
 			// Copy the run up to the next quote or backslash at once;
 			// IndexByte scans many bytes a step. Quotes are searched for
@@ -79,29 +127,29 @@ func unquote(b *strings.Builder, raw []byte, i, limit int) int {
 			b.Write(raw[i:j])
 			i = j
 		case i+1 >= len(raw):
-			return len(raw)
+			return len(raw), false
 		default:
 			i = unescape(b, raw, i)
 		}
 	}
-	return len(raw)
+	return i, i < len(raw)
 }
 
 // unescape decodes the escape at raw[i] ('\\') and returns the index after it.
-func unescape(b *strings.Builder, raw []byte, i int) int {
+func unescape(b *textBuf, raw []byte, i int) int {
 	switch e := raw[i+1]; e {
 	case 'n':
-		b.WriteByte('\n')
+		b.put('\n')
 	case 't':
-		b.WriteByte('\t')
+		b.put('\t')
 	case 'r':
-		b.WriteByte('\r')
+		b.put('\r')
 	case 'b', 'f':
-		b.WriteByte(' ')
+		b.put(' ')
 	case 'u':
 		r, n := hexRune(raw[i+2:])
 		if n == 0 {
-			b.WriteByte('\\')
+			b.put('\\')
 			return i + 1
 		}
 		i += 2 + n
@@ -116,7 +164,7 @@ func unescape(b *strings.Builder, raw []byte, i int) int {
 		b.WriteRune(r)
 		return i
 	default: // \" \\ \/ and anything unknown: the character itself
-		b.WriteByte(e)
+		b.put(e)
 	}
 	return i + 2
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -572,23 +573,22 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 // for secrets and flows as the arguments are, but apart from them, so that
 // the arguments still match an origin whole.
 func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
-	var argSecrets []secrets.Finding
+	var argSecrets []string // types
 	var argValues []shortValue
 	complete := true
 	if s.t.detector != nil {
 		// A secret flowd never saw arrive is found in whatever encoding
 		// it is sent: the detector reads the decoded views too, and the
-		// rest of the message (extra) as the arguments.
+		// rest of the message (extra) as the arguments, all of each.
 		for i, part := range append([][]byte{args, extra}, views...) {
 			if len(part) == 0 || !complete {
 				continue
 			}
-			text := Text(part, 1<<20)
 			if i == 0 {
-				argValues = shortValues(text)
+				argValues = shortValues(Text(part, 1<<20))
 			}
-			var found []secrets.Finding
-			found, complete = s.t.detector.ScanWithin(text, b)
+			var found []string
+			found, complete = scanText(s.t.detector, part, b)
 			argSecrets = append(argSecrets, found...)
 		}
 	}
@@ -635,12 +635,10 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	if len(extra) > 0 {
 		all = append(all, extra)
 	}
-	n := 0
-	for _, v := range all {
-		n += len(v)
-	}
-	if complete = complete && b.Spend(n); complete {
-		for _, m := range idx.MatchEach(all...) {
+	if complete {
+		var each [][]fingerprint.Match
+		each, complete = idx.MatchWithin(b, all...)
+		for _, m := range each {
 			matches = append(matches, m...)
 		}
 	}
@@ -673,9 +671,9 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			a.addValue(Edge{From: *o, Kind: "value", Value: v.kind, Length: len(v.canon)}, dest.Class)
 		}
 	}
-	for _, f := range argSecrets {
-		if !slices.Contains(a.Secrets, f.Type) {
-			a.Secrets = append(a.Secrets, f.Type)
+	for _, typ := range argSecrets {
+		if !slices.Contains(a.Secrets, typ) {
+			a.Secrets = append(a.Secrets, typ)
 		}
 	}
 	if complete {
@@ -711,6 +709,43 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	}
 	s.sum.risks[a.Risk]++
 	return a
+}
+
+// Text is scanned for secrets scanChunk bytes at a time, each piece
+// beginning with the last scanOverlap bytes of the one before: more than
+// any secret and the context its rule reads (secrets.maxMultiWindow), so
+// a secret cut by a piece's end is whole in the next.
+const (
+	scanChunk   = 512 << 10
+	scanOverlap = 64 << 10
+)
+
+// scanText returns the types of the secrets in the text of a call's
+// arguments, all of it, holding at most scanChunk bytes of it decoded, in
+// one buffer: a secret past the first megabyte leaves as surely. The work
+// is reported to b; complete is false when the scan stopped (b ran out,
+// or text made to be slow).
+func scanText(d *secrets.Detector, raw []byte, b *budget.Budget) (types []string, complete bool) {
+	r := newTextReader(raw)
+	var buf textBuf
+	for {
+		r.read(&buf, scanChunk)
+		if len(buf) == 0 {
+			return types, true
+		}
+		// The findings' values point into buf, which is read again below:
+		// only their types are kept.
+		found, ok := d.ScanWithin(unsafe.String(&buf[0], len(buf)), b)
+		for _, f := range found {
+			if !slices.Contains(types, f.Type) {
+				types = append(types, f.Type)
+			}
+		}
+		if !ok || r.done() {
+			return types, ok
+		}
+		buf = buf[:copy(buf, buf[max(0, len(buf)-scanOverlap):])]
+	}
 }
 
 // add records an edge and keeps the analysis' worst flow.

@@ -112,7 +112,21 @@ type fieldScan struct {
 	codeDone  bool
 	// cipherNamed: a decodeKW hit; rot13 is only tried then.
 	cipherNamed bool
+	// cut: an anchored rule stopped at its read allowance (anchoredReads);
+	// the field was not scanned whole.
+	cut bool
 }
+
+// anchoredReads bounds how much text an anchored rule's tries read in one
+// field, in multiples of the field's length: a try reads up to a few
+// hundred bytes from its hit, and hits a few bytes apart (a link opener
+// or an override word repeated) would otherwise read the field hundreds
+// of times over. Past it the rule stops, and the field counts as cut
+// short by the time budget.
+const anchoredReads = 4
+
+// cutEvidence is the evidence counter that says a field was cut short.
+const cutEvidence = "anchored_reads_exceeded"
 
 const (
 	maxDepth       = 3  // base64 inside base64…, JSON inside JSON…
@@ -218,6 +232,9 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 		out = append(out, fd)
 	}
 	ev := f.evidence()
+	if f.cut {
+		ev[cutEvidence] = 1
+	}
 	if depth < maxDepth {
 		out = f.decoded(out, ev, depth)
 	}
@@ -242,7 +259,10 @@ func (e *engine) denoised(src string, out []finding, ev map[string]int, codeFiel
 		return out
 	}
 	ev["denoised"]++
-	sub, _ := e.scan(view, maxDepth, codeField, tools)
+	sub, subEv := e.scan(view, maxDepth, codeField, tools)
+	if subEv[cutEvidence] > 0 {
+		ev[cutEvidence] = 1
+	}
 	n := len(out)
 	for _, fd := range sub {
 		if fd.start >= len(pos) || fd.end <= fd.start {
@@ -303,6 +323,7 @@ func (f *fieldScan) runAnchored(ri int, hits []int) {
 		text = f.t
 	}
 	count, lastEnd := 0, -1
+	read, allow := 0, anchoredReads*len(text)+maxWindow
 	var cands []int
 	for _, h := range hits {
 		if h < lastEnd || !f.near(ri, h) {
@@ -336,15 +357,21 @@ func (f *fieldScan) runAnchored(ri int, hits []int) {
 			if start < lastEnd || start > 0 && asciiWord(f.t[start-1]) && asciiWord(f.t[start]) {
 				continue // inside a word ("ai " in "Shanghai ")
 			}
+			win := text[start:min(len(text), h+r.after+24)]
+			if read += len(win); read > allow {
+				f.cut = true
+				return
+			}
 			var m []int
 			if r.match != nil {
-				m = r.match(text[start:min(len(text), h+r.after+24)])
+				m = r.match(win)
 			} else {
-				m = r.at.FindStringSubmatchIndex(text[start:min(len(text), h+r.after+24)])
+				m = r.at.FindStringSubmatchIndex(win)
 			}
 			if m == nil {
 				continue
 			}
+			read += m[1] - m[0] // what the grade reads again
 			for k := range m {
 				if m[k] >= 0 {
 					m[k] += start

@@ -290,6 +290,9 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	for k, n := range ev {
 		st.res.Evidence[k] += n
 	}
+	if ev[cutEvidence] > 0 {
+		st.truncate(BoundBudget)
+	}
 	kept := finds[:0]
 	for _, fd := range finds {
 		if st.toolSchema && (toolNeutral[fd.rule] || fd.rule == "ai-addressee" && fd.sev < 0.3) {

@@ -130,7 +130,13 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	if pc.External {
 		b := budget.Until(deadline)
 		r := checkWithin(deadline, func() checked {
+			// The views and the host search do not look at the budget
+			// (they are linear, a few ms a MB); a check past its deadline
+			// goes no further, rather than use the CPU the next message needs.
 			v, endpoint := inspect(args, extra, set.Rules.SuspiciousEndpoints)
+			if b.Exhausted() {
+				return unfinished
+			}
 			return checked{endpoint: endpoint, analysis: sess.CheckWith(server, tool, class, args, extra, v, b)}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
@@ -220,6 +226,9 @@ func checkWithin(deadline time.Time, check func() checked) checked {
 	case r := <-done:
 		return r
 	case <-t.C:
-		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+		return unfinished
 	}
 }
+
+// unfinished is what a check that ran out of its budget found.
+var unfinished = checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -35,13 +36,16 @@ type regexRule struct {
 	entropy  float64
 	keywords []string
 
-	secretBytes  byteSet
-	minSecret    int
-	maxMatch     int
-	prefixes     []string        // lower-cased literal starts of the secret; nil if unknown
-	kwInRegex    map[string]bool // keyword appears literally in the regex
-	needs        []string        // lower-cased literals every match contains
-	needKW       []int           // their keyword ids (marker hits)
+	secretBytes byteSet
+	minSecret   int
+	maxMatch    int
+	prefixes    []string        // lower-cased literal starts of the secret; nil if unknown
+	kwInRegex   map[string]bool // keyword appears literally in the regex
+	needs       []string        // lower-cased literals every match contains
+	// anyOf are sets of case-sensitive literals every match contains one
+	// of ("-u" or "--user"): a window with none of a set is not read.
+	anyOf        [][]string
+	needKW       []int // their keyword ids (marker hits)
 	allow        []allowlist
 	subexpCount  int
 	hasSubgroups bool
@@ -89,6 +93,7 @@ func newRegexRule(id, src string, group int, entropy float64, keywords []string)
 	r.maxMatch = min(maxAll, limit)
 	r.prefixes, _ = literal.Prefixes(secret)
 	r.needs = requiredLiterals(parsed)
+	r.anyOf = requiredAlternatives(parsed)
 	unescaped := strings.ToLower(strings.ReplaceAll(src, `\`, ""))
 	for _, kw := range keywords {
 		kw = strings.ToLower(kw)
@@ -246,7 +251,15 @@ func (r *regexRule) candidate(st *scanState, text string, h hit, ri int, t targe
 			return
 		}
 		st.anchoredTo[ri] = hi
-		st.work += hi - h.pos
+		if !r.mayHold(st, text[h.pos:hi]) {
+			return
+		}
+		cost := regexWork * (hi - h.pos)
+		if !st.affords(cost) {
+			st.incomplete = true
+			return
+		}
+		st.work += cost
 		if m := r.anchored.FindStringSubmatchIndex(text[h.pos:hi]); m != nil {
 			r.report(st, text, h.pos, m)
 		}
@@ -293,7 +306,9 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// run executes the rule on its merged windows.
+// run executes the rule on its merged windows, and stops, the scan
+// incomplete, at a window the scan cannot afford or once the check's
+// budget runs out.
 func (r *regexRule) run(st *scanState, text string, idx int) {
 	ws := st.windows[idx]
 	slices.SortFunc(ws, func(a, b window) int { return a.lo - b.lo })
@@ -303,22 +318,77 @@ func (r *regexRule) run(st *scanState, text string, idx int) {
 			cur.hi = max(cur.hi, w.hi)
 			continue
 		}
-		r.runWindow(st, text, cur)
+		if !r.runWindow(st, text, cur) {
+			return
+		}
 		cur = w
 	}
 	r.runWindow(st, text, cur)
 }
 
-func (r *regexRule) runWindow(st *scanState, text string, w window) {
+// runWindow runs the rule's regex on one merged window; false: the scan
+// stops, incomplete.
+//
+// Every match holds each literal the rule needs, so only the stretches
+// within maxMatch of the rarest one's occurrences can hold a match: a
+// window merged from many keyword hits (a README that says "secret" every
+// few lines) shrinks to those, and the regex reads them alone.
+func (r *regexRule) runWindow(st *scanState, text string, w window) bool {
+	rare, fewest := -1, 0
 	for i, kw := range r.needKW {
-		if !st.markedIn(kw, len(r.needs[i]), w.lo, w.hi) {
-			return
+		n := st.markedCount(kw, len(r.needs[i]), w.lo, w.hi)
+		if n == 0 {
+			return true
+		}
+		if rare < 0 || n < fewest {
+			rare, fewest = i, n
 		}
 	}
-	st.work += w.hi - w.lo
+	if rare < 0 || fewest*2*(r.maxMatch+windowSlack) >= w.hi-w.lo {
+		return r.runRegion(st, text, w)
+	}
+	kw, n := r.needKW[rare], len(r.needs[rare])
+	ps := st.marks[kw]
+	cur := window{-1, -1}
+	for i := sort.SearchInts(ps, w.lo); i < len(ps) && ps[i]+n <= w.hi; i++ {
+		lo, hi := widen(text, max(w.lo, ps[i]+n-r.maxMatch-windowSlack), min(w.hi, ps[i]+r.maxMatch+windowSlack))
+		lo, hi = max(lo, w.lo), min(hi, w.hi)
+		if cur.hi >= 0 && lo <= cur.hi {
+			cur.hi = max(cur.hi, hi)
+			continue
+		}
+		if cur.hi >= 0 && !r.runRegion(st, text, cur) {
+			return false
+		}
+		cur = window{lo, hi}
+	}
+	return cur.hi < 0 || r.runRegion(st, text, cur)
+}
+
+// runRegion runs the rule's regex on text[w.lo:w.hi]; false: the scan
+// stops, incomplete.
+func (r *regexRule) runRegion(st *scanState, text string, w window) bool {
+	if !r.mayHold(st, text[w.lo:w.hi]) {
+		return true
+	}
+	// A merged window can be most of the text: one regex call that the
+	// budget could not interrupt.
+	cost := regexWork * (w.hi - w.lo)
+	if !st.affords(cost) || !st.spend(st.takeWork()) {
+		st.incomplete = true
+		return false
+	}
+	st.work += cost
 	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
+		// Each report runs the allowlists' regexes: a window of many
+		// matches stops where the allowance does.
+		if !st.affords(0) {
+			st.incomplete = true
+			return false
+		}
 		r.report(st, text, w.lo, m)
 	}
+	return true
 }
 
 func (r *regexRule) report(st *scanState, text string, base int, m []int) {
@@ -342,6 +412,7 @@ func (r *regexRule) report(st *scanState, text string, base int, m []int) {
 	}
 	s, e = s+base, e+base
 	secret := text[s:e]
+	st.work += 4 * len(secret) // entropy, example and padding tests
 	if r.entropy > 0 && shannon(secret) < r.entropy {
 		return
 	}
@@ -382,15 +453,15 @@ func (al *allowlist) judge(st *scanState, text, secret, match string, matchStart
 		}
 	}
 	subject := func(target string) string {
+		v := secret
 		switch target {
 		case "match":
-			return match
+			v = match
 		case "line":
-			l := lineAround(text, matchStart, matchStart+len(match))
-			st.work += len(l)
-			return l
+			v = lineAround(text, matchStart, matchStart+len(match))
 		}
-		return secret
+		st.work += regexWork * len(v)
+		return v
 	}
 	for i := range al.drop {
 		if al.drop[i].matches(subject(al.drop[i].target)) {
@@ -505,6 +576,79 @@ func width(re *syntax.Regexp) (lo, hi int) {
 		return lo, hi
 	}
 	return 0, 0 // empty-width assertions
+}
+
+// mayHold reports whether s holds one literal of each of the rule's anyOf
+// sets, as every match does: a search for a literal costs a fraction of a
+// regex's read.
+func (r *regexRule) mayHold(st *scanState, s string) bool {
+	for _, set := range r.anyOf {
+		found := false
+		for _, lit := range set {
+			st.work += len(s)
+			if found = strings.Contains(s, lit); found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredAlternatives returns, for each alternation every match goes
+// through (at the top level of the regex), the case-sensitive literals of
+// 2+ bytes one of which each of its branches starts with: (?:-u|--user),
+// which the parser writes as -(?:u|-user), gives {"-u", "--user"}. An
+// alternation with a branch that starts with none gives nothing.
+func requiredAlternatives(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredAlternatives(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return requiredAlternatives(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for i, sub := range re.Sub {
+			if sub.Op != syntax.OpAlternate {
+				out = append(out, requiredAlternatives(sub)...)
+				continue
+			}
+			lead := ""
+			if prev := re.Sub[max(i-1, 0)]; i > 0 && prev.Op == syntax.OpLiteral && prev.Flags&syntax.FoldCase == 0 {
+				lead = string(prev.Rune)
+			}
+			if set := branchStarts(sub, lead); set != nil {
+				out = append(out, set)
+			}
+		}
+		return out
+	case syntax.OpAlternate:
+		if set := branchStarts(re, ""); set != nil {
+			return [][]string{set}
+		}
+	}
+	return nil
+}
+
+// branchStarts returns lead followed by the case-sensitive literal each
+// branch of alt starts with, or nil when a branch starts with none or one
+// of them is shorter than 2 bytes.
+func branchStarts(alt *syntax.Regexp, lead string) []string {
+	var set []string
+	for _, b := range alt.Sub {
+		for b.Op == syntax.OpConcat && len(b.Sub) > 0 || b.Op == syntax.OpCapture {
+			b = b.Sub[0]
+		}
+		if b.Op != syntax.OpLiteral || b.Flags&syntax.FoldCase != 0 || len(lead)+len(string(b.Rune)) < 2 {
+			return nil
+		}
+		set = append(set, lead+string(b.Rune))
+	}
+	return set
 }
 
 // requiredLiterals returns lower-cased literals (3+ bytes) that every match

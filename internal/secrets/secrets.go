@@ -154,13 +154,7 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 	// linear in the text. The allowance holds that by construction: text
 	// that would take more is not scanned further, and the scan says it
 	// is incomplete, which denies a call that could send it out.
-	allowance := workPerByte*len(text) + workSlack
-	spent := 0
-	spend := func(n int) bool {
-		spent += n
-		ok := b.Spend(n)
-		return ok && spent <= allowance && !st.incomplete
-	}
+	st.allow(workPerByte*len(text)+workSlack, b)
 	var s uint32
 	complete = true
 	for lo := 0; lo < len(text) && complete; lo += scanBlock {
@@ -168,23 +162,23 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 		st.hits, st.hitsB, s = d.prefix.block(text, lo, min(len(text), lo+scanBlock), s, st.hits, st.hitsB)
 		for h := range onePassOrder(st.hits, st.hitsB) {
 			d.dispatch(st, text, h)
-			if spent+st.work > allowance || st.incomplete {
+			if !st.affords(0) {
 				break
 			}
 		}
-		complete = spend(st.takeWork() + min(scanBlock, len(text)-lo))
+		complete = st.spend(st.takeWork() + min(scanBlock, len(text)-lo))
 	}
 	for _, ri := range st.touched {
 		if !complete {
 			break
 		}
 		d.rules[ri].run(st, text, ri)
-		complete = spend(st.takeWork())
+		complete = st.spend(st.takeWork())
 	}
 	if complete {
 		scanCards(st, text)
 		scanFinancial(st, text)
-		complete = spend(st.takeWork() + len(text))
+		complete = st.spend(st.takeWork() + len(text))
 	}
 
 	if len(st.found) == 0 {
@@ -230,10 +224,13 @@ func (d *Detector) dispatch(st *scanState, text string, h hit) {
 
 // The work a scan may do: workPerByte units per byte of text, plus
 // workSlack for the fixed cost of a few long reads (a PEM block, a
-// window). A unit is a byte read by a scanner or a regex.
+// window). A unit is a byte read by a scanner, about half a nanosecond;
+// a byte read by a regex costs regexWork units, as Go's regexp engines
+// take tens of times longer per byte than a scanner's loop.
 const (
-	workPerByte = 48
-	workSlack   = 64 << 10
+	workPerByte = 64
+	workSlack   = 1 << 20
+	regexWork   = 24
 )
 
 // finding is a candidate before overlaps are resolved.

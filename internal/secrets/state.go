@@ -1,6 +1,10 @@
 package secrets
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/flowd-dev/flowd/internal/budget"
+)
 
 // window is a byte range of the scanned text that a rule's regex must see.
 type window struct{ lo, hi int }
@@ -27,6 +31,29 @@ type scanState struct {
 	// work is what the scan did since takeWork last looked: bytes read by
 	// regexes and scanners, hits dispatched.
 	work int
+	// spent is the work taken so far, of allowance; b is the check's
+	// budget, told of the same work.
+	spent, allowance int
+	b                *budget.Budget
+}
+
+// allow starts a scan that may do allowance units of work within b.
+func (st *scanState) allow(allowance int, b *budget.Budget) {
+	st.spent, st.allowance, st.b = 0, allowance, b
+}
+
+// spend takes n units of work and reports whether the scan may go on.
+func (st *scanState) spend(n int) bool {
+	st.spent += n
+	ok := st.b.Spend(n)
+	return ok && st.spent <= st.allowance && !st.incomplete
+}
+
+// affords reports whether the work done and n units more stay within the
+// allowance. A scanner asks before a long read (a regex over a merged
+// window); where the answer is no, the scan is incomplete.
+func (st *scanState) affords(n int) bool {
+	return st.spent+st.work+n <= st.allowance && !st.incomplete
 }
 
 // takeWork returns the work done since the last call.
@@ -47,11 +74,11 @@ func (st *scanState) mark(kw, pos int) {
 	st.marks[kw] = append(st.marks[kw], pos)
 }
 
-// markedIn reports whether literal kw (of length n) occurs inside [lo, hi).
-func (st *scanState) markedIn(kw, n, lo, hi int) bool {
+// markedCount is how many times literal kw (of length n) occurs inside
+// [lo, hi).
+func (st *scanState) markedCount(kw, n, lo, hi int) int {
 	ps := st.marks[kw]
-	i := sort.SearchInts(ps, lo)
-	return i < len(ps) && ps[i]+n <= hi
+	return sort.SearchInts(ps, hi-n+1) - sort.SearchInts(ps, lo)
 }
 
 func (st *scanState) addWindow(ri, lo, hi int) {
@@ -84,4 +111,5 @@ func (st *scanState) reset() {
 	st.lastIdent, st.lastValue = window{-1, -1}, judged{lo: -1, hi: -1}
 	st.incomplete = false
 	st.work = 0
+	st.b = nil
 }

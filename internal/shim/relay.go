@@ -54,6 +54,8 @@ type relay struct {
 	// unprotected records this shim, while it passes messages unchecked,
 	// where flowd status and doctor look (package unprotected).
 	unprotected func(reason string)
+	// trust says whether flowd's socket directory can be trusted.
+	trust *socketTrust
 }
 
 // unjudgedIDs is a bounded set of JSON-RPC ids.
@@ -189,7 +191,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	// Checked at each failure, not once: another user may make the
 	// directory after the shim started. Someone else could be listening
 	// there, so fail_mode is closed whatever the config says.
-	untrusted := untrustedSocket(r.link.socket)
+	untrusted := r.trust.untrusted()
 	if untrusted != "" || r.mode() == "closed" {
 		if e, err := jsonrpc.Parse(p.line); err == nil {
 			fix := "start flowd (flowd run) or set fail_mode = \"open\""

@@ -116,8 +116,8 @@ func Run(o Options) int {
 	l := newLink(o.Socket, hello, start, logf)
 	l.timeout = o.VerdictTimeout
 	l.toClient = func(line []byte) { toClient.Write(line) }
-	r := &relay{link: l, failMode: o.FailMode, logf: logf}
-	if why := untrustedSocket(o.Socket); why != "" {
+	r := &relay{link: l, failMode: o.FailMode, logf: logf, trust: newSocketTrust(o.Socket)}
+	if why := r.trust.untrusted(); why != "" {
 		logf("%s", why)
 	}
 	if dir := o.UnprotectedDir; dir != "" {

@@ -20,7 +20,7 @@ func viewBytes(text []byte) int {
 // Every matcher reads each view, so the views must stay linear in the
 // text: at most viewFactor times it plus viewSlack, whatever the text
 // (runs nested in runs, escapes everywhere, 16 MB of base64).
-func FuzzViewsLinear(f *testing.F) {
+func FuzzViewsTime(f *testing.F) {
 	f.Add("%41%42" + strings.Repeat("QUJD", 100) + " deadbeef" + strings.Repeat("0", 64))
 	f.Add(base64.StdEncoding.EncodeToString([]byte(base64.StdEncoding.EncodeToString([]byte(strings.Repeat("x", 300))))))
 	f.Fuzz(func(t *testing.T, text string) {

@@ -94,8 +94,8 @@ func (u *Stream) answering(id []byte) string {
 // redacted. A flagged message has no place for a notice the model would
 // read, so it goes on as it came, after tainting the session. A line that
 // is not JSON is screened as the text of its strings, as a lenient reader
-// would take them, and cannot be redacted in place: redacted, it is
-// dropped.
+// would take them, and cannot be redacted in place: flagged or worse, it
+// is dropped.
 func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
 	c := &call{method: methodOf(e), kind: activity.TypeMessage, start: time.Now()}
 	content, whole := e.Params, raw
@@ -112,7 +112,9 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 	switch {
 	case s.Blocked && e.Kind == jsonrpc.Request:
 		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+judge.QuarantineNotice(s.Report))
-	case s.Blocked, s.Content != nil && whole == nil:
+	case s.Blocked, whole == nil && (s.Content != nil || c.scan != nil && c.scan.Action != injection.ActionPass):
+		// A line that is not JSON has no place for a notice either, and
+		// no well-formed server sends one: anything found in it drops it.
 		v.Action = shimproto.Drop
 	case s.Content != nil:
 		v.Action, v.Data = shimproto.Replace, s.Content

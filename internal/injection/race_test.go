@@ -1,0 +1,5 @@
+//go:build race
+
+package injection
+
+const raceEnabled = true

@@ -1,0 +1,130 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/policy"
+)
+
+// benchToken is the secret the benchmark's session read from an internal
+// server.
+const benchToken = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+
+// craftedShapes are arguments built to make a matcher slow (issue 15's
+// attack shapes and the worst found since), next to benign prose. Each
+// unit is repeated to the size.
+func craftedShapes(origin string) []struct{ name, unit string } {
+	var planted strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&planted, "AKIAQZ7XK2MV%08d ", i)
+	}
+	return []struct{ name, unit string }{
+		{"benign", "the quick brown fox jumps over the lazy dog while seven wizards judge "},
+		{"secret_near_miss", benchToken[:len(benchToken)-1] + " "},
+		{"hex_near_miss", hex.EncodeToString([]byte(benchToken))[:2*len(benchToken)-2]},
+		{"base64_near_miss", base64.StdEncoding.EncodeToString([]byte(benchToken))[:52]},
+		{"planted_keys_hex", hex.EncodeToString([]byte(planted.String()))},
+		{"planted_keys_raw", planted.String()},
+		{"assignments", "password="},
+		{"pem_headers", `-----BEGIN RSA PRIVATE KEY-----\nMIIE`},
+		{"origin_copy", origin},
+		{"short_strings", `\"abcdefghijklmnopqrstuvwxyz\",`},
+	}
+}
+
+// benchSession is a session that holds a GitHub token read from an
+// internal server, 2,048 AWS-key-shaped strings from fetched pages and
+// 200 internal documents of about 8 KB, and returns one of them.
+func benchSession(b *testing.B, j *Judge, id string) (origin string) {
+	s := j.Flows.Session(id)
+	record := func(server string, class classify.Class, content string) {
+		s.Begin()
+		s.Record(flow.Origin{Server: server, Tool: "read", Class: class}, []byte(`{"content":[{"type":"text","text":`+fmt.Sprintf("%q", content)+`}]}`))
+	}
+	record("files", classify.Internal, "GITHUB_TOKEN="+benchToken)
+	var page strings.Builder
+	for i := range 2048 {
+		fmt.Fprintf(&page, "AKIAQZ7XK2MV%08d ", i)
+		if page.Len() > 60_000 || i == 2047 {
+			record("fetch", classify.External, page.String())
+			page.Reset()
+		}
+	}
+	for i := range 200 {
+		var doc strings.Builder
+		for doc.Len() < 8000 {
+			fmt.Fprintf(&doc, "Quarterly report %d, section %d: revenue in region %d rose %d percent; item %d approved. ",
+				i, doc.Len()%97, (doc.Len()*7+i)%991, doc.Len()%37, (doc.Len()*13+i)%1009)
+		}
+		origin = doc.String()
+		record("files", classify.Internal, origin)
+	}
+	s.Wait()
+	return origin
+}
+
+// BenchmarkCallCrafted is the time to a verdict on a call to an external
+// destination whose arguments are built to make flowd's matchers slow,
+// next to benign arguments of the same size, through Judge.Call in a
+// session that holds stored secrets and origins (benchSession), with the
+// default flow.check_budget (2 s). It reports per verdict the wall time
+// (ms/op), the process's CPU time (cpu-ms), both per MB, the slowest
+// verdict (worst-ms), and how many verdicts were deny and how many ran
+// out of the budget (unfinished).
+//
+//	go test ./internal/judge -run xxx -bench CallCrafted -benchtime 3x -count 3
+func BenchmarkCallCrafted(b *testing.B) {
+	j, err := New(config.Default(), Stores{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	origin := benchSession(b, j, "bench")
+	external := classify.Result{Class: classify.External, CanExfiltrate: true}
+	for _, size := range []int{1 << 10, 64 << 10, 1 << 20, 16 << 20} {
+		for _, s := range craftedShapes(origin) {
+			body := bytes.Repeat([]byte(s.unit), size/len(s.unit)+1)[:size]
+			args := []byte(`{"channel":"#general","text":"` + string(body) + `"}`)
+			b.Run(fmt.Sprintf("%s/%dKB", s.name, size>>10), func(b *testing.B) {
+				var worst, cpu time.Duration
+				denied, unfinished, n := 0, 0, 0
+				start := time.Now()
+				for b.Loop() {
+					n++
+					cpu0, t0 := processCPU(), time.Now()
+					var out Outcome
+					later := j.Call(Call{Session: "bench", Server: "slack", Tool: "post_message", Class: external, Args: args}, &out)
+					worst = max(worst, time.Since(t0))
+					cpu += processCPU() - cpu0
+					if later != nil {
+						later()
+					}
+					if out.Decision.Action == policy.Deny {
+						denied++
+					}
+					if out.Analysis.Unfinished {
+						unfinished++
+					}
+				}
+				mb := float64(size) / (1 << 20)
+				wall := time.Since(start)
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms")
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n)/mb, "cpu-ms/MB")
+				b.ReportMetric(float64(wall.Microseconds())/1000/float64(n)/mb, "ms/MB")
+				b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+				b.ReportMetric(float64(denied), "denied")
+				b.ReportMetric(float64(unfinished), "unfinished")
+			})
+		}
+	}
+}
