@@ -2,13 +2,17 @@ package judge
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/ssrf"
 	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
@@ -129,16 +133,40 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		views = unwrap.Views(args)
 		pc.Endpoint = policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints)
 	}
+	facts := readArgs(in.Tool, args, in.Shell)
+	if f, ok := facts.command.Worst(); ok {
+		pc.Command, pc.CommandRule, pc.CommandSevere = f.Reason, f.Rule, f.Severe
+	}
+	pc.Executes = len(facts.commands) > 0 || facts.writes
+	if a := facts.address; a != nil {
+		pc.InternalAddress, pc.Metadata = a.Reason(), a.Kind == ssrf.Metadata
+	}
+	pc.Fetches = pc.External && len(facts.commands) == 0
+	if pc.External && reachesNetwork(in.Class, facts) {
+		// After the check, which waited for the session's results to be
+		// recorded: a result holding a secret counts as a read.
+		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow {
+			pc.SensitiveRead = what
+		}
+	}
+	if set.Scanner != nil && (facts.writes || pc.External && len(facts.commands) == 0) {
+		if r := set.Scanner.ScanResult(args, injection.Context{Server: in.Server, Tool: in.Tool}); r.Action == injection.ActionBlock {
+			pc.Injection = fmt.Sprintf("rules: %s; score %.2f", RuleNames(r.Detections), r.Score)
+		}
+	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)
 		out.Justification = pc.Justification
 	}
 	out.Decision = set.Rules.Decide(pc)
+	if len(facts.reads) > 0 && out.Decision.Action != policy.Deny {
+		sess.ReadSensitive(facts.reads[0])
+	}
 	// The justification argument is removed call by call.
 	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
 	// What finish reads, copied: a closure over pc would move it to the
 	// heap on every call.
-	external, endpoint := pc.External, pc.Endpoint != ""
+	external, endpoint := pc.External, pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
 	checkBudget := set.Cfg.Flow.CheckBudget.Duration
 	finish := func() {
 		if !external {
@@ -149,7 +177,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		switch {
 		case endpoint:
 			out.Analysis.Risk = flow.RiskCritical
-		case out.Decision.Rule == policy.UninspectedRule:
+		case out.Decision.Rule == policy.UninspectedRule, argumentRule(out.Decision.Rule):
 			out.Analysis.Risk = flow.MaxRisk(out.Analysis.Risk, flow.RiskHigh)
 		}
 	}
@@ -194,4 +222,29 @@ func checkWithin(deadline time.Time, check func() checked) checked {
 	case <-t.C:
 		return checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
 	}
+}
+
+// ReadThenSendWindow is how long after a session reads a credential a
+// call that reaches the network falls under policy.read_then_send.
+const ReadThenSendWindow = 10 * time.Minute
+
+// reachesNetwork reports whether a call to a destination that can send
+// data out actually talks to other hosts: a shell or code tool does only
+// when its command does.
+func reachesNetwork(c classify.Result, f argFacts) bool {
+	if c.Class != classify.Hybrid || len(f.commands) == 0 {
+		return true
+	}
+	return f.command.Network
+}
+
+// argumentRule reports whether a rule decided on what the arguments run,
+// fetch or follow rather than on data matched in them.
+func argumentRule(rule string) bool {
+	for _, p := range []string{"command.", "risky_commands.", "private_addresses", "read_then_send", "injection_in_arguments"} {
+		if strings.HasPrefix(rule, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -17,18 +17,18 @@ import (
 // dirs are directories whose every file is a credential or key material,
 // as path segments (in lower case).
 var dirs = map[string]string{
-	".ssh":           "an SSH directory (private keys)",
-	".gnupg":         "a GnuPG keyring",
+	".ssh":            "an SSH directory (private keys)",
+	".gnupg":          "a GnuPG keyring",
 	".password-store": "a password store",
-	".aws":           "AWS credentials",
-	".azure":         "Azure credentials",
-	"gcloud":         "Google Cloud credentials",
-	".kube":          "a Kubernetes config (cluster credentials)",
-	".docker":        "Docker registry credentials",
-	"secrets":        "a secrets directory",
-	".vault":         "a Vault directory",
-	"keyrings":       "a keyring",
-	".terraform.d":   "Terraform credentials",
+	".aws":            "AWS credentials",
+	".azure":          "Azure credentials",
+	"gcloud":          "Google Cloud credentials",
+	".kube":           "a Kubernetes config (cluster credentials)",
+	".docker":         "Docker registry credentials",
+	"secrets":         "a secrets directory",
+	".vault":          "a Vault directory",
+	"keyrings":        "a keyring",
+	".terraform.d":    "Terraform credentials",
 }
 
 // dirExempt are files in those directories that are not secret.

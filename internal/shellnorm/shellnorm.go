@@ -154,7 +154,7 @@ type word struct {
 	quoted bool   // some of it was quoted
 	// Evidence of the tricks, judged only for a command name.
 	quoteInside, escapeInside, ansiC, subst, textSubst, varSet, ifsUsed, glob, brace bool
-	nonASCII                                                                     bool
+	nonASCII                                                                         bool
 }
 
 func (w *word) add(s string, split bool) {
@@ -982,19 +982,24 @@ var wrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "command
 
 // skipWrappers drops wrappers and their options from the front of a
 // command: sudo -u x env A=b timeout 5 curl … is curl.
+// A wrapper with no command after it (env, time) is the command itself.
 func skipWrappers(words []string) []string {
 	for len(words) > 0 && wrappers[baseName(words[0])] {
 		name := baseName(words[0])
-		words = words[1:]
-		for len(words) > 0 && (strings.HasPrefix(words[0], "-") || strings.Contains(words[0], "=") && name == "env") {
-			if name == "sudo" && (words[0] == "-u" || words[0] == "-g") && len(words) > 1 {
-				words = words[1:]
+		rest := words[1:]
+		for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || strings.Contains(rest[0], "=") && name == "env") {
+			if name == "sudo" && (rest[0] == "-u" || rest[0] == "-g") && len(rest) > 1 {
+				rest = rest[1:]
 			}
-			words = words[1:]
+			rest = rest[1:]
 		}
-		if name == "timeout" && len(words) > 0 {
-			words = words[1:]
+		if name == "timeout" && len(rest) > 0 {
+			rest = rest[1:]
 		}
+		if len(rest) == 0 {
+			return words
+		}
+		words = rest
 	}
 	return words
 }
