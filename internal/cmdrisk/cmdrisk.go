@@ -363,13 +363,22 @@ func dataValue(n string, args []string, j int) (string, int, bool) {
 // "<file" name files, a substitution the commands it runs.
 func (s *screen) dataSources(c shellnorm.Command, wordAt int, v string) []string {
 	var out []string
-	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
-		if k := strings.IndexAny(part, "@<"); k >= 0 && k+1 < len(part) {
-			p := part[k+1:]
-			if p != "-" {
-				out = append(out, s.pathSource(p))
-			}
+	// curl reads a file for a value that starts with @ (-d @file) and
+	// for a form field's @file or <file (-F doc=@a.pdf;type=…); an @
+	// anywhere else is text (an e-mail address in a JSON body).
+	p := ""
+	switch {
+	case strings.HasPrefix(v, "@"):
+		p = v[1:]
+	case strings.Contains(v, "=@") || strings.Contains(v, "=<"):
+		k := strings.IndexAny(v, "@<")
+		p = v[k+1:]
+		if end := strings.IndexByte(p, ';'); end >= 0 {
+			p = p[:end]
 		}
+	}
+	if p != "" && p != "-" {
+		out = append(out, s.pathSource(p))
 	}
 	if subs, ok := c.Substituted[wordAt]; ok {
 		for _, i := range subs {
@@ -497,7 +506,9 @@ func hostOf(dest string) string {
 // pipe or a substitution, or given code that opens a shell on a socket.
 func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n string) {
 	if c.PipedFrom >= 0 {
-		if f := s.fetchedBy(c.PipedFrom, 0); f != "" {
+		if f := s.fetchedBy(c.PipedFrom, 0); f != "" && netCommands[f] && shellnorm.IsShell(n) {
+			s.add(ReverseShell, true, fmt.Sprintf("%s runs what %s reads from a network connection: whoever is at the other end controls this machine", n, f))
+		} else if f != "" {
 			s.add(RemoteCode, false, fmt.Sprintf("%s runs code downloaded by %s, unseen by anyone before it runs", n, f))
 		}
 	}
@@ -560,7 +571,7 @@ func (s *screen) addresses() {
 		case t.Kind == ssrf.Metadata:
 			s.add(InternalAddress, true, "the command reaches "+t.Reason()+", which hands out this machine's cloud credentials")
 		case t.Disguised != "":
-			s.add(InternalAddress, true, "the command reaches "+t.Reason()+": an internal address written to pass for another")
+			s.add(InternalAddress, true, "the command reaches "+t.Reason()+": an internal address written to pass for something else")
 		}
 	}
 	for _, h := range ssrf.Find(text) {

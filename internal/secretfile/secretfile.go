@@ -106,7 +106,7 @@ func Why(p string) string {
 	if w := exts[path.Ext(base)]; w != "" {
 		return w
 	}
-	segs := strings.Split(path.Dir(p), "/")
+	segs := strings.Split(strings.TrimSuffix(p, "/"), "/") // the directory itself counts: tar czf - ~/.ssh
 	for _, s := range segs {
 		if w, ok := dirs[s]; ok && !dirExempt[base] {
 			switch {

@@ -760,7 +760,7 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 	assigning := true
 	var words []string
 	subs := map[int][]int{}
-	for _, w := range ws {
+	for i, w := range ws {
 		if assigning {
 			if name, val, ok := assignment(w); ok {
 				if len(ws) == 1 || allAssignments(ws) {
@@ -774,6 +774,14 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 			}
 			assigning = false
 			r.judgeName(w)
+			// The name after wrappers (sudo, env, xargs …) runs too.
+			values := make([]string, 0, len(ws)-i)
+			for _, v := range ws[i:] {
+				values = append(values, v.value())
+			}
+			if k := len(values) - len(skipWrappers(values)); k > 0 {
+				r.judgeName(ws[i+k])
+			}
 		}
 		if len(w.subs) > 0 {
 			subs[len(words)] = w.subs

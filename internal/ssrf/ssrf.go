@@ -27,12 +27,12 @@ import (
 type Kind string
 
 const (
-	Metadata    Kind = "cloud metadata service"
-	Loopback    Kind = "loopback (this machine)"
-	Private     Kind = "private network"
-	LinkLocal   Kind = "link-local"
-	Unspecified Kind = "unspecified address (this machine)"
-	Shared      Kind = "carrier-grade NAT (shared) network"
+	Metadata    Kind = "a cloud metadata service"
+	Loopback    Kind = "loopback: this machine"
+	Private     Kind = "a private network address"
+	LinkLocal   Kind = "a link-local address"
+	Unspecified Kind = "the unspecified address: this machine"
+	Shared      Kind = "a carrier-grade NAT (shared) address"
 )
 
 // Target is a host that reaches an internal address.
@@ -46,16 +46,18 @@ type Target struct {
 	Disguised string
 }
 
-// Reason says what the target is, for a person.
+// Reason says what the target is, for a person: "0x7f.1 (127.0.0.1,
+// loopback: this machine, written as hexadecimal IPv4)".
 func (t Target) Reason() string {
-	s := t.Host + " is " + string(t.Kind)
+	s := t.Host + " ("
 	if t.Addr != "" && t.Addr != t.Host {
-		s = t.Host + " is " + t.Addr + ", " + string(t.Kind)
+		s += t.Addr + ", "
 	}
+	s += string(t.Kind)
 	if t.Disguised != "" {
-		s += " (written as " + t.Disguised + ")"
+		s += ", written as " + t.Disguised
 	}
-	return s
+	return s + ")"
 }
 
 // metadataAddrs are the cloud metadata services' addresses.
