@@ -520,10 +520,7 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 		}
 	}
 	code := strings.ToLower(strings.Join(words[1:], " "))
-	if strings.Contains(code, "socket") && (strings.Contains(code, "subprocess") || strings.Contains(code, "pty") ||
-		strings.Contains(code, "/bin/sh") || strings.Contains(code, "/bin/bash") || strings.Contains(code, "dup2") ||
-		strings.Contains(code, "exec(") || strings.Contains(code, "spawn")) ||
-		strings.Contains(code, "tcpclient") && (strings.Contains(code, "iex") || strings.Contains(code, "invoke-expression")) {
+	if containsAny(code, socketMarkers) && containsAny(code, shellMarkers) {
 		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
 	}
 	if strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
@@ -641,4 +638,21 @@ func Script(path, text string) bool {
 	}
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "#!") && (strings.Contains(t[:min(len(t), 64)], "sh") || strings.Contains(t[:min(len(t), 64)], "env"))
+}
+
+// socketMarkers open a network connection in the languages agents run
+// inline; shellMarkers start a shell or wire a process to a descriptor.
+var (
+	socketMarkers = []string{"socket", "fsockopen", "tcpclient", "net.connect", "net.dial", "/dev/tcp", "tcpsocket", "io::socket"}
+	shellMarkers  = []string{"subprocess", "pty", "/bin/sh", "/bin/bash", "cmd.exe", "dup2", "exec(", "spawn", "proc_open",
+		"popen", "system(", "iex", "invoke-expression", "child_process"}
+)
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -978,7 +978,7 @@ func (r *reader) nested(idx int) {
 // IsShell reports whether name is a shell that runs a script.
 func IsShell(name string) bool {
 	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox":
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish":
 		return true
 	}
 	return false
@@ -986,7 +986,8 @@ func IsShell(name string) bool {
 
 // wrappers run the command that follows them.
 var wrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
-	"nohup": true, "time": true, "nice": true, "stdbuf": true, "setsid": true, "timeout": true, "xargs": true}
+	"nohup": true, "time": true, "nice": true, "stdbuf": true, "setsid": true, "timeout": true, "xargs": true,
+	"busybox": true, "toybox": true}
 
 // skipWrappers drops wrappers and their options from the front of a
 // command: sudo -u x env A=b timeout 5 curl … is curl.
