@@ -643,8 +643,9 @@ func Script(path, text string) bool {
 // socketMarkers open a network connection in the languages agents run
 // inline; shellMarkers start a shell or wire a process to a descriptor.
 var (
-	socketMarkers = []string{"socket", "fsockopen", "tcpclient", "net.connect", "net.dial", "/dev/tcp", "tcpsocket", "io::socket"}
-	shellMarkers  = []string{"subprocess", "pty", "/bin/sh", "/bin/bash", "cmd.exe", "dup2", "exec(", "spawn", "proc_open",
+	socketMarkers = []string{"socket", "fsockopen", "tcpclient", "net.connect", "net.dial", "/dev/tcp", "tcpsocket", "io::socket",
+		"require('net')", `require("net")`, "node:net", "net.createconnection"}
+	shellMarkers = []string{"subprocess", "pty", "/bin/sh", "/bin/bash", "cmd.exe", "dup2", "exec(", "spawn", "proc_open",
 		"popen", "system(", "iex", "invoke-expression", "child_process"}
 )
 

@@ -173,6 +173,27 @@ type reader struct {
 	inner  bool
 	decode bool
 	cmds   []int // indexes of the commands this reader added
+	inCase int   // open case statements: their patterns are no commands
+}
+
+// casePattern skips a case statement's pattern list ("linux*|darwin*)")
+// where one can start: after "case WORD in", or first in a command inside
+// the statement. It reports whether it skipped one.
+func (r *reader) casePattern(words []*word) bool {
+	header := len(words) == 3 && words[0].value() == "case" && words[2].value() == "in"
+	if !header && (r.inCase == 0 || len(words) > 0) {
+		return false
+	}
+	for i := r.pos; i < len(r.src); i++ {
+		switch r.src[i] {
+		case ')':
+			r.pos = i + 1
+			return true
+		case ';', '\n', '(', '`', '$', '&', '<', '>':
+			return false
+		}
+	}
+	return false
 }
 
 func (p *parser) parse(src string, depth int, inner, decoded bool) []int {
@@ -290,9 +311,21 @@ func (r *reader) list(nested bool) {
 			}
 			redirects = append(redirects, r.redirect())
 		default:
+			if r.casePattern(words) {
+				if len(words) > 0 {
+					finish(false) // the case header
+				}
+				continue
+			}
 			w := r.word()
 			if isFD(w.raw) && (r.peek(0) == '<' || r.peek(0) == '>') {
 				continue // the 2 in 2>&1
+			}
+			switch v := w.value(); {
+			case len(words) == 0 && v == "case":
+				r.inCase++
+			case len(words) == 0 && v == "esac" && r.inCase > 0:
+				r.inCase--
 			}
 			words = append(words, w)
 		}
@@ -954,6 +987,21 @@ func (r *reader) nested(idx int) {
 			r.p.trick(Decoded, "eval "+text)
 		}
 		r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
+	case name == "powershell" || name == "pwsh" || name == "powershell.exe" || name == "pwsh.exe" || name == "cmd" || name == "cmd.exe":
+		for i := 1; i+1 < len(words); i++ {
+			a := strings.ToLower(words[i])
+			switch {
+			case a == "/c" || a == "/k" || strings.HasPrefix(a, "-c") && strings.HasPrefix("-command", a):
+				r.cmds = append(r.cmds, r.p.parse(strings.Join(words[i+1:], " "), r.depth+1, true, r.decode)...)
+				return
+			case strings.HasPrefix(a, "-e") && strings.HasPrefix("-encodedcommand", a):
+				if text, ok := decodeUTF16Base64(words[i+1]); ok {
+					r.p.trick(Decoded, name+" "+words[i])
+					r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, true)...)
+				}
+				return
+			}
+		}
 	case IsShell(name):
 		for i := 1; i < len(words); i++ {
 			if a := words[i]; strings.HasPrefix(a, "-") && strings.Contains(a, "c") && !strings.HasPrefix(a, "--") && i+1 < len(words) {
@@ -1182,4 +1230,18 @@ func decodeBase64(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// decodeUTF16Base64 decodes PowerShell's -EncodedCommand: base64 of
+// UTF-16LE text.
+func decodeUTF16Base64(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%2 != 0 {
+		return "", false
+	}
+	rs := make([]rune, 0, len(b)/2)
+	for i := 0; i < len(b); i += 2 {
+		rs = append(rs, rune(b[i])|rune(b[i+1])<<8)
+	}
+	return string(rs), true
 }

