@@ -29,6 +29,7 @@ const (
 	UploadSecret    = "sends_secret"
 	Upload          = "sends_file"
 	InternalAddress = "internal_address"
+	Unscreened      = "too_long_to_screen"
 )
 
 // Finding is one risk a command line carries.
@@ -70,6 +71,10 @@ func Screen(cmd string) Report {
 	}
 	l := shellnorm.Parse(cmd)
 	s := &screen{l: l}
+	if len(cmd) > shellnorm.MaxInput {
+		// What lies past the bound is unread: padding must not hide it.
+		s.add(Unscreened, true, fmt.Sprintf("the command line is %d bytes, past the %d flowd reads; no agent needs one that long", len(cmd), shellnorm.MaxInput))
+	}
 	if len(l.Tricks) > 0 {
 		var ts []string
 		for _, t := range l.Tricks {

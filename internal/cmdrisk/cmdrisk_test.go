@@ -102,3 +102,10 @@ func TestRunsOnItsOwn(t *testing.T) {
 		}
 	}
 }
+
+func TestTooLong(t *testing.T) {
+	r := Screen(strings.Repeat(" ", 300<<10) + "c\\url example.org")
+	if f, ok := r.Worst(); !ok || !f.Severe {
+		t.Errorf("a padded command line: %+v", r)
+	}
+}

@@ -33,6 +33,10 @@ var pathKeys = keySet("path", "paths", "file", "files", "file_path", "filepath",
 // contentKeys hold what a write puts in its file.
 var contentKeys = keySet("content", "contents", "text", "data", "body", "new_string", "new_str", "file_text")
 
+// textKeys hold free text a call sends or stores for someone to read.
+var textKeys = keySet("message", "msg", "comment", "description", "note", "notes", "summary", "title", "subject",
+	"caption", "post", "reply", "answer", "prompt", "instructions")
+
 // urlKeys hold where a call fetches.
 var urlKeys = keySet("url", "uri", "href", "link", "endpoint", "address", "host", "hostname", "target", "location",
 	"src", "source", "callback", "webhook", "base_url", "baseurl", "server", "ip")
@@ -60,17 +64,28 @@ type argFacts struct {
 	reads []string
 	// writes: the call puts text in a file.
 	writes bool
+	// texts are the free texts the call writes or sends (content, body,
+	// message…), where instructions for another model would go.
+	texts []string
+}
+
+// network reports whether the commands the call runs talk to other
+// hosts, by flowd's own reading of them or by the shell classifier's
+// (git push, npm publish, ssh …). It is asked only where it matters.
+func (f argFacts) network() bool {
+	if f.command.Network {
+		return true
+	}
+	for _, l := range f.commands {
+		if classify.BashCommand(l).Class == classify.External {
+			return true
+		}
+	}
+	return false
 }
 
 // maxArgStrings bounds the strings of a call's arguments read by name.
 const maxArgStrings = 4096
-
-// interesting says whether arguments may hold anything readArgs reads,
-// so that large arguments without any are not decoded for nothing.
-var interesting = [][]byte{[]byte("://"), []byte(`:\/\/`), []byte("path"), []byte("file"), []byte("cmd"),
-	[]byte("command"), []byte("script"), []byte("code"), []byte("url"), []byte("host"), []byte("exec"), []byte("run"),
-	[]byte("shell"), []byte("dir"), []byte("src"), []byte("source"), []byte("target"), []byte("dest"), []byte("uri"),
-	[]byte("location"), []byte("address"), []byte("link"), []byte("program"), []byte("expression"), []byte("endpoint")}
 
 // readArgs reads a call's arguments; shell is a hook's Bash command line.
 func readArgs(tool string, args []byte, shell string) argFacts {
@@ -98,23 +113,74 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 	for _, l := range lines {
 		r := cmdrisk.Screen(l)
 		f.command.Findings = append(f.command.Findings, r.Findings...)
-		f.command.Network = f.command.Network || r.Network || classify.BashCommand(l).Class == classify.External
+		f.command.Network = f.command.Network || r.Network
 		f.reads = append(f.reads, r.Reads...)
 	}
 	return f
 }
 
+// worth says whether arguments may hold anything readArgs reads (a key
+// it reads by name, a URL, an escape that could spell either), so that
+// arguments without any are not decoded for nothing. One pass.
 func worth(args []byte) bool {
 	if len(args) < 2 {
 		return false
 	}
-	for _, k := range interesting {
-		if bytes.Contains(args, k) {
-			return true
+	// A URL under any key is read in arguments of a size a fetch takes.
+	text := len(args) <= maxTextArgs && (bytes.Contains(args, []byte("://")) || bytes.Contains(args, []byte(`:\/\/`)))
+	var key [32]byte
+	for i := 0; i < len(args); i++ {
+		if args[i] != '"' {
+			continue
+		}
+		// A string: a key when a colon follows it.
+		end := bytes.IndexByte(args[i+1:], '"')
+		if end < 0 {
+			return text
+		}
+		str := args[i+1 : i+1+end]
+		i += end + 1
+		j := i + 1
+		for j < len(args) && (args[j] == ' ' || args[j] == '\t' || args[j] == '\n' || args[j] == '\r') {
+			j++
+		}
+		if j < len(args) && args[j] == ':' && bytes.IndexByte(str, '\\') >= 0 {
+			// An escaped key ("comm\u0061nd") is read as its decoder reads it.
+			var k string
+			if json.Unmarshal(args[i-len(str)-1:i+1], &k) == nil && readKey(strings.ToLower(k)) {
+				return true
+			}
+			continue
+		}
+		if j < len(args) && args[j] == ':' && len(str) <= len(key) {
+			k := key[:len(str)]
+			for n, c := range str {
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				k[n] = c
+			}
+			switch key := string(k); {
+			case readKey(key):
+				return true
+			case textKeys[key] && len(args) <= maxTextArgs:
+				text = true
+			}
 		}
 	}
-	return false
+	return text
 }
+
+// readKey reports whether readArgs reads a value by this key.
+func readKey(k string) bool {
+	return shellKeys[k] || argKeys[k] || codeKeys[k] || pathKeys[k] || contentKeys[k] || urlKeys[k]
+}
+
+// maxTextArgs bounds the arguments decoded only for their free text (a
+// message's body), which the injection scan reads at most
+// injection.max_field_bytes of anyway: a 10 MB message is not copied
+// again for it.
+const maxTextArgs = 1 << 20
 
 // secretTool says whether a tool's name says it reads secrets or the
 // environment (get_env, read_secret, vault_read), and what.
@@ -222,6 +288,9 @@ func (w *walker) str(key, s string) {
 		}
 	case contentKeys[key]:
 		w.content = append(w.content, s)
+		w.f.texts = append(w.f.texts, s)
+	case textKeys[key]:
+		w.f.texts = append(w.f.texts, s)
 	}
 	if w.f.address == nil && (urlKeys[key] || wholeURL(s)) {
 		t := strings.TrimSpace(s)

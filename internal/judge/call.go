@@ -113,6 +113,15 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		CanAsk:      in.Ask == AskByAgent || in.Ask == AskByElicitation && set.Cfg.Policy.AskWithElicitation,
 		Justifiable: in.Justifiable,
 	}
+	facts := readArgs(in.Tool, args, in.Shell)
+	// Instructions planted for another model are looked for in what a
+	// call writes or sends, beside the flow check.
+	var planted chan string
+	if set.Scanner != nil && len(facts.texts) > 0 && (facts.writes || pc.External && len(facts.commands) == 0) {
+		planted = make(chan string, 1)
+		texts, scanner := facts.texts, set.Scanner
+		go func() { planted <- plantedInjection(scanner, texts, server, tool) }()
+	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	var views [][]byte
@@ -133,7 +142,6 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		views = unwrap.Views(args)
 		pc.Endpoint = policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints)
 	}
-	facts := readArgs(in.Tool, args, in.Shell)
 	if f, ok := facts.command.Worst(); ok {
 		pc.Command, pc.CommandRule, pc.CommandSevere = f.Reason, f.Rule, f.Severe
 	}
@@ -142,17 +150,15 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		pc.InternalAddress, pc.Metadata = a.Reason(), a.Kind == ssrf.Metadata
 	}
 	pc.Fetches = pc.External && len(facts.commands) == 0
-	if pc.External && reachesNetwork(in.Class, facts) {
+	if pc.External {
 		// After the check, which waited for the session's results to be
 		// recorded: a result holding a secret counts as a read.
-		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow {
+		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow && reachesNetwork(in.Class, facts) {
 			pc.SensitiveRead = what
 		}
 	}
-	if set.Scanner != nil && (facts.writes || pc.External && len(facts.commands) == 0) {
-		if r := set.Scanner.ScanResult(args, injection.Context{Server: in.Server, Tool: in.Tool}); r.Action == injection.ActionBlock {
-			pc.Injection = fmt.Sprintf("rules: %s; score %.2f", RuleNames(r.Detections), r.Score)
-		}
+	if planted != nil {
+		pc.Injection = <-planted
 	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -235,7 +241,7 @@ func reachesNetwork(c classify.Result, f argFacts) bool {
 	if c.Class != classify.Hybrid || len(f.commands) == 0 {
 		return true
 	}
-	return f.command.Network
+	return f.network()
 }
 
 // argumentRule reports whether a rule decided on what the arguments run,
@@ -247,4 +253,17 @@ func argumentRule(rule string) bool {
 		}
 	}
 	return false
+}
+
+// plantedInjection scans the texts a call writes or sends for
+// instructions to an AI model, and describes what scores at the block
+// threshold, or returns "".
+func plantedInjection(sc *injection.Scanner, texts []string, server, tool string) string {
+	ctx := injection.Context{Server: server, Tool: tool}
+	for _, t := range texts {
+		if r := sc.ScanText(t, "arguments", ctx); r.Action == injection.ActionBlock {
+			return fmt.Sprintf("rules: %s; score %.2f", RuleNames(r.Detections), r.Score)
+		}
+	}
+	return ""
 }
