@@ -155,6 +155,9 @@ type word struct {
 	// Evidence of the tricks, judged only for a command name.
 	quoteInside, escapeInside, ansiC, subst, textSubst, varSet, ifsUsed, glob, brace bool
 	nonASCII                                                                         bool
+	// Most words have one or two parts: kept inline, not allocated.
+	partsBuf [2]string
+	splitBuf [2]bool
 }
 
 func (w *word) add(s string, split bool) {
@@ -379,6 +382,7 @@ func (r *reader) heredoc(delim string) string {
 // word reads one word up to an unquoted blank or operator.
 func (r *reader) word() *word {
 	w := &word{}
+	w.parts, w.split = w.partsBuf[:0], w.splitBuf[:0]
 	start := r.pos
 	var lit strings.Builder
 	flush := func() {
@@ -792,7 +796,7 @@ func decodeEscapes(s string) string {
 func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom int) int {
 	assigning := true
 	var words []string
-	subs := map[int][]int{}
+	var subs map[int][]int
 	for i, w := range ws {
 		if assigning {
 			if name, val, ok := assignment(w); ok {
@@ -808,15 +812,20 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 			assigning = false
 			r.judgeName(w)
 			// The name after wrappers (sudo, env, xargs …) runs too.
-			values := make([]string, 0, len(ws)-i)
-			for _, v := range ws[i:] {
-				values = append(values, v.value())
-			}
-			if k := len(values) - len(skipWrappers(values)); k > 0 {
-				r.judgeName(ws[i+k])
+			if wrappers[baseName(w.value())] {
+				values := make([]string, 0, len(ws)-i)
+				for _, v := range ws[i:] {
+					values = append(values, v.value())
+				}
+				if k := len(values) - len(skipWrappers(values)); k > 0 {
+					r.judgeName(ws[i+k])
+				}
 			}
 		}
 		if len(w.subs) > 0 {
+			if subs == nil {
+				subs = map[int][]int{}
+			}
 			subs[len(words)] = w.subs
 		}
 		words = append(words, r.expand(w)...)
