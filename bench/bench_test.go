@@ -191,3 +191,27 @@ func TestHasXString(t *testing.T) {
 	assert.False(t, hasXString(line, 5))
 	assert.False(t, hasXString(line[:len(line)-10], 4))
 }
+
+// TestFaults kills and stops flowd under a steady stream of calls through
+// real shims, in both fail modes: no call goes unanswered or gets another
+// call's answer, fail_mode closed refuses what flowd could not judge, and
+// the log says what the shims did meanwhile.
+func TestFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs shim, flowd and testserver, and kills flowd; not in -short")
+	}
+	fs, err := runFaults("", 2)
+	require.NoError(t, err)
+	require.Len(t, fs, 2)
+	for _, f := range fs {
+		t.Logf("%+v", f)
+		assert.Positive(t, f.Calls, f.FailMode)
+		assert.Equal(t, f.Calls, f.Echoed+f.Refused, "%s: every call answered, by the server or with an error", f.FailMode)
+		assert.Zero(t, f.Unanswered, f.FailMode)
+		assert.Zero(t, f.Wrong, "%s: no duplicated or foreign answer", f.FailMode)
+		assert.Positive(t, f.Unjudged, "%s: what the shims did while flowd was stopped is in the log", f.FailMode)
+	}
+	assert.Zero(t, fs[0].Refused, "fail_mode open passes what flowd cannot judge")
+	assert.Positive(t, fs[1].Refused, "fail_mode closed refuses it")
+	assert.Positive(t, fs[1].Echoed, "and serves again once flowd is back")
+}

@@ -19,9 +19,11 @@ func main() {
 	hookFor := flag.Duration("hook-for", 5*time.Second, "how long the hook load runs")
 	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver, rawserver and verdictd (default: build them stripped into a temp dir)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
-	only := flag.String("only", "", `"engine": measure only the in-process flow engine (-origins, -checks) and print its figures as JSON`)
+	only := flag.String("only", "", `"engine": measure only the in-process flow engine (-origins, -checks) and print its figures as JSON; `+
+		`"faults": kill -9 and SIGSTOP flowd under load, with fail_mode open and closed, and count every call's fate`)
+	shims := flag.Int("shims", 4, "with -only faults: shims making calls without pause")
 	flag.Parse()
-	if flag.NArg() > 0 || (*only != "" && *only != "engine") {
+	if flag.NArg() > 0 || (*only != "" && *only != "engine" && *only != "faults") {
 		fmt.Fprintf(os.Stderr, "bench: unexpected arguments %q or -only %q\n", flag.Args(), *only)
 		flag.Usage()
 		os.Exit(2)
@@ -34,6 +36,17 @@ func main() {
 			enc := json.NewEncoder(os.Stdout)
 			enc.SetIndent("", "  ")
 			err = enc.Encode(e)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *only == "faults" {
+		f, err := runFaults(*bin, *shims)
+		if err == nil {
+			err = printFaults(os.Stdout, f, *asJSON)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

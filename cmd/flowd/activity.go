@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,27 +21,40 @@ import (
 )
 
 func cmdActivity(args []string) error {
-	fl := flag.NewFlagSet("flowd activity", flag.ContinueOnError)
+	fl := newFlags("flowd activity")
 	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
 	var f activity.Filter
-	fl.StringVar(&f.Type, "type", "", "record type: tool_call, shim_connect, shim_disconnect, …")
+	fl.StringVar(&f.Type, "type", "", "record type: "+strings.Join(activity.Types, ", "))
 	fl.StringVar(&f.Session, "session", "", "session ID")
 	fl.StringVar(&f.Server, "server", "", "server name")
 	fl.StringVar(&f.RiskLevel, "risk-level", "", "at least this risk: low, medium, high, critical")
-	fl.StringVar(&f.FlowType, "flow-type", "", "flow type, e.g. internal→external")
-	fl.IntVar(&f.Limit, "limit", 50, "most recent N records")
+	fl.StringVar(&f.FlowType, "flow-type", "", "flow type: "+strings.Join(activity.FlowTypes, ", ")+" (-> for →)")
+	fl.StringVar(&f.Tool, "tool", "", "tool name")
+	fl.Func("since", "records from this time on: RFC 3339 (2026-11-27T09:00:00Z) or a duration back from now (2h)", timeFlag(&f.Since))
+	fl.Func("until", "records up to this time: RFC 3339 or a duration back from now", timeFlag(&f.Until))
+	fl.Uint64Var(&f.Before, "before", 0, "records older than this activity ID (the next page after it)")
+	fl.IntVar(&f.Limit, "limit", 50, "most recent N records (0: the default)")
 	asJSON := fl.Bool("json", false, "print JSON")
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	export := fl.String("export", "", "write every matching record, oldest first, as jsonl or csv (no limit)")
+	flows := fl.Bool("include-flows", false, "with --export: include each record's details (its flow evidence)")
+	if err := noArgs(fl, args); err != nil {
+		return err
+	}
+	f, err := f.Check()
+	if err != nil {
+		return usageError(fl, "%v", err)
+	}
+	if *export != "" {
+		return exportActivity(os.Stdout, socket.Path(), filepath.Join(*dataDir, "activity.db"), f, *export, *flows, fl)
 	}
 	recs, err := flowdclient.NewClient(socket.Path(), 5*time.Second).Activity(f)
-	if err != nil {
+	if err != nil && !answered(err) {
 		// flowd holds the store open while it runs; without it, read the file.
 		recs, err = readStore(filepath.Join(*dataDir, "activity.db"), f)
-		if err != nil {
-			return err
-		}
+	}
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
@@ -53,6 +68,52 @@ func cmdActivity(args []string) error {
 			short(r.Session, 20), r.Server, r.Tool, r.Verdict, r.Decision, r.RiskLevel, short(reason(r), 100))
 	}
 	return tw.Flush()
+}
+
+// exportActivity writes every record f selects to w, from flowd or, when
+// it is not running, from the store file.
+func exportActivity(w io.Writer, socket, store string, f activity.Filter, format string, flows bool, fl *flag.FlagSet) error {
+	f.Limit = 0
+	if _, _, err := activity.Exporter(io.Discard, format, flows); err != nil {
+		return usageError(fl, "%v", err)
+	}
+	err := flowdclient.NewClient(socket, 5*time.Second).Export(f, format, flows, w)
+	if err == nil || answered(err) {
+		return err
+	}
+	if _, serr := os.Stat(store); serr != nil {
+		return fmt.Errorf("no activity yet: flowd is not running and %s does not exist", store)
+	}
+	s, err := activity.Open(store, activity.Options{})
+	if err != nil {
+		return offline(err)
+	}
+	defer s.Close()
+	out := bufio.NewWriter(w)
+	write, done, _ := activity.Exporter(out, format, flows)
+	if err := s.Export(f, write); err != nil {
+		return err
+	}
+	if err := done(); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// timeFlag parses a time given as RFC 3339 or as a duration back from now.
+func timeFlag(t *time.Time) func(string) error {
+	return func(s string) error {
+		if d, err := time.ParseDuration(s); err == nil {
+			*t = time.Now().Add(-d)
+			return nil
+		}
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return fmt.Errorf("want RFC 3339 (2026-11-27T09:00:00Z) or a duration (2h), not %q", s)
+		}
+		*t = v
+		return nil
+	}
 }
 
 // reason is a record's REASON column: its reason, after a note when the

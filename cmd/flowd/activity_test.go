@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 )
@@ -27,4 +31,24 @@ func TestActivityReasonNotesAnIncompleteScan(t *testing.T) {
 			assert.Equal(t, tc.want, reason(activity.Record{Reason: tc.reason, Details: []byte(tc.details)}))
 		})
 	}
+}
+
+// With flowd not running, an export reads the store file, whole.
+func TestActivityExportOffline(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "activity.db")
+	s, err := activity.Open(path, activity.Options{})
+	require.NoError(t, err)
+	for range 3 {
+		s.Append(activity.Record{Type: activity.TypeToolCall, Server: "fs", Details: []byte(`{"flow":{}}`)})
+	}
+	require.NoError(t, s.Close())
+	fl := newFlags("flowd activity")
+	var out bytes.Buffer
+	require.NoError(t, exportActivity(&out, "/nonexistent/flowd.sock", path, activity.Filter{}, "csv", true, fl))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 4)
+	assert.True(t, strings.HasPrefix(lines[0], "id,time,type,"))
+	assert.True(t, strings.HasPrefix(lines[1], "1,"))
+	assert.True(t, strings.HasSuffix(lines[3], `"{""flow"":{}}"`))
+	assert.Equal(t, exitError(2), exportActivity(&out, "/nonexistent/flowd.sock", path, activity.Filter{}, "xml", false, fl))
 }

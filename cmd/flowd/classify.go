@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +17,7 @@ import (
 // every tool of a tools/list result, with the config file in force, and
 // why.
 func cmdClassify(args []string) error {
-	fl := flag.NewFlagSet("flowd classify", flag.ContinueOnError)
+	fl := newFlags("flowd classify")
 	cfgPath := fl.String("config", paths.ConfigFile(), "config file (env FLOWD_CONFIG)")
 	tool := fl.String("tool", "", "classify this tool of the server, by its name alone")
 	toolsFile := fl.String("tools", "", `classify every tool of a tools/list result in this file ("-": standard input), `+
@@ -27,28 +25,21 @@ func cmdClassify(args []string) error {
 	reported := fl.String("reported", "", "the server's own name (serverInfo.name), which can only make flowd more cautious")
 	asJSON := fl.Bool("json", false, "print JSON")
 	fl.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: flowd classify NAME [--tool TOOL | --tools FILE] [--reported NAME] [--json]\n\n"+
+		fmt.Fprintln(fl.Output(), "usage: flowd classify NAME [--tool TOOL | --tools FILE] [--reported NAME] [--json]\n\n"+
 			"NAME is the client's name for the server (shim --name) or the name of its command.")
 		fl.PrintDefaults()
 	}
 	// Flags may follow the name: flowd classify github --tool create_gist.
-	var name string
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		name, args = args[0], args[1:]
+	pos, err := parseArgs(fl, args)
+	switch {
+	case err != nil:
+		return err
+	case len(pos) != 1:
+		return usageError(fl, "want one server name, got %d arguments", len(pos))
+	case *tool != "" && *toolsFile != "":
+		return usageError(fl, "give --tool or --tools, not both")
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return exitError(2)
-	}
-	if name == "" && fl.NArg() == 1 {
-		name = fl.Arg(0)
-	}
-	if name == "" || fl.NArg() > 1 || (*tool != "" && *toolsFile != "") {
-		fl.Usage()
-		return exitError(2)
-	}
+	name := pos[0]
 	cfg, err := loadConfig(*cfgPath, fl)
 	if err != nil {
 		return err

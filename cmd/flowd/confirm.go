@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -76,14 +77,35 @@ func readSecret(t io.ReadWriter, prompt string) (string, error) {
 	return strings.TrimRight(string(line), "\r"), nil
 }
 
-// parseAnywhere parses flags that may come before, between or after the
-// positional arguments ("show q1 --json"), and returns the positional
-// ones.
-func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
+// newFlags is a command's flag set, for parseArgs.
+func newFlags(name string) *flag.FlagSet {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "usage: %s [flags]\n\nflags:\n", fl.Name())
+		fl.PrintDefaults()
+	}
+	return fl
+}
+
+// parseArgs parses a command's flags, which may come before, between or
+// after its positional arguments ("show q1 --json"), and returns the
+// positional ones. It follows the CLIs users know: -h or --help prints
+// the usage on stdout and ends with status 0; a bad flag prints why and
+// the usage on stderr and ends with status 2.
+func parseArgs(fl *flag.FlagSet, args []string) ([]string, error) {
+	var msg bytes.Buffer
+	fl.SetOutput(&msg)
+	defer fl.SetOutput(nil)
 	var pos []string
 	for {
-		if err := fl.Parse(args); err != nil {
-			return nil, err
+		err := fl.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			os.Stdout.Write(msg.Bytes())
+			return nil, exitError(0)
+		case err != nil:
+			os.Stderr.Write(msg.Bytes())
+			return nil, exitError(2)
 		}
 		if fl.NArg() == 0 {
 			return pos, nil
@@ -91,6 +113,29 @@ func parseAnywhere(fl *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fl.Arg(0))
 		args = fl.Args()[1:]
 	}
+}
+
+// isHelp reports whether arg asks for a command's usage.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
+// usageError says what is wrong with a command line, then the command's
+// usage, and ends with status 2.
+func usageError(fl *flag.FlagSet, format string, a ...any) error {
+	fmt.Fprintf(os.Stderr, "%s: %s\n", fl.Name(), fmt.Sprintf(format, a...))
+	fl.SetOutput(os.Stderr)
+	fl.Usage()
+	return exitError(2)
+}
+
+// noArgs parses the flags of a command that takes no positional argument.
+func noArgs(fl *flag.FlagSet, args []string) error {
+	pos, err := parseArgs(fl, args)
+	if err == nil && len(pos) > 0 {
+		err = usageError(fl, "unexpected argument %q", pos[0])
+	}
+	return err
 }
 
 // storeCommand is what the quarantine and pins subcommands share: the
@@ -104,11 +149,11 @@ type storeCommand struct {
 }
 
 func parseStoreCommand(name string, args []string, dataDirUse string) (storeCommand, error) {
-	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl := newFlags(name)
 	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), dataDirUse+" (env FLOWD_DATA_DIR)")
 	asJSON := fl.Bool("json", false, "print JSON")
-	pos, err := parseAnywhere(fl, args)
+	pos, err := parseArgs(fl, args)
 	if err != nil {
 		return storeCommand{}, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 
@@ -13,13 +12,13 @@ import (
 // cmdDoctor checks the installation and prints each finding with the
 // command that fixes it; it exits 1 when something is broken.
 func cmdDoctor(args []string) error {
-	fl := flag.NewFlagSet("flowd doctor", flag.ContinueOnError)
+	fl := newFlags("flowd doctor")
 	socket := clientSocket(fl)
 	cfgPath := fl.String("config", paths.ConfigFile(), "config file (env FLOWD_CONFIG)")
 	dataDir := fl.String("data-dir", paths.DataDir(), "data dir (env FLOWD_DATA_DIR)")
 	asJSON := fl.Bool("json", false, "print JSON")
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	dir, _ := os.Getwd()
 	findings := doctor.Judge(doctor.Gather(socket.Path(), *cfgPath, *dataDir, dir))

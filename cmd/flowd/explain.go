@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/paths"
@@ -21,16 +22,20 @@ import (
 // record: the decision's rule and, for prompt injection, each rule that
 // fired, on what text, and the waiver that would silence it.
 func cmdExplain(args []string, out io.Writer) error {
-	fl := flag.NewFlagSet("flowd explain", flag.ContinueOnError)
+	fl := newFlags("flowd explain")
 	socket := clientSocket(fl)
 	dataDir := fl.String("data-dir", paths.DataDir(), "read the store directly when flowd is not running (env FLOWD_DATA_DIR)")
-	pos, err := parseAnywhere(fl, args)
+	asJSON := fl.Bool("json", false, "print the record as JSON, its details included")
+	fl.Usage = func() {
+		fmt.Fprintln(fl.Output(), "usage: flowd explain ACTIVITY_ID [--json]   (ACTIVITY_ID: the ID column of flowd activity)")
+		fl.PrintDefaults()
+	}
+	pos, err := parseArgs(fl, args)
 	if err != nil {
-		return exitError(2)
+		return err
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(os.Stderr, "usage: flowd explain ACTIVITY_ID   (the ID column of flowd activity)")
-		return exitError(2)
+		return usageError(fl, "want one activity ID, got %d arguments", len(pos))
 	}
 	id, err := strconv.ParseUint(pos[0], 10, 64)
 	if err != nil {
@@ -42,6 +47,9 @@ func cmdExplain(args []string, out io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return printJSON(out, rec)
 	}
 	explain(out, rec)
 	return nil
@@ -75,28 +83,48 @@ func explain(out io.Writer, r activity.Record) {
 	if r.Session != "" {
 		fmt.Fprintf(out, "session   %s\n", r.Session)
 	}
-	fmt.Fprintf(out, "verdict   %s", orDash(r.Verdict))
-	if r.Decision != "" {
-		fmt.Fprintf(out, ", decision %s", r.Decision)
+	var det struct {
+		Rule           string                 `json:"rule"`
+		Classification *classify.Result       `json:"classification"`
+		Flow           *flow.Analysis         `json:"flow"`
+		Injection      *flowdclient.Injection `json:"injection"`
+		flowdclient.ToolScan
 	}
+	json.Unmarshal(r.Details, &det)
+	// A call is decided on the way out and its result screened on the way
+	// back: the record's verdict is what happened to the message last
+	// (a result quarantined after an allowed call reads "blocked"), so
+	// the two are told apart.
+	fmt.Fprintf(out, "verdict   %s", orDash(r.Verdict))
 	if r.RiskLevel != "" {
 		fmt.Fprintf(out, ", risk %s", r.RiskLevel)
 	}
 	fmt.Fprintln(out)
+	if r.Decision != "" {
+		fmt.Fprintf(out, "call      %s", r.Decision)
+		if det.Rule != "" {
+			fmt.Fprintf(out, " by rule %s", det.Rule)
+		}
+		if in := det.Injection; in != nil && in.Action != injection.ActionPass {
+			fmt.Fprintf(out, "; its result then %s by the prompt-injection scan", scanVerb(in.Action))
+		}
+		fmt.Fprintln(out)
+	}
 	if r.Reason != "" {
 		fmt.Fprintf(out, "reason    %s\n", r.Reason)
 	}
-	var det struct {
-		Rule      string                 `json:"rule"`
-		Injection *flowdclient.Injection `json:"injection"`
-		flowdclient.ToolScan
-	}
-	json.Unmarshal(r.Details, &det)
-	if det.Rule != "" {
-		fmt.Fprintf(out, "rule      %s\n", det.Rule)
-		if h := ruleHint(det.Rule); h != "" {
-			fmt.Fprintf(out, "          %s\n", h)
+	if c := det.Classification; c != nil && c.Class != "" {
+		fmt.Fprintf(out, "destination %s (%s", c.Class, c.Method)
+		if c.Reason != "" {
+			fmt.Fprintf(out, ": %s", c.Reason)
 		}
+		fmt.Fprintln(out, ")")
+	}
+	if h := ruleHint(det.Rule); h != "" {
+		fmt.Fprintf(out, "          %s\n", h)
+	}
+	if det.Flow != nil {
+		explainFlow(out, *det.Flow)
 	}
 	found := false
 	if in := det.Injection; in != nil {
@@ -138,6 +166,50 @@ func explain(out io.Writer, r activity.Record) {
 	if !found {
 		fmt.Fprintln(out, "\nno prompt-injection findings in this record")
 	}
+}
+
+// explainFlow prints the evidence a call's flow check found: each piece
+// of data it carries, where that came from, and how it was recognised.
+func explainFlow(out io.Writer, a flow.Analysis) {
+	if len(a.Edges) == 0 && len(a.Secrets) == 0 && !a.Unfinished && !a.Forgotten {
+		return
+	}
+	fmt.Fprintf(out, "\nflow %s, risk %s\n", orDash(a.FlowType), orDash(a.Risk))
+	for _, e := range a.Edges {
+		fmt.Fprintf(out, "  %s data from %s (%s, result of %s at %s)", e.Kind, sourceLabel(e.From.Server, e.From.Tool),
+			e.From.Class, orDash(e.From.Method), e.From.Time.Local().Format(time.TimeOnly))
+		switch {
+		case e.Secret != "":
+			fmt.Fprintf(out, ": secret %s", e.Secret)
+			if e.Encoding != "" {
+				fmt.Fprintf(out, " written %s", e.Encoding)
+			}
+		case e.Hash != "":
+			fmt.Fprintf(out, ": %d bytes matching fingerprint %s", e.Length, e.Hash)
+		}
+		fmt.Fprintf(out, " → %s, risk %s\n", e.FlowType, e.Risk)
+	}
+	if len(a.Edges) == 0 && len(a.Secrets) > 0 {
+		fmt.Fprintf(out, "  secrets in the arguments (%s) from no result flowd saw: judged as coming from inside\n", strings.Join(a.Secrets, ", "))
+	}
+	if a.Unfinished {
+		fmt.Fprintln(out, "  the check ran out of flow.check_budget before it read all of the arguments")
+	}
+	if a.Forgotten {
+		fmt.Fprintln(out, "  the session's results were forgotten (flow.max_memory_bytes): the call is judged as carrying internal data")
+	}
+}
+
+func scanVerb(a injection.Action) string {
+	switch a {
+	case injection.ActionBlock:
+		return "blocked (quarantined)"
+	case injection.ActionRedact:
+		return "redacted"
+	case injection.ActionFlag:
+		return "flagged"
+	}
+	return string(a)
 }
 
 // explainScan prints each detection and the waiver that would silence it.

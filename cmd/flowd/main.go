@@ -8,6 +8,7 @@
 //	flowd explain ACTIVITY_ID
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
+//	flowd mcp
 //	flowd passphrase set
 //	flowd config default | config check FILE
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
@@ -32,6 +33,7 @@ commands:
   explain    show why flowd decided what it did: explain ACTIVITY_ID
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
+  mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
   config     print the default config (config default) or check a file (config check FILE)
   install    install flowd as a service, enabled and started: install [--user | --system]
@@ -70,6 +72,8 @@ func main() {
 		err = cmdPassphrase(args, os.Stdout, openTTY)
 	case "doctor":
 		err = cmdDoctor(args)
+	case "mcp":
+		err = cmdMCP(args)
 	case "install":
 		err = cmdInstall(args)
 	case "uninstall":

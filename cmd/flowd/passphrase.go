@@ -2,10 +2,8 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/flowdclient"
@@ -20,17 +18,15 @@ running commands as you does not know it, so it cannot approve its own way
 out. Choose at least 12 characters: a few words you remember.`
 
 func cmdPassphrase(args []string, out io.Writer, open tty) error {
-	fl := flag.NewFlagSet("flowd passphrase", flag.ContinueOnError)
-	fl.SetOutput(io.Discard)
+	fl := newFlags("flowd passphrase")
+	fl.Usage = func() { fmt.Fprintln(fl.Output(), passphraseUsage) }
 	socket := clientSocket(fl)
-	pos, err := parseAnywhere(fl, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(out, passphraseUsage)
-		return nil
+	pos, err := parseArgs(fl, args)
+	if err != nil {
+		return err
 	}
-	if err != nil || len(pos) != 1 || pos[0] != "set" {
-		fmt.Fprintln(os.Stderr, passphraseUsage)
-		return exitError(2)
+	if len(pos) != 1 || pos[0] != "set" {
+		return usageError(fl, "the only subcommand is set")
 	}
 	c := flowdclient.NewClient(socket.Path(), 30*time.Second) // each check hashes for a while
 	st, err := c.Status()

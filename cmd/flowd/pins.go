@@ -24,9 +24,13 @@ func cmdPins(args []string, out io.Writer, open tty) error {
 		fmt.Fprintln(os.Stderr, pinsUsage)
 		return exitError(2)
 	}
+	if isHelp(args[0]) {
+		fmt.Fprintln(out, pinsUsage)
+		return nil
+	}
 	cmd, err := parseStoreCommand("flowd pins "+args[0], args[1:], "read the pins directly when flowd is not running")
 	if err != nil {
-		return exitError(2)
+		return err
 	}
 	pos, arg, c := cmd.pos, cmd.arg, cmd.client
 	list := func() ([]pins.Server, error) {

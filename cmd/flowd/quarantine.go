@@ -24,9 +24,13 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 		fmt.Fprintln(os.Stderr, quarantineUsage)
 		return exitError(2)
 	}
+	if isHelp(args[0]) {
+		fmt.Fprintln(out, quarantineUsage)
+		return nil
+	}
 	cmd, err := parseStoreCommand("flowd quarantine "+args[0], args[1:], "read the quarantine directly when flowd is not running")
 	if err != nil {
-		return exitError(2)
+		return err
 	}
 	pos, arg, c := cmd.pos, cmd.arg, cmd.client
 	file := filepath.Join(cmd.dataDir, "quarantine.db")

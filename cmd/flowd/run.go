@@ -40,14 +40,14 @@ func oneSlot() {
 
 func cmdRun(args []string) error {
 	oneSlot()
-	fl := flag.NewFlagSet("flowd run", flag.ContinueOnError)
+	fl := newFlags("flowd run")
 	cfgPath := fl.String("config", paths.ConfigFile(), "config file (env FLOWD_CONFIG); a missing default file means defaults")
 	socket := fl.String("socket", paths.UserSocket(), "socket to listen on (env FLOWD_SOCKET)")
 	dataDir := fl.String("data-dir", paths.DataDir(), "where the activity store lives (env FLOWD_DATA_DIR)")
 	system := fl.Bool("system", false, "run as the machine's flowd: members of the socket's group may connect, each user sees only their own sessions (paths default to "+
 		strings.Join([]string{systemLayout.Config, systemLayout.Socket, systemLayout.DataDir}, ", ")+")")
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	if *system {
 		systemDefaults(fl, cfgPath, socket, dataDir)

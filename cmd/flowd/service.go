@@ -22,10 +22,10 @@ const exitNoManager = 3
 
 // cmdInstall installs flowd as a service, enables and starts it.
 func cmdInstall(args []string) error {
-	fl := flag.NewFlagSet("flowd install", flag.ContinueOnError)
+	fl := newFlags("flowd install")
 	scope := scopeFlags(fl)
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	sc, err := scope(service.User)
 	if err != nil {
@@ -88,11 +88,11 @@ func handOver(socket string) error {
 
 // cmdUninstall stops and removes the service; --purge removes the data.
 func cmdUninstall(args []string) error {
-	fl := flag.NewFlagSet("flowd uninstall", flag.ContinueOnError)
+	fl := newFlags("flowd uninstall")
 	scope := scopeFlags(fl)
 	purge := fl.Bool("purge", false, "also remove the data directory (the activity log)")
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	sc, err := scope("")
 	if err != nil {
@@ -149,11 +149,11 @@ func uninstallOnDemand(purge bool) error {
 // cmdControl starts, stops or restarts the installed service, or where
 // none is installed, the flowd started on demand.
 func cmdControl(verb string, args []string) error {
-	fl := flag.NewFlagSet("flowd "+verb, flag.ContinueOnError)
+	fl := newFlags("flowd " + verb)
 	scope := scopeFlags(fl)
 	socket := clientSocket(fl)
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	sc, err := scope("")
 	if err != nil {

@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -14,19 +14,24 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
 func cmdStatus(args []string) error {
-	fl := flag.NewFlagSet("flowd status", flag.ContinueOnError)
+	fl := newFlags("flowd status")
 	socket := clientSocket(fl)
 	asJSON := fl.Bool("json", false, "print JSON")
-	if err := fl.Parse(args); err != nil {
-		return exitError(2)
+	if err := noArgs(fl, args); err != nil {
+		return err
 	}
 	st, err := flowdclient.NewClient(socket.Path(), 2*time.Second).Status()
+	if answered(err) {
+		// It runs, and will not talk to this user: not "not running".
+		return fmt.Errorf("flowd on %s: %w", socket.Path(), err)
+	}
 	if err != nil {
 		st = flowdclient.Status{Running: false, Socket: socket.Path(), Shims: []flowdclient.Shim{}, Sessions: []string{}}
 	}
@@ -59,7 +64,13 @@ func cmdStatus(args []string) error {
 	} else {
 		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
 			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir, describe(svc))
+		fmt.Printf("coverage %s\n", coverage(st))
 		printStores(os.Stdout, st)
+		fmt.Printf("sessions %d", len(st.Sessions))
+		if len(st.Sessions) > 0 {
+			fmt.Printf(": %s", strings.Join(st.Sessions, ", "))
+		}
+		fmt.Println()
 		fmt.Println()
 		if len(st.Shims) == 0 {
 			fmt.Println("no shims connected")
@@ -77,6 +88,19 @@ func cmdStatus(args []string) error {
 		}
 	}
 	return statusExit(st)
+}
+
+// coverage says what flowd sees: only the MCP servers behind shims, or the
+// agent's own tools too, through hooks that reported recently.
+func coverage(st flowdclient.Status) string {
+	if len(st.HooksActive) == 0 {
+		return st.SecurityCoverage + ": MCP servers behind shims only; the agent's own tools (Read, Bash, WebFetch) are not seen until its hooks report (hook install --agent claude-code)"
+	}
+	agents := slices.Sorted(maps.Keys(st.HooksActive))
+	for i, a := range agents {
+		agents[i] = fmt.Sprintf("%s (last event %s)", a, st.HooksActive[a].Local().Format(time.Stamp))
+	}
+	return st.SecurityCoverage + ": MCP servers behind shims, and the own tools of " + strings.Join(agents, ", ")
 }
 
 func statusExit(st flowdclient.Status) error {
@@ -101,19 +125,31 @@ func nonNil[T any](s []T) []T {
 }
 
 func cmdConfig(args []string) error {
+	fl := newFlags("flowd config")
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "usage: flowd config default      print the default config\n"+
+			"       flowd config check [FILE]   check a config file, reporting every problem (default FILE: %s)\n", paths.ConfigFile())
+	}
+	pos, err := parseArgs(fl, args)
+	if err != nil {
+		return err
+	}
 	switch {
-	case len(args) == 1 && args[0] == "default":
+	case len(pos) == 1 && pos[0] == "default":
 		os.Stdout.Write(config.DefaultTOML())
 		return nil
-	case len(args) == 2 && args[0] == "check":
-		if _, err := config.Load(args[1]); err != nil {
+	case len(pos) >= 1 && len(pos) <= 2 && pos[0] == "check":
+		file := paths.ConfigFile()
+		if len(pos) == 2 {
+			file = pos[1]
+		}
+		if _, err := config.Load(file); err != nil {
 			return err
 		}
-		fmt.Printf("%s: ok\n", args[1])
+		fmt.Printf("%s: ok\n", file)
 		return nil
 	}
-	fmt.Fprintln(os.Stderr, "usage: flowd config default | flowd config check FILE")
-	return exitError(2)
+	return usageError(fl, "unknown or incomplete subcommand %q", strings.Join(pos, " "))
 }
 
 func cmdVersion() error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,31 +43,51 @@ func newInstallFlags(name string, stderr io.Writer) installFlags {
 	}
 }
 
-func (f installFlags) parse(args []string, stderr io.Writer) (agent, bool) {
-	if err := f.fs.Parse(args); err != nil {
-		return nil, false
+// parseFlags parses fs the way the CLIs users know do. It reports whether
+// the command goes on, and if not, its exit code: 0 after -h or --help,
+// whose usage goes to stdout; exitUsage after a bad flag, said on stderr.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
+	defer fs.SetOutput(stderr)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		stdout.Write(msg.Bytes())
+		return 0, false
+	case err != nil:
+		stderr.Write(msg.Bytes())
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// parse reads the flags; without an agent, the command ends with code.
+func (f installFlags) parse(args []string, stdout, stderr io.Writer) (a agent, code int) {
+	if code, ok := parseFlags(f.fs, args, stdout, stderr); !ok {
+		return nil, code
 	}
 	if f.fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", f.fs.Name(), f.fs.Args())
-		return nil, false
+		return nil, exitUsage
 	}
 	if *f.scope == "" {
 		fmt.Fprintf(stderr, "%s: --scope is required: user, project or local\n", f.fs.Name())
-		return nil, false
+		return nil, exitUsage
 	}
 	a, err := lookupAgent(*f.agent)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", f.fs.Name(), err)
-		return nil, false
+		return nil, exitUsage
 	}
-	return a, true
+	return a, 0
 }
 
 func install(args []string, stdout, stderr io.Writer, binary func() (string, error)) int {
 	f := newInstallFlags("hook install", stderr)
-	a, ok := f.parse(args, stderr)
-	if !ok {
-		return exitUsage
+	a, code := f.parse(args, stdout, stderr)
+	if a == nil {
+		return code
 	}
 	bin, err := binary()
 	if err != nil {
@@ -88,9 +109,9 @@ func install(args []string, stdout, stderr io.Writer, binary func() (string, err
 
 func uninstall(args []string, stdout, stderr io.Writer) int {
 	f := newInstallFlags("hook uninstall", stderr)
-	a, ok := f.parse(args, stderr)
-	if !ok {
-		return exitUsage
+	a, code := f.parse(args, stdout, stderr)
+	if a == nil {
+		return code
 	}
 	msg, err := a.uninstall(*f.scope, *f.dir)
 	if err != nil {
@@ -131,8 +152,8 @@ func status(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", ".", "project directory, for the project and local scopes")
 	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "hook status: unexpected arguments %q\n", fs.Args())

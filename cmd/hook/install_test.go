@@ -84,6 +84,18 @@ func TestInstallUsage(t *testing.T) {
 		assert.Contains(t, errb.String(), tt.err, tt.args)
 		assert.Empty(t, out.String())
 	}
+	// -h is no usage error: the usage goes to stdout and the command
+	// succeeds, as with the CLIs users know.
+	for name, cmd := range map[string]func([]string, io.Writer, io.Writer) int{
+		"install":   func(a []string, o, e io.Writer) int { return install(a, o, e, binary) },
+		"uninstall": uninstall,
+		"status":    status,
+	} {
+		var out, errb bytes.Buffer
+		assert.Equal(t, 0, cmd([]string{"-h"}, &out, &errb), name)
+		assert.Contains(t, out.String(), "-dir", name)
+		assert.Empty(t, errb.String(), name)
+	}
 	var errb bytes.Buffer
 	assert.Equal(t, 1, install([]string{"--scope", "galaxy"}, io.Discard, &errb, binary))
 	assert.Contains(t, errb.String(), `unknown scope "galaxy"`)

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -33,22 +35,31 @@ func main() {
 	}
 	fs := flag.NewFlagSet("shim", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]\n")
-		fmt.Fprintf(os.Stderr, "       shim wrap|unwrap [--client CLIENT] [--config PATH] [--dry-run]\n\n")
+		fmt.Fprintf(fs.Output(), "usage: shim [--name NAME] [--socket PATH] [--no-autostart] -- COMMAND [ARGS...]\n")
+		fmt.Fprintf(fs.Output(), "       shim wrap|unwrap [--client CLIENT] [--config PATH] [--dry-run]\n\n")
 		fs.PrintDefaults()
 	}
 	name := fs.String("name", "", "server name flowd uses (default: the server's own serverInfo.name, else the package or command name)")
 	socket := fs.String("socket", "", "flowd socket (env FLOWD_SOCKET; default: where this user's flowd answers)")
 	noAuto := fs.Bool("no-autostart", false, "do not start flowd when none is running")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
 	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Stdout.Write(msg.Bytes())
+			os.Exit(0)
+		}
+		os.Stderr.Write(msg.Bytes())
 		os.Exit(2)
 	}
+	fs.SetOutput(os.Stderr)
 	if *showVersion {
 		fmt.Println("shim", version.Version)
 		return
 	}
 	if fs.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "shim: no server command given")
 		fs.Usage()
 		os.Exit(2)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,17 +40,25 @@ type target struct {
 
 func (w wrapCmd) run(verb string, args []string) int {
 	flags := flag.NewFlagSet("shim "+verb, flag.ContinueOnError)
-	flags.SetOutput(w.stderr)
+	var msg bytes.Buffer
+	flags.SetOutput(&msg)
 	flags.Usage = func() {
-		fmt.Fprintf(w.stderr, "usage: shim %s [--client claude-desktop|claude-code|cursor] [--config PATH] [--dry-run]\n\n", verb)
+		fmt.Fprintf(flags.Output(), "usage: shim %s [--client claude-desktop|claude-code|cursor] [--config PATH] [--dry-run]\n\n", verb)
 		flags.PrintDefaults()
 	}
 	client := flags.String("client", "", "edit only this client's config: claude-desktop, claude-code or cursor (default: every client's found)")
 	config := flags.String("config", "", "edit this config file instead of looking for the client's")
 	dryRun := flags.Bool("dry-run", false, "print the changes and write nothing")
-	if err := flags.Parse(args); err != nil {
+	err := flags.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		w.stdout.Write(msg.Bytes())
+		return 0
+	case err != nil:
+		w.stderr.Write(msg.Bytes())
 		return 2
 	}
+	flags.SetOutput(w.stderr)
 	if flags.NArg() > 0 {
 		fmt.Fprintf(w.stderr, "shim %s: unexpected argument %q\n", verb, flags.Arg(0))
 		flags.Usage()
@@ -62,12 +71,14 @@ func (w wrapCmd) run(verb string, args []string) int {
 	}
 
 	edit := clientconfig.UnwrapFile
+	var shimPath string
 	if verb == "wrap" {
 		self, err := w.self()
 		if err != nil {
 			fmt.Fprintf(w.stderr, "shim wrap: %v\n", err)
 			return 1
 		}
+		shimPath = self
 		edit = func(path string, dryRun bool) (clientconfig.File, error) {
 			return clientconfig.WrapFile(path, self, dryRun)
 		}
@@ -86,6 +97,12 @@ func (w wrapCmd) run(verb string, args []string) int {
 			continue
 		}
 		f.Report(w.stdout)
+		if verb == "wrap" && f.Changed() && filepath.Base(f.Path) == ".mcp.json" {
+			// A project's servers file is usually committed: the path
+			// written into it is this user's.
+			fmt.Fprintf(w.stdout, "  note: %s is a project file, usually committed; everyone who uses it needs the shim at %s "+
+				"(to keep it to yourself, add the servers with claude mcp add --scope local and wrap those)\n", t.path, shimPath)
+		}
 		written = written || f.Written
 	}
 	if written {

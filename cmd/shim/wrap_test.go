@@ -89,6 +89,7 @@ func TestWrapCommandErrors(t *testing.T) {
 		{[]string{"wrap", "--client", "vscode"}, 1, `unknown client "vscode"`},
 		{[]string{"wrap", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"unwrap", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"wrap", "-h"}, 0, ""},
 		{[]string{"wrap", "--config", bad}, 1, bad + ": line 2, column 3: comments are not allowed in JSON"},
 		{[]string{"unwrap", "--config", bad + ".missing"}, 1, "no such file"},
 	}
@@ -132,4 +133,18 @@ func TestShimPath(t *testing.T) {
 
 	_, err := shimPath("shim", func() (string, error) { return "/tmp/go-build123/b001/exe/shim", nil })
 	assert.ErrorContains(t, err, "Go's build cache")
+}
+
+// Wrapping a project's .mcp.json writes this user's shim path into a file
+// that is usually committed: the user is told.
+func TestWrapWarnsAboutProjectFiles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	require.NoError(t, os.WriteFile(path, []byte(desktopConfig), 0o600))
+	code, out, errOut := runCmd(t, "wrap", "--config", path, "--dry-run")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "note: "+path+" is a project file, usually committed; everyone who uses it needs the shim at /opt/flowd/shim")
+
+	code, out, _ = runCmd(t, "wrap", "-h")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "usage: shim wrap", "help goes to stdout")
 }

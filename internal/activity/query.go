@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -16,9 +15,9 @@ import (
 // to see them. A record that cannot be decoded is skipped, logged once and
 // counted in Stats.Unreadable: one bad record must not hide all the others.
 func (s *Store) Query(f Filter) (out []Record, err error) {
-	if _, ok := riskRank(f.RiskLevel); !ok {
-		return nil, fmt.Errorf("query activity: unknown risk level %q (want one of %s)",
-			f.RiskLevel, strings.Join(riskLevels, ", "))
+	f, err = f.Check()
+	if err != nil {
+		return nil, fmt.Errorf("query activity: %w", err)
 	}
 	limit := f.Limit
 	if limit <= 0 {
@@ -26,13 +25,30 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 	}
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
-		for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
+		k, v := c.Last()
+		if f.Before != 0 {
+			// Seek finds the first key at or past Before: the page starts
+			// at the one before it.
+			if k, _ = c.Seek(idKey(f.Before)); k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		}
+		for ; k != nil && len(out) < limit; k, v = c.Prev() {
+			id := binary.BigEndian.Uint64(k)
+			if id <= f.After {
+				break
+			}
+			if f.Before != 0 && id >= f.Before {
+				continue
+			}
 			var r Record
 			if err := json.Unmarshal(v, &r); err != nil {
 				s.skip(k, err)
 				continue
 			}
-			if f.matches(r) {
+			if f.Matches(r) {
 				out = append(out, r)
 			}
 		}
@@ -71,4 +87,42 @@ func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
 		return Record{}, false, fmt.Errorf("get activity record %d from %s: %w", id, s.path, err)
 	}
 	return r, ok, nil
+}
+
+// Export calls each for every committed record matching f, oldest first,
+// with no limit: the whole store streams through one read transaction,
+// which writers do not wait for. It stops at the first error each returns.
+func (s *Store) Export(f Filter, each func(Record) error) error {
+	f, err := f.Check()
+	if err != nil {
+		return fmt.Errorf("export activity: %w", err)
+	}
+	var stop error
+	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketName).Cursor()
+		k, v := c.First()
+		if f.After != 0 {
+			k, v = c.Seek(idKey(f.After + 1))
+		}
+		for ; k != nil; k, v = c.Next() {
+			if f.Before != 0 && binary.BigEndian.Uint64(k) >= f.Before {
+				break
+			}
+			var r Record
+			if err := json.Unmarshal(v, &r); err != nil {
+				s.skip(k, err)
+				continue
+			}
+			if f.Matches(r) {
+				if stop = each(r); stop != nil {
+					return nil
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("export activity store %s: %w", s.path, err)
+	}
+	return stop
 }

@@ -2,6 +2,8 @@ package activity
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +15,7 @@ import (
 type Record struct {
 	ID            uint64          `json:"id"`
 	Time          time.Time       `json:"time"`
-	Type          string          `json:"type"` // "tool_call", "hook_evaluation", "flow_summary", "shim_connect", ...
+	Type          string          `json:"type"` // one of Types
 	Session       string          `json:"session,omitempty"`
 	Server        string          `json:"server,omitempty"`
 	Tool          string          `json:"tool,omitempty"`
@@ -28,6 +30,25 @@ type Record struct {
 	LatencyMicros int64           `json:"latency_us,omitempty"` // upstream round trip
 	Details       json.RawMessage `json:"details,omitempty"`    // event-specific extras
 }
+
+// The kinds of record flowd writes.
+const (
+	TypeToolCall       = "tool_call"       // a call through a shim, with its result
+	TypeMessage        = "message"         // another MCP message flowd judged or refused
+	TypeToolsList      = "tools_list"      // a tools/list answer screened for poisoned tools
+	TypeHookEvaluation = "hook_evaluation" // an agent's own tool use, seen by its hook
+	TypeFlowSummary    = "flow_summary"    // a session's flows, when it ends
+	TypeShimConnect    = "shim_connect"
+	TypeShimDisconnect = "shim_disconnect"
+	TypeUnjudged       = "unjudged" // messages a shim passed while flowd could not judge them
+)
+
+// Types lists every record type, for filters to check against.
+var Types = []string{TypeToolCall, TypeMessage, TypeToolsList, TypeHookEvaluation,
+	TypeFlowSummary, TypeShimConnect, TypeShimDisconnect, TypeUnjudged}
+
+// FlowTypes lists the flow types a record can have (flow.FlowType).
+var FlowTypes = []string{"internal→internal", "internal→external", "external→internal", "external→external"}
 
 // DefaultLimit is how many records Query returns when Filter.Limit is unset,
 // so a bare `flowd activity` prints a screenful rather than the whole log.
@@ -45,9 +66,14 @@ type Filter struct {
 	// Owner, when set, keeps only the records of that uid's sessions in a
 	// system flowd (sessionid.Owner): what one of its users may see.
 	Owner *int
-	// Since drops records older than this instant.
-	Since time.Time
-	// Limit caps the result; zero or negative means DefaultLimit.
+	Tool  string
+	// Since drops records older than this instant, Until those newer.
+	Since, Until time.Time
+	// Before keeps records whose ID is below it: the cursor of the next
+	// page, the ID of the last record of this one. After keeps those
+	// above it (an event stream resuming). Zero: no bound.
+	Before, After uint64
+	// Limit caps the result; zero means DefaultLimit.
 	Limit int
 }
 
@@ -79,11 +105,35 @@ func RiskAtLeast(level, min string) bool {
 	return ok && l >= m
 }
 
-func (f Filter) matches(r Record) bool {
+// Check says what is wrong with a filter a user typed, so that a typo is an
+// error rather than an empty answer. A flow type may be written with "->"
+// for "→"; Check returns the filter with it spelled as stored.
+func (f Filter) Check() (Filter, error) {
+	if f.Type != "" && !slices.Contains(Types, f.Type) {
+		return f, fmt.Errorf("unknown record type %q (want one of %s)", f.Type, strings.Join(Types, ", "))
+	}
+	if _, ok := riskRank(f.RiskLevel); !ok {
+		return f, fmt.Errorf("unknown risk level %q (want one of %s)", f.RiskLevel, strings.Join(riskLevels, ", "))
+	}
+	f.FlowType = strings.ReplaceAll(f.FlowType, "->", "→")
+	if f.FlowType != "" && !slices.Contains(FlowTypes, f.FlowType) {
+		return f, fmt.Errorf("unknown flow type %q (want one of %s; -> may stand for →)", f.FlowType, strings.Join(FlowTypes, ", "))
+	}
+	if f.Limit < 0 {
+		return f, fmt.Errorf("limit %d is negative (0 means the default, %d)", f.Limit, DefaultLimit)
+	}
+	return f, nil
+}
+
+// Matches reports whether r is one of the records f selects, as Query
+// would select it (IDs and limit aside).
+func (f Filter) Matches(r Record) bool {
 	switch {
 	case f.Type != "" && r.Type != f.Type,
 		f.Session != "" && r.Session != f.Session,
 		f.Server != "" && r.Server != f.Server,
+		f.Tool != "" && r.Tool != f.Tool,
+		!f.Until.IsZero() && r.Time.After(f.Until),
 		f.FlowType != "" && r.FlowType != f.FlowType,
 		f.RiskLevel != "" && !RiskAtLeast(r.RiskLevel, f.RiskLevel),
 		f.Owner != nil && !ownedBy(r.Session, *f.Owner),

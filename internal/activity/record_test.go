@@ -56,7 +56,7 @@ func TestFilterMatches(t *testing.T) {
 		{"one field off", Filter{Type: "tool_call", Session: "s1", Server: "slack"}, false},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, tt.f.matches(r), tt.name)
+		assert.Equal(t, tt.want, tt.f.Matches(r), tt.name)
 	}
 }
 
@@ -75,6 +75,6 @@ func TestFilterOwner(t *testing.T) {
 		{"uid1001:cc", nil, true},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, Filter{Owner: tt.owner}.matches(Record{Session: tt.session}), "%q %v", tt.session, tt.owner)
+		assert.Equal(t, tt.want, Filter{Owner: tt.owner}.Matches(Record{Session: tt.session}), "%q %v", tt.session, tt.owner)
 	}
 }

@@ -50,6 +50,10 @@ type Options struct {
 	// Now stamps records and dates retention; tests replace it. Default
 	// time.Now.
 	Now func() time.Time
+	// Committed, when set, hears each record once it is on disk, with its
+	// ID, on the writer's goroutine: it must not block (live event
+	// streams hand records on without waiting for their readers).
+	Committed func(Record)
 
 	// pruneTick replaces the PruneInterval ticker in tests.
 	pruneTick <-chan time.Time
@@ -88,18 +92,18 @@ func (o Options) withDefaults() Options {
 
 // Stats are the store's counters since Open.
 type Stats struct {
-	Pending int    // queued in memory, not yet committed
-	Written uint64 // committed to disk
-	Dropped uint64 // refused by Append: queue full or store closed
-	Failed  uint64 // accepted but lost: unencodable record or failed commit
-	Pruned  uint64 // deleted by retention
+	Pending int    `json:"pending"` // queued in memory, not yet committed
+	Written uint64 `json:"written"` // committed to disk
+	Dropped uint64 `json:"dropped"` // refused by Append: queue full or store closed
+	Failed  uint64 `json:"failed"`  // accepted but lost: unencodable record or failed commit
+	Pruned  uint64 `json:"pruned"`  // deleted by retention
 	// Unreadable counts the records queries skipped because they could
 	// not be decoded (up to 1,024 of them).
-	Unreadable uint64
+	Unreadable uint64 `json:"unreadable"`
 	// WriteError is why writing fails, while it does ("" once it works
 	// again), and FailingSince when it started.
-	WriteError   string    `json:",omitempty"`
-	FailingSince time.Time `json:",omitzero"`
+	WriteError   string    `json:"write_error,omitempty"`
+	FailingSince time.Time `json:"failing_since,omitzero"`
 }
 
 // Store is the activity log. Append, Flush, Query, Get and Stats are safe
@@ -370,6 +374,15 @@ func (s *Store) writePending() error {
 	if n > 0 {
 		res, err = s.commit(batch, n)
 	}
+	if tell := s.opts.Committed; tell != nil && res.written > 0 {
+		for _, c := range batch {
+			for i := range c {
+				if c[i].ID != 0 {
+					tell(c[i])
+				}
+			}
+		}
+	}
 
 	// Clear outside the lock so Append never waits on it; clearing also
 	// releases strings and Details while a chunk waits for reuse.
@@ -447,6 +460,7 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 				r.ID = id
 				v, err := json.Marshal(r)
 				if err != nil {
+					r.ID = 0 // not stored: no one hears of it
 					// One bad record (say, invalid Details) must not cost
 					// the rest of the batch; its ID is simply never used.
 					res.failed++

@@ -2,6 +2,7 @@ package activity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,11 +73,11 @@ func TestQueryFilters(t *testing.T) {
 			RiskLevel: "low", ArgsBytes: 12, ResultBytes: 3400, LatencyMicros: 850,
 			Details: json.RawMessage(`{"secrets":["aws_key"]}`)},
 		{Time: t0.Add(2 * time.Minute), Type: "tool_call", Session: "s1", Server: "slack", Tool: "post",
-			RiskLevel: "critical", FlowType: "internal_to_external", Decision: "deny", Verdict: "block"},
+			RiskLevel: "critical", FlowType: "internal→external", Decision: "deny", Verdict: "block"},
 		{Time: t0.Add(3 * time.Minute), Type: "hook_evaluation", Session: "s2", Server: "slack",
-			RiskLevel: "high", FlowType: "internal_to_external", Decision: "ask"},
+			RiskLevel: "high", FlowType: "internal→external", Decision: "ask"},
 		{Time: t0.Add(4 * time.Minute), Type: "tool_call", Session: "s2", Server: "web",
-			RiskLevel: "medium", FlowType: "external_to_internal"},
+			RiskLevel: "medium", FlowType: "external→internal"},
 	}
 	for _, r := range recs {
 		s.Append(r)
@@ -104,8 +105,15 @@ func TestQueryFilters(t *testing.T) {
 		{"risk high includes critical", Filter{RiskLevel: "high"}, []uint64{4, 3}},
 		{"risk critical", Filter{RiskLevel: "critical"}, []uint64{3}},
 		{"risk low", Filter{RiskLevel: "low"}, []uint64{5, 4, 3, 2}},
-		{"flow type", Filter{FlowType: "internal_to_external"}, []uint64{4, 3}},
+		{"flow type", Filter{FlowType: "internal→external"}, []uint64{4, 3}},
 		{"since", Filter{Since: t0.Add(3 * time.Minute)}, []uint64{5, 4}},
+		{"until", Filter{Until: t0.Add(1 * time.Minute)}, []uint64{2, 1}},
+		{"tool", Filter{Tool: "post"}, []uint64{3}},
+		{"before: the next page", Filter{Before: 4, Limit: 2}, []uint64{3, 2}},
+		{"before past the end", Filter{Before: 99}, []uint64{5, 4, 3, 2, 1}},
+		{"before the first", Filter{Before: 1}, []uint64{}},
+		{"after", Filter{After: 3}, []uint64{5, 4}},
+		{"before and a filter", Filter{Before: 5, Type: "tool_call"}, []uint64{3, 2}},
 		{"limit", Filter{Limit: 2}, []uint64{5, 4}},
 		{"limit counts matches", Filter{Type: "tool_call", Limit: 2}, []uint64{5, 3}},
 		{"combined", Filter{Type: "tool_call", Server: "slack", RiskLevel: "high"}, []uint64{3}},
@@ -117,8 +125,23 @@ func TestQueryFilters(t *testing.T) {
 		assert.Equal(t, tt.want, ids(rs), tt.name)
 	}
 
-	_, err = s.Query(Filter{RiskLevel: "severe"})
-	assert.ErrorContains(t, err, `unknown risk level "severe"`)
+	rs, err := s.Query(Filter{FlowType: "internal->external"})
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{4, 3}, ids(rs), "-> stands for →")
+
+	// A typo is an error, not an empty answer.
+	for _, tt := range []struct {
+		f    Filter
+		want string
+	}{
+		{Filter{RiskLevel: "severe"}, `unknown risk level "severe"`},
+		{Filter{Type: "toolcall"}, `unknown record type "toolcall"`},
+		{Filter{FlowType: "internal_to_external"}, `unknown flow type "internal_to_external"`},
+		{Filter{Limit: -1}, "limit -1 is negative"},
+	} {
+		_, err = s.Query(tt.f)
+		assert.ErrorContains(t, err, tt.want)
+	}
 }
 
 func TestQueryDefaultLimit(t *testing.T) {
@@ -436,4 +459,41 @@ func BenchmarkWriteBatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*opts.BatchSize)/b.Elapsed().Seconds(), "records/s")
 	require.NoError(b, s.Close())
+}
+
+// Export streams every matching record, oldest first, past any limit; a
+// Committed listener hears each record once it is on disk, with its ID.
+func TestExportAndCommitted(t *testing.T) {
+	heard := make(chan Record, 10)
+	opts := quiet
+	opts.Committed = func(r Record) { heard <- r }
+	s := openStore(t, filepath.Join(t.TempDir(), "a.db"), opts)
+	for i := range 5 {
+		typ := TypeToolCall
+		if i%2 == 1 {
+			typ = TypeMessage
+		}
+		s.Append(Record{Type: typ, Server: "s"})
+	}
+	s.Append(Record{Type: TypeToolCall, Details: json.RawMessage(`{bad`)}) // unencodable: never stored, never heard
+	s.Flush()
+	close(heard)
+	var got []uint64
+	for r := range heard {
+		got = append(got, r.ID)
+	}
+	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, got)
+
+	var exported []uint64
+	collect := func(r Record) error { exported = append(exported, r.ID); return nil }
+	require.NoError(t, s.Export(Filter{}, collect))
+	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, exported, "oldest first, no limit")
+	exported = nil
+	require.NoError(t, s.Export(Filter{Type: TypeToolCall, After: 1, Before: 5}, collect))
+	assert.Equal(t, []uint64{3}, exported)
+	stop := errors.New("reader gone")
+	exported = nil
+	assert.Equal(t, stop, s.Export(Filter{}, func(r Record) error { exported = append(exported, r.ID); return stop }))
+	assert.Equal(t, []uint64{1}, exported, "an error from each stops the export")
+	assert.ErrorContains(t, s.Export(Filter{Type: "bogus"}, collect), "unknown record type")
 }

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"strconv"
 	"time"
 
-	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -20,6 +18,10 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET "+shimproto.Path, d.serveShim)
 	mux.HandleFunc("GET /api/v1/status", d.serveStatus)
 	mux.HandleFunc("GET /api/v1/activity", d.serveActivity)
+	mux.HandleFunc("GET /api/v1/activity/export", d.serveExport)
+	mux.HandleFunc("GET /api/v1/events", d.serveEvents)
+	mux.HandleFunc("GET /api/v1/diagnostics", d.serveDiagnostics)
+	mux.HandleFunc("GET /api/v1/sessions/{id}/graph", d.serveGraph)
 	mux.HandleFunc("POST "+hookproto.Path, d.serveHook)
 	mux.HandleFunc("GET /api/v1/activity/{id}", d.serveRecord)
 	mux.HandleFunc("GET /api/v1/quarantine", d.serveQuarantine)
@@ -72,7 +74,11 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 		Socket:    d.socket,
 		DataDir:   d.dataDir,
 	}
-	st.Shims = d.hub.Shims(v.sees)
+	// Empty lists are [] in JSON, never null: scripts index them.
+	st.Shims, st.Sessions = d.hub.Shims(v.sees), []string{}
+	if st.Shims == nil {
+		st.Shims = []flowdclient.Shim{}
+	}
 	sessions := map[string]bool{}
 	for _, s := range st.Shims {
 		if !sessions[s.Session] {
@@ -108,46 +114,6 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
 	}
 	writeJSON(w, st)
-}
-
-func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
-	v, ok := d.viewer(w, r)
-	if !ok {
-		return
-	}
-	q := r.URL.Query()
-	f := activity.Filter{Type: q.Get("type"), Session: q.Get("session"), Server: q.Get("server"),
-		RiskLevel: q.Get("risk_level"), FlowType: q.Get("flow_type")}
-	if !v.all {
-		f.Owner = &v.uid
-		// A user names their session as their agent does; the ID flowd
-		// shows them (Scoped) works too.
-		if f.Session != "" && !v.sees(f.Session) {
-			f.Session = sessionid.Scoped(v.uid, f.Session)
-		}
-	}
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			http.Error(w, "limit must be a non-negative integer", http.StatusBadRequest)
-			return
-		}
-		f.Limit = n
-	}
-	// What was acknowledged before this query is visible to it.
-	if err := d.store.Flush(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	recs, err := d.store.Query(f)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	if recs == nil {
-		recs = []activity.Record{}
-	}
-	writeJSON(w, recs)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -26,9 +26,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-// serving runs a flowd with cfg on a fresh socket and returns it and the
-// socket.
-func serving(t *testing.T, cfg *config.Config) (*Daemon, string) {
+// serving runs a flowd with cfg on a fresh socket and returns it, the
+// socket, and what stops it (which the test's cleanup does too).
+func serving(t *testing.T, cfg *config.Config) (*Daemon, string, func()) {
 	dir, err := os.MkdirTemp("", "fd")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -46,11 +46,15 @@ func serving(t *testing.T, cfg *config.Config) (*Daemon, string) {
 	case err := <-errc:
 		t.Fatalf("flowd did not start: %v", err)
 	}
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errc)
-	})
-	return <-got, socket
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			assert.NoError(t, <-errc)
+		})
+	}
+	t.Cleanup(stop)
+	return <-got, socket, stop
 }
 
 // shimClient connects as a shim does and returns its frames once welcomed.
@@ -96,7 +100,7 @@ func TestIdleConnectionsDoNotStarveShims(t *testing.T) {
 	var l unix.Rlimit
 	require.NoError(t, unix.Getrlimit(unix.RLIMIT_NOFILE, &l))
 	assert.Equal(t, l.Max, l.Cur, "the soft descriptor limit is raised to the hard one")
-	d, socket := serving(t, config.Default())
+	d, socket, _ := serving(t, config.Default())
 	// Both ends are in this process: two descriptors a connection.
 	n := min(2000, int(l.Cur)/2-100)
 	bound := d.conns.Max()
@@ -154,7 +158,7 @@ func TestIdleConnectionsDoNotStarveShims(t *testing.T) {
 func TestOversizeFrames(t *testing.T) {
 	cfg := config.Default()
 	cfg.Shim.MaxInspectBytes = 4096
-	_, socket := serving(t, cfg)
+	_, socket, _ := serving(t, cfg)
 	c, r, w := shimClient(t, socket)
 
 	big := `{"jsonrpc":"2.0","id":"big-1","method":"tools/call","params":{"name":"read_file","arguments":{"path":"` +

@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/connguard"
+	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -95,6 +96,10 @@ type Daemon struct {
 	wg        sync.WaitGroup       // one per shim connection
 	releasing atomic.Bool          // a hand-back of memory to the OS is scheduled
 	conns     *connguard.Guard     // unidentified connections; nil outside Run
+	// events hands committed records to the live event streams, which
+	// end when stopping is closed.
+	events   *events.Hub
+	stopping chan struct{}
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -134,6 +139,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	d.conns = d.guard()
 	srv := &http.Server{Handler: d.handler(), ConnContext: withPeer, ConnState: d.conns.ConnState,
 		ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
+	srv.RegisterOnShutdown(func() { close(d.stopping) }) // event streams never end on their own
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
@@ -273,6 +279,7 @@ type stores struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	damaged    []boltfile.Damage // found at open, moved aside
+	events     *events.Hub       // hears each activity record once it is on disk
 }
 
 func openStores(o Options) (stores, error) {
@@ -281,7 +288,9 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
+	st.events = new(events.Hub)
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+		Committed:     st.events.Publish,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
 		FlushInterval: o.Config.Activity.FlushInterval.Duration,
@@ -340,7 +349,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	}
 	d := &Daemon{judge: j, hub: upstream.NewHub(j), flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid()}
+		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped
 	// while flowd runs must not count, and before the first approval

@@ -37,7 +37,7 @@ func TestMemoryIsReleasedAfterALargeMessage(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.Shim.MaxInspectBytes = 64 << 20
-	_, socket := serving(t, cfg)
+	_, socket, _ := serving(t, cfg)
 	_, r, w := shimClient(t, socket)
 	start := rssKB(t)
 	sendLarge(t, r, w, 30<<20)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
+	"github.com/flowd-dev/flowd/internal/sessiongraph"
 )
 
 // Status is what `flowd status` shows.
@@ -70,7 +72,12 @@ type Error struct {
 	Message string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("flowd: %s: %s", e.Status, e.Message) }
+func (e *Error) Error() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return "flowd answered " + e.Status
+}
 
 // Client talks to flowd over its socket.
 type Client struct {
@@ -113,12 +120,16 @@ func (c *Client) do(method, path string, body, v any) error {
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return err
+		// Not Go's `Get "http://flowd/…": dial unix …`: the socket and why.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("no answer from flowd on %s: %w", c.Socket, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return &Error{Status: resp.Status, Code: resp.StatusCode, Message: strings.TrimSpace(string(b))}
+		return refusal(resp)
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }
@@ -130,19 +141,92 @@ func (c *Client) Status() (Status, error) {
 }
 
 func (c *Client) Activity(f activity.Filter) ([]activity.Record, error) {
+	var recs []activity.Record
+	err := c.get("/api/v1/activity?"+query(f).Encode(), &recs)
+	return recs, err
+}
+
+// Export streams the records f selects to w, oldest first, as JSON lines
+// or CSV (format "jsonl" or "csv"); flows includes each record's details.
+func (c *Client) Export(f activity.Filter, format string, flows bool, w io.Writer) error {
+	q := query(f)
+	q.Del("limit")
+	q.Set("format", format)
+	if flows {
+		q.Set("include_flows", "true")
+	}
+	// No overall timeout: an export of the whole store takes as long as
+	// it takes; the dial still has one.
+	hc := *c.hc
+	hc.Timeout = 0
+	resp, err := hc.Get("http://flowd/api/v1/activity/export?" + q.Encode())
+	if err != nil {
+		return fmt.Errorf("no answer from flowd on %s: %w", c.Socket, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return refusal(resp)
+	}
+	_, err = io.Copy(w, resp.Body)
+	return err
+}
+
+// refusal is flowd's answer other than 200 OK, as an *Error.
+func refusal(resp *http.Response) error {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	return &Error{Status: resp.Status, Code: resp.StatusCode, Message: strings.TrimSpace(string(b))}
+}
+
+// query is f as the activity API's query parameters.
+func query(f activity.Filter) url.Values {
 	q := url.Values{}
-	for k, v := range map[string]string{"type": f.Type, "session": f.Session, "server": f.Server,
+	for k, v := range map[string]string{"type": f.Type, "session": f.Session, "server": f.Server, "tool": f.Tool,
 		"risk_level": f.RiskLevel, "flow_type": f.FlowType} {
 		if v != "" {
 			q.Set(k, v)
 		}
 	}
+	for k, t := range map[string]time.Time{"since": f.Since, "until": f.Until} {
+		if !t.IsZero() {
+			q.Set(k, t.Format(time.RFC3339Nano))
+		}
+	}
+	for k, n := range map[string]uint64{"before": f.Before, "after": f.After} {
+		if n != 0 {
+			q.Set(k, strconv.FormatUint(n, 10))
+		}
+	}
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
-	var recs []activity.Record
-	err := c.get("/api/v1/activity?"+q.Encode(), &recs)
-	return recs, err
+	return q
+}
+
+// Recommendation is one thing a running flowd sees that its user should
+// act on (GET /api/v1/diagnostics): a stable ID that dashboards and
+// scripts may key on, how much it matters, what is wrong and the command
+// or config line that fixes it.
+type Recommendation struct {
+	ID       string `json:"id"`
+	Severity string `json:"severity"` // info, warning, error
+	Message  string `json:"message"`
+	Fix      string `json:"fix,omitempty"`
+}
+
+// Diagnostics lists what flowd recommends its user act on.
+func (c *Client) Diagnostics() ([]Recommendation, error) {
+	var body struct {
+		Recommendations []Recommendation `json:"recommendations"`
+	}
+	err := c.get("/api/v1/diagnostics", &body)
+	return body.Recommendations, err
+}
+
+// SessionGraph draws one session's flows.
+func (c *Client) SessionGraph(session string) (sessiongraph.Graph, error) {
+	var g sessiongraph.Graph
+	err := c.get("/api/v1/sessions/"+url.PathEscape(session)+"/graph", &g)
+	return g, err
 }
 
 // Record returns one activity record.

@@ -1,11 +1,15 @@
 package localsock
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/paths"
@@ -16,6 +20,43 @@ type Listener struct {
 	*net.UnixListener
 	Logf   func(format string, args ...any)
 	access access
+	// refusing counts the refused connections being told why, which
+	// bounds them: past maxRefusing, one is closed without a word.
+	refusing atomic.Int32
+}
+
+// maxRefusing bounds the refused connections told why at once, and
+// refuseWait how long one may take to send its request.
+const (
+	maxRefusing = 32
+	refuseWait  = 2 * time.Second
+)
+
+// refuse tells a peer the listener does not admit why, as the HTTP answer
+// every client of the socket (the CLI, hooks, shims upgrading) reads:
+// otherwise a user of a system flowd they may not use is told flowd is not
+// running. The request is read first, so that the client's write does not
+// fail on a closed socket before it reads the answer.
+func (l *Listener) refuse(c *net.UnixConn, why error) {
+	if l.refusing.Add(1) > maxRefusing {
+		l.refusing.Add(-1)
+		c.Close()
+		return
+	}
+	go func() {
+		defer l.refusing.Add(-1)
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(refuseWait))
+		br := bufio.NewReaderSize(io.LimitReader(c, 8<<10), 8<<10)
+		for {
+			line, err := br.ReadSlice('\n')
+			if err != nil || len(bytes.TrimSpace(line)) == 0 {
+				break
+			}
+		}
+		msg := fmt.Sprintf("flowd refused this connection: %v\n", why)
+		fmt.Fprintf(c, "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(msg), msg)
+	}()
 }
 
 // Conn is an accepted connection and who is at its other end.
@@ -109,7 +150,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 			if l.Logf != nil {
 				l.Logf("refused connection: %v", err)
 			}
-			c.Close()
+			l.refuse(c, err)
 			continue
 		}
 		return &Conn{UnixConn: c, Peer: cred}, nil

@@ -42,6 +42,8 @@ func TestHelperProcess(t *testing.T) {
 			fmt.Println("dial:", err)
 			os.Exit(0)
 		}
+		// As every client of the socket does, it speaks first.
+		c.Write([]byte("GET /api/v1/status HTTP/1.1\r\nHost: flowd\r\n\r\n"))
 		b, err := io.ReadAll(c)
 		if string(b) == "ok" {
 			fmt.Println(admittedMsg)
@@ -165,6 +167,9 @@ func TestSharedListenerAdmitsItsGroupOnly(t *testing.T) {
 				return
 			}
 			assert.Contains(t, <-refused, "peer uid "+strconv.Itoa(strangerUID)+" (gid "+strconv.Itoa(strangerUID))
+			// The refused peer is told why, not left to think flowd is not running.
+			assert.Contains(t, string(out), "403 Forbidden")
+			assert.Contains(t, string(out), "flowd refused this connection: peer uid "+strconv.Itoa(strangerUID))
 		})
 	}
 }

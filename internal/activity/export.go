@@ -1,0 +1,58 @@
+package activity
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// Export formats, for Exporter.
+const (
+	JSONL = "jsonl" // one JSON record per line
+	CSV   = "csv"   // a header, then a row per record
+)
+
+// ExportColumns are the CSV columns; "details" follows with flows.
+var ExportColumns = []string{"id", "time", "type", "session", "server", "tool", "method", "verdict", "decision",
+	"risk_level", "flow_type", "reason", "args_bytes", "result_bytes", "latency_us"}
+
+// Exporter writes records to w in format, each record's details (which
+// hold its flow evidence) only with flows. write takes one record; done
+// writes what is buffered.
+func Exporter(w io.Writer, format string, flows bool) (write func(Record) error, done func() error, err error) {
+	switch format {
+	case JSONL, "":
+		enc := json.NewEncoder(w)
+		return func(r Record) error {
+			if !flows {
+				r.Details = nil
+			}
+			return enc.Encode(r)
+		}, func() error { return nil }, nil
+	case CSV:
+		cw := csv.NewWriter(w)
+		head := ExportColumns
+		if flows {
+			head = append(head[:len(head):len(head)], "details")
+		}
+		if err := cw.Write(head); err != nil {
+			return nil, nil, err
+		}
+		return func(r Record) error {
+				row := []string{strconv.FormatUint(r.ID, 10), r.Time.UTC().Format(time.RFC3339Nano), r.Type, r.Session,
+					r.Server, r.Tool, r.Method, r.Verdict, r.Decision, r.RiskLevel, r.FlowType, r.Reason,
+					strconv.Itoa(r.ArgsBytes), strconv.Itoa(r.ResultBytes), strconv.FormatInt(r.LatencyMicros, 10)}
+				if flows {
+					row = append(row, string(r.Details))
+				}
+				return cw.Write(row)
+			}, func() error {
+				cw.Flush()
+				return cw.Error()
+			}, nil
+	}
+	return nil, nil, fmt.Errorf("export format must be %s or %s, not %q", JSONL, CSV, format)
+}

@@ -1,0 +1,166 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/sessiongraph"
+	"github.com/flowd-dev/flowd/internal/sessionid"
+)
+
+// activityFilter reads the filter of an activity request: what v asked
+// for, within what v may see.
+func activityFilter(v viewer, q url.Values) (activity.Filter, error) {
+	f := activity.Filter{Type: q.Get("type"), Session: q.Get("session"), Server: q.Get("server"), Tool: q.Get("tool"),
+		RiskLevel: q.Get("risk_level"), FlowType: q.Get("flow_type")}
+	if !v.all {
+		f.Owner = &v.uid
+		// A user names their session as their agent does; the ID flowd
+		// shows them (Scoped) works too.
+		if f.Session != "" && !v.sees(f.Session) {
+			f.Session = sessionid.Scoped(v.uid, f.Session)
+		}
+	}
+	var errs []error
+	for key, dst := range map[string]*time.Time{"since": &f.Since, "until": &f.Until} {
+		if s := q.Get(key); s != "" {
+			t, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s must be a time like 2026-11-27T09:00:00Z, not %q", key, s))
+			}
+			*dst = t
+		}
+	}
+	for key, dst := range map[string]*uint64{"before": &f.Before, "after": &f.After} {
+		if s := q.Get(key); s != "" {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s must be an activity ID, not %q", key, s))
+			}
+			*dst = n
+		}
+	}
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			errs = append(errs, errors.New("limit must be a non-negative integer"))
+		}
+		f.Limit = n
+	}
+	if err := errors.Join(errs...); err != nil {
+		return f, err
+	}
+	return f.Check()
+}
+
+// serveActivity answers a page of records, newest first. When the page
+// is full, a Link header names the next one (rel="next"), as the APIs
+// users know do: the cursor is the last ID, so a page stays cheap however
+// deep it is.
+func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	f, err := activityFilter(v, q)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	// What was acknowledged before this query is visible to it.
+	if err := d.store.Flush(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	recs, err := d.store.Query(f)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if recs == nil {
+		recs = []activity.Record{}
+	}
+	limit := f.Limit
+	if limit == 0 {
+		limit = activity.DefaultLimit
+	}
+	if len(recs) == limit {
+		q.Set("before", strconv.FormatUint(recs[len(recs)-1].ID, 10))
+		w.Header().Set("Link", fmt.Sprintf(`</api/v1/activity?%s>; rel="next"`, q.Encode()))
+	}
+	writeJSON(w, recs)
+}
+
+// serveExport streams every matching record, oldest first, as JSON lines
+// (format=jsonl, the default) or CSV (format=csv). Details, which hold
+// the flow evidence, come with include_flows=true.
+func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	f, err := activityFilter(v, q)
+	if err == nil && q.Get("limit") != "" {
+		err = errors.New("an export has no limit: narrow it with since, until, after or before")
+	}
+	var write func(activity.Record) error
+	var done func() error
+	if err == nil {
+		write, done, err = activity.Exporter(w, q.Get("format"), q.Get("include_flows") == "true")
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if q.Get("format") == activity.CSV {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	} else {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	}
+	if err := d.store.Flush(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	// The status is sent with the first bytes: an error after them can
+	// only cut the stream short, which a reader sees as a last line that
+	// does not parse.
+	if err := d.store.Export(f, write); err != nil {
+		d.log.Warn("activity export cut short", "err", err)
+	}
+	done()
+}
+
+// serveGraph draws one session (sessiongraph): its sources, destinations
+// and the data that moved between them.
+func (d *Daemon) serveGraph(w http.ResponseWriter, r *http.Request) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
+	f, err := activityFilter(v, url.Values{"session": {r.PathValue("id")}})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if err := d.store.Flush(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var recs []activity.Record
+	if err := d.store.Export(f, func(r activity.Record) error { recs = append(recs, r); return nil }); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if len(recs) == 0 {
+		http.Error(w, "no records of session "+r.PathValue("id"), http.StatusNotFound)
+		return
+	}
+	writeJSON(w, sessiongraph.Build(f.Session, recs))
+}

@@ -1,0 +1,37 @@
+package doctor
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/unprotected"
+)
+
+func TestRecommend(t *testing.T) {
+	ids := func(rs []flowdclient.Recommendation) []string {
+		out := []string{}
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	healthy := flowdclient.Status{SecurityCoverage: "full", Shims: []flowdclient.Shim{{}}}
+	assert.Equal(t, []string{"fail_mode_open"}, ids(Recommend(Running{Status: healthy, Config: config.Default(), PassphraseSet: true})),
+		"a healthy flowd with the default config has only a note: shims fail open by default")
+
+	weak := config.Default()
+	weak.Shim.FailMode, weak.Classify.DefaultUnknown, weak.Injection.Enabled = "open", "internal", false
+	sick := flowdclient.Status{SecurityCoverage: "proxy_only", Activity: activity.Stats{WriteError: "disk full", Failed: 3}}
+	got := Recommend(Running{Status: sick, Config: weak, ConfigPath: "/etc/flowd.toml",
+		Unprotected: []unprotected.Shim{{Server: "github", PID: 7, Reason: "flowd unreachable"}}})
+	assert.Equal(t, []string{"shim_unprotected", "activity_write_failing", "hooks_missing", "no_shims", "passphrase_unset",
+		"fail_mode_open", "unknown_is_internal", "injection_scan_off"}, ids(got))
+	for _, r := range got {
+		assert.NotEmpty(t, r.Fix, r.ID)
+	}
+	assert.Equal(t, `[classify] default_unknown = "unknown" in /etc/flowd.toml`, got[6].Fix)
+}

@@ -1,0 +1,103 @@
+package events
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/flow"
+)
+
+// The kinds of event a record makes. Every record is an Activity event;
+// some are also one of the others, under the same ID.
+const (
+	Activity   = "activity"
+	Alert      = "flow.alert" // a call denied, asked about or warned of, a result blocked or changed, or a high risk
+	Quarantine = "quarantine" // a result quarantined
+	Pins       = "pins"       // tool definitions withheld until approved, or found poisoned
+)
+
+// Kinds lists the events r makes, Activity first.
+func Kinds(r activity.Record) []string {
+	kinds := []string{Activity}
+	switch {
+	case r.Decision == "deny" || r.Decision == "ask" || r.Decision == "warn",
+		r.Verdict == "block" || r.Verdict == "replace",
+		activity.RiskAtLeast(r.RiskLevel, flow.RiskHigh):
+		kinds = append(kinds, Alert)
+	}
+	if bytes.Contains(r.Details, []byte(`"quarantine_id":"`)) {
+		kinds = append(kinds, Quarantine)
+	}
+	if r.Type == activity.TypeToolsList && (bytes.Contains(r.Details, []byte(`"pending":[`)) ||
+		bytes.Contains(r.Details, []byte(`"withheld":[`))) {
+		kinds = append(kinds, Pins)
+	}
+	return kinds
+}
+
+// Hub fans records out to subscribers.
+type Hub struct {
+	mu   sync.Mutex
+	subs map[*Sub]struct{}
+}
+
+// Sub is one reader's subscription. Records arrives in commit order;
+// it is closed when the reader fell too far behind (Lagged) or
+// unsubscribed.
+type Sub struct {
+	Records <-chan activity.Record
+	ch      chan activity.Record
+	lagged  bool
+}
+
+// Lagged reports whether the subscription ended because its reader fell
+// behind: it may resume from the store after the last ID it read.
+func (s *Sub) Lagged() bool { return s.lagged }
+
+// Subscribe starts a subscription that holds up to buffer records its
+// reader has not taken yet.
+func (h *Hub) Subscribe(buffer int) *Sub {
+	ch := make(chan activity.Record, buffer)
+	s := &Sub{Records: ch, ch: ch}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.subs == nil {
+		h.subs = make(map[*Sub]struct{})
+	}
+	h.subs[s] = struct{}{}
+	return s
+}
+
+// Unsubscribe ends s; it is safe after s ended by lagging.
+func (h *Hub) Unsubscribe(s *Sub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[s]; ok {
+		delete(h.subs, s)
+		close(s.ch)
+	}
+}
+
+// Publish hands r to every subscriber without waiting: one whose buffer
+// is full is ended, lagged, rather than slowing the others or the writer.
+func (h *Hub) Publish(r activity.Record) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs {
+		select {
+		case s.ch <- r:
+		default:
+			s.lagged = true
+			delete(h.subs, s)
+			close(s.ch)
+		}
+	}
+}
+
+// Len is the number of subscribers.
+func (h *Hub) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
+}
