@@ -37,6 +37,10 @@ var contentKeys = keySet("content", "contents", "text", "data", "body", "new_str
 var textKeys = keySet("message", "msg", "comment", "description", "note", "notes", "summary", "title", "subject",
 	"caption", "post", "reply", "answer", "prompt", "instructions")
 
+// notCommands are keys of a shell tool whose values are no command lines.
+var notCommands = keySet("cwd", "workdir", "working_dir", "working_directory", "timeout", "language", "lang", "name",
+	"id", "session", "session_id", "encoding", "mode", "user", "env", "shell_type", "type")
+
 // urlKeys hold where a call fetches.
 var urlKeys = keySet("url", "uri", "href", "link", "endpoint", "address", "host", "hostname", "target", "location",
 	"src", "source", "callback", "webhook", "base_url", "baseurl", "server", "ip")
@@ -97,12 +101,17 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 	if why := secretTool(tool); why != "" {
 		f.reads = append(f.reads, why)
 	}
-	if worth(args) {
+	runs := shellTool(tool)
+	if runs || worth(args) {
 		var v any
 		if json.Unmarshal(args, &v) == nil {
-			w := &walker{f: &f}
+			w := &walker{f: &f, runs: runs && shell == ""}
 			w.object(v, "", 0)
-			lines = append(lines, w.lines...)
+			for _, l := range w.lines {
+				if l != shell { // a hook's Bash gives its command twice
+					lines = append(lines, l)
+				}
+			}
 			for _, c := range w.code {
 				lines = append(lines, "python3 -c "+quote(c))
 			}
@@ -202,9 +211,24 @@ func secretTool(tool string) string {
 	return "the output of " + tool + " (it reads " + secret + " values)"
 }
 
+// shellTool says whether a tool's name says it runs commands (shell,
+// terminal, run_command, exec): every string it is given is then read as
+// a command line, whatever its key, since a server names its parameters
+// as it likes.
+func shellTool(tool string) bool {
+	for _, t := range strings.FieldsFunc(strings.ToLower(tool), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' || r == '/' }) {
+		switch t {
+		case "shell", "bash", "sh", "zsh", "terminal", "exec", "execute", "command", "cmd", "powershell", "pwsh", "console":
+			return true
+		}
+	}
+	return false
+}
+
 // walker collects the strings of arguments by what their keys say.
 type walker struct {
 	f       *argFacts
+	runs    bool // the tool runs commands: every string is one
 	n       int
 	lines   []string
 	code    []string
@@ -278,6 +302,10 @@ func quote(s string) string {
 }
 
 func (w *walker) str(key, s string) {
+	if w.runs && strings.TrimSpace(s) != "" && !shellKeys[key] && !codeKeys[key] && !pathKeys[key] && !urlKeys[key] &&
+		!textKeys[key] && !contentKeys[key] && !notCommands[key] {
+		w.lines = append(w.lines, s)
+	}
 	switch {
 	case codeKeys[key]:
 		w.code = append(w.code, s)

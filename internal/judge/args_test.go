@@ -24,3 +24,19 @@ func TestWorth(t *testing.T) {
 		}
 	}
 }
+
+// A tool that runs commands has every string it is given read as one,
+// whatever the parameter is called.
+func TestShellToolAnyKey(t *testing.T) {
+	f := readArgs("terminal_run", []byte(`{"input":"r\\m -rf /srv","cwd":"/tmp"}`), "")
+	if w, ok := f.command.Worst(); !ok || !w.Severe {
+		t.Errorf("disguised command under another key: %+v", f.command)
+	}
+	f = readArgs("Bash", []byte(`{"command":"ls"}`), "ls")
+	if len(f.commands) != 1 {
+		t.Errorf("a hook's Bash command read %d times", len(f.commands))
+	}
+	if f := readArgs("read_file", []byte(`{"input":"r\\m -rf /srv"}`), ""); len(f.commands) != 0 {
+		t.Errorf("a file tool's argument read as a command: %+v", f.commands)
+	}
+}
