@@ -144,7 +144,7 @@ var readers = map[string]bool{"cat": true, "less": true, "more": true, "head": t
 	"gzip": true, "bzip2": true, "xz": true, "grep": true, "rg": true, "awk": true, "sed": true, "sort": true,
 	"tac": true, "nl": true, "jq": true, "yq": true, "openssl": true, "gpg": true, "source": true, ".": true,
 	"scp": true, "rsync": true, "curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "type": true,
-	"get-content": true, "gc": true, "bat": true, "view": true, "vim": true, "nano": true, "dd": true, "tee": false}
+	"get-content": true, "gc": true, "bat": true, "view": true, "vim": true, "nano": true, "dd": true}
 
 // envDumps print the environment.
 func envDump(words []string) bool {

@@ -839,7 +839,7 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 		c.Substituted = subs
 	}
 	if len(c.Words) > 0 {
-		if n := c.Words[0]; n != "" && n[0] >= utf8.RuneSelf || hasNonASCII(n) {
+		if n := c.Words[0]; hasNonASCII(n) {
 			c.Words[0] = fold(n)
 		}
 	}
@@ -1090,7 +1090,7 @@ func isDecoder(c Command) bool {
 	case "base64", "base32", "basenc":
 		return hasFlag(words[1:], "-d", "--decode", "-D")
 	case "xxd":
-		return hasFlag(words[1:], "-r", "-p", "-r -p")
+		return hasFlag(words[1:], "-r")
 	case "rev", "openssl", "gunzip", "zcat", "uudecode":
 		return true
 	case "printf":
