@@ -44,8 +44,9 @@ type Finding struct {
 // Report is what Screen found.
 type Report struct {
 	Findings []Finding
-	// Network: the line talks to other hosts.
-	Network bool
+	// Network: the line talks to other hosts; Local: it has network
+	// commands that talk only to this machine or its network.
+	Network, Local bool
 	// Reads are the credential files and environment the line reads, as
 	// "path (what it is)".
 	Reads []string
@@ -206,7 +207,6 @@ func (s *screen) command(i int) {
 		return
 	}
 	if raw, ok := netCommands[n]; ok {
-		s.r.Network = true
 		s.net(i, c, words, raw)
 	}
 	if readers[n] {
@@ -241,10 +241,14 @@ func (s *screen) sensitive(p string) {
 func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 	n := name(words)
 	dest := destination(words)
+	local := false
 	if t, ok := ssrf.Host(hostOf(dest)); ok && dest != "" {
-		if t.Kind != ssrf.Metadata && t.Disguised == "" {
-			return // a request to this machine or its network sends nothing out
-		}
+		local = t.Kind != ssrf.Metadata && t.Disguised == ""
+	}
+	if local {
+		s.r.Local = true
+	} else {
+		s.r.Network = true
 	}
 	if raw {
 		for _, a := range words[1:] {
@@ -255,6 +259,9 @@ func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 				return
 			}
 		}
+	}
+	if local {
+		return // a request to this machine or its network sends nothing out
 	}
 	var sent []string
 	wrapped := len(c.Words) - len(words) // c.Substituted counts the wrappers' words

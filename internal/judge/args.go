@@ -80,6 +80,9 @@ func (f argFacts) network() bool {
 	if f.command.Network {
 		return true
 	}
+	if f.command.Local {
+		return false // curl localhost:3000: the classifier counts it as the web
+	}
 	for _, l := range f.commands {
 		if classify.BashCommand(l).Class == classify.External {
 			return true
@@ -123,6 +126,7 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 		r := cmdrisk.Screen(l)
 		f.command.Findings = append(f.command.Findings, r.Findings...)
 		f.command.Network = f.command.Network || r.Network
+		f.command.Local = f.command.Local || r.Local
 		f.reads = append(f.reads, r.Reads...)
 	}
 	return f

@@ -153,7 +153,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	if pc.External {
 		// After the check, which waited for the session's results to be
 		// recorded: a result holding a secret counts as a read.
-		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow && reachesNetwork(in.Class, facts) {
+		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow && reachesNetwork(facts) {
 			pc.SensitiveRead = what
 		}
 	}
@@ -235,10 +235,10 @@ func checkWithin(deadline time.Time, check func() checked) checked {
 const ReadThenSendWindow = 10 * time.Minute
 
 // reachesNetwork reports whether a call to a destination that can send
-// data out actually talks to other hosts: a shell or code tool does only
-// when its command does.
-func reachesNetwork(c classify.Result, f argFacts) bool {
-	if c.Class != classify.Hybrid || len(f.commands) == 0 {
+// data out actually talks to other hosts: a call that runs commands does
+// only when they do (curl of the local dev server does not).
+func reachesNetwork(f argFacts) bool {
+	if len(f.commands) == 0 {
 		return true
 	}
 	return f.network()

@@ -47,6 +47,10 @@ func TestReadThenSend(t *testing.T) {
 			{Call{Server: "fs", Tool: "read_file", Class: internal, Args: []byte(`{"path":"~/.aws/credentials"}`)}, policy.Allow, "default_action"},
 			{Call{Server: "sh", Tool: "run", Class: hybrid, Args: []byte(`{"command":"grep -c region ~/.aws/config"}`), Ask: AskByAgent}, policy.Allow, "default_action"},
 		}},
+		{"a request to the local dev server is no egress", []step{
+			{Call{Tool: "Read", Class: internal, Args: []byte(`{"file_path":"/repo/.env"}`)}, policy.Allow, "default_action"},
+			{Call{Tool: "Bash", Class: classify.BashCommand("curl -s localhost:3000/api/health"), Args: []byte(`{}`), Shell: "curl -s localhost:3000/api/health", Ask: AskByAgent}, policy.Allow, "default_action"},
+		}},
 		{"no credential read, no finding", []step{
 			{Call{Server: "fs", Tool: "read_file", Class: internal, Args: []byte(`{"path":"README.md"}`)}, policy.Allow, "default_action"},
 			{fetch, policy.Allow, "default_action"},
