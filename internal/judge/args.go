@@ -173,11 +173,8 @@ func worth(args []byte) bool {
 				}
 				k[n] = c
 			}
-			switch key := string(k); {
-			case readKey(key):
+			if readKey(string(k)) {
 				return true
-			case textKeys[key] && len(args) <= maxTextArgs:
-				text = true
 			}
 		}
 	}
@@ -189,9 +186,8 @@ func readKey(k string) bool {
 	return shellKeys[k] || argKeys[k] || codeKeys[k] || pathKeys[k] || contentKeys[k] || urlKeys[k]
 }
 
-// maxTextArgs bounds the arguments decoded only for their free text (a
-// message's body), which the injection scan reads at most
-// injection.max_field_bytes of anyway: a 10 MB message is not copied
+// maxTextArgs bounds the arguments decoded only for a URL in their text
+// under a key that says nothing (a query): a 10 MB message is not copied
 // again for it.
 const maxTextArgs = 1 << 20
 

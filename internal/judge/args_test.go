@@ -10,13 +10,14 @@ func TestWorth(t *testing.T) {
 		args string
 		want bool
 	}{
-		{`{"message":"hello"}`, true},
+		{`{"message":"hello"}`, false},
+		{`{"path":"a","content":"hello"}`, true},
 		{`{"a":1,"b":[true,null]}`, false},
 		{`{"q":"see http://x"}`, true},
 		{`{"Command" : "ls"}`, true},
 		{`{"comm\u0061nd":"ls"}`, true},
 		{`{"x":"path"}`, false},
-		{`{"message":"` + strings.Repeat("a", maxTextArgs) + `"}`, false},
+		{`{"message":"http://` + strings.Repeat("a", maxTextArgs) + `"}`, false},
 		{`{"command":"` + strings.Repeat("a", maxTextArgs) + `"}`, true},
 	} {
 		if got := worth([]byte(c.args)); got != c.want {

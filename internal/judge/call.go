@@ -115,9 +115,11 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	}
 	facts := readArgs(in.Tool, args, in.Shell)
 	// Instructions planted for another model are looked for in what a
-	// call writes or sends, beside the flow check.
+	// call writes to a file, where the next model to read it finds them,
+	// beside the flow check. Messages sent out are not scanned: it would
+	// add the scan's time to every call to an external destination.
 	var planted chan string
-	if set.Scanner != nil && len(facts.texts) > 0 && (facts.writes || pc.External && len(facts.commands) == 0) {
+	if set.Scanner != nil && len(facts.texts) > 0 && facts.writes {
 		planted = make(chan string, 1)
 		texts, scanner := facts.texts, set.Scanner
 		go func() { planted <- plantedInjection(scanner, texts, server, tool) }()
