@@ -10,7 +10,7 @@
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
 //	flowd mcp
 //	flowd passphrase set
-//	flowd config default | config check FILE
+//	flowd config default | config check FILE | config apply
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
 package main
 
@@ -35,7 +35,7 @@ commands:
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
-  config     print the default config (config default) or check a file (config check FILE)
+  config     print the default config (config default), check a file (config check FILE), or apply one held back (config apply)
   install    install flowd as a service, enabled and started: install [--user | --system]
   uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
   start, stop, restart

@@ -125,10 +125,14 @@ func nonNil[T any](s []T) []T {
 }
 
 func cmdConfig(args []string) error {
+	if len(args) > 0 && args[0] == "apply" {
+		return configApply(args[1:], os.Stdout, openTTY)
+	}
 	fl := newFlags("flowd config")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: flowd config default      print the default config\n"+
-			"       flowd config check [FILE]   check a config file, reporting every problem (default FILE: %s)\n", paths.ConfigFile())
+			"       flowd config check [FILE]   check a config file, reporting every problem (default FILE: %s)\n"+
+			"       flowd config apply          apply the config held back because it lowers protection (asks your approval passphrase)\n", paths.ConfigFile())
 	}
 	pos, err := parseArgs(fl, args)
 	if err != nil {
@@ -171,6 +175,10 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	}
 	for _, d := range st.DamagedStores {
 		fmt.Fprintf(out, "DAMAGED  %s was damaged (%s): moved aside to %s at start, a fresh one in use\n", d.What, d.Reason, d.MovedTo)
+	}
+	if h := st.ConfigHeld; h != nil {
+		fmt.Fprintf(out, "config   HELD BACK since %s: it lowers protection (%d changes); the config in force is the one before; read and apply it with flowd config apply\n",
+			h.Since.Local().Format(time.DateTime), len(h.Changes))
 	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",

@@ -35,6 +35,9 @@ type wrapCmd struct {
 // is "" for a client with no config file, looked lists where it looked.
 type target struct {
 	client, path string
+	format       clientconfig.Format
+	project      bool   // a project's file, usually committed
+	userFile     string // where the client keeps this user's own servers
 	looked       []string
 }
 
@@ -43,10 +46,10 @@ func (w wrapCmd) run(verb string, args []string) int {
 	var msg bytes.Buffer
 	flags.SetOutput(&msg)
 	flags.Usage = func() {
-		fmt.Fprintf(flags.Output(), "usage: shim %s [--client claude-desktop|claude-code|cursor] [--config PATH] [--dry-run]\n\n", verb)
+		fmt.Fprintf(flags.Output(), "usage: shim %s [--client NAME] [--config PATH] [--dry-run]\n\n", verb)
 		flags.PrintDefaults()
 	}
-	client := flags.String("client", "", "edit only this client's config: claude-desktop, claude-code or cursor (default: every client's found)")
+	client := flags.String("client", "", "edit only this client's configs: "+clientconfig.Names()+" (default: every client's found)")
 	config := flags.String("config", "", "edit this config file instead of looking for the client's")
 	dryRun := flags.Bool("dry-run", false, "print the changes and write nothing")
 	err := flags.Parse(args)
@@ -79,8 +82,8 @@ func (w wrapCmd) run(verb string, args []string) int {
 			return 1
 		}
 		shimPath = self
-		edit = func(path string, dryRun bool) (clientconfig.File, error) {
-			return clientconfig.WrapFile(path, self, dryRun)
+		edit = func(path string, f clientconfig.Format, dryRun bool) (clientconfig.File, error) {
+			return clientconfig.WrapFile(path, f, self, dryRun)
 		}
 	}
 	code, written := 0, false
@@ -90,18 +93,18 @@ func (w wrapCmd) run(verb string, args []string) int {
 			continue
 		}
 		fmt.Fprintf(w.stdout, "%s: %s\n", t.client, t.path)
-		f, err := edit(t.path, *dryRun)
+		f, err := edit(t.path, t.format, *dryRun)
 		if err != nil {
 			fmt.Fprintf(w.stderr, "shim %s: %v\n", verb, err)
 			code = 1
 			continue
 		}
 		f.Report(w.stdout)
-		if verb == "wrap" && f.Changed() && filepath.Base(f.Path) == ".mcp.json" {
+		if verb == "wrap" && f.Changed() && t.project {
 			// A project's servers file is usually committed: the path
 			// written into it is this user's.
-			fmt.Fprintf(w.stdout, "  note: %s is a project file, usually committed; everyone who uses it needs the shim at %s "+
-				"(to keep it to yourself, add the servers with claude mcp add --scope local and wrap those)\n", t.path, shimPath)
+			fmt.Fprintf(w.stdout, "  note: %s is a project file, usually committed; everyone who uses it needs the shim at %s (%s)\n",
+				t.path, shimPath, keepToYourself(t))
 		}
 		written = written || f.Written
 	}
@@ -122,29 +125,26 @@ func targets(client, config string) ([]target, error) {
 		}
 		clients = []clientconfig.Client{c}
 	}
-	if config != "" {
-		label := client
-		if label == "" {
-			label = "config"
-		}
-		return []target{{client: label, path: config}}, nil
-	}
 	env, err := clientconfig.CurrentEnv()
 	if err != nil {
 		return nil, err
 	}
+	if config != "" {
+		return []target{configTarget(env, client, config)}, nil
+	}
 	var all []target
 	found := false
 	for _, c := range clients {
+		locs := c.Locations(env)
 		paths := c.Paths(env)
 		n := len(all)
-		for _, p := range paths {
-			_, err := os.Stat(p)
+		for _, l := range locs {
+			_, err := os.Stat(l.Path)
 			switch {
 			case err == nil:
-				all = append(all, target{client: string(c), path: p})
+				all = append(all, target{client: string(c), path: l.Path, format: l.Format, project: l.Project, userFile: locs[0].Path})
 			case !errors.Is(err, fs.ErrNotExist):
-				return nil, fmt.Errorf("%s config %s: %w", c, p, err)
+				return nil, fmt.Errorf("%s config %s: %w", c, l.Path, err)
 			}
 		}
 		found = found || len(all) > n
@@ -156,6 +156,42 @@ func targets(client, config string) ([]target, error) {
 		return nil, errors.New("no MCP client config found; name one with --config PATH")
 	}
 	return all, nil
+}
+
+// configTarget is the file named with --config: read in its client's
+// format, or, with no client named, in the one its name suggests.
+func configTarget(env clientconfig.Env, client, path string) target {
+	t := target{client: client, path: path, format: clientconfig.FormatOf(path), project: clientconfig.ProjectFile(env.Home, path)}
+	if client == "" {
+		t.client = "config"
+		return t
+	}
+	c, _ := clientconfig.ParseClient(client) // checked by the caller
+	locs := c.Locations(env)
+	t.userFile = locs[0].Path
+	if abs, err := filepath.Abs(path); err == nil {
+		for _, l := range locs {
+			if l.Path == abs {
+				t.format, t.project = l.Format, l.Project
+				return t
+			}
+		}
+	}
+	if c != clientconfig.Continue { // whose block files may be YAML or JSON
+		t.format = locs[0].Format
+	}
+	return t
+}
+
+// keepToYourself says how to keep a server out of a project's file.
+func keepToYourself(t target) string {
+	switch {
+	case t.client == string(clientconfig.ClaudeCode):
+		return "to keep it to yourself, add the servers with claude mcp add --scope local and wrap those"
+	case t.userFile != "":
+		return "to keep it to yourself, move the servers to " + t.userFile + " and wrap them there"
+	}
+	return "to keep it to yourself, move the servers to your client's user config and wrap them there"
 }
 
 // shimPath is the absolute path clients should start this shim by: they

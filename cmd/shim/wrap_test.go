@@ -86,7 +86,7 @@ func TestWrapCommandErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"wrap", "--client", "vscode"}, 1, `unknown client "vscode"`},
+		{[]string{"wrap", "--client", "notepad"}, 1, `unknown client "notepad"`},
 		{[]string{"wrap", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"unwrap", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 		{[]string{"wrap", "-h"}, 0, ""},
@@ -147,4 +147,66 @@ func TestWrapWarnsAboutProjectFiles(t *testing.T) {
 	code, out, _ = runCmd(t, "wrap", "-h")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "usage: shim wrap", "help goes to stdout")
+}
+
+// Every client's files are found, each read in its own format, and a
+// project's file gets the note that the path written is this user's.
+func TestWrapCommandOtherClients(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "src", "shop")
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("APPDATA", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("CODEX_HOME", "")
+	t.Chdir(mkdir(t, project))
+	files := map[string]string{
+		filepath.Join(home, ".codex", "config.toml"):                 "[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"docs\"]\n",
+		filepath.Join(project, ".vscode", "mcp.json"):                "{\n  // team servers\n  \"servers\": {\"db\": {\"type\": \"stdio\", \"command\": \"pg-mcp\", \"args\": []}}\n}\n",
+		filepath.Join(project, ".gemini", "settings.json"):           "{\"mcpServers\": {\"x\": {\"command\": \"x\", \"args\": []}}}\n",
+		filepath.Join(home, ".continue", "config.yaml"):              "mcpServers:\n  - name: mem\n    command: npx\n    args:\n      - mem\n",
+		filepath.Join(project, ".continue", "mcpServers", "pw.yaml"): "mcpServers:\n  - name: pw\n    command: npx\n",
+	}
+	for p, doc := range files {
+		mkdir(t, filepath.Dir(p))
+		require.NoError(t, os.WriteFile(p, []byte(doc), 0o600))
+	}
+
+	code, out, errOut := runCmd(t, "wrap")
+	require.Equal(t, 0, code, errOut)
+	for p := range files {
+		assert.Contains(t, out, ": "+p+"\n", "every file is found")
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), "/opt/flowd/shim", p)
+	}
+	for _, p := range []string{".vscode/mcp.json", ".gemini/settings.json", ".continue/mcpServers/pw.yaml"} {
+		assert.Contains(t, out, "note: "+filepath.Join(project, filepath.FromSlash(p))+" is a project file, usually committed", p)
+	}
+	assert.Equal(t, 3, strings.Count(out, "is a project file"), "user files get no note:\n%s", out)
+	assert.Contains(t, out, "to keep it to yourself, move the servers to "+filepath.Join(home, ".gemini", "settings.json"))
+
+	code, _, errOut = runCmd(t, "unwrap")
+	require.Equal(t, 0, code, errOut)
+	for p, doc := range files {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		if strings.HasSuffix(p, "pw.yaml") {
+			doc = strings.Replace(doc, "npx\n", "npx\n    args: []\n", 1) // Wrap added args, Unwrap keeps an empty list
+		}
+		assert.Equal(t, doc, string(b), p)
+	}
+
+	// A file named with --config is read in its client's format.
+	toml := filepath.Join(t.TempDir(), "codex.toml")
+	require.NoError(t, os.WriteFile(toml, []byte(files[filepath.Join(home, ".codex", "config.toml")]), 0o600))
+	code, out, errOut = runCmd(t, "wrap", "--client", "codex", "--config", toml, "--dry-run")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "docs: would be wrapped")
+}
+
+func mkdir(t *testing.T, dir string) string {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	return dir
 }

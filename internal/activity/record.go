@@ -41,11 +41,15 @@ const (
 	TypeShimConnect    = "shim_connect"
 	TypeShimDisconnect = "shim_disconnect"
 	TypeUnjudged       = "unjudged" // messages a shim passed while flowd could not judge them
+	// A config that lowers protection, held back for the approval
+	// passphrase, and one the user applied with it.
+	TypeConfigHeld    = "config_held"
+	TypeConfigApplied = "config_applied"
 )
 
 // Types lists every record type, for filters to check against.
 var Types = []string{TypeToolCall, TypeMessage, TypeToolsList, TypeHookEvaluation,
-	TypeFlowSummary, TypeShimConnect, TypeShimDisconnect, TypeUnjudged}
+	TypeFlowSummary, TypeShimConnect, TypeShimDisconnect, TypeUnjudged, TypeConfigHeld, TypeConfigApplied}
 
 // FlowTypes lists the flow types a record can have (flow.FlowType).
 var FlowTypes = []string{"internal→internal", "internal→external", "external→internal", "external→external"}

@@ -110,3 +110,71 @@ func TestGateCeiling(t *testing.T) {
 	require.True(t, errors.As(g.Check(0, pass), &locked))
 	assert.Equal(t, c.t.Add(time.Hour), locked.Until, "the pause stops growing at an hour")
 }
+
+// Restarting flowd (a new Gate over the same file) keeps the count of
+// wrong guesses and the lockout: an agent cannot restart its way to
+// fresh guesses.
+func TestGateLockoutSurvivesRestart(t *testing.T) {
+	c := &clock{t: time.Unix(5000, 0)}
+	path := filepath.Join(t.TempDir(), "approval.json")
+	gate := func() *Gate { return &Gate{File: func(int) string { return path }, Now: c.now} }
+	require.NoError(t, gate().Set(7, "", pass))
+	for range 3 {
+		// One guess per flowd.
+		require.ErrorIs(t, gate().Check(7, "guess"), ErrWrong)
+	}
+	var locked *LockedError
+	require.True(t, errors.As(gate().Check(7, pass), &locked), "locked after three wrong guesses, each with a fresh flowd")
+	assert.True(t, c.t.Add(firstPause).Equal(locked.Until), "%v", locked.Until)
+
+	c.t = locked.Until
+	require.ErrorIs(t, gate().Check(7, "guess"), ErrWrong)
+	require.True(t, errors.As(gate().Check(7, pass), &locked))
+	assert.True(t, c.t.Add(2*firstPause).Equal(locked.Until), "the pause goes on doubling across restarts: %v", locked.Until)
+
+	c.t = locked.Until
+	require.NoError(t, gate().Check(7, pass))
+	require.ErrorIs(t, gate().Check(7, "guess"), ErrWrong)
+	require.NoError(t, gate().Check(7, pass), "a success reset the count, on disk too")
+}
+
+// A guess is counted before it is checked: when the count cannot be
+// saved the guess is not checked, so stopping flowd in the middle of a
+// check cannot make it free either.
+func TestGateCountsBeforeChecking(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "flowd")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	path := filepath.Join(dir, "approval.json")
+	g := &Gate{File: func(int) string { return path }}
+	require.NoError(t, g.Set(1, "", pass))
+	require.NoError(t, g.Check(1, pass))
+	require.NoError(t, os.RemoveAll(dir))
+	err := g.Check(1, pass)
+	require.Error(t, err, "the right passphrase is not checked when its guess cannot be counted")
+	assert.NotErrorIs(t, err, ErrWrong)
+}
+
+// A damaged verifier (count, lockout or hash) refuses every guess, the
+// right one too: never "unlocked", never "none set".
+func TestGateDamagedFileRefuses(t *testing.T) {
+	// Each keeps the hash and damages the rest, or the whole.
+	for name, damage := range map[string]func([]byte) []byte{
+		"not json":       func([]byte) []byte { return []byte(`{"salt":`) },
+		"negative count": func(b []byte) []byte { return append(b[:len(b)-1], `,"wrong":-5}`...) },
+		"bad lockout":    func(b []byte) []byte { return append(b[:len(b)-1], `,"locked_until":"soon"}`...) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "approval.json")
+			require.NoError(t, (&Gate{File: func(int) string { return path }}).Set(1, "", pass))
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			b = damage(b)
+			require.NoError(t, os.WriteFile(path, b, 0o600))
+			g := &Gate{File: func(int) string { return path }}
+			err = g.Check(1, pass)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, "damaged")
+			assert.ErrorContains(t, g.Set(1, "", "a brand new passphrase"), "damaged", "nor can a new one be set over it")
+		})
+	}
+}

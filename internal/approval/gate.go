@@ -30,7 +30,10 @@ const (
 
 // Gate checks the passphrases of the users a flowd serves, each with its
 // own verifier file, and limits guessing. One check runs at a time, so
-// guesses cannot be made in parallel either.
+// guesses cannot be made in parallel either. The count of wrong guesses
+// and the lockout are saved in the verifier file before a guess is
+// checked: restarting flowd, even in the middle of a check, does not
+// give fresh guesses, and a damaged file refuses every guess.
 type Gate struct {
 	// File is where uid's verifier lives.
 	File func(uid int) string
@@ -44,10 +47,9 @@ type Gate struct {
 // user is one uid's verifier, read once: a file changed behind flowd's
 // back while it runs is ignored until flowd restarts.
 type user struct {
-	v      Verifier
-	set    bool
-	wrong  int
-	locked time.Time
+	path string
+	v    Verifier
+	set  bool
 }
 
 func (g *Gate) now() time.Time {
@@ -69,7 +71,7 @@ func (g *Gate) load(uid int) (*user, error) {
 	if g.users == nil {
 		g.users = map[int]*user{}
 	}
-	u := &user{v: v, set: set}
+	u := &user{path: g.File(uid), v: v, set: set}
 	g.users[uid] = u
 	return u, nil
 }
@@ -91,22 +93,37 @@ func (g *Gate) check(u *user, pass string) error {
 		return ErrNotSet
 	}
 	now := g.now()
-	if now.Before(u.locked) {
-		return &LockedError{Until: u.locked}
+	if now.Before(u.v.LockedUntil) {
+		return &LockedError{Until: u.v.LockedUntil}
 	}
-	if u.v.Check(pass) {
-		u.wrong, u.locked = 0, time.Time{}
-		return nil
+	// Counted as wrong, and saved, before it is checked: a guess that
+	// cannot be counted is not checked.
+	right := u.v
+	u.v.Wrong++
+	u.v.LockedUntil = lockout(u.v.Wrong, now)
+	if err := Save(u.path, u.v); err != nil {
+		return fmt.Errorf("passphrase not checked: %w", err)
 	}
-	u.wrong++
-	if u.wrong >= freeGuesses {
-		pause := maxPause
-		if n := u.wrong - freeGuesses; n < 7 { // 30s << 7 > 1h
-			pause = min(firstPause<<n, maxPause)
-		}
-		u.locked = now.Add(pause)
+	if !u.v.Check(pass) {
+		return ErrWrong
 	}
-	return ErrWrong
+	right.Wrong, right.LockedUntil = 0, time.Time{}
+	u.v = right
+	// Not saved, the guess stays counted: harmless for the one who knows.
+	Save(u.path, u.v)
+	return nil
+}
+
+// lockout is until when guessing stops after wrong guesses in a row.
+func lockout(wrong int, now time.Time) time.Time {
+	if wrong < freeGuesses {
+		return time.Time{}
+	}
+	pause := maxPause
+	if n := wrong - freeGuesses; n < 7 { // 30s << 7 > 1h
+		pause = min(firstPause<<n, maxPause)
+	}
+	return now.Add(pause)
 }
 
 // Set sets uid's passphrase to pass. Changing one that is set needs the
@@ -127,7 +144,7 @@ func (g *Gate) Set(uid int, old, pass string) error {
 	if err != nil {
 		return err
 	}
-	if err := Save(g.File(uid), v); err != nil {
+	if err := Save(u.path, v); err != nil {
 		return err
 	}
 	u.v, u.set = v, true

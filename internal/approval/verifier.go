@@ -25,12 +25,19 @@ const MinLength = 12
 // it in 2023. A verifier keeps its own count, so tests may lower this.
 var iterations = 600_000
 
-// Verifier is what flowd keeps of a passphrase.
+// Verifier is what flowd keeps of a passphrase, and of the guesses made
+// at it: the count and lockout live in the same file, so that neither a
+// restart of flowd nor removing a file beside it gives fresh guesses.
 type Verifier struct {
 	Salt       []byte    `json:"salt"`
 	Iterations int       `json:"iterations"`
 	Hash       []byte    `json:"hash"`
 	Set        time.Time `json:"set"`
+	// Wrong is how many guesses in a row were not the passphrase (or
+	// were being checked when flowd stopped); LockedUntil is when the
+	// next guess is heard.
+	Wrong       int       `json:"wrong,omitempty"`
+	LockedUntil time.Time `json:"locked_until,omitzero"`
 }
 
 // ErrWeak is a passphrase too short to set.
@@ -68,7 +75,7 @@ func Load(path string) (v Verifier, ok bool, err error) {
 	if err != nil {
 		return Verifier{}, false, fmt.Errorf("read approval passphrase %s: %w", path, err)
 	}
-	if err := json.Unmarshal(b, &v); err != nil || len(v.Hash) == 0 || v.Iterations <= 0 {
+	if err := json.Unmarshal(b, &v); err != nil || len(v.Hash) == 0 || v.Iterations <= 0 || v.Wrong < 0 {
 		// Not "none set": that would let whoever damaged it set a new one.
 		return Verifier{}, false, fmt.Errorf("approval passphrase %s is damaged: remove it and set the passphrase again (flowd passphrase set)", path)
 	}

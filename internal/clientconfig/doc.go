@@ -1,7 +1,9 @@
 // Package clientconfig owns flowd's edits to MCP clients' configuration
-// files (Claude Desktop, Claude Code, Cursor): where each client keeps its
-// servers, and putting every stdio server behind the shim (Wrap) or taking
-// it back out (Unwrap).
+// files (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Cline,
+// Zed, Gemini CLI, Codex, Continue): where each client keeps its servers,
+// in which format (JSON, JSON with comments, TOML, YAML), and putting
+// every stdio server behind the shim (Wrap) or taking it back out
+// (Unwrap).
 //
 // Edits are splices: only the `command` and `args` values of a changed
 // server are rewritten, in the layout the file already uses, so every other

@@ -46,7 +46,7 @@ func (r Result) Changed() bool {
 // Servers are found under the top-level "mcpServers" and, for Claude
 // Code's ~/.claude.json, under every "projects" entry's "mcpServers".
 func Wrap(doc []byte, shim string) (Result, error) {
-	return transform(doc, func(l layout, s server) (Server, []edit) { return wrapOne(l, s, shim) })
+	return claudeJSON.Wrap(doc, shim)
 }
 
 // Unwrap restores the command line of every wrapped server of doc: the
@@ -54,7 +54,7 @@ func Wrap(doc []byte, shim string) (Result, error) {
 // removed, so Unwrap(Wrap(doc)) is doc, except that a server written
 // without "args" keeps the "args": [] that Wrap had to add.
 func Unwrap(doc []byte) (Result, error) {
-	return transform(doc, unwrapOne)
+	return claudeJSON.Unwrap(doc)
 }
 
 // server is one entry of an "mcpServers" object, located in the document.
@@ -67,7 +67,7 @@ type server struct {
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-func transform(doc []byte, one func(layout, server) (Server, []edit)) (Result, error) {
+func transform(f Format, doc []byte, one func(layout, server) (Server, []edit)) (Result, error) {
 	// Windows editors may start a file with a byte order mark, which
 	// encoding/json rejects; it stays where it is.
 	body := bytes.TrimPrefix(doc, utf8BOM)
@@ -75,18 +75,29 @@ func transform(doc []byte, one func(layout, server) (Server, []edit)) (Result, e
 	if len(bytes.TrimSpace(body)) == 0 {
 		return Result{Out: doc}, nil // a client's fresh, empty config file holds no servers
 	}
-	if err := checkSyntax(body); err != nil {
+	parsed := body
+	if f.jsonc {
+		parsed = blankJSONC(body)
+	}
+	if err := checkSyntax(parsed); err != nil {
 		return Result{}, err
 	}
-	found, err := servers(body)
+	found, err := servers(parsed, f)
 	if err != nil {
 		return Result{}, err
 	}
-	l := layoutOf(body)
+	l := layoutOf(parsed)
 	var res Result
 	var edits []edit
 	for _, s := range found {
 		srv, e := one(l, s)
+		if !untouched(body, parsed, e) {
+			// What Wrap rewrites would lose a comment or a trailing comma,
+			// and Unwrap could not put it back.
+			srv = Server{Project: srv.Project, Name: srv.Name, Action: Skipped,
+				Note: "a comment or trailing comma sits in its command line; flowd leaves it as it is (wrap it by hand, or move the comment)"}
+			e = nil
+		}
 		res.Servers = append(res.Servers, srv)
 		edits = append(edits, e...)
 	}
@@ -94,9 +105,26 @@ func transform(doc []byte, one func(layout, server) (Server, []edit)) (Result, e
 	return res, nil
 }
 
-// servers finds the entries of the top-level "mcpServers" and of every
-// project's "mcpServers" in ~/.claude.json.
-func servers(doc []byte) ([]server, error) {
+// untouched reports whether the text that edits replace, and the line an
+// insertion joins, read the same in body as in parsed, its copy with
+// comments blanked.
+func untouched(body, parsed []byte, edits []edit) bool {
+	for _, e := range edits {
+		from := e.start
+		if e.start == e.end {
+			from = bytes.LastIndexByte(parsed[:e.start], '\n') + 1
+		}
+		if !bytes.Equal(body[from:e.end], parsed[from:e.end]) {
+			return false
+		}
+	}
+	return true
+}
+
+// servers finds the entries of the top-level member of f that holds
+// servers and, where f has projects, of every project's "mcpServers" (in
+// ~/.claude.json).
+func servers(doc []byte, f Format) ([]server, error) {
 	start := len(doc) - len(bytes.TrimLeft(doc, " \t\r\n"))
 	root := span{start, start + len(bytes.TrimSpace(doc))}
 	top, ok, err := members(doc, root)
@@ -106,12 +134,19 @@ func servers(doc []byte) ([]server, error) {
 	if !ok {
 		return nil, errors.New("the file holds no JSON object")
 	}
-	found, err := serversIn(doc, top, "")
+	key := f.keys[0]
+	for _, k := range f.keys {
+		if _, ok := last(top, k); ok {
+			key = k
+			break
+		}
+	}
+	found, err := serversIn(doc, top, key, "")
 	if err != nil {
 		return nil, err
 	}
 	projects, ok := last(top, "projects")
-	if !ok {
+	if !ok || !f.projects {
 		return found, nil
 	}
 	ps, _, err := members(doc, projects.value)
@@ -126,7 +161,7 @@ func servers(doc []byte) ([]server, error) {
 		if !ok {
 			continue // not a project entry flowd understands; Claude Code's to judge
 		}
-		more, err := serversIn(doc, fields, p.key)
+		more, err := serversIn(doc, fields, "mcpServers", p.key)
 		if err != nil {
 			return nil, fmt.Errorf("project %s: %w", p.key, err)
 		}
@@ -135,8 +170,8 @@ func servers(doc []byte) ([]server, error) {
 	return found, nil
 }
 
-func serversIn(doc []byte, fields []member, project string) ([]server, error) {
-	m, ok := last(fields, "mcpServers")
+func serversIn(doc []byte, fields []member, key, project string) ([]server, error) {
+	m, ok := last(fields, key)
 	if !ok {
 		return nil, nil
 	}
@@ -146,7 +181,7 @@ func serversIn(doc []byte, fields []member, project string) ([]server, error) {
 	}
 	if !ok {
 		line, _ := position(doc, m.value.start)
-		return nil, fmt.Errorf("line %d: \"mcpServers\" is not an object", line)
+		return nil, fmt.Errorf("line %d: %q is not an object", line, key)
 	}
 	var found []server
 	for _, e := range entries {
@@ -171,7 +206,12 @@ type stdio struct {
 
 // remoteTypes are the "type" values of servers reached over the network,
 // which have no process for the shim to wrap.
-var remoteTypes = []string{"http", "sse", "streamable-http"}
+var remoteTypes = []string{"http", "sse", "streamable-http", "streamableHttp"}
+
+// remoteFields name the address of a server reached over the network:
+// "url" for most clients, "httpUrl" for Gemini CLI, "serverUrl" for
+// Windsurf.
+var remoteFields = []string{"url", "httpUrl", "serverUrl"}
 
 // stdioOf reads the command line of s; note says why s has none flowd can
 // wrap.
@@ -179,8 +219,10 @@ func stdioOf(doc []byte, s server) (c stdio, note string) {
 	if !s.object {
 		return c, "not a JSON object"
 	}
-	if _, ok := last(s.fields, "url"); ok {
-		return c, "remote server (has a url)"
+	for _, f := range remoteFields {
+		if _, ok := last(s.fields, f); ok {
+			return c, "remote server (has a " + f + ")"
+		}
 	}
 	if t, ok := last(s.fields, "type"); ok {
 		if typ, _ := stringAt(doc, t.value); slices.Contains(remoteTypes, typ) {
@@ -191,13 +233,21 @@ func stdioOf(doc []byte, s server) (c stdio, note string) {
 	if c.command, ok = last(s.fields, "command"); !ok {
 		return c, "no command"
 	}
+	fields := s.fields
+	if nested, object, _ := members(doc, c.command.value); object {
+		// Zed's older shape: "command": {"path": ..., "args": [...]}.
+		fields = nested
+		if c.command, ok = last(fields, "path"); !ok {
+			return c, "no command path"
+		}
+	}
 	command, ok := stringAt(doc, c.command.value)
 	if !ok {
 		return c, "command is not a string"
 	}
 	c.line = []string{command}
 	c.commandRaw = doc[c.command.value.start:c.command.value.end]
-	if c.args, c.hasArgs = last(s.fields, "args"); !c.hasArgs {
+	if c.args, c.hasArgs = last(fields, "args"); !c.hasArgs {
 		return c, ""
 	}
 	if c.argSpans, ok, _ = elements(doc, c.args.value); !ok {
@@ -213,12 +263,8 @@ func stdioOf(doc []byte, s server) (c stdio, note string) {
 	return c, ""
 }
 
-func (c stdio) rawArgs(doc []byte, from int) [][]byte {
-	raw := make([][]byte, 0, len(c.argSpans)-from)
-	for _, a := range c.argSpans[from:] {
-		raw = append(raw, doc[a.start:a.end])
-	}
-	return raw
+func (c stdio) argsEdit(l layout) func(drop int, insert [][]byte) edit {
+	return l.listEdit(c.args.value, c.argSpans, l.styleOf(c.args, c.argSpans), l.sepAfter(c.args))
 }
 
 func wrapOne(l layout, s server, shim string) (Server, []edit) {
@@ -235,16 +281,15 @@ func wrapOne(l layout, s server, shim string) (Server, []edit) {
 	}
 	// The key and the old command line move into args byte for byte, so
 	// that Unwrap can put back exactly what was written.
-	args := append([][]byte{
+	args := [][]byte{
 		quote("--name"),
 		doc[s.name.rawKey.start:s.name.rawKey.end],
 		quote("--"),
 		c.commandRaw,
-	}, c.rawArgs(doc, 0)...)
+	}
 	edits := []edit{{c.command.value.start, c.command.value.end, quote(shim)}}
 	if c.hasArgs {
-		style := l.styleOf(c.args, c.argSpans)
-		edits = append(edits, edit{c.args.value.start, c.args.value.end, l.render(style, args)})
+		edits = append(edits, c.argsEdit(l)(0, args))
 	} else {
 		edits = append(edits, edit{c.command.value.end, c.command.value.end, l.argsAfter(c.command, args)})
 	}
@@ -283,10 +328,9 @@ func unwrapOne(l layout, s server) (Server, []edit) {
 		return out, nil
 	}
 	inner := c.argSpans[i]
-	style := l.styleOf(c.args, c.argSpans)
 	edits := []edit{
 		{c.command.value.start, c.command.value.end, doc[inner.start:inner.end]},
-		{c.args.value.start, c.args.value.end, l.render(style, c.rawArgs(doc, i+1))},
+		c.argsEdit(l)(i+1, nil),
 	}
 	out.Action, out.Old, out.New = Unwrapped, c.line, c.line[1+i:]
 	return out, edits

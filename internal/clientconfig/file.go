@@ -25,15 +25,15 @@ type File struct {
 	Backup  string // the previous content's copy, when Written
 }
 
-// WrapFile applies Wrap to the config file at path. A dry run reads and
-// reports but writes nothing.
-func WrapFile(path, shim string, dryRun bool) (File, error) {
-	return rewrite(path, func(b []byte) (Result, error) { return Wrap(b, shim) }, dryRun)
+// WrapFile applies Wrap to the config file at path, written in format f.
+// A dry run reads and reports but writes nothing.
+func WrapFile(path string, f Format, shim string, dryRun bool) (File, error) {
+	return rewrite(path, func(b []byte) (Result, error) { return f.Wrap(b, shim) }, dryRun)
 }
 
 // UnwrapFile applies Unwrap to the config file at path.
-func UnwrapFile(path string, dryRun bool) (File, error) {
-	return rewrite(path, Unwrap, dryRun)
+func UnwrapFile(path string, f Format, dryRun bool) (File, error) {
+	return rewrite(path, f.Unwrap, dryRun)
 }
 
 func rewrite(path string, change func([]byte) (Result, error), dryRun bool) (File, error) {
@@ -143,4 +143,10 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// WrapCommand is the command line that wraps the servers of the config
+// file at path, to show a user (doctor's fixes).
+func WrapCommand(c Client, path string) string {
+	return commandLine([]string{"shim", "wrap", "--client", string(c), "--config", path})
 }

@@ -45,7 +45,7 @@ func TestWrapFileAndBack(t *testing.T) {
 	for _, perm := range []fs.FileMode{0o600, 0o644} {
 		dir, path, orig := install(t, "claude_code.json", perm)
 
-		f, err := WrapFile(path, testShim, false)
+		f, err := WrapFile(path, claudeJSON, testShim, false)
 		require.NoError(t, err)
 		assert.True(t, f.Written)
 		assert.Equal(t, path+BackupSuffix, f.Backup)
@@ -59,7 +59,7 @@ func TestWrapFileAndBack(t *testing.T) {
 			assert.Equal(t, perm, mode(t, f.Backup), "the backup holds the same tokens as the file")
 		}
 
-		u, err := UnwrapFile(path, false)
+		u, err := UnwrapFile(path, claudeJSON, false)
 		require.NoError(t, err)
 		assert.True(t, u.Written)
 		assert.Equal(t, string(orig), string(read(t, path)))
@@ -69,7 +69,7 @@ func TestWrapFileAndBack(t *testing.T) {
 
 func TestDryRunWritesNothing(t *testing.T) {
 	dir, path, orig := install(t, "claude_desktop.json", 0o600)
-	f, err := WrapFile(path, testShim, true)
+	f, err := WrapFile(path, claudeJSON, testShim, true)
 	require.NoError(t, err)
 	assert.True(t, f.Changed())
 	assert.False(t, f.Written)
@@ -88,7 +88,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	assert.Contains(t, out.String(), "  memory: skipped, already wrapped\n")
 	assert.Contains(t, out.String(), "  dry run: nothing written\n")
 
-	u, err := UnwrapFile(path, true)
+	u, err := UnwrapFile(path, claudeJSON, true)
 	require.NoError(t, err)
 	assert.True(t, u.Changed(), "memory is wrapped")
 	assert.Equal(t, string(orig), string(read(t, path)))
@@ -97,13 +97,13 @@ func TestDryRunWritesNothing(t *testing.T) {
 
 func TestUnchangedFileIsNotRewritten(t *testing.T) {
 	dir, path, _ := install(t, "cursor.json", 0o644)
-	_, err := WrapFile(path, testShim, false)
+	_, err := WrapFile(path, claudeJSON, testShim, false)
 	require.NoError(t, err)
 	require.NoError(t, os.Remove(path+BackupSuffix))
 	before, err := os.Stat(path)
 	require.NoError(t, err)
 
-	f, err := WrapFile(path, testShim, false)
+	f, err := WrapFile(path, claudeJSON, testShim, false)
 	require.NoError(t, err)
 	assert.False(t, f.Written)
 	assert.Equal(t, []string{"config.json"}, names(t, dir), "no backup of an unchanged file")
@@ -122,7 +122,7 @@ func TestWrapFileEditsSymlinkTarget(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("cannot make a symlink here: %v", err)
 	}
-	f, err := WrapFile(link, testShim, false)
+	f, err := WrapFile(link, claudeJSON, testShim, false)
 	require.NoError(t, err)
 	assert.Equal(t, target, f.Path)
 	assert.Equal(t, target+BackupSuffix, f.Backup)
@@ -133,11 +133,11 @@ func TestWrapFileEditsSymlinkTarget(t *testing.T) {
 }
 
 func TestWrapFileErrors(t *testing.T) {
-	_, err := WrapFile(filepath.Join(t.TempDir(), "missing.json"), testShim, false)
+	_, err := WrapFile(filepath.Join(t.TempDir(), "missing.json"), claudeJSON, testShim, false)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 
 	dir, path, orig := install(t, "comment.json", 0o644)
-	_, err = WrapFile(path, testShim, false)
+	_, err = WrapFile(path, claudeJSON, testShim, false)
 	assert.ErrorContains(t, err, path+": line 3, column 5: comments are not allowed in JSON")
 	assert.Equal(t, string(orig), string(read(t, path)))
 	assert.Equal(t, []string{"config.json"}, names(t, dir))
@@ -169,4 +169,22 @@ func TestReportEmptyAndWritten(t *testing.T) {
 		"    - /s/shim --name pg -- npx ''\n"+
 		"    + npx ''\n"+
 		"  written; the previous version is in /x.bak-flowd\n", out.String())
+}
+
+// The TOML and YAML files get the same backup, and the same restore.
+func TestWrapFileOtherSyntaxes(t *testing.T) {
+	for _, fx := range []struct {
+		file   string
+		format Format
+	}{{"clients/codex_config.toml", codexTOML}, {"clients/continue_block.yaml", continueYML}} {
+		_, path, orig := install(t, fx.file, 0o600)
+		f, err := WrapFile(path, fx.format, testShim, false)
+		require.NoError(t, err)
+		require.True(t, f.Written)
+		assert.Equal(t, string(orig), string(read(t, f.Backup)))
+		assert.Equal(t, string(read(t, filepath.Join("testdata", filepath.Dir(fx.file), "wrapped", filepath.Base(fx.file)))), string(read(t, path)))
+		again, err := WrapFile(path, fx.format, testShim, false)
+		require.NoError(t, err)
+		assert.False(t, again.Written, "wrapping twice writes nothing")
+	}
 }

@@ -57,6 +57,7 @@ func (l layout) startsLine(pos int) bool {
 type arrayStyle struct {
 	multiline               bool
 	elemIndent, closeIndent string // one per line
+	trailingComma           bool   // one per line, the last one followed by a comma (TOML, JSONC)
 	open, sep, close        string // one line: padding inside the brackets, between elements
 }
 
@@ -114,7 +115,7 @@ func (l layout) render(s arrayStyle, elems [][]byte) []byte {
 		for i, e := range elems {
 			b.WriteString(l.nl + s.elemIndent)
 			b.Write(e)
-			if i < len(elems)-1 {
+			if i < len(elems)-1 || s.trailingComma {
 				b.WriteByte(',')
 			}
 		}
@@ -126,4 +127,32 @@ func (l layout) render(s arrayStyle, elems [][]byte) []byte {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
+}
+
+// listEdit rewrites the bracketed list at v, whose elements are elems:
+// the first drop elements go, and insert come before the rest. Every
+// other byte stays as written, so that taking out what was put in gives
+// the list back byte for byte however it was laid out. A list that was
+// empty, or is left empty, is written in style. sep separates elements
+// put on the line of the first one, when the list has no second to copy.
+func (l layout) listEdit(v span, elems []span, style arrayStyle, sep string) func(drop int, insert [][]byte) edit {
+	return func(drop int, insert [][]byte) edit {
+		if drop >= len(elems) {
+			return edit{v.start, v.end, l.render(style, insert)}
+		}
+		switch {
+		case l.startsLine(elems[0].start):
+			sep = "," + l.nl + l.indent(elems[0].start)
+		case len(elems) > 1:
+			sep = string(l.doc[elems[0].end:elems[1].start])
+		}
+		var b bytes.Buffer
+		b.Write(l.doc[v.start:elems[0].start])
+		for _, e := range insert {
+			b.Write(e)
+			b.WriteString(sep)
+		}
+		b.Write(l.doc[elems[drop].start:v.end])
+		return edit{v.start, v.end, b.Bytes()}
+	}
 }

@@ -280,6 +280,13 @@ func TestParseErrors(t *testing.T) {
 			want: []string{"config /x/flowd.toml:2: shim.max_inspect_bytes: 0 is not allowed; want a positive number"},
 		},
 		{
+			// Past what a session's index holds, flowd would fail at the
+			// first session instead of at load.
+			name: "too many origins",
+			doc:  "[flow]\nmax_origins = 50000\n",
+			want: []string{"config /x/flowd.toml:2: flow.max_origins: 50000 is out of range; want 1 to 25000"},
+		},
+		{
 			name: "negative duration",
 			doc:  "[shim]\nverdict_timeout = \"-1s\"\n",
 			want: []string{"config /x/flowd.toml:2: shim.verdict_timeout: -1s is not allowed; want a positive duration"},

@@ -18,6 +18,11 @@ var (
 	onIncomplete = []string{IncompletePass, IncompleteUntrusted, IncompleteFlag}
 )
 
+// MaxOriginsLimit is the largest flow.max_origins: what a session's
+// fingerprint index can hold of each kind of source
+// (fingerprint.LimitMaxOrigins, which a test holds equal).
+const MaxOriginsLimit = 25_000
+
 // fieldError is one invalid value, named by its key as written in the file.
 type fieldError struct {
 	key string
@@ -68,7 +73,9 @@ func (c *Config) validate() []fieldError {
 	v.nameMap([]string{"classify", "servers"}, c.Classify.Servers, classes)
 	v.toolMap([]string{"classify", "tools"}, c.Classify.Tools, classes)
 
-	v.positiveInt("flow.max_origins", c.Flow.MaxOrigins)
+	if n := c.Flow.MaxOrigins; n < 1 || n > MaxOriginsLimit {
+		v.fail("flow.max_origins", "%d is out of range; want 1 to %d", n, MaxOriginsLimit)
+	}
 	v.positiveInt("flow.max_response_hash_bytes", c.Flow.MaxResponseHashBytes)
 	v.positiveInt("flow.min_match_length", c.Flow.MinMatchLength)
 	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)

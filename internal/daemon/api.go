@@ -30,6 +30,8 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
+	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
+	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)
 	return mux
 }
 
@@ -110,6 +112,13 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := d.status(v)
+	if v.all {
+		d.mu.Lock()
+		if h := d.held; h != nil {
+			st.ConfigHeld = &flowdclient.HeldConfig{Changes: h.changes, Digest: h.digest, Since: h.since}
+		}
+		d.mu.Unlock()
+	}
 	if p, ok := peer(r.Context()); ok {
 		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
 	}

@@ -58,24 +58,35 @@ func activityFilter(v viewer, q url.Values) (activity.Filter, error) {
 	return f.Check()
 }
 
+// activityRequest reads an activity request's filter from q, within what
+// its asker may see, and flushes the log so that what was acknowledged
+// before the request is in its answer. Having answered the request when
+// it cannot, it returns false.
+func (d *Daemon) activityRequest(w http.ResponseWriter, r *http.Request, q url.Values) (activity.Filter, bool) {
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return activity.Filter{}, false
+	}
+	f, err := activityFilter(v, q)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return f, false
+	}
+	if err := d.store.Flush(); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return f, false
+	}
+	return f, true
+}
+
 // serveActivity answers a page of records, newest first. When the page
 // is full, a Link header names the next one (rel="next"), as the APIs
 // users know do: the cursor is the last ID, so a page stays cheap however
 // deep it is.
 func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
-	v, ok := d.viewer(w, r)
-	if !ok {
-		return
-	}
 	q := r.URL.Query()
-	f, err := activityFilter(v, q)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	// What was acknowledged before this query is visible to it.
-	if err := d.store.Flush(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+	f, ok := d.activityRequest(w, r, q)
+	if !ok {
 		return
 	}
 	recs, err := d.store.Query(f)
@@ -101,32 +112,24 @@ func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
 // (format=jsonl, the default) or CSV (format=csv). Details, which hold
 // the flow evidence, come with include_flows=true.
 func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
-	v, ok := d.viewer(w, r)
-	if !ok {
+	q := r.URL.Query()
+	if q.Get("limit") != "" {
+		http.Error(w, "an export has no limit: narrow it with since, until, after or before", http.StatusBadRequest)
 		return
 	}
-	q := r.URL.Query()
-	f, err := activityFilter(v, q)
-	if err == nil && q.Get("limit") != "" {
-		err = errors.New("an export has no limit: narrow it with since, until, after or before")
-	}
-	var write func(activity.Record) error
-	var done func() error
-	if err == nil {
-		write, done, err = activity.Exporter(w, q.Get("format"), q.Get("include_flows") == "true")
-	}
+	write, done, err := activity.Exporter(w, q.Get("format"), q.Get("include_flows") == "true")
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f, ok := d.activityRequest(w, r, q)
+	if !ok {
 		return
 	}
 	if q.Get("format") == activity.CSV {
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
-	}
-	if err := d.store.Flush(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
 	}
 	// The status is sent with the first bytes: an error after them can
 	// only cut the stream short, which a reader sees as a last line that
@@ -140,17 +143,8 @@ func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
 // serveGraph draws one session (sessiongraph): its sources, destinations
 // and the data that moved between them.
 func (d *Daemon) serveGraph(w http.ResponseWriter, r *http.Request) {
-	v, ok := d.viewer(w, r)
+	f, ok := d.activityRequest(w, r, url.Values{"session": {r.PathValue("id")}})
 	if !ok {
-		return
-	}
-	f, err := activityFilter(v, url.Values{"session": {r.PathValue("id")}})
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if err := d.store.Flush(); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	var recs []activity.Record

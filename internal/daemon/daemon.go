@@ -57,12 +57,18 @@ func (d *Daemon) current() *judge.Settings { return d.judge.Settings() }
 
 // Reload applies a new config to every decision from now on. Flow state
 // is kept; limits of the flow section apply to sessions started later.
+// A config that lowers protection while an approval passphrase is set is
+// held back (a *HeldError): the settings in force stay until the user
+// applies it (flowd config apply).
 func (d *Daemon) Reload(c *config.Config) error {
 	s, err := judge.NewSettings(c)
 	if err != nil {
 		return err
 	}
-	d.hub.Reload(s)
+	if changes := d.mustHold(d.current().Cfg, c); len(changes) > 0 {
+		return d.hold(c, changes, "reload")
+	}
+	d.applyConfig(s)
 	d.log.Info("config reloaded")
 	return nil
 }
@@ -96,6 +102,7 @@ type Daemon struct {
 	wg        sync.WaitGroup       // one per shim connection
 	releasing atomic.Bool          // a hand-back of memory to the OS is scheduled
 	conns     *connguard.Guard     // unidentified connections; nil outside Run
+	held      *heldConfig          // a config that waits for the passphrase
 	// events hands committed records to the live event streams, which
 	// end when stopping is closed.
 	events   *events.Hub
@@ -343,11 +350,7 @@ func (st stores) close() error {
 
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, st stores) (*Daemon, error) {
-	j, err := judge.New(o.Config, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
-	if err != nil {
-		return nil, err
-	}
-	d := &Daemon{judge: j, hub: upstream.NewHub(j), flows: j.Flows, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+	d := &Daemon{socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
@@ -358,6 +361,18 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		o.Log.Error("approval passphrase unreadable: releasing and approving are refused until it is set again", "err", err)
 	} else if set {
 		o.Log.Info("approval passphrase set", "since", since)
+	}
+	// The config file may have been edited to lower protection while
+	// flowd was stopped: then the config last in force stays.
+	cfg, held := d.startConfig(o.Config)
+	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
+	if err != nil {
+		return nil, err
+	}
+	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
+	d.saveInForce(cfg)
+	if held != nil {
+		d.hold(o.Config, held, "start")
 	}
 	return d, nil
 }

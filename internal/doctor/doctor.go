@@ -88,9 +88,13 @@ type Flowd struct {
 type ClientFile struct {
 	Client    string
 	Path      string
+	Project   bool // a project's file, usually committed
 	Err       string
 	Wrapped   []string
 	Unwrapped []string
+	// LeftAlone are stdio servers wrap cannot edit, each with the reason
+	// ("NAME: reason").
+	LeftAlone []string
 }
 
 // HookScope is one Claude Code settings file and flowd's hooks in it.
@@ -198,33 +202,40 @@ func clients(dir string) []ClientFile {
 	env.Dir = dir
 	var out []ClientFile
 	for _, c := range clientconfig.Clients {
-		for _, p := range c.Paths(env) {
-			doc, err := os.ReadFile(p)
+		for _, l := range c.Locations(env) {
+			doc, err := os.ReadFile(l.Path)
 			if err != nil {
 				continue // not installed here
 			}
-			cf := ClientFile{Client: string(c), Path: p}
-			// Wrapping in memory tells which servers still need it.
-			r, err := clientconfig.Wrap(doc, "shim")
-			if err != nil {
-				cf.Err = err.Error()
-			}
-			for _, s := range r.Servers {
-				name := s.Name
-				if s.Project != "" {
-					name = s.Project + ": " + s.Name
-				}
-				switch {
-				case s.Action == clientconfig.Wrapped:
-					cf.Unwrapped = append(cf.Unwrapped, name)
-				case s.Note == "already wrapped":
-					cf.Wrapped = append(cf.Wrapped, name)
-				}
-			}
-			out = append(out, cf)
+			out = append(out, clientFile(c, l, doc))
 		}
 	}
 	return out
+}
+
+// clientFile sorts the servers of one config file by what wrap would do
+// with them, which it finds by wrapping in memory.
+func clientFile(c clientconfig.Client, l clientconfig.Location, doc []byte) ClientFile {
+	cf := ClientFile{Client: string(c), Path: l.Path, Project: l.Project}
+	r, err := l.Format.Wrap(doc, "shim")
+	if err != nil {
+		cf.Err = err.Error()
+	}
+	for _, s := range r.Servers {
+		name := s.Name
+		if s.Project != "" {
+			name = s.Project + ": " + s.Name
+		}
+		switch {
+		case s.Action == clientconfig.Wrapped:
+			cf.Unwrapped = append(cf.Unwrapped, name)
+		case s.Note == "already wrapped":
+			cf.Wrapped = append(cf.Wrapped, name)
+		case !strings.HasPrefix(s.Note, "remote server") && !strings.HasPrefix(s.Note, "a block from Continue's hub") && s.Note != "no command":
+			cf.LeftAlone = append(cf.LeftAlone, name+": "+s.Note)
+		}
+	}
+	return cf
 }
 
 func hooks(dir string) []HookScope {
@@ -302,22 +313,45 @@ func Judge(f Facts) []Finding {
 	}
 	out = append(out, stores(f)...)
 	if len(f.Clients) == 0 {
-		add("clients", Info, "no MCP client config found (Claude Desktop, Claude Code, Cursor)", "")
+		add("clients", Info, "no MCP client config found (looked for "+clientconfig.Names()+")", "")
 	}
 	for _, c := range f.Clients {
-		switch {
-		case c.Err != "":
-			add("clients", Fail, fmt.Sprintf("%s config %s: %s", c.Client, c.Path, c.Err), "")
-		case len(c.Unwrapped) > 0:
-			add("clients", Warn, fmt.Sprintf("%s (%s): not wrapped, flowd cannot see them: %s", c.Client, c.Path, strings.Join(c.Unwrapped, ", ")),
-				fmt.Sprintf("shim wrap --client %s --config %s", c.Client, c.Path))
-		case len(c.Wrapped) > 0:
-			add("clients", OK, fmt.Sprintf("%s (%s): all %d stdio servers wrapped", c.Client, c.Path, len(c.Wrapped)), "")
-		default:
-			add("clients", Info, fmt.Sprintf("%s (%s): no stdio servers", c.Client, c.Path), "")
-		}
+		out = append(out, judgeClient(c)...)
 	}
 	out = append(out, coverage(f)...)
+	return out
+}
+
+// judgeClient is what doctor says of one client config file: each
+// server wrapped, not yet wrapped, or one wrap cannot edit, and the
+// command that fixes it.
+func judgeClient(c ClientFile) []Finding {
+	var out []Finding
+	add := func(status, msg, fix string) {
+		out = append(out, Finding{Section: "clients", Status: status, Message: msg, Fix: fix})
+	}
+	where := fmt.Sprintf("%s (%s)", c.Client, c.Path)
+	wrap := clientconfig.WrapCommand(clientconfig.Client(c.Client), c.Path)
+	if c.Project {
+		// The shim's path written there is this user's.
+		wrap += " (a project file, usually committed: the shim path it gets is yours)"
+	}
+	switch {
+	case c.Err != "":
+		add(Fail, fmt.Sprintf("%s: %s", where, c.Err), "correct the file where the message says, then "+wrap)
+	case len(c.Unwrapped) > 0:
+		add(Warn, fmt.Sprintf("%s: not wrapped, flowd cannot see them: %s", where, strings.Join(c.Unwrapped, ", ")), wrap)
+	case len(c.Wrapped) > 0 && len(c.LeftAlone) > 0:
+		add(OK, fmt.Sprintf("%s: wrapped: %s", where, strings.Join(c.Wrapped, ", ")), "")
+	case len(c.Wrapped) > 0:
+		add(OK, fmt.Sprintf("%s: all %d stdio servers wrapped (%s)", where, len(c.Wrapped), strings.Join(c.Wrapped, ", ")), "")
+	case len(c.LeftAlone) == 0:
+		add(Info, where+": no stdio servers", "")
+	}
+	if len(c.LeftAlone) > 0 {
+		add(Warn, fmt.Sprintf("%s: flowd cannot see these, and shim wrap cannot edit them: %s", where, strings.Join(c.LeftAlone, "; ")),
+			"rewrite them as the reason says, then "+wrap+"; or set each one's command line to SHIM --name NAME -- COMMAND ARGS by hand")
+	}
 	return out
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/boltfile"
+	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
@@ -181,4 +182,46 @@ func TestJudgeSplitAndUnprotected(t *testing.T) {
 	assert.Contains(t, all, "| kill 77, then restart your MCP clients")
 	assert.Contains(t, all, `shim "slack" (pid 5) passes messages unchecked`)
 	assert.Contains(t, all, "flowd is not running")
+}
+
+// Every client file found is listed, wrapped or not, with the command
+// that fixes it.
+func TestJudgeClients(t *testing.T) {
+	mac := "/Users/ana/Library/Application Support/Code/User/mcp.json"
+	fs := Judge(Facts{Clients: []ClientFile{
+		{Client: "vscode", Path: mac, Unwrapped: []string{"playwright"}, Wrapped: []string{"fetch"}},
+		{Client: "gemini-cli", Path: "/p/.gemini/settings.json", Project: true, Unwrapped: []string{"x"}},
+		{Client: "zed", Path: "/h/.config/zed/settings.json", Err: "line 4, column 3: invalid character"},
+		{Client: "codex", Path: "/h/.codex/config.toml", Wrapped: []string{"docs"}, LeftAlone: []string{"figma: written inline"}},
+		{Client: "windsurf", Path: "/h/.codeium/windsurf/mcp_config.json"},
+	}})
+	cl := find(fs, "clients")
+	require.Len(t, cl, 6)
+	assert.Equal(t, Warn, cl[0].Status)
+	assert.Equal(t, "shim wrap --client vscode --config '"+mac+"'", cl[0].Fix, "a path with a space is quoted")
+	assert.Contains(t, cl[1].Fix, "a project file, usually committed")
+	assert.Equal(t, Fail, cl[2].Status)
+	assert.Contains(t, cl[2].Fix, "shim wrap --client zed --config /h/.config/zed/settings.json")
+	assert.Equal(t, OK, cl[3].Status)
+	assert.Equal(t, Warn, cl[4].Status)
+	assert.Contains(t, cl[4].Message, "figma: written inline")
+	assert.Contains(t, cl[4].Fix, "by hand")
+	assert.Equal(t, Info, cl[5].Status)
+	assert.Contains(t, cl[5].Message, "no stdio servers")
+}
+
+// clientFile reads each client's format.
+func TestClientFile(t *testing.T) {
+	env := clientconfig.Env{GOOS: "linux", Home: "/h", Dir: "/p", Getenv: func(string) string { return "" }}
+	codex := clientconfig.Codex.Locations(env)
+	doc := "[mcp_servers.a]\ncommand = \"/usr/bin/shim\"\nargs = [\"--name\", \"a\", \"--\", \"x\"]\n" +
+		"[mcp_servers.b]\ncommand = \"y\"\n[mcp_servers.r]\nurl = \"https://r\"\n[mcp_servers]\nc = { command = \"z\" }\n"
+	cf := clientFile(clientconfig.Codex, codex[1], []byte(doc))
+	assert.Equal(t, ClientFile{Client: "codex", Path: "/p/.codex/config.toml", Project: true,
+		Wrapped: []string{"a"}, Unwrapped: []string{"b"}, LeftAlone: []string{"c: written inline or with dotted keys; flowd edits servers written as [mcp_servers.NAME] tables"}}, cf)
+
+	zed := clientconfig.Zed.Locations(env)[0]
+	cf = clientFile(clientconfig.Zed, zed, []byte("// Zed settings\n{\"context_servers\": {\"pg\": {\"command\": {\"path\": \"npx\", \"args\": []}}}}"))
+	assert.Equal(t, []string{"pg"}, cf.Unwrapped)
+	assert.Empty(t, cf.Err)
 }

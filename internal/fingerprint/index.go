@@ -12,8 +12,9 @@ import (
 
 // Options bound an Index. A zero field takes its default.
 type Options struct {
-	// MaxOrigins is how many origins an index keeps; adding one more evicts
-	// the oldest. Default 10,000; at most 50,000.
+	// MaxOrigins is how many origins an index keeps from each kind of
+	// source (external, and the others); adding one more evicts the oldest
+	// of its kind. Default 10,000; at most 25,000.
 	MaxOrigins int
 	// MaxHashBytes caps how much of each origin's content is examined
 	// (max_response_hash_bytes). Default 65,536.
@@ -39,9 +40,11 @@ const (
 	defaultMinLength    = 20
 	defaultK            = 32
 	defaultW            = 16
-	limitMaxOrigins     = 50_000 // slots are uint16, with room for spares
-	minK                = 8      // shorter windows could never be informative
-	maxK                = 1024
+	// LimitMaxOrigins is the largest MaxOrigins: slots are uint16, two
+	// kinds of source with room for spares.
+	LimitMaxOrigins = 25_000
+	minK            = 8 // shorter windows could never be informative
+	maxK            = 1024
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -61,8 +64,8 @@ func (o Options) withDefaults() (Options, error) {
 		o.W = defaultW
 	}
 	switch {
-	case o.MaxOrigins < 1 || o.MaxOrigins > limitMaxOrigins:
-		return o, fmt.Errorf("fingerprint: max origins %d out of range 1..%d", o.MaxOrigins, limitMaxOrigins)
+	case o.MaxOrigins < 1 || o.MaxOrigins > LimitMaxOrigins:
+		return o, fmt.Errorf("fingerprint: max origins %d out of range 1..%d", o.MaxOrigins, LimitMaxOrigins)
 	case o.MaxHashBytes < 1:
 		return o, fmt.Errorf("fingerprint: max hash bytes %d must be positive", o.MaxHashBytes)
 	case o.MinLength < 1:
@@ -131,20 +134,30 @@ type Match struct {
 // side dense, the same guarantee (W+K-1 shared bytes are always found) costs
 // 1/W fingerprints per byte instead of 2/(W+1).
 //
-// Where origins share a hash, the newest is reported. Evicted slots are
+// Origins from external sources are kept apart from the others: each kind
+// has its own MaxOrigins and evicts only its own oldest, so a flood of
+// fetched pages cannot push out what was read from the user's systems.
+//
+// Where origins share a hash, the newest is reported, except that an
+// origin from an external source never takes a hash from a live one that
+// is not: text an attacker can publish must not hide where the user's own
+// data came from. Evicted slots are
 // only marked dead; their entries are purged in one sweep when a table
 // needs room or spare slots run out, so eviction is O(1) and purges are
 // amortised over many additions.
 type Index struct {
 	opts Options
 
-	mu     sync.RWMutex
-	units  table
-	grams  table
-	ids    []uint64 // by slot
-	dead   []bool   // by slot: evicted, entries not yet purged
-	live   []uint16 // slots in insertion order, oldest at head
-	head   int
+	mu    sync.RWMutex
+	units table
+	grams table
+	ids   []uint64 // by slot
+	dead  []bool   // by slot: evicted, entries not yet purged
+	ext   []bool   // by slot: the origin came from an external source
+	// live is each kind's slots (not external, external) in insertion
+	// order, oldest at head.
+	live   [2][]uint16
+	head   [2]int
 	free   []uint16 // purged slots ready for reuse
 	nDead  int
 	spares int
@@ -161,7 +174,7 @@ func NewIndex(opts Options) (*Index, error) {
 		return nil, err
 	}
 	seed := maphash.MakeSeed()
-	x := &Index{opts: o, spares: max(16, o.MaxOrigins/8)}
+	x := &Index{opts: o, spares: max(16, o.MaxOrigins/4)}
 	x.preparers.New = func() any {
 		return &extractor{minLen: o.MinLength, maxUnit: o.MaxHashBytes, seed: seed, keepValues: true}
 	}
@@ -173,14 +186,14 @@ func NewIndex(opts Options) (*Index, error) {
 func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return len(x.live) - x.head
+	return len(x.live[0]) - x.head[0] + len(x.live[1]) - x.head[1]
 }
 
 // Bytes is about how much memory the index holds: its tables and slots.
 func (x *Index) Bytes() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.units.bytes() + x.grams.bytes() + 8*cap(x.ids) + cap(x.dead) + 2*(cap(x.live)+cap(x.free))
+	return x.units.bytes() + x.grams.bytes() + 8*cap(x.ids) + cap(x.dead) + cap(x.ext) + 2*(cap(x.live[0])+cap(x.live[1])+cap(x.free))
 }
 
 // Salts keep the three kinds of unit hash apart in one table.
@@ -211,8 +224,9 @@ type Prints struct {
 // Size is the memory p's fingerprints hold, in bytes.
 func (p *Prints) Size() int { return 8*(len(p.units)+len(p.grams)) + len(p.Values) }
 
-// Add records a tool result as origin id: Prepare, then Insert.
-func (x *Index) Add(id uint64, content []byte) { x.Insert(id, x.Prepare(content)) }
+// Add records a tool result as origin id, from a source that is not
+// external: Prepare, then Insert.
+func (x *Index) Add(id uint64, content []byte) { x.Insert(id, x.Prepare(content), false) }
 
 // Prepare fingerprints a tool result, its raw JSON or text; only its first
 // MaxHashBytes are examined. Any number may run at once, beside Insert and
@@ -252,15 +266,20 @@ func (x *Index) Prepare(content []byte) *Prints {
 	return p
 }
 
-// Insert adds the fingerprints p of a tool result as origin id. Origins
-// are evicted in the order they were inserted.
-func (x *Index) Insert(id uint64, p *Prints) {
+// Insert adds the fingerprints p of a tool result as origin id; external
+// says that it came from an external source. Origins of each kind are
+// evicted in the order they were inserted.
+func (x *Index) Insert(id uint64, p *Prints, external bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	slot := x.newSlot(id)
+	slot := x.newSlot(id, external)
+	put := (*table).put
+	if external {
+		put = x.putExternal
+	}
 	x.makeRoom(&x.units, len(p.units))
 	for _, key := range p.units {
-		x.units.put(key, slot)
+		put(&x.units, key, slot)
 	}
 	x.makeRoom(&x.grams, len(p.grams))
 	for b := 0; b < len(p.grams); b += touchBatch {
@@ -269,7 +288,35 @@ func (x *Index) Insert(id uint64, p *Prints) {
 		// overlapping their cache misses, before the puts use them.
 		x.sink += x.grams.touch(batch)
 		for _, key := range batch {
-			x.grams.put(key, slot)
+			put(&x.grams, key, slot)
+		}
+	}
+}
+
+// putExternal puts key for the slot of an external origin unless a live
+// origin that is not external holds it.
+func (x *Index) putExternal(t *table, key uint64, slot uint16) {
+	t.putUnless(key, slot, func(old uint16) bool { return !x.dead[old] && !x.ext[old] })
+}
+
+// ForgetExternal drops the origins that came from external sources and
+// hands back the memory they took.
+func (x *Index) ForgetExternal() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, s := range x.live[1][x.head[1]:] {
+		x.dead[s] = true
+		x.nDead++
+	}
+	x.live[1], x.head[1] = x.live[1][:0], 0
+	if x.nDead > 0 {
+		x.purge()
+	}
+	// purge shrinks only a mostly empty table; what the external origins
+	// took is handed back whenever a rebuild gives some back.
+	for _, t := range []*table{&x.units, &x.grams} {
+		if t.capacity() > minTableCap && t.n*2 < t.capacity() {
+			t.resize()
 		}
 	}
 }
@@ -289,17 +336,21 @@ func (x *Index) makeRoom(t *table, m int) {
 	}
 }
 
-// newSlot evicts the oldest origin if the index is full and returns a slot
-// for id.
-func (x *Index) newSlot(id uint64) uint16 {
-	if len(x.live)-x.head >= x.opts.MaxOrigins {
-		old := x.live[x.head]
-		x.head++
+// newSlot evicts the oldest origin of id's kind if it has MaxOrigins and
+// returns a slot for id.
+func (x *Index) newSlot(id uint64, external bool) uint16 {
+	k := 0
+	if external {
+		k = 1
+	}
+	if len(x.live[k])-x.head[k] >= x.opts.MaxOrigins {
+		old := x.live[k][x.head[k]]
+		x.head[k]++
 		x.dead[old] = true
 		x.nDead++
-		if x.head > len(x.live)/2 {
-			x.live = append(x.live[:0], x.live[x.head:]...)
-			x.head = 0
+		if x.head[k] > len(x.live[k])/2 {
+			x.live[k] = append(x.live[k][:0], x.live[k][x.head[k]:]...)
+			x.head[k] = 0
 		}
 	}
 	var slot uint16
@@ -307,17 +358,19 @@ func (x *Index) newSlot(id uint64) uint16 {
 	case len(x.free) > 0:
 		slot = x.free[len(x.free)-1]
 		x.free = x.free[:len(x.free)-1]
-	case len(x.ids) < x.opts.MaxOrigins+x.spares:
+	case len(x.ids) < 2*x.opts.MaxOrigins+x.spares:
 		slot = uint16(len(x.ids))
 		x.ids = append(x.ids, 0)
 		x.dead = append(x.dead, false)
+		x.ext = append(x.ext, false)
 	default:
 		x.purge()
 		slot = x.free[len(x.free)-1]
 		x.free = x.free[:len(x.free)-1]
 	}
 	x.ids[slot] = id
-	x.live = append(x.live, slot)
+	x.ext[slot] = external
+	x.live[k] = append(x.live[k], slot)
 	return slot
 }
 

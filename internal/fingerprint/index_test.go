@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -276,9 +277,66 @@ func TestNewestOriginWins(t *testing.T) {
 	assert.Equal(t, uint64(2), got[0].Origin)
 }
 
+// An origin from an external source never takes a hash from a live one
+// that is not: a page that repeats the user's data does not hide where
+// it came from. The other way round, the newest still wins.
+func TestExternalOriginDoesNotTakeOver(t *testing.T) {
+	x := newTestIndex(t, Options{})
+	x.Insert(1, x.Prepare(mcpResult(prose)), false)
+	x.Insert(2, x.Prepare(mcpResult("a page that quotes it: "+prose)), true)
+	x.Insert(3, x.Prepare(mcpResult(prose)), true)
+	for _, args := range [][]byte{toolCall(map[string]any{"body": prose}), toolCall(map[string]any{"body": prose[20:300]})} {
+		got := x.Match(args)
+		require.NotEmpty(t, got)
+		assert.Equal(t, uint64(1), got[0].Origin, "%s", args)
+	}
+	x.Insert(4, x.Prepare(mcpResult(prose)), false)
+	assert.Equal(t, uint64(4), x.Match(toolCall(map[string]any{"body": prose}))[0].Origin)
+}
+
+// Each kind of source has MaxOrigins of its own: external origins evict
+// only external ones.
+func TestEvictionByKind(t *testing.T) {
+	x := newTestIndex(t, Options{MaxOrigins: 50})
+	x.Insert(1, x.Prepare(mcpResult(prose)), false)
+	for i := range 500 {
+		x.Insert(uint64(100+i), x.Prepare(mcpResult(fmt.Sprintf("external result number %d with some words in it", i))), true)
+	}
+	assert.Equal(t, 51, x.Len())
+	got := x.Match(toolCall(map[string]any{"body": prose[10:200]}))
+	require.NotEmpty(t, got)
+	assert.Equal(t, uint64(1), got[0].Origin)
+	for i := range 50 {
+		x.Add(uint64(1000+i), mcpResult(fmt.Sprintf("internal result number %d with other words in it", i)))
+	}
+	assert.Empty(t, x.Match(toolCall(map[string]any{"body": prose[10:200]})), "50 newer internal origins evict it")
+	assert.Equal(t, 100, x.Len())
+}
+
+// ForgetExternal drops the external origins, keeps the others and gives
+// memory back.
+func TestForgetExternal(t *testing.T) {
+	x := newTestIndex(t, Options{})
+	c := newCorpus(5)
+	x.Add(1, mcpResult(prose))
+	var page string
+	for i := range 2000 {
+		page = c.prose(2000)
+		x.Insert(uint64(10+i), x.Prepare(mcpResult(page)), true)
+	}
+	before := x.Bytes()
+	x.ForgetExternal()
+	assert.Equal(t, 1, x.Len())
+	assert.Less(t, x.Bytes(), before/4)
+	assert.Empty(t, x.Match(toolCall(map[string]any{"body": page[100:400]})))
+	got := x.Match(toolCall(map[string]any{"body": prose[10:200]}))
+	require.NotEmpty(t, got)
+	assert.Equal(t, uint64(1), got[0].Origin)
+}
+
 func TestOptions(t *testing.T) {
 	for _, o := range []Options{
-		{MaxOrigins: -1}, {MaxOrigins: limitMaxOrigins + 1}, {MaxHashBytes: -5},
+		{MaxOrigins: -1}, {MaxOrigins: LimitMaxOrigins + 1}, {MaxHashBytes: -5},
 		{MinLength: -1}, {K: 4}, {K: 2000}, {W: -1},
 	} {
 		_, err := NewIndex(o)

@@ -35,9 +35,11 @@ const (
 	maxFragments   = 32
 )
 
-// SecretMatch is a known secret found in text.
+// SecretMatch is a known secret found in text: the id and label it was
+// added with.
 type SecretMatch struct {
 	Secret   uint64
+	Label    string
 	Encoding Encoding
 }
 
@@ -66,7 +68,9 @@ const MinSecretLength = 8
 // Secrets arrive from internal and from external sources. Those from
 // external sources (a fetched page full of key-shaped strings) have their
 // own, smaller pool, so that a flood of them cannot push out the secrets
-// read from the user's own systems.
+// read from the user's own systems, and a value known from those keeps
+// its id and label when an external source repeats it: published text
+// does not change where a secret is taken to come from.
 type SecretIndex struct {
 	max int
 
@@ -87,6 +91,7 @@ type SecretIndex struct {
 
 type secretSlot struct {
 	id    uint64
+	label string
 	value string
 }
 
@@ -118,12 +123,13 @@ func NewSecretIndex(max int) (*SecretIndex, error) {
 	return &SecretIndex{max: max, byValue: make(map[string]uint32)}, nil
 }
 
-// Add records secret under id (what Find reports, e.g. the origin it came
-// from); external says that it arrived from an external source. Adding a
-// known value again only updates its id (and moves a secret from the
-// external pool to the internal one, never back). Secrets shorter than
-// MinSecretLength are ignored.
-func (x *SecretIndex) Add(id uint64, secret string, external bool) {
+// Add records secret under id and label (what Find reports: the origin it
+// came from, its type); external says that it arrived from an external
+// source. Adding a known value again updates its id and label, and moves
+// a secret from the external pool to the internal one, except that an
+// external source never takes over a secret of the internal pool.
+// Secrets shorter than MinSecretLength are ignored.
+func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 	if len(secret) < MinSecretLength {
 		return
 	}
@@ -134,12 +140,14 @@ func (x *SecretIndex) Add(id uint64, secret string, external bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s, ok := x.byValue[secret]; ok {
-		x.secrets[s].id = id
-		if !external {
-			if i := slices.Index(x.pools[1], s); i >= 0 {
-				x.pools[1] = slices.Delete(x.pools[1], i, i+1)
-				x.push(0, s)
-			}
+		i := slices.Index(x.pools[1], s)
+		if external && i < 0 {
+			return
+		}
+		x.secrets[s].id, x.secrets[s].label = id, label
+		if !external && i >= 0 {
+			x.pools[1] = slices.Delete(x.pools[1], i, i+1)
+			x.push(0, s)
 		}
 		return
 	}
@@ -154,7 +162,7 @@ func (x *SecretIndex) Add(id uint64, secret string, external bool) {
 	// A copy, not a window into the text the secret was found in, which
 	// may be large.
 	value := strings.Clone(secret)
-	x.secrets[slot] = secretSlot{id: id, value: value}
+	x.secrets[slot] = secretSlot{id: id, label: label, value: value}
 	x.byValue[value] = slot
 	x.cost += secretCost(value)
 	x.push(pool, slot)
@@ -168,14 +176,32 @@ func (x *SecretIndex) push(pool int, slot uint32) {
 		limit = min(limit, maxExternalSecrets)
 	}
 	if len(x.pools[pool]) == limit {
-		old := x.pools[pool][0]
+		x.drop(x.pools[pool][0])
 		x.pools[pool] = x.pools[pool][1:]
-		delete(x.byValue, x.secrets[old].value)
-		x.cost -= secretCost(x.secrets[old].value)
-		x.secrets[old] = secretSlot{}
-		x.free = append(x.free, old)
 	}
 	x.pools[pool] = append(x.pools[pool], slot)
+}
+
+// drop forgets the secret in slot; the caller takes it off its pool.
+func (x *SecretIndex) drop(slot uint32) {
+	delete(x.byValue, x.secrets[slot].value)
+	x.cost -= secretCost(x.secrets[slot].value)
+	x.secrets[slot] = secretSlot{}
+	x.free = append(x.free, slot)
+}
+
+// ForgetExternal forgets the secrets of the external pool.
+func (x *SecretIndex) ForgetExternal() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.pools[1]) == 0 {
+		return
+	}
+	for _, slot := range x.pools[1] {
+		x.drop(slot)
+	}
+	x.pools[1] = nil
+	x.set, x.needles, x.pieces = nil, nil, nil
 }
 
 // Bytes is about how much memory the index takes, its automaton built.
@@ -344,6 +370,7 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 	}
 	seen := map[key]bool{}
 	var out []SecretMatch
+	var slots []uint32 // by match
 	search := func(v view) bool {
 		report := func(slot uint32, name Encoding) {
 			// A raw secret is reported once, in the first view that has
@@ -355,7 +382,8 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 			}
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, SecretMatch{Secret: x.secrets[slot].id, Encoding: name})
+				out = append(out, SecretMatch{Secret: x.secrets[slot].id, Label: x.secrets[slot].label, Encoding: name})
+				slots = append(slots, slot)
 			}
 		}
 		if !v.noRaw || !v.noCase {
@@ -416,13 +444,19 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 	}
 	// A piece of a secret says less than the secret: report pieces only
 	// of secrets not found whole.
-	whole := map[uint64]bool{}
-	for _, m := range out {
+	whole := map[uint32]bool{}
+	for i, m := range out {
 		if m.Encoding != EncFragment {
-			whole[m.Secret] = true
+			whole[slots[i]] = true
 		}
 	}
-	return slices.DeleteFunc(out, func(m SecretMatch) bool { return m.Encoding == EncFragment && whole[m.Secret] }), true
+	kept := out[:0]
+	for i, m := range out {
+		if m.Encoding != EncFragment || !whole[slots[i]] {
+			kept = append(kept, m)
+		}
+	}
+	return kept, true
 }
 
 // plain reports whether enc names a secret written as it is, apart from

@@ -48,9 +48,9 @@ func TestSecretIndexFinds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			x, err := NewSecretIndex(10)
 			require.NoError(t, err)
-			x.Add(1, "unrelated-secret-value-123", false)
-			x.Add(42, key, false)
-			x.Add(43, tildes, false)
+			x.Add(1, "", "unrelated-secret-value-123", false)
+			x.Add(42, "", key, false)
+			x.Add(43, "", tildes, false)
 			got := find(x, []byte(tt.text))
 			require.NotEmpty(t, got)
 			assert.True(t, slices.ContainsFunc(got, func(m SecretMatch) bool { return m.Encoding == tt.want }), "%+v", got)
@@ -69,23 +69,23 @@ func TestSecretIndexCaseOnlyForSingleCaseSecrets(t *testing.T) {
 	x, err := NewSecretIndex(10)
 	require.NoError(t, err)
 	const hexKey = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-	x.Add(1, hexKey, false)
-	x.Add(2, "GEZDGNBVGY3TQOJQGEZDGNBV", false) // a base32 TOTP seed
-	x.Add(3, "xoxb-Mixed-Case-Token-Value-1", false)
+	x.Add(1, "", hexKey, false)
+	x.Add(2, "", "GEZDGNBVGY3TQOJQGEZDGNBV", false) // a base32 TOTP seed
+	x.Add(3, "", "xoxb-Mixed-Case-Token-Value-1", false)
 	got := find(x, []byte("k="+strings.ToUpper(hexKey)+" seed="+strings.ToLower("GEZDGNBVGY3TQOJQGEZDGNBV")))
-	assert.ElementsMatch(t, []SecretMatch{{1, EncCase}, {2, EncCase}}, got)
+	assert.ElementsMatch(t, []SecretMatch{{1, "", EncCase}, {2, "", EncCase}}, got)
 	assert.Empty(t, find(x, []byte(strings.ToLower("xoxb-Mixed-Case-Token-Value-1"))), "a mixed-case secret in another case is another string")
 	whole := find(x, []byte(hexKey))
-	assert.Equal(t, []SecretMatch{{1, EncRaw}}, whole, "pieces of a secret found whole are not reported")
+	assert.Equal(t, []SecretMatch{{1, "", EncRaw}}, whole, "pieces of a secret found whole are not reported")
 }
 
 func TestSecretIndexIgnores(t *testing.T) {
 	x, err := NewSecretIndex(10)
 	require.NoError(t, err)
-	x.Add(1, "ghp_16C7e42F292c6912E7710c838347Ae178B4a", false)
-	x.Add(2, "short", false)
+	x.Add(1, "", "ghp_16C7e42F292c6912E7710c838347Ae178B4a", false)
+	x.Add(2, "", "short", false)
 	// Most of a secret is a leak: it is found as a fragment.
-	assert.Equal(t, []SecretMatch{{1, EncFragment}}, find(x, []byte("ghp_16C7e42F292c6912E7710c838347Ae17 is cut short")))
+	assert.Equal(t, []SecretMatch{{1, "", EncFragment}}, find(x, []byte("ghp_16C7e42F292c6912E7710c838347Ae17 is cut short")))
 	for _, text := range []string{
 		"ghp_16C7e42F29 and 2c6912E7710c8 cut into pieces shorter than a fragment",
 		"short",
@@ -99,13 +99,13 @@ func TestSecretIndexIgnores(t *testing.T) {
 func TestSecretIndexForgetsOldest(t *testing.T) {
 	x, err := NewSecretIndex(2)
 	require.NoError(t, err)
-	x.Add(1, "first-secret-aaaa", false)
-	x.Add(2, "second-secret-bbbb", false)
-	x.Add(3, "third-secret-cccc", false)
-	x.Add(4, "second-secret-bbbb", false)
+	x.Add(1, "", "first-secret-aaaa", false)
+	x.Add(2, "", "second-secret-bbbb", false)
+	x.Add(3, "", "third-secret-cccc", false)
+	x.Add(4, "", "second-secret-bbbb", false)
 	assert.Empty(t, find(x, []byte("first-secret-aaaa")))
-	assert.Equal(t, []SecretMatch{{4, EncRaw}}, find(x, []byte("second-secret-bbbb")))
-	assert.Equal(t, []SecretMatch{{3, EncHex}}, find(x, []byte(hex.EncodeToString([]byte("third-secret-cccc")))))
+	assert.Equal(t, []SecretMatch{{4, "", EncRaw}}, find(x, []byte("second-secret-bbbb")))
+	assert.Equal(t, []SecretMatch{{3, "", EncHex}}, find(x, []byte(hex.EncodeToString([]byte("third-secret-cccc")))))
 	_, err = NewSecretIndex(0)
 	assert.Error(t, err)
 }
@@ -118,7 +118,7 @@ func TestSecretIndexKeepsRecentSecretsApartThroughReuse(t *testing.T) {
 	require.NoError(t, err)
 	key := func(i int) string { return fmt.Sprintf("AKIA%016d", i) }
 	for i := range 50 {
-		x.Add(uint64(i), key(i), false)
+		x.Add(uint64(i), "", key(i), false)
 	}
 	for i := range 50 {
 		got := find(x, []byte("x="+hex.EncodeToString([]byte(key(i)))))
@@ -126,7 +126,7 @@ func TestSecretIndexKeepsRecentSecretsApartThroughReuse(t *testing.T) {
 			assert.Empty(t, got, "forgotten key %d", i)
 			continue
 		}
-		assert.Equal(t, []SecretMatch{{uint64(i), EncHex}}, got, "key %d", i)
+		assert.Equal(t, []SecretMatch{{uint64(i), "", EncHex}}, got, "key %d", i)
 	}
 }
 
@@ -157,7 +157,7 @@ func BenchmarkSecretFind(b *testing.B) {
 		for j := range tok {
 			tok[j] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[c.rng.IntN(62)]
 		}
-		x.Add(uint64(i), "ghp_"+string(tok), false)
+		x.Add(uint64(i), "", "ghp_"+string(tok), false)
 	}
 	text := toolCall(map[string]any{"body": c.prose(4000)})
 	b.SetBytes(int64(len(text)))

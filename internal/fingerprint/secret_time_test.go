@@ -44,7 +44,7 @@ func FuzzSecretFindLinear(f *testing.F) {
 		require.NoError(t, err)
 		ids := strings.Split(secrets, "\n")
 		for i, s := range ids {
-			x.Add(uint64(i), s, i%2 == 1)
+			x.Add(uint64(i), "", s, i%2 == 1)
 		}
 		got, work := findWork(t, x, []byte(text))
 		if x.set != nil {
@@ -87,10 +87,10 @@ func TestSecretFindAttackShapes(t *testing.T) {
 	}
 	x, err := NewSecretIndex(4096)
 	require.NoError(t, err)
-	x.Add(1, token, false)
-	x.Add(2, strings.Repeat("ab", 60), false)
+	x.Add(1, "", token, false)
+	x.Add(2, "", strings.Repeat("ab", 60), false)
 	for i, k := range fakes {
-		x.Add(uint64(100+i), k, true)
+		x.Add(uint64(100+i), "", k, true)
 	}
 	sizes := []int{1 << 10, 64 << 10, 1 << 20}
 	if !testing.Short() {
@@ -115,26 +115,49 @@ func TestSecretIndexExternalFloodKeepsInternal(t *testing.T) {
 	x, err := NewSecretIndex(8)
 	require.NoError(t, err)
 	const internal = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
-	x.Add(1, internal, false)
+	x.Add(1, "", internal, false)
 	for i := range 1000 {
-		x.Add(uint64(10+i), fmt.Sprintf("AKIAQZ7XK2MV%08d", i), true)
+		x.Add(uint64(10+i), "", fmt.Sprintf("AKIAQZ7XK2MV%08d", i), true)
 	}
-	assert.Equal(t, []SecretMatch{{1, EncRaw}}, find(x, []byte("x="+internal)))
+	assert.Equal(t, []SecretMatch{{1, "", EncRaw}}, find(x, []byte("x="+internal)))
 	assert.Empty(t, find(x, []byte("AKIAQZ7XK2MV00000000")), "the oldest external secrets are forgotten")
-	assert.Equal(t, []SecretMatch{{1009, EncRaw}}, find(x, []byte("AKIAQZ7XK2MV00000999")))
+	assert.Equal(t, []SecretMatch{{1009, "", EncRaw}}, find(x, []byte("AKIAQZ7XK2MV00000999")))
 	// Seen again from an internal source, an external secret is kept as one.
-	x.Add(2000, "AKIAQZ7XK2MV00000998", false)
+	x.Add(2000, "", "AKIAQZ7XK2MV00000998", false)
 	for i := range 100 {
-		x.Add(uint64(3000+i), fmt.Sprintf("AKIAQZ7XK2MX%08d", i), true)
+		x.Add(uint64(3000+i), "", fmt.Sprintf("AKIAQZ7XK2MX%08d", i), true)
 	}
-	assert.Equal(t, []SecretMatch{{2000, EncRaw}}, find(x, []byte("AKIAQZ7XK2MV00000998")))
+	assert.Equal(t, []SecretMatch{{2000, "", EncRaw}}, find(x, []byte("AKIAQZ7XK2MV00000998")))
+}
+
+// An external source that repeats a secret read from an internal one
+// does not take it over: Find still names where it was read first. The
+// external pool is forgotten whole, the internal one kept.
+func TestSecretIndexExternalDoesNotTakeOver(t *testing.T) {
+	x, err := NewSecretIndex(8)
+	require.NoError(t, err)
+	const internal = "Zx81-pQ0r_LmN3vB7cT2"
+	x.Add(1, "password", internal, false)
+	x.Add(2, "generic", internal, true)
+	x.Add(3, "api_key", "k9Jd-02mWq_Ls8Ee1RtY", true)
+	assert.Equal(t, []SecretMatch{{1, "password", EncRaw}}, find(x, []byte("p="+internal)))
+	assert.Equal(t, []SecretMatch{{3, "api_key", EncRaw}}, find(x, []byte("k9Jd-02mWq_Ls8Ee1RtY")))
+	// A newer internal source does take it over.
+	x.Add(4, "password", internal, false)
+	assert.Equal(t, []SecretMatch{{4, "password", EncRaw}}, find(x, []byte(internal)))
+
+	before := x.Bytes()
+	x.ForgetExternal()
+	assert.Empty(t, find(x, []byte("k9Jd-02mWq_Ls8Ee1RtY")))
+	assert.Equal(t, []SecretMatch{{4, "password", EncRaw}}, find(x, []byte(internal)))
+	assert.Less(t, x.Bytes(), before)
 }
 
 // A budget that runs out stops Find, which says so.
 func TestSecretFindStopsWhenBudgetRunsOut(t *testing.T) {
 	x, err := NewSecretIndex(8)
 	require.NoError(t, err)
-	x.Add(1, "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
+	x.Add(1, "", "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
 	text := bytes.Repeat([]byte("ghp_aB3dE5fG7hJ9kL1mN3p "), 1000)
 	_, complete := x.Find(text, budget.Work(1000))
 	assert.False(t, complete)
@@ -149,11 +172,11 @@ func BenchmarkSecretFindShapes(b *testing.B) {
 	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 	x, err := NewSecretIndex(4096)
 	require.NoError(b, err)
-	x.Add(1, token, false)
+	x.Add(1, "", token, false)
 	var planted strings.Builder
 	for i := range 2048 {
 		k := fmt.Sprintf("AKIAQZ7XK2MV%08d", i)
-		x.Add(uint64(100+i), k, true)
+		x.Add(uint64(100+i), "", k, true)
 		planted.WriteString(k)
 	}
 	for _, s := range []struct{ name, unit string }{
@@ -180,16 +203,16 @@ func TestSecretIndexBytes(t *testing.T) {
 	x, err := NewSecretIndex(4)
 	require.NoError(t, err)
 	assert.Zero(t, x.Bytes())
-	x.Add(1, "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
+	x.Add(1, "", "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
 	one := x.Bytes()
 	assert.Greater(t, one, 2*startBits/8)
 	for i := range 4 {
-		x.Add(uint64(10+i), fmt.Sprintf("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1x%05d", i), false)
+		x.Add(uint64(10+i), "", fmt.Sprintf("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1x%05d", i), false)
 	}
 	four := x.Bytes()
 	assert.Greater(t, four, one)
 	for i := range 8 {
-		x.Add(uint64(20+i), fmt.Sprintf("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1y%05d", i), false)
+		x.Add(uint64(20+i), "", fmt.Sprintf("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1y%05d", i), false)
 	}
 	assert.Equal(t, four, x.Bytes(), "four secrets of the same length, the oldest forgotten")
 }

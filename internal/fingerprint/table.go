@@ -213,6 +213,42 @@ func (t *table) put(key uint64, slot uint16) {
 	t.putPacked(key, slot)
 }
 
+// putUnless is put, except that an entry whose slot keep approves of stays.
+func (t *table) putUnless(key uint64, slot uint16, keep func(old uint16) bool) {
+	if len(t.buckets) == 0 {
+		for i := t.home(key); ; {
+			c := t.cells[i]
+			if c>>16 == key {
+				if !keep(uint16(c)) {
+					t.cells[i] = key<<16 | uint64(slot)
+				}
+				return
+			}
+			if c == 0 {
+				t.n++
+				t.cells[i] = key<<16 | uint64(slot)
+				return
+			}
+			if i++; i == len(t.cells) {
+				i = 0
+			}
+		}
+	}
+	switch b, i, where := t.find(key); where {
+	case inBucket:
+		if !keep(t.buckets[b].slots[i]) {
+			t.buckets[b].slots[i] = slot
+		}
+		return
+	case stashed:
+		if !keep(t.stash[key]) {
+			t.stash[key] = slot
+		}
+		return
+	}
+	t.insert(key, slot)
+}
+
 func (t *table) putWide(key uint64, slot uint16) {
 	for i := t.home(key); ; {
 		c := t.cells[i]

@@ -18,13 +18,20 @@ import (
 
 // Options bound what a session keeps.
 type Options struct {
-	MaxOrigins   int           // per session; the oldest is evicted (default 10,000)
+	// MaxOrigins is how many results a session keeps from external
+	// sources, and as many from the others: a result evicts the oldest of
+	// its kind, so a flood of fetched pages never pushes out what was read
+	// from the user's systems (default 10,000; at most
+	// fingerprint.LimitMaxOrigins).
+	MaxOrigins   int
 	MaxHashBytes int           // of each result that is fingerprinted and scanned (default 65,536)
 	MinLength    int           // shortest string that matches on its own (default 20)
 	IdleTimeout  time.Duration // a session idle this long is summarised and dropped (default 30 min)
 	// MaxBytes bounds the memory of all sessions' origins together
-	// (default 256 MiB). Past it the least recently active session's
-	// origins are forgotten (see Session.Check) and OnForget is told.
+	// (default 256 MiB). Past it the results from external sources are
+	// forgotten first, least recently active session first; only if that
+	// is not enough, all of the least recently active session's origins
+	// (see Session.Check), and OnForget is told.
 	MaxBytes int
 	OnForget func(session string, freed int)
 }
@@ -118,17 +125,22 @@ func (t *Tracker) Bytes() int {
 }
 
 // account updates what s is accounted for and, past MaxBytes, forgets
-// the origins of the least recently active sessions until all fit: s's
-// own last, should it alone be over.
+// what the sessions read from external sources, then, if that is not
+// enough, the origins of the least recently active sessions until all
+// fit: s's own last, should it alone be over. External results go first
+// because a flood of them costs an attacker nothing, and must not buy
+// the forgetting of what was read from the user's own systems.
 func (t *Tracker) account(s *Session) {
-	size := s.size()
-	t.mu.Lock()
-	if t.sessions[s.id] != s {
-		t.mu.Unlock()
-		return // expired meanwhile
+	if !t.settle(s) {
+		return
 	}
-	t.bytes += size - s.bytes
-	s.bytes = size
+	for _, v := range t.leastRecent() {
+		v.forgetExternal()
+		if !t.settle(v) {
+			return
+		}
+	}
+	t.mu.Lock()
 	var victims []*Session
 	if t.bytes > t.opts.MaxBytes {
 		all := make([]*Session, 0, len(t.sessions))
@@ -158,6 +170,36 @@ func (t *Tracker) account(s *Session) {
 	}
 }
 
+// settle updates what s is accounted for and reports whether all sessions
+// are over MaxBytes.
+func (t *Tracker) settle(s *Session) (over bool) {
+	size := s.size()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sessions[s.id] == s { // else expired meanwhile
+		t.bytes += size - s.bytes
+		s.bytes = size
+	}
+	return t.bytes > t.opts.MaxBytes
+}
+
+// leastRecent is the sessions holding results from external sources,
+// least recently active first.
+func (t *Tracker) leastRecent() []*Session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var all []*Session
+	last := make(map[*Session]time.Time)
+	for _, v := range t.sessions {
+		if v.hasExternal() {
+			all = append(all, v)
+			last[v] = v.lastActive()
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return last[all[i]].Before(last[all[j]]) })
+	return all
+}
+
 // Session is the flow state of one agent session.
 type Session struct {
 	id string
@@ -171,8 +213,9 @@ type Session struct {
 	index   *fingerprint.Index
 	secrets *fingerprint.SecretIndex // nil until the session has a secret
 	origins map[uint64]*Origin
-	order   []uint64 // origin ids, oldest first, for eviction
-	owner   map[uint64]secretOwner
+	// order is the origin ids of each kind (not external, external),
+	// oldest first: each kind evicts its own.
+	order   [2][]uint64
 	started time.Time
 	last    time.Time
 	sum     counts
@@ -187,11 +230,6 @@ type Session struct {
 	bytes     int // accounted by the tracker, under its lock
 }
 
-type secretOwner struct {
-	origin uint64
-	typ    string
-}
-
 type counts struct {
 	origins   int
 	edges     int
@@ -204,7 +242,7 @@ type counts struct {
 func newSession(id string, t *Tracker) *Session {
 	now := time.Now()
 	s := &Session{id: id, t: t, index: t.newIndex(), origins: make(map[uint64]*Origin),
-		owner: make(map[uint64]secretOwner), started: now, last: now,
+		started: now, last: now,
 		sum: counts{flowTypes: map[string]int{}, risks: map[string]int{}, tools: map[string]bool{}, linked: map[string]bool{}}}
 	s.cond = sync.NewCond(&s.mu)
 	return s
@@ -221,19 +259,16 @@ func (t *Tracker) newIndex() *fingerprint.Index {
 	return idx
 }
 
-// Memory estimates for what has no size of its own: an origin's record
-// with its map entries, and a secret's owner entry.
-const (
-	originBytes = 256
-	ownerBytes  = 64
-)
+// originBytes estimates the memory of an origin's record with its map
+// entries, which has no size of its own.
+const originBytes = 256
 
 // size is about how much memory the session's origins hold.
 func (s *Session) size() int {
 	s.mu.Lock()
-	idx, n, owners, sec := s.index, len(s.origins), len(s.owner), s.secrets
+	idx, n, sec := s.index, len(s.origins), s.secrets
 	s.mu.Unlock()
-	b := idx.Bytes() + n*originBytes + owners*ownerBytes
+	b := idx.Bytes() + n*originBytes
 	if sec != nil {
 		b += sec.Bytes()
 	}
@@ -247,9 +282,41 @@ func (s *Session) forget() int {
 	idx := s.t.newIndex()
 	s.mu.Lock()
 	s.index, s.secrets, s.forgotten = idx, nil, true
-	s.origins, s.order, s.owner = make(map[uint64]*Origin), nil, make(map[uint64]secretOwner)
+	s.origins, s.order = make(map[uint64]*Origin), [2][]uint64{}
 	s.mu.Unlock()
 	return freed
+}
+
+// forgetExternal drops the origins from external sources. Unlike forget,
+// it leaves the session knowing where its internal data is: what it sends
+// is judged as before.
+func (s *Session) forgetExternal() {
+	s.mu.Lock()
+	idx, sec := s.index, s.secrets
+	for _, id := range s.order[1] {
+		delete(s.origins, id)
+	}
+	s.order[1] = nil
+	s.mu.Unlock()
+	idx.ForgetExternal()
+	if sec != nil {
+		sec.ForgetExternal()
+	}
+}
+
+func (s *Session) hasExternal() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.order[1]) > 0
+}
+
+// kind is the eviction kind of an origin of class c: external sources
+// apart from all others, which may hold the user's data.
+func kind(c classify.Class) int {
+	if c == classify.External {
+		return 1
+	}
+	return 0
 }
 
 func (s *Session) lastActive() time.Time {
@@ -297,12 +364,13 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 		text = Text(content, limit)
 	}
 	origin := &o
+	k := kind(o.Class)
 	s.mu.Lock()
 	s.origins[o.ID] = origin
-	s.order = append(s.order, o.ID)
-	if len(s.order) > s.t.opts.MaxOrigins {
-		delete(s.origins, s.order[0])
-		s.order = s.order[1:]
+	s.order[k] = append(s.order[k], o.ID)
+	if len(s.order[k]) > s.t.opts.MaxOrigins {
+		delete(s.origins, s.order[k][0])
+		s.order[k] = s.order[k][1:]
 	}
 	s.last = time.Now()
 	s.sum.origins++
@@ -326,7 +394,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	s.inserts.add(p.Size(), func() {
 		// Into the index Prepare read: if the session's origins were
 		// forgotten meanwhile, this one goes with them.
-		idx.Insert(origin.ID, p)
+		idx.Insert(origin.ID, p, k == 1)
 		done()
 	})
 	if s.t.detector != nil {
@@ -360,9 +428,7 @@ func (s *Session) scan(o *Origin, text string) {
 			o.Secrets = append(o.Secrets, f.Type)
 		}
 		for _, v := range secretParts(f) {
-			sid := s.t.newID()
-			s.secrets.Add(sid, v, o.Class == classify.External)
-			s.owner[sid] = secretOwner{origin: o.ID, typ: f.Type}
+			s.secrets.Add(o.ID, f.Type, v, o.Class == classify.External)
 		}
 	}
 }
@@ -495,12 +561,11 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	a.Unfinished = !complete
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
-		own, ok := s.owner[h.Secret]
-		o := s.origins[own.origin]
-		if !ok || o == nil {
+		o := s.origins[h.Secret]
+		if o == nil {
 			continue
 		}
-		a.add(Edge{From: *o, Kind: "secret", Secret: own.typ, Encoding: string(h.Encoding)}, dest.Class)
+		a.add(Edge{From: *o, Kind: "secret", Secret: h.Label, Encoding: string(h.Encoding)}, dest.Class)
 		seen[o.ID] = true
 	}
 	for _, m := range matches {

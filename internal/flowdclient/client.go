@@ -48,6 +48,9 @@ type Status struct {
 	// ApprovalPassphrase: the asking user has set the passphrase that
 	// releasing and approving need.
 	ApprovalPassphrase bool `json:"approval_passphrase_set"`
+	// ConfigHeld is the config flowd held back because it lowers
+	// protection, waiting for flowd config apply.
+	ConfigHeld *HeldConfig `json:"config_held,omitempty"`
 }
 
 // Shim is one connected shim.

@@ -1,0 +1,176 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Weakened lists the changes from old to new that lower protection, each
+// as "key: old → new (why)"; none when new protects at least as well. A
+// config reload that weakens is held back for the user's approval
+// passphrase: a process running as the user (the agent) can edit the
+// file and send flowd a SIGHUP.
+//
+// It errs towards listing: a change whose effect depends on what flowd
+// reads from servers (a classification removed, a tool override added
+// for anything but "deny") counts as weakening.
+func Weakened(old, new *Config) []string {
+	var w weakenings
+	w.rank("shim.fail_mode", old.Shim.FailMode, new.Shim.FailMode, []string{FailOpen, FailClosed},
+		"messages pass when flowd is unreachable")
+	// What flowd did is evidence: less of it kept, or logged, hides an
+	// agent's tracks.
+	w.rank("daemon.log_level", old.Daemon.LogLevel, new.Daemon.LogLevel, []string{"error", "warn", "info", "debug"}, "less is logged")
+	w.shorter("activity.max_age", old.Activity.MaxAge, new.Activity.MaxAge, "activity records deleted sooner")
+	w.less("activity.max_records", old.Activity.MaxRecords, new.Activity.MaxRecords, "fewer activity records kept")
+
+	p, q := old.Policy, new.Policy
+	for _, k := range []struct {
+		key      string
+		old, new string
+	}{
+		{"policy.default_action", p.DefaultAction, q.DefaultAction},
+		{"policy.internal_to_external", p.InternalToExternal, q.InternalToExternal},
+		{"policy.internal_to_unknown", p.InternalToUnknown, q.InternalToUnknown},
+		{"policy.sensitive_data_external", p.SensitiveDataExternal, q.SensitiveDataExternal},
+		{"policy.ask_fallback", p.AskFallback, q.AskFallback},
+	} {
+		w.rank(k.key, k.old, k.new, actions, "a weaker action")
+	}
+	w.turnedOff("policy.ask_with_elicitation", p.AskWithElicitation, q.AskWithElicitation, "ask becomes ask_fallback without hooks")
+	w.turnedOff("policy.require_justification", p.RequireJustification, q.RequireJustification, "data leaves without a stated reason")
+	for _, h := range p.SuspiciousEndpoints {
+		if !slices.Contains(q.SuspiciousEndpoints, h) {
+			w.add("policy.suspicious_endpoints", fmt.Sprintf("%q removed", h), "calls to it are no longer denied")
+		}
+	}
+	for _, tool := range union(p.ToolOverrides, q.ToolOverrides) {
+		key := formatKey([]string{"policy", "tool_overrides", tool})
+		a, had := p.ToolOverrides[tool]
+		b, has := q.ToolOverrides[tool]
+		switch {
+		case !had && has && b != ActionDeny:
+			w.add(key, "added as "+strconv.Quote(b), "it wins over every other rule")
+		case had && !has && a != ActionAllow:
+			w.add(key, fmt.Sprintf("%q removed", a), "the other rules may be weaker")
+		case had && has:
+			w.rank(key, a, b, actions, "a weaker action")
+		}
+	}
+
+	c, d := old.Classify, new.Classify
+	w.class("classify.default_unknown", c.DefaultUnknown, d.DefaultUnknown, true)
+	for _, m := range []struct {
+		path     string
+		old, new map[string]string
+	}{{"servers", c.Servers, d.Servers}, {"tools", c.Tools, d.Tools}} {
+		for _, name := range union(m.old, m.new) {
+			key := formatKey([]string{"classify", m.path, name})
+			a, had := m.old[name]
+			b, has := m.new[name]
+			switch {
+			case had && !has:
+				w.add(key, fmt.Sprintf("%q removed", a), "flowd's own reading may trust it more")
+			default:
+				w.class(key, a, b, had)
+			}
+		}
+	}
+
+	f, g := old.Flow, new.Flow
+	w.less("flow.max_origins", f.MaxOrigins, g.MaxOrigins, "fewer results remembered")
+	w.less("flow.max_response_hash_bytes", f.MaxResponseHashBytes, g.MaxResponseHashBytes, "less of each result remembered")
+	if g.MinMatchLength > f.MinMatchLength {
+		w.add("flow.min_match_length", fmt.Sprintf("%d → %d", f.MinMatchLength, g.MinMatchLength), "shorter copies go unnoticed")
+	}
+	w.shorter("flow.session_idle_timeout", f.SessionIdleTimeout, g.SessionIdleTimeout, "sessions forgotten sooner")
+	w.less("flow.max_memory_bytes", f.MaxMemoryBytes, g.MaxMemoryBytes, "results forgotten sooner")
+
+	i, j := old.Injection, new.Injection
+	w.turnedOff("injection.enabled", i.Enabled, j.Enabled, "tool output is no longer scanned")
+	w.less("injection.max_field_bytes", i.MaxFieldBytes, j.MaxFieldBytes, "less of each field scanned")
+	w.less("injection.max_message_bytes", i.MaxMessageBytes, j.MaxMessageBytes, "less of each message scanned")
+	w.shorter("injection.time_budget", i.TimeBudget, j.TimeBudget, "less of each message scanned")
+	w.rank("injection.taint_action", i.TaintAction, j.TaintAction, []string{TaintRaise, TaintDeny}, "a tainted session is trusted more")
+	w.rank("injection.on_incomplete", i.OnIncomplete, j.OnIncomplete, []string{IncompletePass, IncompleteUntrusted, IncompleteFlag},
+		"content not scanned whole is trusted more")
+	if !i.TrustOnFirstUse && j.TrustOnFirstUse {
+		w.add("injection.trust_on_first_use", "false → true", "new servers' tools are trusted unseen")
+	}
+	for _, v := range j.Waivers {
+		if !slices.Contains(i.Waivers, v) {
+			w.add("injection.waiver", fmt.Sprintf("%s/%s rule %s added", v.Server, v.Tool, v.Rule), "a rule is silenced")
+		}
+	}
+	for _, t := range []struct {
+		key      string
+		old, new float64
+	}{
+		{"injection.thresholds.flag", i.Thresholds.Flag, j.Thresholds.Flag},
+		{"injection.thresholds.redact", i.Thresholds.Redact, j.Thresholds.Redact},
+		{"injection.thresholds.block", i.Thresholds.Block, j.Thresholds.Block},
+	} {
+		if t.new > t.old {
+			w.add(t.key, fmt.Sprintf("%v → %v", t.old, t.new), "higher scores pass")
+		}
+	}
+	return w
+}
+
+type weakenings []string
+
+func (w *weakenings) add(key, change, why string) {
+	*w = append(*w, fmt.Sprintf("%s: %s (%s)", key, change, why))
+}
+
+// rank notes a value that moves down order, weakest first. A value not
+// in order (not validated) counts as the weakest.
+func (w *weakenings) rank(key, old, new string, order []string, why string) {
+	if slices.Index(order, new) < slices.Index(order, old) {
+		w.add(key, fmt.Sprintf("%q → %q", old, new), why)
+	}
+}
+
+func (w *weakenings) turnedOff(key string, old, new bool, why string) {
+	if old && !new {
+		w.add(key, fmt.Sprintf("%v → %v", old, new), why)
+	}
+}
+
+func (w *weakenings) less(key string, old, new int, why string) {
+	if new < old {
+		w.add(key, fmt.Sprintf("%d → %d", old, new), why)
+	}
+}
+
+func (w *weakenings) shorter(key string, old, new Duration, why string) {
+	if new.Duration < old.Duration {
+		w.add(key, fmt.Sprintf("%s → %s", old.Duration, new.Duration), why)
+	}
+}
+
+// class notes a classification that trusts more. A server or tool
+// classed internal is trusted as a destination; one classed external
+// is not protected as a source. had says whether there was an old class.
+func (w *weakenings) class(key, old, new string, had bool) {
+	if new == old || new != ClassInternal && new != ClassExternal {
+		return
+	}
+	why := "data sent to it is trusted to stay inside"
+	if new == ClassExternal {
+		why = "data read from it is no longer protected"
+	}
+	change := "set to " + strconv.Quote(new)
+	if had {
+		change = fmt.Sprintf("%q → %q", old, new)
+	}
+	w.add(key, change, why)
+}
+
+// union is the sorted keys of a and b.
+func union(a, b map[string]string) []string {
+	keys := append(sortedKeys(a), sortedKeys(b)...)
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}

@@ -1,0 +1,87 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestWeakened(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(c *Config)
+		want   []string // a part of each weakening listed, in order; none: not weaker
+	}{
+		{"unchanged", func(*Config) {}, nil},
+		{"fail open", func(c *Config) { c.Shim.FailMode = FailOpen }, nil}, // the default already
+		{"fail closed", func(c *Config) { c.Shim.FailMode = FailClosed }, nil},
+		{"secrets allowed", func(c *Config) { c.Policy.SensitiveDataExternal = ActionAllow }, []string{`policy.sensitive_data_external: "deny" → "allow"`}},
+		{"internal data warned", func(c *Config) { c.Policy.InternalToExternal = ActionWarn }, []string{`policy.internal_to_external: "ask" → "warn"`}},
+		{"internal data denied", func(c *Config) { c.Policy.InternalToExternal = ActionDeny }, nil},
+		{"unknown allowed", func(c *Config) { c.Policy.InternalToUnknown = ActionAllow }, []string{"policy.internal_to_unknown"}},
+		{"default warn", func(c *Config) { c.Policy.DefaultAction = ActionWarn }, nil},
+		{"no elicitation", func(c *Config) { c.Policy.AskWithElicitation = false }, []string{"policy.ask_with_elicitation"}},
+		{"endpoint removed", func(c *Config) { c.Policy.SuspiciousEndpoints = c.Policy.SuspiciousEndpoints[1:] }, []string{`"webhook.site" removed`}},
+		{"endpoint added", func(c *Config) { c.Policy.SuspiciousEndpoints = append(c.Policy.SuspiciousEndpoints, "evil.example") }, nil},
+		{"override allow", func(c *Config) { c.Policy.ToolOverrides = map[string]string{"slack/post": "allow"} }, []string{`policy.tool_overrides."slack/post": added as "allow"`}},
+		{"override deny", func(c *Config) { c.Policy.ToolOverrides = map[string]string{"slack/post": "deny"} }, nil},
+		{"server internal", func(c *Config) { c.Classify.Servers = map[string]string{"mailer": "internal"} }, []string{`classify.servers.mailer: set to "internal"`}},
+		{"server hybrid", func(c *Config) { c.Classify.Servers = map[string]string{"mailer": "hybrid"} }, nil},
+		{"tool external", func(c *Config) { c.Classify.Tools = map[string]string{"db/query": "external"} }, []string{`classify.tools."db/query"`}},
+		{"unknown internal", func(c *Config) { c.Classify.DefaultUnknown = ClassInternal }, []string{`classify.default_unknown: "unknown" → "internal"`}},
+		{"fewer origins", func(c *Config) { c.Flow.MaxOrigins = 10 }, []string{"flow.max_origins: 10000 → 10"}},
+		{"more origins", func(c *Config) { c.Flow.MaxOrigins = 20000 }, nil},
+		{"longer matches only", func(c *Config) { c.Flow.MinMatchLength = 200 }, []string{"flow.min_match_length: 20 → 200"}},
+		{"scanning off", func(c *Config) { c.Injection.Enabled = false }, []string{"injection.enabled: true → false"}},
+		{"shorter scan", func(c *Config) { c.Injection.TimeBudget = Duration{time.Millisecond} }, []string{"injection.time_budget: 100ms → 1ms"}},
+		{"taint denies", func(c *Config) { c.Injection.TaintAction = TaintDeny }, nil},
+		{"incomplete passes", func(c *Config) { c.Injection.OnIncomplete = IncompletePass }, []string{"injection.on_incomplete"}},
+		{"no pinning", func(c *Config) { c.Injection.TrustOnFirstUse = false }, nil},
+		{"waiver", func(c *Config) { c.Injection.Waivers = []Waiver{{Server: "web", Rule: "ignore-previous"}} }, []string{"injection.waiver: web/ rule ignore-previous added"}},
+		{"block later", func(c *Config) { c.Injection.Thresholds.Block = 0.99 }, []string{"injection.thresholds.block: 0.85 → 0.99"}},
+		{"quieter log", func(c *Config) { c.Daemon.LogLevel = "error" }, []string{`daemon.log_level: "info" → "error"`}},
+		{"louder log", func(c *Config) { c.Daemon.LogLevel = "debug" }, nil},
+		{"fewer records", func(c *Config) { c.Activity.MaxRecords = 10 }, []string{"activity.max_records: 100000 → 10"}},
+		{"records kept shorter", func(c *Config) { c.Activity.MaxAge = Duration{time.Hour} }, []string{"activity.max_age: 168h0m0s → 1h0m0s"}},
+		{"several", func(c *Config) {
+			c.Shim.FailMode = FailOpen
+			c.Injection.Enabled = false
+			c.Policy.SensitiveDataExternal = ActionWarn
+		}, []string{"policy.sensitive_data_external", "injection.enabled"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, new := Default(), Default()
+			tt.change(new)
+			got := Weakened(old, new)
+			assert.Len(t, got, len(tt.want), "%q", got)
+			for i := range min(len(got), len(tt.want)) {
+				assert.Contains(t, got[i], tt.want[i])
+			}
+		})
+	}
+}
+
+// What was strict and is relaxed back to the default weakens too; the
+// comparison is between the two configs, not with the defaults.
+func TestWeakenedFromStricter(t *testing.T) {
+	old, new := Default(), Default()
+	old.Shim.FailMode = FailClosed
+	old.Injection.TrustOnFirstUse = false
+	old.Policy.ToolOverrides = map[string]string{"shell": "deny", "echo": "allow"}
+	old.Classify.Servers = map[string]string{"mailer": "external"}
+	got := strings.Join(Weakened(old, new), "\n")
+	for _, want := range []string{`shim.fail_mode: "closed" → "open"`, "injection.trust_on_first_use: false → true",
+		`policy.tool_overrides.shell: "deny" removed`, `classify.servers.mailer: "external" removed`} {
+		assert.Contains(t, got, want)
+	}
+	assert.NotContains(t, got, "echo", "an allow override removed is stricter")
+	// Back again: closing, pinning and the deny override tighten; the
+	// allow override and the external class trust more.
+	back := Weakened(new, old)
+	assert.Len(t, back, 2, "%q", back)
+	assert.Contains(t, strings.Join(back, "\n"), `policy.tool_overrides.echo: added as "allow"`)
+	assert.Contains(t, strings.Join(back, "\n"), `classify.servers.mailer: set to "external"`)
+}
