@@ -68,9 +68,11 @@ type argFacts struct {
 	reads []string
 	// writes: the call puts text in a file.
 	writes bool
-	// texts are the free texts the call writes or sends (content, body,
-	// message…), where instructions for another model would go.
-	texts []string
+	// texts are the free texts the call writes (content, body,
+	// message…), where instructions for another model would go;
+	// forAgents: the file is one agents read as their instructions.
+	texts     []string
+	forAgents bool
 }
 
 // network reports whether the commands the call runs talk to other
@@ -349,6 +351,7 @@ func (w *walker) writes(f *argFacts) {
 	}
 	f.writes = true
 	for _, p := range w.paths {
+		f.forAgents = f.forAgents || agentInstructions(p)
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
 			if auto == "" && !cmdrisk.Script(p, c) {
@@ -389,4 +392,18 @@ func cronCommands(table string) string {
 		b.WriteString(strings.Join(f, " ") + "\n")
 	}
 	return b.String()
+}
+
+// agentInstructions reports whether path is a file coding agents read as
+// their instructions or memory.
+func agentInstructions(path string) bool {
+	p := strings.ToLower(strings.ReplaceAll(path, `\`, "/"))
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	switch base {
+	case "claude.md", "claude.local.md", "agents.md", "agent.md", "gemini.md", ".cursorrules", ".windsurfrules",
+		".clinerules", "copilot-instructions.md", "conventions.md", ".goosehints", "memory.md":
+		return true
+	}
+	return strings.Contains(p, "/.cursor/rules/") || strings.Contains(p, "/.claude/") || strings.Contains(p, "/.github/instructions/") ||
+		strings.HasPrefix(p, ".cursor/rules/") || strings.HasPrefix(p, ".claude/")
 }

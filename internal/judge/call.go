@@ -160,7 +160,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		}
 	}
 	if planted != nil {
-		pc.Injection = <-planted
+		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
 	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)

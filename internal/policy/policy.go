@@ -135,8 +135,12 @@ type Call struct {
 	SensitiveRead string
 	// Injection describes instructions to an AI model found in the
 	// arguments at the scanner's block threshold: text the call would
-	// plant where another model reads it.
-	Injection string
+	// plant where another model reads it. InjectionForAgents: the file
+	// written is one agents read as their instructions (CLAUDE.md,
+	// AGENTS.md, .cursorrules …), which asks; elsewhere it warns, since
+	// a security write-up or test fixture quotes attacks too.
+	Injection          string
+	InjectionForAgents bool
 }
 
 // Decision is what to do with a call, and why.
@@ -216,7 +220,11 @@ func (r Rules) decide(c Call) Decision {
 			Reason: fmt.Sprintf("Command in a call to %s needs your confirmation: %s", dest(c), c.Command)}, c), c)
 	}
 	if c.Injection != "" {
-		return r.final(Decision{Action: Ask, Rule: "injection_in_arguments",
+		a := Warn
+		if c.InjectionForAgents {
+			a = Ask
+		}
+		return r.final(Decision{Action: a, Rule: "injection_in_arguments",
 			Reason: fmt.Sprintf("The arguments to %s hold instructions aimed at an AI model (%s): the call would put them where another model reads them", dest(c), c.Injection)}, c)
 	}
 	if c.External && c.FlowType == "internal→external" && c.Unclassified && r.InternalToUnknown != "" {

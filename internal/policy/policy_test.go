@@ -347,7 +347,8 @@ func TestDecideArguments(t *testing.T) {
 		{"the metadata service whatever the tool", Call{Tool: "lookup", InternalAddress: "169.254.169.254 (…)", Metadata: true}, Deny, "private_addresses"},
 		{"read then send asks", Call{Tool: "fetch", External: true, SensitiveRead: ".env (an environment file)", CanAsk: true}, Ask, "read_then_send"},
 		{"a flow rule decides first", Call{Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"fs"}, SensitiveRead: ".env", CanAsk: true}, Ask, "internal_to_external"},
-		{"injection planted for another model asks", Call{Tool: "write_file", Injection: "rules: x", CanAsk: true}, Ask, "injection_in_arguments"},
+		{"injection planted in an agent's instructions asks", Call{Tool: "write_file", Injection: "rules: x", InjectionForAgents: true, CanAsk: true}, Ask, "injection_in_arguments"},
+		{"injection written elsewhere warns", Call{Tool: "write_file", Injection: "rules: x", CanAsk: true}, Warn, "injection_in_arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
