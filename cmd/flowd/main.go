@@ -9,6 +9,7 @@
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
 //	flowd mcp
+//	flowd ui [--print]
 //	flowd passphrase set
 //	flowd config default | config check FILE | config apply
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
@@ -34,6 +35,7 @@ commands:
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
+  ui         open the dashboard in your browser (ui --print prints its one-time URL)
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
   config     print the default config (config default), check a file (config check FILE), or apply one held back (config apply)
   install    install flowd as a service, enabled and started: install [--user | --system]
@@ -74,6 +76,8 @@ func main() {
 		err = cmdDoctor(args)
 	case "mcp":
 		err = cmdMCP(args)
+	case "ui":
+		err = cmdUI(args, os.Stdout)
 	case "install":
 		err = cmdInstall(args)
 	case "uninstall":

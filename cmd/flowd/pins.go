@@ -100,7 +100,33 @@ func printPins(out io.Writer, servers []pins.Server) error {
 			break
 		}
 	}
+	printWithheld(out, servers)
 	return nil
+}
+
+// printWithheld lists the tools whose definitions the scan found
+// poisoned: hidden from the model, and calls to them refused, for as long
+// as the server lists them so, whatever their pin.
+func printWithheld(out io.Writer, servers []pins.Server) {
+	header := false
+	for _, s := range servers {
+		for _, tool := range sortedKeys(s.Withheld) {
+			if !header {
+				fmt.Fprintf(out, "\nwithheld as poisoned (hidden from the model, calls refused, while the server lists them so):\n")
+				header = true
+			}
+			fmt.Fprintf(out, "  %s %s: %s\n", s.Name, tool, s.Withheld[tool])
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func sortedTools(m map[string]pins.Tool) []string {

@@ -26,6 +26,7 @@ func TestUsageConventions(t *testing.T) {
 		"pins":       func(a []string) error { return cmdPins(a, io.Discard, nil) },
 		"passphrase": func(a []string) error { return cmdPassphrase(a, io.Discard, nil) },
 		"stop":       func(a []string) error { return cmdControl("stop", a) },
+		"ui":         func(a []string) error { return cmdUI(a, io.Discard) },
 	}
 	for name, cmd := range commands {
 		for _, h := range []string{"-h", "--help"} {

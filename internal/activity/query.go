@@ -23,6 +23,7 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
+	pre := f.prefilter()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		k, v := c.Last()
@@ -40,7 +41,7 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 			if id <= f.After {
 				break
 			}
-			if f.Before != 0 && id >= f.Before {
+			if f.Before != 0 && id >= f.Before || !pre.mayMatch(v) {
 				continue
 			}
 			var r Record
@@ -98,6 +99,7 @@ func (s *Store) Export(f Filter, each func(Record) error) error {
 		return fmt.Errorf("export activity: %w", err)
 	}
 	var stop error
+	pre := f.prefilter()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		k, v := c.First()
@@ -107,6 +109,9 @@ func (s *Store) Export(f Filter, each func(Record) error) error {
 		for ; k != nil; k, v = c.Next() {
 			if f.Before != 0 && binary.BigEndian.Uint64(k) >= f.Before {
 				break
+			}
+			if !pre.mayMatch(v) {
+				continue
 			}
 			var r Record
 			if err := json.Unmarshal(v, &r); err != nil {

@@ -26,6 +26,28 @@ type Config struct {
 	Classify  Classify  `toml:"classify"`
 	Flow      Flow      `toml:"flow"`
 	Injection Injection `toml:"injection"`
+	UI        UI        `toml:"ui"`
+}
+
+// UI configures the dashboard's loopback listener (flowd ui).
+type UI struct {
+	// Enabled is "auto" (on for a user's flowd, off for a system flowd),
+	// "on" or "off".
+	Enabled string `toml:"enabled"`
+	// Port on 127.0.0.1; 0 picks a free one at each start.
+	Port int `toml:"port"`
+}
+
+// UI.Enabled values.
+const (
+	UIAuto = "auto"
+	UIOn   = "on"
+	UIOff  = "off"
+)
+
+// On says whether the dashboard listens, for a system flowd or a user's.
+func (u UI) On(system bool) bool {
+	return u.Enabled == UIOn || u.Enabled == UIAuto && !system
 }
 
 // Daemon configures the flowd process itself.

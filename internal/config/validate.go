@@ -82,6 +82,11 @@ func (c *Config) validate() []fieldError {
 	v.positiveInt("flow.max_memory_bytes", c.Flow.MaxMemoryBytes)
 	v.positiveDuration("flow.check_budget", c.Flow.CheckBudget)
 
+	v.oneOf("ui.enabled", c.UI.Enabled, []string{UIAuto, UIOn, UIOff})
+	if c.UI.Port < 0 || c.UI.Port > 65535 {
+		v.fail("ui.port", "%d is not a TCP port (0 picks a free one)", c.UI.Port)
+	}
+
 	in := c.Injection
 	v.positiveInt("injection.max_field_bytes", in.MaxFieldBytes)
 	v.positiveInt("injection.max_message_bytes", in.MaxMessageBytes)

@@ -32,6 +32,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
 	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
 	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)
+	mux.HandleFunc("POST /api/v1/ui/login", d.serveUILogin)
 	return mux
 }
 

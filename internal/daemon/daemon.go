@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/connguard"
+	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/judge"
@@ -107,6 +108,8 @@ type Daemon struct {
 	// end when stopping is closed.
 	events   *events.Hub
 	stopping chan struct{}
+	// ui is the dashboard, nil when it is off.
+	ui *dashboard.Server
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -147,6 +150,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	srv := &http.Server{Handler: d.handler(), ConnContext: withPeer, ConnState: d.conns.ConnState,
 		ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
 	srv.RegisterOnShutdown(func() { close(d.stopping) }) // event streams never end on their own
+	stopUI := d.startUI()                                // before serving: the socket hands out its URL
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
@@ -171,6 +175,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	srv.Shutdown(shutdownCtx)
 	cancel()
+	stopUI()
 	d.hub.Stop()
 	d.wg.Wait()
 	d.judge.Close()

@@ -18,7 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-func testDaemon(t *testing.T, overrides map[string]string) *Daemon {
+func testDaemon(t testing.TB, overrides map[string]string) *Daemon {
 	cfg := config.Default()
 	cfg.Policy.ToolOverrides = overrides
 	o := Options{Config: cfg, DataDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}

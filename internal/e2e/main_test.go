@@ -131,6 +131,9 @@ const (
 	// modeTrapSignals prints "ready", waits for SIGTERM, SIGINT or SIGHUP,
 	// prints "got " and the signal's name, and exits 7.
 	modeTrapSignals = "trap-signals"
+	// modeScript is a raw MCP server a test scripts through its own
+	// messages (see runScripted).
+	modeScript = "script"
 )
 
 // helperStderr is what modeEcho writes to stderr before anything else:
@@ -153,6 +156,8 @@ func runUpstreamHelper(mode string) int {
 		fmt.Println("ready")
 		fmt.Println("got", <-sig)
 		return 7
+	case modeScript:
+		return runScripted(os.Stdin, os.Stdout)
 	}
 	fmt.Fprintf(os.Stderr, "unknown %s mode %q\n", helperEnv, mode)
 	return 2

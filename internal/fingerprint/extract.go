@@ -98,8 +98,11 @@ type extractor struct {
 	// too, decoded and joined by newlines: what a secret scanner reads,
 	// gathered by the parse that fingerprinting does anyway.
 	keepValues bool
-	values     []byte
-	parsed     bool // the content was one JSON document, read whole
+	// afterKey: the last string kept in values was a member's name, so
+	// the next is joined to it as "name: value" (see flow.Text).
+	afterKey bool
+	values   []byte
+	parsed   bool // the content was one JSON document, read whole
 }
 
 // run extracts units and texts from content; they stay valid until the next
@@ -108,7 +111,7 @@ func (x *extractor) run(content []byte) {
 	x.dec, x.norm = x.dec[:0], x.norm[:0]
 	x.punit, x.ptext = x.punit[:0], x.ptext[:0]
 	x.units, x.texts = x.units[:0], x.texts[:0]
-	x.values, x.parsed, x.retained = x.values[:0], false, 0
+	x.values, x.parsed, x.retained, x.afterKey = x.values[:0], false, 0, false
 	// Normalising never lengthens text, but for the odd character whose
 	// lower case is longer: sized once, the buffer does not leave a trail
 	// of outgrown copies behind a large message. Decoded text is held
@@ -380,6 +383,7 @@ func (p *parser) object() (uint64, error) {
 		if err := p.str(); err != nil {
 			return 0, err
 		}
+		x.afterKey = p.nest == 0
 		key := maphash.Bytes(x.seed, x.dec[off:])
 		x.dec = x.dec[:off] // keys are vocabulary, not data
 		p.space()
@@ -450,10 +454,15 @@ func (p *parser) str() error {
 	off := len(x.dec)
 	err := p.decode()
 	if x.keepValues && p.nest == 0 {
-		if len(x.values) > 0 {
+		switch {
+		case x.afterKey:
+			// "api_key: value": a detector reads a member with its name.
+			x.values = append(x.values, ':', ' ')
+		case len(x.values) > 0:
 			x.values = append(x.values, '\n')
 		}
 		x.values = append(x.values, x.dec[off:]...)
+		x.afterKey = false
 	}
 	return err
 }

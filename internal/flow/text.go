@@ -8,7 +8,8 @@ import (
 )
 
 // Text returns the text a secret detector should read in a JSON message
-// part: its string values, decoded and joined by newlines, up to limit
+// part: its strings, decoded, each member's value after its name as
+// "name: value", and joined by newlines, up to limit
 // bytes. Decoding matters: a PEM key in JSON has its line breaks escaped.
 // It reads only as far as it needs, so a 10 MB result costs what its first
 // limit bytes cost, and it takes what it can from broken JSON. Input that
@@ -24,17 +25,27 @@ func Text(raw []byte, limit int) string {
 	var b strings.Builder
 	// Decoded text is at most as long as the JSON it came from.
 	b.Grow(min(len(raw), limit))
+	afterKey := false
 	for i := 0; i < len(raw) && b.Len() < limit; {
 		q := bytes.IndexByte(raw[i:], '"')
 		if q < 0 {
 			break
 		}
-		if b.Len() > 0 {
+		// Object keys are strings too, and a key can carry a value
+		// ("AKIA…": true). A string after a key is joined to it as
+		// "key: value", so that a detector reads a member with its name.
+		switch {
+		case afterKey:
+			b.WriteString(": ")
+		case b.Len() > 0:
 			b.WriteByte('\n')
 		}
-		// Object keys are strings too; they are short and harmless to scan,
-		// and a key can carry a value ("AKIA…": true).
 		i = unquote(&b, raw, i+q+1, limit)
+		j := i
+		for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r') {
+			j++
+		}
+		afterKey = j < len(raw) && raw[j] == ':'
 	}
 	return b.String()
 }

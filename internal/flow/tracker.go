@@ -13,6 +13,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
+	"github.com/flowd-dev/flowd/internal/hostexfil"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
@@ -65,6 +66,12 @@ type Origin struct {
 	Time    time.Time      `json:"time"`
 	Size    int            `json:"size"`
 	Secrets []string       `json:"secrets,omitempty"` // types found in it
+	// Published: what the server tells about itself (a listing of its
+	// tools, prompts or resources, its handshake, completions it offers).
+	// Given back to the same server it is how the server is used (a URI
+	// read, an enum value passed), not data leaving; to any other
+	// destination it is an origin like any other.
+	Published bool `json:"published,omitempty"`
 }
 
 // Tracker holds the flow state of every live session.
@@ -216,6 +223,7 @@ type Session struct {
 	// order is the origin ids of each kind (not external, external),
 	// oldest first: each kind evicts its own.
 	order   [2][]uint64
+	values  valueIndex // short values of private results
 	started time.Time
 	last    time.Time
 	sum     counts
@@ -268,11 +276,18 @@ func (s *Session) size() int {
 	s.mu.Lock()
 	idx, n, sec := s.index, len(s.origins), s.secrets
 	s.mu.Unlock()
-	b := idx.Bytes() + n*originBytes
+	b := idx.Bytes() + n*originBytes + s.valueBytes()
 	if sec != nil {
 		b += sec.Bytes()
 	}
 	return b
+}
+
+// valueBytes is the memory of the session's short values.
+func (s *Session) valueBytes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.values.size()
 }
 
 // forget drops the session's origins and marks it forgotten; it returns
@@ -283,6 +298,7 @@ func (s *Session) forget() int {
 	s.mu.Lock()
 	s.index, s.secrets, s.forgotten = idx, nil, true
 	s.origins, s.order = make(map[uint64]*Origin), [2][]uint64{}
+	s.values.forget()
 	s.mu.Unlock()
 	return freed
 }
@@ -409,6 +425,12 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // scan finds the secrets of one recorded result and indexes them for
 // matching.
 func (s *Session) scan(o *Origin, text string) {
+	if o.Class == classify.Internal || o.Class == classify.Hybrid {
+		vs := shortValues(text)
+		s.mu.Lock()
+		s.values.addRead(o.ID, vs)
+		s.mu.Unlock()
+	}
 	found := s.t.detector.Scan(text)
 	if len(found) == 0 {
 		return
@@ -429,6 +451,11 @@ func (s *Session) scan(o *Origin, text string) {
 		}
 		for _, v := range secretParts(f) {
 			s.secrets.Add(o.ID, f.Type, v, o.Class == classify.External)
+			// Its canonical form too, found in the arguments' canonical
+			// views whatever case, separators or spacing it is sent in.
+			if c := canonical([]byte(v)); len(c) >= minCanonical && string(c) != v {
+				s.secrets.Add(o.ID, f.Type, string(c), o.Class == classify.External)
+			}
 		}
 	}
 }
@@ -495,6 +522,7 @@ type Edge struct {
 	Length   int    `json:"length,omitempty"`
 	Secret   string `json:"secret,omitempty"`   // type, when the edge is a secret
 	Encoding string `json:"encoding,omitempty"` // how the secret was written
+	Value    string `json:"value,omitempty"`    // kind of a short value (Kind "value"): code, number, id, email, phone
 	FlowType string `json:"flow_type"`
 	Risk     string `json:"risk"`
 }
@@ -508,6 +536,9 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
+	// Hosts are host names in the arguments that carry encoded data, and
+	// why (EncodedHostname among Secrets).
+	Hosts []string `json:"hosts,omitempty"`
 	// Unfinished: the check ran out of its budget before it read all of
 	// the arguments; what it found is all there is.
 	Unfinished bool `json:"unfinished,omitempty"`
@@ -515,6 +546,37 @@ type Analysis struct {
 	// flow.max_memory_bytes, so the call is rated as carrying internal data.
 	Forgotten bool `json:"forgotten,omitempty"`
 }
+
+// EncCanonical names a known secret found in canonical form: letters and
+// digits only, lower-cased, so in any case and with any separators.
+const EncCanonical fingerprint.Encoding = "canonical"
+
+// canonicalLimit is how much of each view the known-secret index reads,
+// as it is and in canonical form.
+const canonicalLimit = 256 << 10
+
+// minCanonical is the shortest canonical secret looked for: shorter ones
+// turn up in the letters of ordinary text by chance.
+const minCanonical = 16
+
+// canonical is b with everything but ASCII letters and digits dropped and
+// letters lower-cased.
+func canonical(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			out = append(out, c)
+		case c >= 'A' && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		}
+	}
+	return out
+}
+
+// EncodedHostname is the secret type of data encoded into the labels of a
+// host name (hostexfil).
+const EncodedHostname = "encoded_hostname"
 
 // ForgottenSource names, among an analysis' sources, the results flowd
 // forgot to stay within its memory budget.
@@ -526,10 +588,33 @@ const ForgottenSource = "results forgotten past flow.max_memory_bytes"
 // (unwrap.Views), matched too. The work is reported to b (nil: unlimited);
 // when b runs out, Check stops and says so in Analysis.Unfinished.
 func (s *Session) Check(server, tool string, dest classify.Result, args []byte, views [][]byte, b *budget.Budget) Analysis {
+	return s.CheckWith(server, tool, dest, args, nil, views, b)
+}
+
+// CheckWith is Check of a message whose arguments come with extra: the
+// rest of what the server reads (a tools/call's name and _meta), checked
+// for secrets and flows as the arguments are, but apart from them, so that
+// the arguments still match an origin whole.
+func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
 	var argSecrets []secrets.Finding
+	var argValues []shortValue
 	complete := true
-	if s.t.detector != nil && len(args) > 0 {
-		argSecrets, complete = s.t.detector.ScanWithin(Text(args, 1<<20), b)
+	if s.t.detector != nil {
+		// A secret flowd never saw arrive is found in whatever encoding
+		// it is sent: the detector reads the decoded views too, and the
+		// rest of the message (extra) as the arguments.
+		for i, part := range append([][]byte{args, extra}, views...) {
+			if len(part) == 0 || !complete {
+				continue
+			}
+			text := Text(part, 1<<20)
+			if i == 0 {
+				argValues = shortValues(text)
+			}
+			var found []secrets.Finding
+			found, complete = s.t.detector.ScanWithin(text, b)
+			argSecrets = append(argSecrets, found...)
+		}
 	}
 	s.Wait()
 	s.mu.Lock()
@@ -538,10 +623,42 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	var secretHits []fingerprint.SecretMatch
 	if complete && sec != nil {
 		secretHits, complete = sec.Find(args, b)
+		if complete && len(extra) > 0 {
+			var more []fingerprint.SecretMatch
+			more, complete = sec.Find(extra, b)
+			secretHits = append(secretHits, more...)
+		}
+		for _, v := range views {
+			if !complete {
+				break
+			}
+			// The arguments are searched whole, their views as far as the
+			// detector reads: Find copies what it reads.
+			var hits []fingerprint.SecretMatch
+			hits, complete = sec.Find(v[:min(len(v), canonicalLimit)], b)
+			secretHits = append(secretHits, hits...)
+		}
+		for _, v := range append([][]byte{args, extra}, views...) {
+			// As far as the detector reads (Text's limit): the canonical
+			// copies stay within a constant, whatever the message.
+			c := canonical(v[:min(len(v), canonicalLimit)])
+			if !complete || len(c) < minCanonical {
+				continue
+			}
+			var hits []fingerprint.SecretMatch
+			hits, complete = sec.Find(c, b)
+			for _, h := range hits {
+				h.Encoding = EncCanonical
+				secretHits = append(secretHits, h)
+			}
+		}
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
 	all := append([][]byte{args}, views...)
+	if len(extra) > 0 {
+		all = append(all, extra)
+	}
 	n := 0
 	for _, v := range all {
 		n += len(v)
@@ -562,7 +679,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		o := s.origins[h.Secret]
-		if o == nil {
+		if o == nil || o.Published && o.Server == server {
 			continue
 		}
 		a.add(Edge{From: *o, Kind: "secret", Secret: h.Label, Encoding: string(h.Encoding)}, dest.Class)
@@ -570,14 +687,30 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 	}
 	for _, m := range matches {
 		o := s.origins[m.Origin]
-		if o == nil || seen[o.ID] {
+		if o == nil || seen[o.ID] || o.Published && o.Server == server {
 			continue
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
 	}
+	for _, v := range s.values.sent(argValues) {
+		if o := s.origins[v.origin]; o != nil {
+			a.addValue(Edge{From: *o, Kind: "value", Value: v.kind, Length: len(v.canon)}, dest.Class)
+		}
+	}
 	for _, f := range argSecrets {
 		if !slices.Contains(a.Secrets, f.Type) {
 			a.Secrets = append(a.Secrets, f.Type)
+		}
+	}
+	if complete {
+		// Data encoded into a host name leaves with the name's lookup,
+		// whatever the rest of the call says.
+		for _, v := range all {
+			if h, ok := hostexfil.Find(v); ok {
+				a.Secrets = append(a.Secrets, EncodedHostname)
+				a.Hosts = append(a.Hosts, h.Host+" ("+h.Why+")")
+				break
+			}
 		}
 	}
 	if len(a.Edges) == 0 && len(a.Secrets) > 0 {
@@ -612,6 +745,23 @@ func (a *Analysis) add(e Edge, to classify.Class) {
 	if e.Secret != "" && !slices.Contains(a.Secrets, e.Secret) {
 		a.Secrets = append(a.Secrets, e.Secret)
 	}
+	if !slices.Contains(a.Sources, e.From.Server) {
+		a.Sources = append(a.Sources, e.From.Server)
+	}
+	if riskRank[e.Risk] > riskRank[a.Risk] || a.FlowType == "" {
+		a.Risk, a.FlowType, a.SourceClass = MaxRisk(a.Risk, e.Risk), e.FlowType, e.From.Class
+	}
+}
+
+// addValue records the edge of a short value: its risk says how sure the
+// match is (valueRisk), below that of a secret.
+func (a *Analysis) addValue(e Edge, to classify.Class) {
+	e.FlowType = FlowType(e.From.Class, to)
+	e.Risk = edgeRisk(e.FlowType, false)
+	if e.FlowType == "internal→external" {
+		e.Risk = valueRisk[e.Value]
+	}
+	a.Edges = append(a.Edges, e)
 	if !slices.Contains(a.Sources, e.From.Server) {
 		a.Sources = append(a.Sources, e.From.Server)
 	}

@@ -281,3 +281,13 @@ func (c *Client) Approve(a Approval) (Approved, error) {
 	err := c.post("/api/v1/pins/approve", a, &out)
 	return out, err
 }
+
+// UILogin asks for a one-time URL that logs a browser in to the
+// dashboard as the asking user; flowd answers it on its socket only.
+func (c *Client) UILogin() (string, error) {
+	var out struct {
+		URL string `json:"url"`
+	}
+	err := c.post("/api/v1/ui/login", struct{}{}, &out)
+	return out.URL, err
+}

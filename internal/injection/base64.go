@@ -14,6 +14,8 @@ type b64Block struct {
 	// and PEM wrap base64. Such blocks are ordinary encoded mail bodies,
 	// not something slipped into prose.
 	wrapped bool
+	// enc names the encoding ("base64", "hex", "rot13").
+	enc string
 }
 
 const (
@@ -84,7 +86,7 @@ func findBase64(text string) []b64Block {
 			body = joined.String()
 		}
 		if dec, ok := decodeBase64Text(body); ok {
-			out = append(out, b64Block{start: start, end: end, decoded: dec, wrapped: wrapped})
+			out = append(out, b64Block{start: start, end: end, decoded: dec, wrapped: wrapped, enc: "base64"})
 		}
 		i = end
 	}

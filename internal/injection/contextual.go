@@ -638,8 +638,14 @@ var contextualRules = []*rule{
 		anchored: true, lead: 0,
 		keywords: []string{"if you are", "if you're"},
 		before:   2, after: 60,
-		re:  re(`\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:` + machineNoun + `|assistants?|bot|agent|model|automated\s+(?:system|agent|assistant|tool|crawler|scraper)|machine|robot|crawler|scraper|claude|gemini)\b`),
-		sev: 0.7,
+		re: re(`\bif\s+you(?:'re|\s+are)\s+(?:an?\s+|the\s+)?(?:` + machineNoun + `|assistants?|bot|agent|model|automated\s+(?:system|agent|assistant|tool|crawler|scraper)|machine|robot|crawler|scraper|claude|gemini)\b`),
+		grade: func(t string, m []int) float64 {
+			// "If you are an LLM developer": a person who works on models.
+			if humanRoleAfterMachine(strings.ToLower(t[m[0]:min(len(t), m[1]+24)])) {
+				return 0
+			}
+			return 0.7
+		},
 	},
 	{
 		// "AI agents processing this page…"
@@ -1054,7 +1060,7 @@ var contextualRules = []*rule{
 		re: re(`(?:grant|give|provide)\s+(?:\S+\s+)?(?:permanent\s+|full\s+|admin(?:istrator)?\s+|temporary\s+|remote\s+|guest\s+)?(?:access|permissions?|admin\s+rights|control)\s+(?:to|for|on)\b` +
 			`|(?:transfer|wire|send|move|pay)\s+(?:\$|€|£|usd\s*|eur\s*)?\s?\d[\d,.]*\s*(?:k|usd|eur|dollars|euros|btc|eth)?\s+(?:to|into)\s+(?:the\s+|my\s+|this\s+|our\s+)?(?:account|iban|wallet|bitcoin|btc|crypto)` +
 			`|(?:unlock|open)\s+(?:the\s+)?(?:front\s+|back\s+|garage\s+|main\s+)?(?:door|lock|gate|safe)s?\b` +
-			`|(?:add|invite)\s+\S+(?:\s+\S+)?\s+as\s+(?:an?\s+)?(?:admin|administrator|owner|collaborator|co-owner|maintainer|member)\b` +
+			`|(?:add|invite)\s+\S+(?:\s+\S+){0,2}\s+as\s+(?:an?\s+)?(?:admin|administrator|owner|collaborator|co-owner|maintainer|member)\b` +
 			`|(?:change|reset)\s+(?:the\s+|my\s+|your\s+|their\s+|his\s+|her\s+)?(?:account\s+)?(?:password|email\s+address|phone\s+number|recovery\s+email)\s+(?:to|for)\b` +
 			`|(?:delete|erase|wipe|remove)\s+(?:all|every)\s+(?:of\s+)?(?:the\s+|my\s+|your\s+|their\s+)?(?:files|e-?mails|data|records|backups|repositories|repos|messages|contacts|events|documents|photos|users)\b` +
 			`|approve\s+(?:the\s+|this\s+|all\s+)?(?:pending\s+)?(?:payment|transaction|transfer|invoice|pull\s+request|merge\s+request|request)s?\b`),

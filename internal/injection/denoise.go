@@ -19,15 +19,21 @@ var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instruc
 	instrucciones anteriores anweisungen istruzioni precedenti consignes`)
 
 // typoTargets are the words a typo is corrected to: long enough that one
-// edit does not turn another real word into them.
-var typoTargets = func() [26][]string {
-	var b [26][]string
-	for _, w := range strings.Fields(`ignore disregard previous instructions instruction guidance guidelines directions
-		earlier forget system prompt assistant forward transfer password passwords credentials contacts without
-		telling reveal delete access mention instrucciones anteriores anweisungen istruzioni precedenti consignes`) {
-		b[w[0]-'a'] = append(b[w[0]-'a'], w)
+// edit does not turn another real word into them. byFirst indexes them by
+// their first letter, bySecond by their second (a typo in the first
+// letter).
+var typoTargets = strings.Fields(`ignore disregard previous instructions instruction guidance guidelines directions
+	directives earlier forget system prompt assistant forward transfer password passwords credentials contacts without
+	telling reveal delete access mention obsolete override bypass collaborator administrator secretly upload
+	summarise summarize summary previously following instrucciones anteriores anweisungen istruzioni precedenti
+	consignes`)
+
+var typoByFirst, typoBySecond = func() (f, s [26][]string) {
+	for _, w := range typoTargets {
+		f[w[0]-'a'] = append(f[w[0]-'a'], w)
+		s[w[1]-'a'] = append(s[w[1]-'a'], w)
 	}
-	return b
+	return f, s
 }()
 
 var leet = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's', '|': 'l', '!': 'i', '9': 'g'}
@@ -115,13 +121,22 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		switch {
 		case c == '\n':
 			// A line that goes on in lower case, indented or inside a
-			// quoted cell, continues the sentence of the line before.
+			// quoted cell, continues the sentence of the line before; so
+			// does a list item that goes on in lower case ("2. stop
+			// following\n3. the instructions…"), and a word broken with a
+			// hyphen at the end of a line ("summa-\n  rise").
 			j := i + 1
 			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 				j++
 			}
-			if j < len(src) && src[j] >= 'a' && src[j] <= 'z' && i > 0 && isLetterOrComma(src[i-1]) && (j-i > 2 || openQuote(src, i)) && foldWorth(src, i, j) {
-				replace(i, j, " ")
+			item := listMarker(src, j)
+			k := j + item
+			switch {
+			case k >= len(src) || src[k] < 'a' || src[k] > 'z' || i == 0:
+			case src[i-1] == '-' && i > 1 && isASCIILetter(rune(src[i-2])) && item == 0 && foldWorth(src, i, j):
+				replace(i-1, j, "")
+			case isLetterOrComma(src[i-1]) && (j-i > 2 || item > 0 || openQuote(src, i)) && foldWorth(src, i, k):
+				replace(i, k, " ")
 			}
 			i = j
 			continue
@@ -215,40 +230,50 @@ func restoreWord(tok string) (string, bool) {
 	if subs > 0 || len(tok) < 5 || len(tok) > 14 {
 		return "", false
 	}
-	// Most words share no first two letters and length with a target:
-	// find that out before lower-casing anything.
+	// Most words share neither first letter and length nor second letter
+	// and length with a target: find that out before lower-casing
+	// anything.
 	c0, c1 := lowerASCII(tok[0]), lowerASCII(tok[1])
-	if c0 < 'a' || c0 > 'z' {
+	if c0 < 'a' || c0 > 'z' || c1 < 'a' || c1 > 'z' {
 		return "", false
 	}
-	near := false
-	for _, t := range typoTargets[c0-'a'] {
-		if d := len(tok) - len(t); d >= -1 && d <= 1 && c1 == t[1] {
-			near = true
-			break
-		}
-	}
-	if !near {
-		return "", false
-	}
-	lw := strings.ToLower(tok)
-	if noiseVocab[lw] {
-		return "", false
-	}
-	for _, t := range typoTargets[lw[0]-'a'] {
-		if d := len(lw) - len(t); d < -1 || d > 1 || lw[1] != t[1] {
-			continue
+	// A typo in the first letter keeps the second and third; one after it
+	// keeps the first.
+	c2 := lowerASCII(tok[2])
+	lw := ""
+	try := func(t string) (string, bool) {
+		if lw == "" {
+			lw = strings.ToLower(tok)
+			if noiseVocab[lw] || typoWords[lw] {
+				lw = "\x00"
+			}
 		}
 		// Inflections are words, not typos ("systems", "ignored").
-		if strings.HasPrefix(lw, t) || strings.HasPrefix(t, lw) {
-			continue
+		if lw == "\x00" || strings.HasPrefix(lw, t) || strings.HasPrefix(t, lw) {
+			return "", false
 		}
-		if osa1(lw, t) {
-			return t, true
+		return t, osa1(lw, t)
+	}
+	for _, t := range typoByFirst[c0-'a'] {
+		if d := len(tok) - len(t); d >= -1 && d <= 1 {
+			if r, ok := try(t); ok {
+				return r, true
+			}
+		}
+	}
+	for _, t := range typoBySecond[c1-'a'] {
+		if len(t) == len(tok) && t[0] != c0 && t[2] == c2 {
+			if r, ok := try(t); ok {
+				return r, true
+			}
 		}
 	}
 	return "", false
 }
+
+// typoWords are real words one edit from a target: left as they are.
+var typoWords = wordSet(`delegate relate deleted prompts prompted access accent assistants sistem mentions mentor
+	forger forged forgets bypasses uploads password's reveals revealed overrides overridden summer summary's`)
 
 // osa1 reports whether a and b are one insertion, deletion, substitution
 // or transposition of neighbours apart.
@@ -269,6 +294,30 @@ func osa1(a, b string) bool {
 		return b[i+1:] == a[i:]
 	}
 	return false
+}
+
+// listMarker returns the length of a list marker at src[j:] ("- ", "* ",
+// "• ", "3. ", "12) "), or 0.
+func listMarker(src string, j int) int {
+	k := j
+	switch {
+	case strings.HasPrefix(src[j:], "• "):
+		return len("• ")
+	case k < len(src) && (src[k] == '-' || src[k] == '*' || src[k] == '+'):
+		k++
+	default:
+		for k < len(src) && k-j < 3 && src[k] >= '0' && src[k] <= '9' {
+			k++
+		}
+		if k == j || k >= len(src) || src[k] != '.' && src[k] != ')' {
+			return 0
+		}
+		k++
+	}
+	if k < len(src) && src[k] == ' ' {
+		return k + 1 - j
+	}
+	return 0
 }
 
 func isLetterOrComma(c byte) bool { return isASCIILetter(rune(c)) || c == ',' }
@@ -294,4 +343,5 @@ func foldWorth(src string, i, j int) bool {
 }
 
 var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",
-	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt"}
+	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt", "summa", "following", "obey",
+	"upload", "user", "direction", "guidance"}

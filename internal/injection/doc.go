@@ -29,12 +29,14 @@
 // smuggle; Cyrillic and Greek look-alikes folded to Latin inside words
 // that also hold Latin letters (Russian stays Russian); HTML entities and
 // %XX decoded, nested encodings up to three passes; ANSI escapes removed;
-// typographic quotes folded; whitespace collapsed. Base64 blocks that
-// decode to text are scanned recursively (depth 3) and reported at the
-// block. A second view undoes the noise that defeats literal rules but not
-// a reader (denoise.go): leetspeak, letters spaced out, one-letter typos
-// in the words injections are made of, sentences folded across YAML or
-// CSV lines. Only a small vocabulary is restored, so clean text yields no
+// typographic quotes folded; whitespace collapsed. Base64 and hex blocks
+// that decode to text, and text after a cue that names rot13, are scanned
+// recursively (depth 3) and reported at the block (encoded.go). A second
+// view undoes the noise that defeats literal rules but not a reader
+// (denoise.go): leetspeak, letters spaced out, one-letter typos in the
+// words injections are made of, sentences folded across YAML or CSV lines,
+// list items and words hyphenated across lines. Only a small vocabulary is
+// restored, so clean text yields no
 // view; a text that does is scanned again and what only the view shows is
 // mapped back to its bytes.
 //
@@ -58,7 +60,9 @@
 //
 // Contextual rules (contextual.go) judge what the text tries to make the
 // model do, preferring general shapes to memorised phrases: an override of
-// earlier instructions (English and es, fr, de, it, pt, zh, ja, ru); text
+// earlier instructions (English and es, fr, de, it, pt, zh, ja, ru), also
+// in other words (paraphrase.go: a reference to the reader's directions
+// and their invalidation in one sentence); text
 // addressed to an AI reader ("Note to the AI", "if you are an LLM",
 // "AI agents processing this"); references to the model's task or prompt
 // ("the task I gave you", "your system prompt", "when summarising this
@@ -76,7 +80,12 @@
 // sentence in ten languages: a verb that sends, shares, grants or
 // transfers, with a recipient after it, the user's data or access, a
 // machine addressee or secrecy. A verb and a recipient alone (a colleague
-// asked to mail a report) pass.
+// asked to mail a report) pass, unless one of the session's tools does
+// what the verb says (Context.SessionTools, sessiontools.go): then the
+// model can carry it out with one call, and it is flagged. Links with a
+// slot for the conversation or the user's data that the reader is told to
+// open, and shell commands that read a sensitive file into a request, are
+// exfiltration (exfilrules.go).
 //
 // # Scoring
 //
@@ -156,9 +165,12 @@
 // shape above, and languages other than the nine listed for overrides are
 // missed. The de-noised view restores only a small vocabulary with one
 // edit, and joins folded lines only near the words of an override or a
-// request; requests to act are judged on at most 24 sentences per field,
-// and a tool the session has is not known to the scanner (a request is
-// judged by its verb, not by the session's tool list). Task shifts judge
+// request; requests to act are judged on at most 24 sentences per field
+// (and as many again at the verbs of the session's tools), and a session
+// tool counts only through a verb that moves data, access or money to
+// someone. Overrides in other words need a noun for directions or "what
+// the user asked"; one that avoids both ("forget what came before")
+// passes unless a literal rule knows it. Task shifts judge
 // topic by shared words, not meaning: a lone
 // homework question in a teacher's mail is flagged, and a request that
 // reuses the text's words passes.

@@ -27,6 +27,8 @@ const (
 	ownMention
 	ownRequest
 	ownDecode
+	ownParaphrase
+	ownForeignParaphrase
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -34,7 +36,7 @@ var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
 var sharedEngine = sync.OnceValues(buildEngine)
 
 func buildEngine() (*engine, error) {
-	e := &engine{rules: append(append([]*rule{}, contextualRules...), markupRules...)}
+	e := &engine{rules: append(append(append([]*rule{}, contextualRules...), exfilRules...), markupRules...)}
 	var keywords []string
 	add := func(owner int, kws []string) {
 		for _, k := range kws {
@@ -62,6 +64,8 @@ func buildEngine() (*engine, error) {
 	add(ownMention, mentionKW)
 	add(ownRequest, reqKW)
 	add(ownDecode, decodeKW)
+	add(ownParaphrase, paraKW)
+	add(ownForeignParaphrase, paraForeignKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -89,6 +93,7 @@ type finding struct {
 // fieldScan is the state of scanning one text.
 type fieldScan struct {
 	e       *engine
+	tools   *toolVocab // the session's tools, or nil
 	src, t  string
 	lt      string // t with ASCII letters lower-cased (same offsets)
 	m       *spanMap
@@ -105,6 +110,8 @@ type fieldScan struct {
 	code      []span  // inline code
 	blocks    []span  // fenced blocks, <pre>, <code>, whole code files
 	codeDone  bool
+	// cipherNamed: a decodeKW hit; rot13 is only tried then.
+	cipherNamed bool
 }
 
 const (
@@ -118,8 +125,8 @@ const (
 //
 // codeField says the whole text is source code (a file read through a
 // resource with a code MIME type): it is treated as one code block.
-func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[string]int) {
-	f := &fieldScan{e: e, src: src}
+func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) ([]finding, map[string]int) {
+	f := &fieldScan{e: e, src: src, tools: tools}
 	f.t, f.m = normalise(src, &f.ev)
 	if codeField {
 		f.blocks, f.codeDone = []span{{0, len(f.t)}}, true
@@ -142,7 +149,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	var hiddenW, commentW []span
-	var reqHits, decodeHits []int
+	var reqHits, decodeHits, paraHits, foreignHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -160,6 +167,10 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 			reqHits = append(reqHits, h.pos)
 		case o == ownDecode:
 			decodeHits = append(decodeHits, h.pos)
+		case o == ownParaphrase:
+			paraHits = append(paraHits, h.pos)
+		case o == ownForeignParaphrase:
+			foreignHits = append(foreignHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -183,7 +194,13 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		}
 	}
 	f.findRequests(reqHits)
+	if tools != nil && len(hits) > 0 {
+		f.findRequests(tools.hits(f.lt))
+	}
 	f.findEncodedOrders(decodeHits)
+	f.cipherNamed = len(decodeHits) > 0
+	f.findParaphrases(paraHits)
+	f.findForeignParaphrases(foreignHits)
 	f.findTaskShifts()
 	f.gradeTurns()
 	f.discount()
@@ -205,7 +222,7 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 		out = f.decoded(out, ev, depth)
 	}
 	if depth < maxDepth {
-		out = e.denoised(src, out, ev, codeField)
+		out = e.denoised(src, out, ev, codeField, tools)
 	}
 	kept := out[:0]
 	for _, fd := range out {
@@ -219,13 +236,13 @@ func (e *engine) scan(src string, depth int, codeField bool) ([]finding, map[str
 
 // denoised scans the text with its noise undone (see denoise.go) and adds
 // what only that view shows, mapped back to the source.
-func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool) []finding {
+func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool, tools *toolVocab) []finding {
 	view, pos, ok := denoise(src)
 	if !ok {
 		return out
 	}
 	ev["denoised"]++
-	sub, _ := e.scan(view, maxDepth, codeField)
+	sub, _ := e.scan(view, maxDepth, codeField, tools)
 	n := len(out)
 	for _, fd := range sub {
 		if fd.start >= len(pos) || fd.end <= fd.start {
@@ -750,12 +767,18 @@ func (f *fieldScan) regionFindings() {
 	add(f.comments, "hidden-comment", "instructions in a comment", 0.35)
 }
 
-// decoded scans base64 blocks that decode to text. What is found inside
-// is reported at the block; the block itself is structural evidence,
-// strong when what it hides is an instruction or a script.
+// decoded scans blocks that decode to text (base64, hex, and rot13 where
+// the text names it). What is found inside is reported at the block; the
+// block itself is structural evidence, strong when what it hides is an
+// instruction or a script.
 func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []finding {
-	for _, blk := range findBase64(f.t) {
-		sub, subEv := f.e.scan(blk.decoded, depth+1, false)
+	blocks := findBase64(f.t)
+	blocks = append(blocks, findHex(f.t)...)
+	if f.cipherNamed {
+		blocks = append(blocks, findRot13(f.t, f.lt)...)
+	}
+	for _, blk := range blocks {
+		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools)
 		for k, v := range subEv {
 			ev[k] += v
 		}
@@ -766,19 +789,21 @@ func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []findi
 				worst, worstRule = fd.sev, fd.rule
 			}
 			fd.start, fd.end = start, end
-			fd.note = strings.TrimPrefix(fd.note+"; decoded from base64", "; ")
+			fd.note = strings.TrimPrefix(fd.note+"; decoded from "+blk.enc, "; ")
 			out = append(out, fd)
 		}
-		ev["base64_text_blocks"]++
+		ev[blk.enc+"_text_blocks"]++
 		excerpt := clip(blk.decoded)
 		switch {
 		case worst >= minSeverity:
-			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: min(0.95, max(0.6, 0.5+0.5*worst)), start: start, end: end, excerpt: excerpt, note: "base64 hiding " + worstRule})
-		case subEv["base64_text_blocks"] > 0:
+			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: min(0.95, max(0.6, 0.5+0.5*worst)), start: start, end: end, excerpt: excerpt, note: blk.enc + " hiding " + worstRule})
+		case subEv["base64_text_blocks"]+subEv["hex_text_blocks"] > 0:
 			out = append(out, finding{rule: "encoded-payload", tier: Structural, kind: markup, sev: 0.5, start: start, end: end, excerpt: excerpt, note: "nested encoding"})
-		case !blk.wrapped && isProse(blk.decoded) && !f.inCode(blk.start, blk.end):
+		case blk.enc == "base64" && !blk.wrapped && isProse(blk.decoded) && !f.inCode(blk.start, blk.end):
+			// Hex dumps of text are how logs show bytes; only what hex
+			// hides counts.
 			// Test vectors and fixtures in code hold encoded sentences too.
-			out = append(out, finding{rule: "encoded-text", tier: Structural, kind: markup, sev: 0.35, start: start, end: end, excerpt: excerpt, note: "prose in base64"})
+			out = append(out, finding{rule: "encoded-text", tier: Structural, kind: markup, sev: 0.35, start: start, end: end, excerpt: excerpt, note: "prose in " + blk.enc})
 		}
 	}
 	return out

@@ -123,7 +123,7 @@ func TestMatchOverrideAgreesWithRegex(t *testing.T) {
 	require.NoError(t, err)
 	var r *rule
 	for _, x := range e.rules {
-		if x.match != nil {
+		if x.match != nil && x.id == "instruction-override" {
 			r = x
 		}
 	}
@@ -184,5 +184,25 @@ func TestUnchangedAgreesWithTheFullPass(t *testing.T) {
 	assert.Greater(t, took, 1000, "the random texts exercise the shortcut")
 	for _, s := range []string{"two  spaces", "tab\there", "a & b", "50%", "line\r\n", "caf\u00e9", "end \n"} {
 		assert.False(t, unchanged(s), "%q", s)
+	}
+}
+
+// The link matcher finds what the link rule's regular expression finds.
+func TestMatchURLAgreesWithRegex(t *testing.T) {
+	at := anchoredAt(exfilRules[0].re)
+	for _, s := range []string{
+		"https://x.example/diag?session=user_data to complete",
+		"http://a.b/c?d={e}\nnext",
+		"https://a.example/p)(x",
+		"https://a.example/\"q\"",
+		"https://",
+		"http:/nope",
+		"https://a.example/[x]",
+		"https://a.example/\tb",
+		"https://a.example/ü?x=1 y",
+	} {
+		want := at.FindStringIndex(s)
+		got := matchURL(s)
+		assert.Equal(t, want, got, "%q", s)
 	}
 }

@@ -34,6 +34,10 @@ type Context struct {
 	// control (web, inbound mail, public issues). It raises the score.
 	ExternalSource bool
 	Server, Tool   string
+	// SessionTools are the names of the tools the session has (from its
+	// servers' tools/list): a request in data to do what one of them does
+	// ("transfer", "share", "invite") is a request the model can carry out.
+	SessionTools []string
 }
 
 // Options configure a Scanner. Zero fields take the defaults of

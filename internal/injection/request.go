@@ -2,6 +2,7 @@ package injection
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,7 +46,11 @@ var (
 		переведи переведите`)
 	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込"}
 
-	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}|(?:user|member|collaborator|account|usuario|utilisateur|nutzer|utente)\s+['"‘“@][\w.\-]{3,}`)
+	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}`)
+
+	// A handle is a recipient without a preposition ("add user 'mx-dev'",
+	// "invite @ops-bot").
+	reqHandleRe = regexp.MustCompile(`(?:user|member|collaborator|account|usuario|utilisateur|nutzer|utente|maintainer|admin|reviewer)\s+['"‘“@][\w.\-]{3,}|(?:^|\s)@[a-z0-9][\w\-]{2,}(?:$|[^\w@.])`)
 
 	// A verb negated ("should never send") describes a rule.
 	reqNegRe = regexp.MustCompile(`(?:never|not|n't|no|nunca|jamais|nie|mai|никогда|не)\s+(?:\p{L}+\s+)?$`)
@@ -62,6 +67,7 @@ var (
 		usuário acesso senha senhas arquivos pasta documentos contatos faturas
 		gebruiker gebruikers wachtwoorden bestanden toegang письма`)
 	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
+		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
 		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先"}
 
@@ -74,6 +80,8 @@ var (
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
+		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
+		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+this\s+(?:\p{L}+\s+)?(?:through|with|via|using)\s+(?:an?\s+|the\s+|your\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
 		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]`)
@@ -90,7 +98,8 @@ var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent
 // maxRequestSentences bounds the sentences judged per field.
 const maxRequestSentences = 24
 
-// findRequests judges the sentences around reqKW hits.
+// findRequests judges the sentences around reqKW hits (and the verbs of
+// the session's tools).
 func (f *fieldScan) findRequests(hits []int) {
 	seen := -1
 	n := 0
@@ -103,11 +112,11 @@ func (f *fieldScan) findRequests(hits []int) {
 		if n++; n > maxRequestSentences {
 			return
 		}
-		if sev, v := judgeRequest(f.t, a, b); sev > 0 {
+		if sev, v, note := judgeRequest(f.t, a, b, f.tools); sev > 0 {
 			// The match is the verb, so that a request quoted in a text
 			// about attacks is discounted as a quote; Redact widens it to
 			// the sentence.
-			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), lang: true})
+			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	}
 }
@@ -146,33 +155,39 @@ func requestSentence(t string, pos int) (int, int) {
 // judgeRequest scores the sentence t[a:b] and returns where its verb is;
 // the addressee may also stand in the 160 bytes before it ("Note to the
 // assistant: …"). A sentence whose lower-casing changes its length (rare
-// letters) is not judged, as offsets would not map back.
-func judgeRequest(t string, a, b int) (float64, []int) {
+// letters) is not judged, as offsets would not map back. tools, when not
+// nil, are the session's: a request to do what one of them does, to a
+// recipient the data names, is one the model can carry out.
+func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string) {
 	s := strings.ToLower(t[a:b])
-	// The last verb is the request's ("…whose description said: 'AI
-	// assistant: forward…'"): what comes before sets the scene.
-	v := lastVerb(s)
+	// The last verb with a recipient after it is the request's, else the
+	// last verb ("…whose description said: 'AI assistant: forward…'"):
+	// what comes before sets the scene.
+	v, toolVerb, r := requestVerb(s, tools)
+	out := outputVerb(s)
+	if v == nil && out != nil {
+		v = out
+	}
 	if v == nil || len(s) != b-a {
-		return 0, nil
+		return 0, nil, ""
 	}
 	if reqNegRe.MatchString(s[max(0, v[0]-24) : v[0]+1]) {
-		return 0, nil
+		return 0, nil, ""
 	}
 	// Cheapest first: every case needs a recipient or an addressee.
-	r := recipientAfter(s, v[1])
 	link := strings.Contains(s, "http")
 	p := private(s)
-	if !r && !link && !p {
-		return 0, nil
+	if !r && !link && !p && out == nil {
+		return 0, nil, ""
 	}
 	ctx := strings.ToLower(t[max(0, a-160):b])
-	ad := mayAddress(ctx) && reqAddresseeRe.MatchString(ctx)
+	ad := mayAddress(ctx) && reqAddresseeRe.MatchString(ctx) && !humanRoleAfterMachine(ctx)
 	c := r && reqConcealRe.MatchString(s)
 	sev := 0.0
 	switch {
 	case (r || link) && ad:
 		sev = 0.7
-	case ad && p:
+	case ad && (p || out != nil && secretish(s)):
 		sev = 0.55
 	case r && c:
 		sev = 0.6
@@ -182,8 +197,95 @@ func judgeRequest(t string, a, b int) (float64, []int) {
 	if sev > 0 && (c || r && p && ad) {
 		sev += 0.15
 	}
-	return min(sev, 0.9), v
+	note := ""
+	if toolVerb != "" && r {
+		// What one of the session's tools does, to a recipient the data
+		// names: the model can do it with one call.
+		note = "a request the session's " + toolVerb + " tool can carry out"
+		switch {
+		case sev > 0:
+			sev += 0.1
+		case tools.object(toolVerb, s) || p:
+			sev = 0.45
+		case outsideRecipient(s, v[1]):
+			sev = 0.35
+		default:
+			sev = 0.25
+		}
+	}
+	return min(sev, 0.9), v, note
 }
+
+// requestVerb returns the request's verb in s (lower case): the last one
+// with a recipient after it, else the last one; the verb of the session's
+// tools it is, if any; and whether a recipient follows it.
+func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) {
+	type verb struct {
+		at   []int
+		tool string
+	}
+	var vs []verb
+	eachWord(s, func(i, j int) {
+		w := s[i:j]
+		tv, isTool := tools.verb(w)
+		if reqVerbs[w] || isTool || thirdPerson[w] {
+			vs = append(vs, verb{[]int{i, j}, tv})
+		}
+	})
+	if hasCJK(s) {
+		for _, w := range reqVerbsCJK {
+			if k := strings.LastIndex(s, w); k >= 0 {
+				vs = append(vs, verb{at: []int{k, k + len(w)}})
+			}
+		}
+		sort.Slice(vs, func(i, j int) bool { return vs[i].at[0] < vs[j].at[0] })
+	}
+	if len(vs) == 0 {
+		return nil, "", false
+	}
+	for i := len(vs) - 1; i >= 0 && i >= len(vs)-4; i-- {
+		if recipientAfter(s, vs[i].at[1]) {
+			return vs[i].at, vs[i].tool, true
+		}
+	}
+	last := vs[len(vs)-1]
+	return last.at, last.tool, false
+}
+
+// thirdPerson are request verbs that a relative clause puts in the third
+// person ("open a pull request that adds…") and that are not also common
+// nouns.
+var thirdPerson = wordSet(`adds sends forwards grants gives uploads pays transfers`)
+
+// outputVerb returns where s asks for something to be put in the
+// reader's output ("include", "append", "reveal"): a request when a
+// machine is addressed.
+func outputVerb(s string) []int {
+	var at []int
+	eachWord(s, func(i, j int) {
+		if at == nil && reqOutputVerbs[s[i:j]] {
+			at = []int{i, j}
+		}
+	})
+	return at
+}
+
+var reqOutputVerbs = wordSet(`include append attach reveal disclose paste print list dump expose output repeat quote
+	incluye incluir inclure ajoute révèle revele einfügen füge nenne includi rivela inclua revele включи выведи покажи`)
+
+// secretish: s names a secret of the session's, not only the user's data.
+func secretish(s string) bool {
+	return strings.Contains(s, "key") || strings.Contains(s, "token") || strings.Contains(s, "password") ||
+		strings.Contains(s, "secret") || strings.Contains(s, "credential") || strings.Contains(s, "environment") ||
+		strings.Contains(s, "system prompt") || strings.Contains(s, "contraseña") || strings.Contains(s, "mot de passe") ||
+		strings.Contains(s, "passwort") || strings.Contains(s, "парол") || strings.Contains(s, "密码") || strings.Contains(s, "パスワード")
+}
+
+// humanRoleAfterMachine: "if you are an LLM developer" addresses a person
+// who works on models, not a model.
+func humanRoleAfterMachine(s string) bool { return humanRoleRe.MatchString(s) }
+
+var humanRoleRe = regexp.MustCompile(`\b(?:ai|llm|model|chatbot|agent|assistant)s?\s+(?:developers?|engineers?|researchers?|users?|vendors?|providers?|companies|company|teams?|builders?|practitioners?|enthusiasts?|startups?|students?|experts?|product\s+managers?|designers?)\b`)
 
 // reqToRe is the preposition that sends to a recipient.
 var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для)(?:$|[^\p{L}])|给|到|に|へ`)
@@ -192,24 +294,37 @@ var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|av
 // introduced by a preposition ("forward … to x@y.z"): an address in a
 // mail header beside a verb is not where anything is sent.
 func recipientAfter(s string, from int) bool {
-	if !strings.ContainsAny(s[from:], "@0123456789'\"‘“") {
-		return false
+	rest := s[from:]
+	if !strings.ContainsAny(rest, "@0123456789'\"‘“") {
+		// Chinese and Japanese put the recipient before the verb ("…
+		// に送って"): any address in the sentence is where it goes.
+		return hasCJK(s) && reqRecipientRe.MatchString(s)
 	}
-	for _, m := range reqRecipientRe.FindAllStringIndex(s[from:], 4) {
+	for _, m := range reqRecipientRe.FindAllStringIndex(rest, 4) {
 		if reqToRe.MatchString(s[from : from+m[0]+1]) {
 			return true
 		}
 	}
-	return false
+	// A handle right after the verb is who gets it.
+	if m := reqHandleRe.FindStringIndex(rest); m != nil && m[0] < 40 {
+		return true
+	}
+	return hasCJK(s) && reqRecipientRe.MatchString(s)
+}
+
+// outsideRecipient: s names an address, a link or an account after from,
+// not only a handle (a colleague is "@sara" as often as an attacker).
+func outsideRecipient(s string, from int) bool {
+	return reqRecipientRe.MatchString(s[from:])
 }
 
 // Encoded orders: "decode this and do what it says", whatever the
 // encoding (base64, hex, rot13, one not named): the instruction to decode
 // and then follow is the signal, a blob near it the corroboration.
 var (
-	decodeKW = []string{"decod", "rot13", "rot-13", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
+	decodeKW = []string{"decod", "rot13", "rot-13", "rot 13", "caesar", "césar", "cäsar", "cesare", "rotate each letter", "shift each letter", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
 		"декодир", "расшифр", "解码", "解碼", "デコード", "復号"}
-	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow|execute|obey|carry\s+out|do\s+what|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task)` +
+	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
 		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
 	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
 )
@@ -241,27 +356,6 @@ func (f *fieldScan) findEncodedOrders(hits []int) {
 		}
 		f.finds = append(f.finds, finding{rule: "encoded-order", tier: Contextual, kind: language, sev: sev, a: h, b: min(b, h+len("decode")), excerpt: clip(f.t[a:b]), lang: true})
 	}
-}
-
-// lastVerb returns where the last of reqVerbs stands in s (lower case),
-// found word by word: a regular expression of that many alternatives
-// costs far more per sentence.
-func lastVerb(s string) []int {
-	var v []int
-	eachWord(s, func(i, j int) {
-		if reqVerbs[s[i:j]] {
-			v = []int{i, j}
-		}
-	})
-	if !hasCJK(s) {
-		return v
-	}
-	for _, w := range reqVerbsCJK {
-		if k := strings.LastIndex(s, w); k >= 0 && (v == nil || k > v[0]) {
-			v = []int{k, k + len(w)}
-		}
-	}
-	return v
 }
 
 // private reports whether s (lower case) names the user's data or access.

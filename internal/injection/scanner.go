@@ -147,6 +147,8 @@ type scanState struct {
 	// toolSchema: the strings are a tool's description and schema, which
 	// exist to tell the model how and when to use the tool.
 	toolSchema bool
+	// tools: what the session's tools do (Context.SessionTools).
+	tools *toolVocab
 }
 
 // toolNeutral rules are how tool descriptions normally talk ("call this
@@ -165,7 +167,7 @@ func (s *Scanner) newState(ctx Context) *scanState {
 	// against that scan's time budget, or the first result would be cut
 	// short and pass unscanned.
 	s.engine()
-	return &scanState{s: s, ctx: ctx, start: time.Now(), res: Result{Evidence: map[string]int{}}}
+	return &scanState{s: s, ctx: ctx, start: time.Now(), res: Result{Evidence: map[string]int{}}, tools: newToolVocab(ctx.SessionTools)}
 }
 
 // walk scans every string in a JSON document; prefix is the path of the
@@ -284,7 +286,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	cov.Scanned += len(v)
 	st.res.Evidence["fields"]++
 
-	finds, ev := st.s.engine().scan(v, 0, codeField)
+	finds, ev := st.s.engine().scan(v, 0, codeField, st.tools)
 	for k, n := range ev {
 		st.res.Evidence[k] += n
 	}

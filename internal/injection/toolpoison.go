@@ -57,7 +57,7 @@ var (
 	// Directions about a named tool: group 1 or 2 is the tool's name,
 	// checked against the list afterwards.
 	shadowRe = regexp.MustCompile(`(?i)\b(?:` +
-		`(?:whenever|when|each\s+time|every\s+time|any\s+time|if)\s+(?:the\s+)?(?:user\s+|you\s+|model\s+|assistant\s+)?(?:calls?|uses?|invokes?|runs?)?\s*(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?(?:\s+is\s+(?:used|called|invoked|run))?` +
+		`(?:whenever|when|each\s+time|every\s+time|any\s+time|if|before|after)\s+(?:the\s+)?(?:user\s+|you\s+|model\s+|assistant\s+|agent\s+)?(?:(?:asks?|wants?|tries|try|requests?|decides?|needs?|is\s+about|are\s+about)\s+(?:you\s+)?to\s+)?(?:calls?|calling|uses?|using|invokes?|invoking|runs?|running)?\s*(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?(?:\s+is\s+(?:used|called|invoked|run))?` +
 		`|(?:^|[.;:!?]\s*)(?:the\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)+)` + "[`'\"]?" + `(?:\s+tool)?\s+(?:of|from|on|in)\s+(?:the\s+)?[a-z0-9_\-]+\s+(?:mcp\s+)?server` +
 		`|(?:instead\s+of|in\s+place\s+of|replaces?|supersedes?|overrides?|shadows?|never\s+(?:call|use|invoke)|do\s+not\s+(?:call|use|invoke)|don'?t\s+(?:call|use|invoke))\s+(?:the\s+)?(?:original\s+|official\s+|built-?in\s+|other\s+)?` + "[`'\"]?" + `([a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*)` + "[`'\"]?" +
 		`)`)
@@ -68,7 +68,7 @@ var (
 	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s)\b`)
 	// Verbs of a direction about another tool that make it more than a
 	// pointer to the right tool.
-	shadowAct = regexp.MustCompile(`(?i)\b(?:also|always|bcc|cc|copy|add|include|send|forward|never|must|instead|deprecated|broken|unsafe|required|redirect|replace|replaces|ignore|compromised|outdated|unreliable|insecure|malicious|do\s+not|don'?t)\b`)
+	shadowAct = regexp.MustCompile(`(?i)\b(?:also|always|bcc|cc|copy|add|include|send|forward|never|must|instead|deprecated|broken|unsafe|required|redirect|replace|replaces|ignore|compromised|outdated|unreliable|insecure|malicious|do\s+not|don'?t|first\s+(?:call|use|run|invoke|pass|send)|(?:call|use|run|invoke)\s+this\s+tool\s+(?:first|before))\b`)
 
 	// What a parameter may ask for that it has no business asking.
 	conversationRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|transcript|dialog(?:ue)?|system\s+prompt|hidden\s+instructions` +
@@ -137,7 +137,7 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 	}
 	for _, schemaKey := range []string{"inputSchema", "input_schema", "parameters"} {
 		if schema, ok := tool[schemaKey].(map[string]any); ok {
-			out = append(out, paramClaims(schemaKey, schema, 0)...)
+			out = append(out, subSchemaClaims(schemaKey, schema, -1)...)
 		}
 	}
 	return out
@@ -149,7 +149,10 @@ func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
 	}
 	t := strings.Join(strings.Fields(s), " ")
 	var out []toolClaim
-	if m := priorityRe.FindStringIndex(t); m != nil {
+	// A short value of an enum ("highest priority" for a ticket) names a
+	// value, it claims nothing about the tool.
+	value := strings.Contains(path, ".enum[") && len(t) < 40
+	if m := priorityRe.FindStringIndex(t); m != nil && !value {
 		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
@@ -217,10 +220,34 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.35, excerpt: clip(name)})
 		}
 		if p != nil {
-			out = append(out, paramClaims(pp, p, depth+1)...)
-			if items, ok := p["items"].(map[string]any); ok {
-				out = append(out, paramClaims(pp+".items", items, depth+1)...)
+			out = append(out, subSchemaClaims(pp, p, depth)...)
+		}
+	}
+	return out
+}
+
+// subSchemaClaims judges the schemas nested in a parameter's: its own
+// properties, array items, alternatives (anyOf, oneOf, allOf), maps and
+// definitions, wherever a poisoned parameter can hide.
+func subSchemaClaims(path string, p map[string]any, depth int) []toolClaim {
+	out := paramClaims(path, p, depth+1)
+	for _, k := range []string{"items", "additionalProperties", "not", "if", "then", "else", "contains"} {
+		if sub, ok := p[k].(map[string]any); ok {
+			out = append(out, paramClaims(path+"."+k, sub, depth+1)...)
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf", "prefixItems", "items"} {
+		if subs, ok := p[k].([]any); ok {
+			for i, e := range subs {
+				if sub, ok := e.(map[string]any); ok {
+					out = append(out, paramClaims(path+"."+k+"["+strconv.Itoa(i)+"]", sub, depth+1)...)
+				}
 			}
+		}
+	}
+	for _, k := range []string{"$defs", "definitions", "patternProperties"} {
+		if defs, ok := p[k].(map[string]any); ok {
+			out = append(out, paramClaims(path+"."+k, map[string]any{"properties": defs}, depth+1)...)
 		}
 	}
 	return out

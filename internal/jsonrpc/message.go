@@ -177,3 +177,14 @@ func IsError(result []byte) bool {
 
 // ModernVersionKey is the _meta key a 2026-07-28 client puts on every request.
 const ModernVersionKey = "io.modelcontextprotocol/protocolVersion"
+
+// Rest is the tools/call message line without its arguments, a sub-slice
+// of it (as ToolCall returns them), which read null in their place: what
+// the server reads besides the arguments (the tool's name, _meta, the id),
+// to be checked apart from them. Without arguments it is line itself.
+func Rest(line, args []byte) []byte {
+	if args == nil {
+		return line
+	}
+	return Splice(line, args, []byte("null"))
+}

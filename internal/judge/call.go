@@ -17,13 +17,22 @@ import (
 )
 
 // Call is one outgoing tool call, as its entrance (a shim's tools/call, a
-// hook's PreToolUse) saw it.
+// hook's PreToolUse) saw it, or another message to a server (Message).
 type Call struct {
 	Session string
 	Server  string // "" for an agent's own tool
 	Tool    string
 	Class   classify.Result // the destination's class
 	Args    []byte
+	// Extra is the rest of what the server reads besides Args (a
+	// tools/call's name and _meta), checked for secrets, flows and
+	// suspicious hosts as Args are; nil when there is none. The agent's
+	// justification is read from Args alone.
+	Extra []byte
+	// Message: Tool names the method of a message that is not a tool call
+	// (policy.Call.Message); Args are its params, or the result or error of
+	// an answer to the server's request.
+	Message bool
 	// Received is when the call arrived: its check budget
 	// (flow.check_budget) runs from then. Zero: from now.
 	Received time.Time
@@ -66,7 +75,7 @@ type Outcome struct {
 	Justification string
 }
 
-// Call gathers the facts about one outgoing call (its destination's class,
+// Call gathers the facts about one outgoing call or message (its destination's class,
 // the flows its arguments carry, suspicious hosts, the session's taint)
 // and applies policy, filling out. It is the one place flowd decides a
 // call, whatever entrance the call came in by.
@@ -82,9 +91,14 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		return nil
 	}
 	set := j.Settings() // one config for the whole decision, whatever a reload does meanwhile
-	args := in.Args
-	if limit := set.Cfg.Shim.MaxInspectBytes; in.Bounded && len(args) > limit {
-		args = args[:limit]
+	args, extra := in.Args, in.Extra
+	if limit := set.Cfg.Shim.MaxInspectBytes; in.Bounded {
+		if len(args) > limit {
+			args = args[:limit]
+		}
+		if len(extra) > limit-len(args) {
+			extra = extra[:limit-len(args)]
+		}
 	}
 	// The whole check, from the call's arrival, fits in flow.check_budget:
 	// a check that runs out denies a call that could leave, rather than
@@ -104,11 +118,12 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		TaintReason:  taint,
 		Server:       in.Server,
 		Tool:         in.Tool,
+		Message:      in.Message,
 		External:     in.Class.CanExfiltrate,
 		Unclassified: in.Class.Class == classify.Unknown,
 
-		ArgsBytes:      len(in.Args),
-		InspectedBytes: len(args),
+		ArgsBytes:      len(in.Args) + len(in.Extra),
+		InspectedBytes: len(args) + len(extra),
 
 		CanAsk:      in.Ask == AskByAgent || in.Ask == AskByElicitation && set.Cfg.Policy.AskWithElicitation,
 		Justifiable: in.Justifiable,
@@ -130,9 +145,8 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	if pc.External {
 		b := budget.Until(deadline)
 		r := checkWithin(deadline, func() checked {
-			v := unwrap.Views(args)
-			return checked{endpoint: policy.SuspiciousHost(args, v, set.Rules.SuspiciousEndpoints),
-				analysis: sess.Check(server, tool, class, args, v, b)}
+			v, endpoint := inspect(args, extra, set.Rules.SuspiciousEndpoints)
+			return checked{endpoint: endpoint, analysis: sess.CheckWith(server, tool, class, args, extra, v, b)}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
@@ -141,8 +155,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 				"args_bytes", len(in.Args), "budget", set.Cfg.Flow.CheckBudget.Duration, "spent", time.Since(start))
 		}
 	} else {
-		views = unwrap.Views(args)
-		pc.Endpoint = policy.SuspiciousHost(args, views, set.Rules.SuspiciousEndpoints)
+		views, pc.Endpoint = inspect(args, extra, set.Rules.SuspiciousEndpoints)
 	}
 	if f, ok := facts.command.Worst(); ok {
 		pc.Command, pc.CommandRule, pc.CommandSevere = f.Reason, f.Rule, f.Severe
@@ -180,7 +193,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		if !external {
 			// For the log only: a call to an internal destination is not
 			// held up, and its check has a budget of its own.
-			out.Analysis = sess.Check(server, tool, class, args, views, budget.Until(time.Now().Add(checkBudget)))
+			out.Analysis = sess.CheckWith(server, tool, class, args, extra, views, budget.Until(time.Now().Add(checkBudget)))
 		}
 		switch {
 		case endpoint:
@@ -194,6 +207,21 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	}
 	finish()
 	return nil
+}
+
+// inspect decodes the arguments and the rest of a message (unwrap.Views)
+// and looks for a suspicious host in them.
+func inspect(args, extra []byte, endpoints []string) (views [][]byte, endpoint string) {
+	views = unwrap.Views(args)
+	endpoint = policy.SuspiciousHost(args, views, endpoints)
+	if len(extra) == 0 {
+		return views, endpoint
+	}
+	more := unwrap.Views(extra)
+	if endpoint == "" {
+		endpoint = policy.SuspiciousHost(extra, more, endpoints)
+	}
+	return append(views, more...), endpoint
 }
 
 // justification reads the agent's stated reason from a call's arguments.

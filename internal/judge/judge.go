@@ -31,7 +31,8 @@ type Judge struct {
 	Log        *slog.Logger
 
 	corr   correlator
-	behind background // what results leave behind their verdicts
+	behind background   // what results leave behind their verdicts
+	tools  sessionTools // what each session's servers listed
 }
 
 // Stores are the stores a judge records to.

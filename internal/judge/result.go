@@ -33,6 +33,12 @@ type Result struct {
 	// shows a flag notice its own way. (A function of its own rather than
 	// a closure over the message: a verdict allocates as little as it can.)
 	Notice func(method string, whole, content []byte, text string) ([]byte, error)
+	// Definition: Content is what a server wrote to tell the model how to
+	// use it (its handshake's instructions), which addresses the model by
+	// design, as a tool's definition does. As for a tool list, only a block
+	// acts on it; a lesser verdict is reported, and neither taints nor
+	// changes it.
+	Definition bool
 	// Strict: content that cannot be marked as its verdict says is
 	// quarantined instead, for a shim, where what it passes on is all the
 	// model reads. A hook's tool has run already; its output stays, with
@@ -74,7 +80,8 @@ func (j *Judge) Result(in Result) (s Screened) {
 		s.Report = &flowdclient.Injection{Server: in.Server, Tool: in.Tool, Action: injection.ActionPass, Released: true}
 		return s
 	}
-	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool})
+	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool,
+		SessionTools: j.sessionTools(in.Session)})
 	s.Found, s.Unscanned = r, unscanned
 	if !reportable(r) {
 		return s
@@ -85,7 +92,7 @@ func (j *Judge) Result(in Result) (s Screened) {
 		j.Log.Debug("result not scanned whole", "server", in.Server, "tool", in.Tool, "bound", r.Coverage.Truncated,
 			"scanned", r.Coverage.Scanned, "total", r.Coverage.Total)
 	}
-	if r.Action == injection.ActionPass {
+	if r.Action == injection.ActionPass || in.Definition && r.Action != injection.ActionBlock {
 		return s
 	}
 	if Untrusted(in.Class) {

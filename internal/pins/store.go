@@ -29,7 +29,11 @@ type Server struct {
 	// Pending are definitions seen but not approved: new tools, and tools
 	// that differ from their pin. They are hidden until approved.
 	Pending map[string]Tool `json:"pending,omitempty"`
-	Since   time.Time       `json:"since"` // first seen
+	// Withheld are the tools whose definition flowd's scan found poisoned
+	// when last listed, with why: hidden from the model whatever their
+	// pin says.
+	Withheld map[string]string `json:"withheld,omitempty"`
+	Since    time.Time         `json:"since"` // first seen
 	// Unreadable says why the server's stored pins could not be decoded:
 	// it is known, so not trusted on first use, with nothing pinned.
 	Unreadable string `json:"unreadable,omitempty"`
@@ -200,6 +204,32 @@ func (s *Store) Observe(name string, command []string, tools []Tool, trust bool)
 	return hidden, nil
 }
 
+// Withhold records which of the tools a server just listed its
+// definition scan withholds, and why (reasons, by tool); the listed tools
+// without a reason are no longer withheld. A server not seen yet is
+// recorded by Observe first.
+func (s *Store) Withhold(name string, command []string, listed []string, reasons map[string]string) error {
+	id := Identity(name, command)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.servers[id]
+	if old == nil {
+		return nil
+	}
+	srv := clone(old)
+	for _, t := range listed {
+		if why, ok := reasons[t]; ok {
+			srv.Withheld[t] = why
+		} else {
+			delete(srv.Withheld, t)
+		}
+	}
+	if equal(old, srv) {
+		return nil
+	}
+	return s.put(id, srv)
+}
+
 // Pending returns the unapproved change of one tool of a server, if any.
 func (s *Store) Pending(id, tool string) (Change, bool) {
 	s.mu.Lock()
@@ -302,6 +332,10 @@ func clone(srv *Server) *Server {
 	for k, v := range srv.Pending {
 		c.Pending[k] = v
 	}
+	c.Withheld = make(map[string]string, len(srv.Withheld))
+	for k, v := range srv.Withheld {
+		c.Withheld[k] = v
+	}
 	return &c
 }
 
@@ -316,6 +350,14 @@ func equal(a, b *Server) bool {
 			}
 		}
 		return true
+	}
+	if len(a.Withheld) != len(b.Withheld) {
+		return false
+	}
+	for k, v := range a.Withheld {
+		if w, ok := b.Withheld[k]; !ok || w != v {
+			return false
+		}
 	}
 	return same(a.Pinned, b.Pinned) && same(a.Pending, b.Pending)
 }

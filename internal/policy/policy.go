@@ -81,6 +81,11 @@ const (
 type Call struct {
 	Server string
 	Tool   string
+	// Message: not a call of a tool but another message to the server
+	// (a prompts/get, a notification, an answer to the server's request),
+	// whose method Tool names. tool_overrides and default_action speak of
+	// tools and do not apply to it; the rules on data leaving do.
+	Message bool
 	// External is whether the destination can send data out of the
 	// user's control (external, hybrid, or unknown: what flowd cannot
 	// classify is taken to be able to).
@@ -191,10 +196,10 @@ func (r Rules) decide(c Call) Decision {
 		return Decision{Action: Deny, Rule: "suspicious_endpoints",
 			Reason: fmt.Sprintf("Request to suspicious endpoint %s (a known data-collection service) in a call to %s", c.Endpoint, dest(c))}
 	}
-	if a, ok := r.ToolOverrides[c.Server+"/"+c.Tool]; ok {
+	if a, ok := r.ToolOverrides[c.Server+"/"+c.Tool]; ok && !c.Message {
 		return r.overridden(a, c, c.Server+"/"+c.Tool)
 	}
-	if a, ok := r.ToolOverrides[c.Tool]; ok {
+	if a, ok := r.ToolOverrides[c.Tool]; ok && !c.Message {
 		return r.overridden(a, c, c.Tool)
 	}
 	if c.Command != "" && c.CommandSevere {
@@ -243,7 +248,7 @@ func (r Rules) decide(c Call) Decision {
 				c.SensitiveRead, dest(c))}, c), c)
 	}
 	a := r.DefaultAction
-	if a == "" {
+	if a == "" || c.Message {
 		a = Allow
 	}
 	d := Decision{Action: a, Rule: "default_action"}

@@ -266,6 +266,10 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	case keyQuote != 0 && pairedValue(text, &i):
 		// <add key="ApiToken" value="…"/>, {"key": "x-api-key", "value": "…"}
 		op = "="
+	case flag && spaced && keyQuote == 0 && i < len(text) && !isAlpha(text[i]) && text[i] != '-' && text[i] > ' ':
+		// --api-token 5449f7…: a flag's value is the next word.
+		op = "="
+		i = sp + 1
 	case i < len(text) && isAlpha(text[i]) && keyQuote == 0 && (s == 0 || text[s-1] != '<'):
 		// A type between name and operator: var token string = "…".
 		for n := 0; i < len(text) && n < 64 && (isIdentByte(text[i]) || text[i] == '[' || text[i] == ']'); n++ {
@@ -362,6 +366,29 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	return vs, ve, false, ve > vs
 }
 
+// minBearer is the shortest token after an auth scheme (Bearer, Token)
+// that is reported: issued tokens are longer, and shorter ones are
+// documentation (RFC 6750's "mF_9.B5f-4.1JqM") far more often than
+// credentials. Basic credentials are passwords and keep any length.
+const minBearer = 16
+
+// afterAuthScheme: the value at vs follows "Bearer ", "Token " or the
+// like, a word of its own after the name that ends at e.
+func afterAuthScheme(text string, e, vs int) bool {
+	if vs < 2 || text[vs-1] != ' ' {
+		return false
+	}
+	w := vs - 1
+	for w > 0 && isAlpha(text[w-1]) {
+		w--
+	}
+	if w <= e {
+		return false
+	}
+	scheme := strings.ToLower(text[w : vs-1])
+	return authSchemes[scheme] && scheme != "basic"
+}
+
 // trimAuthScheme drops "Bearer " from a quoted header value.
 func trimAuthScheme(text string, vs, ve int, quoted bool) (int, int, bool, bool) {
 	if sp := strings.IndexByte(text[vs:ve], ' '); sp > 0 && authSchemes[strings.ToLower(text[vs:vs+sp])] {
@@ -441,6 +468,11 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 	// often in prose ("the API key in the header"), so it comes first.
 	vs, ve, quoted, ok := valueAfter(text, s, e)
 	if !ok {
+		if sep := tableHeader(text, s, e); sep != 0 {
+			if kind, _ := judgeName(text[s:e]); kind != credNone {
+				scanTableColumn(st, text, s, e, sep, kind)
+			}
+		}
 		return
 	}
 	kind, aws := judgeName(text[s:e])
@@ -459,6 +491,9 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 		st.lastValue = judged{lo: vs, hi: ve}
 	}
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
+		return
+	}
+	if len(v) < minBearer && (afterAuthScheme(text, e, vs) || strings.EqualFold(text[s:e], "bearer")) {
 		return
 	}
 	st.lastValue.reported = true
@@ -497,7 +532,15 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		return false // escaped text ("\u3299\ufe0f"), not a literal value
 	}
 	digits := strings.IndexFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
-	if hexLiteral(v) || !quoted && codeValue(v, kind == credPassword) {
+	// A 32-byte hex literal named as a key is one (an Ethereum private key
+	// in code); other hex literals are constants.
+	key32 := hexLiteral(v) && len(v) == 66
+	// A key built from counting runs (ghp_ABCDEFGHIJ…0123) reads as words
+	// but is a documented example key: reported, and marked.
+	counting := len(v) >= 16 && sequenceRun(v) >= 6 && charKinds(v) >= 3
+	// Letters and digits switching all along: random, not a name.
+	random := len(v) >= 16 && digitSwitches(v) >= 6
+	if !key32 && (hexLiteral(v) || !quoted && !counting && !random && codeValue(v, kind == credPassword)) {
 		return false
 	}
 	// A documented key ("…EXAMPLEKEY") is judged on the rest of its shape,
@@ -528,7 +571,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		// name (encodeUserPassword, db_password_field).
 		return quoted && !strings.Contains(v, "_") && countSegments(v) == 1
 	}
-	if strings.ContainsAny(v, " \t") || wordish(shape) || charKinds(v) < 2 || hasVersion(v) || slug(v) {
+	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting && !random || charKinds(v) < 2 || hasVersion(v) || slug(v) {
 		return false
 	}
 	h := shannon(v)

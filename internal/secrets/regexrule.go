@@ -346,6 +346,9 @@ func (r *regexRule) report(st *scanState, text string, base int, m []int) {
 		return
 	}
 	match := text[base+m[0] : base+m[1]]
+	if n := minContextValue[r.id]; len(secret) < n && !containsFold(match, "basic ") {
+		return
+	}
 	// A value in the rule's format but padded with one character
 	// (AGE-SECRET-KEY-1QQQQ…) is an illustration: reported, marked.
 	example := looksLikeExample(secret) || padded(secret)
@@ -360,6 +363,11 @@ func (r *regexRule) report(st *scanState, text string, base int, m []int) {
 		Type: r.typ, Rule: r.id, Value: secret, Start: s, End: e, Example: example,
 	}})
 }
+
+// minContextValue is, for rules that find a token by its context alone
+// (a header name, not a provider's format), the shortest token they
+// report: see minBearer.
+var minContextValue = map[string]int{"curl-auth-header": minBearer}
 
 // judge applies one allowlist to a match: drop for a non-secret shape,
 // known for a value the rule set lists as public or documented.

@@ -183,6 +183,7 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 	}
 	if complete {
 		scanCards(st, text)
+		scanFinancial(st, text)
 		complete = spend(st.takeWork() + len(text))
 	}
 

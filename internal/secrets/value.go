@@ -194,6 +194,20 @@ func wordLike(seg string) bool {
 
 // charKinds counts which of lower-case, upper-case, digits and other
 // printable characters v uses.
+// digitSwitches counts the places where letters and digits alternate in
+// v. Names and words carry a number or two at their ends (utf8mb4,
+// base64url, v2beta1); random tokens switch all along.
+func digitSwitches(v string) int {
+	n := 0
+	for i := 1; i < len(v); i++ {
+		a, b := v[i-1], v[i]
+		if isDigit(a) && isAlpha(b) || isAlpha(a) && isDigit(b) {
+			n++
+		}
+	}
+	return n
+}
+
 func charKinds(v string) int {
 	var lower, upper, digit, other bool
 	for i := 0; i < len(v); i++ {

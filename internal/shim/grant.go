@@ -29,10 +29,11 @@ func newGrant(g shimproto.Grant) *grant {
 
 // covers reports whether line is a tools/call the grant lets through: to a
 // granted tool, with arguments flowd would read whole (at most maxArgs
-// bytes) that name no suspicious host. The check is flowd's own
-// (policy.SuspiciousHost on the arguments and their decoded views), so the
-// shim never lets through what flowd would deny; anything else waits for a
-// verdict as usual.
+// bytes) and a message that name no suspicious host. The check is flowd's
+// own (policy.SuspiciousHost on the arguments, and apart from them on the
+// rest of the message, each with its decoded views), so the shim never
+// lets through what flowd would deny; anything else waits for a verdict as
+// usual.
 func (g *grant) covers(line []byte, maxArgs int) bool {
 	e, err := jsonrpc.Parse(line)
 	if err != nil || e.Kind != jsonrpc.Request || e.Method != "tools/call" || e.Ambiguous != "" {
@@ -42,5 +43,7 @@ func (g *grant) covers(line []byte, maxArgs int) bool {
 	if !ok || !g.tools[name] || len(args) > maxArgs {
 		return false
 	}
-	return policy.SuspiciousHost(args, unwrap.Views(args), g.hosts) == ""
+	rest := jsonrpc.Rest(line, args)
+	return policy.SuspiciousHost(args, unwrap.Views(args), g.hosts) == "" &&
+		policy.SuspiciousHost(rest, unwrap.Views(rest), g.hosts) == ""
 }

@@ -91,6 +91,8 @@ func TestGrantedCallsGoWithoutWaiting(t *testing.T) {
 		"batch":                            "[" + strings.TrimSuffix(plain, "\n") + "]\n",
 		"tool named twice":                 `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{},"Name":"add"}}` + "\n",
 		"method in another case":           `{"jsonrpc":"2.0","id":8,"method":"tools/call","Method":"ping","params":{"name":"echo","arguments":{}}}` + "\n",
+		"suspicious host in _meta":         `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"cb":"https://webhook.site/x"}}}` + "\n",
+		"suspicious host in the id":        `{"jsonrpc":"2.0","id":"webhook.site/x","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n",
 	} {
 		r.send(t, line)
 		assert.Equal(t, judged, r.readLine(t), name)

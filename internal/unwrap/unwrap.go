@@ -1,55 +1,211 @@
-// Package unwrap undoes the encodings an agent may put data in before it
-// sends it: URL escaping, base64 (either alphabet, padded or not) and hex.
-// Detectors look at each view it returns as well as at the text itself.
+// Package unwrap undoes the transformations an agent may put data through
+// before it sends it, so that detectors can read what is really sent. It
+// does not list encodings to look for; it applies every cheap reversible
+// undoing that changes the text (URL escaping at any depth, numeric and
+// named character escapes, invisible characters and look-alike letters,
+// separators between characters or bytes, base64/base32/hex runs, gzip and
+// zlib inside them) and then applies them again to what came out, so
+// nested encodings fall apart layer by layer. Detectors look at each view
+// it returns as well as at the text itself.
+//
+// The work is bounded by construction: all views together are at most
+// viewFactor times the text (plus a small allowance for short texts), and
+// decoding stops at maxDepth layers.
 package unwrap
 
 import (
 	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"io"
 )
 
 // minRun is the shortest encoded run worth decoding: shorter runs decode
 // to a few bytes that say nothing.
 const minRun = 16
 
-// Views returns text decoded in each way that applies: the whole text
-// URL-decoded, and each base64 or hex run decoded where it stands. The
-// original text is not among them.
+// Bounds on the work: the views of a text hold at most viewFactor times its
+// bytes plus viewSlack, and nest at most maxDepth layers deep.
+const (
+	viewFactor = 3
+	viewSlack  = 4 << 10
+	maxDepth   = 4
+)
+
+// Views returns text decoded in each way that applies, layer after layer.
+// The original text is not among them.
 func Views(text []byte) [][]byte {
-	var out [][]byte
-	if bytes.IndexAny(text, "%+") >= 0 {
-		if u := percentDecode(text); !bytes.Equal(u, text) {
-			out = append(out, u)
+	w := walker{left: viewFactor*len(text) + viewSlack}
+	w.seen = append(w.seen, text)
+	w.expand(text, 1)
+	return w.out
+}
+
+type walker struct {
+	out  [][]byte
+	seen [][]byte // texts already expanded, the input first
+	left int      // bytes views may still take
+}
+
+// add keeps v as a view and decodes it further.
+func (w *walker) add(v []byte, depth int) {
+	if w.keep(v) && depth < maxDepth {
+		w.expand(v, depth+1)
+	}
+}
+
+// keep keeps v as a view, unless it is one already or there is no room.
+func (w *walker) keep(v []byte) bool {
+	if len(v) == 0 || len(v) > w.left {
+		return false
+	}
+	for _, s := range w.seen {
+		if bytes.Equal(s, v) {
+			return false
 		}
 	}
-	for _, run := range runs(text) {
-		if b, ok := decode(run); ok {
-			out = append(out, b)
+	w.left -= len(v)
+	w.out = append(w.out, v)
+	w.seen = append(w.seen, v)
+	return true
+}
+
+// expand adds the views of text. The undoings that read the whole text
+// (escapes, invisible characters, separators, wrapping) are applied in
+// rounds, each round to the last one's result, until nothing changes:
+// one chain of views, not a tree, so the work stays a few passes over the
+// text. Encoded runs, in the text and in the chain's last view, are
+// decoded and expanded in turn, a layer deeper.
+func (w *walker) expand(text []byte, depth int) {
+	cur, undone := text, false
+	for round := depth; round <= maxDepth; round++ {
+		next, changed := cur, false
+		for _, undo := range wholeUndoings {
+			if u, ok := undo(next); ok && !bytes.Equal(u, next) {
+				next, changed = u, true
+			}
+		}
+		if !changed || !w.keep(next) {
+			break
+		}
+		cur, undone = next, true
+	}
+	for i, t := range [][]byte{text, cur} {
+		if i == 1 && !undone {
+			break
+		}
+		for _, run := range runs(t) {
+			for _, b := range decode(run) {
+				w.add(b, depth)
+			}
+		}
+	}
+	if depth == 1 {
+		// Reorderings and rotations of the tokens: a key sent backwards or
+		// in ROT13 is still the key. Only the first layer: they undo a
+		// choice made once.
+		if r, ok := tokenViews(cur); ok {
+			for _, v := range r {
+				w.keep(v)
+			}
+		}
+	}
+}
+
+// wholeUndoings are the undoings that read the whole text.
+var wholeUndoings = []func([]byte) ([]byte, bool){
+	func(t []byte) ([]byte, bool) {
+		if bytes.IndexAny(t, "%+") < 0 {
+			return nil, false
+		}
+		return percentDecode(t), true
+	},
+	func(t []byte) ([]byte, bool) {
+		if bytes.IndexAny(t, `\&`) < 0 {
+			return nil, false
+		}
+		return unescape(t)
+	},
+	fold,
+	joinSeparated,
+	joinWrapped,
+}
+
+// decode decodes run as hex, base32 and base64 (either alphabet), each
+// where it reads the run whole, and unpacks gzip or zlib it finds inside.
+func decode(run []byte) [][]byte {
+	var out [][]byte
+	buf := make([]byte, base64.RawStdEncoding.DecodedLen(len(run)))
+	if n, err := hex.Decode(buf, run); err == nil && len(run)%2 == 0 {
+		return append(out, inflate(buf[:n])...)
+	}
+	if b, ok := decodeBase32(run); ok {
+		out = append(out, inflate(b)...)
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		if n, err := enc.Decode(buf, run); err == nil {
+			return append(out, inflate(buf[:n])...)
 		}
 	}
 	return out
 }
 
-// decode decodes run as hex, else as base64 in the first alphabet that
-// reads it whole. It reads the run where it lies and decodes every
-// attempt into one buffer: a run may be most of a large message.
-func decode(run []byte) ([]byte, bool) {
-	buf := make([]byte, base64.RawStdEncoding.DecodedLen(len(run)))
-	if n, err := hex.Decode(buf, run); err == nil && len(run)%2 == 0 {
-		return buf[:n], true
-	}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		if n, err := enc.Decode(buf, run); err == nil {
-			return buf[:n], true
+// decodeBase32 reads a run in one letter case drawn from the base32
+// alphabet (RFC 4648, as DNS tunnels and TOTP seeds use it).
+func decodeBase32(run []byte) ([]byte, bool) {
+	upper, lower := true, true
+	for _, c := range run {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			lower = false
+		case c >= 'a' && c <= 'z':
+			upper = false
+		case c >= '2' && c <= '7' || c == '=':
+		default:
+			return nil, false
 		}
 	}
-	return nil, false
+	if !upper && !lower {
+		return nil, false
+	}
+	r := bytes.ToUpper(bytes.TrimRight(run, "="))
+	b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(string(r))
+	return b, err == nil && len(b) > 0
+}
+
+// maxInflate bounds what one compressed run may expand to: a small bomb
+// must not cost more than the views of the text may.
+const maxInflate = 64 << 10
+
+// inflate returns b, and what it decompresses to when it is gzip or zlib.
+func inflate(b []byte) [][]byte {
+	out := [][]byte{b}
+	var r io.Reader
+	var err error
+	switch {
+	case len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b:
+		r, err = gzip.NewReader(bytes.NewReader(b))
+	case len(b) > 2 && b[0] == 0x78 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
+		r, err = zlib.NewReader(bytes.NewReader(b))
+	default:
+		return out
+	}
+	if err != nil {
+		return out
+	}
+	u, _ := io.ReadAll(io.LimitReader(r, maxInflate))
+	if len(u) > 0 {
+		out = append(out, u)
+	}
+	return out
 }
 
 // runs returns the runs of at least minRun characters that can form
-// base64 or hex: the places an encoded payload can hide. Prose has few, so
-// the scan allocates only for those.
+// base64, base32 or hex: the places an encoded payload can hide. Prose has
+// few, so the scan allocates only for those.
 func runs(text []byte) [][]byte {
 	var out [][]byte
 	start := -1
@@ -58,6 +214,15 @@ func runs(text []byte) [][]byte {
 			if start < 0 {
 				start = i
 			}
+			if text[i] != '=' || i+1 >= len(text) || text[i+1] == '=' || !encChar[text[i+1]] {
+				continue
+			}
+			// '=' pads the end of a run; inside one it is an
+			// assignment (data=QUtJ…), which ends the name.
+			if i+1-start >= minRun {
+				out = append(out, text[start:i+1])
+			}
+			start = -1
 			continue
 		}
 		if start >= 0 && i-start >= minRun {

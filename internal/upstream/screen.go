@@ -18,7 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-// oversize settles a response longer than shim.max_inspect_bytes, of which
+// oversize settles a server's message longer than shim.max_inspect_bytes, of which
 // flowd has only the start and the end: it cannot be scanned or changed,
 // and it passes. Its call is recorded as such (or the user would never
 // learn that a result went to the model unscanned), and unless
@@ -44,9 +44,6 @@ func (u *Stream) oversize(j *judge.Judge, v shimproto.Verdict, m shimproto.Messa
 			return u.refuse(j, v, jsonrpc.Envelope{ID: id}, fmt.Sprintf(
 				"the tool list of %d bytes is over shim.max_inspect_bytes (%d), so flowd can neither pin nor screen it; raise the limit", m.Size, len(m.Data)))
 		}
-		return v
-	case "tools/call", "resources/read", "prompts/get", "":
-	default:
 		return v
 	}
 	why := fmt.Sprintf("result of %d bytes is over shim.max_inspect_bytes (%d): it went to the client unscanned and is not tracked as an origin",
@@ -118,23 +115,36 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 		j.Log.Debug("tools/list not scanned", "server", server, "err", err)
 	}
 	parsed := make([]pins.Tool, 0, len(list.Tools))
+	names := make([]string, 0, len(list.Tools))
 	for _, t := range list.Tools {
 		if p, err := pins.ParseTool(t); err == nil {
 			parsed = append(parsed, p)
+			names = append(names, p.Name)
 			delete(u.poisoned, p.Name) // judged again below
 		}
 	}
+	withheld := map[string]string{}
 	for _, f := range findings {
 		switch f.Result.Action {
 		case injection.ActionBlock:
 			scan.Withheld = append(scan.Withheld, f)
 			hide[f.Tool] = true
+			withheld[f.Tool] = poisonReason(f.Result)
 			u.poisoned[f.Tool] = fmt.Sprintf("tool %q of server %q is withheld: its definition scored %.2f as prompt injection (%s), "+
 				"so flowd hid it from the tool list", f.Tool, server, f.Result.Score, judge.RuleNames(f.Result.Detections))
 		case injection.ActionFlag, injection.ActionRedact:
 			scan.Flagged = append(scan.Flagged, f)
 		}
 	}
+	// What the session's tools can do weighs requests in its results; a
+	// withheld tool can do nothing.
+	callable := make([]string, 0, len(names))
+	for _, n := range names {
+		if !hide[n] {
+			callable = append(callable, n)
+		}
+	}
+	j.NoteTools(u.session, callable)
 	id := u.identity()
 	if !u.listed {
 		// A server seen for the first time is trusted on first use: its
@@ -144,6 +154,10 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 	changes, err := j.Pins.Observe(server, u.hello.Command, parsed, u.trustPins && set.Cfg.Injection.TrustOnFirstUse)
 	if err != nil {
 		j.Log.Error("check tool pins", "server", server, "err", err)
+	}
+	// flowd pins shows what is withheld and why, beside the pins.
+	if err := j.Pins.Withhold(server, u.hello.Command, names, withheld); err != nil {
+		j.Log.Error("record withheld tools", "server", server, "err", err)
 	}
 	if list.NextCursor == "" {
 		u.trustPins = false
@@ -165,6 +179,22 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 	}
 	u.recordTools(j, v, scan, hide)
 	return v
+}
+
+// poisonReason says why a tool's definition is withheld: the score, the
+// rules and the strongest piece of evidence, where it is.
+func poisonReason(r injection.Result) string {
+	why := fmt.Sprintf("its definition scored %.2f as prompt injection (%s)", r.Score, judge.RuleNames(r.Detections))
+	var top *injection.Detection
+	for i := range r.Detections {
+		if top == nil || r.Detections[i].Severity > top.Severity {
+			top = &r.Detections[i]
+		}
+	}
+	if top != nil {
+		why += fmt.Sprintf("; strongest: %s in %s: %q", top.Rule, top.Field, top.Excerpt)
+	}
+	return why
 }
 
 func (u *Stream) recordTools(j *judge.Judge, v shimproto.Verdict, scan flowdclient.ToolScan, hide map[string]bool) {

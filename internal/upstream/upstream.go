@@ -41,9 +41,10 @@ type Stream struct {
 	// shim can ask its user about a call.
 	elicits bool
 
-	calls   map[string]*call // client requests awaiting a response, by raw id
-	blocked map[string]bool  // ids answered by flowd, whose cancellation must not reach the upstream
-	held    map[uint64]held  // requests the shim holds while it asks the user, by message seq
+	calls   map[string]*call  // client requests awaiting a response, by raw id
+	asked   map[string]string // the server's requests awaiting the client's answer: their methods, by raw id
+	blocked map[string]bool   // ids answered by flowd, whose cancellation must not reach the upstream
+	held    map[uint64]held   // requests the shim holds while it asks the user, by message seq
 	tools   map[string]classify.ToolInfo
 	classes map[string]classify.Result // by tool name; reset when tools/list changes
 
@@ -60,6 +61,7 @@ type Stream struct {
 type call struct {
 	method    string
 	tool      string
+	kind      string // its activity record type, when not activity.TypeToolCall
 	argsBytes int
 	start     time.Time
 	judge.Outcome
@@ -80,7 +82,7 @@ const maxOutstanding = 10000
 
 func NewStream(id uint64, h shimproto.Hello, session string) *Stream {
 	u := &Stream{id: id, hello: h, session: session, connected: time.Now(),
-		calls: make(map[string]*call), blocked: make(map[string]bool), held: make(map[uint64]held),
+		calls: make(map[string]*call), asked: make(map[string]string), blocked: make(map[string]bool), held: make(map[uint64]held),
 		tools: make(map[string]classify.ToolInfo), classes: make(map[string]classify.Result),
 		poisoned: make(map[string]string)}
 	if h.Name != "" {
@@ -130,8 +132,10 @@ func (u *Stream) Judge(j *judge.Judge, m shimproto.Message) (v shimproto.Verdict
 	}
 	e, err := jsonrpc.Parse(m.Data)
 	if err != nil {
-		j.Log.Debug("unparseable message passed", "server", u.Name(), "direction", m.Dir.String(), "err", err)
-		return v, nil
+		j.Log.Debug("unparseable message judged as data", "server", u.Name(), "direction", m.Dir.String(), "err", err)
+		// What flowd cannot parse, a lenient peer may read all the same:
+		// it is data for the server, or text for the model.
+		e = jsonrpc.Envelope{Kind: jsonrpc.Invalid}
 	}
 	if e.Ambiguous != "" {
 		return u.ambiguous(j, v, m.Dir, e), nil
@@ -144,71 +148,109 @@ func (u *Stream) Judge(j *judge.Judge, m shimproto.Message) (v shimproto.Verdict
 
 // fromClient judges a client's message, received at received; forwarded is
 // whether the shim has sent it on already, under a grant, so that only the
-// record is left to make.
+// record is left to make. Every message is judged: a tools/call as a call
+// of its tool, anything else as a message carrying its params (or its
+// result or error) to the server (message).
 func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, forwarded bool, received time.Time) (shimproto.Verdict, func()) {
 	switch e.Kind {
 	case jsonrpc.Batch:
 		return u.batch(j, v, raw, received), nil
 	case jsonrpc.Notification:
-		if e.Method == "notifications/cancelled" {
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			if json.Unmarshal(e.Params, &p) == nil && u.blocked[string(p.RequestID)] {
-				delete(u.blocked, string(p.RequestID))
-				v.Action = shimproto.Drop
-			}
+		if e.Method == "notifications/cancelled" && u.cancelsBlocked(e.Params) {
+			v.Action = shimproto.Drop
+			return v, nil
 		}
-		return v, nil
 	case jsonrpc.Request:
-	default:
-		return v, nil
+		if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
+			u.mu.Lock()
+			u.modern = true
+			u.mu.Unlock()
+		}
+		if e.Method == "initialize" {
+			u.elicits = formElicitation(e.Params)
+		}
 	}
-	if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
-		u.mu.Lock()
-		u.modern = true
-		u.mu.Unlock()
-	}
-	if e.Method == "initialize" {
-		u.elicits = formElicitation(e.Params)
+	if e.Method != "tools/call" {
+		return u.message(j, v, e, raw, received)
 	}
 	c := &call{method: e.Method, start: received}
-	var later func()
-	if e.Method == "tools/call" {
-		name, args, ok := jsonrpc.ToolCall(e.Params)
-		c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
-		epoch := u.grants.current()
-		hooked := u.join(j, e.Params, name, args)
-		if ok {
-			c.Decision = u.withheld(j, name)
-		} else {
-			c.Decision = ambiguousCall
-		}
+	epoch := u.grants.current()
+	later := u.checkCall(j, c, e, raw, forwarded)
+	switch {
+	case forwarded:
+		u.wentAhead(j, c)
+	case e.Kind == jsonrpc.Notification:
+		// A call without an id: the server may run it, and nobody gets
+		// its answer, so it is recorded now.
 		if c.Decision.Action == policy.Deny {
-			c.Analysis.Risk = flow.RiskHigh
-		} else {
-			later = u.decide(j, c, args, !hooked) // a hook that announced the call asked already
+			v.Action = shimproto.Drop
+			u.record(j, c, "block", 0, false)
+			return v, nil
 		}
-		if forwarded {
-			u.wentAhead(j, c)
-		} else {
-			var blocked bool
-			if v, blocked = u.apply(j, c, v, e.ID, raw, epoch); blocked {
-				return v, nil
+		return v, func() {
+			if later != nil {
+				later()
 			}
+			u.record(j, c, "pass", 0, false)
+		}
+	default:
+		var blocked bool
+		if v, blocked = u.apply(j, c, v, e.ID, raw, epoch); blocked {
+			return v, nil
 		}
 	}
-	if len(u.calls) < maxOutstanding {
-		c.idValue, c.hasIDValue = jsonrpc.IDValue(e.ID)
-		u.calls[string(e.ID)] = c
-	}
+	u.track(c, e.ID)
 	return v, later
 }
 
-// batch judges each call inside a JSON-RPC batch (gone from MCP since
-// 2025-06-18, but a batch must not be a way around policy). When any call
-// is denied, nothing reaches the upstream and every request in the batch
-// gets a blocked result.
+// checkCall decides the tools/call e, the message raw (judge.Call), filling
+// c: its tool, and its arguments checked together with the rest of the
+// message (_meta, the name), which the server reads as well. forwarded:
+// the shim sent it on under a grant.
+func (u *Stream) checkCall(j *judge.Judge, c *call, e jsonrpc.Envelope, raw []byte, forwarded bool) (later func()) {
+	name, args, ok := jsonrpc.ToolCall(e.Params)
+	c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
+	hooked := u.join(j, e.Params, name, args)
+	if ok {
+		c.Decision = u.withheld(j, name)
+	} else {
+		c.Decision = ambiguousCall
+	}
+	if c.Decision.Action == policy.Deny {
+		c.Analysis.Risk = flow.RiskHigh
+		return nil
+	}
+	// A hook that announced the call asked already; a call without an id
+	// cannot be answered, nor held.
+	return u.decide(j, c, args, jsonrpc.Rest(raw, args), !hooked && e.Kind == jsonrpc.Request)
+}
+
+// cancelsBlocked reports whether a notifications/cancelled with these
+// params cancels a request flowd answered itself, which the server never
+// saw: it is then swallowed, once.
+func (u *Stream) cancelsBlocked(params []byte) bool {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || !u.blocked[string(p.RequestID)] {
+		return false
+	}
+	delete(u.blocked, string(p.RequestID))
+	return true
+}
+
+// track keeps the client request c with id until its answer comes.
+func (u *Stream) track(c *call, id json.RawMessage) {
+	if len(u.calls) < maxOutstanding {
+		c.idValue, c.hasIDValue = jsonrpc.IDValue(id)
+		u.calls[string(id)] = c
+	}
+}
+
+// batch judges every message inside a JSON-RPC batch (gone from MCP since
+// 2025-06-18, but a batch must not be a way around policy). When any is
+// denied, nothing reaches the upstream and every request in the batch
+// gets a blocked answer.
 func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte, received time.Time) shimproto.Verdict {
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
@@ -221,26 +263,27 @@ func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte, received
 	var reason string
 	for _, it := range items {
 		e, err := jsonrpc.Parse(it)
-		if err != nil {
-			continue
-		}
-		if e.Kind == jsonrpc.Request && e.Ambiguous != "id" {
+		if err == nil && e.Kind == jsonrpc.Request && e.Ambiguous != "id" {
 			ids = append(ids, e.ID)
 		}
-		if e.Ambiguous != "" && reason == "" {
+		if err == nil && e.Ambiguous != "" && reason == "" {
 			reason = fmt.Sprintf("member %q of a message is given twice or in another case, so the server may read it differently from flowd", e.Ambiguous)
 		}
-		if e.Kind != jsonrpc.Request || e.Method != "tools/call" || reason != "" {
+		if reason != "" {
 			continue
 		}
-		name, args, ok := jsonrpc.ToolCall(e.Params)
-		c := &call{method: e.Method, tool: name, argsBytes: len(args), start: received}
-		if !ok {
-			c.Decision = ambiguousCall
-		} else if c.Decision = u.withheld(j, name); c.Decision.Action != policy.Deny {
-			if later := u.decide(j, c, args, false); later != nil { // one call of a batch cannot be held alone
-				later()
-			}
+		c := &call{method: e.Method, start: received}
+		var later func()
+		switch {
+		case err == nil && e.Method == "tools/call":
+			later = u.checkCall(j, c, e, it, false)
+		default:
+			// Whatever else a member is, even unreadable to flowd, it is
+			// data for the server.
+			later = u.checkMessage(j, c, it)
+		}
+		if later != nil {
+			later()
 		}
 		if c.Decision.Action == policy.Deny {
 			reason = c.Decision.Reason
@@ -259,16 +302,21 @@ func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte, received
 		if i > 0 {
 			out = append(out, ',')
 		}
-		r := jsonrpc.BlockedToolResult(id, "a call in this batch was denied: "+reason, u.isModern())
+		r := jsonrpc.BlockedToolResult(id, "a message in this batch was denied: "+reason, u.isModern())
 		out = append(out, r[:len(r)-1]...) // without its newline
 	}
 	v.Action, v.Data = shimproto.Respond, append(out, ']', '\n')
 	return v
 }
 
+// fromServer judges a server's message: whatever can reach the model is
+// screened for prompt injection (judge.Result) and becomes an origin of
+// this server. An answer is screened as its request's method calls for
+// (screenResult, screenTools, screenAnswer, screenError); a request,
+// notification or anything else the server says, by serverMessage.
 func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
 	if e.Kind != jsonrpc.Response && e.Kind != jsonrpc.ErrorReply {
-		return v, nil
+		return u.serverMessage(j, v, e, raw)
 	}
 	c := u.calls[string(e.ID)]
 	switch {
@@ -277,13 +325,11 @@ func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 	case u.unclaimed(j, e):
 		return u.refuse(j, v, e, "its id matches no request exactly, but a client may take it for the answer to one "+
 			"(clients match ids by value, each its own way), and flowd would not judge it as that"), nil
-	case e.Kind == jsonrpc.Response:
+	default:
 		// An answer to no request flowd saw, such as one sent while
 		// flowd was away, must not get past the injection scan: it is
 		// screened as a result of this server, of no known method.
 		c = &call{start: time.Now()}
-	default:
-		return v, nil
 	}
 	switch c.method {
 	case "initialize", "server/discover":
@@ -304,10 +350,18 @@ func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 			v = u.screenTools(j, v, e, raw)
 		}
 		u.withdrawServerGrants()
-	case "tools/call", "resources/read", "prompts/get", "":
-		if e.Kind == jsonrpc.Response {
-			v = u.screenResult(j, c, v, e, raw)
-		}
+	}
+	content := e.Result
+	switch {
+	case e.Kind == jsonrpc.ErrorReply:
+		content = e.Error
+		v = u.screenError(j, c, v, e, raw)
+	case c.method == "tools/list":
+		// Screened for poisoned tools above.
+	case c.method == "tools/call" || c.method == "resources/read" || c.method == "prompts/get" || c.method == "":
+		v = u.screenResult(j, c, v, e, raw)
+	default:
+		v = u.screenAnswer(j, c, v, e, raw)
 	}
 	// The activity record and the origin are written after the verdict is
 	// sent: the result is not held up for the log.
@@ -322,25 +376,34 @@ func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 		}
 		logged = u.recordLater(j, c, verdict, len(raw), e.Kind == jsonrpc.ErrorReply || jsonrpc.IsError(e.Result))
 	}
-	switch c.method {
-	case "tools/call", "resources/read", "prompts/get":
-		if e.Kind != jsonrpc.Response {
-			return v, logged
-		}
-		// The result becomes an origin. Checks in this session wait for
-		// it from now on.
-		sess := j.Flows.Session(u.session)
-		sess.Begin()
-		o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool)}
-		result := e.Result
-		return v, func() {
-			if logged != nil {
-				logged()
-			}
-			sess.Record(o, result)
-		}
+	return v, u.origin(j, c, content, e.Kind == jsonrpc.ErrorReply, logged)
+}
+
+// published are the methods whose answers are what a server tells about
+// itself (flow.Origin.Published).
+var published = map[string]bool{"initialize": true, "server/discover": true, "tools/list": true, "prompts/list": true,
+	"resources/list": true, "resources/templates/list": true, "completion/complete": true}
+
+// origin returns what records content, which the server sent towards the
+// model, as an origin of c's tool or method, after logged (when not nil).
+// Checks in this session wait for it from the moment origin returns.
+// Content shorter than flow.min_match_length can match nothing, so it is
+// not kept. isError: content is an error, never what the server publishes
+// about itself.
+func (u *Stream) origin(j *judge.Judge, c *call, content []byte, isError bool, logged func()) func() {
+	if len(content) < j.Settings().Cfg.Flow.MinMatchLength {
+		return logged
 	}
-	return v, logged
+	sess := j.Flows.Session(u.session)
+	sess.Begin()
+	o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool),
+		Published: published[c.method] && !isError}
+	return func() {
+		if logged != nil {
+			logged()
+		}
+		sess.Record(o, content)
+	}
 }
 
 // apply turns c's decision into the verdict on the request raw with id; it
@@ -491,10 +554,10 @@ func (u *Stream) join(j *judge.Judge, params []byte, tool string, args []byte) b
 	return true
 }
 
-// decide judges a tool call (judge.Call), filling c. holdable is whether
-// the shim could hold this call to ask the user, where the client can be
-// asked.
-func (u *Stream) decide(j *judge.Judge, c *call, args []byte, holdable bool) (later func()) {
+// decide judges a tool call with its arguments and the rest of its
+// message (judge.Call), filling c. holdable is whether the shim could hold
+// this call to ask the user, where the client can be asked.
+func (u *Stream) decide(j *judge.Judge, c *call, args, rest []byte, holdable bool) (later func()) {
 	ask := judge.NoAsk
 	if holdable && u.elicits && !u.isModern() {
 		// The 2026-07-28 revision replaced server-to-client requests with
@@ -503,7 +566,7 @@ func (u *Stream) decide(j *judge.Judge, c *call, args []byte, holdable bool) (la
 		ask = judge.AskByElicitation
 	}
 	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.tool, Class: u.toolClass(j, c.tool),
-		Args: args, Received: c.start, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
+		Args: args, Extra: rest, Received: c.start, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
 }
 
 // toolClass classifies one of this server's tools as a destination, using
@@ -611,12 +674,16 @@ func (u *Stream) record(j *judge.Judge, c *call, verdict string, resultBytes int
 // its time, latency and session.
 func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultBytes int, isErr bool) func() {
 	now := time.Now()
+	typ := c.kind
+	if typ == "" {
+		typ = activity.TypeToolCall
+	}
 	rec := activity.Record{
 		Time:        now,
-		Type:        "tool_call",
+		Type:        typ,
 		Session:     u.session,
 		Server:      u.Name(),
-		Tool:        c.tool,
+		Tool:        c.name(),
 		Method:      c.method,
 		ArgsBytes:   c.argsBytes,
 		ResultBytes: resultBytes,

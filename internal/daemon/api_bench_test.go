@@ -1,0 +1,72 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/upstream"
+)
+
+// BenchmarkActivityFirstPage is the dashboard's Activity page opening on
+// a store of 100,000 records: the newest page, unfiltered and with a
+// filter that one record in a thousand matches (the store is scanned
+// back until the page fills).
+func BenchmarkActivityFirstPage(b *testing.B) {
+	d := testDaemon(b, nil)
+	details := json.RawMessage(`{"flow":{"risk":"none","origins":[{"server":"fs","tool":"read","kind":"exact"}]}}`)
+	for i := range 100000 {
+		r := activity.Record{Type: activity.TypeToolCall, Session: "s1", Server: "fs", Tool: "read",
+			Decision: "allow", Verdict: "pass", RiskLevel: "none", Details: details}
+		if i%1000 == 0 {
+			r.Server, r.Decision, r.RiskLevel = "slack", "deny", "critical"
+		}
+		d.store.Append(r)
+	}
+	if err := d.store.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	h := d.handler()
+	for _, q := range []string{"", "?server=slack", "?risk_level=high"} {
+		b.Run("filter="+q, func(b *testing.B) {
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/activity"+q, nil))
+				if rec.Code != http.StatusOK || rec.Header().Get("Link") == "" {
+					b.Fatalf("%d %s: not a full first page", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVerdictWithLiveReaders is a call and its result judged while
+// 0 or 10 live readers (dashboard tabs on Live) take every record and
+// encode it as the event stream does: the readers are fed when records
+// are committed, off the verdict's path, and must not slow it.
+func BenchmarkVerdictWithLiveReaders(b *testing.B) {
+	for _, tabs := range []int{0, 10} {
+		b.Run(fmt.Sprintf("tabs=%d", tabs), func(b *testing.B) {
+			d := testDaemon(b, nil)
+			for range tabs {
+				sub := d.events.Subscribe(eventBuffer)
+				b.Cleanup(func() { d.events.Unsubscribe(sub) })
+				go func() {
+					for rec := range sub.Records {
+						json.Marshal(rec)
+					}
+				}()
+			}
+			u := upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "bench")
+			i := 0
+			for b.Loop() {
+				i++
+				callAndAnswer(d, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
+			}
+		})
+	}
+}

@@ -1,0 +1,70 @@
+package flow
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+)
+
+func TestShortValues(t *testing.T) {
+	tests := []struct {
+		text string
+		want []shortValue
+	}{
+		{"Your verification code is 482913.", []shortValue{{ValueCode, "482913"}}},
+		{"acct 0047-3921-8810 balance", []shortValue{{ValueNumber, "004739218810"}}},
+		{"Passport: X47120938 exp", []shortValue{{ValueID, "X47120938"}}},
+		{"call +44 20 7946 0958 or (415) 555-2671", []shortValue{{ValuePhone, "442079460958"}, {ValuePhone, "4155552671"}}},
+		{"mail Dana.Reyes@corp.example.org now", []shortValue{{ValueEmail, "dana.reyes@corp.example.org"}}},
+		{"ssn 536-82-9174", []shortValue{{ValueNumber, "536829174"}}},
+		// Not values: dates, times, versions, amounts, common numbers, ids of code.
+		{"on 2024-03-11 at 09:12:44, v1.22.3, total 1,234,567.89", nil},
+		{"ts=1711012345 build 20240311 id=123456 pin 000000", nil},
+		{"SHA256 HTTP2 UTF8 ISO8601 RFC3339 COVID19 RTX4090", nil},
+		{"port 8080 and 65535; page 12 of 400", nil},
+		{"hash a3f8b2c1d4e5f6a7b8c9 and uuid 3f8e2a1c-4b5d-6e7f-8a9b-0c1d2e3f4a5b", nil},
+		{"rows 12 34 56 78", nil},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, shortValues(tt.text), tt.text)
+	}
+}
+
+func TestShortValuesLeaving(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	read := func(s *Session, class classify.Class, text string) {
+		s.Begin()
+		s.Record(Origin{Server: "bank", Tool: "get_profile", Class: class}, []byte(`{"content":[{"type":"text","text":"`+text+`"}]}`))
+	}
+	send := func(s *Session, text string) Analysis {
+		return s.Check("mail", "send", ext, []byte(`{"body":"`+text+`"}`), nil, nil)
+	}
+
+	s := tr.Session("read-then-send")
+	read(s, classify.Internal, "Name: R. Okafor. Passport X47120938, code 482913, contact r.okafor@mail.example, j.doe@mail.example")
+	a := send(s, "the passport number is X47120938")
+	if assert.Len(t, a.Edges, 1) {
+		assert.Equal(t, "value", a.Edges[0].Kind)
+		assert.Equal(t, ValueID, a.Edges[0].Value)
+		assert.Equal(t, RiskHigh, a.Risk)
+		assert.Equal(t, "internal→external", a.FlowType)
+	}
+	a = send(s, "code: 482 913")
+	if assert.Len(t, a.Edges, 1) {
+		assert.Equal(t, RiskMedium, a.Risk, "a six-digit code is less sure")
+	}
+	assert.Empty(t, send(s, "write to r.okafor@mail.example").Edges, "one address may be the recipient")
+	assert.Len(t, send(s, "list: r.okafor@mail.example, j.doe@mail.example").Edges, 2, "several are a list leaving")
+
+	s = tr.Session("typed-first")
+	send(s, "search account 7731904426")
+	read(s, classify.Internal, "Account 7731904426: 3 payees")
+	assert.Empty(t, send(s, "pay from 7731904426").Edges, "the agent typed it first")
+
+	s = tr.Session("public")
+	read(s, classify.External, "Support line order 7731904426")
+	assert.Empty(t, send(s, "order 7731904426").Edges, "a public result is no private source")
+}

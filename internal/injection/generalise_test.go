@@ -1,0 +1,121 @@
+package injection
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// generaliseSet is a file of hand-written texts for issue 16: attacks
+// (paraphrased, misspelt, folded, obfuscated, in other languages, asking
+// for what a session's tools can do) and benign texts that share their
+// words. Tools, when set, are the session's tool names.
+type generaliseSet struct {
+	Texts []struct {
+		ID     string   `json:"id"`
+		Attack int      `json:"attack"`
+		Tools  []string `json:"tools"`
+		Text   string   `json:"text"`
+	} `json:"texts"`
+	Tools []struct {
+		ID       string          `json:"id"`
+		Poisoned int             `json:"poisoned"`
+		Tool     json.RawMessage `json:"tool"`
+	} `json:"tools"`
+}
+
+// TestGeneralise measures the scanner on generalise-tune.json (written
+// before the rules and tuned on) and generalise-report.json (written
+// after the tuning, not tuned on): attacks must be flagged or worse,
+// benign texts neither redacted nor blocked.
+func TestGeneralise(t *testing.T) {
+	s := newScanner(t, Options{})
+	for _, c := range []struct {
+		file          string
+		minCaught     float64
+		maxChangedPct float64
+	}{
+		{"generalise-tune.json", 95, 0},
+		{"generalise-report.json", 85, 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile("testdata/" + c.file)
+			if os.IsNotExist(err) {
+				t.Skipf("testdata/%s not written yet", c.file)
+			}
+			require.NoError(t, err)
+			var set generaliseSet
+			require.NoError(t, json.Unmarshal(data, &set))
+			var attacks, caught, benign, changed, flagged int
+			for _, x := range set.Texts {
+				r := s.ScanText(x.Text, "text", Context{ExternalSource: true, Server: "web", SessionTools: x.Tools})
+				if x.Attack == 1 {
+					attacks++
+					if r.Action != ActionPass {
+						caught++
+					} else {
+						t.Logf("missed %s: %s", x.ID, r)
+					}
+					continue
+				}
+				benign++
+				switch r.Action {
+				case ActionRedact, ActionBlock:
+					changed++
+					t.Logf("benign changed %s: %s %v", x.ID, r, excerpts(r))
+				case ActionFlag:
+					flagged++
+					t.Logf("benign flagged %s: %s %v", x.ID, r, excerpts(r))
+				}
+			}
+			t.Logf("%s: attacks flagged or worse %d/%d (%.1f%%); benign changed %d/%d (%.1f%%), flagged %d/%d",
+				c.file, caught, attacks, pct(caught, attacks), changed, benign, pct(changed, benign), flagged, benign)
+			assert.GreaterOrEqual(t, pct(caught, attacks), c.minCaught, "attacks flagged or worse")
+			assert.LessOrEqual(t, pct(changed, benign), c.maxChangedPct, "benign texts redacted or blocked")
+			if len(set.Tools) > 0 {
+				testGeneraliseTools(t, s, c.file, set)
+			}
+		})
+	}
+}
+
+// testGeneraliseTools: each tool is listed alone, as the first tool of a
+// server; poisoned ones must be withheld, benign ones not.
+func testGeneraliseTools(t *testing.T, s *Scanner, file string, set generaliseSet) {
+	action := map[string]Result{}
+	for _, c := range set.Tools {
+		found, err := s.ScanTools([]byte(`{"tools":[`+string(c.Tool)+`]}`), Context{Server: "third-party"})
+		require.NoError(t, err, c.ID)
+		for _, f := range found {
+			action[f.Tool] = f.Result
+		}
+	}
+	var poisoned, withheld, benign, wrong int
+	for _, c := range set.Tools {
+		var tool struct {
+			Name string `json:"name"`
+		}
+		require.NoError(t, json.Unmarshal(c.Tool, &tool))
+		r := action[tool.Name]
+		if c.Poisoned == 1 {
+			poisoned++
+			if r.Action == ActionBlock {
+				withheld++
+			} else {
+				t.Logf("not withheld %s: %s", c.ID, r)
+			}
+			continue
+		}
+		benign++
+		if r.Action == ActionBlock {
+			wrong++
+			t.Logf("benign withheld %s: %s %v", c.ID, r, excerpts(r))
+		}
+	}
+	t.Logf("%s tools: poisoned withheld %d/%d (%.1f%%); benign withheld %d/%d", file, withheld, poisoned, pct(withheld, poisoned), wrong, benign)
+	assert.GreaterOrEqual(t, pct(withheld, poisoned), 90.0, "poisoned tools withheld")
+	assert.Zero(t, wrong, "benign tools withheld")
+}

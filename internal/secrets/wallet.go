@@ -1,0 +1,302 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"math/big"
+	"strings"
+	"sync"
+
+	"github.com/cosmos/go-bip39"
+)
+
+// Financial secrets that no keyword announces: BIP-39 seed phrases,
+// private keys in wallet formats (WIF, extended private keys) and IBANs.
+// Each carries its own check (the phrase's checksum, base58check, mod 97),
+// so they are found by shape alone, wherever they stand, with almost no
+// false positives.
+
+// scanFinancial walks the text's tokens once and reports the financial
+// secrets among them.
+func scanFinancial(st *scanState, text string) {
+	var words wordRun
+	for i := 0; i < len(text); {
+		c := text[i]
+		if !isAlnum(c) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && isAlnum(text[j]) {
+			j++
+		}
+		st.work += j - i
+		tok := text[i:j]
+		switch {
+		case len(tok) >= 3 && len(tok) <= 8 && allAlpha(tok):
+			if !words.extend(text, i, j) {
+				words.flush(st, text)
+				words.start(i, j)
+			}
+		case isDigit(c) && len(tok) <= 2 && words.n > 0:
+			// A numbered list of words ("1. abandon 2. ability …").
+		default:
+			words.flush(st, text)
+			switch {
+			case (len(tok) == 51 || len(tok) == 52) && strings.IndexByte("5KL9c", c) >= 0:
+				if wif(tok) {
+					st.add(finding{Finding: Finding{Type: "crypto_private_key", Rule: "wif-private-key", Value: tok, Start: i, End: j}})
+				}
+			case len(tok) >= 107 && len(tok) <= 112 && tok[1:4] == "prv":
+				if base58Check(tok) != nil {
+					st.add(finding{Finding: Finding{Type: "crypto_private_key", Rule: "extended-private-key", Value: tok, Start: i, End: j}})
+				}
+			case len(tok) >= 4 && isUpper(c) && isUpper(tok[1]) && isDigit(tok[2]) && isDigit(tok[3]):
+				if e, ok := iban(text, i); ok {
+					st.add(finding{Finding: Finding{Type: "iban", Rule: "iban", Value: text[i:e], Start: i, End: e,
+						Example: sequenceRun(text[i:e]) >= 6}})
+					j = e
+				}
+			}
+		}
+		i = j
+	}
+	words.flush(st, text)
+}
+
+func allAlpha(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isAlpha(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// seedLengths are the word counts BIP-39 defines, longest first.
+var seedLengths = []int{24, 21, 18, 15, 12}
+
+// maxSeedWords bounds a run of words judged at once.
+const maxSeedWords = 48
+
+// wordRun is a run of short words with only blanks, commas or list
+// numbers between them: where a seed phrase can be.
+type wordRun struct {
+	n     int
+	spans [maxSeedWords]window
+}
+
+func (w *wordRun) start(i, j int) {
+	w.n = 1
+	w.spans[0] = window{i, j}
+}
+
+// extend adds the word text[i:j] if only separators stand between it and
+// the run's last word.
+func (w *wordRun) extend(text string, i, j int) bool {
+	if w.n == 0 || w.n == maxSeedWords {
+		return false
+	}
+	for k := w.spans[w.n-1].hi; k < i; k++ {
+		switch c := text[k]; {
+		case c == ' ', c == '\t', c == '\n', c == '\r', c == ',', isDigit(c):
+		case (c == '.' || c == ')') && k > 0 && isDigit(text[k-1]):
+			// "1. abandon", "2) ability": a numbered list
+		default:
+			return false
+		}
+	}
+	w.spans[w.n] = window{i, j}
+	w.n++
+	return true
+}
+
+// flush reports the longest valid seed phrase in the run, then empties it.
+func (w *wordRun) flush(st *scanState, text string) {
+	n := w.n
+	w.n = 0
+	if n < 12 {
+		return
+	}
+	list := wordIndex()
+	var idx [maxSeedWords]int
+	known := 0 // words of the list ending at the current one
+	for k := 0; k < n; k++ {
+		if n-k+known < 12 {
+			return // too few words left to make a phrase
+		}
+		v, ok := list[packWord(text[w.spans[k].lo:w.spans[k].hi])]
+		idx[k] = v
+		if ok {
+			known++
+		} else {
+			known = 0
+		}
+		if known < 12 {
+			continue
+		}
+		for _, n := range seedLengths {
+			if n <= known && validSeed(idx[k-n+1:k+1]) {
+				lo, hi := w.spans[k-n+1].lo, w.spans[k].hi
+				st.add(finding{Finding: Finding{Type: "seed_phrase", Rule: "bip39-seed-phrase", Value: text[lo:hi], Start: lo, End: hi,
+					Example: repeatedWords(idx[k-n+1 : k+1])}})
+				known = 0
+				break
+			}
+		}
+	}
+}
+
+// repeatedWords marks the published test vectors (abandon × 11 + about):
+// a phrase of few distinct words.
+func repeatedWords(idx []int) bool {
+	distinct := map[int]bool{}
+	for _, v := range idx {
+		distinct[v] = true
+	}
+	return len(distinct)*2 < len(idx)
+}
+
+// wordIndex maps each word of the list, packed, to its index.
+var wordIndex = sync.OnceValue(func() map[uint64]int {
+	m := make(map[uint64]int, len(bip39.EnglishWordList))
+	for i, w := range bip39.EnglishWordList {
+		m[packWord(w)] = i
+	}
+	return m
+})
+
+// packWord packs a word of at most eight letters, lower-cased, into an
+// integer: a map key that costs no allocation.
+func packWord(w string) uint64 {
+	var k uint64
+	for i := 0; i < len(w); i++ {
+		k = k<<8 | uint64(lowerASCII(w[i]))
+	}
+	return k
+}
+
+// validSeed checks a BIP-39 phrase's checksum: the words' 11-bit indices
+// hold the entropy and then its SHA-256's first len/3 bits.
+func validSeed(idx []int) bool {
+	bits := len(idx) * 11
+	cs := bits / 33
+	var buf [33]byte
+	for k, v := range idx {
+		for b := 0; b < 11; b++ {
+			if v&(1<<(10-b)) != 0 {
+				p := k*11 + b
+				buf[p/8] |= 0x80 >> (p % 8)
+			}
+		}
+	}
+	ent := (bits - cs) / 8
+	sum := sha256.Sum256(buf[:ent])
+	for b := 0; b < cs; b++ {
+		p := ent*8 + b
+		got := buf[p/8]&(0x80>>(p%8)) != 0
+		want := sum[b/8]&(0x80>>(b%8)) != 0
+		if got != want {
+			return false
+		}
+	}
+	return true
+}
+
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+var base58Value = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for i := 0; i < len(base58Alphabet); i++ {
+		t[base58Alphabet[i]] = int8(i)
+	}
+	return t
+}()
+
+// base58Check decodes s and verifies its four-byte double-SHA-256
+// checksum; it returns the payload, or nil.
+func base58Check(s string) []byte {
+	n := new(big.Int)
+	radix := big.NewInt(58)
+	for i := 0; i < len(s); i++ {
+		v := base58Value[s[i]]
+		if v < 0 {
+			return nil
+		}
+		n.Mul(n, radix)
+		n.Add(n, big.NewInt(int64(v)))
+	}
+	b := n.Bytes()
+	for i := 0; i < len(s) && s[i] == '1'; i++ {
+		b = append([]byte{0}, b...)
+	}
+	if len(b) < 5 {
+		return nil
+	}
+	payload, check := b[:len(b)-4], b[len(b)-4:]
+	h1 := sha256.Sum256(payload)
+	h2 := sha256.Sum256(h1[:])
+	if string(h2[:4]) != string(check) {
+		return nil
+	}
+	return payload
+}
+
+// wif: a private key in wallet import format, for mainnet (0x80) or
+// testnet (0xEF), compressed or not.
+func wif(s string) bool {
+	p := base58Check(s)
+	return p != nil && (p[0] == 0x80 || p[0] == 0xEF) && (len(p) == 33 || len(p) == 34 && p[33] == 1)
+}
+
+// ibanLength is the length of an IBAN by country (ISO 13616 registry).
+var ibanLength = map[string]int{
+	"AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
+	"BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+	"ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+	"HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
+	"LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19,
+	"MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29,
+	"RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28,
+	"TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+
+// iban reads an IBAN at text[i], written together or in groups of four
+// split by single spaces, and returns where it ends.
+func iban(text string, i int) (int, bool) {
+	want, ok := ibanLength[text[i:i+2]]
+	if !ok {
+		return 0, false
+	}
+	var buf [34]byte
+	n, j := 0, i
+	for j < len(text) && n < want {
+		c := text[j]
+		switch {
+		case isDigit(c) || isUpper(c):
+			buf[n] = c
+			n++
+			j++
+		case c == ' ' && n%4 == 0 && j+1 < len(text) && isAlnum(text[j+1]):
+			j++
+		default:
+			return 0, false
+		}
+	}
+	if n != want || j < len(text) && isAlnum(text[j]) || i > 0 && isAlnum(text[i-1]) {
+		return 0, false
+	}
+	// Mod 97 of the number made by moving the first four characters to
+	// the end and spelling letters as 10–35.
+	rem := 0
+	for k := 0; k < n; k++ {
+		c := buf[(k+4)%n]
+		if isDigit(c) {
+			rem = (rem*10 + int(c-'0')) % 97
+		} else {
+			rem = (rem*100 + int(c-'A'+10)) % 97
+		}
+	}
+	return j, rem == 1
+}

@@ -1,0 +1,106 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/cosmos/go-bip39"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// base58CheckEncode is the inverse of base58Check, for making test keys.
+func base58CheckEncode(payload []byte) string {
+	h1 := sha256.Sum256(payload)
+	h2 := sha256.Sum256(h1[:])
+	b := append(append([]byte{}, payload...), h2[:4]...)
+	n := new(big.Int).SetBytes(b)
+	var out []byte
+	mod := new(big.Int)
+	for n.Sign() > 0 {
+		n.DivMod(n, big.NewInt(58), mod)
+		out = append(out, base58Alphabet[mod.Int64()])
+	}
+	for _, c := range b {
+		if c != 0 {
+			break
+		}
+		out = append(out, '1')
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return string(out)
+}
+
+// ibanFor computes the check digits of an IBAN.
+func ibanFor(country, bban string) string {
+	rem := 0
+	for _, c := range bban + country + "00" {
+		if c >= '0' && c <= '9' {
+			rem = (rem*10 + int(c-'0')) % 97
+		} else {
+			rem = (rem*100 + int(c-'A'+10)) % 97
+		}
+	}
+	return fmt.Sprintf("%s%02d%s", country, 98-rem, bban)
+}
+
+func TestFinancialSecrets(t *testing.T) {
+	d, err := New()
+	require.NoError(t, err)
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(i*37 + 11)
+	}
+	seed := func(bits int) string {
+		m, err := bip39.NewMnemonic(key[:bits/8])
+		require.NoError(t, err)
+		return m
+	}
+	wifU := base58CheckEncode(append([]byte{0x80}, key...))
+	wifC := base58CheckEncode(append(append([]byte{0x80}, key...), 1))
+	xprv := base58CheckEncode(append(append([]byte{0x04, 0x88, 0xAD, 0xE4, 0, 0, 0, 0, 0, 0, 0, 0, 0}, key...), append([]byte{0}, key...)...))
+	iban := ibanFor("FR", "30006000011234567890189")
+	numbered := func(s string) string {
+		var b strings.Builder
+		for i, w := range strings.Fields(s) {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, w)
+		}
+		return b.String()
+	}
+	found := []struct{ text, typ string }{
+		{"backup: " + seed(128), "seed_phrase"},
+		{"words=" + strings.ReplaceAll(seed(256), " ", ","), "seed_phrase"},
+		{numbered(seed(160)), "seed_phrase"},
+		{strings.ToUpper(seed(192)), "seed_phrase"},
+		{"import " + wifU + " into the wallet", "crypto_private_key"},
+		{"key: " + wifC, "crypto_private_key"},
+		{`{"xprv":"` + xprv + `"}`, "crypto_private_key"},
+		{"IBAN " + iban, "iban"},
+		{"to " + strings.Join([]string{iban[:4], iban[4:8], iban[8:12], iban[12:16], iban[16:20], iban[20:24], iban[24:]}, " ") + ".", "iban"},
+	}
+	for _, f := range found {
+		got := d.Scan(f.text)
+		require.NotEmpty(t, got, f.text)
+		assert.Equal(t, f.typ, got[0].Type, f.text)
+	}
+	badSeed := strings.Fields(seed(128))
+	badSeed[11] = map[bool]string{true: "zoo", false: "zone"}[badSeed[11] != "zoo"]
+	clean := []string{
+		strings.Join(badSeed, " "), // checksum fails (15 in 16 of such changes)
+		"abandon ability able about above absent absorb abstract absurd abuse access accident", // list order
+		"the river runs past the old mill and under the bridge where children play every summer afternoon",
+		wifU[:50] + "x",
+		ibanFor("DE", "370400440532013000")[:4] + "1" + ibanFor("DE", "370400440532013000")[5:],
+		"order GB00ABCD12345678901234 shipped",
+	}
+	for _, c := range clean {
+		for _, f := range d.Scan(c) {
+			assert.NotContains(t, []string{"seed_phrase", "crypto_private_key", "iban"}, f.Type, "%q", c)
+		}
+	}
+}

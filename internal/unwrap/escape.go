@@ -1,0 +1,130 @@
+package unwrap
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// unescape decodes the character escapes of source code, JSON, shells and
+// markup wherever they stand: \xNN, \uNNNN, \u{N…}, \UNNNNNNNN, \NNN
+// (octal), %uNNNN, &#NN; &#xNN; and the common named entities. Anything
+// else is kept as it is. ok is false when nothing was decoded.
+func unescape(s []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(s))
+	changed := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' && c != '&' && c != '%' {
+			out = append(out, c)
+			continue
+		}
+		r, n := escapeAt(s[i:])
+		if n == 0 {
+			out = append(out, c)
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+		i += n - 1
+		changed = true
+	}
+	return out, changed
+}
+
+// escapeAt decodes the escape at the start of s: the rune and the bytes it
+// took, or n == 0.
+func escapeAt(s []byte) (r rune, n int) {
+	if len(s) < 2 {
+		return 0, 0
+	}
+	switch s[0] {
+	case '%':
+		if s[1] == 'u' || s[1] == 'U' {
+			return hexDigits(s, 2, 4, 4)
+		}
+	case '&':
+		return entity(s)
+	case '\\':
+		switch s[1] {
+		case 'x':
+			return hexDigits(s, 2, 2, 2)
+		case 'u':
+			if len(s) > 2 && s[2] == '{' {
+				r, n := hexDigits(s, 3, 1, 6)
+				if n > 0 && n < len(s) && s[n] == '}' {
+					return r, n + 1
+				}
+				return 0, 0
+			}
+			return hexDigits(s, 2, 4, 4)
+		case 'U':
+			return hexDigits(s, 2, 8, 8)
+		case '"', '\\', '/', '\'':
+			return rune(s[1]), 2
+		case 'n':
+			return '\n', 2
+		case 't':
+			return '\t', 2
+		case 'r':
+			return '\r', 2
+		}
+		if s[1] >= '0' && s[1] <= '7' {
+			v, k := rune(0), 1
+			for ; k < 4 && k < len(s) && s[k] >= '0' && s[k] <= '7'; k++ {
+				v = v<<3 | rune(s[k]-'0')
+			}
+			if k == 4 && v < 256 {
+				return v, k
+			}
+		}
+	}
+	return 0, 0
+}
+
+// hexDigits reads between lo and hi hex digits of s from index at.
+func hexDigits(s []byte, at, lo, hi int) (rune, int) {
+	var v rune
+	k := at
+	for ; k < len(s) && k-at < hi && isHex(s[k]); k++ {
+		v = v<<4 | rune(unhex(s[k]))
+	}
+	if k-at < lo || v > utf8.MaxRune {
+		return 0, 0
+	}
+	return v, k
+}
+
+var entities = map[string]rune{"amp": '&', "lt": '<', "gt": '>', "quot": '"', "apos": '\'', "nbsp": ' ', "colon": ':', "sol": '/', "equals": '=', "period": '.', "lowbar": '_', "hyphen": '-'}
+
+// entity decodes an HTML character reference at the start of s.
+func entity(s []byte) (rune, int) {
+	end := bytes.IndexByte(s[:min(len(s), 12)], ';')
+	if end < 2 {
+		return 0, 0
+	}
+	body := s[1:end]
+	if body[0] != '#' {
+		r, ok := entities[string(body)]
+		if !ok {
+			return 0, 0
+		}
+		return r, end + 1
+	}
+	var v rune
+	if len(body) > 1 && (body[1] == 'x' || body[1] == 'X') {
+		r, n := hexDigits(body, 2, 1, 6)
+		if n != len(body) {
+			return 0, 0
+		}
+		return r, end + 1
+	}
+	for _, c := range body[1:] {
+		if c < '0' || c > '9' || v > utf8.MaxRune {
+			return 0, 0
+		}
+		v = v*10 + rune(c-'0')
+	}
+	if len(body) < 2 || v > utf8.MaxRune {
+		return 0, 0
+	}
+	return v, end + 1
+}

@@ -1,0 +1,333 @@
+package unwrap
+
+import "bytes"
+
+// minGroups is how many separated pieces make a spelled-out token: fewer
+// are a date, a version or an address.
+const minGroups = 6
+
+// joinSeparated returns text with spelled-out tokens put back together: a
+// run of pieces of one length (a character, a byte in hex, a group of
+// four) split by one separator repeated ("A-K-I-A-…", "41:4b:49:…",
+// "AKIA.IOSF.ODNN.…"), and runs of character codes ("65,75,73,…",
+// "0x41 0x4b …"), which become the characters. The rest of the text is
+// kept, so a name before a value still stands beside it. ok is false when
+// there was nothing to join.
+func joinSeparated(text []byte) ([]byte, bool) {
+	var out []byte
+	last := 0
+	for i := 0; i < len(text); {
+		if !isAlnumByte(text[i]) || i > 0 && isAlnumByte(text[i-1]) {
+			i++
+			continue
+		}
+		// Most words are followed by no separator, or by a long word:
+		// ruled out before spelled reads on.
+		k := alnumRun(text, i)
+		if k-i > 8 || k+1 >= len(text) {
+			i = k
+			continue
+		}
+		if sep := separatorAt(text, k); sep == 0 || k+sep >= len(text) || alnumRun(text, k+sep)-(k+sep) > 8 {
+			i = k
+			continue
+		}
+		end, joined := spelled(text, i)
+		if end == 0 {
+			i = k
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(text))
+		}
+		out = append(out, text[last:i]...)
+		out = append(out, joined...)
+		last, i = end, end
+	}
+	if out == nil {
+		return nil, false
+	}
+	return append(out, text[last:]...), true
+}
+
+// spelled reads a spelled-out token starting at text[i]: it returns where
+// it ends and what it says, or end == 0. It allocates only for a token it
+// accepts.
+func spelled(text []byte, i int) (end int, joined []byte) {
+	first := alnumRun(text, i)
+	if first-i > 8 || first >= len(text) {
+		return 0, nil
+	}
+	sep := separatorAt(text, first)
+	if sep == 0 {
+		return 0, nil
+	}
+	width := first - i
+	// Decimal character codes vary in length (65, 101); other pieces are
+	// of one width, the last one maybe shorter.
+	codes := isDigits(text[i:first]) && width >= 2 && width <= 3
+	maxWidth := width
+	if codes {
+		maxWidth = 3
+	}
+	// Blank-separated pieces are words in prose unless they are single
+	// characters, bytes in hex (a dump) or character codes.
+	blank := text[first] == ' ' || text[first] == '\t'
+	if blank && !codes && (width > 2 || width == 2 && !allHex(text[i:first])) {
+		return 0, nil
+	}
+	// Characters spelled out one by one may include punctuation (tok_…).
+	piece := func(j int) int {
+		k := alnumRun(text, j)
+		if width == 1 && k == j && j < len(text) && text[j] > ' ' && text[j] < 0x7f && text[j] != text[first] {
+			k = j + 1
+		}
+		return k
+	}
+	n, j := 0, i
+	for {
+		k := piece(j)
+		n++
+		short := k-j < width && !codes
+		j = k
+		if short || j+sep >= len(text) || !bytes.Equal(text[j:j+sep], text[first:first+sep]) {
+			break
+		}
+		if m := piece(j+sep) - (j + sep); m == 0 || m > maxWidth || blank && width == 2 && !allHex(text[j+sep:j+sep+m]) {
+			break
+		}
+		j += sep
+	}
+	if n < minGroups {
+		return 0, nil
+	}
+	joined = make([]byte, 0, j-i)
+	prefixed := false // 0x41 0x4b …
+	uniform := true
+	for p := i; p < j; {
+		k := piece(p)
+		joined = append(joined, text[p:k]...)
+		prefixed = prefixed || k-p == 4 && text[p] == '0' && text[p+1]|0x20 == 'x'
+		uniform = uniform && (k-p == width || k == j)
+		p = k + sep
+	}
+	if codes || prefixed {
+		if c := charCodes(text[i:j], sep); c != nil {
+			return j, c
+		}
+	}
+	if !uniform {
+		return 0, nil
+	}
+	return j, joined
+}
+
+// charCodes reads the pieces of text[i:j], split by separators of sep
+// bytes, as character codes: 0x41 or decimal 32–126; nil if they are not.
+func charCodes(text []byte, sep int) []byte {
+	var out []byte
+	for p := 0; p < len(text); {
+		k := alnumRun(text, p)
+		piece := text[p:k]
+		p = k + sep
+		v := 0
+		switch {
+		case len(piece) == 4 && piece[0] == '0' && (piece[1] == 'x' || piece[1] == 'X') && isHex(piece[2]) && isHex(piece[3]):
+			v = int(unhex(piece[2]))<<4 | int(unhex(piece[3]))
+		case len(piece) >= 2 && len(piece) <= 3 && isDigits(piece):
+			for _, c := range piece {
+				v = v*10 + int(c-'0')
+			}
+			if v < 32 || v > 126 {
+				return nil
+			}
+		default:
+			return nil
+		}
+		out = append(out, byte(v))
+	}
+	return out
+}
+
+func allHex(p []byte) bool {
+	for _, c := range p {
+		if !isHex(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(p []byte) bool {
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// separatorAt returns the length of a separator at text[i] (one byte of
+// punctuation or blank, or a comma and a space), or 0.
+func separatorAt(text []byte, i int) int {
+	switch text[i] {
+	case '-', ':', '.', '_', ',', ' ', '|', '/', ';', '\t':
+		if text[i] == ',' && i+1 < len(text) && text[i+1] == ' ' {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func alnumRun(text []byte, i int) int {
+	for i < len(text) && isAlnumByte(text[i]) {
+		i++
+	}
+	return i
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// joinWrapped returns text with encoded blocks wrapped over lines put back
+// on one line: a line ending in a run of base64 or hex characters,
+// followed by two or more lines of only such characters, of the run's
+// length, and perhaps a shorter last one, as MIME and PEM bodies and hex
+// dumps are written. ok is false when there are none.
+func joinWrapped(text []byte) ([]byte, bool) {
+	if bytes.Count(text, []byte{'\n'}) < 2 {
+		return nil, false
+	}
+	lines := bytes.Split(text, []byte{'\n'})
+	out := make([]byte, 0, len(text))
+	joined := false
+	for i := 0; i < len(lines); i++ {
+		if i > 0 {
+			out = append(out, '\n')
+		}
+		w := tailRun(lines[i])
+		j := i + 1
+		for w >= 4 && j < len(lines) && encodedLine(lines[j]) == w {
+			j++
+		}
+		if j-i-1 < 2 {
+			out = append(out, lines[i]...)
+			continue
+		}
+		out = append(out, bytes.TrimRight(lines[i], "\r")...)
+		for _, l := range lines[i+1 : j] {
+			out = append(out, bytes.TrimRight(l, "\r")...)
+		}
+		if j < len(lines) && headRun(lines[j]) <= w {
+			out = append(out, lines[j]...) // the short last line, and what follows it
+			j++
+		}
+		joined = true
+		i = j - 1
+	}
+	return out, joined
+}
+
+// encodedLine is the length of a line made only of base64 or hex
+// characters, or 0.
+func encodedLine(l []byte) int {
+	l = bytes.TrimRight(l, "\r")
+	if headRun(l) != len(l) {
+		return 0
+	}
+	return len(l)
+}
+
+// tailRun and headRun are the lengths of the runs of base64 or hex
+// characters that end and start a line.
+func tailRun(l []byte) int {
+	l = bytes.TrimRight(l, "\r")
+	n := 0
+	for n < len(l) && encChar[l[len(l)-1-n]] {
+		n++
+	}
+	return n
+}
+
+func headRun(l []byte) int {
+	n := 0
+	for n < len(l) && encChar[l[n]] {
+		n++
+	}
+	return n
+}
+
+// maxToken is the longest token tokenViews turns around: secrets are
+// shorter, and a long blob is decoded rather than read backwards.
+const maxToken = 512
+
+// tokenViews returns the long tokens of text reversed, in ROT13 and in
+// upper case (with doubled characters undoubled), each view one token a
+// line. ok is false when text has none.
+func tokenViews(text []byte) ([][]byte, bool) {
+	var rev, rot, up []byte
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= minRun && i-start <= maxToken {
+			tok := text[start:i]
+			for k := len(tok) - 1; k >= 0; k-- {
+				rev = append(rev, tok[k])
+			}
+			for _, c := range tok {
+				rot = append(rot, rot13(c))
+				up = append(up, upper(c))
+			}
+			if doubled(tok) {
+				// aaKKIIAA…: each character written twice.
+				for k := 0; k < len(tok); k += 2 {
+					up = append(up, tok[k])
+				}
+				up = append(up, '\n')
+			}
+			rev, rot, up = append(rev, '\n'), append(rot, '\n'), append(up, '\n')
+		}
+		start = -1
+	}
+	if rev == nil {
+		return nil, false
+	}
+	return [][]byte{rev, rot, up}, true
+}
+
+// doubled: every character of tok written twice.
+func doubled(tok []byte) bool {
+	if len(tok)%2 != 0 {
+		return false
+	}
+	for k := 0; k < len(tok); k += 2 {
+		if tok[k] != tok[k+1] {
+			return false
+		}
+	}
+	return true
+}
+
+func rot13(c byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 'a' + (c-'a'+13)%26
+	case c >= 'A' && c <= 'Z':
+		return 'A' + (c-'A'+13)%26
+	}
+	return c
+}
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
