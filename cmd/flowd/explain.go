@@ -120,6 +120,9 @@ func explain(out io.Writer, r activity.Record) {
 		}
 		fmt.Fprintln(out, ")")
 	}
+	if h := ruleHint(det.Rule); h != "" {
+		fmt.Fprintf(out, "          %s\n", h)
+	}
 	if det.Flow != nil {
 		explainFlow(out, *det.Flow)
 	}
@@ -254,4 +257,22 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// ruleHint says what a rule that judged a call's arguments looked at, and
+// which key decides it.
+func ruleHint(rule string) string {
+	switch {
+	case rule == "read_then_send":
+		return "a chain: this session read a credential earlier, and this call reaches the network; policy.read_then_send decides it"
+	case strings.HasPrefix(rule, "command."):
+		return "the command line the call runs has no honest use in an agent's command; always denied (policy.tool_overrides can exempt a tool)"
+	case strings.HasPrefix(rule, "risky_commands."):
+		return "the command line the call runs has honest uses to confirm; policy.risky_commands decides it"
+	case rule == "private_addresses":
+		return "the call fetches from inside the machine or its network; policy.private_addresses decides it"
+	case rule == "injection_in_arguments":
+		return "the arguments hold instructions aimed at an AI model, which the call would put where another model reads them"
+	}
+	return ""
 }

@@ -76,6 +76,9 @@ type Policy struct {
 	InternalToUnknown     string   `toml:"internal_to_unknown"`
 	SensitiveDataExternal string   `toml:"sensitive_data_external"`
 	AskFallback           string   `toml:"ask_fallback"`
+	PrivateAddresses      string   `toml:"private_addresses"`
+	RiskyCommands         string   `toml:"risky_commands"`
+	ReadThenSend          string   `toml:"read_then_send"`
 	AskWithElicitation    bool     `toml:"ask_with_elicitation"`
 	ElicitationTimeout    Duration `toml:"elicitation_timeout"`
 	RequireJustification  bool     `toml:"require_justification"`

@@ -58,6 +58,9 @@ func (c *Config) validate() []fieldError {
 	v.oneOf("policy.internal_to_unknown", c.Policy.InternalToUnknown, actions)
 	v.oneOf("policy.sensitive_data_external", c.Policy.SensitiveDataExternal, actions)
 	v.oneOf("policy.ask_fallback", c.Policy.AskFallback, fallbacks)
+	v.oneOf("policy.private_addresses", c.Policy.PrivateAddresses, actions)
+	v.oneOf("policy.risky_commands", c.Policy.RiskyCommands, actions)
+	v.oneOf("policy.read_then_send", c.Policy.ReadThenSend, actions)
 	v.positiveDuration("policy.elicitation_timeout", c.Policy.ElicitationTimeout)
 	for i, h := range c.Policy.SuspiciousEndpoints {
 		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, "/: ") {

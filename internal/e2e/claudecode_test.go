@@ -96,7 +96,7 @@ func findClaudeCode(t *testing.T) {
 func claudeCodeFlowd(t *testing.T) *flowd {
 	t.Helper()
 	claudeCode(t)
-	return startFlowd(t, "")
+	return startFlowd(t, localWeb)
 }
 
 // ccRun is one scripted Claude Code session.
@@ -653,7 +653,7 @@ func TestClaudeCodeFlowdStoppedFailsOpen(t *testing.T) {
 	var socket string
 	// startFlowd stops its flowd (SIGTERM, and waits) when its test ends:
 	// here, when this subtest returns.
-	t.Run("flowd ran and stopped", func(t *testing.T) { socket = startFlowd(t, "").socket })
+	t.Run("flowd ran and stopped", func(t *testing.T) { socket = startFlowd(t, localWeb).socket })
 	_, err := os.Stat(socket)
 	require.ErrorIs(t, err, os.ErrNotExist, "the stopped flowd's socket")
 

@@ -73,6 +73,10 @@ type flowd struct {
 // open), and the tests want every message judged.
 const baseConfig = "[shim]\nverdict_timeout = \"60s\"\n"
 
+// localWeb is the config of a test whose web is the mock's page server
+// on this machine: fetching it is no server-side request forgery there.
+const localWeb = "[policy]\nprivate_addresses = \"allow\"\n"
+
 // startFlowd runs a flowd with baseConfig plus extra as its config file and
 // stops it (SIGTERM, then waits) when the test ends. extra continues the
 // [shim] table, so it can set shim keys before it opens other tables.

@@ -25,7 +25,7 @@ var injectionMarkers = []string{"Ignore all previous instructions", "id_rsa", "m
 func scanningFlowd(t *testing.T) *flowd {
 	t.Helper()
 	claudeCode(t)
-	return startFlowd(t, "[injection]\ntime_budget = \"10s\"\n")
+	return startFlowd(t, "[injection]\ntime_budget = \"10s\"\n"+localWeb)
 }
 
 // TestClaudeCodeScanOutput runs a session whose tool brings in a page or

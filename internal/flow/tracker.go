@@ -229,6 +229,10 @@ type Session struct {
 	last    time.Time
 	sum     counts
 	taint   string // why the session is exposed to untrusted content; "" when it is not
+	// sensitive is the latest credential the session read (a secret
+	// file, the environment, a result holding a secret), and when.
+	sensitive   string
+	sensitiveAt time.Time
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -434,6 +438,7 @@ func (s *Session) scan(o *Origin, text string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sensitive, s.sensitiveAt = fmt.Sprintf("a result of %s/%s holding a secret (%s)", o.Server, o.Tool, found[0].Type), time.Now()
 	if s.secrets == nil {
 		sec, err := fingerprint.NewSecretIndex(s.t.opts.MaxOrigins)
 		if err != nil {
@@ -482,6 +487,25 @@ func (s *Session) Tainted() (reason string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.taint, s.taint != ""
+}
+
+// ReadSensitive notes that the session read a credential (what says
+// which): a call that reaches the network after it may be carrying it in
+// a form no matcher recognises.
+func (s *Session) ReadSensitive(what string) {
+	s.mu.Lock()
+	s.sensitive, s.sensitiveAt = what, time.Now()
+	s.mu.Unlock()
+}
+
+// SensitiveRead returns the latest credential the session read
+// (ReadSensitive, or a recorded result holding a secret) and when; ok is
+// false when it read none. A check (Check, Wait) sees the results
+// recorded before it.
+func (s *Session) SensitiveRead() (what string, at time.Time, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sensitive, s.sensitiveAt, s.sensitive != ""
 }
 
 // Link notes that another session ID was joined to this one.

@@ -2,13 +2,17 @@ package judge
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/ssrf"
 	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
@@ -124,6 +128,17 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		CanAsk:      in.Ask == AskByAgent || in.Ask == AskByElicitation && set.Cfg.Policy.AskWithElicitation,
 		Justifiable: in.Justifiable,
 	}
+	facts := readArgs(in.Tool, args, in.Shell)
+	// Instructions planted for another model are looked for in what a
+	// call writes to a file, where the next model to read it finds them,
+	// beside the flow check. Messages sent out are not scanned: it would
+	// add the scan's time to every call to an external destination.
+	var planted chan string
+	if set.Scanner != nil && len(facts.texts) > 0 && facts.writes {
+		planted = make(chan string, 1)
+		texts, scanner := facts.texts, set.Scanner
+		go func() { planted <- plantedInjection(scanner, texts, server, tool) }()
+	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	var views [][]byte
@@ -148,16 +163,37 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	} else {
 		views, pc.Endpoint = inspect(args, extra, set.Rules.SuspiciousEndpoints)
 	}
+	if f, ok := facts.command.Worst(); ok {
+		pc.Command, pc.CommandRule, pc.CommandSevere = f.Reason, f.Rule, f.Severe
+	}
+	pc.Executes = len(facts.commands) > 0 || facts.writes
+	if a := facts.address; a != nil {
+		pc.InternalAddress, pc.Metadata = a.Reason(), a.Kind == ssrf.Metadata
+	}
+	pc.Fetches = pc.External && len(facts.commands) == 0
+	if pc.External {
+		// After the check, which waited for the session's results to be
+		// recorded: a result holding a secret counts as a read.
+		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow && reachesNetwork(facts) {
+			pc.SensitiveRead = what
+		}
+	}
+	if planted != nil {
+		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
+	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)
 		out.Justification = pc.Justification
 	}
 	out.Decision = set.Rules.Decide(pc)
+	if len(facts.reads) > 0 && out.Decision.Action != policy.Deny {
+		sess.ReadSensitive(facts.reads[0])
+	}
 	// The justification argument is removed call by call.
 	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
 	// What finish reads, copied: a closure over pc would move it to the
 	// heap on every call.
-	external, endpoint := pc.External, pc.Endpoint != ""
+	external, endpoint := pc.External, pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
 	checkBudget := set.Cfg.Flow.CheckBudget.Duration
 	finish := func() {
 		if !external {
@@ -168,7 +204,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		switch {
 		case endpoint:
 			out.Analysis.Risk = flow.RiskCritical
-		case out.Decision.Rule == policy.UninspectedRule:
+		case out.Decision.Rule == policy.UninspectedRule, argumentRule(out.Decision.Rule):
 			out.Analysis.Risk = flow.MaxRisk(out.Analysis.Risk, flow.RiskHigh)
 		}
 	}
@@ -232,3 +268,41 @@ func checkWithin(deadline time.Time, check func() checked) checked {
 
 // unfinished is what a check that ran out of its budget found.
 var unfinished = checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+
+// ReadThenSendWindow is how long after a session reads a credential a
+// call that reaches the network falls under policy.read_then_send.
+const ReadThenSendWindow = 10 * time.Minute
+
+// reachesNetwork reports whether a call to a destination that can send
+// data out actually talks to other hosts: a call that runs commands does
+// only when they do (curl of the local dev server does not).
+func reachesNetwork(f argFacts) bool {
+	if len(f.commands) == 0 {
+		return true
+	}
+	return f.network()
+}
+
+// argumentRule reports whether a rule decided on what the arguments run,
+// fetch or follow rather than on data matched in them.
+func argumentRule(rule string) bool {
+	for _, p := range []string{"command.", "risky_commands.", "private_addresses", "read_then_send", "injection_in_arguments"} {
+		if strings.HasPrefix(rule, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// plantedInjection scans the texts a call writes or sends for
+// instructions to an AI model, and describes what scores at the block
+// threshold, or returns "".
+func plantedInjection(sc *injection.Scanner, texts []string, server, tool string) string {
+	ctx := injection.Context{Server: server, Tool: tool}
+	for _, t := range texts {
+		if r := sc.ScanText(t, "arguments", ctx); r.Action == injection.ActionBlock {
+			return fmt.Sprintf("rules: %s; score %.2f", RuleNames(r.Detections), r.Score)
+		}
+	}
+	return ""
+}

@@ -2,5 +2,5 @@ package judge
 
 import "time"
 
-// processCPU is not measured on Windows; the CPU column reads 0.
+// processCPU is not measured on Windows; benchmarks report 0.
 func processCPU() time.Duration { return 0 }

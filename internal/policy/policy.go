@@ -50,6 +50,21 @@ type Rules struct {
 	// warns (rather than denies) need the agent's stated reason: a call
 	// without a JustificationArg is denied with a request to give one.
 	RequireJustification bool
+	// PrivateAddresses applies when a call to a destination that fetches
+	// for the agent names a loopback, private, link-local or cloud
+	// metadata address (server-side request forgery).
+	PrivateAddresses Action
+	// RiskyCommands applies to a command line with honest uses the user
+	// should confirm: code downloaded and run at once (curl … | sh), a
+	// local file sent to another host. What has no honest use in an
+	// agent's command (a disguised command, a reverse shell, a credential
+	// sent out, a cloud metadata address) is denied whatever it says.
+	RiskyCommands Action
+	// ReadThenSend applies to a call that reaches the network after the
+	// session read a credential (a secret file, the environment, a
+	// result holding a secret), even when none of its bytes can be
+	// matched in the call.
+	ReadThenSend Action
 	// TaintAction is what a tainted session's data leaving becomes:
 	// TaintRaise raises the flow rule's action one level, TaintDeny
 	// denies; empty leaves the action as it is.
@@ -102,6 +117,35 @@ type Call struct {
 	// Unfinished: the check ran out of time (flow.check_budget) before it
 	// had read all of the arguments; the findings above are partial.
 	Unfinished bool
+
+	// Command is the worst finding about a command line the call runs
+	// (a hook's Bash, an MCP tool's shell or code argument, a script
+	// written where it will run); CommandRule names it, and
+	// CommandSevere says it has no honest use.
+	Command       string
+	CommandRule   string
+	CommandSevere bool
+	// Executes: the call carries something that runs (a command line, a
+	// script written where it will run), which policy reads call by call.
+	Executes bool
+	// Fetches: the destination fetches what the arguments name for the
+	// agent (a fetch tool, WebFetch); InternalAddress is the internal
+	// address they name, as a reason, and Metadata says it is a cloud
+	// metadata service.
+	Fetches         bool
+	InternalAddress string
+	Metadata        bool
+	// SensitiveRead is the credential the session read before this call,
+	// when the call reaches the network (see Rules.ReadThenSend).
+	SensitiveRead string
+	// Injection describes instructions to an AI model found in the
+	// arguments at the scanner's block threshold: text the call would
+	// plant where another model reads it. InjectionForAgents: the file
+	// written is one agents read as their instructions (CLAUDE.md,
+	// AGENTS.md, .cursorrules …), which asks; elsewhere it warns, since
+	// a security write-up or test fixture quotes attacks too.
+	Injection          string
+	InjectionForAgents bool
 }
 
 // Decision is what to do with a call, and why.
@@ -136,7 +180,7 @@ func (r Rules) Decide(c Call) Decision {
 // secrets, flows, taint, justification and the inspection limit all judge
 // data leaving.
 func Standing(c Call, d Decision) bool {
-	return d.Action == Allow && !c.External
+	return d.Action == Allow && !c.External && !c.Executes
 }
 
 // UninspectedRule names the decision on arguments flowd could not read in
@@ -158,10 +202,35 @@ func (r Rules) decide(c Call) Decision {
 	if a, ok := r.ToolOverrides[c.Tool]; ok && !c.Message {
 		return r.overridden(a, c, c.Tool)
 	}
+	if c.Command != "" && c.CommandSevere {
+		return Decision{Action: Deny, Rule: "command." + c.CommandRule,
+			Reason: fmt.Sprintf("Command refused in a call to %s: %s", dest(c), c.Command)}
+	}
+	if c.InternalAddress != "" && (c.Metadata || c.Fetches) && r.PrivateAddresses != "" && r.PrivateAddresses != Allow {
+		what := "an address inside your machine or network"
+		if c.Metadata {
+			what = "the cloud metadata service, which hands out this machine's credentials"
+		}
+		return r.final(Decision{Action: r.PrivateAddresses, Rule: "private_addresses",
+			Reason: fmt.Sprintf("Request to %s (%s) through %s: a fetch made on the agent's behalf must not reach what an outsider cannot (server-side request forgery); "+
+				"if you meant it, allow it in policy.tool_overrides or set policy.private_addresses", what, c.InternalAddress, dest(c))}, c)
+	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
 		return r.final(r.justified(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
 				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
+	}
+	if c.Command != "" && r.RiskyCommands != "" && r.RiskyCommands != Allow {
+		return r.final(r.tainted(Decision{Action: r.RiskyCommands, Rule: "risky_commands." + c.CommandRule,
+			Reason: fmt.Sprintf("Command in a call to %s needs your confirmation: %s", dest(c), c.Command)}, c), c)
+	}
+	if c.Injection != "" {
+		a := Warn
+		if c.InjectionForAgents {
+			a = Ask
+		}
+		return r.final(Decision{Action: a, Rule: "injection_in_arguments",
+			Reason: fmt.Sprintf("The arguments to %s hold instructions aimed at an AI model (%s): the call would put them where another model reads them", dest(c), c.Injection)}, c)
 	}
 	if c.External && c.FlowType == "internal→external" && c.Unclassified && r.InternalToUnknown != "" {
 		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToUnknown, Rule: "internal_to_unknown",
@@ -172,6 +241,11 @@ func (r Rules) decide(c Call) Decision {
 		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
 			Reason: fmt.Sprintf("Data from internal source (%s) flowing to %s",
 				strings.Join(c.Sources, ", "), destKind(c))}, c), c), c)
+	}
+	if c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
+		return r.final(r.tainted(Decision{Action: r.ReadThenSend, Rule: "read_then_send",
+			Reason: fmt.Sprintf("This session read %s, and this call to %s reaches the network: it may be carrying that secret in a form flowd cannot match",
+				c.SensitiveRead, dest(c))}, c), c)
 	}
 	a := r.DefaultAction
 	if a == "" || c.Message {

