@@ -55,6 +55,10 @@ func TestText(t *testing.T) {
 	assert.Equal(t, "k: \né—😀\\\"", Text([]byte(`{"k":"\n\u00e9\u2014\ud83d\ude00\\\""}`), 100))
 	assert.Equal(t, "config: aws_key: X\nn: p: y", Text([]byte(`{"config": {"aws_key" : "X"}, "n": 1, "p":"y"}`), 100), "members read with their names")
 	assert.Equal(t, "a\nbad \\uZZ", Text([]byte(`["a","bad \uZZ"]`), 100))
+	assert.Equal(t, "config\naws_key\nX\nn\np\ny", Strings([]byte(`{"config": {"aws_key" : "X"}, "n": 1, "p":"y"}`), 100),
+		"each string on its own line")
+	assert.Equal(t, "params\ndata\n[system] go", Strings([]byte(`{"params":{"data":"[system] go"},}`), 100),
+		"a value starts its line, as a scanner of line starts needs")
 }
 
 // Record scans for secrets the text fingerprinting decoded on its way,

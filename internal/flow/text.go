@@ -16,8 +16,21 @@ import (
 // limit bytes cost, and it takes what it can from broken JSON. Input that
 // is not JSON is returned as it is, cut at limit.
 func Text(raw []byte, limit int) string {
+	return readText(newTextReader(raw), limit)
+}
+
+// Strings is Text with each string on a line of its own, names apart from
+// their values: text as a lenient reader would show it to a model, for a
+// scanner whose rules read where lines start.
+func Strings(raw []byte, limit int) string {
+	r := newTextReader(raw)
+	r.apart = true
+	return readText(r, limit)
+}
+
+func readText(r *textReader, limit int) string {
 	var b textBuf
-	newTextReader(raw).read(&b, limit)
+	r.read(&b, limit)
 	if len(b) == 0 {
 		return ""
 	}
@@ -45,6 +58,7 @@ type textReader struct {
 	inString bool // raw[i] is inside a string, which the last read cut
 	afterKey bool // the last string read was a member's name
 	wrote    bool // some text was read: the next string goes on a new line
+	apart    bool // every string on a line of its own, a value not joined to its name (Strings)
 }
 
 func newTextReader(raw []byte) *textReader {
@@ -78,7 +92,7 @@ func (r *textReader) read(b *textBuf, limit int) {
 			// ("AKIA…": true). A string after a key is joined to it as
 			// "key: value", so that a detector reads a member with its name.
 			switch {
-			case r.afterKey:
+			case r.afterKey && !r.apart:
 				b.WriteString(": ")
 			case r.wrote:
 				b.put('\n')

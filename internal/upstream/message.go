@@ -102,7 +102,7 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 	switch {
 	case e.Kind == jsonrpc.Request || e.Kind == jsonrpc.Notification:
 	case e.Kind == jsonrpc.Invalid && !json.Valid(raw):
-		content, whole = judge.MustJSON(flow.Text(raw, len(raw))), nil
+		content, whole = judge.MustJSON(flow.Strings(raw, len(raw))), nil
 	default:
 		content = raw
 	}
