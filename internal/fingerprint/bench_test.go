@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/cputime"
 )
 
 func results(n int) [][]byte {
@@ -103,8 +105,9 @@ func TestBudgets(t *testing.T) {
 	for _, r := range rs {
 		total += len(r)
 	}
-	now, unlock := clock()
+	clock, unlock := cputime.Lock()
 	defer unlock()
+	now, clockName := clock.Now, clock.Name()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

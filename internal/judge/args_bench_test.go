@@ -3,6 +3,8 @@ package judge
 import (
 	"strings"
 	"testing"
+
+	"github.com/flowd-dev/flowd/internal/cputime"
 )
 
 // BenchmarkReadArgs is what reading a call's arguments for commands,
@@ -19,7 +21,7 @@ func BenchmarkReadArgs(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.args) + len(c.shell)))
-			cpu := processCPU()
+			cpu := cputime.Process()
 			n := 0
 			for b.Loop() {
 				readArgs(c.tool, []byte(c.args), c.shell)
@@ -27,7 +29,7 @@ func BenchmarkReadArgs(b *testing.B) {
 			}
 			// CPU time, not wall time: the machine's other work says
 			// nothing about this code.
-			b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/1000/float64(max(n, 1)), "cpu-µs/op")
+			b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/1000/float64(max(n, 1)), "cpu-µs/op")
 		})
 	}
 }

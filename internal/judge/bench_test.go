@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/cputime"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/policy"
 )
@@ -101,11 +102,11 @@ func BenchmarkCallCrafted(b *testing.B) {
 				start := time.Now()
 				for b.Loop() {
 					n++
-					cpu0, t0 := processCPU(), time.Now()
+					cpu0, t0 := cputime.Process(), time.Now()
 					var out Outcome
 					later := j.Call(Call{Session: "bench", Server: "slack", Tool: "post_message", Class: external, Args: args}, &out)
 					worst = max(worst, time.Since(t0))
-					cpu += processCPU() - cpu0
+					cpu += cputime.Process() - cpu0
 					if later != nil {
 						later()
 					}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/cputime"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -54,12 +55,12 @@ func BenchmarkVerdictCrafted(b *testing.B) {
 				denied, n := 0, 0
 				for i := 0; b.Loop(); i++ {
 					n++
-					cpu0 := processCPU()
+					cpu0 := cputime.Process()
 					m := shimproto.Message{Dir: c2s, Data: bytes.Replace(req, []byte("%d"), []byte(fmt.Sprint(1000+i)), 1)}
 					start := time.Now()
 					v, after := slack.Judge(d.judge, m)
 					worst = max(worst, time.Since(start))
-					cpu += processCPU() - cpu0
+					cpu += cputime.Process() - cpu0
 					if v.Action != shimproto.Pass {
 						denied++
 					}
