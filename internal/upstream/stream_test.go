@@ -159,3 +159,21 @@ func TestReloadSwapsPolicyAndKeepsItOnError(t *testing.T) {
 	assert.Error(t, d.Reload(bad))
 	assert.Equal(t, shimproto.Respond, judgeMsg(d, u, msg(c2s, call)).Action, "a bad config leaves the last good one in force")
 }
+
+// A request whose id is still in use by one waiting for its answer is
+// answered with an error, not forwarded: its answer could not be told
+// from the first one's, nor judged as the right one's. Once the first is
+// answered, the id is free again.
+func TestDuplicateRequestIDIsRefused(t *testing.T) {
+	d := newEnv(t, nil)
+	u := NewStream(1, shimproto.Hello{Name: "notes"}, "s1")
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read","arguments":{}}}`
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, call)).Action)
+	v := judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"x"}}`))
+	require.Equal(t, shimproto.Respond, v.Action)
+	assert.Contains(t, string(v.Data), `"id":7`)
+	assert.Contains(t, string(v.Data), "already in use by a request still waiting for its answer")
+
+	judgeMsg(d, u, msg(s2c, `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}]}}`))
+	assert.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, call)).Action, "answered: the id is free again")
+}

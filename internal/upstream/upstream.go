@@ -161,6 +161,15 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 			return v, nil
 		}
 	case jsonrpc.Request:
+		if _, waiting := u.calls[string(e.ID)]; waiting && !forwarded {
+			// Its answer could not be told from the earlier request's,
+			// nor judged as the answer to the right one: the client is
+			// told, rather than left waiting.
+			reason := fmt.Sprintf("request id %s is already in use by a request still waiting for its answer; ids must be unique", e.ID)
+			u.refused(j, shimproto.ClientToServer, e.Method, reason)
+			v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
+			return v, nil
+		}
 		if e.Method == "server/discover" || bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey)) {
 			u.mu.Lock()
 			u.modern = true
