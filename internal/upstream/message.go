@@ -36,9 +36,14 @@ func (u *Stream) message(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope
 	if c.Decision.Action == policy.Deny {
 		u.record(j, c, "block", 0, false)
 		v.Action = shimproto.Drop
-		if e.Kind == jsonrpc.Request {
+		switch {
+		case e.Kind == jsonrpc.Request:
 			u.blocked[string(e.ID)] = true
 			v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+c.Decision.Reason)
+		case e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply:
+			// The client's answer to the server's request does not go, an
+			// error in its place does: the server is not left waiting.
+			v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+c.Decision.Reason)
 		}
 		return v, nil
 	}
