@@ -41,9 +41,9 @@ type Hook struct {
 // session's origins: calls carrying origin data must not be allowed.
 type HookPlanted struct {
 	Fresh        int `json:"fresh"`         // nothing from any origin
-	FreshFlagged int `json:"fresh_flagged"` // … yet not allowed
+	FreshFlagged int `json:"fresh_flagged"` // … yet asked about or denied
 	Carrying     int `json:"carrying"`      // a piece or a secret of an origin
-	CarryFlagged int `json:"carry_flagged"` // … not allowed
+	CarryFlagged int `json:"carry_flagged"` // … asked about or denied
 }
 
 // HookLoad is many agents' hooks at once against one flowd.
@@ -121,7 +121,11 @@ func measureHook(cfg Config, bin, socket string, env []string) (Hook, error) {
 		}
 		samples[i] = d
 		h.Decisions[decision]++
-		flagged := decision != "allow"
+		// Stopped, not only noted: the preload holds key-shaped strings,
+		// so every call after it carries read_then_send's warning (a
+		// result that held a secret, then the network), which stops
+		// nothing.
+		flagged := decision == "ask" || decision == "deny"
 		if call.carrying {
 			h.Planted.Carrying++
 			if flagged {

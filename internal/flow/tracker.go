@@ -229,10 +229,13 @@ type Session struct {
 	last    time.Time
 	sum     counts
 	taint   string // why the session is exposed to untrusted content; "" when it is not
-	// sensitive is the latest credential the session read (a secret
-	// file, the environment, a result holding a secret), and when.
-	sensitive   string
-	sensitiveAt time.Time
+	// sensitive is the latest credential the session read on purpose (a
+	// secret file, the environment), and when; secretResult the latest
+	// result that held a secret.
+	sensitive      string
+	sensitiveAt    time.Time
+	secretResult   string
+	secretResultAt time.Time
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -438,7 +441,7 @@ func (s *Session) scan(o *Origin, text string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sensitive, s.sensitiveAt = fmt.Sprintf("a result of %s/%s holding a secret (%s)", o.Server, o.Tool, found[0].Type), time.Now()
+	s.secretResult, s.secretResultAt = fmt.Sprintf("a result of %s/%s holding a secret (%s)", o.Server, o.Tool, found[0].Type), time.Now()
 	if s.secrets == nil {
 		sec, err := fingerprint.NewSecretIndex(s.t.opts.MaxOrigins)
 		if err != nil {
@@ -498,14 +501,23 @@ func (s *Session) ReadSensitive(what string) {
 	s.mu.Unlock()
 }
 
-// SensitiveRead returns the latest credential the session read
-// (ReadSensitive, or a recorded result holding a secret) and when; ok is
-// false when it read none. A check (Check, Wait) sees the results
-// recorded before it.
+// SensitiveRead returns the latest credential the session read on
+// purpose (ReadSensitive: a secret file, the environment) and when; ok is
+// false when it read none.
 func (s *Session) SensitiveRead() (what string, at time.Time, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sensitive, s.sensitiveAt, s.sensitive != ""
+}
+
+// SecretResult returns the latest recorded result that held a secret and
+// when: a weaker sign than SensitiveRead, since documentation and code
+// hold key-shaped strings too. A check (Check, Wait) sees the results
+// recorded before it.
+func (s *Session) SecretResult() (what string, at time.Time, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.secretResult, s.secretResultAt, s.secretResult != ""
 }
 
 // Link notes that another session ID was joined to this one.

@@ -176,6 +176,8 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		// recorded: a result holding a secret counts as a read.
 		if what, at, ok := sess.SensitiveRead(); ok && time.Since(at) < ReadThenSendWindow && reachesNetwork(facts) {
 			pc.SensitiveRead = what
+		} else if what, at, ok := sess.SecretResult(); ok && time.Since(at) < ReadThenSendWindow && reachesNetwork(facts) {
+			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
 	if planted != nil {

@@ -76,8 +76,8 @@ func TestReadThenSend(t *testing.T) {
 	}
 }
 
-// A result holding a secret counts as a read; another session is not
-// affected; the key can turn the finding off.
+// A result holding a secret counts as a read, warned of; another session
+// is not affected; the key can turn the finding off.
 func TestReadThenSendResultAndSessions(t *testing.T) {
 	external := classify.Result{Class: classify.External, CanExfiltrate: true}
 	j := newJudge(t, nil)
@@ -89,6 +89,9 @@ func TestReadThenSendResultAndSessions(t *testing.T) {
 	var out Outcome
 	j.Call(call, &out)
 	assert.Equal(t, "read_then_send", out.Decision.Rule, out.Decision.Reason)
+	// A weaker sign than a credential read on purpose (documentation and
+	// code hold key-shaped strings too): a warning, not a question.
+	assert.Equal(t, policy.Warn, out.Decision.Action)
 	assert.Contains(t, out.Decision.Reason, "db/query")
 	assert.Equal(t, flow.RiskHigh, out.Analysis.Risk)
 

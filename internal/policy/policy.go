@@ -137,7 +137,10 @@ type Call struct {
 	Metadata        bool
 	// SensitiveRead is the credential the session read before this call,
 	// when the call reaches the network (see Rules.ReadThenSend).
-	SensitiveRead string
+	// SecretResultOnly: it is only a result that held a secret, which
+	// documentation and code do too, so the chain is at most a warning.
+	SensitiveRead    string
+	SecretResultOnly bool
 	// Injection describes instructions to an AI model found in the
 	// arguments at the scanner's block threshold: text the call would
 	// plant where another model reads it. InjectionForAgents: the file
@@ -243,7 +246,11 @@ func (r Rules) decide(c Call) Decision {
 				strings.Join(c.Sources, ", "), destKind(c))}, c), c), c)
 	}
 	if c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
-		return r.final(r.tainted(Decision{Action: r.ReadThenSend, Rule: "read_then_send",
+		a := r.ReadThenSend
+		if c.SecretResultOnly {
+			a = Warn
+		}
+		return r.final(r.tainted(Decision{Action: a, Rule: "read_then_send",
 			Reason: fmt.Sprintf("This session read %s, and this call to %s reaches the network: it may be carrying that secret in a form flowd cannot match",
 				c.SensitiveRead, dest(c))}, c), c)
 	}
