@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -76,7 +77,8 @@ func shimClient(t *testing.T, socket string) (net.Conn, *shimproto.Reader, *shim
 // verdict sends one tools/call and waits for flowd's verdict on it.
 func verdict(t *testing.T, r *shimproto.Reader, w *shimproto.Writer, seq uint64) shimproto.Verdict {
 	t.Helper()
-	return verdictOn(t, r, w, seq, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`+"\n")
+	// A request id of its own: one still waiting for its answer is refused.
+	return verdictOn(t, r, w, seq, `{"jsonrpc":"2.0","id":`+strconv.FormatUint(seq, 10)+`,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`+"\n")
 }
 
 func verdictOn(t *testing.T, r *shimproto.Reader, w *shimproto.Writer, seq uint64, line string) shimproto.Verdict {
