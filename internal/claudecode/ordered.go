@@ -17,6 +17,9 @@ type member struct {
 	key    string
 	rawKey []byte // as written, escapes included
 	value  json.RawMessage
+	// Where the key starts and the value ends in the parsed bytes, for
+	// splice; -1 for a member set after parsing.
+	keyStart, valueEnd int
 }
 
 func parseObject(b []byte) (object, error) {
@@ -34,12 +37,13 @@ func parseObject(b []byte) (object, error) {
 			return nil, err
 		}
 		key, _ := tok.(string) // the decoder only returns strings in key position
-		rawKey := bytes.TrimLeft(b[start:dec.InputOffset()], " \t\r\n,")
+		end := int(dec.InputOffset())
+		rawKey := bytes.TrimLeft(b[start:end], " \t\r\n,")
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		o = append(o, member{key: key, rawKey: rawKey, value: v})
+		o = append(o, member{key: key, rawKey: rawKey, value: v, keyStart: end - len(rawKey), valueEnd: int(dec.InputOffset())})
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
 		return nil, err
@@ -70,7 +74,7 @@ func (o *object) set(key string, v json.RawMessage) {
 		}
 	}
 	rawKey, _ := json.Marshal(key)
-	*o = append(*o, member{key: key, rawKey: rawKey, value: v})
+	*o = append(*o, member{key: key, rawKey: rawKey, value: v, keyStart: -1, valueEnd: -1})
 }
 
 func (o *object) del(key string) {
@@ -154,4 +158,55 @@ func (s style) layout(compact []byte) ([]byte, error) {
 		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
 	return out, nil
+}
+
+// splice returns b, the settings top was parsed from, with the value of
+// the top-level member key replaced by value (laid out in the file's
+// style) or, with value nil, the member removed; a missing member is
+// added last. Every other byte stays as it was, as shim wrap keeps a
+// client's file. ok is false where splicing cannot say what the whole
+// rewrite would (an empty object, a key given twice): the caller lays
+// the file out whole.
+func splice(b []byte, top object, key string, value json.RawMessage, st style) (out []byte, ok bool, err error) {
+	at, n := -1, 0
+	for i, m := range top {
+		if m.key == key {
+			at, n = i, n+1
+		}
+	}
+	if n > 1 || len(top) == 0 || (at >= 0 && top[at].keyStart < 0) {
+		return nil, false, nil
+	}
+	nl := "\n"
+	if st.crlf {
+		nl = "\r\n"
+	}
+	var laid []byte
+	if value != nil {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, value, st.indent, st.indent); err != nil {
+			return nil, false, err
+		}
+		laid = buf.Bytes()
+		if st.crlf {
+			laid = bytes.ReplaceAll(laid, []byte("\n"), []byte(nl))
+		}
+	}
+	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	switch {
+	case at >= 0 && value != nil:
+		m := top[at]
+		return join(b[:m.valueEnd-len(m.value)], laid, b[m.valueEnd:]), true, nil
+	case at >= 0 && len(top) == 1:
+		return nil, false, nil // the object empties: laid out whole
+	case at > 0: // from the end of the member before it
+		return join(b[:top[at-1].valueEnd], b[top[at].valueEnd:]), true, nil
+	case at == 0: // up to the key of the member after it
+		return join(b[:top[0].keyStart], b[top[1].keyStart:]), true, nil
+	case value == nil:
+		return b, true, nil
+	}
+	last := top[len(top)-1]
+	rawKey, _ := json.Marshal(key)
+	return join(b[:last.valueEnd], []byte(","+nl+st.indent), rawKey, []byte(": "), laid, b[last.valueEnd:]), true, nil
 }

@@ -127,6 +127,9 @@ func AddHooks(settings []byte, o HookOptions) ([]byte, error) {
 		}
 		hooks.set(event, encodeArray(out))
 	}
+	if b, ok, err := splice(settings, top, "hooks", hooks.encode(), st); ok || err != nil {
+		return b, err
+	}
 	top.set("hooks", hooks.encode())
 	return st.layout(top.encode())
 }
@@ -171,10 +174,17 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 	if total == 0 {
 		return settings, 0, nil
 	}
-	if len(hooks) == 0 {
+	var value json.RawMessage // nil: the hooks member goes
+	if len(hooks) > 0 {
+		value = hooks.encode()
+	}
+	if b, ok, err := splice(settings, top, "hooks", value, st); ok || err != nil {
+		return b, total, err
+	}
+	if value == nil {
 		top.del("hooks")
 	} else {
-		top.set("hooks", hooks.encode())
+		top.set("hooks", value)
 	}
 	b, err := st.layout(top.encode())
 	return b, total, err

@@ -233,15 +233,25 @@ func TestAddHooksLayouts(t *testing.T) {
 		})
 	}
 
-	// A compact file cannot keep its layout: flowd's entries would be
-	// unreadable on one line. The content is the same.
-	compact := `{"model":"opus","permissions":{"allow":["Bash(ls)"]}}`
-	out, err := AddHooks([]byte(compact), opts)
+	// Only the hooks member is flowd's: every other byte stays as the user
+	// wrote it, a compact file or members laid out their own way too.
+	for _, in := range []string{
+		`{"model":"opus","permissions":{"allow":["Bash(ls)"]}}`,
+		"{\n    \"model\": \"opus\",\n    \"permissions\": { \"allow\": [\"Bash(ls:*)\", \"Read\"],   \"deny\": [] },\n    \"env\": {\"A\": \"1\"}\n}\n",
+	} {
+		out, err := AddHooks([]byte(in), opts)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(string(out), strings.TrimRight(in, "}\n")), "the members before stay byte for byte:\n%s", out)
+		back, _, err := RemoveHooks(out)
+		require.NoError(t, err)
+		assert.Equal(t, in, string(back))
+	}
+	// The hooks member first: it goes with what separates it from the next.
+	first := "{\n  \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/opt/flowd/bin/hook evaluate --event PreToolUse\"}]}]},\n  \"model\": \"opus\"\n}\n"
+	back, n, err := RemoveHooks([]byte(first))
 	require.NoError(t, err)
-	back, _, err := RemoveHooks(out)
-	require.NoError(t, err)
-	assert.JSONEq(t, compact, string(back))
-	assert.Equal(t, "{\n  \"model\": \"opus\",\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(ls)\"\n    ]\n  }\n}", string(back))
+	assert.Equal(t, 1, n)
+	assert.Equal(t, "{\n  \"model\": \"opus\"\n}\n", string(back))
 }
 
 func TestRemoveHooksOnlyOurs(t *testing.T) {
