@@ -33,6 +33,9 @@ type Call struct {
 	// (policy.Call.Message); Args are its params, or the result or error of
 	// an answer to the server's request.
 	Message bool
+	// Lifecycle: the message is one of the protocol's own that carries no
+	// user data (policy.Call.Lifecycle).
+	Lifecycle bool
 	// Received is when the call arrived: its check budget
 	// (flow.check_budget) runs from then. Zero: from now.
 	Received time.Time
@@ -119,6 +122,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		Server:       in.Server,
 		Tool:         in.Tool,
 		Message:      in.Message,
+		Lifecycle:    in.Lifecycle,
 		External:     in.Class.CanExfiltrate,
 		Unclassified: in.Class.Class == classify.Unknown,
 

@@ -86,6 +86,11 @@ type Call struct {
 	// whose method Tool names. tool_overrides and default_action speak of
 	// tools and do not apply to it; the rules on data leaving do.
 	Message bool
+	// Lifecycle: a message of the protocol's own that carries no user data
+	// (initialize, ping, a listing): a check of it that could not finish
+	// in time is no reason to deny it, which would keep the server from
+	// starting on a stalled machine. Its secrets and flows still count.
+	Lifecycle bool
 	// External is whether the destination can send data out of the
 	// user's control (external, hybrid, or unknown: what flowd cannot
 	// classify is taken to be able to).
@@ -164,7 +169,7 @@ type Decision struct {
 // not check in time, do not go to a destination that can send them out.
 func (r Rules) Decide(c Call) Decision {
 	d := r.decide(c)
-	if c.Unfinished && c.External && d.Action != Deny {
+	if c.Unfinished && c.External && !c.Lifecycle && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UnfinishedRule,
 			Reason: fmt.Sprintf("could not finish checking this call in time (flow.check_budget); arguments to %s that flowd has not checked do not leave", dest(c))}
 	}

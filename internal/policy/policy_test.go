@@ -50,6 +50,9 @@ func TestDecide(t *testing.T) {
 		{"unchecked arguments out", Call{Server: "slack", Tool: "post", External: true, Unfinished: true}, Deny, "flow.check_budget"},
 		{"unchecked arguments out, even if allowed", Call{Tool: "WebSearch", External: true, Unfinished: true}, Deny, "flow.check_budget"},
 		{"unchecked arguments kept in", Call{Server: "db", Tool: "insert", Unfinished: true}, Allow, "default_action"},
+		{"an unchecked handshake still starts the server", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true}, Allow, "default_action"},
+		{"an unchecked message of another kind does not leave", Call{Server: "s1", Tool: "prompts/get", Message: true, External: true, Unfinished: true}, Deny, "flow.check_budget"},
+		{"a secret in a handshake still counts", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true, Secrets: []string{"github_token"}}, Deny, "sensitive_data_external"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

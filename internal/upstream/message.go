@@ -74,9 +74,14 @@ func (u *Stream) checkMessage(j *judge.Judge, c *call, raw []byte) (later func()
 	if c.method != "resources/read" && c.method != "prompts/get" {
 		c.kind = activity.TypeMessage // resources and prompts are recorded as calls, as their results are
 	}
-	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.name(), Message: true,
+	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.name(), Message: true, Lifecycle: lifecycle[c.method],
 		Class: u.serverClass(j.Settings().Classifier), Args: raw, Received: c.start, Bounded: true}, &c.Outcome)
 }
+
+// lifecycle are the client messages of the protocol's own that carry no
+// user data: the handshake, pings and listings (policy.Call.Lifecycle).
+var lifecycle = map[string]bool{"initialize": true, "server/discover": true, "notifications/initialized": true, "ping": true,
+	"tools/list": true, "prompts/list": true, "resources/list": true, "resources/templates/list": true}
 
 // answering returns the method of the server's request that the client's
 // answer with this id answers, and forgets the request; "" when flowd saw
