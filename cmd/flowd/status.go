@@ -177,8 +177,12 @@ func printStores(out io.Writer, st flowdclient.Status) {
 		fmt.Fprintf(out, "DAMAGED  %s was damaged (%s): moved aside to %s at start, a fresh one in use\n", d.What, d.Reason, d.MovedTo)
 	}
 	if h := st.ConfigHeld; h != nil {
-		fmt.Fprintf(out, "config   HELD BACK since %s: it lowers protection (%d changes); the config in force is the one before; read and apply it with flowd config apply\n",
-			h.Since.Local().Format(time.DateTime), len(h.Changes))
+		how := "read and apply it with flowd config apply"
+		if !st.ApprovalPassphrase {
+			how = "no approval passphrase is set: set one with flowd passphrase set, then read and apply it with flowd config apply"
+		}
+		fmt.Fprintf(out, "config   HELD BACK since %s: it lowers protection (%d changes); the config in force is the one before; %s\n",
+			h.Since.Local().Format(time.DateTime), len(h.Changes), how)
 	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",

@@ -24,7 +24,7 @@ import (
 )
 
 // A config that lowers protection (config.Weakened) does not take effect
-// without the user's approval passphrase, once one is set: the agent runs
+// without the user's approval passphrase, set or not: the agent runs
 // as the user, can edit the config file and send flowd a SIGHUP or
 // restart it. The config in force is kept in the data dir, so that a
 // restart compares the file with it rather than taking the file as it is.
@@ -36,7 +36,8 @@ const inForceFile = "config-in-force.toml"
 type HeldError struct{ Changes []string }
 
 func (e *HeldError) Error() string {
-	return fmt.Sprintf("it lowers protection (%s); the settings in force stay until you approve it with `flowd config apply`",
+	return fmt.Sprintf("it lowers protection (%s); the settings in force stay until you approve it: "+
+		"set an approval passphrase once with `flowd passphrase set` if you have none, then run `flowd config apply`",
 		strings.Join(e.Changes, "; "))
 }
 
@@ -46,23 +47,6 @@ type heldConfig struct {
 	changes []string
 	digest  string // names it, so that what is applied is what was shown
 	since   time.Time
-}
-
-// mustHold reports the changes from base to c that wait for the
-// passphrase: none when c does not lower protection, and none when no
-// passphrase is set, as nobody could approve them (they are logged). A
-// verifier that cannot be read holds them: fail safe.
-func (d *Daemon) mustHold(base, c *config.Config) []string {
-	changes := config.Weakened(base, c)
-	if len(changes) == 0 {
-		return nil
-	}
-	if set, _, err := d.approvals.Status(d.uid); err == nil && !set {
-		d.log.Warn("the config lowers protection, and takes effect: with an approval passphrase set (flowd passphrase set), it would wait for you",
-			"changes", changes)
-		return nil
-	}
-	return changes
 }
 
 // hold keeps c aside, says so in the log and the activity log.
@@ -75,8 +59,12 @@ func (d *Daemon) hold(c *config.Config, changes []string, when string) *HeldErro
 	d.mu.Unlock()
 	err := &HeldError{Changes: changes}
 	d.log.Error("config held back at "+when+": "+err.Error(), "changes", changes, "digest", h.digest)
+	reason := "a config that lowers protection waits for the approval passphrase (flowd config apply)"
+	if set, _, serr := d.approvals.Status(d.uid); serr == nil && !set {
+		reason = "a config that lowers protection waits for you: no approval passphrase is set, so set one (flowd passphrase set), then run flowd config apply"
+	}
 	d.store.Append(activity.Record{Type: activity.TypeConfigHeld, Decision: "deny", RiskLevel: "high",
-		Reason:  "a config that lowers protection waits for the approval passphrase (flowd config apply)",
+		Reason:  reason,
 		Details: judge.MustJSON(map[string]any{"changes": changes, "digest": h.digest, "at": when})})
 	return err
 }
@@ -126,7 +114,7 @@ func (d *Daemon) startConfig(c *config.Config) (*config.Config, []string) {
 	if err != nil {
 		d.log.Error("the config last in force is unreadable: the config file is compared with the defaults", "err", err)
 	}
-	if changes := d.mustHold(base, c); len(changes) > 0 {
+	if changes := config.Weakened(base, c); len(changes) > 0 {
 		return base, changes
 	}
 	return c, nil

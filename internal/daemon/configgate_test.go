@@ -100,12 +100,26 @@ func TestReloadThatWeakensWaitsForThePassphrase(t *testing.T) {
 	assert.Equal(t, 404, api(d, "GET", "/api/v1/config/held", "").Code)
 }
 
-// Without a passphrase there is nobody to ask: the reload applies (and is
-// logged), as before.
-func TestReloadWithoutPassphraseApplies(t *testing.T) {
+// Without a passphrase the reload is held too: the agent, running as the
+// user, could otherwise edit the file, send a SIGHUP and switch protection
+// off. The hold says how to apply it, and status shows it.
+func TestReloadWithoutPassphraseIsHeld(t *testing.T) {
 	d, _ := startAt(t, t.TempDir(), config.Default())
-	require.NoError(t, d.Reload(weaker()))
-	assert.Equal(t, config.ActionWarn, d.current().Cfg.Policy.SensitiveDataExternal)
+	var held *HeldError
+	require.ErrorAs(t, d.Reload(weaker()), &held)
+	assert.Contains(t, held.Error(), "flowd passphrase set")
+	assert.Contains(t, held.Error(), "flowd config apply")
+	assert.Equal(t, config.Default().Policy.SensitiveDataExternal, d.current().Cfg.Policy.SensitiveDataExternal, "the config in force stays")
+	rec, _ := lastRecord(t, d, "config_held")
+	assert.Contains(t, rec.Reason, "flowd passphrase set")
+	var st flowdclient.Status
+	resp := api(d, "GET", "/api/v1/status", "")
+	require.Equal(t, 200, resp.Code)
+	require.NoError(t, json.Unmarshal(resp.Body.Bytes(), &st))
+	require.NotNil(t, st.ConfigHeld, "status shows the held config")
+	assert.False(t, st.ApprovalPassphrase)
+	// Nobody can apply it before a passphrase is set.
+	assert.Equal(t, 403, api(d, "POST", "/api/v1/config/apply", `{"digest":"`+st.ConfigHeld.Digest+`","passphrase":""}`).Code)
 }
 
 // Editing the file while flowd is stopped, then starting it, is held as a
@@ -117,8 +131,16 @@ func TestStartWithAWeakerFileKeepsTheConfigInForce(t *testing.T) {
 	strict.Policy.InternalToExternal = config.ActionDeny
 	strict.Policy.ToolOverrides = map[string]string{"github/create_gist": "deny"}
 	strict.Injection.Waivers = []config.Waiver{{Server: "docs", Rule: "shell-command"}}
-	d, stop := startAt(t, dir, strict)
+	// The waiver lowers protection from the defaults: the user applies
+	// strict with the passphrase.
+	d, stop := startAt(t, dir, config.Default())
 	require.Equal(t, 200, api(d, "POST", "/api/v1/passphrase", `{"new":"`+testPass+`"}`).Code)
+	var held *HeldError
+	require.ErrorAs(t, d.Reload(strict), &held)
+	var h flowdclient.HeldConfig
+	require.NoError(t, json.Unmarshal(api(d, "GET", "/api/v1/config/held", "").Body.Bytes(), &h))
+	require.Equal(t, 200, api(d, "POST", "/api/v1/config/apply", `{"digest":"`+h.Digest+`","passphrase":"`+testPass+`"}`).Code)
+	require.Equal(t, strict, d.current().Cfg)
 	stop()
 
 	d, stop = startAt(t, dir, weaker()) // flowd restart

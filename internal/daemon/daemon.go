@@ -58,15 +58,15 @@ func (d *Daemon) current() *judge.Settings { return d.judge.Settings() }
 
 // Reload applies a new config to every decision from now on. Flow state
 // is kept; limits of the flow section apply to sessions started later.
-// A config that lowers protection while an approval passphrase is set is
-// held back (a *HeldError): the settings in force stay until the user
-// applies it (flowd config apply).
+// A config that lowers protection is held back (a *HeldError), whether
+// or not an approval passphrase is set: the settings in force stay until
+// the user applies it (flowd config apply).
 func (d *Daemon) Reload(c *config.Config) error {
 	s, err := judge.NewSettings(c)
 	if err != nil {
 		return err
 	}
-	if changes := d.mustHold(d.current().Cfg, c); len(changes) > 0 {
+	if changes := config.Weakened(d.current().Cfg, c); len(changes) > 0 {
 		return d.hold(c, changes, "reload")
 	}
 	d.applyConfig(s)

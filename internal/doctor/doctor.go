@@ -372,6 +372,10 @@ func stores(f Facts) []Finding {
 			add(Warn, fmt.Sprintf("%s %s was damaged when flowd started (%s): moved aside to %s, flowd runs on a fresh one", d.What, d.Path, d.Reason, d.MovedTo),
 				"rm "+d.MovedTo+" once you no longer need it for inspection")
 		}
+		if h := st.ConfigHeld; h != nil {
+			add(Warn, fmt.Sprintf("a config that lowers protection is held back since %s (%s): the config before it stays in force",
+				h.Since.Local().Format(time.DateTime), strings.Join(h.Changes, "; ")), applyHeld(st.ApprovalPassphrase))
+		}
 		if u := st.PinsUntrusted; u != nil {
 			add(Warn, fmt.Sprintf("tool pins were lost with a damaged file on %s: no server is trusted on first use, each one's tools are held until you approve them",
 				u.Since.Local().Format(time.DateTime)), "flowd pins list, then flowd pins approve SERVER")
@@ -454,4 +458,13 @@ func Broken(fs []Finding) bool {
 		}
 	}
 	return false
+}
+
+// applyHeld is how the user applies a held config: with the approval
+// passphrase, which they may have to set first.
+func applyHeld(passphraseSet bool) string {
+	if passphraseSet {
+		return "flowd config apply (it shows the changes and asks your approval passphrase)"
+	}
+	return "flowd passphrase set, then flowd config apply (it shows the changes and asks the passphrase)"
 }

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
@@ -40,6 +41,9 @@ func Recommend(r Running) []flowdclient.Recommendation {
 	for _, d := range st.DamagedStores {
 		add("store_damaged", "warning", fmt.Sprintf("%s was damaged when flowd started (%s): moved aside to %s", d.What, d.Reason, d.MovedTo),
 			"rm "+d.MovedTo+" once you no longer need it")
+	}
+	if h := st.ConfigHeld; h != nil {
+		add("config_held", "warning", "a config that lowers protection is held back: "+strings.Join(h.Changes, "; "), applyHeld(r.PassphraseSet))
 	}
 	if st.PinsUntrusted != nil {
 		add("pins_untrusted", "warning", "tool pins were lost with a damaged file: every server's tools are held until you approve them",
