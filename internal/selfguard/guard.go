@@ -1,0 +1,604 @@
+package selfguard
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
+)
+
+// Guard knows where this flowd lives. Its zero value still recognises
+// flowd by name and by the usual places of its files.
+type Guard struct {
+	Home string // for ~ and $HOME in the agent's paths
+	// Dirs are flowd's own directories (config, data, socket) and Files
+	// its own files elsewhere (its binaries, a socket in a shared
+	// directory): the agent may read them, never change them.
+	Dirs, Files []string
+	// PIDs are flowd's own processes.
+	PIDs []int
+	// ClientConfigs are the MCP clients' config files, where a server is
+	// wrapped by flowd's shim.
+	ClientConfigs []string
+}
+
+// Current is the guard of the flowd running in this process: configFile,
+// dataDir and socket as it uses them.
+func Current(configFile, dataDir, socket string) Guard {
+	g := Guard{PIDs: []int{os.Getpid()}}
+	g.Home, _ = os.UserHomeDir()
+	for _, d := range []string{filepath.Dir(configFile), dataDir} {
+		if d != "" && d != "." {
+			g.Dirs = append(g.Dirs, d)
+		}
+	}
+	// A socket in a directory of flowd's own (…/flowd/flowd.sock) takes
+	// the directory; one in a shared directory only itself.
+	if dir := filepath.Dir(socket); strings.Contains(filepath.Base(dir), "flowd") {
+		g.Dirs = append(g.Dirs, dir)
+	} else if socket != "" {
+		g.Files = append(g.Files, socket)
+	}
+	if exe, err := os.Executable(); err == nil {
+		for _, name := range []string{filepath.Base(exe), "shim", "hook", "shim.exe", "hook.exe"} {
+			if p := filepath.Join(filepath.Dir(exe), name); exists(p) {
+				g.Files = append(g.Files, p)
+			}
+		}
+	}
+	if env, err := clientconfig.CurrentEnv(); err == nil {
+		env.Dir = "" // project files are recognised by name, in whatever project
+		for _, c := range clientconfig.Clients {
+			for _, l := range c.Locations(env) {
+				g.ClientConfigs = append(g.ClientConfigs, l.Path)
+			}
+		}
+	}
+	// Where a symlink leads counts as much as the link.
+	for _, list := range []*[]string{&g.Dirs, &g.Files} {
+		for _, p := range *list {
+			if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+				*list = append(*list, r)
+			}
+		}
+	}
+	return g
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Action is what an agent's tool call does, as the judge read it from
+// the call's arguments.
+type Action struct {
+	Tool     string
+	Commands []string // the command lines it runs
+	Paths    []string // the files it names
+	Contents []string // what it writes (a whole file, or an edit's new text)
+	Olds     []string // the text an edit replaces
+	Dir      string   // the agent's working directory, for relative paths
+}
+
+// Check returns why the action would switch flowd off or blind it, or ""
+// when it does not.
+func (g Guard) Check(a Action) string {
+	for _, c := range a.Commands {
+		if why := g.command(c, a.Dir); why != "" {
+			return deny(why)
+		}
+	}
+	if len(a.Paths) == 0 || !Mutates(a.Tool) && len(a.Contents) == 0 {
+		return ""
+	}
+	for _, p := range a.Paths {
+		if why := g.change(p, a); why != "" {
+			return deny(why)
+		}
+	}
+	return ""
+}
+
+func deny(why string) string {
+	return why + ": that switches off or weakens flowd, which watches what you do, so only the user may do it, " +
+		"in a terminal of their own. Do not try another way; tell the user what you wanted to do and why."
+}
+
+// Mutates reports whether a tool's name says it changes files (Write,
+// Edit, MultiEdit, NotebookEdit, write_file, move_file, delete_file…).
+func Mutates(tool string) bool {
+	var b strings.Builder // MultiEdit: multi_edit
+	for i, r := range tool {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	for _, t := range strings.FieldsFunc(b.String(), func(r rune) bool {
+		return r == '_' || r == '-' || r == '.' || r == ' ' || r == '/'
+	}) {
+		for _, w := range []string{"write", "edit", "move", "rename", "delete", "remove", "create", "copy", "append",
+			"save", "put", "upload", "patch", "replace", "mkdir", "chmod", "touch", "truncate", "unlink", "link",
+			"symlink", "set", "update", "insert", "rm", "mv", "cp"} {
+			// writefile, deletefile: a longer word counts only for the
+			// verbs too long to start an unrelated one (set: settings).
+			if t == w || len(w) >= 5 && strings.HasPrefix(t, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// change says why changing p, as a does, is refused, or "".
+func (g Guard) change(p string, a Action) string {
+	abs := g.resolve(p, a.Dir)
+	if what := g.own(abs); what != "" {
+		return "changing " + p + " (" + what + ")"
+	}
+	switch {
+	case agentSettings(abs):
+		if why := settingsChange(a); why != "" {
+			return "changing " + p + ", the agent's settings: " + why
+		}
+	case g.clientConfig(abs):
+		if why := clientChange(a); why != "" {
+			return "changing " + p + ", an MCP client's config: " + why
+		}
+	}
+	return ""
+}
+
+// settingsChange says why a write or edit of a Claude Code settings file
+// would take flowd's hooks away.
+func settingsChange(a Action) string {
+	if len(a.Contents) == 0 {
+		return "moving or deleting it drops flowd's hooks"
+	}
+	for _, t := range append(slices.Clone(a.Olds), a.Contents...) {
+		if l := strings.ToLower(t); strings.Contains(l, "flowd") || strings.Contains(l, "disableallhooks") {
+			return "it touches flowd's hooks or settings"
+		}
+	}
+	if len(a.Olds) > 0 {
+		for _, t := range append(slices.Clone(a.Olds), a.Contents...) {
+			if strings.Contains(strings.ToLower(t), "hook") {
+				return "an edit of the hooks"
+			}
+		}
+		return ""
+	}
+	for _, c := range a.Contents {
+		hooks, disabled, err := claudecode.FindHooks([]byte(c))
+		switch {
+		case err != nil:
+			return "the new file is not valid settings"
+		case disabled:
+			return "it turns all hooks off"
+		case len(hooks) == 0 && strings.Contains(c, `"hooks"`):
+			return "its hooks do not include flowd's"
+		}
+	}
+	return ""
+}
+
+// clientChange says why a write or edit of an MCP client's config would
+// take a server from behind flowd's shim.
+func clientChange(a Action) string {
+	if len(a.Contents) == 0 {
+		return "moving or deleting it"
+	}
+	if len(a.Olds) > 0 {
+		for _, t := range a.Olds {
+			if strings.Contains(t, "shim") {
+				return "it edits a server wrapped by flowd's shim"
+			}
+		}
+		for _, t := range a.Contents {
+			if strings.Contains(t, `"command"`) {
+				return "it adds a server command that flowd's shim does not wrap"
+			}
+		}
+		return ""
+	}
+	for _, c := range a.Contents {
+		r, err := clientconfig.Wrap([]byte(c), "shim")
+		if err != nil {
+			return "the new file cannot be read as a client config"
+		}
+		for _, s := range r.Servers {
+			if s.Action == clientconfig.Wrapped {
+				return "server " + s.Name + " would run without flowd's shim"
+			}
+		}
+	}
+	return ""
+}
+
+// resolve makes p absolute, as the agent's shell would read it, and
+// follows symlinks as far as they exist.
+func (g Guard) resolve(p, dir string) string {
+	p = strings.TrimSpace(p)
+	if after, ok := strings.CutPrefix(p, "file://"); ok {
+		p = after
+	}
+	if g.Home != "" {
+		switch {
+		case p == "~" || p == "$HOME" || p == "${HOME}":
+			p = g.Home
+		case strings.HasPrefix(p, "~/"):
+			p = g.Home + p[1:]
+		case strings.HasPrefix(p, "$HOME/"):
+			p = g.Home + p[5:]
+		case strings.HasPrefix(p, "${HOME}/"):
+			p = g.Home + p[7:]
+		}
+	}
+	if !filepath.IsAbs(p) && dir != "" {
+		p = filepath.Join(dir, p)
+	}
+	p = filepath.Clean(p)
+	// The file may not exist yet: its nearest existing parent is resolved.
+	for d, rest := p, ""; d != filepath.Dir(d); d, rest = filepath.Dir(d), filepath.Join(filepath.Base(d), rest) {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(r, rest)
+		}
+	}
+	return p
+}
+
+// own says what of flowd's p is, or "".
+func (g Guard) own(p string) string {
+	for _, d := range g.Dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimRight(d, `/\`)+string(filepath.Separator)) {
+			return "flowd's config or data"
+		}
+	}
+	if slices.Contains(g.Files, p) {
+		return "flowd's own file"
+	}
+	return usualPlace(p)
+}
+
+// usualPlace recognises flowd's files where flowd keeps them by default,
+// whatever this flowd's environment says: the agent's may differ.
+func usualPlace(p string) string {
+	l := strings.ToLower(filepath.ToSlash(p))
+	segs := strings.Split(l, "/")
+	for i, s := range segs {
+		if i == 0 || s != "flowd" {
+			continue
+		}
+		switch segs[i-1] {
+		case ".config", "state", "application support", "caches", "roaming", "local", "run", "etc", "lib", "log":
+			return "flowd's config or data"
+		}
+		if strings.HasPrefix(segs[i-1], "flowd-") || i >= 2 && segs[i-2] == "appdata" {
+			return "flowd's config or data"
+		}
+	}
+	if i := slices.IndexFunc(segs, func(s string) bool { return strings.HasPrefix(s, "flowd-") }); i == 2 && segs[1] == "tmp" {
+		return "flowd's socket directory"
+	}
+	base := segs[len(segs)-1]
+	if strings.Contains(base, "flowd") && (strings.Contains(l, "/systemd/") || strings.Contains(l, "/launchagents/") ||
+		strings.Contains(l, "/launchdaemons/")) {
+		return "flowd's service definition"
+	}
+	return ""
+}
+
+// agentSettings recognises Claude Code's settings files, which hold
+// flowd's hooks.
+func agentSettings(p string) bool {
+	l := strings.ToLower(filepath.ToSlash(p))
+	return strings.HasSuffix(l, "/.claude/settings.json") || strings.HasSuffix(l, "/.claude/settings.local.json") ||
+		strings.HasSuffix(l, "/managed-settings.json")
+}
+
+func (g Guard) clientConfig(p string) bool {
+	if slices.Contains(g.ClientConfigs, p) {
+		return true
+	}
+	l := strings.ToLower(filepath.ToSlash(p))
+	switch filepath.Base(l) {
+	case ".claude.json", "claude_desktop_config.json", ".mcp.json", "mcp_config.json":
+		return true
+	}
+	return strings.HasSuffix(l, "/.cursor/mcp.json") || strings.HasSuffix(l, "/.vscode/mcp.json")
+}
+
+// command says why running line would switch flowd off, or "".
+func (g Guard) command(line, dir string) string {
+	l := shellnorm.Parse(line)
+	for i, c := range l.Commands {
+		for _, r := range c.Redirects {
+			if target, ok := written(r); ok {
+				if why := g.shellWrite(target, dir); why != "" {
+					return "writing to " + target + why
+				}
+			}
+		}
+		words := c.Run()
+		if len(words) == 0 {
+			continue
+		}
+		// cd ~ && rm -rf .local/state/flowd: later paths are read from there.
+		if words[0] == "cd" && len(words) == 2 {
+			dir = g.resolve(words[1], dir)
+			continue
+		}
+		if why := g.simple(l, i, words, dir); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// written returns the file a redirection writes to.
+func written(r string) (string, bool) {
+	for _, op := range []string{"&>>", "&>", ">>", ">|", ">"} {
+		if t, ok := strings.CutPrefix(r, op); ok {
+			t = strings.TrimSpace(t)
+			return t, t != "" && !strings.HasPrefix(t, "&") && t != "/dev/null"
+		}
+	}
+	return "", false
+}
+
+// shellWrite says why a shell command changing p is refused: any change
+// by the shell to flowd's files, the agent's settings or a client's
+// config, whose result flowd cannot see.
+func (g Guard) shellWrite(p, dir string) string {
+	abs := g.resolve(p, dir)
+	if what := g.own(abs); what != "" {
+		return " (" + what + ")"
+	}
+	if agentSettings(abs) {
+		return " (the agent's settings, which hold flowd's hooks)"
+	}
+	if g.clientConfig(abs) {
+		return " (an MCP client's config, where flowd's shim wraps servers)"
+	}
+	return ""
+}
+
+var (
+	flowdVerbs     = []string{"stop", "restart", "uninstall", "install", "passphrase"}
+	systemctlVerbs = []string{"stop", "disable", "mask", "kill", "restart", "edit", "try-restart", "reload-or-restart",
+		"revert", "set-property", "freeze", "link", "isolate", "exit", "set-environment", "import-environment"}
+	launchctlVerbs = []string{"unload", "bootout", "remove", "disable", "kill", "stop", "setenv"}
+	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua)$`)
+	killers        = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
+	// openToWrite is a call that opens a file for writing.
+	openToWrite = regexp.MustCompile(`open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`)
+)
+
+// simple says why the simple command l.Commands[i], words with its
+// wrappers dropped, is refused.
+func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) string {
+	name, args := base(words[0]), words[1:]
+	ops := operands(args)
+	switch {
+	case name == "flowd":
+		if len(ops) > 0 && (slices.Contains(flowdVerbs, ops[0]) || len(ops) > 1 && ops[0] == "config" && ops[1] == "apply") {
+			return "flowd " + ops[0]
+		}
+	case name == "hook" && len(ops) > 0 && ops[0] == "uninstall":
+		return "hook uninstall"
+	case name == "shim" && len(ops) > 0 && ops[0] == "unwrap":
+		return "shim unwrap"
+	case name == "systemctl" || name == "service" || name == "launchctl" || name == "rc-service" || name == "sv":
+		verbs := systemctlVerbs
+		if name == "launchctl" {
+			verbs = launchctlVerbs
+		}
+		if slices.ContainsFunc(ops, func(o string) bool { return slices.Contains(verbs, o) }) &&
+			slices.ContainsFunc(args, unitOfFlowd) {
+			return name + " " + strings.Join(args, " ")
+		}
+	case name == "killall5":
+		return "killall5 (it signals every process, flowd's too)"
+	case slices.Contains(killers, name):
+		if why := g.signals(l, i, name, args); why != "" {
+			return why
+		}
+	case interpreters.MatchString(name):
+		code := strings.ToLower(strings.Join(args, " "))
+		if strings.Contains(code, "flowd") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
+			return name + " code that signals flowd"
+		}
+		if why := g.codeWrites(code, args, dir); why != "" {
+			return why
+		}
+	}
+	if targets := changed(name, args); len(targets) > 0 {
+		for _, t := range targets {
+			if why := g.shellWrite(t, dir); why != "" {
+				return name + " " + t + why
+			}
+		}
+	}
+	return ""
+}
+
+// signals says why a command that sends signals is refused: it names
+// flowd, its shim or its hook, one of flowd's processes, a pid found by
+// a command that looks flowd up, or every process of the user.
+func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) string {
+	c := l.Commands[i]
+	for _, a := range args {
+		if mentions(a) {
+			return name + " " + a
+		}
+		if n, err := strconv.Atoi(a); err == nil && slices.Contains(g.PIDs, n) {
+			return name + " " + a + " (flowd's process)"
+		}
+	}
+	for _, ix := range c.Substituted {
+		for _, j := range ix {
+			if j >= 0 && j < len(l.Commands) && slices.ContainsFunc(l.Commands[j].Words, mentions) {
+				return name + " of a process found by " + strings.Join(l.Commands[j].Words, " ")
+			}
+		}
+	}
+	if p := c.PipedFrom; p >= 0 && p < len(l.Commands) && slices.ContainsFunc(l.Commands[p].Words, mentions) {
+		return name + " of a process found by " + strings.Join(l.Commands[p].Words, " ")
+	}
+	switch name {
+	case "kill":
+		// kill -9 -1, kill -- -1: every process the user may signal.
+		for j, a := range args {
+			if a == "-1" && j > 0 || a == "0" {
+				return "kill " + strings.Join(args, " ") + " (every process of yours, flowd's too)"
+			}
+		}
+	case "pkill", "killall", "skill", "snice":
+		for j, a := range args {
+			if a == "-u" || a == "-U" || a == "--user" || strings.HasPrefix(a, "--user=") || a == "-e" && name == "killall" && j == len(args)-1 {
+				return name + " " + strings.Join(args, " ") + " (every process of a user, flowd's too)"
+			}
+		}
+		// A pattern is a regular expression: one that matches flowd's
+		// name or command line counts as naming it.
+		for _, o := range operands(args) {
+			if re, err := regexp.Compile(o); err == nil && (re.MatchString("flowd") || re.MatchString("/usr/local/bin/flowd run")) {
+				return name + " " + o + " (it matches flowd)"
+			}
+		}
+	}
+	return ""
+}
+
+// mentions reports whether a word names flowd, its shim or its hook.
+func mentions(w string) bool {
+	l := strings.ToLower(w)
+	if strings.Contains(l, "flowd") {
+		return true
+	}
+	b := base(l)
+	return b == "shim" || b == "hook" || b == "shim.exe" || b == "hook.exe"
+}
+
+// unitOfFlowd reports whether a word names flowd's service unit or
+// launchd agent, or is a pattern that matches it.
+func unitOfFlowd(w string) bool {
+	l := strings.ToLower(w)
+	if strings.Contains(l, "flowd") {
+		return true
+	}
+	if strings.ContainsAny(l, "*?[") {
+		for _, u := range []string{"flowd.service", "flowd.socket", "flowd"} {
+			if ok, _ := filepath.Match(l, u); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operands are the words that are not options.
+func operands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func base(w string) string {
+	w = strings.TrimSuffix(w, ".exe")
+	if i := strings.LastIndexAny(w, `/\`); i >= 0 {
+		return w[i+1:]
+	}
+	return w
+}
+
+// changed returns the files a command changes: every operand of one that
+// removes, moves or alters files; the destination of one that copies or
+// links; the files of an in-place edit.
+func changed(name string, args []string) []string {
+	ops := operands(args)
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "truncate", "touch", "chmod", "chown", "chgrp", "chattr", "setfacl", "mv",
+		"tee", "srm", "wipe", "trash", "gio", "mkfifo":
+		return ops
+	case "cp", "install", "ln", "rsync", "scp", "link", "ditto":
+		for j, a := range args {
+			if (a == "-t" || a == "--target-directory") && j+1 < len(args) {
+				return []string{args[j+1]}
+			}
+			if t, ok := strings.CutPrefix(a, "--target-directory="); ok {
+				return []string{t}
+			}
+		}
+		if len(ops) > 0 {
+			return ops[len(ops)-1:]
+		}
+	case "sed", "perl", "ruby", "gsed":
+		if slices.ContainsFunc(args, func(a string) bool {
+			return a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || a == "-pi" || strings.Contains(a, "i") && strings.HasPrefix(a, "-p")
+		}) {
+			return ops
+		}
+	case "dd":
+		for _, a := range args {
+			if t, ok := strings.CutPrefix(a, "of="); ok {
+				return []string{t}
+			}
+		}
+	case "find":
+		if slices.ContainsFunc(args, func(a string) bool { return a == "-delete" || strings.HasPrefix(a, "-exec") || a == "-ok" }) {
+			var roots []string
+			for _, a := range args {
+				if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+					break
+				}
+				roots = append(roots, a)
+			}
+			return roots
+		}
+	case "tar", "unzip", "bsdtar":
+		for j, a := range args {
+			if (a == "-C" || a == "-d" || a == "--directory") && j+1 < len(args) {
+				return []string{args[j+1]}
+			}
+		}
+	}
+	return nil
+}
+
+// pathWord finds the path-like words of program text.
+var pathWord = regexp.MustCompile(`(?:~|\$HOME|\$\{HOME\}|/)[^\s'"()\],;]+|\.claude[^\s'"()\],;]*|\.mcp\.json`)
+
+// codeWrites says why a program's code that names one of the guarded
+// files, and writes, moves or removes files, is refused.
+func (g Guard) codeWrites(code string, args []string, dir string) string {
+	if !strings.ContainsAny(code, "/~.") {
+		return ""
+	}
+	writes := openToWrite.MatchString(code)
+	for _, w := range []string{"write", "unlink", "remove", "rmtree", "rename", "replace", "copy", "symlink",
+		"truncate", "chmod", "rm ", "mv ", "cp ", "appendfile", "writefile", "system(", "exec", "spawn", "popen"} {
+		writes = writes || strings.Contains(code, w)
+	}
+	if !writes {
+		return ""
+	}
+	for _, p := range pathWord.FindAllString(strings.Join(args, " "), 64) {
+		if why := g.shellWrite(p, dir); why != "" {
+			return "program code that changes " + p + why
+		}
+	}
+	return ""
+}
