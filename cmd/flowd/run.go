@@ -95,7 +95,7 @@ func cmdRun(args []string) error {
 		go reloadOnHUP(ctx, hup, d, *cfgPath, fl, log)
 	}
 	err = service.Serve(ctx, func(ctx context.Context) error {
-		return daemon.Run(ctx, daemon.Options{Config: cfg, Socket: *socket, DataDir: *dataDir, Log: log,
+		return daemon.Run(ctx, daemon.Options{Config: cfg, ConfigFile: *cfgPath, Socket: *socket, DataDir: *dataDir, Log: log,
 			Listener: listener, OnReady: onReady, System: *system}, nil)
 	})
 	if errors.Is(err, daemon.ErrRunning) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 )
 
@@ -34,6 +35,16 @@ func startAt(t *testing.T, dataDir string, cfg *config.Config) (d *Daemon, stop 
 	d, err = newDaemon(o, st)
 	require.NoError(t, err)
 	return d, stop
+}
+
+// applyApproved puts cfg in force as `flowd config apply` would once the
+// user approved it, for tests about what a config does rather than about
+// the gate.
+func applyApproved(t *testing.T, d *Daemon, cfg *config.Config) {
+	t.Helper()
+	s, err := judge.NewSettings(cfg)
+	require.NoError(t, err)
+	d.applyConfig(s)
 }
 
 // api calls d's API as a process of this user would over the socket.

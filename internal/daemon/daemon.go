@@ -27,6 +27,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
+	"github.com/flowd-dev/flowd/internal/selfguard"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -36,10 +37,13 @@ var ErrRunning = errors.New("flowd is already running on this socket")
 
 // Options configure a daemon.
 type Options struct {
-	Config  *config.Config
-	Socket  string
-	DataDir string
-	Log     *slog.Logger
+	Config *config.Config
+	// ConfigFile is where Config was read: the agent may not change it
+	// (selfguard). "": the default place.
+	ConfigFile string
+	Socket     string
+	DataDir    string
+	Log        *slog.Logger
 	// Listener, when set, is a socket already listening (handed over by
 	// systemd socket activation); flowd then does not create one.
 	Listener *net.UnixListener
@@ -374,6 +378,11 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfgFile := o.ConfigFile
+	if cfgFile == "" {
+		cfgFile = paths.ConfigFile()
+	}
+	j.Self = selfguard.Current(cfgFile, o.DataDir, o.Socket)
 	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
 	d.saveInForce(cfg)
 	if held != nil {

@@ -92,7 +92,7 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		if ev.server != "" {
 			d.judge.Announce(ev.session, p.ToolUseID, ev.tool, p.ToolInput)
 		}
-		c := judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class, Args: p.ToolInput, Ask: judge.AskByAgent}
+		c := judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class, Args: p.ToolInput, Ask: judge.AskByAgent, Dir: p.CWD}
 		if p.ToolName == "Bash" {
 			c.Shell = str(input["command"])
 		}

@@ -70,7 +70,7 @@ func TestHookIncompleteScan(t *testing.T) {
 	require.Equal(t, config.IncompleteUntrusted, cfg.Injection.OnIncomplete)
 	cfg.Injection.TimeBudget = config.Duration{Duration: time.Nanosecond}
 	cfg.Injection.OnIncomplete = config.IncompletePass
-	require.NoError(t, d.Reload(cfg))
+	applyApproved(t, d, cfg) // it lowers protection: the user approved it
 	page := webFetch("Opening hours: 9 to 5.")
 	v := postHookReplacing(t, d, "cc", "PostToolUse", true, page)
 	assert.Empty(t, v.AdditionalContext, "on_incomplete = pass")

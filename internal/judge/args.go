@@ -28,10 +28,14 @@ var codeKeys = keySet("code", "program", "python", "javascript", "js", "snippet"
 
 // pathKeys hold a file the call reads or writes.
 var pathKeys = keySet("path", "paths", "file", "files", "file_path", "filepath", "filename", "file_name", "target",
-	"source", "src", "dest", "destination", "directory", "dir", "location", "uri")
+	"source", "src", "dest", "destination", "directory", "dir", "location", "uri", "notebook_path")
 
 // contentKeys hold what a write puts in its file.
-var contentKeys = keySet("content", "contents", "text", "data", "body", "new_string", "new_str", "file_text")
+var contentKeys = keySet("content", "contents", "text", "data", "body", "new_string", "new_str", "file_text",
+	"newtext", "new_text", "new_source")
+
+// oldKeys hold the text an edit replaces.
+var oldKeys = keySet("old_string", "old_str", "oldtext", "old_text")
 
 // textKeys hold free text a call sends or stores for someone to read.
 var textKeys = keySet("message", "msg", "comment", "description", "note", "notes", "summary", "title", "subject",
@@ -73,6 +77,9 @@ type argFacts struct {
 	// forAgents: the file is one agents read as their instructions.
 	texts     []string
 	forAgents bool
+	// paths are the files the call names; contents what it writes into
+	// them, olds what an edit replaces (selfguard reads them).
+	paths, contents, olds []string
 }
 
 // network reports whether the commands the call runs talk to other
@@ -121,6 +128,7 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 				lines = append(lines, "python3 -c "+quote(c))
 			}
 			w.writes(&f)
+			f.paths, f.contents, f.olds = w.paths, w.content, w.old
 		}
 	}
 	f.commands = lines
@@ -185,7 +193,7 @@ func worth(args []byte) bool {
 
 // readKey reports whether readArgs reads a value by this key.
 func readKey(k string) bool {
-	return shellKeys[k] || argKeys[k] || codeKeys[k] || pathKeys[k] || contentKeys[k] || urlKeys[k]
+	return shellKeys[k] || argKeys[k] || codeKeys[k] || pathKeys[k] || contentKeys[k] || urlKeys[k] || oldKeys[k]
 }
 
 // maxTextArgs bounds the arguments decoded only for a URL in their text
@@ -236,6 +244,7 @@ type walker struct {
 	code    []string
 	paths   []string
 	content []string
+	old     []string
 }
 
 func (w *walker) object(v any, key string, depth int) {
@@ -305,7 +314,7 @@ func quote(s string) string {
 
 func (w *walker) str(key, s string) {
 	if w.runs && strings.TrimSpace(s) != "" && !shellKeys[key] && !codeKeys[key] && !pathKeys[key] && !urlKeys[key] &&
-		!textKeys[key] && !contentKeys[key] && !notCommands[key] {
+		!textKeys[key] && !contentKeys[key] && !oldKeys[key] && !notCommands[key] {
 		w.lines = append(w.lines, s)
 	}
 	switch {
@@ -321,6 +330,8 @@ func (w *walker) str(key, s string) {
 		w.f.texts = append(w.f.texts, s)
 	case textKeys[key]:
 		w.f.texts = append(w.f.texts, s)
+	case oldKeys[key]:
+		w.old = append(w.old, s)
 	}
 	if w.f.address == nil && (urlKeys[key] || wholeURL(s)) {
 		t := strings.TrimSpace(s)

@@ -12,6 +12,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/selfguard"
 	"github.com/flowd-dev/flowd/internal/ssrf"
 	"github.com/flowd-dev/flowd/internal/unwrap"
 )
@@ -51,6 +52,9 @@ type Call struct {
 	// shell (a hook's Bash), checked against the commands only a human may
 	// run (policy.HumanOnlyCommand).
 	Shell string
+	// Dir is the agent's working directory, where its relative paths
+	// start; "" when the entrance does not know it.
+	Dir string
 }
 
 // Asker is how the entrance could put a call to the user.
@@ -133,6 +137,15 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		Justifiable: in.Justifiable,
 	}
 	facts := readArgs(in.Tool, args, in.Shell)
+	// Before anything else: a call that would switch flowd off is
+	// refused whatever its destination (an internal shell server runs
+	// commands too), and never put to the agent, which would approve it.
+	if why := j.Self.Check(selfguard.Action{Tool: in.Tool, Commands: facts.commands, Paths: facts.paths,
+		Contents: facts.contents, Olds: facts.olds, Dir: in.Dir}); why != "" {
+		out.Decision = policy.Decision{Action: policy.Deny, Rule: "self_protection", Reason: why}
+		j.Log.Warn("call denied: it would switch flowd off", "server", in.Server, "tool", in.Tool, "why", why)
+		return nil
+	}
 	// Instructions planted for another model are looked for in what a
 	// call writes to a file, where the next model to read it finds them,
 	// beside the flow check. Messages sent out are not scanned: it would

@@ -16,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/selfguard"
 )
 
 // Judge decides for every entrance. It holds what decisions read and
@@ -29,6 +30,9 @@ type Judge struct {
 	Quarantine *quarantine.Store // blocked results
 	Pins       *pins.Store       // approved tool definitions
 	Log        *slog.Logger
+	// Self knows this flowd's files and processes, which the agent may
+	// not touch (selfguard). Set before the first call.
+	Self selfguard.Guard
 
 	corr   correlator
 	behind background   // what results leave behind their verdicts
