@@ -34,17 +34,18 @@ type Guard struct {
 func Current(configFile, dataDir, socket string) Guard {
 	g := Guard{PIDs: []int{os.Getpid()}}
 	g.Home, _ = os.UserHomeDir()
-	for _, d := range []string{filepath.Dir(configFile), dataDir} {
-		if d != "" && d != "." {
-			g.Dirs = append(g.Dirs, d)
-		}
+	if dataDir != "" {
+		g.Dirs = append(g.Dirs, dataDir)
 	}
-	// A socket in a directory of flowd's own (…/flowd/flowd.sock) takes
-	// the directory; one in a shared directory only itself.
-	if dir := filepath.Dir(socket); strings.Contains(filepath.Base(dir), "flowd") {
-		g.Dirs = append(g.Dirs, dir)
-	} else if socket != "" {
-		g.Files = append(g.Files, socket)
+	// A file in a directory of flowd's own (…/flowd/config.toml) takes
+	// the directory; one in a directory shared with other things (a
+	// config given with --config in a project) only itself.
+	for _, f := range []string{configFile, socket} {
+		if dir := filepath.Dir(f); strings.Contains(filepath.Base(dir), "flowd") {
+			g.Dirs = append(g.Dirs, dir)
+		} else if f != "" {
+			g.Files = append(g.Files, f)
+		}
 	}
 	if exe, err := os.Executable(); err == nil {
 		for _, name := range []string{filepath.Base(exe), "shim", "hook", "shim.exe", "hook.exe"} {

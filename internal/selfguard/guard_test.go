@@ -177,8 +177,9 @@ func TestSymlinkIntoFlowdsFilesIsFollowed(t *testing.T) {
 
 func TestCurrentKnowsThisFlowd(t *testing.T) {
 	dir := t.TempDir()
-	g := Current(filepath.Join(dir, "conf", "config.toml"), filepath.Join(dir, "data"), filepath.Join(dir, "run", "flowd", "flowd.sock"))
-	assert.Contains(t, g.Dirs, filepath.Join(dir, "conf"))
+	g := Current(filepath.Join(dir, "proj", "config.toml"), filepath.Join(dir, "data"), filepath.Join(dir, "run", "flowd", "flowd.sock"))
+	assert.Contains(t, g.Files, filepath.Join(dir, "proj", "config.toml"), "a config beside other files: only itself")
+	assert.NotContains(t, g.Dirs, filepath.Join(dir, "proj"))
 	assert.Contains(t, g.Dirs, filepath.Join(dir, "data"))
 	assert.Contains(t, g.Dirs, filepath.Join(dir, "run", "flowd"))
 	assert.Contains(t, g.PIDs, os.Getpid())
