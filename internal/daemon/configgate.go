@@ -108,8 +108,16 @@ func inForce(dataDir string) (*config.Config, error) {
 
 // startConfig is the config flowd starts with: o's, unless it lowers
 // protection from the one last in force, which then stays in force and
-// o's is held.
-func (d *Daemon) startConfig(c *config.Config) (*config.Config, []string) {
+// o's is held. At the first start (fresh: nothing in the data dir) the
+// file is the user's setup and is taken as it is; once the data dir
+// exists, a missing record compares the file with the defaults.
+func (d *Daemon) startConfig(c *config.Config, fresh bool) (*config.Config, []string) {
+	if fresh {
+		if changes := config.Weakened(config.Default(), c); len(changes) > 0 {
+			d.log.Info("first start: the config file is in force as it is, and later changes that lower protection wait for you", "below_defaults", changes)
+		}
+		return c, nil
+	}
 	base, err := inForce(d.dataDir)
 	if err != nil {
 		d.log.Error("the config last in force is unreadable: the config file is compared with the defaults", "err", err)
@@ -188,4 +196,9 @@ func (d *Daemon) configAdmin(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return ok
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

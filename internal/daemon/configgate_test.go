@@ -174,3 +174,18 @@ func TestStartWithAWeakerFileKeepsTheConfigInForce(t *testing.T) {
 	assert.Equal(t, tight, d.current().Cfg)
 	assert.Equal(t, 404, api(d, "GET", "/api/v1/config/held", "").Code)
 }
+
+// The first start, on a data dir with nothing in it, takes the file as
+// the user's setup; from then on a weaker file waits.
+func TestFirstStartTakesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	d, stop := startAt(t, dir, weaker())
+	assert.Equal(t, weaker(), d.current().Cfg)
+	assert.Equal(t, 404, api(d, "GET", "/api/v1/config/held", "").Code)
+	stop()
+	looser := weaker()
+	looser.Policy.InternalToExternal = config.ActionAllow
+	d, _ = startAt(t, dir, looser)
+	assert.Equal(t, weaker(), d.current().Cfg, "the second start holds what lowers protection")
+	assert.Equal(t, 200, api(d, "GET", "/api/v1/config/held", "").Code)
+}

@@ -296,6 +296,10 @@ type stores struct {
 	pins       *pins.Store
 	damaged    []boltfile.Damage // found at open, moved aside
 	events     *events.Hub       // hears each activity record once it is on disk
+	// fresh: the data dir held no activity log and no config in force
+	// before this start: flowd's first start, whose config file is the
+	// user's setup, not an edit to compare with the defaults.
+	fresh bool
 }
 
 func openStores(o Options) (stores, error) {
@@ -304,6 +308,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
+	st.fresh = !exists(filepath.Join(o.DataDir, "activity.db")) && !exists(filepath.Join(o.DataDir, inForceFile))
 	st.events = new(events.Hub)
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
 		Committed:     st.events.Publish,
@@ -373,7 +378,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	}
 	// The config file may have been edited to lower protection while
 	// flowd was stopped: then the config last in force stays.
-	cfg, held := d.startConfig(o.Config)
+	cfg, held := d.startConfig(o.Config, st.fresh)
 	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
 	if err != nil {
 		return nil, err

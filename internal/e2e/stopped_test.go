@@ -16,7 +16,7 @@ import (
 )
 
 // A real flowd stopped with SIGSTOP while 1 MB calls flow through a real
-// shim and server: each call is settled by fail_mode within the verdict
+// shim and an internal server: each call is settled by fail_mode within the verdict
 // timeout (measured), the shim says flowd is not answering, and once flowd
 // runs again it records that what it judged late had gone on unjudged.
 func TestFlowdStopped(t *testing.T) {
@@ -31,7 +31,11 @@ func TestFlowdStopped(t *testing.T) {
 			defer os.RemoveAll(sockDir)
 			socket := filepath.Join(sockDir, "flowd.sock")
 			cfg := filepath.Join(t.TempDir(), "flowd.toml")
-			require.NoError(t, os.WriteFile(cfg, []byte("[shim]\nverdict_timeout = \"1s\"\nfail_mode = \""+mode+"\"\n"), 0o600))
+			// The server is classed internal: fail_mode open passes its
+			// calls while flowd is stopped (TestStoppedFlowdBlocksExternalServer
+			// is about the others).
+			require.NoError(t, os.WriteFile(cfg, []byte("[shim]\nverdict_timeout = \"1s\"\nfail_mode = \""+mode+"\"\n"+
+				"[classify.servers]\ntestserver = \"internal\"\n"), 0o600))
 			f := &flowd{socket: socket, dataDir: t.TempDir(), log: &syncBuffer{}}
 			cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", f.dataDir)
 			cmd.Stdout, cmd.Stderr = f.log, f.log
@@ -118,4 +122,73 @@ func TestFlowdStopped(t *testing.T) {
 			assert.Equal(t, 0, p.wait(t, 30*time.Second))
 		})
 	}
+}
+
+// The agent's `kill -STOP` of flowd (which its hook now refuses, but a
+// process it started earlier need not ask) does not open the way out:
+// under the default config (fail_mode open), a shim whose server flowd did
+// not class internal blocks its calls while flowd is stopped but
+// listening, says so on stderr, and flowd records it once it runs again.
+func TestStoppedFlowdBlocksExternalServer(t *testing.T) {
+	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
+	sockDir, err := os.MkdirTemp("", "fe2e-")
+	require.NoError(t, err)
+	defer os.RemoveAll(sockDir)
+	socket := filepath.Join(sockDir, "flowd.sock")
+	cfg := filepath.Join(t.TempDir(), "flowd.toml")
+	require.NoError(t, os.WriteFile(cfg, nil, 0o600)) // every key at its default
+	f := &flowd{socket: socket, dataDir: t.TempDir(), log: &syncBuffer{}}
+	cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", f.dataDir)
+	cmd.Stdout, cmd.Stderr = f.log, f.log
+	require.NoError(t, cmd.Start())
+	defer func() {
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("flowd log:\n%s", f.log)
+		}
+	}()
+	for i := 0; !status(t, socket).Running; i++ {
+		require.Less(t, i, 500, "flowd did not come up")
+		time.Sleep(10 * time.Millisecond)
+	}
+	p := startProc(t, f.shim(bins.testserver, "--name", "slack"))
+	handshake(t, p)
+	call := func(id int, msg string) string {
+		_, err := p.stdin.Write([]byte(echoCall(id, msg)))
+		require.NoError(t, err)
+		return p.readLine(t, 60*time.Second)
+	}
+	require.Contains(t, call(1, "hello"), "hello", "flowd running: a plain call goes through")
+	msg := "aws_secret_access_key = " + secret
+	require.Contains(t, call(2, msg), "flowd blocked", "flowd running: the secret is blocked")
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGSTOP))
+	for id := 3; id <= 4; id++ {
+		start := time.Now()
+		line := call(id, msg)
+		t.Logf("call %d settled after %v", id, time.Since(start).Round(time.Millisecond))
+		assert.NotContains(t, line, secret, "the secret must not reach the external server while flowd is stopped")
+		assert.Contains(t, line, "flowd blocked: flowd is not answering and this server's class is external, not internal")
+	}
+	assert.Contains(t, p.stderr.String(), "tool calls to this server (class external) are blocked until it answers")
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGCONT))
+	p.stderr.waitFor(t, "connected to flowd", 30*time.Second)
+	// flowd records what the shim did meanwhile: polling another
+	// process's store, bounded.
+	for i := 0; ; i++ {
+		recs := f.activity(t, "unjudged")
+		if len(recs) > 0 {
+			assert.Equal(t, "fail_mode_closed", recs[0].Verdict)
+			assert.Contains(t, recs[0].Reason, "was refused by the shim")
+			break
+		}
+		require.Less(t, i, 500, "flowd recorded nothing unjudged")
+		time.Sleep(20 * time.Millisecond)
+	}
+	assert.Contains(t, call(5, "after"), "after", "flowd judges again")
+	p.stdin.Close()
+	assert.Equal(t, 0, p.wait(t, 30*time.Second))
 }

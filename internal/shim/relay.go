@@ -186,29 +186,48 @@ const maxKeptBuffer = 64 << 20
 // see what the server sent back. Requests other than tools/call, and their
 // answers, still pass, so that a client can start and list tools and
 // reports the blocked calls itself.
+//
+// Open is closed too while flowd is connected but silent (stopped or
+// stuck, not gone) for a server flowd did not class internal: an agent
+// that can pause flowd (kill -STOP) must not open the way out by it, and
+// a crashed flowd is restarted, not left listening.
 func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []byte) {
 	state := r.link.state()
 	// Checked at each failure, not once: another user may make the
 	// directory after the shim started. Someone else could be listening
 	// there, so fail_mode is closed whatever the config says.
 	untrusted := r.trust.untrusted()
-	if untrusted != "" || r.mode() == "closed" {
+	class := r.link.settings().ServerClass
+	silentOpen := untrusted == "" && r.mode() != "closed" && state == "is not answering" && class != shimproto.KeepsDataIn
+	if untrusted != "" || r.mode() == "closed" || silentOpen {
 		if e, err := jsonrpc.Parse(p.line); err == nil {
+			why := "flowd " + state + " and fail_mode is closed"
 			fix := "start flowd (flowd run) or set fail_mode = \"open\""
 			switch {
 			case untrusted != "":
 				fix = untrusted
+			case silentOpen:
+				if class == "" {
+					class = "not known"
+				}
+				why = "flowd " + state + " and this server's class is " + class + ", not internal"
+				fix = "flowd may be stopped or stuck: check it (flowd status) or restart it (flowd restart); " +
+					"fail_mode = \"open\" passes calls only while flowd is not running, or to internal servers"
+				if r.warned.CompareAndSwap(false, true) {
+					r.logf("flowd at %s %s: tool calls to this server (class %s) are blocked until it answers; "+
+						"fail_mode=open lets calls pass only to internal servers while flowd is stopped or stuck", r.link.socket, state, class)
+				}
 			case state == "is not answering":
 				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
 			}
 			switch {
 			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request && e.Method == "tools/call":
 				modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
-				return back, jsonrpc.BlockedToolResult(e.ID, "flowd "+state+" and fail_mode is closed, so tool calls are not allowed; "+fix, modern)
+				return back, jsonrpc.BlockedToolResult(e.ID, why+", so tool calls are not allowed; "+fix, modern)
 			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request:
 				r.passed.add(e.ID)
 			case p.dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply) && !r.passed.take(e.ID):
-				return dst, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+"flowd "+state+" and fail_mode is closed, so the server's answer could not be checked; "+fix)
+				return dst, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+why+", so the server's answer could not be checked; "+fix)
 			}
 		}
 	}

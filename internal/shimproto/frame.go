@@ -103,7 +103,18 @@ type Welcome struct {
 	// AliveMS is how often at least flowd sends an Alive frame while it
 	// owes the shim a verdict; zero: this flowd sends none.
 	AliveMS int64 `json:"alive_ms,omitempty"`
+	// ServerClass is the class flowd gives the shim's server by the
+	// client's name and command for it ("internal", "external",
+	// "hybrid", "unknown"); "" from a flowd that does not say. While a
+	// connected flowd is silent (stopped or stuck) the shim lets calls
+	// pass under fail_mode open only to a server classed "internal":
+	// an agent that can pause flowd must not open the way out by it.
+	ServerClass string `json:"server_class,omitempty"`
 }
+
+// KeepsDataIn is the ServerClass a shim may fail open for while flowd is
+// silent.
+const KeepsDataIn = "internal"
 
 // Question is what the shim asks the user about a held request.
 type Question struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
@@ -66,6 +67,16 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 	stop := func() { stopOnce.Do(func() { conn.Close() }) }
 	cfg := j.Settings().Cfg.Shim
 	alive := aliveEvery(cfg.VerdictTimeout.Duration)
+	class := u.serverClass(j.Settings().Classifier)
+	if class.CanExfiltrate && class.Class == classify.Internal {
+		class.Class = classify.Hybrid // it can send data out: not a server to fail open for
+	}
+	// What the shim does while flowd is silent: fail_mode, closed for a
+	// server not classed internal (shim.relay.failed).
+	silentMode := cfg.FailMode
+	if string(class.Class) != shimproto.KeepsDataIn {
+		silentMode = "closed"
+	}
 	if err := w.WriteJSON(shimproto.TypeWelcome, shimproto.Welcome{
 		Version:         version.Version,
 		Session:         sess,
@@ -73,6 +84,7 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 		VerdictTimeout:  cfg.VerdictTimeout.Duration.Milliseconds(),
 		MaxInspectBytes: cfg.MaxInspectBytes,
 		AliveMS:         alive.Milliseconds(),
+		ServerClass:     string(class.Class),
 	}); err != nil {
 		return
 	}
@@ -142,7 +154,7 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 				}
 			}
 			if !m.Forwarded && gone {
-				u.unjudged(j, m, v, cfg.FailMode)
+				u.unjudged(j, m, v, silentMode)
 			}
 			// Even when the shim is gone: checks of the session wait for it.
 			switch {
