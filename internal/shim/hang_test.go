@@ -99,13 +99,15 @@ const slack = 2 * time.Second
 
 // flowd stops (as under SIGSTOP: it reads and says nothing, and takes no
 // new connection) while 1 MB calls and results flow. With fail_mode open
-// every call is answered by the server within the verdict timeout, and
-// the shim says once that flowd is not answering and messages pass.
+// every call to a server flowd classed internal is answered by the server
+// within the verdict timeout, and the shim says once that flowd is not
+// answering and messages pass.
 func TestStoppedFlowdFailsOpenWithinTheTimeout(t *testing.T) {
 	sock := socketPath(t)
 	const timeout = time.Second
 	f := startFake(t, sock, passAll, func(f *fakeFlowd) {
 		f.welcome.VerdictTimeout, f.welcome.AliveMS = timeout.Milliseconds(), 50
+		f.welcome.ServerClass = shimproto.KeepsDataIn
 	})
 	r := startResponding(t, sock, "closed") // flowd's fail_mode (open) wins
 	<-f.hello
@@ -125,6 +127,37 @@ func TestStoppedFlowdFailsOpenWithinTheTimeout(t *testing.T) {
 	assert.Contains(t, stderr, "flowd is not answering")
 	assert.Equal(t, 1, strings.Count(stderr, "is not answering: messages pass unchecked (fail_mode=open)"), stderr)
 	assert.NotContains(t, stderr, "unreachable")
+}
+
+// With fail_mode open, a stopped flowd still lets no tool call through to
+// a server it did not class internal, nor to one whose class it never
+// said: pausing flowd must not open the way out.
+func TestStoppedFlowdBlocksCallsToServersNotInternal(t *testing.T) {
+	for _, class := range []string{"external", "unknown", "hybrid", ""} {
+		t.Run("class="+class, func(t *testing.T) {
+			sock := socketPath(t)
+			const timeout = time.Second
+			f := startFake(t, sock, passAll, func(f *fakeFlowd) {
+				f.welcome.VerdictTimeout, f.welcome.AliveMS, f.welcome.ServerClass = timeout.Milliseconds(), 50, class
+			})
+			r := startResponding(t, sock, "open")
+			<-f.hello
+			line, _ := r.call(t, 0, bigCall(0, 10))
+			require.Contains(t, line, strings.Repeat("m", 10))
+
+			f.hung.Store(true)
+			for id := 1; id <= 3; id++ {
+				line, took := r.call(t, id, bigCall(id, 10))
+				assert.Contains(t, line, "flowd blocked: flowd is not answering and this server's class is", "call %d", id)
+				assert.NotContains(t, line, strings.Repeat("m", 10), "call %d must not reach the server", id)
+				assert.Less(t, took, timeout+slack, "call %d", id)
+			}
+			assert.Equal(t, 0, r.finish(t))
+			stderr := r.stderr.String()
+			assert.Equal(t, 1, strings.Count(stderr, "are blocked until it answers"), stderr)
+			assert.NotContains(t, stderr, "messages pass unchecked")
+		})
+	}
 }
 
 // With fail_mode closed, a stopped flowd lets nothing through unchecked:
