@@ -74,6 +74,16 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 
 	v, err := ask(a, *agentName, *event, *socket, *timeout, *scanOutput, stdin)
 	if err != nil {
+		// A flowd that listens but does not answer was paused or is stuck:
+		// an agent able to pause it must not get its tools unchecked by
+		// it, so only reads go on. A flowd that is not there fails open.
+		if tool := toolOf(err); errors.Is(err, errSilent) && a.gates(*event) && !readOnly[tool] {
+			fmt.Fprintf(stderr, "flowd hook: %v; %s denied until flowd answers\n", err, tool)
+			v = hookproto.Verdict{Decision: "deny", Reason: "flowd is running but not answering (stopped or stuck), so " + tool +
+				" is denied until it answers; reads go on. Tell the user: they can check it with `flowd status` and restart it with `flowd restart`."}
+			stdout.Write(a.output(*event, v))
+			return exitOK
+		}
 		if !failClosed || !a.gates(*event) {
 			fmt.Fprintf(stderr, "flowd hook: %v; not checked (fail-open)\n", err)
 			return exitOK
@@ -125,6 +135,13 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return hookproto.Verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
 	}
 	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
+	if errors.Is(err, errSilent) {
+		var p struct {
+			Tool string `json:"tool_name"`
+		}
+		json.Unmarshal(payload, &p)
+		return hookproto.Verdict{}, &toolError{tool: p.Tool, err: err}
+	}
 	if err != nil {
 		return hookproto.Verdict{}, fmt.Errorf("%w: %w", errUnreachable, err)
 	}
@@ -160,4 +177,27 @@ func defaultTimeout(stderr io.Writer) time.Duration {
 		return def
 	}
 	return d
+}
+
+// readOnly are the agent's tools that only read local files: they go on
+// while flowd is silent, as they cannot send anything anywhere.
+var readOnly = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true,
+	"TodoRead": true, "TodoWrite": true}
+
+// toolError is a failure to ask flowd about the call to tool.
+type toolError struct {
+	tool string
+	err  error
+}
+
+func (e *toolError) Error() string { return e.err.Error() }
+func (e *toolError) Unwrap() error { return e.err }
+
+// toolOf is the tool of the call whose check failed with err, or "".
+func toolOf(err error) string {
+	var te *toolError
+	if errors.As(err, &te) {
+		return te.tool
+	}
+	return ""
 }

@@ -165,6 +165,7 @@ func TestEvaluateSessionFromPayload(t *testing.T) {
 func TestEvaluateFailures(t *testing.T) {
 	pre := readFixture(t, "perm_default.00.PreToolUse.Read.json")
 	post := readFixture(t, "read_env_webfetch.01.PostToolUse.Read.json")
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
 	missing := filepath.Join(t.TempDir(), "none.sock")
 	broken := startStub(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
 	odd := startStub(t, answer(`{"decision":"quarantine"}`))
@@ -190,7 +191,12 @@ func TestEvaluateFailures(t *testing.T) {
 		{"server error, closed", broken.socket, "PreToolUse", pre, true, denied + `,"permissionDecisionReason":"flowd could not check this tool call`, "status 500"},
 		{"unknown decision", odd.socket, "PreToolUse", pre, false, "", `unknown decision "quarantine"`},
 		{"answer not JSON", notJSON.socket, "PreToolUse", pre, false, "", "not JSON"},
-		{"timeout", hung.socket, "PreToolUse", pre, false, "", "i/o timeout"},
+		{"timeout: a read goes on", hung.socket, "PreToolUse", pre, false, "", "i/o timeout"},
+		// A flowd paused by the agent (kill -STOP) listens but does not
+		// answer: what could send data out or change files is denied.
+		{"timeout: a fetch is denied", hung.socket, "PreToolUse", fetch, false,
+			denied + `,"permissionDecisionReason":"flowd is running but not answering (stopped or stuck), so WebFetch is denied`, "WebFetch denied until flowd answers"},
+		{"timeout: post never denies", hung.socket, "PostToolUse", post, false, "", "not checked (fail-open)"},
 		{"malformed payload", missing, "PreToolUse", []byte(`{"tool_name":`), false, "", "parse Claude Code hook payload"},
 		{"malformed payload, closed", missing, "PreToolUse", []byte(`not json`), true, denied, "parse Claude Code hook payload"},
 		{"payload too large", missing, "PreToolUse", bytes.Repeat([]byte(" "), maxPayload+1), false, "", "larger than 16 MiB"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/textproto"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -35,11 +36,11 @@ func call(socket, method, path string, body []byte, timeout time.Duration) (int,
 	w.WriteString(head + "\r\n")
 	w.Write(body)
 	if err := w.Flush(); err != nil {
-		return 0, nil, fmt.Errorf("send %s %s to flowd: %w", method, path, err)
+		return 0, nil, fmt.Errorf("send %s %s to flowd: %w", method, path, silence(err))
 	}
 	status, resp, err := readResponse(bufio.NewReader(c))
 	if err != nil {
-		return 0, nil, fmt.Errorf("read flowd's answer to %s %s: %w", method, path, err)
+		return 0, nil, fmt.Errorf("read flowd's answer to %s %s: %w", method, path, silence(err))
 	}
 	return status, resp, nil
 }
@@ -111,4 +112,15 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 		}
 		body = append(body, chunk[:size]...)
 	}
+}
+
+// errSilent marks a flowd that took the connection and then said nothing
+// for the whole timeout: stopped (SIGSTOP) or stuck, not gone.
+var errSilent = errors.New("flowd is connected but not answering (stopped or stuck)")
+
+func silence(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: %w", errSilent, err)
+	}
+	return err
 }
