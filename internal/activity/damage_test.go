@@ -102,6 +102,7 @@ func TestRetentionRunsOnAnIdleStore(t *testing.T) {
 	tick := make(chan time.Time) // unbuffered: a second send waits for the first prune
 	opts := quiet
 	opts.MaxAge = time.Hour
+	opts.Key = testKey
 	opts.Now = c.Now
 	opts.pruneTick = tick
 	s := openStore(t, filepath.Join(t.TempDir(), "a.db"), opts)
