@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -206,6 +208,14 @@ func Open(path string, opts Options) (*Store, error) {
 		}})
 	if err != nil {
 		return nil, err
+	}
+	if s.damage != nil {
+		// The checkpoint kept beside the store belongs to the chain moved
+		// aside; the fresh store starts a new one.
+		if err := os.Rename(path+HeadSuffix, s.damage.MovedTo+HeadSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.db.Close()
+			return nil, fmt.Errorf("move the activity log's head checkpoint aside with its damaged store: %w", err)
+		}
 	}
 	go s.run()
 	return s, nil
