@@ -1,7 +1,6 @@
 package activity
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,22 +18,26 @@ import (
 )
 
 // The audit chain. Every record the store writes carries its chain
-// position and the hash of the record before it, and its own hash: the
-// SHA-256 of its stored JSON without the final "hash" member. So the
-// hash covers the record's content, its ID, its position and its
-// predecessor's hash, and a verifier (flowd's own, or a SIEM reading an
-// export) recomputes it from the JSON line alone. Hashes need no key, so
-// anyone can rewrite a chain from some record on: checkpoints, signed
-// with the audit key, fix the hash at a position every so often and at a
-// clean close, and the latest one is also kept outside the bbolt file
-// (HeadSuffix), so a tail cut off together with its checkpoints shows.
-
-// hashMember is how the stored JSON of a record ends before its hash:
-// Hash is Record's last field.
-const hashMember = `,"hash":"`
-
-// hashLen is the length of a hex SHA-256.
-const hashLen = 2 * sha256.Size
+// position and the hash of the record before it; a record's hash is the
+// SHA-256 of its stored JSON, which holds its content, ID, position and
+// that previous hash. The stored record does not repeat its own hash
+// (readers add it: decodeRecord): anyone who can rewrite a record can
+// recompute a hash stored beside it, so it would protect nothing and
+// cost bytes on every write. What protects the chain is the next
+// record's prev_hash and the checkpoints: hashes need no key, so anyone
+// can rewrite a chain from some record on, and checkpoints, signed with
+// the audit key, fix the hash at a position every CheckpointEvery
+// records, every CheckpointInterval and at a clean close. The latest one
+// is also kept outside the bbolt file (HeadSuffix), so a tail cut off
+// together with its checkpoints shows. That file is rewritten at most
+// once per CheckpointInterval (and at Close): it costs an fsync, and the
+// writer must keep up with bursts. So the records of the last interval
+// can be cut off together with their checkpoints unnoticed, while any
+// change before the head cannot.
+//
+// An exported record (a JSON line with its details) is that stored JSON
+// with "hash" appended as its last member: a SIEM drops the member,
+// hashes the rest and links each line to the one before.
 
 // HeadSuffix names the file beside the store that holds its latest
 // checkpoint.
@@ -51,41 +54,37 @@ const (
 	CheckpointAnchor = "anchor"
 )
 
-// seal encodes r as stored, setting r.Hash. r's ID, ChainSeq and
-// PrevHash are set already. One json.Marshal: the hash member is
-// appended to the encoding it hashes.
+// seal encodes r as stored and sets r.Hash. r's ID, ChainSeq and
+// PrevHash are set already.
 func seal(r *Record) ([]byte, error) {
 	r.Hash = ""
-	body, err := json.Marshal(r)
+	v, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(body)
-	out := make([]byte, 0, len(body)+len(hashMember)+hashLen+2)
-	out = append(out, body[:len(body)-1]...)
-	out = append(out, hashMember...)
-	out = hex.AppendEncode(out, sum[:])
-	out = append(out, `"}`...)
-	r.Hash = string(out[len(out)-2-hashLen : len(out)-2])
-	return out, nil
+	r.Hash = hashOf(v)
+	return v, nil
 }
 
-// unseal splits a stored record into the JSON its hash covers and the
-// hash it claims. ok is false for a record without a hash: one written
-// before the chain, or one whose hash was cut off.
-func unseal(v []byte) (body []byte, claimed string, ok bool) {
-	n := len(hashMember) + hashLen + 2
-	if len(v) <= n || !bytes.HasSuffix(v, []byte(`"}`)) || !bytes.Equal(v[len(v)-n:len(v)-n+len(hashMember)], []byte(hashMember)) {
-		return nil, "", false
+// decodeRecord decodes a stored record, with its hash when it is
+// chained.
+func decodeRecord(v []byte, r *Record) error {
+	if err := json.Unmarshal(v, r); err != nil {
+		return err
 	}
-	body = append(v[:len(v)-n:len(v)-n], '}') // a copy: the cap stops append from writing into v
-	return body, string(v[len(v)-2-hashLen : len(v)-2]), true
+	r.Hash = ""
+	if r.ChainSeq != 0 {
+		r.Hash = hashOf(v)
+	}
+	return nil
 }
 
-// hashOf is the hash a record's body should claim.
-func hashOf(body []byte) string {
-	sum := sha256.Sum256(body)
-	return hex.EncodeToString(sum[:])
+// hashOf is a stored record's hash.
+func hashOf(v []byte) string {
+	sum := sha256.Sum256(v)
+	var h [2 * sha256.Size]byte // on the stack: one allocation, the string
+	hex.Encode(h[:], sum[:])
+	return string(h[:])
 }
 
 // Checkpoint is a signed statement that the record at chain position Seq
@@ -136,11 +135,9 @@ func loadChain(tx *bolt.Tx) chainState {
 		}
 	}
 	if k, v := tx.Bucket(bucketName).Cursor().Last(); k != nil {
-		if body, claimed, ok := unseal(v); ok {
-			var f chainFields
-			if json.Unmarshal(body, &f) == nil && f.ChainSeq >= st.seq {
-				st.seq, st.hash, st.last = f.ChainSeq, claimed, f.ID
-			}
+		var f chainFields
+		if json.Unmarshal(v, &f) == nil && f.ChainSeq != 0 && f.ChainSeq >= st.seq {
+			st.seq, st.hash, st.last = f.ChainSeq, hashOf(v), f.ID
 		}
 		// A last record without chain fields is from before the chain
 		// (or damaged): the chain starts afresh after it, and a verifier
@@ -172,6 +169,7 @@ func (s *Store) putCheckpoint(tx *bolt.Tx, kind string, st chainState) (Checkpoi
 // returned: the records are stored, and a verifier will say the head is
 // behind.
 func (s *Store) writeHead(cp Checkpoint) {
+	s.headTime = s.opts.Now()
 	v, err := json.Marshal(cp)
 	if err == nil {
 		err = atomicfile.Write(s.path+HeadSuffix, v, 0o600)

@@ -290,8 +290,11 @@ func TestExportedRecordsVerifyOnTheirOwn(t *testing.T) {
 	require.Len(t, lines, 3)
 	prev := ""
 	for _, l := range lines {
-		body, claimed, ok := unseal([]byte(l[:len(l)-1]))
-		require.True(t, ok, l)
+		l = strings.TrimSuffix(l, "\n")
+		i := strings.LastIndex(l, `,"hash":"`)
+		require.Positive(t, i, l)
+		claimed := strings.TrimSuffix(l[i+len(`,"hash":"`):], `"}`)
+		body := []byte(l[:i] + "}")
 		assert.Equal(t, claimed, hashOf(body))
 		var f chainFields
 		require.NoError(t, json.Unmarshal(body, &f))

@@ -32,8 +32,10 @@ type Record struct {
 
 	// The audit chain, set by the store as it writes the record: its
 	// position (1, 2, … with no gaps), the hash of the record before it
-	// ("" at the chain's start) and its own hash. Hash must stay the last
-	// field: it is the SHA-256 of the record's JSON without it (chain.go).
+	// ("" at the chain's start) and its own hash, the SHA-256 of its JSON
+	// without the hash, which is not stored (chain.go). Hash must stay
+	// the last field, so that an exported line is the hashed JSON with
+	// the hash appended.
 	ChainSeq uint64 `json:"chain_seq,omitempty"`
 	PrevHash string `json:"prev_hash,omitempty"`
 	Hash     string `json:"hash,omitempty"`

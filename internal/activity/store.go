@@ -157,9 +157,11 @@ type Store struct {
 	stopped  chan struct{}
 	closeErr error // the final drain's error, read after stopped closes
 
-	count  int // records on disk; touched only by Open and then the writer
-	chain  chainState
-	damage *boltfile.Damage
+	count int // records on disk; touched only by Open and then the writer
+	chain chainState
+	// headTime is when the writer last kept a checkpoint beside the file.
+	headTime time.Time
+	damage   *boltfile.Damage
 }
 
 const (
@@ -540,7 +542,9 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 	}
 	s.count = count
 	s.chain = chain
-	if cp != nil {
+	// The head file costs an fsync of its own: keep it once an interval,
+	// not at every checkpoint (chain.go says what that leaves open).
+	if cp != nil && s.opts.Now().Sub(s.headTime) >= s.opts.CheckpointInterval {
 		s.writeHead(*cp)
 	}
 	if encodeErr != nil && res.failed > 1 {
@@ -597,10 +601,10 @@ func (s *Store) prune(tx *bolt.Tx, count int) (int, error) {
 // chain).
 func (s *Store) anchorFor(b *bolt.Bucket, doomed [][]byte) (st chainState, chained bool) {
 	for i := len(doomed) - 1; i >= 0; i-- {
-		body, claimed, ok := unseal(b.Get(doomed[i]))
+		v := b.Get(doomed[i])
 		var f chainFields
-		if ok && json.Unmarshal(body, &f) == nil && f.ChainSeq > 0 {
-			return chainState{seq: f.ChainSeq, hash: claimed, last: f.ID}, true
+		if json.Unmarshal(v, &f) == nil && f.ChainSeq > 0 {
+			return chainState{seq: f.ChainSeq, hash: hashOf(v), last: f.ID}, true
 		}
 	}
 	return chainState{}, false

@@ -86,10 +86,11 @@ type VerifyOptions struct {
 type entry struct {
 	key uint64
 	chainFields
-	hash    string // claimed
+	hash    string
 	chained bool
-	changed bool // its content no longer matches its hash
-	bad     bool // reported already
+	// unreadable: not JSON any more, so changed past telling what it was
+	unreadable bool
+	bad        bool // reported already
 }
 
 // Verify checks the audit chain against pub: every record's hash, the
@@ -176,18 +177,12 @@ func tailStart(cps []Checkpoint, pub ed25519.PublicKey) uint64 {
 
 func readEntry(key uint64, v []byte) entry {
 	e := entry{key: key}
-	body, claimed, ok := unseal(v)
-	if !ok {
-		return e
+	switch err := json.Unmarshal(v, &e.chainFields); {
+	case err != nil:
+		e.chained, e.unreadable = true, true
+	case e.ChainSeq != 0:
+		e.chained, e.hash = true, hashOf(v)
 	}
-	if json.Unmarshal(body, &e.chainFields) != nil || e.ChainSeq == 0 {
-		// A hash member on a body that is not a chained record is not
-		// something flowd writes.
-		e.chained, e.changed, e.hash = true, true, claimed
-		return e
-	}
-	e.chained, e.hash = true, claimed
-	e.changed = hashOf(body) != claimed
 	return e
 }
 
@@ -261,9 +256,11 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 			v.problem(ProblemInserted, e, "record #%d carries no chain fields inside the chain: inserted, or its hash was cut off", e.key)
 			continue
 		}
-		if e.changed {
-			v.problem(ProblemChanged, e, "record #%d was changed: its content no longer matches its hash", e.key)
-		} else if e.ID != e.key {
+		if e.unreadable {
+			v.problem(ProblemChanged, e, "record #%d was changed: it cannot be read any more", e.key)
+			continue
+		}
+		if e.ID != e.key {
 			v.problem(ProblemReordered, e, "record #%d holds record #%d: moved or swapped", e.key, e.ID)
 		}
 		chain = append(chain, e)
@@ -380,7 +377,7 @@ func (v *verifier) duplicates(bySeq map[uint64][]*entry) {
 		g := es[0]
 		if next, ok := bySeq[seq+1]; ok {
 			for _, e := range es {
-				if e.hash == next[0].PrevHash && !e.changed {
+				if e.hash == next[0].PrevHash {
 					g = e
 				}
 			}
