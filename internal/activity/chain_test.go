@@ -97,6 +97,20 @@ func TestTamperingIsFoundAndNamed(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, recs.Put(idKey(6), v))
 		}, ProblemChanged, 6, 6},
+		{"record changed and the whole chain after it rewritten", func(t *testing.T, recs, _ *bolt.Bucket) {
+			prev := decode(t, recs.Get(idKey(2))).Hash
+			for id := uint64(3); id <= 10; id++ {
+				r := decode(t, recs.Get(idKey(id)))
+				if id == 3 {
+					r.Tool = "delete_repo"
+				}
+				r.PrevHash = prev
+				v, err := seal(&r)
+				require.NoError(t, err)
+				require.NoError(t, recs.Put(idKey(id), v))
+				prev = r.Hash
+			}
+		}, ProblemChanged, 4, 4}, // the first position a checkpoint vouches for: the change lies at or before it
 		{"record deleted", func(t *testing.T, recs, _ *bolt.Bucket) {
 			require.NoError(t, recs.Delete(idKey(3)))
 		}, ProblemDeleted, 3, 3},
@@ -310,7 +324,7 @@ func (w writerFunc) Write(b []byte) (int, error) { w(append([]byte(nil), b...));
 func decode(t *testing.T, v []byte) Record {
 	t.Helper()
 	var r Record
-	require.NoError(t, json.Unmarshal(v, &r))
+	require.NoError(t, decodeRecord(v, &r))
 	return r
 }
 

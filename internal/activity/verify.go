@@ -253,7 +253,7 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 				v.rep.Legacy++
 				continue
 			}
-			v.problem(ProblemInserted, e, "record #%d carries no chain fields inside the chain: inserted, or its hash was cut off", e.key)
+			v.problem(ProblemInserted, e, "record #%d carries no chain fields inside the chain: inserted, or its chain fields were removed", e.key)
 			continue
 		}
 		if e.unreadable {
@@ -307,7 +307,7 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 				id = pred.ID + 1 // IDs and positions kept in step: the missing IDs are known
 			}
 			v.rep.Problems = append(v.rep.Problems, Problem{Kind: ProblemDeleted, ID: id, Seq: seqs[i-1] + 1,
-				Detail: fmt.Sprintf("chain positions %d to %d are missing between records #%d and #%d: deleted", seqs[i-1]+1, seqs[i]-1, pred.key, e.key)})
+				Detail: fmt.Sprintf("%s missing between records #%d and #%d: deleted", positions(seqs[i-1]+1, seqs[i]-1), pred.key, e.key)})
 			continue
 		}
 		if e.PrevHash != pred.hash {
@@ -318,28 +318,36 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 	// Checkpoints: the record at each covered position must have the
 	// signed hash, and none may be past the end.
 	last := genuine(bySeq[seqs[len(seqs)-1]])
+	var cut *Checkpoint // the furthest checkpoint past the last record
+	from := uint64(0)   // the last position a checkpoint vouches for so far
+	if anchor != nil {
+		from = anchor.Seq
+	}
 	for _, seq := range slices.Sorted(maps.Keys(signed)) {
 		cp := signed[seq]
-		if cp.Kind == CheckpointAnchor {
-			continue
+		switch es, ok := bySeq[seq]; {
+		case cp.Kind == CheckpointAnchor:
+		case seq > last.ChainSeq:
+			cut = &cp
+		case !ok:
+			// reported as deleted, or before a partial check's start
+		case genuine(es).hash != cp.Hash:
+			// Links that all hold up to here mean the chain was rewritten
+			// after the change: it lies past the last position vouched for.
+			e := genuine(es)
+			v.problem(ProblemChanged, e, "a record from chain position %d to %d was changed and the chain rewritten after it: record #%d at %d has another hash than the %s checkpoint signed", from+1, seq, e.key, seq, cp.Kind)
+		default:
+			from = seq
 		}
-		if seq > last.ChainSeq {
-			id := uint64(0)
-			if cp.ID-last.ID == seq-last.ChainSeq {
-				id = last.ID + 1
-			}
-			v.rep.Problems = append(v.rep.Problems, Problem{Kind: ProblemTruncated, ID: id, Seq: last.ChainSeq + 1,
-				Detail: fmt.Sprintf("chain positions %d to %d (records after #%d) are gone, yet the %s checkpoint of %s covers them: the tail was cut off",
-					last.ChainSeq+1, seq, last.key, cp.Kind, cp.Time.Format(time.RFC3339))})
-			continue
+	}
+	if cut != nil {
+		id := uint64(0)
+		if cut.ID-last.ID == cut.Seq-last.ChainSeq {
+			id = last.ID + 1 // IDs and positions kept in step: the first missing ID is known
 		}
-		es, ok := bySeq[seq]
-		if !ok {
-			continue // reported as deleted, or before a partial check's start
-		}
-		if e := genuine(es); e.hash != cp.Hash {
-			v.problem(ProblemChanged, e, "record #%d was changed and the chain rewritten after it: the %s checkpoint at chain position %d signed another hash", e.key, cp.Kind, seq)
-		}
+		v.rep.Problems = append(v.rep.Problems, Problem{Kind: ProblemTruncated, ID: id, Seq: last.ChainSeq + 1,
+			Detail: fmt.Sprintf("%s after record #%d gone, yet the %s checkpoint of %s covers them: the tail was cut off",
+				positions(last.ChainSeq+1, cut.Seq), last.key, cut.Kind, cut.Time.Format(time.RFC3339))})
 	}
 	for _, e := range chain {
 		if e.ChainSeq > v.rep.SignedThrough {
@@ -363,7 +371,7 @@ func (v *verifier) start(first *entry, anchor *Checkpoint) {
 			from = anchor.Seq + 1
 		}
 		v.rep.Problems = append(v.rep.Problems, Problem{Kind: ProblemDeleted, Seq: from,
-			Detail: fmt.Sprintf("chain positions %d to %d are missing before record #%d, the first kept, and no signed anchor stands for them: deleted", from, first.ChainSeq-1, first.key)})
+			Detail: fmt.Sprintf("%s missing before record #%d, the first kept, and no signed anchor stands for them: deleted", positions(from, first.ChainSeq-1), first.key)})
 	}
 }
 
@@ -389,6 +397,14 @@ func (v *verifier) duplicates(bySeq map[uint64][]*entry) {
 		}
 		bySeq[seq] = []*entry{g}
 	}
+}
+
+// positions names chain positions a to b, and says "are" or "is".
+func positions(a, b uint64) string {
+	if a == b {
+		return fmt.Sprintf("chain position %d is", a)
+	}
+	return fmt.Sprintf("chain positions %d to %d are", a, b)
 }
 
 // genuine is the record that holds a chain position.
