@@ -12,9 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// newSocketPath is a socket's path in a directory not made yet, whose
+// parent is missing too.
+func newSocketPath(t *testing.T) (dir, sock string) {
+	dir = filepath.Join(t.TempDir(), "a", "flowd")
+	return dir, filepath.Join(dir, "flowd.sock")
+}
+
 func TestEnsureSocketDirCreatesPrivateDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "a", "flowd")
-	sock := filepath.Join(dir, "flowd.sock")
+	dir, sock := newSocketPath(t)
 
 	require.NoError(t, EnsureSocketDir(sock))
 	fi, err := os.Stat(dir)
@@ -113,8 +119,7 @@ func TestMayWrite(t *testing.T) {
 }
 
 func TestEnsureSystemSocketDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "a", "flowd")
-	sock := filepath.Join(dir, "flowd.sock")
+	dir, sock := newSocketPath(t)
 	require.NoError(t, EnsureSystemSocketDir(sock))
 	fi, err := os.Stat(dir)
 	require.NoError(t, err)
