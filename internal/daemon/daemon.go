@@ -123,9 +123,9 @@ type Daemon struct {
 // verdicts already being decided, the activity log is flushed. ready, if
 // not nil, is closed once the socket accepts connections.
 func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
-	ensureDir := paths.EnsureSocketDir
+	ensureDir := localsock.EnsureSocketDir
 	if o.System {
-		ensureDir = paths.EnsureSystemSocketDir
+		ensureDir = localsock.EnsureSystemSocketDir
 	}
 	if err := ensureDir(o.Socket); err != nil {
 		return err
