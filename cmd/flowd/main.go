@@ -8,6 +8,7 @@
 //	flowd explain ACTIVITY_ID
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
+//	flowd fingerprints list | key | export FILE | import FILE
 //	flowd mcp
 //	flowd ui [--print]
 //	flowd passphrase set
@@ -34,6 +35,8 @@ commands:
   explain    show why flowd decided what it did: explain ACTIVITY_ID
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
+  fingerprints
+             prints of attacks caught, shared as signed feeds: fingerprints list | key | export FILE | import FILE
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
   ui         open the dashboard in your browser (ui --print prints its one-time URL)
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
@@ -70,6 +73,8 @@ func main() {
 		err = cmdQuarantine(args, os.Stdout, openTTY)
 	case "pins":
 		err = cmdPins(args, os.Stdout, openTTY)
+	case "fingerprints":
+		err = cmdFingerprints(args, os.Stdout)
 	case "passphrase":
 		err = cmdPassphrase(args, os.Stdout, openTTY)
 	case "doctor":
