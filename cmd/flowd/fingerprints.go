@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/attackprint"
+	"github.com/flowd-dev/flowd/internal/auditkey"
 )
 
 const fingerprintsUsage = `usage: flowd fingerprints list [--json]
@@ -32,7 +33,6 @@ func cmdFingerprints(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	keyPath := filepath.Join(cmd.dataDir, "feed.key")
 	list := func() ([]attackprint.Print, error) {
 		ps, err := cmd.client.AttackPrints()
 		if err == nil || answered(err) {
@@ -51,7 +51,7 @@ func cmdFingerprints(args []string, out io.Writer) error {
 		}
 		return printPrints(out, ps)
 	case args[0] == "key" && len(cmd.pos) == 0:
-		k, err := attackprint.LoadKey(keyPath)
+		k, err := auditkey.LoadOrCreate(cmd.dataDir)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func cmdFingerprints(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		k, err := attackprint.LoadKey(keyPath)
+		k, err := auditkey.LoadOrCreate(cmd.dataDir)
 		if err != nil {
 			return err
 		}

@@ -3,13 +3,11 @@ package attackprint
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 )
@@ -133,33 +131,4 @@ func ReadFeed(r io.Reader, trusted []ed25519.PublicKey) (prints []Print, skipped
 		prints = append(prints, p)
 	}
 	return prints, skipped, nil
-}
-
-// LoadKey reads the feed signing key at path, creating it (readable by
-// its owner only) when there is none.
-func LoadKey(path string) (ed25519.PrivateKey, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		_, priv, err := ed25519.GenerateKey(rand.Reader)
-		if err != nil {
-			return nil, fmt.Errorf("make feed signing key: %w", err)
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("save feed signing key: %w", err)
-		}
-		_, werr := f.Write([]byte(base64.StdEncoding.EncodeToString(priv.Seed()) + "\n"))
-		if err := errors.Join(werr, f.Close()); err != nil {
-			return nil, fmt.Errorf("save feed signing key %s: %w", path, err)
-		}
-		return priv, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read feed signing key: %w", err)
-	}
-	seed, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(b)))
-	if err != nil || len(seed) != ed25519.SeedSize {
-		return nil, fmt.Errorf("feed signing key %s is damaged: move it aside to make a new one (feeds signed with it will need the new key trusted)", path)
-	}
-	return ed25519.NewKeyFromSeed(seed), nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,16 +109,4 @@ func TestFeedTravelsSignedAndOnlyFromTrustedKeys(t *testing.T) {
 	require.NotEqual(t, feed.String(), tampered)
 	_, _, err = ReadFeed(strings.NewReader(tampered), []ed25519.PublicKey{pub})
 	assert.ErrorContains(t, err, "signature does not match")
-}
-
-func TestSigningKeyIsMadeOnceAndKept(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "feed.key")
-	k1, err := LoadKey(path)
-	require.NoError(t, err)
-	k2, err := LoadKey(path)
-	require.NoError(t, err)
-	assert.True(t, k1.Equal(k2))
-	info, err := os.Stat(path)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "only its owner may read a signing key")
 }
