@@ -8,6 +8,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/sharedpath"
 	"github.com/flowd-dev/flowd/internal/ssrf"
 )
 
@@ -73,6 +74,9 @@ type argFacts struct {
 	// forAgents: the file is one agents read as their instructions.
 	texts     []string
 	forAgents bool
+	// shared is the file written where others read it (sharedpath), and
+	// why: a write there sends what it holds.
+	shared string
 }
 
 // network reports whether the commands the call runs talk to other
@@ -352,6 +356,9 @@ func (w *walker) writes(f *argFacts) {
 	f.writes = true
 	for _, p := range w.paths {
 		f.forAgents = f.forAgents || agentInstructions(p)
+		if why := sharedpath.Why(p); why != "" && f.shared == "" {
+			f.shared = p + ", " + why
+		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
 			if auto == "" && !cmdrisk.Script(p, c) {

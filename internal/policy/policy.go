@@ -154,6 +154,12 @@ type Call struct {
 	// a security write-up or test fixture quotes attacks too.
 	Injection          string
 	InjectionForAgents bool
+	// Shared is the file a call writes where others read it (a
+	// world-readable temporary directory, a web root, a synced folder, a
+	// network share), and why: what it holds leaves as it would to an
+	// external destination, so Secrets are those of the arguments, and
+	// instructions planted there ask as in an agent's instructions file.
+	Shared string
 }
 
 // Decision is what to do with a call, and why.
@@ -172,6 +178,10 @@ func (r Rules) Decide(c Call) Decision {
 	if c.Unfinished && c.External && !c.Lifecycle && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UnfinishedRule,
 			Reason: fmt.Sprintf("could not finish checking this call in time (flow.check_budget); arguments to %s that flowd has not checked do not leave", dest(c))}
+	}
+	if c.Unfinished && c.Shared != "" && !c.External && (d.Action == Allow || d.Action == Warn) {
+		return r.final(Decision{Action: Ask, Rule: UnfinishedRule,
+			Reason: fmt.Sprintf("could not finish checking in time (flow.check_budget) what %s writes to %s", dest(c), c.Shared)}, c)
 	}
 	if c.ArgsBytes > c.InspectedBytes && c.External && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UninspectedRule,
@@ -228,13 +238,23 @@ func (r Rules) decide(c Call) Decision {
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
 				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
 	}
+	if c.Shared != "" && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" && r.SensitiveDataExternal != Allow {
+		// Ask rather than deny: the user may mean to stage a file there.
+		a := r.SensitiveDataExternal
+		if a == Deny {
+			a = Ask
+		}
+		return r.final(r.tainted(Decision{Action: a, Rule: "sensitive_data_shared",
+			Reason: fmt.Sprintf("Sensitive data (%s) written by %s to %s: others can read it there",
+				strings.Join(c.Secrets, ", "), dest(c), c.Shared)}, c), c)
+	}
 	if c.Command != "" && r.RiskyCommands != "" && r.RiskyCommands != Allow {
 		return r.final(r.tainted(Decision{Action: r.RiskyCommands, Rule: "risky_commands." + c.CommandRule,
 			Reason: fmt.Sprintf("Command in a call to %s needs your confirmation: %s", dest(c), c.Command)}, c), c)
 	}
 	if c.Injection != "" {
 		a := Warn
-		if c.InjectionForAgents {
+		if c.InjectionForAgents || c.Shared != "" {
 			a = Ask
 		}
 		return r.final(Decision{Action: a, Rule: "injection_in_arguments",

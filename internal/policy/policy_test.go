@@ -352,6 +352,11 @@ func TestDecideArguments(t *testing.T) {
 		{"a flow rule decides first", Call{Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"fs"}, SensitiveRead: ".env", CanAsk: true}, Ask, "internal_to_external"},
 		{"injection planted in an agent's instructions asks", Call{Tool: "write_file", Injection: "rules: x", InjectionForAgents: true, CanAsk: true}, Ask, "injection_in_arguments"},
 		{"injection written elsewhere warns", Call{Tool: "write_file", Injection: "rules: x", CanAsk: true}, Warn, "injection_in_arguments"},
+		{"injection written where others read it asks", Call{Tool: "write_file", Injection: "rules: x", Shared: "/tmp/x (…)", CanAsk: true}, Ask, "injection_in_arguments"},
+		{"a secret written where others read it asks", Call{Tool: "write_file", Secrets: []string{"private_key"}, Shared: "/tmp/x (…)", CanAsk: true}, Ask, "sensitive_data_shared"},
+		{"… or falls back", Call{Tool: "write_file", Secrets: []string{"private_key"}, Shared: "/tmp/x (…)"}, Warn, "sensitive_data_shared"},
+		{"a write there without a secret passes", Call{Tool: "write_file", Shared: "/tmp/x (…)", CanAsk: true}, Allow, "default_action"},
+		{"an unchecked write there asks", Call{Tool: "write_file", Shared: "/tmp/x (…)", Unfinished: true, CanAsk: true}, Ask, "flow.check_budget"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
