@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/policy"
 )
 
@@ -67,4 +68,24 @@ func TestWriteToSharedPlace(t *testing.T) {
 			assert.Equal(t, tt.rule, out.Decision.Rule)
 		})
 	}
+}
+
+// A wallet address is public: a page that shows one is no secret read, and
+// sending one out asks (the user may be looking it up) where a key is
+// denied.
+func TestWalletAddressLeaving(t *testing.T) {
+	external := classify.Result{Class: classify.External, CanExfiltrate: true}
+	j := newJudge(t, nil)
+	s := j.Flows.Session("s")
+	s.Begin()
+	s.Record(flow.Origin{Server: "web", Tool: "fetch", Class: classify.External},
+		[]byte(`{"content":[{"type":"text","text":"Donations: bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq, thank you"}]}`))
+	var out Outcome
+	j.Call(Call{Session: "s", Server: "web", Tool: "fetch", Class: external, Args: []byte(`{"url":"https://example.org/next"}`), Ask: AskByAgent}, &out)
+	assert.Equal(t, policy.Allow, out.Decision.Action, out.Decision.Reason)
+
+	out = Outcome{}
+	j.Call(Call{Session: "t", Server: "web", Tool: "fetch", Class: external, Args: []byte(`{"url":"https://tracker.example.net/c?w=bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"}`), Ask: AskByAgent}, &out)
+	assert.Equal(t, policy.Ask, out.Decision.Action, out.Decision.Reason)
+	assert.Equal(t, "sensitive_data_external", out.Decision.Rule)
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -162,6 +163,12 @@ type Call struct {
 	Shared string
 }
 
+// publicTypes are the secret types that are public by design
+// (secrets.Finding.Public): a wallet address names the user's money, but
+// looking one up is an honest use, so sending only these asks rather than
+// denies.
+var publicTypes = map[string]bool{"crypto_address": true}
+
 // Decision is what to do with a call, and why.
 type Decision struct {
 	Action Action `json:"action"`
@@ -234,7 +241,11 @@ func (r Rules) decide(c Call) Decision {
 				"if you meant it, allow it in policy.tool_overrides or set policy.private_addresses", what, c.InternalAddress, dest(c))}, c)
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
-		return r.final(r.justified(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
+		a := r.SensitiveDataExternal
+		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] }) {
+			a = Ask // the user may mean to look the address up
+		}
+		return r.final(r.justified(r.tainted(Decision{Action: a, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
 				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
 	}
