@@ -89,3 +89,37 @@ func TestWalletAddressLeaving(t *testing.T) {
 	assert.Equal(t, policy.Ask, out.Decision.Action, out.Decision.Reason)
 	assert.Equal(t, "sensitive_data_external", out.Decision.Rule)
 }
+
+// A credential split across the fields of a call is found once they are
+// put together, in whatever order; everyday JSON with several short
+// values is not read as one.
+func TestSplitAcrossFields(t *testing.T) {
+	external := classify.Result{Class: classify.External, CanExfiltrate: true}
+	tests := []struct {
+		name   string
+		args   string
+		action policy.Action
+	}{
+		{"an AWS key id in two neighbouring fields", `{"cloud":"aws","key_id":"AKIA4QW7ZT2X","key_rest":"KDM3PL6N","zone":"eu-west-3"}`, policy.Deny},
+		{"a GitHub token in three fields of a large object", `{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6","g":"7","token":"ghp_R7kQ2mZx9","x":"LwV4tYp8NcB3sHd6","y":"FjA1gUe5Ko0"}`, policy.Deny},
+		{"the second half first", `{"suffix":"tYp8NcB3sHd6FjA1gUe5Ko0","note":"see","prefix":"ghp_R7kQ2mZx9LwV4"}`, policy.Deny},
+		{"an array of pieces", `{"chunks":["sk_live_51Hq","X7rTmV9pL2","wQ4zN8cK6yB"]}`, policy.Deny},
+		{"a Slack token's halves nested", `{"cfg":{"p1":"xoxb-2961734","p2":"05821-3918274651093-Kd8sLq2Vn7Wp4Xr9Tz6Ym1Bc"}}`, policy.Deny},
+
+		{"a calendar event", `{"title":"Design review","room":"B-204","start":"2026-04-02T10:00:00Z","end":"2026-04-02T10:45:00Z","organizer":"ana@example.com"}`, policy.Allow},
+		{"dependencies and versions", `{"react":"^18.2.0","lodash":"4.17.21","typescript":"~5.4.5","vite":"5.2.11","zod":"3.23.8"}`, policy.Allow},
+		{"ids and a commit", `{"id":"550e8400-e29b-41d4-a716-446655440000","commit":"037184d5e1f0a9b3c2d4e6f8a0b1c3d5e7f9a1b2","branch":"main"}`, policy.Allow},
+		{"an OAuth client id and redirect", `{"client_id":"Iv1.8a61f9b3a7aba766","redirect_uri":"https://app.example.com/callback","scope":"repo"}`, policy.Allow},
+		{"a checksum and a file name", `{"file":"app-v2.tar.gz","sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","size":"18233"}`, policy.Allow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := newJudge(t, nil)
+			var out Outcome
+			if later := j.Call(Call{Session: "s", Server: "cfg", Tool: "save_settings", Class: external, Args: []byte(tt.args), Ask: AskByAgent}, &out); later != nil {
+				later()
+			}
+			assert.Equal(t, tt.action, out.Decision.Action, out.Decision.Reason)
+		})
+	}
+}
