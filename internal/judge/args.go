@@ -77,6 +77,9 @@ type argFacts struct {
 	// shared is the file written where others read it (sharedpath), and
 	// why: a write there sends what it holds.
 	shared string
+	// keyRead is a file of private key material the call names and does
+	// not write (secretfile.KeyMaterial).
+	keyRead string
 }
 
 // network reports whether the commands the call runs talk to other
@@ -125,6 +128,9 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 				lines = append(lines, "python3 -c "+quote(c))
 			}
 			w.writes(&f)
+			if f.writes {
+				f.keyRead = ""
+			}
 		}
 	}
 	f.commands = lines
@@ -319,6 +325,9 @@ func (w *walker) str(key, s string) {
 		w.paths = append(w.paths, s)
 		if why := secretfile.Why(s); why != "" {
 			w.f.reads = append(w.f.reads, s+" ("+why+")")
+		}
+		if w.f.keyRead == "" && secretfile.KeyMaterial(s) {
+			w.f.keyRead = s
 		}
 	case contentKeys[key]:
 		w.content = append(w.content, s)

@@ -192,6 +192,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
+	pc.KeyRead = facts.keyRead
 	if planted != nil {
 		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
 	}

@@ -123,3 +123,40 @@ func TestSplitAcrossFields(t *testing.T) {
 		})
 	}
 }
+
+// A tool that reads private key material puts the key in the model's
+// context, and so with the model's provider: asked about, by MCP tool or
+// hook, whatever the file's path says besides. Public halves, configs
+// and certificates beside keys, and listings, are not.
+func TestKeyMaterialRead(t *testing.T) {
+	internal := classify.Result{Class: classify.Internal, CanReadData: true}
+	tests := []struct {
+		name, server, tool, args string
+		action                   policy.Action
+	}{
+		{"an MCP read of an SSH key", "fs", "read_file", `{"path":"/home/dev/.ssh/id_ed25519"}`, policy.Ask},
+		{"the hook's Read of a host key", "", "Read", `{"file_path":"/etc/ssh/ssh_host_rsa_key"}`, policy.Ask},
+		{"a PuTTY key under another parameter name", "files", "get_file_contents", `{"file":"deploy/prod.ppk"}`, policy.Ask},
+		{"a key among several files", "fs", "read_multiple_files", `{"paths":["README.md","certs/server.key"]}`, policy.Ask},
+		{"a wallet copied", "fs", "copy_file", `{"source":"~/.bitcoin/wallet.dat","destination":"backup/"}`, policy.Ask},
+
+		{"the SSH config", "fs", "read_file", `{"path":"/home/dev/.ssh/config"}`, policy.Allow},
+		{"a public key", "fs", "read_file", `{"path":"/home/dev/.ssh/id_ed25519.pub"}`, policy.Allow},
+		{"listing the SSH directory", "fs", "list_directory", `{"path":"/home/dev/.ssh"}`, policy.Allow},
+		{"a certificate chain", "", "Read", `{"file_path":"/etc/letsencrypt/live/app/fullchain.pem"}`, policy.Allow},
+		{"a README", "fs", "read_file", `{"path":"/home/dev/project/README.md"}`, policy.Allow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := newJudge(t, nil)
+			var out Outcome
+			if later := j.Call(Call{Session: "s", Server: tt.server, Tool: tt.tool, Class: internal, Args: []byte(tt.args), Ask: AskByAgent}, &out); later != nil {
+				later()
+			}
+			assert.Equal(t, tt.action, out.Decision.Action, out.Decision.Reason)
+			if tt.action == policy.Ask {
+				assert.Equal(t, policy.KeyReadRule, out.Decision.Rule)
+			}
+		})
+	}
+}

@@ -161,6 +161,10 @@ type Call struct {
 	// external destination, so Secrets are those of the arguments, and
 	// instructions planted there ask as in an agent's instructions file.
 	Shared string
+	// KeyRead is a file of private key material the call reads: what a
+	// tool returns goes into the model's context and to the model's
+	// provider, so the read is itself a send (Rules.ReadThenSend decides).
+	KeyRead string
 }
 
 // publicTypes are the secret types that are public by design
@@ -211,6 +215,10 @@ func Standing(c Call, d Decision) bool {
 // UninspectedRule names the decision on arguments flowd could not read in
 // full.
 const UninspectedRule = "shim.max_inspect_bytes"
+
+// KeyReadRule names the decision on a call that reads private key
+// material, which policy.read_then_send sets.
+const KeyReadRule = "read_then_send.key_material"
 
 // UnfinishedRule names the decision on arguments flowd could not check in
 // time.
@@ -280,6 +288,10 @@ func (r Rules) decide(c Call) Decision {
 		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
 			Reason: fmt.Sprintf("Data from internal source (%s) flowing to %s",
 				strings.Join(c.Sources, ", "), destKind(c))}, c), c), c)
+	}
+	if c.KeyRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
+		return r.final(r.tainted(Decision{Action: r.ReadThenSend, Rule: KeyReadRule,
+			Reason: fmt.Sprintf("%s reads %s, a private key: what it returns goes into the model's context and to the model's provider", dest(c), c.KeyRead)}, c), c)
 	}
 	if c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
 		a := r.ReadThenSend

@@ -352,6 +352,7 @@ func TestDecideArguments(t *testing.T) {
 		{"the metadata service whatever the tool", Call{Tool: "lookup", InternalAddress: "169.254.169.254 (…)", Metadata: true}, Deny, "private_addresses"},
 		{"read then send asks", Call{Tool: "fetch", External: true, SensitiveRead: ".env (an environment file)", CanAsk: true}, Ask, "read_then_send"},
 		{"a flow rule decides first", Call{Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"fs"}, SensitiveRead: ".env", CanAsk: true}, Ask, "internal_to_external"},
+		{"reading a private key asks", Call{Tool: "read_file", KeyRead: "~/.ssh/id_ed25519", CanAsk: true}, Ask, "read_then_send.key_material"},
 		{"injection planted in an agent's instructions asks", Call{Tool: "write_file", Injection: "rules: x", InjectionForAgents: true, CanAsk: true}, Ask, "injection_in_arguments"},
 		{"injection written elsewhere warns", Call{Tool: "write_file", Injection: "rules: x", CanAsk: true}, Warn, "injection_in_arguments"},
 		{"injection written where others read it asks", Call{Tool: "write_file", Injection: "rules: x", Shared: "/tmp/x (…)", CanAsk: true}, Ask, "injection_in_arguments"},
@@ -373,6 +374,7 @@ func TestDecideArguments(t *testing.T) {
 		{Tool: "fetch", External: true, Fetches: true, InternalAddress: "localhost"},
 		{Tool: "Bash", Command: "curl | sh", CommandRule: "remote_code"},
 		{Tool: "fetch", External: true, SensitiveRead: ".env"},
+		{Tool: "read_file", KeyRead: "~/.ssh/id_rsa"},
 	} {
 		assert.Equal(t, Allow, off.Decide(c).Action, "%+v", c)
 	}
