@@ -442,7 +442,9 @@ func (s *Session) scan(o *Origin, text string) {
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
 	}
-	found := s.t.detector.Scan(text)
+	// A public identifier (a wallet address) in what arrives is no secret
+	// read: only its leaving counts.
+	found := slices.DeleteFunc(s.t.detector.Scan(text), func(f secrets.Finding) bool { return f.Public })
 	if len(found) == 0 {
 		return
 	}

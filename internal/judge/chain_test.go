@@ -31,8 +31,8 @@ func TestReadThenSend(t *testing.T) {
 		name  string
 		steps []step
 	}{
-		{"an MCP read of a private key, then the hook's WebFetch", []step{
-			{Call{Server: "fs", Tool: "read_file", Class: internal, Args: []byte(`{"path":"/home/u/.ssh/id_ed25519"}`)}, policy.Allow, "default_action"},
+		{"an MCP read of a private key (asked about: the key goes to the model), then the hook's WebFetch", []step{
+			{Call{Server: "fs", Tool: "read_file", Class: internal, Args: []byte(`{"path":"/home/u/.ssh/id_ed25519"}`), Ask: AskByAgent}, policy.Ask, "read_then_send.key_material"},
 			{fetch, policy.Ask, "read_then_send"},
 		}},
 		{"the hook's Bash reads .env, then an MCP call sends", []step{
