@@ -122,6 +122,7 @@ func (h handlers) scanReport(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if len(notable) > maxRecords {
 		notable = notable[:maxRecords]
 	}
+	notable = h.shown(notable)
 	fe := newFence()
 	var b strings.Builder
 	b.WriteString(fe.preamble())
@@ -147,6 +148,7 @@ func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return mcp.NewToolResultError("flowd does not answer: " + err.Error()), nil
 	}
+	recs = h.shown(recs)
 	fe := newFence()
 	var b strings.Builder
 	b.WriteString(fe.preamble())
@@ -173,6 +175,7 @@ func (h handlers) investigate(ctx context.Context, req mcp.CallToolRequest) (*mc
 	if err != nil {
 		return mcp.NewToolResultError("flowd does not answer: " + err.Error()), nil
 	}
+	decided = h.shown(decided)
 	fe := newFence()
 	var b strings.Builder
 	b.WriteString(fe.preamble())
@@ -212,7 +215,7 @@ func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) 
 	if !req.GetBool("confirmView", false) {
 		return mcp.NewToolResultError("viewing quarantined content needs confirmView=true: it was withheld because it may be an attack on the model that reads it"), nil
 	}
-	it, err := h.c.QuarantineItem(id)
+	it, err := h.c.QuarantineContent(id)
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
@@ -228,6 +231,10 @@ func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) 
 	b.WriteString("content:\n")
 	b.WriteString(fe.quote("quarantined tool output "+it.ID, content))
 	b.WriteString("\nReleasing it is for the user, with `flowd quarantine release " + it.ID + "` and their passphrase; this server cannot.\n")
+	// The detections' excerpts quote the content unmasked, and a secret
+	// cut short in one may not be recognised: the masked content says it
+	// all.
+	it = it.Metadata()
 	it.Content = content
 	return mcp.NewToolResultStructured(map[string]any{"item": it, "secrets_masked": n}, b.String()), nil
 }
@@ -252,6 +259,21 @@ func (h handlers) export(f activity.Filter) ([]activity.Record, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// shown is recs as this server shows them, in its text and its
+// structured content alike: without their details, whose excerpts and
+// command lines quote attackers unfenced and secrets unmasked
+// (`flowd explain ID` shows them to the user), and with the secrets in
+// their reasons masked.
+func (h handlers) shown(recs []activity.Record) []activity.Record {
+	out := make([]activity.Record, len(recs))
+	for i, r := range recs {
+		r.Details = nil
+		r.Reason, _ = masked(h.d, r.Reason)
+		out[i] = r
+	}
+	return out
 }
 
 // writeRecord writes one record's line, its attacker-influenced fields
