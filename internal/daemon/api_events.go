@@ -15,11 +15,14 @@ import (
 // Live event streams: each reader gets eventBuffer records of slack
 // before it is dropped (it resumes with Last-Event-ID), a resume replays
 // at most maxReplay records from the store, and a comment every
-// keepAlive shows proxies and readers the stream is alive.
+// keepAlive shows proxies and readers the stream is alive. At most
+// maxStreams run at once, on the socket and the dashboard together:
+// each holds its buffer and costs a send on every commit.
 const (
 	eventBuffer = 1024
 	maxReplay   = 1000
 	keepAlive   = 15 * time.Second
+	maxStreams  = 32
 )
 
 // serveEvents is a server-sent event stream of what flowd records, as it
@@ -45,11 +48,16 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	sub, err := d.events.Subscribe(eventBuffer)
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, err.Error()+": close some dashboard tabs or other readers of /api/v1/events", http.StatusServiceUnavailable)
+		return
+	}
+	defer d.events.Unsubscribe(sub)
 	rc := http.NewResponseController(w)
 	// A stream outlives any write deadline the server has.
 	rc.SetWriteDeadline(time.Time{})
-	sub := d.events.Subscribe(eventBuffer)
-	defer d.events.Unsubscribe(sub)
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")

@@ -300,7 +300,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
-	st.events = new(events.Hub)
+	st.events = events.NewHub(maxStreams)
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
 		Committed:     st.events.Publish,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,

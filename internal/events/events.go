@@ -2,6 +2,8 @@ package events
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/flowd-dev/flowd/internal/activity"
@@ -38,9 +40,20 @@ func Kinds(r activity.Record) []string {
 
 // Hub fans records out to subscribers.
 type Hub struct {
+	max  int
 	mu   sync.Mutex
 	subs map[*Sub]struct{}
 }
+
+// NewHub is a hub of at most max subscribers: each costs its buffer's
+// memory and a send on every commit.
+func NewHub(max int) *Hub {
+	return &Hub{max: max, subs: make(map[*Sub]struct{})}
+}
+
+// ErrFull is Subscribe's answer when the hub has all the subscribers it
+// takes.
+var ErrFull = errors.New("too many live event streams")
 
 // Sub is one reader's subscription. Records arrives in commit order;
 // it is closed when the reader fell too far behind (Lagged) or
@@ -56,17 +69,17 @@ type Sub struct {
 func (s *Sub) Lagged() bool { return s.lagged }
 
 // Subscribe starts a subscription that holds up to buffer records its
-// reader has not taken yet.
-func (h *Hub) Subscribe(buffer int) *Sub {
-	ch := make(chan activity.Record, buffer)
-	s := &Sub{Records: ch, ch: ch}
+// reader has not taken yet, or returns ErrFull.
+func (h *Hub) Subscribe(buffer int) (*Sub, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.subs == nil {
-		h.subs = make(map[*Sub]struct{})
+	if len(h.subs) >= h.max {
+		return nil, fmt.Errorf("%w (%d)", ErrFull, h.max)
 	}
+	ch := make(chan activity.Record, buffer)
+	s := &Sub{Records: ch, ch: ch}
 	h.subs[s] = struct{}{}
-	return s
+	return s, nil
 }
 
 // Unsubscribe ends s; it is safe after s ended by lagging.
