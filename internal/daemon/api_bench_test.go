@@ -59,8 +59,8 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 				}
 				b.Cleanup(func() { d.events.Unsubscribe(sub) })
 				go func() {
-					for rec := range sub.Records {
-						json.Marshal(rec)
+					for ev := range sub.Records {
+						ev.JSON()
 					}
 				}()
 			}

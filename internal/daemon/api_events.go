@@ -74,7 +74,11 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			slices.Reverse(missed) // oldest first
 			for _, rec := range missed {
-				if writeEvents(w, rec) != nil {
+				data, err := json.Marshal(rec)
+				if err != nil {
+					continue // a record the store encoded encodes; skip rather than end the stream
+				}
+				if writeEvents(w, rec, data) != nil {
 					return
 				}
 				last = rec.ID
@@ -88,7 +92,7 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	for {
 		select {
-		case rec, ok := <-sub.Records:
+		case ev, ok := <-sub.Records:
 			if !ok {
 				if sub.Lagged() {
 					fmt.Fprintf(w, "event: lagged\ndata: this stream fell %d records behind; reconnect with Last-Event-ID %d\n\n", eventBuffer, last)
@@ -96,13 +100,17 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			if rec.ID <= last || !f.Matches(rec) {
+			if ev.Record.ID <= last || !f.Matches(ev.Record) {
 				continue
 			}
-			if writeEvents(w, rec) != nil {
+			data, err := ev.JSON()
+			if err != nil {
+				continue
+			}
+			if writeEvents(w, ev.Record, data) != nil {
 				return
 			}
-			last = rec.ID
+			last = ev.Record.ID
 			// Flush once the burst is written, not per record.
 			if len(sub.Records) > 0 {
 				continue
@@ -120,12 +128,8 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// writeEvents writes the events rec makes.
-func writeEvents(w http.ResponseWriter, rec activity.Record) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return nil // a record the store encoded encodes; skip rather than end the stream
-	}
+// writeEvents writes the events rec, encoded as data, makes.
+func writeEvents(w http.ResponseWriter, rec activity.Record, data []byte) error {
 	for _, kind := range events.Kinds(rec) {
 		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", rec.ID, kind, data); err != nil {
 			return err

@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -59,9 +60,25 @@ var ErrFull = errors.New("too many live event streams")
 // it is closed when the reader fell too far behind (Lagged) or
 // unsubscribed.
 type Sub struct {
-	Records <-chan activity.Record
-	ch      chan activity.Record
+	Records <-chan *Event
+	ch      chan *Event
 	lagged  bool
+}
+
+// Event is a committed record as every subscriber gets it: its JSON is
+// encoded once, by the first reader that asks, for all of them, rather
+// than once per reader (ten dashboard tabs, ten encodings).
+type Event struct {
+	Record activity.Record
+	once   sync.Once
+	data   []byte
+	err    error
+}
+
+// JSON is the record's JSON encoding.
+func (e *Event) JSON() ([]byte, error) {
+	e.once.Do(func() { e.data, e.err = json.Marshal(e.Record) })
+	return e.data, e.err
 }
 
 // Lagged reports whether the subscription ended because its reader fell
@@ -76,7 +93,7 @@ func (h *Hub) Subscribe(buffer int) (*Sub, error) {
 	if len(h.subs) >= h.max {
 		return nil, fmt.Errorf("%w (%d)", ErrFull, h.max)
 	}
-	ch := make(chan activity.Record, buffer)
+	ch := make(chan *Event, buffer)
 	s := &Sub{Records: ch, ch: ch}
 	h.subs[s] = struct{}{}
 	return s, nil
@@ -97,9 +114,13 @@ func (h *Hub) Unsubscribe(s *Sub) {
 func (h *Hub) Publish(r activity.Record) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if len(h.subs) == 0 {
+		return
+	}
+	e := &Event{Record: r}
 	for s := range h.subs {
 		select {
-		case s.ch <- r:
+		case s.ch <- e:
 		default:
 			s.lagged = true
 			delete(h.subs, s)

@@ -45,8 +45,8 @@ func TestHubDropsASlowReader(t *testing.T) {
 		h.Publish(activity.Record{ID: uint64(i + 1)})
 	}
 	var got []uint64
-	for r := range slow.Records {
-		got = append(got, r.ID)
+	for e := range slow.Records {
+		got = append(got, e.Record.ID)
 	}
 	assert.Equal(t, []uint64{1}, got, "what fit in its buffer, then the end")
 	assert.True(t, slow.Lagged())
@@ -54,8 +54,8 @@ func TestHubDropsASlowReader(t *testing.T) {
 	h.Unsubscribe(slow) // after lagging: no double close
 	h.Unsubscribe(fast)
 	got = nil
-	for r := range fast.Records {
-		got = append(got, r.ID)
+	for e := range fast.Records {
+		got = append(got, e.Record.ID)
 	}
 	assert.Equal(t, []uint64{1, 2, 3}, got)
 	assert.False(t, fast.Lagged())
@@ -84,4 +84,23 @@ func TestHubBoundsSubscribers(t *testing.T) {
 	assert.Equal(t, 0, h.Len(), "lagged readers are gone")
 	_, err = h.Subscribe(1)
 	require.NoError(t, err, "and make room")
+}
+
+// Every reader gets the one event, encoded once.
+func TestEventEncodedOnce(t *testing.T) {
+	h := NewHub(2)
+	a, err := h.Subscribe(1)
+	require.NoError(t, err)
+	b, err := h.Subscribe(1)
+	require.NoError(t, err)
+	h.Publish(activity.Record{ID: 7, Server: "slack"})
+	ea, eb := <-a.Records, <-b.Records
+	require.Same(t, ea, eb)
+	da, err := ea.JSON()
+	require.NoError(t, err)
+	db, _ := eb.JSON()
+	assert.Same(t, &da[0], &db[0], "one encoding")
+	var r activity.Record
+	require.NoError(t, json.Unmarshal(da, &r))
+	assert.Equal(t, "slack", r.Server)
 }
