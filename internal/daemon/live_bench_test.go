@@ -21,6 +21,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -74,7 +75,7 @@ func BenchmarkLiveFeedLoad(b *testing.B) {
 					u = upstream.NewStream(uint64(stream), shimproto.Hello{Name: "fetch"}, fmt.Sprintf("bench-%d", stream))
 				}
 				t0 := time.Now()
-				callAndAnswer(d, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
+				judgetest.CallAndAnswer(d.judge, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
 				took = append(took, time.Since(t0))
 			}
 		}
