@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -48,7 +49,7 @@ func TestHookDeniesSwitchingFlowdOff(t *testing.T) {
 		assert.Equal(t, "deny", v.Decision, w.path)
 		assert.Contains(t, v.Reason, "only the user may do it")
 	}
-	rec, _ := lastRecord(t, d, "hook_evaluation")
+	rec, _ := judgetest.LastRecord(t, d.judge, "hook_evaluation")
 	assert.Equal(t, "deny", rec.Decision, "the refusal is recorded")
 	assert.Contains(t, rec.Reason, "only the user may do it")
 	v := postHook(t, d, "cc1", "PreToolUse", map[string]any{"tool_name": "MultiEdit", "tool_use_id": "m1",
@@ -81,14 +82,14 @@ func TestShimDeniesSwitchingFlowdOff(t *testing.T) {
 		{"move_file", `{"source":"/home/u/.local/state/flowd","destination":"/tmp/gone"}`},
 		{"write_file", `{"path":"/home/u/.claude/settings.json","content":"{\"disableAllHooks\":true}"}`},
 	} {
-		v := callAndAnswer(d, fs, i+1, c.tool, c.args, "ok")
-		assert.Contains(t, blockedText(t, v), "only the user may do it", c.tool)
+		v := judgetest.CallAndAnswer(d.judge, fs, i+1, c.tool, c.args, "ok")
+		assert.Contains(t, judgetest.BlockedText(t, v), "only the user may do it", c.tool)
 	}
-	assert.Equal(t, shimproto.Pass, callAndAnswer(d, fs, 9, "read_text_file", `{"path":"/home/u/.config/flowd/config.toml"}`, "x").Action)
+	assert.Equal(t, shimproto.Pass, judgetest.CallAndAnswer(d.judge, fs, 9, "read_text_file", `{"path":"/home/u/.config/flowd/config.toml"}`, "x").Action)
 
 	sh := upstream.NewStream(2, shimproto.Hello{Name: "shell"}, "cc")
 	for i, c := range []string{"kill -STOP $(pgrep -x flowd)", "systemctl --user stop flowd", "flowd stop"} {
-		v := callAndAnswer(d, sh, i+1, "run_command", `{"command":"`+strings.ReplaceAll(c, `"`, `\"`)+`"}`, "")
-		assert.Contains(t, blockedText(t, v), "only the user may do it", c)
+		v := judgetest.CallAndAnswer(d.judge, sh, i+1, "run_command", `{"command":"`+strings.ReplaceAll(c, `"`, `\"`)+`"}`, "")
+		assert.Contains(t, judgetest.BlockedText(t, v), "only the user may do it", c)
 	}
 }
