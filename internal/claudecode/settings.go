@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/jsonedit"
 )
 
 // Matcher selects the tools flowd's hooks run for. Claude Code reads it as
@@ -125,17 +127,17 @@ func AddHooks(settings []byte, o HookOptions) ([]byte, error) {
 		if !placed {
 			out = append(out, want)
 		}
-		hooks.set(event, encodeArray(out))
+		hooks.Set(event, jsonedit.EncodeArray(out))
 	}
-	if b, ok, err := splice(settings, top, "hooks", hooks.encode(), st); ok || err != nil {
+	if b, ok, err := jsonedit.Splice(settings, top, "hooks", hooks.Encode(), st); ok || err != nil {
 		return b, err
 	}
-	top.set("hooks", hooks.encode())
-	return st.layout(top.encode())
+	top.Set("hooks", hooks.Encode())
+	return st.Layout(top.Encode())
 }
 
 // RemoveHooks returns settings without any flowd hook, and how many it
-// removed. Groups, event lists and the hooks object that flowd's removal
+// removed. Groups, event lists and the hooks jsonedit.Object that flowd's removal
 // leaves empty go too; ones that were empty before stay. With nothing to
 // remove, settings come back as they were, byte for byte.
 func RemoveHooks(settings []byte) ([]byte, int, error) {
@@ -144,8 +146,8 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	total := 0
-	for _, m := range append(object(nil), hooks...) {
-		groups, err := eventGroups(hooks, m.key)
+	for _, m := range append(jsonedit.Object(nil), hooks...) {
+		groups, err := eventGroups(hooks, m.Key)
 		if err != nil {
 			continue // not ours to judge; Claude Code will complain about it
 		}
@@ -166,9 +168,9 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 		}
 		total += n
 		if len(out) == 0 {
-			hooks.del(m.key)
+			hooks.Del(m.Key)
 		} else {
-			hooks.set(m.key, encodeArray(out))
+			hooks.Set(m.Key, jsonedit.EncodeArray(out))
 		}
 	}
 	if total == 0 {
@@ -176,17 +178,17 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 	}
 	var value json.RawMessage // nil: the hooks member goes
 	if len(hooks) > 0 {
-		value = hooks.encode()
+		value = hooks.Encode()
 	}
-	if b, ok, err := splice(settings, top, "hooks", value, st); ok || err != nil {
+	if b, ok, err := jsonedit.Splice(settings, top, "hooks", value, st); ok || err != nil {
 		return b, total, err
 	}
 	if value == nil {
-		top.del("hooks")
+		top.Del("hooks")
 	} else {
-		top.set("hooks", value)
+		top.Set("hooks", value)
 	}
-	b, err := st.layout(top.encode())
+	b, err := st.Layout(top.Encode())
 	return b, total, err
 }
 
@@ -197,11 +199,11 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if v, ok := top.get("disableAllHooks"); ok {
+	if v, ok := top.Get("disableAllHooks"); ok {
 		json.Unmarshal(v, &disabled)
 	}
 	for _, m := range hooks {
-		groups, err := eventGroups(hooks, m.key)
+		groups, err := eventGroups(hooks, m.Key)
 		if err != nil {
 			continue
 		}
@@ -226,7 +228,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 				if !ok {
 					continue
 				}
-				entries = append(entries, Entry{Event: m.key, Matcher: mg.Matcher, Command: he.Command,
+				entries = append(entries, Entry{Event: m.Key, Matcher: mg.Matcher, Command: he.Command,
 					Binary: bin, FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
 					Async: he.Async, Timeout: int(he.Timeout)})
 			}
@@ -235,27 +237,27 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 	return entries, disabled, nil
 }
 
-// parseSettings splits a settings file into its top-level object and its
-// hooks object. An empty file is an empty object.
-func parseSettings(settings []byte) (top, hooks object, st style, err error) {
-	st = styleOf(settings)
+// parseSettings splits a settings file into its top-level jsonedit.Object and its
+// hooks jsonedit.Object. An empty file is an empty jsonedit.Object.
+func parseSettings(settings []byte) (top, hooks jsonedit.Object, st jsonedit.Style, err error) {
+	st = jsonedit.StyleOf(settings)
 	if len(bytes.TrimSpace(settings)) == 0 {
-		return object{}, object{}, st, nil
+		return jsonedit.Object{}, jsonedit.Object{}, st, nil
 	}
-	if top, err = parseObject(settings); err != nil {
-		return nil, nil, st, fmt.Errorf("settings are not a JSON object: %w", err)
+	if top, err = jsonedit.Parse(settings); err != nil {
+		return nil, nil, st, fmt.Errorf("settings are not a JSON jsonedit.Object: %w", err)
 	}
-	hooks = object{}
-	if raw, ok := top.get("hooks"); ok && string(raw) != "null" {
-		if hooks, err = parseObject(raw); err != nil {
-			return nil, nil, st, fmt.Errorf(`settings key "hooks" is not an object: %w`, err)
+	hooks = jsonedit.Object{}
+	if raw, ok := top.Get("hooks"); ok && string(raw) != "null" {
+		if hooks, err = jsonedit.Parse(raw); err != nil {
+			return nil, nil, st, fmt.Errorf(`settings key "hooks" is not an jsonedit.Object: %w`, err)
 		}
 	}
 	return top, hooks, st, nil
 }
 
-func eventGroups(hooks object, event string) ([]json.RawMessage, error) {
-	raw, ok := hooks.get(event)
+func eventGroups(hooks jsonedit.Object, event string) ([]json.RawMessage, error) {
+	raw, ok := hooks.Get(event)
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
@@ -270,11 +272,11 @@ func eventGroups(hooks object, event string) ([]json.RawMessage, error) {
 // many it took and whether other hooks remain; a group it cannot read is
 // someone else's and is left alone.
 func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
-	obj, err := parseObject(g)
+	obj, err := jsonedit.Parse(g)
 	if err != nil {
 		return g, 0, true
 	}
-	raw, ok := obj.get("hooks")
+	raw, ok := obj.Get("hooks")
 	if !ok {
 		return g, 0, true
 	}
@@ -296,8 +298,8 @@ func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
 	if removed == 0 {
 		return g, 0, true
 	}
-	obj.set("hooks", encodeArray(kept))
-	return obj.encode(), removed, len(kept) > 0
+	obj.Set("hooks", jsonedit.EncodeArray(kept))
+	return obj.Encode(), removed, len(kept) > 0
 }
 
 // ourCommand recognises a flowd hook command: a program named hook run
