@@ -33,12 +33,19 @@ type HookOptions struct {
 	// can replace output.
 	ScanOutput bool
 	Timeout    int // seconds; 0 means DefaultTimeout
+	// Agent is the hook's --agent, for an agent whose settings take
+	// Claude Code's shape (Gemini CLI); "" is Claude Code, the default.
+	Agent string
 }
 
 // Command is the shell command Claude Code runs for event. It names no
 // socket, port or token: the hook finds flowd at run time.
 func Command(o HookOptions, event string) string {
-	c := shellQuote(o.Binary) + " evaluate --event " + event
+	c := ShellQuote(o.Binary) + " evaluate"
+	if o.Agent != "" {
+		c += " --agent " + o.Agent
+	}
+	c += " --event " + event
 	if o.FailClosed {
 		c += " --fail-closed"
 	}
@@ -54,6 +61,7 @@ type Entry struct {
 	Matcher    string
 	Command    string
 	Binary     string // the command's program, unquoted
+	Agent      string // the command's --agent; "" for Claude Code
 	FailClosed bool
 	ScanOutput bool
 	Async      bool
@@ -81,17 +89,7 @@ func group(o HookOptions, event string) json.RawMessage {
 	}
 	h := hookEntry{Type: "command", Command: Command(o, event), Timeout: timeout,
 		Async: o.AsyncPost && event != PreToolUse && !(o.ScanOutput && event == PostToolUse)}
-	return marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
-}
-
-func marshal(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // keep "&" in a path readable
-	if err := enc.Encode(v); err != nil {
-		panic(err) // plain structs of strings, ints and bools
-	}
-	return bytes.TrimSpace(b.Bytes())
+	return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
 }
 
 // AddHooks returns settings with flowd's hooks for every event in Events.
@@ -100,16 +98,23 @@ func marshal(v any) json.RawMessage {
 // same bytes as installing once; a flowd hook that shares a group with
 // other hooks is moved out into flowd's own group.
 func AddHooks(settings []byte, o HookOptions) ([]byte, error) {
+	return AddGroups(settings, Events, func(event string) json.RawMessage { return group(o, event) })
+}
+
+// AddGroups is AddHooks for any agent whose settings copy Claude Code's
+// hooks shape (Gemini CLI's do): group is flowd's matcher group for each
+// of events. RemoveHooks and FindHooks serve those agents as they are.
+func AddGroups(settings []byte, events []string, group func(event string) json.RawMessage) ([]byte, error) {
 	top, hooks, st, err := parseSettings(settings)
 	if err != nil {
 		return nil, err
 	}
-	for _, event := range Events {
+	for _, event := range events {
 		groups, err := eventGroups(hooks, event)
 		if err != nil {
 			return nil, err
 		}
-		want := group(o, event)
+		want := group(event)
 		placed := false
 		var out []json.RawMessage
 		for _, g := range groups {
@@ -224,12 +229,12 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 				if json.Unmarshal(h, &he) != nil {
 					continue
 				}
-				bin, args, ok := ourCommand(he.Command)
+				bin, args, ok := OurCommand(he.Command)
 				if !ok {
 					continue
 				}
 				entries = append(entries, Entry{Event: m.Key, Matcher: mg.Matcher, Command: he.Command,
-					Binary: bin, FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
+					Binary: bin, Agent: flagValue(args, "--agent"), FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
 					Async: he.Async, Timeout: int(he.Timeout)})
 			}
 		}
@@ -290,7 +295,7 @@ func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
 			Command string `json:"command"`
 		}
 		json.Unmarshal(h, &he)
-		if _, _, ours := ourCommand(he.Command); !ours {
+		if _, _, ours := OurCommand(he.Command); !ours {
 			kept = append(kept, h)
 		}
 	}
@@ -302,9 +307,9 @@ func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
 	return obj.Encode(), removed, len(kept) > 0
 }
 
-// ourCommand recognises a flowd hook command: a program named hook run
+// OurCommand recognises a flowd hook command: a program named hook run
 // with "evaluate", whatever its path or quoting.
-func ourCommand(cmd string) (binary string, args []string, ok bool) {
+func OurCommand(cmd string) (binary string, args []string, ok bool) {
 	binary, rest := firstWord(cmd)
 	args = strings.Fields(rest)
 	if !isHookBinary(binary) || len(args) == 0 || args[0] != "evaluate" {
@@ -325,6 +330,18 @@ func hasWord(words []string, w string) bool {
 		}
 	}
 	return false
+}
+
+func flagValue(words []string, name string) string {
+	for i, x := range words {
+		if x == name && i+1 < len(words) {
+			return words[i+1]
+		}
+		if v, ok := strings.CutPrefix(x, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // firstWord splits off a command's first word the way /bin/sh reads it
@@ -365,9 +382,9 @@ func firstWord(cmd string) (word, rest string) {
 	return b.String(), ""
 }
 
-// shellQuote quotes a path for /bin/sh, which Claude Code runs hook
-// commands with (Git Bash on Windows).
-func shellQuote(s string) string {
+// ShellQuote quotes a path for /bin/sh, which Claude Code runs hook
+// commands with (Git Bash on Windows), as Gemini CLI and Cursor do.
+func ShellQuote(s string) string {
 	safe := s != ""
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r)) {

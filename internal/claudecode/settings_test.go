@@ -372,7 +372,7 @@ func TestFindHooksDisabled(t *testing.T) {
 
 func TestFirstWordAndQuote(t *testing.T) {
 	for _, p := range []string{"/usr/bin/hook", "/a b/hook", "/it's/hook", `C:\Program Files\flowd\hook.exe`, "/ü/hook"} {
-		w, rest := firstWord(shellQuote(p) + " evaluate")
+		w, rest := firstWord(ShellQuote(p) + " evaluate")
 		assert.Equal(t, p, w)
 		assert.Equal(t, " evaluate", rest)
 	}

@@ -217,3 +217,15 @@ func Splice(b []byte, top Object, key string, value json.RawMessage, st Style) (
 	rawKey, _ := json.Marshal(key)
 	return join(b[:last.valueEnd], []byte(","+nl+st.indent), rawKey, []byte(": "), laid, b[last.valueEnd:]), true, nil
 }
+
+// Marshal encodes a value flowd writes into a settings file, leaving "&",
+// "<" and ">" in a path readable.
+func Marshal(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // plain structs of strings, ints and bools
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
