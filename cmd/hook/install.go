@@ -34,8 +34,8 @@ func newInstallFlags(name string, stderr io.Writer) installFlags {
 	fs.SetOutput(stderr)
 	return installFlags{
 		fs:         fs,
-		agent:      fs.String("agent", defaultAgent, "agent to hook into"),
-		scope:      fs.String("scope", "", "settings to change: user, project or local (required)"),
+		agent:      fs.String("agent", defaultAgent, "agent to hook into: claude-code, gemini-cli or cursor"),
+		scope:      fs.String("scope", "", "settings to change: user, project or local (Claude Code only) (required)"),
 		dir:        fs.String("dir", ".", "project directory, for the project and local scopes"),
 		failClosed: fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer"),
 		asyncPost:  fs.Bool("async-post", false, "record tool output in the background (faster, but a record can miss the next check)"),
@@ -201,7 +201,11 @@ func printScopes(w io.Writer, scopes []scopeStatus) {
 		}
 		fmt.Fprintf(w, "  %-8s %s: installed (%s)\n", s.scope, s.path, strings.Join(events, ", "))
 		if s.disabled {
-			fmt.Fprintf(w, "           but \"disableAllHooks\": true in this file turns every hook off\n")
+			by := s.disabledBy
+			if by == "" {
+				by = `"disableAllHooks": true`
+			}
+			fmt.Fprintf(w, "           but %s in this file turns every hook off\n", by)
 		}
 		for _, h := range s.hooks {
 			var notes []string
