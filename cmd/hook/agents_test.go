@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -97,5 +100,38 @@ func TestEvaluateGeminiAndCursorFailures(t *testing.T) {
 			}
 			assert.Contains(t, errOut, tt.wantErr)
 		})
+	}
+}
+
+func TestInstallGeminiAndCursor(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	binary := func() (string, error) { return "/usr/local/bin/hook", nil }
+	for _, tt := range []struct{ agent, file string }{
+		{"gemini-cli", filepath.Join(dir, ".gemini", "settings.json")},
+		{"cursor", filepath.Join(dir, ".cursor", "hooks.json")},
+	} {
+		var out, errb bytes.Buffer
+		require.Equal(t, 0, install([]string{"--agent", tt.agent, "--scope", "project", "--dir", dir, "--fail-closed"}, &out, &errb, binary), errb.String())
+		assert.Contains(t, out.String(), "in "+tt.file)
+		assert.Contains(t, out.String(), "(--scope user keeps it to you)")
+		b, err := os.ReadFile(tt.file)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), "/usr/local/bin/hook evaluate --agent "+tt.agent+" --event ")
+
+		out.Reset()
+		require.Equal(t, 0, status([]string{"--dir", dir, "--socket", filepath.Join(dir, "none.sock")}, &out, &errb))
+		assert.Contains(t, out.String(), tt.file+": installed")
+
+		out.Reset()
+		require.Equal(t, 0, uninstall([]string{"--agent", tt.agent, "--scope", "project", "--dir", dir}, &out, &errb))
+		assert.Contains(t, out.String(), "removed flowd's")
+
+		errb.Reset()
+		assert.Equal(t, 1, install([]string{"--agent", tt.agent, "--scope", "local"}, io.Discard, &errb, binary))
+		assert.Contains(t, errb.String(), "user and project")
+		errb.Reset()
+		assert.Equal(t, 1, install([]string{"--agent", tt.agent, "--scope", "user", "--scan-output"}, io.Discard, &errb, binary))
+		assert.Contains(t, errb.String(), "for --agent claude-code only")
 	}
 }

@@ -102,7 +102,11 @@ func install(args []string, stdout, stderr io.Writer, binary func() (string, err
 	}
 	fmt.Fprintln(stdout, msg)
 	if *f.scope == "project" {
-		fmt.Fprintf(stdout, "note: project settings are usually committed; everyone who uses them needs the hook at %s (--scope local keeps it to this checkout)\n", bin)
+		keep := "--scope local keeps it to this checkout"
+		if *f.agent != "claude-code" {
+			keep = "--scope user keeps it to you"
+		}
+		fmt.Fprintf(stdout, "note: project settings are usually committed; everyone who uses them needs the hook at %s (%s)\n", bin, keep)
 	}
 	return 0
 }

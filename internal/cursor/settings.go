@@ -81,7 +81,8 @@ func AddHooks(file []byte, binary string, failClosed bool) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		want := jsonedit.Marshal(entry{Command: command(binary, event, failClosed), FailClosed: failClosed})
+		// Only a before* hook's failure can hold a call back.
+		want := jsonedit.Marshal(entry{Command: command(binary, event, failClosed), FailClosed: failClosed && Gates(event)})
 		var out []json.RawMessage
 		placed := false
 		for _, e := range list {

@@ -33,6 +33,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	assert.NotContains(t, strings.ReplaceAll(s, "\r\n", ""), "\n", "line ends stay CRLF")
 	assert.Contains(t, s, `"command": "./audit.sh"`)
 	assert.Contains(t, s, `"command": "`+bin+` evaluate --agent cursor --event beforeMCPExecution --fail-closed",`+"\r\n\t\t\t\t\"failClosed\": true")
+	assert.Contains(t, s, `"command": "`+bin+` evaluate --agent cursor --event afterMCPExecution --fail-closed"`+"\r\n\t\t\t}", "an after hook cannot hold a call back")
 
 	ch, err = Install(path, bin, true)
 	require.NoError(t, err)
