@@ -132,6 +132,13 @@ func (p Payload) MCPTool() (server, tool string, ok bool) {
 	return server, tool, true
 }
 
+// MCPToolName is Claude Code's name for an MCP server's tool, which
+// MCPTool splits back when the payload names the server: how another
+// agent's MCP call is put in Claude Code's terms.
+func MCPToolName(server, tool string) string {
+	return "mcp__" + mcpKey(server) + "__" + tool
+}
+
 // mcpKey is how Claude Code spells a server name inside tool names.
 func mcpKey(name string) string {
 	return strings.Map(func(r rune) rune {

@@ -56,7 +56,7 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	case BeforeMCPExecution, AfterMCPExecution:
 		server := serverName(str(m["url"]), str(m["command"]))
 		tool := str(m["tool_name"])
-		p.ToolName = "mcp__" + server + "__" + tool
+		p.ToolName = claudecode.MCPToolName(server, tool)
 		p.MCPServer = &claudecode.MCPServer{Name: server}
 		p.ToolInput = object(m["tool_input"])
 		if event == AfterMCPExecution {

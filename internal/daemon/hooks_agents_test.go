@@ -45,7 +45,7 @@ func TestGeminiHooksJudgedLikeClaudeCode(t *testing.T) {
 		"tool_response":{"llmContent":`+jsonString(envFile)+`,"returnDisplay":""}}`)
 	assert.Equal(t, "allow", v.Decision, "AfterTool never denies")
 	v = postAgentHook(t, d, "gemini-cli", "g1", "BeforeTool", `{"session_id":"gs","hook_event_name":"BeforeTool",
-		"tool_name":"mcp__slack__post_message","tool_input":{"channel":"x","text":"`+awsSecret+`"},"mcp_context":{"server_name":"slack"}}`)
+		"tool_name":"mcp_slack_post_message","tool_input":{"channel":"x","text":"`+awsSecret+`"},"mcp_context":{"server_name":"slack","tool_name":"post_message"}}`)
 	assert.Equal(t, "deny", v.Decision)
 	assert.Contains(t, v.Reason, "Read")
 	v = postAgentHook(t, d, "gemini-cli", "g1", "BeforeTool", `{"tool_name":"run_shell_command",

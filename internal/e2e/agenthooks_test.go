@@ -83,8 +83,10 @@ func TestGeminiCLIHooksAgainstFlowd(t *testing.T) {
 	out, errOut = runHook(t, after, `{"session_id":"g","hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{"absolute_path":"/p/.env"},
 		"tool_response":{"llmContent":`+jsonText(agentEnv)+`,"returnDisplay":"Read 2 lines"}}`, f.socket, "gem")
 	assert.Empty(t, out, errOut)
-	out, _ = runHook(t, before, `{"session_id":"g","hook_event_name":"BeforeTool","tool_name":"mcp__slack__post_message",
-		"tool_input":{"channel":"general","text":"the key is `+flowSecret+`"},"mcp_context":{"server_name":"slack"}}`, f.socket, "gem")
+	// As Gemini CLI 0.61 sends it: mcp_<server>_<tool>, split in mcp_context.
+	out, _ = runHook(t, before, `{"session_id":"g","hook_event_name":"BeforeTool","tool_name":"mcp_slack_post_message",
+		"tool_input":{"channel":"general","text":"the key is `+flowSecret+`"},
+		"mcp_context":{"server_name":"slack","tool_name":"post_message","command":"npx","args":["-y","slack-mcp"]}}`, f.socket, "gem")
 	var v struct{ Decision, Reason string }
 	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
 	assert.Equal(t, "deny", v.Decision)

@@ -5,5 +5,8 @@
 // (Install, Uninstall, Inspect), which copy Claude Code's hooks shape.
 //
 // Facts here come from Gemini CLI's hooks reference (docs/hooks/reference.md
-// in google-gemini/gemini-cli); no payload was captured from a live CLI.
+// in google-gemini/gemini-cli), checked against the code of
+// @google/gemini-cli-core 0.61.0 (mcp_context, MCP tool names, built-in
+// tool names, the hooksConfig switch); no payload was captured from a
+// running CLI.
 package geminicli

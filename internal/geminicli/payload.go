@@ -58,7 +58,13 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 		ToolName:       name,
 		ToolInput:      m["tool_input"],
 	}
-	if server := mcpServer(m["mcp_context"]); server != "" && strings.HasPrefix(name, "mcp__") {
+	switch server, tool := mcpTool(m["mcp_context"]); {
+	case server != "" && tool != "":
+		// Gemini CLI 0.61 names MCP tools mcp_<server>_<tool>, which cannot
+		// be split; mcp_context names both parts.
+		p.ToolName = claudecode.MCPToolName(server, tool)
+		p.MCPServer = &claudecode.MCPServer{Name: server}
+	case server != "" && strings.HasPrefix(name, "mcp__"):
 		p.MCPServer = &claudecode.MCPServer{Name: server}
 	}
 	if t, ok := builtins[name]; ok {
@@ -86,19 +92,14 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	return ev, nil
 }
 
-// mcpServer is the server's name in mcp_context, whose fields Gemini CLI's
-// reference does not list; the names its source uses are tried.
-func mcpServer(raw json.RawMessage) string {
+// mcpTool reads mcp_context: the server's name as configured and the
+// tool's name on that server (Gemini CLI 0.61's McpToolContext).
+func mcpTool(raw json.RawMessage) (server, tool string) {
 	var c map[string]json.RawMessage
 	if json.Unmarshal(raw, &c) != nil {
-		return ""
+		return "", ""
 	}
-	for _, k := range []string{"server_name", "serverName", "server"} {
-		if s := str(c[k]); s != "" {
-			return s
-		}
-	}
-	return ""
+	return str(c["server_name"]), str(c["tool_name"])
 }
 
 // withFilePath adds Claude Code's file_path to a file tool's input, from

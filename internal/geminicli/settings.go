@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/jsonedit"
@@ -93,8 +94,7 @@ func Uninstall(path string) (jsonedit.Change, error) {
 type Installation struct {
 	Exists  bool
 	Entries []claudecode.Entry
-	// Disabled: the file turns hooks off ("hooks": {"enabled": false} or
-	// "tools": {"enableHooks": false}).
+	// Disabled: the file turns hooks, or flowd's, off (hooksOff).
 	Disabled bool
 }
 
@@ -113,19 +113,34 @@ func Inspect(path string) (Installation, error) {
 	if in.Entries, _, err = claudecode.FindHooks(b); err != nil {
 		return in, fmt.Errorf("read %s %s: %w", what, path, err)
 	}
-	var s struct {
-		Hooks struct {
-			Enabled *bool `json:"enabled"`
-		} `json:"hooks"`
-		Tools struct {
-			EnableHooks *bool `json:"enableHooks"`
-		} `json:"tools"`
-	}
-	json.Unmarshal(b, &s) // FindHooks read it; a member of another type is not a switch
-	in.Disabled = s.Hooks.Enabled != nil && !*s.Hooks.Enabled || s.Tools.EnableHooks != nil && !*s.Tools.EnableHooks
+	in.Disabled = hooksOff(b)
 	for i, e := range in.Entries {
 		st, err := os.Stat(e.Binary)
 		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
 	}
 	return in, nil
+}
+
+// hooksOff reports whether settings turn hooks off, or disable flowd's by
+// name: "hooksConfig": {"enabled": false} or {"disabled": ["flowd"]} in
+// Gemini CLI 0.61, "hooks": {"enabled": false} or "tools": {"enableHooks":
+// false} in earlier versions.
+func hooksOff(settings []byte) bool {
+	// Gemini CLI reads the switches in JavaScript: only false turns
+	// hooks off, any other value of another type is truthy.
+	type switches struct {
+		Enabled  json.RawMessage `json:"enabled"`
+		Disabled []string        `json:"disabled"`
+	}
+	var s struct {
+		HooksConfig switches `json:"hooksConfig"`
+		Hooks       switches `json:"hooks"`
+		Tools       struct {
+			EnableHooks json.RawMessage `json:"enableHooks"`
+		} `json:"tools"`
+	}
+	json.Unmarshal(settings, &s) // a member of another type is no switch
+	off := func(v json.RawMessage) bool { return string(v) == "false" }
+	return off(s.HooksConfig.Enabled) || off(s.Hooks.Enabled) || off(s.Tools.EnableHooks) ||
+		slices.Contains(s.HooksConfig.Disabled, HookName) || slices.Contains(s.Hooks.Disabled, HookName)
 }

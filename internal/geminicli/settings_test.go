@@ -133,3 +133,20 @@ func TestSettingsPath(t *testing.T) {
 	_, err = SettingsPath("local", "/repo")
 	assert.ErrorContains(t, err, "user and project")
 }
+
+func TestHooksOff(t *testing.T) {
+	for settings, off := range map[string]bool{
+		`{}`:                                     false,
+		`{"hooksConfig":{"enabled":true}}`:       false,
+		`{"hooksConfig":{"enabled":false}}`:      true,
+		`{"hooksConfig":{"disabled":["lint"]}}`:  false,
+		`{"hooksConfig":{"disabled":["flowd"]}}`: true,
+		`{"hooks":{"enabled":false}}`:            true,
+		`{"hooks":{"disabled":["flowd"]}}`:       true,
+		`{"tools":{"enableHooks":false}}`:        true,
+		`{"hooksConfig":{"enabled":"no"}}`:       false,
+		`{"hooks":{"BeforeTool":[]},"tools":{}}`: false,
+	} {
+		assert.Equal(t, off, hooksOff([]byte(settings)), settings)
+	}
+}
