@@ -25,11 +25,9 @@ type Event struct {
 
 // Translate reads a Claude Code hook event.
 func Translate(event string, payload []byte) (Event, error) {
-	p, err := ParsePayload(payload)
+	p, m, err := parsePayload(payload)
 	if err != nil {
 		return Event{}, err
 	}
-	var m map[string]json.RawMessage
-	json.Unmarshal(payload, &m) // ParsePayload checked it is an object
 	return Event{Name: event, Payload: p, Response: m["tool_response"], CanAsk: true}, nil
 }
