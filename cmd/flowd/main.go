@@ -6,6 +6,7 @@
 //	flowd doctor [--json]
 //	flowd classify NAME [--tool TOOL]
 //	flowd explain ACTIVITY_ID
+//	flowd audit verify [--from ID] [--json] | audit key
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
 //	flowd mcp
@@ -32,6 +33,7 @@ commands:
   doctor     check the installation; each problem comes with the command that fixes it
   classify   show how a server or tool is classified: classify NAME [--tool TOOL]
   explain    show why flowd decided what it did: explain ACTIVITY_ID
+  audit      the activity log's tamper evidence: audit verify [--from ID] [--json] | audit key
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
@@ -66,6 +68,8 @@ func main() {
 		err = cmdClassify(args)
 	case "explain":
 		err = cmdExplain(args, os.Stdout)
+	case "audit":
+		err = cmdAudit(args, os.Stdout)
 	case "quarantine":
 		err = cmdQuarantine(args, os.Stdout, openTTY)
 	case "pins":

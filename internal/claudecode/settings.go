@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/jsonedit"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 // Matcher selects the tools flowd's hooks run for. Claude Code reads it as
@@ -41,7 +42,7 @@ type HookOptions struct {
 // Command is the shell command Claude Code runs for event. It names no
 // socket, port or token: the hook finds flowd at run time.
 func Command(o HookOptions, event string) string {
-	c := ShellQuote(o.Binary) + " evaluate"
+	c := shellnorm.QuoteIfNeeded(o.Binary) + " evaluate"
 	if o.Agent != "" {
 		c += " --agent " + o.Agent
 	}
@@ -380,20 +381,4 @@ func firstWord(cmd string) (word, rest string) {
 		}
 	}
 	return b.String(), ""
-}
-
-// ShellQuote quotes a path for /bin/sh, which Claude Code runs hook
-// commands with (Git Bash on Windows), as Gemini CLI and Cursor do.
-func ShellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

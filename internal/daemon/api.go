@@ -24,6 +24,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/sessions/{id}/graph", d.serveGraph)
 	mux.HandleFunc("POST "+hookproto.Path, d.serveHook)
 	mux.HandleFunc("GET /api/v1/activity/{id}", d.serveRecord)
+	mux.HandleFunc("GET /api/v1/audit/verify", d.serveAuditVerify)
 	mux.HandleFunc("GET /api/v1/quarantine", d.serveQuarantine)
 	mux.HandleFunc("GET /api/v1/quarantine/{id}", d.serveQuarantined)
 	mux.HandleFunc("POST /api/v1/quarantine/{id}/release", d.serveRelease)
@@ -91,6 +92,7 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	}
 	st.Activity = d.store.Stats()
 	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
+	st.Audit = d.audit
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {

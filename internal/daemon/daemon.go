@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,12 +17,14 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/connguard"
 	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
@@ -88,6 +91,10 @@ type Daemon struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	damaged    []boltfile.Damage
+	// audit is the audit chain check run at start; auditKey signs and
+	// verifies (nil when it could not be loaded).
+	audit    *flowdclient.AuditCheck
+	auditKey ed25519.PrivateKey
 	// approvals checks the passphrase that releasing and approving need.
 	approvals *approval.Gate
 	started   time.Time
@@ -116,9 +123,9 @@ type Daemon struct {
 // verdicts already being decided, the activity log is flushed. ready, if
 // not nil, is closed once the socket accepts connections.
 func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
-	ensureDir := paths.EnsureSocketDir
+	ensureDir := localsock.EnsureSocketDir
 	if o.System {
-		ensureDir = paths.EnsureSystemSocketDir
+		ensureDir = localsock.EnsureSystemSocketDir
 	}
 	if err := ensureDir(o.Socket); err != nil {
 		return err
@@ -291,7 +298,9 @@ type stores struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	damaged    []boltfile.Damage // found at open, moved aside
-	events     *events.Hub       // hears each activity record once it is on disk
+	audit      *flowdclient.AuditCheck
+	auditKey   ed25519.PrivateKey // nil when it could not be loaded
+	events     *events.Hub        // hears each activity record once it is on disk
 }
 
 func openStores(o Options) (stores, error) {
@@ -301,7 +310,15 @@ func openStores(o Options) (stores, error) {
 	}
 	var err error
 	st.events = new(events.Hub)
+	st.audit = &flowdclient.AuditCheck{}
+	// Without its key flowd still runs (it is the firewall), chains
+	// records, and says in status that nothing is signed and why.
+	if st.auditKey, err = auditkey.LoadOrCreate(o.DataDir); err != nil {
+		o.Log.Error("the activity log's checkpoints cannot be signed; records are chained but unsigned, and retention is off", "err", err)
+		st.audit.Error = err.Error()
+	}
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+		Key:           st.auditKey,
 		Committed:     st.events.Publish,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
@@ -313,6 +330,7 @@ func openStores(o Options) (stores, error) {
 		return st, err
 	}
 	st.noteDamage(o.Log, st.activity.Damage(), "its records are lost")
+	st.checkAudit(o.Log)
 	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
@@ -324,6 +342,25 @@ func openStores(o Options) (stores, error) {
 	}
 	st.noteDamage(o.Log, st.pins.Damage(), "its pins are lost: no server is trusted on first use any more, each one's tools are held until approved (flowd pins approve SERVER)")
 	return st, nil
+}
+
+// checkAudit verifies the activity log's tail, from its last checkpoint
+// on (cheap: at most a checkpoint interval of records), for status.
+func (st *stores) checkAudit(log *slog.Logger) {
+	if st.auditKey == nil {
+		return
+	}
+	rep, err := st.activity.Verify(st.auditKey.Public().(ed25519.PublicKey), activity.VerifyOptions{Tail: true})
+	switch {
+	case err != nil:
+		st.audit.Error = err.Error()
+		log.Error("cannot check the activity log's audit chain", "err", err)
+	case !rep.OK():
+		p := rep.FirstBad()
+		log.Error("the activity log's audit chain does not verify: it was tampered with; flowd audit verify says more",
+			"first_bad", p.ID, "chain_seq", p.Seq, "problem", p.Detail)
+	}
+	st.audit.Report, st.audit.Verified = &rep, err == nil && rep.OK()
 }
 
 // noteDamage logs a store found damaged and moved aside, and keeps it
@@ -355,7 +392,7 @@ func (st stores) close() error {
 
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, st stores) (*Daemon, error) {
-	d := &Daemon{socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}

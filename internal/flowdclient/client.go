@@ -3,6 +3,8 @@ package flowdclient
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,6 +53,17 @@ type Status struct {
 	// ConfigHeld is the config flowd held back because it lowers
 	// protection, waiting for flowd config apply.
 	ConfigHeld *HeldConfig `json:"config_held,omitempty"`
+	// Audit is the activity log's audit chain check flowd ran as it
+	// started (the records since the last signed checkpoint).
+	Audit *AuditCheck `json:"audit,omitempty"`
+}
+
+// AuditCheck is a check of the activity log's audit chain.
+type AuditCheck struct {
+	Verified bool             `json:"verified"`
+	Report   *activity.Report `json:"report,omitempty"`
+	// Error is why the check could not run, or why nothing is signed.
+	Error string `json:"error,omitempty"`
 }
 
 // Shim is one connected shim.
@@ -147,6 +160,22 @@ func (c *Client) Activity(f activity.Filter) ([]activity.Record, error) {
 	var recs []activity.Record
 	err := c.get("/api/v1/activity?"+query(f).Encode(), &recs)
 	return recs, err
+}
+
+// AuditVerify has flowd check its activity log's audit chain, from the
+// record with ID from on (0: all of it), against pub (nil: flowd's own
+// audit key).
+func (c *Client) AuditVerify(from uint64, pub ed25519.PublicKey) (activity.Report, error) {
+	q := url.Values{}
+	if from != 0 {
+		q.Set("from", strconv.FormatUint(from, 10))
+	}
+	if pub != nil {
+		q.Set("key", base64.RawURLEncoding.EncodeToString(pub))
+	}
+	var rep activity.Report
+	err := c.get("/api/v1/audit/verify?"+q.Encode(), &rep)
+	return rep, err
 }
 
 // Export streams the records f selects to w, oldest first, as JSON lines

@@ -8,6 +8,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 	"github.com/flowd-dev/flowd/internal/ssrf"
 )
 
@@ -118,7 +119,7 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 				}
 			}
 			for _, c := range w.code {
-				lines = append(lines, "python3 -c "+quote(c))
+				lines = append(lines, "python3 -c "+shellnorm.Quote(c))
 			}
 			w.writes(&f)
 		}
@@ -290,17 +291,12 @@ func joinArgs(a any) string {
 		var out []string
 		for _, e := range x {
 			if s, ok := e.(string); ok {
-				out = append(out, quote(s))
+				out = append(out, shellnorm.Quote(s))
 			}
 		}
 		return strings.Join(out, " ")
 	}
 	return ""
-}
-
-// quote makes s one literal shell word.
-func quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (w *walker) str(key, s string) {

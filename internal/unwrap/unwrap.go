@@ -21,6 +21,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // minRun is the shortest encoded run worth decoding: shorter runs decode
@@ -121,7 +123,7 @@ var wholeUndoings = []func([]byte) ([]byte, bool){
 		if bytes.IndexAny(t, "%+") < 0 {
 			return nil, false
 		}
-		return percentDecode(t), true
+		return PercentDecode(t, true), true
 	},
 	func(t []byte) ([]byte, bool) {
 		if bytes.IndexAny(t, `\&`) < 0 {
@@ -240,32 +242,21 @@ var encChar = func() (t [256]bool) {
 	return t
 }()
 
-// percentDecode decodes %XX escapes and '+' (a space in query strings),
-// keeping malformed escapes as they are.
-func percentDecode(s []byte) []byte {
+// PercentDecode decodes %XX escapes, keeping malformed ones as they are
+// (and, as flowd has always read them, one that ends the text). With
+// plusIsSpace a '+' is a space too, as in a query string.
+func PercentDecode(s []byte, plusIsSpace bool) []byte {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		switch {
-		case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+		case s[i] == '%' && i+2 < len(s) && jsontext.IsHex(s[i+1]) && jsontext.IsHex(s[i+2]):
+			out = append(out, jsontext.Unhex(s[i+1])<<4|jsontext.Unhex(s[i+2]))
 			i += 2
-		case s[i] == '+':
+		case s[i] == '+' && plusIsSpace:
 			out = append(out, ' ')
 		default:
 			out = append(out, s[i])
 		}
 	}
 	return out
-}
-
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
 }
