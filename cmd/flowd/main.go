@@ -9,6 +9,7 @@
 //	flowd audit verify [--from ID] [--json] | audit key
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
+//	flowd fingerprints list | key | export FILE | import FILE
 //	flowd mcp
 //	flowd ui [--print]
 //	flowd passphrase set
@@ -36,6 +37,8 @@ commands:
   audit      the activity log's tamper evidence: audit verify [--from ID] [--json] | audit key
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
+  fingerprints
+             prints of attacks caught, shared as signed feeds: fingerprints list | key | export FILE | import FILE
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
   ui         open the dashboard in your browser (ui --print prints its one-time URL)
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
@@ -74,6 +77,8 @@ func main() {
 		err = cmdQuarantine(args, os.Stdout, openTTY)
 	case "pins":
 		err = cmdPins(args, os.Stdout, openTTY)
+	case "fingerprints":
+		err = cmdFingerprints(args, os.Stdout)
 	case "passphrase":
 		err = cmdPassphrase(args, os.Stdout, openTTY)
 	case "doctor":

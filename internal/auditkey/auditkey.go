@@ -1,7 +1,9 @@
 // Package auditkey keeps the Ed25519 key that signs the activity log's
-// checkpoints: a private key file only its owner may read, made on first
-// start, and beside it the public key, which `flowd audit key` prints for
-// whoever verifies the log elsewhere (a SIEM, an auditor).
+// checkpoints and the feeds of attack prints this flowd exports: a
+// private key file only its owner may read, made on first start, and
+// beside it the public key, which `flowd audit key` prints for whoever
+// verifies the log elsewhere (a SIEM, an auditor) and `flowd fingerprints
+// key` for machines that trust this one's feeds.
 package auditkey
 
 import (

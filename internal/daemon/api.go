@@ -30,6 +30,8 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("POST /api/v1/quarantine/{id}/release", d.serveRelease)
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
+	mux.HandleFunc("GET /api/v1/attack-prints", d.serveAttackPrints)
+	mux.HandleFunc("POST /api/v1/attack-prints/import", d.serveImportPrints)
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
 	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
 	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)

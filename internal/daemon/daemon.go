@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/config"
@@ -297,6 +298,7 @@ type stores struct {
 	activity   *activity.Store
 	quarantine *quarantine.Store
 	pins       *pins.Store
+	attacks    *attackprint.Store
 	damaged    []boltfile.Damage // found at open, moved aside
 	audit      *flowdclient.AuditCheck
 	auditKey   ed25519.PrivateKey // nil when it could not be loaded
@@ -309,7 +311,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
-	st.events = new(events.Hub)
+	st.events = events.NewHub(maxStreams)
 	st.audit = &flowdclient.AuditCheck{}
 	// Without its key flowd still runs (it is the firewall), chains
 	// records, and says in status that nothing is signed and why.
@@ -341,6 +343,11 @@ func openStores(o Options) (stores, error) {
 		return st, err
 	}
 	st.noteDamage(o.Log, st.pins.Damage(), "its pins are lost: no server is trusted on first use any more, each one's tools are held until approved (flowd pins approve SERVER)")
+	if st.attacks, err = attackprint.Open(filepath.Join(o.DataDir, "attacks.db"), attackprint.Options{Recover: true}); err != nil {
+		st.close()
+		return st, err
+	}
+	st.noteDamage(o.Log, st.attacks.Damage(), "its attack prints are lost: attacks caught before are known again only when caught again or a feed is imported again")
 	return st, nil
 }
 
@@ -387,6 +394,9 @@ func (st stores) close() error {
 	if st.pins != nil {
 		errs = append(errs, st.pins.Close())
 	}
+	if st.attacks != nil {
+		errs = append(errs, st.attacks.Close())
+	}
 	return errors.Join(errs...)
 }
 
@@ -407,7 +417,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	// The config file may have been edited to lower protection while
 	// flowd was stopped: then the config last in force stays.
 	cfg, held := d.startConfig(o.Config)
-	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
+	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins, Attacks: st.attacks}, o.Log)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,40 @@ type textReader struct {
 
 func newTextReader(raw []byte) *textReader {
 	raw = bytes.TrimSpace(raw)
-	return &textReader{raw: raw, json: len(raw) > 0 && (raw[0] == '{' || raw[0] == '[' || raw[0] == '"')}
+	return &textReader{raw: raw, json: startsJSON(raw)}
+}
+
+// startsJSON reports whether raw begins as a JSON document does. The
+// first byte alone is not enough: an INI or TOML file starts with
+// "[section]" (~/.aws/credentials is "[default]"), and read as JSON it
+// would give only its quoted strings, leaving its keys unread.
+func startsJSON(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(raw[1:], " \t\r\n")
+	switch raw[0] {
+	case '"':
+		return true
+	case '{':
+		return len(rest) == 0 || rest[0] == '"' || rest[0] == '}'
+	case '[':
+		if len(rest) == 0 {
+			return true
+		}
+		switch c := rest[0]; {
+		case c == '"' || c == '{' || c == '[' || c == ']' || c == '-' || isDigit(c):
+			return true
+		case c == 't' || c == 'f' || c == 'n':
+			for _, lit := range []string{"true", "false", "null"} {
+				if after, ok := bytes.CutPrefix(rest, []byte(lit)); ok {
+					// "[true-colors]" is a section; "[true, 1]" JSON.
+					return len(after) == 0 || !isWordByte(after[0]) && after[0] != '-' && after[0] != '.'
+				}
+			}
+		}
+	}
+	return false
 }
 
 // done reports whether all of the text has been read.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
@@ -268,17 +269,27 @@ func (c *Client) Record(id uint64) (activity.Record, error) {
 	return r, err
 }
 
-// Quarantine lists quarantined results, newest first, without content.
+// Quarantine lists quarantined results, newest first, as metadata:
+// without content or excerpts.
 func (c *Client) Quarantine() ([]quarantine.Item, error) {
 	var items []quarantine.Item
 	err := c.get("/api/v1/quarantine", &items)
 	return items, err
 }
 
-// QuarantineItem returns one quarantined result with its content.
+// QuarantineItem returns one quarantined result's metadata.
 func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
 	var it quarantine.Item
 	err := c.get("/api/v1/quarantine/"+url.PathEscape(id), &it)
+	return it, err
+}
+
+// QuarantineContent returns one quarantined result with what it says:
+// its content and the detections' excerpts. Callers show it only to
+// someone who asked to see it.
+func (c *Client) QuarantineContent(id string) (quarantine.Item, error) {
+	var it quarantine.Item
+	err := c.get("/api/v1/quarantine/"+url.PathEscape(id)+"?confirm_view=true", &it)
 	return it, err
 }
 
@@ -319,4 +330,31 @@ func (c *Client) UILogin() (string, error) {
 	}
 	err := c.post("/api/v1/ui/login", struct{}{}, &out)
 	return out.URL, err
+}
+
+// FeedImport carries a feed file of attack prints to import, as written.
+type FeedImport struct {
+	Feed []byte `json:"feed"`
+}
+
+// FeedImported is what an import did.
+type FeedImported struct {
+	Prints  int `json:"prints"`  // in the feed, usable
+	Added   int `json:"added"`   // new to this flowd
+	Skipped int `json:"skipped"` // not shaped as flowd makes prints
+	Total   int `json:"total"`   // prints this flowd holds now
+}
+
+// AttackPrints lists the prints of known attacks.
+func (c *Client) AttackPrints() ([]attackprint.Print, error) {
+	var list []attackprint.Print
+	err := c.get("/api/v1/attack-prints", &list)
+	return list, err
+}
+
+// ImportFeed imports a signed feed of attack prints.
+func (c *Client) ImportFeed(feed []byte) (FeedImported, error) {
+	var out FeedImported
+	err := c.post("/api/v1/attack-prints/import", FeedImport{Feed: feed}, &out)
+	return out, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/sharedpath"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 	"github.com/flowd-dev/flowd/internal/ssrf"
 )
@@ -74,6 +75,12 @@ type argFacts struct {
 	// forAgents: the file is one agents read as their instructions.
 	texts     []string
 	forAgents bool
+	// shared is the file written where others read it (sharedpath), and
+	// why: a write there sends what it holds.
+	shared string
+	// keyRead is a file of private key material the call names and does
+	// not write (secretfile.KeyMaterial).
+	keyRead string
 }
 
 // network reports whether the commands the call runs talk to other
@@ -122,6 +129,9 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 				lines = append(lines, "python3 -c "+shellnorm.Quote(c))
 			}
 			w.writes(&f)
+			if f.writes {
+				f.keyRead = ""
+			}
 		}
 	}
 	f.commands = lines
@@ -312,6 +322,9 @@ func (w *walker) str(key, s string) {
 		if why := secretfile.Why(s); why != "" {
 			w.f.reads = append(w.f.reads, s+" ("+why+")")
 		}
+		if w.f.keyRead == "" && secretfile.KeyMaterial(s) {
+			w.f.keyRead = s
+		}
 	case contentKeys[key]:
 		w.content = append(w.content, s)
 		w.f.texts = append(w.f.texts, s)
@@ -348,6 +361,9 @@ func (w *walker) writes(f *argFacts) {
 	f.writes = true
 	for _, p := range w.paths {
 		f.forAgents = f.forAgents || agentInstructions(p)
+		if why := sharedpath.Why(p); why != "" && f.shared == "" {
+			f.shared = p + ", " + why
+		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
 			if auto == "" && !cmdrisk.Script(p, c) {

@@ -3,8 +3,8 @@
 // does not list encodings to look for; it applies every cheap reversible
 // undoing that changes the text (URL escaping at any depth, numeric and
 // named character escapes, invisible characters and look-alike letters,
-// separators between characters or bytes, base64/base32/hex runs, gzip and
-// zlib inside them) and then applies them again to what came out, so
+// separators between characters or bytes, a value split across the fields
+// of a JSON message, base64/base32/hex runs, gzip and zlib inside them) and then applies them again to what came out, so
 // nested encodings fall apart layer by layer. Detectors look at each view
 // it returns as well as at the text itself.
 //
@@ -106,6 +106,11 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 	}
 	if depth == 1 {
+		// A value split across a message's fields, put together again,
+		// and decoded further (a base64 run split in two).
+		if j, ok := joinFields(text); ok {
+			w.add(j, depth)
+		}
 		// Reorderings and rotations of the tokens: a key sent backwards or
 		// in ROT13 is still the key. Only the first layer: they undo a
 		// choice made once.
