@@ -685,7 +685,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				continue
 			}
 			var hits []fingerprint.SecretMatch
-			hits, complete = sec.Find(c, b)
+			hits, complete = sec.FindCanonical(c, b)
 			for _, h := range hits {
 				h.Encoding = EncCanonical
 				secretHits = append(secretHits, h)
