@@ -152,7 +152,10 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	var views [][]byte
-	if pc.External {
+	if !pc.External && facts.shared != "" {
+		pc.Shared = facts.shared
+	}
+	if pc.External || pc.Shared != "" {
 		b := budget.For(checkBudget, waitBound)
 		r := checkWithin(b, func() checked {
 			defer b.Start()() // its own time is its thread's CPU time
@@ -167,6 +170,11 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
+		if !pc.External {
+			// A write where others read it: its secrets count, its flows
+			// (internal data written locally) do not.
+			pc.FlowType, pc.Sources = "", nil
+		}
 		pc.Unfinished, pc.Overdue = out.Analysis.Unfinished, out.Analysis.Overdue
 		switch {
 		case pc.Overdue:
@@ -196,6 +204,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
+	pc.KeyRead = facts.keyRead
 	if planted != nil {
 		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
 	}
@@ -211,9 +220,9 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
 	// What finish reads, copied: a closure over pc would move it to the
 	// heap on every call.
-	external, endpoint := pc.External, pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
+	analysed, endpoint := pc.External || pc.Shared != "", pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
 	finish := func() {
-		if !external {
+		if !analysed {
 			// For the log only: a call to an internal destination is not
 			// held up, and its check has a budget of its own.
 			b := budget.For(checkBudget, waitBound)
