@@ -27,13 +27,14 @@ func alphabetic(r rune) bool {
 	return r < 0x80 && isASCIILetter(r) || unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic)
 }
 
-// marksOf counts the marks a precomposed letter decomposes into.
-func marksOf(r rune) int {
+// marksOf counts the marks the precomposed letter r at the start of s
+// decomposes into.
+func marksOf(r rune, s string) int {
 	if r < 0xc0 {
 		return 0
 	}
 	n := 0
-	for _, d := range norm.NFD.String(string(r)) {
+	for _, d := range string(norm.NFD.PropertiesString(s).Decomposition()) {
 		if isMark(d) {
 			n++
 		}
@@ -45,7 +46,7 @@ func marksOf(r rune) int {
 // marked abnormally or when no letter carries it.
 func (n *normaliser) mark(i, size int) int {
 	prev, _ := utf8.DecodeLastRuneInString(n.src[:i])
-	if i == 0 || !(unicode.IsLetter(prev) || isMark(prev) || isInvisible(prev)) || n.marksAbnormal(i) {
+	if i == 0 || !(unicode.In(prev, unicode.L, unicode.M) || isInvisible(prev)) || n.marksAbnormal(i) {
 		n.ev.combiningMarks++
 		n.ev.combiningSpan.add(i, i+size)
 		n.repl(i, i+size, "")
@@ -55,21 +56,39 @@ func (n *normaliser) mark(i, size int) int {
 	return i + size
 }
 
-// stripMarks writes a precomposed letter of an abnormally marked word as
-// its base letter. ok is false when the letter stays as it is.
+// stripMarks writes a letter of an abnormally marked word as its base
+// letter, before NFKC composes it with the marks that follow. ok is false
+// when the letter stays as it is.
 func (n *normaliser) stripMarks(i int, r rune, size int) (int, bool) {
-	if marksOf(r) == 0 || !alphabetic(r) || !n.marksAbnormal(i) {
+	if !alphabetic(r) {
+		return i, false
+	}
+	next, _ := utf8.DecodeRuneInString(n.src[i+size:])
+	if !isMark(next) && marksOf(r, n.src[i:]) == 0 || !n.marksAbnormal(i) {
 		return i, false
 	}
 	var base []rune
-	for _, d := range norm.NFD.String(string(r)) {
+	for _, d := range norm.NFD.String(n.src[i : i+size]) {
 		if !isMark(d) {
 			base = append(base, d)
 		}
 	}
 	n.ev.combiningMarks++
 	n.ev.combiningSpan.add(i, i+size)
-	n.repl(i, i+size, foldReplacement(norm.NFKC.String(string(base))))
+	out := norm.NFKC.String(string(base))
+	if len(base) == 1 {
+		if l, ok := lookalike(base[0]); ok {
+			// folded as an unmarked letter would be: only inside a word
+			// that mixes scripts
+			if i >= n.wordEnd {
+				n.decideWord(i)
+			}
+			if n.foldWord {
+				out = string(rune(l))
+			}
+		}
+	}
+	n.repl(i, i+size, out)
 	return i + size, true
 }
 
@@ -80,7 +99,7 @@ func (n *normaliser) marksAbnormal(i int) bool {
 		return n.markFold
 	}
 	t := n.src
-	word := func(r rune) bool { return unicode.IsLetter(r) || isMark(r) || isInvisible(r) }
+	word := func(r rune) bool { return unicode.In(r, unicode.L, unicode.M) || isInvisible(r) }
 	ws := i
 	for ws > 0 && i-ws < 4*maxWordScan {
 		r, size := utf8.DecodeLastRuneInString(t[:ws])
@@ -97,25 +116,56 @@ func (n *normaliser) marksAbnormal(i int) bool {
 		}
 		we += size
 	}
-	letters, marked, stack, deepest, abc := 0, 0, 0, 0, true
-	for _, r := range t[ws:we] {
+	w := countMarks(t[ws:we])
+	n.markStart, n.markEnd = ws, we
+	n.markFold = w.abc && (w.deepest >= 3 || w.letters >= minMarkedLetters && w.marked*4 >= w.letters*3 &&
+		// Separate marks after letters are not how a keyboard writes;
+		// precomposed ones on a whole word are (Czech "šíří"), unless the
+		// text around is marked as heavily.
+		(w.loose*2 >= w.marked || n.markedAround(ws, we)))
+	return n.markFold
+}
+
+type markCount struct {
+	letters, marked, loose, deepest int
+	abc                             bool // all letters Latin, Greek or Cyrillic
+}
+
+func countMarks(s string) markCount {
+	c := markCount{abc: true}
+	stack := 0
+	for k, r := range s {
 		switch {
 		case isMark(r):
-			if stack == 0 && letters > 0 {
-				marked++
+			if stack == 0 && c.letters > 0 {
+				c.marked++
+				c.loose++
 			}
 			stack++
 		case unicode.IsLetter(r):
-			letters++
-			abc = abc && alphabetic(r)
-			stack = marksOf(r)
+			c.letters++
+			c.abc = c.abc && alphabetic(r)
+			stack = marksOf(r, s[k:])
 			if stack > 0 {
-				marked++
+				c.marked++
 			}
 		}
-		deepest = max(deepest, stack)
+		c.deepest = max(c.deepest, stack)
 	}
-	n.markStart, n.markEnd = ws, we
-	n.markFold = abc && (letters >= minMarkedLetters && marked*4 >= letters*3 || deepest >= 3)
-	return n.markFold
+	return c
+}
+
+// markedAround: the text around [ws, we) carries marks on at least half
+// its letters. No language accents half its letters.
+func (n *normaliser) markedAround(ws, we int) bool {
+	t := n.src
+	a, b := max(0, ws-160), min(len(t), we+160)
+	for a > 0 && !utf8.RuneStart(t[a]) {
+		a--
+	}
+	for b < len(t) && !utf8.RuneStart(t[b]) {
+		b++
+	}
+	c := countMarks(t[a:b])
+	return c.letters >= 8 && c.marked*2 >= c.letters
 }

@@ -41,6 +41,8 @@ var (
 	// Text for the model in the third person: "performed by the coding
 	// tool, not the human", "for the AI", "the assistant should".
 	thirdPersonRe = regexp.MustCompile(`(?:by|for|to)\s+the\s+(?:ai|assistant|agent|model|coding\s+(?:tool|agent|assistant)|bot|llm)\b|not\s+(?:by\s+|for\s+)?the\s+(?:human|user|person|developer)|\bthe\s+(?:ai|assistant|agent|coding\s+tool|model)\s+(?:should|must|will|needs?\s+to|is\s+to)\b`)
+	// Where a secret lives, in words.
+	homeRe = regexp.MustCompile(`home\s+(?:folder|directory|dir)|hidden\s+(?:\p{L}+\s+)?(?:folder|directory|file)|dotfile|~/`)
 	// Numbered steps: an order split so that no sentence holds all of it.
 	stepRe = regexp.MustCompile(`(?m)(?:^|\n)\s*(?:step\s+\w+|\d+[.)]|[-*])\s`)
 )
@@ -49,12 +51,31 @@ var (
 // an address may be and still read as one order.
 const secretFlowReach = 1200
 
+// maxAddresses bounds the addresses a text is searched for.
+const maxAddresses = 64
+
+// nearest returns the address closest to pos, or -1.
+func nearest(addrs [][]int, pos int) (int, int) {
+	best, dist := -1, 0
+	for k, a := range addrs {
+		d := max(a[0]-pos, pos-a[1], 0)
+		if best < 0 || d < dist {
+			best, dist = k, d
+		}
+	}
+	if best < 0 {
+		return -1, -1
+	}
+	return addrs[best][0], addrs[best][1]
+}
+
 // findSecretFlow judges the text around secretFileKW hits.
 func (f *fieldScan) findSecretFlow(hits []int) {
 	if len(hits) == 0 {
 		return
 	}
 	lt := f.lt
+	var addrs [][]int // found once, on the first name that needs them
 	for n, h := range hits {
 		if n >= maxRequestSentences {
 			return
@@ -63,18 +84,33 @@ func (f *fieldScan) findSecretFlow(hits []int) {
 		if !ok || f.publicKeyNear(h) {
 			continue
 		}
-		lo, hi := max(0, h-secretFlowReach), min(len(lt), h+secretFlowReach)
-		addr := outsideAddrRe.FindStringIndex(lt[lo:hi])
-		if addr == nil {
+		if addrs == nil {
+			addrs = outsideAddrRe.FindAllStringIndex(lt, maxAddresses)
+			if addrs == nil {
+				return
+			}
+		}
+		ab, ae := nearest(addrs, h)
+		if ab < 0 || ab > h+secretFlowReach || ae < h-secretFlowReach {
 			continue
 		}
-		ab, ae := lo+addr[0], lo+addr[1]
 		// The sentences of the name and of the address, and what lies
 		// between them, are where the verb and addressee are looked for.
+		// The sentence after them too: a split order's verb often
+		// comes in the next step ("Step three: submit it").
 		wa, _ := requestSentence(lt, min(h, ab))
 		_, wb := requestSentence(lt, max(h, ae-1))
+		if wb+2 < len(lt) {
+			_, wb = requestSentence(lt, wb+2)
+		}
 		win := lt[wa:max(wb, wa)]
 		verb, negated := flowVerb(win)
+		if !strong {
+			// a secret's name with where it lives on the user's machine
+			// is a path in words
+			sa, sb := requestSentence(lt, na)
+			strong = homeRe.MatchString(lt[sa:sb])
+		}
 		sev, note := 0.0, "a secret file and an outside address"
 		switch {
 		case strong && verb:
