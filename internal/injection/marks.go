@@ -1,6 +1,7 @@
 package injection
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,20 +28,27 @@ func alphabetic(r rune) bool {
 	return r < 0x80 && isASCIILetter(r) || unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic)
 }
 
-// marksOf counts the marks the precomposed letter r at the start of s
-// decomposes into.
-func marksOf(r rune, s string) int {
-	if r < 0xc0 {
+// marksOf counts the marks a precomposed letter decomposes into.
+func marksOf(r rune) int {
+	if r < 0xc0 || r >= 0x2000 { // precomposed letters of the three scripts lie between
 		return 0
 	}
-	n := 0
-	for _, d := range string(norm.NFD.PropertiesString(s).Decomposition()) {
-		if isMark(d) {
-			n++
+	return int(markTable()[r])
+}
+
+// markTable holds marksOf for the runes below U+2000, computed once: the
+// normaliser asks for every accented letter.
+var markTable = sync.OnceValue(func() *[0x2000]uint8 {
+	var t [0x2000]uint8
+	for r := rune(0xc0); r < 0x2000; r++ {
+		for _, d := range norm.NFD.String(string(r)) {
+			if isMark(d) {
+				t[r]++
+			}
 		}
 	}
-	return n
-}
+	return &t
+})
 
 // mark handles a combining mark at i: dropped when the word it is in is
 // marked abnormally or when no letter carries it.
@@ -60,11 +68,14 @@ func (n *normaliser) mark(i, size int) int {
 // letter, before NFKC composes it with the marks that follow. ok is false
 // when the letter stays as it is.
 func (n *normaliser) stripMarks(i int, r rune, size int) (int, bool) {
-	if !alphabetic(r) {
+	next, _ := utf8.DecodeRuneInString(n.src[i+size:])
+	loose := isMark(next)
+	// Precomposed letters with marks lie in the Latin, Greek and
+	// Cyrillic blocks: other letters cost no more than this.
+	if !loose && !(r >= 0xc0 && r < 0x530 || r >= 0x1e00 && r < 0x2000) || !alphabetic(r) {
 		return i, false
 	}
-	next, _ := utf8.DecodeRuneInString(n.src[i+size:])
-	if !isMark(next) && marksOf(r, n.src[i:]) == 0 || !n.marksAbnormal(i) {
+	if !loose && marksOf(r) == 0 || !n.marksAbnormal(i) {
 		return i, false
 	}
 	var base []rune
@@ -134,7 +145,7 @@ type markCount struct {
 func countMarks(s string) markCount {
 	c := markCount{abc: true}
 	stack := 0
-	for k, r := range s {
+	for _, r := range s {
 		switch {
 		case isMark(r):
 			if stack == 0 && c.letters > 0 {
@@ -145,7 +156,7 @@ func countMarks(s string) markCount {
 		case unicode.IsLetter(r):
 			c.letters++
 			c.abc = c.abc && alphabetic(r)
-			stack = marksOf(r, s[k:])
+			stack = marksOf(r)
 			if stack > 0 {
 				c.marked++
 			}

@@ -157,14 +157,14 @@ func unPigWord(w string) string {
 	return cands[0]
 }
 
-// pigLatinText: most words of three letters or more end in "ay".
+// pigLatinText: most words of four letters or more end in "ay".
 func pigLatinText(lt string) bool {
 	if strings.Count(lt, "ay") < 4 {
 		return false
 	}
 	words, pig := 0, 0
 	eachWord(lt, func(i, j int) {
-		if utf8.RuneCountInString(lt[i:j]) < 3 {
+		if utf8.RuneCountInString(lt[i:j]) < 4 {
 			return
 		}
 		words++
