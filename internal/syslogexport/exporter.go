@@ -91,6 +91,7 @@ func (e *Exporter) Configure(cfg config.Syslog) error {
 	if cfg.Enabled && cfg.Transport == config.SyslogTLS {
 		var err error
 		if tc, err = tlsConfig(cfg); err != nil {
+			e.fail(err)
 			return err
 		}
 	}
