@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"io"
 	"log/slog"
 	"math/big"
 	"net"
@@ -260,4 +261,37 @@ func writePEM(t *testing.T, dir, name, typ string, der []byte) string {
 	p := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(p, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600))
 	return p
+}
+
+// BenchmarkExportTCP is records sent per second to a TCP receiver on this
+// machine that reads and discards them.
+func BenchmarkExportTCP(b *testing.B) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(b, err)
+	b.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go io.Copy(io.Discard, c)
+		}
+	}()
+	e, err := New(config.Syslog{Enabled: true, Address: l.Addr().String(), Transport: config.SyslogTCP,
+		Format: config.SyslogRFC5424, QueueLimit: 1 << 30}, slog.New(slog.DiscardHandler))
+	require.NoError(b, err)
+	b.Cleanup(e.Close)
+	r := sample()
+	start := time.Now()
+	n := 0
+	for b.Loop() {
+		n++
+		r.ID = uint64(n)
+		e.Offer(r)
+	}
+	for e.Status().Sent < uint64(n) {
+		time.Sleep(time.Millisecond) // a benchmark's wait for the last write
+	}
+	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "records/s")
 }
