@@ -112,6 +112,7 @@ func (e *Exporter) Configure(cfg config.Syslog) error {
 	}
 	if e.conn != nil {
 		e.conn.Close()
+		e.conn = nil
 	}
 	e.signal()
 	select {
@@ -192,7 +193,8 @@ func (e *Exporter) Status() Status {
 	defer e.mu.Unlock()
 	s := e.st
 	s.Queued = e.queued()
-	s.Connected = e.conn != nil && !e.conn.dead()
+	// A connection made for an older config is being replaced.
+	s.Connected = e.cfg.Enabled && e.conn != nil && e.conn.gen == e.gen && !e.conn.dead()
 	return s
 }
 

@@ -213,6 +213,7 @@ func TestConfigure(t *testing.T) {
 	e := start(t, config.Syslog{Address: r.addr, Transport: config.SyslogTCP})
 	e.Offer(rec(1))
 	expect(t, r, 1)
+	until(t, "sent", func() bool { return e.Status().Sent == 1 })
 
 	// Off: nothing is queued.
 	off := config.Syslog{Transport: config.SyslogTCP, Format: config.SyslogRFC5424}
