@@ -16,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
+	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -183,8 +184,32 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if l := auditLine(st.Audit); l != "" {
 		fmt.Fprintln(out, l)
 	}
+	if l := exportLine(st.Export); l != "" {
+		fmt.Fprintln(out, l)
+	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",
 			u.Since.Local().Format(time.DateTime))
 	}
+}
+
+// exportLine is the syslog exporter's state: where to, whether it is
+// connected, what waits, what was sent and dropped, the last error.
+func exportLine(x *syslogexport.Status) string {
+	if x == nil {
+		return ""
+	}
+	state := "connected"
+	switch {
+	case !x.Enabled:
+		state = "off"
+	case !x.Connected:
+		state = "NOT CONNECTED"
+	}
+	l := fmt.Sprintf("export   syslog %s %s (%s): %s, %d queued of %d, %d sent, %d dropped",
+		x.Transport, x.Address, x.Format, state, x.Queued, x.QueueLimit, x.Sent, x.Dropped)
+	if x.LastError != "" {
+		l += fmt.Sprintf("; last error %s: %s", x.LastErrAt.Local().Format(time.DateTime), x.LastError)
+	}
+	return l
 }

@@ -95,6 +95,9 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	st.Activity = d.store.Stats()
 	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
 	st.Audit = d.audit
+	if x := d.export.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" {
+		st.Export = &x
+	}
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {

@@ -84,10 +84,19 @@ func (d *Daemon) hold(c *config.Config, changes []string, when string) *HeldErro
 // applyConfig puts c in force and remembers it as such.
 func (d *Daemon) applyConfig(s *judge.Settings) {
 	d.hub.Reload(s)
+	d.configureExport(s.Cfg)
 	d.mu.Lock()
 	d.held = nil
 	d.mu.Unlock()
 	d.saveInForce(s.Cfg)
+}
+
+// configureExport points the exporter at c's receiver. Files it cannot
+// read leave export failing, which status shows: flowd still judges.
+func (d *Daemon) configureExport(c *config.Config) {
+	if err := d.export.Configure(c.Export.Syslog); err != nil {
+		d.log.Error("syslog export cannot start; records are not exported until the config is fixed", "err", err)
+	}
 }
 
 // saveInForce writes c as the config in force. A failure is logged: the

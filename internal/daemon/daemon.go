@@ -32,6 +32,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/sessionid"
+	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
@@ -115,6 +116,7 @@ type Daemon struct {
 	// events hands committed records to the live event streams, which
 	// end when stopping is closed.
 	events   *events.Hub
+	export   *syslogexport.Exporter
 	stopping chan struct{}
 	// ui is the dashboard, nil when it is off.
 	ui *dashboard.Server
@@ -303,6 +305,9 @@ type stores struct {
 	audit      *flowdclient.AuditCheck
 	auditKey   ed25519.PrivateKey // nil when it could not be loaded
 	events     *events.Hub        // hears each activity record once it is on disk
+	// export sends each record on disk to a syslog receiver (off until
+	// newDaemon configures it with the config in force).
+	export *syslogexport.Exporter
 }
 
 func openStores(o Options) (stores, error) {
@@ -312,6 +317,9 @@ func openStores(o Options) (stores, error) {
 	}
 	var err error
 	st.events = events.NewHub(maxStreams)
+	if st.export, err = syslogexport.New(config.Syslog{}, o.Log); err != nil {
+		return st, err
+	}
 	st.audit = &flowdclient.AuditCheck{}
 	// Without its key flowd still runs (it is the firewall), chains
 	// records, and says in status that nothing is signed and why.
@@ -321,7 +329,7 @@ func openStores(o Options) (stores, error) {
 	}
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
 		Key:           st.auditKey,
-		Committed:     st.events.Publish,
+		Committed:     st.committed,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
 		FlushInterval: o.Config.Activity.FlushInterval.Duration,
@@ -349,6 +357,13 @@ func openStores(o Options) (stores, error) {
 	}
 	st.noteDamage(o.Log, st.attacks.Damage(), "its attack prints are lost: attacks caught before are known again only when caught again or a feed is imported again")
 	return st, nil
+}
+
+// committed hands a record on disk to the live streams and the exporter,
+// neither of which waits.
+func (st *stores) committed(r activity.Record) {
+	st.events.Publish(r)
+	st.export.Offer(r)
 }
 
 // checkAudit verifies the activity log's tail, from its last checkpoint
@@ -388,6 +403,9 @@ func (st stores) close() error {
 	if st.activity != nil {
 		errs = append(errs, st.activity.Close())
 	}
+	if st.export != nil { // after the activity log's last records were offered
+		st.export.Close()
+	}
 	if st.quarantine != nil {
 		errs = append(errs, st.quarantine.Close())
 	}
@@ -404,7 +422,7 @@ func (st stores) close() error {
 func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
+		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped
 	// while flowd runs must not count, and before the first approval
@@ -417,6 +435,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	// The config file may have been edited to lower protection while
 	// flowd was stopped: then the config last in force stays.
 	cfg, held := d.startConfig(o.Config)
+	d.configureExport(cfg)
 	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins, Attacks: st.attacks}, o.Log)
 	if err != nil {
 		return nil, err
