@@ -43,7 +43,7 @@ func reverse(s string) string {
 }
 
 var transforms = map[string]func(string) string{
-	"shift+3": func(s string) string { return shift(s, 3) },
+	"shift+3":  func(s string) string { return shift(s, 3) },
 	"shift+11": func(s string) string { return shift(s, 11) },
 	"xor+hex": func(s string) string {
 		b := []byte(s)
