@@ -99,18 +99,18 @@ func numbered(tok string) bool {
 // random reports whether a token has the statistics of random data in its
 // alphabet and no benign shape.
 func random(s string) bool {
-	if benign(s) {
-		return false
-	}
 	n := utf8.RuneCountInString(s)
 	// Switches count changes of class between letters and digits,
 	// punctuation left out: random data changes class at most
 	// characters, words and numbers at their joins.
 	var classes [5]int // lower, upper, digit, punctuation, other
+	var freq [128]uint16
 	prev, switches, alnum := -1, 0, 0
-	freq := map[rune]int{}
 	for _, r := range s {
 		c := class(r)
+		if c == 4 {
+			return false // letters of other scripts: text, not an encoding of bytes
+		}
 		classes[c]++
 		freq[r]++
 		if c > 2 {
@@ -121,15 +121,15 @@ func random(s string) bool {
 		}
 		prev = c
 	}
-	if classes[4] > 0 {
-		return false // letters of other scripts: text, not an encoding of bytes
+	if benign(s) {
+		return false
 	}
 	if classes[0]+classes[1] == 0 {
 		// Numbers, dates, addresses and versions, unless the digits run
 		// longer than timestamps, phone and card numbers.
 		return classes[2] >= 24
 	}
-	h := entropy(freq, n)
+	h := entropy(&freq, n)
 	if hexDigits(s) && classes[2] > 0 && classes[0]+classes[1] > 0 {
 		// Hex of bytes that are not a digest (benign has those lengths):
 		// its nibbles need not change class, and ASCII bytes give it a
@@ -150,7 +150,7 @@ func random(s string) bool {
 	ratio := float64(switches) / float64(max(alnum-1, 1))
 	if n < MinRun {
 		// A piece: nearly every character changes class.
-		return ratio >= 0.6 && h >= 0.8*best && len(freq) >= n-1
+		return ratio >= 0.6 && h >= 0.8*best && distinct(&freq) >= n-1
 	}
 	return h >= 0.7*best && ratio >= 0.35
 }
@@ -169,13 +169,25 @@ func class(r rune) int {
 	return 4
 }
 
-func entropy(freq map[rune]int, n int) float64 {
+func entropy(freq *[128]uint16, n int) float64 {
 	h := 0.0
 	for _, c := range freq {
-		p := float64(c) / float64(n)
-		h -= p * math.Log2(p)
+		if c > 0 {
+			p := float64(c) / float64(n)
+			h -= p * math.Log2(p)
+		}
 	}
 	return h
+}
+
+func distinct(freq *[128]uint16) int {
+	d := 0
+	for _, c := range freq {
+		if c > 0 {
+			d++
+		}
+	}
+	return d
 }
 
 // pronounceable reports whether a one-case word has vowels spread as in
