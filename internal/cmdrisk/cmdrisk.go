@@ -353,7 +353,19 @@ func (s *screen) gh(words []string) {
 			sent = append(sent, s.pathSource(strings.SplitN(f, "#", 2)[0]))
 		}
 	}
-	s.judgeSent("gh "+words[1]+" "+words[2], "GitHub", sent)
+	s.secretSent("gh "+words[1]+" "+words[2], "GitHub", sent)
+}
+
+// secretSent refuses a command that sends a credential file. One that
+// sends another file is left to the session's judgement (Sends): a gist
+// of notes, or a script posting a report, is ordinary work unless the
+// session saw a secret in that file.
+func (s *screen) secretSent(n, dest string, sent []string) {
+	for _, x := range sent {
+		if strings.HasSuffix(x, ")") {
+			s.judgeSent(n, dest, []string{x})
+		}
+	}
 }
 
 // operands are the words that are not options or their values.
@@ -603,10 +615,7 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 			for _, p := range quotedPaths(strings.Join(words[1:], " ")) {
 				sent = append(sent, s.pathSource(p))
 			}
-			if len(sent) == 0 {
-				sent = append(sent, "a file its code opens")
-			}
-			s.judgeSent(n, "the network", sent)
+			s.secretSent(n, "the network", sent)
 		}
 	}
 	// A shell whose output goes to a socket and whose input comes from

@@ -73,6 +73,9 @@ type argFacts struct {
 	// forAgents: the file is one agents read as their instructions.
 	texts     []string
 	forAgents bool
+	// pushed is the file written, when it is one a push sends to a
+	// server that runs it (a CI workflow).
+	pushed string
 }
 
 // network reports whether the commands the call runs talk to other
@@ -130,6 +133,7 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 		f.command.Network = f.command.Network || r.Network
 		f.command.Local = f.command.Local || r.Local
 		f.reads = append(f.reads, r.Reads...)
+		f.command.Sends = append(f.command.Sends, r.Sends...)
 	}
 	return f
 }
@@ -352,6 +356,9 @@ func (w *walker) writes(f *argFacts) {
 	f.writes = true
 	for _, p := range w.paths {
 		f.forAgents = f.forAgents || agentInstructions(p)
+		if f.pushed == "" && ciFile(p) {
+			f.pushed = p
+		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
 			if auto == "" && !cmdrisk.Script(p, c) {
@@ -392,6 +399,19 @@ func cronCommands(table string) string {
 		b.WriteString(strings.Join(f, " ") + "\n")
 	}
 	return b.String()
+}
+
+// ciFile reports whether path is a CI configuration: pushed with the
+// repository and run, with what it holds, on another company's machines.
+func ciFile(path string) bool {
+	p := "/" + strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(path, `\`, "/")), "/")
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	switch base {
+	case ".gitlab-ci.yml", ".travis.yml", "jenkinsfile", "bitbucket-pipelines.yml", "azure-pipelines.yml", ".drone.yml", "cloudbuild.yaml":
+		return true
+	}
+	return strings.Contains(p, "/.github/workflows/") || strings.Contains(p, "/.github/actions/") || strings.Contains(p, "/.circleci/") ||
+		strings.Contains(p, "/.buildkite/")
 }
 
 // agentInstructions reports whether path is a file coding agents read as

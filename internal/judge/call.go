@@ -184,6 +184,16 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
+	if pc.SensitiveRead != "" {
+		pc.Payload, pc.SecretFile, pc.SecretFileSent = carried(sess, in, args, facts)
+		pc.SendsFile = len(facts.command.Sends) > 0
+	}
+	if facts.pushed != "" && !pc.External && holdsSecret(sess) {
+		// A CI file is written here but read and run elsewhere: the
+		// secrets written to it leave with the next push.
+		a := sess.CheckWith(server, tool, class, args, extra, views, budget.Until(deadline))
+		pc.Secrets, pc.PushedSecret = a.Secrets, facts.pushed
+	}
 	if planted != nil {
 		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
 	}

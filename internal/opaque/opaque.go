@@ -35,7 +35,7 @@ const MinRun = 12
 // payload cut up (numbered chunks, a key spread over arguments): it must
 // switch character classes at almost every character, as ordinary tokens
 // do not.
-const MinPiece = 5
+const MinPiece = 4
 
 // Find returns the payload runs of text, longest judged first within the
 // order they appear. Pieces (shorter runs) are returned too, with Len
@@ -99,6 +99,7 @@ func numbered(tok string) bool {
 // random reports whether a token has the statistics of random data in its
 // alphabet and no benign shape.
 func random(s string) bool {
+	s = strings.TrimRight(s, "=")
 	n := utf8.RuneCountInString(s)
 	// Switches count changes of class between letters and digits,
 	// punctuation left out: random data changes class at most
@@ -129,12 +130,12 @@ func random(s string) bool {
 		// longer than timestamps, phone and card numbers.
 		return classes[2] >= 24
 	}
-	h := entropy(&freq, n)
+	hx := entropy(&freq, n)
 	if hexDigits(s) && classes[2] > 0 && classes[0]+classes[1] > 0 {
 		// Hex of bytes that are not a digest (benign has those lengths):
 		// its nibbles need not change class, and ASCII bytes give it a
 		// narrow first nibble.
-		return n >= 2*MinRun && n != 24 && h >= 2.8
+		return n >= 2*MinRun && n != 24 && hx >= 2.8
 	}
 	alphabet := 0
 	for c, size := range []int{26, 26, 10, 32} {
@@ -142,17 +143,20 @@ func random(s string) bool {
 			alphabet += size
 		}
 	}
-	if classes[0]+classes[1] == n && (classes[0] == 0 || classes[1] == 0) {
-		// One case of letters: a word unless it has no vowels' rhythm.
-		return n >= MinRun && !pronounceable(s)
-	}
+	h := entropy(&freq, n)
 	best := math.Log2(math.Min(float64(n), float64(alphabet)))
 	ratio := float64(switches) / float64(max(alnum-1, 1))
-	if n < MinRun {
+	switch {
+	case n < MinRun:
 		// A piece: nearly every character changes class.
 		return ratio >= 0.6 && h >= 0.8*best && distinct(&freq) >= n-1
+	case classes[0] == 0 || classes[1] == 0:
+		// Letters of one case, with digits or not (a word, base32,
+		// base36): random letters have runs of consonants no language
+		// has; their class changes say little.
+		return !pronounceable(s) && h >= 0.7*best
 	}
-	return h >= 0.7*best && ratio >= 0.35
+	return h >= 0.7*best && ratio >= 0.25
 }
 
 func class(r rune) int {
@@ -190,17 +194,19 @@ func distinct(freq *[128]uint16) int {
 	return d
 }
 
-// pronounceable reports whether a one-case word has vowels spread as in
-// words of natural languages: no run of five consonants.
+// pronounceable reports whether the letters of s have vowels spread as
+// in words of natural languages: no word with six consonants in a row
+// ("strengths" has five).
 func pronounceable(s string) bool {
 	run := 0
 	for _, r := range strings.ToLower(s) {
-		if strings.ContainsRune("aeiouy", r) {
+		switch {
+		case strings.ContainsRune("aeiouy", r) || r < 'a' || r > 'z':
 			run = 0
-			continue
-		}
-		if run++; run >= 5 {
-			return false
+		default:
+			if run++; run >= 6 {
+				return false
+			}
 		}
 	}
 	return true

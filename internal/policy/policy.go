@@ -65,8 +65,8 @@ type Rules struct {
 	// result holding a secret), even when none of its bytes can be
 	// matched in the call. After only a result holding a secret it warns,
 	// unless the call carries a random-looking payload or names the file
-	// the secret came from; a command that sends that file itself is
-	// denied where this asks.
+	// the secret came from, or a command of it sends a local file; a
+	// command that sends that very file is denied where this asks.
 	ReadThenSend Action
 	// TaintAction is what a tainted session's data leaving becomes:
 	// TaintRaise raises the flow rule's action one level, TaintDeny
@@ -159,6 +159,10 @@ type Call struct {
 	Payload        string
 	SecretFile     string
 	SecretFileSent bool
+	// SendsFile: a command line of the call sends a local file itself
+	// (an upload, a gist, inline code that opens a file and a URL),
+	// which lifts the SecretResultOnly cap too.
+	SendsFile bool
 	// PushedSecret is the file, one that is pushed and run elsewhere (a
 	// CI workflow), into which the call writes a secret (Secrets).
 	PushedSecret string
@@ -287,6 +291,8 @@ func (r Rules) decide(c Call) Decision {
 			why = "; it carries " + c.Payload
 		case c.SecretFile != "":
 			why = "; it names " + c.SecretFile + ", the file that held it"
+		case c.SendsFile:
+			why = "; it sends a local file itself"
 		case c.SecretResultOnly:
 			a = Warn
 		}

@@ -353,6 +353,7 @@ func TestDecideArguments(t *testing.T) {
 		{"a result holding a secret only warns", Call{Tool: "send", External: true, SensitiveRead: "a result", SecretResultOnly: true, CanAsk: true}, Warn, "read_then_send"},
 		{"with a random-looking payload it asks", Call{Tool: "send", External: true, SensitiveRead: "a result", SecretResultOnly: true, Payload: "40 characters", CanAsk: true}, Ask, "read_then_send"},
 		{"naming the secret's file asks", Call{Tool: "send", External: true, SensitiveRead: "a result", SecretResultOnly: true, SecretFile: "notes.txt", CanAsk: true}, Ask, "read_then_send"},
+		{"a command sending another file asks", Call{Tool: "Bash", External: true, SensitiveRead: "a result", SecretResultOnly: true, SendsFile: true, CanAsk: true}, Ask, "read_then_send"},
 		{"sending the secret's file is denied", Call{Tool: "Bash", External: true, SensitiveRead: "a result", SecretResultOnly: true, SecretFile: "notes.txt", SecretFileSent: true,
 			Command: "gh gist create notes.txt", CommandRule: "sends_file", CanAsk: true}, Deny, "read_then_send.secret_file"},
 		{"a secret written to a CI workflow asks", Call{Tool: "Write", Secrets: []string{"aws_secret_key"}, PushedSecret: ".github/workflows/ci.yml", CanAsk: true}, Ask, "sensitive_data_pushed"},
