@@ -31,6 +31,11 @@ type Run struct {
 // ordinary tokens cannot be told apart by their statistics.
 const MinRun = 12
 
+// minWord is the shortest word judged whole before it is cut at quotes,
+// brackets and structure: shorter code (useState([]);) has the class
+// changes of random text.
+const minWord = 16
+
 // MinPiece is the shortest run counted as one of several pieces of a
 // payload cut up (numbered chunks, a key spread over arguments): it must
 // switch character classes at almost every character, as ordinary tokens
@@ -45,10 +50,18 @@ func Find(text string) []Run {
 	if r, ok := invisible(text); ok {
 		out = append(out, r)
 	}
-	for _, tok := range strings.FieldsFunc(text, separator) {
-		for _, part := range split(tok) {
-			if n := utf8.RuneCountInString(part); n >= MinPiece && random(part) {
-				out = append(out, Run{Text: part, Len: n})
+	for _, word := range strings.Fields(text) {
+		// Judged whole first: ROT47 or ASCII85 output uses the quotes,
+		// brackets and punctuation that delimit strings in code.
+		if n := utf8.RuneCountInString(word); n >= minWord && !strings.Contains(word, "://") && random(word) {
+			out = append(out, Run{Text: word, Len: n})
+			continue
+		}
+		for _, tok := range strings.FieldsFunc(word, separator) {
+			for _, part := range split(tok) {
+				if n := utf8.RuneCountInString(part); n >= MinPiece && random(part) {
+					out = append(out, Run{Text: part, Len: n})
+				}
 			}
 		}
 	}
@@ -64,10 +77,10 @@ func Total(runs []Run) int {
 	return n
 }
 
-// separator splits a text into tokens: spaces, and the quotes and brackets
-// that delimit strings in code and JSON.
+// separator splits a word into tokens at the quotes and brackets that
+// delimit strings in code and JSON.
 func separator(r rune) bool {
-	return unicode.IsSpace(r) || r == '"' || r == '\'' || r == '`' || r == '(' || r == ')' || r == '[' || r == ']' ||
+	return r == '"' || r == '\'' || r == '`' || r == '(' || r == ')' || r == '[' || r == ']' ||
 		r == '{' || r == '}' || r == '<' || r == '>' || r == ','
 }
 
@@ -156,7 +169,7 @@ func random(s string) bool {
 		// has; their class changes say little.
 		return !pronounceable(s) && h >= 0.7*best
 	}
-	return h >= 0.7*best && ratio >= 0.25
+	return h >= 0.7*best && ratio >= 0.35
 }
 
 func class(r rune) int {
@@ -196,11 +209,13 @@ func distinct(freq *[128]uint16) int {
 
 // pronounceable reports whether the letters of s have vowels spread as
 // in words of natural languages: no word with six consonants in a row
-// ("strengths" has five).
+// ("strengths" has five). Digits between letters are skipped, so that
+// base36 letters are judged together.
 func pronounceable(s string) bool {
 	run := 0
 	for _, r := range strings.ToLower(s) {
 		switch {
+		case r >= '0' && r <= '9':
 		case strings.ContainsRune("aeiouy", r) || r < 'a' || r > 'z':
 			run = 0
 		default:

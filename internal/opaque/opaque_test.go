@@ -126,7 +126,10 @@ func TestBenignTextCarriesNoPayload(t *testing.T) {
 func TestBenignTokens(t *testing.T) {
 	for _, tok := range []string{"IMG_20231105_142233.jpg", "ReadMe-v2.3.1_final", "507f1f77bcf86cd799439011", "#ff8800",
 		"node_modules/.bin/eslint", "en-US,en;q=0.9", "X-Request-Id", "application/vnd.github+json", "Bearer", "sha512-",
-		"2026-11-27T13:04:54.123456789Z", "192.168.10.254:8443", "linux-amd64.tar.gz", "@types/node@20.11.5"} {
+		"2026-11-27T13:04:54.123456789Z", "192.168.10.254:8443", "linux-amd64.tar.gz", "@types/node@20.11.5",
+		"fmt.Println(os.Args[1:])", `{"id":42,"name":"x","ok":true}`, "window.location.href='/login?next=%2Fhome';",
+		"$HOME/.config/app/settings.json", "--output=build/artifacts/v2", "user@example.com;admin@example.org",
+		`os.environ.get("AWS_REGION","us-east-1")`, "useState([]);", "en-US,en;q=0.9", "arr[i][j]=matrix[j][i];"} {
 		if runs := Find(tok); Total(runs) > 0 {
 			t.Errorf("%q: payload %v", tok, runs)
 		}
