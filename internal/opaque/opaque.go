@@ -16,6 +16,7 @@ package opaque
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -53,7 +54,7 @@ func Find(text string) []Run {
 	for _, word := range strings.Fields(text) {
 		// Judged whole first: ROT47 or ASCII85 output uses the quotes,
 		// brackets and punctuation that delimit strings in code.
-		if n := utf8.RuneCountInString(word); n >= minWord && !strings.Contains(word, "://") && random(word) {
+		if n := utf8.RuneCountInString(word); n >= minWord && !strings.Contains(word, "://") && random(word) && words(word) == 0 {
 			out = append(out, Run{Text: word, Len: n})
 			continue
 		}
@@ -73,6 +74,19 @@ func Total(runs []Run) int {
 	n := 0
 	for _, r := range runs {
 		n += r.Len
+	}
+	return n
+}
+
+// words counts the parts of a word, cut at quotes and brackets, that are
+// words or identifiers of three letters or more: a word with one is
+// markup or code, not a rotated key, and is judged by its parts.
+func words(word string) int {
+	n := 0
+	for _, part := range strings.FieldsFunc(word, func(r rune) bool { return separator(r) || r == '/' || r == ':' || r == ';' || r == '.' }) {
+		if len(part) >= 3 && identifier(part) {
+			n++
+		}
 	}
 	return n
 }
@@ -112,7 +126,7 @@ func numbered(tok string) bool {
 // random reports whether a token has the statistics of random data in its
 // alphabet and no benign shape.
 func random(s string) bool {
-	s = strings.TrimRight(s, "=")
+	s = strings.Trim(s, "=<>()[]{}'\"`,;:.!?")
 	n := utf8.RuneCountInString(s)
 	// Switches count changes of class between letters and digits,
 	// punctuation left out: random data changes class at most
@@ -139,9 +153,9 @@ func random(s string) bool {
 		return false
 	}
 	if classes[0]+classes[1] == 0 {
-		// Numbers, dates, addresses and versions, unless the digits run
-		// longer than timestamps, phone and card numbers.
-		return classes[2] >= 24
+		// Numbers, lists of them, dates, addresses and versions, unless
+		// one number runs longer than timestamps, phone and card numbers.
+		return digitRun(s) >= 24
 	}
 	hx := entropy(&freq, n)
 	if hexDigits(s) && classes[2] > 0 && classes[0]+classes[1] > 0 {
@@ -161,15 +175,38 @@ func random(s string) bool {
 	ratio := float64(switches) / float64(max(alnum-1, 1))
 	switch {
 	case n < MinRun:
-		// A piece: nearly every character changes class.
-		return ratio >= 0.6 && h >= 0.8*best && distinct(&freq) >= n-1
+		// A piece: it mixes lower and upper case letters and digits and
+		// changes class at nearly every character (units, part numbers
+		// and code points mix two).
+		return classes[0] > 0 && classes[1] > 0 && classes[2] > 0 && ratio >= 0.6 && h >= 0.8*best && distinct(&freq) >= n-1
 	case classes[0] == 0 || classes[1] == 0:
 		// Letters of one case, with digits or not (a word, base32,
 		// base36): random letters have runs of consonants no language
-		// has; their class changes say little.
+		// has; their class changes say little. base32 and base36 have no
+		// dashes, underscores or dots: a name made of parts
+		// (ipython-input-43-d710bb467cdd) is judged by its longest.
+		if strings.ContainsAny(s, "-_.") {
+			parts := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+			longest := slices.MaxFunc(parts, func(a, b string) int { return len(a) - len(b) })
+			return len(longest) >= MinRun && random(longest)
+		}
 		return !pronounceable(s) && h >= 0.7*best
 	}
 	return h >= 0.7*best && ratio >= 0.35
+}
+
+// digitRun is the longest run of digits in s.
+func digitRun(s string) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
 }
 
 func class(r rune) int {
@@ -282,7 +319,7 @@ func isHex(r rune) bool {
 // snake_case, kebab-case and dotted names whose parts are pronounceable
 // words of two letters or more, with at most a short number in each.
 func identifier(s string) bool {
-	words := 0
+	words, abbrevs := 0, 0
 	cur := []rune{}
 	flush := func() bool {
 		if len(cur) == 0 {
@@ -291,13 +328,24 @@ func identifier(s string) bool {
 		w := string(cur)
 		cur = cur[:0]
 		letters := strings.TrimRightFunc(w, unicode.IsDigit)
-		if len(w)-len(letters) > 3 || strings.IndexFunc(letters, unicode.IsDigit) >= 0 {
+		if inner := strings.IndexFunc(letters, unicode.IsDigit); inner >= 0 {
+			// One short number inside a word (Pool1d, utf8mb4), not
+			// digits strewn through it.
+			rest := strings.TrimLeftFunc(letters[inner:], unicode.IsDigit)
+			if len(letters)-len(rest)-inner > 2 || strings.IndexFunc(rest, unicode.IsDigit) >= 0 || inner < 3 {
+				return false
+			}
+			letters = letters[:inner] + rest
+		}
+		switch {
+		case len(w)-len(letters) > 3:
 			return false
-		}
-		if len(letters) <= 1 && len(w) <= 4 {
+		case len(letters) <= 1 && len(w) <= 4:
 			return true // a letter or a number (x_y, X-Request-Id, v2.3.1)
-		}
-		if len(letters) < 2 || !pronounceable(letters) || !hasVowel(letters) {
+		case len(letters) <= 3 && len(w) == len(letters) && !hasVowel(letters):
+			abbrevs++ // pd, df, Mc, fmt: judged by the words beside it
+			return true
+		case !pronounceable(letters) || !hasVowel(letters):
 			return false
 		}
 		words++
@@ -321,7 +369,7 @@ func identifier(s string) bool {
 			return false
 		}
 	}
-	return flush() && words > 0
+	return flush() && words > 0 && abbrevs <= words
 }
 
 func hasVowel(s string) bool { return strings.ContainsAny(strings.ToLower(s), "aeiouy") }
@@ -353,20 +401,23 @@ func readableBase64(s string) bool {
 	return false
 }
 
-// invisible returns what the invisible characters of text spell (Unicode
-// TAG characters map to ASCII; other format characters count as one
-// character of payload each), when there are MinRun or more of them.
+// invisible returns what the invisible characters of text spell, when
+// they carry MinRun characters or more: Unicode TAG characters map to
+// ASCII one for one; other format characters (zero-width spaces and
+// joiners, word joiners) carry at most a bit each, so eight count as one
+// character.
 func invisible(text string) (Run, bool) {
 	var b strings.Builder
-	n := 0
+	tags, other := 0, 0
 	for _, r := range text {
 		switch {
 		case r >= 0xE0020 && r <= 0xE007E:
 			b.WriteRune(r - 0xE0000)
-			n++
-		case r != '\u200d' && unicode.Is(unicode.Cf, r) || r >= 0xE0100 && r <= 0xE01EF:
-			n++
+			tags++
+		case unicode.Is(unicode.Cf, r) || r >= 0xE0100 && r <= 0xE01EF:
+			other++
 		}
 	}
+	n := tags + other/8
 	return Run{Text: b.String(), Len: n}, n >= MinRun
 }
