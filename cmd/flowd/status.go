@@ -94,7 +94,7 @@ func cmdStatus(args []string) error {
 // agent's own tools too, through hooks that reported recently.
 func coverage(st flowdclient.Status) string {
 	if len(st.HooksActive) == 0 {
-		return st.SecurityCoverage + ": MCP servers behind shims only; the agent's own tools (Read, Bash, WebFetch) are not seen until its hooks report (hook install --agent claude-code)"
+		return st.SecurityCoverage + ": MCP servers behind shims only; the agent's own tools (Read, Bash, WebFetch) are not seen until its hooks report (hook install --agent claude-code|gemini-cli|cursor)"
 	}
 	agents := slices.Sorted(maps.Keys(st.HooksActive))
 	for i, a := range agents {
@@ -179,6 +179,9 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if h := st.ConfigHeld; h != nil {
 		fmt.Fprintf(out, "config   HELD BACK since %s: it lowers protection (%d changes); the config in force is the one before; read and apply it with flowd config apply\n",
 			h.Since.Local().Format(time.DateTime), len(h.Changes))
+	}
+	if l := auditLine(st.Audit); l != "" {
+		fmt.Fprintln(out, l)
 	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",

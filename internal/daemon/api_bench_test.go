@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -53,11 +54,14 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 		b.Run(fmt.Sprintf("tabs=%d", tabs), func(b *testing.B) {
 			d := testDaemon(b, nil)
 			for range tabs {
-				sub := d.events.Subscribe(eventBuffer)
+				sub, err := d.events.Subscribe(eventBuffer)
+				if err != nil {
+					b.Fatal(err)
+				}
 				b.Cleanup(func() { d.events.Unsubscribe(sub) })
 				go func() {
-					for rec := range sub.Records {
-						json.Marshal(rec)
+					for ev := range sub.Records {
+						ev.JSON()
 					}
 				}()
 			}
@@ -65,7 +69,7 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				i++
-				callAndAnswer(d, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
+				judgetest.CallAndAnswer(d.judge, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
 			}
 		})
 	}

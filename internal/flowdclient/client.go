@@ -3,6 +3,8 @@ package flowdclient
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
@@ -51,6 +54,17 @@ type Status struct {
 	// ConfigHeld is the config flowd held back because it lowers
 	// protection, waiting for flowd config apply.
 	ConfigHeld *HeldConfig `json:"config_held,omitempty"`
+	// Audit is the activity log's audit chain check flowd ran as it
+	// started (the records since the last signed checkpoint).
+	Audit *AuditCheck `json:"audit,omitempty"`
+}
+
+// AuditCheck is a check of the activity log's audit chain.
+type AuditCheck struct {
+	Verified bool             `json:"verified"`
+	Report   *activity.Report `json:"report,omitempty"`
+	// Error is why the check could not run, or why nothing is signed.
+	Error string `json:"error,omitempty"`
 }
 
 // Shim is one connected shim.
@@ -149,6 +163,22 @@ func (c *Client) Activity(f activity.Filter) ([]activity.Record, error) {
 	return recs, err
 }
 
+// AuditVerify has flowd check its activity log's audit chain, from the
+// record with ID from on (0: all of it), against pub (nil: flowd's own
+// audit key).
+func (c *Client) AuditVerify(from uint64, pub ed25519.PublicKey) (activity.Report, error) {
+	q := url.Values{}
+	if from != 0 {
+		q.Set("from", strconv.FormatUint(from, 10))
+	}
+	if pub != nil {
+		q.Set("key", base64.RawURLEncoding.EncodeToString(pub))
+	}
+	var rep activity.Report
+	err := c.get("/api/v1/audit/verify?"+q.Encode(), &rep)
+	return rep, err
+}
+
 // Export streams the records f selects to w, oldest first, as JSON lines
 // or CSV (format "jsonl" or "csv"); flows includes each record's details.
 func (c *Client) Export(f activity.Filter, format string, flows bool, w io.Writer) error {
@@ -239,17 +269,27 @@ func (c *Client) Record(id uint64) (activity.Record, error) {
 	return r, err
 }
 
-// Quarantine lists quarantined results, newest first, without content.
+// Quarantine lists quarantined results, newest first, as metadata:
+// without content or excerpts.
 func (c *Client) Quarantine() ([]quarantine.Item, error) {
 	var items []quarantine.Item
 	err := c.get("/api/v1/quarantine", &items)
 	return items, err
 }
 
-// QuarantineItem returns one quarantined result with its content.
+// QuarantineItem returns one quarantined result's metadata.
 func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
 	var it quarantine.Item
 	err := c.get("/api/v1/quarantine/"+url.PathEscape(id), &it)
+	return it, err
+}
+
+// QuarantineContent returns one quarantined result with what it says:
+// its content and the detections' excerpts. Callers show it only to
+// someone who asked to see it.
+func (c *Client) QuarantineContent(id string) (quarantine.Item, error) {
+	var it quarantine.Item
+	err := c.get("/api/v1/quarantine/"+url.PathEscape(id)+"?confirm_view=true", &it)
 	return it, err
 }
 
@@ -290,4 +330,31 @@ func (c *Client) UILogin() (string, error) {
 	}
 	err := c.post("/api/v1/ui/login", struct{}{}, &out)
 	return out.URL, err
+}
+
+// FeedImport carries a feed file of attack prints to import, as written.
+type FeedImport struct {
+	Feed []byte `json:"feed"`
+}
+
+// FeedImported is what an import did.
+type FeedImported struct {
+	Prints  int `json:"prints"`  // in the feed, usable
+	Added   int `json:"added"`   // new to this flowd
+	Skipped int `json:"skipped"` // not shaped as flowd makes prints
+	Total   int `json:"total"`   // prints this flowd holds now
+}
+
+// AttackPrints lists the prints of known attacks.
+func (c *Client) AttackPrints() ([]attackprint.Print, error) {
+	var list []attackprint.Print
+	err := c.get("/api/v1/attack-prints", &list)
+	return list, err
+}
+
+// ImportFeed imports a signed feed of attack prints.
+func (c *Client) ImportFeed(feed []byte) (FeedImported, error) {
+	var out FeedImported
+	err := c.post("/api/v1/attack-prints/import", FeedImport{Feed: feed}, &out)
+	return out, err
 }

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -65,15 +66,21 @@ func carried(sess *flow.Session, in Call, args []byte, facts argFacts) (payload,
 	return payload, "", false
 }
 
-// callTexts are the texts of a call: its arguments' strings, and the
-// command line of a hook's Bash.
+// payloadLimit bounds the arguments read for a payload, as the
+// known-secret search bounds what it reads (flow's canonicalLimit): a key
+// is not hidden past it in a call that also carries hundreds of KiB.
+const payloadLimit = 256 << 10
+
+// callTexts are the texts of a call: its arguments' strings (their raw
+// start when they are too large to parse for this), and the command line
+// of a hook's Bash.
 func callTexts(args []byte, shell string) []string {
 	var v any
 	var out []string
-	if json.Unmarshal(args, &v) == nil {
+	if len(args) <= payloadLimit && json.Unmarshal(args, &v) == nil {
 		collect(v, &out, 0)
 	} else {
-		out = append(out, string(args))
+		out = append(out, string(args[:min(len(args), payloadLimit)]))
 	}
 	if shell != "" {
 		out = append(out, shell)
@@ -123,20 +130,11 @@ func clean(p string) string {
 // characters) not to turn up by chance.
 func names(args []byte, file string) bool {
 	f := clean(file)
-	if strings.Contains(string(args), f) {
+	if bytes.Contains(args, []byte(f)) {
 		return true
 	}
 	base := path.Base(f)
-	return len(base) >= 5 && strings.Contains(base, ".") && strings.Contains(string(args), base)
-}
-
-// holdsSecret reports whether the session has seen a secret lately.
-func holdsSecret(sess *flow.Session) bool {
-	_, at, ok := sess.SecretResult()
-	if !ok {
-		_, at, ok = sess.SensitiveRead()
-	}
-	return ok && time.Since(at) < ReadThenSendWindow
+	return len(base) >= 5 && strings.Contains(base, ".") && bytes.Contains(args, []byte(base))
 }
 
 func clip(s string, n int) string {

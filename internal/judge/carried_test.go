@@ -189,7 +189,7 @@ func TestSecretWrittenToCIFile(t *testing.T) {
 	yml := "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    env:\n      TOKEN: " + plantedKey + "\n    steps:\n      - run: ./deploy.sh\n"
 	d := write("/srv/app/.github/workflows/deploy.yml", yml)
 	assert.Equal(t, policy.Ask, d.Action, d.Reason)
-	assert.Equal(t, "sensitive_data_pushed", d.Rule)
+	assert.Equal(t, "sensitive_data_shared", d.Rule)
 	d = write("/srv/app/.github/workflows/deploy.yml", strings.Replace(yml, plantedKey, "${{ secrets.DEPLOY_API_TOKEN }}", 1))
 	assert.Equal(t, policy.Allow, d.Action, d.Reason)
 	d = write("/srv/app/local/deploy.env", "TOKEN="+plantedKey+"\n")

@@ -51,20 +51,36 @@ func Find(text string) []Run {
 	if r, ok := invisible(text); ok {
 		out = append(out, r)
 	}
-	for _, word := range strings.Fields(text) {
+	for rest := text; rest != ""; {
+		// The words one by one: a long text is not copied into a slice.
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		end := strings.IndexFunc(rest, unicode.IsSpace)
+		if end < 0 {
+			end = len(rest)
+		}
+		word := rest[:end]
+		rest = rest[end:]
+		if word == "" {
+			break
+		}
 		// Judged whole first: ROT47 or ASCII85 output uses the quotes,
 		// brackets and punctuation that delimit strings in code.
 		if n := utf8.RuneCountInString(word); n >= minWord && !strings.Contains(word, "://") && random(word) && words(word) == 0 {
 			out = append(out, Run{Text: word, Len: n})
 			continue
 		}
-		for _, tok := range strings.FieldsFunc(word, separator) {
-			for _, part := range split(tok) {
-				if n := utf8.RuneCountInString(part); n >= MinPiece && random(part) {
-					out = append(out, Run{Text: part, Len: n})
-				}
+		piece := func(part string) {
+			if n := utf8.RuneCountInString(part); n >= MinPiece && random(part) {
+				out = append(out, Run{Text: part, Len: n})
 			}
 		}
+		fields(word, separator, func(tok string) {
+			if structured(tok) {
+				fields(tok, structure, piece)
+			} else {
+				piece(tok)
+			}
+		})
 	}
 	return out
 }
@@ -98,20 +114,37 @@ func separator(r rune) bool {
 		r == '{' || r == '}' || r == '<' || r == '>' || r == ','
 }
 
-// split cuts a token at the structure of URLs, paths, key=value pairs and
-// numbered chunks ("3:abc"), whose parts are judged apart; a token with
-// no such structure is judged whole, so that ROT47 or ASCII85 output,
-// which uses the same punctuation, is not cut into short pieces.
-func split(tok string) []string {
-	structured := strings.Contains(tok, "://") || strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, "./") ||
+// structured reports a token with the structure of a URL, a path, a
+// key=value pair or a numbered chunk ("3:abc"), whose parts are judged
+// apart; a token with no such structure is judged whole, so that ROT47
+// or ASCII85 output, which uses the same punctuation, is not cut into
+// short pieces.
+func structured(tok string) bool {
+	return strings.Contains(tok, "://") || strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, "./") ||
 		strings.Count(tok, "/") >= 2 || strings.Count(tok, "=") == 1 && !strings.HasSuffix(tok, "=") ||
 		numbered(tok)
-	if !structured {
-		return []string{tok}
+}
+
+// structure separates the parts of a structured token.
+func structure(r rune) bool {
+	return r == '/' || r == '?' || r == '&' || r == '=' || r == '#' || r == ':' || r == ';'
+}
+
+// fields calls fn with each non-empty field of s between runes sep
+// accepts, without collecting them in a slice.
+func fields(s string, sep func(rune) bool, fn func(string)) {
+	for s != "" {
+		i := strings.IndexFunc(s, sep)
+		if i < 0 {
+			fn(s)
+			return
+		}
+		if i > 0 {
+			fn(s[:i])
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		s = s[i+size:]
 	}
-	return strings.FieldsFunc(tok, func(r rune) bool {
-		return r == '/' || r == '?' || r == '&' || r == '=' || r == '#' || r == ':' || r == ';'
-	})
 }
 
 // numbered reports a chunk label: digits then a colon or a dot.
@@ -149,13 +182,23 @@ func random(s string) bool {
 		}
 		prev = c
 	}
-	if benign(s) {
-		return false
-	}
 	if classes[0]+classes[1] == 0 {
 		// Numbers, lists of them, dates, addresses and versions, unless
 		// one number runs longer than timestamps, phone and card numbers.
 		return digitRun(s) >= 24
+	}
+	// The cheap tests first: most words of a text fail them, and only the
+	// rest are matched against benign shapes.
+	ratio := float64(switches) / float64(max(alnum-1, 1))
+	oneCase := classes[0] == 0 || classes[1] == 0
+	switch {
+	case n < MinRun && !(classes[0] > 0 && classes[1] > 0 && classes[2] > 0 && ratio >= 0.6),
+		n >= MinRun && !oneCase && ratio < 0.35,
+		n >= MinRun && oneCase && !hexDigits(s) && !strings.ContainsAny(s, "-_.") && pronounceable(s):
+		return false
+	}
+	if benign(s) {
+		return false
 	}
 	hx := entropy(&freq, n)
 	if hexDigits(s) && classes[2] > 0 && classes[0]+classes[1] > 0 {
@@ -172,7 +215,6 @@ func random(s string) bool {
 	}
 	h := entropy(&freq, n)
 	best := math.Log2(math.Min(float64(n), float64(alphabet)))
-	ratio := float64(switches) / float64(max(alnum-1, 1))
 	switch {
 	case n < MinRun:
 		// A piece: it mixes lower and upper case letters and digits and
