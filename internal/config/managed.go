@@ -44,10 +44,10 @@ type Effective struct {
 
 // Conflict is a user key that would weaken a managed one.
 type Conflict struct {
-	Key                string
-	User, Managed      string // the values, as written in TOML
-	UserLine, MgdLine  int    // 0 where the file does not name the key itself
-	Rule               string // what the managed file allows
+	Key               string
+	User, Managed     string // the values, as written in TOML
+	UserLine, MgdLine int    // 0 where the file does not name the key itself
+	Rule              string // what the managed file allows
 }
 
 // ManagedError is a user config that weakens the machine's managed
@@ -88,7 +88,9 @@ var fixed = bound{func(m, u reflect.Value) bool { return reflect.DeepEqual(m.Int
 
 // ranked orders string values from least to most strict.
 func ranked(order ...string) bound {
-	return bound{func(m, u reflect.Value) bool { return slices.Index(order, u.String()) >= slices.Index(order, m.String()) },
+	return bound{func(m, u reflect.Value) bool {
+		return slices.Index(order, u.String()) >= slices.Index(order, m.String())
+	},
 		"it may only be made stricter, in the order " + strings.Join(order, " < ")}
 }
 
@@ -181,7 +183,7 @@ var managedRules = map[string]bound{
 	"policy.suspicious_endpoints":  superset("the user's list must keep every host it names, and may add more"),
 	// tool_overrides and the classify tables are merged entry by entry
 	// (mergeTable); these rules are for their entries.
-	"policy.tool_overrides": actionRank,
+	"policy.tool_overrides":    actionRank,
 	"classify.default_unknown": fixed,
 	"classify.servers":         fixed,
 	"classify.tools":           fixed,

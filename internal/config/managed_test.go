@@ -99,7 +99,7 @@ func TestMerge(t *testing.T) {
 		{name: "overrides are free when no decision key is managed", managed: "[shim]\nfail_mode = \"closed\"\n", user: "[policy.tool_overrides]\nslack = \"allow\"\n",
 			check: func(t *testing.T, e *Effective) { assert.Equal(t, ActionAllow, e.Config.Policy.ToolOverrides["slack"]) }},
 		{name: "classifying a destination internal routes around a managed action", managed: "[policy]\ninternal_to_external = \"deny\"\n",
-			user: "[classify.servers]\nslack = \"internal\"\n[classify]\ndefault_unknown = \"internal\"\n",
+			user:      "[classify.servers]\nslack = \"internal\"\n[classify]\ndefault_unknown = \"internal\"\n",
 			conflicts: []string{"classify.default_unknown", "classify.servers.slack"}},
 		{name: "classes are free when no decision key is managed", managed: "[injection]\nenabled = true\n", user: "[classify.servers]\nslack = \"internal\"\n",
 			check: func(t *testing.T, e *Effective) { assert.Equal(t, ClassInternal, e.Config.Classify.Servers["slack"]) }},
