@@ -209,6 +209,7 @@ var managedRules = map[string]bound{
 
 	"ui.enabled": fixed,
 	"ui.port":    fixed,
+	"ui.metrics": fixed,
 }
 
 // implied says which keys a managed file bounds without naming them,

@@ -29,6 +29,9 @@ type Judge struct {
 	Quarantine *quarantine.Store // blocked results
 	Pins       *pins.Store       // approved tool definitions
 	Log        *slog.Logger
+	// OnRecord, if set before the first decision, sees every record
+	// appended (the metrics count them).
+	OnRecord func(activity.Record)
 
 	corr   correlator
 	behind background   // what results leave behind their verdicts
@@ -76,7 +79,12 @@ func (j *Judge) Settings() *Settings { return j.settings.Load() }
 func (j *Judge) SetSettings(s *Settings) { j.settings.Store(s) }
 
 // Record appends an activity record.
-func (j *Judge) Record(r activity.Record) { j.Activity.Append(r) }
+func (j *Judge) Record(r activity.Record) {
+	if j.OnRecord != nil {
+		j.OnRecord(r)
+	}
+	j.Activity.Append(r)
+}
 
 // Later runs job after the verdict it follows is on its way, on the
 // background queue: an activity record, a result's recording as an
