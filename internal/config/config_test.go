@@ -67,7 +67,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			Waivers:         []Waiver{},
 			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
 		},
-		UI: UI{Enabled: UIAuto},
+		UI: UI{Enabled: UIAuto, Metrics: true},
 	}
 	assert.Equal(t, want, Default())
 	assert.NoError(t, Default().Validate())
