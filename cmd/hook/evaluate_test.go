@@ -201,9 +201,9 @@ func TestEvaluateFailures(t *testing.T) {
 			if tt.failClosed {
 				args = append(args, "--fail-closed")
 			}
-			start := time.Now()
+			// No clock: a hook that waited past its timeout would not
+			// say "i/o timeout"; one that hung would not return.
 			code, out, errOut := runEvaluate(t, tt.payload, args...)
-			assert.Less(t, time.Since(start), 3*time.Second)
 			assert.Equal(t, 0, code)
 			if tt.wantOut == "" {
 				assert.Empty(t, out)

@@ -24,11 +24,11 @@ func TestCheckBudgetDeniesUnfinishedExternalCall(t *testing.T) {
 	args := `{"text":"` + strings.Repeat("the quick brown fox jumps over the lazy dog ", 100000) + `"}`
 
 	slack := NewStream(1, shimproto.Hello{Name: "slack"}, "s")
-	start := time.Now()
+	// The reason says the budget ran out: a verdict that waited for the
+	// whole check would have found nothing to deny. (No clock: on a busy
+	// machine under the race detector, parsing 4 MB alone takes seconds.)
 	v := callAndAnswer(d, slack, 1, "post_message", args, "ok")
-	took := time.Since(start)
 	assert.Contains(t, blockedText(t, v), "could not finish checking this call in time")
-	assert.Less(t, took, 5*time.Second, "the verdict does not wait for the check")
 
 	internal := NewStream(2, shimproto.Hello{Name: "postgres-db"}, "s")
 	v2 := callAndAnswer(d, internal, 2, "query", args, "ok")
