@@ -212,6 +212,15 @@ var managedRules = map[string]bound{
 	"ui.metrics": fixed,
 }
 
+// ruleFor is key's rule; a key without one (a test holds that there is
+// none) is fixed, the safe reading.
+func ruleFor(key string) bound {
+	if b, ok := managedRules[key]; ok {
+		return b
+	}
+	return fixed
+}
+
 // implied says which keys a managed file bounds without naming them,
 // because a user's value there would route around the keys it names: a
 // tool override wins over every [policy] rule and a classification
@@ -294,7 +303,7 @@ func Merge(user, managed Layer) (*Effective, error) {
 			mergeTable(eff, merr, l, mv, uv, uIdx, mIdx)
 			continue
 		}
-		b := managedRules[l.key]
+		b := ruleFor(l.key)
 		switch {
 		case !setUnder(uIdx, l.key) || reflect.DeepEqual(mv.Interface(), uv.Interface()):
 			uv.Set(mv)
@@ -323,7 +332,7 @@ func Merge(user, managed Layer) (*Effective, error) {
 // an entry of the user's that the managed file does not have may only be
 // a tool override of "deny".
 func mergeTable(eff *Effective, merr *ManagedError, l leaf, mv, uv reflect.Value, uIdx, mIdx map[string]keyInfo) {
-	b := managedRules[l.key]
+	b := ruleFor(l.key)
 	out := reflect.MakeMap(mv.Type())
 	for _, k := range mv.MapKeys() {
 		key := formatKey(append(slices.Clone(l.path), k.String()))
