@@ -7,7 +7,8 @@
 // control both. A file there is used only when nobody but the
 // administrator can have written it: owned by root (on Windows by
 // Administrators, SYSTEM or TrustedInstaller) and writable by no one
-// else, as is every directory above it. Anything else is refused with an
+// else but root's group (and macOS's admin group), as is every directory
+// above it. Anything else is refused with an
 // error that says what to fix, and every caller then fails safe: flowd
 // does not start, and a shim treats flowd as closed.
 package managed

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 )
 
@@ -59,8 +60,18 @@ func checkMode(path string, fi fs.FileInfo, uid int) error {
 		return refused(path, "is neither a file nor a directory", "replace it with a regular file")
 	case st.Uid != 0 && int(st.Uid) != uid:
 		return refused(path, fmt.Sprintf("belongs to uid %d, not root", st.Uid), "sudo chown root "+path)
-	case fi.Mode().Perm()&0o022 != 0:
-		return refused(path, fmt.Sprintf("is writable by group or others (mode %#o)", fi.Mode().Perm()), "sudo chmod go-w "+path)
+	case fi.Mode().Perm()&0o002 != 0:
+		return refused(path, fmt.Sprintf("is writable by others (mode %#o)", fi.Mode().Perm()), "sudo chmod o-w "+path)
+	case fi.Mode().Perm()&0o020 != 0 && !adminGroup(int(st.Gid)):
+		return refused(path, fmt.Sprintf("is writable by group %d (mode %#o), whose members need not be administrators", st.Gid, fi.Mode().Perm()),
+			"sudo chmod g-w "+path)
 	}
 	return nil
+}
+
+// adminGroup reports whether the members of gid are administrators, who
+// may write the policy: root's group (wheel), and on macOS admin, which
+// owns /Library and /Applications.
+func adminGroup(gid int) bool {
+	return gid == 0 || runtime.GOOS == "darwin" && gid == 80
 }
