@@ -71,12 +71,7 @@ func runFaults(binDir string, shims int) ([]Faults, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	var bins binaries
-	if binDir == "" {
-		bins, err = build(filepath.Join(tmp, "bin"))
-	} else {
-		bins, err = binariesIn(binDir)
-	}
+	bins, err := binariesFrom(binDir, tmp, func() {})
 	if err != nil {
 		return nil, err
 	}

@@ -71,6 +71,16 @@ func build(dir string) (binaries, error) {
 	return binariesIn(dir)
 }
 
+// binariesFrom returns the prebuilt binaries in binDir, or, when binDir
+// is empty, builds them into tmp/bin after calling building.
+func binariesFrom(binDir, tmp string, building func()) (binaries, error) {
+	if binDir != "" {
+		return binariesIn(binDir)
+	}
+	building()
+	return build(filepath.Join(tmp, "bin"))
+}
+
 // stripped reports whether an ELF binary lacks a symbol table; ok is false
 // for other formats, where the benchmark does not tell.
 func stripped(path string) (isStripped, ok bool) {

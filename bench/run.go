@@ -88,13 +88,11 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	defer os.RemoveAll(tmp)
 
-	var bins binaries
-	if cfg.BinDir == "" {
+	bins, err := binariesFrom(cfg.BinDir, tmp, func() {
 		progress("building shim, flowd, testserver, rawserver and verdictd with %s, hook also with %s", strings.Join(buildFlags, " "), hookBuildEnv)
-		bins, err = build(filepath.Join(tmp, "bin"))
 		rep.Binaries.Built = true
-	} else {
-		bins, err = binariesIn(cfg.BinDir)
+	})
+	if cfg.BinDir != "" {
 		rep.Binaries.Dir = cfg.BinDir
 	}
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 // step is one thing a case did and what flowd made of it.
@@ -296,18 +298,16 @@ func curlCommand(pl payload) string {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		args = append(args, "-H", shellQuote(k+": "+pl.Headers[k]))
+		args = append(args, "-H", shellnorm.Quote(k+": "+pl.Headers[k]))
 	}
 	if pl.ContentType != "" && pl.Headers["Content-Type"] == "" {
-		args = append(args, "-H", shellQuote("Content-Type: "+pl.ContentType))
+		args = append(args, "-H", shellnorm.Quote("Content-Type: "+pl.ContentType))
 	}
 	if pl.Body != "" {
-		args = append(args, "--data-binary", shellQuote(pl.Body))
+		args = append(args, "--data-binary", shellnorm.Quote(pl.Body))
 	}
-	return strings.Join(append(args, shellQuote(pl.URL)), " ")
+	return strings.Join(append(args, shellnorm.Quote(pl.URL)), " ")
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // hookPayload is what Claude Code writes to a hook's stdin.
 func hookPayload(session, event, tool string, input map[string]any, response any) []byte {

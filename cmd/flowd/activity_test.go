@@ -49,6 +49,8 @@ func TestActivityExportOffline(t *testing.T) {
 	require.Len(t, lines, 4)
 	assert.True(t, strings.HasPrefix(lines[0], "id,time,type,"))
 	assert.True(t, strings.HasPrefix(lines[1], "1,"))
+	assert.Contains(t, lines[0], ",chain_seq,prev_hash,hash,details")
+	assert.Regexp(t, `,2,[0-9a-f]{64},[0-9a-f]{64},`, lines[2], "each row carries its chain position, previous hash and hash")
 	assert.True(t, strings.HasSuffix(lines[3], `"{""flow"":{}}"`))
 	assert.Equal(t, exitError(2), exportActivity(&out, "/nonexistent/flowd.sock", path, activity.Filter{}, "xml", false, fl))
 }

@@ -263,6 +263,10 @@ func orDash(s string) string {
 // which key decides it.
 func ruleHint(rule string) string {
 	switch {
+	case rule == "read_then_send.key_material":
+		return "the call reads a private key file: what it returns goes into the model's context and to the model's provider; policy.read_then_send decides it"
+	case rule == "sensitive_data_shared":
+		return "the call writes a secret where others read it (a world-readable temporary directory, a web root, a synced folder, a network share); asked, or what policy.sensitive_data_external says when that is milder"
 	case rule == "read_then_send":
 		return "a chain: this session read a credential earlier, and this call reaches the network; policy.read_then_send decides it"
 	case strings.HasPrefix(rule, "command."):

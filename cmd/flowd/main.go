@@ -6,8 +6,10 @@
 //	flowd doctor [--json]
 //	flowd classify NAME [--tool TOOL]
 //	flowd explain ACTIVITY_ID
+//	flowd audit verify [--from ID] [--json] | audit key
 //	flowd quarantine list | show ID | release ID
 //	flowd pins list | diff SERVER | approve SERVER [TOOL]
+//	flowd fingerprints list | key | export FILE | import FILE
 //	flowd mcp
 //	flowd ui [--print]
 //	flowd passphrase set
@@ -32,8 +34,11 @@ commands:
   doctor     check the installation; each problem comes with the command that fixes it
   classify   show how a server or tool is classified: classify NAME [--tool TOOL]
   explain    show why flowd decided what it did: explain ACTIVITY_ID
+  audit      the activity log's tamper evidence: audit verify [--from ID] [--json] | audit key
   quarantine tool output blocked as prompt injection: quarantine list | show ID | release ID
   pins       approved tool definitions: pins list | diff SERVER | approve SERVER [TOOL]
+  fingerprints
+             prints of attacks caught, shared as signed feeds: fingerprints list | key | export FILE | import FILE
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
   ui         open the dashboard in your browser (ui --print prints its one-time URL)
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
@@ -67,10 +72,14 @@ func main() {
 		err = cmdClassify(args)
 	case "explain":
 		err = cmdExplain(args, os.Stdout)
+	case "audit":
+		err = cmdAudit(args, os.Stdout)
 	case "quarantine":
 		err = cmdQuarantine(args, os.Stdout, openTTY)
 	case "pins":
 		err = cmdPins(args, os.Stdout, openTTY)
+	case "fingerprints":
+		err = cmdFingerprints(args, os.Stdout)
 	case "passphrase":
 		err = cmdPassphrase(args, os.Stdout, openTTY)
 	case "doctor":

@@ -195,6 +195,9 @@ func printStores(out io.Writer, st flowdclient.Status) {
 		fmt.Fprintf(out, "config   HELD BACK since %s: it lowers protection (%d changes); the config in force is the one before; read and apply it with flowd config apply\n",
 			h.Since.Local().Format(time.DateTime), len(h.Changes))
 	}
+	if l := auditLine(st.Audit); l != "" {
+		fmt.Fprintln(out, l)
+	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",
 			u.Since.Local().Format(time.DateTime))

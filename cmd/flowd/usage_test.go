@@ -27,11 +27,12 @@ func TestUsageConventions(t *testing.T) {
 		"passphrase": func(a []string) error { return cmdPassphrase(a, io.Discard, nil) },
 		"stop":       func(a []string) error { return cmdControl("stop", a) },
 		"ui":         func(a []string) error { return cmdUI(a, io.Discard) },
+		"audit":      func(a []string) error { return cmdAudit(a, io.Discard) },
 	}
 	for name, cmd := range commands {
 		for _, h := range []string{"-h", "--help"} {
 			err := cmd([]string{h})
-			if name == "quarantine" || name == "pins" {
+			if name == "quarantine" || name == "pins" || name == "audit" {
 				assert.NoError(t, err, "%s %s", name, h)
 				continue
 			}

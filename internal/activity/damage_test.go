@@ -40,7 +40,9 @@ func (l *logBuf) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, 
 // filled writes n records to a store at path and closes it.
 func filled(t *testing.T, path string, n int) {
 	t.Helper()
-	s, err := Open(path, quiet)
+	opts := quiet
+	opts.Key = testKey // so a checkpoint is kept beside the store too
+	s, err := Open(path, opts)
 	require.NoError(t, err)
 	for range n {
 		s.Append(Record{Type: "tool_call", Server: "github", Reason: strings.Repeat("r", 200)})
@@ -74,6 +76,11 @@ func TestTruncatedStoreIsMovedAsideAndAFreshOneWorks(t *testing.T) {
 	rs, err := s.Query(Filter{})
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{1}, ids(rs))
+	// The old chain's head went aside with it: the fresh chain verifies.
+	assert.FileExists(t, d.MovedTo+HeadSuffix)
+	rep, err := s.Verify(testPub(), VerifyOptions{})
+	require.NoError(t, err)
+	assert.True(t, rep.OK(), "%+v", rep.Problems)
 }
 
 func TestUndecodableRecordIsSkippedNotTheQuery(t *testing.T) {
@@ -102,6 +109,7 @@ func TestRetentionRunsOnAnIdleStore(t *testing.T) {
 	tick := make(chan time.Time) // unbuffered: a second send waits for the first prune
 	opts := quiet
 	opts.MaxAge = time.Hour
+	opts.Key = testKey
 	opts.Now = c.Now
 	opts.pruneTick = tick
 	s := openStore(t, filepath.Join(t.TempDir(), "a.db"), opts)

@@ -15,12 +15,16 @@ const (
 	CSV   = "csv"   // a header, then a row per record
 )
 
-// ExportColumns are the CSV columns; "details" follows with flows.
+// ExportColumns are the CSV columns; "details" follows with flows. The
+// last three are the record's place in the audit chain, so a SIEM can
+// check that none is missing or out of order (chain.go).
 var ExportColumns = []string{"id", "time", "type", "session", "server", "tool", "method", "verdict", "decision",
-	"risk_level", "flow_type", "reason", "args_bytes", "result_bytes", "latency_us"}
+	"risk_level", "flow_type", "reason", "args_bytes", "result_bytes", "latency_us", "chain_seq", "prev_hash", "hash"}
 
 // Exporter writes records to w in format, each record's details (which
-// hold its flow evidence) only with flows. write takes one record; done
+// hold its flow evidence) only with flows. Each carries its chain
+// position, previous hash and hash; a JSON line with its details is the
+// exact encoding its hash covers, less the final "hash" member. write takes one record; done
 // writes what is buffered.
 func Exporter(w io.Writer, format string, flows bool) (write func(Record) error, done func() error, err error) {
 	switch format {
@@ -44,7 +48,8 @@ func Exporter(w io.Writer, format string, flows bool) (write func(Record) error,
 		return func(r Record) error {
 				row := []string{strconv.FormatUint(r.ID, 10), r.Time.UTC().Format(time.RFC3339Nano), r.Type, r.Session,
 					r.Server, r.Tool, r.Method, r.Verdict, r.Decision, r.RiskLevel, r.FlowType, r.Reason,
-					strconv.Itoa(r.ArgsBytes), strconv.Itoa(r.ResultBytes), strconv.FormatInt(r.LatencyMicros, 10)}
+					strconv.Itoa(r.ArgsBytes), strconv.Itoa(r.ResultBytes), strconv.FormatInt(r.LatencyMicros, 10),
+					strconv.FormatUint(r.ChainSeq, 10), r.PrevHash, r.Hash}
 				if flows {
 					row = append(row, string(r.Details))
 				}

@@ -2,7 +2,6 @@ package activity
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -45,7 +44,7 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 				continue
 			}
 			var r Record
-			if err := json.Unmarshal(v, &r); err != nil {
+			if err := decodeRecord(v, &r); err != nil {
 				s.skip(k, err)
 				continue
 			}
@@ -82,7 +81,7 @@ func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
 			return nil
 		}
 		ok = true
-		return json.Unmarshal(v, &r)
+		return decodeRecord(v, &r)
 	})
 	if err != nil {
 		return Record{}, false, fmt.Errorf("get activity record %d from %s: %w", id, s.path, err)
@@ -114,7 +113,7 @@ func (s *Store) Export(f Filter, each func(Record) error) error {
 				continue
 			}
 			var r Record
-			if err := json.Unmarshal(v, &r); err != nil {
+			if err := decodeRecord(v, &r); err != nil {
 				s.skip(k, err)
 				continue
 			}

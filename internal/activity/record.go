@@ -29,6 +29,16 @@ type Record struct {
 	FlowType      string          `json:"flow_type,omitempty"`
 	LatencyMicros int64           `json:"latency_us,omitempty"` // upstream round trip
 	Details       json.RawMessage `json:"details,omitempty"`    // event-specific extras
+
+	// The audit chain, set by the store as it writes the record: its
+	// position (1, 2, … with no gaps), the hash of the record before it
+	// ("" at the chain's start) and its own hash, the SHA-256 of its JSON
+	// without the hash, which is not stored (chain.go). Hash must stay
+	// the last field, so that an exported line is the hashed JSON with
+	// the hash appended.
+	ChainSeq uint64 `json:"chain_seq,omitempty"`
+	PrevHash string `json:"prev_hash,omitempty"`
+	Hash     string `json:"hash,omitempty"`
 }
 
 // The kinds of record flowd writes.

@@ -1,11 +1,14 @@
 package activity
 
 import (
+	"crypto/ed25519"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -55,6 +58,18 @@ type Options struct {
 	// streams hand records on without waiting for their readers).
 	Committed func(Record)
 
+	// Key signs the audit chain's checkpoints (package comment in
+	// chain.go). Without it records are still chained, nothing is signed,
+	// and retention does not run: pruning must leave a signed anchor, and
+	// the readers that open the store without the key must not delete
+	// what the daemon keeps.
+	Key ed25519.PrivateKey
+	// CheckpointEvery and CheckpointInterval say how often the writer
+	// signs a checkpoint: after this many records or this long,
+	// whichever comes first (and at Close). Defaults 1,000 and 1 minute.
+	CheckpointEvery    int
+	CheckpointInterval time.Duration
+
 	// pruneTick replaces the PruneInterval ticker in tests.
 	pruneTick <-chan time.Time
 }
@@ -77,6 +92,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PruneInterval <= 0 {
 		o.PruneInterval = time.Minute
+	}
+	if o.CheckpointEvery <= 0 {
+		o.CheckpointEvery = 1000
+	}
+	if o.CheckpointInterval <= 0 {
+		o.CheckpointInterval = time.Minute
 	}
 	if o.OpenTimeout <= 0 {
 		o.OpenTimeout = time.Second
@@ -136,8 +157,11 @@ type Store struct {
 	stopped  chan struct{}
 	closeErr error // the final drain's error, read after stopped closes
 
-	count  int // records on disk; touched only by Open and then the writer
-	damage *boltfile.Damage
+	count int // records on disk; touched only by Open and then the writer
+	chain chainState
+	// headTime is when the writer last kept a checkpoint beside the file.
+	headTime time.Time
+	damage   *boltfile.Damage
 }
 
 const (
@@ -170,19 +194,30 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	var err error
 	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "activity store", Timeout: opts.OpenTimeout,
-		Buckets: [][]byte{bucketName}, Recover: opts.Recover, Now: opts.Now,
+		Buckets: [][]byte{bucketName, checkpointBucket}, Recover: opts.Recover, Now: opts.Now,
 		// Prune once now as well: a daemon restarted after a long stop, or
 		// with tighter limits, should not serve records it no longer keeps.
 		Init: func(tx *bolt.Tx) error {
-			b := tx.Bucket(bucketName)
-			n := b.Stats().KeyN
-			pruned, err := s.prune(b, n)
+			s.chain = loadChain(tx)
+			if s.chain.cpTime.IsZero() {
+				s.chain.cpTime = opts.Now() // the first checkpoint is due an interval from now
+			}
+			n := tx.Bucket(bucketName).Stats().KeyN
+			pruned, err := s.prune(tx, n)
 			s.count = n - pruned
 			s.stats.Pruned = uint64(pruned)
 			return err
 		}})
 	if err != nil {
 		return nil, err
+	}
+	if s.damage != nil {
+		// The checkpoint kept beside the store belongs to the chain moved
+		// aside; the fresh store starts a new one.
+		if err := os.Rename(path+HeadSuffix, s.damage.MovedTo+HeadSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.db.Close()
+			return nil, fmt.Errorf("move the activity log's head checkpoint aside with its damaged store: %w", err)
+		}
 	}
 	go s.run()
 	return s, nil
@@ -303,7 +338,7 @@ func (s *Store) run() {
 		case <-s.stop:
 			// Close set closed before stop, so nothing can be queued after
 			// this drain.
-			s.closeErr = s.writePending()
+			s.closeErr = errors.Join(s.writePending(), s.checkpointNow(CheckpointClose))
 			return
 		case <-s.kick:
 		case <-tick.C:
@@ -321,6 +356,9 @@ func (s *Store) run() {
 // belongs to the episode of failing writes (a full disk fails both).
 func (s *Store) pruneIdle() {
 	wrote, err := s.pruneDue()
+	if err == nil && s.checkpointDue(s.chain) {
+		wrote, err = true, s.checkpointNow(CheckpointPeriodic)
+	}
 	if wrote || err != nil {
 		s.mu.Lock()
 		s.noteWrite(err, 0)
@@ -332,6 +370,9 @@ func (s *Store) pruneIdle() {
 func (s *Store) pruneDue() (wrote bool, err error) {
 	// Look first: a write transaction costs an fsync even when it deletes
 	// nothing, and this runs every PruneInterval.
+	if s.opts.Key == nil {
+		return false, nil
+	}
 	due := s.count > s.opts.MaxRecords
 	if !due {
 		cutoff := s.opts.Now().Add(-s.opts.MaxAge)
@@ -347,7 +388,7 @@ func (s *Store) pruneDue() (wrote bool, err error) {
 	var pruned int
 	err = boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		var err error
-		pruned, err = s.prune(tx.Bucket(bucketName), s.count)
+		pruned, err = s.prune(tx, s.count)
 		return err
 	})
 	if err != nil {
@@ -448,8 +489,11 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 	var res batchResult
 	var encodeErr error
 	count := s.count
+	chain := s.chain
+	var cp *Checkpoint
 	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketName)
+		chain = s.chain // a retried transaction starts over
 		for _, chunk := range batch {
 			for i := range chunk {
 				r := &chunk[i]
@@ -457,10 +501,12 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 				if err != nil {
 					return err
 				}
-				r.ID = id
-				v, err := json.Marshal(r)
+				r.ID, r.ChainSeq, r.PrevHash = id, chain.seq+1, chain.hash
+				v, err := seal(r)
 				if err != nil {
-					r.ID = 0 // not stored: no one hears of it
+					// not stored: no one hears of it, and the chain goes on
+					// from the record before
+					r.ID, r.ChainSeq, r.PrevHash = 0, 0, ""
 					// One bad record (say, invalid Details) must not cost
 					// the rest of the batch; its ID is simply never used.
 					res.failed++
@@ -472,11 +518,20 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 				if err := b.Put(idKey(id), v); err != nil {
 					return err
 				}
+				chain.seq, chain.hash, chain.last = r.ChainSeq, r.Hash, id
 				res.written++
 			}
 		}
+		if s.checkpointDue(chain) {
+			c, err := s.putCheckpoint(tx, CheckpointPeriodic, chain)
+			if err != nil {
+				return err
+			}
+			cp = &c
+			chain.cpSeq, chain.cpTime = c.Seq, c.Time
+		}
 		n := count + int(res.written)
-		pruned, err := s.prune(b, n)
+		pruned, err := s.prune(tx, n)
 		res.pruned = uint64(pruned)
 		count = n - pruned
 		return err
@@ -486,6 +541,12 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 			fmt.Errorf("write %d activity records to %s: %w", n, s.path, err)
 	}
 	s.count = count
+	s.chain = chain
+	// The head file costs an fsync of its own: keep it once an interval,
+	// not at every checkpoint (chain.go says what that leaves open).
+	if cp != nil && s.opts.Now().Sub(s.headTime) >= s.opts.CheckpointInterval {
+		s.writeHead(*cp)
+	}
 	if encodeErr != nil && res.failed > 1 {
 		encodeErr = fmt.Errorf("%w (and %d more)", encodeErr, res.failed-1)
 	}
@@ -497,7 +558,14 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 // order, so the oldest records sit first and pruning stops at the first
 // record it keeps. A record stamped by its caller with an older time than
 // its predecessors waits behind them; that is the price of never scanning.
-func (s *Store) prune(b *bolt.Bucket, count int) (int, error) {
+// Only a store with the audit key prunes: the last record pruned becomes
+// the chain's signed anchor, and checkpoints before it go with the
+// records they covered.
+func (s *Store) prune(tx *bolt.Tx, count int) (int, error) {
+	if s.opts.Key == nil {
+		return 0, nil
+	}
+	b := tx.Bucket(bucketName)
 	cutoff := s.opts.Now().Add(-s.opts.MaxAge)
 	// Collect first, delete after: deleting under a cursor and re-seeking
 	// walks every emptied leaf again, which is quadratic in the batch.
@@ -511,12 +579,52 @@ func (s *Store) prune(b *bolt.Bucket, count int) (int, error) {
 		}
 		doomed = append(doomed, k)
 	}
+	if len(doomed) == 0 {
+		return 0, nil
+	}
+	anchor, chained := s.anchorFor(b, doomed)
 	for i, k := range doomed {
 		if err := b.Delete(k); err != nil {
 			return i, err
 		}
 	}
+	if chained {
+		if err := s.putAnchor(tx, anchor); err != nil {
+			return len(doomed), err
+		}
+	}
 	return len(doomed), nil
+}
+
+// anchorFor is the chain position and hash of the last doomed record that
+// carries them; chained is false when none does (all from before the
+// chain).
+func (s *Store) anchorFor(b *bolt.Bucket, doomed [][]byte) (st chainState, chained bool) {
+	for i := len(doomed) - 1; i >= 0; i-- {
+		v := b.Get(doomed[i])
+		var f chainFields
+		if json.Unmarshal(v, &f) == nil && f.ChainSeq > 0 {
+			return chainState{seq: f.ChainSeq, hash: hashOf(v), last: f.ID}, true
+		}
+	}
+	return chainState{}, false
+}
+
+// putAnchor replaces the checkpoints before the kept records with a
+// signed anchor where they start.
+func (s *Store) putAnchor(tx *bolt.Tx, at chainState) error {
+	c := tx.Bucket(checkpointBucket).Cursor()
+	var old [][]byte
+	for k, _ := c.First(); k != nil && binary.BigEndian.Uint64(k) <= at.seq; k, _ = c.Next() {
+		old = append(old, k)
+	}
+	for _, k := range old {
+		if err := tx.Bucket(checkpointBucket).Delete(k); err != nil {
+			return err
+		}
+	}
+	_, err := s.putCheckpoint(tx, CheckpointAnchor, at)
+	return err
 }
 
 // expired reports whether the record v is older than cutoff. An

@@ -89,7 +89,9 @@ func TestQueryFilters(t *testing.T) {
 	require.Equal(t, []uint64{5, 4, 3, 2, 1}, ids(all), "newest first")
 	got := all[3]
 	want := recs[1]
-	want.ID = 2
+	want.ID, want.ChainSeq, want.PrevHash = 2, 2, all[4].Hash
+	assert.Len(t, got.Hash, 64)
+	want.Hash = got.Hash
 	assert.True(t, want.Time.Equal(got.Time))
 	got.Time = want.Time
 	assert.Equal(t, want, got, "every field survives the round trip")
@@ -227,6 +229,7 @@ func TestIDsMonotonicAcrossReopen(t *testing.T) {
 	// contents would reuse them.
 	opts := quiet
 	opts.MaxRecords = 2
+	opts.Key = testKey // retention runs only with the audit key
 	var last uint64
 	for round := range 3 {
 		s, err := Open(path, opts)
@@ -250,6 +253,7 @@ func TestRetentionByCount(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.db")
 	opts := quiet
 	opts.MaxRecords = 10
+	opts.Key = testKey // retention runs only with the audit key
 	s, err := Open(path, opts)
 	require.NoError(t, err)
 	for range 4 {
@@ -279,6 +283,7 @@ func TestRetentionByAge(t *testing.T) {
 	c := &clock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	opts := quiet
 	opts.MaxAge = 7 * 24 * time.Hour
+	opts.Key = testKey // retention runs only with the audit key
 	opts.Now = c.Now
 	s := openStore(t, filepath.Join(t.TempDir(), "a.db"), opts)
 
@@ -446,7 +451,7 @@ func BenchmarkAppend(b *testing.B) {
 // retention deleting a batch for every batch written: one op is a full
 // default batch appended and committed.
 func BenchmarkWriteBatch(b *testing.B) {
-	opts := Options{MaxRecords: 10_000}.withDefaults()
+	opts := Options{MaxRecords: 10_000, Key: testKey}.withDefaults()
 	s, err := Open(filepath.Join(b.TempDir(), "a.db"), opts)
 	require.NoError(b, err)
 	r := Record{Type: "tool_call", Session: "s1", Server: "github", Tool: "get_file",

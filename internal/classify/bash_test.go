@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 func TestBashCommand(t *testing.T) {
@@ -139,7 +141,7 @@ func TestBashNestingIsBounded(t *testing.T) {
 
 	nested := "curl x"
 	for range 3 {
-		nested = "bash -c " + shellQuote(nested)
+		nested = "bash -c " + shellnorm.Quote(nested)
 	}
 	assert.Equal(t, External, BashCommand(nested).Class, "a few levels are followed")
 
@@ -151,8 +153,6 @@ func TestBashNestingIsBounded(t *testing.T) {
 		assert.Contains(t, r.Reason, "too deeply", chain)
 	}
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func TestParseShell(t *testing.T) {
 	tests := []struct {

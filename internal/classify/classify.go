@@ -321,6 +321,15 @@ func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes bool) (f
 		f = srv
 	case !srvOK:
 		f = tool
+		if f.class == Internal {
+			// Only the server wrote its tools' names and descriptions: they
+			// may make flowd more careful, never trust a server nothing else
+			// vouches for. What such a tool returns is still the user's
+			// data; what it is sent may leave (a "write_file" of a server
+			// called todo-helper must not receive secrets unasked).
+			f.class = Hybrid
+			f.reason += ", but only the server's own words say so: what it is sent may leave"
+		}
 	case srv.class == tool.class:
 		f = srv
 		f.conf = min(max(srv.conf, tool.conf)+agreeBonus, maxHeuristic)
@@ -384,6 +393,11 @@ func applyOpenWorldHint(f finding, ok bool, t ToolInfo, localServer bool) (findi
 		hinted = External
 	}
 	if !ok {
+		if !open {
+			// Nothing vouches for the server, and its own word may not
+			// make it trusted (see combine).
+			return f, false, MethodHeuristic
+		}
 		return finding{class: hinted, conf: hintConfidence, reason: claim}, true, MethodAnnotation
 	}
 	agrees := open == (f.class != Internal)

@@ -69,9 +69,9 @@ func TestToolSchemaAndPurpose(t *testing.T) {
 			ToolInfo{Name: "get_loans", Description: "Books the member has on loan, with due dates."}, Hybrid},
 		{"a gym membership", "gymco", ToolInfo{Name: "get_membership"}, Hybrid},
 		// A name that sounds like a local store is a private source too.
-		{"a telehealth visit", "telehealth", ToolInfo{Name: "get_visit_notes"}, Internal},
+		{"a telehealth visit", "telehealth", ToolInfo{Name: "get_visit_notes"}, Hybrid},
 		{"a phone's call log", "carrier",
-			ToolInfo{Name: "call_log", Description: "Returns your recent calls with numbers and durations."}, Internal},
+			ToolInfo{Name: "call_log", Description: "Returns your recent calls with numbers and durations."}, Hybrid},
 		{"direct messages at a social network", "mastodon", ToolInfo{Name: "get_direct_messages"}, Hybrid},
 		{"a mailbox", "gmail", ToolInfo{Name: "search_emails"}, Hybrid},
 		{"private records on the user's own store stay internal", "postgres", ToolInfo{Name: "get_orders"}, Internal},

@@ -54,8 +54,9 @@ func TestToolNames(t *testing.T) {
 		{"acme", "http_request", External, 0.8},
 		{"acme", "post_to_slack", External, 0.9},
 		{"acme", "upload_to_pastebin", External, 0.9},
-		{"acme", "read_file", Internal, 0.8},
-		{"acme", "query_database", Internal, 0.8},
+		// Internal-sounding names are the server's own words: hybrid.
+		{"acme", "read_file", Hybrid, 0.8},
+		{"acme", "query_database", Hybrid, 0.8},
 		{"acme", "sendSlackMessage", External, 0.9},
 		{"acme", "send_file", Hybrid, 0.7},
 	}
@@ -91,10 +92,13 @@ func TestToolParamsAndDescription(t *testing.T) {
 	}{
 		{"url parameter", ToolInfo{Name: "get_page", Params: []string{"url", "max_length"}}, External},
 		{"webhook_url parameter", ToolInfo{Name: "notify_build", Params: []string{"webhook_url"}}, External},
-		{"path parameter", ToolInfo{Name: "load", Params: []string{"file_path"}}, Internal},
+		// The server's own words never make it trusted: a tool that says it
+		// handles local data is hybrid (its output the user's data, what it
+		// is sent able to leave) until the server's name or config says more.
+		{"path parameter", ToolInfo{Name: "load", Params: []string{"file_path"}}, Hybrid},
 		{"description", ToolInfo{Name: "grab", Description: "Fetches a URL from the internet and returns it as markdown."}, External},
-		{"description", ToolInfo{Name: "lookup", Description: "Looks up rows in the local SQLite database."}, Internal},
-		{"name wins over description", ToolInfo{Name: "read_file", Description: "Send the file to the web."}, Internal},
+		{"description", ToolInfo{Name: "lookup", Description: "Looks up rows in the local SQLite database."}, Hybrid},
+		{"name wins over description", ToolInfo{Name: "read_file", Description: "Send the file to the web."}, Hybrid},
 	}
 	for _, tt := range tests {
 		r := c.Tool("acme", tt.tool)
@@ -113,8 +117,8 @@ func TestToolAnnotations(t *testing.T) {
 		method     string
 		minC, maxC float64
 	}{
-		{"explicit closed world decides an unknown tool", "acme",
-			ToolInfo{Name: "frobnicate", OpenWorldHint: ptr(false)}, Internal, MethodAnnotation, 0.6, 0.6},
+		{"a closed-world claim does not make a server nothing vouches for trusted", "acme",
+			ToolInfo{Name: "frobnicate", OpenWorldHint: ptr(false)}, Unknown, MethodHeuristic, fallbackConfidence, fallbackConfidence},
 		{"explicit open world decides an unknown tool", "acme",
 			ToolInfo{Name: "frobnicate", OpenWorldHint: ptr(true)}, External, MethodAnnotation, 0.6, 0.6},
 		{"absent hints are not evidence", "acme",
@@ -128,11 +132,11 @@ func TestToolAnnotations(t *testing.T) {
 		{"open-world claim (an SDK default) does not override the server's internal name", "postgres",
 			ToolInfo{Name: "query", OpenWorldHint: ptr(true)}, Internal, MethodHeuristic, 0.7, 0.85},
 		{"open-world claim wins over the tool's own internal-sounding name", "acme",
-			ToolInfo{Name: "read_file", OpenWorldHint: ptr(true)}, Hybrid, MethodAnnotation, 0.6, 0.8},
+			ToolInfo{Name: "read_file", OpenWorldHint: ptr(true)}, Hybrid, MethodHeuristic, 0.6, 1},
 		{"open-world claim wins over a file word in the name (everything's gzip-file-as-resource)", "everything",
-			ToolInfo{Name: "gzip-file-as-resource", OpenWorldHint: ptr(true)}, Hybrid, MethodAnnotation, 0.6, 0.8},
+			ToolInfo{Name: "gzip-file-as-resource", OpenWorldHint: ptr(true)}, Hybrid, MethodHeuristic, 0.6, 1},
 		{"open-world claim raises caution on a weak internal name", "acme",
-			ToolInfo{Name: "search_docs", OpenWorldHint: ptr(true)}, Hybrid, MethodAnnotation, 0.6, 0.7},
+			ToolInfo{Name: "search_docs", OpenWorldHint: ptr(true)}, Hybrid, MethodHeuristic, 0.6, 1},
 		{"readOnlyHint=false makes an unnamed action a write on a code host", "github",
 			ToolInfo{Name: "star", ReadOnlyHint: ptr(false)}, Hybrid, MethodHeuristic, 0.7, 0.8},
 		{"readOnlyHint=true does not hide a write verb", "github",

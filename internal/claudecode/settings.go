@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 // Matcher selects the tools flowd's hooks run for. Claude Code reads it as
@@ -36,7 +38,7 @@ type HookOptions struct {
 // Command is the shell command Claude Code runs for event. It names no
 // socket, port or token: the hook finds flowd at run time.
 func Command(o HookOptions, event string) string {
-	c := shellQuote(o.Binary) + " evaluate --event " + event
+	c := shellnorm.QuoteIfNeeded(o.Binary) + " evaluate --event " + event
 	if o.FailClosed {
 		c += " --fail-closed"
 	}
@@ -361,20 +363,4 @@ func firstWord(cmd string) (word, rest string) {
 		}
 	}
 	return b.String(), ""
-}
-
-// shellQuote quotes a path for /bin/sh, which Claude Code runs hook
-// commands with (Git Bash on Windows).
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

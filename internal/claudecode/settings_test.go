@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 var opts = HookOptions{Binary: "/opt/flowd/bin/hook"}
@@ -372,7 +374,7 @@ func TestFindHooksDisabled(t *testing.T) {
 
 func TestFirstWordAndQuote(t *testing.T) {
 	for _, p := range []string{"/usr/bin/hook", "/a b/hook", "/it's/hook", `C:\Program Files\flowd\hook.exe`, "/ü/hook"} {
-		w, rest := firstWord(shellQuote(p) + " evaluate")
+		w, rest := firstWord(shellnorm.QuoteIfNeeded(p) + " evaluate")
 		assert.Equal(t, p, w)
 		assert.Equal(t, " evaluate", rest)
 	}

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/flowd-dev/flowd/internal/atomicfile"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 // BackupSuffix names the copy of a config file taken before flowd
@@ -126,23 +126,9 @@ func (f File) Report(w io.Writer) {
 func commandLine(args []string) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {
-		quoted[i] = shellQuote(a)
+		quoted[i] = shellnorm.QuoteForDisplay(a)
 	}
 	return strings.Join(quoted, " ")
-}
-
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("@%+=:,./_-", r) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // WrapCommand is the command line that wraps the servers of the config

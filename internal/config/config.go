@@ -109,15 +109,25 @@ type Flow struct {
 // Injection configures prompt-injection scanning of tool output, the
 // quarantine of what is blocked, and the pinning of tool definitions.
 type Injection struct {
-	Enabled         bool       `toml:"enabled"`
-	MaxFieldBytes   int        `toml:"max_field_bytes"`
-	MaxMessageBytes int        `toml:"max_message_bytes"`
-	TimeBudget      Duration   `toml:"time_budget"`
-	TaintAction     string     `toml:"taint_action"`
-	OnIncomplete    string     `toml:"on_incomplete"`
-	TrustOnFirstUse bool       `toml:"trust_on_first_use"`
-	Waivers         []Waiver   `toml:"waiver"`
-	Thresholds      Thresholds `toml:"thresholds"`
+	Enabled         bool         `toml:"enabled"`
+	MaxFieldBytes   int          `toml:"max_field_bytes"`
+	MaxMessageBytes int          `toml:"max_message_bytes"`
+	TimeBudget      Duration     `toml:"time_budget"`
+	TaintAction     string       `toml:"taint_action"`
+	OnIncomplete    string       `toml:"on_incomplete"`
+	TrustOnFirstUse bool         `toml:"trust_on_first_use"`
+	Waivers         []Waiver     `toml:"waiver"`
+	Thresholds      Thresholds   `toml:"thresholds"`
+	KnownAttacks    KnownAttacks `toml:"known_attacks"`
+}
+
+// KnownAttacks configures the prints flowd keeps of the attacks it caught
+// (internal/attackprint): a result that repeats one is that attack again.
+type KnownAttacks struct {
+	Enabled bool `toml:"enabled"`
+	// TrustedKeys are the feed signers ("ed25519:<base64>") whose feeds
+	// flowd fingerprints import accepts.
+	TrustedKeys []string `toml:"trusted_keys"`
 }
 
 // Thresholds map an injection score in [0, 1] to an action.

@@ -66,6 +66,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			TrustOnFirstUse: true,
 			Waivers:         []Waiver{},
 			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
+			KnownAttacks:    KnownAttacks{Enabled: true, TrustedKeys: []string{}},
 		},
 		UI: UI{Enabled: UIAuto, Metrics: true},
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/attackprint"
 )
 
 var (
@@ -93,6 +95,11 @@ func (c *Config) validate() []fieldError {
 	v.positiveDuration("injection.time_budget", in.TimeBudget)
 	v.oneOf("injection.taint_action", in.TaintAction, taints)
 	v.oneOf("injection.on_incomplete", in.OnIncomplete, onIncomplete)
+	for i, k := range in.KnownAttacks.TrustedKeys {
+		if _, err := attackprint.ParsePublicKey(k); err != nil {
+			v.fail(fmt.Sprintf("injection.known_attacks.trusted_keys[%d]", i), `want "ed25519:" and a 32-byte key in base64, as flowd fingerprints key prints it`)
+		}
+	}
 	for i, w := range in.Waivers {
 		// A waiver names its server: one that silenced a rule everywhere
 		// would switch the rule off rather than trust one source.

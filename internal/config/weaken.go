@@ -92,6 +92,14 @@ func Weakened(old, new *Config) []string {
 
 	i, j := old.Injection, new.Injection
 	w.turnedOff("injection.enabled", i.Enabled, j.Enabled, "tool output is no longer scanned")
+	w.turnedOff("injection.known_attacks.enabled", i.KnownAttacks.Enabled, j.KnownAttacks.Enabled, "attacks caught before are not known again")
+	for _, k := range j.KnownAttacks.TrustedKeys {
+		if !slices.Contains(i.KnownAttacks.TrustedKeys, k) {
+			// A trusted signer's prints can block results: one the agent
+			// adds could block whatever it likes the user not to see.
+			w.add("injection.known_attacks.trusted_keys", fmt.Sprintf("%q added", k), "its feeds can flag and block results")
+		}
+	}
 	w.less("injection.max_field_bytes", i.MaxFieldBytes, j.MaxFieldBytes, "less of each field scanned")
 	w.less("injection.max_message_bytes", i.MaxMessageBytes, j.MaxMessageBytes, "less of each message scanned")
 	w.shorter("injection.time_budget", i.TimeBudget, j.TimeBudget, "less of each message scanned")

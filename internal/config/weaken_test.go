@@ -39,6 +39,10 @@ func TestWeakened(t *testing.T) {
 		{"more origins", func(c *Config) { c.Flow.MaxOrigins = 20000 }, nil},
 		{"longer matches only", func(c *Config) { c.Flow.MinMatchLength = 200 }, []string{"flow.min_match_length: 20 → 200"}},
 		{"scanning off", func(c *Config) { c.Injection.Enabled = false }, []string{"injection.enabled: true → false"}},
+		{"known attacks off", func(c *Config) { c.Injection.KnownAttacks.Enabled = false }, []string{"injection.known_attacks.enabled: true → false"}},
+		{"a feed signer trusted", func(c *Config) {
+			c.Injection.KnownAttacks.TrustedKeys = []string{"ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
+		}, []string{"injection.known_attacks.trusted_keys"}},
 		{"shorter scan", func(c *Config) { c.Injection.TimeBudget = Duration{time.Millisecond} }, []string{"injection.time_budget: 100ms → 1ms"}},
 		{"taint denies", func(c *Config) { c.Injection.TaintAction = TaintDeny }, nil},
 		{"incomplete passes", func(c *Config) { c.Injection.OnIncomplete = IncompletePass }, []string{"injection.on_incomplete"}},

@@ -24,11 +24,14 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/sessions/{id}/graph", d.serveGraph)
 	mux.HandleFunc("POST "+hookproto.Path, d.serveHook)
 	mux.HandleFunc("GET /api/v1/activity/{id}", d.serveRecord)
+	mux.HandleFunc("GET /api/v1/audit/verify", d.serveAuditVerify)
 	mux.HandleFunc("GET /api/v1/quarantine", d.serveQuarantine)
 	mux.HandleFunc("GET /api/v1/quarantine/{id}", d.serveQuarantined)
 	mux.HandleFunc("POST /api/v1/quarantine/{id}/release", d.serveRelease)
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)
+	mux.HandleFunc("GET /api/v1/attack-prints", d.serveAttackPrints)
+	mux.HandleFunc("POST /api/v1/attack-prints/import", d.serveImportPrints)
 	mux.HandleFunc("POST /api/v1/passphrase", d.servePassphrase)
 	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
 	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)
@@ -83,6 +86,7 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	st.Sessions = nonNil(shimSessions(st.Shims))
 	st.Activity = d.store.Stats()
 	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
+	st.Audit = d.audit
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {

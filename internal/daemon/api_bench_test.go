@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -65,7 +66,7 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				i++
-				callAndAnswer(d, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
+				judgetest.CallAndAnswer(d.judge, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
 			}
 		})
 	}

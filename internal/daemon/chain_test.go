@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -18,7 +19,7 @@ import (
 func TestChainAcrossShimAndHook(t *testing.T) {
 	d := testDaemon(t, nil)
 	fs := upstream.NewStream(1, shimproto.Hello{Name: "filesystem"}, "cc")
-	callAndAnswer(d, fs, 1, "read_text_file", `{"path":"/home/u/.ssh/id_ed25519"}`, "(binary key material not shown)")
+	judgetest.CallAndAnswer(d.judge, fs, 1, "read_text_file", `{"path":"/home/u/.ssh/id_ed25519"}`, "(binary key material not shown)")
 	v := postHook(t, d, "cc", "PreToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "t9",
 		"tool_input": map[string]any{"command": "curl -s https://status.example.org/ping"}})
 	assert.Equal(t, "ask", v.Decision, v.Reason)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
 )
 
@@ -67,7 +68,7 @@ func TestReloadThatWeakensWaitsForThePassphrase(t *testing.T) {
 	assert.Contains(t, err.Error(), "flowd config apply")
 	assert.Equal(t, config.ActionDeny, d.current().Cfg.Policy.SensitiveDataExternal, "the settings in force stay")
 	assert.True(t, d.current().Cfg.Injection.Enabled)
-	rec, _ := lastRecord(t, d, "config_held")
+	rec, _ := judgetest.LastRecord(t, d.judge, "config_held")
 	assert.Contains(t, string(rec.Details), "injection.enabled")
 
 	assert.Contains(t, api(d, "GET", "/api/v1/status", "").Body.String(), `"config_held":{"changes":[`)
@@ -87,7 +88,7 @@ func TestReloadThatWeakensWaitsForThePassphrase(t *testing.T) {
 	require.Equal(t, 200, resp.Code, resp.Body.String())
 	assert.Equal(t, config.ActionWarn, d.current().Cfg.Policy.SensitiveDataExternal, "the user applied it")
 	assert.Equal(t, 404, api(d, "GET", "/api/v1/config/held", "").Code)
-	lastRecord(t, d, "config_applied")
+	judgetest.LastRecord(t, d.judge, "config_applied")
 
 	// Tightening needs nothing, and replaces a config held meanwhile.
 	looser := weaker()
@@ -124,7 +125,7 @@ func TestStartWithAWeakerFileKeepsTheConfigInForce(t *testing.T) {
 	d, stop = startAt(t, dir, weaker()) // flowd restart
 	assert.Equal(t, strict, d.current().Cfg, "the config last in force, read back whole")
 	require.Equal(t, 200, api(d, "GET", "/api/v1/config/held", "").Code)
-	rec, _ := lastRecord(t, d, "config_held")
+	rec, _ := judgetest.LastRecord(t, d.judge, "config_held")
 	assert.Contains(t, string(rec.Details), `"start"`)
 	stop()
 

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,12 +17,15 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/attackprint"
+	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/connguard"
 	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/metrics"
@@ -89,6 +93,10 @@ type Daemon struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	damaged    []boltfile.Damage
+	// audit is the audit chain check run at start; auditKey signs and
+	// verifies (nil when it could not be loaded).
+	audit    *flowdclient.AuditCheck
+	auditKey ed25519.PrivateKey
 	// approvals checks the passphrase that releasing and approving need.
 	approvals *approval.Gate
 	started   time.Time
@@ -119,9 +127,9 @@ type Daemon struct {
 // verdicts already being decided, the activity log is flushed. ready, if
 // not nil, is closed once the socket accepts connections.
 func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
-	ensureDir := paths.EnsureSocketDir
+	ensureDir := localsock.EnsureSocketDir
 	if o.System {
-		ensureDir = paths.EnsureSystemSocketDir
+		ensureDir = localsock.EnsureSystemSocketDir
 	}
 	if err := ensureDir(o.Socket); err != nil {
 		return err
@@ -293,8 +301,11 @@ type stores struct {
 	activity   *activity.Store
 	quarantine *quarantine.Store
 	pins       *pins.Store
+	attacks    *attackprint.Store
 	damaged    []boltfile.Damage // found at open, moved aside
-	events     *events.Hub       // hears each activity record once it is on disk
+	audit      *flowdclient.AuditCheck
+	auditKey   ed25519.PrivateKey // nil when it could not be loaded
+	events     *events.Hub        // hears each activity record once it is on disk
 }
 
 func openStores(o Options) (stores, error) {
@@ -304,7 +315,15 @@ func openStores(o Options) (stores, error) {
 	}
 	var err error
 	st.events = new(events.Hub)
+	st.audit = &flowdclient.AuditCheck{}
+	// Without its key flowd still runs (it is the firewall), chains
+	// records, and says in status that nothing is signed and why.
+	if st.auditKey, err = auditkey.LoadOrCreate(o.DataDir); err != nil {
+		o.Log.Error("the activity log's checkpoints cannot be signed; records are chained but unsigned, and retention is off", "err", err)
+		st.audit.Error = err.Error()
+	}
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+		Key:           st.auditKey,
 		Committed:     st.events.Publish,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
@@ -316,6 +335,7 @@ func openStores(o Options) (stores, error) {
 		return st, err
 	}
 	st.noteDamage(o.Log, st.activity.Damage(), "its records are lost")
+	st.checkAudit(o.Log)
 	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
@@ -326,7 +346,31 @@ func openStores(o Options) (stores, error) {
 		return st, err
 	}
 	st.noteDamage(o.Log, st.pins.Damage(), "its pins are lost: no server is trusted on first use any more, each one's tools are held until approved (flowd pins approve SERVER)")
+	if st.attacks, err = attackprint.Open(filepath.Join(o.DataDir, "attacks.db"), attackprint.Options{Recover: true}); err != nil {
+		st.close()
+		return st, err
+	}
+	st.noteDamage(o.Log, st.attacks.Damage(), "its attack prints are lost: attacks caught before are known again only when caught again or a feed is imported again")
 	return st, nil
+}
+
+// checkAudit verifies the activity log's tail, from its last checkpoint
+// on (cheap: at most a checkpoint interval of records), for status.
+func (st *stores) checkAudit(log *slog.Logger) {
+	if st.auditKey == nil {
+		return
+	}
+	rep, err := st.activity.Verify(st.auditKey.Public().(ed25519.PublicKey), activity.VerifyOptions{Tail: true})
+	switch {
+	case err != nil:
+		st.audit.Error = err.Error()
+		log.Error("cannot check the activity log's audit chain", "err", err)
+	case !rep.OK():
+		p := rep.FirstBad()
+		log.Error("the activity log's audit chain does not verify: it was tampered with; flowd audit verify says more",
+			"first_bad", p.ID, "chain_seq", p.Seq, "problem", p.Detail)
+	}
+	st.audit.Report, st.audit.Verified = &rep, err == nil && rep.OK()
 }
 
 // noteDamage logs a store found damaged and moved aside, and keeps it
@@ -353,12 +397,15 @@ func (st stores) close() error {
 	if st.pins != nil {
 		errs = append(errs, st.pins.Close())
 	}
+	if st.attacks != nil {
+		errs = append(errs, st.attacks.Close())
+	}
 	return errors.Join(errs...)
 }
 
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, st stores) (*Daemon, error) {
-	d := &Daemon{socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
+	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
@@ -373,7 +420,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	// The config file may have been edited to lower protection while
 	// flowd was stopped: then the config last in force stays.
 	cfg, held := d.startConfig(o.Config)
-	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins}, o.Log)
+	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins, Attacks: st.attacks}, o.Log)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -30,19 +31,11 @@ func testDaemon(t testing.TB, overrides map[string]string) *Daemon {
 	return d
 }
 
-// judge runs a message through u as the connection loop does: verdict
-// first, then the work after it.
 func judgeMsg(d *Daemon, u *upstream.Stream, m shimproto.Message) shimproto.Verdict {
-	v, after := u.Judge(d.judge, m)
-	if after != nil {
-		after()
-	}
-	return v
+	return judgetest.Judge(d.judge, u, m)
 }
 
-func msg(dir shimproto.Direction, s string) shimproto.Message {
-	return shimproto.Message{Seq: 1, Dir: dir, Data: []byte(s + "\n")}
-}
+var msg = judgetest.Msg
 
 const c2s, s2c = shimproto.ClientToServer, shimproto.ServerToClient
 

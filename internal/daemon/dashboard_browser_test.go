@@ -20,6 +20,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -117,10 +118,10 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	// A key read from the filesystem, then sent to slack: denied.
 	fs := upstream.NewStream(1, shimproto.Hello{Name: "filesystem"}, "cc")
-	callAndAnswer(d, fs, 1, "read_text_file", `{"path":"/p/.env"}`, envFile)
+	judgetest.CallAndAnswer(d.judge, fs, 1, "read_text_file", `{"path":"/p/.env"}`, envFile)
 	slack := upstream.NewStream(2, shimproto.Hello{Name: "slack"}, "cc")
 	sent := time.Now()
-	blockedText(t, callAndAnswer(d, slack, 1, "post_message", `{"text":"`+awsSecret+`"}`, ""))
+	judgetest.BlockedText(t, judgetest.CallAndAnswer(d.judge, slack, 1, "post_message", `{"text":"`+judgetest.AWSSecret+`"}`, ""))
 	wait("the blocked call is on Live", `[...document.querySelectorAll("#live tbody tr.blocked")].some(r => r.textContent.includes("post_message"))`)
 	took := time.Since(sent)
 	t.Logf("blocked call shown on Live %v after its verdict", took)
@@ -157,14 +158,14 @@ func TestDashboardInBrowser(t *testing.T) {
 	shot("session")
 	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent`))
 	require.NoError(t, err)
-	assert.NotContains(t, text, awsSecret, "the secret itself is never shown")
+	assert.NotContains(t, text, judgetest.AWSSecret, "the secret itself is never shown")
 
 	// Quarantine: the content only after "Show content", as text; a
 	// release needs the passphrase, and a wrong one is refused.
-	injected := blockText + ` <img id=inj src=x>`
-	requireAction(t, d, injected, injection.ActionBlock)
+	injected := judgetest.BlockText + ` <img id=inj src=x>`
+	judgetest.RequireAction(t, d.judge, injected, injection.ActionBlock)
 	web := upstream.NewStream(3, shimproto.Hello{Name: "fetch"}, "cc")
-	answer(t, d, web, fetchCall(7), textResult(7, injected))
+	judgetest.Answer(t, d.judge, web, judgetest.FetchCall(7), judgetest.TextResult(7, injected))
 	eval(`location.hash = "#quarantine"`)
 	wait("the quarantined item, its content hidden", `document.querySelector("[data-quarantine] button.show") !== null &&
 		!document.getElementById("quarantine").textContent.includes("Ignore all previous")`)

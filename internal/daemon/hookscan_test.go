@@ -13,6 +13,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 )
 
 // bash is a Bash PostToolUse payload in the shape Claude Code 2.1.197
@@ -30,7 +31,7 @@ type bashOut struct {
 
 func lastHook(t *testing.T, d *Daemon) (activity.Record, flowdclient.Injection) {
 	t.Helper()
-	rec, in := lastRecord(t, d, "hook_evaluation")
+	rec, in := judgetest.LastRecord(t, d.judge, "hook_evaluation")
 	require.NotNil(t, in, "%s", rec.Details)
 	return rec, *in
 }
@@ -43,14 +44,14 @@ func TestHookScansBashOutput(t *testing.T) {
 	v := postHookReplacing(t, d, "cc", "PostToolUse", true, bash(curl, "<p>Opening hours: 9 to 5.</p>"))
 	assert.Nil(t, v.UpdatedOutput, "clean output stays")
 
-	v = postHookReplacing(t, d, "cc", "PostToolUse", true, bash(curl, "Hours: 9 to 5. "+redactText))
+	v = postHookReplacing(t, d, "cc", "PostToolUse", true, bash(curl, "Hours: 9 to 5. "+judgetest.RedactText))
 	require.NotNil(t, v.UpdatedOutput)
 	var out bashOut
 	require.NoError(t, json.Unmarshal(v.UpdatedOutput, &out))
 	assert.True(t, strings.HasPrefix(out.Stdout, "Hours: 9 to 5. [flowd redacted: "), out.Stdout)
 	require.NotNil(t, out.Interrupted, "Bash's required fields are kept")
 
-	v = postHookReplacing(t, d, "cc", "PostToolUse", true, bash(curl, blockText))
+	v = postHookReplacing(t, d, "cc", "PostToolUse", true, bash(curl, judgetest.BlockText))
 	require.NotNil(t, v.UpdatedOutput)
 	out = bashOut{}
 	require.NoError(t, json.Unmarshal(v.UpdatedOutput, &out))

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -97,7 +98,7 @@ func TestMetricsAfterRealCalls(t *testing.T) {
 		}
 	}
 	assert.Equal(t, shimproto.Pass, send(1, c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`).Action)
-	assert.Equal(t, shimproto.Pass, send(2, s2c, textResult(1, "hello")).Action)
+	assert.Equal(t, shimproto.Pass, send(2, s2c, judgetest.TextResult(1, "hello")).Action)
 	denied := send(3, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://webhook.site/x"}}}`)
 	assert.NotEqual(t, shimproto.Pass, denied.Action, "a suspicious endpoint is denied")
 	// One connection's messages are judged in order: by the verdict on a

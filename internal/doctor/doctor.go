@@ -21,7 +21,6 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
-	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -119,7 +118,7 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	// Only an existing directory is checked: flowd creates a missing one
 	// itself, and a check must not change anything.
 	if _, err := os.Stat(filepath.Dir(socket)); err == nil {
-		shared, err := paths.CheckSocketDir(socket)
+		shared, err := localsock.CheckSocketDir(socket)
 		f.SocketShared = shared
 		if err != nil {
 			f.SocketDirErr, f.SocketDirFix = err.Error(), socketFix(err)
@@ -157,8 +156,8 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 
 // socketFix is the command that fixes a shared socket's problem.
 func socketFix(err error) string {
-	var te *paths.TrustError
-	var ge *paths.GroupError
+	var te *localsock.TrustError
+	var ge *localsock.GroupError
 	switch {
 	case errors.As(err, &te):
 		return te.Fix

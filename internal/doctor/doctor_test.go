@@ -15,7 +15,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
-	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
@@ -99,8 +99,8 @@ func TestJudgeSystemSocket(t *testing.T) {
 }
 
 func TestSocketFix(t *testing.T) {
-	assert.Equal(t, "sudo chmod go-w /tmp", socketFix(fmt.Errorf("check: %w", &paths.TrustError{Dir: "/tmp", Fix: "sudo chmod go-w /tmp"})))
-	assert.Equal(t, "sudo usermod -aG 64999 $USER, then log in again", socketFix(&paths.GroupError{Socket: "/run/flowd/flowd.sock", GID: 64999}), "a gid without a name stays a number")
+	assert.Equal(t, "sudo chmod go-w /tmp", socketFix(fmt.Errorf("check: %w", &localsock.TrustError{Dir: "/tmp", Fix: "sudo chmod go-w /tmp"})))
+	assert.Equal(t, "sudo usermod -aG 64999 $USER, then log in again", socketFix(&localsock.GroupError{Socket: "/run/flowd/flowd.sock", GID: 64999}), "a gid without a name stays a number")
 	assert.Empty(t, socketFix(fmt.Errorf("has mode 0755, not 0700")))
 }
 

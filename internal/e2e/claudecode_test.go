@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 // The tests in this file run the real Claude Code CLI, offline, through the
@@ -238,7 +239,7 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 func shellJoin(words ...string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		q[i] = shellnorm.Quote(w)
 	}
 	return strings.Join(q, " ")
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // normalize appends to dst the form of s that survives light reformatting:
@@ -104,13 +106,13 @@ func unescape(s []byte) (rune, int) {
 	case '"', '\\', '/', '\'':
 		return rune(s[1]), 2
 	case 'u':
-		r, ok := hex4(s[2:])
+		r, ok := jsontext.Hex4(s[2:])
 		if !ok {
 			return '\\', 1
 		}
 		if utf16IsHigh(r) {
 			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-				if lo, ok := hex4(s[8:]); ok && utf16IsLow(lo) {
+				if lo, ok := jsontext.Hex4(s[8:]); ok && utf16IsLow(lo) {
 					return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
 				}
 			}
@@ -123,28 +125,6 @@ func unescape(s []byte) (rune, int) {
 
 func utf16IsHigh(r rune) bool { return 0xd800 <= r && r < 0xdc00 }
 func utf16IsLow(r rune) bool  { return 0xdc00 <= r && r < 0xe000 }
-
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s[:4] {
-		var v byte
-		switch {
-		case '0' <= c && c <= '9':
-			v = c - '0'
-		case 'a' <= c && c <= 'f':
-			v = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(v)
-	}
-	return r, true
-}
 
 // Evidence thresholds: text with fewer letters than this, or that barely
 // varies (fewer positions that differ from the byte two before), is a

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/budget"
+	"github.com/flowd-dev/flowd/internal/jsontext"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // Encoding names the form in which a known secret reappeared.
@@ -420,7 +422,7 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 		}
 	}
 	if bytes.IndexByte(v, '%') >= 0 {
-		v = percentDecode(v)
+		v = unwrap.PercentDecode(v, false)
 		if !search(view{text: v, enc: EncURL}) {
 			return out, false
 		}
@@ -525,7 +527,7 @@ func decodedViews(text []byte) []view {
 		}
 		hexOnly := true
 		for _, c := range run {
-			if !isHexDigit(c) {
+			if !jsontext.IsHex(c) {
 				hexOnly = false
 				break
 			}
@@ -544,12 +546,12 @@ func decodedViews(text []byte) []view {
 			b64[alpha][a] = appendBase64(append(b64[alpha][a], 0), run[min(a, len(run)):])
 		}
 		for k := 0; k < len(run); {
-			if !isHexDigit(run[k]) {
+			if !jsontext.IsHex(run[k]) {
 				k++
 				continue
 			}
 			h := k
-			for h < len(run) && isHexDigit(run[h]) {
+			for h < len(run) && jsontext.IsHex(run[h]) {
 				h++
 			}
 			if h-k >= 2*MinSecretLength {
@@ -620,24 +622,10 @@ func appendBase64(dst, run []byte) []byte {
 	return dst
 }
 
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func hexValue(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
-}
-
 // appendHex appends the decoding of run's whole pairs of hex digits.
 func appendHex(dst, run []byte) []byte {
 	for k := 0; k+1 < len(run); k += 2 {
-		dst = append(dst, hexValue(run[k])<<4|hexValue(run[k+1]))
+		dst = append(dst, jsontext.Unhex(run[k])<<4|jsontext.Unhex(run[k+1]))
 	}
 	return dst
 }
@@ -682,22 +670,6 @@ func dropSpace(s []byte) []byte {
 		if c != ' ' && c != '\n' && c != '\r' && c != '\t' {
 			out = append(out, c)
 		}
-	}
-	return out
-}
-
-// percentDecode decodes %XX escapes, leaving malformed ones as they are.
-func percentDecode(s []byte) []byte {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if r, ok := hex4([]byte{'0', '0', s[i+1], s[i+2]}); ok {
-				out = append(out, byte(r))
-				i += 2
-				continue
-			}
-		}
-		out = append(out, s[i])
 	}
 	return out
 }

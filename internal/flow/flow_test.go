@@ -57,6 +57,17 @@ func TestText(t *testing.T) {
 	assert.Equal(t, "a\nbad \\uZZ", Text([]byte(`["a","bad \uZZ"]`), 100))
 	assert.Equal(t, "config\naws_key\nX\nn\np\ny", Strings([]byte(`{"config": {"aws_key" : "X"}, "n": 1, "p":"y"}`), 100),
 		"each string on its own line")
+	for _, file := range []string{
+		"[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n",
+		"[tool.poetry]\nname = \"x\"\ntoken = \"pypi-AgEIcHlwaS5vcmc\"\n",
+		"[ server ]\nport = 8080\n",
+		"[true-colors]\nmode = dark\n",
+		"{ not: json, key = AKIAIOSFODNN7EXAMPLE }",
+	} {
+		assert.Equal(t, strings.TrimSpace(file), Text([]byte(file), 1000), "an INI or TOML file is read as text, not as broken JSON")
+	}
+	assert.Equal(t, "a", Text([]byte(`[ "a", true ]`), 100))
+	assert.Equal(t, "", Text([]byte(`[true, null]`), 100))
 	assert.Equal(t, "params\ndata\n[system] go", Strings([]byte(`{"params":{"data":"[system] go"},}`), 100),
 		"a value starts its line, as a scanner of line starts needs")
 }
@@ -322,4 +333,23 @@ func TestDataInAHostNameLeaves(t *testing.T) {
 	assert.Contains(t, a.Hosts[0], "decodes to text")
 	b := tr.Session("h2").Check("web", "fetch", ext, []byte(`{"url":"https://d111111abcdef8.cloudfront.net/app.js"}`), nil, nil)
 	assert.Empty(t, b.Secrets)
+}
+
+// A secret far into a long result (a log read whole) is still known: its
+// text is read for secrets well past what is fingerprinted.
+func TestSecretFarIntoAResultIsKnown(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("s")
+	const key = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8Hq2vT4e"
+	for _, at := range []int{70 << 10, 1200 << 10} {
+		log := strings.Repeat("2026-11-27 12:00:01 INFO request served in 12 ms\n", at/49+1) + key + "\n"
+		doc, err := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": log}}})
+		require.NoError(t, err)
+		s.Begin()
+		s.Record(Origin{Server: "fs", Tool: "read_file", Class: classify.Internal}, doc)
+		a := s.Check("slack", "post", classify.Result{Class: classify.External},
+			[]byte(`{"text":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8Hq2vT4e"}`), nil, nil)
+		assert.NotEmpty(t, a.Edges, "a secret %d KB into a result", at>>10)
+		assert.Equal(t, RiskCritical, a.Risk, "a secret %d KB into a result", at>>10)
+	}
 }

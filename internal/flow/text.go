@@ -6,6 +6,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // Text returns the text a secret detector should read in a JSON message
@@ -63,7 +65,40 @@ type textReader struct {
 
 func newTextReader(raw []byte) *textReader {
 	raw = bytes.TrimSpace(raw)
-	return &textReader{raw: raw, json: len(raw) > 0 && (raw[0] == '{' || raw[0] == '[' || raw[0] == '"')}
+	return &textReader{raw: raw, json: startsJSON(raw)}
+}
+
+// startsJSON reports whether raw begins as a JSON document does. The
+// first byte alone is not enough: an INI or TOML file starts with
+// "[section]" (~/.aws/credentials is "[default]"), and read as JSON it
+// would give only its quoted strings, leaving its keys unread.
+func startsJSON(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(raw[1:], " \t\r\n")
+	switch raw[0] {
+	case '"':
+		return true
+	case '{':
+		return len(rest) == 0 || rest[0] == '"' || rest[0] == '}'
+	case '[':
+		if len(rest) == 0 {
+			return true
+		}
+		switch c := rest[0]; {
+		case c == '"' || c == '{' || c == '[' || c == ']' || c == '-' || isDigit(c):
+			return true
+		case c == 't' || c == 'f' || c == 'n':
+			for _, lit := range []string{"true", "false", "null"} {
+				if after, ok := bytes.CutPrefix(rest, []byte(lit)); ok {
+					// "[true-colors]" is a section; "[true, 1]" JSON.
+					return len(after) == 0 || !isWordByte(after[0]) && after[0] != '-' && after[0] != '.'
+				}
+			}
+		}
+	}
+	return false
 }
 
 // done reports whether all of the text has been read.
@@ -161,14 +196,14 @@ func unescape(b *textBuf, raw []byte, i int) int {
 	case 'b', 'f':
 		b.put(' ')
 	case 'u':
-		r, n := hexRune(raw[i+2:])
-		if n == 0 {
+		r, ok := jsontext.Hex4(raw[i+2:])
+		if !ok {
 			b.put('\\')
 			return i + 1
 		}
-		i += 2 + n
+		i += 6
 		if utf16.IsSurrogate(r) && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-			if r2, n2 := hexRune(raw[i+2:]); n2 == 4 {
+			if r2, ok := jsontext.Hex4(raw[i+2:]); ok {
 				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
 					b.WriteRune(d)
 					return i + 6
@@ -181,24 +216,4 @@ func unescape(b *textBuf, raw []byte, i int) int {
 		b.put(e)
 	}
 	return i + 2
-}
-
-func hexRune(s []byte) (rune, int) {
-	if len(s) < 4 {
-		return 0, 0
-	}
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, 0
-		}
-	}
-	return r, 4
 }

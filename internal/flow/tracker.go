@@ -18,6 +18,10 @@ import (
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
+// SecretScanBytes is how much of a result's text is read for secrets
+// it holds (fingerprints take only MaxHashBytes).
+const SecretScanBytes = 4 << 20
+
 // Options bound what a session keeps.
 type Options struct {
 	// MaxOrigins is how many results a session keeps from external
@@ -26,7 +30,7 @@ type Options struct {
 	// from the user's systems (default 10,000; at most
 	// fingerprint.LimitMaxOrigins).
 	MaxOrigins   int
-	MaxHashBytes int           // of each result that is fingerprinted and scanned (default 65,536)
+	MaxHashBytes int           // of each result that is fingerprinted (default 65,536); secrets are looked for in SecretScanBytes
 	MinLength    int           // shortest string that matches on its own (default 20)
 	IdleTimeout  time.Duration // a session idle this long is summarised and dropped (default 30 min)
 	// MaxBytes bounds the memory of all sessions' origins together
@@ -381,7 +385,10 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	p := idx.Prepare(content)
 	text := p.Values
 	if !p.OK && s.t.detector != nil {
-		text = Text(content, limit)
+		// Secrets are looked for well past what is fingerprinted: a key
+		// on line 2,000 of a log is as much the user's as one on line 2,
+		// and scanning is linear work off the verdict's path.
+		text = Text(content, max(limit, SecretScanBytes))
 	}
 	origin := &o
 	k := kind(o.Class)
@@ -435,7 +442,9 @@ func (s *Session) scan(o *Origin, text string) {
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
 	}
-	found := s.t.detector.Scan(text)
+	// A public identifier (a wallet address) in what arrives is no secret
+	// read: only its leaving counts.
+	found := slices.DeleteFunc(s.t.detector.Scan(text), func(f secrets.Finding) bool { return f.Public })
 	if len(found) == 0 {
 		return
 	}

@@ -3,6 +3,8 @@ package flowdclient
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
@@ -51,6 +54,17 @@ type Status struct {
 	// ConfigHeld is the config flowd held back because it lowers
 	// protection, waiting for flowd config apply.
 	ConfigHeld *HeldConfig `json:"config_held,omitempty"`
+	// Audit is the activity log's audit chain check flowd ran as it
+	// started (the records since the last signed checkpoint).
+	Audit *AuditCheck `json:"audit,omitempty"`
+}
+
+// AuditCheck is a check of the activity log's audit chain.
+type AuditCheck struct {
+	Verified bool             `json:"verified"`
+	Report   *activity.Report `json:"report,omitempty"`
+	// Error is why the check could not run, or why nothing is signed.
+	Error string `json:"error,omitempty"`
 }
 
 // Shim is one connected shim.
@@ -147,6 +161,22 @@ func (c *Client) Activity(f activity.Filter) ([]activity.Record, error) {
 	var recs []activity.Record
 	err := c.get("/api/v1/activity?"+query(f).Encode(), &recs)
 	return recs, err
+}
+
+// AuditVerify has flowd check its activity log's audit chain, from the
+// record with ID from on (0: all of it), against pub (nil: flowd's own
+// audit key).
+func (c *Client) AuditVerify(from uint64, pub ed25519.PublicKey) (activity.Report, error) {
+	q := url.Values{}
+	if from != 0 {
+		q.Set("from", strconv.FormatUint(from, 10))
+	}
+	if pub != nil {
+		q.Set("key", base64.RawURLEncoding.EncodeToString(pub))
+	}
+	var rep activity.Report
+	err := c.get("/api/v1/audit/verify?"+q.Encode(), &rep)
+	return rep, err
 }
 
 // Export streams the records f selects to w, oldest first, as JSON lines
@@ -290,4 +320,31 @@ func (c *Client) UILogin() (string, error) {
 	}
 	err := c.post("/api/v1/ui/login", struct{}{}, &out)
 	return out.URL, err
+}
+
+// FeedImport carries a feed file of attack prints to import, as written.
+type FeedImport struct {
+	Feed []byte `json:"feed"`
+}
+
+// FeedImported is what an import did.
+type FeedImported struct {
+	Prints  int `json:"prints"`  // in the feed, usable
+	Added   int `json:"added"`   // new to this flowd
+	Skipped int `json:"skipped"` // not shaped as flowd makes prints
+	Total   int `json:"total"`   // prints this flowd holds now
+}
+
+// AttackPrints lists the prints of known attacks.
+func (c *Client) AttackPrints() ([]attackprint.Print, error) {
+	var list []attackprint.Print
+	err := c.get("/api/v1/attack-prints", &list)
+	return list, err
+}
+
+// ImportFeed imports a signed feed of attack prints.
+func (c *Client) ImportFeed(feed []byte) (FeedImported, error) {
+	var out FeedImported
+	err := c.post("/api/v1/attack-prints/import", FeedImport{Feed: feed}, &out)
+	return out, err
 }

@@ -1,13 +1,8 @@
 package injection
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -19,58 +14,23 @@ import (
 	"github.com/flowd-dev/flowd/internal/corpora"
 )
 
-// bipiaSample is one line of the BIPIA training split.
-type bipiaSample struct {
-	Task     string `json:"task"`
-	Label    int    `json:"label"`
-	Category string `json:"attack_category"`
-	Attack   string `json:"attack"`
-	Encoding string `json:"encoding"`
-	Text     string `json:"text"`
-}
-
-// corpusDir finds ../shared/corpora beside the repository root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := corpora.Dir()
-	require.NoError(t, err)
-	return dir
-}
+type bipiaSample = corpora.BIPIASample
 
 func loadBIPIA(t *testing.T) []bipiaSample {
 	t.Helper()
 	out := loadBIPIAIfPresent(t)
 	if out == nil {
-		t.Skipf("BIPIA corpus %s is absent; skipping its recall and false-positive measurement", bipiaPath(t))
+		p, _ := corpora.BIPIAPath()
+		t.Skipf("BIPIA corpus %s is absent; skipping its recall and false-positive measurement", p)
 	}
 	return out
-}
-
-func bipiaPath(t *testing.T) string {
-	return filepath.Join(corpusDir(t), "dev", "bipia-train", "bipia_train.jsonl.gz")
 }
 
 // loadBIPIAIfPresent returns nil when the corpus is absent.
 func loadBIPIAIfPresent(t *testing.T) []bipiaSample {
 	t.Helper()
-	p := bipiaPath(t)
-	f, err := os.Open(p)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	require.NoError(t, err, "open BIPIA corpus")
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	require.NoError(t, err, "gunzip %s", p)
-	var out []bipiaSample
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var s bipiaSample
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &s))
-		out = append(out, s)
-	}
-	require.NoError(t, sc.Err())
+	out, err := corpora.BIPIA()
+	require.NoError(t, err)
 	return out
 }
 

@@ -14,17 +14,8 @@ import (
 // for what a session's tools can do) and benign texts that share their
 // words. Tools, when set, are the session's tool names.
 type generaliseSet struct {
-	Texts []struct {
-		ID     string   `json:"id"`
-		Attack int      `json:"attack"`
-		Tools  []string `json:"tools"`
-		Text   string   `json:"text"`
-	} `json:"texts"`
-	Tools []struct {
-		ID       string          `json:"id"`
-		Poisoned int             `json:"poisoned"`
-		Tool     json.RawMessage `json:"tool"`
-	} `json:"tools"`
+	Texts []labelledText `json:"texts"`
+	Tools []labelledTool `json:"tools"`
 }
 
 // TestGeneralise measures the scanner on generalise-tune.json (written
@@ -49,32 +40,13 @@ func TestGeneralise(t *testing.T) {
 			require.NoError(t, err)
 			var set generaliseSet
 			require.NoError(t, json.Unmarshal(data, &set))
-			var attacks, caught, benign, changed, flagged int
-			for _, x := range set.Texts {
-				r := s.ScanText(x.Text, "text", Context{ExternalSource: true, Server: "web", SessionTools: x.Tools})
-				if x.Attack == 1 {
-					attacks++
-					if r.Action != ActionPass {
-						caught++
-					} else {
-						t.Logf("missed %s: %s", x.ID, r)
-					}
-					continue
-				}
-				benign++
-				switch r.Action {
-				case ActionRedact, ActionBlock:
-					changed++
-					t.Logf("benign changed %s: %s %v", x.ID, r, excerpts(r))
-				case ActionFlag:
-					flagged++
-					t.Logf("benign flagged %s: %s %v", x.ID, r, excerpts(r))
-				}
-			}
+			sc := scoreTexts(t, s, set.Texts, func(x labelledText) Context {
+				return Context{ExternalSource: true, Server: "web", SessionTools: x.Tools}
+			})
 			t.Logf("%s: attacks flagged or worse %d/%d (%.1f%%); benign changed %d/%d (%.1f%%), flagged %d/%d",
-				c.file, caught, attacks, pct(caught, attacks), changed, benign, pct(changed, benign), flagged, benign)
-			assert.GreaterOrEqual(t, pct(caught, attacks), c.minCaught, "attacks flagged or worse")
-			assert.LessOrEqual(t, pct(changed, benign), c.maxChangedPct, "benign texts redacted or blocked")
+				c.file, sc.caught, sc.attacks, pct(sc.caught, sc.attacks), sc.changed, sc.benign, pct(sc.changed, sc.benign), sc.flagged, sc.benign)
+			assert.GreaterOrEqual(t, pct(sc.caught, sc.attacks), c.minCaught, "attacks flagged or worse")
+			assert.LessOrEqual(t, pct(sc.changed, sc.benign), c.maxChangedPct, "benign texts redacted or blocked")
 			if len(set.Tools) > 0 {
 				testGeneraliseTools(t, s, c.file, set)
 			}

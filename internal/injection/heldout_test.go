@@ -15,16 +15,57 @@ import (
 // poisoned tools) were written, and never tuned on. It measures how the
 // rules carry over; the assertions hold the targets.
 type heldout struct {
-	Texts []struct {
-		ID     string `json:"id"`
-		Attack int    `json:"attack"`
-		Text   string `json:"text"`
-	} `json:"texts"`
-	Tools []struct {
-		ID       string          `json:"id"`
-		Poisoned int             `json:"poisoned"`
-		Tool     json.RawMessage `json:"tool"`
-	} `json:"tools"`
+	Texts []labelledText `json:"texts"`
+	Tools []labelledTool `json:"tools"`
+}
+
+// labelledText is one text of a measuring set; Tools, when set, are the
+// session's tool names.
+type labelledText struct {
+	ID     string   `json:"id"`
+	Attack int      `json:"attack"`
+	Tools  []string `json:"tools"`
+	Text   string   `json:"text"`
+}
+
+// labelledTool is one tool definition of a measuring set.
+type labelledTool struct {
+	ID       string          `json:"id"`
+	Poisoned int             `json:"poisoned"`
+	Tool     json.RawMessage `json:"tool"`
+}
+
+// textScore is how a set of labelled texts fared: attacks flagged or
+// worse (caught), benign texts redacted or blocked (changed) or flagged.
+type textScore struct{ attacks, caught, benign, changed, flagged int }
+
+// scoreTexts scans each text in the context ctx gives it and logs every
+// attack missed and every benign text acted on.
+func scoreTexts(t *testing.T, s *Scanner, texts []labelledText, ctx func(labelledText) Context) textScore {
+	t.Helper()
+	var sc textScore
+	for _, x := range texts {
+		r := s.ScanText(x.Text, "text", ctx(x))
+		if x.Attack == 1 {
+			sc.attacks++
+			if r.Action != ActionPass {
+				sc.caught++
+			} else {
+				t.Logf("missed %s: %s", x.ID, r)
+			}
+			continue
+		}
+		sc.benign++
+		switch r.Action {
+		case ActionRedact, ActionBlock:
+			sc.changed++
+			t.Logf("benign changed %s: %s %v", x.ID, r, excerpts(r))
+		case ActionFlag:
+			sc.flagged++
+			t.Logf("benign flagged %s: %s %v", x.ID, r, excerpts(r))
+		}
+	}
+	return sc
 }
 
 func loadHeldout(t *testing.T, name string) heldout {
@@ -42,32 +83,11 @@ func loadHeldout(t *testing.T, name string) heldout {
 func TestHeldoutTexts(t *testing.T) {
 	s := newScanner(t, Options{})
 	ctx := Context{ExternalSource: true, Server: "web"}
-	var attacks, caught, benign, changed, flagged int
-	for _, c := range loadHeldout(t, "heldout.json").Texts {
-		r := s.ScanText(c.Text, "text", ctx)
-		if c.Attack == 1 {
-			attacks++
-			if r.Action != ActionPass {
-				caught++
-			} else {
-				t.Logf("missed %s: %s", c.ID, r)
-			}
-			continue
-		}
-		benign++
-		switch r.Action {
-		case ActionRedact, ActionBlock:
-			changed++
-			t.Logf("benign changed %s: %s %v", c.ID, r, excerpts(r))
-		case ActionFlag:
-			flagged++
-			t.Logf("benign flagged %s: %s %v", c.ID, r, excerpts(r))
-		}
-	}
+	sc := scoreTexts(t, s, loadHeldout(t, "heldout.json").Texts, func(labelledText) Context { return ctx })
 	t.Logf("held-out texts: attacks flagged or worse %d/%d (%.1f%%); benign changed %d/%d, flagged %d/%d",
-		caught, attacks, pct(caught, attacks), changed, benign, flagged, benign)
-	assert.GreaterOrEqual(t, pct(caught, attacks), 90.0, "held-out attacks flagged or worse")
-	assert.Zero(t, changed, "held-out benign texts redacted or blocked")
+		sc.caught, sc.attacks, pct(sc.caught, sc.attacks), sc.changed, sc.benign, sc.flagged, sc.benign)
+	assert.GreaterOrEqual(t, pct(sc.caught, sc.attacks), 90.0, "held-out attacks flagged or worse")
+	assert.Zero(t, sc.changed, "held-out benign texts redacted or blocked")
 }
 
 // TestHeldoutTools: poisoned definitions must be withheld (block), benign

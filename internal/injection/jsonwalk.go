@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // jsonPath is the position of a value in a JSON document, printed as
@@ -329,62 +329,16 @@ func (w *walker) escaped(start int) (string, error) {
 		if w.i+1 >= len(w.data) {
 			break
 		}
-		esc := w.data[w.i+1]
-		w.i += 2
-		switch esc {
-		case '"', '\\', '/':
-			b = append(b, esc)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := w.hex4()
-			if !ok {
+		var n int
+		if b, n = jsontext.AppendEscape(b, w.data[w.i:]); n == 0 {
+			esc := w.data[w.i+1]
+			w.i += 2
+			if esc == 'u' {
 				return "", w.errorf("invalid \\u escape")
 			}
-			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
-				if w.i+1 < len(w.data) && w.data[w.i] == '\\' && w.data[w.i+1] == 'u' {
-					save := w.i
-					w.i += 2
-					if lo, ok := w.hex4(); ok {
-						if d := utf16.DecodeRune(r, lo); d != utf8.RuneError {
-							r2 = d
-						} else {
-							w.i = save
-						}
-					} else {
-						w.i = save
-					}
-				}
-				r = r2
-			}
-			b = utf8.AppendRune(b, r)
-		default:
 			return "", w.errorf("invalid escape \\%c", esc)
 		}
+		w.i += n
 	}
 	return "", w.errorf("unterminated string")
-}
-
-func (w *walker) hex4() (rune, bool) {
-	if len(w.data)-w.i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range w.data[w.i : w.i+4] {
-		if !isHex(c) {
-			return 0, false
-		}
-		r = r<<4 | rune(unhex(c))
-	}
-	w.i += 4
-	return r, true
 }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // charEvidence is what normalisation saw that a reader of the rendered text
@@ -226,21 +228,6 @@ func isUnicodeSpace(r rune) bool {
 	return r >= 0x80 && r <= 0x9f && r != 0x9b || r >= 0x2000 && r <= 0x200a
 }
 
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
-
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -250,14 +237,14 @@ func isAlnum(c byte) bool {
 // obfuscation.
 func (n *normaliser) percent(i int) int {
 	t := n.src
-	if i+2 < len(t) && isHex(t[i+1]) && isHex(t[i+2]) {
-		b := unhex(t[i+1])<<4 | unhex(t[i+2])
+	if i+2 < len(t) && jsontext.IsHex(t[i+1]) && jsontext.IsHex(t[i+2]) {
+		b := jsontext.Unhex(t[i+1])<<4 | jsontext.Unhex(t[i+2])
 		if b >= 0x20 && b < 0x7f || b == '\n' || b == '\t' {
 			if isAlnum(b) {
 				n.ev.encodedChars++
 				n.ev.encodedSpan.add(i, i+3)
 			}
-			if (b == '%' || b == '&') && i+3 < len(t) && (isHex(t[i+3]) || t[i+3] == '#') {
+			if (b == '%' || b == '&') && i+3 < len(t) && (jsontext.IsHex(t[i+3]) || t[i+3] == '#') {
 				n.ev.nestedEncoding++
 			}
 			n.repl(i, i+3, string(rune(b)))

@@ -121,25 +121,15 @@ var humanOwners = wordSet(`my our his her their its`)
 
 // findParaphrases judges the sentences around paraKW hits.
 func (f *fieldScan) findParaphrases(hits []int) {
-	seen := -1
-	n := 0
-	for _, h := range hits {
-		if h < seen {
-			continue
-		}
-		a, b := requestSentence(f.t, h)
-		seen = b
-		if n++; n > maxRequestSentences {
-			return
-		}
+	f.eachSentence(hits, func(a, b int) {
 		if b-a > 600 || !mayDirect(f.lt[a:b]) || f.overridden(a, b) {
-			continue
+			return
 		}
 		if sev, at := judgeParaphrase(f.t, f.lt[a:b], a); sev > 0 {
 			f.finds = append(f.finds, finding{rule: "instruction-override", tier: Contextual, kind: language, sev: sev,
 				a: a + at[0], b: a + at[1], note: "override in other words", lang: true})
 		}
-	}
+	})
 }
 
 // directWords are the words of paraDirective, and directAsked the

@@ -101,6 +101,19 @@ const maxRequestSentences = 24
 // findRequests judges the sentences around reqKW hits (and the verbs of
 // the session's tools).
 func (f *fieldScan) findRequests(hits []int) {
+	f.eachSentence(hits, func(a, b int) {
+		if sev, v, note := judgeRequest(f.t, a, b, f.tools); sev > 0 {
+			// The match is the verb, so that a request quoted in a text
+			// about attacks is discounted as a quote; Redact widens it to
+			// the sentence.
+			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
+		}
+	})
+}
+
+// eachSentence calls judge with the bounds of the sentence around each
+// hit, once a sentence, and stops after maxRequestSentences sentences.
+func (f *fieldScan) eachSentence(hits []int, judge func(a, b int)) {
 	seen := -1
 	n := 0
 	for _, h := range hits {
@@ -112,12 +125,7 @@ func (f *fieldScan) findRequests(hits []int) {
 		if n++; n > maxRequestSentences {
 			return
 		}
-		if sev, v, note := judgeRequest(f.t, a, b, f.tools); sev > 0 {
-			// The match is the verb, so that a request quoted in a text
-			// about attacks is discounted as a quote; Redact widens it to
-			// the sentence.
-			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
-		}
+		judge(a, b)
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // Kind says what a line holds.
@@ -402,7 +402,7 @@ func unescaped(raw []byte) string {
 	if plain(raw) {
 		return string(raw)
 	}
-	d, ok := decode(nil, raw)
+	d, ok := jsontext.Decode(nil, raw)
 	if !ok {
 		return ""
 	}
@@ -422,90 +422,9 @@ func memberName(buf *[maxName]byte, raw []byte) []byte {
 	if len(raw) > maxName || plain(raw) {
 		return raw
 	}
-	d, ok := decode(buf[:0], raw)
+	d, ok := jsontext.Decode(buf[:0], raw)
 	if !ok {
 		return nil
 	}
 	return d
-}
-
-// decode appends the value of a JSON string's raw contents to dst as
-// encoding/json decodes it, and reports false when they do not decode.
-func decode(dst, raw []byte) ([]byte, bool) {
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(raw) {
-				return dst, false
-			}
-			switch e := raw[i+1]; e {
-			case '"', '\\', '/':
-				dst = append(dst, e)
-			case 'b':
-				dst = append(dst, '\b')
-			case 'f':
-				dst = append(dst, '\f')
-			case 'n':
-				dst = append(dst, '\n')
-			case 'r':
-				dst = append(dst, '\r')
-			case 't':
-				dst = append(dst, '\t')
-			case 'u':
-				r, ok := hex4(raw[i:])
-				if !ok {
-					return dst, false
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					// A pair makes one rune; anything else is a replacement.
-					r2, _ := hex4(raw[i:])
-					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
-						r = pair
-						i += 6
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				dst = utf8.AppendRune(dst, r)
-				continue
-			default:
-				return dst, false
-			}
-			i += 2
-		case c < 0x20:
-			return dst, false
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			dst = utf8.AppendRune(dst, r)
-			i += size
-		}
-	}
-	return dst, true
-}
-
-// hex4 reads the \uXXXX escape at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
-		return -1, false
-	}
-	var r rune
-	for _, c := range b[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return -1, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }

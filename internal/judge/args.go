@@ -8,6 +8,8 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/sharedpath"
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 	"github.com/flowd-dev/flowd/internal/ssrf"
 )
 
@@ -73,6 +75,12 @@ type argFacts struct {
 	// forAgents: the file is one agents read as their instructions.
 	texts     []string
 	forAgents bool
+	// shared is the file written where others read it (sharedpath), and
+	// why: a write there sends what it holds.
+	shared string
+	// keyRead is a file of private key material the call names and does
+	// not write (secretfile.KeyMaterial).
+	keyRead string
 }
 
 // network reports whether the commands the call runs talk to other
@@ -118,9 +126,12 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 				}
 			}
 			for _, c := range w.code {
-				lines = append(lines, "python3 -c "+quote(c))
+				lines = append(lines, "python3 -c "+shellnorm.Quote(c))
 			}
 			w.writes(&f)
+			if f.writes {
+				f.keyRead = ""
+			}
 		}
 	}
 	f.commands = lines
@@ -290,17 +301,12 @@ func joinArgs(a any) string {
 		var out []string
 		for _, e := range x {
 			if s, ok := e.(string); ok {
-				out = append(out, quote(s))
+				out = append(out, shellnorm.Quote(s))
 			}
 		}
 		return strings.Join(out, " ")
 	}
 	return ""
-}
-
-// quote makes s one literal shell word.
-func quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (w *walker) str(key, s string) {
@@ -315,6 +321,9 @@ func (w *walker) str(key, s string) {
 		w.paths = append(w.paths, s)
 		if why := secretfile.Why(s); why != "" {
 			w.f.reads = append(w.f.reads, s+" ("+why+")")
+		}
+		if w.f.keyRead == "" && secretfile.KeyMaterial(s) {
+			w.f.keyRead = s
 		}
 	case contentKeys[key]:
 		w.content = append(w.content, s)
@@ -352,6 +361,9 @@ func (w *walker) writes(f *argFacts) {
 	f.writes = true
 	for _, p := range w.paths {
 		f.forAgents = f.forAgents || agentInstructions(p)
+		if why := sharedpath.Why(p); why != "" && f.shared == "" {
+			f.shared = p + ", " + why
+		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
 			if auto == "" && !cmdrisk.Script(p, c) {

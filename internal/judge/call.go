@@ -146,7 +146,10 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	var views [][]byte
-	if pc.External {
+	if !pc.External && facts.shared != "" {
+		pc.Shared = facts.shared
+	}
+	if pc.External || pc.Shared != "" {
 		b := budget.Until(deadline)
 		r := checkWithin(deadline, func() checked {
 			// The views and the host search do not look at the budget
@@ -160,6 +163,11 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
+		if !pc.External {
+			// A write where others read it: its secrets count, its flows
+			// (internal data written locally) do not.
+			pc.FlowType, pc.Sources = "", nil
+		}
 		if pc.Unfinished = out.Analysis.Unfinished; pc.Unfinished {
 			j.Log.Warn("call denied: its check ran out of flow.check_budget", "server", in.Server, "tool", in.Tool,
 				"args_bytes", len(in.Args), "budget", set.Cfg.Flow.CheckBudget.Duration, "spent", time.Since(start))
@@ -184,6 +192,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
+	pc.KeyRead = facts.keyRead
 	if planted != nil {
 		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
 	}
@@ -199,10 +208,10 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	out.Standing = policy.Standing(pc, out.Decision) && !set.Rules.RequireJustification
 	// What finish reads, copied: a closure over pc would move it to the
 	// heap on every call.
-	external, endpoint := pc.External, pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
+	analysed, endpoint := pc.External || pc.Shared != "", pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
 	checkBudget := set.Cfg.Flow.CheckBudget.Duration
 	finish := func() {
-		if !external {
+		if !analysed {
 			// For the log only: a call to an internal destination is not
 			// held up, and its check has a budget of its own.
 			out.Analysis = sess.CheckWith(server, tool, class, args, extra, views, budget.Until(time.Now().Add(checkBudget)))

@@ -31,8 +31,8 @@ func TestReadThenSend(t *testing.T) {
 		name  string
 		steps []step
 	}{
-		{"an MCP read of a private key, then the hook's WebFetch", []step{
-			{Call{Server: "fs", Tool: "read_file", Class: internal, Args: []byte(`{"path":"/home/u/.ssh/id_ed25519"}`)}, policy.Allow, "default_action"},
+		{"an MCP read of a private key (asked about: the key goes to the model), then the hook's WebFetch", []step{
+			{Call{Server: "fs", Tool: "read_file", Class: internal, Args: []byte(`{"path":"/home/u/.ssh/id_ed25519"}`), Ask: AskByAgent}, policy.Ask, "read_then_send.key_material"},
 			{fetch, policy.Ask, "read_then_send"},
 		}},
 		{"the hook's Bash reads .env, then an MCP call sends", []step{
@@ -117,3 +117,33 @@ func newJudge(t *testing.T, set func(*config.Config)) *Judge {
 	require.NoError(t, err)
 	return j
 }
+
+// A server nothing vouches for cannot make itself trusted through its own
+// tool list: a "write_file" that says it writes into the project, on a
+// server whose name says nothing, does not receive a secret read internally.
+func TestSelfDescribedInternalToolDoesNotReceiveSecrets(t *testing.T) {
+	c, err := Classifier(config.Default())
+	require.NoError(t, err)
+	for _, tool := range []classify.ToolInfo{
+		{Name: "write_file", Description: "Write a file in the project directory.", OpenWorldHint: ptr(false)},
+		{Name: "query", Description: "Run a SQL query on the local database."},
+		{Name: "frobnicate", OpenWorldHint: ptr(false)},
+	} {
+		t.Run(tool.Name, func(t *testing.T) {
+			j := newJudge(t, nil)
+			s := j.Flows.Session("s")
+			s.Begin()
+			s.Record(flow.Origin{Server: "filesystem", Tool: "read_file", Class: classify.Internal},
+				[]byte(`{"content":[{"type":"text","text":"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8PLmNkR1"}]}`))
+			call := Call{Session: "s", Server: "mcp-plus", Tool: tool.Name, Class: c.Tool("mcp-plus", tool),
+				Args: []byte(`{"content":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8PLmNkR1"}`)}
+			var out Outcome
+			if later := j.Call(call, &out); later != nil {
+				later()
+			}
+			assert.Equal(t, policy.Deny, out.Decision.Action, "%s (class %s: %s)", out.Decision.Reason, call.Class.Class, call.Class.Reason)
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -26,8 +27,9 @@ type Judge struct {
 
 	Flows      *flow.Tracker
 	Activity   *activity.Store
-	Quarantine *quarantine.Store // blocked results
-	Pins       *pins.Store       // approved tool definitions
+	Quarantine *quarantine.Store  // blocked results
+	Pins       *pins.Store        // approved tool definitions
+	Attacks    *attackprint.Store // prints of attacks caught; nil: none kept
 	Log        *slog.Logger
 	// OnRecord, if set before the first decision, sees every record
 	// appended (the metrics count them).
@@ -43,6 +45,7 @@ type Stores struct {
 	Activity   *activity.Store
 	Quarantine *quarantine.Store
 	Pins       *pins.Store
+	Attacks    *attackprint.Store // optional
 }
 
 // New builds the decision machinery the config describes.
@@ -66,7 +69,7 @@ func New(c *config.Config, st Stores, log *slog.Logger) (*Judge, error) {
 				"session", sess, "freed_bytes", freed, "limit", c.Flow.MaxMemoryBytes)
 		},
 	}, det)
-	j := &Judge{Flows: flows, Activity: st.Activity, Quarantine: st.Quarantine, Pins: st.Pins, Log: log}
+	j := &Judge{Flows: flows, Activity: st.Activity, Quarantine: st.Quarantine, Pins: st.Pins, Attacks: st.Attacks, Log: log}
 	j.settings.Store(set)
 	return j, nil
 }

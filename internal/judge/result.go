@@ -2,9 +2,13 @@ package judge
 
 import (
 	"fmt"
+	"slices"
+	"time"
 
+	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
@@ -82,6 +86,9 @@ func (j *Judge) Result(in Result) (s Screened) {
 	}
 	r, unscanned := set.scan(in.Content, injection.Context{ExternalSource: Untrusted(in.Class), Server: in.Server, Tool: in.Tool,
 		SessionTools: j.sessionTools(in.Session)})
+	if known := j.knownAttack(set, in, &r); !known {
+		j.learnAttack(set, in, r, unscanned)
+	}
 	s.Found, s.Unscanned = r, unscanned
 	if !reportable(r) {
 		return s
@@ -133,6 +140,72 @@ func (j *Judge) Result(in Result) (s Screened) {
 		s.Blocked = true
 	}
 	return s
+}
+
+// KnownAttackRule names the detection a known attack's print adds.
+const KnownAttackRule = "known_attack"
+
+// knownAttack raises r to what a known attack that content repeats
+// deserves: flagged, or blocked when the attack was. It reports whether
+// content matched one.
+func (j *Judge) knownAttack(set *Settings, in Result, r *injection.Result) bool {
+	if j.Attacks == nil || !set.Cfg.Injection.KnownAttacks.Enabled {
+		return false
+	}
+	m, ok := j.Attacks.Match(flow.Strings(in.Content, attackprint.MaxText))
+	if !ok {
+		return false
+	}
+	// The same words as a blocked attack are blocked; a rewording around
+	// the same address is likelier to be an honest mention, so flagged.
+	act := injection.ActionFlag
+	if m.Print.Action == string(injection.ActionBlock) && m.How == "content" {
+		act = injection.ActionBlock
+	}
+	// A print has no span to redact: the attack it matched may be
+	// reworded. What would have been redacted is flagged whole.
+	if actionRank(act) > actionRank(r.Action) {
+		r.Action = act
+	}
+	r.Score = max(r.Score, m.Print.Risk)
+	r.Detections = append(r.Detections, injection.Detection{Rule: KnownAttackRule, Tier: injection.Structural,
+		Severity: m.Print.Risk, Field: injection.RawField,
+		Excerpt: fmt.Sprintf("repeats known attack %s by its %s (%d of its phrases; first caught %s, %s)",
+			m.Print.ID, m.How, m.Shared, m.Print.Seen.Format(time.DateOnly), printSource(m.Print))})
+	return true
+}
+
+func printSource(p attackprint.Print) string {
+	if p.Source == "" || p.Source == "local" {
+		return "here"
+	}
+	return "feed " + p.Source
+}
+
+func actionRank(a injection.Action) int {
+	return slices.Index([]injection.Action{injection.ActionPass, injection.ActionFlag, injection.ActionRedact, injection.ActionBlock}, a)
+}
+
+// learnAttack keeps a print of an attack the scan caught in a result from
+// a source that may be external, so that it is known at first sight when
+// it comes again. Storing it waits for the background worker.
+func (j *Judge) learnAttack(set *Settings, in Result, r injection.Result, unscanned bool) {
+	if j.Attacks == nil || !set.Cfg.Injection.KnownAttacks.Enabled || !Untrusted(in.Class) || unscanned ||
+		r.Action == injection.ActionPass || in.Definition {
+		return
+	}
+	p, ok := attackprint.Make(injection.Spans(in.Content, r), distinct(r.Detections, func(d injection.Detection) string { return d.Rule }),
+		r.Score, string(r.Action), time.Now())
+	if !ok {
+		return
+	}
+	j.behind.add(func() {
+		if n, err := j.Attacks.Add(p); err != nil {
+			j.Log.Error("keep a print of a caught attack", "print", p.ID, "err", err)
+		} else if n > 0 {
+			j.Log.Info("kept a print of a caught attack", "print", p.ID, "server", in.Server, "tool", in.Tool, "action", p.Action)
+		}
+	})
 }
 
 // quarantine keeps blocked content for a human to review, and notes its

@@ -13,7 +13,12 @@
 // A client (Dial) accepts a flowd that runs as itself or as root. Any other
 // listener is accepted only where no one but root could have given it its
 // place: every directory from the socket's up to / belongs to root or to
-// the listener and is writable by no one else (paths.CheckSocketTrust).
+// the listener and is writable by no one else (CheckSocketTrust).
 // That is true of a system flowd in /run/flowd and false of anything in
 // /tmp, where another user could have created the directory first.
+//
+// The socket's directory is checked here too, before flowd listens
+// (EnsureSocketDir: the user's own, private; EnsureSystemSocketDir) and
+// before a client dials (CheckSocketDir), so every rule about who may
+// have put a socket where it is lives in this package.
 package localsock

@@ -181,7 +181,7 @@ func checkListener(c *net.UnixConn, path string) error {
 	if err != nil {
 		return fmt.Errorf("read peer credentials: %w", err)
 	}
-	return trustListener(os.Getuid(), cred.UID, func() error { return paths.CheckSocketTrust(path, cred.UID) })
+	return trustListener(os.Getuid(), cred.UID, func() error { return CheckSocketTrust(path, cred.UID) })
 }
 
 // trustListener decides whether a client running as me may talk to a

@@ -213,7 +213,7 @@ func TestDialTrustsAccountInRootsTree(t *testing.T) {
 	_, binary := asOthers(t)
 	root, err := os.MkdirTemp("/run", "flowd-test-")
 	if err != nil {
-		t.Skipf("no directory of root's own to test in (%v): the rule is covered by TestTrustListener and paths.TestCheckTrustedDir", err)
+		t.Skipf("no directory of root's own to test in (%v): the rule is covered by TestTrustListener and TestCheckTrustedDir", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(root) })
 	require.NoError(t, os.Chmod(root, 0o755))

@@ -7,6 +7,6 @@
 // system flowd (SystemSocket) when the user has no flowd of their own.
 //
 // Every process that must meet at the socket computes its path here, so the
-// rules live in one place; so do the rules for the directories a socket may
-// live in (EnsureSocketDir, EnsureSystemSocketDir, CheckSocketTrust).
+// rules live in one place. Whether a socket's directory may be trusted is
+// localsock's to say (EnsureSocketDir, CheckSocketDir, CheckSocketTrust).
 package paths

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -154,7 +155,23 @@ type Call struct {
 	// a security write-up or test fixture quotes attacks too.
 	Injection          string
 	InjectionForAgents bool
+	// Shared is the file a call writes where others read it (a
+	// world-readable temporary directory, a web root, a synced folder, a
+	// network share), and why: what it holds leaves as it would to an
+	// external destination, so Secrets are those of the arguments, and
+	// instructions planted there ask as in an agent's instructions file.
+	Shared string
+	// KeyRead is a file of private key material the call reads: what a
+	// tool returns goes into the model's context and to the model's
+	// provider, so the read is itself a send (Rules.ReadThenSend decides).
+	KeyRead string
 }
+
+// publicTypes are the secret types that are public by design
+// (secrets.Finding.Public): a wallet address names the user's money, but
+// looking one up is an honest use, so sending only these asks rather than
+// denies.
+var publicTypes = map[string]bool{"crypto_address": true}
 
 // Decision is what to do with a call, and why.
 type Decision struct {
@@ -172,6 +189,10 @@ func (r Rules) Decide(c Call) Decision {
 	if c.Unfinished && c.External && !c.Lifecycle && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UnfinishedRule,
 			Reason: fmt.Sprintf("could not finish checking this call in time (flow.check_budget); arguments to %s that flowd has not checked do not leave", dest(c))}
+	}
+	if c.Unfinished && c.Shared != "" && !c.External && (d.Action == Allow || d.Action == Warn) {
+		return r.final(Decision{Action: Ask, Rule: UnfinishedRule,
+			Reason: fmt.Sprintf("could not finish checking in time (flow.check_budget) what %s writes to %s", dest(c), c.Shared)}, c)
 	}
 	if c.ArgsBytes > c.InspectedBytes && c.External && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UninspectedRule,
@@ -194,6 +215,10 @@ func Standing(c Call, d Decision) bool {
 // UninspectedRule names the decision on arguments flowd could not read in
 // full.
 const UninspectedRule = "shim.max_inspect_bytes"
+
+// KeyReadRule names the decision on a call that reads private key
+// material, which policy.read_then_send sets.
+const KeyReadRule = "read_then_send.key_material"
 
 // UnfinishedRule names the decision on arguments flowd could not check in
 // time.
@@ -224,9 +249,23 @@ func (r Rules) decide(c Call) Decision {
 				"if you meant it, allow it in policy.tool_overrides or set policy.private_addresses", what, c.InternalAddress, dest(c))}, c)
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
-		return r.final(r.justified(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: "sensitive_data_external",
+		a := r.SensitiveDataExternal
+		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] }) {
+			a = Ask // the user may mean to look the address up
+		}
+		return r.final(r.justified(r.tainted(Decision{Action: a, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
 				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
+	}
+	if c.Shared != "" && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" && r.SensitiveDataExternal != Allow {
+		// Ask rather than deny: the user may mean to stage a file there.
+		a := r.SensitiveDataExternal
+		if a == Deny {
+			a = Ask
+		}
+		return r.final(r.tainted(Decision{Action: a, Rule: "sensitive_data_shared",
+			Reason: fmt.Sprintf("Sensitive data (%s) written by %s to %s: others can read it there",
+				strings.Join(c.Secrets, ", "), dest(c), c.Shared)}, c), c)
 	}
 	if c.Command != "" && r.RiskyCommands != "" && r.RiskyCommands != Allow {
 		return r.final(r.tainted(Decision{Action: r.RiskyCommands, Rule: "risky_commands." + c.CommandRule,
@@ -234,7 +273,7 @@ func (r Rules) decide(c Call) Decision {
 	}
 	if c.Injection != "" {
 		a := Warn
-		if c.InjectionForAgents {
+		if c.InjectionForAgents || c.Shared != "" {
 			a = Ask
 		}
 		return r.final(Decision{Action: a, Rule: "injection_in_arguments",
@@ -249,6 +288,10 @@ func (r Rules) decide(c Call) Decision {
 		return r.final(r.justified(r.tainted(Decision{Action: r.InternalToExternal, Rule: "internal_to_external",
 			Reason: fmt.Sprintf("Data from internal source (%s) flowing to %s",
 				strings.Join(c.Sources, ", "), destKind(c))}, c), c), c)
+	}
+	if c.KeyRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
+		return r.final(r.tainted(Decision{Action: r.ReadThenSend, Rule: KeyReadRule,
+			Reason: fmt.Sprintf("%s reads %s, a private key: what it returns goes into the model's context and to the model's provider", dest(c), c.KeyRead)}, c), c)
 	}
 	if c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
 		a := r.ReadThenSend

@@ -52,6 +52,8 @@ func TestDecide(t *testing.T) {
 		{"unchecked arguments kept in", Call{Server: "db", Tool: "insert", Unfinished: true}, Allow, "default_action"},
 		{"an unchecked handshake still starts the server", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true}, Allow, "default_action"},
 		{"an unchecked message of another kind does not leave", Call{Server: "s1", Tool: "prompts/get", Message: true, External: true, Unfinished: true}, Deny, "flow.check_budget"},
+		{"a wallet address out asks", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address"}, CanAsk: true}, Ask, "sensitive_data_external"},
+		{"a wallet address and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address", "seed_phrase"}, CanAsk: true}, Deny, "sensitive_data_external"},
 		{"a secret in a handshake still counts", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true, Secrets: []string{"github_token"}}, Deny, "sensitive_data_external"},
 	}
 	for _, tt := range tests {
@@ -350,8 +352,14 @@ func TestDecideArguments(t *testing.T) {
 		{"the metadata service whatever the tool", Call{Tool: "lookup", InternalAddress: "169.254.169.254 (…)", Metadata: true}, Deny, "private_addresses"},
 		{"read then send asks", Call{Tool: "fetch", External: true, SensitiveRead: ".env (an environment file)", CanAsk: true}, Ask, "read_then_send"},
 		{"a flow rule decides first", Call{Tool: "post", External: true, FlowType: "internal→external", Sources: []string{"fs"}, SensitiveRead: ".env", CanAsk: true}, Ask, "internal_to_external"},
+		{"reading a private key asks", Call{Tool: "read_file", KeyRead: "~/.ssh/id_ed25519", CanAsk: true}, Ask, "read_then_send.key_material"},
 		{"injection planted in an agent's instructions asks", Call{Tool: "write_file", Injection: "rules: x", InjectionForAgents: true, CanAsk: true}, Ask, "injection_in_arguments"},
 		{"injection written elsewhere warns", Call{Tool: "write_file", Injection: "rules: x", CanAsk: true}, Warn, "injection_in_arguments"},
+		{"injection written where others read it asks", Call{Tool: "write_file", Injection: "rules: x", Shared: "/tmp/x (…)", CanAsk: true}, Ask, "injection_in_arguments"},
+		{"a secret written where others read it asks", Call{Tool: "write_file", Secrets: []string{"private_key"}, Shared: "/tmp/x (…)", CanAsk: true}, Ask, "sensitive_data_shared"},
+		{"… or falls back", Call{Tool: "write_file", Secrets: []string{"private_key"}, Shared: "/tmp/x (…)"}, Warn, "sensitive_data_shared"},
+		{"a write there without a secret passes", Call{Tool: "write_file", Shared: "/tmp/x (…)", CanAsk: true}, Allow, "default_action"},
+		{"an unchecked write there asks", Call{Tool: "write_file", Shared: "/tmp/x (…)", Unfinished: true, CanAsk: true}, Ask, "flow.check_budget"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -366,6 +374,7 @@ func TestDecideArguments(t *testing.T) {
 		{Tool: "fetch", External: true, Fetches: true, InternalAddress: "localhost"},
 		{Tool: "Bash", Command: "curl | sh", CommandRule: "remote_code"},
 		{Tool: "fetch", External: true, SensitiveRead: ".env"},
+		{Tool: "read_file", KeyRead: "~/.ssh/id_rsa"},
 	} {
 		assert.Equal(t, Allow, off.Decide(c).Action, "%+v", c)
 	}

@@ -10,6 +10,7 @@
 package secretfile
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -126,4 +127,70 @@ func Why(p string) string {
 		return "GitHub CLI credentials"
 	}
 	return ""
+}
+
+// keyExts are extensions of files that are private key material whatever
+// their name.
+var keyExts = map[string]bool{".key": true, ".ppk": true, ".p12": true, ".pfx": true, ".jks": true, ".keystore": true, ".kdbx": true}
+
+// KeyMaterial reports whether p names a file of private key material: an
+// SSH or host private key, a PuTTY key, a key store, a GnuPG private key,
+// a wallet, a PEM file named for a key. Reading one through a tool puts
+// the key in the model's context, and so with the model's provider: a
+// read that is also a send. Certificates, public keys and configs in the
+// same places are not key material.
+func KeyMaterial(p string) bool {
+	p = strings.Trim(strings.TrimSpace(p), `"'`)
+	if p == "" || len(p) > 4096 {
+		return false
+	}
+	p = strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
+	p = strings.TrimPrefix(p, "file://")
+	base := path.Base(p)
+	for _, s := range notSecret {
+		if strings.HasSuffix(base, s) {
+			return false
+		}
+	}
+	ext := path.Ext(base)
+	switch {
+	case strings.HasPrefix(base, "id_") && ext == "" && strings.Contains(p, ".ssh/"):
+		return true
+	case strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key"):
+		return true
+	case base == "wallet.dat" || base == "keystore.json" || strings.HasPrefix(base, "utc--"): // geth key files
+		return true
+	case strings.Contains(p, ".gnupg/private-keys"), strings.HasSuffix(base, ".gpg") && strings.Contains(base, "secret"):
+		return true
+	case keyExts[ext]:
+		return true
+	case ext == ".pem":
+		return strings.Contains(base, "key") || strings.Contains(base, "priv")
+	}
+	return false
+}
+
+// NamesKeyMaterial reports whether any path-like token of text (split at
+// quotes, blanks and JSON or shell punctuation) names key material: a
+// cheap screen for arguments that must not go by without a verdict.
+func NamesKeyMaterial(text []byte) bool {
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && !tokenStop(text[j]) {
+			j++
+		}
+		if tok := text[i:j]; len(tok) > 3 && len(tok) <= 4096 && bytes.ContainsAny(tok, "._-") && KeyMaterial(string(tok)) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+func tokenStop(c byte) bool {
+	switch c {
+	case '"', '\'', '`', ' ', '\t', '\r', '\n', ',', '{', '}', '[', ']', '=', ';', '|', '&', '<', '>', '(', ')':
+		return true
+	}
+	return false
 }

@@ -26,3 +26,46 @@ func TestWhy(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyMaterial(t *testing.T) {
+	for _, p := range []string{
+		"/home/user/.ssh/id_rsa", "~/.ssh/id_ed25519", `C:\Users\u\.ssh\id_ecdsa`, "/root/.ssh/id_work_laptop",
+		"/etc/ssh/ssh_host_ed25519_key", "certs/server.key", "~/keys/deploy.ppk", "store.p12", "release.jks",
+		"~/.bitcoin/wallet.dat", "~/.ethereum/keystore/UTC--2024-01-01T00-00-00.0Z--abc", "~/.gnupg/private-keys-v1.d/ABC.key",
+		"tls/privkey.pem", "/etc/letsencrypt/live/x/privkey.pem", "secrets/signing-key.pem", "vault.kdbx",
+	} {
+		if !KeyMaterial(p) {
+			t.Errorf("%s: not key material", p)
+		}
+	}
+	// Near misses: public halves, configs and certificates beside keys,
+	// the directory itself, other credentials (not key material).
+	for _, p := range []string{
+		"~/.ssh/id_rsa.pub", "~/.ssh/known_hosts", "~/.ssh/config", "~/.ssh", "/home/user/.ssh/", "~/.ssh/authorized_keys",
+		"/etc/ssh/ssh_host_ed25519_key.pub", "/etc/ssh/sshd_config", "tls/cert.pem", "/etc/letsencrypt/live/x/fullchain.pem",
+		"ca-bundle.pem", ".env", "~/.aws/credentials", "README.md", "src/keys.go", "docs/id_rsa.md", "id_card.png", "",
+	} {
+		if KeyMaterial(p) {
+			t.Errorf("%s: key material", p)
+		}
+	}
+}
+
+func TestNamesKeyMaterial(t *testing.T) {
+	for _, text := range []string{
+		`{"path":"/home/user/.ssh/id_rsa"}`, `{"file":"~\/.ssh\/id_ed25519"}`, `{"paths":["README.md","certs/server.key"]}`,
+		`{"command":"cat ~/.ssh/id_ecdsa|base64"}`, `{"src":"wallet.dat","dst":"/tmp/w"}`,
+	} {
+		if !NamesKeyMaterial([]byte(text)) {
+			t.Errorf("%s: no key material named", text)
+		}
+	}
+	for _, text := range []string{
+		`{"path":"README.md"}`, `{"path":"~/.ssh/id_rsa.pub"}`, `{"path":"~/.ssh/config"}`, `{"text":"keys and ids"}`,
+		`{"path":"/etc/letsencrypt/live/x/fullchain.pem"}`, ``,
+	} {
+		if NamesKeyMaterial([]byte(text)) {
+			t.Errorf("%s: key material named", text)
+		}
+	}
+}

@@ -25,6 +25,10 @@ type Finding struct {
 	// that the rule set lists as publicly known). It is still reported: a key
 	// leaving the machine is the event whether or not it is a sample.
 	Example bool
+	// Public marks an identifier that is public by design (a wallet
+	// address): one sent out ties the user to it, so it is reported in
+	// what leaves, but it is no secret in what arrives.
+	Public bool
 }
 
 // Detector scans texts for secrets. It is immutable after New and safe for

@@ -41,7 +41,13 @@ func scanFinancial(st *scanState, text string) {
 			// A numbered list of words ("1. abandon 2. ability …").
 		default:
 			words.flush(st, text)
+			kind := ""
+			if len(tok) >= 20 && len(tok) <= 90 {
+				kind = address(tok)
+			}
 			switch {
+			case kind != "":
+				st.add(finding{Finding: Finding{Type: "crypto_address", Rule: kind + "-address", Value: tok, Start: i, End: j, Public: true}})
 			case (len(tok) == 51 || len(tok) == 52) && strings.IndexByte("5KL9c", c) >= 0:
 				if wif(tok) {
 					st.add(finding{Finding: Finding{Type: "crypto_private_key", Rule: "wif-private-key", Value: tok, Start: i, End: j}})

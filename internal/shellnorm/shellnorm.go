@@ -282,18 +282,14 @@ func (r *reader) list(nested bool) {
 		case c == '<' || c == '>':
 			if r.peek(1) == '(' { // process substitution: its commands run beside this one
 				r.pos += 2
-				sub := &reader{p: r.p, src: r.src, pos: r.pos, depth: r.depth + 1, inner: true, decode: r.decode}
-				if sub.depth > maxDepth {
-					r.p.line.Broken = true
-					r.pos = len(r.src)
+				cmds, ok := r.sublist()
+				if !ok {
 					continue
 				}
-				sub.list(true)
-				r.pos = sub.pos
-				r.cmds = append(r.cmds, sub.cmds...)
+				r.cmds = append(r.cmds, cmds...)
 				w := &word{raw: "<(…)"}
 				w.add("<(…)", false)
-				w.subs = sub.cmds
+				w.subs = cmds
 				words = append(words, w)
 				continue
 			}
@@ -519,15 +515,9 @@ func (r *reader) dollar(w *word, lit *strings.Builder, quoted bool) {
 		w.add("$((…))", false)
 	case n == '(':
 		r.pos += 2
-		sub := &reader{p: r.p, src: r.src, pos: r.pos, depth: r.depth + 1, inner: true, decode: r.decode}
-		if sub.depth > maxDepth {
-			r.p.line.Broken = true
-			r.pos = len(r.src)
-			return
+		if cmds, ok := r.sublist(); ok {
+			r.substituted(w, cmds, !quoted)
 		}
-		sub.list(true)
-		r.pos = sub.pos
-		r.substituted(w, sub.cmds, !quoted)
 	case n == '{':
 		r.pos += 2
 		end := strings.IndexByte(r.src[r.pos:], '}')
@@ -629,6 +619,21 @@ func atoi(s string) (int, bool) {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n, true
+}
+
+// sublist reads the command list that starts at r.pos and ends at its
+// ")", one level deeper, and returns its commands. Past maxDepth it reads
+// nothing: the line is broken and the rest of it skipped (ok false).
+func (r *reader) sublist() (cmds []int, ok bool) {
+	sub := &reader{p: r.p, src: r.src, pos: r.pos, depth: r.depth + 1, inner: true, decode: r.decode}
+	if sub.depth > maxDepth {
+		r.p.line.Broken = true
+		r.pos = len(r.src)
+		return nil, false
+	}
+	sub.list(true)
+	r.pos = sub.pos
+	return sub.cmds, true
 }
 
 // backtick reads a `…` substitution, the opening ` consumed.

@@ -3,6 +3,7 @@ package shim
 import (
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/policy"
+	"github.com/flowd-dev/flowd/internal/secretfile"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/unwrap"
 )
@@ -29,7 +30,8 @@ func newGrant(g shimproto.Grant) *grant {
 
 // covers reports whether line is a tools/call the grant lets through: to a
 // granted tool, with arguments flowd would read whole (at most maxArgs
-// bytes) and a message that name no suspicious host. The check is flowd's
+// bytes) and a message that name no suspicious host and no private key
+// file. The check is flowd's
 // own (policy.SuspiciousHost on the arguments, and apart from them on the
 // rest of the message, each with its decoded views), so the shim never
 // lets through what flowd would deny; anything else waits for a verdict as
@@ -44,6 +46,23 @@ func (g *grant) covers(line []byte, maxArgs int) bool {
 		return false
 	}
 	rest := jsonrpc.Rest(line, args)
-	return policy.SuspiciousHost(args, unwrap.Views(args), g.hosts) == "" &&
-		policy.SuspiciousHost(rest, unwrap.Views(rest), g.hosts) == ""
+	views := unwrap.Views(args)
+	return policy.SuspiciousHost(args, views, g.hosts) == "" &&
+		policy.SuspiciousHost(rest, unwrap.Views(rest), g.hosts) == "" &&
+		!namesKeyMaterial(args, views)
+}
+
+// namesKeyMaterial: a call naming a private key file is judged call by
+// call (flowd asks before a tool reads one, policy.KeyRead), whatever was
+// granted for the tool.
+func namesKeyMaterial(args []byte, views [][]byte) bool {
+	if secretfile.NamesKeyMaterial(args) {
+		return true
+	}
+	for _, v := range views {
+		if secretfile.NamesKeyMaterial(v) {
+			return true
+		}
+	}
+	return false
 }

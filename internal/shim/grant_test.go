@@ -93,6 +93,8 @@ func TestGrantedCallsGoWithoutWaiting(t *testing.T) {
 		"method in another case":           `{"jsonrpc":"2.0","id":8,"method":"tools/call","Method":"ping","params":{"name":"echo","arguments":{}}}` + "\n",
 		"suspicious host in _meta":         `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"cb":"https://webhook.site/x"}}}` + "\n",
 		"suspicious host in the id":        `{"jsonrpc":"2.0","id":"webhook.site/x","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n",
+		"a private key file":               echoCall(10, "echo", `{"path":"/home/u/.ssh/id_ed25519"}`),
+		"a private key file, escaped":      echoCall(11, "echo", `{"path":"/home/u/.ss\u0068/id_rsa"}`),
 	} {
 		r.send(t, line)
 		assert.Equal(t, judged, r.readLine(t), name)

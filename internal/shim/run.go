@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -46,8 +47,8 @@ func untrustedSocket(socket string) string {
 	if _, err := os.Lstat(filepath.Dir(socket)); err != nil {
 		return ""
 	}
-	_, err := paths.CheckSocketDir(socket)
-	var notMember *paths.GroupError
+	_, err := localsock.CheckSocketDir(socket)
+	var notMember *localsock.GroupError
 	if err == nil || errors.As(err, &notMember) {
 		return "" // a system flowd this user may not use: merely unreachable
 	}

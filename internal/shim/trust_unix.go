@@ -8,7 +8,7 @@ import (
 )
 
 // dirStamp is what untrustedSocket's verdict on a directory this user
-// owns depends on: its owner and mode (paths.CheckSocketDir), and which
+// owns depends on: its owner and mode (localsock.CheckSocketDir), and which
 // directory it is.
 type dirStamp struct {
 	dev, ino uint64

@@ -3,6 +3,8 @@ package unwrap
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // unescape decodes the character escapes of source code, JSON, shells and
@@ -84,8 +86,8 @@ func escapeAt(s []byte) (r rune, n int) {
 func hexDigits(s []byte, at, lo, hi int) (rune, int) {
 	var v rune
 	k := at
-	for ; k < len(s) && k-at < hi && isHex(s[k]); k++ {
-		v = v<<4 | rune(unhex(s[k]))
+	for ; k < len(s) && k-at < hi && jsontext.IsHex(s[k]); k++ {
+		v = v<<4 | rune(jsontext.Unhex(s[k]))
 	}
 	if k-at < lo || v > utf8.MaxRune {
 		return 0, 0

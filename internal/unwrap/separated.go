@@ -1,6 +1,10 @@
 package unwrap
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
+)
 
 // minGroups is how many separated pieces make a spelled-out token: fewer
 // are a date, a version or an address.
@@ -132,8 +136,8 @@ func charCodes(text []byte, sep int) []byte {
 		p = k + sep
 		v := 0
 		switch {
-		case len(piece) == 4 && piece[0] == '0' && (piece[1] == 'x' || piece[1] == 'X') && isHex(piece[2]) && isHex(piece[3]):
-			v = int(unhex(piece[2]))<<4 | int(unhex(piece[3]))
+		case len(piece) == 4 && piece[0] == '0' && (piece[1] == 'x' || piece[1] == 'X') && jsontext.IsHex(piece[2]) && jsontext.IsHex(piece[3]):
+			v = int(jsontext.Unhex(piece[2]))<<4 | int(jsontext.Unhex(piece[3]))
 		case len(piece) >= 2 && len(piece) <= 3 && isDigits(piece):
 			for _, c := range piece {
 				v = v*10 + int(c-'0')
@@ -151,7 +155,7 @@ func charCodes(text []byte, sep int) []byte {
 
 func allHex(p []byte) bool {
 	for _, c := range p {
-		if !isHex(c) {
+		if !jsontext.IsHex(c) {
 			return false
 		}
 	}

@@ -3,8 +3,8 @@
 // does not list encodings to look for; it applies every cheap reversible
 // undoing that changes the text (URL escaping at any depth, numeric and
 // named character escapes, invisible characters and look-alike letters,
-// separators between characters or bytes, base64/base32/hex runs, gzip and
-// zlib inside them) and then applies them again to what came out, so
+// separators between characters or bytes, a value split across the fields
+// of a JSON message, base64/base32/hex runs, gzip and zlib inside them) and then applies them again to what came out, so
 // nested encodings fall apart layer by layer. Detectors look at each view
 // it returns as well as at the text itself.
 //
@@ -21,6 +21,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // minRun is the shortest encoded run worth decoding: shorter runs decode
@@ -104,6 +106,11 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 	}
 	if depth == 1 {
+		// A value split across a message's fields, put together again,
+		// and decoded further (a base64 run split in two).
+		if j, ok := joinFields(text); ok {
+			w.add(j, depth)
+		}
 		// Reorderings and rotations of the tokens: a key sent backwards or
 		// in ROT13 is still the key. Only the first layer: they undo a
 		// choice made once.
@@ -121,7 +128,7 @@ var wholeUndoings = []func([]byte) ([]byte, bool){
 		if bytes.IndexAny(t, "%+") < 0 {
 			return nil, false
 		}
-		return percentDecode(t), true
+		return PercentDecode(t, true), true
 	},
 	func(t []byte) ([]byte, bool) {
 		if bytes.IndexAny(t, `\&`) < 0 {
@@ -240,32 +247,21 @@ var encChar = func() (t [256]bool) {
 	return t
 }()
 
-// percentDecode decodes %XX escapes and '+' (a space in query strings),
-// keeping malformed escapes as they are.
-func percentDecode(s []byte) []byte {
+// PercentDecode decodes %XX escapes, keeping malformed ones as they are
+// (and, as flowd has always read them, one that ends the text). With
+// plusIsSpace a '+' is a space too, as in a query string.
+func PercentDecode(s []byte, plusIsSpace bool) []byte {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		switch {
-		case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+		case s[i] == '%' && i+2 < len(s) && jsontext.IsHex(s[i+1]) && jsontext.IsHex(s[i+2]):
+			out = append(out, jsontext.Unhex(s[i+1])<<4|jsontext.Unhex(s[i+2]))
 			i += 2
-		case s[i] == '+':
+		case s[i] == '+' && plusIsSpace:
 			out = append(out, ' ')
 		default:
 			out = append(out, s[i])
 		}
 	}
 	return out
-}
-
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -24,7 +25,7 @@ func askSetup(t *testing.T, caps string, configure func(d *env)) (*env, *Stream)
 		configure(d)
 	}
 	gh := NewStream(1, shimproto.Hello{Name: "github"}, "s")
-	callAndAnswer(d, gh, 1, "get_file", `{"path":"ROADMAP.md"}`, roadmap)
+	judgetest.CallAndAnswer(d.judge, gh, 1, "get_file", `{"path":"ROADMAP.md"}`, roadmap)
 	slack := NewStream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
 	judgeMsg(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"c","version":"1"}}}`))
 	return d, slack
@@ -133,7 +134,7 @@ func TestRequireJustification(t *testing.T) {
 	require1 := func(d *env) { d.current().Rules.RequireJustification = true }
 	t.Run("missing", func(t *testing.T) {
 		d, slack := askSetup(t, `{}`, require1)
-		text := blockedText(t, sendRoadmap(d, slack, 1, 1, ""))
+		text := judgetest.BlockedText(t, sendRoadmap(d, slack, 1, 1, ""))
 		assert.Contains(t, text, `"flowd_justification"`)
 	})
 	t.Run("given, proxy-only", func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -89,9 +90,9 @@ func runFlowCase(t *testing.T, c flowCase) flowOutcome {
 	d := newEnv(t, nil)
 	src := NewStream(1, shimproto.Hello{Name: c.Source.Server}, "attack")
 	dst := NewStream(2, shimproto.Hello{Name: c.Dest.Server}, "attack")
-	v := callAndAnswer(d, src, 1, c.Source.Tool, compactJSON(t, c.Source.Arguments), c.Source.ResultText)
+	v := judgetest.CallAndAnswer(d.judge, src, 1, c.Source.Tool, compactJSON(t, c.Source.Arguments), c.Source.ResultText)
 	require.Equal(t, shimproto.Pass, v.Action, "%s: the read itself must pass", c.Name)
-	v = callAndAnswer(d, dst, 2, c.Dest.Tool, compactJSON(t, c.Dest.Arguments), "ok")
+	v = judgetest.CallAndAnswer(d.judge, dst, 2, c.Dest.Tool, compactJSON(t, c.Dest.Arguments), "ok")
 
 	require.NoError(t, d.store.Flush())
 	recs, err := d.store.Query(activity.Filter{Type: "tool_call", Server: c.Dest.Server})

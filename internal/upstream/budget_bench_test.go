@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/cputime"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -43,10 +44,10 @@ func BenchmarkVerdictCrafted(b *testing.B) {
 					b.Fatal(err)
 				}
 				fs := NewStream(1, shimproto.Hello{Name: "testserver"}, "s")
-				callAndAnswer(d, fs, 1, "read", `{}`, "GITHUB_TOKEN="+token)
+				judgetest.CallAndAnswer(d.judge, fs, 1, "read", `{}`, "GITHUB_TOKEN="+token)
 				web := NewStream(2, shimproto.Hello{Name: "fetch"}, "s")
 				for p := 0; p*60000 < planted.Len(); p++ {
-					callAndAnswer(d, web, 10+p, "fetch", `{}`, planted.String()[p*60000:min(planted.Len(), (p+1)*60000)])
+					judgetest.CallAndAnswer(d.judge, web, 10+p, "fetch", `{}`, planted.String()[p*60000:min(planted.Len(), (p+1)*60000)])
 				}
 				slack := NewStream(3, shimproto.Hello{Name: "slack"}, "s")
 				body := bytes.Repeat([]byte(s.unit), size/len(s.unit)+1)[:size]

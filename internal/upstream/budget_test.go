@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,11 +28,11 @@ func TestCheckBudgetDeniesUnfinishedExternalCall(t *testing.T) {
 	// The reason says the budget ran out: a verdict that waited for the
 	// whole check would have found nothing to deny. (No clock: on a busy
 	// machine under the race detector, parsing 4 MB alone takes seconds.)
-	v := callAndAnswer(d, slack, 1, "post_message", args, "ok")
-	assert.Contains(t, blockedText(t, v), "could not finish checking this call in time")
+	v := judgetest.CallAndAnswer(d.judge, slack, 1, "post_message", args, "ok")
+	assert.Contains(t, judgetest.BlockedText(t, v), "could not finish checking this call in time")
 
 	internal := NewStream(2, shimproto.Hello{Name: "postgres-db"}, "s")
-	v2 := callAndAnswer(d, internal, 2, "query", args, "ok")
+	v2 := judgetest.CallAndAnswer(d.judge, internal, 2, "query", args, "ok")
 	assert.Equal(t, shimproto.Pass, v2.Action, "%s", v2.Data)
 }
 
@@ -47,19 +48,19 @@ func TestTokenHiddenAmongPlantedKeysIsFound(t *testing.T) {
 	require.NoError(t, d.Reload(cfg))
 	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 	fs := NewStream(1, shimproto.Hello{Name: "testserver"}, "s")
-	callAndAnswer(d, fs, 1, "read", `{}`, "GITHUB_TOKEN="+token)
+	judgetest.CallAndAnswer(d.judge, fs, 1, "read", `{}`, "GITHUB_TOKEN="+token)
 	var planted strings.Builder
 	for i := range 2048 {
 		fmt.Fprintf(&planted, "AKIAQZ7XK2MV%08d ", i)
 	}
 	web := NewStream(2, shimproto.Hello{Name: "fetch"}, "s")
 	for p := 0; p*60000 < planted.Len(); p++ {
-		callAndAnswer(d, web, 10+p, "fetch", `{}`, planted.String()[p*60000:min(planted.Len(), (p+1)*60000)])
+		judgetest.CallAndAnswer(d.judge, web, 10+p, "fetch", `{}`, planted.String()[p*60000:min(planted.Len(), (p+1)*60000)])
 	}
 	junk := strings.Repeat(hex.EncodeToString([]byte(planted.String()[:21*64])), 400)
 	args := `{"text":"` + junk[:len(junk)/2] + hex.EncodeToString([]byte(token)) + junk[len(junk)/2:] + `"}`
 	slack := NewStream(3, shimproto.Hello{Name: "slack"}, "s")
-	text := blockedText(t, callAndAnswer(d, slack, 100, "post_message", args, "ok"))
+	text := judgetest.BlockedText(t, judgetest.CallAndAnswer(d.judge, slack, 100, "post_message", args, "ok"))
 	assert.NotContains(t, text, "in time", "the check finished")
 	assert.Contains(t, text, "github_token")
 }

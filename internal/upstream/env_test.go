@@ -12,6 +12,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/judge"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -62,12 +63,6 @@ func (d *env) Reload(c *config.Config) error {
 
 func (d *env) current() *judge.Settings { return d.judge.Settings() }
 
-// judgeMsg runs a message through u as the connection loop does: verdict
-// first, then the work after it.
 func judgeMsg(d *env, u *Stream, m shimproto.Message) shimproto.Verdict {
-	v, after := u.Judge(d.judge, m)
-	if after != nil {
-		after()
-	}
-	return v
+	return judgetest.Judge(d.judge, u, m)
 }

@@ -1,8 +1,6 @@
 package upstream
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,42 +9,18 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
-
-// callAndAnswer runs one tools/call through u with the given result and
-// returns the request's verdict.
-func callAndAnswer(d *env, u *Stream, id int, tool, args, resultText string) shimproto.Verdict {
-	v := judgeMsg(d, u, msg(c2s, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)))
-	if v.Action == shimproto.Pass {
-		text, _ := json.Marshal(resultText)
-		judgeMsg(d, u, msg(s2c, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}]}}`, id, text)))
-	}
-	return v
-}
-
-func blockedText(t *testing.T, v shimproto.Verdict) string {
-	t.Helper()
-	require.Equal(t, shimproto.Respond, v.Action, "the call must be blocked")
-	var r struct {
-		Result struct {
-			Content []struct{ Text string }
-		}
-	}
-	require.NoError(t, json.Unmarshal(v.Data, &r))
-	return r.Result.Content[0].Text
-}
-
-const awsSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 
 func TestSecretFromInternalToExternalIsDenied(t *testing.T) {
 	d := newEnv(t, nil)
 	db := NewStream(1, shimproto.Hello{Name: "postgres-db"}, "s")
 	slack := NewStream(2, shimproto.Hello{Name: "slack-notifications"}, "s")
-	callAndAnswer(d, db, 1, "query", `{"sql":"select * from credentials"}`,
-		"name,value\nprod,aws_secret_access_key = "+awsSecret+"\n")
-	text := blockedText(t, callAndAnswer(d, slack, 1, "send_message",
-		`{"channel":"#general","text":"here you go: `+awsSecret+`"}`, ""))
+	judgetest.CallAndAnswer(d.judge, db, 1, "query", `{"sql":"select * from credentials"}`,
+		"name,value\nprod,aws_secret_access_key = "+judgetest.AWSSecret+"\n")
+	text := judgetest.BlockedText(t, judgetest.CallAndAnswer(d.judge, slack, 1, "send_message",
+		`{"channel":"#general","text":"here you go: `+judgetest.AWSSecret+`"}`, ""))
 	assert.Equal(t, "flowd blocked: Sensitive data (aws_secret_key) flowing from internal source (postgres-db) to external destination (slack-notifications)", text)
 
 	require.NoError(t, d.store.Flush())
@@ -83,8 +57,8 @@ func TestFlowDecisions(t *testing.T) {
 			}
 			src := NewStream(1, shimproto.Hello{Name: tt.from}, "s")
 			dst := NewStream(2, shimproto.Hello{Name: tt.to}, "s")
-			callAndAnswer(d, src, 1, "get_file_contents", `{"path":"ROADMAP.md"}`, doc)
-			v := callAndAnswer(d, dst, 1, tt.tool, `{"text":"FYI `+doc+`"}`, "ok")
+			judgetest.CallAndAnswer(d.judge, src, 1, "get_file_contents", `{"path":"ROADMAP.md"}`, doc)
+			v := judgetest.CallAndAnswer(d.judge, dst, 1, tt.tool, `{"text":"FYI `+doc+`"}`, "ok")
 			assert.Equal(t, tt.verdict, v.Action)
 			require.NoError(t, d.store.Flush())
 			recs, err := d.store.Query(activity.Filter{Type: "tool_call", Server: tt.to})
@@ -99,7 +73,7 @@ func TestFlowDecisions(t *testing.T) {
 func TestSuspiciousEndpointDenied(t *testing.T) {
 	d := newEnv(t, map[string]string{"fetch": "allow"})
 	web := NewStream(1, shimproto.Hello{Name: "fetch"}, "s")
-	text := blockedText(t, callAndAnswer(d, web, 1, "fetch", `{"url":"https://x.webhook.site/abc?q=1"}`, ""))
+	text := judgetest.BlockedText(t, judgetest.CallAndAnswer(d.judge, web, 1, "fetch", `{"url":"https://x.webhook.site/abc?q=1"}`, ""))
 	assert.Contains(t, text, "suspicious endpoint webhook.site")
 }
 
@@ -111,8 +85,8 @@ func TestOversizeArgumentsToExternalAreDenied(t *testing.T) {
 	require.NoError(t, d.Reload(cfg))
 	big := `{"text":"` + strings.Repeat("a", 2000) + `"}`
 	slack := NewStream(1, shimproto.Hello{Name: "slack"}, "s")
-	text := blockedText(t, callAndAnswer(d, slack, 1, "send_message", big, ""))
+	text := judgetest.BlockedText(t, judgetest.CallAndAnswer(d.judge, slack, 1, "send_message", big, ""))
 	assert.Contains(t, text, "exceed shim.max_inspect_bytes")
 	db := NewStream(2, shimproto.Hello{Name: "postgres-db"}, "s")
-	assert.Equal(t, shimproto.Pass, callAndAnswer(d, db, 1, "insert_record", big, "ok").Action, "an internal destination keeps the data inside")
+	assert.Equal(t, shimproto.Pass, judgetest.CallAndAnswer(d.judge, db, 1, "insert_record", big, "ok").Action, "an internal destination keeps the data inside")
 }

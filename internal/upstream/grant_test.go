@@ -14,6 +14,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -124,8 +125,8 @@ func TestWithheldToolIsNotGranted(t *testing.T) {
 	d := newEnv(t, nil)
 	u := NewStream(1, shimproto.Hello{Name: "math"}, "s")
 	tl := connected(d, u)
-	answer(t, d, u, listReq, poisonedList)
-	blockedText(t, judgeMsg(d, u, msg(c2s, addCall(1))))
+	judgetest.Answer(t, d.judge, u, judgetest.ListReq, judgetest.PoisonedList)
+	judgetest.BlockedText(t, judgeMsg(d, u, msg(c2s, judgetest.AddCall(1))))
 	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sub"}}`))
 	assert.Equal(t, []string{"sub"}, tl.newest().Tools)
 }
@@ -142,17 +143,17 @@ func TestGrantsWithdrawn(t *testing.T) {
 			require.NoError(t, d.Reload(config.Default()))
 		}},
 		{"tool list answered", func(t *testing.T, d *env, u *Stream) {
-			answer(t, d, u, listReq, mathTools)
+			judgetest.Answer(t, d.judge, u, judgetest.ListReq, judgetest.MathTools)
 		}},
 		{"server named at initialize", func(t *testing.T, d *env, u *Stream) {
-			answer(t, d, u, `{"jsonrpc":"2.0","id":20,"method":"initialize","params":{}}`,
+			judgetest.Answer(t, d.judge, u, `{"jsonrpc":"2.0","id":20,"method":"initialize","params":{}}`,
 				`{"jsonrpc":"2.0","id":20,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"calc"}}}`)
 		}},
 		{"same server's tools changed under another shim", func(t *testing.T, d *env, u *Stream) {
 			other := NewStream(2, hello, "s2")
 			connected(d, other)
-			answer(t, d, other, listReq, rugPulled)
-			assert.Contains(t, blockedText(t, judgeMsg(d, u, msg(c2s, addCall(30)))), "changed since it was approved",
+			judgetest.Answer(t, d.judge, other, judgetest.ListReq, judgetest.RugPulled)
+			assert.Contains(t, judgetest.BlockedText(t, judgeMsg(d, u, msg(c2s, judgetest.AddCall(30)))), "changed since it was approved",
 				"the pin is shared: this shim's next call is refused, so it must not go at once")
 		}},
 	}
@@ -161,8 +162,8 @@ func TestGrantsWithdrawn(t *testing.T) {
 			d := newEnv(t, nil)
 			u := NewStream(1, hello, "s")
 			tl := connected(d, u)
-			answer(t, d, u, listReq, mathTools)
-			judgeMsg(d, u, msg(c2s, addCall(1)))
+			judgetest.Answer(t, d.judge, u, judgetest.ListReq, judgetest.MathTools)
+			judgeMsg(d, u, msg(c2s, judgetest.AddCall(1)))
 			require.Equal(t, []string{"add"}, tl.newest().Tools)
 			tt.change(t, d, u)
 			tl.await(t, nil)
@@ -173,10 +174,10 @@ func TestGrantsWithdrawn(t *testing.T) {
 	d := newEnv(t, nil)
 	u := NewStream(1, hello, "s")
 	tl := connected(d, u)
-	judgeMsg(d, u, msg(c2s, addCall(1)))
+	judgeMsg(d, u, msg(c2s, judgetest.AddCall(1)))
 	other := NewStream(2, shimproto.Hello{Name: "fs", Command: []string{"npx", "server-fs"}}, "s")
 	connected(d, other)
-	answer(t, d, other, listReq, mathTools)
+	judgetest.Answer(t, d.judge, other, judgetest.ListReq, judgetest.MathTools)
 	assert.Equal(t, []string{"add"}, tl.newest().Tools)
 	assert.Equal(t, 1, tl.count())
 }
@@ -206,19 +207,19 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 	for i := range 3000 {
 		fmt.Fprintf(&extra, `,{"name":"t%d","description":"tool number %d does a thing with the data you give it","inputSchema":{"type":"object"}}`, i, i)
 	}
-	big := strings.Replace(rugPulled, `,{"name":"sub"`, extra.String()+`,{"name":"sub"`, 1)
+	big := strings.Replace(judgetest.RugPulled, `,{"name":"sub"`, extra.String()+`,{"name":"sub"`, 1)
 	hello := shimproto.Hello{Name: "math", Command: []string{"npx", "server-math"}}
 	for range 5 {
 		d := newEnv(t, nil)
 		a := NewStream(1, hello, "s")
 		connected(d, a)
-		answer(t, d, a, listReq, mathTools)
+		judgetest.Answer(t, d.judge, a, judgetest.ListReq, judgetest.MathTools)
 		b := NewStream(2, hello, "s2")
 		tlB := connected(d, b)
-		judgeMsg(d, b, msg(c2s, addCall(1)))
+		judgeMsg(d, b, msg(c2s, judgetest.AddCall(1)))
 		require.Equal(t, []string{"add"}, tlB.newest().Tools)
 
-		require.Equal(t, shimproto.Pass, judgeMsg(d, a, msg(c2s, listReq)).Action)
+		require.Equal(t, shimproto.Pass, judgeMsg(d, a, msg(c2s, judgetest.ListReq)).Action)
 		done := make(chan struct{})
 		var wg sync.WaitGroup
 		wg.Go(func() {
@@ -228,7 +229,7 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 					return
 				default:
 				}
-				judgeMsg(d, b, msg(c2s, addCall(i)))
+				judgeMsg(d, b, msg(c2s, judgetest.AddCall(i)))
 			}
 		})
 		judgeMsg(d, a, msg(s2c, big))
@@ -236,7 +237,7 @@ func TestGrantNotKeptAcrossSiblingsScreening(t *testing.T) {
 		wg.Wait()
 		tlB.await(t, nil)
 		assert.Empty(t, b.grants.granted(), "flowd's record of B's grants")
-		blockedText(t, judgeMsg(d, b, msg(c2s, addCall(99999))))
+		judgetest.BlockedText(t, judgeMsg(d, b, msg(c2s, judgetest.AddCall(99999))))
 	}
 }
 
@@ -250,7 +251,7 @@ func TestForwardedCallIsTrackedAndRecorded(t *testing.T) {
 	call.Forwarded = true
 	judgeMsg(d, u, call)
 	assert.Empty(t, u.held)
-	v := judgeMsg(d, u, msg(s2c, textResult(7, blockText)))
+	v := judgeMsg(d, u, msg(s2c, judgetest.TextResult(7, judgetest.BlockText)))
 	assert.Equal(t, shimproto.Replace, v.Action, "the result is screened for injection as any other")
 	rec, _ := lastCall(t, d)
 	assert.Equal(t, "read_file", rec.Tool)
@@ -272,7 +273,7 @@ func TestForwardedAfterWithdrawalIsRecorded(t *testing.T) {
 	call.Forwarded = true
 	judgeMsg(d, u, call)
 	assert.Empty(t, u.blocked, "its cancellation still reaches the server")
-	judgeMsg(d, u, msg(s2c, textResult(7, "contents")))
+	judgeMsg(d, u, msg(s2c, judgetest.TextResult(7, "contents")))
 	rec, _ := lastCall(t, d)
 	assert.Equal(t, "pass", rec.Verdict)
 	assert.Equal(t, "deny", rec.Decision)
@@ -289,7 +290,7 @@ func TestAmbiguousMessagesRefused(t *testing.T) {
 
 	// A Go server keeps delete_file past the null; JSON.parse takes the null.
 	v := judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"/"},"name":null}}`))
-	assert.Contains(t, blockedText(t, v), "gives its tool name or arguments twice")
+	assert.Contains(t, judgetest.BlockedText(t, v), "gives its tool name or arguments twice")
 	judgeMsg(d, u, msg(c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}`))
 	assert.Zero(t, tl.count(), "a call without a tool name earns no grant")
 
@@ -316,18 +317,18 @@ func TestDeeplyNestedMessagesJudged(t *testing.T) {
 	pad := strings.Repeat("[", 30000) + strings.Repeat("]", 30000)
 	d := newEnv(t, map[string]string{"filesystem/delete_file": "deny"})
 	fs := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
-	assert.Contains(t, blockedText(t, judgeMsg(d, fs, msg(c2s, toolCall(1, "delete_file", `{"path":"/","pad":`+pad+`}`)))),
+	assert.Contains(t, judgetest.BlockedText(t, judgeMsg(d, fs, msg(c2s, toolCall(1, "delete_file", `{"path":"/","pad":`+pad+`}`)))),
 		"set to deny")
 
 	gh := NewStream(2, shimproto.Hello{Name: "github"}, "s")
-	callAndAnswer(d, gh, 2, "read_file", `{"path":".env"}`, "AWS_SECRET_ACCESS_KEY="+awsSecret)
+	judgetest.CallAndAnswer(d.judge, gh, 2, "read_file", `{"path":".env"}`, "AWS_SECRET_ACCESS_KEY="+judgetest.AWSSecret)
 	slack := NewStream(3, shimproto.Hello{Name: "slack-notifications"}, "s")
-	v := judgeMsg(d, slack, msg(c2s, toolCall(3, "send_message", `{"pad":`+pad+`,"text":"`+awsSecret+`"}`)))
-	assert.Contains(t, blockedText(t, v), "Sensitive data (aws_secret_key)")
+	v := judgeMsg(d, slack, msg(c2s, toolCall(3, "send_message", `{"pad":`+pad+`,"text":"`+judgetest.AWSSecret+`"}`)))
+	assert.Contains(t, judgetest.BlockedText(t, v), "Sensitive data (aws_secret_key)")
 
 	web := NewStream(4, shimproto.Hello{Name: "fetch"}, "s")
-	require.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(c2s, fetchCall(5))).Action)
-	text, _ := json.Marshal(blockText)
+	require.Equal(t, shimproto.Pass, judgeMsg(d, web, msg(c2s, judgetest.FetchCall(5))).Action)
+	text, _ := json.Marshal(judgetest.BlockText)
 	v = judgeMsg(d, web, msg(s2c, `{"jsonrpc":"2.0","id":5,"result":{"_meta":{"x":`+pad+`},"content":[{"type":"text","text":`+string(text)+`}]}}`))
 	assert.Equal(t, shimproto.Replace, v.Action, "the injection in a deeply nested result is caught")
 }
@@ -349,7 +350,7 @@ func TestAmbiguousBatchRefused(t *testing.T) {
 func TestOversizeToolListRefused(t *testing.T) {
 	d := newEnv(t, nil)
 	u := NewStream(1, shimproto.Hello{Name: "math"}, "s")
-	require.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, listReq)).Action)
+	require.Equal(t, shimproto.Pass, judgeMsg(d, u, msg(c2s, judgetest.ListReq)).Action)
 	v := judgeMsg(d, u, shimproto.Message{Seq: 2, Dir: s2c, Truncated: true, Size: 20 << 20,
 		Data: []byte(`{"jsonrpc":"2.0","id":10,"result":{"tools":[{"name":"add","description":"aaaa`), Tail: []byte(`aaaa"}]}}` + "\n")})
 	require.Equal(t, shimproto.Replace, v.Action)

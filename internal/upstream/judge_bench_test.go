@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -58,7 +59,7 @@ func benchJudgeEcho(b *testing.B, server, msg string, scan, cold bool) {
 	}
 	u := NewStream(1, shimproto.Hello{Name: server}, "s")
 	for i := range 1500 {
-		callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))
+		judgetest.CallAndAnswer(d.judge, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))
 	}
 	req := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"%s"}}}`+"\n", msg))
 	resp := []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"result":{"content":[{"type":"text","text":"%s"}]}}`+"\n", msg))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -57,9 +58,9 @@ func TestLargeMessagesTakeMemoryInProportion(t *testing.T) {
 		server := "slack"
 		u := NewStream(1, shimproto.Hello{Name: server}, "s")
 		// A secret among them: the arguments are searched for it too.
-		callAndAnswer(d, u, 100, "echo", `{"message":"x"}`, "the deploy key is ghp_16C7e42F292c6912E7710c838347Ae178B4a")
+		judgetest.CallAndAnswer(d.judge, u, 100, "echo", `{"message":"x"}`, "the deploy key is ghp_16C7e42F292c6912E7710c838347Ae178B4a")
 		for i := range 50 {
-			callAndAnswer(d, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, proseOf(2000)))
+			judgetest.CallAndAnswer(d.judge, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, proseOf(2000)))
 		}
 		for _, n := range sizes {
 			text, err := json.Marshal(proseOf(n))

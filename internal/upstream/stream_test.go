@@ -10,12 +10,11 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
-func msg(dir shimproto.Direction, s string) shimproto.Message {
-	return shimproto.Message{Seq: 1, Dir: dir, Data: []byte(s + "\n")}
-}
+var msg = judgetest.Msg
 
 const c2s, s2c = shimproto.ClientToServer, shimproto.ServerToClient
 

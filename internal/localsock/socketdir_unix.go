@@ -1,6 +1,6 @@
 //go:build unix
 
-package paths
+package localsock
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // EnsureSocketDir makes sure the directory that will hold socketPath exists,
@@ -121,7 +123,7 @@ func CheckSocketDir(socketPath string) (shared bool, err error) {
 		return false, fmt.Errorf("inspect socket directory %s: no owner information", dir)
 	}
 	uid := os.Getuid()
-	if dirOwner := int(st.Uid); dirOwner == uid || socketPath == UserSocket() {
+	if dirOwner := int(st.Uid); dirOwner == uid || socketPath == paths.UserSocket() {
 		return false, checkDirAccess(dir, fi.Mode(), dirOwner, uid)
 	}
 	if err := CheckSocketTrust(socketPath, int(st.Uid)); err != nil {
@@ -164,15 +166,4 @@ func mayWrite(mode fs.FileMode, owner, gid, uid int, groups []int) bool {
 		return perm&0o020 != 0
 	}
 	return perm&0o002 != 0
-}
-
-// privateDir reports whether dir is a real directory that this user owns
-// and no one else may write to, as a login's runtime directory is.
-func privateDir(dir string) bool {
-	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() {
-		return false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid() && fi.Mode().Perm()&0o022 == 0
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package paths
+package localsock
 
 import (
 	"io/fs"
@@ -12,9 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// newSocketPath is a socket's path in a directory not made yet, whose
+// parent is missing too.
+func newSocketPath(t *testing.T) (dir, sock string) {
+	dir = filepath.Join(t.TempDir(), "a", "flowd")
+	return dir, filepath.Join(dir, "flowd.sock")
+}
+
 func TestEnsureSocketDirCreatesPrivateDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "a", "flowd")
-	sock := filepath.Join(dir, "flowd.sock")
+	dir, sock := newSocketPath(t)
 
 	require.NoError(t, EnsureSocketDir(sock))
 	fi, err := os.Stat(dir)
@@ -113,8 +119,7 @@ func TestMayWrite(t *testing.T) {
 }
 
 func TestEnsureSystemSocketDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "a", "flowd")
-	sock := filepath.Join(dir, "flowd.sock")
+	dir, sock := newSocketPath(t)
 	require.NoError(t, EnsureSystemSocketDir(sock))
 	fi, err := os.Stat(dir)
 	require.NoError(t, err)
@@ -155,17 +160,4 @@ func TestCheckSocketDirAsClient(t *testing.T) {
 		require.ErrorAs(t, err, &te)
 		assert.Equal(t, base, te.Dir)
 	})
-}
-
-func TestPrivateDir(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.Chmod(dir, 0o700))
-	assert.True(t, privateDir(dir))
-	require.NoError(t, os.Chmod(dir, 0o777))
-	assert.False(t, privateDir(dir), "others may write to it")
-	require.NoError(t, os.Chmod(dir, 0o700))
-	link := filepath.Join(t.TempDir(), "link")
-	require.NoError(t, os.Symlink(dir, link))
-	assert.False(t, privateDir(link), "a symbolic link")
-	assert.False(t, privateDir(filepath.Join(dir, "missing")))
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package paths
+package localsock
 
 import (
 	"errors"
@@ -46,5 +46,4 @@ func CheckSocketDir(socketPath string) (shared bool, err error) {
 	return false, checkDirType(dir, fi.Mode())
 }
 
-// privateDir: the user's socket on Windows does not depend on it.
 func privateDir(string) bool { return false }

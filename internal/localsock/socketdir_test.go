@@ -1,10 +1,12 @@
-package paths
+package localsock
 
 import (
 	"io/fs"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 func TestCheckSocketDir(t *testing.T) {
@@ -37,7 +39,7 @@ func TestCheckSocketDir(t *testing.T) {
 			if assert.Error(t, err) {
 				assert.Contains(t, err.Error(), tt.want)
 				assert.Contains(t, err.Error(), "/r/flowd")
-				assert.Contains(t, err.Error(), EnvSocket)
+				assert.Contains(t, err.Error(), paths.EnvSocket)
 			}
 		})
 	}
@@ -59,7 +61,7 @@ func TestCheckTrustedDir(t *testing.T) {
 		{"sticky and world-writable (/tmp)", fs.ModeDir | fs.ModeSticky | 0o777, 0, "is writable by group or others (mode 0777)", "sudo chmod go-w /r/flowd"},
 		{"group-writable", fs.ModeDir | 0o775, flowd, "is writable by group or others (mode 0775)", "sudo chmod go-w /r/flowd"},
 		{"another user's", fs.ModeDir | 0o755, 1001, "belongs to uid 1001, which is neither root nor flowd's uid 990", "sudo chown root /r/flowd"},
-		{"symlink", fs.ModeSymlink | 0o777, 0, "is a symbolic link", "unset " + EnvSocket + " or point it at a path without symbolic links"},
+		{"symlink", fs.ModeSymlink | 0o777, 0, "is a symbolic link", "unset " + paths.EnvSocket + " or point it at a path without symbolic links"},
 		{"a file", 0o644, 0, "is not a directory", "sudo rm /r/flowd"},
 	}
 	for _, tt := range tests {

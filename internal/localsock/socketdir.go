@@ -1,13 +1,15 @@
-package paths
+package localsock
 
 import (
 	"fmt"
 	"io/fs"
+
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // fixHint ends every socket directory error: the user either repairs the
 // directory or points flowd elsewhere.
-const fixHint = "or set " + EnvSocket + " to a path in a directory only you can access"
+const fixHint = "or set " + paths.EnvSocket + " to a path in a directory only you can access"
 
 // checkDirType rejects anything but a real directory. A symbolic link is
 // rejected too: in a shared directory such as /tmp another user could have
@@ -57,7 +59,7 @@ func (e *TrustError) Error() string {
 func checkTrustedDir(dir string, mode fs.FileMode, owner, uid int) error {
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		return &TrustError{Dir: dir, Problem: "is a symbolic link", Fix: "unset " + EnvSocket + " or point it at a path without symbolic links"}
+		return &TrustError{Dir: dir, Problem: "is a symbolic link", Fix: "unset " + paths.EnvSocket + " or point it at a path without symbolic links"}
 	case !mode.IsDir():
 		return &TrustError{Dir: dir, Problem: "is not a directory", Fix: "sudo rm " + dir}
 	case owner != 0 && owner != uid:

@@ -1,0 +1,82 @@
+// Package sharedpath tells whether a path names a place that others read:
+// a temporary directory every account on the machine can list and read
+// (files there are created world-readable under the usual umask), a web
+// server's document root, a folder a cloud service syncs, a public folder
+// or a network share. Writing a file there is sending it: to the other
+// users and processes of the machine, to the network, or to a vendor. So
+// a credential or instructions for another model written there are judged
+// as data leaving, not as a local write.
+//
+// Per-user temporary directories (macOS's $TMPDIR under /var/folders,
+// Windows' %TEMP% under the user's profile) are private and not listed.
+//
+// It judges the path's text only; it never touches the file system.
+package sharedpath
+
+import (
+	"path"
+	"strings"
+)
+
+const (
+	tmp    = "a temporary directory every account on this machine can read"
+	web    = "a web server's document root, served to the network"
+	synced = "a folder synced to a cloud service"
+	public = "a public folder shared with other users"
+	share  = "a network share"
+)
+
+// prefixes are directories (lower case, forward slashes) whose files are
+// shared, with why.
+var prefixes = []struct{ dir, why string }{
+	{"/tmp/", tmp}, {"/var/tmp/", tmp}, {"/dev/shm/", tmp}, {"/private/tmp/", tmp}, {"/private/var/tmp/", tmp},
+	{"c:/windows/temp/", tmp},
+	{"/var/www/", web}, {"/srv/www/", web}, {"/srv/http/", web}, {"/usr/share/nginx/html/", web},
+	{"/usr/local/www/", web}, {"/library/webserver/documents/", web}, {"c:/inetpub/wwwroot/", web},
+	{"/users/shared/", public}, {"c:/users/public/", public},
+}
+
+// Why returns why p names a shared place, or "" when it does not. p may be
+// relative (never shared: it is under the agent's working directory),
+// start with ~ or $HOME, be a file:// URL or be written Windows-style.
+func Why(p string) string {
+	p = strings.Trim(strings.TrimSpace(p), `"'`)
+	if p == "" || len(p) > 4096 {
+		return ""
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if strings.HasPrefix(p, "//") && len(p) > 2 && p[2] != '/' {
+		return share // \\host\share\file
+	}
+	p = strings.ToLower(strings.TrimPrefix(p, "file://"))
+	home := false
+	for _, h := range []string{"~/", "$home/", "${home}/", "%userprofile%/"} {
+		if strings.HasPrefix(p, h) {
+			p, home = "/"+p[len(h):], true
+			break
+		}
+	}
+	if !home {
+		p = path.Clean(p) + "/" // /tmp/../home/u/x is not in /tmp
+		for _, d := range prefixes {
+			if strings.HasPrefix(p, d.dir) {
+				return d.why
+			}
+		}
+	}
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, s := range segs {
+		switch {
+		case s == "public_html":
+			return web
+		case s == "dropbox" || s == "onedrive" || strings.HasPrefix(s, "onedrive - ") || s == "google drive" ||
+			s == "icloud drive" || s == "icloudrive" || s == "box sync" || s == "nextcloud" || s == "owncloud":
+			return synced
+		case s == "library" && i+1 < len(segs) && (segs[i+1] == "mobile documents" || segs[i+1] == "cloudstorage"):
+			return synced
+		case s == "public" && (home && i == 0 || !home && i == 2 && (segs[0] == "home" || segs[0] == "users")):
+			return public // ~/Public, /home/u/Public
+		}
+	}
+	return ""
+}

@@ -1,0 +1,44 @@
+package sharedpath
+
+import "testing"
+
+func TestWhy(t *testing.T) {
+	for p, want := range map[string]string{
+		"/tmp/backup.txt":                               tmp,
+		"/tmp/a/b/c.env":                                tmp,
+		"/var/tmp/k":                                    tmp,
+		"/dev/shm/x":                                    tmp,
+		"/private/tmp/keys.txt":                         tmp,
+		`C:\Windows\Temp\dump.txt`:                      tmp,
+		"file:///tmp/out.json":                          tmp,
+		"/var/www/html/k.txt":                           web,
+		"/usr/share/nginx/html/index.html":              web,
+		"~/public_html/notes.txt":                       web,
+		`C:\inetpub\wwwroot\a.txt`:                      web,
+		"/home/u/Dropbox/keys.txt":                      synced,
+		"~/OneDrive - Contoso/x.txt":                    synced,
+		"/Users/u/Library/Mobile Documents/x":           synced,
+		"/Users/u/Library/CloudStorage/GoogleDrive-a/x": synced,
+		"~/Google Drive/x":                              synced,
+		"~/Public/drop.txt":                             public,
+		"/home/u/Public/drop.txt":                       public,
+		"/Users/Shared/x":                               public,
+		`\\fileserver\team\x.txt`:                       share,
+		"//fileserver/team/x.txt":                       share,
+	} {
+		if got := Why(p); got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+	// Near misses: private places, and paths that only look like those.
+	for _, p := range []string{
+		"README.md", "tmp/out.txt", "./tmp/x", "/home/u/project/tmp/x", "/home/u/tmpfiles/x",
+		"/var/folders/zz/abc/T/x.txt", `C:\Users\u\AppData\Local\Temp\x.txt`, "/tmp/../home/u/.bashrc",
+		"/home/u/project/public/index.html", "src/www/app.js", "/home/u/dropbox-sdk/main.go", "/tmpx/a",
+		"/home/u/.ssh/id_rsa", "", "/",
+	} {
+		if w := Why(p); w != "" {
+			t.Errorf("%s: %q, want private", p, w)
+		}
+	}
+}
