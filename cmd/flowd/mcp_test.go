@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -54,6 +55,10 @@ func TestAuditMCPServer(t *testing.T) {
 		res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
 		require.NoError(t, err)
 		require.NotEmpty(t, res.Content)
+		// Nowhere in the answer, structured content included, is the secret.
+		all, err := json.Marshal(res)
+		require.NoError(t, err)
+		assert.NotContains(t, string(all), token, "%s %v", name, args)
 		return res.Content[0].(mcp.TextContent).Text, res.IsError
 	}
 
@@ -83,6 +88,11 @@ func TestAuditMCPServer(t *testing.T) {
 
 	text, _ = call("flowd_investigate_session", map[string]any{"session": "s1"})
 	assert.Contains(t, text, "session s1")
+
+	text, _ = call("flowd_activity_search", map[string]any{"session": "s1"})
+	assert.Contains(t, text, "hook_evaluation")
+	text, _ = call("flowd_view_quarantined", nil)
+	assert.Contains(t, text, "q1")
 
 	text, isErr = call("flowd_activity_search", map[string]any{"type": "nonsense"})
 	assert.True(t, isErr)

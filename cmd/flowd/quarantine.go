@@ -42,13 +42,17 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 			if err != nil {
 				return err
 			}
+			// The same as flowd's answer: what the items say is for show.
+			for i := range items {
+				items[i] = items[i].Metadata()
+			}
 		}
 		if cmd.json {
 			return printJSON(out, items)
 		}
 		return printQuarantine(out, items)
 	case args[0] == "show" && len(pos) == 1:
-		it, err := c.QuarantineItem(arg(0))
+		it, err := c.QuarantineContent(arg(0))
 		if err != nil {
 			items, rerr := readQuarantine(file, func(s *quarantine.Store) ([]quarantine.Item, error) {
 				it, err := s.Get(arg(0))
@@ -134,6 +138,10 @@ func showItem(out io.Writer, it quarantine.Item, content bool) {
 	}
 	fmt.Fprintln(out, "detections:")
 	for _, d := range it.Detections {
+		if d.Excerpt == "" { // metadata only
+			fmt.Fprintf(out, "  %-22s %.2f  %s\n", d.Rule, d.Severity, d.Field)
+			continue
+		}
 		fmt.Fprintf(out, "  %-22s %.2f  %s: %q\n", d.Rule, d.Severity, d.Field, d.Excerpt)
 	}
 	if content {

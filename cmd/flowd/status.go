@@ -95,7 +95,7 @@ func cmdStatus(args []string) error {
 // agent's own tools too, through hooks that reported recently.
 func coverage(st flowdclient.Status) string {
 	if len(st.HooksActive) == 0 {
-		return st.SecurityCoverage + ": MCP servers behind shims only; the agent's own tools (Read, Bash, WebFetch) are not seen until its hooks report (hook install --agent claude-code)"
+		return st.SecurityCoverage + ": MCP servers behind shims only; the agent's own tools (Read, Bash, WebFetch) are not seen until its hooks report (hook install --agent claude-code|gemini-cli|cursor)"
 	}
 	agents := slices.Sorted(maps.Keys(st.HooksActive))
 	for i, a := range agents {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
+	"github.com/flowd-dev/flowd/internal/cursor"
+	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 )
@@ -20,6 +23,9 @@ type agent interface {
 	parse(payload []byte, h *sessionid.Hints) error
 	// output is what to print on stdout for the verdict; nil prints nothing.
 	output(event string, v hookproto.Verdict) []byte
+	// failedOpen is what to print on stdout when flowd could not be asked
+	// and the call goes on unchecked; nil prints nothing.
+	failedOpen(event string, err error) []byte
 	install(scope, dir string, o installOptions) (string, error)
 	uninstall(scope, dir string) (string, error)
 	status(dir string) ([]scopeStatus, error)
@@ -36,7 +42,8 @@ type installOptions struct {
 type scopeStatus struct {
 	scope, path string
 	exists      bool
-	disabled    bool // the file turns every hook off
+	disabled    bool   // the file turns every hook off
+	disabledBy  string // what in the file does; "" for Claude Code's disableAllHooks
 	hooks       []installedHook
 }
 
@@ -50,12 +57,15 @@ type installedHook struct {
 const defaultAgent = "claude-code"
 
 var agents = map[string]agent{
-	"claude-code": claudeCode{},
+	"claude-code":   claudeCode{},
+	geminicli.Agent: geminiCLI{},
+	cursor.Agent:    cursorAgent{},
 }
 
 // planned agents are named so that asking for one says "not yet" rather
-// than "no such agent".
-var planned = []string{"cursor", "gemini-cli"}
+// than "no such agent". Codex's hooks are not documented where flowd
+// collects protocol facts.
+var planned = []string{"codex"}
 
 func lookupAgent(name string) (agent, error) {
 	if a, ok := agents[name]; ok {
@@ -74,5 +84,6 @@ func supportedAgents() string {
 	for n := range agents {
 		names = append(names, n)
 	}
+	sort.Strings(names)
 	return strings.Join(names, ", ")
 }

@@ -32,6 +32,8 @@ func (claudeCode) output(event string, v hookproto.Verdict) []byte {
 		AdditionalContext: v.AdditionalContext, UpdatedOutput: v.UpdatedOutput})
 }
 
+func (claudeCode) failedOpen(string, error) []byte { return nil }
+
 func (claudeCode) install(scope, dir string, o installOptions) (string, error) {
 	path, err := claudeSettings(scope, dir)
 	if err != nil {

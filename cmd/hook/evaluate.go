@@ -47,7 +47,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	}()
 	fs := flag.NewFlagSet("hook evaluate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	event := fs.String("event", "", "hook event (Claude Code: PreToolUse, PostToolUse, PostToolUseFailure)")
+	event := fs.String("event", "", "hook event (Claude Code: PreToolUse, PostToolUse, PostToolUseFailure; Gemini CLI: BeforeTool, AfterTool; Cursor: beforeMCPExecution, …)")
 	agentName := fs.String("agent", defaultAgent, "agent whose hook protocol to speak")
 	failClosedFlag := fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer")
 	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
@@ -76,6 +76,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	if err != nil {
 		if !failClosed || !a.gates(*event) {
 			fmt.Fprintf(stderr, "flowd hook: %v; not checked (fail-open)\n", err)
+			stdout.Write(a.failedOpen(*event, err))
 			return exitOK
 		}
 		fmt.Fprintf(stderr, "flowd hook: %v; denied (--fail-closed)\n", err)

@@ -228,8 +228,9 @@ func TestEvaluateUsage(t *testing.T) {
 		{[]string{"--event", "PreToolUse", "--nope"}, 1, "flag provided but not defined"},
 		{[]string{"--event", "PreToolUse", "--nope", "--fail-closed"}, 2, "flag provided but not defined"},
 		{[]string{"--event", "PreToolUse", "extra"}, 1, "unexpected arguments"},
-		{[]string{"--agent", "cursor", "--event", "beforeMCPExecution"}, 1, "agent cursor is not supported yet"},
-		{[]string{"--agent", "gemini-cli", "--event", "BeforeTool", "--fail-closed"}, 2, "agent gemini-cli is not supported yet"},
+		{[]string{"--agent", "codex", "--event", "PreToolUse"}, 1, "agent codex is not supported yet"},
+		{[]string{"--agent", "codex", "--event", "PreToolUse", "--fail-closed"}, 2, "agent codex is not supported yet"},
+		{[]string{"--agent", "gemini-cli", "--event", "PreToolUse", "--fail-closed"}, 2, "--event must be one of [BeforeTool AfterTool]"},
 		{[]string{"--agent", "vim", "--event", "x"}, 1, `unknown agent "vim"`},
 	}
 	for _, tt := range tests {

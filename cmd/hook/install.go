@@ -34,8 +34,8 @@ func newInstallFlags(name string, stderr io.Writer) installFlags {
 	fs.SetOutput(stderr)
 	return installFlags{
 		fs:         fs,
-		agent:      fs.String("agent", defaultAgent, "agent to hook into"),
-		scope:      fs.String("scope", "", "settings to change: user, project or local (required)"),
+		agent:      fs.String("agent", defaultAgent, "agent to hook into: claude-code, gemini-cli or cursor"),
+		scope:      fs.String("scope", "", "settings to change: user, project or local (Claude Code only) (required)"),
 		dir:        fs.String("dir", ".", "project directory, for the project and local scopes"),
 		failClosed: fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer"),
 		asyncPost:  fs.Bool("async-post", false, "record tool output in the background (faster, but a record can miss the next check)"),
@@ -102,7 +102,11 @@ func install(args []string, stdout, stderr io.Writer, binary func() (string, err
 	}
 	fmt.Fprintln(stdout, msg)
 	if *f.scope == "project" {
-		fmt.Fprintf(stdout, "note: project settings are usually committed; everyone who uses them needs the hook at %s (--scope local keeps it to this checkout)\n", bin)
+		keep := "--scope local keeps it to this checkout"
+		if *f.agent != "claude-code" {
+			keep = "--scope user keeps it to you"
+		}
+		fmt.Fprintf(stdout, "note: project settings are usually committed; everyone who uses them needs the hook at %s (%s)\n", bin, keep)
 	}
 	return 0
 }
@@ -201,7 +205,11 @@ func printScopes(w io.Writer, scopes []scopeStatus) {
 		}
 		fmt.Fprintf(w, "  %-8s %s: installed (%s)\n", s.scope, s.path, strings.Join(events, ", "))
 		if s.disabled {
-			fmt.Fprintf(w, "           but \"disableAllHooks\": true in this file turns every hook off\n")
+			by := s.disabledBy
+			if by == "" {
+				by = `"disableAllHooks": true`
+			}
+			fmt.Fprintf(w, "           but %s in this file turns every hook off\n", by)
 		}
 		for _, h := range s.hooks {
 			var notes []string

@@ -65,14 +65,15 @@ func TestInstallStatusUninstall(t *testing.T) {
 }
 
 func TestInstallUsage(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // a usage error that was not one must not touch the user's settings
 	binary := func() (string, error) { return "/usr/bin/hook", nil }
 	tests := []struct {
 		args []string
 		err  string
 	}{
 		{[]string{"--agent", "claude-code"}, "--scope is required"},
-		{[]string{"--scope", "user", "--agent", "cursor"}, "agent cursor is not supported yet"},
-		{[]string{"--scope", "user", "--agent", "gemini-cli"}, "agent gemini-cli is not supported yet"},
+		{[]string{"--scope", "user", "--agent", "codex"}, "agent codex is not supported yet"},
+		{[]string{"--scope", "user", "--agent", "windsurf"}, `unknown agent "windsurf" (supported: claude-code, cursor, gemini-cli)`},
 		{[]string{"--scope", "user", "x"}, "unexpected arguments"},
 	}
 	for _, tt := range tests {

@@ -2,9 +2,9 @@
 // for every tool call; it shows the call to flowd and tells the agent
 // flowd's answer, in the agent's own protocol.
 //
-//	hook evaluate --event EVENT [--agent claude-code] [--fail-closed] [--scan-output] [--socket PATH] [--timeout 2s]
-//	hook install   --scope user|project|local [--agent claude-code] [--dir PATH] [--fail-closed] [--async-post] [--scan-output]
-//	hook uninstall --scope user|project|local [--agent claude-code] [--dir PATH]
+//	hook evaluate --event EVENT [--agent claude-code|gemini-cli|cursor] [--fail-closed] [--scan-output] [--socket PATH] [--timeout 2s]
+//	hook install   --scope user|project|local [--agent claude-code|gemini-cli|cursor] [--dir PATH] [--fail-closed] [--async-post] [--scan-output]
+//	hook uninstall --scope user|project|local [--agent claude-code|gemini-cli|cursor] [--dir PATH]
 //	hook status [--dir PATH] [--socket PATH]
 //
 // evaluate is on every tool call's path, so it stays lean: no config file,
@@ -24,9 +24,9 @@ func main() {
 }
 
 const usage = `usage:
-  hook evaluate --event EVENT [--agent claude-code] [--fail-closed] [--scan-output] [--socket PATH] [--timeout 2s]
-  hook install   --scope user|project|local [--agent claude-code] [--dir PATH] [--fail-closed] [--async-post] [--scan-output]
-  hook uninstall --scope user|project|local [--agent claude-code] [--dir PATH]
+  hook evaluate --event EVENT [--agent claude-code|gemini-cli|cursor] [--fail-closed] [--scan-output] [--socket PATH] [--timeout 2s]
+  hook install   --scope user|project|local [--agent claude-code|gemini-cli|cursor] [--dir PATH] [--fail-closed] [--async-post] [--scan-output]
+  hook uninstall --scope user|project|local [--agent claude-code|gemini-cli|cursor] [--dir PATH]
   hook status [--dir PATH] [--socket PATH]
   hook version
 `

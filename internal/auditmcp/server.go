@@ -87,7 +87,7 @@ func (h handlers) status(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	for _, r := range recs {
 		fmt.Fprintf(&b, "- [%s] %s: %s (fix: %s)\n", r.Severity, r.ID, r.Message, r.Fix)
 	}
-	return mcp.NewToolResultStructured(map[string]any{"status": st, "recommendations": recs}, b.String()), nil
+	return answer(b.String()), nil
 }
 
 func (h handlers) scanReport(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -122,6 +122,7 @@ func (h handlers) scanReport(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if len(notable) > maxRecords {
 		notable = notable[:maxRecords]
 	}
+	notable = h.shown(notable)
 	fe := newFence()
 	var b strings.Builder
 	b.WriteString(fe.preamble())
@@ -133,7 +134,7 @@ func (h handlers) scanReport(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	for _, r := range notable {
 		writeRecord(&b, fe, r)
 	}
-	return mcp.NewToolResultStructured(map[string]any{"hours": hours, "total": len(all), "counts": counts, "notable": notable}, b.String()), nil
+	return answer(b.String()), nil
 }
 
 func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -147,6 +148,7 @@ func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return mcp.NewToolResultError("flowd does not answer: " + err.Error()), nil
 	}
+	recs = h.shown(recs)
 	fe := newFence()
 	var b strings.Builder
 	b.WriteString(fe.preamble())
@@ -157,7 +159,7 @@ func (h handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if len(recs) == f.Limit && len(recs) > 0 {
 		fmt.Fprintf(&b, "more: call again with before=%d\n", recs[len(recs)-1].ID)
 	}
-	return mcp.NewToolResultStructured(map[string]any{"records": recs}, b.String()), nil
+	return answer(b.String()), nil
 }
 
 func (h handlers) investigate(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -173,6 +175,7 @@ func (h handlers) investigate(ctx context.Context, req mcp.CallToolRequest) (*mc
 	if err != nil {
 		return mcp.NewToolResultError("flowd does not answer: " + err.Error()), nil
 	}
+	decided = h.shown(decided)
 	fe := newFence()
 	var b strings.Builder
 	b.WriteString(fe.preamble())
@@ -189,7 +192,7 @@ func (h handlers) investigate(ctx context.Context, req mcp.CallToolRequest) (*mc
 	for _, r := range decided {
 		writeRecord(&b, fe, r)
 	}
-	return mcp.NewToolResultStructured(map[string]any{"graph": g, "records": decided}, b.String()), nil
+	return answer(b.String()), nil
 }
 
 func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -207,12 +210,12 @@ func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) 
 			fmt.Fprintf(&b, "- %s %s from %s, score %.2f, %d bytes\n", it.ID, it.Time.UTC().Format(time.RFC3339),
 				fe.quote("server/tool", it.Server+"/"+it.Tool), it.Score, it.Size)
 		}
-		return mcp.NewToolResultStructured(map[string]any{"items": items}, b.String()), nil
+		return answer(b.String()), nil
 	}
 	if !req.GetBool("confirmView", false) {
 		return mcp.NewToolResultError("viewing quarantined content needs confirmView=true: it was withheld because it may be an attack on the model that reads it"), nil
 	}
-	it, err := h.c.QuarantineItem(id)
+	it, err := h.c.QuarantineContent(id)
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
@@ -228,8 +231,7 @@ func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) 
 	b.WriteString("content:\n")
 	b.WriteString(fe.quote("quarantined tool output "+it.ID, content))
 	b.WriteString("\nReleasing it is for the user, with `flowd quarantine release " + it.ID + "` and their passphrase; this server cannot.\n")
-	it.Content = content
-	return mcp.NewToolResultStructured(map[string]any{"item": it, "secrets_masked": n}, b.String()), nil
+	return answer(b.String()), nil
 }
 
 // maxExport bounds the records a report reads.
@@ -252,6 +254,25 @@ func (h handlers) export(f activity.Filter) ([]activity.Record, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// shown is recs with the secrets in their reasons (which may quote tool
+// text) masked.
+func (h handlers) shown(recs []activity.Record) []activity.Record {
+	out := make([]activity.Record, len(recs))
+	for i, r := range recs {
+		r.Reason, _ = masked(h.d, r.Reason)
+		out[i] = r
+	}
+	return out
+}
+
+// answer is a tool's answer: text alone, never structured content too.
+// The fence is in the text, and a client may give the model the
+// structured content instead (Claude Code does), where quoted text would
+// reach it unfenced.
+func answer(text string) *mcp.CallToolResult {
+	return mcp.NewToolResultText(text)
 }
 
 // writeRecord writes one record's line, its attacker-influenced fields

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/flowd-dev/flowd/internal/atomicfile"
+	"github.com/flowd-dev/flowd/internal/jsonedit"
 )
 
 // Scope is which of Claude Code's settings files holds the hooks.
@@ -62,15 +62,10 @@ func SettingsPath(scope Scope, dir string) (string, error) {
 
 // BackupSuffix names the copy of a settings file taken before flowd
 // rewrites it.
-const BackupSuffix = ".bak-flowd"
+const BackupSuffix = jsonedit.BackupSuffix
 
 // Change is what Install or Uninstall did to a settings file.
-type Change struct {
-	Path    string // the file written (a symlink's target)
-	Changed bool   // false: the file already was as wanted and was not touched
-	Backup  string // the previous content's copy; "" when none was needed
-	Removed int    // Uninstall: flowd hooks removed
-}
+type Change = jsonedit.Change
 
 // Install puts flowd's hooks into the settings file at path, creating it
 // if needed.
@@ -120,46 +115,6 @@ func Inspect(path string) (Installation, error) {
 	return in, nil
 }
 
-// rewrite applies edit to the file at path and writes the result only if
-// it differs: first a backup of the old content, then the new content
-// through a temporary file and a rename, so Claude Code never reads half a
-// file. A symlinked settings file (dotfile managers do that) is written
-// through the link, not replaced.
 func rewrite(path string, edit func([]byte) ([]byte, int, error)) (Change, error) {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	ch := Change{Path: path}
-	old, err := os.ReadFile(path)
-	existed := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return ch, fmt.Errorf("read Claude Code settings %s: %w", path, err)
-	}
-	out, removed, err := edit(old)
-	if err != nil {
-		return ch, fmt.Errorf("edit Claude Code settings %s: %w (the file was not changed)", path, err)
-	}
-	ch.Removed = removed
-	if string(out) == string(old) { // also a missing file that stays missing
-		return ch, nil
-	}
-	mode := fs.FileMode(0o644)
-	if existed {
-		st, err := os.Stat(path)
-		if err != nil {
-			return ch, fmt.Errorf("stat Claude Code settings %s: %w", path, err)
-		}
-		mode = st.Mode().Perm()
-		ch.Backup = path + BackupSuffix
-		if err := atomicfile.Write(ch.Backup, old, mode); err != nil {
-			return ch, fmt.Errorf("back up Claude Code settings: %w (the file was not changed)", err)
-		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return ch, fmt.Errorf("create Claude Code settings directory: %w", err)
-	}
-	if err := atomicfile.Write(path, out, mode); err != nil {
-		return ch, fmt.Errorf("write Claude Code settings: %w", err)
-	}
-	ch.Changed = true
-	return ch, nil
+	return jsonedit.Rewrite(path, "Claude Code settings", edit)
 }

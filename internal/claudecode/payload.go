@@ -51,12 +51,18 @@ type MCPServer struct {
 // object is an error: a field of an unexpected type is left empty, because
 // a newer Claude Code must not make the hook fail.
 func ParsePayload(b []byte) (Payload, error) {
+	p, _, err := parsePayload(b)
+	return p, err
+}
+
+// parsePayload is ParsePayload that also returns the payload's members.
+func parsePayload(b []byte) (Payload, map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		return Payload{}, fmt.Errorf("parse Claude Code hook payload: %w", err)
+		return Payload{}, nil, fmt.Errorf("parse Claude Code hook payload: %w", err)
 	}
 	if m == nil {
-		return Payload{}, errors.New("parse Claude Code hook payload: not a JSON object")
+		return Payload{}, nil, errors.New("parse Claude Code hook payload: not a JSON object")
 	}
 	p := Payload{
 		SessionID:      str(m["session_id"]),
@@ -77,7 +83,7 @@ func ParsePayload(b []byte) (Payload, error) {
 			p.MCPServer = &MCPServer{Name: str(s["name"]), Source: str(s["source"])}
 		}
 	}
-	return p, nil
+	return p, m, nil
 }
 
 func str(raw json.RawMessage) string {
@@ -130,6 +136,13 @@ func (p Payload) MCPTool() (server, tool string, ok bool) {
 		return "", "", false
 	}
 	return server, tool, true
+}
+
+// MCPToolName is Claude Code's name for an MCP server's tool, which
+// MCPTool splits back when the payload names the server: how another
+// agent's MCP call is put in Claude Code's terms.
+func MCPToolName(server, tool string) string {
+	return "mcp__" + mcpKey(server) + "__" + tool
 }
 
 // mcpKey is how Claude Code spells a server name inside tool names.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flowd-dev/flowd/internal/jsonedit"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
@@ -33,12 +34,19 @@ type HookOptions struct {
 	// can replace output.
 	ScanOutput bool
 	Timeout    int // seconds; 0 means DefaultTimeout
+	// Agent is the hook's --agent, for an agent whose settings take
+	// Claude Code's shape (Gemini CLI); "" is Claude Code, the default.
+	Agent string
 }
 
 // Command is the shell command Claude Code runs for event. It names no
 // socket, port or token: the hook finds flowd at run time.
 func Command(o HookOptions, event string) string {
-	c := shellnorm.QuoteIfNeeded(o.Binary) + " evaluate --event " + event
+	c := shellnorm.QuoteIfNeeded(o.Binary) + " evaluate"
+	if o.Agent != "" {
+		c += " --agent " + o.Agent
+	}
+	c += " --event " + event
 	if o.FailClosed {
 		c += " --fail-closed"
 	}
@@ -54,6 +62,7 @@ type Entry struct {
 	Matcher    string
 	Command    string
 	Binary     string // the command's program, unquoted
+	Agent      string // the command's --agent; "" for Claude Code
 	FailClosed bool
 	ScanOutput bool
 	Async      bool
@@ -81,17 +90,7 @@ func group(o HookOptions, event string) json.RawMessage {
 	}
 	h := hookEntry{Type: "command", Command: Command(o, event), Timeout: timeout,
 		Async: o.AsyncPost && event != PreToolUse && !(o.ScanOutput && event == PostToolUse)}
-	return marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
-}
-
-func marshal(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // keep "&" in a path readable
-	if err := enc.Encode(v); err != nil {
-		panic(err) // plain structs of strings, ints and bools
-	}
-	return bytes.TrimSpace(b.Bytes())
+	return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
 }
 
 // AddHooks returns settings with flowd's hooks for every event in Events.
@@ -100,16 +99,23 @@ func marshal(v any) json.RawMessage {
 // same bytes as installing once; a flowd hook that shares a group with
 // other hooks is moved out into flowd's own group.
 func AddHooks(settings []byte, o HookOptions) ([]byte, error) {
+	return AddGroups(settings, Events, func(event string) json.RawMessage { return group(o, event) })
+}
+
+// AddGroups is AddHooks for any agent whose settings copy Claude Code's
+// hooks shape (Gemini CLI's do): group is flowd's matcher group for each
+// of events. RemoveHooks and FindHooks serve those agents as they are.
+func AddGroups(settings []byte, events []string, group func(event string) json.RawMessage) ([]byte, error) {
 	top, hooks, st, err := parseSettings(settings)
 	if err != nil {
 		return nil, err
 	}
-	for _, event := range Events {
+	for _, event := range events {
 		groups, err := eventGroups(hooks, event)
 		if err != nil {
 			return nil, err
 		}
-		want := group(o, event)
+		want := group(event)
 		placed := false
 		var out []json.RawMessage
 		for _, g := range groups {
@@ -127,17 +133,17 @@ func AddHooks(settings []byte, o HookOptions) ([]byte, error) {
 		if !placed {
 			out = append(out, want)
 		}
-		hooks.set(event, encodeArray(out))
+		hooks.Set(event, jsonedit.EncodeArray(out))
 	}
-	if b, ok, err := splice(settings, top, "hooks", hooks.encode(), st); ok || err != nil {
+	if b, ok, err := jsonedit.Splice(settings, top, "hooks", hooks.Encode(), st); ok || err != nil {
 		return b, err
 	}
-	top.set("hooks", hooks.encode())
-	return st.layout(top.encode())
+	top.Set("hooks", hooks.Encode())
+	return st.Layout(top.Encode())
 }
 
 // RemoveHooks returns settings without any flowd hook, and how many it
-// removed. Groups, event lists and the hooks object that flowd's removal
+// removed. Groups, event lists and the hooks jsonedit.Object that flowd's removal
 // leaves empty go too; ones that were empty before stay. With nothing to
 // remove, settings come back as they were, byte for byte.
 func RemoveHooks(settings []byte) ([]byte, int, error) {
@@ -146,8 +152,8 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	total := 0
-	for _, m := range append(object(nil), hooks...) {
-		groups, err := eventGroups(hooks, m.key)
+	for _, m := range append(jsonedit.Object(nil), hooks...) {
+		groups, err := eventGroups(hooks, m.Key)
 		if err != nil {
 			continue // not ours to judge; Claude Code will complain about it
 		}
@@ -168,9 +174,9 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 		}
 		total += n
 		if len(out) == 0 {
-			hooks.del(m.key)
+			hooks.Del(m.Key)
 		} else {
-			hooks.set(m.key, encodeArray(out))
+			hooks.Set(m.Key, jsonedit.EncodeArray(out))
 		}
 	}
 	if total == 0 {
@@ -178,17 +184,17 @@ func RemoveHooks(settings []byte) ([]byte, int, error) {
 	}
 	var value json.RawMessage // nil: the hooks member goes
 	if len(hooks) > 0 {
-		value = hooks.encode()
+		value = hooks.Encode()
 	}
-	if b, ok, err := splice(settings, top, "hooks", value, st); ok || err != nil {
+	if b, ok, err := jsonedit.Splice(settings, top, "hooks", value, st); ok || err != nil {
 		return b, total, err
 	}
 	if value == nil {
-		top.del("hooks")
+		top.Del("hooks")
 	} else {
-		top.set("hooks", value)
+		top.Set("hooks", value)
 	}
-	b, err := st.layout(top.encode())
+	b, err := st.Layout(top.Encode())
 	return b, total, err
 }
 
@@ -199,11 +205,11 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if v, ok := top.get("disableAllHooks"); ok {
+	if v, ok := top.Get("disableAllHooks"); ok {
 		json.Unmarshal(v, &disabled)
 	}
 	for _, m := range hooks {
-		groups, err := eventGroups(hooks, m.key)
+		groups, err := eventGroups(hooks, m.Key)
 		if err != nil {
 			continue
 		}
@@ -224,12 +230,12 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 				if json.Unmarshal(h, &he) != nil {
 					continue
 				}
-				bin, args, ok := ourCommand(he.Command)
+				bin, args, ok := OurCommand(he.Command)
 				if !ok {
 					continue
 				}
-				entries = append(entries, Entry{Event: m.key, Matcher: mg.Matcher, Command: he.Command,
-					Binary: bin, FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
+				entries = append(entries, Entry{Event: m.Key, Matcher: mg.Matcher, Command: he.Command,
+					Binary: bin, Agent: flagValue(args, "--agent"), FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
 					Async: he.Async, Timeout: int(he.Timeout)})
 			}
 		}
@@ -237,27 +243,27 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 	return entries, disabled, nil
 }
 
-// parseSettings splits a settings file into its top-level object and its
-// hooks object. An empty file is an empty object.
-func parseSettings(settings []byte) (top, hooks object, st style, err error) {
-	st = styleOf(settings)
+// parseSettings splits a settings file into its top-level jsonedit.Object and its
+// hooks jsonedit.Object. An empty file is an empty jsonedit.Object.
+func parseSettings(settings []byte) (top, hooks jsonedit.Object, st jsonedit.Style, err error) {
+	st = jsonedit.StyleOf(settings)
 	if len(bytes.TrimSpace(settings)) == 0 {
-		return object{}, object{}, st, nil
+		return jsonedit.Object{}, jsonedit.Object{}, st, nil
 	}
-	if top, err = parseObject(settings); err != nil {
-		return nil, nil, st, fmt.Errorf("settings are not a JSON object: %w", err)
+	if top, err = jsonedit.Parse(settings); err != nil {
+		return nil, nil, st, fmt.Errorf("settings are not a JSON jsonedit.Object: %w", err)
 	}
-	hooks = object{}
-	if raw, ok := top.get("hooks"); ok && string(raw) != "null" {
-		if hooks, err = parseObject(raw); err != nil {
-			return nil, nil, st, fmt.Errorf(`settings key "hooks" is not an object: %w`, err)
+	hooks = jsonedit.Object{}
+	if raw, ok := top.Get("hooks"); ok && string(raw) != "null" {
+		if hooks, err = jsonedit.Parse(raw); err != nil {
+			return nil, nil, st, fmt.Errorf(`settings key "hooks" is not an jsonedit.Object: %w`, err)
 		}
 	}
 	return top, hooks, st, nil
 }
 
-func eventGroups(hooks object, event string) ([]json.RawMessage, error) {
-	raw, ok := hooks.get(event)
+func eventGroups(hooks jsonedit.Object, event string) ([]json.RawMessage, error) {
+	raw, ok := hooks.Get(event)
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
@@ -272,11 +278,11 @@ func eventGroups(hooks object, event string) ([]json.RawMessage, error) {
 // many it took and whether other hooks remain; a group it cannot read is
 // someone else's and is left alone.
 func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
-	obj, err := parseObject(g)
+	obj, err := jsonedit.Parse(g)
 	if err != nil {
 		return g, 0, true
 	}
-	raw, ok := obj.get("hooks")
+	raw, ok := obj.Get("hooks")
 	if !ok {
 		return g, 0, true
 	}
@@ -290,7 +296,7 @@ func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
 			Command string `json:"command"`
 		}
 		json.Unmarshal(h, &he)
-		if _, _, ours := ourCommand(he.Command); !ours {
+		if _, _, ours := OurCommand(he.Command); !ours {
 			kept = append(kept, h)
 		}
 	}
@@ -298,13 +304,13 @@ func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
 	if removed == 0 {
 		return g, 0, true
 	}
-	obj.set("hooks", encodeArray(kept))
-	return obj.encode(), removed, len(kept) > 0
+	obj.Set("hooks", jsonedit.EncodeArray(kept))
+	return obj.Encode(), removed, len(kept) > 0
 }
 
-// ourCommand recognises a flowd hook command: a program named hook run
+// OurCommand recognises a flowd hook command: a program named hook run
 // with "evaluate", whatever its path or quoting.
-func ourCommand(cmd string) (binary string, args []string, ok bool) {
+func OurCommand(cmd string) (binary string, args []string, ok bool) {
 	binary, rest := firstWord(cmd)
 	args = strings.Fields(rest)
 	if !isHookBinary(binary) || len(args) == 0 || args[0] != "evaluate" {
@@ -325,6 +331,18 @@ func hasWord(words []string, w string) bool {
 		}
 	}
 	return false
+}
+
+func flagValue(words []string, name string) string {
+	for i, x := range words {
+		if x == name && i+1 < len(words) {
+			return words[i+1]
+		}
+		if v, ok := strings.CutPrefix(x, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // firstWord splits off a command's first word the way /bin/sh reads it

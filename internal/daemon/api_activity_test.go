@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,6 +173,38 @@ func TestEventStream(t *testing.T) {
 	stop()
 	_, err = io.Copy(io.Discard, r2)
 	assert.NoError(t, err, "the stream ends cleanly when flowd stops")
+}
+
+// Live streams are bounded: past maxStreams a reader is answered 503,
+// and a stream that ends makes room for the next.
+func TestEventStreamCap(t *testing.T) {
+	_, socket, _ := serving(t, config.Default())
+	hc := apiClient(socket)
+	var open []*http.Response
+	for range maxStreams {
+		resp := get(t, hc, "/api/v1/events")
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		open = append(open, resp)
+	}
+	resp := get(t, hc, "/api/v1/events")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	body, _ := io.ReadAll(resp.Body)
+	assert.Contains(t, string(body), "too many live event streams (32)")
+	assert.Equal(t, http.StatusOK, get(t, hc, "/api/v1/status").StatusCode, "the rest of the API still answers")
+
+	open[0].Body.Close()
+	// flowd ends the stream when it sees the reader gone, which the
+	// reader is not told: ask until there is room, bounded.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp = get(t, hc, "/api/v1/events")
+		if resp.StatusCode == http.StatusOK || time.Now().After(deadline) {
+			break
+		}
+		resp.Body.Close()
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
 func TestDiagnostics(t *testing.T) {

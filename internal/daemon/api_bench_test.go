@@ -54,11 +54,14 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 		b.Run(fmt.Sprintf("tabs=%d", tabs), func(b *testing.B) {
 			d := testDaemon(b, nil)
 			for range tabs {
-				sub := d.events.Subscribe(eventBuffer)
+				sub, err := d.events.Subscribe(eventBuffer)
+				if err != nil {
+					b.Fatal(err)
+				}
 				b.Cleanup(func() { d.events.Unsubscribe(sub) })
 				go func() {
-					for rec := range sub.Records {
-						json.Marshal(rec)
+					for ev := range sub.Records {
+						ev.JSON()
 					}
 				}()
 			}

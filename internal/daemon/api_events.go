@@ -15,11 +15,14 @@ import (
 // Live event streams: each reader gets eventBuffer records of slack
 // before it is dropped (it resumes with Last-Event-ID), a resume replays
 // at most maxReplay records from the store, and a comment every
-// keepAlive shows proxies and readers the stream is alive.
+// keepAlive shows proxies and readers the stream is alive. At most
+// maxStreams run at once, on the socket and the dashboard together:
+// each holds its buffer and costs a send on every commit.
 const (
 	eventBuffer = 1024
 	maxReplay   = 1000
 	keepAlive   = 15 * time.Second
+	maxStreams  = 32
 )
 
 // serveEvents is a server-sent event stream of what flowd records, as it
@@ -45,11 +48,16 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	sub, err := d.events.Subscribe(eventBuffer)
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, err.Error()+": close some dashboard tabs or other readers of /api/v1/events", http.StatusServiceUnavailable)
+		return
+	}
+	defer d.events.Unsubscribe(sub)
 	rc := http.NewResponseController(w)
 	// A stream outlives any write deadline the server has.
 	rc.SetWriteDeadline(time.Time{})
-	sub := d.events.Subscribe(eventBuffer)
-	defer d.events.Unsubscribe(sub)
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -66,7 +74,11 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			slices.Reverse(missed) // oldest first
 			for _, rec := range missed {
-				if writeEvents(w, rec) != nil {
+				data, err := json.Marshal(rec)
+				if err != nil {
+					continue // a record the store encoded encodes; skip rather than end the stream
+				}
+				if writeEvents(w, rec, data) != nil {
 					return
 				}
 				last = rec.ID
@@ -80,7 +92,7 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	for {
 		select {
-		case rec, ok := <-sub.Records:
+		case ev, ok := <-sub.Records:
 			if !ok {
 				if sub.Lagged() {
 					fmt.Fprintf(w, "event: lagged\ndata: this stream fell %d records behind; reconnect with Last-Event-ID %d\n\n", eventBuffer, last)
@@ -88,13 +100,17 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			if rec.ID <= last || !f.Matches(rec) {
+			if ev.Record.ID <= last || !f.Matches(ev.Record) {
 				continue
 			}
-			if writeEvents(w, rec) != nil {
+			data, err := ev.JSON()
+			if err != nil {
+				continue
+			}
+			if writeEvents(w, ev.Record, data) != nil {
 				return
 			}
-			last = rec.ID
+			last = ev.Record.ID
 			// Flush once the burst is written, not per record.
 			if len(sub.Records) > 0 {
 				continue
@@ -112,12 +128,8 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// writeEvents writes the events rec makes.
-func writeEvents(w http.ResponseWriter, rec activity.Record) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return nil // a record the store encoded encodes; skip rather than end the stream
-	}
+// writeEvents writes the events rec, encoded as data, makes.
+func writeEvents(w http.ResponseWriter, rec activity.Record, data []byte) error {
 	for _, kind := range events.Kinds(rec) {
 		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", rec.ID, kind, data); err != nil {
 			return err

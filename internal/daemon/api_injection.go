@@ -40,7 +40,14 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// serveQuarantine lists the quarantined items as metadata: their
+// detections' excerpts, which quote the withheld text, only with
+// confirm_view=true.
 func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
+	show, ok := confirmView(w, r)
+	if !ok {
+		return
+	}
 	v, ok := d.viewer(w, r)
 	if !ok {
 		return
@@ -53,17 +60,46 @@ func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
 	seen := []quarantine.Item{}
 	for _, it := range items {
 		if v.sees(it.Session) {
+			if !show {
+				it = it.Metadata()
+			}
 			seen = append(seen, it)
 		}
 	}
 	writeJSON(w, seen)
 }
 
+// serveQuarantined answers one item: its metadata, and its content and
+// the detections' excerpts only with confirm_view=true.
 func (d *Daemon) serveQuarantined(w http.ResponseWriter, r *http.Request) {
-	it, ok := d.quarantined(w, r)
-	if ok {
-		writeJSON(w, it)
+	show, ok := confirmView(w, r)
+	if !ok {
+		return
 	}
+	it, ok := d.quarantined(w, r)
+	if !ok {
+		return
+	}
+	if !show {
+		it = it.Metadata()
+	}
+	writeJSON(w, it)
+}
+
+// confirmView reads the confirm_view parameter: quarantined text (the
+// content, and the excerpts that quote it) was withheld because it may
+// attack whatever reads it, so a client asks for it by name, never by
+// default. Any value but "true" or none is refused, so that a client
+// that meant to ask is told it did not.
+func confirmView(w http.ResponseWriter, r *http.Request) (show, ok bool) {
+	switch q := r.URL.Query(); {
+	case !q.Has("confirm_view"):
+		return false, true
+	case q.Get("confirm_view") == "true":
+		return true, true
+	}
+	http.Error(w, "confirm_view must be true (to see the quarantined text) or left out", http.StatusBadRequest)
+	return false, false
 }
 
 // quarantined is the item the request names, if its viewer may see it;

@@ -29,7 +29,7 @@ import (
 
 // serving runs a flowd with cfg on a fresh socket and returns it, the
 // socket, and what stops it (which the test's cleanup does too).
-func serving(t *testing.T, cfg *config.Config) (*Daemon, string, func()) {
+func serving(t testing.TB, cfg *config.Config) (*Daemon, string, func()) {
 	dir, err := os.MkdirTemp("", "fd")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })

@@ -314,7 +314,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
-	st.events = new(events.Hub)
+	st.events = events.NewHub(maxStreams)
 	st.audit = &flowdclient.AuditCheck{}
 	// Without its key flowd still runs (it is the firewall), chains
 	// records, and says in status that nothing is signed and why.

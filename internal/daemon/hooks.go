@@ -10,8 +10,10 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
@@ -37,11 +39,12 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "hook request is not JSON: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if req.Agent != "claude-code" {
+	translate, ok := hookAgents[req.Agent]
+	if !ok {
 		http.Error(w, fmt.Sprintf("agent %q is not supported", req.Agent), http.StatusBadRequest)
 		return
 	}
-	p, err := claudecode.ParsePayload(req.Payload)
+	in, err := translate(req.Event, req.Payload)
 	if err != nil {
 		http.Error(w, "hook payload: "+err.Error(), http.StatusBadRequest)
 		return
@@ -52,12 +55,19 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.sawHook(req.Agent)
-	ev := hookEvent{agent: req.Agent, event: req.Event, session: sess, p: p, replace: req.ReplaceOutput}
-	// The output as the agent sent it, so a redaction keeps its shape.
-	ev.response, _ = jsonrpc.Member(req.Payload, "tool_response")
+	ev := hookEvent{agent: req.Agent, event: in.Name, agentEvent: req.Event, session: sess, p: in.Payload, response: in.Response,
+		canAsk: in.CanAsk, replace: req.ReplaceOutput}
 	v := d.judgeHook(&ev)
 	ev.latency = time.Since(start)
 	d.recordHook(&ev, v)
+	if in.Delivers && (v.Decision == string(policy.Allow) || v.Decision == string(policy.Warn)) {
+		// The agent goes on to hand the model what the event carried: it
+		// is recorded as the tool's output, as a PostToolUse would be.
+		post := hookEvent{agent: req.Agent, event: claudecode.PostToolUse, agentEvent: req.Event, session: sess, p: in.Payload, response: in.Response}
+		pv := d.judgeHook(&post)
+		post.latency = time.Since(start)
+		d.recordHook(&post, pv)
+	}
 	writeJSON(w, v)
 	if len(body) >= releaseAfter {
 		d.releaseMemory()
@@ -66,12 +76,14 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 
 type hookEvent struct {
 	agent, event, session string
+	agentEvent            string // the event as the agent named it (event is its Claude Code name)
 	p                     claudecode.Payload
 	server, tool          string
 	judge.Outcome
 	latency  time.Duration
 	response []byte // tool_response, raw
 	replace  bool   // the agent takes a replacement output
+	canAsk   bool   // the agent can put an "ask" to its user
 	scan     *flowdclient.Injection
 }
 
@@ -92,7 +104,10 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		if ev.server != "" {
 			d.judge.Announce(ev.session, p.ToolUseID, ev.tool, p.ToolInput)
 		}
-		c := judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class, Args: p.ToolInput, Ask: judge.AskByAgent}
+		c := judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class, Args: p.ToolInput}
+		if ev.canAsk {
+			c.Ask = judge.AskByAgent
+		}
 		if p.ToolName == "Bash" {
 			c.Shell = str(input["command"])
 		}
@@ -236,8 +251,16 @@ func (d *Daemon) recordHook(ev *hookEvent, v hookproto.Verdict) {
 			Classification classify.Result        `json:"classification"`
 			Flow           flow.Analysis          `json:"flow"`
 			Injection      *flowdclient.Injection `json:"injection,omitempty"`
-		}{ev.agent, ev.event, ev.p.ToolUseID, ev.p.SessionID, "full", ev.Decision.Rule, ev.Class, judge.TrimEdges(ev.Analysis), ev.scan}),
+		}{ev.agent, ev.agentEvent, ev.p.ToolUseID, ev.p.SessionID, "full", ev.Decision.Rule, ev.Class, judge.TrimEdges(ev.Analysis), ev.scan}),
 	})
+}
+
+// hookAgents read each agent's hook events into the Claude Code terms
+// judgeHook decides in: one decision path for every agent.
+var hookAgents = map[string]func(event string, payload []byte) (claudecode.Event, error){
+	"claude-code":   claudecode.Translate,
+	geminicli.Agent: geminicli.Translate,
+	cursor.Agent:    cursor.Translate,
 }
 
 func keys(m map[string]any) []string {

@@ -101,7 +101,8 @@ func TestHookAskIsReturnedAsAsk(t *testing.T) {
 
 func TestHookRejectsBadRequests(t *testing.T) {
 	d := testDaemon(t, nil)
-	for _, body := range []string{`not json`, `{"agent":"cursor","event":"PreToolUse","payload":{}}`, `{"agent":"claude-code","payload":"[1]"}`} {
+	for _, body := range []string{`not json`, `{"agent":"windsurf","event":"PreToolUse","payload":{}}`, `{"agent":"claude-code","payload":"[1]"}`,
+		`{"agent":"gemini-cli","event":"BeforeTool","payload":"[1]"}`, `{"agent":"cursor","event":"beforeMCPExecution","payload":null}`} {
 		rec := httptest.NewRecorder()
 		d.handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, hookproto.Path, bytes.NewReader([]byte(body))))
 		assert.Equal(t, http.StatusBadRequest, rec.Code, body)

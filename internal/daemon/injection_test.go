@@ -157,10 +157,29 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &items))
 	require.Len(t, items, 1)
 	assert.Empty(t, items[0].Content)
-	rec = do("GET", "/api/v1/quarantine/q1", "")
-	require.Equal(t, 200, rec.Code)
-	assert.Contains(t, rec.Body.String(), "id_rsa")
+	// The list and an item are metadata: the rules that matched, never the
+	// attacker's words, unless confirm_view=true asks for them.
+	require.NotEmpty(t, items[0].Detections)
+	for _, path := range []string{"/api/v1/quarantine", "/api/v1/quarantine/q1"} {
+		rec = do("GET", path, "")
+		require.Equal(t, 200, rec.Code, path)
+		assert.NotContains(t, rec.Body.String(), "id_rsa", path)
+		assert.NotContains(t, rec.Body.String(), "gnore all previous", path)
+		assert.Contains(t, rec.Body.String(), `"rule":"instruction-override"`, path)
+		rec = do("GET", path+"?confirm_view=true", "")
+		require.Equal(t, 200, rec.Code, path)
+		assert.Contains(t, rec.Body.String(), "id_rsa", path)
+		for _, q := range []string{"?confirm_view=1", "?confirm_view=yes", "?confirm_view="} {
+			rec = do("GET", path+q, "")
+			assert.Equal(t, 400, rec.Code, path+q)
+			assert.NotContains(t, rec.Body.String(), "id_rsa", path+q)
+		}
+	}
+	rec = do("GET", "/api/v1/quarantine/q1?confirm_view=true", "")
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &items[0]))
+	assert.Contains(t, items[0].Content, "id_rsa")
 	assert.Equal(t, 404, do("GET", "/api/v1/quarantine/q9", "").Code)
+	assert.Equal(t, 404, do("GET", "/api/v1/quarantine/q9?confirm_view=true", "").Code)
 	assert.Equal(t, 404, do("POST", "/api/v1/quarantine/x/release", "").Code)
 	// Releasing and approving need the user's passphrase: none is set yet,
 	// a short one is refused, a wrong guess is refused.

@@ -65,7 +65,7 @@ func Listen(port int, apiHandler http.Handler, bind func(*http.Request, localsoc
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: cannot listen on 127.0.0.1:%d (set [ui] port to a free one, or enabled = \"off\"): %w", port, err)
 	}
-	s := &Server{gate: newGate(), bind: bind, api: apiHandler, l: l, port: l.Addr().(*net.TCPAddr).Port,
+	s := &Server{gate: newGate(), bind: bind, api: apiHandler, l: capListener(l, MaxConns), port: l.Addr().(*net.TCPAddr).Port,
 		hosts: map[string]bool{}, origins: map[string]bool{}, open: open}
 	for _, h := range []string{"127.0.0.1", "localhost"} {
 		hp := net.JoinHostPort(h, strconv.Itoa(s.port))

@@ -1,9 +1,11 @@
 package dashboard
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -210,4 +212,75 @@ func TestAnotherUsersConnectionIsRefused(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "%s", body)
 	assert.Contains(t, string(body), "connection is user")
 	assert.Empty(t, *reached)
+}
+
+// Past its cap the listener answers 503 at once, and serves again once a
+// connection it holds is closed.
+func TestConnectionCap(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	entered, release := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			entered <- struct{}{}
+			<-release
+		}
+		io.WriteString(w, "ok")
+	})}
+	go srv.Serve(capListener(l, 2))
+	t.Cleanup(func() { srv.Close() })
+	base := "http://" + l.Addr().String()
+	get := func(path string) (int, string, error) {
+		c := &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableKeepAlives: true}}
+		resp, err := c.Get(base + path)
+		if err != nil {
+			return 0, "", err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), nil
+	}
+
+	held := make(chan error, 2)
+	for range 2 {
+		go func() { _, _, err := get("/hold"); held <- err }()
+		<-entered
+	}
+	code, body, err := get("/")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.Contains(t, body, "serves 2 connections at once")
+
+	// A client that connects and says nothing holds no answer back long.
+	idle, err := net.Dial("tcp", l.Addr().String())
+	require.NoError(t, err)
+	defer idle.Close()
+	resp, err := http.ReadResponse(bufio.NewReader(idle), nil)
+	require.NoError(t, err, "answered after refuseWait")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+
+	release <- struct{}{}
+	require.NoError(t, <-held)
+	// The server closes the connection after answering; its slot is free
+	// once it did, which the client does not see: ask until served.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		code, body, err = get("/")
+		require.NoError(t, err)
+		if code == http.StatusOK || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, http.StatusOK, code, body)
+	release <- struct{}{}
+	require.NoError(t, <-held)
+}
+
+// The dashboard's listener is capped.
+func TestDashboardListenerIsCapped(t *testing.T) {
+	s, _ := start(t)
+	l, ok := s.Listener().(*capped)
+	require.True(t, ok, "the listener is %T", s.Listener())
+	assert.Equal(t, MaxConns, cap(l.slots))
 }

@@ -18,7 +18,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -96,8 +98,9 @@ type ClientFile struct {
 	LeftAlone []string
 }
 
-// HookScope is one Claude Code settings file and flowd's hooks in it.
+// HookScope is one agent's settings file and flowd's hooks in it.
 type HookScope struct {
+	Agent         string // as `hook install --agent` names it: claude-code, gemini-cli, cursor
 	Scope         string
 	Path          string
 	Installed     bool
@@ -248,8 +251,30 @@ func hooks(dir string) []HookScope {
 		if err != nil || !inst.Exists {
 			continue
 		}
-		h := HookScope{Scope: string(scope), Path: p, Disabled: inst.HooksDisabled}
-		for _, e := range inst.Entries {
+		out = append(out, hookScope("claude-code", string(scope), p, inst.HooksDisabled, inst.Entries))
+	}
+	for _, scope := range geminicli.Scopes {
+		p, err := geminicli.SettingsPath(scope, dir)
+		if err != nil {
+			continue
+		}
+		inst, err := geminicli.Inspect(p)
+		if err != nil || !inst.Exists {
+			continue
+		}
+		out = append(out, hookScope(geminicli.Agent, scope, p, inst.Disabled, inst.Entries))
+	}
+	for _, scope := range cursor.Scopes {
+		p, err := cursor.HooksPath(scope, dir)
+		if err != nil {
+			continue
+		}
+		exists, found, err := cursor.Inspect(p)
+		if err != nil || !exists {
+			continue
+		}
+		h := HookScope{Agent: cursor.Agent, Scope: scope, Path: p}
+		for _, e := range found {
 			h.Installed = true
 			h.Command = e.Command
 			h.BinaryMissing = h.BinaryMissing || !e.BinaryExists
@@ -257,6 +282,27 @@ func hooks(dir string) []HookScope {
 		out = append(out, h)
 	}
 	return out
+}
+
+func hookScope(agent, scope, path string, disabled bool, entries []claudecode.Entry) HookScope {
+	h := HookScope{Agent: agent, Scope: scope, Path: path, Disabled: disabled}
+	for _, e := range entries {
+		h.Installed = true
+		h.Command = e.Command
+		h.BinaryMissing = h.BinaryMissing || !e.BinaryExists
+	}
+	return h
+}
+
+// agentTitle is how doctor names an agent in a sentence.
+func agentTitle(agent string) string {
+	switch agent {
+	case geminicli.Agent:
+		return "Gemini CLI"
+	case cursor.Agent:
+		return "Cursor"
+	}
+	return "Claude Code"
 }
 
 // Judge turns facts into findings.
@@ -405,11 +451,18 @@ func coverage(f Facts) []Finding {
 		if !h.Installed {
 			continue
 		}
-		installed = append(installed, h.Scope)
+		agent := h.Agent
+		if agent == "" {
+			agent = "claude-code"
+		}
+		installed = append(installed, fmt.Sprintf("%s (%s scope)", agentTitle(agent), h.Scope))
 		switch {
 		case h.BinaryMissing:
-			out = append(out, Finding{"security coverage", Fail, fmt.Sprintf("Claude Code hooks in %s (%s scope) run %q, which no longer exists", h.Path, h.Scope, h.Command),
-				"hook install --agent claude-code --scope " + h.Scope})
+			out = append(out, Finding{"security coverage", Fail, fmt.Sprintf("%s hooks in %s (%s scope) run %q, which no longer exists", agentTitle(agent), h.Path, h.Scope, h.Command),
+				"hook install --agent " + agent + " --scope " + h.Scope})
+		case h.Disabled && agent == geminicli.Agent:
+			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s turns hooks off (hooks.enabled or tools.enableHooks is false): flowd's hooks there do not run", h.Path),
+				"set \"hooks\": {\"enabled\": true} in " + h.Path})
 		case h.Disabled:
 			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s sets disableAllHooks: flowd's hooks there do not run", h.Path), ""})
 		}
@@ -426,11 +479,11 @@ func coverage(f Facts) []Finding {
 			"proxy-only: without hooks flowd sees only MCP traffic. Hooks add visibility into the agent's own tools (Read, Bash, WebFetch, Write…), so a key read with Read and sent with WebFetch or curl is caught, and \"ask\" decisions reach you instead of becoming warnings",
 			"hook install --agent claude-code --scope user"})
 	}
-	msg := fmt.Sprintf("full: Claude Code hooks installed (%s scope)", strings.Join(installed, ", "))
+	msg := fmt.Sprintf("full: hooks installed for %s", strings.Join(installed, ", "))
 	if len(active) > 0 {
 		msg += "; events seen from " + strings.Join(active, ", ")
 	} else {
-		msg += "; no hook events seen yet (they start with the next Claude Code session)"
+		msg += "; no hook events seen yet (they start with the agent's next session)"
 	}
 	return append(out, Finding{"security coverage", OK, msg, ""})
 }

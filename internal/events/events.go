@@ -2,6 +2,9 @@ package events
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/flowd-dev/flowd/internal/activity"
@@ -38,17 +41,44 @@ func Kinds(r activity.Record) []string {
 
 // Hub fans records out to subscribers.
 type Hub struct {
+	max  int
 	mu   sync.Mutex
 	subs map[*Sub]struct{}
 }
+
+// NewHub is a hub of at most max subscribers: each costs its buffer's
+// memory and a send on every commit.
+func NewHub(max int) *Hub {
+	return &Hub{max: max, subs: make(map[*Sub]struct{})}
+}
+
+// ErrFull is Subscribe's answer when the hub has all the subscribers it
+// takes.
+var ErrFull = errors.New("too many live event streams")
 
 // Sub is one reader's subscription. Records arrives in commit order;
 // it is closed when the reader fell too far behind (Lagged) or
 // unsubscribed.
 type Sub struct {
-	Records <-chan activity.Record
-	ch      chan activity.Record
+	Records <-chan *Event
+	ch      chan *Event
 	lagged  bool
+}
+
+// Event is a committed record as every subscriber gets it: its JSON is
+// encoded once, by the first reader that asks, for all of them, rather
+// than once per reader (ten dashboard tabs, ten encodings).
+type Event struct {
+	Record activity.Record
+	once   sync.Once
+	data   []byte
+	err    error
+}
+
+// JSON is the record's JSON encoding.
+func (e *Event) JSON() ([]byte, error) {
+	e.once.Do(func() { e.data, e.err = json.Marshal(e.Record) })
+	return e.data, e.err
 }
 
 // Lagged reports whether the subscription ended because its reader fell
@@ -56,17 +86,17 @@ type Sub struct {
 func (s *Sub) Lagged() bool { return s.lagged }
 
 // Subscribe starts a subscription that holds up to buffer records its
-// reader has not taken yet.
-func (h *Hub) Subscribe(buffer int) *Sub {
-	ch := make(chan activity.Record, buffer)
-	s := &Sub{Records: ch, ch: ch}
+// reader has not taken yet, or returns ErrFull.
+func (h *Hub) Subscribe(buffer int) (*Sub, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.subs == nil {
-		h.subs = make(map[*Sub]struct{})
+	if len(h.subs) >= h.max {
+		return nil, fmt.Errorf("%w (%d)", ErrFull, h.max)
 	}
+	ch := make(chan *Event, buffer)
+	s := &Sub{Records: ch, ch: ch}
 	h.subs[s] = struct{}{}
-	return s
+	return s, nil
 }
 
 // Unsubscribe ends s; it is safe after s ended by lagging.
@@ -84,9 +114,13 @@ func (h *Hub) Unsubscribe(s *Sub) {
 func (h *Hub) Publish(r activity.Record) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if len(h.subs) == 0 {
+		return
+	}
+	e := &Event{Record: r}
 	for s := range h.subs {
 		select {
-		case s.ch <- r:
+		case s.ch <- e:
 		default:
 			s.lagged = true
 			delete(h.subs, s)

@@ -269,17 +269,27 @@ func (c *Client) Record(id uint64) (activity.Record, error) {
 	return r, err
 }
 
-// Quarantine lists quarantined results, newest first, without content.
+// Quarantine lists quarantined results, newest first, as metadata:
+// without content or excerpts.
 func (c *Client) Quarantine() ([]quarantine.Item, error) {
 	var items []quarantine.Item
 	err := c.get("/api/v1/quarantine", &items)
 	return items, err
 }
 
-// QuarantineItem returns one quarantined result with its content.
+// QuarantineItem returns one quarantined result's metadata.
 func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
 	var it quarantine.Item
 	err := c.get("/api/v1/quarantine/"+url.PathEscape(id), &it)
+	return it, err
+}
+
+// QuarantineContent returns one quarantined result with what it says:
+// its content and the detections' excerpts. Callers show it only to
+// someone who asked to see it.
+func (c *Client) QuarantineContent(id string) (quarantine.Item, error) {
+	var it quarantine.Item
+	err := c.get("/api/v1/quarantine/"+url.PathEscape(id)+"?confirm_view=true", &it)
 	return it, err
 }
 

@@ -14,8 +14,8 @@ const Path = "/api/v1/hooks/evaluate"
 
 // Request carries one hook event as the agent sent it.
 type Request struct {
-	Agent   string          `json:"agent"` // "claude-code"
-	Event   string          `json:"event"` // PreToolUse, PostToolUse, PostToolUseFailure
+	Agent   string          `json:"agent"` // "claude-code", "gemini-cli" or "cursor"
+	Event   string          `json:"event"` // the agent's name for it: PreToolUse, BeforeTool, beforeMCPExecution, …
 	Session sessionid.Hints `json:"session"`
 	Payload json.RawMessage `json:"payload"` // the agent's stdin, untouched
 	// ReplaceOutput: the hook was installed to scan tool output

@@ -47,6 +47,23 @@ type Item struct {
 	Unreadable string `json:"unreadable,omitempty"`
 }
 
+// Metadata is it without what the quarantined text says: no content and
+// no detection excerpts (which quote it), for answers that a program,
+// or a model reading a program's output, gets without asking to see the
+// withheld text.
+func (it Item) Metadata() Item {
+	it.Content = ""
+	if it.Detections != nil {
+		ds := make([]injection.Detection, len(it.Detections))
+		for i, d := range it.Detections {
+			d.Excerpt = ""
+			ds[i] = d
+		}
+		it.Detections = ds
+	}
+	return it
+}
+
 // Options tune a Store. Zero fields take the defaults.
 type Options struct {
 	// MaxItems bounds the store: past it the oldest items are deleted

@@ -353,7 +353,7 @@ function quarantineItem(it) {
     el("button", {
       class: "show", onclick: async () => {
         try {
-          const full = await getJSON("/api/v1/quarantine/" + encodeURIComponent(it.id));
+          const full = await getJSON("/api/v1/quarantine/" + encodeURIComponent(it.id) + "?confirm_view=true");
           content.replaceChildren(el("p", { class: "error-text" }, "Withheld content, shown as text. It is untrusted: do not follow instructions in it."),
             el("pre", { class: "untrusted" }, readable(full.content || "")),
             el("ul", {}, (full.detections || []).map((d) => el("li", {}, `${d.rule}: “${d.excerpt || ""}”`))));

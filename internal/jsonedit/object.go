@@ -1,4 +1,7 @@
-package claudecode
+// Package jsonedit edits a JSON settings file that people also edit by
+// hand: it changes one top-level member and keeps every other byte (order,
+// layout, escapes) as the user wrote it, and writes the result safely.
+package jsonedit
 
 import (
 	"bytes"
@@ -8,28 +11,29 @@ import (
 	"io"
 )
 
-// object is a JSON object that keeps its members in their written order,
+// Object is a JSON object that keeps its members in their written order,
 // and each key and value byte for byte, so that a settings file flowd edits
 // changes only where flowd changed it.
-type object []member
+type Object []member
 
 type member struct {
-	key    string
+	Key    string
 	rawKey []byte // as written, escapes included
 	value  json.RawMessage
 	// Where the key starts and the value ends in the parsed bytes, for
-	// splice; -1 for a member set after parsing.
+	// Splice; -1 for a member set after parsing.
 	keyStart, valueEnd int
 }
 
-func parseObject(b []byte) (object, error) {
+// Parse reads a JSON object, keeping where each member stands.
+func Parse(b []byte) (Object, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err != nil {
 		return nil, err
 	} else if tok != json.Delim('{') {
 		return nil, fmt.Errorf("want a JSON object, found %v", tok)
 	}
-	o := object{}
+	o := Object{}
 	for dec.More() {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
@@ -43,7 +47,7 @@ func parseObject(b []byte) (object, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		o = append(o, member{key: key, rawKey: rawKey, value: v, keyStart: end - len(rawKey), valueEnd: int(dec.InputOffset())})
+		o = append(o, member{Key: key, rawKey: rawKey, value: v, keyStart: end - len(rawKey), valueEnd: int(dec.InputOffset())})
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
 		return nil, err
@@ -54,42 +58,43 @@ func parseObject(b []byte) (object, error) {
 	return o, nil
 }
 
-// get returns the value of key, the last one if the key is repeated (as
+// Get returns the value of key, the last one if the key is repeated (as
 // JavaScript's JSON.parse, and so Claude Code, reads it).
-func (o object) get(key string) (json.RawMessage, bool) {
+func (o Object) Get(key string) (json.RawMessage, bool) {
 	for i := len(o) - 1; i >= 0; i-- {
-		if o[i].key == key {
+		if o[i].Key == key {
 			return o[i].value, true
 		}
 	}
 	return nil, false
 }
 
-// set replaces the value of key where it stands, or appends the key.
-func (o *object) set(key string, v json.RawMessage) {
+// Set replaces the value of key where it stands, or appends the key.
+func (o *Object) Set(key string, v json.RawMessage) {
 	for i := len(*o) - 1; i >= 0; i-- {
-		if (*o)[i].key == key {
+		if (*o)[i].Key == key {
 			(*o)[i].value = v
 			return
 		}
 	}
 	rawKey, _ := json.Marshal(key)
-	*o = append(*o, member{key: key, rawKey: rawKey, value: v, keyStart: -1, valueEnd: -1})
+	*o = append(*o, member{Key: key, rawKey: rawKey, value: v, keyStart: -1, valueEnd: -1})
 }
 
-func (o *object) del(key string) {
+// Del removes every member named key.
+func (o *Object) Del(key string) {
 	kept := (*o)[:0]
 	for _, m := range *o {
-		if m.key != key {
+		if m.Key != key {
 			kept = append(kept, m)
 		}
 	}
 	*o = kept
 }
 
-// encode writes the object without insignificant whitespace; layout
+// Encode writes the object without insignificant whitespace; Layout
 // restores the file's indentation afterwards.
-func (o object) encode() json.RawMessage {
+func (o Object) Encode() json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, m := range o {
@@ -104,7 +109,8 @@ func (o object) encode() json.RawMessage {
 	return b.Bytes()
 }
 
-func encodeArray(items []json.RawMessage) json.RawMessage {
+// EncodeArray writes items as a compact JSON array.
+func EncodeArray(items []json.RawMessage) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('[')
 	for i, it := range items {
@@ -117,18 +123,18 @@ func encodeArray(items []json.RawMessage) json.RawMessage {
 	return b.Bytes()
 }
 
-// style is how a settings file is laid out, so a rewrite keeps it.
-type style struct {
+// Style is how a settings file is laid out, so a rewrite keeps it.
+type Style struct {
 	indent       string
 	crlf         bool
 	finalNewline bool
 }
 
-// styleOf guesses the indentation unit from the first indented line (the
+// StyleOf guesses the indentation unit from the first indented line (the
 // first member of the top-level object); a file without one gets two
 // spaces, as Claude Code writes its own settings.
-func styleOf(b []byte) style {
-	s := style{indent: "  ", crlf: bytes.Contains(b, []byte("\r\n")), finalNewline: true}
+func StyleOf(b []byte) Style {
+	s := Style{indent: "  ", crlf: bytes.Contains(b, []byte("\r\n")), finalNewline: true}
 	if len(bytes.TrimSpace(b)) > 0 {
 		s.finalNewline = bytes.HasSuffix(b, []byte("\n"))
 	}
@@ -145,7 +151,8 @@ func styleOf(b []byte) style {
 	return s
 }
 
-func (s style) layout(compact []byte) ([]byte, error) {
+// Layout indents compact JSON in the file's style.
+func (s Style) Layout(compact []byte) ([]byte, error) {
 	var b bytes.Buffer
 	if err := json.Indent(&b, compact, "", s.indent); err != nil {
 		return nil, err
@@ -160,17 +167,17 @@ func (s style) layout(compact []byte) ([]byte, error) {
 	return out, nil
 }
 
-// splice returns b, the settings top was parsed from, with the value of
+// Splice returns b, the settings top was parsed from, with the value of
 // the top-level member key replaced by value (laid out in the file's
-// style) or, with value nil, the member removed; a missing member is
+// Style) or, with value nil, the member removed; a missing member is
 // added last. Every other byte stays as it was, as shim wrap keeps a
 // client's file. ok is false where splicing cannot say what the whole
 // rewrite would (an empty object, a key given twice): the caller lays
 // the file out whole.
-func splice(b []byte, top object, key string, value json.RawMessage, st style) (out []byte, ok bool, err error) {
+func Splice(b []byte, top Object, key string, value json.RawMessage, st Style) (out []byte, ok bool, err error) {
 	at, n := -1, 0
 	for i, m := range top {
-		if m.key == key {
+		if m.Key == key {
 			at, n = i, n+1
 		}
 	}
@@ -209,4 +216,16 @@ func splice(b []byte, top object, key string, value json.RawMessage, st style) (
 	last := top[len(top)-1]
 	rawKey, _ := json.Marshal(key)
 	return join(b[:last.valueEnd], []byte(","+nl+st.indent), rawKey, []byte(": "), laid, b[last.valueEnd:]), true, nil
+}
+
+// Marshal encodes a value flowd writes into a settings file, leaving "&",
+// "<" and ">" in a path readable.
+func Marshal(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // plain structs of strings, ints and bools
+	}
+	return bytes.TrimSpace(b.Bytes())
 }

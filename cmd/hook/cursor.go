@@ -1,0 +1,72 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/cursor"
+	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/sessionid"
+)
+
+type cursorAgent struct{}
+
+func (cursorAgent) events() []string { return cursor.Events }
+
+func (cursorAgent) gates(event string) bool { return cursor.Gates(event) }
+
+// parse only checks the payload: Cursor runs hooks and MCP servers as its
+// own children, so the process hints already join them in a session.
+func (cursorAgent) parse(payload []byte, _ *sessionid.Hints) error {
+	_, err := cursor.Translate("", payload)
+	return err
+}
+
+func (cursorAgent) output(event string, v hookproto.Verdict) []byte {
+	return cursor.Output(event, verdict(v))
+}
+
+func (cursorAgent) failedOpen(event string, err error) []byte {
+	return cursor.FailedOpen(event, err.Error())
+}
+
+func (cursorAgent) install(scope, dir string, o installOptions) (string, error) {
+	if err := onlyClaude(o); err != nil {
+		return "", err
+	}
+	path, err := cursor.HooksPath(scope, dir)
+	if err != nil {
+		return "", err
+	}
+	ch, err := cursor.Install(path, o.binary, o.failClosed)
+	return describe(ch, "installed flowd's Cursor hooks ("+strings.Join(cursor.Events, ", ")+") in"), err
+}
+
+func (cursorAgent) uninstall(scope, dir string) (string, error) {
+	path, err := cursor.HooksPath(scope, dir)
+	if err != nil {
+		return "", err
+	}
+	ch, err := cursor.Uninstall(path)
+	return describe(ch, "removed flowd's Cursor hooks from"), err
+}
+
+func (cursorAgent) status(dir string) ([]scopeStatus, error) {
+	var out []scopeStatus
+	for _, sc := range cursor.Scopes {
+		path, err := cursor.HooksPath(sc, dir)
+		if err != nil {
+			return out, err
+		}
+		exists, found, err := cursor.Inspect(path)
+		if err != nil {
+			return out, err
+		}
+		st := scopeStatus{scope: sc, path: path, exists: exists}
+		for _, e := range found {
+			st.hooks = append(st.hooks, installedHook{event: e.Event, command: e.Command, binary: e.Binary,
+				binaryExists: e.BinaryExists, failClosed: e.FailClosed})
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}

@@ -1,0 +1,51 @@
+package doctor
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/cursor"
+	"github.com/flowd-dev/flowd/internal/geminicli"
+)
+
+// doctor finds flowd's hooks in Gemini CLI's and Cursor's files as in
+// Claude Code's, and names the agent in what it says about them.
+func TestHooksCoverGeminiAndCursor(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	bin := filepath.Join(home, "hook")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	gemini, err := geminicli.SettingsPath("user", project)
+	require.NoError(t, err)
+	_, err = geminicli.Install(gemini, bin, false)
+	require.NoError(t, err)
+	cur, err := cursor.HooksPath("project", project)
+	require.NoError(t, err)
+	_, err = cursor.Install(cur, filepath.Join(home, "gone", "hook"), true)
+	require.NoError(t, err)
+
+	hs := hooks(project)
+	require.Len(t, hs, 2)
+	assert.Equal(t, HookScope{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true,
+		Command: bin + " evaluate --agent gemini-cli --event AfterTool"}, hs[0])
+	assert.Equal(t, "cursor", hs[1].Agent)
+	assert.True(t, hs[1].BinaryMissing)
+
+	cov := find(Judge(Facts{Hooks: hs}), "security coverage")
+	require.Len(t, cov, 2)
+	assert.Equal(t, Fail, cov[0].Status)
+	assert.Contains(t, cov[0].Message, "Cursor hooks in "+cur)
+	assert.Equal(t, "hook install --agent cursor --scope project", cov[0].Fix)
+	assert.Equal(t, OK, cov[1].Status)
+	assert.Contains(t, cov[1].Message, "full: hooks installed for Gemini CLI (user scope), Cursor (project scope)")
+
+	off := Judge(Facts{Hooks: []HookScope{{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true, Disabled: true}}})
+	cov = find(off, "security coverage")
+	assert.Equal(t, Warn, cov[0].Status)
+	assert.Contains(t, cov[0].Message, "turns hooks off")
+}

@@ -1,0 +1,146 @@
+package geminicli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/jsonedit"
+)
+
+// Scopes are the settings files flowd installs into: ~/.gemini/settings.json
+// and <dir>/.gemini/settings.json. The system file needs root and is left
+// to whoever manages the machine.
+var Scopes = []string{"user", "project"}
+
+// SettingsPath is the settings file of scope; dir is the project directory.
+func SettingsPath(scope, dir string) (string, error) {
+	switch scope {
+	case "user":
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the user's Gemini CLI settings: %w", err)
+		}
+		return filepath.Join(home, ".gemini", "settings.json"), nil
+	case "project":
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("project directory %q: %w", dir, err)
+		}
+		return filepath.Join(abs, ".gemini", "settings.json"), nil
+	}
+	return "", fmt.Errorf("unknown scope %q: Gemini CLI has user and project settings", scope)
+}
+
+// Matcher selects every tool: Gemini CLI's built-ins have no common
+// pattern, and a tool flowd does not see is a hole.
+const Matcher = ".*"
+
+// Timeout is how long, in milliseconds, Gemini CLI waits for the hook;
+// the hook gives up on flowd well before that (evaluate --timeout).
+const Timeout = 10000
+
+// HookName is the name flowd's hooks carry in Gemini CLI's /hooks panel.
+const HookName = "flowd"
+
+type hookEntry struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+type matcherGroup struct {
+	Matcher string      `json:"matcher"`
+	Hooks   []hookEntry `json:"hooks"`
+}
+
+// AddHooks returns settings with flowd's BeforeTool and AfterTool hooks,
+// every other byte as it was. binary is the hook program's absolute path.
+func AddHooks(settings []byte, binary string, failClosed bool) ([]byte, error) {
+	o := claudecode.HookOptions{Binary: binary, FailClosed: failClosed, Agent: Agent}
+	return claudecode.AddGroups(settings, Events, func(event string) json.RawMessage {
+		return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{{Name: HookName, Type: "command",
+			Command: claudecode.Command(o, event), Timeout: Timeout}}})
+	})
+}
+
+const what = "Gemini CLI settings"
+
+// Install puts flowd's hooks into the settings file at path, creating it
+// if needed.
+func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
+	if !filepath.IsAbs(binary) {
+		return jsonedit.Change{}, fmt.Errorf("hook binary %q is not an absolute path: Gemini CLI runs hooks from changing directories", binary)
+	}
+	return jsonedit.Rewrite(path, what, func(b []byte) ([]byte, int, error) {
+		out, err := AddHooks(b, binary, failClosed)
+		return out, 0, err
+	})
+}
+
+// Uninstall removes flowd's hooks, and nothing else, from the settings
+// file at path.
+func Uninstall(path string) (jsonedit.Change, error) {
+	return jsonedit.Rewrite(path, what, claudecode.RemoveHooks)
+}
+
+// Installation is what a settings file says about flowd.
+type Installation struct {
+	Exists  bool
+	Entries []claudecode.Entry
+	// Disabled: the file turns hooks, or flowd's, off (hooksOff).
+	Disabled bool
+}
+
+// Inspect reads the settings file at path; a missing file is an empty
+// Installation, not an error.
+func Inspect(path string) (Installation, error) {
+	var in Installation
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return in, nil
+	}
+	if err != nil {
+		return in, fmt.Errorf("read %s %s: %w", what, path, err)
+	}
+	in.Exists = true
+	if in.Entries, _, err = claudecode.FindHooks(b); err != nil {
+		return in, fmt.Errorf("read %s %s: %w", what, path, err)
+	}
+	in.Disabled = hooksOff(b)
+	for i, e := range in.Entries {
+		st, err := os.Stat(e.Binary)
+		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
+	}
+	return in, nil
+}
+
+// hooksOff reports whether settings turn hooks off, or disable flowd's by
+// name: "hooksConfig": {"enabled": false} or {"disabled": ["flowd"]} in
+// Gemini CLI 0.61, "hooks": {"enabled": false} or "tools": {"enableHooks":
+// false} in earlier versions.
+func hooksOff(settings []byte) bool {
+	// Gemini CLI reads the switches in JavaScript: only false turns
+	// hooks off, any other value of another type is truthy.
+	type switches struct {
+		Enabled  json.RawMessage `json:"enabled"`
+		Disabled []string        `json:"disabled"`
+	}
+	var s struct {
+		HooksConfig switches `json:"hooksConfig"`
+		Hooks       switches `json:"hooks"`
+		Tools       struct {
+			EnableHooks json.RawMessage `json:"enableHooks"`
+		} `json:"tools"`
+	}
+	json.Unmarshal(settings, &s) // a member of another type is no switch
+	off := func(v json.RawMessage) bool { return string(v) == "false" }
+	return off(s.HooksConfig.Enabled) || off(s.Hooks.Enabled) || off(s.Tools.EnableHooks) ||
+		slices.Contains(s.HooksConfig.Disabled, HookName) || slices.Contains(s.Hooks.Disabled, HookName)
+}
