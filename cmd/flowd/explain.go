@@ -192,7 +192,10 @@ func explainFlow(out io.Writer, a flow.Analysis) {
 	if len(a.Edges) == 0 && len(a.Secrets) > 0 {
 		fmt.Fprintf(out, "  secrets in the arguments (%s) from no result flowd saw: judged as coming from inside\n", strings.Join(a.Secrets, ", "))
 	}
-	if a.Unfinished {
+	switch {
+	case a.Overdue:
+		fmt.Fprintln(out, "  the check ran out of flow.wait_budget: the call waited too long for other messages or the CPU")
+	case a.Unfinished:
 		fmt.Fprintln(out, "  the check ran out of flow.check_budget before it read all of the arguments")
 	}
 	if a.Forgotten {

@@ -81,8 +81,17 @@ func (x *Index) Match(text string) (Match, bool) {
 	}
 	t := fold(text)
 	shared := map[string]int{}
-	for _, h := range slices.Compact(slices.Sorted(slices.Values(shingles(t)))) {
-		for _, id := range x.byContent[h] {
+	var hit map[uint64]bool // shingles of the text that some print holds, counted once
+	for _, h := range shingles(t) {
+		ids := x.byContent[h]
+		if len(ids) == 0 || hit[h] {
+			continue
+		}
+		if hit == nil {
+			hit = map[uint64]bool{}
+		}
+		hit[h] = true
+		for _, id := range ids {
 			shared[id]++
 		}
 	}
@@ -117,13 +126,12 @@ func (x *Index) Match(text string) (Match, bool) {
 		if !strings.ContainsAny(seg, ".@0123456789") {
 			continue // nothing a key could be
 		}
-		ks := keysOf(seg)
-		if len(ks) == 0 {
-			continue
-		}
-		sh := shape(seg)
-		for _, k := range ks {
+		var sh uint64 // of the sentence, once it names a known key
+		for _, k := range keysOf(seg) {
 			for _, id := range x.byKey[k] {
+				if sh == 0 {
+					sh = shape(seg)
+				}
 				keysSeen[id]++
 				cands = append(cands, cand{id, sh})
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -132,25 +133,71 @@ func fold(s string) string {
 // words splits folded text into words of letters and digits; a word that
 // mixes letters with digits is read as leetspeak.
 func words(t string) []string {
-	ws := strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '@' && r != '$' })
-	for i, w := range ws {
-		if strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.ContainsAny(w, "013457@$") {
+	var ws []string
+	for i := 0; i < len(t); {
+		r, n := rune(t[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(t[i:])
+		}
+		if !isWordRune(r) {
+			i += n
+			continue
+		}
+		j, leetish, letters := i, false, false
+		for j < len(t) {
+			r, n := rune(t[j]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(t[j:])
+			}
+			if !isWordRune(r) {
+				break
+			}
+			switch {
+			case r >= 'a' && r <= 'z' || r >= utf8.RuneSelf && unicode.IsLetter(r):
+				letters = true
+			case strings.ContainsRune("013457@$", r):
+				leetish = true
+			}
+			j += n
+		}
+		w := t[i:j]
+		if letters && leetish {
 			w = leet.Replace(w)
 		}
-		ws[i] = strings.Trim(w, "@$")
+		if w = strings.Trim(w, "@$"); w != "" {
+			ws = append(ws, w)
+		}
+		i = j
 	}
-	return slices.DeleteFunc(ws, func(w string) bool { return w == "" })
+	return ws
 }
 
-// shingles hashes each run of shingleWords words of folded text.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r == '@' || r == '$'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// shingles hashes each run of shingleWords words of folded text: each
+// word hashed once, a shingle's hash folded from its words' (no string is
+// built per shingle).
 func shingles(t string) []uint64 {
 	ws := words(t)
 	if len(ws) < shingleWords {
 		return nil
 	}
+	wh := make([]uint64, len(ws))
+	for i, w := range ws {
+		wh[i] = hash("w", w)
+	}
 	out := make([]uint64, 0, len(ws)-shingleWords+1)
 	for i := 0; i+shingleWords <= len(ws); i++ {
-		out = append(out, hash("s", strings.Join(ws[i:i+shingleWords], " ")))
+		h := uint64(shingleWords)
+		for _, x := range wh[i : i+shingleWords] {
+			h = bits.RotateLeft64(h, 23)*0x9e3779b97f4a7c15 ^ x
+		}
+		out = append(out, h)
 	}
 	return out
 }
@@ -164,44 +211,183 @@ func hash(kind, s string) uint64 {
 }
 
 // segments splits folded text into sentences: at line ends, and at ".",
-// "!" or "?" followed by a space (not the dots of an address).
-var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
-
+// "!" or "?" followed by white space (not the dots of an address).
 func segments(t string) []string {
-	return slices.DeleteFunc(sentenceEnd.Split(t, -1), func(s string) bool { return strings.TrimSpace(s) == "" })
-}
-
-var (
-	urlRE    = regexp.MustCompile(`(?:https?|ftp)://([a-z0-9.-]+)(/[^\s"'<>()\[\]{}]*)?`)
-	mailRE   = regexp.MustCompile(`[a-z0-9._%+-]+@([a-z0-9-]+\.)+[a-z]{2,}`)
-	hostRE   = regexp.MustCompile(`\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|ru|cn|top|site|online|me|ai|sh|tk|cc|to|ly|gg|link|click)\b`)
-	numberRE = regexp.MustCompile(`\b\d[\d -]{6,}\d\b`)
-	walletRE = regexp.MustCompile(`\b(?:0x[0-9a-f]{40}|[13][a-km-z1-9]{25,34}|bc1[a-z0-9]{25,60})\b`)
-)
-
-// keysOf hashes what a folded sentence names that an attack needs to
-// keep to work.
-func keysOf(seg string) []uint64 {
-	var ks []uint64
-	for _, m := range urlRE.FindAllStringSubmatch(seg, -1) {
-		ks = append(ks, hash("h", strings.TrimSuffix(m[1], ".")))
-		if p := strings.TrimRight(m[2], ".,;:!?"); len(p) > 1 {
-			ks = append(ks, hash("u", m[1]+p))
+	var out []string
+	start := 0
+	cut := func(end, next int) {
+		if seg := t[start:end]; strings.TrimSpace(seg) != "" {
+			out = append(out, seg)
+		}
+		start = next
+	}
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '\n':
+			cut(i, i+1)
+		case (c == '.' || c == '!' || c == '?') && i+1 < len(t) && isSpace(t[i+1]):
+			cut(i, i+1)
 		}
 	}
-	for _, m := range mailRE.FindAllString(seg, -1) {
-		ks = append(ks, hash("e", m))
-	}
-	for _, m := range hostRE.FindAllString(seg, -1) {
-		ks = append(ks, hash("h", m))
-	}
-	for _, m := range numberRE.FindAllString(seg, -1) {
-		ks = append(ks, hash("n", strings.NewReplacer(" ", "", "-", "").Replace(m)))
-	}
-	for _, m := range walletRE.FindAllString(seg, -1) {
-		ks = append(ks, hash("w", m))
-	}
+	cut(len(t), len(t))
+	return out
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// keysOf hashes what a folded sentence names that an attack needs to
+// keep to work: hosts and links, mail addresses, long numbers (accounts,
+// phones), wallet addresses. It reads the sentence once, a token at a
+// time, so a result of clean prose costs little to look through.
+func keysOf(seg string) []uint64 {
+	var ks []uint64
+	eachToken(seg, func(tok string) { ks, _ = tokenKeys(ks, tok) })
+	ks = numberKeys(ks, seg)
 	return slices.Compact(slices.Sorted(slices.Values(ks)))
+}
+
+// eachToken calls fn with each run of address bytes in seg, trailing
+// punctuation cut.
+func eachToken(seg string, fn func(tok string)) {
+	for i := 0; i < len(seg); {
+		if !isTokenByte(seg[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(seg) && isTokenByte(seg[j]) {
+			j++
+		}
+		fn(strings.TrimRight(seg[i:j], ".,;:!?-_=&#%+/"))
+		i = j
+	}
+}
+
+// isTokenByte: the bytes of an address, a link or a number.
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("._%+-@:/?=&#~", c) >= 0
+}
+
+// Kinds of token tokenKeys finds.
+const (
+	kindNone = iota
+	kindURL
+	kindMail
+	kindHost
+	kindWallet
+)
+
+func tokenKeys(ks []uint64, tok string) ([]uint64, int) {
+	if len(tok) < 26 && strings.IndexAny(tok, ".@:") < 0 {
+		return ks, kindNone // a plain word: no address, and too short for a wallet
+	}
+	for _, scheme := range []string{"https://", "http://", "ftp://"} {
+		if rest, ok := strings.CutPrefix(tok, scheme); ok {
+			host, path, _ := strings.Cut(rest, "/")
+			host, _, _ = strings.Cut(host, "?")
+			if host = strings.TrimSuffix(host, "."); host == "" {
+				return ks, kindNone
+			}
+			ks = append(ks, hash("h", host))
+			if path != "" {
+				ks = append(ks, hash("u", host+"/"+path))
+			}
+			return ks, kindURL
+		}
+	}
+	if local, domain, ok := strings.Cut(tok, "@"); ok {
+		if local != "" && isHost(domain) {
+			return append(ks, hash("e", tok), hash("h", domain)), kindMail
+		}
+		return ks, kindNone
+	}
+	switch {
+	case isHost(tok):
+		return append(ks, hash("h", tok)), kindHost
+	case isWallet(tok):
+		return append(ks, hash("w", tok)), kindWallet
+	}
+	return ks, kindNone
+}
+
+// notHosts are the endings of file names, which look like host names
+// ("notes.txt") but name nothing an attack could send data to.
+var notHosts = map[string]bool{"txt": true, "md": true, "json": true, "yaml": true, "yml": true, "toml": true,
+	"ini": true, "cfg": true, "conf": true, "env": true, "lock": true, "log": true, "csv": true, "xml": true,
+	"html": true, "htm": true, "css": true, "js": true, "ts": true, "py": true, "go": true, "rs": true, "rb": true,
+	"java": true, "sh": true, "sql": true, "pdf": true, "png": true, "jpg": true, "jpeg": true, "gif": true,
+	"svg": true, "zip": true, "gz": true, "tar": true, "tgz": true, "exe": true, "dll": true, "so": true,
+	"bak": true, "tmp": true, "pem": true, "key": true, "pub": true, "crt": true}
+
+// isHost reports whether tok is a host name: dot-separated labels of
+// letters, digits and hyphens, ending in a top-level label of letters.
+func isHost(tok string) bool {
+	dots, label := 0, 0
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '.':
+			if label == 0 {
+				return false
+			}
+			dots, label = dots+1, 0
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-':
+			label++
+		default:
+			return false
+		}
+	}
+	tld := tok[strings.LastIndexByte(tok, '.')+1:]
+	if dots == 0 || len(tld) < 2 || strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
+	}
+	// A country code, or a common generic ending: code is full of dotted
+	// names (np.random, self.assert) that end in neither.
+	return len(tld) == 2 && !notHosts[tld] || hostEndings[tld]
+}
+
+var hostEndings = map[string]bool{"com": true, "net": true, "org": true, "info": true, "biz": true, "dev": true,
+	"app": true, "xyz": true, "top": true, "site": true, "online": true, "link": true, "click": true, "live": true,
+	"cloud": true, "tech": true, "pro": true, "shop": true, "store": true, "email": true, "zip": true, "mov": true,
+	"example": true, "test": true, "local": true, "internal": true, "onion": true, "gov": true, "edu": true}
+
+// isWallet reports whether tok is shaped as a cryptocurrency address:
+// Ethereum's 0x and 40 hex digits, bech32's bc1, or base58 from 1 or 3.
+func isWallet(tok string) bool {
+	switch {
+	case strings.HasPrefix(tok, "0x"):
+		return len(tok) == 42 && strings.Trim(tok[2:], "0123456789abcdef") == ""
+	case strings.HasPrefix(tok, "bc1"):
+		return len(tok) >= 28 && len(tok) <= 63 && strings.Trim(tok[3:], "abcdefghijklmnopqrstuvwxyz0123456789") == ""
+	case len(tok) >= 26 && len(tok) <= 35 && (tok[0] == '1' || tok[0] == '3'):
+		// base58, lower-cased by fold: no 0, l; both cases of the rest.
+		return strings.Trim(tok, "123456789abcdefghijkmnopqrstuvwxyz") == ""
+	}
+	return false
+}
+
+// numberKeys adds each run of at least 8 digits, perhaps grouped by single
+// spaces or hyphens (an account, a card, a phone number), as its digits.
+func numberKeys(ks []uint64, seg string) []uint64 {
+	var digits []byte
+	flush := func() {
+		if len(digits) >= 8 {
+			ks = append(ks, hash("n", string(digits)))
+		}
+		digits = digits[:0]
+	}
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = append(digits, c)
+		case (c == ' ' || c == '-') && len(digits) > 0 && i+1 < len(seg) && seg[i+1] >= '0' && seg[i+1] <= '9':
+			// a separator inside a group
+		default:
+			flush()
+		}
+	}
+	flush()
+	return ks
 }
 
 var (
@@ -214,8 +400,13 @@ var (
 // numbers it holds (none, one, more), and whether it has markup or a long
 // encoded run.
 func shape(seg string) uint64 {
+	var kinds [kindWallet + 1]int
+	eachToken(seg, func(tok string) {
+		_, k := tokenKeys(nil, tok)
+		kinds[k] = min(kinds[k]+1, 2)
+	})
 	count := func(re *regexp.Regexp) int { return min(len(re.FindAllStringIndex(seg, 3)), 2) }
-	f := []int{bits.Len(uint(len(words(seg)))), count(urlRE), count(mailRE), count(numberRE), count(walletRE),
+	f := []int{bits.Len(uint(len(words(seg)))), kinds[kindURL], kinds[kindMail], min(len(numberKeys(nil, seg)), 2), kinds[kindWallet],
 		count(markupRE), count(encodedRE)}
 	var b strings.Builder
 	for _, v := range f {

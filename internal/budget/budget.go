@@ -14,8 +14,11 @@
 package budget
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/flowd-dev/flowd/internal/cputime"
 )
 
 // clockEvery is how much work passes between looks at the clock: reading
@@ -24,20 +27,62 @@ const clockEvery = 1 << 16
 
 // Budget is the time and work one message's checks may take. A nil
 // *Budget is unlimited. It is safe for concurrent use.
+//
+// A check's time is two things. Its own work (For's own) is measured in
+// CPU time of the thread the check runs on (Start), so that neither the
+// waits for other work (Wait: a session's earlier results being recorded)
+// nor other checks that keep the CPU busy make a check run out. And all of
+// it, from the message's arrival, waits included, ends by a bound on the
+// clock (For's bound, Until's deadline), however busy the machine.
 type Budget struct {
-	deadline time.Time // zero: no deadline
-	limit    int64     // most work units; 0: no limit
-	spent    atomic.Int64
-	checked  atomic.Int64 // spent at the last look at the clock
-	out      atomic.Bool
+	bound time.Time     // zero: none
+	own   time.Duration // 0: none
+	limit int64         // most work units; 0: no limit
+
+	mu      sync.Mutex
+	clock   cputime.Clock // the check's thread's clock, once Start bound it
+	started time.Duration // clock at Start
+	since   time.Time     // before Start: own time counts on the wall clock from here
+	waited  time.Duration // waits while own time counts on a wall clock
+
+	spent   atomic.Int64
+	checked atomic.Int64 // spent at the last look at the clock
+	out     atomic.Bool
+	overdue atomic.Bool // it ran out at bound, or a wait came back undone
 }
 
 // Until returns a budget that runs out at deadline.
-func Until(deadline time.Time) *Budget { return &Budget{deadline: deadline} }
+func Until(deadline time.Time) *Budget { return &Budget{bound: deadline} }
+
+// For returns a budget for a check whose own work may take own, and which
+// ends by bound, waits included. Own time is CPU time of the check's
+// thread once the check calls Start, wall time until then.
+func For(own time.Duration, bound time.Time) *Budget {
+	return &Budget{own: own, bound: bound, since: time.Now()}
+}
 
 // Work returns a budget that runs out after limit units of work, whatever
 // the clock says; limit <= 0 never runs out. Tests use it to count.
 func Work(limit int64) *Budget { return &Budget{limit: limit} }
+
+// Start binds the check's own time to the CPU time of the calling
+// goroutine's thread, which it locks until the returned func is called:
+// the check runs on this goroutine, and calls Spend from it. Where the OS
+// cannot tell a thread's CPU time, own time stays on the wall clock,
+// waits not counted.
+func (b *Budget) Start() (stop func()) {
+	if b == nil || b.own == 0 {
+		return func() {}
+	}
+	clock, unlock := cputime.Lock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if clock.CPU {
+		b.own -= time.Since(b.since) - b.waited // what it took before, on the wall clock
+		b.clock, b.started = clock, clock.Now()
+	}
+	return unlock
+}
 
 // Spend reports n units of work and returns whether the budget still
 // holds. A matcher calls it every few thousand units at most, and stops
@@ -54,9 +99,9 @@ func (b *Budget) Spend(n int) bool {
 		b.out.Store(true)
 		return false
 	}
-	if !b.deadline.IsZero() && s-b.checked.Load() >= clockEvery {
+	if s-b.checked.Load() >= clockEvery && (!b.bound.IsZero() || b.own > 0) {
 		b.checked.Store(s)
-		if !time.Now().Before(b.deadline) {
+		if b.late() || b.ownSpent() {
 			b.out.Store(true)
 			return false
 		}
@@ -64,12 +109,69 @@ func (b *Budget) Spend(n int) bool {
 	return true
 }
 
-// Exhausted reports whether the budget ran out, looking at the clock.
+// late reports whether the bound has passed, and marks the budget overdue.
+func (b *Budget) late() bool {
+	if b.bound.IsZero() || time.Now().Before(b.bound) {
+		return false
+	}
+	b.overdue.Store(true)
+	return true
+}
+
+// ownSpent reports whether the check's own time is spent. Read on the
+// check's goroutine (Spend), where the thread's clock is the check's.
+func (b *Budget) ownSpent() bool {
+	if b.own == 0 {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.clock.CPU {
+		return b.clock.Now()-b.started >= b.own
+	}
+	return time.Since(b.since)-b.waited >= b.own
+}
+
+// Wait runs wait, a wait for work the check needs done by others first,
+// outside the check's own time. wait is handed the budget's bound (zero:
+// none), by which it must return, and reports whether what it waited for
+// was done; Wait returns that. A wait that came back undone leaves the
+// budget out and overdue.
+func (b *Budget) Wait(wait func(until time.Time) bool) bool {
+	if b == nil {
+		return wait(time.Time{})
+	}
+	start := time.Now()
+	done := wait(b.bound)
+	b.mu.Lock()
+	b.waited += time.Since(start)
+	b.mu.Unlock()
+	if !done {
+		b.overdue.Store(true)
+		b.out.Store(true)
+	}
+	return done
+}
+
+// Due is the budget's bound on the clock; zero: none.
+func (b *Budget) Due() time.Time {
+	if b == nil {
+		return time.Time{}
+	}
+	return b.bound
+}
+
+// Overdue reports whether the budget ran out at its bound (or a wait came
+// back undone) rather than on the check's own time or work.
+func (b *Budget) Overdue() bool { return b != nil && (b.overdue.Load() || b.late()) }
+
+// Exhausted reports whether the budget ran out, looking at the clock for
+// the bound; the check's own time is looked at by Spend.
 func (b *Budget) Exhausted() bool {
 	if b == nil {
 		return false
 	}
-	if !b.out.Load() && !b.deadline.IsZero() && !time.Now().Before(b.deadline) {
+	if !b.out.Load() && b.late() {
 		b.out.Store(true)
 	}
 	return b.out.Load()

@@ -36,3 +36,38 @@ func TestNilIsUnlimited(t *testing.T) {
 	assert.False(t, b.Exhausted())
 	assert.Zero(t, b.Spent())
 }
+
+// A check's own time is its CPU time: waiting, it does not run out, and
+// its bound on the clock ends it however little CPU it used.
+func TestOwnTimeIsCPUTime(t *testing.T) {
+	bound := time.Now().Add(time.Hour)
+	b := For(10*time.Millisecond, bound)
+	stop := b.Start()
+	ok := b.Wait(func(until time.Time) bool {
+		assert.Equal(t, bound, until, "the wait is handed the bound")
+		time.Sleep(30 * time.Millisecond) // off the CPU, past the check's own time
+		return true
+	})
+	assert.True(t, ok)
+	assert.True(t, b.Spend(clockEvery), "a wait is not the check's own time")
+	for start := time.Now(); time.Since(start) < 10*time.Second && b.Spend(clockEvery); {
+	}
+	assert.True(t, b.Exhausted(), "work on the CPU spends it")
+	assert.False(t, b.Overdue(), "its own time ran out, not the bound")
+	stop()
+
+	assert.False(t, For(time.Hour, bound).Wait(func(time.Time) bool { return false }), "Wait says what the wait found")
+}
+
+// A wait that comes back undone, or a bound that passed, leaves the
+// budget out and overdue.
+func TestOverdue(t *testing.T) {
+	b := For(time.Hour, time.Now().Add(time.Hour))
+	b.Wait(func(time.Time) bool { return false })
+	assert.True(t, b.Exhausted())
+	assert.True(t, b.Overdue())
+
+	late := For(time.Hour, time.Now().Add(-time.Second))
+	assert.True(t, late.Exhausted())
+	assert.True(t, late.Overdue())
+}

@@ -104,6 +104,7 @@ type Flow struct {
 	SessionIdleTimeout   Duration `toml:"session_idle_timeout"`
 	MaxMemoryBytes       int      `toml:"max_memory_bytes"`
 	CheckBudget          Duration `toml:"check_budget"`
+	WaitBudget           Duration `toml:"wait_budget"`
 }
 
 // Injection configures prompt-injection scanning of tool output, the

@@ -55,6 +55,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			SessionIdleTimeout:   Duration{30 * time.Minute},
 			MaxMemoryBytes:       256 << 20,
 			CheckBudget:          Duration{2 * time.Second},
+			WaitBudget:           Duration{30 * time.Second},
 		},
 		Injection: Injection{
 			Enabled:         true,

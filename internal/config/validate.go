@@ -83,6 +83,7 @@ func (c *Config) validate() []fieldError {
 	v.positiveDuration("flow.session_idle_timeout", c.Flow.SessionIdleTimeout)
 	v.positiveInt("flow.max_memory_bytes", c.Flow.MaxMemoryBytes)
 	v.positiveDuration("flow.check_budget", c.Flow.CheckBudget)
+	v.positiveDuration("flow.wait_budget", c.Flow.WaitBudget)
 
 	v.oneOf("ui.enabled", c.UI.Enabled, []string{UIAuto, UIOn, UIOff})
 	if c.UI.Port < 0 || c.UI.Port > 65535 {

@@ -358,6 +358,18 @@ type view struct {
 // encoding. Its work is reported to b (nil: unlimited); when b runs out,
 // Find stops and complete is false.
 func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, complete bool) {
+	return x.find(text, b, false)
+}
+
+// FindCanonical is Find of text in a canonical form that keeps only
+// lower-case letters and digits: the base64 views are not read there,
+// since lower-casing leaves nothing of what base64 encoded (hex, single
+// case, survives).
+func (x *SecretIndex) FindCanonical(text []byte, b *budget.Budget) (found []SecretMatch, complete bool) {
+	return x.find(text, b, true)
+}
+
+func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found []SecretMatch, complete bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if len(x.byValue) == 0 {
@@ -439,7 +451,7 @@ func (x *SecretIndex) Find(text []byte, b *budget.Budget) (found []SecretMatch, 
 			return out, false
 		}
 	}
-	for _, d := range decodedViews(v) {
+	for _, d := range decodedViews(v, !canonical) {
 		if !search(d) {
 			return out, false
 		}
@@ -470,8 +482,9 @@ func plain(enc Encoding) bool { return enc == EncRaw || enc == EncJSON || enc ==
 // secret inside an encoded blob is a substring of one of them, wherever it
 // lies in the blob. A run goes on over line breaks (and the indentation
 // after them): blobs are wrapped. Bytes that do not decode become 0, which
-// no secret holds. Their total length is at most twice text's.
-func decodedViews(text []byte) []view {
+// no secret holds. Their total length is at most twice text's. Without
+// b64, only the hex views.
+func decodedViews(text []byte, b64s bool) []view {
 	var hexV [2][]byte
 	var b64 [2][4][]byte // standard, URL alphabet; by alignment
 	var buf []byte       // a run's characters, when it goes over line breaks
@@ -535,7 +548,7 @@ func decodedViews(text []byte) []view {
 		// A run of hex digits only is hex: the base64 of a secret in
 		// printable characters is not made of hex digits.
 		for a := range 4 {
-			if hexOnly {
+			if hexOnly || !b64s {
 				break
 			}
 			if b64[alpha][a] == nil {

@@ -475,12 +475,30 @@ func (s *Session) scan(o *Origin, text string) {
 
 // Wait returns once every result announced with Begin is recorded: its
 // fingerprints in the index, its secrets found and indexed.
-func (s *Session) Wait() {
+func (s *Session) Wait() { s.WaitUntil(time.Time{}) }
+
+// WaitUntil is Wait that gives up at until (zero: never), and reports
+// whether every result was recorded by then.
+func (s *Session) WaitUntil(until time.Time) bool {
+	if !until.IsZero() {
+		// The cond has no timeout of its own: a broadcast at until wakes
+		// the loop below to look at the clock.
+		t := time.AfterFunc(time.Until(until), func() {
+			s.mu.Lock()
+			s.cond.Broadcast()
+			s.mu.Unlock()
+		})
+		defer t.Stop()
+	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	for s.pending > 0 {
+		if !until.IsZero() && !time.Now().Before(until) {
+			return false
+		}
 		s.cond.Wait()
 	}
-	s.mu.Unlock()
+	return true
 }
 
 // Taint marks the session as exposed to untrusted content that tries to
@@ -564,6 +582,10 @@ type Analysis struct {
 	// Unfinished: the check ran out of its budget before it read all of
 	// the arguments; what it found is all there is.
 	Unfinished bool `json:"unfinished,omitempty"`
+	// Overdue: the check was unfinished because the call waited too long
+	// in all, from its arrival (flow.wait_budget): for its turn, for the
+	// session's earlier results to be recorded, or for the CPU.
+	Overdue bool `json:"overdue,omitempty"`
 	// Forgotten: the session's origins were dropped to keep within
 	// flow.max_memory_bytes, so the call is rated as carrying internal data.
 	Forgotten bool `json:"forgotten,omitempty"`
@@ -637,7 +659,12 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			argSecrets = append(argSecrets, found...)
 		}
 	}
-	s.Wait()
+	// The results the session received before this call are waited for,
+	// outside the check's own time and within the budget's bound: a check
+	// that could not wait for them all is unfinished.
+	if complete {
+		complete = b.Wait(s.WaitUntil)
+	}
 	s.mu.Lock()
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()
@@ -667,7 +694,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				continue
 			}
 			var hits []fingerprint.SecretMatch
-			hits, complete = sec.Find(c, b)
+			hits, complete = sec.FindCanonical(c, b)
 			for _, h := range hits {
 				h.Encoding = EncCanonical
 				secretHits = append(secretHits, h)
@@ -695,6 +722,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	var a Analysis
 	a.Risk = RiskNone
 	a.Unfinished = !complete
+	a.Overdue = !complete && b.Overdue()
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		o := s.origins[h.Secret]

@@ -36,8 +36,10 @@ type Call struct {
 	// Lifecycle: the message is one of the protocol's own that carries no
 	// user data (policy.Call.Lifecycle).
 	Lifecycle bool
-	// Received is when the call arrived: its check budget
-	// (flow.check_budget) runs from then. Zero: from now.
+	// Received is when the call arrived: the wait for its turn and for
+	// its session's earlier results (flow.wait_budget) runs from then.
+	// Zero: from now. Its own check (flow.check_budget) runs from the
+	// start of the check, the wait for the results not counted.
 	Received time.Time
 	// Bounded: only the first shim.max_inspect_bytes of Args are read, as
 	// for a message a shim relays; what is past them counts as not
@@ -103,14 +105,18 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			extra = extra[:limit-len(args)]
 		}
 	}
-	// The whole check, from the call's arrival, fits in flow.check_budget:
-	// a check that runs out denies a call that could leave, rather than
-	// hold it and the messages behind it for as long as it takes.
-	start := in.Received
-	if start.IsZero() {
-		start = time.Now()
+	// The check's own work fits in flow.check_budget, and the waits for
+	// other messages (its turn, the session's earlier results being
+	// recorded) end by flow.wait_budget from the call's arrival: a check
+	// that runs out of either denies a call that could leave, rather than
+	// hold it and the messages behind it for as long as it takes. Apart,
+	// so that a call is not denied because other sessions were slow.
+	start := time.Now()
+	arrived := in.Received
+	if arrived.IsZero() {
+		arrived = start
 	}
-	deadline := start.Add(set.Cfg.Flow.CheckBudget.Duration)
+	checkBudget, waitBound := set.Cfg.Flow.CheckBudget.Duration, arrived.Add(set.Cfg.Flow.WaitBudget.Duration)
 	// What the closures below read, copied: a closure over in would move
 	// it to the heap on every call.
 	server, tool, class := in.Server, in.Tool, in.Class
@@ -150,14 +156,15 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		pc.Shared = facts.shared
 	}
 	if pc.External || pc.Shared != "" {
-		b := budget.Until(deadline)
-		r := checkWithin(deadline, func() checked {
+		b := budget.For(checkBudget, waitBound)
+		r := checkWithin(b, func() checked {
+			defer b.Start()() // its own time is its thread's CPU time
 			// The views and the host search do not look at the budget
-			// (they are linear, a few ms a MB); a check past its deadline
+			// (they are linear, a few ms a MB); a check past its bound
 			// goes no further, rather than use the CPU the next message needs.
 			v, endpoint := inspect(args, extra, set.Rules.SuspiciousEndpoints)
 			if b.Exhausted() {
-				return unfinished
+				return overdue
 			}
 			return checked{endpoint: endpoint, analysis: sess.CheckWith(server, tool, class, args, extra, v, b)}
 		})
@@ -168,9 +175,14 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			// (internal data written locally) do not.
 			pc.FlowType, pc.Sources = "", nil
 		}
-		if pc.Unfinished = out.Analysis.Unfinished; pc.Unfinished {
-			j.Log.Warn("call denied: its check ran out of flow.check_budget", "server", in.Server, "tool", in.Tool,
-				"args_bytes", len(in.Args), "budget", set.Cfg.Flow.CheckBudget.Duration, "spent", time.Since(start))
+		pc.Unfinished, pc.Overdue = out.Analysis.Unfinished, out.Analysis.Overdue
+		switch {
+		case pc.Overdue:
+			j.Log.Warn("call unfinished: it waited too long, in all, for other messages or the CPU (flow.wait_budget)", "server", in.Server, "tool", in.Tool,
+				"args_bytes", len(in.Args), "wait_budget", set.Cfg.Flow.WaitBudget.Duration, "since_arrival", time.Since(arrived))
+		case pc.Unfinished:
+			j.Log.Warn("call unfinished: its check ran out of flow.check_budget", "server", in.Server, "tool", in.Tool,
+				"args_bytes", len(in.Args), "budget", checkBudget, "spent", time.Since(start), "since_arrival", time.Since(arrived))
 		}
 	} else {
 		views, pc.Endpoint = inspect(args, extra, set.Rules.SuspiciousEndpoints)
@@ -209,12 +221,13 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	// What finish reads, copied: a closure over pc would move it to the
 	// heap on every call.
 	analysed, endpoint := pc.External || pc.Shared != "", pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
-	checkBudget := set.Cfg.Flow.CheckBudget.Duration
 	finish := func() {
 		if !analysed {
 			// For the log only: a call to an internal destination is not
 			// held up, and its check has a budget of its own.
-			out.Analysis = sess.CheckWith(server, tool, class, args, extra, views, budget.Until(time.Now().Add(checkBudget)))
+			b := budget.For(checkBudget, waitBound)
+			defer b.Start()()
+			out.Analysis = sess.CheckWith(server, tool, class, args, extra, views, b)
 		}
 		switch {
 		case endpoint:
@@ -262,27 +275,28 @@ type checked struct {
 	analysis flow.Analysis
 }
 
-// checkWithin runs check and returns what it found, or, once deadline has
-// passed, an unfinished analysis: the matchers stop at their next look at
-// the budget (which has the same deadline), but a stage that does not look
-// at it (a long fingerprint match) must not hold the verdict past the
-// shim's verdict_timeout either. A check left behind finishes on its own
-// and is dropped.
-func checkWithin(deadline time.Time, check func() checked) checked {
+// checkWithin runs check and returns what it found, or, once b's bound
+// has passed (flow.wait_budget from the call's arrival), an unfinished
+// analysis: the matchers stop at their next look at the budget, but a
+// stage that does not look at it (a long fingerprint match), a wait, or
+// a CPU that other work keeps busy must not hold the verdict either. A
+// check left behind finishes on its own and is dropped.
+func checkWithin(b *budget.Budget, check func() checked) checked {
 	done := make(chan checked, 1)
 	go func() { done <- check() }()
-	t := time.NewTimer(time.Until(deadline))
+	t := time.NewTimer(time.Until(b.Due()))
 	defer t.Stop()
 	select {
 	case r := <-done:
 		return r
 	case <-t.C:
-		return unfinished
+		return overdue
 	}
 }
 
-// unfinished is what a check that ran out of its budget found.
-var unfinished = checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true}}
+// overdue is what a check found that had not finished by its budget's
+// bound.
+var overdue = checked{analysis: flow.Analysis{Risk: flow.RiskHigh, Unfinished: true, Overdue: true}}
 
 // ReadThenSendWindow is how long after a session reads a credential a
 // call that reaches the network falls under policy.read_then_send.

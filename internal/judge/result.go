@@ -149,7 +149,7 @@ const KnownAttackRule = "known_attack"
 // deserves: flagged, or blocked when the attack was. It reports whether
 // content matched one.
 func (j *Judge) knownAttack(set *Settings, in Result, r *injection.Result) bool {
-	if j.Attacks == nil || !set.Cfg.Injection.KnownAttacks.Enabled {
+	if j.Attacks == nil || !set.Cfg.Injection.KnownAttacks.Enabled || j.Attacks.Len() == 0 {
 		return false
 	}
 	m, ok := j.Attacks.Match(flow.Strings(in.Content, attackprint.MaxText))

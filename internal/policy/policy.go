@@ -123,6 +123,9 @@ type Call struct {
 	// Unfinished: the check ran out of time (flow.check_budget) before it
 	// had read all of the arguments; the findings above are partial.
 	Unfinished bool
+	// Overdue: the check was unfinished because the call waited too long
+	// in all (flow.wait_budget), not because of its own work.
+	Overdue bool
 
 	// Command is the worst finding about a command line the call runs
 	// (a hook's Bash, an MCP tool's shell or code argument, a script
@@ -186,6 +189,10 @@ type Decision struct {
 // not check in time, do not go to a destination that can send them out.
 func (r Rules) Decide(c Call) Decision {
 	d := r.decide(c)
+	if c.Unfinished && c.Overdue && c.External && !c.Lifecycle && d.Action != Deny {
+		return Decision{Action: Deny, Rule: OverdueRule,
+			Reason: fmt.Sprintf("could not finish checking this call in time (flow.wait_budget: it waited too long for other messages or the CPU); arguments to %s that flowd has not checked do not leave", dest(c))}
+	}
 	if c.Unfinished && c.External && !c.Lifecycle && d.Action != Deny {
 		return Decision{Action: Deny, Rule: UnfinishedRule,
 			Reason: fmt.Sprintf("could not finish checking this call in time (flow.check_budget); arguments to %s that flowd has not checked do not leave", dest(c))}
@@ -223,6 +230,10 @@ const KeyReadRule = "read_then_send.key_material"
 // UnfinishedRule names the decision on arguments flowd could not check in
 // time.
 const UnfinishedRule = "flow.check_budget"
+
+// OverdueRule names the decision on arguments flowd could not check
+// because the call waited too long in all.
+const OverdueRule = "flow.wait_budget"
 
 func (r Rules) decide(c Call) Decision {
 	if c.Endpoint != "" {

@@ -285,9 +285,18 @@ func tokenViews(text []byte) ([][]byte, bool) {
 			for k := len(tok) - 1; k >= 0; k-- {
 				rev = append(rev, tok[k])
 			}
+			lower := false
 			for _, c := range tok {
 				rot = append(rot, rot13(c))
-				up = append(up, upper(c))
+				lower = lower || c >= 'a' && c <= 'z'
+			}
+			// A token without a lower-case letter is its own upper case:
+			// the text holds it already, byte for byte.
+			if lower {
+				for _, c := range tok {
+					up = append(up, upper(c))
+				}
+				up = append(up, '\n')
 			}
 			if doubled(tok) {
 				// aaKKIIAA…: each character written twice.
@@ -296,12 +305,15 @@ func tokenViews(text []byte) ([][]byte, bool) {
 				}
 				up = append(up, '\n')
 			}
-			rev, rot, up = append(rev, '\n'), append(rot, '\n'), append(up, '\n')
+			rev, rot = append(rev, '\n'), append(rot, '\n')
 		}
 		start = -1
 	}
 	if rev == nil {
 		return nil, false
+	}
+	if up == nil {
+		return [][]byte{rev, rot}, true
 	}
 	return [][]byte{rev, rot, up}, true
 }
