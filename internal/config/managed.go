@@ -194,6 +194,7 @@ var managedRules = map[string]bound{
 	"flow.session_idle_timeout":    number(true, "it may only be made longer (sessions remembered longer)"),
 	"flow.max_memory_bytes":        number(true, "it may only be raised (results forgotten later)"),
 	"flow.check_budget":            fixed,
+	"flow.wait_budget":             fixed,
 
 	"injection.enabled":               stricterTrue,
 	"injection.max_field_bytes":       number(true, "it may only be raised (more of each field scanned)"),
