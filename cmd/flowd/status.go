@@ -14,6 +14,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/syslogexport"
@@ -130,29 +131,43 @@ func cmdConfig(args []string) error {
 		return configApply(args[1:], os.Stdout, openTTY)
 	}
 	fl := newFlags("flowd config")
+	effective := fl.Bool("effective", false, "with show: print every value in force and where it came from")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: flowd config default      print the default config\n"+
-			"       flowd config check [FILE]   check a config file, reporting every problem (default FILE: %s)\n"+
-			"       flowd config apply          apply the config held back because it lowers protection (asks your approval passphrase)\n", paths.ConfigFile())
+			"       flowd config check [FILE]   check a config file, reporting every problem and every key that weakens the machine's managed policy (%[2]s) (default FILE: %[1]s)\n"+
+			"       flowd config show --effective [FILE]\n"+
+			"                                   print every value FILE and the managed policy put in force, each with its source: default, user file or managed file\n"+
+			"       flowd config apply          apply the config held back because it lowers protection (asks your approval passphrase)\n", paths.ConfigFile(), managed.Path())
 	}
 	pos, err := parseArgs(fl, args)
 	if err != nil {
 		return err
+	}
+	file := paths.ConfigFile()
+	if len(pos) == 2 {
+		file = pos[1]
 	}
 	switch {
 	case len(pos) == 1 && pos[0] == "default":
 		os.Stdout.Write(config.DefaultTOML())
 		return nil
 	case len(pos) >= 1 && len(pos) <= 2 && pos[0] == "check":
-		file := paths.ConfigFile()
-		if len(pos) == 2 {
-			file = pos[1]
-		}
-		if _, err := config.Load(file); err != nil {
+		if _, err := managed.Load(file, true); err != nil {
 			return err
 		}
 		fmt.Printf("%s: ok\n", file)
 		return nil
+	case len(pos) >= 1 && len(pos) <= 2 && pos[0] == "show":
+		if !*effective {
+			return usageError(fl, "flowd config show prints the config in force: say --effective")
+		}
+		// The user's file need not exist: the defaults are then in force.
+		e, err := managed.Load(file, len(pos) == 2)
+		if err != nil {
+			return err
+		}
+		_, err = e.WriteTo(os.Stdout)
+		return err
 	}
 	return usageError(fl, "unknown or incomplete subcommand %q", strings.Join(pos, " "))
 }

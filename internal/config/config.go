@@ -70,6 +70,8 @@ type UI struct {
 	Enabled string `toml:"enabled"`
 	// Port on 127.0.0.1; 0 picks a free one at each start.
 	Port int `toml:"port"`
+	// Metrics serves GET /metrics on the listener without a login.
+	Metrics bool `toml:"metrics"`
 }
 
 // UI.Enabled values.

@@ -51,6 +51,9 @@ func Weakened(old, new *Config) []string {
 		{"policy.internal_to_unknown", p.InternalToUnknown, q.InternalToUnknown},
 		{"policy.sensitive_data_external", p.SensitiveDataExternal, q.SensitiveDataExternal},
 		{"policy.ask_fallback", p.AskFallback, q.AskFallback},
+		{"policy.private_addresses", p.PrivateAddresses, q.PrivateAddresses},
+		{"policy.risky_commands", p.RiskyCommands, q.RiskyCommands},
+		{"policy.read_then_send", p.ReadThenSend, q.ReadThenSend},
 	} {
 		w.rank(k.key, k.old, k.new, actions, "a weaker action")
 	}

@@ -75,7 +75,7 @@ func (d *Daemon) hold(c *config.Config, changes []string, when string) *HeldErro
 	d.mu.Unlock()
 	err := &HeldError{Changes: changes}
 	d.log.Error("config held back at "+when+": "+err.Error(), "changes", changes, "digest", h.digest)
-	d.store.Append(activity.Record{Type: activity.TypeConfigHeld, Decision: "deny", RiskLevel: "high",
+	d.judge.Record(activity.Record{Type: activity.TypeConfigHeld, Decision: "deny", RiskLevel: "high",
 		Reason:  "a config that lowers protection waits for the approval passphrase (flowd config apply)",
 		Details: judge.MustJSON(map[string]any{"changes": changes, "digest": h.digest, "at": when})})
 	return err
@@ -194,7 +194,7 @@ func (d *Daemon) serveApplyConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	d.applyConfig(s)
 	d.log.Warn("config that lowers protection applied by the user", "changes", h.changes, "digest", h.digest)
-	d.store.Append(activity.Record{Type: activity.TypeConfigApplied, Decision: "allow",
+	d.judge.Record(activity.Record{Type: activity.TypeConfigApplied, Decision: "allow",
 		Reason:  "the user approved a config that lowers protection",
 		Details: judge.MustJSON(map[string]any{"changes": h.changes, "digest": h.digest})})
 	writeJSON(w, flowdclient.HeldConfig{Changes: h.changes, Digest: h.digest, Since: h.since})

@@ -28,6 +28,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/metrics"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -120,6 +121,8 @@ type Daemon struct {
 	stopping chan struct{}
 	// ui is the dashboard, nil when it is off.
 	ui *dashboard.Server
+	// metrics counts decisions for GET /metrics.
+	metrics *metrics.Metrics
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -441,6 +444,10 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		return nil, err
 	}
 	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
+	d.metrics = metrics.New(metrics.Sources{Activity: d.store.Stats,
+		Shims:    func() int { return len(d.hub.Shims(viewer{all: true}.sees)) },
+		Sessions: func() int { return len(shimSessions(d.hub.Shims(viewer{all: true}.sees))) }})
+	j.OnRecord = d.metrics.Observe
 	d.saveInForce(cfg)
 	if held != nil {
 		d.hold(o.Config, held, "start")
@@ -467,6 +474,6 @@ func (d *Daemon) sweep(ctx context.Context, done chan<- struct{}) {
 // (idle, or all of them when flowd stops).
 func (d *Daemon) summarise(now time.Time, all bool) {
 	for _, s := range d.flows.Expire(now, all) {
-		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: judge.MustJSON(s)})
+		d.judge.Record(activity.Record{Type: "flow_summary", Session: s.Session, Details: judge.MustJSON(s)})
 	}
 }
