@@ -37,3 +37,25 @@ func TestRunRefusesBadConfig(t *testing.T) {
 	assert.Error(t, err)
 	assert.Contains(t, string(out), "bad.toml:3")
 }
+
+// config show --effective prints every key in force with its source; the
+// machine under test has no managed policy (tests never write one to
+// /etc), so the sources are the defaults and the user file. The managed
+// file's part is tested in internal/managed with real files.
+func TestConfigShowEffective(t *testing.T) {
+	if _, err := os.Stat("/etc/flowd/managed.toml"); err == nil {
+		t.Skip("this machine has a managed policy, which would change every source")
+	}
+	user := filepath.Join(t.TempDir(), "config.toml")
+	require.NoError(t, os.WriteFile(user, []byte("[shim]\nfail_mode = \"closed\"\n[policy.tool_overrides]\nrm = \"deny\"\n"), 0o600))
+	out, err := exec.Command(flowdBin(t), "config", "show", "--effective", user).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Regexp(t, `(?m)^shim\.fail_mode = 'closed' +# user file$`, string(out))
+	assert.Regexp(t, `(?m)^policy\.tool_overrides\.rm = 'deny' +# user file$`, string(out))
+	assert.Regexp(t, `(?m)^policy\.default_action = 'allow' +# default$`, string(out))
+	assert.Contains(t, string(out), "bounded by the managed file (none)")
+
+	out, err = exec.Command(flowdBin(t), "config", "show", user).CombinedOutput()
+	assert.Error(t, err)
+	assert.Contains(t, string(out), "say --effective")
+}

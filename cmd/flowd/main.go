@@ -13,7 +13,7 @@
 //	flowd mcp
 //	flowd ui [--print]
 //	flowd passphrase set
-//	flowd config default | config check FILE | config apply
+//	flowd config default | config check FILE | config show --effective [FILE] | config apply
 //	flowd install [--user | --system] | uninstall [--purge] | start | stop | restart
 package main
 
@@ -42,7 +42,8 @@ commands:
   mcp        serve flowd's read-only MCP server on stdio, for a person's client or an auditor agent
   ui         open the dashboard in your browser (ui --print prints its one-time URL)
   passphrase set or change the approval passphrase that release and approve ask for: passphrase set
-  config     print the default config (config default), check a file (config check FILE), or apply one held back (config apply)
+  config     print the default config (config default), check a file (config check FILE), show the values in force
+             and their sources (config show --effective), or apply one held back (config apply)
   install    install flowd as a service, enabled and started: install [--user | --system]
   uninstall  stop and remove the service: uninstall [--purge] (--purge also removes the data)
   start, stop, restart

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -17,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/daemon"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/systemd"
@@ -133,7 +133,10 @@ func systemDefaults(fl *flag.FlagSet, cfgPath, socket, dataDir *string) {
 
 // reloadOnHUP reads the config file again on each SIGHUP. A file that
 // does not load leaves the config in force unchanged: a typo must not
-// take the firewall down or open it.
+// take the firewall down or open it. A file that weakens the machine's
+// managed policy is refused key by key: the managed values take effect
+// in place of the user's (an administrator who tightened the policy and
+// sent a SIGHUP gets what they asked for).
 func reloadOnHUP(ctx context.Context, hup <-chan os.Signal, d *daemon.Daemon, path string, fl *flag.FlagSet, log *slog.Logger) {
 	for {
 		select {
@@ -141,9 +144,12 @@ func reloadOnHUP(ctx context.Context, hup <-chan os.Signal, d *daemon.Daemon, pa
 			return
 		case <-hup:
 		}
-		cfg, err := readConfig(path, fl)
-		if err == nil {
-			err = d.Reload(cfg)
+		e, err := managed.Load(path, explicitConfig(fl))
+		if e != nil {
+			if err != nil {
+				log.Error("config weakens the machine's managed policy: those keys keep the managed values", "err", err)
+			}
+			err = d.Reload(e.Config)
 		}
 		if err != nil {
 			log.Error("config not reloaded; the previous config stays in force", "config", path, "err", err)
@@ -162,22 +168,17 @@ func answers(ctx context.Context, socket string) error {
 	return err
 }
 
-// loadConfig reads the config file. Only the default path may be missing:
-// a file named on the command line or in FLOWD_CONFIG must exist.
+// loadConfig reads the config file, bounded by the machine's managed
+// policy. Only the default path may be missing: a file named on the
+// command line or in FLOWD_CONFIG must exist. A file that weakens the
+// managed policy, and a managed policy that cannot be trusted, stop
+// flowd as an invalid file does.
 func loadConfig(path string, fl *flag.FlagSet) (*config.Config, error) {
-	cfg, err := readConfig(path, fl)
+	e, err := managed.Load(path, explicitConfig(fl))
 	if err != nil {
 		return nil, fmt.Errorf("refusing to start: %w", err)
 	}
-	return cfg, nil
-}
-
-func readConfig(path string, fl *flag.FlagSet) (*config.Config, error) {
-	cfg, err := config.Load(path)
-	if errors.Is(err, fs.ErrNotExist) && !explicitConfig(fl) {
-		return config.Default(), nil
-	}
-	return cfg, err
+	return e.Config, nil
 }
 
 func explicitConfig(fl *flag.FlagSet) bool {

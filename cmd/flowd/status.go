@@ -14,8 +14,10 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
+	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -129,29 +131,43 @@ func cmdConfig(args []string) error {
 		return configApply(args[1:], os.Stdout, openTTY)
 	}
 	fl := newFlags("flowd config")
+	effective := fl.Bool("effective", false, "with show: print every value in force and where it came from")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: flowd config default      print the default config\n"+
-			"       flowd config check [FILE]   check a config file, reporting every problem (default FILE: %s)\n"+
-			"       flowd config apply          apply the config held back because it lowers protection (asks your approval passphrase)\n", paths.ConfigFile())
+			"       flowd config check [FILE]   check a config file, reporting every problem and every key that weakens the machine's managed policy (%[2]s) (default FILE: %[1]s)\n"+
+			"       flowd config show --effective [FILE]\n"+
+			"                                   print every value FILE and the managed policy put in force, each with its source: default, user file or managed file\n"+
+			"       flowd config apply          apply the config held back because it lowers protection (asks your approval passphrase)\n", paths.ConfigFile(), managed.Path())
 	}
 	pos, err := parseArgs(fl, args)
 	if err != nil {
 		return err
+	}
+	file := paths.ConfigFile()
+	if len(pos) == 2 {
+		file = pos[1]
 	}
 	switch {
 	case len(pos) == 1 && pos[0] == "default":
 		os.Stdout.Write(config.DefaultTOML())
 		return nil
 	case len(pos) >= 1 && len(pos) <= 2 && pos[0] == "check":
-		file := paths.ConfigFile()
-		if len(pos) == 2 {
-			file = pos[1]
-		}
-		if _, err := config.Load(file); err != nil {
+		if _, err := managed.Load(file, true); err != nil {
 			return err
 		}
 		fmt.Printf("%s: ok\n", file)
 		return nil
+	case len(pos) >= 1 && len(pos) <= 2 && pos[0] == "show":
+		if !*effective {
+			return usageError(fl, "flowd config show prints the config in force: say --effective")
+		}
+		// The user's file need not exist: the defaults are then in force.
+		e, err := managed.Load(file, len(pos) == 2)
+		if err != nil {
+			return err
+		}
+		_, err = e.WriteTo(os.Stdout)
+		return err
 	}
 	return usageError(fl, "unknown or incomplete subcommand %q", strings.Join(pos, " "))
 }
@@ -187,8 +203,32 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if l := auditLine(st.Audit); l != "" {
 		fmt.Fprintln(out, l)
 	}
+	if l := exportLine(st.Export); l != "" {
+		fmt.Fprintln(out, l)
+	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",
 			u.Since.Local().Format(time.DateTime))
 	}
+}
+
+// exportLine is the syslog exporter's state: where to, whether it is
+// connected, what waits, what was sent and dropped, the last error.
+func exportLine(x *syslogexport.Status) string {
+	if x == nil {
+		return ""
+	}
+	state := "connected"
+	switch {
+	case !x.Enabled:
+		state = "off"
+	case !x.Connected:
+		state = "NOT CONNECTED"
+	}
+	l := fmt.Sprintf("export   syslog %s %s (%s): %s, %d queued of %d, %d sent, %d dropped",
+		x.Transport, x.Address, x.Format, state, x.Queued, x.QueueLimit, x.Sent, x.Dropped)
+	if x.LastError != "" {
+		l += fmt.Sprintf("; last error %s: %s", x.LastErrAt.Local().Format(time.DateTime), x.LastError)
+	}
+	return l
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shim"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -81,14 +82,21 @@ func main() {
 	}))
 }
 
-// localShim reads the config file's [shim] section, whose fail_mode and
-// verdict_timeout apply until flowd answers (flowd's own copy wins after
-// that). A broken config file here is flowd's to report; the shim falls
-// back to the defaults.
+// localShim reads the config file's [shim] section, bounded by the
+// machine's managed policy, whose fail_mode and verdict_timeout apply
+// until flowd answers (flowd's own copy wins after that). A broken
+// config file here is flowd's to report; the shim falls back to the
+// managed policy over the defaults. A managed policy that cannot be
+// trusted or read leaves the shim closed: nothing passes unchecked
+// because the policy that may require it could not be read.
 func localShim() config.Shim {
-	c, err := config.Load(paths.ConfigFile())
-	if err != nil {
-		return config.Default().Shim
+	if e, _ := managed.Load(paths.ConfigFile(), false); e != nil {
+		return e.Config.Shim // with a user key that weakens it refused
 	}
-	return c.Shim
+	if e, err := managed.Load("", false); err == nil {
+		return e.Config.Shim
+	}
+	s := config.Default().Shim
+	s.FailMode = config.FailClosed
+	return s
 }

@@ -50,6 +50,10 @@ type Report struct {
 	// Reads are the credential files and environment the line reads, as
 	// "path (what it is)".
 	Reads []string
+	// Sends are the local files the line sends to another host, as
+	// written on it: a session that knows one of them holds a secret
+	// judges the line by that.
+	Sends []string
 }
 
 // Worst returns the most serious finding, severe first.
@@ -209,6 +213,9 @@ func (s *screen) command(i int) {
 	if raw, ok := netCommands[n]; ok {
 		s.net(i, c, words, raw)
 	}
+	if n == "gh" {
+		s.gh(words)
+	}
 	if readers[n] {
 		for _, a := range words[1:] {
 			if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
@@ -317,6 +324,66 @@ func (s *screen) judgeSent(n, dest string, sent []string) {
 	}
 }
 
+// gh judges the GitHub CLI's commands that upload local files: a gist
+// (public or secret, both readable by anyone with the link) and a release
+// asset.
+func (s *screen) gh(words []string) {
+	if len(words) < 3 {
+		return
+	}
+	var files []string
+	switch sub := words[1] + " " + words[2]; sub {
+	case "gist create", "gist new", "gist edit":
+		files = operands(words[3:], "-d", "--desc", "--description", "-f", "--filename", "-a", "--add", "-r", "--remove")
+		if sub == "gist edit" && len(files) > 0 {
+			files = files[1:] // the gist's id
+		}
+	case "release upload", "release create":
+		files = operands(words[3:], "-R", "--repo", "-t", "--title", "-n", "--notes", "-F", "--notes-file", "--target", "--discussion-category")
+		if len(files) > 0 {
+			files = files[1:] // the tag
+		}
+	default:
+		return
+	}
+	s.r.Network = true
+	var sent []string
+	for _, f := range files {
+		if f != "-" {
+			sent = append(sent, s.pathSource(strings.SplitN(f, "#", 2)[0]))
+		}
+	}
+	s.secretSent("gh "+words[1]+" "+words[2], "GitHub", sent)
+}
+
+// secretSent refuses a command that sends a credential file. One that
+// sends another file is left to the session's judgement (Sends): a gist
+// of notes, or a script posting a report, is ordinary work unless the
+// session saw a secret in that file.
+func (s *screen) secretSent(n, dest string, sent []string) {
+	for _, x := range sent {
+		if strings.HasSuffix(x, ")") {
+			s.judgeSent(n, dest, []string{x})
+		}
+	}
+}
+
+// operands are the words that are not options or their values.
+func operands(args []string, valued ...string) []string {
+	var out []string
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case slices.Contains(valued, a):
+			j++
+		case strings.HasPrefix(a, "-"):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // pipesStdin reports whether a network command sends what is piped into
 // it: curl -d @-, --data-binary @-, -T -, wget --post-file=/dev/stdin.
 func pipesStdin(n string, words []string) bool {
@@ -410,6 +477,9 @@ func (s *screen) dataSources(c shellnorm.Command, wordAt int, v string) []string
 // pathSource names a sent file, with what it is when it holds
 // credentials (the ")" at the end is how judgeSent tells them apart).
 func (s *screen) pathSource(p string) string {
+	if p != "" && !slices.Contains(s.r.Sends, p) && len(s.r.Sends) < 8 {
+		s.r.Sends = append(s.r.Sends, p)
+	}
 	if why := secretfile.Why(p); why != "" {
 		s.read(p + " (" + why + ")")
 		return p + " (" + why + ")"
@@ -538,6 +608,15 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 	if strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
 		strings.Contains(code, "requests.") || strings.Contains(code, "fetch(") || strings.Contains(code, "http.") {
 		s.r.Network = true
+		if opensFile(code) {
+			// Code that opens a file and reaches the network sends the
+			// file itself: nothing of it passes through the agent.
+			var sent []string
+			for _, p := range quotedPaths(strings.Join(words[1:], " ")) {
+				sent = append(sent, s.pathSource(p))
+			}
+			s.secretSent(n, "the network", sent)
+		}
 	}
 	// A shell whose output goes to a socket and whose input comes from
 	// one (mkfifo f; sh -i <f | nc host 4444 >f).
@@ -660,6 +739,46 @@ var (
 	shellMarkers = []string{"subprocess", "pty", "/bin/sh", "/bin/bash", "cmd.exe", "dup2", "exec(", "spawn", "proc_open",
 		"popen", "system(", "iex", "invoke-expression", "child_process"}
 )
+
+// opensFile reports whether inline code opens a local file: open( as a
+// call of its own (not urlopen), or another language's file reader.
+func opensFile(code string) bool {
+	for rest := code; ; {
+		k := strings.Index(rest, "open(")
+		if k < 0 {
+			break
+		}
+		if k == 0 || !(rest[k-1] >= 'a' && rest[k-1] <= 'z' || rest[k-1] == '_') {
+			return true
+		}
+		rest = rest[k+5:]
+	}
+	return containsAny(code, fileMarkers)
+}
+
+// fileMarkers read a local file in the languages agents run inline.
+var fileMarkers = []string{"readfile", "read_text", "read_bytes", "file.read", "file_get_contents", "fs.read",
+	"io.read", "slurp", "fopen", "get-content", "readalltext", "readallbytes", "createreadstream", "path(", "file::"}
+
+// quotedPaths are the string literals of code that look like file paths.
+func quotedPaths(code string) []string {
+	var out []string
+	for _, q := range []string{"'", `"`, "`"} {
+		parts := strings.Split(code, q)
+		for k := 1; k < len(parts); k += 2 {
+			p := parts[k]
+			if p == "" || len(p) > 256 || strings.Contains(p, "://") || strings.ContainsAny(p, " \n\t;(){}$") {
+				continue
+			}
+			if strings.Contains(p, "/") || strings.HasPrefix(p, ".") || strings.LastIndexByte(p, '.') > 0 && len(p)-strings.LastIndexByte(p, '.') <= 6 {
+				if !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

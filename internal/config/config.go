@@ -27,7 +27,41 @@ type Config struct {
 	Flow      Flow      `toml:"flow"`
 	Injection Injection `toml:"injection"`
 	UI        UI        `toml:"ui"`
+	Export    Export    `toml:"export"`
 }
+
+// Export configures sending every activity record off the machine.
+type Export struct {
+	Syslog Syslog `toml:"syslog"`
+}
+
+// Syslog sends each activity record to a syslog receiver or SIEM
+// (internal/syslogexport).
+type Syslog struct {
+	Enabled bool `toml:"enabled"`
+	// Address is host:port of the receiver.
+	Address   string `toml:"address"`
+	Transport string `toml:"transport"` // tcp, tls or udp
+	Format    string `toml:"format"`    // rfc5424 or cef
+	// CAFile verifies the receiver's certificate (tls); empty: the
+	// system's roots. CertFile and KeyFile, both or neither, are the
+	// client certificate a receiver may ask for.
+	CAFile   string `toml:"ca_file"`
+	CertFile string `toml:"cert_file"`
+	KeyFile  string `toml:"key_file"`
+	// QueueLimit is how many records wait while the receiver is away;
+	// past it the oldest are dropped (and counted).
+	QueueLimit int `toml:"queue_limit"`
+}
+
+// Syslog transports and formats.
+const (
+	SyslogTCP     = "tcp"
+	SyslogTLS     = "tls"
+	SyslogUDP     = "udp"
+	SyslogRFC5424 = "rfc5424"
+	SyslogCEF     = "cef"
+)
 
 // UI configures the dashboard's loopback listener (flowd ui).
 type UI struct {
@@ -36,6 +70,8 @@ type UI struct {
 	Enabled string `toml:"enabled"`
 	// Port on 127.0.0.1; 0 picks a free one at each start.
 	Port int `toml:"port"`
+	// Metrics serves GET /metrics on the listener without a login.
+	Metrics bool `toml:"metrics"`
 }
 
 // UI.Enabled values.

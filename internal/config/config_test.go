@@ -69,7 +69,8 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
 			KnownAttacks:    KnownAttacks{Enabled: true, TrustedKeys: []string{}},
 		},
-		UI: UI{Enabled: UIAuto},
+		UI:     UI{Enabled: UIAuto, Metrics: true},
+		Export: Export{Syslog: Syslog{Transport: SyslogTCP, Format: SyslogRFC5424, QueueLimit: 100_000}},
 	}
 	assert.Equal(t, want, Default())
 	assert.NoError(t, Default().Validate())

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"sort"
 	"strings"
@@ -88,6 +89,18 @@ func (c *Config) validate() []fieldError {
 	v.oneOf("ui.enabled", c.UI.Enabled, []string{UIAuto, UIOn, UIOff})
 	if c.UI.Port < 0 || c.UI.Port > 65535 {
 		v.fail("ui.port", "%d is not a TCP port (0 picks a free one)", c.UI.Port)
+	}
+
+	if x := c.Export.Syslog; x.Enabled {
+		if _, _, err := net.SplitHostPort(x.Address); err != nil || x.Address == "" {
+			v.fail("export.syslog.address", "%q is not host:port", x.Address)
+		}
+		v.oneOf("export.syslog.transport", x.Transport, []string{SyslogTCP, SyslogTLS, SyslogUDP})
+		v.oneOf("export.syslog.format", x.Format, []string{SyslogRFC5424, SyslogCEF})
+		if (x.CertFile == "") != (x.KeyFile == "") {
+			v.fail("export.syslog.cert_file", "set cert_file and key_file together, or neither")
+		}
+		v.positiveInt("export.syslog.queue_limit", x.QueueLimit)
 	}
 
 	in := c.Injection

@@ -25,6 +25,22 @@ func Weakened(old, new *Config) []string {
 	w.shorter("activity.max_age", old.Activity.MaxAge, new.Activity.MaxAge, "activity records deleted sooner")
 	w.less("activity.max_records", old.Activity.MaxRecords, new.Activity.MaxRecords, "fewer activity records kept")
 
+	// Records sent off the machine are evidence the agent cannot reach:
+	// stopping them, sending them elsewhere or trusting another CA for
+	// them lets it act unseen.
+	x, y := old.Export.Syslog, new.Export.Syslog
+	w.turnedOff("export.syslog.enabled", x.Enabled, y.Enabled, "records no longer leave the machine")
+	if x.Enabled && y.Enabled {
+		if x.Address != y.Address {
+			w.add("export.syslog.address", fmt.Sprintf("%q → %q", x.Address, y.Address), "records go to another receiver")
+		}
+		w.rank("export.syslog.transport", x.Transport, y.Transport, []string{SyslogUDP, SyslogTCP, SyslogTLS}, "records may be lost or read on the way")
+		if x.Transport == SyslogTLS && x.CAFile != y.CAFile {
+			w.add("export.syslog.ca_file", fmt.Sprintf("%q → %q", x.CAFile, y.CAFile), "another receiver may be trusted")
+		}
+		w.less("export.syslog.queue_limit", x.QueueLimit, y.QueueLimit, "fewer records kept while the receiver is away")
+	}
+
 	p, q := old.Policy, new.Policy
 	for _, k := range []struct {
 		key      string
@@ -35,6 +51,9 @@ func Weakened(old, new *Config) []string {
 		{"policy.internal_to_unknown", p.InternalToUnknown, q.InternalToUnknown},
 		{"policy.sensitive_data_external", p.SensitiveDataExternal, q.SensitiveDataExternal},
 		{"policy.ask_fallback", p.AskFallback, q.AskFallback},
+		{"policy.private_addresses", p.PrivateAddresses, q.PrivateAddresses},
+		{"policy.risky_commands", p.RiskyCommands, q.RiskyCommands},
+		{"policy.read_then_send", p.ReadThenSend, q.ReadThenSend},
 	} {
 		w.rank(k.key, k.old, k.new, actions, "a weaker action")
 	}

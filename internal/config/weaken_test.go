@@ -22,6 +22,10 @@ func TestWeakened(t *testing.T) {
 		{"internal data denied", func(c *Config) { c.Policy.InternalToExternal = ActionDeny }, nil},
 		{"unknown allowed", func(c *Config) { c.Policy.InternalToUnknown = ActionAllow }, []string{"policy.internal_to_unknown"}},
 		{"default warn", func(c *Config) { c.Policy.DefaultAction = ActionWarn }, nil},
+		{"private addresses warned", func(c *Config) { c.Policy.PrivateAddresses = ActionWarn }, []string{`policy.private_addresses: "deny" → "warn"`}},
+		{"risky commands allowed", func(c *Config) { c.Policy.RiskyCommands = ActionAllow }, []string{"policy.risky_commands"}},
+		{"read then send allowed", func(c *Config) { c.Policy.ReadThenSend = ActionAllow }, []string{"policy.read_then_send"}},
+		{"ask falls back to warn", func(c *Config) { c.Policy.AskFallback = ActionDeny }, nil},
 		{"no elicitation", func(c *Config) { c.Policy.AskWithElicitation = false }, []string{"policy.ask_with_elicitation"}},
 		{"endpoint removed", func(c *Config) { c.Policy.SuspiciousEndpoints = c.Policy.SuspiciousEndpoints[1:] }, []string{`"webhook.site" removed`}},
 		{"endpoint added", func(c *Config) { c.Policy.SuspiciousEndpoints = append(c.Policy.SuspiciousEndpoints, "evil.example") }, nil},
@@ -88,4 +92,45 @@ func TestWeakenedFromStricter(t *testing.T) {
 	assert.Len(t, back, 2, "%q", back)
 	assert.Contains(t, strings.Join(back, "\n"), `policy.tool_overrides.echo: added as "allow"`)
 	assert.Contains(t, strings.Join(back, "\n"), `classify.servers.mailer: set to "external"`)
+}
+
+// Export that is on is evidence leaving the machine: cutting it, or
+// sending it elsewhere or less safely, waits for the passphrase; turning
+// it on or making it safer does not.
+func TestWeakenedExport(t *testing.T) {
+	on := func(c *Config) {
+		c.Export.Syslog.Enabled, c.Export.Syslog.Address = true, "siem.example:6514"
+		c.Export.Syslog.Transport, c.Export.Syslog.CAFile = SyslogTLS, "/etc/flowd/siem-ca.pem"
+	}
+	tests := []struct {
+		name   string
+		change func(c *Config)
+		want   []string
+	}{
+		{"unchanged", func(*Config) {}, nil},
+		{"off", func(c *Config) { c.Export.Syslog.Enabled = false }, []string{"export.syslog.enabled: true → false"}},
+		{"elsewhere", func(c *Config) { c.Export.Syslog.Address = "evil.example:514" }, []string{`export.syslog.address: "siem.example:6514" → "evil.example:514"`}},
+		{"plain tcp", func(c *Config) { c.Export.Syslog.Transport = SyslogTCP }, []string{`export.syslog.transport: "tls" → "tcp"`}},
+		{"another CA", func(c *Config) { c.Export.Syslog.CAFile = "/tmp/mine.pem" }, []string{"export.syslog.ca_file"}},
+		{"smaller queue", func(c *Config) { c.Export.Syslog.QueueLimit = 10 }, []string{"export.syslog.queue_limit: 100000 → 10"}},
+		{"cef", func(c *Config) { c.Export.Syslog.Format = SyslogCEF }, nil},
+		{"bigger queue", func(c *Config) { c.Export.Syslog.QueueLimit = 1_000_000 }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, new := Default(), Default()
+			on(old)
+			on(new)
+			tt.change(new)
+			got := Weakened(old, new)
+			assert.Len(t, got, len(tt.want), "%q", got)
+			for i := range min(len(got), len(tt.want)) {
+				assert.Contains(t, got[i], tt.want[i])
+			}
+		})
+	}
+	// Turning export on, from the defaults, is not a weakening.
+	old, new := Default(), Default()
+	on(new)
+	assert.Empty(t, Weakened(old, new))
 }

@@ -36,6 +36,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/config/held", d.serveHeld)
 	mux.HandleFunc("POST /api/v1/config/apply", d.serveApplyConfig)
 	mux.HandleFunc("POST /api/v1/ui/login", d.serveUILogin)
+	mux.HandleFunc("GET /metrics", d.serveMetrics)
 	return mux
 }
 
@@ -81,20 +82,14 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 		DataDir:   d.dataDir,
 	}
 	// Empty lists are [] in JSON, never null: scripts index them.
-	st.Shims, st.Sessions = d.hub.Shims(v.sees), []string{}
-	if st.Shims == nil {
-		st.Shims = []flowdclient.Shim{}
-	}
-	sessions := map[string]bool{}
-	for _, s := range st.Shims {
-		if !sessions[s.Session] {
-			sessions[s.Session] = true
-			st.Sessions = append(st.Sessions, s.Session)
-		}
-	}
+	st.Shims = nonNil(d.hub.Shims(v.sees))
+	st.Sessions = nonNil(shimSessions(st.Shims))
 	st.Activity = d.store.Stats()
 	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
 	st.Audit = d.audit
+	if x := d.export.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" {
+		st.Export = &x
+	}
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {
@@ -105,6 +100,34 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	}
 	d.mu.Unlock()
 	return st
+}
+
+// shimSessions lists the sessions of shims, each once, in shims' order.
+func shimSessions(shims []flowdclient.Shim) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range shims {
+		if !seen[s.Session] {
+			seen[s.Session] = true
+			out = append(out, s.Session)
+		}
+	}
+	return out
+}
+
+// nonNil makes an empty list encode as [], never null: scripts index it.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// serveMetrics serves the counters in Prometheus's text format, to
+// anyone the socket or the dashboard's listener admits: they are counts
+// by flowd's own labels, no session, server, tool or content.
+func (d *Daemon) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	d.metrics.Handler().ServeHTTP(w, r)
 }
 
 // hooksRecent is how long after its last hook event an agent counts as

@@ -3,11 +3,14 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
@@ -70,6 +73,50 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 			for b.Loop() {
 				i++
 				judgetest.CallAndAnswer(d.judge, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
+			}
+		})
+	}
+}
+
+// BenchmarkVerdictWithExport is a call and its result judged with syslog
+// export off, and on to a TCP receiver on this machine: records reach
+// the exporter from the store's Committed hook, off the verdict's path,
+// and must not slow it.
+func BenchmarkVerdictWithExport(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("export=%v", on), func(b *testing.B) {
+			cfg := config.Default()
+			if on {
+				l, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { l.Close() })
+				go func() {
+					for {
+						c, err := l.Accept()
+						if err != nil {
+							return
+						}
+						go io.Copy(io.Discard, c)
+					}
+				}()
+				cfg.Export.Syslog.Enabled, cfg.Export.Syslog.Address = true, l.Addr().String()
+			}
+			d, _ := startAt(b, b.TempDir(), cfg)
+			u := upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "bench")
+			i := 0
+			for b.Loop() {
+				i++
+				judgetest.CallAndAnswer(d.judge, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
+			}
+			b.StopTimer()
+			if on {
+				if err := d.store.Flush(); err != nil {
+					b.Fatal(err)
+				}
+				s := d.export.Status()
+				b.ReportMetric(float64(s.Sent+uint64(s.Queued)+s.Dropped)/float64(i), "records/op")
 			}
 		})
 	}

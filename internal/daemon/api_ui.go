@@ -17,9 +17,13 @@ func (d *Daemon) startUI() (stop func()) {
 	if !cfg.On(d.system) {
 		return func() {}
 	}
+	var open []string
+	if cfg.Metrics {
+		open = append(open, "GET /metrics")
+	}
 	ui, err := dashboard.Listen(cfg.Port, d.handler(), func(r *http.Request, p localsock.Cred) *http.Request {
 		return r.WithContext(context.WithValue(r.Context(), peerKey{}, p))
-	})
+	}, open...)
 	if err != nil {
 		d.log.Warn("dashboard off", "err", err)
 		return func() {}

@@ -63,7 +63,7 @@ func (d *Daemon) hold(c *config.Config, changes []string, when string) *HeldErro
 	if set, _, serr := d.approvals.Status(d.uid); serr == nil && !set {
 		reason = "a config that lowers protection waits for you: no approval passphrase is set, so set one (flowd passphrase set), then run flowd config apply"
 	}
-	d.store.Append(activity.Record{Type: activity.TypeConfigHeld, Decision: "deny", RiskLevel: "high",
+	d.judge.Record(activity.Record{Type: activity.TypeConfigHeld, Decision: "deny", RiskLevel: "high",
 		Reason:  reason,
 		Details: judge.MustJSON(map[string]any{"changes": changes, "digest": h.digest, "at": when})})
 	return err
@@ -72,10 +72,19 @@ func (d *Daemon) hold(c *config.Config, changes []string, when string) *HeldErro
 // applyConfig puts c in force and remembers it as such.
 func (d *Daemon) applyConfig(s *judge.Settings) {
 	d.hub.Reload(s)
+	d.configureExport(s.Cfg)
 	d.mu.Lock()
 	d.held = nil
 	d.mu.Unlock()
 	d.saveInForce(s.Cfg)
+}
+
+// configureExport points the exporter at c's receiver. Files it cannot
+// read leave export failing, which status shows: flowd still judges.
+func (d *Daemon) configureExport(c *config.Config) {
+	if err := d.export.Configure(c.Export.Syslog); err != nil {
+		d.log.Error("syslog export cannot start; records are not exported until the config is fixed", "err", err)
+	}
 }
 
 // saveInForce writes c as the config in force. A failure is logged: the
@@ -181,7 +190,7 @@ func (d *Daemon) serveApplyConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	d.applyConfig(s)
 	d.log.Warn("config that lowers protection applied by the user", "changes", h.changes, "digest", h.digest)
-	d.store.Append(activity.Record{Type: activity.TypeConfigApplied, Decision: "allow",
+	d.judge.Record(activity.Record{Type: activity.TypeConfigApplied, Decision: "allow",
 		Reason:  "the user approved a config that lowers protection",
 		Details: judge.MustJSON(map[string]any{"changes": h.changes, "digest": h.digest})})
 	writeJSON(w, flowdclient.HeldConfig{Changes: h.changes, Digest: h.digest, Since: h.since})

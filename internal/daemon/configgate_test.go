@@ -26,7 +26,7 @@ const testPass = "correct horse battery"
 
 // startAt builds a daemon over dataDir with cfg, as flowd starting; stop
 // closes its stores, as flowd stopping.
-func startAt(t *testing.T, dataDir string, cfg *config.Config) (d *Daemon, stop func()) {
+func startAt(t testing.TB, dataDir string, cfg *config.Config) (d *Daemon, stop func()) {
 	o := Options{Config: cfg, DataDir: dataDir, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	st, err := openStores(o)
 	require.NoError(t, err)

@@ -28,11 +28,13 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/metrics"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/selfguard"
 	"github.com/flowd-dev/flowd/internal/sessionid"
+	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
@@ -119,9 +121,12 @@ type Daemon struct {
 	// events hands committed records to the live event streams, which
 	// end when stopping is closed.
 	events   *events.Hub
+	export   *syslogexport.Exporter
 	stopping chan struct{}
 	// ui is the dashboard, nil when it is off.
 	ui *dashboard.Server
+	// metrics counts decisions for GET /metrics.
+	metrics *metrics.Metrics
 }
 
 // Run serves until ctx is cancelled, then stops gracefully: shims get the
@@ -311,6 +316,9 @@ type stores struct {
 	// before this start: flowd's first start, whose config file is the
 	// user's setup, not an edit to compare with the defaults.
 	fresh bool
+	// export sends each record on disk to a syslog receiver (off until
+	// newDaemon configures it with the config in force).
+	export *syslogexport.Exporter
 }
 
 func openStores(o Options) (stores, error) {
@@ -321,6 +329,9 @@ func openStores(o Options) (stores, error) {
 	var err error
 	st.fresh = !exists(filepath.Join(o.DataDir, "activity.db")) && !exists(filepath.Join(o.DataDir, inForceFile))
 	st.events = events.NewHub(maxStreams)
+	if st.export, err = syslogexport.New(config.Syslog{}, o.Log); err != nil {
+		return st, err
+	}
 	st.audit = &flowdclient.AuditCheck{}
 	// Without its key flowd still runs (it is the firewall), chains
 	// records, and says in status that nothing is signed and why.
@@ -330,7 +341,7 @@ func openStores(o Options) (stores, error) {
 	}
 	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
 		Key:           st.auditKey,
-		Committed:     st.events.Publish,
+		Committed:     st.committed,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
 		FlushInterval: o.Config.Activity.FlushInterval.Duration,
@@ -358,6 +369,13 @@ func openStores(o Options) (stores, error) {
 	}
 	st.noteDamage(o.Log, st.attacks.Damage(), "its attack prints are lost: attacks caught before are known again only when caught again or a feed is imported again")
 	return st, nil
+}
+
+// committed hands a record on disk to the live streams and the exporter,
+// neither of which waits.
+func (st *stores) committed(r activity.Record) {
+	st.events.Publish(r)
+	st.export.Offer(r)
 }
 
 // checkAudit verifies the activity log's tail, from its last checkpoint
@@ -397,6 +415,9 @@ func (st stores) close() error {
 	if st.activity != nil {
 		errs = append(errs, st.activity.Close())
 	}
+	if st.export != nil { // after the activity log's last records were offered
+		st.export.Close()
+	}
 	if st.quarantine != nil {
 		errs = append(errs, st.quarantine.Close())
 	}
@@ -413,7 +434,7 @@ func (st stores) close() error {
 func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid(), events: st.events, stopping: make(chan struct{})}
+		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, stopping: make(chan struct{})}
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped
 	// while flowd runs must not count, and before the first approval
@@ -426,6 +447,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	// The config file may have been edited to lower protection while
 	// flowd was stopped: then the config last in force stays.
 	cfg, held := d.startConfig(o.Config, st.fresh)
+	d.configureExport(cfg)
 	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins, Attacks: st.attacks}, o.Log)
 	if err != nil {
 		return nil, err
@@ -436,6 +458,10 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	}
 	j.Self = selfguard.Current(cfgFile, o.DataDir, o.Socket)
 	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
+	d.metrics = metrics.New(metrics.Sources{Activity: d.store.Stats,
+		Shims:    func() int { return len(d.hub.Shims(viewer{all: true}.sees)) },
+		Sessions: func() int { return len(shimSessions(d.hub.Shims(viewer{all: true}.sees))) }})
+	j.OnRecord = d.metrics.Observe
 	d.saveInForce(cfg)
 	if held != nil {
 		d.hold(o.Config, held, "start")
@@ -462,6 +488,6 @@ func (d *Daemon) sweep(ctx context.Context, done chan<- struct{}) {
 // (idle, or all of them when flowd stops).
 func (d *Daemon) summarise(now time.Time, all bool) {
 	for _, s := range d.flows.Expire(now, all) {
-		d.store.Append(activity.Record{Type: "flow_summary", Session: s.Session, Details: judge.MustJSON(s)})
+		d.judge.Record(activity.Record{Type: "flow_summary", Session: s.Session, Details: judge.MustJSON(s)})
 	}
 }

@@ -132,7 +132,7 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 			if server == "" {
 				server = ev.tool // an agent tool is its own source: "Read", "WebFetch"
 			}
-			s.Record(flow.Origin{Server: server, Tool: ev.tool, Method: "hook", Class: ev.Class.Class}, []byte(text))
+			s.Record(flow.Origin{Server: server, Tool: ev.tool, Method: "hook", Class: ev.Class.Class, Paths: judge.Paths(p.ToolInput)}, []byte(text))
 		}
 		ev.Decision = policy.Decision{Action: policy.Allow}
 		return d.screenOutput(ev)

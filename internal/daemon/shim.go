@@ -42,7 +42,10 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 	d.hub.Serve(conn, brw.Reader, upstream.Accepted{
 		SessionKey: func(h sessionid.Hints) (string, error) { return d.sessionKey(ctx, h) },
 		Identified: func() { d.conns.Identified(conn) },
-		Judged: func(size int) {
+		Judged: func(size int, took time.Duration) {
+			if took > 0 {
+				d.metrics.ObserveVerdict(took)
+			}
 			if size >= releaseAfter {
 				d.releaseMemory()
 			}

@@ -51,17 +51,22 @@ type Server struct {
 	port    int
 	hosts   map[string]bool // Host values that name this listener
 	origins map[string]bool // and the Origins of its pages
+	// open are the API routes served without a login.
+	open []string
 }
 
 // Listen opens the dashboard's listener on 127.0.0.1:port (0: a free
-// port). api is flowd's API handler; bind, what tells it who asks.
-func Listen(port int, apiHandler http.Handler, bind func(*http.Request, localsock.Cred) *http.Request) (*Server, error) {
+// port). api is flowd's API handler; bind, what tells it who asks; open,
+// the GET routes of the API served without a login (GET /metrics, for
+// Prometheus, which cannot log in), still behind the Host and Origin
+// checks and answered as to no one in particular.
+func Listen(port int, apiHandler http.Handler, bind func(*http.Request, localsock.Cred) *http.Request, open ...string) (*Server, error) {
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: cannot listen on 127.0.0.1:%d (set [ui] port to a free one, or enabled = \"off\"): %w", port, err)
 	}
 	s := &Server{gate: newGate(), bind: bind, api: apiHandler, l: capListener(l, MaxConns), port: l.Addr().(*net.TCPAddr).Port,
-		hosts: map[string]bool{}, origins: map[string]bool{}}
+		hosts: map[string]bool{}, origins: map[string]bool{}, open: open}
 	for _, h := range []string{"127.0.0.1", "localhost"} {
 		hp := net.JoinHostPort(h, strconv.Itoa(s.port))
 		s.hosts[hp], s.origins["http://"+hp] = true, true
@@ -128,6 +133,10 @@ func (s *Server) Handler() http.Handler {
 	}
 	static, _ := fs.Sub(assets, "assets")
 	authed.Handle("GET /", http.FileServerFS(static))
+	public := http.NewServeMux()
+	for _, p := range s.open {
+		public.Handle(p, s.api)
+	}
 	authed.HandleFunc("GET /ui/session", func(w http.ResponseWriter, r *http.Request) {
 		sess, _ := s.gate.session(s.cookie(r))
 		w.Header().Set("Content-Type", "application/json")
@@ -149,6 +158,10 @@ func (s *Server) Handler() http.Handler {
 		}
 		if r.URL.Path == "/login" {
 			s.login(w, r)
+			return
+		}
+		if _, pattern := public.Handler(r); pattern != "" {
+			public.ServeHTTP(w, r)
 			return
 		}
 		sess, ok := s.gate.session(s.cookie(r))

@@ -18,11 +18,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
-	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -138,7 +138,7 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	if f.Unprotected = unprot; err != nil {
 		f.UnprotectedErr = err.Error()
 	}
-	if _, err := config.Load(configPath); errors.Is(err, fs.ErrNotExist) {
+	if _, err := managed.Load(configPath, true); errors.Is(err, fs.ErrNotExist) {
 		f.ConfigMissing = true
 	} else if err != nil {
 		f.ConfigErr = err.Error()

@@ -9,12 +9,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/hostexfil"
+	"github.com/flowd-dev/flowd/internal/opaque"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
 
@@ -77,6 +79,10 @@ type Origin struct {
 	// read, an enum value passed), not data leaving; to any other
 	// destination it is an origin like any other.
 	Published bool `json:"published,omitempty"`
+	// Paths are the files the call that returned it read, as its
+	// arguments named them: a call that later names one whose result
+	// held a secret may be sending that secret.
+	Paths []string `json:"paths,omitempty"`
 }
 
 // Tracker holds the flow state of every live session.
@@ -240,6 +246,16 @@ type Session struct {
 	sensitiveAt    time.Time
 	secretResult   string
 	secretResultAt time.Time
+	// shortest is the length of the shortest secret found in a result,
+	// secretFiles the files those results came from.
+	shortest    int
+	secretFiles []string
+	// seen are the random-looking runs results brought in, by the
+	// server that sent them: ids a destination gave the session are not
+	// data leaving when they go back to it. payload is what went out to
+	// each destination lately (Payload).
+	seen    map[string]string
+	payload map[string][]sentPayload
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -307,6 +323,7 @@ func (s *Session) forget() int {
 	s.index, s.secrets, s.forgotten = idx, nil, true
 	s.origins, s.order = make(map[uint64]*Origin), [2][]uint64{}
 	s.values.forget()
+	s.seen = nil // what it sends back now counts as payload: stricter, not laxer
 	s.mu.Unlock()
 	return freed
 }
@@ -442,15 +459,31 @@ func (s *Session) scan(o *Origin, text string) {
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
 	}
+	// Ids a destination hands out come in short results: the runs of the
+	// first 64 KiB are enough, and cost no more than the scan.
+	runs := opaque.Find(text[:min(len(text), 64<<10)])
 	// A public identifier (a wallet address) in what arrives is no secret
 	// read: only its leaving counts.
 	found := slices.DeleteFunc(s.t.detector.Scan(text), func(f secrets.Finding) bool { return f.Public })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range runs {
+		if s.seen == nil {
+			s.seen = make(map[string]string)
+		}
+		if len(s.seen) < maxSeen && len(r.Text) <= 256 {
+			s.seen[r.Text] = o.Server
+		}
+	}
 	if len(found) == 0 {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.secretResult, s.secretResultAt = fmt.Sprintf("a result of %s/%s holding a secret (%s)", o.Server, o.Tool, found[0].Type), time.Now()
+	for _, p := range o.Paths {
+		if !slices.Contains(s.secretFiles, p) && len(s.secretFiles) < maxSecretFiles {
+			s.secretFiles = append(s.secretFiles, p)
+		}
+	}
 	if s.secrets == nil {
 		sec, err := fingerprint.NewSecretIndex(s.t.opts.MaxOrigins)
 		if err != nil {
@@ -461,6 +494,9 @@ func (s *Session) scan(o *Origin, text string) {
 	for _, f := range found {
 		if !slices.Contains(o.Secrets, f.Type) {
 			o.Secrets = append(o.Secrets, f.Type)
+		}
+		if n := utf8.RuneCountInString(f.Value); s.shortest == 0 || n < s.shortest {
+			s.shortest = n
 		}
 		for _, v := range secretParts(f) {
 			s.secrets.Add(o.ID, f.Type, v, o.Class == classify.External)
@@ -545,6 +581,60 @@ func (s *Session) SecretResult() (what string, at time.Time, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.secretResult, s.secretResultAt, s.secretResult != ""
+}
+
+// maxSeen bounds the runs remembered from results, maxSecretFiles the
+// files remembered as holding secrets, per session.
+const (
+	maxSeen        = 4096
+	maxSecretFiles = 32
+)
+
+// KnownSecrets returns the length of the shortest secret found in a
+// result (0: none) and the files the results holding secrets came from.
+func (s *Session) KnownSecrets() (shortest int, files []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shortest, slices.Clone(s.secretFiles)
+}
+
+type sentPayload struct {
+	n  int
+	at time.Time
+}
+
+// Payload adds the random-looking runs of a call to server, less those
+// that server sent the session earlier, to what went there since
+// now-window, and returns that call's part and the total: a secret cut
+// into pieces over several calls adds up.
+func (s *Session) Payload(server string, runs []opaque.Run, now time.Time, window time.Duration) (call, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range runs {
+		if from, ok := s.seen[r.Text]; !ok || from != server {
+			call += r.Len
+		}
+	}
+	kept := s.payload[server][:0]
+	for _, p := range s.payload[server] {
+		if now.Sub(p.at) < window {
+			kept = append(kept, p)
+			total += p.n
+		}
+	}
+	if call > 0 {
+		if s.payload == nil {
+			s.payload = make(map[string][]sentPayload)
+		}
+		if len(kept) < 64 {
+			kept = append(kept, sentPayload{n: call, at: now})
+		}
+		total += call
+	}
+	if len(kept) > 0 || s.payload[server] != nil {
+		s.payload[server] = kept
+	}
+	return call, total
 }
 
 // Link notes that another session ID was joined to this one.

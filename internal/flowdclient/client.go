@@ -23,6 +23,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/sessiongraph"
+	"github.com/flowd-dev/flowd/internal/syslogexport"
 )
 
 // Status is what `flowd status` shows.
@@ -57,6 +58,8 @@ type Status struct {
 	// Audit is the activity log's audit chain check flowd ran as it
 	// started (the records since the last signed checkpoint).
 	Audit *AuditCheck `json:"audit,omitempty"`
+	// Export is the syslog exporter's state, when it is on or has sent.
+	Export *syslogexport.Status `json:"export,omitempty"`
 }
 
 // AuditCheck is a check of the activity log's audit chain.

@@ -80,50 +80,6 @@ func hasHexLetter(s string) bool {
 // rot13Cues name the cipher; without one no text is rotated.
 var rot13Cues = []string{"rot13", "rot-13", "rot 13", "caesar", "césar", "cäsar", "cesare", "rotate each letter", "shift each letter"}
 
-const maxRot13Bytes = 2048
-
-// findRot13 rotates the text after a cue that names the cipher, up to the
-// end of the next sentence, and keeps it when the rotated text reads as
-// English and the original does not.
-func findRot13(t, lt string) []b64Block {
-	if lt == "" {
-		return nil
-	}
-	var out []b64Block
-	for _, cue := range rot13Cues {
-		k := strings.Index(lt, cue)
-		if k < 0 {
-			continue
-		}
-		a := k + len(cue)
-		_, b := requestSentence(t, a)
-		if b < len(t) {
-			_, b = requestSentence(t, min(len(t)-1, b+2))
-		}
-		b = min(b, a+maxRot13Bytes)
-		seg := t[a:b]
-		rot := rot13(seg)
-		if commonWords(rot) >= 3 && commonWords(rot) > 2*commonWords(seg) {
-			out = append(out, b64Block{start: a, end: b, decoded: rot, enc: "rot13"})
-		}
-		break
-	}
-	return out
-}
-
-func rot13(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z':
-			b[i] = 'a' + (c-'a'+13)%26
-		case c >= 'A' && c <= 'Z':
-			b[i] = 'A' + (c-'A'+13)%26
-		}
-	}
-	return string(b)
-}
-
 var englishWords = wordSet(`the to and of a in is you your all for on with this that it be are send user users
 	data file files password passwords key keys email ignore previous instructions from at now please`)
 

@@ -29,6 +29,7 @@ const (
 	ownDecode
 	ownParaphrase
 	ownForeignParaphrase
+	ownSecretFile
 )
 
 var docKW = []string{"<html", "<!doctype html", "<body", "<head>"}
@@ -66,6 +67,7 @@ func buildEngine() (*engine, error) {
 	add(ownDecode, decodeKW)
 	add(ownParaphrase, paraKW)
 	add(ownForeignParaphrase, paraForeignKW)
+	add(ownSecretFile, secretFileKW)
 	kw, err := newKeywordSet(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("build injection keyword set: %w", err)
@@ -110,8 +112,8 @@ type fieldScan struct {
 	code      []span  // inline code
 	blocks    []span  // fenced blocks, <pre>, <code>, whole code files
 	codeDone  bool
-	// cipherNamed: a decodeKW hit; rot13 is only tried then.
-	cipherNamed bool
+	// cipherHits: decodeKW hits; transforms are only tried near them.
+	cipherHits []int
 	// cut: an anchored rule stopped at its read allowance (anchoredReads);
 	// the field was not scanned whole.
 	cut bool
@@ -163,7 +165,7 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 		}
 	}
 	var hiddenW, commentW []span
-	var reqHits, decodeHits, paraHits, foreignHits []int
+	var reqHits, decodeHits, paraHits, foreignHits, secretHits []int
 	for _, h := range hits {
 		switch o := e.owner[h.kw]; {
 		case o >= len(e.rules):
@@ -185,6 +187,8 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 			paraHits = append(paraHits, h.pos)
 		case o == ownForeignParaphrase:
 			foreignHits = append(foreignHits, h.pos)
+		case o == ownSecretFile:
+			secretHits = append(secretHits, h.pos)
 		default:
 			r := e.rules[o]
 			if !r.anchored && !f.near(o, h.pos) {
@@ -211,8 +215,8 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 	if tools != nil && len(hits) > 0 {
 		f.findRequests(tools.hits(f.lt))
 	}
+	f.findSecretFlow(secretHits)
 	f.findEncodedOrders(decodeHits)
-	f.cipherNamed = len(decodeHits) > 0
 	f.findParaphrases(paraHits)
 	f.findForeignParaphrases(foreignHits)
 	f.findTaskShifts()
@@ -801,8 +805,11 @@ func (f *fieldScan) regionFindings() {
 func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []finding {
 	blocks := findBase64(f.t)
 	blocks = append(blocks, findHex(f.t)...)
-	if f.cipherNamed {
-		blocks = append(blocks, findRot13(f.t, f.lt)...)
+	if len(f.cipherHits) > 0 {
+		blocks = append(blocks, findTransformed(f.t, f.cipherHits)...)
+	}
+	if f.lt != "" && pigLatinText(f.lt) {
+		blocks = append(blocks, b64Block{start: 0, end: len(f.t), decoded: unPigLatin(f.t), enc: "pig latin"})
 	}
 	for _, blk := range blocks {
 		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools)
@@ -892,6 +899,12 @@ func (f *fieldScan) charFindings() []finding {
 		add("obfuscated-encoding", enc, ev.encodedSpan, fmt.Sprintf("%d letters or digits escaped, %d nested", ev.encodedChars, ev.nestedEncoding))
 	}
 	add("ansi-escape", ev.ansiSeverity, ev.ansiSpan, "terminal control sequence")
+	switch n := ev.combiningMarks; {
+	case n >= 12:
+		add("combining-marks", 0.45, ev.combiningSpan, fmt.Sprintf("%d combining marks on most letters or on no letter", n))
+	case n >= 4:
+		add("combining-marks", 0.25, ev.combiningSpan, fmt.Sprintf("%d combining marks on most letters or on no letter", n))
+	}
 	return out
 }
 
@@ -911,6 +924,7 @@ func (f *fieldScan) evidence() map[string]int {
 	set("ansi_escapes", f.ev.ansi)
 	set("soft_hyphens", f.ev.softHyphen)
 	set("carriage_returns", f.ev.carriageReturn)
+	set("combining_marks", f.ev.combiningMarks)
 	set("hidden_regions", len(f.hidden))
 	set("comments", len(f.comments))
 	return ev

@@ -31,6 +31,10 @@ func TestGeneralise(t *testing.T) {
 	}{
 		{"generalise-tune.json", 95, 0},
 		{"generalise-report.json", 85, 0},
+		// combining marks, transform-and-obey orders, secrets sent out
+		// across sentences or in other languages (inject3)
+		{"inject3-tune.json", 95, 0},
+		{"inject3-report.json", 80, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.file)

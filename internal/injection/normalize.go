@@ -31,6 +31,8 @@ type charEvidence struct {
 	ansiSeverity                    float64
 	ansiSpan                        span
 	softHyphen, carriageReturn      int
+	combiningMarks                  int // marks folded away as abnormal (see marks.go)
+	combiningSpan                   span
 }
 
 type span struct{ start, end int }
@@ -76,6 +78,9 @@ type normaliser struct {
 	wordEnd  int // end of the word whose fold decision is cached
 	foldWord bool
 	quickEnd int // source bytes before this are known to be NFKC
+	// the word whose combining marks were judged (see marks.go)
+	markStart, markEnd int
+	markFold           bool
 }
 
 // normalise returns the normalised form of text and its map. Nested
@@ -383,6 +388,8 @@ func (n *normaliser) nonASCII(i int) int {
 		return n.space(i)
 	case isInvisible(r):
 		return n.invisible(i)
+	case isMark(r):
+		return n.mark(i, size)
 	case isBidi(r):
 		if r == 0x202d || r == 0x202e {
 			n.ev.bidiOverride++
@@ -401,6 +408,9 @@ func (n *normaliser) nonASCII(i int) int {
 	case r == '“' || r == '”' || r == '„' || r == '‟' || r == '″' || r == '«' || r == '»':
 		n.repl(i, i+size, `"`)
 		return i + size
+	}
+	if j, ok := n.stripMarks(i, r, size); ok {
+		return j
 	}
 	if i >= n.quickEnd {
 		n.quickEnd = i + norm.NFKC.QuickSpanString(t[i:])

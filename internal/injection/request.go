@@ -331,8 +331,17 @@ func outsideRecipient(s string, from int) bool {
 // and then follow is the signal, a blob near it the corroboration.
 var (
 	decodeKW = []string{"decod", "rot13", "rot-13", "rot 13", "caesar", "césar", "cäsar", "cesare", "rotate each letter", "shift each letter", "hex-", "décod", "dekodier", "entschlüssel", "descodifi", "decifra",
-		"декодир", "расшифр", "解码", "解碼", "デコード", "復号"}
-	decodeFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
+		"декодир", "расшифр", "解码", "解碼", "デコード", "復号",
+		// transforms of any kind, judged with transformFollowRe
+		"revers", "backward", "decrypt", "deciph", "unscrambl", "translat", "pig latin", "cipher", "unshift", "shift",
+		"right to left", "right-to-left", "mirror", "flip", "undo", "unjumbl", "rearrang", "invert", "de-obfusc", "deobfusc"}
+	// transformKW are the cues of decodeKW that also name everyday work
+	// (translate a page, reverse a list): they count only with an order to
+	// obey what comes out, not just to perform something.
+	transformKW = []string{"revers", "backward", "translat", "shift", "right to left", "right-to-left", "mirror", "flip", "undo",
+		"rearrang", "invert", "unscrambl", "unjumbl", "cipher", "deciph", "decrypt"}
+	transformFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:(?:and|then)\s+follow\s*(?::|$)|follow\s+(?:it|them|its|what|that|the\s+(?:decoded|resulting|result|hidden|instructions?|orders?|commands?|steps?|message|directions?)|(?:those|these)\s+(?:instructions?|orders?|commands?|steps?))|obey|do\s+(?:what|whatever|as)\s+(?:it|they|the\s+\p{L}+)\s+(?:says?|tells?|asks?)|carry\s+(?:it|them)\s+out|act\s+(?:on|upon)\s+(?:it|them|the\s+result)|execute\s+(?:it|them|the\s+result)|(?:as|are)\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task))(?:$|[^\p{L}])`)
+	decodeFollowRe    = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
 		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
 	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
 )
@@ -355,9 +364,25 @@ func (f *fieldScan) findEncodedOrders(hits []int) {
 		}
 		seen = end
 		s := strings.ToLower(f.t[a:end])
-		if !decodeFollowRe.MatchString(s) {
+		follow := decodeFollowRe
+		for _, kw := range transformKW {
+			if strings.HasPrefix(f.lt[h:], kw) {
+				follow = transformFollowRe
+				break
+			}
+		}
+		if !follow.MatchString(s) {
+			// A named cipher is worth undoing without an order: what it
+			// hides is judged on its own.
+			for _, cue := range rot13Cues {
+				if strings.Contains(s, cue) {
+					f.cipherHits = append(f.cipherHits, h)
+					break
+				}
+			}
 			continue
 		}
+		f.cipherHits = append(f.cipherHits, h)
 		sev := 0.45
 		if blobRe.MatchString(f.t[a:min(len(f.t), end+300)]) {
 			sev = 0.7

@@ -149,6 +149,7 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 		f.command.Network = f.command.Network || r.Network
 		f.command.Local = f.command.Local || r.Local
 		f.reads = append(f.reads, r.Reads...)
+		f.command.Sends = append(f.command.Sends, r.Sends...)
 	}
 	return f
 }
@@ -429,4 +430,25 @@ func agentInstructions(path string) bool {
 	}
 	return strings.Contains(p, "/.cursor/rules/") || strings.Contains(p, "/.claude/") || strings.Contains(p, "/.github/instructions/") ||
 		strings.HasPrefix(p, ".cursor/rules/") || strings.HasPrefix(p, ".claude/")
+}
+
+// Paths returns the files a call's arguments name under keys that hold
+// paths (path, file_path, uri…), at most a few, for the origin its result
+// makes: a later call that names one whose result held a secret may be
+// sending that secret. Arguments too large to be a read are not parsed.
+func Paths(args []byte) []string {
+	if len(args) > 64<<10 || !bytes.Contains(args, []byte("path")) && !bytes.Contains(args, []byte("file")) &&
+		!bytes.Contains(args, []byte("uri")) && !bytes.Contains(args, []byte("src")) {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return nil
+	}
+	w := &walker{f: &argFacts{}}
+	w.object(v, "", 0)
+	if len(w.paths) > 8 {
+		return w.paths[:8]
+	}
+	return w.paths
 }

@@ -217,6 +217,10 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
+	if pc.SensitiveRead != "" {
+		pc.Payload, pc.SecretFile, pc.SecretFileSent = carried(sess, in, args, facts)
+		pc.SendsFile = len(facts.command.Sends) > 0
+	}
 	pc.KeyRead = facts.keyRead
 	if planted != nil {
 		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents

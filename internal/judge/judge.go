@@ -35,6 +35,9 @@ type Judge struct {
 	// Self knows this flowd's files and processes, which the agent may
 	// not touch (selfguard). Set before the first call.
 	Self selfguard.Guard
+	// OnRecord, if set before the first decision, sees every record
+	// appended (the metrics count them).
+	OnRecord func(activity.Record)
 
 	corr   correlator
 	behind background   // what results leave behind their verdicts
@@ -83,7 +86,12 @@ func (j *Judge) Settings() *Settings { return j.settings.Load() }
 func (j *Judge) SetSettings(s *Settings) { j.settings.Store(s) }
 
 // Record appends an activity record.
-func (j *Judge) Record(r activity.Record) { j.Activity.Append(r) }
+func (j *Judge) Record(r activity.Record) {
+	if j.OnRecord != nil {
+		j.OnRecord(r)
+	}
+	j.Activity.Append(r)
+}
 
 // Later runs job after the verdict it follows is on its way, on the
 // background queue: an activity record, a result's recording as an

@@ -64,7 +64,10 @@ type Rules struct {
 	// ReadThenSend applies to a call that reaches the network after the
 	// session read a credential (a secret file, the environment, a
 	// result holding a secret), even when none of its bytes can be
-	// matched in the call.
+	// matched in the call. After only a result holding a secret it warns,
+	// unless the call carries a random-looking payload or names the file
+	// the secret came from, or a command of it sends a local file; a
+	// command that sends that very file is denied where this asks.
 	ReadThenSend Action
 	// TaintAction is what a tainted session's data leaving becomes:
 	// TaintRaise raises the flow rule's action one level, TaintDeny
@@ -150,6 +153,20 @@ type Call struct {
 	// documentation and code do too, so the chain is at most a warning.
 	SensitiveRead    string
 	SecretResultOnly bool
+	// Payload describes the random-looking text the call carries (or its
+	// last calls to the same destination carried together) while the
+	// session holds a secret of about that length: the secret in a form
+	// flowd cannot decode. SecretFile is the file a result holding a
+	// secret came from, when the call names it; SecretFileSent: a command
+	// line of the call sends that file itself. Either lifts the
+	// SecretResultOnly cap.
+	Payload        string
+	SecretFile     string
+	SecretFileSent bool
+	// SendsFile: a command line of the call sends a local file itself
+	// (an upload, a gist, inline code that opens a file and a URL),
+	// which lifts the SecretResultOnly cap too.
+	SendsFile bool
 	// Injection describes instructions to an AI model found in the
 	// arguments at the scanner's block threshold: text the call would
 	// plant where another model reads it. InjectionForAgents: the file
@@ -268,6 +285,15 @@ func (r Rules) decide(c Call) Decision {
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
 				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
 	}
+	if c.External && c.SecretFileSent && c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
+		a := r.ReadThenSend
+		if a == Ask {
+			a = Deny // the command sends the very file: no form to guess
+		}
+		return r.final(r.tainted(Decision{Action: a, Rule: "read_then_send.secret_file",
+			Reason: fmt.Sprintf("This call to %s sends the file %s itself, and this session saw it hold a secret (%s)",
+				dest(c), c.SecretFile, c.SensitiveRead)}, c), c)
+	}
 	if c.Shared != "" && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" && r.SensitiveDataExternal != Allow {
 		// Ask rather than deny: the user may mean to stage a file there.
 		a := r.SensitiveDataExternal
@@ -305,13 +331,20 @@ func (r Rules) decide(c Call) Decision {
 			Reason: fmt.Sprintf("%s reads %s, a private key: what it returns goes into the model's context and to the model's provider", dest(c), c.KeyRead)}, c), c)
 	}
 	if c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
-		a := r.ReadThenSend
-		if c.SecretResultOnly {
+		a, why := r.ReadThenSend, ""
+		switch {
+		case c.Payload != "":
+			why = "; it carries " + c.Payload
+		case c.SecretFile != "":
+			why = "; it names " + c.SecretFile + ", the file that held it"
+		case c.SendsFile:
+			why = "; it sends a local file itself"
+		case c.SecretResultOnly:
 			a = Warn
 		}
 		return r.final(r.tainted(Decision{Action: a, Rule: "read_then_send",
-			Reason: fmt.Sprintf("This session read %s, and this call to %s reaches the network: it may be carrying that secret in a form flowd cannot match",
-				c.SensitiveRead, dest(c))}, c), c)
+			Reason: fmt.Sprintf("This session read %s, and this call to %s reaches the network: it may be carrying that secret in a form flowd cannot match%s",
+				c.SensitiveRead, dest(c), why)}, c), c)
 	}
 	a := r.DefaultAction
 	if a == "" || c.Message {

@@ -1,8 +1,10 @@
 // Package sharedpath tells whether a path names a place that others read:
 // a temporary directory every account on the machine can list and read
 // (files there are created world-readable under the usual umask), a web
-// server's document root, a folder a cloud service syncs, a public folder
-// or a network share. Writing a file there is sending it: to the other
+// server's document root, a folder a cloud service syncs, a public folder,
+// a network share, or a CI configuration (.github/workflows/…), which the
+// next push sends to a CI service that runs it. Writing a file there is
+// sending it: to the other
 // users and processes of the machine, to the network, or to a vendor. So
 // a credential or instructions for another model written there are judged
 // as data leaving, not as a local write.
@@ -24,6 +26,7 @@ const (
 	synced = "a folder synced to a cloud service"
 	public = "a public folder shared with other users"
 	share  = "a network share"
+	ci     = "a CI configuration, pushed with the repository and run on the CI service's machines"
 )
 
 // prefixes are directories (lower case, forward slashes) whose files are
@@ -37,7 +40,7 @@ var prefixes = []struct{ dir, why string }{
 }
 
 // Why returns why p names a shared place, or "" when it does not. p may be
-// relative (never shared: it is under the agent's working directory),
+// relative (shared only when it is a CI file: a push sends it),
 // start with ~ or $HOME, be a file:// URL or be written Windows-style.
 func Why(p string) string {
 	p = strings.Trim(strings.TrimSpace(p), `"'`)
@@ -65,8 +68,16 @@ func Why(p string) string {
 		}
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
+	switch segs[len(segs)-1] {
+	case ".gitlab-ci.yml", ".travis.yml", "jenkinsfile", "bitbucket-pipelines.yml", "azure-pipelines.yml", ".drone.yml",
+		"cloudbuild.yaml", "cloudbuild.yml", ".woodpecker.yml":
+		return ci
+	}
 	for i, s := range segs {
 		switch {
+		case s == ".github" && i+2 < len(segs) && (segs[i+1] == "workflows" || segs[i+1] == "actions"),
+			(s == ".circleci" || s == ".buildkite" || s == ".woodpecker") && i+1 < len(segs):
+			return ci
 		case s == "public_html":
 			return web
 		case s == "dropbox" || s == "onedrive" || strings.HasPrefix(s, "onedrive - ") || s == "google drive" ||

@@ -25,6 +25,11 @@ func TestWhy(t *testing.T) {
 		"/Users/Shared/x":                               public,
 		`\\fileserver\team\x.txt`:                       share,
 		"//fileserver/team/x.txt":                       share,
+		".github/workflows/deploy.yml":                  ci,
+		"/srv/app/.github/actions/setup/action.yml":     ci,
+		"repo/.gitlab-ci.yml":                           ci,
+		".circleci/config.yml":                          ci,
+		"Jenkinsfile":                                   ci,
 	} {
 		if got := Why(p); got != want {
 			t.Errorf("%s: %q, want %q", p, got, want)
@@ -35,7 +40,7 @@ func TestWhy(t *testing.T) {
 		"README.md", "tmp/out.txt", "./tmp/x", "/home/u/project/tmp/x", "/home/u/tmpfiles/x",
 		"/var/folders/zz/abc/T/x.txt", `C:\Users\u\AppData\Local\Temp\x.txt`, "/tmp/../home/u/.bashrc",
 		"/home/u/project/public/index.html", "src/www/app.js", "/home/u/dropbox-sdk/main.go", "/tmpx/a",
-		"/home/u/.ssh/id_rsa", "", "/",
+		"/home/u/.ssh/id_rsa", "", "/", "docs/.github/README.md", ".github/CODEOWNERS", "ci/deploy.yml",
 	} {
 		if w := Why(p); w != "" {
 			t.Errorf("%s: %q, want private", p, w)

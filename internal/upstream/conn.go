@@ -27,8 +27,9 @@ type Accepted struct {
 	// Identified, when set, is called once the shim has said hello.
 	Identified func()
 	// Judged, when set, is called with the size of each message frame
-	// once it is judged.
-	Judged func(size int)
+	// once it is judged, and, for one that the shim waits on, the time
+	// from its arrival to its verdict's leaving (0 for the others).
+	Judged func(size int, took time.Duration)
 }
 
 // helloTimeout is how long an upgraded connection may take to say hello;
@@ -138,16 +139,19 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 		hb.working()
 		switch t {
 		case shimproto.TypeMessage:
+			arrived := time.Now()
 			m, err := shimproto.DecodeMessage(p)
 			if err != nil {
 				j.Log.Warn("bad message frame", "shim", u.id, "err", err)
 				return
 			}
 			v, after := u.Judge(j, m)
+			var took time.Duration
 			if !m.Forwarded && !gone {
 				wmu.Lock()
 				err = w.WriteVerdict(v)
 				wmu.Unlock()
+				took = time.Since(arrived)
 				if err != nil {
 					gone = true
 					j.Log.Warn("shim stopped waiting for verdicts", "shim", u.id, "server", u.Name(), "err", err)
@@ -165,7 +169,7 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 				after()
 			}
 			if a.Judged != nil {
-				a.Judged(len(p))
+				a.Judged(len(p), took)
 			}
 		case shimproto.TypeAnswer:
 			var ans shimproto.Answer

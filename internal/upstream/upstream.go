@@ -63,6 +63,7 @@ type call struct {
 	tool      string
 	kind      string // its activity record type, when not activity.TypeToolCall
 	argsBytes int
+	paths     []string // the files its arguments name (flow.Origin.Paths)
 	start     time.Time
 	judge.Outcome
 	scan   *flowdclient.Injection // what the injection scan found in the result
@@ -219,6 +220,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 func (u *Stream) checkCall(j *judge.Judge, c *call, e jsonrpc.Envelope, raw []byte, forwarded bool) (later func()) {
 	name, args, ok := jsonrpc.ToolCall(e.Params)
 	c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
+	c.paths = judge.Paths(args)
 	hooked := u.join(j, e.Params, name, args)
 	if ok {
 		c.Decision = u.withheld(j, name)
@@ -406,7 +408,7 @@ func (u *Stream) origin(j *judge.Judge, c *call, content []byte, isError bool, l
 	sess := j.Flows.Session(u.session)
 	sess.Begin()
 	o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool),
-		Published: published[c.method] && !isError}
+		Published: published[c.method] && !isError, Paths: c.paths}
 	return func() {
 		if logged != nil {
 			logged()

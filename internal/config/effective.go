@@ -1,0 +1,61 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// WriteTo prints every value in force, one dotted key a line, each with
+// where it came from. The output is itself a valid config file.
+func (e *Effective) WriteTo(w io.Writer) (int64, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# the config in force: defaults, then the user file %s", orNone(e.User))
+	fmt.Fprintf(&b, ", bounded by the managed file %s\n", orNone(e.Managed))
+	for _, l := range leaves() {
+		v := l.field(e.Config)
+		if v.Kind() != reflect.Map {
+			line(&b, l.key, tomlValue(v), e.Sources[l.key])
+			continue
+		}
+		keys := v.MapKeys()
+		if len(keys) == 0 {
+			line(&b, l.key, "{}", e.Sources[l.key])
+			continue
+		}
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			key := formatKey(append(slices.Clone(l.path), k.String()))
+			line(&b, key, tomlValue(v.MapIndex(k)), e.Sources[key])
+		}
+	}
+	n, err := w.Write(b.Bytes())
+	return int64(n), err
+}
+
+func line(b *bytes.Buffer, key, value string, src Source) {
+	fmt.Fprintf(b, "%-44s # %s\n", key+" = "+value, src)
+}
+
+func orNone(name string) string {
+	if name == "" {
+		return "(none)"
+	}
+	return name
+}
+
+// tomlValue writes v as it would appear after "key = " in a TOML file.
+func tomlValue(v reflect.Value) string {
+	var b bytes.Buffer
+	enc := toml.NewEncoder(&b).SetTablesInline(true).SetArraysMultiline(false)
+	if err := enc.Encode(map[string]any{"v": v.Interface()}); err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	s := strings.TrimSpace(b.String())
+	return strings.TrimSpace(strings.TrimPrefix(s, "v ="))
+}

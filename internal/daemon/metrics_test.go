@@ -1,0 +1,168 @@
+//go:build unix
+
+package daemon
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// scrape reads flowd's metrics as Prometheus does, from the dashboard's
+// loopback listener, without a login, and parses them with Prometheus's
+// own parser.
+func scrape(t *testing.T, d *Daemon) map[string]*dto.MetricFamily {
+	t.Helper()
+	resp, err := http.Get("http://" + d.ui.Listener().Addr().String() + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	mf, err := p.TextToMetricFamilies(strings.NewReader(string(body)))
+	require.NoError(t, err, "%s", body)
+	return mf
+}
+
+// value is the sum of a family's samples whose labels include want.
+func value(mf map[string]*dto.MetricFamily, name string, want map[string]string) float64 {
+	f, ok := mf[name]
+	if !ok {
+		return 0
+	}
+	sum := 0.0
+	for _, m := range f.GetMetric() {
+		match := true
+		for k, v := range want {
+			found := false
+			for _, l := range m.GetLabel() {
+				found = found || l.GetName() == k && l.GetValue() == v
+			}
+			match = match && found
+		}
+		if !match {
+			continue
+		}
+		switch {
+		case m.Counter != nil:
+			sum += m.GetCounter().GetValue()
+		case m.Gauge != nil:
+			sum += m.GetGauge().GetValue()
+		case m.Histogram != nil:
+			sum += float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	return sum
+}
+
+// Real calls through a real flowd move the counters Prometheus reads:
+// decisions by type and action, the verdict latency histogram, the shims
+// and sessions connected, the activity log's writes.
+func TestMetricsAfterRealCalls(t *testing.T) {
+	cfg := config.Default()
+	cfg.UI.Enabled = config.UIOn
+	d, socket, _ := serving(t, cfg)
+
+	before := scrape(t, d)
+	assert.Zero(t, value(before, "flowd_decisions_total", map[string]string{"type": "tool_call"}))
+	assert.Zero(t, value(before, "flowd_shims_connected", nil))
+
+	_, r, w := shimClient(t, socket)
+	send := func(seq uint64, dir shimproto.Direction, line string) shimproto.Verdict {
+		t.Helper()
+		require.NoError(t, w.WriteMessage(shimproto.Message{Seq: seq, Dir: dir, Data: []byte(line + "\n")}))
+		for {
+			typ, p, err := r.Next()
+			require.NoError(t, err)
+			if typ == shimproto.TypeVerdict {
+				v, err := shimproto.DecodeVerdict(p)
+				require.NoError(t, err)
+				require.Equal(t, seq, v.Seq)
+				return v
+			}
+		}
+	}
+	assert.Equal(t, shimproto.Pass, send(1, c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`).Action)
+	assert.Equal(t, shimproto.Pass, send(2, s2c, judgetest.TextResult(1, "hello")).Action)
+	denied := send(3, c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://webhook.site/x"}}}`)
+	assert.NotEqual(t, shimproto.Pass, denied.Action, "a suspicious endpoint is denied")
+	// One connection's messages are judged in order: by the verdict on a
+	// fourth, the first three are timed and the result's record is
+	// queued. Records are counted as they are appended, in order: a job
+	// queued after them runs once they are counted.
+	send(4, c2s, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	counted := make(chan struct{})
+	d.judge.Later(func() { close(counted) })
+	<-counted
+	require.NoError(t, d.store.Flush())
+
+	after := scrape(t, d)
+	assert.Equal(t, 1.0, value(after, "flowd_decisions_total", map[string]string{"type": "tool_call", "decision": "allow"}))
+	assert.Equal(t, 1.0, value(after, "flowd_decisions_total", map[string]string{"type": "tool_call", "decision": "deny"}))
+	assert.Equal(t, 1.0, value(after, "flowd_decisions_total", map[string]string{"type": "shim_connect"}))
+	assert.GreaterOrEqual(t, value(after, "flowd_verdict_latency_seconds", nil), 3.0, "one verdict latency a message")
+	assert.Equal(t, 1.0, value(after, "flowd_shims_connected", nil))
+	assert.Equal(t, 1.0, value(after, "flowd_sessions", nil))
+	assert.GreaterOrEqual(t, value(after, "flowd_activity_written_total", nil), 3.0)
+	assert.Zero(t, value(after, "flowd_activity_queue_depth", nil), "flushed")
+	for _, name := range []string{"flowd_activity_dropped_total", "flowd_activity_failed_total", "flowd_activity_write_failing"} {
+		assert.Contains(t, after, name)
+	}
+}
+
+// The metrics need no login on the loopback listener, but the listener's
+// other defences hold: a foreign Host (DNS rebinding) is refused, and with
+// [ui] metrics = false they are not served there at all. The socket
+// serves them too.
+func TestMetricsOnTheLoopbackListener(t *testing.T) {
+	cfg := config.Default()
+	cfg.UI.Enabled = config.UIOn
+	d, socket, _ := serving(t, cfg)
+	addr := d.ui.Listener().Addr().String()
+
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/metrics", nil)
+	require.NoError(t, err)
+	req.Host = "attacker.example:80"
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	resp, err = http.Get("http://" + addr + "/api/v1/status")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the rest of the API still needs a login")
+
+	onSocket := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		return localsock.Dial(socket, 10*time.Second)
+	}}}
+	resp, err = onSocket.Get("http://flowd/metrics")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), "flowd_shims_connected")
+
+	cfg = config.Default()
+	cfg.UI.Enabled, cfg.UI.Metrics = config.UIOn, false
+	off, _, _ := serving(t, cfg)
+	resp, err = http.Get("http://" + off.ui.Listener().Addr().String() + "/metrics")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+}
