@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -165,6 +166,7 @@ func TestStoppedFlowdBlocksExternalServer(t *testing.T) {
 	require.Contains(t, call(2, msg), "flowd blocked", "flowd running: the secret is blocked")
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGSTOP))
+	waitStopped(t, cmd.Process.Pid)
 	for id := 3; id <= 4; id++ {
 		start := time.Now()
 		line := call(id, msg)
@@ -191,4 +193,21 @@ func TestStoppedFlowdBlocksExternalServer(t *testing.T) {
 	assert.Contains(t, call(5, "after"), "after", "flowd judges again")
 	p.stdin.Close()
 	assert.Equal(t, 0, p.wait(t, 30*time.Second))
+}
+
+// waitStopped returns once the process is stopped: kill(2) returns before
+// every thread of a busy process has taken the signal, and a message sent
+// in between is still answered.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(hangBound)
+	for {
+		out, err := exec.Command("ps", "-o", "state=", "-p", strconv.Itoa(pid)).Output()
+		require.NoError(t, err, "ps for pid %d", pid)
+		if strings.HasPrefix(strings.TrimSpace(string(out)), "T") {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "pid %d not stopped within %v (state %q)", pid, hangBound, out)
+		time.Sleep(10 * time.Millisecond)
+	}
 }

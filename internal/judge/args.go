@@ -3,6 +3,7 @@ package judge
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -362,6 +363,18 @@ func wholeURL(s string) bool {
 	return i > 0 && i < 12 && !strings.ContainsAny(s, " \n\t")
 }
 
+// privateTempDir reports whether p lies in a directory of a shared
+// temporary directory that others may not enter (a mktemp -d, a test's
+// temp dir): then nobody else reads what is written there.
+func privateTempDir(p string) bool {
+	d := sharedpath.TempSubdir(p)
+	if d == "" {
+		return false
+	}
+	fi, err := os.Lstat(d)
+	return err == nil && fi.IsDir() && fi.Mode().Perm()&0o005 == 0
+}
+
 // writes screens what the call writes where it will run: a script (a
 // shell file, text starting with #!) is a command line like any other,
 // and one written where it runs on its own (a crontab, a shell's startup
@@ -373,7 +386,7 @@ func (w *walker) writes(f *argFacts) {
 	f.writes = true
 	for _, p := range w.paths {
 		f.forAgents = f.forAgents || agentInstructions(p)
-		if why := sharedpath.Why(p); why != "" && f.shared == "" {
+		if why := sharedpath.Why(p); why != "" && f.shared == "" && !privateTempDir(p) {
 			f.shared = p + ", " + why
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)

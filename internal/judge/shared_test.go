@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/cosmos/go-bip39"
@@ -67,6 +68,32 @@ func TestWriteToSharedPlace(t *testing.T) {
 			assert.Equal(t, tt.action, out.Decision.Action, out.Decision.Reason)
 			assert.Equal(t, tt.rule, out.Decision.Rule)
 		})
+	}
+}
+
+// A directory of /tmp that its owner made private (mktemp -d, a test's
+// temp dir, a project checked out there) is not a shared place: nobody
+// else can enter it. Its world-enterable neighbour is.
+func TestPrivateDirInTmpIsNotShared(t *testing.T) {
+	internal := classify.Result{Class: classify.Internal, CanReadData: true}
+	const pemKey = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ8qTm3vXk2LfZp7Rw0sNc4yHd6aUe1bGo9tKi5jWqPx\n-----END PRIVATE KEY-----\n"
+	private, err := os.MkdirTemp("/tmp", "proj-private-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(private) })
+	require.NoError(t, os.Chmod(private, 0o700))
+	open, err := os.MkdirTemp("/tmp", "proj-open-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(open) })
+	require.NoError(t, os.Chmod(open, 0o755))
+	for dir, want := range map[string]policy.Action{private: policy.Allow, open: policy.Ask} {
+		args, err := json.Marshal(map[string]string{"path": dir + "/keys/k.pem", "content": pemKey})
+		require.NoError(t, err)
+		j := newJudge(t, nil)
+		var out Outcome
+		if later := j.Call(Call{Session: "s", Server: "fs", Tool: "write_file", Class: internal, Args: args, Ask: AskByAgent}, &out); later != nil {
+			later()
+		}
+		assert.Equal(t, want, out.Decision.Action, "%s: %s", dir, out.Decision.Reason)
 	}
 }
 

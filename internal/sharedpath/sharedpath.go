@@ -39,6 +39,28 @@ var prefixes = []struct{ dir, why string }{
 	{"/users/shared/", public}, {"c:/users/public/", public},
 }
 
+// TempSubdir returns, for an absolute path inside a temporary directory
+// every account can read, the directory just below that one (/tmp/x for
+// /tmp/x/y/z), as p spells it; "" for any other path. A directory its
+// owner made private (mode 0700, as mktemp -d and test runners make
+// them) keeps what it holds private: a caller that may look at the file
+// system can check it.
+func TempSubdir(p string) string {
+	p = path.Clean(strings.ReplaceAll(strings.TrimSpace(p), `\`, "/"))
+	lower := strings.ToLower(p) + "/"
+	for _, d := range prefixes {
+		if d.why != tmp || !strings.HasPrefix(lower, d.dir) {
+			continue
+		}
+		rest := p[len(d.dir):]
+		if i := strings.IndexByte(rest, '/'); i > 0 {
+			return p[:len(d.dir)+i]
+		}
+		return "" // a file right in the temporary directory
+	}
+	return ""
+}
+
 // Why returns why p names a shared place, or "" when it does not. p may be
 // relative (shared only when it is a CI file: a push sends it),
 // start with ~ or $HOME, be a file:// URL or be written Windows-style.

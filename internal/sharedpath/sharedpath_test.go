@@ -47,3 +47,19 @@ func TestWhy(t *testing.T) {
 		}
 	}
 }
+
+func TestTempSubdir(t *testing.T) {
+	for p, want := range map[string]string{
+		"/tmp/proj/notes.txt":           "/tmp/proj",
+		"/tmp/Proj/a/b.txt":             "/tmp/Proj",
+		"/var/tmp/x/y":                  "/var/tmp/x",
+		"/tmp/notes.txt":                "",
+		"/home/u/tmp/x/y":               "",
+		"/tmp/../home/u/x/y":            "",
+		`C:\Windows\Temp\build\out.log`: `C:/Windows/Temp/build`,
+	} {
+		if got := TempSubdir(p); got != want {
+			t.Errorf("TempSubdir(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
