@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 const (
@@ -146,7 +148,12 @@ func TestFiftyShimsAtOnce(t *testing.T) {
 	const n = 50
 	procs := make([]*proc, n)
 	for i := range n {
-		procs[i] = startProc(t, []string{bins.shim, "--socket", f.socket, "--no-autostart", "--name", fmt.Sprintf("s%d", i), "--", bins.testserver})
+		// The shims read the test's config too, so that their first
+		// contact waits as long as a verdict may (60 s, baseConfig): fifty
+		// race-built shims and servers starting at once keep two cores
+		// busy for longer than the default 5 s.
+		procs[i] = startProc(t, []string{bins.shim, "--socket", f.socket, "--no-autostart", "--name", fmt.Sprintf("s%d", i), "--", bins.testserver},
+			paths.EnvConfig+"="+f.config)
 		_, err := procs[i].stdin.Write([]byte(initLine + initDone + echoCall(1, fmt.Sprintf("from %d", i))))
 		require.NoError(t, err)
 	}

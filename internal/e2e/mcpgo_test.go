@@ -242,7 +242,11 @@ func bigText(n int) string {
 func TestMCPGoEverythingSameThroughShim(t *testing.T) {
 	t.Parallel()
 	tools := toolsDir(t)
-	f := startFlowd(t, everythingWaiver)
+	// The 10 MB echo's check takes seconds of CPU under the race detector,
+	// more than the default 2 s flow.check_budget (which would deny it, by
+	// design, to a server flowd cannot classify): this test is about
+	// transparency, not the budget.
+	f := startFlowd(t, everythingWaiver+bigCheckBudget)
 	// 10 MB, but under 10 MiB once JSON-encoded: the TS SDK's stdio reader
 	// drops the connection beyond that.
 	big := bigText(10_000_000)

@@ -31,7 +31,7 @@ func TestTSClientSameThroughShim(t *testing.T) {
 	t.Parallel()
 	tools := toolsDir(t)
 	node := nodeBin(t)
-	f := startFlowd(t, "")
+	f := startFlowd(t, bigCheckBudget) // its 10 MB echo: see TestMCPGoEverythingSameThroughShim
 	script := tsBattery(t, tools)
 	server := []string{node, everythingJS(tools), "stdio"}
 

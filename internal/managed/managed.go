@@ -49,12 +49,21 @@ func load(path string, uid int, userPath string, required bool) (*config.Effecti
 }
 
 // read returns the managed file's contents, nil when there is none. A
-// file is missing only where nobody but root could have removed it.
+// file is missing only where nobody but root could have removed it, or
+// where its directory was never made.
 func read(path string, uid int) ([]byte, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(path); lerr == nil {
 			return nil, fmt.Errorf("the machine's managed policy %s is a link to nothing: refusing to run without it (the administrator must fix or remove it)", path)
+		}
+		// No directory for the policy: none was installed. (Windows lets
+		// every user create folders in %ProgramData% but not delete an
+		// administrator's, so the writable parent says nothing here.) A
+		// directory without its file must be one only root could have
+		// emptied.
+		if _, derr := os.Stat(filepath.Dir(path)); errors.Is(derr, fs.ErrNotExist) {
+			return nil, nil
 		}
 		if err := checkDirs(filepath.Dir(path), uid, true); err != nil {
 			return nil, err

@@ -80,6 +80,16 @@ func TestLoadWithoutAManagedFile(t *testing.T) {
 	assert.Equal(t, config.FromUser, e.Sources["shim.fail_mode"])
 }
 
+// No policy directory at all, under a parent every user may write (as
+// Windows' %ProgramData% is): no policy was installed, so there is none.
+func TestLoadWithoutAPolicyDirectory(t *testing.T) {
+	parent := t.TempDir()
+	require.NoError(t, os.Chmod(parent, 0o1777))
+	e, err := load(filepath.Join(parent, "flowd", "managed.toml"), os.Getuid(), "", false)
+	require.NoError(t, err)
+	assert.Empty(t, e.Managed)
+}
+
 // A managed file that anyone but the administrator could have written is
 // refused, and no config comes back: the callers fail safe.
 func TestLoadRefusesAnUntrustedPolicy(t *testing.T) {
