@@ -20,21 +20,7 @@ var Scopes = []string{"user", "project"}
 
 // HooksPath is the hooks file of scope; dir is the project directory.
 func HooksPath(scope, dir string) (string, error) {
-	switch scope {
-	case "user":
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find the user's Cursor hooks: %w", err)
-		}
-		return filepath.Join(home, ".cursor", "hooks.json"), nil
-	case "project":
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return "", fmt.Errorf("project directory %q: %w", dir, err)
-		}
-		return filepath.Join(abs, ".cursor", "hooks.json"), nil
-	}
-	return "", fmt.Errorf("unknown scope %q: Cursor has user and project hooks", scope)
+	return jsonedit.AgentFile("Cursor", ".cursor", "hooks.json", scope, dir)
 }
 
 // entry is one hook in hooks.json. It sets no timeout: sources disagree on

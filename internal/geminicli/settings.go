@@ -20,21 +20,7 @@ var Scopes = []string{"user", "project"}
 
 // SettingsPath is the settings file of scope; dir is the project directory.
 func SettingsPath(scope, dir string) (string, error) {
-	switch scope {
-	case "user":
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find the user's Gemini CLI settings: %w", err)
-		}
-		return filepath.Join(home, ".gemini", "settings.json"), nil
-	case "project":
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return "", fmt.Errorf("project directory %q: %w", dir, err)
-		}
-		return filepath.Join(abs, ".gemini", "settings.json"), nil
-	}
-	return "", fmt.Errorf("unknown scope %q: Gemini CLI has user and project settings", scope)
+	return jsonedit.AgentFile("Gemini CLI", ".gemini", "settings.json", scope, dir)
 }
 
 // Matcher selects every tool: Gemini CLI's built-ins have no common

@@ -66,3 +66,24 @@ func Rewrite(path, what string, edit func([]byte) ([]byte, int, error)) (Change,
 	ch.Changed = true
 	return ch, nil
 }
+
+// AgentFile is an agent's settings file in its dot-directory: under the
+// user's home for scope "user", under the project directory dir for
+// "project" (agent names the agent in errors).
+func AgentFile(agent, dotDir, file, scope, dir string) (string, error) {
+	switch scope {
+	case "user":
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the user's %s settings: %w", agent, err)
+		}
+		return filepath.Join(home, dotDir, file), nil
+	case "project":
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("project directory %q: %w", dir, err)
+		}
+		return filepath.Join(abs, dotDir, file), nil
+	}
+	return "", fmt.Errorf("unknown scope %q: %s has user and project settings", scope, agent)
+}
