@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"hash/fnv"
 	"math/bits"
 	"regexp"
 	"slices"
@@ -202,12 +201,20 @@ func shingles(t string) []uint64 {
 	return out
 }
 
+// hash is 64-bit FNV-1a over kind, a zero byte and s, written out so that
+// hashing each word of a page allocates nothing (hash/fnv's would, and
+// converting s to bytes would copy it).
 func hash(kind, s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(kind))
-	h.Write([]byte{0})
-	h.Write([]byte(s))
-	return h.Sum64()
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := 0; i < len(kind); i++ {
+		h = (h ^ uint64(kind[i])) * prime
+	}
+	h *= prime // the zero byte: h ^ 0 is h
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * prime
+	}
+	return h
 }
 
 // segments splits folded text into sentences: at line ends, and at ".",

@@ -114,8 +114,10 @@ func (s *Store) Add(ps ...Print) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var fresh []Print
+	taken := map[string]bool{} // a feed may hold a print twice
 	for _, p := range ps {
-		if _, ok := s.x.prints[p.ID]; !ok && p.valid() && !slices.ContainsFunc(fresh, func(q Print) bool { return q.ID == p.ID }) {
+		if _, ok := s.x.prints[p.ID]; !ok && !taken[p.ID] && p.valid() {
+			taken[p.ID] = true
 			fresh = append(fresh, p)
 		}
 	}
