@@ -401,7 +401,8 @@ loop:
 				}
 				lit.WriteByte(n)
 			}
-			r.pos += 2
+			// A backslash that ends the line escapes nothing.
+			r.pos = min(r.pos+2, len(r.src))
 		case '\'':
 			w.quoted = true
 			if r.pos > start {
