@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -94,6 +95,7 @@ type Outcome struct {
 // a destination that keeps data inside is not held up for the log), and
 // before it records the call.
 func (j *Judge) Call(in Call, out *Outcome) (later func()) {
+	defer j.refuseOnPanic(in, out, &later)
 	out.Class = in.Class
 	if why := policy.HumanOnlyCommand(in.Shell); in.Shell != "" && why != "" {
 		out.Decision = policy.Decision{Action: policy.Deny, Rule: "human_only", Reason: why}
@@ -156,11 +158,11 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	// call writes to a file, where the next model to read it finds them,
 	// beside the flow check. Messages sent out are not scanned: it would
 	// add the scan's time to every call to an external destination.
-	var planted chan string
+	var planted chan result[string]
 	if set.Scanner != nil && len(facts.texts) > 0 && facts.writes {
-		planted = make(chan string, 1)
+		planted = make(chan result[string], 1)
 		texts, scanner := facts.texts, set.Scanner
-		go func() { planted <- plantedInjection(scanner, texts, server, tool) }()
+		go func() { planted <- run(func() string { return plantedInjection(scanner, texts, server, tool) }) }()
 	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
@@ -223,7 +225,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	}
 	pc.KeyRead = facts.keyRead
 	if planted != nil {
-		pc.Injection, pc.InjectionForAgents = <-planted, facts.forAgents
+		pc.Injection, pc.InjectionForAgents = (<-planted).get(), facts.forAgents
 	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)
@@ -254,7 +256,17 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		}
 	}
 	if !pc.External && (out.Decision.Action == policy.Allow || out.Decision.Action == policy.Warn) {
-		return finish
+		return func() {
+			// After the verdict: a bug here costs the record's analysis,
+			// not flowd.
+			defer func() {
+				if r := recover(); r != nil {
+					j.Log.Error("flowd failed while completing a call's record (a bug: please report it with this log)",
+						"server", server, "tool", tool, "panic", r, "stack", string(debug.Stack()))
+				}
+			}()
+			finish()
+		}
 	}
 	finish()
 	return nil
@@ -299,13 +311,13 @@ type checked struct {
 // a CPU that other work keeps busy must not hold the verdict either. A
 // check left behind finishes on its own and is dropped.
 func checkWithin(b *budget.Budget, check func() checked) checked {
-	done := make(chan checked, 1)
-	go func() { done <- check() }()
+	done := make(chan result[checked], 1)
+	go func() { done <- run(check) }()
 	t := time.NewTimer(time.Until(b.Due()))
 	defer t.Stop()
 	select {
 	case r := <-done:
-		return r
+		return r.get()
 	case <-t.C:
 		return overdue
 	}
@@ -351,4 +363,62 @@ func plantedInjection(sc *injection.Scanner, texts []string, server, tool string
 		}
 	}
 	return ""
+}
+
+// InternalErrorRule is the rule of a call refused because flowd failed
+// while checking it.
+const InternalErrorRule = "internal_error"
+
+// refuseOnPanic, deferred by Call, turns a panic while judging into a
+// refusal. Left alone, the panic would end the request, and the entrances
+// take a dropped connection for a flowd that is gone: under fail_mode
+// "open" the very message being judged would pass unchecked. It is a bug,
+// so it is logged with its stack.
+func (j *Judge) refuseOnPanic(in Call, out *Outcome, later *func()) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	stack := debug.Stack()
+	if c, ok := r.(*panicked); ok {
+		r, stack = c.value, c.stack
+	}
+	j.Log.Error("flowd failed while checking a call, and refused it (a bug: please report it with this log)",
+		"server", in.Server, "tool", in.Tool, "panic", r, "stack", string(stack))
+	out.Decision = policy.Decision{Action: policy.Deny, Rule: InternalErrorRule,
+		Reason: "flowd could not finish checking this call (an internal error, logged), so it is refused rather than passed unchecked"}
+	*later = nil
+}
+
+// result is what a part of a check run on a goroutine of its own returned,
+// or the panic it ended in.
+type result[T any] struct {
+	v      T
+	failed *panicked
+}
+
+// panicked is a panic on a check's goroutine, with that goroutine's stack.
+type panicked struct {
+	value any
+	stack []byte
+}
+
+// run runs f, catching a panic: on a goroutine of its own, an uncaught
+// panic would end flowd.
+func run[T any](f func() T) (r result[T]) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.failed = &panicked{value: p, stack: debug.Stack()}
+		}
+	}()
+	return result[T]{v: f()}
+}
+
+// get returns the value, or panics again on the goroutine that waits for
+// it, for Call's refuseOnPanic.
+func (r result[T]) get() T {
+	if r.failed != nil {
+		panic(r.failed)
+	}
+	return r.v
 }

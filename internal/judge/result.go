@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -76,6 +77,7 @@ type Screened struct {
 // It is the one place flowd screens a result, whatever entrance the
 // result came in by.
 func (j *Judge) Result(in Result) (s Screened) {
+	defer j.withholdOnPanic(in, &s)
 	set := j.Settings()
 	if set.Scanner == nil || len(in.Content) == 0 {
 		return s
@@ -272,4 +274,27 @@ func flagsIncomplete(mode string, external bool) bool {
 // whole, which the user is owed even when it passes.
 func reportable(r injection.Result) bool {
 	return len(r.Detections) > 0 || len(r.Waived) > 0 || r.Truncated
+}
+
+// withholdOnPanic, deferred by Result, keeps a panic while screening from
+// passing the result unscreened: the entrance would take the dropped
+// connection for a flowd that is gone and apply fail_mode. Content from a
+// source that may be external is withheld and taints the session, as a
+// blocked attack would; a bug is no reason to trust it.
+func (j *Judge) withholdOnPanic(in Result, s *Screened) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	j.Log.Error("flowd failed while screening a result (a bug: please report it with this log)",
+		"server", in.Server, "tool", in.Tool, "panic", r, "stack", string(debug.Stack()))
+	rep := &flowdclient.Injection{Server: in.Server, Tool: in.Tool, Action: injection.ActionPass,
+		Detections: []injection.Detection{{Rule: InternalErrorRule}}}
+	*s = Screened{Report: rep}
+	if !Untrusted(in.Class) {
+		return
+	}
+	rep.Action, s.Found.Action, s.Blocked = injection.ActionBlock, injection.ActionBlock, true
+	j.Flows.Session(in.Session).Taint(taintReason(rep))
+	rep.Tainted = true
 }

@@ -1,4 +1,4 @@
-//go:build redteam2 && unix
+//go:build unix
 
 package e2e
 
@@ -8,16 +8,24 @@ import (
 	"time"
 )
 
-// Red team 2: a command line that ends in a backslash makes flowd's shell
-// reader (shellnorm, used by cmdrisk and the self-protection rule) slice
-// past the end of the line. net/http recovers the panic and drops the
-// connection, so the message being judged is never judged: the hook and
-// the shim both treat flowd as unreachable and, under the default
-// fail_mode "open", let the very call that carries the secret go on.
+// Found by a red team: a command line that ended in a backslash made
+// flowd's shell reader (shellnorm, used by cmdrisk and the
+// self-protection rule) slice past the end of the line. net/http
+// recovered the panic and dropped the connection, so the message was
+// never judged: the hook and the shim both took flowd for unreachable
+// and, under the default fail_mode "open", let the very call that
+// carried the secret go on. The reader is fixed, and a panic while
+// judging now refuses the call (judge.refuseOnPanic).
+
+// claudeBash is Claude Code's PreToolUse payload for a Bash command.
+func claudeBash(cmd, cwd string) string {
+	return `{"session_id":"rt2","hook_event_name":"PreToolUse","tool_name":"Bash","cwd":` + jsonText(cwd) +
+		`,"tool_input":{"command":` + jsonText(cmd) + `}}`
+}
 
 // Through Claude Code's hook: curl with the key the agent read, plus a
 // trailing backslash.
-func TestRT2TrailingBackslashHookFailsOpen(t *testing.T) {
+func TestTrailingBackslashHookDenies(t *testing.T) {
 	f := startFlowd(t, "")
 	proj := t.TempDir()
 	pre := bins.hook + " evaluate --event PreToolUse"
@@ -33,13 +41,13 @@ func TestRT2TrailingBackslashHookFailsOpen(t *testing.T) {
 	}
 	out, errOut = runHook(t, pre, claudeBash(plain+` \`, proj), f.socket, "rt2")
 	if !strings.Contains(out, `"deny"`) {
-		t.Errorf("ATTACK WORKED: the same curl with a trailing backslash was not denied: stdout %q stderr %q", out, errOut)
+		t.Errorf("the same curl with a trailing backslash was not denied: stdout %q stderr %q", out, errOut)
 	}
 }
 
 // Through a shim: one tools/call to an external server carries the key
 // and, in any argument named "command", a trailing backslash.
-func TestRT2TrailingBackslashShimFailsOpen(t *testing.T) {
+func TestTrailingBackslashShimBlocks(t *testing.T) {
 	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
 	f := startFlowd(t, "")
 	p := startProc(t, f.shim(bins.testserver, "--name", "slack"))
@@ -51,6 +59,6 @@ func TestRT2TrailingBackslashShimFailsOpen(t *testing.T) {
 	}
 	line := p.readLine(t, 60*time.Second)
 	if strings.Contains(line, secret) {
-		t.Errorf("ATTACK WORKED: the secret reached the external server: %s\nshim stderr: %s", line, p.stderr.String())
+		t.Errorf("the secret reached the external server: %s\nshim stderr: %s", line, p.stderr.String())
 	}
 }
