@@ -80,7 +80,7 @@ func Uninstall(path string) (jsonedit.Change, error) {
 type Installation struct {
 	Exists  bool
 	Entries []claudecode.Entry
-	// Disabled: the file turns hooks, or flowd's, off (hooksOff).
+	// Disabled: the file turns hooks, or flowd's, off (HooksOff).
 	Disabled bool
 }
 
@@ -99,7 +99,7 @@ func Inspect(path string) (Installation, error) {
 	if in.Entries, _, err = claudecode.FindHooks(b); err != nil {
 		return in, fmt.Errorf("read %s %s: %w", what, path, err)
 	}
-	in.Disabled = hooksOff(b)
+	in.Disabled = HooksOff(b)
 	for i, e := range in.Entries {
 		st, err := os.Stat(e.Binary)
 		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
@@ -107,11 +107,11 @@ func Inspect(path string) (Installation, error) {
 	return in, nil
 }
 
-// hooksOff reports whether settings turn hooks off, or disable flowd's by
+// HooksOff reports whether settings turn hooks off, or disable flowd's by
 // name: "hooksConfig": {"enabled": false} or {"disabled": ["flowd"]} in
 // Gemini CLI 0.61, "hooks": {"enabled": false} or "tools": {"enableHooks":
 // false} in earlier versions.
-func hooksOff(settings []byte) bool {
+func HooksOff(settings []byte) bool {
 	// Gemini CLI reads the switches in JavaScript: only false turns
 	// hooks off, any other value of another type is truthy.
 	type switches struct {

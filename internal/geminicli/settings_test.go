@@ -147,6 +147,6 @@ func TestHooksOff(t *testing.T) {
 		`{"hooksConfig":{"enabled":"no"}}`:       false,
 		`{"hooks":{"BeforeTool":[]},"tools":{}}`: false,
 	} {
-		assert.Equal(t, off, hooksOff([]byte(settings)), settings)
+		assert.Equal(t, off, HooksOff([]byte(settings)), settings)
 	}
 }

@@ -1,6 +1,7 @@
 package selfguard
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/cursor"
+	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
@@ -145,12 +148,18 @@ func (g Guard) change(p string, a Action) string {
 	if what := g.own(abs); what != "" {
 		return "changing " + p + " (" + what + ")"
 	}
-	switch {
-	case agentSettings(abs):
-		if why := settingsChange(a); why != "" {
-			return "changing " + p + ", the agent's settings: " + why
+	if len(a.Contents) == 0 {
+		if what := g.holds(abs); what != "" {
+			return "moving or deleting " + p + ", which holds " + what
 		}
-	case g.clientConfig(abs):
+	}
+	// Gemini CLI's settings are both: its hooks and its MCP servers.
+	if hf := hookFileOf(abs); hf != nil {
+		if why := settingsChange(hf, abs, a); why != "" {
+			return "changing " + p + ", " + hf.what + ": " + why
+		}
+	}
+	if g.clientConfig(abs) {
 		if why := clientChange(a); why != "" {
 			return "changing " + p + ", an MCP client's config: " + why
 		}
@@ -158,9 +167,53 @@ func (g Guard) change(p string, a Action) string {
 	return ""
 }
 
-// settingsChange says why a write or edit of a Claude Code settings file
-// would take flowd's hooks away.
-func settingsChange(a Action) string {
+// hookFile is a kind of file where an agent keeps flowd's hooks.
+type hookFile struct {
+	what string
+	// find counts flowd's hooks in a file's text and reports whether the
+	// text turns them off.
+	find func([]byte) (hooks int, off bool, err error)
+}
+
+var (
+	claudeSettings = &hookFile{"Claude Code's settings, which hold flowd's hooks", func(b []byte) (int, bool, error) {
+		hooks, off, err := claudecode.FindHooks(b)
+		return len(hooks), off, err
+	}}
+	geminiSettings = &hookFile{"Gemini CLI's settings, which hold flowd's hooks", func(b []byte) (int, bool, error) {
+		hooks, _, err := claudecode.FindHooks(b)
+		return len(hooks), geminicli.HooksOff(b), err
+	}}
+	cursorHooks = &hookFile{"Cursor's hooks file, which holds flowd's hooks", func(b []byte) (int, bool, error) {
+		hooks, err := cursor.FindHooks(b)
+		return len(hooks), false, err
+	}}
+)
+
+// hookFileOf recognises the files where agents keep flowd's hooks (as
+// `hook install` writes them, and the machine-wide ones), or nil.
+func hookFileOf(p string) *hookFile {
+	l := strings.ToLower(filepath.ToSlash(p))
+	switch {
+	case strings.HasSuffix(l, "/.claude/settings.json"), strings.HasSuffix(l, "/.claude/settings.local.json"),
+		strings.HasSuffix(l, "/managed-settings.json"):
+		return claudeSettings
+	case strings.HasSuffix(l, "/.gemini/settings.json"), strings.HasSuffix(l, "/gemini-cli/settings.json"),
+		strings.HasSuffix(l, "/geminicli/settings.json"):
+		return geminiSettings
+	case strings.HasSuffix(l, "/.cursor/hooks.json"), strings.HasSuffix(l, "/cursor/hooks.json"):
+		return cursorHooks
+	}
+	return nil
+}
+
+// maxSettings bounds what is read of a settings file on disk.
+const maxSettings = 4 << 20
+
+// settingsChange says why a write or edit of an agent's hook file would
+// take flowd's hooks away. The file on disk at abs is read to know what
+// a write replaces.
+func settingsChange(hf *hookFile, abs string, a Action) string {
 	if len(a.Contents) == 0 {
 		return "moving or deleting it drops flowd's hooks"
 	}
@@ -177,15 +230,77 @@ func settingsChange(a Action) string {
 		}
 		return ""
 	}
+	had := 0
+	if cur, err := readBounded(abs); err == nil {
+		had, _, _ = hf.find(cur)
+	}
 	for _, c := range a.Contents {
-		hooks, disabled, err := claudecode.FindHooks([]byte(c))
+		hooks, off, err := hf.find([]byte(c))
 		switch {
 		case err != nil:
 			return "the new file is not valid settings"
-		case disabled:
-			return "it turns all hooks off"
-		case len(hooks) == 0 && strings.Contains(c, `"hooks"`):
+		case off:
+			return "it turns hooks off"
+		case hooks < had:
+			return "it drops flowd's hooks, which the file holds now"
+		case hooks == 0 && strings.Contains(c, `"hooks"`):
 			return "its hooks do not include flowd's"
+		}
+	}
+	return ""
+}
+
+func readBounded(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxSettings))
+}
+
+// holds says what of flowd's, or of the files that hold its hooks and
+// wrap servers in its shim, lies inside the directory p, which moving or
+// deleting p would take with it (rm -rf ~/.local, mv ~/.config x): "" when
+// p is no directory or holds none of them.
+func (g Guard) holds(p string) string {
+	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+		return ""
+	}
+	inside := func(q string) bool {
+		return filepath.IsAbs(q) && strings.HasPrefix(q, strings.TrimRight(p, `/\`)+string(filepath.Separator))
+	}
+	for _, list := range [][]string{g.Dirs, g.Files} {
+		for _, q := range list {
+			if inside(q) {
+				return "flowd's files (" + q + ")"
+			}
+		}
+	}
+	var candidates []string
+	if g.Home != "" {
+		for _, q := range []string{".config/flowd", ".local/state/flowd", "Library/Application Support/flowd", "Library/Caches/flowd",
+			".config/systemd/user/flowd.service", ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
+			".cursor/hooks.json"} {
+			candidates = append(candidates, filepath.Join(g.Home, q))
+		}
+	}
+	for _, q := range []string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json",
+		"settings.json", "settings.local.json", "hooks.json", ".mcp.json"} {
+		candidates = append(candidates, filepath.Join(p, q))
+	}
+	candidates = append(candidates, g.ClientConfigs...)
+	for _, q := range candidates {
+		if !inside(q) || !exists(q) {
+			continue
+		}
+		switch {
+		case hookFileOf(q) != nil:
+			return hookFileOf(q).what + " (" + q + ")"
+		case g.clientConfig(q):
+			return "an MCP client's config (" + q + ")"
+		case usualPlace(q) != "":
+			return usualPlace(q) + " (" + q + ")"
 		}
 	}
 	return ""
@@ -297,14 +412,6 @@ func usualPlace(p string) string {
 	return ""
 }
 
-// agentSettings recognises Claude Code's settings files, which hold
-// flowd's hooks.
-func agentSettings(p string) bool {
-	l := strings.ToLower(filepath.ToSlash(p))
-	return strings.HasSuffix(l, "/.claude/settings.json") || strings.HasSuffix(l, "/.claude/settings.local.json") ||
-		strings.HasSuffix(l, "/managed-settings.json")
-}
-
 func (g Guard) clientConfig(p string) bool {
 	if slices.Contains(g.ClientConfigs, p) {
 		return true
@@ -314,7 +421,8 @@ func (g Guard) clientConfig(p string) bool {
 	case ".claude.json", "claude_desktop_config.json", ".mcp.json", "mcp_config.json":
 		return true
 	}
-	return strings.HasSuffix(l, "/.cursor/mcp.json") || strings.HasSuffix(l, "/.vscode/mcp.json")
+	return strings.HasSuffix(l, "/.cursor/mcp.json") || strings.HasSuffix(l, "/.vscode/mcp.json") ||
+		strings.HasSuffix(l, "/.gemini/settings.json")
 }
 
 // command says why running line would switch flowd off, or "".
@@ -363,8 +471,8 @@ func (g Guard) shellWrite(p, dir string) string {
 	if what := g.own(abs); what != "" {
 		return " (" + what + ")"
 	}
-	if agentSettings(abs) {
-		return " (the agent's settings, which hold flowd's hooks)"
+	if hf := hookFileOf(abs); hf != nil {
+		return " (" + hf.what + ")"
 	}
 	if g.clientConfig(abs) {
 		return " (an MCP client's config, where flowd's shim wraps servers)"
@@ -428,7 +536,29 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 			}
 		}
 	}
+	for _, t := range removed(name, args) {
+		if what := g.holds(g.resolve(t, dir)); what != "" {
+			return name + " " + t + " (a directory that holds " + what + ")"
+		}
+	}
 	return ""
+}
+
+// removed returns the files a command deletes, moves away or takes the
+// owner's access to: a directory among them takes what it holds along.
+func removed(name string, args []string) []string {
+	ops := operands(args)
+	switch name {
+	case "rm", "rmdir", "shred", "srm", "wipe", "trash", "gio", "chmod", "chown", "chgrp", "chattr", "setfacl":
+		return ops
+	case "mv":
+		if len(ops) > 1 {
+			return ops[:len(ops)-1]
+		}
+	case "find":
+		return changed(name, args)
+	}
+	return nil
 }
 
 // signals says why a command that sends signals is refused: it names

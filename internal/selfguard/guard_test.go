@@ -193,3 +193,61 @@ func TestMutates(t *testing.T) {
 		assert.Equal(t, want, Mutates(tool), tool)
 	}
 }
+
+// Found by a red team: the agent removed flowd's hooks from Gemini CLI's
+// and Cursor's files, which the rule did not know, wrote a Claude Code
+// settings file with no "hooks" key at all over one that held them, and
+// removed the directories that hold flowd's files and hooks.
+func TestAgentsHookFilesAndTheirDirectoriesAreGuarded(t *testing.T) {
+	g, home := testGuard(t)
+	proj := t.TempDir()
+	hooked := `{"hooks":{"BeforeTool":[{"matcher":".*","hooks":[{"name":"flowd","type":"command","command":"/usr/local/bin/hook evaluate --agent gemini-cli --event BeforeTool"}]}]}}`
+	cursorHooked := `{"version":1,"hooks":{"beforeShellExecution":[{"command":"/usr/local/bin/hook evaluate --agent cursor --event beforeShellExecution"}]}}`
+	claudeHooked := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/usr/local/bin/hook evaluate --event PreToolUse"}]}]}}`
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "var", "fd"), 0o700))
+	for file, text := range map[string]string{
+		filepath.Join(home, ".gemini", "settings.json"): hooked,
+		filepath.Join(proj, ".gemini", "settings.json"): hooked,
+		filepath.Join(home, ".cursor", "hooks.json"):    cursorHooked,
+		filepath.Join(home, ".claude", "settings.json"): claudeHooked,
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(file), 0o700))
+		require.NoError(t, os.WriteFile(file, []byte(text), 0o600))
+	}
+	for _, c := range []struct {
+		name string
+		a    Action
+		deny bool
+	}{
+		{"gemini project settings emptied", Action{Tool: "write_file", Paths: []string{filepath.Join(proj, ".gemini", "settings.json")}, Contents: []string{"{}"}}, true},
+		{"gemini user settings, servers only", Action{Tool: "Write", Paths: []string{"~/.gemini/settings.json"}, Contents: []string{`{"mcpServers":{}}`}}, true},
+		{"gemini hooks switched off in a new project file", Action{Tool: "Write", Paths: []string{".gemini/settings.json"}, Dir: t.TempDir(),
+			Contents: []string{`{"hooksConfig":{"disabled":["flowd"]}}`}}, true},
+		{"gemini edit of the hooks", Action{Tool: "Edit", Paths: []string{"~/.gemini/settings.json"}, Olds: []string{`"hooks": {`}, Contents: []string{`"x": {`}}, true},
+		{"cursor hooks emptied", Action{Tool: "Write", Paths: []string{"~/.cursor/hooks.json"}, Contents: []string{`{"version":1}`}}, true},
+		{"claude settings without any hooks key", Action{Tool: "Write", Paths: []string{"~/.claude/settings.json"}, Contents: []string{`{}`}}, true},
+		{"claude settings rewritten keeping the hooks", Action{Tool: "Write", Paths: []string{"~/.claude/settings.json"}, Contents: []string{claudeHooked}}, false},
+		{"a new gemini project file with a theme", Action{Tool: "Write", Paths: []string{".gemini/settings.json"}, Dir: t.TempDir(), Contents: []string{`{"theme":"dark"}`}}, false},
+	} {
+		got := g.Check(c.a)
+		assert.Equal(t, c.deny, got != "", "%s: %q", c.name, got)
+	}
+	for _, cmd := range []string{
+		"echo {} > ~/.cursor/hooks.json",
+		"rm .gemini/settings.json",
+		"mv ~/.gemini/settings.json /tmp/s",
+		"rm -rf ~/.claude",
+		"rm -rf .gemini",
+		"mv ~/.cursor ~/.cursor-old",
+		"rm -rf " + filepath.Dir(filepath.Join(home, "var", "fd")),
+		"rm -rf ~/var",
+	} {
+		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{cmd}, Dir: proj}), cmd)
+	}
+	assert.NotEmpty(t, g.Check(Action{Tool: "delete_directory", Paths: []string{home + "/.gemini"}}), "an MCP delete of the directory")
+	require.NoError(t, os.MkdirAll(filepath.Join(proj, "build"), 0o700))
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".cache", "x"), 0o700))
+	for _, cmd := range []string{"rm -rf build", "rm -rf ~/other", "mv ~/.cache/x /tmp"} {
+		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{cmd}, Dir: proj}), cmd)
+	}
+}
