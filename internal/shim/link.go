@@ -186,6 +186,19 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 			l.mu.Unlock()
 			continue
 		}
+		if t == shimproto.TypeServerClass {
+			var sc shimproto.ServerClass
+			if err := json.Unmarshal(p, &sc); err != nil {
+				l.broken(c, fmt.Errorf("bad server class: %w", err))
+				return
+			}
+			l.mu.Lock()
+			if l.conn == c {
+				l.welcome.ServerClass = sc.ServerClass
+			}
+			l.mu.Unlock()
+			continue
+		}
 		if t != shimproto.TypeVerdict {
 			continue // frames a newer flowd sends that this shim does not know
 		}

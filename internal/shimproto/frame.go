@@ -36,6 +36,9 @@ const (
 	// Welcome.AliveMS while it owes the shim verdicts, so a shim can tell
 	// a flowd that is slow from one that is gone (stopped, hung, dead).
 	TypeAlive FrameType = 9
+	// TypeServerClass, flowd → shim, JSON ServerClass: flowd's reading of
+	// the server changed after the Welcome (its tools can send data out).
+	TypeServerClass FrameType = 10
 )
 
 // Direction of an MCP message.
@@ -110,6 +113,14 @@ type Welcome struct {
 	// pass under fail_mode open only to a server classed "internal":
 	// an agent that can pause flowd must not open the way out by it.
 	ServerClass string `json:"server_class,omitempty"`
+}
+
+// ServerClass replaces Welcome.ServerClass: flowd learnt more about the
+// server than its name told (a tool of a server named like an internal
+// one that sends data out), and the shim fails closed for it from then
+// on while flowd is silent. A shim that does not know the frame skips it.
+type ServerClass struct {
+	ServerClass string `json:"server_class"`
 }
 
 // KeepsDataIn is the ServerClass a shim may fail open for while flowd is

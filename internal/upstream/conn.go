@@ -147,6 +147,16 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 			}
 			v, after := u.Judge(j, m)
 			var took time.Duration
+			if silentMode != "closed" && u.SendsOut(j) {
+				// Before the verdict: the next call may meet a silent flowd.
+				silentMode = "closed"
+				wmu.Lock()
+				err = w.WriteJSON(shimproto.TypeServerClass, shimproto.ServerClass{ServerClass: string(classify.Hybrid)})
+				wmu.Unlock()
+				if err != nil {
+					gone = true
+				}
+			}
 			if !m.Forwarded && !gone {
 				wmu.Lock()
 				err = w.WriteVerdict(v)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
@@ -47,6 +48,9 @@ type Stream struct {
 	held    map[uint64]held   // requests the shim holds while it asks the user, by message seq
 	tools   map[string]classify.ToolInfo
 	classes map[string]classify.Result // by tool name; reset when tools/list changes
+	// sendsOut: a tool of the server was classed as able to send data out
+	// (or not internal), which the class by name alone may not say.
+	sendsOut atomic.Bool
 
 	grants grants // what the shim may forward without waiting
 	hub    *Hub   // the hub it is in, once added to one
@@ -594,7 +598,31 @@ func (u *Stream) toolClass(j *judge.Judge, tool string) classify.Result {
 	}
 	r := j.Settings().Classifier.ToolOf(u.classifyNames(), info)
 	u.classes[tool] = r
+	if r.CanExfiltrate || r.Class != classify.Internal {
+		u.sendsOut.Store(true)
+	}
 	return r
+}
+
+// SendsOut reports whether any tool the server listed, or was called
+// with, is classed as able to send data out. It classifies the listed
+// tools it has not classified yet.
+func (u *Stream) SendsOut(j *judge.Judge) bool {
+	if u.sendsOut.Load() {
+		return true
+	}
+	u.mu.Lock()
+	names := make([]string, 0, len(u.tools))
+	for name := range u.tools {
+		if _, ok := u.classes[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	u.mu.Unlock()
+	for _, name := range names {
+		u.toolClass(j, name)
+	}
+	return u.sendsOut.Load()
 }
 
 // classifyNames are the server's names for classification; the caller

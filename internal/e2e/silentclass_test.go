@@ -1,4 +1,4 @@
-//go:build redteam2 && linux
+//go:build unix
 
 package e2e
 
@@ -15,14 +15,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Red team 2: the shim learns its server's class once, when it connects,
-// from the server's configured name; flowd's later, per-tool reading
-// (send_message sends data out) never reaches the shim. A server named
-// like an internal one ("filesystem") with a tool that sends is then
-// treated as internal while flowd is silent: an agent that pauses flowd
-// (kill -STOP by a pid read earlier, which the self-protection rule
-// does not see: see TestRT2SelfGuardClaudeCodeShell) sends the key out.
-func TestRT2SilentFlowdInternalNamedSender(t *testing.T) {
+// Found by a red team: the shim learnt its server's class once, when it
+// connected, from the server's configured name; flowd's later, per-tool
+// reading (send_message sends data out) never reached it. A server named
+// like an internal one ("filesystem") with a tool that sends was then
+// treated as internal while flowd was stopped, and the key went out.
+// flowd now tells the shim (shimproto.TypeServerClass) before the verdict
+// on the tool list.
+func TestSilentFlowdBlocksInternalNamedSender(t *testing.T) {
 	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
 	sockDir, err := os.MkdirTemp("", "fe2e-")
 	require.NoError(t, err)
@@ -55,14 +55,13 @@ func TestRT2SilentFlowdInternalNamedSender(t *testing.T) {
 	}
 	_, err = p.stdin.Write([]byte(`{"jsonrpc":"2.0","id":100,"method":"tools/list"}` + "\n"))
 	require.NoError(t, err)
-	t.Logf("tools/list: %.200s", p.readLine(t, 60*time.Second))
-	running := send(1, "aws_secret_access_key = "+secret)
-	t.Logf("flowd running: %.300s", running)
+	require.Contains(t, p.readLine(t, 60*time.Second), "send_message")
+	require.Contains(t, send(1, "aws_secret_access_key = "+secret), "flowd blocked", "flowd running: the key is blocked")
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGSTOP))
 	waitStopped(t, cmd.Process.Pid)
 	line := send(2, "aws_secret_access_key = "+secret)
 	if !strings.Contains(line, "flowd blocked") {
-		t.Errorf("ATTACK WORKED: with flowd stopped the key went to send_message of a server named filesystem: %.300s\nshim: %s", line, p.stderr.String())
+		t.Errorf("with flowd stopped the key went to send_message of a server named filesystem: %.300s\nshim: %s", line, p.stderr.String())
 	}
 }
