@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
@@ -69,8 +70,11 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	}
 	if t, ok := builtins[name]; ok {
 		p.ToolName = t
-		if t == "Read" || t == "Write" || t == "Edit" {
+		switch t {
+		case "Read", "Write", "Edit":
 			p.ToolInput = withFilePath(p.ToolInput)
+		case "WebFetch":
+			p.ToolInput = withURLs(p.ToolInput)
 		}
 	}
 	ev := claudecode.Event{Payload: p, Response: m["tool_response"]}
@@ -124,6 +128,43 @@ func withFilePath(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// promptURL is a URL as web_fetch finds them in its prompt.
+var promptURL = regexp.MustCompile(`(?i)\bhttps?://[^\s<>"'` + "`" + `]+`)
+
+// withURLs adds, to web_fetch's input, the URLs its prompt names: Gemini
+// CLI's web_fetch has no url parameter and fetches the URLs written in
+// its prompt ("Summarize https://…"), which flowd must check as the
+// addresses it fetches, not read as prose.
+func withURLs(raw json.RawMessage) json.RawMessage {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(raw, &in) != nil || in == nil {
+		return raw
+	}
+	if _, ok := in["urls"]; ok {
+		return raw
+	}
+	urls := promptURL.FindAllString(str(in["prompt"]), maxPromptURLs)
+	if len(urls) == 0 {
+		return raw
+	}
+	for i, u := range urls {
+		urls[i] = strings.TrimRight(u, ".,;:!?)]}")
+	}
+	b, err := json.Marshal(urls)
+	if err != nil {
+		return raw
+	}
+	in["urls"] = b
+	if b, err = json.Marshal(in); err != nil {
+		return raw
+	}
+	return b
+}
+
+// maxPromptURLs bounds the URLs read from a prompt; Gemini CLI fetches at
+// most 20.
+const maxPromptURLs = 64
 
 // responseText is what the model read from a tool: tool_response's
 // llmContent (a string, or parts with text), or its error.

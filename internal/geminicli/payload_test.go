@@ -39,7 +39,7 @@ func TestTranslate(t *testing.T) {
 		{"grep_search", BeforeTool, `{"tool_name":"grep_search","tool_input":{"pattern":"KEY"}}`,
 			claudecode.PreToolUse, "Grep", "", `{"pattern":"KEY"}`, ""},
 		{"web fetch", BeforeTool, `{"tool_name":"web_fetch","tool_input":{"prompt":"summarise https://x.example"}}`,
-			claudecode.PreToolUse, "WebFetch", "", `{"prompt":"summarise https://x.example"}`, ""},
+			claudecode.PreToolUse, "WebFetch", "", `{"prompt":"summarise https://x.example","urls":["https://x.example"]}`, ""},
 		{"unknown tool keeps its name", BeforeTool, `{"tool_name":"save_memory","tool_input":{"fact":"f"}}`,
 			claudecode.PreToolUse, "save_memory", "", `{"fact":"f"}`, ""},
 		{"after: llmContent string", AfterTool, `{"tool_name":"read_file","tool_input":{"absolute_path":"/p/.env"},"tool_response":{"llmContent":"KEY=v","returnDisplay":"Read 1 line"}}`,
@@ -118,4 +118,20 @@ func TestOutput(t *testing.T) {
 	var fo map[string]string
 	require.NoError(t, json.Unmarshal(FailedOpen(BeforeTool, "flowd is unreachable"), &fo))
 	assert.Equal(t, "flowd could not check this BeforeTool call (flowd is unreachable); it goes on unchecked (fail-open)", fo["systemMessage"])
+}
+
+// Found by a red team: web_fetch fetches the URLs in its prompt, and
+// flowd read the prompt as prose, so a fetch of the cloud metadata
+// service passed. Translate lists them as the addresses fetched.
+func TestWebFetchPromptURLs(t *testing.T) {
+	ev, err := Translate(BeforeTool, []byte(`{"tool_name":"web_fetch","tool_input":{"prompt":"Compare https://example.com/a, and http://169.254.169.254/latest/meta-data/ (please)."}}`))
+	require.NoError(t, err)
+	assert.Equal(t, "WebFetch", ev.Payload.ToolName)
+	var in struct {
+		Prompt string
+		URLs   []string
+	}
+	require.NoError(t, json.Unmarshal(ev.Payload.ToolInput, &in))
+	assert.Equal(t, []string{"https://example.com/a", "http://169.254.169.254/latest/meta-data/"}, in.URLs)
+	assert.Contains(t, in.Prompt, "Compare")
 }
