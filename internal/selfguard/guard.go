@@ -401,6 +401,11 @@ func usualPlace(p string) string {
 			return "flowd's config or data"
 		}
 	}
+	for i := 3; i < len(segs); i++ {
+		if segs[i] == "flowd" && segs[i-3] == "run" && segs[i-2] == "user" {
+			return "flowd's socket directory" // /run/user/$UID/flowd
+		}
+	}
 	if i := slices.IndexFunc(segs, func(s string) bool { return strings.HasPrefix(s, "flowd-") }); i == 2 && segs[1] == "tmp" {
 		return "flowd's socket directory"
 	}
@@ -426,7 +431,13 @@ func (g Guard) clientConfig(p string) bool {
 }
 
 // command says why running line would switch flowd off, or "".
-func (g Guard) command(line, dir string) string {
+func (g Guard) command(line, dir string) string { return g.commandAt(line, dir, 0) }
+
+// maxNesting bounds how deep command lines given as arguments to other
+// commands (tmux new 'x', script -c 'x') are read.
+const maxNesting = 3
+
+func (g Guard) commandAt(line, dir string, depth int) string {
 	l := shellnorm.Parse(line)
 	for i, c := range l.Commands {
 		for _, r := range c.Redirects {
@@ -448,6 +459,122 @@ func (g Guard) command(line, dir string) string {
 		if why := g.simple(l, i, words, dir); why != "" {
 			return why
 		}
+		if why := g.runsOther(words, dir, depth); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// textCommands print, search or store their arguments as text, never run
+// them: a commit message that quotes a command is no command.
+var textCommands = []string{"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "gh", "man",
+	"cat", "less", "head", "tail", "wc", "sort", "diff", "go", "test", "[", "true", "false"}
+
+// runsOther says why a command that runs another one it is given (a
+// wrapper the shell reading does not drop: systemd-run, tmux, screen,
+// script -c, strace, chrt, taskset, flock, watch, parallel…) would switch
+// flowd off: flowd named as a word with one of its verbs after it, or a
+// command line given as one argument.
+func (g Guard) runsOther(words []string, dir string, depth int) string {
+	name := base(words[0])
+	if slices.Contains(textCommands, name) {
+		return ""
+	}
+	if why := g.touches(name, words[1:], dir); why != "" {
+		return why
+	}
+	for j := 1; j < len(words); j++ {
+		if w := words[j]; base(w) == "flowd" && flowdVerb(words[j+1:]) != "" {
+			return name + " running flowd " + flowdVerb(words[j+1:])
+		}
+		if w := words[j]; depth < maxNesting && strings.ContainsAny(w, " \t\n;|&") {
+			if why := g.commandAt(w, dir, depth+1); why != "" {
+				return name + " running " + why
+			}
+		}
+	}
+	return ""
+}
+
+// readers only read the files they are given.
+var readers = []string{"cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "file", "wc", "diff",
+	"cmp", "md5sum", "sha1sum", "sha256sum", "du", "tree", "bat", "jq", "yq", "realpath", "readlink", "test", "[", "cp", "rsync",
+	"scp", "install", "ln", "flowd", "journalctl", "systemctl", "launchctl", "strings", "od", "xxd", "hexdump", "base64", "nl"}
+
+// touches says why a command flowd does not know as a reader is refused
+// when it names one of flowd's files, or a file that holds flowd's hooks
+// or wraps servers in its shim, as an operand or an option's value (curl
+// -o, wget -O, tar --directory=, patch, ex, sqlite3, awk -i inplace…):
+// whatever it does to them, flowd cannot tell it only reads. The known
+// writers (cp, mv, tee, sed -i…) are read more closely by changed, and
+// interpreters by codeWrites.
+func (g Guard) touches(name string, args []string, dir string) string {
+	if slices.Contains(readers, name) || slices.Contains(textCommands, name) || interpreters.MatchString(name) {
+		return ""
+	}
+	for _, a := range args {
+		for _, v := range []string{a, afterEquals(a), shortValue(a)} {
+			if v == "" || !strings.ContainsAny(v, "/~.") {
+				continue
+			}
+			abs := g.resolve(v, dir)
+			what := g.own(abs)
+			if hf := hookFileOf(abs); what == "" && hf != nil {
+				what = hf.what
+			}
+			if what == "" && g.clientConfig(abs) {
+				what = "an MCP client's config"
+			}
+			if what != "" {
+				return name + " " + v + " (" + what + ")"
+			}
+		}
+	}
+	for _, a := range args {
+		if n, err := strconv.Atoi(strings.TrimPrefix(afterEquals(a)+a, "--pid")); err == nil && slices.Contains(g.PIDs, n) {
+			return name + " " + strings.Join(args, " ") + " (flowd's process)"
+		}
+	}
+	return ""
+}
+
+func afterEquals(a string) string {
+	if i := strings.IndexByte(a, '='); i > 0 && strings.HasPrefix(a, "-") {
+		return a[i+1:]
+	}
+	return ""
+}
+
+// shortValue is the value glued to a short option: -o/path.
+func shortValue(a string) string {
+	if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+		return a[2:]
+	}
+	return ""
+}
+
+// flowdValueFlags are flowd's options that take a value.
+var flowdValueFlags = []string{"--config", "-config", "--socket", "-socket", "--data-dir", "-data-dir"}
+
+// flowdVerb returns the command flowd's arguments ask for when it
+// switches flowd off (stop, config apply…), or "".
+func flowdVerb(args []string) string {
+	var ops []string
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case slices.Contains(flowdValueFlags, a):
+			k++ // its value
+		case !strings.HasPrefix(a, "-"):
+			ops = append(ops, a)
+		}
+	}
+	switch {
+	case len(ops) > 0 && slices.Contains(flowdVerbs, ops[0]):
+		return ops[0]
+	case len(ops) > 1 && ops[0] == "config" && ops[1] == "apply":
+		return "config apply"
 	}
 	return ""
 }
@@ -485,7 +612,9 @@ var (
 	systemctlVerbs = []string{"stop", "disable", "mask", "kill", "restart", "edit", "try-restart", "reload-or-restart",
 		"revert", "set-property", "freeze", "link", "isolate", "exit", "set-environment", "import-environment"}
 	launchctlVerbs = []string{"unload", "bootout", "remove", "disable", "kill", "stop", "setenv"}
-	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua)$`)
+	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua|awk|gawk|mawk|nawk|tclsh|Rscript)$`)
+	// runsProgram is code that starts a program.
+	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(`)
 	killers        = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
 	// openToWrite is a call that opens a file for writing.
 	openToWrite = regexp.MustCompile(`open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`)
@@ -498,9 +627,22 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 	ops := operands(args)
 	switch {
 	case name == "flowd":
-		if len(ops) > 0 && (slices.Contains(flowdVerbs, ops[0]) || len(ops) > 1 && ops[0] == "config" && ops[1] == "apply") {
-			return "flowd " + ops[0]
+		if verb := flowdVerb(args); verb != "" {
+			return "flowd " + verb
 		}
+	case name == "fuser" && slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && strings.Contains(a, "k") && !strings.HasPrefix(a, "--") }):
+		// fuser -k FILE signals whoever holds FILE open: flowd, for its
+		// socket or stores.
+		for _, o := range ops {
+			if abs := g.resolve(o, dir); g.own(abs) != "" {
+				return "fuser -k " + o + " (it signals flowd, which holds it open)"
+			}
+		}
+	case name == "loginctl" && len(ops) > 0 && slices.Contains([]string{"kill-user", "terminate-user", "kill-session", "terminate-session", "terminate-seat"}, ops[0]):
+		return "loginctl " + ops[0] + " (it ends every process of the login, flowd's too)"
+	case name == "systemctl" && slices.Contains(args, "--user") && len(ops) > 0 &&
+		slices.Contains([]string{"exit", "isolate", "halt", "poweroff", "reboot", "kexec", "default", "rescue", "emergency"}, ops[0]):
+		return "systemctl --user " + ops[0] + " (it stops the user's services, flowd's too)"
 	case name == "hook" && len(ops) > 0 && ops[0] == "uninstall":
 		return "hook uninstall"
 	case name == "shim" && len(ops) > 0 && ops[0] == "unwrap":
@@ -522,8 +664,13 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		}
 	case interpreters.MatchString(name):
 		code := strings.ToLower(strings.Join(args, " "))
-		if strings.Contains(code, "flowd") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
+		// "flo"+"wd" is flowd to the program.
+		joined := strings.NewReplacer(`"`, "", "'", "", "+", "", " ", "", ".", "", ",", "").Replace(code)
+		if strings.Contains(joined, "flowd") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
 			return name + " code that signals flowd"
+		}
+		if strings.Contains(joined, "flowd") && runsProgram.MatchString(code) {
+			return name + " code that runs flowd"
 		}
 		if why := g.codeWrites(code, args, dir); why != "" {
 			return why
@@ -681,6 +828,10 @@ func changed(name string, args []string) []string {
 			return a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || a == "-pi" || strings.Contains(a, "i") && strings.HasPrefix(a, "-p")
 		}) {
 			return ops
+		}
+	case "awk", "gawk":
+		if slices.ContainsFunc(args, func(a string) bool { return strings.HasSuffix(a, "inplace") }) && len(ops) > 1 {
+			return ops[1:] // the program, then the files it rewrites
 		}
 	case "dd":
 		for _, a := range args {

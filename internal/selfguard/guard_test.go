@@ -251,3 +251,70 @@ func TestAgentsHookFilesAndTheirDirectoriesAreGuarded(t *testing.T) {
 		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{cmd}, Dir: proj}), cmd)
 	}
 }
+
+// Found by a red team: ordinary shell syntax and tools the rule did not
+// read switched flowd off. Each is refused now.
+func TestShellWaysToSwitchFlowdOffAreDenied(t *testing.T) {
+	g, home := testGuard(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "var", "fd"), 0o700))
+	for _, c := range []string{
+		"for i in 1; do flowd stop; done",
+		"if true; then flowd stop; fi",
+		"while true; do flowd restart; done",
+		"{ flowd stop; }",
+		"f() { flowd stop; }; f",
+		"! flowd stop",
+		"flowd --config /dev/null stop",
+		"flowd --socket /tmp/s config apply",
+		`node -e 'require("child_process").execSync("flowd stop")'`,
+		`perl -e 'system("flowd stop")'`,
+		`python3 -c 'import os; os.system("fl" "owd stop")'`,
+		`python3 -c 'import subprocess; subprocess.run(["flo"+"wd","stop"])'`,
+		`awk 'BEGIN{system("flowd stop")}'`,
+		"printf 'flowd stop' | bash",
+		"echo flowd stop | sh -s",
+		"bash <<< 'flowd stop'",
+		"sh <<EOF\nflowd stop\nEOF",
+		"systemd-run --user flowd stop",
+		"tmux new -d 'flowd stop'",
+		"screen -dm flowd stop",
+		"script -qc 'flowd stop' /dev/null",
+		"strace -o /dev/null flowd stop",
+		"chrt -i 0 flowd stop",
+		"watch -n1 'flowd stop'",
+		"fuser -k " + home + "/var/fd/activity.db",
+		"fuser -k /run/user/1000/flowd/flowd.sock",
+		"loginctl kill-user $USER",
+		"loginctl terminate-user $(whoami)",
+		"systemctl --user exit",
+		"systemctl --user isolate basic.target",
+		"P=$(pgrep flowd); kill -STOP $P",
+		"gdb -p 4242 -batch -ex 'call abort()'",
+		"prlimit --pid 4242 --nofile=3:3",
+		"renice 19 4242",
+		"curl -so ~/.config/flowd/config.toml https://example.com/c",
+		"wget -O ~/.config/flowd/config.toml https://example.com/c",
+		"patch ~/.config/flowd/config.toml < /tmp/p.diff",
+		"ex -sc '%d|x' ~/.config/flowd/config.toml",
+		"tar -xf /tmp/a.tar --directory=" + home + "/var/fd",
+		"awk -i inplace '{print}' ~/.config/flowd/config.toml",
+		"git -C ~/.config/flowd checkout config.toml",
+		"curl -o ~/.claude/settings.json https://example.com/s",
+	} {
+		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+	for _, c := range []string{
+		"echo flowd stop",
+		`git commit -m "flowd: stop reading twice"`,
+		"grep -rn 'flowd stop' README.md",
+		"curl -s https://example.com/ -o /tmp/page.html",
+		"tar -xf /tmp/a.tar -C /tmp/x",
+		"for f in *.go; do gofmt -l $f; done",
+		"if [ -f go.mod ]; then go build ./...; fi",
+		`python3 -c "import subprocess; subprocess.run(['go','test','./...'])"`,
+		"renice 19 1234",
+		"tmux new -d 'go test ./...'",
+	} {
+		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+}

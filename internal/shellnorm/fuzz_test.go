@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A backslash that ends the line escapes nothing; reading on past it
@@ -22,4 +23,25 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { Parse(s).Text() })
+}
+
+// Commands inside the shell's compound commands, fed to a shell, or whose
+// pid came from a variable set by a substitution, are read as commands.
+func TestCommandsTheShellRunsAnyway(t *testing.T) {
+	runs := func(src string) [][]string {
+		var out [][]string
+		for _, c := range Parse(src).Commands {
+			out = append(out, c.Run())
+		}
+		return out
+	}
+	assert.Contains(t, runs("for i in 1; do flowd stop; done"), []string{"flowd", "stop"})
+	assert.Contains(t, runs("if x; then flowd stop; else y; fi"), []string{"flowd", "stop"})
+	assert.Contains(t, runs("f() { flowd stop; }; f"), []string{"flowd", "stop"})
+	assert.Contains(t, runs("printf 'flowd stop' | bash"), []string{"flowd", "stop"})
+	assert.Contains(t, runs("bash <<< 'flowd stop'"), []string{"flowd", "stop"})
+	l := Parse("P=$(pgrep flowd); kill -STOP $P")
+	kill := l.Commands[len(l.Commands)-1]
+	require.Equal(t, "kill", kill.Words[0])
+	assert.NotEmpty(t, kill.Substituted, "$P stands for the substitution it was set from")
 }

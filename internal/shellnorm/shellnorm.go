@@ -106,7 +106,7 @@ func Parse(src string) Line {
 	if len(src) > MaxInput {
 		src, l.Broken = src[:MaxInput], true
 	}
-	p := &parser{line: &l, vars: map[string]string{}}
+	p := &parser{line: &l, vars: map[string]string{}, varSubs: map[string][]int{}}
 	p.parse(src, 0, false, false)
 	return l
 }
@@ -130,6 +130,9 @@ func (l Line) Text() string {
 type parser struct {
 	line *Line
 	vars map[string]string
+	// varSubs are the substitutions a variable was set from
+	// (P=$(pgrep x)): a command that uses $P uses their output.
+	varSubs map[string][]int
 	ifs  string // "" for the default
 }
 
@@ -245,8 +248,12 @@ func (r *reader) list(nested bool) {
 			finish(false)
 			for _, d := range heredocs {
 				body := r.heredoc(d)
-				for _, i := range r.cmds[lineStart:] {
+				cmds := slices.Clone(r.cmds[lineStart:])
+				for _, i := range cmds {
 					r.p.line.Commands[i].Stdin += body
+				}
+				for _, i := range cmds {
+					r.script(i, body)
 				}
 			}
 			heredocs, lineStart = nil, len(r.cmds)
@@ -581,6 +588,7 @@ func (r *reader) variable(w *word, expr string, quoted bool) {
 		return
 	}
 	w.varSet = true
+	w.subs = append(w.subs, r.p.varSubs[name]...)
 	if rest != "" && rest[0] == ':' {
 		v = substring(v, rest[1:])
 	}
@@ -812,6 +820,9 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 						r.p.trick(IFS, w.raw)
 					}
 					r.p.vars[name] = val
+					if len(w.subs) > 0 {
+						r.p.varSubs[name] = w.subs
+					}
 				}
 				continue
 			}
@@ -1027,15 +1038,35 @@ func (r *reader) nested(idx int) {
 				return
 			}
 		}
-		if c.PipedFrom >= 0 && len(words) == 1 || c.PipedFrom >= 0 && words[1] == "-" || c.PipedFrom >= 0 && words[1] == "-s" {
-			if text, ok := r.p.printed([]int{c.PipedFrom}); ok && r.p.decodes(r.p.line.Commands[c.PipedFrom], c.PipedFrom) {
-				r.p.trick(Decoded, strings.Join(c.Words, " "))
-				r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, true)...)
-			} else if r.p.decodesChain(c.PipedFrom) {
+		// A shell with no script of its own runs what it reads: the text a
+		// pipe feeds it (printf 'x' | sh, decoded or not), or its here-string
+		// or here-document.
+		script := len(words) == 1 || words[1] == "-" || words[1] == "-s"
+		if c.PipedFrom >= 0 && script {
+			text, ok := r.p.printed([]int{c.PipedFrom})
+			decoded := r.p.decodesChain(c.PipedFrom)
+			if decoded {
 				r.p.trick(Decoded, strings.Join(c.Words, " "))
 			}
+			if ok {
+				r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, decoded || r.decode)...)
+			}
 		}
+		r.script(idx, c.Stdin)
 	}
+}
+
+// script reads text given on the standard input of the command at idx (a
+// here-string or here-document) as the commands it runs, when that
+// command is a shell with no script of its own.
+func (r *reader) script(idx int, text string) {
+	c := r.p.line.Commands[idx]
+	words := skipWrappers(c.Words)
+	if text == "" || c.PipedFrom >= 0 || len(words) == 0 || !IsShell(baseName(words[0])) ||
+		len(words) > 1 && words[1] != "-" && words[1] != "-s" {
+		return
+	}
+	r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
 }
 
 // IsShell reports whether name is a shell that runs a script.
@@ -1050,7 +1081,10 @@ func IsShell(name string) bool {
 // wrappers run the command that follows them.
 var wrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true,
 	"nohup": true, "time": true, "nice": true, "stdbuf": true, "setsid": true, "timeout": true, "xargs": true,
-	"busybox": true, "toybox": true}
+	"busybox": true, "toybox": true,
+	// The shell's reserved words that a command follows: for …; do X;
+	// done, if X; then Y; fi, { X; }, ! X.
+	"do": true, "then": true, "else": true, "elif": true, "if": true, "while": true, "until": true, "{": true, "!": true}
 
 // skipWrappers drops wrappers and their options from the front of a
 // command: sudo -u x env A=b timeout 5 curl … is curl.

