@@ -615,7 +615,7 @@ var (
 	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua|awk|gawk|mawk|nawk|tclsh|Rscript)$`)
 	// runsProgram is code that starts a program.
 	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(`)
-	killers        = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
+	killers     = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
 	// openToWrite is a call that opens a file for writing.
 	openToWrite = regexp.MustCompile(`open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`)
 )
@@ -630,7 +630,9 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		if verb := flowdVerb(args); verb != "" {
 			return "flowd " + verb
 		}
-	case name == "fuser" && slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && strings.Contains(a, "k") && !strings.HasPrefix(a, "--") }):
+	case name == "fuser" && slices.ContainsFunc(args, func(a string) bool {
+		return strings.HasPrefix(a, "-") && strings.Contains(a, "k") && !strings.HasPrefix(a, "--")
+	}):
 		// fuser -k FILE signals whoever holds FILE open: flowd, for its
 		// socket or stores.
 		for _, o := range ops {

@@ -133,7 +133,7 @@ type parser struct {
 	// varSubs are the substitutions a variable was set from
 	// (P=$(pgrep x)): a command that uses $P uses their output.
 	varSubs map[string][]int
-	ifs  string // "" for the default
+	ifs     string // "" for the default
 }
 
 func (p *parser) trick(t Trick, word string) {
