@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/cursor"
@@ -95,6 +96,11 @@ type Action struct {
 // Check returns why the action would switch flowd off or blind it, or ""
 // when it does not.
 func (g Guard) Check(a Action) string {
+	for _, p := range a.Paths {
+		if g.secret(p, a.Dir) {
+			return deny("reading " + p + " (" + secretWhat + ")")
+		}
+	}
 	for _, c := range a.Commands {
 		if why := g.command(c, a.Dir); why != "" {
 			return deny(why)
@@ -447,6 +453,15 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 				}
 			}
 		}
+		for _, w := range append(slices.Clone(c.Words), c.Redirects...) {
+			w = strings.TrimLeft(w, "<>&0123456789 ")
+			// f=@FILE (curl -F), --in=FILE, -iFILE.
+			for _, v := range []string{w, w[strings.LastIndexAny(w, "=@")+1:], shortValue(w)} {
+				if g.secret(v, dir) {
+					return "reading " + v + " (" + secretWhat + ")"
+				}
+			}
+		}
 		words := c.Run()
 		if len(words) == 0 {
 			continue
@@ -495,6 +510,25 @@ func (g Guard) runsOther(words []string, dir string, depth int) string {
 		}
 	}
 	return ""
+}
+
+// secretFiles are flowd's files that hold its secrets: the Ed25519 key
+// that signs the activity log's checkpoints and this machine's attack
+// feeds (auditkey.PrivateFile), and the approval passphrase's verifier
+// (the daemon's approval.json). The agent may read flowd's other files;
+// with these it would sign a rewritten log or a feed other machines
+// trust, or guess the passphrase offline, past the lockout.
+var secretFiles = []string{auditkey.PrivateFile, "approval.json"}
+
+const secretWhat = "flowd's signing key or approval passphrase verifier"
+
+// secret reports whether p, as the agent wrote it from dir, is one of
+// flowd's secret files.
+func (g Guard) secret(p, dir string) bool {
+	if p == "" || !slices.Contains(secretFiles, filepath.Base(strings.TrimSpace(p))) {
+		return false
+	}
+	return g.own(g.resolve(p, dir)) != ""
 }
 
 // readers only read the files they are given.

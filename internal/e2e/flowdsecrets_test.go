@@ -1,4 +1,4 @@
-//go:build redteam2 && unix
+//go:build unix
 
 package e2e
 
@@ -9,13 +9,14 @@ import (
 	"testing"
 )
 
-// Red team 2: flowd's private signing key (audit.key: the activity log's
+// Found by a red team: flowd's private signing key (audit.key: the activity log's
 // checkpoints and this machine's attack-print feeds) and the approval
 // passphrase's verifier (approval.json) lie in the data dir, readable by
 // the agent, which runs as the user. With the key the agent re-signs a
 // log it rewrote and signs feeds that machines trusting this one import;
 // with the verifier it guesses the passphrase offline, past the lockout.
-func TestRT2AgentReadsFlowdsSecrets(t *testing.T) {
+// Through the real hook each read is denied.
+func TestAgentCannotReadFlowdsSecrets(t *testing.T) {
 	f := startFlowd(t, "")
 	key := filepath.Join(f.dataDir, "audit.key")
 	if _, err := os.Stat(key); err != nil {
@@ -33,7 +34,7 @@ func TestRT2AgentReadsFlowdsSecrets(t *testing.T) {
 	} {
 		out, _ := runHook(t, hook, c.payload, f.socket, "rt2k")
 		if !strings.Contains(out, `"deny"`) {
-			t.Errorf("ATTACK WORKED (%s): %q", c.name, out)
+			t.Errorf("%s: not denied: %q", c.name, out)
 		}
 	}
 }
