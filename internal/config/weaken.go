@@ -19,6 +19,14 @@ func Weakened(old, new *Config) []string {
 	var w weakenings
 	w.rank("shim.fail_mode", old.Shim.FailMode, new.Shim.FailMode, []string{FailOpen, FailClosed},
 		"messages pass when flowd is unreachable")
+	// A call's arguments past the limit are not inspected (the
+	// self-protection rule reads only what is inspected); a shorter
+	// verdict timeout under fail_mode open gives flowd up sooner, and a
+	// shim passes calls to an internal server unjudged meanwhile.
+	w.less("shim.max_inspect_bytes", old.Shim.MaxInspectBytes, new.Shim.MaxInspectBytes, "less of each message inspected")
+	if new.Shim.FailMode == FailOpen {
+		w.shorter("shim.verdict_timeout", old.Shim.VerdictTimeout, new.Shim.VerdictTimeout, "flowd given up sooner, and messages passed unjudged")
+	}
 	// What flowd did is evidence: less of it kept, or logged, hides an
 	// agent's tracks.
 	w.rank("daemon.log_level", old.Daemon.LogLevel, new.Daemon.LogLevel, []string{"error", "warn", "info", "debug"}, "less is logged")

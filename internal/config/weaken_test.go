@@ -36,6 +36,12 @@ func TestWeakened(t *testing.T) {
 		{"tool external", func(c *Config) { c.Classify.Tools = map[string]string{"db/query": "external"} }, []string{`classify.tools."db/query"`}},
 		{"unknown internal", func(c *Config) { c.Classify.DefaultUnknown = ClassInternal }, []string{`classify.default_unknown: "unknown" → "internal"`}},
 		{"fewer origins", func(c *Config) { c.Flow.MaxOrigins = 10 }, []string{"flow.max_origins: 10000 → 10"}},
+		{"less inspected", func(c *Config) { c.Shim.MaxInspectBytes = 64 }, []string{"shim.max_inspect_bytes"}},
+		{"more inspected", func(c *Config) { c.Shim.MaxInspectBytes *= 2 }, nil},
+		{"verdict timeout shorter, open", func(c *Config) { c.Shim.VerdictTimeout.Duration = time.Millisecond }, []string{"shim.verdict_timeout"}},
+		{"verdict timeout shorter, closed", func(c *Config) {
+			c.Shim.FailMode, c.Shim.VerdictTimeout.Duration = FailClosed, time.Millisecond
+		}, nil},
 		{"more origins", func(c *Config) { c.Flow.MaxOrigins = 20000 }, nil},
 		{"longer matches only", func(c *Config) { c.Flow.MinMatchLength = 200 }, []string{"flow.min_match_length: 20 → 200"}},
 		{"scanning off", func(c *Config) { c.Injection.Enabled = false }, []string{"injection.enabled: true → false"}},
