@@ -418,3 +418,66 @@ func TestGeminiCLIReadKeyThenExfilDenied(t *testing.T) {
 	assert.False(t, slices.ContainsFunc(f.activity(t, "tool_call"), func(r record) bool { return r.Tool == "create_entities" }),
 		"the denied call never reached the shim")
 }
+
+// A benign read, then a write of what it read: an internal flow, allowed,
+// and the file is written.
+func TestGeminiCLIReadmeThenWriteAllowed(t *testing.T) {
+	t.Parallel()
+	geminiCLI(t)
+	f := startFlowd(t, "")
+	summary := "Summary: " + geminiReadme
+	api := startGeminiAPI(t,
+		[]geminiPart{geminiCall("read_file", map[string]any{"file_path": "README.md"})},
+		[]geminiPart{geminiCall("write_file", map[string]any{"file_path": "SUMMARY.md", "content": summary})},
+		[]geminiPart{geminiText("done")},
+	)
+	o := runGeminiCLI(t, geminiRun{socket: f.socket, api: api})
+	assert.Equal(t, "done", o.Response)
+	got, err := os.ReadFile(filepath.Join(o.proj, "SUMMARY.md"))
+	require.NoError(t, err, "write_file ran")
+	assert.Equal(t, summary, string(got))
+	for _, r := range api.results(t) {
+		assert.NotContains(t, r.Response, "error", "%s: %v", r.Name, r.Response)
+	}
+
+	hooks := f.activity(t, "hook_evaluation")
+	require.NotEmpty(t, hooks)
+	rec := f.hookRecord(t, hooks[0].Session, "PreToolUse", "Write")
+	assert.Equal(t, "allow", rec.Verdict)
+	d := details(t, rec)
+	require.NotEmpty(t, d.Flow.Edges, "flowd saw the README's text in the write: %s", rec.Details)
+	assert.Equal(t, "Read", d.Flow.Edges[0].From.Server)
+	assert.Equal(t, "internal→internal", d.Flow.Edges[0].FlowType)
+}
+
+// flowd stopped: the hooks fail open, the session completes, and the key
+// does leave, through web_fetch's request to the API: what the test above
+// sees not happen.
+func TestGeminiCLIFlowdStoppedFailsOpen(t *testing.T) {
+	t.Parallel()
+	geminiCLI(t)
+	var socket string
+	// startFlowd stops its flowd when its test ends: here, when this
+	// subtest returns.
+	t.Run("flowd ran and stopped", func(t *testing.T) { socket = startFlowd(t, "").socket })
+	_, err := os.Stat(socket)
+	require.ErrorIs(t, err, os.ErrNotExist, "the stopped flowd's socket")
+
+	key := ccKey(t)
+	// No MCP server: the shim would start a flowd of its own.
+	turns := geminiExfil(key)
+	api := startGeminiAPI(t, turns[0], turns[1], turns[3])
+	o := runGeminiCLI(t, geminiRun{socket: socket, api: api})
+	assert.Equal(t, "done", o.Response)
+	var fetched []geminiRequest
+	for _, r := range api.requests() {
+		if r.webFetch() {
+			fetched = append(fetched, r)
+		}
+	}
+	require.Len(t, fetched, 1, "web_fetch asked the API to fetch its URL")
+	assert.Contains(t, string(fetched[0].Body), "collect?k="+key)
+	// Not because the hooks were left out: Gemini CLI shows what they said.
+	assert.Equal(t, 2, strings.Count(string(o.stderr), "Hook system message: flowd could not check this BeforeTool call (flowd is unreachable"),
+		"fail-open notes of read_file's and web_fetch's BeforeTool hooks")
+}
