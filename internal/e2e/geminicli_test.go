@@ -74,7 +74,6 @@ func (r geminiRequest) webFetch() bool { return bytes.Contains(r.Body, []byte("a
 // text, or with the smallest instance of the JSON schema a side request
 // asks for (Gemini CLI's router).
 type geminiAPI struct {
-	t     *testing.T
 	turns [][]geminiPart
 	srv   *httptest.Server
 	mu    sync.Mutex
@@ -83,7 +82,7 @@ type geminiAPI struct {
 
 func startGeminiAPI(t *testing.T, turns ...[]geminiPart) *geminiAPI {
 	t.Helper()
-	m := &geminiAPI{t: t, turns: turns}
+	m := &geminiAPI{turns: turns}
 	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
 	t.Cleanup(m.srv.Close)
 	return m
@@ -258,9 +257,8 @@ type geminiRun struct {
 type geminiOut struct {
 	proj, home, memory string
 	stdout, stderr     []byte
-	// Session is Gemini CLI's session id (its JSON output's session_id).
-	Session  string
-	Response string
+	session  string // Gemini CLI's session id (its JSON output's session_id)
+	response string // its last answer
 }
 
 // geminiTimeout bounds one session: seconds normally, a minute or more on
@@ -343,7 +341,7 @@ func runGeminiCLI(t *testing.T, r geminiRun) geminiOut {
 		Response  string `json:"response"`
 	}
 	require.NoError(t, json.Unmarshal(o.stdout, &res), "gemini's JSON output")
-	o.Session, o.Response = res.SessionID, res.Response
+	o.session, o.response = res.SessionID, res.Response
 	return o
 }
 
@@ -375,7 +373,7 @@ func TestGeminiCLIReadKeyThenExfilDenied(t *testing.T) {
 	key := ccKey(t)
 	api := startGeminiAPI(t, geminiExfil(key)...)
 	o := runGeminiCLI(t, geminiRun{socket: f.socket, api: api, mcp: true})
-	assert.Equal(t, "done", o.Response, "the session reached the scenario's end")
+	assert.Equal(t, "done", o.response, "the session reached the scenario's end")
 
 	results := api.results(t)
 	t.Logf("what the model read: %+v", results)
@@ -399,6 +397,7 @@ func TestGeminiCLIReadKeyThenExfilDenied(t *testing.T) {
 	hooks := f.activity(t, "hook_evaluation")
 	require.NotEmpty(t, hooks)
 	session := hooks[0].Session
+	assert.Contains(t, f.log.String(), "server=memory session="+session, "the memory server's shim connected to flowd in the hooks' session")
 	for _, r := range append(hooks, f.activity(t, "tool_call")...) {
 		assert.Equal(t, session, r.Session, "%s %s %s", r.Type, r.Method, r.Tool)
 	}
@@ -413,7 +412,7 @@ func TestGeminiCLIReadKeyThenExfilDenied(t *testing.T) {
 		}
 		require.NoError(t, json.Unmarshal(rec.Details, &d))
 		assert.Equal(t, "gemini-cli", d.Agent)
-		assert.Equal(t, o.Session, d.AgentSession, "flowd recorded Gemini CLI's session id")
+		assert.Equal(t, o.session, d.AgentSession, "flowd recorded Gemini CLI's session id")
 	}
 	assert.False(t, slices.ContainsFunc(f.activity(t, "tool_call"), func(r record) bool { return r.Tool == "create_entities" }),
 		"the denied call never reached the shim")
@@ -432,7 +431,7 @@ func TestGeminiCLIReadmeThenWriteAllowed(t *testing.T) {
 		[]geminiPart{geminiText("done")},
 	)
 	o := runGeminiCLI(t, geminiRun{socket: f.socket, api: api})
-	assert.Equal(t, "done", o.Response)
+	assert.Equal(t, "done", o.response)
 	got, err := os.ReadFile(filepath.Join(o.proj, "SUMMARY.md"))
 	require.NoError(t, err, "write_file ran")
 	assert.Equal(t, summary, string(got))
@@ -468,7 +467,7 @@ func TestGeminiCLIFlowdStoppedFailsOpen(t *testing.T) {
 	turns := geminiExfil(key)
 	api := startGeminiAPI(t, turns[0], turns[1], turns[3])
 	o := runGeminiCLI(t, geminiRun{socket: socket, api: api})
-	assert.Equal(t, "done", o.Response)
+	assert.Equal(t, "done", o.response)
 	var fetched []geminiRequest
 	for _, r := range api.requests() {
 		if r.webFetch() {
