@@ -257,8 +257,8 @@ type geminiRun struct {
 type geminiOut struct {
 	proj, home, memory string
 	stdout, stderr     []byte
-	session  string // Gemini CLI's session id (its JSON output's session_id)
-	response string // its last answer
+	session            string // Gemini CLI's session id (its JSON output's session_id)
+	response           string // its last answer
 }
 
 // geminiTimeout bounds one session: seconds normally, a minute or more on
