@@ -3,6 +3,7 @@ package flow
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -33,4 +34,17 @@ func TestLaneKeepsOrderUnderBackpressure(t *testing.T) {
 		want[i] = i
 	}
 	assert.Equal(t, want, ran)
+}
+
+// A panic while a result is recorded, on a lane's goroutine, would end
+// flowd; it forgets the session instead, which then judges its calls to
+// external destinations as carrying internal data.
+func TestPanicWhileRecordingForgetsTheSession(t *testing.T) {
+	tr := NewTracker(Options{}, nil)
+	s := tr.Session("s")
+	assert.NotPanics(t, func() {
+		defer s.failSafe()
+		panic("a bug")
+	})
+	assert.True(t, s.Summary(time.Now()).Forgotten)
 }

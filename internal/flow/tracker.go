@@ -328,6 +328,18 @@ func (s *Session) forget() int {
 	return freed
 }
 
+// failSafe, deferred by a job that records a result on a lane's
+// goroutine, turns a panic there (a bug) into what flowd does when it no
+// longer knows what a session read: the session is forgotten, and every
+// call it makes to an external destination is judged as carrying
+// internal data (its flow_summary says "forgotten"). Uncaught, the panic
+// would end flowd, and every shim would fail open.
+func (s *Session) failSafe() {
+	if recover() != nil {
+		s.forget()
+	}
+}
+
 // forgetExternal drops the origins from external sources. Unlike forget,
 // it leaves the session knowing where its internal data is: what it sends
 // is judged as before.
@@ -436,15 +448,17 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 		}
 	}
 	s.inserts.add(p.Size(), func() {
+		defer done()
+		defer s.failSafe()
 		// Into the index Prepare read: if the session's origins were
 		// forgotten meanwhile, this one goes with them.
 		idx.Insert(origin.ID, p, k == 1)
-		done()
 	})
 	if s.t.detector != nil {
 		s.scans.add(len(text), func() {
+			defer done()
+			defer s.failSafe()
 			s.scan(origin, text)
-			done()
 		})
 	}
 	return o.ID
