@@ -76,14 +76,14 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 	}
 	// Blank-separated pieces are words in prose unless they are single
 	// characters, bytes in hex (a dump) or character codes.
-	blank := text[first] == ' ' || text[first] == '\t'
+	blank := blankIn(text[first : first+sep])
 	if blank && !codes && (width > 2 || width == 2 && !allHex(text[i:first])) {
 		return 0, nil
 	}
 	// Characters spelled out one by one may include punctuation (tok_…).
 	piece := func(j int) int {
 		k := alnumRun(text, j)
-		if width == 1 && k == j && j < len(text) && text[j] > ' ' && text[j] < 0x7f && text[j] != text[first] {
+		if width == 1 && k == j && j < len(text) && text[j] > ' ' && text[j] < 0x7f && bytes.IndexByte(text[first:first+sep], text[j]) < 0 {
 			k = j + 1
 		}
 		return k
@@ -171,17 +171,30 @@ func isDigits(p []byte) bool {
 	return true
 }
 
-// separatorAt returns the length of a separator at text[i] (one byte of
-// punctuation or blank, or a comma and a space), or 0.
+// maxSep is the longest separator between spelled-out pieces: a byte or
+// two of punctuation with blanks around it (" - ", " | "), a list's
+// quotes and comma (`","`, "', '"), a line break and a bullet ("\n- "),
+// or a symbol outside ASCII ("·").
+const maxSep = 4
+
+// separatorAt returns the length of the separator at text[i]: the run of
+// bytes that are neither letters nor digits starting there, when it is at
+// most maxSep long and not a character escape; or 0.
 func separatorAt(text []byte, i int) int {
-	switch text[i] {
-	case '-', ':', '.', '_', ',', ' ', '|', '/', ';', '\t':
-		if text[i] == ',' && i+1 < len(text) && text[i+1] == ' ' {
-			return 2
+	n := 0
+	for i+n < len(text) && !isAlnumByte(text[i+n]) {
+		if n == maxSep || text[i+n] == '\\' || text[i+n] == '&' || text[i+n] == '%' {
+			return 0
 		}
-		return 1
+		n++
 	}
-	return 0
+	return n
+}
+
+// blankIn: sep begins with a blank or a line break, so the pieces it
+// splits may be the words of prose (a comma and a blank are a list's).
+func blankIn(sep []byte) bool {
+	return sep[0] == ' ' || sep[0] == '\t' || sep[0] == '\n' || sep[0] == '\r'
 }
 
 func alnumRun(text []byte, i int) int {

@@ -137,6 +137,7 @@ var wholeUndoings = []func([]byte) ([]byte, bool){
 		return unescape(t)
 	},
 	fold,
+	unspell,
 	joinSeparated,
 	joinWrapped,
 }
