@@ -325,10 +325,54 @@ func tokenViews(text []byte) ([][]byte, bool) {
 	if rev == nil {
 		return nil, false
 	}
-	if up == nil {
-		return [][]byte{rev, rot}, true
+	out := [][]byte{rev, rot}
+	if up != nil {
+		out = append(out, up)
 	}
-	return [][]byte{rev, rot, up}, true
+	if sh := shifts(rot); sh != nil {
+		out = append(out, sh)
+	}
+	return out, true
+}
+
+// Caesar shifts are tried on at most maxShifted tokens of at most
+// maxShiftedLen bytes: the letters of a key moved along the alphabet by
+// any of 25 steps are 24 more copies of it (ROT13 is one already).
+const (
+	maxShifted    = 8
+	maxShiftedLen = 128
+)
+
+// shifts returns the tokens of rot (the ROT13 view, a token a line) moved
+// by every other step of the alphabet, a token a line; nil when none
+// fits.
+func shifts(rot []byte) []byte {
+	var out []byte
+	n := 0
+	for line := range bytes.SplitSeq(rot, []byte{'\n'}) {
+		if len(line) == 0 || len(line) > maxShiftedLen {
+			continue
+		}
+		if n++; n > maxShifted {
+			break
+		}
+		for k := byte(1); k < 26; k++ {
+			if k == 13 {
+				continue // back to the text itself
+			}
+			for _, c := range line {
+				switch {
+				case c >= 'a' && c <= 'z':
+					c = 'a' + (c-'a'+k)%26
+				case c >= 'A' && c <= 'Z':
+					c = 'A' + (c-'A'+k)%26
+				}
+				out = append(out, c)
+			}
+			out = append(out, '\n')
+		}
+	}
+	return out
 }
 
 // doubled: every character of tok written twice.

@@ -119,6 +119,23 @@ func (w *walker) expand(text []byte, depth int) {
 				w.keep(v)
 			}
 		}
+		// A value cut into pieces, put together again in the orders and
+		// decodings a receiver would undo, and read as the text is.
+		// The text is read as it came too: joining separated characters
+		// may have joined pieces turned around.
+		p, ok := pieceViews(text)
+		if undone {
+			pc, okc := pieceViews(cur)
+			p, ok = append(p, pc...), ok || okc
+		}
+		if ok {
+			w.add(p, depth)
+			if r, ok := tokenViews(p); ok {
+				for _, v := range r {
+					w.keep(v)
+				}
+			}
+		}
 	}
 }
 
