@@ -19,6 +19,9 @@ const (
 	minPieces     = 4
 	maxPieceWidth = 16
 	minPieceWidth = 3
+	// maxPieceViews bounds what pieceViews returns: within what the
+	// views of a text may hold, so a large text keeps its first ones.
+	maxPieceViews = 64 << 10
 )
 
 // pieceViews returns text's cut values put back together: runs of pieces
@@ -26,7 +29,7 @@ const (
 // host names joined. ok is false when there are none.
 func pieceViews(text []byte) ([]byte, bool) {
 	var out []byte
-	for i := 0; i < len(text); {
+	for i := 0; i < len(text) && len(out) < maxPieceViews; {
 		end, pieces := pieceRun(text, i)
 		if end == 0 {
 			i = nextPieceStart(text, i)
@@ -37,6 +40,9 @@ func pieceViews(text []byte) ([]byte, bool) {
 	}
 	out = appendDecodedParts(out, text)
 	out = appendURLParts(out, text)
+	if len(out) > maxPieceViews {
+		out = out[:maxPieceViews]
+	}
 	return out, len(out) > 0
 }
 
@@ -103,6 +109,16 @@ func pieceRun(text []byte, i int) (end int, pieces [][]byte) {
 		if k == j || k-j > maxPieceWidth {
 			break
 		}
+		// The run ends at a piece of another length (taking it when it
+		// is shorter: the rest of the value), so a run that fails is
+		// read no further than its first pieces.
+		w := k - j
+		if len(pieces) >= 2 && w != len(pieces[1]) || len(pieces) == 1 && w < len(pieces[0]) {
+			if w < len(pieces[len(pieces)-1]) && len(pieces) >= 2 {
+				pieces, end = append(pieces, text[j:k]), k
+			}
+			break
+		}
 		pieces = append(pieces, text[j:k])
 		end = k
 		if !bytes.HasPrefix(text[k:], sep) {
@@ -164,7 +180,7 @@ func appendDecodedParts(out []byte, text []byte) []byte {
 		}
 		joined, parts = joined[:0], 0
 	}
-	for i := 0; i < len(text); {
+	for i := 0; i < len(text) && len(out) < maxPieceViews; {
 		if !encChar[text[i]] {
 			// Separators between parts: a few bytes.
 			j := i
@@ -239,7 +255,7 @@ func printable(b []byte) ([]byte, bool) {
 // (without the last two and three labels): a value cut into path segments
 // or DNS labels.
 func appendURLParts(out []byte, text []byte) []byte {
-	for i := 0; i < len(text); {
+	for i := 0; i < len(text) && len(out) < maxPieceViews; {
 		if !hostByte(text[i]) || i > 0 && hostByte(text[i-1]) {
 			i++
 			continue
