@@ -316,3 +316,26 @@ func TestTransformFamiliesBenign(t *testing.T) {
 		assert.Empty(t, a.Secrets, args)
 	}
 }
+
+// TestSecretSplitOverCalls: a key sent a third per call to one
+// destination is found in the last call, once; the same pieces sent to
+// three different destinations are not joined.
+func TestSecretSplitOverCalls(t *testing.T) {
+	const key = "ghp_Zq8Rt2Lm9Xv4Nc7Bw1Ks5Hd3Pf6Jy0Ga2Ue4W"
+	ext := classify.Result{Class: classify.External}
+	check := func(s *Session, server, args string) Analysis {
+		return s.Check(server, "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
+	}
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("split")
+	parts := chunks(key, 14)
+	assert.Empty(t, check(s, "paste", body(parts[0])).Secrets)
+	assert.Empty(t, check(s, "paste", body(parts[1])).Secrets)
+	assert.NotEmpty(t, check(s, "paste", body(parts[2])).Secrets, "the third piece completes the key")
+	assert.Empty(t, check(s, "paste", body("thanks, all done")).Secrets, "reported once")
+
+	other := tr.Session("apart")
+	for i, p := range parts {
+		assert.Empty(t, check(other, fmt.Sprint("server", i), body(p)).Secrets)
+	}
+}

@@ -197,7 +197,8 @@ func appendDecodedParts(out []byte, text []byte) []byte {
 		for j < len(text) && encChar[text[j]] {
 			j++
 		}
-		if d, ok := decodePart(text[i:j]); ok {
+		// A part after the first may be short: the rest of the value.
+		if d, ok := decodePart(text[i:j], parts > 0); ok {
 			joined = append(joined, d...)
 			parts++
 		} else {
@@ -209,10 +210,11 @@ func appendDecodedParts(out []byte, text []byte) []byte {
 	return out
 }
 
-// decodePart decodes a token of 4 to 64 characters as hex, base32 or
-// padded base64, whichever reads it as printable text.
-func decodePart(tok []byte) ([]byte, bool) {
-	if len(tok) < 4 || len(tok) > 64 {
+// decodePart decodes a token of 4 (2 when it is not the first part) to
+// 64 characters as hex, base32 or padded base64, whichever reads it as
+// printable text.
+func decodePart(tok []byte, next bool) ([]byte, bool) {
+	if len(tok) < 4 && !(next && len(tok) >= 2) || len(tok) > 64 {
 		return nil, false
 	}
 	var buf [48]byte
@@ -264,13 +266,15 @@ func appendURLParts(out []byte, text []byte) []byte {
 		for j < len(text) && hostByte(text[j]) {
 			j++
 		}
-		labels := bytes.Split(text[i:j], []byte{'.'})
-		if len(labels) >= 5 {
+		// Most words have no dot, and cost no allocation.
+		dots := bytes.Count(text[i:j], []byte{'.'})
+		if dots >= 4 {
+			labels := bytes.Split(text[i:j], []byte{'.'})
 			for _, drop := range []int{2, 3} {
 				out = append(append(out, bytes.Join(labels[:len(labels)-drop], nil)...), '\n')
 			}
 		}
-		if j+1 < len(text) && text[j] == '/' && text[j+1] != '/' && len(labels) >= 2 {
+		if j+1 < len(text) && text[j] == '/' && text[j+1] != '/' && dots >= 1 {
 			k := j
 			for k < len(text) && pathByte(text[k]) {
 				k++

@@ -343,6 +343,25 @@ const (
 	maxShiftedLen = 128
 )
 
+// keyLike: tok may be a key moved along the alphabet: no host name or
+// path (a dot, a slash), and a digit or letters of both cases in it.
+func keyLike(tok []byte) bool {
+	digit, lower, upper := false, false, false
+	for _, c := range tok {
+		switch {
+		case c == '.' || c == '/':
+			return false
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		}
+	}
+	return digit || lower && upper
+}
+
 // shifts returns the tokens of rot (the ROT13 view, a token a line) moved
 // by every other step of the alphabet, a token a line; nil when none
 // fits.
@@ -350,7 +369,7 @@ func shifts(rot []byte) []byte {
 	var out []byte
 	n := 0
 	for line := range bytes.SplitSeq(rot, []byte{'\n'}) {
-		if len(line) == 0 || len(line) > maxShiftedLen {
+		if len(line) == 0 || len(line) > maxShiftedLen || !keyLike(line) {
 			continue
 		}
 		if n++; n > maxShifted {
