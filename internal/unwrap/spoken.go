@@ -153,9 +153,22 @@ func skipSeparator(text []byte, i int) int {
 	return j
 }
 
+// spokenShape holds the length, first and last letter of each spelled
+// word: most words of prose fail it without a map lookup.
+var spokenShape = func() (t [11][26][26]bool) {
+	for w := range spokenWords {
+		t[len(w)][w[0]-'a'][w[len(w)-1]-'a'] = true
+	}
+	return t
+}()
+
 // lookupSpoken is the character a spelled word stands for, case-folded.
 func lookupSpoken(w []byte) (byte, bool) {
 	if len(w) < 2 || len(w) > 10 {
+		return 0, false
+	}
+	first, last := w[0]|0x20, w[len(w)-1]|0x20
+	if first < 'a' || first > 'z' || last < 'a' || last > 'z' || !spokenShape[len(w)][first-'a'][last-'a'] {
 		return 0, false
 	}
 	var buf [10]byte
