@@ -35,6 +35,10 @@ func TestGeneralise(t *testing.T) {
 		// across sentences or in other languages (inject3)
 		{"inject3-tune.json", 95, 0},
 		{"inject3-report.json", 80, 0},
+		// other languages without trigger words, typos, folding,
+		// outside parties, tool definitions (detect4)
+		{"detect4-tune.json", 0, 0},
+		{"detect4-report.json", 0, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.file)
