@@ -499,7 +499,11 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)((?:[\p{L}'’]+\s+){0,2})(?:assist|asist|asysten|ассистент|асистент)\p{L}*\s*[,:]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)((?:[\p{L}'’]+\s+){0,2})((?:assist|asist|asysten|ассистент|асистент)\p{L}*)\s*[,:]`)
+
+// helpNoun: the word is help given ("assistance", "asistencia",
+// "assistenza"), not a helper.
+var helpNoun = regexp.MustCompile(`(?:nce|ncia|ncja|nza|ência|nţă)$`)
 
 // notGreeting are the words before "assistant," that make it a person's
 // assistant talked about, not one talked to ("my assistant, Jane, …").
@@ -511,7 +515,7 @@ var notGreeting = wordSet(`my our your his her their the a an this that its whos
 // a sentence.
 func vocative(s string) bool {
 	for _, m := range vocativeRe.FindAllStringSubmatchIndex(s, 4) {
-		greeting := true
+		greeting := !helpNoun.MatchString(s[m[4]:m[5]])
 		for _, w := range strings.Fields(s[m[2]:m[3]]) {
 			if notGreeting[w] {
 				greeting = false
