@@ -282,11 +282,13 @@ const maxToken = 512
 
 // tokenViews returns the long tokens of text reversed, in ROT13 and in
 // upper case (with doubled characters undoubled), each view one token a
-// line. ok is false when text has none.
-func tokenViews(text []byte) ([][]byte, bool) {
+// line, and the views of the classic ciphers (shifts, mirrors, ROT47).
+// It stops once the views would exceed limit bytes. ok is false when
+// text has none.
+func tokenViews(text []byte, limit int) ([][]byte, bool) {
 	var rev, rot, up []byte
 	start := -1
-	for i := 0; i <= len(text); i++ {
+	for i := 0; i <= len(text) && 3*len(rev) < limit; i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
 			if start < 0 {
 				start = i
@@ -329,10 +331,77 @@ func tokenViews(text []byte) ([][]byte, bool) {
 	if up != nil {
 		out = append(out, up)
 	}
-	if sh := shifts(rot); sh != nil {
+	if sh := shifts(rot, limit-3*len(rev)); sh != nil {
 		out = append(out, sh)
 	}
+	if m := mirrors(text, limit-3*len(rev)); m != nil {
+		out = append(out, m)
+	}
 	return out, true
+}
+
+// mirrors returns the runs of printable characters of text (16 to
+// maxToken bytes, at most maxShifted of them) under the ciphers that map
+// a character set onto itself the other way round: the alphabet
+// mirrored (Atbash, with and without the digits) and printable ASCII
+// rotated by half (ROT47), a run a line; nil when there are none or
+// they would exceed limit bytes.
+func mirrors(text []byte, limit int) []byte {
+	var out []byte
+	n := 0
+	for i := 0; i < len(text) && n < maxShifted; {
+		if !mirrorByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && mirrorByte(text[j]) {
+			j++
+		}
+		run := text[i:j]
+		i = j
+		if len(run) < minRun || len(run) > maxToken || !keyLike(run) && !keyLike(rot47(nil, run)) {
+			continue
+		}
+		if len(out)+3*(len(run)+1) > limit {
+			break
+		}
+		n++
+		for _, digits := range []bool{false, true} {
+			for _, c := range run {
+				out = append(out, atbash(c, digits))
+			}
+			out = append(out, '\n')
+		}
+		out = append(rot47(out, run), '\n')
+	}
+	return out
+}
+
+// mirrorByte: a byte of a run mirrors reads; a quote ends one, as JSON
+// strings stand in quotes.
+func mirrorByte(c byte) bool { return c > ' ' && c < 0x7f && c != '"' }
+
+func atbash(c byte, digits bool) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 'z' - (c - 'a')
+	case c >= 'A' && c <= 'Z':
+		return 'Z' - (c - 'A')
+	case digits && c >= '0' && c <= '9':
+		return '9' - (c - '0')
+	}
+	return c
+}
+
+func rot47(out, run []byte) []byte {
+	for _, c := range run {
+		if c >= 33 && c <= 126 {
+			c = 33 + (c-33+47)%94
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // Caesar shifts are tried on at most maxShifted tokens of at most
@@ -365,12 +434,15 @@ func keyLike(tok []byte) bool {
 // shifts returns the tokens of rot (the ROT13 view, a token a line) moved
 // by every other step of the alphabet, a token a line; nil when none
 // fits.
-func shifts(rot []byte) []byte {
+func shifts(rot []byte, limit int) []byte {
 	var out []byte
 	n := 0
 	for line := range bytes.SplitSeq(rot, []byte{'\n'}) {
 		if len(line) == 0 || len(line) > maxShiftedLen || !keyLike(line) {
 			continue
+		}
+		if len(out)+24*(len(line)+1) > limit {
+			break
 		}
 		if n++; n > maxShifted {
 			break

@@ -34,6 +34,22 @@ var spokenWords = func() map[string]byte {
 		m[w] = '0' + byte(i)
 	}
 	m["niner"] = '9'
+	// Digits by name in other common languages (ASCII spellings; a word
+	// with an accent is read as it is).
+	for _, ws := range []string{
+		"null eins zwei drei vier funf sechs sieben acht neun",
+		"zero un deux trois quatre cinq six sept huit neuf",
+		"cero uno dos tres cuatro cinco seis siete ocho nueve",
+		"zero uno due tre quattro cinque sei sette otto nove",
+		"zero um dois tres quatro cinco seis sete oito nove",
+		"nul een twee drie vier vijf zes zeven acht negen",
+	} {
+		for i, w := range strings.Fields(ws) {
+			if _, taken := m[w]; !taken {
+				m[w] = '0' + byte(i)
+			}
+		}
+	}
 	for w, c := range map[string]byte{
 		"underscore": '_', "dash": '-', "hyphen": '-', "minus": '-', "dot": '.', "period": '.', "point": '.',
 		"slash": '/', "colon": ':', "equals": '=', "equal": '=', "plus": '+', "at": '@', "hash": '#',
