@@ -22,6 +22,9 @@ const (
 	// maxPieceViews bounds what pieceViews returns: within what the
 	// views of a text may hold, so a large text keeps its first ones.
 	maxPieceViews = 64 << 10
+	// maxRunPieces ends a run: a value is cut into fewer pieces, and a
+	// long table of equal cells is read a stretch at a time.
+	maxRunPieces = 128
 )
 
 // pieceViews returns text's cut values put back together: runs of pieces
@@ -121,7 +124,7 @@ func pieceRun(text []byte, i int) (end int, pieces [][]byte) {
 		}
 		pieces = append(pieces, text[j:k])
 		end = k
-		if !bytes.HasPrefix(text[k:], sep) {
+		if !bytes.HasPrefix(text[k:], sep) || len(pieces) == maxRunPieces {
 			break
 		}
 		j = k + len(sep)
