@@ -217,7 +217,7 @@ func appendDecodedParts(out []byte, text []byte) []byte {
 // 64 characters as hex, base32 or padded base64, whichever reads it as
 // printable text.
 func decodePart(tok []byte, next bool) ([]byte, bool) {
-	if len(tok) < 4 && !(next && len(tok) >= 2) || len(tok) > 64 {
+	if len(tok) < 4 && !(next && len(tok) >= 2) || len(tok) > 64 || plainWord(tok) {
 		return nil, false
 	}
 	var buf [48]byte
@@ -243,6 +243,17 @@ func decodePart(tok []byte, next bool) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// plainWord: tok is lower-case letters only, a word rather than a part
+// of an encoding (which holds digits, capitals or symbols).
+func plainWord(tok []byte) bool {
+	for _, c := range tok {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func printable(b []byte) ([]byte, bool) {

@@ -115,9 +115,9 @@ func (w *walker) expand(text []byte, depth int) {
 	// A value cut into pieces, put together again in the orders and
 	// decodings a receiver would undo, and read as the text is. The text
 	// is read as it came too: joining separated characters may have
-	// joined pieces turned around. Only near the surface: a layer's
-	// pieces are put together once.
-	if depth <= 2 {
+	// joined pieces turned around. Only at the surface: pieces are cut
+	// from what is sent.
+	if depth == 1 {
 		p, ok := pieceViews(text)
 		if undone {
 			pc, okc := pieceViews(cur)
