@@ -86,7 +86,7 @@ type Syncer struct {
 	feeds map[string]*feed // by id
 	cfg   Config           // as configured, to tell a change
 	stop  context.CancelFunc
-	done    chan struct{}
+	done  chan struct{}
 }
 
 // feed is one source's state; pulls of it are one at a time.
