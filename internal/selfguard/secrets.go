@@ -165,6 +165,8 @@ func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) str
 		if i := strings.IndexByte(w, '='); i > 0 && !strings.ContainsAny(w[:i], "/~$") {
 			w = w[i+1:]
 		}
+		// curl -d @FILE, -F f=@FILE, f=<FILE: the file is sent.
+		w = strings.TrimLeft(w, "@<")
 		if w == "" || strings.HasPrefix(w, "-") {
 			continue
 		}
