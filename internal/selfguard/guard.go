@@ -254,8 +254,13 @@ func (g Guard) resolve(p, dir string) string {
 		p = filepath.Join(dir, p)
 	}
 	p = filepath.Clean(p)
-	// The file may not exist yet: its nearest existing parent is resolved.
+	// The file may not exist yet: its nearest existing parent is resolved,
+	// found with one lstat a level (EvalSymlinks walks the whole path each
+	// time it is called).
 	for d, rest := p, ""; d != filepath.Dir(d); d, rest = filepath.Dir(d), filepath.Join(filepath.Base(d), rest) {
+		if _, err := os.Lstat(d); err != nil {
+			continue
+		}
 		if r, err := filepath.EvalSymlinks(d); err == nil {
 			return filepath.Join(r, rest)
 		}

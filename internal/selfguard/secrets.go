@@ -1,6 +1,8 @@
 package selfguard
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -160,6 +162,9 @@ func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) str
 		return ""
 	}
 	deep := recursive(name, args)
+	if dir != "" {
+		dir = g.resolve(dir, "") // once, not for every bare word below
+	}
 	for _, w := range args {
 		// --file=PATH, if=PATH: the value is the path.
 		if i := strings.IndexByte(w, '='); i > 0 && !strings.ContainsAny(w[:i], "/~$") {
@@ -196,8 +201,17 @@ func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) str
 const maxGlob = 4096
 
 // expand is w as paths: resolved, and a glob expanded as the shell
-// would, against the files there now.
+// would, against the files there now. dir is resolved already.
 func (g Guard) expand(w, dir string) []string {
+	if dir != "" && !strings.ContainsAny(w, `/\~$*?[`) && w != "." && w != ".." {
+		// A bare name in a resolved directory leads elsewhere only as a
+		// symlink: one lstat, not a walk up the path (a commit message's
+		// words are all bare names).
+		p := filepath.Join(dir, w)
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return []string{p}
+		}
+	}
 	abs := g.resolve(w, dir)
 	if !strings.ContainsAny(w, "*?[") {
 		return []string{abs}
