@@ -407,6 +407,11 @@ func readFile(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("read feed: %w", err)
 	}
 	defer fh.Close()
+	// A pipe or a device would hold the pull, which has no timeout here,
+	// and with it a reload or a stop.
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read feed: %s is not a regular file", path)
+	}
 	raw, err := readAll(fh, max)
 	if err != nil {
 		return nil, fmt.Errorf("read feed %s: %w", path, err)

@@ -268,13 +268,25 @@ func TestFileFeed(t *testing.T) {
 	pub := newPublisher(t)
 	path := filepath.Join(t.TempDir(), "attacks.feed")
 	require.NoError(t, os.WriteFile(path, pub.feed(t, 1, epoch, attack(t, 1)), 0o644))
-	u := "file://" + filepath.ToSlash(path)
-	if !strings.HasPrefix(filepath.ToSlash(path), "/") {
-		u = "file:///" + filepath.ToSlash(path) // C:/…
-	}
+	u := fileURL(path)
 	fx := newFixture(t, t.TempDir(), Source{URL: u, Key: pub.pub}, 1<<20, time.Second)
 	require.NoError(t, fx.sync.Pull(context.Background(), u))
 	assert.Equal(t, 1, fx.store.Len())
+}
+
+func fileURL(path string) string {
+	if p := filepath.ToSlash(path); !strings.HasPrefix(p, "/") {
+		return "file:///" + p // C:/…
+	}
+	return "file://" + filepath.ToSlash(path)
+}
+
+func TestFileFeedMustBeARegularFile(t *testing.T) {
+	pub := newPublisher(t)
+	dir := t.TempDir()
+	fx := newFixture(t, t.TempDir(), Source{URL: fileURL(dir), Key: pub.pub}, 1<<20, time.Second)
+	err := fx.sync.Pull(context.Background(), fx.url)
+	assert.ErrorContains(t, err, "not a regular file")
 }
 
 // The schedule pulls on its own: Configure pulls each feed at once.
