@@ -133,7 +133,9 @@ func TestFleetSharesAnAttackThroughAFeed(t *testing.T) {
 	require.False(t, untouched(caught, fleetAttack), "flowd 1 catches the attack")
 	publisher.log.waitFor(t, "kept a print of a caught attack", hangBound)
 	fingerprints("export", feedFile)
-	published := time.Now()
+	fi, err := os.Stat(feedFile)
+	require.NoError(t, err)
+	published := fi.ModTime() // when the publisher's server has the new feed
 
 	var delays []time.Duration
 	for _, f := range subs {
@@ -170,7 +172,7 @@ func TestFleetSharesAnAttackThroughAFeed(t *testing.T) {
 		changed = append(changed, bad...)
 	})
 	slices.Sort(delays)
-	t.Logf("fleet of %d flowd processes, feed_interval 1s: propagation from export to taken: min %v, median %v, max %v (%d subscribers)",
+	t.Logf("fleet of %d flowd processes, feed_interval 1s: propagation from the feed written to taken: min %v, median %v, max %v (%d subscribers)",
 		fleetSize, delays[0].Round(time.Millisecond), delays[len(delays)/2].Round(time.Millisecond), delays[len(delays)-1].Round(time.Millisecond), len(delays))
 	t.Logf("reworded attack: passed on %d/%d subscribers before the feed, caught on %d/%d after", passedBefore, len(subs), caughtAfter, len(subs))
 	t.Logf("clean results the feed changed: %d/%d that the rules passed %v (the rules alone flagged %d/%d clean results, feed or not)",
