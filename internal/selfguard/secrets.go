@@ -158,6 +158,11 @@ func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) str
 		}
 	}
 	name, args := base(words[0]), words[1:]
+	if ops := operands(args); name == "flowd" && len(ops) >= 2 && ops[0] == "fingerprints" && ops[1] == "export" {
+		// It signs with the key whatever prints the socket it is given
+		// serves: a flowd the agent runs could serve any.
+		return "flowd fingerprints export (it signs a feed with flowd's key)"
+	}
 	if slices.Contains(harmless, name) {
 		return ""
 	}
