@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"crypto/sha256"
-	"math/big"
 	"strings"
 	"sync"
 
@@ -223,20 +222,8 @@ var base58Value = func() (t [256]int8) {
 // base58Check decodes s and verifies its four-byte double-SHA-256
 // checksum; it returns the payload, or nil.
 func base58Check(s string) []byte {
-	n := new(big.Int)
-	radix := big.NewInt(58)
-	for i := 0; i < len(s); i++ {
-		v := base58Value[s[i]]
-		if v < 0 {
-			return nil
-		}
-		n.Mul(n, radix)
-		n.Add(n, big.NewInt(int64(v)))
-	}
-	b := n.Bytes()
-	for i := 0; i < len(s) && s[i] == '1'; i++ {
-		b = append([]byte{0}, b...)
-	}
+	var buf [maxBase58Bytes]byte
+	b := base58Decode(s, &buf)
 	if len(b) < 5 {
 		return nil
 	}
@@ -246,7 +233,60 @@ func base58Check(s string) []byte {
 	if string(h2[:4]) != string(check) {
 		return nil
 	}
-	return payload
+	return append([]byte(nil), payload...) // buf stays on the stack
+}
+
+// maxBase58Bytes is the most bytes base58Decode returns: what 120 base58
+// digits hold (log 58 / log 256 ≈ 0.733 a digit), longer than any key or
+// address read as base58.
+const maxBase58Bytes = 88
+
+// base58Decode decodes s into buf, or returns nil when s is not base58 or
+// longer than 120 digits. It runs once for every long token of text an
+// attacker may choose (scanFinancial): words of 32 bits, in place, no
+// allocation, where math/big allocated a number per digit.
+func base58Decode(s string, buf *[maxBase58Bytes]byte) []byte {
+	if len(s) > 120 {
+		return nil
+	}
+	var limbs [maxBase58Bytes / 4]uint32 // least significant first
+	n := 0
+	for i := 0; i < len(s); i++ {
+		v := base58Value[s[i]]
+		if v < 0 {
+			return nil
+		}
+		carry := uint64(v)
+		for k := 0; k < n; k++ {
+			carry += uint64(limbs[k]) * 58
+			limbs[k] = uint32(carry)
+			carry >>= 32
+		}
+		if carry > 0 {
+			limbs[n] = uint32(carry)
+			n++
+		}
+	}
+	// Big-endian bytes without leading zeros, then a zero byte for each
+	// leading '1'.
+	end := len(buf)
+	for k := 0; k < n; k++ {
+		for sh := 0; sh < 32; sh += 8 {
+			end--
+			buf[end] = byte(limbs[k] >> sh)
+		}
+	}
+	for end < len(buf) && buf[end] == 0 {
+		end++
+	}
+	for i := 0; i < len(s) && s[i] == '1'; i++ {
+		if end == 0 {
+			return nil
+		}
+		end--
+		buf[end] = 0
+	}
+	return buf[end:]
 }
 
 // wif: a private key in wallet import format, for mainnet (0x80) or

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -103,4 +104,38 @@ func TestFinancialSecrets(t *testing.T) {
 			assert.NotContains(t, []string{"seed_phrase", "crypto_private_key", "iban"}, f.Type, "%q", c)
 		}
 	}
+}
+
+// TestBase58DecodeMatchesBigInt compares the word-wise decoder with the
+// plain big-number reading of the same digits, leading '1's (zero bytes)
+// included.
+func TestBase58DecodeMatchesBigInt(t *testing.T) {
+	reference := func(s string) []byte {
+		n := new(big.Int)
+		for i := 0; i < len(s); i++ {
+			n.Mul(n, big.NewInt(58))
+			n.Add(n, big.NewInt(int64(base58Value[s[i]])))
+		}
+		b := n.Bytes()
+		for i := 0; i < len(s) && s[i] == '1'; i++ {
+			b = append([]byte{0}, b...)
+		}
+		return b
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var sb strings.Builder
+		for range rng.IntN(4) {
+			sb.WriteByte('1')
+		}
+		for range rng.IntN(100) {
+			sb.WriteByte(base58Alphabet[rng.IntN(len(base58Alphabet))])
+		}
+		s := sb.String()
+		var buf [maxBase58Bytes]byte
+		require.Equal(t, reference(s), append([]byte{}, base58Decode(s, &buf)...), s)
+	}
+	var buf [maxBase58Bytes]byte
+	require.Nil(t, base58Decode("0OIl", &buf), "not base58")
+	require.Nil(t, base58Decode(strings.Repeat("z", 121), &buf), "too long")
 }
