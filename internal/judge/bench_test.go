@@ -33,6 +33,11 @@ func craftedShapes(origin string) []struct{ name, unit string } {
 	for i := range 64 {
 		fmt.Fprintf(&planted, "AKIAQZ7XK2MV%08d ", i)
 	}
+	// A megabyte of distinct short base64 runs: a decoded view each.
+	var distinct strings.Builder
+	for i := 0; distinct.Len() < 1<<20; i++ {
+		distinct.WriteString(base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "k%011d", i)) + " ")
+	}
 	return []struct{ name, unit string }{
 		{"benign", "the quick brown fox jumps over the lazy dog while seven wizards judge "},
 		{"secret_near_miss", benchToken[:len(benchToken)-1] + " "},
@@ -48,6 +53,7 @@ func craftedShapes(origin string) []struct{ name, unit string } {
 		{"combining", "a\u0301\u0302\u0303 "},
 		{"nested_base64", base64.StdEncoding.EncodeToString([]byte(base64.StdEncoding.EncodeToString([]byte(planted.String()[:60])))) + " "},
 		{"url_encoded", urlEncoded(planted.String()[:60]) + " "},
+		{"distinct_runs", distinct.String()},
 	}
 }
 
