@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"crypto/sha256"
+	"slices"
 	"strings"
 	"sync"
 
@@ -124,6 +125,10 @@ func (w *wordRun) flush(st *scanState, text string) {
 	}
 	list := wordIndex()
 	var idx [maxSeedWords]int
+	var last [5]struct { // by seedLengths
+		idx        [24]int
+		set, valid bool
+	}
 	known := 0 // words of the list ending at the current one
 	for k := 0; k < n; k++ {
 		if n-k+known < 12 {
@@ -139,8 +144,20 @@ func (w *wordRun) flush(st *scanState, text string) {
 		if known < 12 {
 			continue
 		}
-		for _, n := range seedLengths {
-			if n <= known && validSeed(idx[k-n+1:k+1]) {
+		for li, n := range seedLengths {
+			if n > known {
+				continue
+			}
+			// A window the same as the last one of its length (one word
+			// repeated) has the same checksum.
+			window := idx[k-n+1 : k+1]
+			valid := last[li].valid
+			if !last[li].set || !slices.Equal(window, last[li].idx[:n]) {
+				valid = validSeed(window)
+				last[li].set, last[li].valid = true, valid
+				copy(last[li].idx[:], window)
+			}
+			if valid {
 				lo, hi := w.spans[k-n+1].lo, w.spans[k].hi
 				st.add(finding{Finding: Finding{Type: "seed_phrase", Rule: "bip39-seed-phrase", Value: text[lo:hi], Start: lo, End: hi,
 					Example: repeatedWords(idx[k-n+1 : k+1])}})
@@ -181,30 +198,28 @@ func packWord(w string) uint64 {
 }
 
 // validSeed checks a BIP-39 phrase's checksum: the words' 11-bit indices
-// hold the entropy and then its SHA-256's first len/3 bits.
+// hold the entropy and then its SHA-256's first len/3 bits. It runs for
+// every window of a run of list words (scanFinancial, on text an attacker
+// chooses): the bits are packed eleven at a time.
 func validSeed(idx []int) bool {
 	bits := len(idx) * 11
-	cs := bits / 33
+	cs := bits / 33 // at most 8
 	var buf [33]byte
-	for k, v := range idx {
-		for b := 0; b < 11; b++ {
-			if v&(1<<(10-b)) != 0 {
-				p := k*11 + b
-				buf[p/8] |= 0x80 >> (p % 8)
-			}
+	var acc uint64
+	n, p := 0, 0
+	for _, v := range idx {
+		acc = acc<<11 | uint64(v&0x7FF)
+		for n += 11; n >= 8; p++ {
+			n -= 8
+			buf[p] = byte(acc >> n)
 		}
+	}
+	if n > 0 {
+		buf[p] = byte(acc << (8 - n))
 	}
 	ent := (bits - cs) / 8
 	sum := sha256.Sum256(buf[:ent])
-	for b := 0; b < cs; b++ {
-		p := ent*8 + b
-		got := buf[p/8]&(0x80>>(p%8)) != 0
-		want := sum[b/8]&(0x80>>(b%8)) != 0
-		if got != want {
-			return false
-		}
-	}
-	return true
+	return buf[ent]>>(8-cs) == sum[0]>>(8-cs)
 }
 
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
