@@ -271,7 +271,53 @@ const maxToken = 512
 // upper case (with doubled characters undoubled), each view one token a
 // line. ok is false when text has none.
 func tokenViews(text []byte) ([][]byte, bool) {
-	var rev, rot, up []byte
+	// Sized first: text of many tokens would otherwise be copied over and
+	// over as the views grow.
+	size := 0
+	eachToken(text, func(tok []byte) { size += len(tok) + 1 })
+	if size == 0 {
+		return nil, false
+	}
+	rev, rot := make([]byte, 0, size), make([]byte, 0, size)
+	var up []byte
+	eachToken(text, func(tok []byte) {
+		for k := len(tok) - 1; k >= 0; k-- {
+			rev = append(rev, tok[k])
+		}
+		lower := false
+		for _, c := range tok {
+			rot = append(rot, rot13(c))
+			lower = lower || c >= 'a' && c <= 'z'
+		}
+		// A token without a lower-case letter is its own upper case:
+		// the text holds it already, byte for byte.
+		if lower {
+			if up == nil {
+				up = make([]byte, 0, size)
+			}
+			for _, c := range tok {
+				up = append(up, upper(c))
+			}
+			up = append(up, '\n')
+		}
+		if doubled(tok) {
+			// aaKKIIAA…: each character written twice.
+			for k := 0; k < len(tok); k += 2 {
+				up = append(up, tok[k])
+			}
+			up = append(up, '\n')
+		}
+		rev, rot = append(rev, '\n'), append(rot, '\n')
+	})
+	if up == nil {
+		return [][]byte{rev, rot}, true
+	}
+	return [][]byte{rev, rot, up}, true
+}
+
+// eachToken calls f with each token of text that tokenViews turns around:
+// a run of encoding characters and dots of minRun to maxToken bytes.
+func eachToken(text []byte, f func(tok []byte)) {
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
@@ -281,41 +327,10 @@ func tokenViews(text []byte) ([][]byte, bool) {
 			continue
 		}
 		if start >= 0 && i-start >= minRun && i-start <= maxToken {
-			tok := text[start:i]
-			for k := len(tok) - 1; k >= 0; k-- {
-				rev = append(rev, tok[k])
-			}
-			lower := false
-			for _, c := range tok {
-				rot = append(rot, rot13(c))
-				lower = lower || c >= 'a' && c <= 'z'
-			}
-			// A token without a lower-case letter is its own upper case:
-			// the text holds it already, byte for byte.
-			if lower {
-				for _, c := range tok {
-					up = append(up, upper(c))
-				}
-				up = append(up, '\n')
-			}
-			if doubled(tok) {
-				// aaKKIIAA…: each character written twice.
-				for k := 0; k < len(tok); k += 2 {
-					up = append(up, tok[k])
-				}
-				up = append(up, '\n')
-			}
-			rev, rot = append(rev, '\n'), append(rot, '\n')
+			f(text[start:i])
 		}
 		start = -1
 	}
-	if rev == nil {
-		return nil, false
-	}
-	if up == nil {
-		return [][]byte{rev, rot}, true
-	}
-	return [][]byte{rev, rot, up}, true
 }
 
 // doubled: every character of tok written twice.
