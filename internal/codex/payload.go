@@ -24,10 +24,11 @@ const applyPatch = "apply_patch"
 
 // Translate reads a Codex hook's stdin as the Claude Code event flowd
 // judges. Codex already names its shell tool Bash (input {"command"}) and
-// MCP tools mcp__<server>__<tool>; apply_patch becomes Edit, with the
-// first file it writes as file_path. Only a payload that is not a JSON
-// object is an error: a field of an unexpected type stays empty, so that
-// a newer Codex does not make the hook fail.
+// MCP tools mcp__<server>__<tool>; apply_patch becomes a Write of the
+// files the patch names, the patch as its content (not as a "command",
+// which flowd would read as a shell command line). Only a payload that is
+// not a JSON object is an error: a field of an unexpected type stays
+// empty, so that a newer Codex does not make the hook fail.
 func Translate(event string, payload []byte) (claudecode.Event, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &m); err != nil {
@@ -44,48 +45,49 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	// permissionDecision "ask"): policy.ask_fallback decides instead.
 	ev.CanAsk = false
 	if ev.Payload.ToolName == applyPatch {
-		ev.Payload.ToolName = "Edit"
-		ev.Payload.ToolInput = withFilePath(ev.Payload.ToolInput)
+		ev.Payload.ToolName = "Write"
+		ev.Payload.ToolInput = patchInput(ev.Payload.ToolInput)
 	}
 	return ev, nil
 }
 
-// withFilePath adds Claude Code's file_path to apply_patch's input: the
-// first file the patch adds, updates, deletes or moves to.
-func withFilePath(raw json.RawMessage) json.RawMessage {
-	var in map[string]json.RawMessage
-	if json.Unmarshal(raw, &in) != nil || in == nil {
+// patchInput is apply_patch's input, {"command": patch}, as a Write's:
+// the first file the patch writes as file_path, every one as files, and
+// the patch as content. Any other input is kept as it is.
+func patchInput(raw json.RawMessage) json.RawMessage {
+	var in struct {
+		Command *string `json:"command"`
+	}
+	if json.Unmarshal(raw, &in) != nil || in.Command == nil {
 		return raw
 	}
-	var patch string
-	if json.Unmarshal(in["command"], &patch) != nil {
-		return raw
+	files := patchedFiles(*in.Command)
+	out := struct {
+		FilePath string   `json:"file_path,omitempty"`
+		Files    []string `json:"files,omitempty"`
+		Content  string   `json:"content"`
+	}{Files: files, Content: *in.Command}
+	if len(files) > 0 {
+		out.FilePath = files[0]
 	}
-	if _, ok := in["file_path"]; ok {
-		return raw
-	}
-	path := patchedFile(patch)
-	if path == "" {
-		return raw
-	}
-	in["file_path"], _ = json.Marshal(path)
-	b, err := json.Marshal(in)
+	b, err := json.Marshal(out)
 	if err != nil {
 		return raw
 	}
 	return b
 }
 
-// patchedFile is the first file a patch in Codex's apply_patch format
-// names, or "".
-func patchedFile(patch string) string {
+// patchedFiles are the files a patch in Codex's apply_patch format adds,
+// updates, deletes or moves to, in order.
+func patchedFiles(patch string) []string {
+	var out []string
 	for _, line := range strings.Split(patch, "\n") {
 		line = strings.TrimSpace(line)
 		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
 			if p, ok := strings.CutPrefix(line, h); ok && strings.TrimSpace(p) != "" {
-				return strings.TrimSpace(p)
+				out = append(out, strings.TrimSpace(p))
 			}
 		}
 	}
-	return ""
+	return out
 }
