@@ -18,6 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/geminicli"
@@ -270,6 +271,11 @@ func hooks(dir string) []HookScope {
 			add(cursor.Agent, scope, p, cursor.Inspect)
 		}
 	}
+	for _, scope := range codex.Scopes {
+		if p, err := codex.HooksPath(scope, dir); err == nil {
+			add(codex.Agent, scope, p, codex.Inspect)
+		}
+	}
 	return out
 }
 
@@ -280,6 +286,8 @@ func agentTitle(agent string) string {
 		return "Gemini CLI"
 	case cursor.Agent:
 		return "Cursor"
+	case codex.Agent:
+		return "Codex"
 	}
 	return "Claude Code"
 }
