@@ -56,6 +56,10 @@ func cmdActivity(args []string) error {
 	if err != nil {
 		return err
 	}
+	// flowd's API shows records so; the store read directly does not.
+	for i := range recs {
+		recs[i] = recs[i].Shown()
+	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

@@ -48,6 +48,7 @@ func cmdExplain(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	rec = rec.Shown() // as flowd's API shows it; the store read directly does not
 	if *asJSON {
 		return printJSON(out, rec)
 	}
@@ -229,7 +230,7 @@ func explainScan(out io.Writer, server, tool string, res injection.Result) {
 	shown := map[string]bool{}
 	for _, d := range res.Detections {
 		fmt.Fprintf(out, "  %s (%s, severity %.2f) in %s [%d:%d]\n", d.Rule, d.Tier, d.Severity, d.Field, d.Start, d.End)
-		fmt.Fprintf(out, "      %q\n", d.Excerpt)
+		fmt.Fprintf(out, "      %s\n", d.Excerpt)
 		if d.Note != "" {
 			fmt.Fprintf(out, "      note: %s\n", d.Note)
 		}
@@ -239,7 +240,7 @@ func explainScan(out io.Writer, server, tool string, res injection.Result) {
 		}
 	}
 	for _, d := range res.Waived {
-		fmt.Fprintf(out, "  %s in %s: silenced by a waiver\n      %q\n", d.Rule, d.Field, d.Excerpt)
+		fmt.Fprintf(out, "  %s in %s: silenced by a waiver\n      %s\n", d.Rule, d.Field, d.Excerpt)
 	}
 }
 

@@ -36,7 +36,7 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	case !ok || !v.sees(rec.Session): // another user's record is not there for this one
 		http.Error(w, "no activity record "+r.PathValue("id")+" (it may have been pruned)", http.StatusNotFound)
 	default:
-		writeJSON(w, rec)
+		writeJSON(w, rec.Shown())
 	}
 }
 
@@ -60,6 +60,7 @@ func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
 	seen := []quarantine.Item{}
 	for _, it := range items {
 		if v.sees(it.Session) {
+			it = it.Shown()
 			if !show {
 				it = it.Metadata()
 			}
@@ -80,6 +81,7 @@ func (d *Daemon) serveQuarantined(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	it = it.Shown()
 	if !show {
 		it = it.Metadata()
 	}
@@ -142,7 +144,7 @@ func (d *Daemon) serveRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.log.Warn("quarantined content released by the user", "id", it.ID, "server", it.Server, "tool", it.Tool)
-	writeJSON(w, it)
+	writeJSON(w, it.Shown().Metadata())
 }
 
 func quarantineError(w http.ResponseWriter, err error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/unprotected"
+	"github.com/flowd-dev/flowd/internal/untrusted"
 )
 
 // Running is what a running flowd knows of itself, for Recommend.
@@ -24,7 +25,8 @@ type Running struct {
 func Recommend(r Running) []flowdclient.Recommendation {
 	out := []flowdclient.Recommendation{}
 	add := func(id, severity, msg, fix string) {
-		out = append(out, flowdclient.Recommendation{ID: id, Severity: severity, Message: msg, Fix: fix})
+		// Messages name servers and quote what shims reported.
+		out = append(out, flowdclient.Recommendation{ID: id, Severity: severity, Message: untrusted.Text(msg), Fix: untrusted.Text(fix)})
 	}
 	st, cfg := r.Status, r.Config
 	for _, u := range r.Unprotected {
