@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -18,6 +19,8 @@ type Running struct {
 	ConfigPath    string
 	PassphraseSet bool
 	Unprotected   []unprotected.Shim
+	// Clients are the user's MCP client configs (UserClients).
+	Clients []ClientFile
 }
 
 // Recommend judges a running flowd: its coverage, stores and settings.
@@ -32,6 +35,12 @@ func Recommend(r Running) []flowdclient.Recommendation {
 	for _, u := range r.Unprotected {
 		add("shim_unprotected", "error", fmt.Sprintf("shim %q (pid %d) passes messages unchecked since %s: %s",
 			u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason), "restart the MCP client that runs "+u.Server)
+	}
+	for _, c := range r.Clients {
+		if len(c.Unwrapped) > 0 {
+			add("servers_unwrapped", "warning", fmt.Sprintf("%s (%s): servers not wrapped, flowd cannot see them: %s",
+				c.Client, c.Path, strings.Join(c.Unwrapped, ", ")), clientconfig.WrapCommand(clientconfig.Client(c.Client), c.Path))
+		}
 	}
 	if a := st.Activity; a.WriteError != "" {
 		add("activity_write_failing", "error", fmt.Sprintf("the activity log cannot write since %s (%d records lost): %s",

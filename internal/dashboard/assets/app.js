@@ -84,7 +84,7 @@ function recordTable(id) {
 
 // ---- banners (from diagnostics) ----
 
-const bannerIDs = new Set(["hooks_missing", "shim_unprotected", "no_shims"]);
+const bannerIDs = new Set(["hooks_missing", "shim_unprotected", "no_shims", "servers_unwrapped"]);
 
 async function loadBanners() {
   const box = document.getElementById("banners");
