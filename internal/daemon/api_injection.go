@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 
+	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/explain"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -36,7 +39,14 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	case !ok || !v.sees(rec.Session): // another user's record is not there for this one
 		http.Error(w, "no activity record "+r.PathValue("id")+" (it may have been pruned)", http.StatusNotFound)
 	default:
-		writeJSON(w, rec.Shown())
+		// With what flowd explain says of it, for the dashboard.
+		rec = rec.Shown()
+		var why strings.Builder
+		explain.Write(&why, rec)
+		writeJSON(w, struct {
+			activity.Record
+			Explanation string `json:"explanation"`
+		}{rec, why.String()})
 	}
 }
 

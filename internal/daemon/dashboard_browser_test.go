@@ -156,6 +156,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	eval(`document.querySelector("#activity tbody tr").click()`)
 	wait("the record's explanation, with its flow evidence", `(() => { const e = document.getElementById("explain");
 		return e && e.textContent.includes("deny") && e.textContent.includes("filesystem") })()`)
+	wait("in words, as flowd explain says it", `(() => { const p = document.querySelector("#explain pre.explanation");
+		return p && p.textContent.includes("data from filesystem/read_text_file") })()`)
 	shot("activity")
 
 	// Sessions: the picture has the denied edge; clicking it shows why.

@@ -61,6 +61,12 @@ func requireInert(t *testing.T, where string, doc []byte) []string {
 	t.Helper()
 	var v any
 	require.NoError(t, json.Unmarshal(doc, &v), "%s: %s", where, doc)
+	if m, ok := v.(map[string]any); ok && m["explanation"] != nil {
+		// flowd's own lines, quoting the record as shown.
+		lines := strings.Split(m["explanation"].(string), "\n")
+		delete(m, "explanation")
+		v = []any{m, lines}
+	}
 	var all []string
 	stringsOf(v, &all)
 	for _, s := range all {
@@ -113,6 +119,9 @@ func TestAttackerTextIsInertInEveryOutlet(t *testing.T) {
 	resp = get(t, hc, fmt.Sprintf("/api/v1/activity/%d", rec.ID))
 	body, _ = io.ReadAll(resp.Body)
 	requireInert(t, "/api/v1/activity/{id}", body)
+	var explained struct{ Explanation string }
+	require.NoError(t, json.Unmarshal(body, &explained))
+	assert.Contains(t, explained.Explanation, `web\x1b[31m/read\u202efile`, "what flowd explain says, of the record as shown")
 
 	got := readEvents(t, events, 1)
 	requireInert(t, "the live stream", []byte(got[0].data))

@@ -222,6 +222,8 @@ async function explain(box, id) {
   box.replaceChildren(el("div", { class: "panel rec", id: "explain" },
     el("h3", {}, "Record " + r.id),
     el("table", {}, rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, String(v))))),
+    r.explanation ? el("h4", {}, "Why (what flowd explain says)") : null,
+    r.explanation ? el("pre", { class: "explanation" }, r.explanation) : null,
     details ? el("h4", {}, "Evidence (flow, classification, injection findings)") : null,
     details ? el("pre", {}, details) : null));
 }
