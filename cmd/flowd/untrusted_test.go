@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/auditmcp"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/secrets"
 	"github.com/flowd-dev/flowd/internal/untrusted"
 )
@@ -137,6 +138,33 @@ func TestAuditMCPAnswersAreInert(t *testing.T) {
 			inside := text[strings.Index(text, tag[0]):]
 			inside = inside[:strings.Index(inside, "</"+tag[1]+">")]
 			assert.Contains(t, inside, `\U000e0041\U000e0075`, "inside the fence")
+		}
+	}
+}
+
+// flowd pins list and diff print a server's tool names and definitions,
+// the server's own words, with their escape sequences visible.
+func TestPinsPrintDefinitionsInert(t *testing.T) {
+	dir := t.TempDir()
+	s, err := pins.Open(filepath.Join(dir, "pins.db"), pins.Options{})
+	require.NoError(t, err)
+	tool := func(desc string) pins.Tool {
+		def, _ := json.Marshal(map[string]any{"name": "get\u202eweather", "description": desc})
+		tl, err := pins.ParseTool(def)
+		require.NoError(t, err)
+		return tl
+	}
+	_, err = s.Observe("weather", []string{"weather-mcp"}, []pins.Tool{tool("Forecast.")}, true)
+	require.NoError(t, err)
+	_, err = s.Observe("weather", []string{"weather-mcp"}, []pins.Tool{tool("Forecast." + ansiAttack)}, true)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	for _, args := range [][]string{{"list"}, {"diff", "weather"}} {
+		var out bytes.Buffer
+		require.NoError(t, cmdPins(append(args, "--socket", filepath.Join(dir, "none.sock"), "--data-dir", dir), &out, noTerminal))
+		assert.False(t, acting.MatchString(out.String()), "flowd pins %v prints %q", args, out.String())
+		if args[0] == "diff" {
+			assert.Contains(t, out.String(), `get\u202eweather`)
 		}
 	}
 }

@@ -167,7 +167,11 @@ func quarantineError(w http.ResponseWriter, err error) {
 
 func (d *Daemon) servePins(w http.ResponseWriter, r *http.Request) {
 	if d.pinsAdmin(w, r) {
-		writeJSON(w, d.pins.List())
+		servers := d.pins.List()
+		for i := range servers {
+			servers[i] = servers[i].Shown()
+		}
+		writeJSON(w, servers)
 	}
 }
 
