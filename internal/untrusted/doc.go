@@ -18,12 +18,14 @@
 //   - Quote fences an excerpt of attacker text as data: ⟦untrusted
 //     data: …⟧. Text escapes the brackets inside it, so quoted text
 //     cannot end the fence early.
+//   - Block is Text for multi-line content, JSON applies both to every
+//     string of a JSON document (a record's details, a tool definition).
 //   - Cell keeps a spreadsheet from reading a CSV cell as a formula.
 //
 // Markup is left to the viewer's own escaping (the dashboard puts every
 // string in the page as text), where it belongs: HTML-escaping here
 // would show &lt; to every other reader.
 //
-// All three are idempotent: an outlet may apply them to text an earlier
+// All of them are idempotent: an outlet may apply them to text an earlier
 // outlet already neutralised (flowd mcp reads the API, which did).
 package untrusted
