@@ -111,13 +111,41 @@ func (w *walker) expand(text []byte, depth int) {
 		if j, ok := joinFields(text); ok {
 			w.add(j, depth)
 		}
-		// Reorderings and rotations of the tokens: a key sent backwards or
-		// in ROT13 is still the key. Only the first layer: they undo a
-		// choice made once.
-		if r, ok := tokenViews(cur); ok {
-			for _, v := range r {
-				w.keep(v)
+	}
+	// A value cut into pieces, put together again in the orders and
+	// decodings a receiver would undo, and read as the text is. The text
+	// is read as it came too: joining separated characters may have
+	// joined pieces turned around. Only at the surface: pieces are cut
+	// from what is sent.
+	if depth == 1 {
+		p, ok := pieceViews(text)
+		if undone {
+			pc, okc := pieceViews(cur)
+			p, ok = append(p, pc...), ok || okc
+		}
+		if ok {
+			w.add(p, depth)
+			if r, ok := tokenViews(p, w.left/2); ok {
+				for _, v := range r {
+					w.keep(v)
+				}
 			}
+		}
+	}
+	// Reorderings and rotations of the tokens: a key sent backwards or
+	// in ROT13 is still the key, in the text and in each layer decoded
+	// from it (reversed, then base64-encoded), within half of what the
+	// views may still hold, so the layers after it keep room.
+	if r, ok := tokenViews(cur, w.left/2); ok {
+		for _, v := range r {
+			w.keep(v)
+		}
+	}
+	if undone {
+		// ROT47 writes '%', '+' and '\\', which the undoings read as
+		// escapes: its run is mirrored as it came too.
+		if m := mirrors(text, w.left/4); m != nil {
+			w.keep(m)
 		}
 	}
 }
@@ -137,6 +165,7 @@ var wholeUndoings = []func([]byte) ([]byte, bool){
 		return unescape(t)
 	},
 	fold,
+	unspell,
 	joinSeparated,
 	joinWrapped,
 }
