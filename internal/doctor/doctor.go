@@ -197,6 +197,13 @@ func checkDataDir(dir string) (string, int64) {
 	return "", fi.Size()
 }
 
+// UserClients are the user-wide MCP client configs of the user this
+// process runs as (no project's files: a daemon has no project), for a
+// running flowd's diagnostics.
+func UserClients() []ClientFile { return clients("") }
+
+// clients are the client configs of this user and of the project in
+// dir ("": none).
 func clients(dir string) []ClientFile {
 	env, err := clientconfig.CurrentEnv()
 	if err != nil {
