@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
@@ -171,8 +172,11 @@ func readStore(path string, f activity.Filter) ([]activity.Record, error) {
 
 func short(s string, n int) string {
 	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) <= n {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	return s[:n-1] + "…"
+	// Cut at a character: a byte cut splits a multi-byte one and prints
+	// an invalid sequence.
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }
