@@ -32,12 +32,21 @@ type Contact struct {
 	// NotAnswering: shims that said flowd was not answering or
 	// unreachable, at first contact or later.
 	NotAnswering int `json:"not_answering"`
+	// Unanswered: shims whose initialize or echo call got no answer
+	// within contactStall (and were killed); their first answer counts as
+	// contactStall, a lower bound.
+	Unanswered int `json:"unanswered"`
 	// FlowdCPUMS: flowd's CPU time over the burst (Linux, from /proc; -1
 	// elsewhere); ShimsCPUMS: the shims' and their servers', from wait.
 	FlowdCPUMS float64 `json:"flowd_cpu_ms"`
 	ShimsCPUMS float64 `json:"shims_cpu_ms"`
 	LoadAvg    string  `json:"load_avg"`
 }
+
+// contactStall is how long a shim of the burst may take to answer: fifty
+// race-built shims and servers starting at once on a loaded two-core
+// machine take longer than stallTimeout to start.
+const contactStall = 2 * time.Minute
 
 // runContact builds or finds the binaries and runs the burst runs times,
 // each against a fresh flowd.
@@ -102,7 +111,10 @@ func contactRun(bins binaries, dir string, shims int) (res Contact, err error) {
 				return
 			}
 			clients[i] = c
-			if errs[i] = c.handshake(); errs[i] != nil {
+			c.stall = contactStall
+			if err := c.handshake(); err != nil {
+				took[i] = contactStall
+				res.count(&res.Unanswered)
 				return
 			}
 			took[i] = time.Since(t0)
@@ -111,11 +123,11 @@ func contactRun(bins binaries, dir string, shims int) (res Contact, err error) {
 			line, _, err := c.roundTrip(echoRequest(id, msg))
 			switch {
 			case err != nil:
-				errs[i] = err
+				res.count(&res.Unanswered)
 			case echoed(line, id, msg):
-				res.countJudged()
+				res.count(&res.Judged)
 			case refusedCall(line, id):
-				res.countBlocked()
+				res.count(&res.Blocked)
 			default:
 				errs[i] = fmt.Errorf("shim %d: unexpected answer to its echo call: %.300s", i, line)
 			}
@@ -129,7 +141,7 @@ func contactRun(bins binaries, dir string, shims int) (res Contact, err error) {
 		if c == nil {
 			continue
 		}
-		errs = append(errs, c.close())
+		c.close() // a shim killed for not answering exits badly: counted above
 		if st := c.cmd.ProcessState; st != nil {
 			res.ShimsCPUMS += ms(st.UserTime() + st.SystemTime())
 		}
@@ -149,15 +161,10 @@ func contactRun(bins binaries, dir string, shims int) (res Contact, err error) {
 
 var contactMu sync.Mutex
 
-func (c *Contact) countJudged() {
+// count adds one to a counter of c, which the shims' goroutines share.
+func (c *Contact) count(n *int) {
 	contactMu.Lock()
-	c.Judged++
-	contactMu.Unlock()
-}
-
-func (c *Contact) countBlocked() {
-	contactMu.Lock()
-	c.Blocked++
+	*n++
 	contactMu.Unlock()
 }
 
@@ -192,16 +199,16 @@ func printContact(w *os.File, cs []Contact, asJSON bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(cs)
 	}
-	fmt.Fprintln(w, "| burst | shims | first answer p50 | p95 | max | judged | blocked | shims saying not answering | flowd CPU | shims+servers CPU | load avg |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| burst | shims | first answer p50 | p95 | max | judged | blocked | unanswered | shims saying not answering | flowd CPU | shims+servers CPU | load avg |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var p50, p95, mx, fcpu, scpu []float64
 	for i, c := range cs {
-		fmt.Fprintf(w, "| %d | %d | %.0f ms | %.0f ms | %.0f ms | %d | %d | %d | %.0f ms | %.0f ms | %s |\n", i+1, c.Shims, c.P50MS, c.P95MS, c.MaxMS,
-			c.Judged, c.Blocked, c.NotAnswering, c.FlowdCPUMS, c.ShimsCPUMS, c.LoadAvg)
+		fmt.Fprintf(w, "| %d | %d | %.0f ms | %.0f ms | %.0f ms | %d | %d | %d | %d | %.0f ms | %.0f ms | %s |\n", i+1, c.Shims, c.P50MS, c.P95MS, c.MaxMS,
+			c.Judged, c.Blocked, c.Unanswered, c.NotAnswering, c.FlowdCPUMS, c.ShimsCPUMS, c.LoadAvg)
 		p50, p95, mx = append(p50, c.P50MS), append(p95, c.P95MS), append(mx, c.MaxMS)
 		fcpu, scpu = append(fcpu, c.FlowdCPUMS), append(scpu, c.ShimsCPUMS)
 	}
-	fmt.Fprintf(w, "| median | | %.0f ms | %.0f ms | %.0f ms | | | | %.0f ms | %.0f ms | |\n",
+	fmt.Fprintf(w, "| median | | %.0f ms | %.0f ms | %.0f ms | | | | | %.0f ms | %.0f ms | |\n",
 		spread(p50).Median, spread(p95).Median, spread(mx).Median, spread(fcpu).Median, spread(scpu).Median)
 	return nil
 }
