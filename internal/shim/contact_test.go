@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"bytes"
 	"net"
 	"os"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
 // startRespondingWith runs a shim whose upstream is respond, with
@@ -87,4 +90,24 @@ func TestFirstContactPatienceEnds(t *testing.T) {
 	assert.GreaterOrEqual(t, took, contactPatience*timeout-timeout)
 	assert.Less(t, took, contactPatience*timeout+slack)
 	assert.Equal(t, 0, r.finish(t))
+}
+
+// A connected flowd that works on a call without a keep-alive in time
+// (starved of CPU, its keep-alives wait like everything else) is waited
+// for while it is working, and its verdict applies.
+func TestSilentWorkingFlowdIsWaitedFor(t *testing.T) {
+	sock := socketPath(t)
+	const timeout = 200 * time.Millisecond
+	startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		if bytes.Contains(m.Data, []byte("slow-call")) {
+			time.Sleep(3 * timeout) // flowd busy without a word: what the test is about
+		}
+		return passAll(m)
+	}, func(f *fakeFlowd) { f.welcome.VerdictTimeout = timeout.Milliseconds() })
+	r := startRespondingWith(t, sock, timeout, true)
+	line, took := r.call(t, 1, echoCall(1, "echo", `{"message":"slow-call"}`))
+	assert.Contains(t, line, "slow-call", "judged and passed by flowd")
+	assert.GreaterOrEqual(t, took, 3*timeout)
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "not answering")
 }

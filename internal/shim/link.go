@@ -70,7 +70,8 @@ type link struct {
 	dialing   bool
 	closed    bool
 	everUp    bool
-	silent    bool // flowd was last given up for silence, not for refusing or closing the connection
+	silent    bool        // flowd was last given up for silence, not for refusing or closing the connection
+	alive     func() bool // whether flowd on conn is working (listenerWorking); nil: cannot tell
 	lastAuto  time.Time
 	up        chan struct{} // closed and replaced each time the link comes up; tests wait on it
 }
@@ -98,7 +99,7 @@ func (l *link) connect() error {
 		// backlog, a dial that timed out): that is a flowd not answering.
 		return l.dialFailed(err, !absent(err) && !errors.Is(err, os.ErrPermission))
 	}
-	r, w, wel, err := l.contact(c)
+	r, w, wel, alive, err := l.contact(c)
 	if err != nil {
 		c.Close()
 		// The connection was accepted: whatever ends it before the
@@ -114,7 +115,7 @@ func (l *link) connect() error {
 		return errors.New("shim is shutting down")
 	}
 	l.conn, l.w, l.welcome, l.grant, l.grantSeq = c, w, wel, nil, 0
-	l.everUp, l.silent = true, false
+	l.everUp, l.silent, l.alive = true, false, alive
 	l.heard.Store(time.Now().UnixNano())
 	close(l.up)
 	l.up = make(chan struct{})
@@ -133,18 +134,19 @@ func (l *link) connect() error {
 // would leave the shim blocking calls it could have judged. A stopped or
 // stuck flowd is given up after the verdict timeout, a busy one after
 // contactPatience of them.
-func (l *link) contact(c net.Conn) (*shimproto.Reader, *shimproto.Writer, shimproto.Welcome, error) {
+func (l *link) contact(c net.Conn) (*shimproto.Reader, *shimproto.Writer, shimproto.Welcome, func() bool, error) {
 	var wel shimproto.Welcome
 	var hello bytes.Buffer
 	if err := shimproto.NewWriter(&hello).WriteJSON(shimproto.TypeHello, l.hello); err != nil {
-		return nil, nil, wel, fmt.Errorf("encode hello: %w", err)
+		return nil, nil, wel, nil, fmt.Errorf("encode hello: %w", err)
 	}
 	timeout := l.verdictTimeout()
 	working := l.working
 	if working == nil {
 		working = listenerWorking
 	}
-	stop := giveUpUnlessWorking(c, timeout, contactPatience*timeout, working(c))
+	alive := working(c)
+	stop := giveUpUnlessWorking(c, timeout, contactPatience*timeout, alive)
 	br, err := shimproto.UpgradeWith(c, 0, hello.Bytes())
 	var t shimproto.FrameType
 	var p []byte
@@ -157,19 +159,21 @@ func (l *link) contact(c net.Conn) (*shimproto.Reader, *shimproto.Writer, shimpr
 		}
 	}
 	if waited := stop(); waited > 0 {
-		return nil, nil, wel, fmt.Errorf("it accepted the connection and said nothing for %v", waited.Round(time.Millisecond))
+		return nil, nil, wel, nil, fmt.Errorf("it accepted the connection and said nothing for %v", waited.Round(time.Millisecond))
 	}
 	if err != nil {
-		return nil, nil, wel, fmt.Errorf("no welcome from flowd: %w", err)
+		return nil, nil, wel, nil, fmt.Errorf("no welcome from flowd: %w", err)
 	}
 	if err := json.Unmarshal(p, &wel); err != nil {
-		return nil, nil, wel, fmt.Errorf("bad welcome: %w", err)
+		return nil, nil, wel, nil, fmt.Errorf("bad welcome: %w", err)
 	}
-	return r, shimproto.NewWriter(rawio.Writer(c)), wel, nil
+	return r, shimproto.NewWriter(rawio.Writer(c)), wel, alive, nil
 }
 
-// contactPatience is how many verdict timeouts a first contact may take
-// while flowd is working.
+// contactPatience is how many verdict timeouts flowd may stay silent
+// while it is working (listenerWorking), at first contact and while it
+// owes the shim something: too starved of CPU to say it is alive, not
+// stuck.
 const contactPatience = 10
 
 // giveUpUnlessWorking closes c once timeout passes, unless working (which
@@ -290,7 +294,7 @@ func (l *link) give(c net.Conn, err error, silent bool) {
 		l.mu.Unlock()
 		return
 	}
-	l.conn, l.w, l.grant, l.silent = nil, nil, nil, silent
+	l.conn, l.w, l.grant, l.silent, l.alive = nil, nil, nil, silent, nil
 	lost := l.pend
 	l.pend, l.owedSince = make(map[uint64]*pending), time.Time{}
 	closed := l.closed
@@ -456,7 +460,7 @@ func (l *link) check() {
 	l.mu.Lock()
 	c := l.conn
 	owed := c != nil && (len(l.pend) > 0 || l.writing.Load() != 0)
-	quiet, timeout := l.quietLocked(now), l.verdictTimeoutLocked()
+	quiet, timeout, alive := l.quietLocked(now), l.verdictTimeoutLocked(), l.alive
 	l.mu.Unlock()
 	switch {
 	case !owed:
@@ -472,6 +476,10 @@ func (l *link) check() {
 		l.dog.Reset(timeout - quiet)
 	case unread(c) > 0:
 		l.heard.Store(now.UnixNano()) // flowd spoke; the shim has not read it yet
+		l.dog.Reset(timeout)
+	case quiet < contactPatience*timeout && alive != nil && alive():
+		// Silent but working: on a machine busy enough, flowd's
+		// keep-alives wait for the CPU like everything else.
 		l.dog.Reset(timeout)
 	default:
 		l.watching.Store(false)

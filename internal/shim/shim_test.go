@@ -257,6 +257,11 @@ func startShimWith(t *testing.T, o Options) *running {
 	if len(o.Command) == 0 {
 		o.Command = []string{"cat"}
 	}
+	if o.working == nil {
+		// The fake flowd is this process, busy with the test: whether it
+		// counts as working is for each test to say, never by chance.
+		o.working = func(net.Conn) func() bool { return nil }
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	r := &running{in: inW, out: bufio.NewReaderSize(outR, 1<<20), stderr: &syncBuffer{}, code: make(chan int, 1)}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,7 +44,10 @@ func processWorking(pid int) func() bool {
 	if !ok {
 		return nil
 	}
+	var mu sync.Mutex
 	return func() bool {
+		mu.Lock()
+		defer mu.Unlock()
 		state, cpu, ok := readStat(stat)
 		if !ok {
 			return false
