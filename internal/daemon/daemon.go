@@ -27,6 +27,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/metrics"
@@ -172,6 +173,11 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	stopUI := d.startUI()                                // before serving: the socket hands out its URL
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
+	go func() {
+		if err := injection.Prepare(); err != nil {
+			d.log.Error("prompt injection rules", "err", err) // the first scan says it again, loudly
+		}
+	}()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
 	// megabytes of garbage; hand it back now rather than when the
 	// scavenger gets to it, so an idle flowd is small.
