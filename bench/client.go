@@ -30,6 +30,7 @@ type rpcClient struct {
 	line     []byte // the last response; reused so reading allocates nothing
 	watchdog *time.Timer
 	nextID   int64
+	stall    time.Duration // how long a round trip may take; zero: stallTimeout
 }
 
 func startClient(name string, argv, env []string) (*rpcClient, error) {
@@ -174,7 +175,11 @@ func hasXString(line []byte, n int) bool {
 // roundTrip writes one request line and reads one response line. The
 // returned line is valid until the next call.
 func (c *rpcClient) roundTrip(req []byte) ([]byte, time.Duration, error) {
-	c.watchdog.Reset(stallTimeout)
+	stall := c.stall
+	if stall == 0 {
+		stall = stallTimeout
+	}
+	c.watchdog.Reset(stall)
 	defer c.watchdog.Stop()
 	start := time.Now()
 	if _, err := c.in.Write(req); err != nil {
@@ -188,7 +193,7 @@ func (c *rpcClient) roundTrip(req []byte) ([]byte, time.Duration, error) {
 			return c.line, time.Since(start), nil
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			return nil, 0, fmt.Errorf("read response (no answer within %v kills the process): %w%s", stallTimeout, err, c.said())
+			return nil, 0, fmt.Errorf("read response (no answer within %v kills the process): %w%s", stall, err, c.said())
 		}
 	}
 }

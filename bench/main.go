@@ -20,10 +20,13 @@ func main() {
 	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver, rawserver and verdictd (default: build them stripped into a temp dir)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	only := flag.String("only", "", `"engine": measure only the in-process flow engine (-origins, -checks) and print its figures as JSON; `+
-		`"faults": kill -9 and SIGSTOP flowd under load, with fail_mode open and closed, and count every call's fate`)
+		`"faults": kill -9 and SIGSTOP flowd under load, with fail_mode open and closed, and count every call's fate; `+
+		`"contact": start -contact-shims shims at once against a fresh flowd, -contact-runs times, and time each one's first answer`)
 	shims := flag.Int("shims", 4, "with -only faults: shims making calls without pause")
+	contactShims := flag.Int("contact-shims", 50, "with -only contact: shims started at once")
+	contactRuns := flag.Int("contact-runs", 3, "with -only contact: bursts, each against a fresh flowd")
 	flag.Parse()
-	if flag.NArg() > 0 || (*only != "" && *only != "engine" && *only != "faults") {
+	if flag.NArg() > 0 || (*only != "" && *only != "engine" && *only != "faults" && *only != "contact") {
 		fmt.Fprintf(os.Stderr, "bench: unexpected arguments %q or -only %q\n", flag.Args(), *only)
 		flag.Usage()
 		os.Exit(2)
@@ -47,6 +50,17 @@ func main() {
 		f, err := runFaults(*bin, *shims)
 		if err == nil {
 			err = printFaults(os.Stdout, f, *asJSON)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *only == "contact" {
+		c, err := runContact(*bin, *contactShims, *contactRuns)
+		if err == nil {
+			err = printContact(os.Stdout, c, *asJSON)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

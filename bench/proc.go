@@ -116,6 +116,11 @@ func (r *readyWatch) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// flowdPatience bounds flowd's start and stop: a race-built flowd on a
+// two-core machine loaded by fifty shims starting at once (-only contact)
+// took longer than 15 s to stop.
+const flowdPatience = time.Minute
+
 func startFlowd(bin, socket, dataDir, config string, env []string) (*flowdProc, error) {
 	cmd := exec.Command(bin, "run", "--socket", socket, "--data-dir", dataDir, "--config", config)
 	cmd.Env = env
@@ -130,10 +135,10 @@ func startFlowd(bin, socket, dataDir, config string, env []string) (*flowdProc, 
 		return f, nil
 	case err := <-f.exited:
 		return nil, fmt.Errorf("flowd exited before it was ready (%v): %s", err, f.stderr.String())
-	case <-time.After(15 * time.Second):
+	case <-time.After(flowdPatience):
 		cmd.Process.Kill()
 		<-f.exited
-		return nil, fmt.Errorf("flowd not ready within 15s; killed: %s", f.stderr.String())
+		return nil, fmt.Errorf("flowd not ready within %v; killed: %s", flowdPatience, f.stderr.String())
 	}
 }
 
@@ -149,10 +154,10 @@ func (f *flowdProc) stop() error {
 			return fmt.Errorf("flowd stopped badly (%v): %s", err, f.stderr.String())
 		}
 		return nil
-	case <-time.After(15 * time.Second):
+	case <-time.After(flowdPatience):
 		f.cmd.Process.Kill()
 		<-f.exited
-		return fmt.Errorf("flowd did not stop within 15s of SIGTERM; killed: %s", f.stderr.String())
+		return fmt.Errorf("flowd did not stop within %v of SIGTERM; killed: %s", flowdPatience, f.stderr.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,4 +54,14 @@ func TestActivityExportOffline(t *testing.T) {
 	assert.Regexp(t, `,2,[0-9a-f]{64},[0-9a-f]{64},`, lines[2], "each row carries its chain position, previous hash and hash")
 	assert.True(t, strings.HasSuffix(lines[3], `"{""flow"":{}}"`))
 	assert.Equal(t, exitError(2), exportActivity(&out, "/nonexistent/flowd.sock", path, activity.Filter{}, "xml", false, fl))
+}
+
+func TestShortCutsAtACharacter(t *testing.T) {
+	got := short("ééééé", 3)
+	if got != "éé…" || !utf8.ValidString(got) {
+		t.Fatalf("short = %q, want %q", got, "éé…")
+	}
+	if got := short("abc", 3); got != "abc" {
+		t.Fatalf("short of a fitting string = %q", got)
+	}
 }

@@ -115,17 +115,29 @@ func TestRunStartsOnDamagedStores(t *testing.T) {
 	assert.Contains(t, string(out), "DAMAGED  activity store was damaged")
 	assert.Contains(t, string(out), "no server is trusted on first use")
 
-	out, err = exec.Command(flowdBin(t), "doctor", "--json", "--socket", socket, "--data-dir", data, "--config", cfg).Output()
-	require.NoError(t, err, "%s", out) // damage recovered is a warning, not a failure
+	// doctor exits non-zero on a failure, and damage recovered is a
+	// warning, not a failure. It also reports what it finds for the whole
+	// user (shims of other flowds running unprotected, more than one
+	// flowd), which other tests and processes on a shared machine make:
+	// only failures about this flowd count here.
+	out, doctorErr := exec.Command(flowdBin(t), "doctor", "--json", "--socket", socket, "--data-dir", data, "--config", cfg).Output()
 	var report struct {
 		Findings []doctor.Finding `json:"findings"`
 	}
-	require.NoError(t, json.Unmarshal(out, &report))
-	warned := 0
+	require.NoError(t, json.Unmarshal(out, &report), "doctor: %v: %s", doctorErr, out)
+	warned, failedElsewhere := 0, 0
 	for _, f := range report.Findings {
-		if f.Section == "data" && f.Status == doctor.Warn {
+		switch {
+		case f.Section == "data" && f.Status == doctor.Warn:
 			warned++
+		case f.Status == doctor.Fail && aboutOtherFlowds(f, socket):
+			failedElsewhere++
+		default:
+			assert.NotEqual(t, doctor.Fail, f.Status, "a failure about this flowd: %+v", f)
 		}
+	}
+	if failedElsewhere == 0 {
+		assert.NoError(t, doctorErr, "%s", out)
 	}
 	assert.Equal(t, 4, warned, "three stores moved aside and pins lost: %s", out)
 
@@ -138,4 +150,12 @@ func TestRunStartsOnDamagedStores(t *testing.T) {
 	for range lines {
 	}
 	require.NoError(t, cmd.Wait(), "a graceful stop exits 0")
+}
+
+// aboutOtherFlowds reports whether a doctor finding is about processes
+// other than the flowd on socket: a shim that looked for flowd elsewhere
+// and passes messages unchecked, or more flowds of this user than one.
+func aboutOtherFlowds(f doctor.Finding, socket string) bool {
+	return f.Section == "daemon" && !strings.Contains(f.Message, socket) &&
+		(strings.Contains(f.Message, "passes messages unchecked") || strings.Contains(f.Message, "more than one flowd runs for you"))
 }

@@ -90,6 +90,7 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	if x := d.export.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" {
 		st.Export = &x
 	}
+	st.Feeds = d.feeds.Status()
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/boltfile"
@@ -26,6 +27,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/events"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/metrics"
@@ -122,6 +124,7 @@ type Daemon struct {
 	// end when stopping is closed.
 	events   *events.Hub
 	export   *syslogexport.Exporter
+	feeds    *attackfeed.Syncer
 	stopping chan struct{}
 	// ui is the dashboard, nil when it is off.
 	ui *dashboard.Server
@@ -170,6 +173,11 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	stopUI := d.startUI()                                // before serving: the socket hands out its URL
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
+	go func() {
+		if err := injection.Prepare(); err != nil {
+			d.log.Error("prompt injection rules", "err", err) // the first scan says it again, loudly
+		}
+	}()
 	// Building the rule sets (gitleaks' TOML, the injection rules) leaves
 	// megabytes of garbage; hand it back now rather than when the
 	// scavenger gets to it, so an idle flowd is small.
@@ -308,7 +316,8 @@ type stores struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	attacks    *attackprint.Store
-	damaged    []boltfile.Damage // found at open, moved aside
+	feeds      *attackfeed.Syncer // pulls the configured attack feeds into attacks
+	damaged    []boltfile.Damage  // found at open, moved aside
 	audit      *flowdclient.AuditCheck
 	auditKey   ed25519.PrivateKey // nil when it could not be loaded
 	events     *events.Hub        // hears each activity record once it is on disk
@@ -368,6 +377,7 @@ func openStores(o Options) (stores, error) {
 		return st, err
 	}
 	st.noteDamage(o.Log, st.attacks.Damage(), "its attack prints are lost: attacks caught before are known again only when caught again or a feed is imported again")
+	st.feeds = attackfeed.New(attackfeed.Options{Dir: filepath.Join(o.DataDir, "feeds"), Add: st.attacks.Add, Log: o.Log})
 	return st, nil
 }
 
@@ -424,6 +434,9 @@ func (st stores) close() error {
 	if st.pins != nil {
 		errs = append(errs, st.pins.Close())
 	}
+	if st.feeds != nil { // before the store it adds to
+		st.feeds.Close()
+	}
 	if st.attacks != nil {
 		errs = append(errs, st.attacks.Close())
 	}
@@ -435,6 +448,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, stopping: make(chan struct{})}
+	d.feeds = st.feeds
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped
 	// while flowd runs must not count, and before the first approval
@@ -448,6 +462,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	// flowd was stopped: then the config last in force stays.
 	cfg, held := d.startConfig(o.Config, st.fresh)
 	d.configureExport(cfg)
+	d.configureFeeds(cfg)
 	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins, Attacks: st.attacks}, o.Log)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,7 @@ func memoryJS(tools string) string {
 type flowd struct {
 	socket, dataDir, config string
 	log                     *syncBuffer
+	cmd                     *exec.Cmd // flowd run; tests stop and continue it
 }
 
 // baseConfig starts every test's config file. Under the race detector on
@@ -89,6 +90,15 @@ const localWeb = "[policy]\nprivate_addresses = \"allow\"\n"
 // [shim] table, so it can set shim keys before it opens other tables.
 func startFlowd(t *testing.T, extra string) *flowd {
 	t.Helper()
+	return startFlowdConfig(t, baseConfig+extra)
+}
+
+// startFlowdConfig runs a flowd with config as its whole config file, for
+// tests that need another verdict timeout than baseConfig's, and stops it
+// when the test ends, continuing it first if the test stopped it
+// (SIGSTOP).
+func startFlowdConfig(t *testing.T, config string) *flowd {
+	t.Helper()
 	declareSources() // every test runs a flowd
 	// sun_path holds about 108 bytes, too few for t.TempDir() under a long
 	// test name, so the socket gets a short private (0700) dir of its own.
@@ -102,14 +112,16 @@ func startFlowd(t *testing.T, extra string) *flowd {
 		config:  filepath.Join(dir, "flowd.toml"),
 		log:     &syncBuffer{},
 	}
-	require.NoError(t, os.WriteFile(f.config, []byte(baseConfig+extra), 0o600))
+	require.NoError(t, os.WriteFile(f.config, []byte(config), 0o600))
 	cmd := exec.Command(bins.flowd, "run", "--config", f.config, "--socket", f.socket, "--data-dir", f.dataDir)
+	f.cmd = cmd
 	cmd.Stdout, cmd.Stderr = f.log, f.log
 	ready := notifyReady(t, cmd)
 	require.NoError(t, cmd.Start(), "start flowd")
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGCONT) // a stopped process takes SIGTERM only once continued
 		cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case err := <-exited:

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,33 +25,12 @@ func TestFlowdStopped(t *testing.T) {
 	for _, mode := range []string{"open", "closed"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			sockDir, err := os.MkdirTemp("", "fe2e-")
-			require.NoError(t, err)
-			defer os.RemoveAll(sockDir)
-			socket := filepath.Join(sockDir, "flowd.sock")
-			cfg := filepath.Join(t.TempDir(), "flowd.toml")
 			// The server is classed internal: fail_mode open passes its
 			// calls while flowd is stopped (TestStoppedFlowdBlocksExternalServer
 			// is about the others).
-			require.NoError(t, os.WriteFile(cfg, []byte("[shim]\nverdict_timeout = \"1s\"\nfail_mode = \""+mode+"\"\n"+
-				"[classify.servers]\ntestserver = \"internal\"\n"), 0o600))
-			f := &flowd{socket: socket, dataDir: t.TempDir(), log: &syncBuffer{}}
-			cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", f.dataDir)
-			cmd.Stdout, cmd.Stderr = f.log, f.log
-			require.NoError(t, cmd.Start())
-			defer func() {
-				cmd.Process.Signal(syscall.SIGCONT)
-				cmd.Process.Signal(syscall.SIGTERM)
-				cmd.Wait()
-				if t.Failed() {
-					t.Logf("flowd log:\n%s", f.log)
-				}
-			}()
-			// Waiting for another process's socket: bounded polling.
-			for i := 0; !status(t, socket).Running; i++ {
-				require.Less(t, i, 500, "flowd did not come up")
-				time.Sleep(10 * time.Millisecond)
-			}
+			f := startFlowdConfig(t, "[shim]\nverdict_timeout = \"1s\"\nfail_mode = \""+mode+"\"\n"+
+				"[classify.servers]\ntestserver = \"internal\"\n")
+			cmd := f.cmd
 			p := startProc(t, f.shim(bins.testserver))
 			handshake(t, p)
 			call := func(id int, msg string) (string, time.Duration) {
@@ -132,28 +109,8 @@ func TestFlowdStopped(t *testing.T) {
 // listening, says so on stderr, and flowd records it once it runs again.
 func TestStoppedFlowdBlocksExternalServer(t *testing.T) {
 	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
-	sockDir, err := os.MkdirTemp("", "fe2e-")
-	require.NoError(t, err)
-	defer os.RemoveAll(sockDir)
-	socket := filepath.Join(sockDir, "flowd.sock")
-	cfg := filepath.Join(t.TempDir(), "flowd.toml")
-	require.NoError(t, os.WriteFile(cfg, nil, 0o600)) // every key at its default
-	f := &flowd{socket: socket, dataDir: t.TempDir(), log: &syncBuffer{}}
-	cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", f.dataDir)
-	cmd.Stdout, cmd.Stderr = f.log, f.log
-	require.NoError(t, cmd.Start())
-	defer func() {
-		cmd.Process.Signal(syscall.SIGCONT)
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("flowd log:\n%s", f.log)
-		}
-	}()
-	for i := 0; !status(t, socket).Running; i++ {
-		require.Less(t, i, 500, "flowd did not come up")
-		time.Sleep(10 * time.Millisecond)
-	}
+	f := startFlowdConfig(t, "") // every key at its default
+	cmd := f.cmd
 	p := startProc(t, f.shim(bins.testserver, "--name", "slack"))
 	handshake(t, p)
 	call := func(id int, msg string) string {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -60,6 +61,9 @@ type Status struct {
 	Audit *AuditCheck `json:"audit,omitempty"`
 	// Export is the syslog exporter's state, when it is on or has sent.
 	Export *syslogexport.Status `json:"export,omitempty"`
+	// Feeds are the attack feeds flowd pulls, each with its last good
+	// feed and its last failure.
+	Feeds []attackfeed.Status `json:"feeds,omitempty"`
 }
 
 // AuditCheck is a check of the activity log's audit chain.

@@ -99,6 +99,17 @@ func New(o Options) (*Scanner, error) {
 // engine returns the shared rule engine. The rules are compiled from this
 // package's own source and TestEngineBuilds proves they compile: an error
 // here is a bug, not a condition to handle.
+// Prepare builds what every scan shares (the rule engine, the table of
+// combining marks) now, rather than at the first scan. flowd calls it as
+// it starts: otherwise the first results of every shim that connects
+// meanwhile wait for the build together, and on a busy machine under the
+// race detector it took seconds.
+func Prepare() error {
+	markTable()
+	_, err := sharedEngine()
+	return err
+}
+
 func (s *Scanner) engine() *engine {
 	e, err := sharedEngine()
 	if err != nil {

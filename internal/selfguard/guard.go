@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/cursor"
@@ -26,6 +25,10 @@ type Guard struct {
 	// its own files elsewhere (its binaries, a socket in a shared
 	// directory): the agent may read them, never change them.
 	Dirs, Files []string
+	// Secrets are flowd's data directories, whose files (its signing
+	// key, its stores) the agent may not even read; for a zero Guard,
+	// the usual places.
+	Secrets []string
 	// PIDs are flowd's own processes.
 	PIDs []int
 	// ClientConfigs are the MCP clients' config files, where a server is
@@ -40,6 +43,7 @@ func Current(configFile, dataDir, socket string) Guard {
 	g.Home, _ = os.UserHomeDir()
 	if dataDir != "" {
 		g.Dirs = append(g.Dirs, dataDir)
+		g.Secrets = append(g.Secrets, dataDir)
 	}
 	// A file in a directory of flowd's own (…/flowd/config.toml) takes
 	// the directory; one in a directory shared with other things (a
@@ -67,7 +71,7 @@ func Current(configFile, dataDir, socket string) Guard {
 		}
 	}
 	// Where a symlink leads counts as much as the link.
-	for _, list := range []*[]string{&g.Dirs, &g.Files} {
+	for _, list := range []*[]string{&g.Dirs, &g.Files, &g.Secrets} {
 		for _, p := range *list {
 			if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
 				*list = append(*list, r)
@@ -93,26 +97,23 @@ type Action struct {
 	Dir      string   // the agent's working directory, for relative paths
 }
 
-// Check returns why the action would switch flowd off or blind it, or ""
-// when it does not.
+// Check returns why the action would switch flowd off or blind it, or
+// read flowd's signing key or stores, or "" when it does not.
 func (g Guard) Check(a Action) string {
-	for _, p := range a.Paths {
-		if g.secret(p, a.Dir) {
-			return deny("reading " + p + " (" + secretWhat + ")")
-		}
-	}
 	for _, c := range a.Commands {
 		if why := g.command(c, a.Dir); why != "" {
-			return deny(why)
+			return why
 		}
 	}
-	if len(a.Paths) == 0 || !Mutates(a.Tool) && len(a.Contents) == 0 {
-		return ""
-	}
-	for _, p := range a.Paths {
-		if why := g.change(p, a); why != "" {
-			return deny(why)
+	if len(a.Paths) > 0 && (Mutates(a.Tool) || len(a.Contents) > 0) {
+		for _, p := range a.Paths {
+			if why := g.change(p, a); why != "" {
+				return deny(why)
+			}
 		}
+	}
+	if why := g.readsSecret(a); why != "" {
+		return secretDeny(why)
 	}
 	return ""
 }
@@ -155,7 +156,7 @@ func (g Guard) change(p string, a Action) string {
 		return "changing " + p + " (" + what + ")"
 	}
 	if len(a.Contents) == 0 {
-		if what := g.holds(abs); what != "" {
+		if what := g.keeps(abs); what != "" {
 			return "moving or deleting " + p + ", which holds " + what
 		}
 	}
@@ -265,11 +266,11 @@ func readBounded(p string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxSettings))
 }
 
-// holds says what of flowd's, or of the files that hold its hooks and
+// keeps says what of flowd's, or of the files that hold its hooks and
 // wrap servers in its shim, lies inside the directory p, which moving or
 // deleting p would take with it (rm -rf ~/.local, mv ~/.config x): "" when
 // p is no directory or holds none of them.
-func (g Guard) holds(p string) string {
+func (g Guard) keeps(p string) string {
 	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 		return ""
 	}
@@ -368,8 +369,13 @@ func (g Guard) resolve(p, dir string) string {
 		p = filepath.Join(dir, p)
 	}
 	p = filepath.Clean(p)
-	// The file may not exist yet: its nearest existing parent is resolved.
+	// The file may not exist yet: its nearest existing parent is resolved,
+	// found with one lstat a level (EvalSymlinks walks the whole path each
+	// time it is called).
 	for d, rest := p, ""; d != filepath.Dir(d); d, rest = filepath.Dir(d), filepath.Join(filepath.Base(d), rest) {
+		if _, err := os.Lstat(d); err != nil {
+			continue
+		}
 		if r, err := filepath.EvalSymlinks(d); err == nil {
 			return filepath.Join(r, rest)
 		}
@@ -436,7 +442,8 @@ func (g Guard) clientConfig(p string) bool {
 		strings.HasSuffix(l, "/.gemini/settings.json")
 }
 
-// command says why running line would switch flowd off, or "".
+// command says why running line would switch flowd off or read its
+// secrets, as a whole denial, or "".
 func (g Guard) command(line, dir string) string { return g.commandAt(line, dir, 0) }
 
 // maxNesting bounds how deep command lines given as arguments to other
@@ -449,16 +456,7 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		for _, r := range c.Redirects {
 			if target, ok := written(r); ok {
 				if why := g.shellWrite(target, dir); why != "" {
-					return "writing to " + target + why
-				}
-			}
-		}
-		for _, w := range append(slices.Clone(c.Words), c.Redirects...) {
-			w = strings.TrimLeft(w, "<>&0123456789 ")
-			// f=@FILE (curl -F), --in=FILE, -iFILE.
-			for _, v := range []string{w, w[strings.LastIndexAny(w, "=@")+1:], shortValue(w)} {
-				if g.secret(v, dir) {
-					return "reading " + v + " (" + secretWhat + ")"
+					return deny("writing to " + target + why)
 				}
 			}
 		}
@@ -472,7 +470,10 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 			continue
 		}
 		if why := g.simple(l, i, words, dir); why != "" {
-			return why
+			return deny(why)
+		}
+		if why := g.commandReads(c, words, dir); why != "" {
+			return secretDeny(why)
 		}
 		if why := g.runsOther(words, dir, depth); why != "" {
 			return why
@@ -486,22 +487,22 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 var textCommands = []string{"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "gh", "man",
 	"cat", "less", "head", "tail", "wc", "sort", "diff", "go", "test", "[", "true", "false"}
 
-// runsOther says why a command that runs another one it is given (a
-// wrapper the shell reading does not drop: systemd-run, tmux, screen,
-// script -c, strace, chrt, taskset, flock, watch, parallel…) would switch
-// flowd off: flowd named as a word with one of its verbs after it, or a
-// command line given as one argument.
+// runsOther says why, as a whole denial, a command that runs another one
+// it is given (a wrapper the shell reading does not drop: systemd-run,
+// tmux, screen, script -c, strace, chrt, taskset, flock, watch,
+// parallel…) would switch flowd off: flowd named as a word with one of
+// its verbs after it, or a command line given as one argument.
 func (g Guard) runsOther(words []string, dir string, depth int) string {
 	name := base(words[0])
 	if slices.Contains(textCommands, name) {
 		return ""
 	}
 	if why := g.touches(name, words[1:], dir); why != "" {
-		return why
+		return deny(why)
 	}
 	for j := 1; j < len(words); j++ {
 		if w := words[j]; base(w) == "flowd" && flowdVerb(words[j+1:]) != "" {
-			return name + " running flowd " + flowdVerb(words[j+1:])
+			return deny(name + " running flowd " + flowdVerb(words[j+1:]))
 		}
 		if w := words[j]; depth < maxNesting && strings.ContainsAny(w, " \t\n;|&") {
 			if why := g.commandAt(w, dir, depth+1); why != "" {
@@ -510,25 +511,6 @@ func (g Guard) runsOther(words []string, dir string, depth int) string {
 		}
 	}
 	return ""
-}
-
-// secretFiles are flowd's files that hold its secrets: the Ed25519 key
-// that signs the activity log's checkpoints and this machine's attack
-// feeds (auditkey.PrivateFile), and the approval passphrase's verifier
-// (the daemon's approval.json). The agent may read flowd's other files;
-// with these it would sign a rewritten log or a feed other machines
-// trust, or guess the passphrase offline, past the lockout.
-var secretFiles = []string{auditkey.PrivateFile, "approval.json"}
-
-const secretWhat = "flowd's signing key or approval passphrase verifier"
-
-// secret reports whether p, as the agent wrote it from dir, is one of
-// flowd's secret files.
-func (g Guard) secret(p, dir string) bool {
-	if p == "" || !slices.Contains(secretFiles, filepath.Base(strings.TrimSpace(p))) {
-		return false
-	}
-	return g.own(g.resolve(p, dir)) != ""
 }
 
 // readers only read the files they are given.
@@ -720,7 +702,7 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		}
 	}
 	for _, t := range removed(name, args) {
-		if what := g.holds(g.resolve(t, dir)); what != "" {
+		if what := g.keeps(g.resolve(t, dir)); what != "" {
 			return name + " " + t + " (a directory that holds " + what + ")"
 		}
 	}

@@ -15,7 +15,8 @@ import (
 func testGuard(t *testing.T) (Guard, string) {
 	home := t.TempDir()
 	return Guard{Home: home, Dirs: []string{filepath.Join(home, "cfg", "flowd-conf"), filepath.Join(home, "var", "fd")},
-		Files: []string{"/opt/flowd/bin/flowd"}, PIDs: []int{4242},
+		Secrets: []string{filepath.Join(home, "var", "fd")},
+		Files:   []string{"/opt/flowd/bin/flowd"}, PIDs: []int{4242},
 		ClientConfigs: []string{filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")}}, home
 }
 
@@ -338,7 +339,6 @@ func TestFlowdsSecretsCannotBeRead(t *testing.T) {
 	}
 	for _, a := range []Action{
 		{Tool: "Read", Paths: []string{"~/.config/flowd/config.toml"}},
-		{Tool: "Read", Paths: []string{"/home/u/proj/audit.key"}},
 		{Tool: "Bash", Commands: []string{"cat ~/.local/state/flowd/audit.pub"}},
 	} {
 		assert.Empty(t, g.Check(a), "%+v", a)

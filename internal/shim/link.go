@@ -2,6 +2,7 @@ package shim
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +49,9 @@ type link struct {
 	logf      func(format string, args ...any)
 	toClient  func(line []byte) // writes a message from flowd to the client
 	timeout   time.Duration     // the verdict timeout until flowd's welcome gives one; zero: the default
+	// working tells whether flowd, listening on a connection's far end,
+	// is busy rather than stopped; nil: listenerWorking. Tests set it.
+	working func(net.Conn) func() bool
 
 	heard    atomic.Int64 // when bytes from flowd last arrived, in Unix nanoseconds
 	writing  atomic.Int64 // when the frame write in progress began, in Unix nanoseconds; 0: none
@@ -66,7 +70,8 @@ type link struct {
 	dialing   bool
 	closed    bool
 	everUp    bool
-	silent    bool // flowd was last given up for silence, not for refusing or closing the connection
+	silent    bool        // flowd was last given up for silence, not for refusing or closing the connection
+	alive     func() bool // whether flowd on conn is working (listenerWorking); nil: cannot tell
 	lastAuto  time.Time
 	up        chan struct{} // closed and replaced each time the link comes up; tests wait on it
 }
@@ -85,38 +90,23 @@ func (l *link) connect() error {
 	if err != nil && l.autostart != nil && absent(err) && time.Since(l.lastAuto) > 10*time.Second {
 		l.lastAuto = time.Now()
 		if serr := l.autostart(); serr != nil {
-			return fmt.Errorf("start flowd: %w", serr)
+			return l.dialFailed(fmt.Errorf("start flowd: %w", serr), false)
 		}
 		c, err = localsock.Dial(l.socket, 2*time.Second)
 	}
 	if err != nil {
-		return err
+		// Someone listens but does not take the connection (a full
+		// backlog, a dial that timed out): that is a flowd not answering.
+		return l.dialFailed(err, !absent(err) && !errors.Is(err, os.ErrPermission))
 	}
-	// A flowd that accepts and then says nothing (stopped, hung) gets as
-	// long as a verdict would.
-	timeout := l.verdictTimeout()
-	br, err := shimproto.Upgrade(c, timeout)
+	r, w, wel, alive, err := l.contact(c)
 	if err != nil {
 		c.Close()
-		return l.dialFailed(err)
-	}
-	r := shimproto.NewReader(bufio.NewReaderSize(hearing{rawio.After(br, c), l}, 64<<10))
-	w := shimproto.NewWriter(rawio.Writer(c))
-	c.SetDeadline(time.Now().Add(timeout))
-	if err := w.WriteJSON(shimproto.TypeHello, l.hello); err != nil {
-		c.Close()
-		return l.dialFailed(fmt.Errorf("send hello: %w", err))
-	}
-	t, p, err := r.Next()
-	c.SetDeadline(time.Time{})
-	if err != nil || t != shimproto.TypeWelcome {
-		c.Close()
-		return l.dialFailed(fmt.Errorf("no welcome from flowd (frame %d): %w", t, err))
-	}
-	var wel shimproto.Welcome
-	if err := json.Unmarshal(p, &wel); err != nil {
-		c.Close()
-		return fmt.Errorf("bad welcome: %w", err)
+		// The connection was accepted: whatever ends it before the
+		// welcome (silence, a close by a flowd shedding connections under
+		// a flood), a flowd is there and not answering, and that must
+		// not open what an absent flowd would.
+		return l.dialFailed(err, true)
 	}
 	l.mu.Lock()
 	if l.closed {
@@ -125,7 +115,7 @@ func (l *link) connect() error {
 		return errors.New("shim is shutting down")
 	}
 	l.conn, l.w, l.welcome, l.grant, l.grantSeq = c, w, wel, nil, 0
-	l.everUp, l.silent = true, false
+	l.everUp, l.silent, l.alive = true, false, alive
 	l.heard.Store(time.Now().UnixNano())
 	close(l.up)
 	l.up = make(chan struct{})
@@ -134,11 +124,93 @@ func (l *link) connect() error {
 	return nil
 }
 
+// contact is the first exchange on a fresh connection: the upgrade
+// request with the hello in the same write, then flowd's answer and its
+// welcome.
+//
+// flowd gets the verdict timeout to answer, and longer while it is
+// working (listenerWorking): on a machine busy enough, a flowd serving
+// many shims starting at once is slow to reach this one, and giving it up
+// would leave the shim blocking calls it could have judged. A stopped or
+// stuck flowd is given up after the verdict timeout, a busy one after
+// contactPatience of them.
+func (l *link) contact(c net.Conn) (*shimproto.Reader, *shimproto.Writer, shimproto.Welcome, func() bool, error) {
+	var wel shimproto.Welcome
+	var hello bytes.Buffer
+	if err := shimproto.NewWriter(&hello).WriteJSON(shimproto.TypeHello, l.hello); err != nil {
+		return nil, nil, wel, nil, fmt.Errorf("encode hello: %w", err)
+	}
+	timeout := l.verdictTimeout()
+	working := l.working
+	if working == nil {
+		working = listenerWorking
+	}
+	alive := working(c)
+	stop := giveUpUnlessWorking(c, timeout, contactPatience*timeout, alive)
+	br, err := shimproto.UpgradeWith(c, 0, hello.Bytes())
+	var t shimproto.FrameType
+	var p []byte
+	var r *shimproto.Reader
+	if err == nil {
+		r = shimproto.NewReader(bufio.NewReaderSize(hearing{rawio.After(br, c), l}, 64<<10))
+		t, p, err = r.Next()
+		if err == nil && t != shimproto.TypeWelcome {
+			err = fmt.Errorf("frame %d instead of a welcome", t)
+		}
+	}
+	if waited := stop(); waited > 0 {
+		return nil, nil, wel, nil, fmt.Errorf("it accepted the connection and said nothing for %v", waited.Round(time.Millisecond))
+	}
+	if err != nil {
+		return nil, nil, wel, nil, fmt.Errorf("no welcome from flowd: %w", err)
+	}
+	if err := json.Unmarshal(p, &wel); err != nil {
+		return nil, nil, wel, nil, fmt.Errorf("bad welcome: %w", err)
+	}
+	return r, shimproto.NewWriter(rawio.Writer(c)), wel, alive, nil
+}
+
+// contactPatience is how many verdict timeouts flowd may stay silent
+// while it is working (listenerWorking), at first contact and while it
+// owes the shim something: too starved of CPU to say it is alive, not
+// stuck.
+const contactPatience = 10
+
+// giveUpUnlessWorking closes c once timeout passes, unless working (which
+// may be nil: never) says the listener works, and then at the latest
+// after limit. The returned stop ends the watch and reports how long c
+// had waited when it was closed, zero when it was not.
+func giveUpUnlessWorking(c net.Conn, timeout, limit time.Duration, working func() bool) (stop func() time.Duration) {
+	start := time.Now()
+	var mu sync.Mutex
+	var closedAfter time.Duration
+	var t *time.Timer
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(timeout, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if waited := time.Since(start); waited+timeout <= limit && working != nil && working() {
+			t.Reset(timeout)
+			return
+		}
+		closedAfter = max(time.Since(start), time.Nanosecond)
+		c.Close()
+	})
+	return func() time.Duration {
+		t.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		return closedAfter
+	}
+}
+
 // dialFailed notes whether a failed attempt to connect met a flowd that
-// accepted and then did not answer, and returns err.
-func (l *link) dialFailed(err error) error {
+// is there and not answering (silent), rather than no flowd, and returns
+// err.
+func (l *link) dialFailed(err error, silent bool) error {
 	l.mu.Lock()
-	l.silent = errors.Is(err, os.ErrDeadlineExceeded)
+	l.silent = silent
 	l.mu.Unlock()
 	return err
 }
@@ -235,7 +307,7 @@ func (l *link) give(c net.Conn, err error, silent bool) {
 		l.mu.Unlock()
 		return
 	}
-	l.conn, l.w, l.grant, l.silent = nil, nil, nil, silent
+	l.conn, l.w, l.grant, l.silent, l.alive = nil, nil, nil, silent, nil
 	lost := l.pend
 	l.pend, l.owedSince = make(map[uint64]*pending), time.Time{}
 	closed := l.closed
@@ -401,7 +473,7 @@ func (l *link) check() {
 	l.mu.Lock()
 	c := l.conn
 	owed := c != nil && (len(l.pend) > 0 || l.writing.Load() != 0)
-	quiet, timeout := l.quietLocked(now), l.verdictTimeoutLocked()
+	quiet, timeout, alive := l.quietLocked(now), l.verdictTimeoutLocked(), l.alive
 	l.mu.Unlock()
 	switch {
 	case !owed:
@@ -417,6 +489,10 @@ func (l *link) check() {
 		l.dog.Reset(timeout - quiet)
 	case unread(c) > 0:
 		l.heard.Store(now.UnixNano()) // flowd spoke; the shim has not read it yet
+		l.dog.Reset(timeout)
+	case quiet < contactPatience*timeout && alive != nil && alive():
+		// Silent but working: on a machine busy enough, flowd's
+		// keep-alives wait for the CPU like everything else.
 		l.dog.Reset(timeout)
 	default:
 		l.watching.Store(false)

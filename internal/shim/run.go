@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -36,6 +37,9 @@ type Options struct {
 	// UnprotectedDir is where the shim records itself while it passes
 	// messages unchecked (package unprotected); empty records nothing.
 	UnprotectedDir string
+
+	// working replaces listenerWorking in tests.
+	working func(net.Conn) func() bool
 }
 
 // untrustedSocket says why the directory of flowd's socket cannot be
@@ -115,7 +119,7 @@ func Run(o Options) int {
 	}
 	toClient := &lockedWriter{w: rawio.Writer(clientOut)}
 	l := newLink(o.Socket, hello, start, logf)
-	l.timeout = o.VerdictTimeout
+	l.timeout, l.working = o.VerdictTimeout, o.working
 	l.toClient = func(line []byte) { toClient.Write(line) }
 	r := &relay{link: l, failMode: o.FailMode, logf: logf, trust: newSocketTrust(o.Socket)}
 	if why := r.trust.untrusted(); why != "" {

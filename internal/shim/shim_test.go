@@ -45,9 +45,15 @@ type fakeFlowd struct {
 	// hung, once set, makes the fake behave like a stopped flowd: each
 	// connection reads at most one more frame, and no connection is
 	// answered, until the test ends.
-	hung     atomic.Bool
-	released chan struct{}
-	stopOnce sync.Once
+	hung atomic.Bool
+	// mute, while set, makes the fake close each new connection without
+	// a word, as a flowd shedding connections under a flood does.
+	mute atomic.Bool
+	// answerAfter delays the answer to each upgrade: a flowd too busy to
+	// reach the connection at once.
+	answerAfter time.Duration
+	released    chan struct{}
+	stopOnce    sync.Once
 
 	mu      sync.Mutex
 	seen    [][]byte
@@ -92,10 +98,14 @@ func (f *fakeFlowd) serve() {
 
 func (f *fakeFlowd) handle(c net.Conn) {
 	defer c.Close()
+	if f.mute.Load() {
+		return
+	}
 	if f.hung.Load() {
 		<-f.released // accepted by the kernel, never answered
 		return
 	}
+	time.Sleep(f.answerAfter) // flowd busy elsewhere; the shim's wait is what the test measures
 	br := bufio.NewReader(gated{c, f})
 	req, err := http.ReadRequest(br)
 	if err != nil || req.Header.Get("Upgrade") != shimproto.Version {
@@ -239,15 +249,25 @@ func (s *syncBuffer) String() string {
 }
 
 func startShim(t *testing.T, socket, failMode string, command ...string) *running {
-	if len(command) == 0 {
-		command = []string{"cat"}
+	return startShimWith(t, Options{Socket: socket, FailMode: failMode, Command: command})
+}
+
+// startShimWith runs a shim with o, its client's ends and stderr set here.
+func startShimWith(t *testing.T, o Options) *running {
+	if len(o.Command) == 0 {
+		o.Command = []string{"cat"}
+	}
+	if o.working == nil {
+		// The fake flowd is this process, busy with the test: whether it
+		// counts as working is for each test to say, never by chance.
+		o.working = func(net.Conn) func() bool { return nil }
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	r := &running{in: inW, out: bufio.NewReaderSize(outR, 1<<20), stderr: &syncBuffer{}, code: make(chan int, 1)}
 	go func() {
-		r.code <- Run(Options{Socket: socket, FailMode: failMode, Command: command,
-			Stdin: inR, Stdout: outW, Stderr: r.stderr})
+		o.Stdin, o.Stdout, o.Stderr = inR, outW, r.stderr
+		r.code <- Run(o)
 		outW.Close()
 	}()
 	t.Cleanup(func() { inW.Close() })

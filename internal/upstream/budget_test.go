@@ -45,6 +45,10 @@ func TestTokenHiddenAmongPlantedKeysIsFound(t *testing.T) {
 	d := newEnv(t, nil)
 	cfg := config.Default()
 	cfg.Flow.CheckBudget = config.Duration{Duration: time.Minute} // a busy machine, -race
+	// The call waits for the planted pages to be recorded first; under
+	// -race at load ~70 that took longer than the default 30 s of wall
+	// time (2.9 s of CPU), and the wait, not the check, ran out.
+	cfg.Flow.WaitBudget = config.Duration{Duration: 5 * time.Minute}
 	require.NoError(t, d.Reload(cfg))
 	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 	fs := NewStream(1, shimproto.Hello{Name: "testserver"}, "s")

@@ -1,0 +1,113 @@
+package shim
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/shimproto"
+)
+
+// startRespondingWith runs a shim whose upstream is respond, with
+// flowd's liveness told by working (see link.working).
+func startRespondingWith(t *testing.T, socket string, timeout time.Duration, working bool) *running {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv(responderEnv, "1") // inherited by the upstream only: this process read it at start
+	return startShimWith(t, Options{Socket: socket, FailMode: "open", Command: []string{self}, VerdictTimeout: timeout,
+		working: func(net.Conn) func() bool { return func() bool { return working } }})
+}
+
+// A flowd that accepts the shim's connection and says nothing is there,
+// stopped or stuck: with fail_mode open, a tool call to a server it never
+// classed internal is blocked, never passed unchecked, and within the
+// verdict timeout.
+func TestFirstContactWithheldBlocksCalls(t *testing.T) {
+	sock := socketPath(t)
+	const timeout = 300 * time.Millisecond
+	f := startFake(t, sock, passAll)
+	f.hung.Store(true) // accepted by the kernel, never answered
+	r := startRespondingWith(t, sock, timeout, false)
+	line, took := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, "flowd blocked: flowd is not answering and this server's class is not known")
+	assert.NotContains(t, line, strings.Repeat("m", 10), "the call must not reach the server")
+	assert.Less(t, took, timeout+slack)
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "unreachable")
+	assert.Zero(t, f.seenCount())
+}
+
+// A flowd that accepts and closes the connection without a word, as one
+// shedding connections under a flood does, is not an absent flowd: the
+// call is blocked, not passed unchecked as fail_mode open passes calls
+// while no flowd runs. An agent able to load the machine or flood the
+// socket must not open the way out by it.
+func TestFirstContactClosedUnansweredBlocksCalls(t *testing.T) {
+	sock := socketPath(t)
+	f := startFake(t, sock, passAll)
+	f.mute.Store(true)
+	r := startRespondingWith(t, sock, time.Second, false)
+	line, _ := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, "flowd blocked: flowd is not answering")
+	assert.NotContains(t, line, strings.Repeat("m", 10), "the call must not reach the server")
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "unreachable")
+	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
+}
+
+// A flowd that is working (busy with other shims on a loaded machine) is
+// waited for past the verdict timeout at first contact: the call is
+// judged once it answers, not blocked for want of an answer in time.
+func TestFirstContactWaitsForWorkingFlowd(t *testing.T) {
+	sock := socketPath(t)
+	const timeout = 200 * time.Millisecond
+	f := startFake(t, sock, passAll, func(f *fakeFlowd) { f.answerAfter = 3 * timeout })
+	r := startRespondingWith(t, sock, timeout, true)
+	line, took := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, strings.Repeat("m", 10), "judged and passed by flowd")
+	assert.GreaterOrEqual(t, took, 3*timeout, "waited past the verdict timeout")
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "not answering")
+	assert.Equal(t, 2, f.seenCount(), "flowd judged the call and its answer")
+}
+
+// A working flowd that never answers is given up at last, after
+// contactPatience verdict timeouts, and the call is blocked.
+func TestFirstContactPatienceEnds(t *testing.T) {
+	sock := socketPath(t)
+	const timeout = 100 * time.Millisecond
+	f := startFake(t, sock, passAll)
+	f.hung.Store(true)
+	r := startRespondingWith(t, sock, timeout, true)
+	line, took := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, "flowd blocked: flowd is not answering")
+	assert.GreaterOrEqual(t, took, contactPatience*timeout-timeout)
+	assert.Less(t, took, contactPatience*timeout+slack)
+	assert.Equal(t, 0, r.finish(t))
+}
+
+// A connected flowd that works on a call without a keep-alive in time
+// (starved of CPU, its keep-alives wait like everything else) is waited
+// for while it is working, and its verdict applies.
+func TestSilentWorkingFlowdIsWaitedFor(t *testing.T) {
+	sock := socketPath(t)
+	const timeout = 200 * time.Millisecond
+	startFake(t, sock, func(m shimproto.Message) []shimproto.Verdict {
+		if bytes.Contains(m.Data, []byte("slow-call")) {
+			time.Sleep(3 * timeout) // flowd busy without a word: what the test is about
+		}
+		return passAll(m)
+	}, func(f *fakeFlowd) { f.welcome.VerdictTimeout = timeout.Milliseconds() })
+	r := startRespondingWith(t, sock, timeout, true)
+	line, took := r.call(t, 1, echoCall(1, "echo", `{"message":"slow-call"}`))
+	assert.Contains(t, line, "slow-call", "judged and passed by flowd")
+	assert.GreaterOrEqual(t, took, 3*timeout)
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "not answering")
+}
