@@ -721,7 +721,11 @@ func removed(name string, args []string) []string {
 			return ops[:len(ops)-1]
 		}
 	case "find":
-		return changed(name, args)
+		// -exec runs anything, often a reader (gofmt -l {}): only -delete
+		// surely removes.
+		if slices.Contains(args, "-delete") {
+			return changed(name, args)
+		}
 	}
 	return nil
 }
