@@ -23,6 +23,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/sessiongraph"
+	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/syslogexport"
 )
 
@@ -60,6 +61,9 @@ type Status struct {
 	Audit *AuditCheck `json:"audit,omitempty"`
 	// Export is the syslog exporter's state, when it is on or has sent.
 	Export *syslogexport.Status `json:"export,omitempty"`
+	// OTLP is the OpenTelemetry exporter's state, when it is on, has
+	// sent, or keeps records in its spool.
+	OTLP *otlpexport.Status `json:"otlp_export,omitempty"`
 }
 
 // AuditCheck is a check of the activity log's audit chain.
