@@ -23,8 +23,9 @@ import (
 )
 
 // The collector the tests run: internal/e2e/otelcol, an OpenTelemetry
-// Collector built from its own modules (OTLP receiver, file exporter),
-// built once per test binary into the Go build cache.
+// Collector built from its own modules (OTLP receiver, file exporter):
+// $FLOWD_OTELCOL where .ci/run built it, else built here once per test
+// binary (the Go build cache keeps it: seconds after the first time).
 var (
 	collectorOnce sync.Once
 	collectorBin  string
@@ -34,6 +35,10 @@ var (
 func collectorBinary(t *testing.T) string {
 	t.Helper()
 	collectorOnce.Do(func() {
+		if bin := os.Getenv("FLOWD_OTELCOL"); bin != "" {
+			collectorBin = bin
+			return
+		}
 		dir, err := os.MkdirTemp("", "flowd-otelcol-")
 		if err != nil {
 			collectorErr = err
