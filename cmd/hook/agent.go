@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/hookproto"
@@ -40,18 +41,27 @@ type installOptions struct {
 
 // scopeStatus is one settings file's part in `hook status`.
 type scopeStatus struct {
-	scope, path string
-	exists      bool
-	disabled    bool   // the file turns every hook off
-	disabledBy  string // what in the file does; "" for Claude Code's disableAllHooks
-	hooks       []installedHook
+	scope string
+	claudecode.Installation
+	disabledBy string // what in the file turns flowd's hooks off; "" for Claude Code's disableAllHooks
 }
 
-type installedHook struct {
-	event, command, binary string
-	binaryExists           bool
-	failClosed, async      bool
-	scanOutput             bool
+// statuses reads the settings file of each scope for `hook status`.
+func statuses(scopes []string, dir string, path func(scope, dir string) (string, error),
+	inspect func(path string) (claudecode.Installation, error), disabledBy string) ([]scopeStatus, error) {
+	var out []scopeStatus
+	for _, sc := range scopes {
+		p, err := path(sc, dir)
+		if err != nil {
+			return out, err
+		}
+		in, err := inspect(p)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, scopeStatus{scope: sc, Installation: in, disabledBy: disabledBy})
+	}
+	return out, nil
 }
 
 const defaultAgent = "claude-code"

@@ -54,24 +54,11 @@ func (claudeCode) uninstall(scope, dir string) (string, error) {
 }
 
 func (claudeCode) status(dir string) ([]scopeStatus, error) {
-	var out []scopeStatus
+	var scopes []string
 	for _, sc := range claudecode.Scopes {
-		path, err := claudecode.SettingsPath(sc, dir)
-		if err != nil {
-			return out, err
-		}
-		in, err := claudecode.Inspect(path)
-		if err != nil {
-			return out, err
-		}
-		st := scopeStatus{scope: string(sc), path: path, exists: in.Exists, disabled: in.HooksDisabled}
-		for _, e := range in.Entries {
-			st.hooks = append(st.hooks, installedHook{event: e.Event, command: e.Command, binary: e.Binary,
-				binaryExists: e.BinaryExists, failClosed: e.FailClosed, async: e.Async, scanOutput: e.ScanOutput})
-		}
-		out = append(out, st)
+		scopes = append(scopes, string(sc))
 	}
-	return out, nil
+	return statuses(scopes, dir, claudeSettings, claudecode.Inspect, "")
 }
 
 func claudeSettings(scope, dir string) (string, error) {

@@ -51,22 +51,5 @@ func (cursorAgent) uninstall(scope, dir string) (string, error) {
 }
 
 func (cursorAgent) status(dir string) ([]scopeStatus, error) {
-	var out []scopeStatus
-	for _, sc := range cursor.Scopes {
-		path, err := cursor.HooksPath(sc, dir)
-		if err != nil {
-			return out, err
-		}
-		exists, found, err := cursor.Inspect(path)
-		if err != nil {
-			return out, err
-		}
-		st := scopeStatus{scope: sc, path: path, exists: exists}
-		for _, e := range found {
-			st.hooks = append(st.hooks, installedHook{event: e.Event, command: e.Command, binary: e.Binary,
-				binaryExists: e.BinaryExists, failClosed: e.FailClosed})
-		}
-		out = append(out, st)
-	}
-	return out, nil
+	return statuses(cursor.Scopes, dir, cursor.HooksPath, cursor.Inspect, "")
 }

@@ -53,25 +53,8 @@ func (geminiCLI) uninstall(scope, dir string) (string, error) {
 }
 
 func (geminiCLI) status(dir string) ([]scopeStatus, error) {
-	var out []scopeStatus
-	for _, sc := range geminicli.Scopes {
-		path, err := geminicli.SettingsPath(sc, dir)
-		if err != nil {
-			return out, err
-		}
-		in, err := geminicli.Inspect(path)
-		if err != nil {
-			return out, err
-		}
-		st := scopeStatus{scope: sc, path: path, exists: in.Exists, disabled: in.Disabled,
-			disabledBy: `"hooks": {"enabled": false} or "tools": {"enableHooks": false}`}
-		for _, e := range in.Entries {
-			st.hooks = append(st.hooks, installedHook{event: e.Event, command: e.Command, binary: e.Binary,
-				binaryExists: e.BinaryExists, failClosed: e.FailClosed})
-		}
-		out = append(out, st)
-	}
-	return out, nil
+	return statuses(geminicli.Scopes, dir, geminicli.SettingsPath, geminicli.Inspect,
+		`"hooksConfig": {"enabled": false}, or "flowd" in "hooksConfig": {"disabled": […]},`)
 }
 
 // onlyClaude refuses the install options that only Claude Code's hooks

@@ -192,44 +192,44 @@ func status(args []string, stdout, stderr io.Writer) int {
 func printScopes(w io.Writer, scopes []scopeStatus) {
 	for _, s := range scopes {
 		switch {
-		case !s.exists:
-			fmt.Fprintf(w, "  %-8s %s: no such file\n", s.scope, s.path)
+		case !s.Exists:
+			fmt.Fprintf(w, "  %-8s %s: no such file\n", s.scope, s.Path)
 			continue
-		case len(s.hooks) == 0:
-			fmt.Fprintf(w, "  %-8s %s: not installed\n", s.scope, s.path)
+		case len(s.Entries) == 0:
+			fmt.Fprintf(w, "  %-8s %s: not installed\n", s.scope, s.Path)
 			continue
 		}
 		var events []string
-		for _, h := range s.hooks {
-			events = append(events, h.event)
+		for _, h := range s.Entries {
+			events = append(events, h.Event)
 		}
-		fmt.Fprintf(w, "  %-8s %s: installed (%s)\n", s.scope, s.path, strings.Join(events, ", "))
-		if s.disabled {
+		fmt.Fprintf(w, "  %-8s %s: installed (%s)\n", s.scope, s.Path, strings.Join(events, ", "))
+		if s.HooksDisabled {
 			by := s.disabledBy
 			if by == "" {
 				by = `"disableAllHooks": true`
 			}
-			fmt.Fprintf(w, "           but %s in this file turns every hook off\n", by)
+			fmt.Fprintf(w, "           but %s in this file turns them off\n", by)
 		}
-		for _, h := range s.hooks {
+		for _, h := range s.Entries {
 			var notes []string
-			if h.failClosed {
+			if h.FailClosed {
 				notes = append(notes, "fail-closed")
 			}
-			if h.async {
+			if h.Async {
 				notes = append(notes, "async")
 			}
-			if h.scanOutput {
+			if h.ScanOutput {
 				notes = append(notes, "scan-output")
 			}
-			if !h.binaryExists {
-				notes = append(notes, "BINARY MISSING: "+h.binary)
+			if !h.BinaryExists {
+				notes = append(notes, "BINARY MISSING: "+h.Binary)
 			}
 			extra := ""
 			if len(notes) > 0 {
 				extra = "  [" + strings.Join(notes, ", ") + "]"
 			}
-			fmt.Fprintf(w, "           %s%s\n", h.command, extra)
+			fmt.Fprintf(w, "           %s%s\n", h.Command, extra)
 		}
 	}
 }

@@ -70,11 +70,19 @@ type Change = jsonedit.Change
 // Install puts flowd's hooks into the settings file at path, creating it
 // if needed.
 func Install(path string, o HookOptions) (Change, error) {
-	if !filepath.IsAbs(o.Binary) {
-		return Change{}, fmt.Errorf("hook binary %q is not an absolute path: Claude Code runs hooks from changing directories", o.Binary)
+	return WriteHooks(path, "Claude Code", what, o.Binary, func(b []byte) ([]byte, error) { return AddHooks(b, o) })
+}
+
+// WriteHooks puts flowd's hooks into an agent's settings file at path
+// with add, creating the file if needed: Install for every agent. The
+// hook binary must be an absolute path, as agents run hooks from changing
+// directories. agent names the agent, and what its file, in errors.
+func WriteHooks(path, agent, what, binary string, add func([]byte) ([]byte, error)) (Change, error) {
+	if !filepath.IsAbs(binary) {
+		return Change{}, fmt.Errorf("hook binary %q is not an absolute path: %s runs hooks from changing directories", binary, agent)
 	}
-	return rewrite(path, func(b []byte) ([]byte, int, error) {
-		out, err := AddHooks(b, o)
+	return jsonedit.Rewrite(path, what, func(b []byte) ([]byte, int, error) {
+		out, err := add(b)
 		return out, 0, err
 	})
 }
@@ -82,39 +90,47 @@ func Install(path string, o HookOptions) (Change, error) {
 // Uninstall removes flowd's hooks, and nothing else, from the settings file
 // at path. A missing file is nothing to do.
 func Uninstall(path string) (Change, error) {
-	return rewrite(path, RemoveHooks)
+	return jsonedit.Rewrite(path, what, RemoveHooks)
 }
 
-// Installation is what a settings file says about flowd.
+// Installation is what an agent's settings file says about flowd.
 type Installation struct {
-	Path          string
-	Exists        bool
-	Entries       []Entry
-	HooksDisabled bool // "disableAllHooks": true turns flowd off with every other hook
+	Path    string
+	Exists  bool
+	Entries []Entry
+	// HooksDisabled: the file turns flowd's hooks off, with every other
+	// hook or by name (Claude Code's "disableAllHooks": true).
+	HooksDisabled bool
 }
+
+const what = "Claude Code settings"
 
 // Inspect reads the settings file at path; a missing file is an empty
 // Installation, not an error.
 func Inspect(path string) (Installation, error) {
+	return ReadHooks(path, what, FindHooks)
+}
+
+// ReadHooks reads an agent's settings file at path with find, which lists
+// flowd's hooks in it and says whether the file turns them off: Inspect
+// for every agent. A missing file is an empty Installation, not an error;
+// what names the file in errors.
+func ReadHooks(path, what string, find func([]byte) ([]Entry, bool, error)) (Installation, error) {
 	in := Installation{Path: path}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return in, nil
 	}
 	if err != nil {
-		return in, fmt.Errorf("read Claude Code settings %s: %w", path, err)
+		return in, fmt.Errorf("read %s %s: %w", what, path, err)
 	}
 	in.Exists = true
-	if in.Entries, in.HooksDisabled, err = FindHooks(b); err != nil {
-		return in, fmt.Errorf("read Claude Code settings %s: %w", path, err)
+	if in.Entries, in.HooksDisabled, err = find(b); err != nil {
+		return in, fmt.Errorf("read %s %s: %w", what, path, err)
 	}
 	for i, e := range in.Entries {
 		st, err := os.Stat(e.Binary)
 		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
 	}
 	return in, nil
-}
-
-func rewrite(path string, edit func([]byte) ([]byte, int, error)) (Change, error) {
-	return jsonedit.Rewrite(path, "Claude Code settings", edit)
 }

@@ -62,12 +62,12 @@ func Output(event string, v Verdict) []byte {
 	case v.Decision == Deny || v.Decision == Ask:
 		if event == PreToolUse {
 			spec.PermissionDecision = v.Decision
-			spec.PermissionDecisionReason = orDefault(v.Reason, "flowd: "+v.Decision)
+			spec.PermissionDecisionReason = v.ReasonOr("flowd: " + v.Decision)
 		} else {
-			o.SystemMessage = userMessage(v)
+			o.SystemMessage = v.UserMessage()
 		}
 	case v.Decision == Warn:
-		o.SystemMessage = userMessage(v)
+		o.SystemMessage = v.UserMessage()
 	}
 	if spec.PermissionDecision != "" || spec.AdditionalContext != "" || spec.UpdatedToolOutput != nil {
 		o.HookSpecificOutput = spec
@@ -82,21 +82,22 @@ func Output(event string, v Verdict) []byte {
 	return append(b, '\n')
 }
 
-// userMessage is shown to the user outside the tool call's context, so it
-// says who is speaking.
-func userMessage(v Verdict) string {
-	r := orDefault(v.Reason, "this tool call was flagged")
+// UserMessage is the verdict as the user reads it, outside the tool
+// call's context, so it says who is speaking.
+func (v Verdict) UserMessage() string {
+	r := v.ReasonOr("this tool call was flagged")
 	if strings.HasPrefix(r, "flowd") {
 		return r
 	}
 	return "flowd " + v.Decision + ": " + r
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
+// ReasonOr is the verdict's reason, or def when it gives none.
+func (v Verdict) ReasonOr(def string) string {
+	if v.Reason == "" {
 		return def
 	}
-	return s
+	return v.Reason
 }
 
 // ReplacementOutput is text in the shape of tool's tool_response, for

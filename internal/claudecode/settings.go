@@ -230,13 +230,12 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 				if json.Unmarshal(h, &he) != nil {
 					continue
 				}
-				bin, args, ok := OurCommand(he.Command)
+				e, ok := EntryOf(m.Key, he.Command)
 				if !ok {
 					continue
 				}
-				entries = append(entries, Entry{Event: m.Key, Matcher: mg.Matcher, Command: he.Command,
-					Binary: bin, Agent: flagValue(args, "--agent"), FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output"),
-					Async: he.Async, Timeout: int(he.Timeout)})
+				e.Matcher, e.Async, e.Timeout = mg.Matcher, he.Async, int(he.Timeout)
+				entries = append(entries, e)
 			}
 		}
 	}
@@ -306,6 +305,18 @@ func withoutOurs(g json.RawMessage) (json.RawMessage, int, bool) {
 	}
 	obj.Set("hooks", jsonedit.EncodeArray(kept))
 	return obj.Encode(), removed, len(kept) > 0
+}
+
+// EntryOf reads command, run for event, as one of flowd's hook commands:
+// its program and the options it was installed with; false when the
+// command is not flowd's. The settings around it are the caller's to read.
+func EntryOf(event, command string) (Entry, bool) {
+	bin, args, ok := OurCommand(command)
+	if !ok {
+		return Entry{}, false
+	}
+	return Entry{Event: event, Command: command, Binary: bin, Agent: flagValue(args, "--agent"),
+		FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output")}, true
 }
 
 // OurCommand recognises a flowd hook command: a program named hook run

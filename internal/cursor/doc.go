@@ -5,5 +5,7 @@
 //
 // Cursor publishes no CLI to test against; field names come from its
 // hooks documentation as collected in the project's protocol notes
-// (shared/reference/protocols.md) and CorridorSecurity/hookshot's types.
+// (shared/reference/protocols.md), CorridorSecurity/hookshot's types, the
+// Cupcake harness reference, and tests elsewhere written from the code of
+// cursor-agent 2026.10 (mcp_server_name, the arguments as a JSON string).
 package cursor

@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 )
@@ -34,10 +33,10 @@ func Output(event string, v claudecode.Verdict) []byte {
 	switch v.Decision {
 	case claudecode.Deny, claudecode.Ask:
 		a.Permission = v.Decision
-		reason := orDefault(v.Reason, "flowd: "+v.Decision)
-		a.UserMessage, a.AgentMessage = userMessage(v.Decision, reason), reason
+		v.Reason = v.ReasonOr("flowd: " + v.Decision)
+		a.UserMessage, a.AgentMessage = v.UserMessage(), v.Reason
 	case claudecode.Warn:
-		a.UserMessage = userMessage(v.Decision, orDefault(v.Reason, "this tool call was flagged"))
+		a.UserMessage = v.UserMessage()
 	}
 	if event == BeforeReadFile {
 		if a.Permission == claudecode.Ask {
@@ -59,18 +58,4 @@ func Output(event string, v claudecode.Verdict) []byte {
 func FailedOpen(event, why string) []byte {
 	return Output(event, claudecode.Verdict{Decision: claudecode.Warn,
 		Reason: "flowd could not check this call (" + why + "); it goes on unchecked (fail-open)"})
-}
-
-func userMessage(decision, reason string) string {
-	if strings.HasPrefix(reason, "flowd") {
-		return reason
-	}
-	return "flowd " + decision + ": " + reason
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

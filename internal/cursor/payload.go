@@ -54,7 +54,7 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	ev := claudecode.Event{Name: claudecode.PreToolUse, CanAsk: true}
 	switch event {
 	case BeforeMCPExecution, AfterMCPExecution:
-		server := serverName(str(m["url"]), str(m["command"]))
+		server := serverName(str(m["mcp_server_name"]), str(m["url"]), str(m["command"]))
 		tool := str(m["tool_name"])
 		p.ToolName = claudecode.MCPToolName(server, tool)
 		p.MCPServer = &claudecode.MCPServer{Name: server}
@@ -91,10 +91,12 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	return ev, nil
 }
 
-// serverName names the MCP server behind a call, which Cursor identifies
-// by its URL or command only: the --name of a flowd shim (what flowd's
-// shim traffic calls it), else the URL's host, else the command.
-func serverName(rawURL, command string) string {
+// serverName names the MCP server behind a call: the --name of a flowd
+// shim (what flowd's shim traffic calls it), else the server's name in
+// Cursor's mcp.json (mcp_server_name, which newer Cursor sends; `shim
+// wrap` gives the shim the same name), else the URL's host, else the
+// command (older Cursor sends only these).
+func serverName(configured, rawURL, command string) string {
 	words := strings.Fields(command)
 	if len(words) > 0 {
 		base := strings.ToLower(words[0][strings.LastIndexAny(words[0], `/\`)+1:])
@@ -111,6 +113,9 @@ func serverName(rawURL, command string) string {
 				}
 			}
 		}
+	}
+	if configured = strings.TrimSpace(configured); configured != "" {
+		return configured
 	}
 	if u, err := url.Parse(rawURL); err == nil && u.Hostname() != "" {
 		return u.Hostname()

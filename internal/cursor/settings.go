@@ -3,11 +3,7 @@ package cursor
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/jsonedit"
@@ -29,15 +25,6 @@ func HooksPath(scope, dir string) (string, error) {
 type entry struct {
 	Command    string `json:"command"`
 	FailClosed bool   `json:"failClosed,omitempty"`
-}
-
-// Entry is one flowd hook found in a hooks file.
-type Entry struct {
-	Event, Command, Binary string
-	// FailClosed: the hook denies when flowd cannot answer (install also
-	// sets "failClosed", so that Cursor denies when the hook itself fails).
-	FailClosed   bool
-	BinaryExists bool // filled in by Inspect
 }
 
 func command(binary, event string, failClosed bool) string {
@@ -128,13 +115,15 @@ func RemoveHooks(file []byte) ([]byte, int, error) {
 	return b, total, err
 }
 
-// FindHooks lists the flowd hooks in a hooks file.
-func FindHooks(file []byte) ([]Entry, error) {
+// FindHooks lists the flowd hooks in a hooks file. An entry's FailClosed
+// is the hook's --fail-closed (install also sets "failClosed", so that
+// Cursor denies when the hook itself fails).
+func FindHooks(file []byte) ([]claudecode.Entry, error) {
 	_, hooks, _, err := parse(file)
 	if err != nil {
 		return nil, err
 	}
-	var out []Entry
+	var out []claudecode.Entry
 	for _, m := range hooks {
 		list, err := entries(hooks, m.Key)
 		if err != nil {
@@ -145,24 +134,12 @@ func FindHooks(file []byte) ([]Entry, error) {
 			if json.Unmarshal(raw, &e) != nil {
 				continue
 			}
-			bin, args, ok := claudecode.OurCommand(e.Command)
-			if !ok {
-				continue
+			if found, ok := claudecode.EntryOf(m.Key, e.Command); ok {
+				out = append(out, found)
 			}
-			out = append(out, Entry{Event: m.Key, Command: e.Command, Binary: bin,
-				FailClosed: containsWord(args, "--fail-closed")})
 		}
 	}
 	return out, nil
-}
-
-func containsWord(words []string, w string) bool {
-	for _, x := range words {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 func ours(raw json.RawMessage) bool {
@@ -222,12 +199,8 @@ const what = "Cursor hooks"
 // Install puts flowd's hooks into the hooks file at path, creating it if
 // needed.
 func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	if !filepath.IsAbs(binary) {
-		return jsonedit.Change{}, fmt.Errorf("hook binary %q is not an absolute path: Cursor runs hooks from changing directories", binary)
-	}
-	return jsonedit.Rewrite(path, what, func(b []byte) ([]byte, int, error) {
-		out, err := AddHooks(b, binary, failClosed)
-		return out, 0, err
+	return claudecode.WriteHooks(path, "Cursor", what, binary, func(b []byte) ([]byte, error) {
+		return AddHooks(b, binary, failClosed)
 	})
 }
 
@@ -237,22 +210,11 @@ func Uninstall(path string) (jsonedit.Change, error) {
 	return jsonedit.Rewrite(path, what, RemoveHooks)
 }
 
-// Inspect reads the hooks file at path: whether it exists, and flowd's
-// hooks in it.
-func Inspect(path string) (exists bool, found []Entry, err error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil, nil
-	}
-	if err != nil {
-		return false, nil, fmt.Errorf("read %s %s: %w", what, path, err)
-	}
-	if found, err = FindHooks(b); err != nil {
-		return true, nil, fmt.Errorf("read %s %s: %w", what, path, err)
-	}
-	for i, e := range found {
-		st, err := os.Stat(e.Binary)
-		found[i].BinaryExists = err == nil && !st.IsDir()
-	}
-	return true, found, nil
+// Inspect reads the hooks file at path; a missing file is an empty
+// Installation, not an error. Cursor has no switch that turns hooks off.
+func Inspect(path string) (claudecode.Installation, error) {
+	return claudecode.ReadHooks(path, what, func(b []byte) ([]claudecode.Entry, bool, error) {
+		found, err := FindHooks(b)
+		return found, false, err
+	})
 }

@@ -39,12 +39,14 @@ func TestInstallUninstallFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, ch.Changed, "twice is once")
 
-	exists, found, err := Inspect(path)
+	in, err := Inspect(path)
 	require.NoError(t, err)
-	assert.True(t, exists)
-	require.Len(t, found, len(Events))
+	assert.True(t, in.Exists)
+	assert.False(t, in.HooksDisabled)
+	require.Len(t, in.Entries, len(Events))
 	var events []string
-	for _, e := range found {
+	for _, e := range in.Entries {
+		assert.Equal(t, Agent, e.Agent)
 		events = append(events, e.Event)
 		assert.True(t, e.FailClosed)
 		assert.True(t, e.BinaryExists)
@@ -95,13 +97,7 @@ func TestInstallNewFile(t *testing.T) {
 }
 
 func TestHooksPath(t *testing.T) {
-	t.Setenv("HOME", "/home/u")
-	p, err := HooksPath("user", "")
+	p, err := HooksPath("project", "/repo")
 	require.NoError(t, err)
-	assert.Equal(t, "/home/u/.cursor/hooks.json", p)
-	p, err = HooksPath("project", "/repo")
-	require.NoError(t, err)
-	assert.Equal(t, "/repo/.cursor/hooks.json", p)
-	_, err = HooksPath("local", "/repo")
-	assert.ErrorContains(t, err, "user and project")
+	assert.Equal(t, "/repo/.cursor/hooks.json", p) // the scopes: jsonedit.AgentFile
 }

@@ -242,56 +242,35 @@ func clientFile(c clientconfig.Client, l clientconfig.Location, doc []byte) Clie
 
 func hooks(dir string) []HookScope {
 	var out []HookScope
-	for _, scope := range claudecode.Scopes {
-		p, err := claudecode.SettingsPath(scope, dir)
-		if err != nil {
-			continue
+	add := func(agent, scope, path string, inspect func(string) (claudecode.Installation, error)) {
+		in, err := inspect(path)
+		if err != nil || !in.Exists {
+			return
 		}
-		inst, err := claudecode.Inspect(p)
-		if err != nil || !inst.Exists {
-			continue
-		}
-		out = append(out, hookScope("claude-code", string(scope), p, inst.HooksDisabled, inst.Entries))
-	}
-	for _, scope := range geminicli.Scopes {
-		p, err := geminicli.SettingsPath(scope, dir)
-		if err != nil {
-			continue
-		}
-		inst, err := geminicli.Inspect(p)
-		if err != nil || !inst.Exists {
-			continue
-		}
-		out = append(out, hookScope(geminicli.Agent, scope, p, inst.Disabled, inst.Entries))
-	}
-	for _, scope := range cursor.Scopes {
-		p, err := cursor.HooksPath(scope, dir)
-		if err != nil {
-			continue
-		}
-		exists, found, err := cursor.Inspect(p)
-		if err != nil || !exists {
-			continue
-		}
-		h := HookScope{Agent: cursor.Agent, Scope: scope, Path: p}
-		for _, e := range found {
+		h := HookScope{Agent: agent, Scope: scope, Path: path, Disabled: in.HooksDisabled}
+		for _, e := range in.Entries {
 			h.Installed = true
 			h.Command = e.Command
 			h.BinaryMissing = h.BinaryMissing || !e.BinaryExists
 		}
 		out = append(out, h)
 	}
-	return out
-}
-
-func hookScope(agent, scope, path string, disabled bool, entries []claudecode.Entry) HookScope {
-	h := HookScope{Agent: agent, Scope: scope, Path: path, Disabled: disabled}
-	for _, e := range entries {
-		h.Installed = true
-		h.Command = e.Command
-		h.BinaryMissing = h.BinaryMissing || !e.BinaryExists
+	for _, scope := range claudecode.Scopes {
+		if p, err := claudecode.SettingsPath(scope, dir); err == nil {
+			add("claude-code", string(scope), p, claudecode.Inspect)
+		}
 	}
-	return h
+	for _, scope := range geminicli.Scopes {
+		if p, err := geminicli.SettingsPath(scope, dir); err == nil {
+			add(geminicli.Agent, scope, p, geminicli.Inspect)
+		}
+	}
+	for _, scope := range cursor.Scopes {
+		if p, err := cursor.HooksPath(scope, dir); err == nil {
+			add(cursor.Agent, scope, p, cursor.Inspect)
+		}
+	}
+	return out
 }
 
 // agentTitle is how doctor names an agent in a sentence.
@@ -465,8 +444,8 @@ func coverage(f Facts) []Finding {
 			out = append(out, Finding{"security coverage", Fail, fmt.Sprintf("%s hooks in %s (%s scope) run %q, which no longer exists", agentTitle(agent), h.Path, h.Scope, h.Command),
 				"hook install --agent " + agent + " --scope " + h.Scope})
 		case h.Disabled && agent == geminicli.Agent:
-			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s turns hooks off (hooks.enabled or tools.enableHooks is false): flowd's hooks there do not run", h.Path),
-				"set \"hooks\": {\"enabled\": true} in " + h.Path})
+			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s turns flowd's hooks off (hooksConfig.enabled is false, or hooksConfig.disabled names flowd; before 0.61 hooks.enabled or tools.enableHooks): they do not run", h.Path),
+				"set \"hooksConfig\": {\"enabled\": true} and take \"flowd\" out of \"hooksConfig\".\"disabled\" in " + h.Path})
 		case h.Disabled:
 			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s sets disableAllHooks: flowd's hooks there do not run", h.Path), ""})
 		}

@@ -47,5 +47,6 @@ func TestHooksCoverGeminiAndCursor(t *testing.T) {
 	off := Judge(Facts{Hooks: []HookScope{{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true, Disabled: true}}})
 	cov = find(off, "security coverage")
 	assert.Equal(t, Warn, cov[0].Status)
-	assert.Contains(t, cov[0].Message, "turns hooks off")
+	assert.Contains(t, cov[0].Message, "turns flowd's hooks off (hooksConfig.enabled is false")
+	assert.Contains(t, cov[0].Fix, `"hooksConfig": {"enabled": true}`, "the switch Gemini CLI 0.61 reads")
 }

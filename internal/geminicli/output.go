@@ -2,7 +2,6 @@ package geminicli
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 )
@@ -36,16 +35,16 @@ func Output(event string, v claudecode.Verdict) []byte {
 		switch v.Decision {
 		case claudecode.Deny, claudecode.Ask:
 			o.Decision = "deny"
-			o.Reason = orDefault(v.Reason, "flowd: "+v.Decision)
+			o.Reason = v.ReasonOr("flowd: " + v.Decision)
 			if v.Decision == claudecode.Ask {
 				o.Reason += " (flowd asks for your approval, and Gemini CLI cannot ask you: denied)"
 			}
 		case claudecode.Warn:
-			o.SystemMessage = userMessage(v)
+			o.SystemMessage = v.UserMessage()
 		}
 	case AfterTool:
 		if v.Decision != claudecode.Allow {
-			o.SystemMessage = userMessage(v)
+			o.SystemMessage = v.UserMessage()
 		}
 		if v.AdditionalContext != "" {
 			o.HookSpecificOutput = &specificOutput{HookEventName: AfterTool, AdditionalContext: v.AdditionalContext}
@@ -69,19 +68,4 @@ func Output(event string, v claudecode.Verdict) []byte {
 func FailedOpen(event string, why string) []byte {
 	b, _ := json.Marshal(output{SystemMessage: "flowd could not check this " + event + " call (" + why + "); it goes on unchecked (fail-open)"})
 	return append(b, '\n')
-}
-
-func userMessage(v claudecode.Verdict) string {
-	r := orDefault(v.Reason, "this tool call was flagged")
-	if strings.HasPrefix(r, "flowd") {
-		return r
-	}
-	return "flowd " + v.Decision + ": " + r
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

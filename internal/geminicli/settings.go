@@ -2,11 +2,6 @@ package geminicli
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
@@ -61,12 +56,8 @@ const what = "Gemini CLI settings"
 // Install puts flowd's hooks into the settings file at path, creating it
 // if needed.
 func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	if !filepath.IsAbs(binary) {
-		return jsonedit.Change{}, fmt.Errorf("hook binary %q is not an absolute path: Gemini CLI runs hooks from changing directories", binary)
-	}
-	return jsonedit.Rewrite(path, what, func(b []byte) ([]byte, int, error) {
-		out, err := AddHooks(b, binary, failClosed)
-		return out, 0, err
+	return claudecode.WriteHooks(path, "Gemini CLI", what, binary, func(b []byte) ([]byte, error) {
+		return AddHooks(b, binary, failClosed)
 	})
 }
 
@@ -76,35 +67,13 @@ func Uninstall(path string) (jsonedit.Change, error) {
 	return jsonedit.Rewrite(path, what, claudecode.RemoveHooks)
 }
 
-// Installation is what a settings file says about flowd.
-type Installation struct {
-	Exists  bool
-	Entries []claudecode.Entry
-	// Disabled: the file turns hooks, or flowd's, off (hooksOff).
-	Disabled bool
-}
-
 // Inspect reads the settings file at path; a missing file is an empty
-// Installation, not an error.
-func Inspect(path string) (Installation, error) {
-	var in Installation
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return in, nil
-	}
-	if err != nil {
-		return in, fmt.Errorf("read %s %s: %w", what, path, err)
-	}
-	in.Exists = true
-	if in.Entries, _, err = claudecode.FindHooks(b); err != nil {
-		return in, fmt.Errorf("read %s %s: %w", what, path, err)
-	}
-	in.Disabled = hooksOff(b)
-	for i, e := range in.Entries {
-		st, err := os.Stat(e.Binary)
-		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
-	}
-	return in, nil
+// Installation, not an error. HooksDisabled is hooksOff.
+func Inspect(path string) (claudecode.Installation, error) {
+	return claudecode.ReadHooks(path, what, func(b []byte) ([]claudecode.Entry, bool, error) {
+		entries, _, err := claudecode.FindHooks(b) // Claude Code's disableAllHooks is no switch here
+		return entries, hooksOff(b), err
+	})
 }
 
 // hooksOff reports whether settings turn hooks off, or disable flowd's by

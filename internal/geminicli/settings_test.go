@@ -63,7 +63,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	in, err := Inspect(path)
 	require.NoError(t, err)
 	require.Len(t, in.Entries, 2)
-	assert.False(t, in.Disabled)
+	assert.False(t, in.HooksDisabled)
 	for i, e := range in.Entries {
 		assert.Equal(t, Events[i], e.Event)
 		assert.Equal(t, "gemini-cli", e.Agent)
@@ -119,19 +119,13 @@ func TestInstallNewFileAndRefusals(t *testing.T) {
 	require.NoError(t, err)
 	in, err := Inspect(off)
 	require.NoError(t, err)
-	assert.True(t, in.Disabled, "installed, but Gemini CLI runs no hooks")
+	assert.True(t, in.HooksDisabled, "installed, but Gemini CLI runs no hooks")
 }
 
 func TestSettingsPath(t *testing.T) {
-	t.Setenv("HOME", "/home/u")
-	p, err := SettingsPath("user", "")
+	p, err := SettingsPath("project", "/repo")
 	require.NoError(t, err)
-	assert.Equal(t, "/home/u/.gemini/settings.json", p)
-	p, err = SettingsPath("project", "/repo")
-	require.NoError(t, err)
-	assert.Equal(t, "/repo/.gemini/settings.json", p)
-	_, err = SettingsPath("local", "/repo")
-	assert.ErrorContains(t, err, "user and project")
+	assert.Equal(t, "/repo/.gemini/settings.json", p) // the scopes: jsonedit.AgentFile
 }
 
 func TestHooksOff(t *testing.T) {
