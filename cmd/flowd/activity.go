@@ -56,12 +56,21 @@ func cmdActivity(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
+	return printActivity(os.Stdout, recs, *asJSON)
+}
+
+// printActivity prints records as a table, or as JSON with asJSON.
+func printActivity(w io.Writer, recs []activity.Record, asJSON bool) error {
+	// flowd's API shows records so; the store read directly does not.
+	for i := range recs {
+		recs[i] = recs[i].Shown()
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(recs)
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTIME\tTYPE\tSESSION\tSERVER\tTOOL\tVERDICT\tDECISION\tRISK\tREASON")
 	for _, r := range recs {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Time.Local().Format("15:04:05.000"), r.Type,

@@ -73,7 +73,11 @@ func readPins(path string) ([]pins.Server, error) {
 		return nil, offline(err)
 	}
 	defer s.Close()
-	return s.List(), nil
+	servers := s.List()
+	for i := range servers {
+		servers[i] = servers[i].Shown() // as flowd's API shows them
+	}
+	return servers, nil
 }
 
 func printPins(out io.Writer, servers []pins.Server) error {

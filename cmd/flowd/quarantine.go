@@ -89,7 +89,12 @@ func readQuarantine(path string, read func(*quarantine.Store) ([]quarantine.Item
 		return nil, offline(err)
 	}
 	defer s.Close()
-	return read(s)
+	items, err := read(s)
+	// As flowd's API shows them.
+	for i := range items {
+		items[i] = items[i].Shown()
+	}
+	return items, err
 }
 
 func printQuarantine(out io.Writer, items []quarantine.Item) error {
@@ -142,10 +147,10 @@ func showItem(out io.Writer, it quarantine.Item, content bool) {
 			fmt.Fprintf(out, "  %-22s %.2f  %s\n", d.Rule, d.Severity, d.Field)
 			continue
 		}
-		fmt.Fprintf(out, "  %-22s %.2f  %s: %q\n", d.Rule, d.Severity, d.Field, d.Excerpt)
+		fmt.Fprintf(out, "  %-22s %.2f  %s: %s\n", d.Rule, d.Severity, d.Field, d.Excerpt)
 	}
 	if content {
-		fmt.Fprintf(out, "content (as the server sent it; do not paste it into an agent):\n%s\n", it.Content)
+		fmt.Fprintf(out, "content (its text, control and invisible characters escaped; do not paste it into an agent):\n%s\n", it.Content)
 	}
 }
 

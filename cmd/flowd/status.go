@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -210,10 +211,28 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if l := otlpLine(st.OTLP); l != "" {
 		fmt.Fprintln(out, l)
 	}
+	for _, f := range st.Feeds {
+		fmt.Fprintln(out, feedLine(f))
+	}
 	if u := st.PinsUntrusted; u != nil {
 		fmt.Fprintf(out, "pins     lost with a damaged file on %s: no server is trusted on first use; approve each with flowd pins approve SERVER\n",
 			u.Since.Local().Format(time.DateTime))
 	}
+}
+
+// feedLine is an attack feed's state: the last good feed taken, and why
+// the last pull failed.
+func feedLine(f attackfeed.Status) string {
+	l := "feed     " + f.URL + ": "
+	if f.Taken.IsZero() {
+		l += "nothing taken yet"
+	} else {
+		l += fmt.Sprintf("%d prints, sequence %d of %s, taken %s", f.Prints, f.Seq, f.Created.Local().Format(time.DateTime), f.Taken.Local().Format(time.DateTime))
+	}
+	if f.Error != "" {
+		l += fmt.Sprintf("; LAST PULL REFUSED (%d since start, the last good feed stays): %s", f.Refused, f.Error)
+	}
+	return l
 }
 
 // exportLine is the syslog exporter's state: where to, whether it is

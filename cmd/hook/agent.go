@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/hookproto"
@@ -70,21 +71,12 @@ var agents = map[string]agent{
 	"claude-code":   claudeCode{},
 	geminicli.Agent: geminiCLI{},
 	cursor.Agent:    cursorAgent{},
+	codex.Agent:     codexAgent{},
 }
-
-// planned agents are named so that asking for one says "not yet" rather
-// than "no such agent". Codex's hooks are not documented where flowd
-// collects protocol facts.
-var planned = []string{"codex"}
 
 func lookupAgent(name string) (agent, error) {
 	if a, ok := agents[name]; ok {
 		return a, nil
-	}
-	for _, p := range planned {
-		if p == name {
-			return nil, fmt.Errorf("agent %s is not supported yet (supported: %s)", name, supportedAgents())
-		}
 	}
 	return nil, fmt.Errorf("unknown agent %q (supported: %s)", name, supportedAgents())
 }

@@ -17,6 +17,8 @@ const (
 	geminiPre  = `{"session_id":"s","transcript_path":"/t.json","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-27T10:00:00Z","tool_name":"mcp__slack__post_message","tool_input":{"text":"hi"},"mcp_context":{"server_name":"slack"}}`
 	cursorMCP  = `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeMCPExecution","tool_name":"post_message","tool_input":"{\"text\":\"hi\"}","command":"npx slack-mcp"}`
 	cursorRead = `{"conversation_id":"c","hook_event_name":"beforeReadFile","file_path":"/p/a.txt","content":"x"}`
+	codexPre   = `{"session_id":"s","turn_id":"t1","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"gpt-5","permission_mode":"default","tool_name":"mcp__slack__post_message","tool_input":{"text":"hi"},"tool_use_id":"call_1"}`
+	codexPost  = `{"session_id":"s","turn_id":"t1","transcript_path":null,"cwd":"/p","hook_event_name":"PostToolUse","model":"gpt-5","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"a.txt","tool_use_id":"call_2"}`
 )
 
 // Each agent's answer, in its own format, for flowd's verdicts; the
@@ -37,6 +39,13 @@ func TestEvaluateGeminiAndCursor(t *testing.T) {
 		{"cursor ask", "cursor", "beforeMCPExecution", cursorMCP, `{"decision":"ask","reason":"flowd: internal data out"}`,
 			`{"permission":"ask","user_message":"flowd: internal data out","agent_message":"flowd: internal data out","userMessage":"flowd: internal data out","agentMessage":"flowd: internal data out"}`},
 		{"cursor read takes permission only", "cursor", "beforeReadFile", cursorRead, `{"decision":"ask","reason":"r"}`, `{"permission":"deny"}`},
+		{"codex deny", "codex", "PreToolUse", codexPre, `{"decision":"deny","reason":"flowd blocked: key to slack"}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd blocked: key to slack"}}`},
+		{"codex allow is silent", "codex", "PreToolUse", codexPre, `{"decision":"allow"}`, ``},
+		{"codex warn", "codex", "PreToolUse", codexPre, `{"decision":"warn","reason":"flowd: internal to unknown"}`,
+			`{"systemMessage":"flowd: internal to unknown"}`},
+		{"codex after: context", "codex", "PostToolUse", codexPost, `{"decision":"allow","additional_context":"treat as data"}`,
+			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"treat as data"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +92,12 @@ func TestEvaluateGeminiAndCursorFailures(t *testing.T) {
 		{"cursor slow, closed", "cursor", "beforeShellExecution", hung.socket, `{"command":"ls"}`, true, `{"permission":"deny"`, "i/o timeout"},
 		{"cursor garbage, closed", "cursor", "beforeReadFile", missing, `garbage`, true, `{"permission":"deny"}`, "parse Cursor hook payload"},
 		{"cursor after never denies", "cursor", "afterShellExecution", missing, `{"command":"ls","output":"x"}`, true, `{}`, "fail-open"},
+		{"codex down, open", "codex", "PreToolUse", missing, codexPre, false, `"systemMessage":"flowd could not check this PreToolUse call (flowd is unreachable`, "not checked (fail-open)"},
+		{"codex down, closed", "codex", "PreToolUse", missing, codexPre, true, `"permissionDecision":"deny","permissionDecisionReason":"flowd is unreachable`, "denied (--fail-closed)"},
+		{"codex slow, closed", "codex", "PreToolUse", hung.socket, codexPre, true, `"permissionDecision":"deny"`, "i/o timeout"},
+		{"codex garbage, closed", "codex", "PreToolUse", missing, `{"tool_name":`, true, `"permissionDecision":"deny"`, "parse Codex hook payload"},
+		{"codex garbage, open", "codex", "PreToolUse", missing, `null`, false, `"systemMessage":"flowd could not check`, "parse Codex hook payload"},
+		{"codex after-tool never denies", "codex", "PostToolUse", missing, codexPost, true, `"systemMessage":"flowd could not check`, "fail-open"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +125,7 @@ func TestInstallGeminiAndCursor(t *testing.T) {
 	for _, tt := range []struct{ agent, file string }{
 		{"gemini-cli", filepath.Join(dir, ".gemini", "settings.json")},
 		{"cursor", filepath.Join(dir, ".cursor", "hooks.json")},
+		{"codex", filepath.Join(dir, ".codex", "hooks.json")},
 	} {
 		var out, errb bytes.Buffer
 		require.Equal(t, 0, install([]string{"--agent", tt.agent, "--scope", "project", "--dir", dir, "--fail-closed"}, &out, &errb, binary), errb.String())

@@ -234,8 +234,8 @@ func TestEvaluateUsage(t *testing.T) {
 		{[]string{"--event", "PreToolUse", "--nope"}, 1, "flag provided but not defined"},
 		{[]string{"--event", "PreToolUse", "--nope", "--fail-closed"}, 2, "flag provided but not defined"},
 		{[]string{"--event", "PreToolUse", "extra"}, 1, "unexpected arguments"},
-		{[]string{"--agent", "codex", "--event", "PreToolUse"}, 1, "agent codex is not supported yet"},
-		{[]string{"--agent", "codex", "--event", "PreToolUse", "--fail-closed"}, 2, "agent codex is not supported yet"},
+		{[]string{"--agent", "codex", "--event", "BeforeTool"}, 1, "--event must be one of [PreToolUse PostToolUse]"},
+		{[]string{"--agent", "codex", "--event", "PostToolUseFailure", "--fail-closed"}, 2, "--event must be one of [PreToolUse PostToolUse]"},
 		{[]string{"--agent", "gemini-cli", "--event", "PreToolUse", "--fail-closed"}, 2, "--event must be one of [BeforeTool AfterTool]"},
 		{[]string{"--agent", "vim", "--event", "x"}, 1, `unknown agent "vim"`},
 	}

@@ -72,8 +72,7 @@ func TestInstallUsage(t *testing.T) {
 		err  string
 	}{
 		{[]string{"--agent", "claude-code"}, "--scope is required"},
-		{[]string{"--scope", "user", "--agent", "codex"}, "agent codex is not supported yet"},
-		{[]string{"--scope", "user", "--agent", "windsurf"}, `unknown agent "windsurf" (supported: claude-code, cursor, gemini-cli)`},
+		{[]string{"--scope", "user", "--agent", "windsurf"}, `unknown agent "windsurf" (supported: claude-code, codex, cursor, gemini-cli)`},
 		{[]string{"--scope", "user", "x"}, "unexpected arguments"},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/flowd-dev/flowd/internal/untrusted"
 )
 
 // Export formats, for Exporter.
@@ -22,7 +24,8 @@ var ExportColumns = []string{"id", "time", "type", "session", "server", "tool", 
 	"risk_level", "flow_type", "reason", "args_bytes", "result_bytes", "latency_us", "chain_seq", "prev_hash", "hash"}
 
 // Exporter writes records to w in format, each record's details (which
-// hold its flow evidence) only with flows. Each carries its chain
+// hold its flow evidence) only with flows. JSON lines are the records as
+// stored; CSV rows are the records as shown (Shown), for spreadsheets. Each carries its chain
 // position, previous hash and hash; a JSON line with its details is the
 // exact encoding its hash covers, less the final "hash" member. write takes one record; done
 // writes what is buffered.
@@ -45,13 +48,17 @@ func Exporter(w io.Writer, format string, flows bool) (write func(Record) error,
 		if err := cw.Write(head); err != nil {
 			return nil, nil, err
 		}
+		// A CSV file is opened in a spreadsheet: its text is the record as
+		// shown (Shown), in cells no spreadsheet takes for a formula.
 		return func(r Record) error {
-				row := []string{strconv.FormatUint(r.ID, 10), r.Time.UTC().Format(time.RFC3339Nano), r.Type, r.Session,
-					r.Server, r.Tool, r.Method, r.Verdict, r.Decision, r.RiskLevel, r.FlowType, r.Reason,
+				r = r.Shown()
+				cell := untrusted.Cell
+				row := []string{strconv.FormatUint(r.ID, 10), r.Time.UTC().Format(time.RFC3339Nano), cell(r.Type), cell(r.Session),
+					cell(r.Server), cell(r.Tool), cell(r.Method), cell(r.Verdict), cell(r.Decision), cell(r.RiskLevel), cell(r.FlowType), cell(r.Reason),
 					strconv.Itoa(r.ArgsBytes), strconv.Itoa(r.ResultBytes), strconv.FormatInt(r.LatencyMicros, 10),
 					strconv.FormatUint(r.ChainSeq, 10), r.PrevHash, r.Hash}
 				if flows {
-					row = append(row, string(r.Details))
+					row = append(row, cell(string(r.Details)))
 				}
 				return cw.Write(row)
 			}, func() error {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -30,7 +31,21 @@ type feedFile struct {
 type feedBody struct {
 	Format  string    `json:"format"`
 	Created time.Time `json:"created"`
-	Prints  []Print   `json:"prints"`
+	// Seq grows with each feed a signer publishes, so that a subscriber
+	// can refuse an older feed served again (a replay that would hide
+	// the prints added since). Feeds from before it was written read 0.
+	Seq    uint64  `json:"seq,omitempty"`
+	Prints []Print `json:"prints"`
+}
+
+// Feed is a feed read and verified: its prints and what its signer says
+// about it.
+type Feed struct {
+	Prints  []Print
+	Skipped int    // prints not shaped as flowd makes them, dropped
+	Key     string // the signer, as PublicKey writes it
+	Created time.Time
+	Seq     uint64
 }
 
 // PublicKey is how a feed's signer is written in config: "ed25519:" and
@@ -52,15 +67,22 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 	return ed25519.PublicKey(k), nil
 }
 
-// WriteFeed writes prints as a feed signed with key. The prints' Source
-// is not exported: an importer names the source itself.
+// WriteFeed writes prints as a feed signed with key, its sequence number
+// the time in milliseconds (see WriteFeedSeq). The prints' Source is not
+// exported: an importer names the source itself.
 func WriteFeed(w io.Writer, prints []Print, key ed25519.PrivateKey, now time.Time) error {
+	return WriteFeedSeq(w, prints, key, now, uint64(now.UnixMilli()))
+}
+
+// WriteFeedSeq writes a feed numbered seq: a subscriber takes a feed
+// only if its number is not below the last one it took.
+func WriteFeedSeq(w io.Writer, prints []Print, key ed25519.PrivateKey, now time.Time, seq uint64) error {
 	out := make([]Print, len(prints))
 	for i, p := range prints {
 		p.Source = ""
 		out[i] = p
 	}
-	body, err := json.Marshal(feedBody{Format: FeedFormat, Created: now.UTC(), Prints: out})
+	body, err := json.Marshal(feedBody{Format: FeedFormat, Created: now.UTC(), Seq: seq, Prints: out})
 	if err != nil {
 		return fmt.Errorf("encode feed: %w", err)
 	}
@@ -89,46 +111,47 @@ func ReadFeed(r io.Reader, trusted []ed25519.PublicKey) (prints []Print, skipped
 	if len(raw) > MaxFeedBytes {
 		return nil, 0, fmt.Errorf("feed larger than %d MB", MaxFeedBytes>>20)
 	}
+	f, err := VerifyFeed(raw, trusted)
+	return f.Prints, f.Skipped, err
+}
+
+// VerifyFeed checks that one of trusted signed the feed file raw and
+// reads it; nothing of a feed that fails is returned.
+func VerifyFeed(raw []byte, trusted []ed25519.PublicKey) (Feed, error) {
 	var f feedFile
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, 0, fmt.Errorf("feed is not a flowd feed file: %w", err)
+		return Feed{}, fmt.Errorf("feed is not a flowd feed file: %w", err)
 	}
 	key, err := ParsePublicKey(f.Key)
 	if err != nil {
-		return nil, 0, err
+		return Feed{}, err
 	}
 	sig, err := base64.StdEncoding.DecodeString(f.Sig)
 	if err != nil {
-		return nil, 0, fmt.Errorf("feed signature: %w", err)
+		return Feed{}, fmt.Errorf("feed signature: %w", err)
 	}
 	// The key in the file only says which trusted key to check with.
-	trust := false
-	for _, k := range trusted {
-		if k.Equal(key) {
-			trust = true
-		}
-	}
-	if !trust {
-		return nil, 0, fmt.Errorf("%w: %s (add it to [fingerprints] trusted_keys to accept its feeds)", ErrUntrusted, f.Key)
+	if !slices.ContainsFunc(trusted, func(k ed25519.PublicKey) bool { return k.Equal(key) }) {
+		return Feed{}, fmt.Errorf("%w: %s (trust it in injection.known_attacks to accept its feeds)", ErrUntrusted, f.Key)
 	}
 	if !ed25519.Verify(key, f.Body, sig) {
-		return nil, 0, fmt.Errorf("feed signed by %s: the signature does not match its content (changed after signing?)", f.Key)
+		return Feed{}, fmt.Errorf("feed signed by %s: the signature does not match its content (changed after signing?)", f.Key)
 	}
 	var body feedBody
-	dec := json.NewDecoder(bytes.NewReader(f.Body))
-	if err := dec.Decode(&body); err != nil {
-		return nil, 0, fmt.Errorf("feed body: %w", err)
+	if err := json.NewDecoder(bytes.NewReader(f.Body)).Decode(&body); err != nil {
+		return Feed{}, fmt.Errorf("feed body: %w", err)
 	}
 	if body.Format != FeedFormat {
-		return nil, 0, fmt.Errorf("feed format %q: this flowd reads %q", body.Format, FeedFormat)
+		return Feed{}, fmt.Errorf("feed format %q: this flowd reads %q", body.Format, FeedFormat)
 	}
+	out := Feed{Key: f.Key, Created: body.Created, Seq: body.Seq}
 	for _, p := range body.Prints {
 		if !p.valid() {
-			skipped++
+			out.Skipped++
 			continue
 		}
 		p.Source = f.Key
-		prints = append(prints, p)
+		out.Prints = append(out.Prints, p)
 	}
-	return prints, skipped, nil
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/untrusted"
 )
 
 // fence marks attacker-controlled text as data. The tag carries a random
@@ -20,11 +21,13 @@ func newFence() fence {
 	return fence{tag: "untrusted-data-" + hex.EncodeToString(b[:])}
 }
 
-// quote fences s, labelled with where it came from.
+// quote fences s, labelled with where it came from, neutralised as
+// every outlet neutralises attacker text (untrusted.Block: no control,
+// invisible or bidi character reaches the model or a terminal).
 func (f fence) quote(source, s string) string {
 	var b strings.Builder
 	b.WriteString("<" + f.tag + ` source="` + strings.ReplaceAll(source, `"`, "'") + `">` + "\n")
-	b.WriteString(strings.ReplaceAll(s, f.tag, "[fence tag removed]"))
+	b.WriteString(strings.ReplaceAll(untrusted.Block(s), f.tag, "[fence tag removed]"))
 	b.WriteString("\n</" + f.tag + ">")
 	return b.String()
 }

@@ -19,23 +19,28 @@ func BashCommand(cmd string) Result {
 		Class:         v.class,
 		Confidence:    round(v.conf),
 		Method:        MethodHeuristic,
-		Reason:        "Bash command: " + v.reason,
+		Reason:        "Bash command: " + v.reason(),
 		CanReadData:   v.reads,
 		CanExfiltrate: v.sends,
 	}
 }
 
-// verdict is the class of one command, or of several combined.
+// verdict is the class of one command, or of several combined. Its
+// reason is formatted only for the verdict a line ends with: a line of
+// thousands of commands has as many verdicts, one of which is kept.
 type verdict struct {
 	class        Class
 	conf         float64
-	reason       string
+	format       string
+	args         []any
 	reads, sends bool
 }
 
+func (v verdict) reason() string { return fmt.Sprintf(v.format, v.args...) }
+
 func judge(c Class, conf float64, format string, a ...any) verdict {
 	reads, sends := capabilities(c)
-	return verdict{class: c, conf: conf, reason: fmt.Sprintf(format, a...), reads: reads, sends: sends}
+	return verdict{class: c, conf: conf, format: format, args: a, reads: reads, sends: sends}
 }
 
 const (
@@ -70,7 +75,7 @@ func script(src string, depth int) verdict {
 		// Bash would refuse the line, but what it would run instead of
 		// what we read is anyone's guess.
 		v.class, v.conf, v.sends = Hybrid, unsure, true
-		v.reason = fmt.Sprintf("could not parse all of %q (unterminated quote or substitution)", clip(src))
+		v.format, v.args = "could not parse all of %q (unterminated quote or substitution)", []any{clip(src)}
 	}
 	return v
 }

@@ -197,6 +197,24 @@ type KnownAttacks struct {
 	// TrustedKeys are the feed signers ("ed25519:<base64>") whose feeds
 	// flowd fingerprints import accepts.
 	TrustedKeys []string `toml:"trusted_keys"`
+	// Feeds are pulled on a schedule (internal/attackfeed), each trusted
+	// for its own key only.
+	Feeds []Feed `toml:"feed"`
+	// FeedInterval is the time between two pulls of a feed (a tenth
+	// either way at random, so that a fleet does not pull at once);
+	// FeedTimeout bounds one pull; FeedMaxBytes the size of a feed.
+	FeedInterval Duration `toml:"feed_interval"`
+	FeedTimeout  Duration `toml:"feed_timeout"`
+	FeedMaxBytes int      `toml:"feed_max_bytes"`
+}
+
+// Feed is a published feed of attack prints: where it is and who signs it.
+type Feed struct {
+	URL string `toml:"url"` // https:// or file://
+	Key string `toml:"key"` // its publisher, "ed25519:<base64>"
+	// CAFile: a PEM bundle that the https server's certificate must chain
+	// to, for a publisher inside the company; "" for the system's roots.
+	CAFile string `toml:"ca_file"`
 }
 
 // Thresholds map an injection score in [0, 1] to an action.

@@ -67,7 +67,8 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			TrustOnFirstUse: true,
 			Waivers:         []Waiver{},
 			Thresholds:      Thresholds{Flag: 0.30, Redact: 0.60, Block: 0.85},
-			KnownAttacks:    KnownAttacks{Enabled: true, TrustedKeys: []string{}},
+			KnownAttacks: KnownAttacks{Enabled: true, TrustedKeys: []string{}, Feeds: []Feed{},
+				FeedInterval: Duration{15 * time.Minute}, FeedTimeout: Duration{30 * time.Second}, FeedMaxBytes: 32 << 20},
 		},
 		UI: UI{Enabled: UIAuto, Metrics: true},
 		Export: Export{Syslog: Syslog{Transport: SyslogTCP, Format: SyslogRFC5424, QueueLimit: 100_000},
@@ -356,6 +357,32 @@ func TestValidateNamesTheKey(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "activity.flush_interval: 0s is not allowed; want a positive duration\n"+
 		`policy.tool_overrides."server/tool": "DENY" is not allowed; want one of "allow", "warn", "ask", "deny"`, err.Error())
+}
+
+func TestValidateFeeds(t *testing.T) {
+	const key = "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	for _, c := range []struct {
+		feed Feed
+		bad  string
+	}{
+		{Feed{URL: "https://sec.example/attacks.feed", Key: key}, ""},
+		{Feed{URL: "file:///srv/feeds/attacks.feed", Key: key}, ""},
+		{Feed{URL: "http://sec.example/attacks.feed", Key: key}, "injection.known_attacks.feed[0].url"},
+		{Feed{URL: "sec.example/attacks.feed", Key: key}, "injection.known_attacks.feed[0].url"},
+		{Feed{URL: "https://sec.example/attacks.feed", Key: "ed25519:short"}, "injection.known_attacks.feed[0].key"},
+	} {
+		cfg := Default()
+		cfg.Injection.KnownAttacks.Feeds = []Feed{c.feed}
+		err := cfg.Validate()
+		if c.bad == "" {
+			assert.NoError(t, err, c.feed.URL)
+		} else {
+			assert.ErrorContains(t, err, c.bad, c.feed.URL)
+		}
+	}
+	cfg := Default()
+	cfg.Injection.KnownAttacks.FeedInterval = Duration{time.Millisecond}
+	assert.ErrorContains(t, cfg.Validate(), "injection.known_attacks.feed_interval")
 }
 
 func TestLoad(t *testing.T) {

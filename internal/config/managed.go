@@ -211,6 +211,11 @@ var managedRules = map[string]bound{
 	// Whose feeds may mark content as a known attack is the
 	// administrator's choice, both ways.
 	"injection.known_attacks.trusted_keys": fixed,
+	// So is the feed list: a managed one pins it.
+	"injection.known_attacks.feed":           fixed,
+	"injection.known_attacks.feed_interval":  number(false, "it may only be shortened (feeds pulled more often)"),
+	"injection.known_attacks.feed_timeout":   fixed,
+	"injection.known_attacks.feed_max_bytes": fixed,
 
 	"ui.enabled": fixed,
 	"ui.port":    fixed,

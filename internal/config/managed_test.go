@@ -119,6 +119,18 @@ func TestMerge(t *testing.T) {
 			check: func(t *testing.T, e *Effective) { assert.Equal(t, FromUser, e.Sources["shim.fail_mode"]) }},
 		{name: "inline tables count", managed: "injection = {thresholds = {block = 0.7}}\n", user: "[injection.thresholds]\nblock = 0.75\n",
 			conflicts: []string{"injection.thresholds.block"}},
+		{name: "a managed feed list is pinned: no feed added", managed: managedFeed, user: managedFeed + "[[injection.known_attacks.feed]]\nurl = \"https://other.example/f\"\nkey = \"" + feedKey + "\"\n",
+			conflicts: []string{"injection.known_attacks.feed"}},
+		{name: "a managed feed list is pinned: none dropped", managed: managedFeed, user: "[injection.known_attacks]\nfeed = []\n",
+			conflicts: []string{"injection.known_attacks.feed"}},
+		{name: "a managed feed list holds for a user who says nothing of feeds", managed: managedFeed, user: "[injection.known_attacks]\nfeed_interval = \"5m\"\n",
+			check: func(t *testing.T, e *Effective) {
+				require.Len(t, e.Config.Injection.KnownAttacks.Feeds, 1)
+				assert.Equal(t, "https://sec.example/attacks.feed", e.Config.Injection.KnownAttacks.Feeds[0].URL)
+				assert.Equal(t, FromManaged, e.Sources["injection.known_attacks.feed"])
+			}},
+		{name: "the feed interval may not be made longer", managed: "[injection.known_attacks]\nfeed_interval = \"15m\"\n", user: "[injection.known_attacks]\nfeed_interval = \"24h\"\n",
+			conflicts: []string{"injection.known_attacks.feed_interval"}},
 		{name: "several, in schema order", managed: "[shim]\nfail_mode = \"closed\"\n[policy]\ndefault_action = \"ask\"\n",
 			user: "[policy]\ndefault_action = \"warn\"\n[shim]\nfail_mode = \"open\"\n", conflicts: []string{"shim.fail_mode", "policy.default_action"}},
 	}
@@ -201,3 +213,8 @@ func marshal(t *testing.T, c *Config) []byte {
 	require.NoError(t, err)
 	return []byte(b.String())
 }
+
+// feedKey is a well-formed publisher key (32 zero bytes).
+const feedKey = "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+
+const managedFeed = "[[injection.known_attacks.feed]]\nurl = \"https://sec.example/attacks.feed\"\nkey = \"" + feedKey + "\"\n"

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/attackprint"
 )
@@ -127,6 +128,23 @@ func (c *Config) validate() []fieldError {
 		if _, err := attackprint.ParsePublicKey(k); err != nil {
 			v.fail(fmt.Sprintf("injection.known_attacks.trusted_keys[%d]", i), `want "ed25519:" and a 32-byte key in base64, as flowd fingerprints key prints it`)
 		}
+	}
+	ka := in.KnownAttacks
+	for i, f := range ka.Feeds {
+		key := fmt.Sprintf("injection.known_attacks.feed[%d]", i)
+		if u, err := url.Parse(f.URL); err != nil || (u.Scheme != "https" || u.Host == "") && (u.Scheme != "file" || u.Path == "") {
+			v.fail(key+".url", "want an https:// or file:// address (plain http could be changed on the way; the signature would refuse it, but the feed would never arrive)")
+		}
+		if _, err := attackprint.ParsePublicKey(f.Key); err != nil {
+			v.fail(key+".key", `want the publisher's key, "ed25519:" and a 32-byte key in base64, as flowd fingerprints key prints it`)
+		}
+	}
+	if ka.FeedInterval.Duration < time.Second {
+		v.fail("injection.known_attacks.feed_interval", "want 1s or more")
+	}
+	v.positiveDuration("injection.known_attacks.feed_timeout", ka.FeedTimeout)
+	if ka.FeedMaxBytes <= 0 || ka.FeedMaxBytes > attackprint.MaxFeedBytes {
+		v.fail("injection.known_attacks.feed_max_bytes", "want 1 to %d", attackprint.MaxFeedBytes)
 	}
 	for i, w := range in.Waivers {
 		// A waiver names its server: one that silenced a rule everywhere

@@ -128,6 +128,11 @@ func Weakened(old, new *Config) []string {
 			w.add("injection.known_attacks.trusted_keys", fmt.Sprintf("%q added", k), "its feeds can flag and block results")
 		}
 	}
+	for _, f := range j.KnownAttacks.Feeds {
+		if !slices.ContainsFunc(i.KnownAttacks.Feeds, func(e Feed) bool { return e.URL == f.URL && e.Key == f.Key }) {
+			w.add("injection.known_attacks.feed", fmt.Sprintf("%s signed by %q added", f.URL, f.Key), "its feeds can flag and block results")
+		}
+	}
 	w.less("injection.max_field_bytes", i.MaxFieldBytes, j.MaxFieldBytes, "less of each field scanned")
 	w.less("injection.max_message_bytes", i.MaxMessageBytes, j.MaxMessageBytes, "less of each message scanned")
 	w.shorter("injection.time_budget", i.TimeBudget, j.TimeBudget, "less of each message scanned")

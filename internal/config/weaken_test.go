@@ -43,6 +43,9 @@ func TestWeakened(t *testing.T) {
 		{"a feed signer trusted", func(c *Config) {
 			c.Injection.KnownAttacks.TrustedKeys = []string{"ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
 		}, []string{"injection.known_attacks.trusted_keys"}},
+		{"a feed added", func(c *Config) {
+			c.Injection.KnownAttacks.Feeds = []Feed{{URL: "https://x.example/f", Key: "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}
+		}, []string{"injection.known_attacks.feed"}},
 		{"shorter scan", func(c *Config) { c.Injection.TimeBudget = Duration{time.Millisecond} }, []string{"injection.time_budget: 100ms → 1ms"}},
 		{"taint denies", func(c *Config) { c.Injection.TaintAction = TaintDeny }, nil},
 		{"incomplete passes", func(c *Config) { c.Injection.OnIncomplete = IncompletePass }, []string{"injection.on_incomplete"}},

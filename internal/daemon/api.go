@@ -93,6 +93,7 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	if x := d.otlp.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" || x.Spool.Records > 0 {
 		st.OTLP = &x
 	}
+	st.Feeds = d.feeds.Status()
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
 	for agent, last := range d.hooksSeen {

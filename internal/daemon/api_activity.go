@@ -94,8 +94,9 @@ func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if recs == nil {
-		recs = []activity.Record{}
+	shown := make([]activity.Record, len(recs))
+	for i, rec := range recs {
+		shown[i] = rec.Shown()
 	}
 	limit := f.Limit
 	if limit == 0 {
@@ -105,7 +106,7 @@ func (d *Daemon) serveActivity(w http.ResponseWriter, r *http.Request) {
 		q.Set("before", strconv.FormatUint(recs[len(recs)-1].ID, 10))
 		w.Header().Set("Link", fmt.Sprintf(`</api/v1/activity?%s>; rel="next"`, q.Encode()))
 	}
-	writeJSON(w, recs)
+	writeJSON(w, shown)
 }
 
 // serveExport streams every matching record, oldest first, as JSON lines
@@ -148,7 +149,7 @@ func (d *Daemon) serveGraph(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var recs []activity.Record
-	if err := d.store.Export(f, func(r activity.Record) error { recs = append(recs, r); return nil }); err != nil {
+	if err := d.store.Export(f, func(r activity.Record) error { recs = append(recs, r.Shown()); return nil }); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

@@ -10,6 +10,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +210,11 @@ func TestEventStreamCap(t *testing.T) {
 }
 
 func TestDiagnostics(t *testing.T) {
+	// The user's Claude Code config has a server flowd does not see.
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".claude.json"),
+		[]byte(`{"mcpServers":{"github":{"command":"npx","args":["-y","@modelcontextprotocol/server-github"]}}}`), 0o600))
 	_, socket, _ := serving(t, config.Default())
 	hc := apiClient(socket)
 	resp := get(t, hc, "/api/v1/diagnostics")
@@ -224,6 +231,7 @@ func TestDiagnostics(t *testing.T) {
 	assert.Equal(t, "hook install --agent claude-code --scope user", ids["hooks_missing"])
 	assert.Contains(t, ids, "no_shims")
 	assert.NotContains(t, ids, "unknown_is_internal", "the default config is safe")
+	assert.Contains(t, ids["servers_unwrapped"], "shim wrap", "the unwrapped server, with the command that wraps it")
 }
 
 // Status JSON keys are lower case, and empty lists are [], not null.

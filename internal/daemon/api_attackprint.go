@@ -7,7 +7,9 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/attackprint"
+	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
@@ -66,4 +68,19 @@ func (d *Daemon) serveImportPrints(w http.ResponseWriter, r *http.Request) {
 	}
 	d.log.Info("imported an attack feed", "prints", len(prints), "new", added, "skipped", skipped)
 	writeJSON(w, flowdclient.FeedImported{Prints: len(prints), Added: added, Skipped: skipped, Total: d.judge.Attacks.Len()})
+}
+
+// configureFeeds pulls c's attack feeds from now on; none while known
+// attacks are off. Validate checked every key when c was loaded.
+func (d *Daemon) configureFeeds(c *config.Config) {
+	ka := c.Injection.KnownAttacks
+	fc := attackfeed.Config{Interval: ka.FeedInterval.Duration, Timeout: ka.FeedTimeout.Duration, MaxBytes: int64(ka.FeedMaxBytes)}
+	if ka.Enabled {
+		for _, f := range ka.Feeds {
+			if k, err := attackprint.ParsePublicKey(f.Key); err == nil {
+				fc.Sources = append(fc.Sources, attackfeed.Source{URL: f.URL, Key: k, CAFile: f.CAFile})
+			}
+		}
+	}
+	d.feeds.Configure(fc)
 }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/cputime"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
@@ -44,6 +46,46 @@ func BenchmarkActivityFirstPage(b *testing.B) {
 					b.Fatalf("%d %s: not a full first page", rec.Code, rec.Body)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkActivityExport streams a store of 100,000 records whole, as
+// GET /api/v1/activity/export does, in each format: records/s is what
+// the issue's "export ≥ 50,000 records/s" measures. One record in a
+// hundred carries an injection finding, whose excerpt CSV fences.
+func BenchmarkActivityExport(b *testing.B) {
+	d := testDaemon(b, nil)
+	plain := json.RawMessage(`{"flow":{"risk":"none","origins":[{"server":"fs","tool":"read","kind":"exact"}]}}`)
+	finding := json.RawMessage(`{"injection":{"server":"web","score":0.9,"action":"block","detections":[{"rule":"instruction-override",` +
+		`"tier":"lexical","severity":0.85,"field":"content[0].text","excerpt":"Ignore all previous instructions"}]}}`)
+	const n = 100000
+	for i := range n {
+		r := activity.Record{Type: activity.TypeToolCall, Session: "s1", Server: "fs", Tool: "read",
+			Decision: "allow", Verdict: "pass", RiskLevel: "none", Reason: "reads a file", Details: plain}
+		if i%100 == 0 {
+			r.Server, r.Verdict, r.RiskLevel, r.Details = "web", "block", "critical", finding
+		}
+		d.store.Append(r)
+	}
+	if err := d.store.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	h := d.handler()
+	for _, q := range []string{"format=jsonl", "format=jsonl&include_flows=true", "format=csv&include_flows=true"} {
+		b.Run(q, func(b *testing.B) {
+			// On a shared machine wall time measures the scheduler; the
+			// process's CPU time is what the export costs.
+			cpu0 := cputime.Process()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/activity/export?"+q, nil))
+				if rec.Code != http.StatusOK || bytes.Count(rec.Body.Bytes(), []byte("\n")) < n {
+					b.Fatalf("%d: not the whole store", rec.Code)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+			b.ReportMetric(float64(n)*float64(b.N)/(cputime.Process()-cpu0).Seconds(), "records/cpu-s")
 		})
 	}
 }

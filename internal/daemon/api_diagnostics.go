@@ -25,6 +25,9 @@ func (d *Daemon) serveDiagnostics(w http.ResponseWriter, r *http.Request) {
 		// A user's shims record themselves beside the user's socket; a
 		// system flowd's users keep theirs, which it does not read.
 		run.Unprotected, _ = unprotected.List(unprotected.Dir())
+		// Its user's client configs are its own to read; a system
+		// flowd's users' are not.
+		run.Clients = doctor.UserClients()
 	}
 	writeJSON(w, struct {
 		Recommendations []flowdclient.Recommendation `json:"recommendations"`

@@ -74,7 +74,7 @@ func (d *Daemon) serveEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			slices.Reverse(missed) // oldest first
 			for _, rec := range missed {
-				data, err := json.Marshal(rec)
+				data, err := json.Marshal(rec.Shown())
 				if err != nil {
 					continue // a record the store encoded encodes; skip rather than end the stream
 				}

@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 
+	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/explain"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -36,7 +39,14 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	case !ok || !v.sees(rec.Session): // another user's record is not there for this one
 		http.Error(w, "no activity record "+r.PathValue("id")+" (it may have been pruned)", http.StatusNotFound)
 	default:
-		writeJSON(w, rec)
+		// With what flowd explain says of it, for the dashboard.
+		rec = rec.Shown()
+		var why strings.Builder
+		explain.Write(&why, rec)
+		writeJSON(w, struct {
+			activity.Record
+			Explanation string `json:"explanation"`
+		}{rec, why.String()})
 	}
 }
 
@@ -60,6 +70,7 @@ func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
 	seen := []quarantine.Item{}
 	for _, it := range items {
 		if v.sees(it.Session) {
+			it = it.Shown()
 			if !show {
 				it = it.Metadata()
 			}
@@ -80,6 +91,7 @@ func (d *Daemon) serveQuarantined(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	it = it.Shown()
 	if !show {
 		it = it.Metadata()
 	}
@@ -142,7 +154,7 @@ func (d *Daemon) serveRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.log.Warn("quarantined content released by the user", "id", it.ID, "server", it.Server, "tool", it.Tool)
-	writeJSON(w, it)
+	writeJSON(w, it.Shown().Metadata())
 }
 
 func quarantineError(w http.ResponseWriter, err error) {
@@ -155,7 +167,11 @@ func quarantineError(w http.ResponseWriter, err error) {
 
 func (d *Daemon) servePins(w http.ResponseWriter, r *http.Request) {
 	if d.pinsAdmin(w, r) {
-		writeJSON(w, d.pins.List())
+		servers := d.pins.List()
+		for i := range servers {
+			servers[i] = servers[i].Shown()
+		}
+		writeJSON(w, servers)
 	}
 }
 

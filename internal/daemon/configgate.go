@@ -73,6 +73,7 @@ func (d *Daemon) hold(c *config.Config, changes []string, when string) *HeldErro
 func (d *Daemon) applyConfig(s *judge.Settings) {
 	d.hub.Reload(s)
 	d.configureExport(s.Cfg)
+	d.configureFeeds(s.Cfg)
 	d.mu.Lock()
 	d.held = nil
 	d.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
+	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/auditkey"
 	"github.com/flowd-dev/flowd/internal/boltfile"
@@ -124,6 +125,7 @@ type Daemon struct {
 	events   *events.Hub
 	export   *syslogexport.Exporter
 	otlp     *otlpexport.Exporter
+	feeds    *attackfeed.Syncer
 	stopping chan struct{}
 	// ui is the dashboard, nil when it is off.
 	ui *dashboard.Server
@@ -310,7 +312,8 @@ type stores struct {
 	quarantine *quarantine.Store
 	pins       *pins.Store
 	attacks    *attackprint.Store
-	damaged    []boltfile.Damage // found at open, moved aside
+	feeds      *attackfeed.Syncer // pulls the configured attack feeds into attacks
+	damaged    []boltfile.Damage  // found at open, moved aside
 	audit      *flowdclient.AuditCheck
 	auditKey   ed25519.PrivateKey // nil when it could not be loaded
 	events     *events.Hub        // hears each activity record once it is on disk
@@ -376,6 +379,7 @@ func openStores(o Options) (stores, error) {
 		return st, err
 	}
 	st.noteDamage(o.Log, st.attacks.Damage(), "its attack prints are lost: attacks caught before are known again only when caught again or a feed is imported again")
+	st.feeds = attackfeed.New(attackfeed.Options{Dir: filepath.Join(o.DataDir, "feeds"), Add: st.attacks.Add, Log: o.Log})
 	return st, nil
 }
 
@@ -436,6 +440,9 @@ func (st stores) close() error {
 	if st.pins != nil {
 		errs = append(errs, st.pins.Close())
 	}
+	if st.feeds != nil { // before the store it adds to
+		st.feeds.Close()
+	}
 	if st.attacks != nil {
 		errs = append(errs, st.attacks.Close())
 	}
@@ -447,6 +454,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
 		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, otlp: st.otlp, stopping: make(chan struct{})}
+	d.feeds = st.feeds
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped
 	// while flowd runs must not count, and before the first approval
@@ -460,6 +468,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	// flowd was stopped: then the config last in force stays.
 	cfg, held := d.startConfig(o.Config, st.fresh)
 	d.configureExport(cfg)
+	d.configureFeeds(cfg)
 	j, err := judge.New(cfg, judge.Stores{Activity: st.activity, Quarantine: st.quarantine, Pins: st.pins, Attacks: st.attacks}, o.Log)
 	if err != nil {
 		return nil, err

@@ -126,6 +126,15 @@ func TestDashboardInBrowser(t *testing.T) {
 	took := time.Since(sent)
 	t.Logf("blocked call shown on Live %v after its verdict", took)
 	assert.Less(t, took, time.Second, "a blocked call shows on Live within 1 s")
+
+	// Attacker text over the live stream: markup stays text, a script in
+	// it never runs, and a bidi override shows as an escape rather than
+	// turning the row around.
+	d.store.Append(activity.Record{Type: activity.TypeToolCall, Session: "cc", Server: "evil",
+		Tool: "<img id=livepwn src=x onerror=\"window.pwned=1\">\u202ecod.exe", Decision: "deny", Reason: "<script>window.pwned=2</script>"})
+	wait("the attacker's record is on Live, as text", `document.querySelector("#live tbody").textContent.includes("<img id=livepwn")`)
+	wait("no element, no script, the override escaped", `!document.getElementById("livepwn") && window.pwned === undefined &&
+		document.querySelector("#live tbody").textContent.includes("\\u202ecod.exe") && !document.body.textContent.includes("\u202e")`)
 	shot("live")
 
 	// No hooks: the banner says so, with the command, until dismissed.
@@ -147,6 +156,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	eval(`document.querySelector("#activity tbody tr").click()`)
 	wait("the record's explanation, with its flow evidence", `(() => { const e = document.getElementById("explain");
 		return e && e.textContent.includes("deny") && e.textContent.includes("filesystem") })()`)
+	wait("in words, as flowd explain says it", `(() => { const p = document.querySelector("#explain pre.explanation");
+		return p && p.textContent.includes("data from filesystem/read_text_file") })()`)
 	shot("activity")
 
 	// Sessions: the picture has the denied edge; clicking it shows why.
@@ -173,6 +184,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	wait("the content, as text", `(() => { const p = document.querySelector("[data-quarantine] pre.untrusted");
 		return p && p.textContent.includes("Ignore all previous") && p.textContent.includes("<img id=inj") })()`)
 	wait("and not as markup", `document.getElementById("inj") === null`)
+	wait("the excerpts, fenced as data", `[...document.querySelectorAll("[data-quarantine] li")].some(li => li.textContent.includes("⟦untrusted data: Ignore all previous"))`)
 	eval(`const f = document.querySelector("[data-quarantine] form"); f.querySelector("input[type=password]").value = "not the passphrase"; f.querySelector("button").click()`)
 	wait("a release without the right passphrase is refused", `document.querySelector("[data-quarantine] form span").textContent.startsWith("403")`)
 	shot("quarantine")

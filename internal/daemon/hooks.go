@@ -10,6 +10,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
@@ -261,6 +262,7 @@ var hookAgents = map[string]func(event string, payload []byte) (claudecode.Event
 	"claude-code":   claudecode.Translate,
 	geminicli.Agent: geminicli.Translate,
 	cursor.Agent:    cursor.Translate,
+	codex.Agent:     codex.Translate,
 }
 
 func keys(m map[string]any) []string {

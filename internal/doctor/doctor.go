@@ -18,6 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/geminicli"
@@ -196,6 +197,13 @@ func checkDataDir(dir string) (string, int64) {
 	return "", fi.Size()
 }
 
+// UserClients are the user-wide MCP client configs of the user this
+// process runs as (no project's files: a daemon has no project), for a
+// running flowd's diagnostics.
+func UserClients() []ClientFile { return clients("") }
+
+// clients are the client configs of this user and of the project in
+// dir ("": none).
 func clients(dir string) []ClientFile {
 	env, err := clientconfig.CurrentEnv()
 	if err != nil {
@@ -270,6 +278,11 @@ func hooks(dir string) []HookScope {
 			add(cursor.Agent, scope, p, cursor.Inspect)
 		}
 	}
+	for _, scope := range codex.Scopes {
+		if p, err := codex.HooksPath(scope, dir); err == nil {
+			add(codex.Agent, scope, p, codex.Inspect)
+		}
+	}
 	return out
 }
 
@@ -280,6 +293,8 @@ func agentTitle(agent string) string {
 		return "Gemini CLI"
 	case cursor.Agent:
 		return "Cursor"
+	case codex.Agent:
+		return "Codex"
 	}
 	return "Claude Code"
 }

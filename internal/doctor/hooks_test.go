@@ -8,16 +8,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/geminicli"
 )
 
-// doctor finds flowd's hooks in Gemini CLI's and Cursor's files as in
-// Claude Code's, and names the agent in what it says about them.
-func TestHooksCoverGeminiAndCursor(t *testing.T) {
+// doctor finds flowd's hooks in Gemini CLI's, Cursor's and Codex's files
+// as in Claude Code's, and names the agent in what it says about them.
+func TestHooksCoverGeminiCursorAndCodex(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", filepath.Join(home, "codex-home"))
 	bin := filepath.Join(home, "hook")
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
 	gemini, err := geminicli.SettingsPath("user", project)
@@ -29,12 +31,20 @@ func TestHooksCoverGeminiAndCursor(t *testing.T) {
 	_, err = cursor.Install(cur, filepath.Join(home, "gone", "hook"), true)
 	require.NoError(t, err)
 
+	cdx, err := codex.HooksPath("user", project)
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(home, "codex-home", "hooks.json"), cdx)
+	_, err = codex.Install(cdx, bin, false)
+	require.NoError(t, err)
+
 	hs := hooks(project)
-	require.Len(t, hs, 2)
+	require.Len(t, hs, 3)
 	assert.Equal(t, HookScope{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true,
 		Command: bin + " evaluate --agent gemini-cli --event AfterTool"}, hs[0])
 	assert.Equal(t, "cursor", hs[1].Agent)
 	assert.True(t, hs[1].BinaryMissing)
+	assert.Equal(t, HookScope{Agent: "codex", Scope: "user", Path: cdx, Installed: true,
+		Command: bin + " evaluate --agent codex --event PostToolUse"}, hs[2])
 
 	cov := find(Judge(Facts{Hooks: hs}), "security coverage")
 	require.Len(t, cov, 2)
@@ -42,7 +52,7 @@ func TestHooksCoverGeminiAndCursor(t *testing.T) {
 	assert.Contains(t, cov[0].Message, "Cursor hooks in "+cur)
 	assert.Equal(t, "hook install --agent cursor --scope project", cov[0].Fix)
 	assert.Equal(t, OK, cov[1].Status)
-	assert.Contains(t, cov[1].Message, "full: hooks installed for Gemini CLI (user scope), Cursor (project scope)")
+	assert.Contains(t, cov[1].Message, "full: hooks installed for Gemini CLI (user scope), Cursor (project scope), Codex (user scope)")
 
 	off := Judge(Facts{Hooks: []HookScope{{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true, Disabled: true}}})
 	cov = find(off, "security coverage")

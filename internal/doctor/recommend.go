@@ -5,9 +5,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/unprotected"
+	"github.com/flowd-dev/flowd/internal/untrusted"
 )
 
 // Running is what a running flowd knows of itself, for Recommend.
@@ -17,6 +19,8 @@ type Running struct {
 	ConfigPath    string
 	PassphraseSet bool
 	Unprotected   []unprotected.Shim
+	// Clients are the user's MCP client configs (UserClients).
+	Clients []ClientFile
 }
 
 // Recommend judges a running flowd: its coverage, stores and settings.
@@ -24,12 +28,19 @@ type Running struct {
 func Recommend(r Running) []flowdclient.Recommendation {
 	out := []flowdclient.Recommendation{}
 	add := func(id, severity, msg, fix string) {
-		out = append(out, flowdclient.Recommendation{ID: id, Severity: severity, Message: msg, Fix: fix})
+		// Messages name servers and quote what shims reported.
+		out = append(out, flowdclient.Recommendation{ID: id, Severity: severity, Message: untrusted.Text(msg), Fix: untrusted.Text(fix)})
 	}
 	st, cfg := r.Status, r.Config
 	for _, u := range r.Unprotected {
 		add("shim_unprotected", "error", fmt.Sprintf("shim %q (pid %d) passes messages unchecked since %s: %s",
 			u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason), "restart the MCP client that runs "+u.Server)
+	}
+	for _, c := range r.Clients {
+		if len(c.Unwrapped) > 0 {
+			add("servers_unwrapped", "warning", fmt.Sprintf("%s (%s): servers not wrapped, flowd cannot see them: %s",
+				c.Client, c.Path, strings.Join(c.Unwrapped, ", ")), clientconfig.WrapCommand(clientconfig.Client(c.Client), c.Path))
+		}
 	}
 	if a := st.Activity; a.WriteError != "" {
 		add("activity_write_failing", "error", fmt.Sprintf("the activity log cannot write since %s (%d records lost): %s",

@@ -27,11 +27,16 @@ func TestRecommend(t *testing.T) {
 	weak.Shim.FailMode, weak.Classify.DefaultUnknown, weak.Injection.Enabled = "open", "internal", false
 	sick := flowdclient.Status{SecurityCoverage: "proxy_only", Activity: activity.Stats{WriteError: "disk full", Failed: 3}}
 	got := Recommend(Running{Status: sick, Config: weak, ConfigPath: "/etc/flowd.toml",
-		Unprotected: []unprotected.Shim{{Server: "github", PID: 7, Reason: "flowd unreachable"}}})
-	assert.Equal(t, []string{"shim_unprotected", "activity_write_failing", "hooks_missing", "no_shims", "passphrase_unset",
+		Unprotected: []unprotected.Shim{{Server: "github", PID: 7, Reason: "flowd unreachable\x1b[2J"}},
+		Clients: []ClientFile{{Client: "claude-desktop", Path: "/h/claude_desktop_config.json", Unwrapped: []string{"github", "fs"}},
+			{Client: "cursor", Path: "/h/.cursor/mcp.json", Wrapped: []string{"x"}}}})
+	assert.Equal(t, []string{"shim_unprotected", "servers_unwrapped", "activity_write_failing", "hooks_missing", "no_shims", "passphrase_unset",
 		"fail_mode_open", "unknown_is_internal", "injection_scan_off"}, ids(got))
 	for _, r := range got {
 		assert.NotEmpty(t, r.Fix, r.ID)
 	}
-	assert.Equal(t, `[classify] default_unknown = "unknown" in /etc/flowd.toml`, got[6].Fix)
+	assert.Equal(t, `[classify] default_unknown = "unknown" in /etc/flowd.toml`, got[7].Fix)
+	assert.Equal(t, "claude-desktop (/h/claude_desktop_config.json): servers not wrapped, flowd cannot see them: github, fs", got[1].Message)
+	assert.Contains(t, got[1].Fix, "shim wrap")
+	assert.Contains(t, got[0].Message, `flowd unreachable\x1b[2J`, "what a shim reported, neutralised")
 }

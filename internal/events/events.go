@@ -75,9 +75,10 @@ type Event struct {
 	err    error
 }
 
-// JSON is the record's JSON encoding.
+// JSON is the JSON encoding of the record as viewers are shown it
+// (activity.Record.Shown).
 func (e *Event) JSON() ([]byte, error) {
-	e.once.Do(func() { e.data, e.err = json.Marshal(e.Record) })
+	e.once.Do(func() { e.data, e.err = json.Marshal(e.Record.Shown()) })
 	return e.data, e.err
 }
 

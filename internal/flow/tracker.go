@@ -256,6 +256,8 @@ type Session struct {
 	// each destination lately (Payload).
 	seen    map[string]string
 	payload map[string][]sentPayload
+	// sent is what recent calls sent each destination (joinSent).
+	sent map[string]sentTail
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -749,6 +751,22 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			argSecrets = append(argSecrets, found...)
 		}
 	}
+	// A secret sent a piece per call is read in the join of the pieces
+	// sent the same destination lately.
+	var joined [][]byte
+	if dest.Class != classify.Internal {
+		joined = s.joinSent(server, args)
+	}
+	if s.t.detector != nil {
+		for _, j := range joined {
+			if !complete {
+				break
+			}
+			var found []string
+			found, complete = scanText(s.t.detector, j, b)
+			argSecrets = append(argSecrets, found...)
+		}
+	}
 	// The results the session received before this call are waited for,
 	// outside the check's own time and within the budget's bound: a check
 	// that could not wait for them all is unfinished.
@@ -776,7 +794,15 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			hits, complete = sec.Find(v[:min(len(v), canonicalLimit)], b)
 			secretHits = append(secretHits, hits...)
 		}
-		for _, v := range append([][]byte{args, extra}, views...) {
+		for _, j := range joined {
+			if !complete {
+				break
+			}
+			var hits []fingerprint.SecretMatch
+			hits, complete = sec.Find(j, b)
+			secretHits = append(secretHits, hits...)
+		}
+		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
 			c := canonical(v[:min(len(v), canonicalLimit)])
@@ -865,6 +891,11 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 		a.SourceClass = classify.Internal
 		a.Risk = MaxRisk(a.Risk, edgeRisk(a.FlowType, len(a.Secrets) > 0))
 		a.Sources = append(a.Sources, ForgottenSource)
+	}
+	if len(a.Secrets) > 0 || len(secretHits) > 0 {
+		// A secret is reported once: the pieces that made it are not
+		// joined again with the calls that follow.
+		delete(s.sent, server)
 	}
 	for _, e := range a.Edges {
 		s.sum.edges++

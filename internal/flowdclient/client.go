@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -64,6 +65,9 @@ type Status struct {
 	// OTLP is the OpenTelemetry exporter's state, when it is on, has
 	// sent, or keeps records in its spool.
 	OTLP *otlpexport.Status `json:"otlp_export,omitempty"`
+	// Feeds are the attack feeds flowd pulls, each with its last good
+	// feed and its last failure.
+	Feeds []attackfeed.Status `json:"feeds,omitempty"`
 }
 
 // AuditCheck is a check of the activity log's audit chain.

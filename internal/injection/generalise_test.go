@@ -1,6 +1,7 @@
 package injection
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"testing"
@@ -28,13 +29,18 @@ func TestGeneralise(t *testing.T) {
 		file          string
 		minCaught     float64
 		maxChangedPct float64
+		minTools      float64 // poisoned tools withheld, %; 90 when 0
 	}{
-		{"generalise-tune.json", 95, 0},
-		{"generalise-report.json", 85, 0},
+		{"generalise-tune.json", 95, 0, 0},
+		{"generalise-report.json", 85, 0, 0},
 		// combining marks, transform-and-obey orders, secrets sent out
 		// across sentences or in other languages (inject3)
-		{"inject3-tune.json", 95, 0},
-		{"inject3-report.json", 80, 0},
+		{"inject3-tune.json", 95, 0, 0},
+		{"inject3-report.json", 80, 0, 0},
+		// other languages without trigger words, typos, folding,
+		// outside parties, tool definitions (detect4)
+		{"detect4-tune.json", 95, 0, 95},
+		{"detect4-report.json", 80, 0, 75},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.file)
@@ -52,7 +58,7 @@ func TestGeneralise(t *testing.T) {
 			assert.GreaterOrEqual(t, pct(sc.caught, sc.attacks), c.minCaught, "attacks flagged or worse")
 			assert.LessOrEqual(t, pct(sc.changed, sc.benign), c.maxChangedPct, "benign texts redacted or blocked")
 			if len(set.Tools) > 0 {
-				testGeneraliseTools(t, s, c.file, set)
+				testGeneraliseTools(t, s, c.file, set, cmp.Or(c.minTools, 90))
 			}
 		})
 	}
@@ -60,7 +66,7 @@ func TestGeneralise(t *testing.T) {
 
 // testGeneraliseTools: each tool is listed alone, as the first tool of a
 // server; poisoned ones must be withheld, benign ones not.
-func testGeneraliseTools(t *testing.T, s *Scanner, file string, set generaliseSet) {
+func testGeneraliseTools(t *testing.T, s *Scanner, file string, set generaliseSet, minWithheld float64) {
 	action := map[string]Result{}
 	for _, c := range set.Tools {
 		found, err := s.ScanTools([]byte(`{"tools":[`+string(c.Tool)+`]}`), Context{Server: "third-party"})
@@ -92,6 +98,6 @@ func testGeneraliseTools(t *testing.T, s *Scanner, file string, set generaliseSe
 		}
 	}
 	t.Logf("%s tools: poisoned withheld %d/%d (%.1f%%); benign withheld %d/%d", file, withheld, poisoned, pct(withheld, poisoned), wrong, benign)
-	assert.GreaterOrEqual(t, pct(withheld, poisoned), 90.0, "poisoned tools withheld")
+	assert.GreaterOrEqual(t, pct(withheld, poisoned), minWithheld, "poisoned tools withheld")
 	assert.Zero(t, wrong, "benign tools withheld")
 }

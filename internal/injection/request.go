@@ -41,7 +41,15 @@ var (
 		sende senden schicke schicken leite leiten weiterleiten gib geben teile teilen füge fuge überweise uberweise überweisen
 		invia inviare inoltra inoltrare condividi condividere concedi aggiungi trasferisci bonifica
 		envie enviem encaminhe encaminhar compartilhe compartilhar partilhe conceda adicione transfira
-		stuur deel geef voeg
+		stuur deel geef voeg verstuur verzend doorsturen
+		schick manda mande mándale mandale
+		wyślij wyslij prześlij przeslij przekaż przekaz udostępnij udostepnij dodaj daj nadaj przelej
+		pošli posli přepošli preposli sdílej sdilej přidej pridej
+		trimite redirecționează partajează acordă adaugă
+		στείλε προώθησε μοιράσου δώσε πρόσθεσε
+		надішли надіслати перешли поділись надай додай
+		videresend giv
+		أرسل ارسل شارك امنح أضف
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
 		переведи переведите`)
 	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込"}
@@ -57,7 +65,8 @@ var (
 
 	// The user's data or access: words, and phrases or stems found as
 	// substrings.
-	reqPrivateWords = wordSet(`inbox contacts contact passwords password credentials credential tokens token secrets secret
+	reqPrivateWords = wordSet(`pliki plików hasła hasło konta dostęp użytkownika użytkownikowi kontakty
+		inbox contacts contact passwords password credentials credential tokens token secrets secret
 		files documents folder drive emails e-mails messages calendar account access admin administrator owner
 		delegate permission permissions collaborator invoice invoices history keys wallet funds money
 		utilisateur compte accès acces fichiers dossier courriels boîte boite factures
@@ -82,6 +91,7 @@ var (
 		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+this\s+(?:\p{L}+\s+)?(?:through|with|via|using)\s+(?:an?\s+|the\s+|your\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
+		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
 		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]`)
@@ -176,7 +186,21 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 	if v == nil && out != nil {
 		v = out
 	}
-	if v == nil || len(s) != b-a {
+	if len(s) != b-a {
+		return 0, nil, ""
+	}
+	if v == nil {
+		// No verb flowd knows (a language it has no words for): a
+		// sentence addressed to the machine that names where to send
+		// is still a request, and worth a notice.
+		m := reqRecipientRe.FindStringIndex(s)
+		if m == nil {
+			return 0, nil, ""
+		}
+		ctx := strings.ToLower(t[max(0, a-160):b])
+		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx) {
+			return 0.45, m, ""
+		}
 		return 0, nil, ""
 	}
 	if reqNegRe.MatchString(s[max(0, v[0]-24) : v[0]+1]) {
@@ -189,7 +213,7 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 		return 0, nil, ""
 	}
 	ctx := strings.ToLower(t[max(0, a-160):b])
-	ad := mayAddress(ctx) && reqAddresseeRe.MatchString(ctx) && !humanRoleAfterMachine(ctx)
+	ad := mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
 	c := r && reqConcealRe.MatchString(s)
 	sev := 0.0
 	switch {
@@ -421,9 +445,9 @@ func mayAddress(s string) bool {
 
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
-		asistente assistente assistent automated automatic`)
-	machineStems = []string{"ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "人工智能", "助手", "アシスタント"}
+		asistente assistente assistent automated automatic whoever`)
+	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"ассистент", "асистент", "人工智能", "助手", "アシスタント"}
 )
 
 // eachWord calls fn with the bounds of each word of s (letters, and
@@ -464,6 +488,40 @@ func hasCJK(s string) bool {
 func nonASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// vocativeRe is an assistant called by name at the start of a sentence,
+// after at most two words of greeting in any language ("Beste
+// assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
+// stems, so the case endings of other languages and a typo at the end
+// still match.
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)((?:[\p{L}'’]+\s+){0,2})((?:assist|asist|asysten|ассистент|асистент)\p{L}*)\s*[,:]`)
+
+// helpNoun: the word is help given ("assistance", "asistencia",
+// "assistenza"), not a helper.
+var helpNoun = regexp.MustCompile(`(?:nce|ncia|ncja|nza|ência|nţă)$`)
+
+// notGreeting are the words before "assistant," that make it a person's
+// assistant talked about, not one talked to ("my assistant, Jane, …").
+var notGreeting = wordSet(`my our your his her their the a an this that its whose
+	mon ma mes notre votre son sa le la les un une mein meine unser unsere ihr ihre der die das ein eine
+	mi mis nuestro nuestra su sus el los las il lo gli uno o os um uma de het een onze mijn jouw`)
+
+// vocative reports whether s calls an assistant by name at the start of
+// a sentence.
+func vocative(s string) bool {
+	for _, m := range vocativeRe.FindAllStringSubmatchIndex(s, 4) {
+		greeting := !helpNoun.MatchString(s[m[4]:m[5]])
+		for _, w := range strings.Fields(s[m[2]:m[3]]) {
+			if notGreeting[w] {
+				greeting = false
+			}
+		}
+		if greeting {
 			return true
 		}
 	}

@@ -152,7 +152,7 @@ func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
 	// A short value of an enum ("highest priority" for a ticket) names a
 	// value, it claims nothing about the tool.
 	value := strings.Contains(path, ".enum[") && len(t) < 40
-	if m := priorityRe.FindStringIndex(t); m != nil && !value {
+	if m := priorityRe.FindStringIndex(t); m != nil && !value && !usageOrder(t, m) {
 		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
@@ -208,6 +208,8 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 		human := strings.NewReplacer("_", " ", "-", " ").Replace(camelSpaced(name))
 		both := human + " " + desc
 		switch {
+		case templatedURL(flatStrings(p["default"]), flatStrings(p["examples"]), flatStrings(p["example"]), flatStrings(p["const"])):
+			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case sensitivePath.MatchString(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case conversationRe.MatchString(both) && wholeRe.MatchString(desc) && !benignSecretName.MatchString(name) && asksOf(desc):
@@ -286,3 +288,41 @@ func camelSpaced(s string) string {
 	}
 	return b.String()
 }
+
+// usageOrder: the priority claim at m is the order of a workflow ("call
+// this first to list the file names"), not a claim over other tools: a
+// "first" with its purpose after it, without "always" or "any other".
+func usageOrder(t string, m []int) bool {
+	claim := strings.ToLower(t[m[0]:m[1]])
+	if !strings.HasSuffix(claim, "first") || strings.HasPrefix(claim, "always") || strings.Contains(claim, "other") {
+		return false
+	}
+	return purposeRe.MatchString(t[m[1]:])
+}
+
+var purposeRe = regexp.MustCompile(`(?i)^,?\s+(?:to|so\s+(?:that\s+)?you\s+can|in\s+order\s+to)\s+\p{L}+`)
+
+// templatedURL: a value the model would send as it stands (a default, an
+// example, a constant) is a link with a placeholder for the session's
+// data in it ("https://…/log?d={conversation}"): filled in, the call
+// carries that data to the link's host.
+func templatedURL(lists ...[]string) bool {
+	for _, l := range lists {
+		for _, v := range l {
+			if !strings.Contains(v, "://") {
+				continue
+			}
+			for _, m := range placeholderRe.FindAllStringSubmatch(v, 4) {
+				if dataPlaceholderRe.MatchString(m[1]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var (
+	placeholderRe     = regexp.MustCompile(`(?:\{\{?|\$\{|<|%)\s*([A-Za-z_][\w.\-]*)\s*(?:\}\}?|>|%)`)
+	dataPlaceholderRe = regexp.MustCompile(`(?i)conversation|chat|history|messages?|transcript|context|prompt|memory|secret|token|key|password|cookie|env|credential|file|content|data|user|input`)
+)

@@ -76,8 +76,9 @@ func caesar(s string, n int) string {
 
 // After a result holding a secret, a call to the network that carries
 // random-looking text of about the secret's length asks, whatever
-// transformation made it; without the secret, or with benign shapes, it
-// does not.
+// transformation made it (or is denied, when flowd undoes the
+// transformation and finds the key); without the secret, or with benign
+// shapes, it does not.
 func TestPayloadAfterSecretResult(t *testing.T) {
 	content := "Handover\n\nThe staging deploy uses\nDEPLOY_API_TOKEN=" + plantedKey + "\nAsk Dana for access.\n"
 	xored := []byte(plantedKey)
@@ -97,6 +98,12 @@ func TestPayloadAfterSecretResult(t *testing.T) {
 			j := newJudge(t, nil)
 			readPlanted(t, j, "s", plantedFile, content)
 			d := decide(j, post("s", "status: "+payload))
+			if d.Action == policy.Deny {
+				// The transformation was undone (a Caesar shift): the
+				// key itself is found, which is more than a payload.
+				assert.Equal(t, "sensitive_data_external", d.Rule, d.Reason)
+				return
+			}
 			assert.Equal(t, policy.Ask, d.Action, d.Reason)
 			assert.Equal(t, "read_then_send", d.Rule)
 			assert.Contains(t, d.Reason, "random-looking")

@@ -23,7 +23,9 @@ func address(tok string) string {
 			return "ethereum"
 		}
 	case len(tok) >= 26 && len(tok) <= 35 && mixedBase58(tok):
-		if p := base58Check(tok); len(p) == 21 {
+		// An address is 25 bytes: the checksum's two hashes only for those.
+		var buf [maxBase58Bytes]byte
+		if len(base58Decode(tok, &buf)) == 25 && len(base58Check(tok)) == 21 {
 			return "base58check"
 		}
 	case len(tok) >= 20 && len(tok) <= 90 && strings.IndexByte(tok, '1') > 0:

@@ -2,7 +2,7 @@ package secrets
 
 import (
 	"crypto/sha256"
-	"math/big"
+	"slices"
 	"strings"
 	"sync"
 
@@ -125,6 +125,10 @@ func (w *wordRun) flush(st *scanState, text string) {
 	}
 	list := wordIndex()
 	var idx [maxSeedWords]int
+	var last [5]struct { // by seedLengths
+		idx        [24]int
+		set, valid bool
+	}
 	known := 0 // words of the list ending at the current one
 	for k := 0; k < n; k++ {
 		if n-k+known < 12 {
@@ -140,8 +144,20 @@ func (w *wordRun) flush(st *scanState, text string) {
 		if known < 12 {
 			continue
 		}
-		for _, n := range seedLengths {
-			if n <= known && validSeed(idx[k-n+1:k+1]) {
+		for li, n := range seedLengths {
+			if n > known {
+				continue
+			}
+			// A window the same as the last one of its length (one word
+			// repeated) has the same checksum.
+			window := idx[k-n+1 : k+1]
+			valid := last[li].valid
+			if !last[li].set || !slices.Equal(window, last[li].idx[:n]) {
+				valid = validSeed(window)
+				last[li].set, last[li].valid = true, valid
+				copy(last[li].idx[:], window)
+			}
+			if valid {
 				lo, hi := w.spans[k-n+1].lo, w.spans[k].hi
 				st.add(finding{Finding: Finding{Type: "seed_phrase", Rule: "bip39-seed-phrase", Value: text[lo:hi], Start: lo, End: hi,
 					Example: repeatedWords(idx[k-n+1 : k+1])}})
@@ -182,30 +198,28 @@ func packWord(w string) uint64 {
 }
 
 // validSeed checks a BIP-39 phrase's checksum: the words' 11-bit indices
-// hold the entropy and then its SHA-256's first len/3 bits.
+// hold the entropy and then its SHA-256's first len/3 bits. It runs for
+// every window of a run of list words (scanFinancial, on text an attacker
+// chooses): the bits are packed eleven at a time.
 func validSeed(idx []int) bool {
 	bits := len(idx) * 11
-	cs := bits / 33
+	cs := bits / 33 // at most 8
 	var buf [33]byte
-	for k, v := range idx {
-		for b := 0; b < 11; b++ {
-			if v&(1<<(10-b)) != 0 {
-				p := k*11 + b
-				buf[p/8] |= 0x80 >> (p % 8)
-			}
+	var acc uint64
+	n, p := 0, 0
+	for _, v := range idx {
+		acc = acc<<11 | uint64(v&0x7FF)
+		for n += 11; n >= 8; p++ {
+			n -= 8
+			buf[p] = byte(acc >> n)
 		}
+	}
+	if n > 0 {
+		buf[p] = byte(acc << (8 - n))
 	}
 	ent := (bits - cs) / 8
 	sum := sha256.Sum256(buf[:ent])
-	for b := 0; b < cs; b++ {
-		p := ent*8 + b
-		got := buf[p/8]&(0x80>>(p%8)) != 0
-		want := sum[b/8]&(0x80>>(b%8)) != 0
-		if got != want {
-			return false
-		}
-	}
-	return true
+	return buf[ent]>>(8-cs) == sum[0]>>(8-cs)
 }
 
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -223,20 +237,8 @@ var base58Value = func() (t [256]int8) {
 // base58Check decodes s and verifies its four-byte double-SHA-256
 // checksum; it returns the payload, or nil.
 func base58Check(s string) []byte {
-	n := new(big.Int)
-	radix := big.NewInt(58)
-	for i := 0; i < len(s); i++ {
-		v := base58Value[s[i]]
-		if v < 0 {
-			return nil
-		}
-		n.Mul(n, radix)
-		n.Add(n, big.NewInt(int64(v)))
-	}
-	b := n.Bytes()
-	for i := 0; i < len(s) && s[i] == '1'; i++ {
-		b = append([]byte{0}, b...)
-	}
+	var buf [maxBase58Bytes]byte
+	b := base58Decode(s, &buf)
 	if len(b) < 5 {
 		return nil
 	}
@@ -246,7 +248,60 @@ func base58Check(s string) []byte {
 	if string(h2[:4]) != string(check) {
 		return nil
 	}
-	return payload
+	return append([]byte(nil), payload...) // buf stays on the stack
+}
+
+// maxBase58Bytes is the most bytes base58Decode returns: what 120 base58
+// digits hold (log 58 / log 256 ≈ 0.733 a digit), longer than any key or
+// address read as base58.
+const maxBase58Bytes = 88
+
+// base58Decode decodes s into buf, or returns nil when s is not base58 or
+// longer than 120 digits. It runs once for every long token of text an
+// attacker may choose (scanFinancial): words of 32 bits, in place, no
+// allocation, where math/big allocated a number per digit.
+func base58Decode(s string, buf *[maxBase58Bytes]byte) []byte {
+	if len(s) > 120 {
+		return nil
+	}
+	var limbs [maxBase58Bytes / 4]uint32 // least significant first
+	n := 0
+	for i := 0; i < len(s); i++ {
+		v := base58Value[s[i]]
+		if v < 0 {
+			return nil
+		}
+		carry := uint64(v)
+		for k := 0; k < n; k++ {
+			carry += uint64(limbs[k]) * 58
+			limbs[k] = uint32(carry)
+			carry >>= 32
+		}
+		if carry > 0 {
+			limbs[n] = uint32(carry)
+			n++
+		}
+	}
+	// Big-endian bytes without leading zeros, then a zero byte for each
+	// leading '1'.
+	end := len(buf)
+	for k := 0; k < n; k++ {
+		for sh := 0; sh < 32; sh += 8 {
+			end--
+			buf[end] = byte(limbs[k] >> sh)
+		}
+	}
+	for end < len(buf) && buf[end] == 0 {
+		end++
+	}
+	for i := 0; i < len(s) && s[i] == '1'; i++ {
+		if end == 0 {
+			return nil
+		}
+		end--
+		buf[end] = 0
+	}
+	return buf[end:]
 }
 
 // wif: a private key in wallet import format, for mainnet (0x80) or

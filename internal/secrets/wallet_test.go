@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -103,4 +104,89 @@ func TestFinancialSecrets(t *testing.T) {
 			assert.NotContains(t, []string{"seed_phrase", "crypto_private_key", "iban"}, f.Type, "%q", c)
 		}
 	}
+}
+
+// TestBase58DecodeMatchesBigInt compares the word-wise decoder with the
+// plain big-number reading of the same digits, leading '1's (zero bytes)
+// included.
+func TestBase58DecodeMatchesBigInt(t *testing.T) {
+	reference := func(s string) []byte {
+		n := new(big.Int)
+		for i := 0; i < len(s); i++ {
+			n.Mul(n, big.NewInt(58))
+			n.Add(n, big.NewInt(int64(base58Value[s[i]])))
+		}
+		b := n.Bytes()
+		for i := 0; i < len(s) && s[i] == '1'; i++ {
+			b = append([]byte{0}, b...)
+		}
+		return b
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var sb strings.Builder
+		for range rng.IntN(4) {
+			sb.WriteByte('1')
+		}
+		for range rng.IntN(100) {
+			sb.WriteByte(base58Alphabet[rng.IntN(len(base58Alphabet))])
+		}
+		s := sb.String()
+		var buf [maxBase58Bytes]byte
+		require.Equal(t, reference(s), append([]byte{}, base58Decode(s, &buf)...), s)
+	}
+	var buf [maxBase58Bytes]byte
+	require.Nil(t, base58Decode("0OIl", &buf), "not base58")
+	require.Nil(t, base58Decode(strings.Repeat("z", 121), &buf), "too long")
+}
+
+// TestValidSeedPacksAsBitByBit checks the checksum packed eleven bits at
+// a time against the bit-by-bit reading it replaced, on random windows and
+// on windows whose last word is chosen to make the checksum valid.
+func TestValidSeedPacksAsBitByBit(t *testing.T) {
+	reference := func(idx []int) bool {
+		bits := len(idx) * 11
+		cs := bits / 33
+		var buf [33]byte
+		for k, v := range idx {
+			for b := 0; b < 11; b++ {
+				if v&(1<<(10-b)) != 0 {
+					p := k*11 + b
+					buf[p/8] |= 0x80 >> (p % 8)
+				}
+			}
+		}
+		ent := (bits - cs) / 8
+		sum := sha256.Sum256(buf[:ent])
+		for b := 0; b < cs; b++ {
+			p := ent*8 + b
+			if buf[p/8]&(0x80>>(p%8)) != 0 != (sum[b/8]&(0x80>>(b%8)) != 0) {
+				return false
+			}
+		}
+		return true
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	valid := 0
+	for i := range 4000 {
+		idx := make([]int, seedLengths[i%len(seedLengths)])
+		for k := range idx {
+			idx[k] = rng.IntN(2048)
+		}
+		if i%2 == 0 {
+			// The checksum is the last word's low bits: one of them fits.
+			for c := range 256 {
+				idx[len(idx)-1] = idx[len(idx)-1]&^0xFF | c
+				if reference(idx) {
+					break
+				}
+			}
+		}
+		want := reference(idx)
+		require.Equal(t, want, validSeed(idx), "%v", idx)
+		if want {
+			valid++
+		}
+	}
+	require.GreaterOrEqual(t, valid, 2000, "the windows made valid are")
 }

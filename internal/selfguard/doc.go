@@ -5,8 +5,10 @@
 // unwrapping a server in an MCP client's config.
 //
 // Such an action is denied, never asked about: where the agent can ask,
-// it is the one that would say yes. Reads stay allowed (flowd status, cat
-// of the config). The user, in a terminal of their own, is not seen by
+// it is the one that would say yes. So is reading or copying flowd's
+// signing key and stores (its data directory, but for the public key and
+// the config in force): in a user flowd they are the agent's user's files.
+// Other reads stay allowed (flowd status, cat of the config). The user, in a terminal of their own, is not seen by
 // the hooks and is not affected.
 //
 // The guard reads command lines with internal/shellnorm, as the shell

@@ -22,6 +22,10 @@ type Guard struct {
 	// its own files elsewhere (its binaries, a socket in a shared
 	// directory): the agent may read them, never change them.
 	Dirs, Files []string
+	// Secrets are flowd's data directories, whose files (its signing
+	// key, its stores) the agent may not even read; for a zero Guard,
+	// the usual places.
+	Secrets []string
 	// PIDs are flowd's own processes.
 	PIDs []int
 	// ClientConfigs are the MCP clients' config files, where a server is
@@ -36,6 +40,7 @@ func Current(configFile, dataDir, socket string) Guard {
 	g.Home, _ = os.UserHomeDir()
 	if dataDir != "" {
 		g.Dirs = append(g.Dirs, dataDir)
+		g.Secrets = append(g.Secrets, dataDir)
 	}
 	// A file in a directory of flowd's own (…/flowd/config.toml) takes
 	// the directory; one in a directory shared with other things (a
@@ -63,7 +68,7 @@ func Current(configFile, dataDir, socket string) Guard {
 		}
 	}
 	// Where a symlink leads counts as much as the link.
-	for _, list := range []*[]string{&g.Dirs, &g.Files} {
+	for _, list := range []*[]string{&g.Dirs, &g.Files, &g.Secrets} {
 		for _, p := range *list {
 			if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
 				*list = append(*list, r)
@@ -89,21 +94,23 @@ type Action struct {
 	Dir      string   // the agent's working directory, for relative paths
 }
 
-// Check returns why the action would switch flowd off or blind it, or ""
-// when it does not.
+// Check returns why the action would switch flowd off or blind it, or
+// read flowd's signing key or stores, or "" when it does not.
 func (g Guard) Check(a Action) string {
 	for _, c := range a.Commands {
 		if why := g.command(c, a.Dir); why != "" {
-			return deny(why)
+			return why
 		}
 	}
-	if len(a.Paths) == 0 || !Mutates(a.Tool) && len(a.Contents) == 0 {
-		return ""
-	}
-	for _, p := range a.Paths {
-		if why := g.change(p, a); why != "" {
-			return deny(why)
+	if len(a.Paths) > 0 && (Mutates(a.Tool) || len(a.Contents) > 0) {
+		for _, p := range a.Paths {
+			if why := g.change(p, a); why != "" {
+				return deny(why)
+			}
 		}
+	}
+	if why := g.readsSecret(a); why != "" {
+		return secretDeny(why)
 	}
 	return ""
 }
@@ -247,8 +254,13 @@ func (g Guard) resolve(p, dir string) string {
 		p = filepath.Join(dir, p)
 	}
 	p = filepath.Clean(p)
-	// The file may not exist yet: its nearest existing parent is resolved.
+	// The file may not exist yet: its nearest existing parent is resolved,
+	// found with one lstat a level (EvalSymlinks walks the whole path each
+	// time it is called).
 	for d, rest := p, ""; d != filepath.Dir(d); d, rest = filepath.Dir(d), filepath.Join(filepath.Base(d), rest) {
+		if _, err := os.Lstat(d); err != nil {
+			continue
+		}
 		if r, err := filepath.EvalSymlinks(d); err == nil {
 			return filepath.Join(r, rest)
 		}
@@ -317,14 +329,15 @@ func (g Guard) clientConfig(p string) bool {
 	return strings.HasSuffix(l, "/.cursor/mcp.json") || strings.HasSuffix(l, "/.vscode/mcp.json")
 }
 
-// command says why running line would switch flowd off, or "".
+// command says why running line would switch flowd off or read its
+// secrets, as a whole denial, or "".
 func (g Guard) command(line, dir string) string {
 	l := shellnorm.Parse(line)
 	for i, c := range l.Commands {
 		for _, r := range c.Redirects {
 			if target, ok := written(r); ok {
 				if why := g.shellWrite(target, dir); why != "" {
-					return "writing to " + target + why
+					return deny("writing to " + target + why)
 				}
 			}
 		}
@@ -338,7 +351,10 @@ func (g Guard) command(line, dir string) string {
 			continue
 		}
 		if why := g.simple(l, i, words, dir); why != "" {
-			return why
+			return deny(why)
+		}
+		if why := g.commandReads(c, words, dir); why != "" {
+			return secretDeny(why)
 		}
 	}
 	return ""

@@ -15,7 +15,8 @@ import (
 func testGuard(t *testing.T) (Guard, string) {
 	home := t.TempDir()
 	return Guard{Home: home, Dirs: []string{filepath.Join(home, "cfg", "flowd-conf"), filepath.Join(home, "var", "fd")},
-		Files: []string{"/opt/flowd/bin/flowd"}, PIDs: []int{4242},
+		Secrets: []string{filepath.Join(home, "var", "fd")},
+		Files:   []string{"/opt/flowd/bin/flowd"}, PIDs: []int{4242},
 		ClientConfigs: []string{filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")}}, home
 }
 

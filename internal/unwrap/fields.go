@@ -22,6 +22,8 @@ const (
 	maxFieldsText = 64 << 10
 	maxPiece      = 64
 	allPairs      = 8
+	// maxAllPieces bounds the join of all of a message's pieces.
+	maxAllPieces = 32
 )
 
 // piece is a short string value and the name it stands under.
@@ -46,6 +48,10 @@ func joinFields(text []byte) ([]byte, bool) {
 	}
 	var stack []frame
 	var out []byte
+	// all are the message's pieces in document order, wherever they
+	// stand: a value cut into more pieces than a triple, one a field.
+	var all []string
+	allKey := ""
 	for i := 0; i < len(t); {
 		c := t[i]
 		switch {
@@ -80,11 +86,24 @@ func joinFields(text []byte) ([]byte, bool) {
 				top.key, top.keyNow = s, false
 			case len(s) > 0 && len(s) <= maxPiece && !strings.ContainsAny(s, " \t\r\n"):
 				top.pieces = append(top.pieces, piece{top.key, s})
+				if len(all) == 0 {
+					allKey = top.key
+				}
+				if len(all) < maxAllPieces {
+					all = append(all, s)
+				}
 			}
 			i = end
 		default:
 			i++ // blanks, colons, numbers, literals
 		}
+	}
+	if len(all) > 3 {
+		out = append(append(out, allKey...), " = "...)
+		for _, p := range all {
+			out = append(out, p...)
+		}
+		out = append(out, '\n')
 	}
 	return out, len(stack) == 0 && len(out) > 0
 }

@@ -76,14 +76,14 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 	}
 	// Blank-separated pieces are words in prose unless they are single
 	// characters, bytes in hex (a dump) or character codes.
-	blank := text[first] == ' ' || text[first] == '\t'
+	blank := blankIn(text[first : first+sep])
 	if blank && !codes && (width > 2 || width == 2 && !allHex(text[i:first])) {
 		return 0, nil
 	}
 	// Characters spelled out one by one may include punctuation (tok_…).
 	piece := func(j int) int {
 		k := alnumRun(text, j)
-		if width == 1 && k == j && j < len(text) && text[j] > ' ' && text[j] < 0x7f && text[j] != text[first] {
+		if width == 1 && k == j && j < len(text) && text[j] > ' ' && text[j] < 0x7f && bytes.IndexByte(text[first:first+sep], text[j]) < 0 {
 			k = j + 1
 		}
 		return k
@@ -171,17 +171,30 @@ func isDigits(p []byte) bool {
 	return true
 }
 
-// separatorAt returns the length of a separator at text[i] (one byte of
-// punctuation or blank, or a comma and a space), or 0.
+// maxSep is the longest separator between spelled-out pieces: a byte or
+// two of punctuation with blanks around it (" - ", " | "), a list's
+// quotes and comma (`","`, "', '"), a line break and a bullet ("\n- "),
+// or a symbol outside ASCII ("·").
+const maxSep = 4
+
+// separatorAt returns the length of the separator at text[i]: the run of
+// bytes that are neither letters nor digits starting there, when it is at
+// most maxSep long and not a character escape; or 0.
 func separatorAt(text []byte, i int) int {
-	switch text[i] {
-	case '-', ':', '.', '_', ',', ' ', '|', '/', ';', '\t':
-		if text[i] == ',' && i+1 < len(text) && text[i+1] == ' ' {
-			return 2
+	n := 0
+	for i+n < len(text) && !isAlnumByte(text[i+n]) {
+		if n == maxSep || text[i+n] == '\\' || text[i+n] == '&' || text[i+n] == '%' {
+			return 0
 		}
-		return 1
+		n++
 	}
-	return 0
+	return n
+}
+
+// blankIn: sep begins with a blank or a line break, so the pieces it
+// splits may be the words of prose (a comma and a blank are a list's).
+func blankIn(sep []byte) bool {
+	return sep[0] == ' ' || sep[0] == '\t' || sep[0] == '\n' || sep[0] == '\r'
 }
 
 func alnumRun(text []byte, i int) int {
@@ -269,11 +282,13 @@ const maxToken = 512
 
 // tokenViews returns the long tokens of text reversed, in ROT13 and in
 // upper case (with doubled characters undoubled), each view one token a
-// line. ok is false when text has none.
-func tokenViews(text []byte) ([][]byte, bool) {
+// line, and the views of the classic ciphers (shifts, mirrors, ROT47).
+// It stops once the views would exceed limit bytes. ok is false when
+// text has none.
+func tokenViews(text []byte, limit int) ([][]byte, bool) {
 	var rev, rot, up []byte
 	start := -1
-	for i := 0; i <= len(text); i++ {
+	for i := 0; i <= len(text) && 3*len(rev) < limit; i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
 			if start < 0 {
 				start = i
@@ -312,10 +327,143 @@ func tokenViews(text []byte) ([][]byte, bool) {
 	if rev == nil {
 		return nil, false
 	}
-	if up == nil {
-		return [][]byte{rev, rot}, true
+	out := [][]byte{rev, rot}
+	if up != nil {
+		out = append(out, up)
 	}
-	return [][]byte{rev, rot, up}, true
+	if sh := shifts(rot, limit-3*len(rev)); sh != nil {
+		out = append(out, sh)
+	}
+	if m := mirrors(text, limit-3*len(rev)); m != nil {
+		out = append(out, m)
+	}
+	return out, true
+}
+
+// mirrors returns the runs of printable characters of text (16 to
+// maxToken bytes, at most maxShifted of them) under the ciphers that map
+// a character set onto itself the other way round: the alphabet
+// mirrored (Atbash, with and without the digits) and printable ASCII
+// rotated by half (ROT47), a run a line; nil when there are none or
+// they would exceed limit bytes.
+func mirrors(text []byte, limit int) []byte {
+	var out []byte
+	n := 0
+	for i := 0; i < len(text) && n < maxShifted; {
+		if !mirrorByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && mirrorByte(text[j]) {
+			j++
+		}
+		run := text[i:j]
+		i = j
+		if len(run) < minRun || len(run) > maxToken || !keyLike(run) && !keyLike(rot47(nil, run)) {
+			continue
+		}
+		if len(out)+3*(len(run)+1) > limit {
+			break
+		}
+		n++
+		for _, digits := range []bool{false, true} {
+			for _, c := range run {
+				out = append(out, atbash(c, digits))
+			}
+			out = append(out, '\n')
+		}
+		out = append(rot47(out, run), '\n')
+	}
+	return out
+}
+
+// mirrorByte: a byte of a run mirrors reads; a quote ends one, as JSON
+// strings stand in quotes.
+func mirrorByte(c byte) bool { return c > ' ' && c < 0x7f && c != '"' }
+
+func atbash(c byte, digits bool) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 'z' - (c - 'a')
+	case c >= 'A' && c <= 'Z':
+		return 'Z' - (c - 'A')
+	case digits && c >= '0' && c <= '9':
+		return '9' - (c - '0')
+	}
+	return c
+}
+
+func rot47(out, run []byte) []byte {
+	for _, c := range run {
+		if c >= 33 && c <= 126 {
+			c = 33 + (c-33+47)%94
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Caesar shifts are tried on at most maxShifted tokens of at most
+// maxShiftedLen bytes: the letters of a key moved along the alphabet by
+// any of 25 steps are 24 more copies of it (ROT13 is one already).
+const (
+	maxShifted    = 8
+	maxShiftedLen = 128
+)
+
+// keyLike: tok may be a key moved along the alphabet: no host name or
+// path (a dot, a slash), and a digit or letters of both cases in it.
+func keyLike(tok []byte) bool {
+	digit, lower, upper := false, false, false
+	for _, c := range tok {
+		switch {
+		case c == '.' || c == '/':
+			return false
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		}
+	}
+	return digit || lower && upper
+}
+
+// shifts returns the tokens of rot (the ROT13 view, a token a line) moved
+// by every other step of the alphabet, a token a line; nil when none
+// fits.
+func shifts(rot []byte, limit int) []byte {
+	var out []byte
+	n := 0
+	for line := range bytes.SplitSeq(rot, []byte{'\n'}) {
+		if len(line) == 0 || len(line) > maxShiftedLen || !keyLike(line) {
+			continue
+		}
+		if len(out)+24*(len(line)+1) > limit {
+			break
+		}
+		if n++; n > maxShifted {
+			break
+		}
+		for k := byte(1); k < 26; k++ {
+			if k == 13 {
+				continue // back to the text itself
+			}
+			for _, c := range line {
+				switch {
+				case c >= 'a' && c <= 'z':
+					c = 'a' + (c-'a'+k)%26
+				case c >= 'A' && c <= 'Z':
+					c = 'A' + (c-'A'+k)%26
+				}
+				out = append(out, c)
+			}
+			out = append(out, '\n')
+		}
+	}
+	return out
 }
 
 // doubled: every character of tok written twice.

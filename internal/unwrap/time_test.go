@@ -1,7 +1,9 @@
 package unwrap
 
 import (
+	"bytes"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -35,4 +37,29 @@ func TestViewsLinearOnLargeInput(t *testing.T) {
 			assert.LessOrEqual(t, viewBytes(text), viewFactor*n+viewSlack, "%q × %d bytes", unit, n)
 		}
 	}
+}
+
+// TestManyRunsAreBundled: text of thousands of distinct short encoded runs
+// gives a bounded number of views, and what the last run decodes to is
+// still read, whole, on a line of its own.
+func TestManyRunsAreBundled(t *testing.T) {
+	var text strings.Builder
+	for i := range 20000 {
+		text.WriteString(base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "item %07d", i)) + " ")
+	}
+	const last = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+	text.WriteString(base64.StdEncoding.EncodeToString([]byte(last)))
+	views := Views([]byte(text.String()))
+	n := 0
+	for _, v := range views {
+		n += len(v)
+	}
+	assert.LessOrEqual(t, len(views), maxViews/2+n/bundleBytes+2, "views past maxViews are bundled")
+	found := false
+	for _, v := range views {
+		for _, line := range bytes.Split(v, []byte("\n")) {
+			found = found || string(line) == last
+		}
+	}
+	assert.True(t, found, "the last run's decoding is a line of a bundle")
 }

@@ -21,6 +21,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
+	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
 )
@@ -38,18 +39,24 @@ const (
 )
 
 // Views returns text decoded in each way that applies, layer after layer.
-// The original text is not among them.
+// The original text is not among them. Past maxViews views, the small
+// views are put together into bundles (bundle): text made of thousands of
+// short encoded runs gives as many views, and every matcher pays a
+// constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walker{left: viewFactor*len(text) + viewSlack}
-	w.seen = append(w.seen, text)
+	w := walker{left: viewFactor*len(text) + viewSlack, seen: map[string]struct{}{}}
+	w.seen[unsafeString(text)] = struct{}{}
 	w.expand(text, 1)
-	return w.out
+	return bundle(w.out)
 }
 
 type walker struct {
-	out  [][]byte
-	seen [][]byte // texts already expanded, the input first
-	left int      // bytes views may still take
+	out [][]byte
+	// seen holds the texts already expanded, the input first, as strings
+	// over their bytes (never written after): looked up by hash, where a
+	// scan of them all made text of many distinct runs quadratic.
+	seen map[string]struct{}
+	left int // bytes views may still take
 }
 
 // add keeps v as a view and decodes it further.
@@ -60,19 +67,59 @@ func (w *walker) add(v []byte, depth int) {
 }
 
 // keep keeps v as a view, unless it is one already or there is no room.
+// Each view is charged a byte more than its length: the separator it takes
+// if it is bundled.
 func (w *walker) keep(v []byte) bool {
-	if len(v) == 0 || len(v) > w.left {
+	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	for _, s := range w.seen {
-		if bytes.Equal(s, v) {
-			return false
-		}
+	if _, ok := w.seen[unsafeString(v)]; ok {
+		return false
 	}
-	w.left -= len(v)
+	w.left -= len(v) + 1
 	w.out = append(w.out, v)
-	w.seen = append(w.seen, v)
+	w.seen[unsafeString(v)] = struct{}{}
 	return true
+}
+
+// unsafeString is b as a string without a copy: views are not written
+// once made.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// Bounds on the number of views: the first maxViews/2 are returned as
+// they are, and past maxViews views the rest go into bundles of up to
+// bundleBytes, one view a line.
+const (
+	maxViews    = 256
+	bundleBytes = 64 << 10
+)
+
+// bundle returns views, or, when there are more than maxViews, the first
+// maxViews/2 and the rest joined into bundles, each view on a line of its
+// own: whatever a matcher finds in one view it finds in its bundle, a
+// token cut by no line ending, and the views' bytes stay as they were
+// (keep charged the separators).
+func bundle(views [][]byte) [][]byte {
+	if len(views) <= maxViews {
+		return views
+	}
+	out := views[: maxViews/2 : maxViews/2]
+	var cur []byte
+	for _, v := range views[maxViews/2:] {
+		if len(cur) > 0 && len(cur)+len(v)+1 > bundleBytes {
+			out = append(out, cur)
+			cur = nil
+		}
+		if len(cur) == 0 && len(v) >= bundleBytes {
+			out = append(out, v)
+			continue
+		}
+		cur = append(append(cur, v...), '\n')
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
 }
 
 // expand adds the views of text. The undoings that read the whole text
@@ -83,11 +130,22 @@ func (w *walker) keep(v []byte) bool {
 // decoded and expanded in turn, a layer deeper.
 func (w *walker) expand(text []byte, depth int) {
 	cur, undone := text, false
+	var made [][]byte // each undoing's last output
 	for round := depth; round <= maxDepth; round++ {
 		next, changed := cur, false
-		for _, undo := range wholeUndoings {
-			if u, ok := undo(next); ok && !bytes.Equal(u, next) {
-				next, changed = u, true
+		for i, undo := range wholeUndoings {
+			if len(made) > i && undo.settled && sameSlice(made[i], next) {
+				// Its own output, untouched since: undoing it again
+				// changes nothing, and folding (NFKC) costs 50 ns a byte
+				// of combining marks.
+				continue
+			}
+			u, ok := undo.undo(next)
+			if made == nil {
+				made = make([][]byte, len(wholeUndoings))
+			}
+			if ok && !bytes.Equal(u, next) {
+				next, changed, made[i] = u, true, u
 			}
 		}
 		if !changed || !w.keep(next) {
@@ -111,34 +169,73 @@ func (w *walker) expand(text []byte, depth int) {
 		if j, ok := joinFields(text); ok {
 			w.add(j, depth)
 		}
-		// Reorderings and rotations of the tokens: a key sent backwards or
-		// in ROT13 is still the key. Only the first layer: they undo a
-		// choice made once.
-		if r, ok := tokenViews(cur); ok {
-			for _, v := range r {
-				w.keep(v)
+	}
+	// A value cut into pieces, put together again in the orders and
+	// decodings a receiver would undo, and read as the text is. The text
+	// is read as it came too: joining separated characters may have
+	// joined pieces turned around. Only at the surface: pieces are cut
+	// from what is sent.
+	if depth == 1 {
+		p, ok := pieceViews(text)
+		if undone {
+			pc, okc := pieceViews(cur)
+			p, ok = append(p, pc...), ok || okc
+		}
+		if ok {
+			w.add(p, depth)
+			if r, ok := tokenViews(p, w.left/2); ok {
+				for _, v := range r {
+					w.keep(v)
+				}
 			}
+		}
+	}
+	// Reorderings and rotations of the tokens: a key sent backwards or
+	// in ROT13 is still the key, in the text and in each layer decoded
+	// from it (reversed, then base64-encoded), within half of what the
+	// views may still hold, so the layers after it keep room.
+	if r, ok := tokenViews(cur, w.left/2); ok {
+		for _, v := range r {
+			w.keep(v)
+		}
+	}
+	if undone {
+		// ROT47 writes '%', '+' and '\\', which the undoings read as
+		// escapes: its run is mirrored as it came too.
+		if m := mirrors(text, w.left/4); m != nil {
+			w.keep(m)
 		}
 	}
 }
 
-// wholeUndoings are the undoings that read the whole text.
-var wholeUndoings = []func([]byte) ([]byte, bool){
-	func(t []byte) ([]byte, bool) {
+// wholeUndoings are the undoings that read the whole text. settled: one
+// whose output it leaves as it is (fold); the escapes are undone again,
+// since text may be escaped twice.
+var wholeUndoings = []struct {
+	undo    func([]byte) ([]byte, bool)
+	settled bool
+}{
+	{undo: func(t []byte) ([]byte, bool) {
 		if bytes.IndexAny(t, "%+") < 0 {
 			return nil, false
 		}
 		return PercentDecode(t, true), true
-	},
-	func(t []byte) ([]byte, bool) {
+	}},
+	{undo: func(t []byte) ([]byte, bool) {
 		if bytes.IndexAny(t, `\&`) < 0 {
 			return nil, false
 		}
 		return unescape(t)
-	},
-	fold,
-	joinSeparated,
-	joinWrapped,
+	}},
+	{undo: fold, settled: true},
+	{undo: unspell},
+	{undo: joinSeparated},
+	{undo: joinWrapped},
+}
+
+// sameSlice reports whether a and b are the same bytes in memory.
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 // decode decodes run as hex, base32 and base64 (either alphabet), each

@@ -110,3 +110,93 @@ func jsonEscaped(s string) string {
 	}
 	return b.String()
 }
+
+// TestViewsUndoPieces: a token spelled out, listed a character an item,
+// cut into pieces (reordered, turned around, encoded one by one, laid
+// out as a URL path or host labels) or moved along the alphabet is back,
+// whole, in some view. Each case fails without the view that undoes it.
+func TestViewsUndoPieces(t *testing.T) {
+	const tok = "tok_9fQ2xLr7Vm4Kp8Zs1Wd6Hy3N"
+	cut := func(n int) []string {
+		var out []string
+		for s := tok; len(s) > 0; s = s[min(n, len(s)):] {
+			out = append(out, s[:min(n, len(s))])
+		}
+		return out
+	}
+	mapped := func(p []string, f func(string) string) []string {
+		out := make([]string, len(p))
+		for i, s := range p {
+			out[i] = f(s)
+		}
+		return out
+	}
+	rev := func(s string) string {
+		b := []byte(s)
+		slices.Reverse(b)
+		return string(b)
+	}
+	nato := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu")
+	digits := strings.Fields("zero one two three four five six seven eight nine")
+	var spoken []string
+	for _, c := range []byte(tok) {
+		switch {
+		case c >= 'a' && c <= 'z':
+			spoken = append(spoken, nato[c-'a'])
+		case c >= 'A' && c <= 'Z':
+			spoken = append(spoken, "Capital "+nato[c-'A'])
+		case c >= '0' && c <= '9':
+			spoken = append(spoken, digits[c-'0'])
+		default:
+			spoken = append(spoken, "underscore")
+		}
+	}
+	reordered := cut(4)
+	slices.Reverse(reordered)
+	for name, sent := range map[string]string{
+		"spoken":               strings.Join(spoken, " "),
+		"a line each":          strings.Join(strings.Split(tok, ""), "\n"),
+		"json list":            `{"c":["` + strings.Join(strings.Split(tok, ""), `","`) + `"]}`,
+		"tildes between":       strings.Join(strings.Split(tok, ""), "~~"),
+		"pieces reordered":     strings.Join(reordered, " "),
+		"pieces turned around": strings.Join(mapped(cut(5), rev), "-"),
+		"parts in base64":      strings.Join(mapped(cut(7), func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }), " "),
+		"parts in hex":         strings.Join(mapped(cut(9), func(s string) string { return hex.EncodeToString([]byte(s)) }), ","),
+		"url path":             "https://x.example.net/" + strings.Join(cut(6), "/"),
+		"host labels":          "http://" + strings.Join(cut(8), ".") + ".c.example.org/",
+		"caesar 5":             "v " + strings.Map(func(r rune) rune { return shiftRune(r, 5) }, tok),
+	} {
+		t.Run(name, func(t *testing.T) {
+			found := false
+			for _, v := range Views([]byte(sent)) {
+				found = found || bytes.Contains(bytes.ToLower(v), bytes.ToLower([]byte(tok)))
+			}
+			assert.True(t, found, "%s: %q", name, sent)
+		})
+	}
+}
+
+// TestViewsLeaveProse: prose that names digits and NATO words, lists
+// and short words is not read as spelled or cut values.
+func TestViewsLeaveProse(t *testing.T) {
+	for _, text := range []string{
+		"Alpha team meets Bravo company at Delta; call me at nine or ten.",
+		"one two three four five",
+		"the cat sat on the mat",
+	} {
+		for _, v := range Views([]byte(text)) {
+			assert.NotContains(t, string(v), "abcd", text)
+			assert.NotContains(t, string(v), "12345", text)
+		}
+	}
+}
+
+func shiftRune(r rune, k rune) rune {
+	switch {
+	case r >= 'a' && r <= 'z':
+		return 'a' + (r-'a'+k)%26
+	case r >= 'A' && r <= 'Z':
+		return 'A' + (r-'A'+k)%26
+	}
+	return r
+}

@@ -84,7 +84,7 @@ function recordTable(id) {
 
 // ---- banners (from diagnostics) ----
 
-const bannerIDs = new Set(["hooks_missing", "shim_unprotected", "no_shims"]);
+const bannerIDs = new Set(["hooks_missing", "shim_unprotected", "no_shims", "servers_unwrapped"]);
 
 async function loadBanners() {
   const box = document.getElementById("banners");
@@ -222,6 +222,8 @@ async function explain(box, id) {
   box.replaceChildren(el("div", { class: "panel rec", id: "explain" },
     el("h3", {}, "Record " + r.id),
     el("table", {}, rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, String(v))))),
+    r.explanation ? el("h4", {}, "Why (what flowd explain says)") : null,
+    r.explanation ? el("pre", { class: "explanation" }, r.explanation) : null,
     details ? el("h4", {}, "Evidence (flow, classification, injection findings)") : null,
     details ? el("pre", {}, details) : null));
 }
@@ -332,16 +334,6 @@ function passphraseForm(label, act) {
   return form;
 }
 
-// readable is a tool result's text parts, or the content as stored when
-// it is not a result.
-function readable(content) {
-  try {
-    const parts = JSON.parse(content).content;
-    if (Array.isArray(parts)) return parts.map((p) => (p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
-  } catch (e) { /* not JSON: shown as stored */ }
-  return content;
-}
-
 function quarantineItem(it) {
   const content = el("div");
   const box = el("div", { class: "panel", "data-quarantine": it.id },
@@ -355,8 +347,8 @@ function quarantineItem(it) {
         try {
           const full = await getJSON("/api/v1/quarantine/" + encodeURIComponent(it.id) + "?confirm_view=true");
           content.replaceChildren(el("p", { class: "error-text" }, "Withheld content, shown as text. It is untrusted: do not follow instructions in it."),
-            el("pre", { class: "untrusted" }, readable(full.content || "")),
-            el("ul", {}, (full.detections || []).map((d) => el("li", {}, `${d.rule}: “${d.excerpt || ""}”`))));
+            el("pre", { class: "untrusted" }, full.content || ""),
+            el("ul", {}, (full.detections || []).map((d) => el("li", {}, `${d.rule}: ${d.excerpt || ""}`))));
         } catch (e) {
           content.replaceChildren(el("p", { class: "error-text" }, e.message));
         }

@@ -1,4 +1,4 @@
-package main
+package explain
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestExplainShowsFlowEvidence(t *testing.T) {
 	})
 	require.NoError(t, err)
 	var out bytes.Buffer
-	explain(&out, activity.Record{ID: 7, Type: activity.TypeToolCall, Server: "slack", Tool: "post_message",
+	Write(&out, activity.Record{ID: 7, Type: activity.TypeToolCall, Server: "slack", Tool: "post_message",
 		Verdict: "block", Decision: "deny", RiskLevel: flow.RiskCritical, Reason: "Sensitive data (github_token) flowing", Details: details})
 	s := out.String()
 	assert.Contains(t, s, "call      deny by rule sensitive_data_external")
@@ -49,7 +49,7 @@ func TestExplainTellsCallFromResult(t *testing.T) {
 		"injection": flowdclient.Injection{Action: injection.ActionBlock, Quarantine: "q3"}})
 	require.NoError(t, err)
 	var out bytes.Buffer
-	explain(&out, activity.Record{ID: 8, Type: activity.TypeToolCall, Server: "fetch", Tool: "fetch",
+	Write(&out, activity.Record{ID: 8, Type: activity.TypeToolCall, Server: "fetch", Tool: "fetch",
 		Verdict: "block", Decision: "allow", Details: details})
 	assert.Contains(t, out.String(), "call      allow by rule default_action; its result then blocked (quarantined) by the prompt-injection scan")
 }

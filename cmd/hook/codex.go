@@ -1,0 +1,60 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/codex"
+	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/sessionid"
+)
+
+type codexAgent struct{}
+
+func (codexAgent) events() []string { return codex.Events }
+
+func (codexAgent) gates(event string) bool { return event == codex.Events[0] }
+
+// parse only checks the payload: Codex runs hooks and MCP servers as its
+// own children, so the process hints already join them in a session.
+func (codexAgent) parse(payload []byte, _ *sessionid.Hints) error {
+	_, err := codex.Translate("", payload)
+	return err
+}
+
+func (codexAgent) output(event string, v hookproto.Verdict) []byte {
+	return codex.Output(event, verdict(v))
+}
+
+func (codexAgent) failedOpen(event string, err error) []byte {
+	return codex.FailedOpen(event, err.Error())
+}
+
+func (codexAgent) install(scope, dir string, o installOptions) (string, error) {
+	if err := onlyClaude(o); err != nil {
+		return "", err
+	}
+	path, err := codex.HooksPath(scope, dir)
+	if err != nil {
+		return "", err
+	}
+	ch, err := codex.Install(path, o.binary, o.failClosed)
+	msg := describe(ch, "installed flowd's Codex hooks ("+strings.Join(codex.Events, ", ")+") in")
+	if ch.Changed {
+		msg += "\nCodex runs them only once you trust them: answer its \"Hooks need review\" prompt at the next start" +
+			" (codex exec, which cannot prompt, skips untrusted hooks)"
+	}
+	return msg, err
+}
+
+func (codexAgent) uninstall(scope, dir string) (string, error) {
+	path, err := codex.HooksPath(scope, dir)
+	if err != nil {
+		return "", err
+	}
+	ch, err := codex.Uninstall(path)
+	return describe(ch, "removed flowd's Codex hooks from"), err
+}
+
+func (codexAgent) status(dir string) ([]scopeStatus, error) {
+	return statuses(codex.Scopes, dir, codex.HooksPath, codex.Inspect, "")
+}
