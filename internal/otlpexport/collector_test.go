@@ -32,6 +32,15 @@ var (
 	collectorErr  error
 )
 
+// TestMain removes the collector this test binary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if collectorBin != "" && os.Getenv("FLOWD_OTELCOL") == "" {
+		os.RemoveAll(filepath.Dir(collectorBin))
+	}
+	os.Exit(code)
+}
+
 func collectorBinary(t *testing.T) string {
 	t.Helper()
 	collectorOnce.Do(func() {
