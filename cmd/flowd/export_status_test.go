@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/flowd-dev/flowd/internal/otlpexport"
+	"github.com/flowd-dev/flowd/internal/spool"
 	"github.com/flowd-dev/flowd/internal/syslogexport"
 )
 
@@ -16,4 +18,16 @@ func TestExportLine(t *testing.T) {
 		exportLine(&syslogexport.Status{Enabled: true, Connected: true, Transport: "tls", Address: "siem:6514", Format: "rfc5424", QueueLimit: 100000, Sent: 12}))
 	assert.Equal(t, "export   syslog tcp siem:514 (cef): NOT CONNECTED, 7 queued of 10, 3 sent, 2 dropped; last error 2026-11-27 13:00:00: refused",
 		exportLine(&syslogexport.Status{Enabled: true, Transport: "tcp", Address: "siem:514", Format: "cef", Queued: 7, QueueLimit: 10, Sent: 3, Dropped: 2, LastError: "refused", LastErrAt: at}))
+}
+
+func TestOTLPLine(t *testing.T) {
+	at := time.Date(2026, 11, 27, 13, 0, 0, 0, time.Local)
+	assert.Empty(t, otlpLine(nil))
+	assert.Equal(t, "export   otlp grpc https://otel:4317: connected, 3 queued, 0 spooled (0 B of 64.0 MiB), 12 sent, 0 dropped",
+		otlpLine(&otlpexport.Status{Enabled: true, Connected: true, Protocol: "grpc", Endpoint: "https://otel:4317",
+			Queued: 3, Spool: spool.Stats{Limit: 64 << 20}, Sent: 12}))
+	assert.Equal(t, "export   otlp http http://otel:4318: NOT CONNECTED, 0 queued, 900 spooled (630.0 KiB of 1.0 MiB), 3 sent, 7 dropped, 2 rejected by the collector; last error 2026-11-27 13:00:00: refused",
+		otlpLine(&otlpexport.Status{Enabled: true, Protocol: "http", Endpoint: "http://otel:4318",
+			Spool: spool.Stats{Records: 900, Bytes: 630 << 10, Limit: 1 << 20, Dropped: 5}, Sent: 3, Dropped: 2, Rejected: 2,
+			LastError: "refused", LastErrAt: at}))
 }

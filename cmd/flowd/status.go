@@ -16,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
+	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/syslogexport"
@@ -207,6 +208,9 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if l := exportLine(st.Export); l != "" {
 		fmt.Fprintln(out, l)
 	}
+	if l := otlpLine(st.OTLP); l != "" {
+		fmt.Fprintln(out, l)
+	}
 	for _, f := range st.Feeds {
 		fmt.Fprintln(out, feedLine(f))
 	}
@@ -250,4 +254,44 @@ func exportLine(x *syslogexport.Status) string {
 		l += fmt.Sprintf("; last error %s: %s", x.LastErrAt.Local().Format(time.DateTime), x.LastError)
 	}
 	return l
+}
+
+// otlpLine is the OpenTelemetry exporter's state: where to, whether the
+// last export went through, what waits in memory and on disk, what was
+// sent, dropped and rejected, the last error.
+func otlpLine(x *otlpexport.Status) string {
+	if x == nil {
+		return ""
+	}
+	state := "connected"
+	switch {
+	case !x.Enabled:
+		state = "off"
+	case !x.Connected:
+		state = "NOT CONNECTED"
+	}
+	l := fmt.Sprintf("export   otlp %s %s: %s, %d queued, %d spooled (%s of %s), %d sent, %d dropped",
+		x.Protocol, x.Endpoint, state, x.Queued, x.Spool.Records, sizeText(x.Spool.Bytes), sizeText(x.Spool.Limit),
+		x.Sent, x.Dropped+x.Spool.Dropped)
+	if x.Rejected > 0 {
+		l += fmt.Sprintf(", %d rejected by the collector", x.Rejected)
+	}
+	if x.SpoolError != "" {
+		l += "; NO SPOOL: " + x.SpoolError
+	}
+	if x.LastError != "" {
+		l += fmt.Sprintf("; last error %s: %s", x.LastErrAt.Local().Format(time.DateTime), x.LastError)
+	}
+	return l
+}
+
+// sizeText is n bytes in KiB or MiB.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -74,13 +74,18 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 
 	v, err := ask(a, *agentName, *event, *socket, *timeout, *scanOutput, stdin)
 	if err != nil {
-		// A flowd that listens but does not answer was paused or is stuck:
-		// an agent able to pause it must not get its tools unchecked by
-		// it, so only reads go on. A flowd that is not there fails open.
-		if tool := toolOf(err); errors.Is(err, errSilent) && a.gates(*event) && !readOnly[tool] {
+		// A flowd that listens but does not answer was paused or is stuck,
+		// one whose socket is left behind was killed: an agent able to
+		// pause or kill it must not get its tools unchecked by it, so only
+		// reads go on. A flowd that is not there fails open.
+		if tool := toolOf(err); (errors.Is(err, errSilent) || errors.Is(err, errDead)) && a.gates(*event) && !readOnly[tool] {
 			fmt.Fprintf(stderr, "flowd hook: %v; %s denied until flowd answers\n", err, tool)
-			v = hookproto.Verdict{Decision: "deny", Reason: "flowd is running but not answering (stopped or stuck), so " + tool +
-				" is denied until it answers; reads go on. Tell the user: they can check it with `flowd status` and restart it with `flowd restart`."}
+			state, fix := "running but not answering (stopped or stuck)", "restart it with `flowd restart`"
+			if errors.Is(err, errDead) {
+				state, fix = "gone but its socket is still there (killed or crashed)", "start it again with `flowd start`"
+			}
+			v = hookproto.Verdict{Decision: "deny", Reason: "flowd is " + state + ", so " + tool +
+				" is denied until it answers; reads go on. Tell the user: they can check it with `flowd status` and " + fix + "."}
 			stdout.Write(a.output(*event, v))
 			return exitOK
 		}
@@ -136,7 +141,7 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return hookproto.Verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
 	}
 	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
-	if errors.Is(err, errSilent) {
+	if errors.Is(err, errSilent) || errors.Is(err, errDead) {
 		var p struct {
 			Tool string `json:"tool_name"`
 		}

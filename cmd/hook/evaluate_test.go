@@ -173,6 +173,7 @@ func TestEvaluateFailures(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	hung := startStub(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+	dead := deadSocket(t)
 
 	denied := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`
 	tests := []struct {
@@ -197,6 +198,12 @@ func TestEvaluateFailures(t *testing.T) {
 		{"timeout: a fetch is denied", hung.socket, "PreToolUse", fetch, false,
 			denied + `,"permissionDecisionReason":"flowd is running but not answering (stopped or stuck), so WebFetch is denied`, "WebFetch denied until flowd answers"},
 		{"timeout: post never denies", hung.socket, "PostToolUse", post, false, "", "not checked (fail-open)"},
+		// A socket left behind is a flowd that was killed (one that stops
+		// removes it): the agent that killed it gets only reads.
+		{"killed: a fetch is denied", dead, "PreToolUse", fetch, false,
+			denied + `,"permissionDecisionReason":"flowd is gone but its socket is still there (killed or crashed), so WebFetch is denied`, "WebFetch denied until flowd answers"},
+		{"killed: a read goes on", dead, "PreToolUse", pre, false, "", "not checked (fail-open)"},
+		{"killed: post never denies", dead, "PostToolUse", post, false, "", "not checked (fail-open)"},
 		{"malformed payload", missing, "PreToolUse", []byte(`{"tool_name":`), false, "", "parse Claude Code hook payload"},
 		{"malformed payload, closed", missing, "PreToolUse", []byte(`not json`), true, denied, "parse Claude Code hook payload"},
 		{"payload too large", missing, "PreToolUse", bytes.Repeat([]byte(" "), maxPayload+1), false, "", "larger than 16 MiB"},
@@ -305,4 +312,16 @@ func TestDefaultTimeoutFromEnv(t *testing.T) {
 		assert.Equal(t, tt.want, defaultTimeout(&stderr), "%s=%q", envTimeout, tt.env)
 		assert.Equal(t, tt.warn, strings.Contains(stderr.String(), "ignoring "+envTimeout), "%s=%q: %s", envTimeout, tt.env, stderr.String())
 	}
+}
+
+// deadSocket is the socket file a killed flowd leaves: there, and nobody
+// listening on it.
+func deadSocket(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "dead.sock")
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: p, Net: "unix"})
+	require.NoError(t, err)
+	l.SetUnlinkOnClose(false)
+	require.NoError(t, l.Close())
+	return p
 }

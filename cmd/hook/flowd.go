@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -23,6 +24,9 @@ const maxResponse = 4 << 20
 // tool call.
 func call(socket, method, path string, body []byte, timeout time.Duration) (int, []byte, error) {
 	c, err := localsock.Dial(socket, timeout)
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return 0, nil, fmt.Errorf("%w: connect to flowd at %s: %w", errDead, socket, err)
+	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("connect to flowd at %s: %w", socket, err)
 	}
@@ -113,6 +117,12 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 		body = append(body, chunk[:size]...)
 	}
 }
+
+// errDead marks a socket that is there with nobody behind it: a flowd
+// that stops as asked removes its socket, so this one was killed or
+// crashed. An agent able to kill flowd must not get its tools unchecked
+// by it.
+var errDead = errors.New("flowd's socket is there but flowd is not (killed or crashed)")
 
 // errSilent marks a flowd that took the connection and then said nothing
 // for the whole timeout: stopped (SIGSTOP) or stuck, not gone.

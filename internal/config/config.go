@@ -33,7 +33,41 @@ type Config struct {
 // Export configures sending every activity record off the machine.
 type Export struct {
 	Syslog Syslog `toml:"syslog"`
+	OTLP   OTLP   `toml:"otlp"`
 }
+
+// OTLP sends each activity record as an OpenTelemetry log record to a
+// collector (internal/otlpexport).
+type OTLP struct {
+	Enabled bool `toml:"enabled"`
+	// Endpoint is the collector's base URL: http:// is plaintext,
+	// https:// TLS, for either protocol.
+	Endpoint string `toml:"endpoint"`
+	Protocol string `toml:"protocol"` // http or grpc
+	// Headers go with every export (HTTP headers, gRPC metadata), e.g.
+	// an API key.
+	Headers map[string]string `toml:"headers"`
+	// CAFile verifies the collector's certificate (https); empty: the
+	// system's roots. CertFile and KeyFile, both or neither, are a client
+	// certificate.
+	CAFile   string `toml:"ca_file"`
+	CertFile string `toml:"cert_file"`
+	KeyFile  string `toml:"key_file"`
+	// QueueLimit is how many records wait in memory for the collector.
+	QueueLimit int `toml:"queue_limit"`
+	// SpoolBytes bounds the records kept on disk while the collector is
+	// away; past it the oldest are dropped (and counted).
+	SpoolBytes int `toml:"spool_bytes"`
+	// DrainTimeout is how long a stopping flowd keeps sending; what is
+	// left then waits in the spool for the next start.
+	DrainTimeout Duration `toml:"drain_timeout"`
+}
+
+// OTLP protocols.
+const (
+	OTLPHTTP = "http"
+	OTLPGRPC = "grpc"
+)
 
 // Syslog sends each activity record to a syslog receiver or SIEM
 // (internal/syslogexport).
@@ -239,7 +273,8 @@ func Default() *Config {
 	// An empty table decodes to a nil map; start with an empty one so callers
 	// can add entries.
 	cfg := &Config{Policy: Policy{ToolOverrides: map[string]string{}},
-		Classify: Classify{Servers: map[string]string{}, Tools: map[string]string{}}}
+		Classify: Classify{Servers: map[string]string{}, Tools: map[string]string{}},
+		Export:   Export{OTLP: OTLP{Headers: map[string]string{}}}}
 	if err := overlay(cfg, defaultTOML, "default.toml"); err != nil {
 		// The embedded file is fixed at build time and covered by tests.
 		panic(fmt.Sprintf("embedded default config is invalid: %v", err))

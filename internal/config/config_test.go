@@ -70,8 +70,10 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			KnownAttacks: KnownAttacks{Enabled: true, TrustedKeys: []string{}, Feeds: []Feed{},
 				FeedInterval: Duration{15 * time.Minute}, FeedTimeout: Duration{30 * time.Second}, FeedMaxBytes: 32 << 20},
 		},
-		UI:     UI{Enabled: UIAuto, Metrics: true},
-		Export: Export{Syslog: Syslog{Transport: SyslogTCP, Format: SyslogRFC5424, QueueLimit: 100_000}},
+		UI: UI{Enabled: UIAuto, Metrics: true},
+		Export: Export{Syslog: Syslog{Transport: SyslogTCP, Format: SyslogRFC5424, QueueLimit: 100_000},
+			OTLP: OTLP{Protocol: OTLPHTTP, Headers: map[string]string{}, QueueLimit: 100_000, SpoolBytes: 64 << 20,
+				DrainTimeout: Duration{5 * time.Second}}},
 	}
 	assert.Equal(t, want, Default())
 	assert.NoError(t, Default().Validate())
@@ -453,4 +455,16 @@ func TestDefaultTOMLLineLength(t *testing.T) {
 	for n := 1; sc.Scan(); n++ {
 		assert.LessOrEqual(t, len(sc.Text()), 80, "default.toml:%d is too long", n)
 	}
+}
+
+func TestOTLPEndpoint(t *testing.T) {
+	for _, ok := range []string{"https://otel.example:4318", "http://127.0.0.1:4317", "https://otel.example/otlp"} {
+		assert.NoError(t, ValidOTLPEndpoint(ok), ok)
+	}
+	for _, bad := range []string{"", "otel.example:4318", "ftp://otel.example", "https://user:pw@otel.example", "https://otel.example?x=1", "https://"} {
+		assert.Error(t, ValidOTLPEndpoint(bad), bad)
+	}
+	c := Default()
+	c.Export.OTLP.Enabled = true
+	assert.ErrorContains(t, c.Validate(), "export.otlp.endpoint")
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // WriteTo prints every value in force, one dotted key a line, each with
-// where it came from. The output is itself a valid config file.
+// where it came from. The output is itself a valid config file, except
+// that export header values are hidden.
 func (e *Effective) WriteTo(w io.Writer) (int64, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# the config in force: defaults, then the user file %s", orNone(e.User))
@@ -31,7 +32,13 @@ func (e *Effective) WriteTo(w io.Writer) (int64, error) {
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 		for _, k := range keys {
 			key := formatKey(append(slices.Clone(l.path), k.String()))
-			line(&b, key, tomlValue(v.MapIndex(k)), e.Sources[key])
+			value := tomlValue(v.MapIndex(k))
+			if l.key == "export.otlp.headers" {
+				// Export headers carry the collector's API keys: the
+				// output is pasted into tickets and read by agents.
+				value = `"(hidden)"`
+			}
+			line(&b, key, value, e.Sources[key])
 		}
 	}
 	n, err := w.Write(b.Bytes())

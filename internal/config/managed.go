@@ -231,6 +231,16 @@ var managedRules = map[string]bound{
 	"export.syslog.cert_file":   fixed,
 	"export.syslog.key_file":    fixed,
 	"export.syslog.queue_limit": number(true, "it may only be raised (more records kept while the receiver is away)"),
+	"export.otlp.enabled":       stricterTrue,
+	"export.otlp.endpoint":      fixed,
+	"export.otlp.protocol":      fixed,
+	"export.otlp.headers":       fixed,
+	"export.otlp.ca_file":       fixed,
+	"export.otlp.cert_file":     fixed,
+	"export.otlp.key_file":      fixed,
+	"export.otlp.queue_limit":   number(true, "it may only be raised (more records kept while the collector is slow)"),
+	"export.otlp.spool_bytes":   number(true, "it may only be raised (more records kept while the collector is away)"),
+	"export.otlp.drain_timeout": number(true, "it may only be made longer (more sent before flowd stops)"),
 }
 
 // ruleFor is key's rule; a key without one (a test holds that there is

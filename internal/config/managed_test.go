@@ -218,3 +218,13 @@ func marshal(t *testing.T, c *Config) []byte {
 const feedKey = "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
 const managedFeed = "[[injection.known_attacks.feed]]\nurl = \"https://sec.example/attacks.feed\"\nkey = \"" + feedKey + "\"\n"
+
+func TestEffectiveHidesExportHeaders(t *testing.T) {
+	e, err := Merge(Layer{Name: "user.toml", Data: []byte("[export.otlp.headers]\nauthorization = \"Bearer sk-collector-123\"\n")}, Layer{Name: "managed.toml"})
+	require.NoError(t, err)
+	var b strings.Builder
+	_, err = e.WriteTo(&b)
+	require.NoError(t, err)
+	assert.NotContains(t, b.String(), "sk-collector-123")
+	assert.Regexp(t, `(?m)^export\.otlp\.headers\.authorization = "\(hidden\)" +# user file$`, b.String())
+}

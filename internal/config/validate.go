@@ -105,6 +105,19 @@ func (c *Config) validate() []fieldError {
 		v.positiveInt("export.syslog.queue_limit", x.QueueLimit)
 	}
 
+	if x := c.Export.OTLP; x.Enabled {
+		if err := ValidOTLPEndpoint(x.Endpoint); err != nil {
+			v.fail("export.otlp.endpoint", "%v", err)
+		}
+		v.oneOf("export.otlp.protocol", x.Protocol, []string{OTLPHTTP, OTLPGRPC})
+		if (x.CertFile == "") != (x.KeyFile == "") {
+			v.fail("export.otlp.cert_file", "set cert_file and key_file together, or neither")
+		}
+		v.positiveInt("export.otlp.queue_limit", x.QueueLimit)
+		v.positiveInt("export.otlp.spool_bytes", x.SpoolBytes)
+		v.positiveDuration("export.otlp.drain_timeout", x.DrainTimeout)
+	}
+
 	in := c.Injection
 	v.positiveInt("injection.max_field_bytes", in.MaxFieldBytes)
 	v.positiveInt("injection.max_message_bytes", in.MaxMessageBytes)
@@ -210,4 +223,24 @@ func (v *validator) positiveDuration(key string, got Duration) {
 	if got.Duration <= 0 {
 		v.fail(key, "%s is not allowed; want a positive duration", got)
 	}
+}
+
+// ValidOTLPEndpoint checks an [export.otlp] endpoint: an http:// or
+// https:// URL with a host, and no credentials, query or fragment in it
+// (credentials go in headers, which status does not print).
+func ValidOTLPEndpoint(endpoint string) error {
+	u, err := url.Parse(endpoint)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a URL: %w", endpoint, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q: want an http:// or https:// URL, e.g. https://collector.example.com:4318", endpoint)
+	case u.Host == "":
+		return fmt.Errorf("%q has no host", endpoint)
+	case u.User != nil:
+		return fmt.Errorf("%q holds credentials: put them in [export.otlp.headers]", u.Redacted())
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("%q: a query or fragment has no place in an OTLP endpoint", endpoint)
+	}
+	return nil
 }

@@ -48,6 +48,18 @@ func Weakened(old, new *Config) []string {
 		}
 		w.less("export.syslog.queue_limit", x.QueueLimit, y.QueueLimit, "fewer records kept while the receiver is away")
 	}
+	o, n := old.Export.OTLP, new.Export.OTLP
+	w.turnedOff("export.otlp.enabled", o.Enabled, n.Enabled, "records no longer leave the machine")
+	if o.Enabled && n.Enabled {
+		if o.Endpoint != n.Endpoint {
+			w.add("export.otlp.endpoint", fmt.Sprintf("%q → %q", o.Endpoint, n.Endpoint), "records go to another collector")
+		}
+		if o.CAFile != n.CAFile {
+			w.add("export.otlp.ca_file", fmt.Sprintf("%q → %q", o.CAFile, n.CAFile), "another collector may be trusted")
+		}
+		w.less("export.otlp.queue_limit", o.QueueLimit, n.QueueLimit, "fewer records kept while the collector is slow")
+		w.less("export.otlp.spool_bytes", o.SpoolBytes, n.SpoolBytes, "fewer records kept while the collector is away")
+	}
 
 	p, q := old.Policy, new.Policy
 	for _, k := range []struct {

@@ -110,6 +110,7 @@ func TestWeakenedExport(t *testing.T) {
 	on := func(c *Config) {
 		c.Export.Syslog.Enabled, c.Export.Syslog.Address = true, "siem.example:6514"
 		c.Export.Syslog.Transport, c.Export.Syslog.CAFile = SyslogTLS, "/etc/flowd/siem-ca.pem"
+		c.Export.OTLP.Enabled, c.Export.OTLP.Endpoint = true, "https://otel.example:4318"
 	}
 	tests := []struct {
 		name   string
@@ -124,6 +125,10 @@ func TestWeakenedExport(t *testing.T) {
 		{"smaller queue", func(c *Config) { c.Export.Syslog.QueueLimit = 10 }, []string{"export.syslog.queue_limit: 100000 → 10"}},
 		{"cef", func(c *Config) { c.Export.Syslog.Format = SyslogCEF }, nil},
 		{"bigger queue", func(c *Config) { c.Export.Syslog.QueueLimit = 1_000_000 }, nil},
+		{"otlp off", func(c *Config) { c.Export.OTLP.Enabled = false }, []string{"export.otlp.enabled: true → false"}},
+		{"otlp plaintext", func(c *Config) { c.Export.OTLP.Endpoint = "http://otel.example:4318" }, []string{"export.otlp.endpoint"}},
+		{"otlp smaller spool", func(c *Config) { c.Export.OTLP.SpoolBytes = 1 << 20 }, []string{"export.otlp.spool_bytes: 67108864 → 1048576"}},
+		{"otlp grpc", func(c *Config) { c.Export.OTLP.Protocol = OTLPGRPC }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,6 +90,9 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	if x := d.export.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" {
 		st.Export = &x
 	}
+	if x := d.otlp.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" || x.Spool.Records > 0 {
+		st.OTLP = &x
+	}
 	st.Feeds = d.feeds.Status()
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()

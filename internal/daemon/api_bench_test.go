@@ -120,20 +120,21 @@ func BenchmarkVerdictWithLiveReaders(b *testing.B) {
 	}
 }
 
-// BenchmarkVerdictWithExport is a call and its result judged with syslog
-// export off, and on to a TCP receiver on this machine: records reach
-// the exporter from the store's Committed hook, off the verdict's path,
-// and must not slow it.
+// BenchmarkVerdictWithExport is a call and its result judged with export
+// off, to a syslog TCP receiver and to an OTLP/HTTP receiver on this
+// machine: records reach the exporters from the store's Committed hook,
+// off the verdict's path, and must not slow it.
 func BenchmarkVerdictWithExport(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		b.Run(fmt.Sprintf("export=%v", on), func(b *testing.B) {
+	for _, to := range []string{"off", "syslog", "otlp"} {
+		b.Run("export="+to, func(b *testing.B) {
 			cfg := config.Default()
-			if on {
-				l, err := net.Listen("tcp", "127.0.0.1:0")
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { l.Close() })
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { l.Close() })
+			switch to {
+			case "syslog":
 				go func() {
 					for {
 						c, err := l.Accept()
@@ -144,6 +145,9 @@ func BenchmarkVerdictWithExport(b *testing.B) {
 					}
 				}()
 				cfg.Export.Syslog.Enabled, cfg.Export.Syslog.Address = true, l.Addr().String()
+			case "otlp":
+				go http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
+				cfg.Export.OTLP.Enabled, cfg.Export.OTLP.Endpoint = true, "http://"+l.Addr().String()
 			}
 			d, _ := startAt(b, b.TempDir(), cfg)
 			u := upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "bench")
@@ -153,12 +157,18 @@ func BenchmarkVerdictWithExport(b *testing.B) {
 				judgetest.CallAndAnswer(d.judge, u, i, "fetch", `{"url":"https://example.org/a"}`, "hello")
 			}
 			b.StopTimer()
-			if on {
+			if to != "off" {
 				if err := d.store.Flush(); err != nil {
 					b.Fatal(err)
 				}
+			}
+			switch to {
+			case "syslog":
 				s := d.export.Status()
 				b.ReportMetric(float64(s.Sent+uint64(s.Queued)+s.Dropped)/float64(i), "records/op")
+			case "otlp":
+				s := d.otlp.Status()
+				b.ReportMetric(float64(s.Sent+uint64(s.Queued)+uint64(s.Spool.Records)+s.Dropped)/float64(i), "records/op")
 			}
 		})
 	}

@@ -86,6 +86,9 @@ func (d *Daemon) configureExport(c *config.Config) {
 	if err := d.export.Configure(c.Export.Syslog); err != nil {
 		d.log.Error("syslog export cannot start; records are not exported until the config is fixed", "err", err)
 	}
+	if err := d.otlp.Configure(c.Export.OTLP); err != nil {
+		d.log.Error("OTLP export cannot start; records are not exported until the config is fixed", "err", err)
+	}
 }
 
 // saveInForce writes c as the config in force. A failure is logged: the

@@ -31,6 +31,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/metrics"
+	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
@@ -124,6 +125,7 @@ type Daemon struct {
 	// end when stopping is closed.
 	events   *events.Hub
 	export   *syslogexport.Exporter
+	otlp     *otlpexport.Exporter
 	feeds    *attackfeed.Syncer
 	stopping chan struct{}
 	// ui is the dashboard, nil when it is off.
@@ -328,6 +330,9 @@ type stores struct {
 	// export sends each record on disk to a syslog receiver (off until
 	// newDaemon configures it with the config in force).
 	export *syslogexport.Exporter
+	// otlp sends each record on disk to an OpenTelemetry Collector,
+	// spooling in the data dir while it is away (off until configured).
+	otlp *otlpexport.Exporter
 }
 
 func openStores(o Options) (stores, error) {
@@ -339,6 +344,9 @@ func openStores(o Options) (stores, error) {
 	st.fresh = !exists(filepath.Join(o.DataDir, "activity.db")) && !exists(filepath.Join(o.DataDir, inForceFile))
 	st.events = events.NewHub(maxStreams)
 	if st.export, err = syslogexport.New(config.Syslog{}, o.Log); err != nil {
+		return st, err
+	}
+	if st.otlp, err = otlpexport.New(config.OTLP{}, filepath.Join(o.DataDir, "spool", "otlp"), o.Log); err != nil {
 		return st, err
 	}
 	st.audit = &flowdclient.AuditCheck{}
@@ -386,6 +394,7 @@ func openStores(o Options) (stores, error) {
 func (st *stores) committed(r activity.Record) {
 	st.events.Publish(r)
 	st.export.Offer(r)
+	st.otlp.Offer(r)
 }
 
 // checkAudit verifies the activity log's tail, from its last checkpoint
@@ -428,6 +437,9 @@ func (st stores) close() error {
 	if st.export != nil { // after the activity log's last records were offered
 		st.export.Close()
 	}
+	if st.otlp != nil { // sends what waits for up to its drain timeout, then spools the rest
+		st.otlp.Close()
+	}
 	if st.quarantine != nil {
 		errs = append(errs, st.quarantine.Close())
 	}
@@ -447,7 +459,7 @@ func (st stores) close() error {
 func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
 		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, stopping: make(chan struct{})}
+		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, otlp: st.otlp, stopping: make(chan struct{})}
 	d.feeds = st.feeds
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped

@@ -431,6 +431,19 @@ func stores(f Facts) []Finding {
 		if a.Unreadable > 0 {
 			add(Info, fmt.Sprintf("%d activity records cannot be decoded: flowd activity skips them", a.Unreadable), "")
 		}
+		if x := st.OTLP; x != nil {
+			lost := x.Dropped + x.Spool.Dropped
+			switch {
+			case x.SpoolError != "":
+				add(Warn, "OTLP export has no spool on disk, records wait in memory only: "+x.SpoolError, "check "+f.DataDir+" (df -h "+f.DataDir+")")
+			case x.Enabled && !x.Connected && x.LastError != "":
+				add(Warn, fmt.Sprintf("OTLP export to %s is failing (%d records wait on disk, %d lost to full queues): %s",
+					x.Endpoint, x.Spool.Records, lost, x.LastError), "check the collector at "+x.Endpoint+" and [export.otlp] (flowd status)")
+			case lost > 0:
+				add(Warn, fmt.Sprintf("OTLP export dropped %d records to full queues since flowd started", lost),
+					"raise [export.otlp] spool_bytes, or check why the collector was away")
+			}
+		}
 	}
 	for _, p := range f.DamagedFiles {
 		if !reported[p] {

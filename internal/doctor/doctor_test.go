@@ -16,7 +16,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/pins"
+	"github.com/flowd-dev/flowd/internal/spool"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -132,6 +134,15 @@ func TestJudgeStores(t *testing.T) {
 	fs = find(Judge(recovered), "data")
 	assert.Contains(t, fs[3].Message, "12 activity records were lost")
 	assert.Equal(t, Warn, fs[3].Status)
+
+	exporting := recovered
+	st.Activity = activity.Stats{}
+	st.OTLP = &otlpexport.Status{Enabled: true, Endpoint: "https://otel:4318", Spool: spool.Stats{Records: 900, Dropped: 4},
+		LastError: "connection refused"}
+	exporting.Status = &st
+	fs = find(Judge(exporting), "data")
+	assert.Equal(t, Warn, fs[3].Status)
+	assert.Contains(t, fs[3].Message, "OTLP export to https://otel:4318 is failing (900 records wait on disk, 4 lost to full queues): connection refused")
 
 	stopped := Facts{Socket: "/run/f.sock", StatusErr: "connection refused", DataDir: "/d",
 		DamagedNow: []string{"activity store /d/activity.db is damaged: it was cut short"}}

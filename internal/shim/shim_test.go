@@ -128,6 +128,12 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		if err != nil {
 			return
 		}
+		if f.hung.Load() {
+			// A read begun before the fake was hung returned this frame;
+			// a stopped flowd would not answer it.
+			<-f.released
+			return
+		}
 		if t == shimproto.TypeAnswer {
 			var a shimproto.Answer
 			json.Unmarshal(p, &a)
