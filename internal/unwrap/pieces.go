@@ -32,8 +32,10 @@ const (
 // host names joined. ok is false when there are none.
 func pieceViews(text []byte) ([]byte, bool) {
 	var out []byte
+	var scratch [][]byte // one run's pieces; runs are tried at every word of a text
 	for i := 0; i < len(text) && len(out) < maxPieceViews; {
-		end, pieces := pieceRun(text, i)
+		end, pieces := pieceRun(text, i, scratch[:0])
+		scratch = pieces[:0]
 		if end == 0 {
 			i = nextPieceStart(text, i)
 			continue
@@ -70,16 +72,16 @@ func nextPieceStart(text []byte, i int) int {
 // A separator is the bytes after the first piece that no piece holds (a
 // blank, a comma, a bar, quotes), or, where the first piece runs on, the
 // first byte of punctuation in it ("a_phg-…").
-func pieceRun(text []byte, i int) (end int, pieces [][]byte) {
+func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 	if i > 0 && pieceByte(text[i-1]) {
-		return 0, nil
+		return 0, pieces[:0]
 	}
 	k := i
 	for k < len(text) && pieceByte(text[k]) && k-i <= maxPieceWidth {
 		k++
 	}
 	if k == i || k >= len(text) {
-		return 0, nil
+		return 0, pieces[:0]
 	}
 	in := pieceByte
 	var sep []byte
@@ -89,7 +91,7 @@ func pieceRun(text []byte, i int) (end int, pieces [][]byte) {
 			p++
 		}
 		if p == k {
-			return 0, nil
+			return 0, pieces[:0]
 		}
 		sep = text[p : p+1]
 		in = func(c byte) bool { return pieceByte(c) && c != sep[0] }
@@ -99,7 +101,7 @@ func pieceRun(text []byte, i int) (end int, pieces [][]byte) {
 			s++
 		}
 		if s == k || s >= len(text) || !pieceByte(text[s]) {
-			return 0, nil
+			return 0, pieces[:0]
 		}
 		sep = text[k:s]
 	}
@@ -130,7 +132,7 @@ func pieceRun(text []byte, i int) (end int, pieces [][]byte) {
 		j = k + len(sep)
 	}
 	if len(pieces) < minPieces || !oneWidth(pieces) {
-		return 0, nil
+		return 0, pieces[:0]
 	}
 	return end, pieces
 }

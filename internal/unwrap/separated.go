@@ -286,8 +286,27 @@ const maxToken = 512
 // It stops once the views would exceed limit bytes. ok is false when
 // text has none.
 func tokenViews(text []byte, limit int) ([][]byte, bool) {
-	var rev, rot, up []byte
-	start := -1
+	// Sized first: the views of a text of many tokens would otherwise be
+	// copied over and over as they grow.
+	size, start := 0, -1
+	for i := 0; i <= len(text) && 3*size < limit; i++ {
+		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= minRun && i-start <= maxToken {
+			size += i - start + 1
+		}
+		start = -1
+	}
+	if size == 0 {
+		return nil, false
+	}
+	rev, rot := make([]byte, 0, size), make([]byte, 0, size)
+	var up []byte
+	start = -1
 	for i := 0; i <= len(text) && 3*len(rev) < limit; i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
 			if start < 0 {
@@ -308,6 +327,9 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 			// A token without a lower-case letter is its own upper case:
 			// the text holds it already, byte for byte.
 			if lower {
+				if up == nil {
+					up = make([]byte, 0, size)
+				}
 				for _, c := range tok {
 					up = append(up, upper(c))
 				}
