@@ -84,8 +84,8 @@ func unspell(text []byte) ([]byte, bool) {
 			continue
 		}
 		end, joined := spokenRun(text, i)
-		if end == 0 {
-			i = j
+		if joined == nil {
+			i = max(j, end)
 			continue
 		}
 		if out == nil {
@@ -102,7 +102,7 @@ func unspell(text []byte) ([]byte, bool) {
 }
 
 // spokenRun reads the run of spelled words starting at text[i]: where it
-// ends and what it spells, or end == 0 when it is too short.
+// ends and what it spells; joined is nil when it spells too little.
 func spokenRun(text []byte, i int) (end int, joined []byte) {
 	words, up := 0, false
 	j := i
@@ -137,7 +137,10 @@ func spokenRun(text []byte, i int) (end int, joined []byte) {
 		}
 	}
 	if words < minSpoken {
-		return 0, nil
+		// end says how far the run went: no run starting inside it
+		// spells more, so the caller skips it (read again from each of
+		// its words, "big big big …" was quadratic).
+		return end, nil
 	}
 	return end, joined
 }

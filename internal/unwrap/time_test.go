@@ -31,7 +31,7 @@ func FuzzViewsTime(f *testing.F) {
 }
 
 func TestViewsLinearOnLargeInput(t *testing.T) {
-	for _, unit := range []string{"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", "%41+", "deadbeef", "a+b/c=d-e_f "} {
+	for _, unit := range []string{"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", "%41+", "deadbeef", "a+b/c=d-e_f ", "big "} {
 		for _, n := range []int{1 << 10, 1 << 20, 16 << 20} {
 			text := []byte(strings.Repeat(unit, n/len(unit)+1)[:n])
 			assert.LessOrEqual(t, viewBytes(text), viewFactor*n+viewSlack, "%q × %d bytes", unit, n)
