@@ -227,7 +227,11 @@ func (l *link) state() string {
 
 // absent reports whether a dial error means nobody listens on the socket.
 func absent(err error) bool {
-	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)
+	// A socket that could not even be made (no AF_UNIX, as under Wine)
+	// reached no flowd.
+	var se *os.SyscallError
+	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.As(err, &se) && se.Syscall == "socket"
 }
 
 func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
