@@ -77,12 +77,17 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		// A flowd that listens but does not answer was paused or is stuck,
 		// one whose socket is left behind was killed: an agent able to
 		// pause or kill it must not get its tools unchecked by it, so only
-		// reads go on. A flowd that is not there fails open.
+		// reads go on; so does one that takes the connection and drops it
+		// (a flood, or another program on its socket). A flowd that is
+		// not there fails open.
 		if tool := toolOf(err); (errors.Is(err, errSilent) || errors.Is(err, errDead)) && a.gates(*event) && !readOnly[tool] {
 			fmt.Fprintf(stderr, "flowd hook: %v; %s denied until flowd answers\n", err, tool)
 			state, fix := "running but not answering (stopped or stuck)", "restart it with `flowd restart`"
-			if errors.Is(err, errDead) {
+			switch {
+			case errors.Is(err, errDead):
 				state, fix = "gone but its socket is still there (killed or crashed)", "start it again with `flowd start`"
+			case errors.Is(err, errDropped):
+				state = "taking connections but closing them unanswered (overloaded, or something else listens on its socket)"
 			}
 			v = hookproto.Verdict{Decision: "deny", Reason: "flowd is " + state + ", so " + tool +
 				" is denied until it answers; reads go on. Tell the user: they can check it with `flowd status` and " + fix + "."}

@@ -174,6 +174,7 @@ func TestEvaluateFailures(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	hung := startStub(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 	dead := deadSocket(t)
+	dropping := droppingSocket(t)
 
 	denied := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`
 	tests := []struct {
@@ -202,6 +203,11 @@ func TestEvaluateFailures(t *testing.T) {
 		// removes it): the agent that killed it gets only reads.
 		{"killed: a fetch is denied", dead, "PreToolUse", fetch, false,
 			denied + `,"permissionDecisionReason":"flowd is gone but its socket is still there (killed or crashed), so WebFetch is denied`, "WebFetch denied until flowd answers"},
+		// Found by a red team: a flood of half-sent requests made flowd
+		// close every fresh connection, and the hook failed open.
+		{"dropped: a fetch is denied", dropping, "PreToolUse", fetch, false,
+			denied + `,"permissionDecisionReason":"flowd is taking connections but closing them unanswered`, "WebFetch denied until flowd answers"},
+		{"dropped: a read goes on", dropping, "PreToolUse", pre, false, "", "not checked (fail-open)"},
 		{"killed: a read goes on", dead, "PreToolUse", pre, false, "", "not checked (fail-open)"},
 		{"killed: post never denies", dead, "PostToolUse", post, false, "", "not checked (fail-open)"},
 		{"malformed payload", missing, "PreToolUse", []byte(`{"tool_name":`), false, "", "parse Claude Code hook payload"},
@@ -323,5 +329,25 @@ func deadSocket(t *testing.T) string {
 	require.NoError(t, err)
 	l.SetUnlinkOnClose(false)
 	require.NoError(t, l.Close())
+	return p
+}
+
+// droppingSocket is a socket whose listener takes each connection and
+// closes it unanswered, as flowd does when it sheds connections.
+func droppingSocket(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "drop.sock")
+	l, err := net.Listen("unix", p)
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
 	return p
 }

@@ -124,13 +124,22 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 // by it.
 var errDead = errors.New("flowd's socket is there but flowd is not (killed or crashed)")
 
-// errSilent marks a flowd that took the connection and then said nothing
-// for the whole timeout: stopped (SIGSTOP) or stuck, not gone.
+// errSilent marks a flowd that took the connection and then gave no
+// answer: it said nothing for the whole timeout (stopped by SIGSTOP, or
+// stuck), or it closed the connection or answered something that is not
+// HTTP. Whatever took the connection is there, so it is not a flowd that
+// is absent: a same-user process that floods flowd's socket until it
+// sheds connections, or listens in its place, must not get the agent's
+// tools unchecked (the shim reads such a first contact the same way).
 var errSilent = errors.New("flowd is connected but not answering (stopped or stuck)")
+
+// errDropped is errSilent for a connection closed or answered in a way
+// no working flowd answers.
+var errDropped = fmt.Errorf("%w: it took the connection and gave no answer", errSilent)
 
 func silence(err error) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return fmt.Errorf("%w: %w", errSilent, err)
 	}
-	return err
+	return fmt.Errorf("%w: %w", errDropped, err)
 }

@@ -194,6 +194,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 
 	sweepDone := make(chan struct{})
 	go d.sweep(ctx, sweepDone)
+	if o.Listener == nil { // a service manager's socket is its to keep
+		go d.keepSocket(ctx, srv, o, ensureDir)
+	}
 	select {
 	case <-ctx.Done():
 	case err = <-errc:

@@ -303,11 +303,18 @@ func (b *syncBuffer) String() string {
 // waitFor waits until the buffer contains s, failing the test after timeout.
 func (b *syncBuffer) waitFor(t *testing.T, s string, timeout time.Duration) {
 	t.Helper()
+	b.waitForCount(t, s, 1, timeout)
+}
+
+// waitForCount waits until the buffer contains s n times, failing the
+// test after timeout.
+func (b *syncBuffer) waitForCount(t *testing.T, s string, n int, timeout time.Duration) {
+	t.Helper()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		b.mu.Lock()
-		if strings.Contains(b.buf.String(), s) {
+		if strings.Count(b.buf.String(), s) >= n {
 			b.mu.Unlock()
 			return
 		}
