@@ -87,6 +87,7 @@ type SecretIndex struct {
 	set     *needleSet
 	needles []needle
 	pieces  *pieceSet
+	grams   map[uint64][]gram // the gramLen-byte runs of secrets (Grams); nil until asked
 	// cost is about what the live secrets take, their automaton built.
 	cost int
 }
@@ -168,7 +169,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 	x.byValue[value] = slot
 	x.cost += secretCost(value)
 	x.push(pool, slot)
-	x.set, x.needles, x.pieces = nil, nil, nil
+	x.set, x.needles, x.pieces, x.grams = nil, nil, nil, nil
 }
 
 // push appends slot to pool, forgetting the pool's oldest when it is full.
@@ -203,7 +204,7 @@ func (x *SecretIndex) ForgetExternal() {
 		x.drop(slot)
 	}
 	x.pools[1] = nil
-	x.set, x.needles, x.pieces = nil, nil, nil
+	x.set, x.needles, x.pieces, x.grams = nil, nil, nil, nil
 }
 
 // Bytes is about how much memory the index takes, its automaton built.
@@ -229,7 +230,11 @@ func secretCost(s string) int {
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces
+	grams := 0
+	if n := len(s); n >= 2*gramLen && n <= maxGramSecret {
+		grams = 40 * n // a map entry per run (Grams)
+	}
+	return 96 + len(s) + 30*nodes + 40*pieces + grams
 }
 
 // build makes the automaton of the live secrets' needles and returns the

@@ -1,6 +1,13 @@
 package flow
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+	"slices"
+
+	"github.com/flowd-dev/flowd/internal/budget"
+	"github.com/flowd-dev/flowd/internal/fingerprint"
+)
 
 // A secret can leave a piece per call: each call carries a few characters
 // no matcher can tell from an id, and the receiver puts them together.
@@ -62,4 +69,66 @@ func (s *Session) joinSent(server string, args []byte) [][]byte {
 		return nil
 	}
 	return [][]byte{joinedValues, joinedLongest}
+}
+
+// The joins above hold a secret only when its pieces go out in order and
+// alone. A receiver needs neither: pieces numbered, sent last first, or
+// each amid other text (a shell command, a sentence) are put together
+// all the same. So the session also counts which characters of each
+// known secret have left in runs of at least eight (fingerprint.Grams),
+// to any destination not internal, in any order: once most of a secret
+// has, the call that completes it carries the secret. Found by a red
+// team (RT3-3..5).
+
+// coverShare is the share of a secret's characters that, sent in runs,
+// counts as the secret sent: the few left out are guessed, or brute
+// forced, by whoever holds the rest.
+const coverNum, coverDen = 3, 4
+
+// maxCovered bounds the secrets whose sent characters a session counts.
+const maxCovered = 256
+
+// sentPieces adds the runs of known secrets that text holds to what the
+// session sent out, and returns the secrets most of whose characters have
+// now left that way. A secret the call carries whole (whole) is not
+// counted: that call is judged for it as it is, and if it is stopped,
+// its characters did not leave.
+func (s *Session) sentPieces(sec *fingerprint.SecretIndex, text []byte, whole []fingerprint.SecretMatch, b *budget.Budget) ([]fingerprint.SecretMatch, bool) {
+	hits, complete := sec.Grams(text, b)
+	hits = slices.DeleteFunc(hits, func(h fingerprint.GramHit) bool {
+		return slices.ContainsFunc(whole, func(m fingerprint.SecretMatch) bool {
+			return m.Secret == h.Secret && m.Encoding != fingerprint.EncFragment
+		})
+	})
+	if len(hits) == 0 {
+		return nil, complete
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.covered == nil {
+		s.covered = make(map[uint64][]uint64)
+	}
+	var out []fingerprint.SecretMatch
+	for _, h := range hits {
+		c, ok := s.covered[h.Secret]
+		if !ok {
+			if len(s.covered) >= maxCovered {
+				for k := range s.covered {
+					delete(s.covered, k)
+					break
+				}
+			}
+			c = make([]uint64, len(h.Covered))
+		}
+		n := 0
+		for i := range c {
+			c[i] |= h.Covered[i]
+			n += bits.OnesCount64(c[i])
+		}
+		s.covered[h.Secret] = c
+		if n*coverDen >= h.Len*coverNum {
+			out = append(out, fingerprint.SecretMatch{Secret: h.Secret, Label: h.Label, Encoding: fingerprint.EncPieces})
+		}
+	}
+	return out, complete
 }

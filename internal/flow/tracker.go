@@ -256,8 +256,11 @@ type Session struct {
 	// each destination lately (Payload).
 	seen    map[string]string
 	payload map[string][]sentPayload
-	// sent is what recent calls sent each destination (joinSent).
-	sent map[string]sentTail
+	// sent is what recent calls sent each destination (joinSent);
+	// covered, by known secret, which of its characters left in runs
+	// (sentPieces).
+	sent    map[string]sentTail
+	covered map[uint64][]uint64
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -815,6 +818,18 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			var hits []fingerprint.SecretMatch
 			hits, complete = sec.Find(j, b)
 			secretHits = append(secretHits, hits...)
+		}
+		if complete && dest.Class != classify.Internal {
+			// Runs of a secret sent over calls, in any order and amid
+			// anything (split.go); a secret found whole is reported once.
+			text := []byte(Text(args, 1<<20) + "\n" + Text(extra, 1<<20))
+			var pieces []fingerprint.SecretMatch
+			pieces, complete = s.sentPieces(sec, text, secretHits, b)
+			for _, p := range pieces {
+				if !slices.ContainsFunc(secretHits, func(h fingerprint.SecretMatch) bool { return h.Secret == p.Secret }) {
+					secretHits = append(secretHits, p)
+				}
+			}
 		}
 		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
 			// As far as the detector reads (Text's limit): the canonical
