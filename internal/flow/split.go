@@ -3,9 +3,7 @@ package flow
 import (
 	"bytes"
 	"math/bits"
-	"slices"
 
-	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 )
 
@@ -71,64 +69,63 @@ func (s *Session) joinSent(server string, args []byte) [][]byte {
 	return [][]byte{joinedValues, joinedLongest}
 }
 
-// The joins above hold a secret only when its pieces go out in order and
-// alone. A receiver needs neither: pieces numbered, sent last first, or
-// each amid other text (a shell command, a sentence) are put together
-// all the same. So the session also counts which characters of each
-// known secret have left in runs of at least eight (fingerprint.Grams),
-// to any destination not internal, in any order: once most of a secret
-// has, the call that completes it carries the secret. Found by a red
-// team (RT3-3..5).
+// The joins above find a secret the detector knows by its shape when its
+// pieces go out in order. A secret the session knows (read from a file,
+// an environment, a result) is pieced together in any order and amid any
+// text: each call's runs of it (fingerprint.Cover) are added up, and once
+// most of it has left for destinations that are not internal, the call
+// that completed it is the secret leaving.
 
-// coverShare is the share of a secret's characters that, sent in runs,
-// counts as the secret sent: the few left out are guessed, or brute
-// forced, by whoever holds the rest.
-const coverNum, coverDen = 3, 4
+// EncPieces names a known secret most of which the session's calls sent
+// out between them, a few characters each.
+const EncPieces fingerprint.Encoding = "pieces"
 
-// maxCovered bounds the secrets whose sent characters a session counts.
-const maxCovered = 256
+// maxCovered bounds the secrets whose sent parts a session tracks.
+const maxCovered = 32
 
-// sentPieces adds the runs of known secrets that text holds to what the
-// session sent out, and returns the secrets most of whose characters have
-// now left that way. A secret the call carries whole (whole) is not
-// counted: that call is judged for it as it is, and if it is stopped,
-// its characters did not leave.
-func (s *Session) sentPieces(sec *fingerprint.SecretIndex, text []byte, whole []fingerprint.SecretMatch, b *budget.Budget) ([]fingerprint.SecretMatch, bool) {
-	hits, complete := sec.Grams(text, b)
-	hits = slices.DeleteFunc(hits, func(h fingerprint.GramHit) bool {
-		return slices.ContainsFunc(whole, func(m fingerprint.SecretMatch) bool {
-			return m.Secret == h.Secret && m.Encoding != fingerprint.EncFragment
-		})
-	})
-	if len(hits) == 0 {
-		return nil, complete
+// coverage is which characters of a secret's canonical form have left.
+type coverage struct {
+	sent []uint64 // a bit per character
+	n    int      // bits set
+}
+
+// piecedTogether adds covers, what one call to a destination that is not
+// internal sends of the session's known secrets, to what earlier calls
+// sent, and returns the secrets of which most has now left.
+func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.SecretMatch {
+	if len(covers) == 0 {
+		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.covered == nil {
-		s.covered = make(map[uint64][]uint64)
+		s.covered = make(map[uint64]*coverage)
 	}
 	var out []fingerprint.SecretMatch
-	for _, h := range hits {
-		c, ok := s.covered[h.Secret]
-		if !ok {
+	for _, c := range covers {
+		cv := s.covered[c.Secret]
+		if cv == nil {
 			if len(s.covered) >= maxCovered {
 				for k := range s.covered {
 					delete(s.covered, k)
 					break
 				}
 			}
-			c = make([]uint64, len(h.Covered))
+			cv = &coverage{sent: make([]uint64, (c.Len+63)/64)}
+			s.covered[c.Secret] = cv
 		}
-		n := 0
-		for i := range c {
-			c[i] |= h.Covered[i]
-			n += bits.OnesCount64(c[i])
+		for _, at := range c.At {
+			for i := at; i < min(at+fingerprint.CoverGram, c.Len, 64*len(cv.sent)); i++ {
+				cv.sent[i/64] |= 1 << (i % 64)
+			}
 		}
-		s.covered[h.Secret] = c
-		if n*coverDen >= h.Len*coverNum {
-			out = append(out, fingerprint.SecretMatch{Secret: h.Secret, Label: h.Label, Encoding: fingerprint.EncPieces})
+		cv.n = 0
+		for _, w := range cv.sent {
+			cv.n += bits.OnesCount64(w)
+		}
+		if cv.n >= max(fingerprint.CoverMinLength, (2*c.Len+2)/3) {
+			out = append(out, fingerprint.SecretMatch{Secret: c.Secret, Label: c.Label, Encoding: EncPieces})
 		}
 	}
-	return out, complete
+	return out
 }

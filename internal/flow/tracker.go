@@ -257,10 +257,9 @@ type Session struct {
 	seen    map[string]string
 	payload map[string][]sentPayload
 	// sent is what recent calls sent each destination (joinSent);
-	// covered, by known secret, which of its characters left in runs
-	// (sentPieces).
+	// covered what they sent of each known secret (piecedTogether).
 	sent    map[string]sentTail
-	covered map[uint64][]uint64
+	covered map[uint64]*coverage
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -521,7 +520,7 @@ func (s *Session) scan(o *Origin, text string) {
 			s.secrets.Add(o.ID, f.Type, v, o.Class == classify.External)
 			// Its canonical form too, found in the arguments' canonical
 			// views whatever case, separators or spacing it is sent in.
-			if c := canonical([]byte(v)); len(c) >= minCanonical && string(c) != v {
+			if c := fingerprint.Canonical([]byte(v)); len(c) >= minCanonical && string(c) != v {
 				s.secrets.Add(o.ID, f.Type, string(c), o.Class == classify.External)
 			}
 		}
@@ -712,21 +711,6 @@ const canonicalLimit = 256 << 10
 // turn up in the letters of ordinary text by chance.
 const minCanonical = 16
 
-// canonical is b with everything but ASCII letters and digits dropped and
-// letters lower-cased.
-func canonical(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			out = append(out, c)
-		case c >= 'A' && c <= 'Z':
-			out = append(out, c+'a'-'A')
-		}
-	}
-	return out
-}
-
 // EncodedHostname is the secret type of data encoded into the labels of a
 // host name (hostexfil).
 const EncodedHostname = "encoded_hostname"
@@ -819,22 +803,10 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			hits, complete = sec.Find(j, b)
 			secretHits = append(secretHits, hits...)
 		}
-		if complete && dest.Class != classify.Internal {
-			// Runs of a secret sent over calls, in any order and amid
-			// anything (split.go); a secret found whole is reported once.
-			text := []byte(Text(args, 1<<20) + "\n" + Text(extra, 1<<20))
-			var pieces []fingerprint.SecretMatch
-			pieces, complete = s.sentPieces(sec, text, secretHits, b)
-			for _, p := range pieces {
-				if !slices.ContainsFunc(secretHits, func(h fingerprint.SecretMatch) bool { return h.Secret == p.Secret }) {
-					secretHits = append(secretHits, p)
-				}
-			}
-		}
 		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
-			c := canonical(v[:min(len(v), canonicalLimit)])
+			c := fingerprint.Canonical(v[:min(len(v), canonicalLimit)])
 			if !complete || len(c) < minCanonical {
 				continue
 			}
@@ -845,6 +817,14 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				secretHits = append(secretHits, h)
 			}
 		}
+	}
+	if complete && sec != nil && dest.Class != classify.Internal {
+		// A known secret sent a few characters per call, in any order.
+		c := fingerprint.Canonical(args[:min(len(args), canonicalLimit)])
+		c = append(c, fingerprint.Canonical(extra[:min(len(extra), canonicalLimit)])...)
+		var covers []fingerprint.Cover
+		covers, complete = sec.Cover(c, b)
+		secretHits = append(secretHits, s.piecedTogether(covers)...)
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match
