@@ -66,31 +66,6 @@ func TestRT3SplitPieceBeforeProse(t *testing.T) {
 	}
 }
 
-// RT3-6: flowd killed (SIGKILL, as a script the agent wrote can do; the
-// hook denies all but reads then, errDead). A shim to an external server
-// reads the socket left behind as "unreachable", not as killed, and under
-// the default fail_mode passes the key to slack until a flowd answers
-// again: the in-flight call too, and every call while a background loop
-// keeps killing the flowd the shim autostarts (once per 10 s).
-func TestRT3KilledFlowdShimFailsOpen(t *testing.T) {
-	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
-	f := startFlowdConfig(t, "")
-	p := startProc(t, f.shim(bins.testserver, "--name", "slack"))
-	handshake(t, p)
-	call := func(id int, msg string) string {
-		_, err := p.stdin.Write([]byte(echoCall(id, msg)))
-		require.NoError(t, err)
-		return p.readLine(t, 60*time.Second)
-	}
-	msg := "aws_secret_access_key = " + secret
-	require.Contains(t, call(1, msg), "flowd blocked", "control: flowd running blocks the key")
-	require.NoError(t, f.cmd.Process.Kill())
-	p.stderr.waitFor(t, "lost connection to flowd", hangBound)
-	if line := call(2, msg); strings.Contains(line, secret) {
-		t.Errorf("flowd killed: the key reached slack: %.200s\nshim: %s", line, p.stderr.String())
-	}
-}
-
 // RT3-7: Gemini CLI's other ways out, after a read_file of .env: every one
 // must be denied.
 func TestRT3GeminiOtherSinks(t *testing.T) {
