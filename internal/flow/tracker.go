@@ -824,6 +824,15 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 		c = append(c, fingerprint.Canonical(extra[:min(len(extra), canonicalLimit)])...)
 		var covers []fingerprint.Cover
 		covers, complete = sec.Cover(c, b)
+		// A secret the call carries whole is judged for that: its runs
+		// are not added up, since a call stopped for it sent nothing,
+		// and counting them would make every later call holding a few
+		// of its characters (a word the key shares) carry it.
+		covers = slices.DeleteFunc(covers, func(cv fingerprint.Cover) bool {
+			return slices.ContainsFunc(secretHits, func(h fingerprint.SecretMatch) bool {
+				return h.Secret == cv.Secret && h.Encoding != fingerprint.EncFragment
+			})
+		})
 		secretHits = append(secretHits, s.piecedTogether(covers)...)
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
