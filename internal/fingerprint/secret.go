@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -428,7 +427,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 		if bytes.IndexByte(v, '\\') < 0 {
 			break
 		}
-		v = jsonUnescape(v)
+		v = jsontext.Lenient(make([]byte, 0, len(v)), v)
 		if !search(view{text: v, enc: EncJSON}) {
 			return out, false
 		}
@@ -645,37 +644,6 @@ func appendHex(dst, run []byte) []byte {
 
 // maxUnescape bounds how many layers of JSON escaping Find undoes.
 const maxUnescape = 3
-
-// jsonUnescape decodes backslash escapes wherever they are, leaving
-// anything that is not a valid escape as it is.
-func jsonUnescape(s []byte) []byte {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		if s[i] != '\\' {
-			out = append(out, s[i])
-			i++
-			continue
-		}
-		r, n := unescape(s[i:])
-		if n == 2 {
-			switch s[i+1] {
-			case 'n':
-				r = '\n'
-			case 'r':
-				r = '\r'
-			case 't':
-				r = '\t'
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			}
-		}
-		out = utf8.AppendRune(out, r)
-		i += n
-	}
-	return out
-}
 
 func dropSpace(s []byte) []byte {
 	out := make([]byte, 0, len(s))
