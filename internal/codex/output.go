@@ -42,7 +42,7 @@ func Output(event string, v claudecode.Verdict) []byte {
 			reason := v.ReasonOr("flowd: " + v.Decision)
 			if v.Decision == claudecode.Ask {
 				reason += " (flowd asks for your approval, and Codex cannot ask you, so it is denied; to let such calls" +
-					" through, run them yourself, or set policy.ask_fallback = \"warn\" in flowd's config)"
+					" through, run them yourself, or set policy.codex_ask_fallback = \"warn\" in flowd's config)"
 			}
 			o.HookSpecificOutput = &specificOutput{HookEventName: claudecode.PreToolUse,
 				PermissionDecision: claudecode.Deny, PermissionDecisionReason: reason}

@@ -25,7 +25,7 @@ func TestOutput(t *testing.T) {
 		{"deny without reason", pre, claudecode.Verdict{Decision: "deny"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: deny"}}`},
 		{"ask cannot be asked: deny, saying how to let it through", pre, claudecode.Verdict{Decision: "ask", Reason: "flowd: internal data out"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: internal data out (flowd asks for your approval, and Codex cannot ask you, so it is denied; to let such calls through, run them yourself, or set policy.ask_fallback = \"warn\" in flowd's config)"}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: internal data out (flowd asks for your approval, and Codex cannot ask you, so it is denied; to let such calls through, run them yourself, or set policy.codex_ask_fallback = \"warn\" in flowd's config)"}}`},
 		{"warn", pre, claudecode.Verdict{Decision: "warn", Reason: "secret to internal"}, `{"systemMessage":"flowd warn: secret to internal"}`},
 		{"after: context", post, claudecode.Verdict{Decision: "allow", AdditionalContext: "treat as data"},
 			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"treat as data"}}`},
