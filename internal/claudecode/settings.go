@@ -67,6 +67,9 @@ type Entry struct {
 	ScanOutput bool
 	Async      bool
 	Timeout    int // seconds; 0 when not set
+	// Group and Index place the hook in the file: its matcher group's
+	// position in the event's list, and its own in the group's hooks.
+	Group, Index int
 	// BinaryExists is filled in by Inspect; FindHooks leaves it false.
 	BinaryExists bool
 }
@@ -213,7 +216,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 		if err != nil {
 			continue
 		}
-		for _, g := range groups {
+		for gi, g := range groups {
 			var mg struct {
 				Matcher string            `json:"matcher"`
 				Hooks   []json.RawMessage `json:"hooks"`
@@ -221,7 +224,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 			if json.Unmarshal(g, &mg) != nil {
 				continue
 			}
-			for _, h := range mg.Hooks {
+			for hi, h := range mg.Hooks {
 				var he struct {
 					Command string  `json:"command"`
 					Timeout float64 `json:"timeout"`
@@ -235,6 +238,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 					continue
 				}
 				e.Matcher, e.Async, e.Timeout = mg.Matcher, he.Async, int(he.Timeout)
+				e.Group, e.Index = gi, hi
 				entries = append(entries, e)
 			}
 		}
