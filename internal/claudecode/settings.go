@@ -81,9 +81,11 @@ type hookEntry struct {
 	Async   bool   `json:"async,omitempty"`
 }
 
+// matcherGroup is a group of hooks in the shape every agent here copies
+// from Claude Code; each agent's hook entry has its own fields.
 type matcherGroup struct {
-	Matcher string      `json:"matcher"`
-	Hooks   []hookEntry `json:"hooks"`
+	Matcher string `json:"matcher"`
+	Hooks   []any  `json:"hooks"`
 }
 
 func group(o HookOptions, event string) json.RawMessage {
@@ -93,7 +95,7 @@ func group(o HookOptions, event string) json.RawMessage {
 	}
 	h := hookEntry{Type: "command", Command: Command(o, event), Timeout: timeout,
 		Async: o.AsyncPost && event != PreToolUse && !(o.ScanOutput && event == PostToolUse)}
-	return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
+	return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []any{h}})
 }
 
 // AddHooks returns settings with flowd's hooks for every event in Events.

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 )
@@ -44,14 +43,10 @@ func TestOutput(t *testing.T) {
 				assert.Nil(t, out)
 				return
 			}
-			assert.JSONEq(t, tt.want, string(out))
-			assert.Equal(t, byte('\n'), out[len(out)-1])
+			assert.Equal(t, tt.want+"\n", string(out), "byte for byte")
 			assert.NotContains(t, string(out), `"allow"`)
 			assert.NotContains(t, string(out), `"ask"`)
 			assert.NotContains(t, string(out), "updated")
 		})
 	}
-	var fo map[string]string
-	require.NoError(t, json.Unmarshal(FailedOpen(pre, "flowd is unreachable"), &fo))
-	assert.Equal(t, "flowd could not check this PreToolUse call (flowd is unreachable); it goes on unchecked (fail-open)", fo["systemMessage"])
 }
