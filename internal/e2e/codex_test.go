@@ -166,13 +166,10 @@ type codexOut struct {
 func runCodex(t *testing.T, r codexRun) codexOut {
 	t.Helper()
 	codex, node := codexCLI(t), nodeBin(t)
-	tmp := t.TempDir()
-	home, codexHome, proj := filepath.Join(tmp, "home"), filepath.Join(tmp, "codex-home"), filepath.Join(tmp, "proj")
+	tmp, home, proj := agentDirs(t, []byte(agentEnv))
+	codexHome := filepath.Join(tmp, "codex-home")
+	require.NoError(t, os.Mkdir(codexHome, 0o700))
 	o := codexOut{memory: filepath.Join(tmp, "memory.jsonl")}
-	for _, d := range []string{home, codexHome, proj} {
-		require.NoError(t, os.MkdirAll(d, 0o700))
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(proj, ".env.local"), []byte(agentEnv), 0o600))
 	config := fmt.Sprintf("model = \"gpt-5.1-codex\"\nmodel_provider = \"mock\"\n[model_providers.mock]\nname = \"mock\"\n"+
 		"base_url = %q\nwire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\nrequest_max_retries = 0\nstream_max_retries = 0\n", r.api.URL+"/v1")
 	if r.mcp {
@@ -187,12 +184,7 @@ func runCodex(t *testing.T, r codexRun) codexOut {
 	require.NoError(t, os.WriteFile(configPath, []byte(config), 0o600))
 	env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MOCK_API_KEY=test", "FLOWD_SOCKET=" + r.socket,
 		"FLOWD_HOOK_TIMEOUT=1m", "OPENAI_API_KEY="}
-	if r.mcp {
-		_, stderr, code := runTool(t, tmp, hangBound, []string{bins.shim, "wrap", "--client", "codex", "--config", configPath}, env...)
-		require.Equal(t, 0, code, "shim wrap: %s", stderr)
-	}
-	_, stderr, code := runTool(t, proj, hangBound, []string{bins.hook, "install", "--agent", "codex", "--scope", "user"}, env...)
-	require.Equal(t, 0, code, "hook install: %s", stderr)
+	protectAgent(t, tmp, "codex", "codex", configPath, r.mcp, env...)
 	argv := []string{node, codex, "exec", "--skip-git-repo-check", "--sandbox", "danger-full-access"}
 	if r.trustHooks {
 		// codex exec cannot show the prompt.
