@@ -110,6 +110,10 @@ type Call struct {
 	Sources  []string
 	// CanAsk is whether the agent can ask its user (hook mode).
 	CanAsk bool
+	// AskFallback, when set, replaces Rules.AskFallback for this call: the
+	// setting named AskFallbackKey, of an agent that cannot ask.
+	AskFallback    Action
+	AskFallbackKey string
 	// Tainted is whether the session has received content flagged as
 	// prompt injection from an external or unknown source; TaintReason
 	// says what.
@@ -432,6 +436,11 @@ func raise(a Action) Action {
 // final turns Ask into AskFallback where nobody can be asked.
 func (r Rules) final(d Decision, c Call) Decision {
 	if d.Action != Ask || c.CanAsk {
+		return d
+	}
+	if c.AskFallback != "" {
+		d.Action = c.AskFallback
+		d.Reason += fmt.Sprintf(" (ask → %s: the agent cannot ask its user; %s decides)", c.AskFallback, c.AskFallbackKey)
 		return d
 	}
 	fb := r.AskFallback

@@ -70,6 +70,17 @@ func TestDecide(t *testing.T) {
 	deny := rules
 	deny.AskFallback = Deny
 	assert.Equal(t, Deny, deny.Decide(Call{Server: "slack", External: true, FlowType: "internal→external"}).Action)
+
+	// An agent's own fallback wins over the rules' either way, and the
+	// reason names the setting that decided.
+	out := Call{Server: "slack", External: true, FlowType: "internal→external", AskFallback: Deny, AskFallbackKey: "policy.codex_ask_fallback"}
+	d := rules.Decide(out)
+	assert.Equal(t, Deny, d.Action, "rules fall back to warn, the agent's setting to deny")
+	assert.Contains(t, d.Reason, "ask → deny: the agent cannot ask its user; policy.codex_ask_fallback decides")
+	out.AskFallback = Warn
+	assert.Equal(t, Warn, deny.Decide(out).Action)
+	out.CanAsk = true
+	assert.Equal(t, Ask, deny.Decide(out).Action, "an agent that can ask is asked")
 }
 
 func TestDecideTainted(t *testing.T) {
