@@ -41,6 +41,12 @@ func TestGeneralise(t *testing.T) {
 		// outside parties, tool definitions (detect4)
 		{"detect4-tune.json", 95, 0, 95},
 		{"detect4-report.json", 80, 0, 75},
+		// carriers (YAML, JSON, CSV, HTML, markdown), noise, polite
+		// requests for access, automated readers, decode-and-follow,
+		// business mail about sending things; tools poisoned in title,
+		// annotations, enums, defaults, examples (inject5)
+		{"inject5-tune.json", 0, 0, 1},
+		{"inject5-report.json", 0, 0, 1},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.file)
