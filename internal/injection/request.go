@@ -87,6 +87,9 @@ var (
 	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
+		// The same without a determiner, opening a sentence: "Agents
+		// handling this config: …".
+		`|(?:^|[.!?\n;]\s*)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
 		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
@@ -260,7 +263,7 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 	eachWord(s, func(i, j int) {
 		w := s[i:j]
 		tv, isTool := tools.verb(w)
-		if reqVerbs[w] || isTool || thirdPerson[w] {
+		if (reqVerbs[w] || isTool || thirdPerson[w]) && !stated(s, i, thirdPerson[w] || isTool && w != tv) {
 			vs = append(vs, verb{[]int{i, j}, tv})
 		}
 	})
@@ -283,6 +286,77 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 	last := vs[len(vs)-1]
 	return last.at, last.tool, false
 }
+
+// stated reports whether the verb at i in s (lower case) says what
+// someone does or will do ("Priya will email the sheet to…", "our
+// accountant is going to send…", "Marco shares the deck with…") rather
+// than asking the reader to do it: a subject other than the reader or a
+// machine stands before it, with an auxiliary ("will", "is going to") or
+// in the third person (third). A request has no subject ("Send…"), or
+// the reader's ("you will send…", "could you send…", "I need you to
+// send…"), or a machine's ("the assistant will now forward…").
+func stated(s string, i int, third bool) bool {
+	ws := lastWords(s[:i], 6)
+	n := len(ws)
+	at := func(k int) string { // k-th word back from the verb, 1-based
+		if k > n {
+			return ""
+		}
+		return ws[n-k]
+	}
+	k := 1
+	for statedSkip[at(k)] {
+		k++
+	}
+	switch {
+	case third:
+		// "…a pull request that adds…" is a request's relative clause.
+		if relPronoun[at(k)] {
+			return false
+		}
+	case futureAux[at(k)]:
+		k++
+	case at(k) == "to" && toAux[at(k+1)]:
+		// "is going to send", "agreed to send"; "I need you to send" has
+		// the reader before "to" and is a request.
+		k += 2
+		if at(k) == "about" {
+			k++
+		}
+	default:
+		return false
+	}
+	for statedSkip[at(k)] || beAux[at(k)] {
+		k++
+	}
+	subj := at(k)
+	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj)
+}
+
+// lastWords returns the last n words of s (letters only: "i'll" is "i",
+// "ll"), stopping at a clause's end.
+func lastWords(s string, n int) []string {
+	if k := strings.LastIndexAny(s, ",:;()\n"); k >= 0 {
+		s = s[k+1:]
+	}
+	var ws []string
+	eachWord(s, func(i, j int) { ws = append(ws, s[i:j]) })
+	if len(ws) > n {
+		ws = ws[len(ws)-n:]
+	}
+	return ws
+}
+
+var (
+	futureAux = wordSet(`will ll shall would d won`)
+	// toAux head an infinitive whose subject is the sentence's: "is going
+	// to", "plans to", "agreed to".
+	toAux         = wordSet(`going plans plan planning intends intend agreed promised offered about wants want scheduled expected supposed`)
+	beAux         = wordSet(`is are am was were s re m has have had`)
+	statedSkip    = wordSet(`also then now soon probably still later just already please kindly`)
+	relPronoun    = wordSet(`that which who`)
+	readerSubject = wordSet(`you u ye yourself`)
+)
 
 // thirdPerson are request verbs that a relative clause puts in the third
 // person ("open a pull request that adds…") and that are not also common
@@ -333,7 +407,9 @@ func recipientAfter(s string, from int) bool {
 		return hasCJK(s) && reqRecipientRe.MatchString(s)
 	}
 	for _, m := range reqRecipientRe.FindAllStringIndex(rest, 4) {
-		if reqToRe.MatchString(s[from : from+m[0]+1]) {
+		// An address right after the verb is its object ("invite
+		// x@y.z", "cc x@y.z"); after a preposition, where it goes.
+		if strings.Trim(rest[:m[0]], " '\"(<") == "" || reqToRe.MatchString(s[from:from+m[0]+1]) {
 			return true
 		}
 	}
