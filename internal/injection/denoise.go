@@ -16,6 +16,7 @@ var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instruc
 	directions rules system prompt assistant send forward share reveal delete transfer password passwords
 	credentials contacts the all and user users your you to of with without telling always copy note notes secret
 	secrets key keys email emails files message messages mention admin access tell above now new instead print
+	grant give invite account
 	instrucciones anteriores anweisungen istruzioni precedenti consignes`)
 
 // typoTargets are the words a typo is corrected to: long enough that one

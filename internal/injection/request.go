@@ -86,6 +86,8 @@ var (
 	// AI should never…" talks about one.
 	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
+		// A header naming the machine: "To the bot: …", "For AI agents: …".
+		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		// The same without a determiner, opening a sentence: "Agents
 		// handling this config: …".
@@ -575,7 +577,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)((?:[\p{L}'’]+\s+){0,2})((?:assist|asist|asysten|ассистент|асистент)\p{L}*)\s*[,:]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)[¡¿]?((?:[\p{L}'’]+\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*)\s*[,:!]`)
 
 // helpNoun: the word is help given ("assistance", "asistencia",
 // "assistenza"), not a helper.
