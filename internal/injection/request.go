@@ -52,7 +52,8 @@ var (
 		أرسل ارسل شارك امنح أضف
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
 		переведи переведите`)
-	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込"}
+	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込",
+		"보내", "전달", "공유", "송금", "이체", "부여", "추가"}
 
 	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}`)
 
@@ -78,7 +79,8 @@ var (
 	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
-		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先"}
+		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先",
+		"사용자", "비밀번호", "연락처", "파일", "계정", "메일"}
 
 	// A machine addressed, not described: "AI assistant:", "Dear AI",
 	// "note for the agent", "whichever assistant reads this", "you, the
@@ -99,7 +101,7 @@ var (
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
-		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]`)
+		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능`)
 
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで`)
 )
@@ -419,6 +421,15 @@ func recipientAfter(s string, from int) bool {
 	if m := reqHandleRe.FindStringIndex(rest); m != nil && m[0] < 40 {
 		return true
 	}
+	// A verb that ends its clause (German and Dutch put it last: "… mit
+	// x@y.z teilen?") has its recipient before it.
+	if strings.Trim(rest, " ?!.,;:)'\"") == "" {
+		for _, m := range reqRecipientRe.FindAllStringIndex(s[:from], 4) {
+			if reqToRe.MatchString(s[max(0, m[0]-6) : m[0]+1]) {
+				return true
+			}
+		}
+	}
 	return hasCJK(s) && reqRecipientRe.MatchString(s)
 }
 
@@ -525,7 +536,7 @@ var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		asistente assistente assistent automated automatic whoever`)
 	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "アシスタント"}
+		"ассистент", "асистент", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "에이전트"}
 )
 
 // eachWord calls fn with the bounds of each word of s (letters, and
@@ -552,11 +563,12 @@ func eachWord(s string, fn func(i, j int)) {
 	}
 }
 
-// hasCJK: s holds a character of the CJK blocks (UTF-8 lead bytes E3-E9:
-// kana, ideographs).
+// hasCJK: s holds a character of the CJK blocks or Hangul (UTF-8 lead
+// bytes E3-E9: kana, ideographs; EA-ED: Hangul syllables), languages that
+// put the recipient before the verb.
 func hasCJK(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0xE3 && s[i] <= 0xE9 {
+		if s[i] >= 0xE3 && s[i] <= 0xED {
 			return true
 		}
 	}
@@ -577,7 +589,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)[¡¿]?((?:[\p{L}'’]+\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*)\s*[,:!]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-]+\s*)?[¡¿]?((?:[\p{L}'’]+\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot)\s*[,:!]`)
 
 // helpNoun: the word is help given ("assistance", "asistencia",
 // "assistenza"), not a helper.

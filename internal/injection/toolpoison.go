@@ -350,8 +350,9 @@ func camelSpaced(s string) string {
 }
 
 // usageOrder: the priority claim at m is the order of a workflow ("call
-// this first to list the file names"), not a claim over other tools: a
-// "first" with its purpose after it, without "always" or "any other".
+// this first to list the file names", "call this first, then run_query"),
+// not a claim over other tools: a "first" with its purpose or its next
+// step after it, without "always" or "any other".
 func usageOrder(t string, m []int) bool {
 	claim := strings.ToLower(t[m[0]:m[1]])
 	if !strings.HasSuffix(claim, "first") || strings.HasPrefix(claim, "always") || strings.Contains(claim, "other") {
@@ -360,7 +361,7 @@ func usageOrder(t string, m []int) bool {
 	return purposeRe.MatchString(t[m[1]:])
 }
 
-var purposeRe = regexp.MustCompile(`(?i)^,?\s+(?:to|so\s+(?:that\s+)?you\s+can|in\s+order\s+to)\s+\p{L}+`)
+var purposeRe = regexp.MustCompile(`(?i)^(?:,?\s+(?:to|so\s+(?:that\s+)?you\s+can|in\s+order\s+to)\s+\p{L}+|\s*[,;]?\s*(?:and\s+)?then\s+\p{L}+)`)
 
 // templatedURL: a value the model would send as it stands (a default, an
 // example, a constant) is a link with a placeholder for the session's
