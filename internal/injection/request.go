@@ -80,7 +80,7 @@ var (
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
 		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先",
-		"사용자", "비밀번호", "연락처", "파일", "계정", "메일"}
+		"사용자", "비밀번호", "연락처", "파일", "계정", "메일", "المستخدم", "مرور", "ملفات", "جهات الاتصال"}
 
 	// A machine addressed, not described: "AI assistant:", "Dear AI",
 	// "note for the agent", "whichever assistant reads this", "you, the
@@ -205,7 +205,7 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 			return 0, nil, ""
 		}
 		ctx := strings.ToLower(t[max(0, a-160):b])
-		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx) {
+		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
@@ -398,7 +398,7 @@ func humanRoleAfterMachine(s string) bool { return humanRoleRe.MatchString(s) }
 var humanRoleRe = regexp.MustCompile(`\b(?:ai|llm|model|chatbot|agent|assistant)s?\s+(?:developers?|engineers?|researchers?|users?|vendors?|providers?|companies|company|teams?|builders?|practitioners?|enthusiasts?|startups?|students?|experts?|product\s+managers?|designers?)\b`)
 
 // reqToRe is the preposition that sends to a recipient.
-var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для)(?:$|[^\p{L}])|给|到|に|へ`)
+var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для|إلى|الى)(?:$|[^\p{L}])|给|到|に|へ`)
 
 // recipientAfter reports whether a recipient follows the verb at from,
 // introduced by a preposition ("forward … to x@y.z"): an address in a
@@ -536,8 +536,27 @@ var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		asistente assistente assistent automated automatic whoever`)
 	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "에이전트"}
+		"ассистент", "асистент", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "에이전트",
+		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
+
+// unknownLanguage: s (lower case) is written in a language whose words
+// flowd does not know: letters beyond ASCII and none of the words English
+// and the languages of reqAddresseeRe build their sentences with. There a
+// machine named at all ("AI सहायक", "Trợ lý AI ơi", "أيها المساعد") is
+// taken as addressed, for want of the grammar to tell.
+func unknownLanguage(s string) bool {
+	if !nonASCII(s) {
+		return false
+	}
+	known := false
+	eachWord(s, func(i, j int) { known = known || knownFunctionWords[s[i:j]] })
+	return !known
+}
+
+var knownFunctionWords = wordSet(`the and to of is are you your please this that with for
+	der die das und ist sie bitte le la les et est vous pour el los las y es por para il che di è o os e um uma het een en
+	и в на не что это`)
 
 // eachWord calls fn with the bounds of each word of s (letters, and
 // hyphens inside one), up to 24 bytes long.

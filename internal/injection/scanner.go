@@ -172,10 +172,10 @@ var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": 
 // has no reason to keep something from the user, to have the model send
 // data to an address of its choosing, to tell it to set aside its
 // instructions or the user's request, to speak with a chat role's voice,
-// or to ask the model, by name, to send or share something with a
-// recipient. A clear match withholds the tool.
+// to ask the model, by name, to send or share something with a
+// recipient, or to hide an instruction from the user who reads it. A clear match withholds the tool.
 var toolPoison = map[string]float64{"conceal-from-user": 0.5, "exfiltration": 0.5, "instruction-override": 0.5,
-	"fake-role-tag": 0.5, "action-request": 0.6}
+	"fake-role-tag": 0.5, "action-request": 0.6, "hidden-comment": 0.5, "hidden-text": 0.5}
 
 func (s *Scanner) newState(ctx Context) *scanState {
 	// The engine is built at the first scan; building it must not count
