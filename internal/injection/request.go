@@ -205,7 +205,7 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 			return 0, nil, ""
 		}
 		ctx := strings.ToLower(t[max(0, a-160):b])
-		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s)) && !humanRoleAfterMachine(ctx) {
+		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
@@ -543,8 +543,10 @@ var (
 // unknownLanguage: s (lower case) is written in a language whose words
 // flowd does not know: letters beyond ASCII and none of the words English
 // and the languages of reqAddresseeRe build their sentences with. There a
-// machine named at all ("AI सहायक", "Trợ lý AI ơi", "أيها المساعد") is
-// taken as addressed, for want of the grammar to tell.
+// machine named and followed, within two words, by a comma or a colon
+// (machineCalledRe: "AI सहायक:", "Trợ lý AI ơi,", "أيها المساعد،") is
+// taken as called, for want of the grammar to tell; one named as a topic
+// ("Câu hỏi về AI xin gửi tới ai@…") is not.
 func unknownLanguage(s string) bool {
 	if !nonASCII(s) {
 		return false
@@ -553,6 +555,8 @@ func unknownLanguage(s string) bool {
 	eachWord(s, func(i, j int) { known = known || knownFunctionWords[s[i:j]] })
 	return !known
 }
+
+var machineCalledRe = regexp.MustCompile(`(?:(?:^|[^\p{L}\p{M}])(?:ai|ki|ia|llm|bot|chatbot|trợ\s+lý)|[\p{L}\p{M}]*(?:مساعد|دستیار|सहायक|ผู้ช่วย|עוזר|সহকারী)[\p{L}\p{M}]*)(?:\s+[\p{L}\p{M}]+){0,2}\s*[,:،、]`)
 
 var knownFunctionWords = wordSet(`the and to of is are you your please this that with for
 	der die das und ist sie bitte le la les et est vous pour el los las y es por para il che di è o os e um uma het een en
