@@ -171,7 +171,8 @@ type Call struct {
 	// arguments at the scanner's block threshold: text the call would
 	// plant where another model reads it. InjectionForAgents: the file
 	// written is one agents read as their instructions (CLAUDE.md,
-	// AGENTS.md, .cursorrules …), which asks; elsewhere it warns, since
+	// AGENTS.md, .cursorrules …) or lies where others read (/tmp, a
+	// shared folder), which asks; elsewhere it warns, since
 	// a security write-up or test fixture quotes attacks too.
 	Injection          string
 	InjectionForAgents bool
