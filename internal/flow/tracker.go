@@ -16,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/hostexfil"
+	"github.com/flowd-dev/flowd/internal/urlexfil"
 	"github.com/flowd-dev/flowd/internal/opaque"
 	"github.com/flowd-dev/flowd/internal/secrets"
 )
@@ -682,8 +683,8 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
-	// Hosts are host names in the arguments that carry encoded data, and
-	// why (EncodedHostname among Secrets).
+	// Hosts are host names and URLs in the arguments that carry encoded
+	// data, and why (EncodedHostname or EncodedURL among Secrets).
 	Hosts []string `json:"hosts,omitempty"`
 	// Unfinished: the check ran out of its budget before it read all of
 	// the arguments; what it found is all there is.
@@ -728,6 +729,10 @@ func canonical(b []byte) []byte {
 // host name (hostexfil).
 const EncodedHostname = "encoded_hostname"
 
+// EncodedURL is the secret type of data hidden in a URL's nested escapes
+// or in a random path segment (urlexfil).
+const EncodedURL = "encoded_url"
+
 // ForgottenSource names, among an analysis' sources, the results flowd
 // forgot to stay within its memory budget.
 const ForgottenSource = "results forgotten past flow.max_memory_bytes"
@@ -763,6 +768,18 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			var found []string
 			found, complete = scanText(s.t.detector, part, b)
 			argSecrets = append(argSecrets, found...)
+		}
+		// Keys with no name beside them, by form (typed tokens; in a
+		// view, a token inside binary data), where the rules found none.
+		for i, part := range append([][]byte{args, extra}, views...) {
+			if len(argSecrets) > 0 || !complete {
+				break
+			}
+			for _, f := range secrets.ScanBare(part[:min(len(part), canonicalLimit)], i >= 2) {
+				if !slices.Contains(argSecrets, f.Type) {
+					argSecrets = append(argSecrets, f.Type)
+				}
+			}
 		}
 	}
 	// A secret sent a piece per call is read in the join of the pieces
@@ -886,6 +903,16 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			if h, ok := hostexfil.Find(v); ok {
 				a.Secrets = append(a.Secrets, EncodedHostname)
 				a.Hosts = append(a.Hosts, h.Host+" ("+h.Why+")")
+				break
+			}
+		}
+		// Data hidden in a URL's escapes or path, as written (the views
+		// undo the escapes). A random segment that is a piece of something
+		// the session read is an id it was given, and a flow if anything.
+		for _, v := range [][]byte{args, extra} {
+			if u, ok := urlexfil.Find(v); ok && (u.Escaped || len(a.Edges) == 0) {
+				a.Secrets = append(a.Secrets, EncodedURL)
+				a.Hosts = append(a.Hosts, u.URL+" ("+u.Why+")")
 				break
 			}
 		}

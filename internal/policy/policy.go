@@ -194,6 +194,11 @@ type Call struct {
 // denies.
 var publicTypes = map[string]bool{"crypto_address": true}
 
+// guessedTypes are secret types found by a guess about intent rather than
+// by a value's form (a random path segment may be an id a service
+// minted): sending only these asks, too.
+var guessedTypes = map[string]bool{"encoded_url": true}
+
 // Decision is what to do with a call, and why.
 type Decision struct {
 	Action Action `json:"action"`
@@ -279,8 +284,8 @@ func (r Rules) decide(c Call) Decision {
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
 		a := r.SensitiveDataExternal
-		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] }) {
-			a = Ask // the user may mean to look the address up
+		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] && !guessedTypes[t] }) {
+			a = Ask // the user may mean to look the address up, or the id be one
 		}
 		return r.final(r.justified(r.tainted(Decision{Action: a, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
