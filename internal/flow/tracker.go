@@ -16,9 +16,9 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 	"github.com/flowd-dev/flowd/internal/hostexfil"
-	"github.com/flowd-dev/flowd/internal/urlexfil"
 	"github.com/flowd-dev/flowd/internal/opaque"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/urlexfil"
 )
 
 // SecretScanBytes is how much of a result's text is read for secrets
