@@ -471,7 +471,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // matching.
 func (s *Session) scan(o *Origin, text string) {
 	if o.Class == classify.Internal || o.Class == classify.Hybrid {
-		vs := shortValues(text)
+		vs := shortValues(text, false)
 		s.mu.Lock()
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
@@ -763,7 +763,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				continue
 			}
 			if i == 0 {
-				argValues = shortValues(Text(part, 1<<20))
+				argValues = shortValues(Text(part, 1<<20), true)
 			}
 			var found []string
 			found, complete = scanText(s.t.detector, part, b)
