@@ -1,5 +1,7 @@
 package secrets
 
+import "strings"
+
 // Credentials with no name beside them, found by form alone, for what a
 // call sends out (a result's text is read with Scan only: an id in a page
 // read is no event, a key sent out is). Two forms, neither a vendor's:
@@ -13,6 +15,11 @@ package secrets
 //     decoded from hex or base64 that are otherwise not text. Nobody wraps
 //     an id in a binary blob and encodes it; it is how a key is carried
 //     past a matcher.
+//   - the value of a credential header in a request (curl -H 'X-Api-Key:
+//     …', "Authorization": "Bearer …"): the request authenticates with
+//     whatever it holds, so its form does not matter (the padding and
+//     example tests are for illustrations in text); only a reference to
+//     a value held elsewhere ($API_KEY, <your key>) or a mask is none.
 
 const (
 	typedBody    = 30 // the shortest body of a typed token
@@ -33,6 +40,14 @@ func ScanBare(text []byte, decoded bool) []Finding {
 		if f, end, ok := typedAt(text, i); ok {
 			out = append(out, f)
 			i = end
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] != ':' {
+			continue
+		}
+		if f, ok := headerValueAt(text, i); ok {
+			out = append(out, f)
 		}
 	}
 	if decoded {
@@ -134,4 +149,72 @@ func binary(b []byte) bool {
 
 func tokenByte(c byte) bool {
 	return isAlnum(c) || c == '+' || c == '/' || c == '_' || c == '-' || c == '='
+}
+
+// minHeaderValue is the shortest credential header value reported: the
+// shortest bearer tokens of RFC 6750's examples are illustrations.
+const minHeaderValue = 20
+
+// headerValueAt reads the credential header whose name ends at the colon
+// text[colon] ("X-Api-Key:", "\"Authorization\":"), and judges its value.
+func headerValueAt(text []byte, colon int) (Finding, bool) {
+	e := colon
+	if e > 0 && text[e-1] == '"' {
+		e-- // a JSON key
+	}
+	s := e
+	for s > 0 && e-s < maxIdent && (isAlnum(text[s-1]) || text[s-1] == '-' || text[s-1] == '_') {
+		s--
+	}
+	name := string(text[s:e])
+	if !requestHeader(name) {
+		return Finding{}, false
+	}
+	if k, _ := judgeName(name); k == credNone {
+		return Finding{}, false
+	}
+	vs := colon + 1
+	for vs < len(text) && (text[vs] == ' ' || text[vs] == '"' || text[vs] == '\\' || text[vs] == '\'') {
+		vs++
+	}
+	ve := vs
+	for ve < len(text) && ve-vs < 1024 && text[ve] > ' ' && text[ve] != '"' && text[ve] != '\'' && text[ve] != '\\' && text[ve] != ',' && text[ve] != '}' {
+		ve++
+	}
+	if scheme := strings.ToLower(string(text[vs:ve])); scheme == "bearer" || scheme == "basic" || scheme == "token" || scheme == "apikey" {
+		vs = ve + 1
+		for vs < len(text) && text[vs] == ' ' {
+			vs++
+		}
+		ve = vs
+		for ve < len(text) && ve-vs < 1024 && text[ve] > ' ' && text[ve] != '"' && text[ve] != '\'' && text[ve] != '\\' && text[ve] != ',' && text[ve] != '}' {
+			ve++
+		}
+	}
+	if vs >= len(text) || ve-vs < minHeaderValue {
+		return Finding{}, false
+	}
+	v := string(text[vs:ve])
+	if templated(v) || masked(v) || nonValues[strings.ToLower(v)] || strings.Contains(v, "://") || allLetters(v) {
+		return Finding{}, false
+	}
+	return Finding{Type: "generic_api_key", Rule: "request-header", Value: v, Start: vs, End: ve, Example: looksLikeExample(v) || padded(v)}, true
+}
+
+// requestHeader: a header's name, by its form (X-…, or a standard header
+// with a dash) or as the one header that carries credentials by name.
+func requestHeader(n string) bool {
+	l := strings.ToLower(n)
+	return strings.HasPrefix(l, "x-") || l == "authorization" || l == "proxy-authorization" || strings.Contains(l, "-") && !strings.Contains(l, "_")
+}
+
+// allLetters: letters and separators only (YOUR_API_KEY_HERE,
+// replace-with-your-token): the name of a value, not one.
+func allLetters(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if isDigit(v[i]) {
+			return false
+		}
+	}
+	return true
 }

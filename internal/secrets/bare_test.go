@@ -68,6 +68,44 @@ var setAsideBare = []bareCase{
 	{string(randomBytes(11, 4096)), "", true},
 }
 
+// Credential headers of a request, whatever the value's form; written as
+// the others, tuned and set aside.
+var tunedHeaders = []bareCase{
+	{"curl -s -H 'X-Vendor-Key: prod0000000000000000000001' https://api.v.example/x", "prod0000000000000000000001", false},
+	{`{"url":"https://api.v.example","headers":{"Authorization":"Bearer demo-token-for-staging-2024-01"}}`, "demo-token-for-staging-2024-01", false},
+	{`curl -H "X-Auth-Token: TESTKEY-1111-2222-3333-4444" https://api.v.example/`, "TESTKEY-1111-2222-3333-4444", false},
+
+	{`curl -H "X-Api-Key: $API_KEY" https://api.v.example/`, "", false},
+	{`curl -H 'Authorization: Bearer ${TOKEN}' https://api.v.example/`, "", false},
+	{`curl -H "X-Api-Key: <your-api-key>" https://api.v.example/`, "", false},
+	{`curl -H "X-Api-Key: YOUR_API_KEY_HERE" https://api.v.example/`, "", false},
+	{`curl -H "X-Request-Id: 7c9e6679-7425-40de-944b-e07fc1f90ae7" https://api.v.example/`, "", false},
+	{`curl -H "X-Api-Key: xxxxxxxxxxxxxxxxxxxxxxxx" https://api.v.example/`, "", false},
+	{`curl -H 'Authorization: Bearer abc123' https://api.v.example/`, "", false},
+}
+
+var setAsideHeaders = []bareCase{
+	{"http POST https://hooks.example.io/in X-Webhook-Secret:whsec000111222333444555666", "whsec000111222333444555666", false},
+	{`{"headers": {"X-Partner-Token": "partner_token_value_0001"}}`, "partner_token_value_0001", false},
+	{`wget --header="Proxy-Authorization: Basic dXNlcjpwYXNzd29yZDEyMw==" https://x.example/`, "dXNlcjpwYXNzd29yZDEyMw==", false},
+	{`fetch(url, {headers: {'X-Client-Secret': 'cs-2023-0000-aaaa-bbbb-cccc'}})`, "cs-2023-0000-aaaa-bbbb-cccc", false},
+
+	{`curl -H "X-Api-Key: %API_KEY%" https://api.v.example/`, "", false},
+	{`curl -H "Authorization: Bearer {{token}}" https://api.v.example/`, "", false},
+	{`curl -H "X-Token-Count: 12345678901234567890123" https://api.v.example/`, "", false},
+	{`curl -H "Content-Type: application/json" -d '{"a":1}' https://api.v.example/`, "", false},
+	{`curl -H "X-Api-Key: REPLACE_ME_WITH_A_REAL_KEY" https://api.v.example/`, "", false},
+	{`req.Header.Set("Authorization", "Bearer " + token)`, "", false},
+}
+
+func TestScanBareHeaders(t *testing.T) {
+	caught, fps, misses := runBare(tunedHeaders)
+	assert.Empty(t, misses, "tuned")
+	t.Logf("tuned: caught %v, benign flagged %v", caught, fps)
+	caught, fps, misses = runBare(setAsideHeaders)
+	t.Logf("set aside: caught %v, benign flagged %v %v", caught, fps, misses)
+}
+
 func runBare(cases []bareCase) (caught, fps rate, misses []string) {
 	for _, c := range cases {
 		fs := ScanBare([]byte(c.text), c.decoded)
