@@ -240,28 +240,35 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 	if j < len(text) && isWordByte(text[j]) {
 		return first, shortValue{}, false
 	}
-	var b strings.Builder
+	// Counted before anything is built: most runs are words.
 	digits, letters := 0, 0
-	var ds []byte
 	for k := i; k < j; k++ {
-		c := text[k]
-		switch {
+		switch c := text[k]; {
 		case isDigit(c):
 			digits++
-			ds = append(ds, c)
 		case isUpper(c), isLower(c):
 			letters++
-			c &^= 0x20
-		default:
-			continue
 		}
-		b.WriteByte(c)
 	}
-	if b.Len() < 7 || b.Len() > 34 || digits < 5 || letters == 0 || common(string(ds)) {
+	if n := digits + letters; n < 7 || n > 34 || digits < 5 || letters == 0 {
 		// What followed the first group is read again on its own.
 		return first, shortValue{}, false
 	}
-	return j, shortValue{ValueID, b.String()}, true
+	b := make([]byte, 0, digits+letters)
+	ds := make([]byte, 0, digits)
+	for k := i; k < j; k++ {
+		switch c := text[k]; {
+		case isDigit(c):
+			ds = append(ds, c)
+			b = append(b, c)
+		case isUpper(c), isLower(c):
+			b = append(b, c&^0x20)
+		}
+	}
+	if common(string(ds)) {
+		return first, shortValue{}, false
+	}
+	return j, shortValue{ValueID, string(b)}, true
 }
 
 // streetTypes are the words that end a street's name, each mapped to one
@@ -288,9 +295,11 @@ func addressAt(text string, i int, sending bool) (int, shortValue, bool) {
 	if j-i > 5 || j >= len(text) || text[j] != ' ' {
 		return j, shortValue{}, false
 	}
-	canon := text[i:j]
+	// The words are found first and the canonical form built only for an
+	// address: most numbers in text are followed by other words.
+	var words [4][2]int
 	k := j
-	for words := 0; words < 4; words++ {
+	for n := 0; n < len(words); n++ {
 		for k < len(text) && text[k] == ' ' {
 			k++
 		}
@@ -301,14 +310,20 @@ func addressAt(text string, i int, sending bool) (int, shortValue, bool) {
 		if k == s || k < len(text) && isWordByte(text[k]) || !sending && !isUpper(text[s]) && !ordinal(text[s:k]) {
 			return j, shortValue{}, false
 		}
-		w := strings.ToLower(text[s:k])
-		if t, ok := streetTypes[w]; ok && words > 0 {
+		words[n] = [2]int{s, k}
+		if n == 0 || k-s > len("boulevard") {
+			continue
+		}
+		if t, ok := streetTypes[strings.ToLower(text[s:k])]; ok {
+			canon := text[i:j]
+			for _, w := range words[:n] {
+				canon += " " + strings.ToLower(text[w[0]:w[1]])
+			}
 			if k < len(text) && text[k] == '.' {
 				k++
 			}
 			return k, shortValue{ValueAddress, canon + " " + t}, true
 		}
-		canon += " " + w
 	}
 	return j, shortValue{}, false
 }

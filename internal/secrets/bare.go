@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Credentials with no name beside them, found by form alone, for what a
 // call sends out (a result's text is read with Scan only: an id in a page
@@ -166,11 +169,10 @@ func headerValueAt(text []byte, colon int) (Finding, bool) {
 	for s > 0 && e-s < maxIdent && (isAlnum(text[s-1]) || text[s-1] == '-' || text[s-1] == '_') {
 		s--
 	}
-	name := string(text[s:e])
-	if !requestHeader(name) {
+	if !requestHeader(text[s:e]) {
 		return Finding{}, false
 	}
-	if k, _ := judgeName(name); k == credNone {
+	if k, _ := judgeName(string(text[s:e])); k == credNone {
 		return Finding{}, false
 	}
 	vs := colon + 1
@@ -203,9 +205,16 @@ func headerValueAt(text []byte, colon int) (Finding, bool) {
 
 // requestHeader: a header's name, by its form (X-…, or a standard header
 // with a dash) or as the one header that carries credentials by name.
-func requestHeader(n string) bool {
-	l := strings.ToLower(n)
-	return strings.HasPrefix(l, "x-") || l == "authorization" || l == "proxy-authorization" || strings.Contains(l, "-") && !strings.Contains(l, "_")
+func requestHeader(n []byte) bool {
+	if len(n) < 3 {
+		return false
+	}
+	dash, under := false, false
+	for _, c := range n {
+		dash = dash || c == '-'
+		under = under || c == '_'
+	}
+	return dash && !under || bytes.EqualFold(n, []byte("authorization"))
 }
 
 // allLetters: letters and separators only (YOUR_API_KEY_HERE,

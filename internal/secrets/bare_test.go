@@ -147,3 +147,14 @@ func TestScanBareNeedsBinary(t *testing.T) {
 	assert.Empty(t, ScanBare([]byte(hex.EncodeToString([]byte(blob))), false))
 	assert.Empty(t, ScanBare([]byte(base64.StdEncoding.EncodeToString(randomBytes(23, 3000))), false))
 }
+
+// BenchmarkScanBare is the cost of the outbound-only forms on 256 KB of
+// everyday text (prose, JSON, headers and URLs), as a decoded view.
+func BenchmarkScanBare(b *testing.B) {
+	unit := `{"text":"The deploy of api_v2 finished; see https://ci.example.org/runs/8812/logs?page=2 and ask ops-team.", "headers": {"Content-Type": "application/json", "X-Request-Id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}` + "\n"
+	text := []byte(strings.Repeat(unit, (256<<10)/len(unit)+1)[:256<<10])
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		ScanBare(text, true)
+	}
+}

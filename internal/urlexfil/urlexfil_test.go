@@ -1,6 +1,7 @@
 package urlexfil
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,4 +53,14 @@ func TestLayers(t *testing.T) {
 	assert.Equal(t, 2, layers("a%2520b"))
 	assert.Equal(t, 4, layers("%25252541"))
 	assert.Equal(t, 0, layers("100%"), "a lone percent sign is no escape")
+}
+
+// BenchmarkFind is the cost on 256 KB of text with a URL every line.
+func BenchmarkFind(b *testing.B) {
+	unit := `{"text":"The deploy finished; see https://ci.example.org/runs/8812/logs?page=2&q=a%20b and ask ops."}` + "\n"
+	text := []byte(strings.Repeat(unit, (256<<10)/len(unit)+1)[:256<<10])
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Find(text)
+	}
 }
