@@ -32,10 +32,17 @@ const (
 	binaryNear   = 16 // how near the run the binary bytes must be
 )
 
-// ScanBare returns the typed tokens of text and, when decoded is set (text
-// is a decoded view of what is sent), the random runs inside binary data.
+// ScanBare returns the typed tokens and credential header values of text
+// as sent or, when decoded is set (text is a decoded view of what is
+// sent), the random runs inside binary data. The first two are not read
+// in views: a decoder's guesses make tokens of what was none (a form
+// decoder turns the '+' that ends a sha512-… integrity string's first run
+// into a space).
 func ScanBare(text []byte, decoded bool) []Finding {
 	var out []Finding
+	if decoded {
+		return embedded(text)
+	}
 	for i := 0; i < len(text); i++ {
 		if !isLower(text[i]) || i > 0 && (isAlnum(text[i-1]) || text[i-1] == '_' || text[i-1] == '-') {
 			continue
@@ -53,18 +60,22 @@ func ScanBare(text []byte, decoded bool) []Finding {
 			out = append(out, f)
 		}
 	}
-	if decoded {
-		for i := 0; i < len(text); {
-			j := i
-			for j < len(text) && j-i < maxBareRun && tokenByte(text[j]) {
-				j++
-			}
-			if j-i >= binaryRun && binary(text[max(0, i-binaryNear):min(len(text), j+binaryNear)]) && randomToken(string(text[i:j])) {
-				v := string(text[i:j])
-				out = append(out, Finding{Type: "generic_api_key", Rule: "token-in-binary", Value: v, Start: i, End: j, Example: looksLikeExample(v)})
-			}
-			i = j + 1
+	return out
+}
+
+// embedded returns the random runs inside binary data.
+func embedded(text []byte) []Finding {
+	var out []Finding
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && j-i < maxBareRun && tokenByte(text[j]) {
+			j++
 		}
+		if j-i >= binaryRun && binary(text[max(0, i-binaryNear):min(len(text), j+binaryNear)]) && randomToken(string(text[i:j])) {
+			v := string(text[i:j])
+			out = append(out, Finding{Type: "generic_api_key", Rule: "token-in-binary", Value: v, Start: i, End: j, Example: looksLikeExample(v)})
+		}
+		i = j + 1
 	}
 	return out
 }
