@@ -231,7 +231,9 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	}
 	pc.KeyRead = facts.keyRead
 	if planted != nil {
-		pc.Injection, pc.InjectionForAgents = (<-planted).get(), facts.forAgents
+		// A file where others read (facts.shared) is read by other
+		// models too, whatever the class of the server that writes it.
+		pc.Injection, pc.InjectionForAgents = (<-planted).get(), facts.forAgents || facts.shared != ""
 	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)

@@ -175,7 +175,8 @@ type Call struct {
 	// arguments at the scanner's block threshold: text the call would
 	// plant where another model reads it. InjectionForAgents: the file
 	// written is one agents read as their instructions (CLAUDE.md,
-	// AGENTS.md, .cursorrules …), which asks; elsewhere it warns, since
+	// AGENTS.md, .cursorrules …) or lies where others read (/tmp, a
+	// shared folder), which asks; elsewhere it warns, since
 	// a security write-up or test fixture quotes attacks too.
 	Injection          string
 	InjectionForAgents bool
@@ -196,6 +197,11 @@ type Call struct {
 // looking one up is an honest use, so sending only these asks rather than
 // denies.
 var publicTypes = map[string]bool{"crypto_address": true}
+
+// guessedTypes are secret types found by a guess about intent rather than
+// by a value's form (a random path segment may be an id a service
+// minted): sending only these asks, too.
+var guessedTypes = map[string]bool{"encoded_url": true}
 
 // Decision is what to do with a call, and why.
 type Decision struct {
@@ -282,8 +288,8 @@ func (r Rules) decide(c Call) Decision {
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
 		a := r.SensitiveDataExternal
-		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] }) {
-			a = Ask // the user may mean to look the address up
+		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] && !guessedTypes[t] }) {
+			a = Ask // the user may mean to look the address up, or the id be one
 		}
 		return r.final(r.justified(r.tainted(Decision{Action: a, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",

@@ -54,6 +54,8 @@ func TestDecide(t *testing.T) {
 		{"an unchecked message of another kind does not leave", Call{Server: "s1", Tool: "prompts/get", Message: true, External: true, Unfinished: true}, Deny, "flow.check_budget"},
 		{"a wallet address out asks", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address"}, CanAsk: true}, Ask, "sensitive_data_external"},
 		{"a wallet address and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address", "seed_phrase"}, CanAsk: true}, Deny, "sensitive_data_external"},
+		{"data in a URL's path out asks", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"encoded_url"}, CanAsk: true}, Ask, "sensitive_data_external"},
+		{"data in a URL's path and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"encoded_url", "jwt"}, CanAsk: true}, Deny, "sensitive_data_external"},
 		{"a secret in a handshake still counts", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true, Secrets: []string{"github_token"}}, Deny, "sensitive_data_external"},
 	}
 	for _, tt := range tests {
