@@ -230,7 +230,7 @@ func decodePart(tok []byte, next bool) ([]byte, bool) {
 			}
 		}
 	}
-	if b, ok := decodeBase32(tok); ok {
+	if b, ok := decodeBase32(buf[:], tok); ok {
 		if p, ok := printable(b); ok {
 			return p, true
 		}
