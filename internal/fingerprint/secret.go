@@ -319,10 +319,8 @@ func (p *pieceSet) scan(text []byte, b *budget.Budget, found func(slot uint32)) 
 	if len(p.first) == 0 {
 		return true
 	}
-	if p.epoch++; p.epoch == 0 {
-		clear(p.mark)
-		p.epoch = 1
-	}
+	p.begin()
+	var slots []uint32
 	work, next := 0, spendEvery
 	for i := 0; i+fragmentLen <= len(text); i++ {
 		if i >= next {
@@ -332,21 +330,39 @@ func (p *pieceSet) scan(text []byte, b *budget.Budget, found func(slot uint32)) 
 			work, next = 0, i+spendEvery
 		}
 		work++
-		if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
-			continue
-		}
-		e, ok := p.index[[fragmentLen]byte(text[i:i+fragmentLen])]
-		if !ok || p.mark[e] == p.epoch {
-			continue
-		}
-		p.mark[e] = p.epoch
-		found(p.first[e])
-		for _, slot := range p.more[e] {
+		slots = p.at(text, i, slots[:0])
+		for _, slot := range slots {
 			found(slot)
 			work++
 		}
 	}
 	return b.Spend(work)
+}
+
+// begin starts a scan: each piece is reported once per scan.
+func (p *pieceSet) begin() {
+	if p.epoch++; p.epoch == 0 {
+		clear(p.mark)
+		p.epoch = 1
+	}
+}
+
+// at appends to slots the secrets holding the piece that starts at
+// text[i], unless this scan reported it already.
+func (p *pieceSet) at(text []byte, i int, slots []uint32) []uint32 {
+	if i+fragmentLen > len(text) {
+		return slots
+	}
+	if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
+		return slots
+	}
+	e, ok := p.index[[fragmentLen]byte(text[i:i+fragmentLen])]
+	if !ok || p.mark[e] == p.epoch {
+		return slots
+	}
+	p.mark[e] = p.epoch
+	slots = append(slots, p.first[e])
+	return append(slots, p.more[e]...)
 }
 
 // view is one decoded form of the text Find reads: what a raw secret
@@ -405,8 +421,14 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 				slots = append(slots, slot)
 			}
 		}
+		pieces := func(slot uint32) { report(slot, EncFragment) }
 		if !v.noRaw || !v.noCase {
-			ok := x.set.scan(v.text, b, func(k uint32) {
+			// One pass for the needles and, where they count, the pieces.
+			var p *pieceSet
+			if v.fragments {
+				p = x.pieces
+			}
+			return x.set.scanWith(v.text, b, func(k uint32) {
 				n := x.needles[k]
 				switch {
 				case n.form == formRaw && v.noRaw:
@@ -416,14 +438,17 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 				default:
 					report(n.slot, v.enc)
 				}
-			})
-			if !ok {
-				return false
-			}
+			}, p, pieces)
 		}
-		return !v.fragments || x.pieces.scan(v.text, b, func(slot uint32) { report(slot, EncFragment) })
+		return !v.fragments || x.pieces.scan(v.text, b, pieces)
 	}
-	if !search(view{text: text, enc: EncRaw}) {
+	// Pieces are looked for in the last of the views below only, where
+	// the text is unescaped and decoded (a piece in any view before is in
+	// it too, a piece holding an escape aside): in text itself when it
+	// has nothing to unescape or decode, in the same pass as its raw
+	// secrets.
+	plainText := bytes.IndexByte(text, '\\') < 0 && bytes.IndexByte(text, '%') < 0
+	if !search(view{text: text, enc: EncRaw, fragments: plainText}) {
 		return out, false
 	}
 	v := text
@@ -444,10 +469,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 			return out, false
 		}
 	}
-	// Pieces are looked for in the last of those views only, where the
-	// text is unescaped and decoded: a piece in any view before is in it
-	// too (a piece holding an escape aside).
-	if !search(view{text: v, enc: EncRaw, noRaw: true, noCase: true, fragments: true}) {
+	if !plainText && !search(view{text: v, enc: EncRaw, noRaw: true, noCase: true, fragments: true}) {
 		return out, false
 	}
 	// Base64 and hex blobs are often wrapped over lines; secrets are not.
