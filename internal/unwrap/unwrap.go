@@ -20,6 +20,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"hash/maphash"
 	"io"
 	"iter"
 	"unsafe"
@@ -45,19 +46,27 @@ const (
 // short encoded runs gives as many views, and every matcher pays a
 // constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walker{left: viewFactor*len(text) + viewSlack, seen: map[string]struct{}{}}
-	w.seen[unsafeString(text)] = struct{}{}
+	w := walker{left: viewFactor*len(text) + viewSlack, input: text, seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
 	return bundle(w.out)
 }
 
 type walker struct {
 	out [][]byte
-	// seen holds the texts already expanded, the input first, as strings
-	// over their bytes (never written after): looked up by hash, where a
-	// scan of them all made text of many distinct runs quadratic.
-	seen map[string]struct{}
-	left int // bytes views may still take
+	// seen holds the hashes of the texts already expanded, by the
+	// index in out of the view hashed (-1: input, the first): looked up
+	// by hash, where a scan of them all made text of many distinct runs
+	// quadratic, and keyed by the hash rather than the text, which a
+	// map of strings hashed twice for each view and again as it grew (a
+	// megabyte of distinct short runs spent half its views' time there).
+	// A text whose hash an earlier, different one has is kept in
+	// collided.
+	seen     map[uint64]int32
+	collided map[string]struct{}
+	seed     maphash.Seed
+	input    []byte
+	left     int // bytes views may still take
 	// scratch is where encoded runs are decoded: what decodes is copied
 	// out of it, a run of prose words glued together (a piece view) tried
 	// as every encoding allocates nothing.
@@ -78,12 +87,37 @@ func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	if _, ok := w.seen[unsafeString(v)]; ok {
+	if !w.fresh(v) {
 		return false
 	}
 	w.left -= len(v) + 1
 	w.out = append(w.out, v)
-	w.seen[unsafeString(v)] = struct{}{}
+	return true
+}
+
+// fresh reports whether v is none of the texts seen so far, and records
+// it as the next view.
+func (w *walker) fresh(v []byte) bool {
+	h := maphash.Bytes(w.seed, v)
+	i, ok := w.seen[h]
+	if !ok {
+		w.seen[h] = int32(len(w.out))
+		return true
+	}
+	prev := w.input
+	if i >= 0 {
+		prev = w.out[i]
+	}
+	if bytes.Equal(prev, v) {
+		return false
+	}
+	if _, ok := w.collided[unsafeString(v)]; ok {
+		return false
+	}
+	if w.collided == nil {
+		w.collided = map[string]struct{}{}
+	}
+	w.collided[unsafeString(v)] = struct{}{}
 	return true
 }
 
