@@ -105,7 +105,9 @@ func TestAuditMCPAnswersAreInert(t *testing.T) {
 
 	det, err := secrets.Default()
 	require.NoError(t, err)
-	c, err := client.NewInProcessClient(auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det))
+	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det)
+	require.NoError(t, err)
+	c, err := client.NewInProcessClient(srv)
 	require.NoError(t, err)
 	ctx := context.Background()
 	require.NoError(t, c.Start(ctx))
@@ -132,12 +134,16 @@ func TestAuditMCPAnswersAreInert(t *testing.T) {
 		assert.False(t, acting.MatchString(text), "%s %v answers %q", tc.tool, tc.args, text)
 		assert.Nil(t, res.StructuredContent, tc.tool)
 		if tc.args["confirmView"] == true {
-			assert.Contains(t, text, `Weather: sunny.\U000e0041\U000e0075`, "the smuggled text, visible")
-			tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1">`).FindStringSubmatch(text)
+			// The smuggled instruction reaches the auditor neither in tag
+			// characters nor as their escapes: flowd's screening reads
+			// the API's escapes back and redacts what it flags.
+			assert.NotContains(t, text, `\U000e0041\U000e0075`)
+			assert.NotContains(t, text, "Ignore all previous instructions")
+			tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1" flowd="injection redacted: [a-z, -]+">`).FindStringSubmatch(text)
 			require.NotNil(t, tag, text)
 			inside := text[strings.Index(text, tag[0]):]
 			inside = inside[:strings.Index(inside, "</"+tag[1]+">")]
-			assert.Contains(t, inside, `\U000e0041\U000e0075`, "inside the fence")
+			assert.Contains(t, inside, "[flowd redacted: ", "inside the fence")
 		}
 	}
 }
