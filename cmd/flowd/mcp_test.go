@@ -68,6 +68,8 @@ func TestAuditMCPServer(t *testing.T) {
 	assert.False(t, isErr, text)
 	assert.Contains(t, text, "coverage full", "the hook event counts")
 	assert.Contains(t, text, "passphrase_unset")
+	assert.Contains(t, text, "config in force (user flowd, ", "the config in force")
+	assert.Contains(t, text, "policy.sensitive_data_external='deny'")
 
 	text, _ = call("flowd_scan_report", map[string]any{"hours": 1, "min_risk": "low"})
 	assert.Contains(t, text, "hook_evaluation")

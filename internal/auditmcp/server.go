@@ -87,6 +87,18 @@ func (h handlers) status(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	b.WriteString(f.preamble())
 	fmt.Fprintf(&b, "flowd %s, up %s, coverage %s, %d shims, %d sessions\n", st.Version,
 		time.Duration(st.UptimeSec)*time.Second, st.SecurityCoverage, len(st.Shims), len(st.Sessions))
+	if sv := st.Service; sv != nil {
+		fmt.Fprintf(&b, "started by %s; service manager %s, installed %t, enabled %t, running %t\n", orDash(sv.StartedBy), orDash(string(sv.Manager)),
+			sv.Installed, sv.Enabled, sv.Running)
+	}
+	if c := st.Config; c != nil {
+		keys := make([]string, 0, len(c.Settings))
+		for k, v := range c.Settings {
+			keys = append(keys, k+"="+v)
+		}
+		sort.Strings(keys)
+		fmt.Fprintf(&b, "config in force (%s flowd, %s): %s\n", c.Mode, c.File, strings.Join(keys, " "))
+	}
 	for _, s := range st.Shims {
 		fmt.Fprintf(&b, "- shim %d: %s, session %s, %d messages\n", s.ID, f.quote("server name", s.Server), s.Session, s.Messages)
 	}
