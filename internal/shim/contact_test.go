@@ -61,6 +61,24 @@ func TestFirstContactClosedUnansweredBlocksCalls(t *testing.T) {
 	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
 }
 
+// A connection made while flowd is being killed is taken by the kernel
+// and then closed with flowd: that flowd is gone, not refusing, so
+// fail_mode open passes the call as it does while no flowd runs (and a
+// shim allowed to would start flowd again).
+func TestFirstContactWithDyingFlowdIsUnreachable(t *testing.T) {
+	sock := socketPath(t)
+	f := startFake(t, sock, passAll)
+	f.dying.Store(true)
+	r := startRespondingWith(t, sock, time.Second, false)
+	line, _ := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, strings.Repeat("m", 10), "passed unchecked under fail_mode open")
+	assert.Equal(t, 0, r.finish(t))
+	assert.Contains(t, r.stderr.String(), "unreachable")
+	assert.NotContains(t, r.stderr.String(), "not answering")
+	_, err := os.Stat(sock)
+	assert.NoError(t, err, "the socket file was left behind, as a killed flowd leaves it")
+}
+
 // A flowd that is working (busy with other shims on a loaded machine) is
 // waited for past the verdict timeout at first contact: the call is
 // judged once it answers, not blocked for want of an answer in time.

@@ -105,8 +105,10 @@ func (l *link) connect() error {
 		// The connection was accepted: whatever ends it before the
 		// welcome (silence, a close by a flowd shedding connections under
 		// a flood), a flowd is there and not answering, and that must
-		// not open what an absent flowd would.
-		return l.dialFailed(err, true)
+		// not open what an absent flowd would. Unless nobody listens any
+		// more: a connection the kernel queued for a flowd that was being
+		// killed is closed with it, and that flowd is gone.
+		return l.dialFailed(err, !l.listenerGone())
 	}
 	l.mu.Lock()
 	if l.closed {
@@ -223,6 +225,20 @@ func (l *link) state() string {
 		return "is not answering"
 	}
 	return "is unreachable"
+}
+
+// listenerGone reports whether nobody listens on the socket now. It is
+// asked after a connection ended before flowd's welcome: the kernel takes
+// a connection into a listener's queue without the process, so one made
+// while flowd was dying is accepted and then closed, and only a new dial
+// tells a flowd that is gone from one that closes connections.
+func (l *link) listenerGone() bool {
+	c, err := localsock.Dial(l.socket, 2*time.Second)
+	if err != nil {
+		return absent(err)
+	}
+	c.Close()
+	return false
 }
 
 // absent reports whether a dial error means nobody listens on the socket.

@@ -49,6 +49,10 @@ type fakeFlowd struct {
 	// mute, while set, makes the fake close each new connection without
 	// a word, as a flowd shedding connections under a flood does.
 	mute atomic.Bool
+	// dying, while set, makes the fake behave like a flowd being killed
+	// when a connection reaches it: the listener goes, leaving its socket
+	// file behind, and then the connection it had taken.
+	dying atomic.Bool
 	// answerAfter delays the answer to each upgrade: a flowd too busy to
 	// reach the connection at once.
 	answerAfter time.Duration
@@ -99,6 +103,11 @@ func (f *fakeFlowd) serve() {
 func (f *fakeFlowd) handle(c net.Conn) {
 	defer c.Close()
 	if f.mute.Load() {
+		return
+	}
+	if f.dying.Load() {
+		f.l.SetUnlinkOnClose(false)
+		f.l.Close()
 		return
 	}
 	if f.hung.Load() {
