@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -87,6 +86,7 @@ type SecretIndex struct {
 	set     *needleSet
 	needles []needle
 	pieces  *pieceSet
+	cover   *coverSet // the grams Cover looks for; nil when stale
 	// cost is about what the live secrets take, their automaton built.
 	cost int
 }
@@ -150,6 +150,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 		if !external && i >= 0 {
 			x.pools[1] = slices.Delete(x.pools[1], i, i+1)
 			x.push(0, s)
+			x.cover = nil // Cover reads the internal pool
 		}
 		return
 	}
@@ -168,7 +169,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 	x.byValue[value] = slot
 	x.cost += secretCost(value)
 	x.push(pool, slot)
-	x.set, x.needles, x.pieces = nil, nil, nil
+	x.set, x.needles, x.pieces, x.cover = nil, nil, nil, nil
 }
 
 // push appends slot to pool, forgetting the pool's oldest when it is full.
@@ -203,7 +204,7 @@ func (x *SecretIndex) ForgetExternal() {
 		x.drop(slot)
 	}
 	x.pools[1] = nil
-	x.set, x.needles, x.pieces = nil, nil, nil
+	x.set, x.needles, x.pieces, x.cover = nil, nil, nil, nil
 }
 
 // Bytes is about how much memory the index takes, its automaton built.
@@ -218,8 +219,9 @@ func (x *SecretIndex) Bytes() int {
 
 // secretCost is about what secret s takes: its value and slot, about 30
 // bytes per automaton node (one a byte, twice over for a single-case
-// secret, searched in the other case too) and about 40 bytes a piece.
-// Measured: 1.3 KB for a 40-byte token.
+// secret, searched in the other case too), about 40 bytes a piece, and
+// about 40 bytes a gram Cover looks for. Measured: 1.3 KB for a 40-byte
+// token, before Cover.
 func secretCost(s string) int {
 	nodes := len(s)
 	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
@@ -229,7 +231,7 @@ func secretCost(s string) int {
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces
+	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen)
 }
 
 // build makes the automaton of the live secrets' needles and returns the
@@ -428,7 +430,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 		if bytes.IndexByte(v, '\\') < 0 {
 			break
 		}
-		v = jsonUnescape(v)
+		v = jsontext.Lenient(make([]byte, 0, len(v)), v)
 		if !search(view{text: v, enc: EncJSON}) {
 			return out, false
 		}
@@ -645,37 +647,6 @@ func appendHex(dst, run []byte) []byte {
 
 // maxUnescape bounds how many layers of JSON escaping Find undoes.
 const maxUnescape = 3
-
-// jsonUnescape decodes backslash escapes wherever they are, leaving
-// anything that is not a valid escape as it is.
-func jsonUnescape(s []byte) []byte {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		if s[i] != '\\' {
-			out = append(out, s[i])
-			i++
-			continue
-		}
-		r, n := unescape(s[i:])
-		if n == 2 {
-			switch s[i+1] {
-			case 'n':
-				r = '\n'
-			case 'r':
-				r = '\r'
-			case 't':
-				r = '\t'
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			}
-		}
-		out = utf8.AppendRune(out, r)
-		i += n
-	}
-	return out
-}
 
 func dropSpace(s []byte) []byte {
 	out := make([]byte, 0, len(s))
