@@ -12,8 +12,9 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
-	"math"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/entropy"
 )
 
 // Finding is a host name that carries data, and what gave it away.
@@ -118,7 +119,7 @@ func judgeLabel(l string) string {
 		return "a long hex label"
 	case mixedCase(l):
 		return "a long mixed-case (base64) label"
-	case entropy(l) >= 3.5:
+	case entropy.Bits(l) >= 3.5:
 		return "a long random label"
 	}
 	return ""
@@ -207,20 +208,4 @@ func upperOrDigit(s string) bool {
 
 func lowerOrDigit(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
-}
-
-// entropy is the Shannon entropy of s in bits per byte.
-func entropy(s string) float64 {
-	var counts [256]int
-	for i := 0; i < len(s); i++ {
-		counts[s[i]]++
-	}
-	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / float64(len(s))
-			h -= p * math.Log2(p)
-		}
-	}
-	return h
 }

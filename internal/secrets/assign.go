@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/entropy"
 )
 
 // The assignment scanner finds a credential by its context rather than its
@@ -574,7 +576,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting && !random || charKinds(v) < 2 || hasVersion(v) || slug(v) {
 		return false
 	}
-	h := shannon(v)
+	h := entropy.Bits(v)
 	if bareKey {
 		return h >= 3.5
 	}
@@ -603,7 +605,7 @@ func awsSecretShape(v string) bool {
 			return false
 		}
 	}
-	return shannon(v) >= 3.5
+	return entropy.Bits(v) >= 3.5
 }
 
 func pathLike(v string) bool {

@@ -3,6 +3,8 @@ package secrets
 import (
 	"bytes"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/entropy"
 )
 
 // Credentials with no name beside them, found by form alone, for what a
@@ -133,7 +135,7 @@ func randomToken(v string) bool {
 			digit = true
 		}
 	}
-	if !upper || !lower || !digit || padded(v) || shannon(v) < 4.0 {
+	if !upper || !lower || !digit || padded(v) || entropy.Bits(v) < 4.0 {
 		return false
 	}
 	letters, words := 0, 0

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/flowd-dev/flowd/internal/entropy"
 	"github.com/flowd-dev/flowd/internal/literal"
 )
 
@@ -413,7 +414,7 @@ func (r *regexRule) report(st *scanState, text string, base int, m []int) {
 	s, e = s+base, e+base
 	secret := text[s:e]
 	st.work += 4 * len(secret) // entropy, example and padding tests
-	if r.entropy > 0 && shannon(secret) < r.entropy {
+	if r.entropy > 0 && entropy.Bits(secret) < r.entropy {
 		return
 	}
 	match := text[base+m[0] : base+m[1]]

@@ -8,6 +8,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	gitleaks "github.com/zricethezav/gitleaks/v8/config"
+
+	"github.com/flowd-dev/flowd/internal/entropy"
 )
 
 // The provider rules (220 formats: ghp_…, xoxb-…, AKIA…, sk_live_…) come
@@ -194,7 +196,7 @@ func loadGitleaksRules() ([]*regexRule, map[string]bool, error) {
 
 // keyShaped: long, random-looking, more than one character kind.
 func keyShaped(v string) bool {
-	return len(v) >= 16 && !wordish(v) && charKinds(v) >= 2 && shannon(v) >= 3
+	return len(v) >= 16 && !wordish(v) && charKinds(v) >= 2 && entropy.Bits(v) >= 3
 }
 
 // compileAllowlist keeps the parts of a gitleaks allowlist that apply to

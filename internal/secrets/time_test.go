@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/budget"
 )
 
 // workBound is the most work a scan of n bytes reports: the allowance,

@@ -1,33 +1,12 @@
 package secrets
 
 import (
-	"math"
 	"strings"
 )
 
 // Signals about a candidate value's shape, shared by the rules. They decide
 // between "a credential", "not a credential at all" (a placeholder, a
 // variable, a word) and "a documented example".
-
-// shannon returns the Shannon entropy of s in bits per byte.
-func shannon(s string) float64 {
-	if s == "" {
-		return 0
-	}
-	var counts [256]int
-	for i := 0; i < len(s); i++ {
-		counts[s[i]]++
-	}
-	n := float64(len(s))
-	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / n
-			h -= p * math.Log2(p)
-		}
-	}
-	return h
-}
 
 // padded reports a value dominated by one repeated character
 // (AKIAXXXXXXXXXXXXXXXX, ghp_xxxx…, xoxa-2-511111111-311111…): a template

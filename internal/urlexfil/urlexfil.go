@@ -15,8 +15,10 @@
 package urlexfil
 
 import (
-	"math"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/entropy"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // Finding is a URL that carries data, and what gave it away.
@@ -132,32 +134,8 @@ func unescape(s string) (string, bool) {
 	if strings.IndexByte(s, '%') < 0 {
 		return s, false
 	}
-	var b strings.Builder
-	any := false
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			any = true
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String(), any
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
+	d := unwrap.PercentDecode([]byte(s), false)
+	return string(d), len(d) != len(s) // each escape decoded is two bytes fewer
 }
 
 // random judges one path segment: long, of base64url characters, all
@@ -192,22 +170,7 @@ func random(seg string) bool {
 	}
 	// A random base62 string of n characters switches between letters and
 	// digits about n/3 times; names with a number in them, a few.
-	return switches*5 >= len(seg) && entropy(seg) >= 4.0
+	return switches*5 >= len(seg) && entropy.Bits(seg) >= 4.0
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func entropy(s string) float64 {
-	var counts [256]int
-	for i := 0; i < len(s); i++ {
-		counts[s[i]]++
-	}
-	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / float64(len(s))
-			h -= p * math.Log2(p)
-		}
-	}
-	return h
-}
