@@ -187,26 +187,9 @@ func TestFiftyShimsAtOnce(t *testing.T) {
 // and flowd's policy applies again.
 func TestFlowdKilledAndRestarted(t *testing.T) {
 	t.Parallel()
-	sockDir, err := os.MkdirTemp("", "fe2e-")
-	require.NoError(t, err)
-	defer os.RemoveAll(sockDir)
-	socket := filepath.Join(sockDir, "flowd.sock")
-	cfg := filepath.Join(t.TempDir(), "flowd.toml")
-	require.NoError(t, os.WriteFile(cfg, []byte("[policy.tool_overrides]\n\"fail\" = \"deny\"\n"), 0o600))
-	dataDir := t.TempDir()
-	run := func() *exec.Cmd {
-		cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", dataDir)
-		ready := notifyReady(t, cmd)
-		require.NoError(t, cmd.Start())
-		select {
-		case <-ready:
-		case <-time.After(hangBound):
-			t.Fatalf("flowd did not say it was ready within %v", hangBound)
-		}
-		return cmd
-	}
-	first := run()
-	p := startProc(t, []string{bins.shim, "--socket", socket, "--no-autostart", "--", bins.testserver})
+	place := newFlowdPlace(t, "[policy.tool_overrides]\n\"fail\" = \"deny\"\n")
+	first := place.run(t, nil)
+	p := startProc(t, []string{bins.shim, "--socket", place.socket, "--no-autostart", "--", bins.testserver})
 	handshake(t, p)
 	failCall := func(id int) string {
 		_, err := p.stdin.Write([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"fail","arguments":{}}}`+"\n", id)))
@@ -222,11 +205,11 @@ func TestFlowdKilledAndRestarted(t *testing.T) {
 		assert.Contains(t, reply, "flowd blocked: flowd is gone but its socket is still there (killed or crashed)")
 		assert.NotContains(t, reply, "this tool always fails", "the call must not reach the server")
 	}
-	_, err = p.stdin.Write([]byte(`{"jsonrpc":"2.0","id":5,"method":"ping"}` + "\n"))
+	_, err := p.stdin.Write([]byte(`{"jsonrpc":"2.0","id":5,"method":"ping"}` + "\n"))
 	require.NoError(t, err)
 	assert.Contains(t, p.readLine(t, 30*time.Second), `"id":5,"result"`, "other requests still reach the server")
 
-	second := run()
+	second := place.run(t, nil)
 	defer func() { second.Process.Signal(syscall.SIGTERM); second.Wait() }()
 	p.stderr.waitFor(t, "connected to flowd", 15*time.Second)
 	assert.Contains(t, failCall(10), "flowd blocked", "the restarted flowd judges again")
@@ -243,26 +226,14 @@ func TestFlowdKilledAndRestarted(t *testing.T) {
 // agent that killed flowd gets nothing by it, and the user need not act.
 func TestHookStartsKilledFlowdAgain(t *testing.T) {
 	t.Parallel()
-	sockDir, err := os.MkdirTemp("", "fe2e-")
-	require.NoError(t, err)
-	defer os.RemoveAll(sockDir)
-	socket := filepath.Join(sockDir, "flowd.sock")
-	cfg := filepath.Join(t.TempDir(), "flowd.toml")
-	require.NoError(t, os.WriteFile(cfg, []byte(baseConfig), 0o600))
-	dataDir := t.TempDir()
+	place := newFlowdPlace(t, baseConfig)
+	socket := place.socket
 	t.Cleanup(func() {
 		for _, pid := range flowdProcs(t, socket) {
 			syscall.Kill(pid, syscall.SIGTERM)
 		}
 	})
-	first := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", dataDir)
-	ready := notifyReady(t, first)
-	require.NoError(t, first.Start())
-	select {
-	case <-ready:
-	case <-time.After(hangBound):
-		t.Fatalf("flowd did not say it was ready within %v", hangBound)
-	}
+	first := place.run(t, nil)
 	require.NoError(t, first.Process.Kill())
 	first.Wait()
 	require.FileExists(t, socket, "a killed flowd leaves its socket behind")
@@ -273,7 +244,7 @@ func TestHookStartsKilledFlowdAgain(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "payload.json")
 	require.NoError(t, os.WriteFile(in, []byte(payload), 0o600))
 	out, errb, code := runTool(t, t.TempDir(), hangBound, []string{"/bin/sh", "-c", pre + " < " + shellJoin(in)},
-		"FLOWD_SOCKET="+socket, "FLOWD_DATA_DIR="+dataDir, "FLOWD_CONFIG="+cfg, "FLOWD_SESSION=k",
+		"FLOWD_SOCKET="+socket, "FLOWD_DATA_DIR="+place.dataDir, "FLOWD_CONFIG="+place.config, "FLOWD_SESSION=k",
 		"FLOWD_HOOK_TIMEOUT="+time.Minute.String())
 	require.Equal(t, 0, code, string(errb))
 	assert.Contains(t, string(out), `"permissionDecision":"deny"`, string(errb))

@@ -149,6 +149,38 @@ func startFlowdConfig(t *testing.T, config string) *flowd {
 	return nil
 }
 
+// flowdPlace is a socket, config file and data dir for a test that kills
+// its flowd and starts one again (startFlowd's flowd is stopped at the
+// test's end, and must still be running then).
+type flowdPlace struct{ socket, config, dataDir string }
+
+func newFlowdPlace(t *testing.T, config string) flowdPlace {
+	t.Helper()
+	// sun_path holds about 108 bytes: a short private dir of its own.
+	sockDir, err := os.MkdirTemp("", "fe2e-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
+	p := flowdPlace{socket: filepath.Join(sockDir, "flowd.sock"), config: filepath.Join(t.TempDir(), "flowd.toml"), dataDir: t.TempDir()}
+	require.NoError(t, os.WriteFile(p.config, []byte(config), 0o600))
+	return p
+}
+
+// run starts `flowd run` there, its output to out (nil: discarded), and
+// waits until it is ready. The caller ends it.
+func (p flowdPlace) run(t *testing.T, out io.Writer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bins.flowd, "run", "--config", p.config, "--socket", p.socket, "--data-dir", p.dataDir)
+	cmd.Stdout, cmd.Stderr = out, out
+	ready := notifyReady(t, cmd)
+	require.NoError(t, cmd.Start())
+	select {
+	case <-ready:
+	case <-time.After(hangBound):
+		t.Fatalf("flowd did not say it was ready within %v", hangBound)
+	}
+	return cmd
+}
+
 // hangBound ends a wait for what only a hung or broken process would not
 // do. The tests wait on signals (a line, an exit, a record); this bound is
 // there so that a failure ends, and is far beyond what anything takes on

@@ -3,9 +3,6 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,17 +18,9 @@ import (
 // key at its default, the key is blocked.
 func TestKilledFlowdBlocksExternalServer(t *testing.T) {
 	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
-	sockDir, err := os.MkdirTemp("", "fe2e-")
-	require.NoError(t, err)
-	defer os.RemoveAll(sockDir)
-	socket := filepath.Join(sockDir, "flowd.sock")
-	cfg := filepath.Join(t.TempDir(), "flowd.toml")
-	require.NoError(t, os.WriteFile(cfg, nil, 0o600))
-	f := &flowd{socket: socket, dataDir: t.TempDir(), log: &syncBuffer{}}
-	cmd := exec.Command(bins.flowd, "run", "--config", cfg, "--socket", socket, "--data-dir", f.dataDir)
-	cmd.Stdout, cmd.Stderr = f.log, f.log
-	ready := notifyReady(t, cmd)
-	require.NoError(t, cmd.Start())
+	place := newFlowdPlace(t, "")
+	f := &flowd{socket: place.socket, dataDir: place.dataDir, log: &syncBuffer{}}
+	cmd := place.run(t, f.log)
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
 	defer func() {
@@ -41,11 +30,6 @@ func TestKilledFlowdBlocksExternalServer(t *testing.T) {
 			t.Logf("flowd log:\n%s", f.log)
 		}
 	}()
-	select {
-	case <-ready:
-	case <-time.After(hangBound):
-		t.Fatalf("flowd did not say it was ready within %v", hangBound)
-	}
 	p := startProc(t, f.shim(bins.testserver, "--name", "slack"))
 	handshake(t, p)
 	call := func(id int, msg string) string {
