@@ -49,6 +49,10 @@ var (
 // batchMax is how many records one export carries at most.
 const batchMax = 512
 
+// lingerMax is how long a record that finds the exporter idle waits for
+// others to share its request.
+const lingerMax = 100 * time.Millisecond
+
 // sendTimeout bounds one export.
 const sendTimeout = 10 * time.Second
 
@@ -295,6 +299,7 @@ func (e *Exporter) run() {
 				e.finish(c, sp)
 				return
 			}
+			e.linger()
 		}
 	}
 }
@@ -326,6 +331,26 @@ func (e *Exporter) wait() bool {
 		return true
 	case <-e.stop:
 		return false
+	}
+}
+
+// linger gives the record that woke an idle exporter company: up to
+// lingerMax for a batch to fill. A steady trickle of records then goes
+// in a few requests rather than one each, which costs flowd and the
+// collector CPU a verdict competes for.
+func (e *Exporter) linger() {
+	t := time.NewTimer(lingerMax)
+	defer t.Stop()
+	for e.q.Len() < batchMax {
+		select {
+		case <-t.C:
+			return
+		case <-e.q.Ready():
+		case <-e.reconf:
+			return // run reads the config again
+		case <-e.stop:
+			return
+		}
 	}
 }
 
