@@ -14,6 +14,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
@@ -82,7 +83,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 			fmt.Fprintf(stderr, "flowd hook: %v; %s denied until flowd answers\n", err, tool)
 			state, fix := "running but not answering (stopped or stuck)", "restart it with `flowd restart`"
 			if errors.Is(err, errDead) {
-				state, fix = "gone but its socket is still there (killed or crashed)", "start it again with `flowd start`"
+				state, fix = "gone but its socket is still there (killed or crashed), and could not be started again", "start it with `flowd start`"
 			}
 			v = hookproto.Verdict{Decision: "deny", Reason: "flowd is " + state + ", so " + tool +
 				" is denied until it answers; reads go on. Tell the user: they can check it with `flowd status` and " + fix + "."}
@@ -100,6 +101,10 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	stdout.Write(a.output(*event, v))
 	return exitOK
 }
+
+// restartFlowd starts flowd on socket and waits until it answers; tests
+// replace it.
+var restartFlowd = ondemand.StartNextToMe
 
 // failedExit ends an evaluate that could not even ask flowd (bad flags,
 // a bug): a non-blocking hook error, or a block when failing closed.
@@ -141,6 +146,15 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return hookproto.Verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
 	}
 	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
+	if errors.Is(err, errDead) {
+		// Killed or crashed: started again, as the next shim would start
+		// it, and asked. The agent that killed it gains nothing by it.
+		if serr := restartFlowd(socket); serr != nil {
+			err = fmt.Errorf("%w; starting it again failed: %v", err, serr)
+		} else {
+			status, resp, err = call(socket, "POST", hookproto.Path, body, timeout)
+		}
+	}
 	if errors.Is(err, errSilent) || errors.Is(err, errDead) {
 		var p struct {
 			Tool string `json:"tool_name"`

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -174,6 +175,8 @@ func TestEvaluateFailures(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	hung := startStub(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 	dead := deadSocket(t)
+	restarts := 0
+	noFlowd(t, func() { restarts++ })
 
 	denied := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`
 	tests := []struct {
@@ -199,9 +202,10 @@ func TestEvaluateFailures(t *testing.T) {
 			denied + `,"permissionDecisionReason":"flowd is running but not answering (stopped or stuck), so WebFetch is denied`, "WebFetch denied until flowd answers"},
 		{"timeout: post never denies", hung.socket, "PostToolUse", post, false, "", "not checked (fail-open)"},
 		// A socket left behind is a flowd that was killed (one that stops
-		// removes it): the agent that killed it gets only reads.
+		// removes it); started again, it judges. When it cannot be, the
+		// agent that killed it gets only reads.
 		{"killed: a fetch is denied", dead, "PreToolUse", fetch, false,
-			denied + `,"permissionDecisionReason":"flowd is gone but its socket is still there (killed or crashed), so WebFetch is denied`, "WebFetch denied until flowd answers"},
+			denied + `,"permissionDecisionReason":"flowd is gone but its socket is still there (killed or crashed), and could not be started again, so WebFetch is denied`, "starting it again failed: no flowd here"},
 		{"killed: a read goes on", dead, "PreToolUse", pre, false, "", "not checked (fail-open)"},
 		{"killed: post never denies", dead, "PostToolUse", post, false, "", "not checked (fail-open)"},
 		{"malformed payload", missing, "PreToolUse", []byte(`{"tool_name":`), false, "", "parse Claude Code hook payload"},
@@ -227,6 +231,43 @@ func TestEvaluateFailures(t *testing.T) {
 			assert.Contains(t, errOut, tt.wantErr)
 		})
 	}
+	assert.Equal(t, 3, restarts, "each event that met the dead socket tried to start flowd again, and only those")
+}
+
+// noFlowd makes starting flowd fail for the test, counting the tries.
+func noFlowd(t *testing.T, tried func()) {
+	saved := restartFlowd
+	restartFlowd = func(string) error { tried(); return errors.New("no flowd here") }
+	t.Cleanup(func() { restartFlowd = saved })
+}
+
+// A flowd killed under a hooks-only session is started again by the next
+// hook event, which is then judged by it: the agent that killed flowd
+// gains nothing, and the user need not restart it.
+func TestEvaluateRestartsKilledFlowd(t *testing.T) {
+	dead := deadSocket(t)
+	saved := restartFlowd
+	t.Cleanup(func() { restartFlowd = saved })
+	var started []string
+	restartFlowd = func(socket string) error {
+		started = append(started, socket)
+		l, err := net.Listen("unix", socket) // as flowd does: the stale file is removed first
+		if err != nil {
+			os.Remove(socket)
+			l, err = net.Listen("unix", socket)
+		}
+		require.NoError(t, err)
+		srv := &http.Server{Handler: answer(`{"decision":"deny","reason":"judged by the restarted flowd"}`)}
+		go srv.Serve(l)
+		t.Cleanup(func() { srv.Close() })
+		return nil
+	}
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
+	code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", dead, "--timeout", "5s")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, []string{dead}, started)
+	assert.Contains(t, out, "judged by the restarted flowd")
+	assert.Empty(t, errOut)
 }
 
 func TestEvaluateUsage(t *testing.T) {

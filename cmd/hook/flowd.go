@@ -120,8 +120,8 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 
 // errDead marks a socket that is there with nobody behind it: a flowd
 // that stops as asked removes its socket, so this one was killed or
-// crashed. An agent able to kill flowd must not get its tools unchecked
-// by it.
+// crashed. The hook starts it again; an agent able to kill flowd, and to
+// keep it from starting, must not get its tools unchecked by it.
 var errDead = errors.New("flowd's socket is there but flowd is not (killed or crashed)")
 
 // errSilent marks a flowd that took the connection and then said nothing

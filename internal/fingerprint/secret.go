@@ -87,6 +87,7 @@ type SecretIndex struct {
 	set     *needleSet
 	needles []needle
 	pieces  *pieceSet
+	cover   *coverSet // the grams Cover looks for; nil when stale
 	// cost is about what the live secrets take, their automaton built.
 	cost int
 }
@@ -150,6 +151,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 		if !external && i >= 0 {
 			x.pools[1] = slices.Delete(x.pools[1], i, i+1)
 			x.push(0, s)
+			x.cover = nil // Cover reads the internal pool
 		}
 		return
 	}
@@ -168,7 +170,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 	x.byValue[value] = slot
 	x.cost += secretCost(value)
 	x.push(pool, slot)
-	x.set, x.needles, x.pieces = nil, nil, nil
+	x.set, x.needles, x.pieces, x.cover = nil, nil, nil, nil
 }
 
 // push appends slot to pool, forgetting the pool's oldest when it is full.
@@ -203,7 +205,7 @@ func (x *SecretIndex) ForgetExternal() {
 		x.drop(slot)
 	}
 	x.pools[1] = nil
-	x.set, x.needles, x.pieces = nil, nil, nil
+	x.set, x.needles, x.pieces, x.cover = nil, nil, nil, nil
 }
 
 // Bytes is about how much memory the index takes, its automaton built.
@@ -218,8 +220,9 @@ func (x *SecretIndex) Bytes() int {
 
 // secretCost is about what secret s takes: its value and slot, about 30
 // bytes per automaton node (one a byte, twice over for a single-case
-// secret, searched in the other case too) and about 40 bytes a piece.
-// Measured: 1.3 KB for a 40-byte token.
+// secret, searched in the other case too), about 40 bytes a piece, and
+// about 40 bytes a gram Cover looks for. Measured: 1.3 KB for a 40-byte
+// token, before Cover.
 func secretCost(s string) int {
 	nodes := len(s)
 	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
@@ -229,7 +232,7 @@ func secretCost(s string) int {
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces
+	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen)
 }
 
 // build makes the automaton of the live secrets' needles and returns the

@@ -1,6 +1,11 @@
 package flow
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+
+	"github.com/flowd-dev/flowd/internal/fingerprint"
+)
 
 // A secret can leave a piece per call: each call carries a few characters
 // no matcher can tell from an id, and the receiver puts them together.
@@ -62,4 +67,65 @@ func (s *Session) joinSent(server string, args []byte) [][]byte {
 		return nil
 	}
 	return [][]byte{joinedValues, joinedLongest}
+}
+
+// The joins above find a secret the detector knows by its shape when its
+// pieces go out in order. A secret the session knows (read from a file,
+// an environment, a result) is pieced together in any order and amid any
+// text: each call's runs of it (fingerprint.Cover) are added up, and once
+// most of it has left for destinations that are not internal, the call
+// that completed it is the secret leaving.
+
+// EncPieces names a known secret most of which the session's calls sent
+// out between them, a few characters each.
+const EncPieces fingerprint.Encoding = "pieces"
+
+// maxCovered bounds the secrets whose sent parts a session tracks.
+const maxCovered = 32
+
+// coverage is which characters of a secret's canonical form have left.
+type coverage struct {
+	sent []uint64 // a bit per character
+	n    int      // bits set
+}
+
+// piecedTogether adds covers, what one call to a destination that is not
+// internal sends of the session's known secrets, to what earlier calls
+// sent, and returns the secrets of which most has now left.
+func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.SecretMatch {
+	if len(covers) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.covered == nil {
+		s.covered = make(map[uint64]*coverage)
+	}
+	var out []fingerprint.SecretMatch
+	for _, c := range covers {
+		cv := s.covered[c.Secret]
+		if cv == nil {
+			if len(s.covered) >= maxCovered {
+				for k := range s.covered {
+					delete(s.covered, k)
+					break
+				}
+			}
+			cv = &coverage{sent: make([]uint64, (c.Len+63)/64)}
+			s.covered[c.Secret] = cv
+		}
+		for _, at := range c.At {
+			for i := at; i < min(at+fingerprint.CoverGram, c.Len, 64*len(cv.sent)); i++ {
+				cv.sent[i/64] |= 1 << (i % 64)
+			}
+		}
+		cv.n = 0
+		for _, w := range cv.sent {
+			cv.n += bits.OnesCount64(w)
+		}
+		if cv.n >= max(fingerprint.CoverMinLength, (2*c.Len+2)/3) {
+			out = append(out, fingerprint.SecretMatch{Secret: c.Secret, Label: c.Label, Encoding: EncPieces})
+		}
+	}
+	return out
 }

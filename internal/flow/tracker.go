@@ -256,8 +256,10 @@ type Session struct {
 	// each destination lately (Payload).
 	seen    map[string]string
 	payload map[string][]sentPayload
-	// sent is what recent calls sent each destination (joinSent).
-	sent map[string]sentTail
+	// sent is what recent calls sent each destination (joinSent);
+	// covered what they sent of each known secret (piecedTogether).
+	sent    map[string]sentTail
+	covered map[uint64]*coverage
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -518,7 +520,7 @@ func (s *Session) scan(o *Origin, text string) {
 			s.secrets.Add(o.ID, f.Type, v, o.Class == classify.External)
 			// Its canonical form too, found in the arguments' canonical
 			// views whatever case, separators or spacing it is sent in.
-			if c := canonical([]byte(v)); len(c) >= minCanonical && string(c) != v {
+			if c := fingerprint.Canonical([]byte(v)); len(c) >= minCanonical && string(c) != v {
 				s.secrets.Add(o.ID, f.Type, string(c), o.Class == classify.External)
 			}
 		}
@@ -709,21 +711,6 @@ const canonicalLimit = 256 << 10
 // turn up in the letters of ordinary text by chance.
 const minCanonical = 16
 
-// canonical is b with everything but ASCII letters and digits dropped and
-// letters lower-cased.
-func canonical(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			out = append(out, c)
-		case c >= 'A' && c <= 'Z':
-			out = append(out, c+'a'-'A')
-		}
-	}
-	return out
-}
-
 // EncodedHostname is the secret type of data encoded into the labels of a
 // host name (hostexfil).
 const EncodedHostname = "encoded_hostname"
@@ -819,7 +806,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
-			c := canonical(v[:min(len(v), canonicalLimit)])
+			c := fingerprint.Canonical(v[:min(len(v), canonicalLimit)])
 			if !complete || len(c) < minCanonical {
 				continue
 			}
@@ -830,6 +817,14 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				secretHits = append(secretHits, h)
 			}
 		}
+	}
+	if complete && sec != nil && dest.Class != classify.Internal {
+		// A known secret sent a few characters per call, in any order.
+		c := fingerprint.Canonical(args[:min(len(args), canonicalLimit)])
+		c = append(c, fingerprint.Canonical(extra[:min(len(extra), canonicalLimit)])...)
+		var covers []fingerprint.Cover
+		covers, complete = sec.Cover(c, b)
+		secretHits = append(secretHits, s.piecedTogether(covers)...)
 	}
 	// Data sent URL-, base64- or hex-encoded is matched decoded too.
 	var matches []fingerprint.Match

@@ -6,6 +6,7 @@
 package ondemand
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -57,6 +58,31 @@ func Start(bin, socket string) error {
 		}
 	}
 	return fmt.Errorf("flowd did not answer on %s within 10s (see %s)", socket, logPath)
+}
+
+// StartNextToMe starts the flowd installed beside the running program (a
+// shim or a hook), else the one on PATH, as Start does. One install
+// directory is one version.
+func StartNextToMe(socket string) error {
+	bin, err := binary()
+	if err != nil {
+		return err
+	}
+	return Start(bin, socket)
+}
+
+func binary() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		// LookPath adds the executable suffix (flowd.exe on Windows).
+		if p, err := exec.LookPath(filepath.Join(filepath.Dir(self), "flowd")); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("flowd")
+	if err != nil {
+		return "", errors.New("no flowd binary next to this program or on PATH")
+	}
+	return p, nil
 }
 
 // answers reports whether something accepts connections on socket.

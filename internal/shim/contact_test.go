@@ -61,6 +61,37 @@ func TestFirstContactClosedUnansweredBlocksCalls(t *testing.T) {
 	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
 }
 
+// A connection made while flowd is being killed is taken by the kernel
+// and then closed with flowd, which leaves its socket behind: a flowd
+// killed or crashed, not one that stopped as asked, so with fail_mode
+// open a call to a server not classed internal is blocked, not passed.
+// An agent able to kill flowd must not open the way out by it.
+func TestFirstContactWithDyingFlowdBlocksCalls(t *testing.T) {
+	sock := socketPath(t)
+	f := startFake(t, sock, passAll)
+	f.dying.Store(true)
+	r := startRespondingWith(t, sock, time.Second, false)
+	line, _ := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, "flowd blocked: flowd is gone but its socket is still there (killed or crashed)")
+	assert.Contains(t, line, "flowd start")
+	assert.NotContains(t, line, strings.Repeat("m", 10), "the call must not reach the server")
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
+	_, err := os.Stat(sock)
+	assert.NoError(t, err, "the socket file was left behind, as a killed flowd leaves it")
+}
+
+// A flowd that stopped as asked removed its socket: no flowd runs, and
+// fail_mode open passes the call unchecked, saying so.
+func TestNoFlowdPassesUnderOpen(t *testing.T) {
+	sock := socketPath(t)
+	r := startRespondingWith(t, sock, time.Second, false)
+	line, _ := r.call(t, 1, bigCall(1, 10))
+	assert.Contains(t, line, strings.Repeat("m", 10), "passed unchecked under fail_mode open")
+	assert.Equal(t, 0, r.finish(t))
+	assert.Contains(t, r.stderr.String(), "is unreachable: messages pass unchecked (fail_mode=open)")
+}
+
 // A flowd that is working (busy with other shims on a loaded machine) is
 // waited for past the verdict timeout at first contact: the call is
 // judged once it answers, not blocked for want of an answer in time.

@@ -70,7 +70,7 @@ type link struct {
 	dialing   bool
 	closed    bool
 	everUp    bool
-	silent    bool        // flowd was last given up for silence, not for refusing or closing the connection
+	reach     reach       // why flowd is not connected, once it was given up or could not be reached
 	alive     func() bool // whether flowd on conn is working (listenerWorking); nil: cannot tell
 	lastAuto  time.Time
 	up        chan struct{} // closed and replaced each time the link comes up; tests wait on it
@@ -90,14 +90,12 @@ func (l *link) connect() error {
 	if err != nil && l.autostart != nil && absent(err) && time.Since(l.lastAuto) > 10*time.Second {
 		l.lastAuto = time.Now()
 		if serr := l.autostart(); serr != nil {
-			return l.dialFailed(fmt.Errorf("start flowd: %w", serr), false)
+			return l.dialFailed(fmt.Errorf("start flowd: %w", serr), reachOf(err))
 		}
 		c, err = localsock.Dial(l.socket, 2*time.Second)
 	}
 	if err != nil {
-		// Someone listens but does not take the connection (a full
-		// backlog, a dial that timed out): that is a flowd not answering.
-		return l.dialFailed(err, !absent(err) && !errors.Is(err, os.ErrPermission))
+		return l.dialFailed(err, reachOf(err))
 	}
 	r, w, wel, alive, err := l.contact(c)
 	if err != nil {
@@ -105,8 +103,9 @@ func (l *link) connect() error {
 		// The connection was accepted: whatever ends it before the
 		// welcome (silence, a close by a flowd shedding connections under
 		// a flood), a flowd is there and not answering, and that must
-		// not open what an absent flowd would.
-		return l.dialFailed(err, true)
+		// not open what an absent flowd would; nor must a flowd killed
+		// as the connection reached it (see probe).
+		return l.dialFailed(err, l.probe())
 	}
 	l.mu.Lock()
 	if l.closed {
@@ -115,7 +114,7 @@ func (l *link) connect() error {
 		return errors.New("shim is shutting down")
 	}
 	l.conn, l.w, l.welcome, l.grant, l.grantSeq = c, w, wel, nil, 0
-	l.everUp, l.silent, l.alive = true, false, alive
+	l.everUp, l.reach, l.alive = true, unreachable, alive
 	l.heard.Store(time.Now().UnixNano())
 	close(l.up)
 	l.up = make(chan struct{})
@@ -205,27 +204,84 @@ func giveUpUnlessWorking(c net.Conn, timeout, limit time.Duration, working func(
 	}
 }
 
-// dialFailed notes whether a failed attempt to connect met a flowd that
-// is there and not answering (silent), rather than no flowd, and returns
-// err.
-func (l *link) dialFailed(err error, silent bool) error {
+// reach is why flowd is not connected, which decides what fail_mode
+// open lets through (see relay.failed).
+type reach int
+
+const (
+	// unreachable: no flowd runs (no socket, or one that could not even
+	// be made) and none could be started. fail_mode applies.
+	unreachable reach = iota
+	// silent: flowd is there, listening, and does not answer (stopped,
+	// stuck, or closing connections under a flood).
+	silent
+	// dead: flowd's socket is there with nobody listening. A flowd that
+	// stops as asked removes its socket, so this one was killed or
+	// crashed, and it could not be started again (or this shim may not
+	// start it). An agent able to kill flowd must not open the way out
+	// by it: treated as silent, as the hook treats it.
+	dead
+)
+
+// dialFailed notes why a failed attempt to connect reached no flowd, and
+// returns err.
+func (l *link) dialFailed(err error, r reach) error {
 	l.mu.Lock()
-	l.silent = silent
+	l.reach = r
 	l.mu.Unlock()
 	return err
 }
 
-// state says why no verdicts come, for messages that name the cause.
+// Why no verdicts come, for messages that name the cause; relay.failed
+// tells them apart.
+const (
+	stateUnreachable = "is unreachable"
+	stateSilent      = "is not answering"
+	stateDead        = "is gone but its socket is still there (killed or crashed)"
+)
+
 func (l *link) state() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.silent {
-		return "is not answering"
+	switch l.reach {
+	case silent:
+		return stateSilent
+	case dead:
+		return stateDead
 	}
-	return "is unreachable"
+	return stateUnreachable
 }
 
-// absent reports whether a dial error means nobody listens on the socket.
+// reachOf reads a failed dial.
+func reachOf(err error) reach {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return dead
+	case absent(err) || errors.Is(err, os.ErrPermission):
+		return unreachable
+	}
+	// Someone listens but does not take the connection (a full backlog,
+	// a dial that timed out): a flowd not answering.
+	return silent
+}
+
+// probe dials flowd again after a connection ended without flowd saying
+// why, and reads the answer: anyone listening is a flowd that is there
+// and not answering, a socket with nobody behind it a flowd that died
+// (the kernel queues a connection for a listener without the process, so
+// one made while flowd was being killed is taken and then closed with
+// it), no socket a flowd that stopped.
+func (l *link) probe() reach {
+	c, err := localsock.Dial(l.socket, 2*time.Second)
+	if err != nil {
+		return reachOf(err)
+	}
+	c.Close()
+	return silent
+}
+
+// absent reports whether a dial error means nobody listens on the socket,
+// so that starting flowd may help.
 func absent(err error) bool {
 	// A socket that could not even be made (no AF_UNIX, as under Wine)
 	// reached no flowd.
@@ -297,21 +353,28 @@ func (l *link) readVerdicts(c net.Conn, r *shimproto.Reader) {
 	}
 }
 
-// broken retires connection c: every message waiting on it gets no verdict
-// (so fail_mode applies to it, exactly once) and reconnecting starts.
+// broken retires connection c, which failed or was closed: every message
+// waiting on it gets no verdict (so fail_mode applies to it, exactly once)
+// and reconnecting starts. Why it ended is read from the socket first, so
+// that a call waiting on a flowd that was killed is not passed as one
+// waiting on a flowd that stopped.
 func (l *link) broken(c net.Conn, err error) {
-	l.give(c, err, false)
+	l.mu.Lock()
+	mine := l.conn == c
+	l.mu.Unlock()
+	if mine {
+		l.give(c, err, l.probe())
+	}
 }
 
-// give retires connection c for err; silent: flowd did not answer, as
-// opposed to refusing or closing the connection.
-func (l *link) give(c net.Conn, err error, silent bool) {
+// give retires connection c for err, r saying why.
+func (l *link) give(c net.Conn, err error, r reach) {
 	l.mu.Lock()
 	if l.conn != c {
 		l.mu.Unlock()
 		return
 	}
-	l.conn, l.w, l.grant, l.silent, l.alive = nil, nil, nil, silent, nil
+	l.conn, l.w, l.grant, l.reach, l.alive = nil, nil, nil, r, nil
 	lost := l.pend
 	l.pend, l.owedSince = make(map[uint64]*pending), time.Time{}
 	closed := l.closed
@@ -320,7 +383,7 @@ func (l *link) give(c net.Conn, err error, silent bool) {
 	// Said before the messages go on, so the log never trails what it explains.
 	switch {
 	case closed:
-	case silent:
+	case r == silent:
 		l.logf("flowd is not answering (%v); giving up on it: fail_mode applies until it answers again", err)
 	default:
 		l.logf("lost connection to flowd: %v", err)
@@ -500,7 +563,7 @@ func (l *link) check() {
 		l.dog.Reset(timeout)
 	default:
 		l.watching.Store(false)
-		l.give(c, fmt.Errorf("nothing from it for %v while it owed the shim a verdict or room for a message", timeout), true)
+		l.give(c, fmt.Errorf("nothing from it for %v while it owed the shim a verdict or room for a message", timeout), silent)
 	}
 }
 

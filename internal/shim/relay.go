@@ -187,10 +187,11 @@ const maxKeptBuffer = 64 << 20
 // answers, still pass, so that a client can start and list tools and
 // reports the blocked calls itself.
 //
-// Open is closed too while flowd is connected but silent (stopped or
-// stuck, not gone) for a server flowd did not class internal: an agent
-// that can pause flowd (kill -STOP) must not open the way out by it, and
-// a crashed flowd is restarted, not left listening.
+// Open is closed too, for a server flowd did not class internal, while
+// flowd is there but silent (stopped or stuck), and while its socket is
+// there with nobody behind it (killed or crashed, and not started again):
+// an agent that can pause or kill flowd must not open the way out by it.
+// Open means no flowd runs: never started, or stopped as asked.
 func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []byte) {
 	state := r.link.state()
 	// Checked at each failure, not once: another user may make the
@@ -198,7 +199,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	// there, so fail_mode is closed whatever the config says.
 	untrusted := r.trust.untrusted()
 	class := r.link.settings().ServerClass
-	silentOpen := untrusted == "" && r.mode() != "closed" && state == "is not answering" && class != shimproto.KeepsDataIn
+	silentOpen := untrusted == "" && r.mode() != "closed" && state != stateUnreachable && class != shimproto.KeepsDataIn
 	if untrusted != "" || r.mode() == "closed" || silentOpen {
 		if e, err := jsonrpc.Parse(p.line); err == nil {
 			why := "flowd " + state + " and fail_mode is closed"
@@ -213,12 +214,18 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 				why = "flowd " + state + " and this server's class is " + class + ", not internal"
 				fix = "flowd may be stopped or stuck: check it (flowd status) or restart it (flowd restart); " +
 					"fail_mode = \"open\" passes calls only while flowd is not running, or to internal servers"
+				if state == stateDead {
+					fix = "start it again (flowd start) and see its log (flowd doctor); " +
+						"fail_mode = \"open\" passes calls only while flowd is not running, or to internal servers"
+				}
 				if r.warned.CompareAndSwap(false, true) {
 					r.logf("flowd at %s %s: tool calls to this server (class %s) are blocked until it answers; "+
-						"fail_mode=open lets calls pass only to internal servers while flowd is stopped or stuck", r.link.socket, state, class)
+						"fail_mode=open lets calls pass only to internal servers while flowd is stopped, stuck or killed", r.link.socket, state, class)
 				}
-			case state == "is not answering":
+			case state == stateSilent:
 				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
+			case state == stateDead:
+				fix = "start it again (flowd start) and see its log (flowd doctor), or set fail_mode = \"open\""
 			}
 			switch {
 			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request && e.Method == "tools/call":

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -102,7 +103,7 @@ func Run(o Options) int {
 	var start func() error
 	// The system flowd is the service manager's to start, as another user.
 	if o.Autostart && o.Socket != paths.SystemSocket {
-		start = func() error { return startFlowd(o.Socket) }
+		start = func() error { return ondemand.StartNextToMe(o.Socket) }
 	}
 	clientIn, clientOut := o.Stdin, o.Stdout
 	if f, ok := clientIn.(*os.File); ok {

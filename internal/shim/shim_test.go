@@ -49,6 +49,10 @@ type fakeFlowd struct {
 	// mute, while set, makes the fake close each new connection without
 	// a word, as a flowd shedding connections under a flood does.
 	mute atomic.Bool
+	// dying, while set, makes the fake behave like a flowd being killed
+	// when a connection reaches it: the listener goes, leaving its socket
+	// file behind, and then the connection it had taken.
+	dying atomic.Bool
 	// answerAfter delays the answer to each upgrade: a flowd too busy to
 	// reach the connection at once.
 	answerAfter time.Duration
@@ -99,6 +103,11 @@ func (f *fakeFlowd) serve() {
 func (f *fakeFlowd) handle(c net.Conn) {
 	defer c.Close()
 	if f.mute.Load() {
+		return
+	}
+	if f.dying.Load() {
+		f.l.SetUnlinkOnClose(false)
+		f.l.Close()
 		return
 	}
 	if f.hung.Load() {
@@ -219,6 +228,13 @@ func (f *fakeFlowd) seenCount() int {
 }
 
 // stop closes the listener and every connection: flowd crashing.
+// kill ends the fake as SIGKILL ends flowd: its listener and connections
+// close, and its socket file stays.
+func (f *fakeFlowd) kill() {
+	f.l.SetUnlinkOnClose(false)
+	f.stop()
+}
+
 func (f *fakeFlowd) stop() {
 	f.stopOnce.Do(func() { close(f.released) })
 	f.l.Close()
@@ -441,6 +457,41 @@ func TestReconnectLosesNothing(t *testing.T) {
 	assert.Equal(t, 20, second.seenCount()-before, "the new flowd judges everything after it is back: 10 lines, each seen going to cat and coming back")
 	assert.Equal(t, 0, r.finish(t))
 	assert.Contains(t, r.stderr.String(), "lost connection to flowd")
+}
+
+// flowd killed mid-session: its socket stays, so fail_mode open does not
+// pass a tool call (to a server flowd never classed internal) unchecked,
+// while other messages go on; a flowd back on the socket judges again.
+func TestKilledFlowdBlocksCallsUnderOpen(t *testing.T) {
+	sock := socketPath(t)
+	first := startFake(t, sock, passAll)
+	r := startShim(t, sock, "open")
+	<-first.hello
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"send","arguments":{"to":"x"}}}` + "\n"
+	r.send(t, call)
+	require.Equal(t, call, r.readLine(t), "judged and passed while flowd runs")
+	first.kill()
+	r.send(t, strings.Replace(call, `"id":1`, `"id":2`, 1))
+	reply := r.readLine(t)
+	assert.Contains(t, reply, "flowd blocked: flowd is gone but its socket is still there (killed or crashed)")
+	assert.Contains(t, reply, `"id":2`)
+	ping := `{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
+	r.send(t, ping)
+	assert.Equal(t, ping, r.readLine(t), "only tool calls are held back")
+	second := startFake(t, sock, passAll)
+	select {
+	case <-second.hello:
+	case <-time.After(time.Minute):
+		t.Fatal("shim did not reconnect")
+	}
+	for i := 4; second.seenCount() == 0; i++ { // the hello arrives before the shim reads the welcome
+		require.Less(t, i, 1000, "the new flowd never saw a message")
+		c := strings.Replace(call, `"id":1`, fmt.Sprintf(`"id":%d`, i), 1)
+		r.send(t, c)
+		r.readLine(t)
+	}
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
 }
 
 func TestVerdictTimeoutAppliesFailMode(t *testing.T) {

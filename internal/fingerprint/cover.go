@@ -1,0 +1,152 @@
+package fingerprint
+
+import (
+	"encoding/binary"
+
+	"github.com/flowd-dev/flowd/internal/budget"
+)
+
+// A secret can leave a few characters per call, in any order and amid
+// other text: no call holds a piece long enough to match, and the
+// receiver puts the pieces together. Cover finds, in one call's text, the
+// runs of coverGram characters each known secret shares with it, so that
+// the caller can add up which parts of the secret a session sent out
+// (flow.Session). The secret and the text are compared in canonical form
+// (lower-case letters and digits only), so separators and case changes
+// between the pieces do not hide them.
+
+// coverGram is the shortest run of a secret that counts as sent: six
+// characters of a random secret turn up in other text by chance rarely,
+// and two thirds of a secret's characters in such runs never.
+// coverMaxLen bounds the part of a secret that is tracked, and
+// coverPerGram the secrets one gram is kept for (look-alikes share
+// theirs).
+const (
+	coverGram    = 6
+	coverMinLen  = 16
+	coverMaxLen  = 4096
+	coverPerGram = 8
+)
+
+// CoverMinLength is the shortest secret, in canonical form, that Cover
+// tracks: a shorter one is too few grams to tell from chance. CoverGram is
+// the length of the runs Cover reports.
+const (
+	CoverMinLength = coverMinLen
+	CoverGram      = coverGram
+)
+
+// Cover is what one text holds of one known secret.
+type Cover struct {
+	Secret uint64 // the id the secret was added with
+	Label  string
+	Len    int   // the length of the secret's canonical form, as far as tracked
+	At     []int // where a run of coverGram characters of it starts, in canonical positions
+}
+
+type coverAt struct {
+	slot uint32
+	pos  uint16
+}
+
+type coverSet struct {
+	grams map[uint64][]coverAt
+	start []uint64 // a bit per hashed 4-byte start of a gram
+	lens  map[uint32]int
+}
+
+// buildCover indexes the grams of the internal pool's secrets: a secret
+// that arrived from outside (a page full of planted key-shaped strings)
+// is no secret of the user's to piece together, and would only add work.
+func (x *SecretIndex) buildCover() int {
+	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), lens: map[uint32]int{}}
+	work := 0
+	for _, slot := range x.pools[0] {
+		canon := Canonical([]byte(x.secrets[slot].value))
+		if len(canon) < coverMinLen {
+			continue
+		}
+		canon = canon[:min(len(canon), coverMaxLen)]
+		c.lens[slot] = len(canon)
+		for i := 0; i+coverGram <= len(canon); i++ {
+			g := gram(canon[i:])
+			if at := c.grams[g]; len(at) < coverPerGram {
+				c.grams[g] = append(at, coverAt{slot, uint16(i)})
+			}
+			b := startBit(canon[i:])
+			c.start[b/64] |= 1 << (b % 64)
+			work++
+		}
+	}
+	x.cover = c
+	return work
+}
+
+// Cover reports the known secrets of the internal pool that canon, text in
+// canonical form (lower-case ASCII letters and digits only), shares runs
+// of coverGram characters with, and where in each secret those runs start.
+// Its work, linear in canon, is reported to b; it stops, returning false,
+// when b runs out.
+func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.byValue) == 0 || len(canon) < coverGram {
+		return nil, true
+	}
+	if x.cover == nil && !b.Spend(x.buildCover()) {
+		return nil, false
+	}
+	c := x.cover
+	if len(c.grams) == 0 {
+		return nil, true
+	}
+	bySlot := map[uint32]int{} // slot → index in out
+	var out []Cover
+	work, next := 0, spendEvery
+	for i := 0; i+coverGram <= len(canon); i++ {
+		if i >= next {
+			if !b.Spend(work) {
+				return nil, false
+			}
+			work, next = 0, i+spendEvery
+		}
+		work++
+		if sb := startBit(canon[i:]); c.start[sb/64]&(1<<(sb%64)) == 0 {
+			continue
+		}
+		for _, at := range c.grams[gram(canon[i:])] {
+			k, ok := bySlot[at.slot]
+			if !ok {
+				k = len(out)
+				bySlot[at.slot] = k
+				s := x.secrets[at.slot]
+				out = append(out, Cover{Secret: s.id, Label: s.label, Len: c.lens[at.slot]})
+			}
+			// Bounded: a text position adds at most coverPerGram starts.
+			out[k].At = append(out[k].At, int(at.pos))
+			work++
+		}
+	}
+	return out, b.Spend(work)
+}
+
+// gram is the coverGram bytes at the start of b, as a map key.
+func gram(b []byte) uint64 {
+	return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint16(b[4:]))<<32
+}
+
+// Canonical is b with everything but ASCII letters and digits dropped and
+// letters lower-cased: the form FindCanonical and Cover read, in which
+// separators and case changes between a secret's characters are gone.
+func Canonical(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			out = append(out, c)
+		case c >= 'A' && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		}
+	}
+	return out
+}
