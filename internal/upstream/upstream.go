@@ -63,8 +63,11 @@ type Stream struct {
 
 // call is a client request the upstream has not answered yet.
 type call struct {
-	method    string
-	id        []byte // the JSON-RPC id, raw; nil when none
+	method string
+	// requestID is the JSON-RPC id as records keep it (jsonrpc.IDText):
+	// a copy, as a slice of the message would keep all of it alive while
+	// the call waits for its answer.
+	requestID string
 	tool      string
 	kind      string // its activity record type, when not activity.TypeToolCall
 	argsBytes int
@@ -188,7 +191,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 	if e.Method != "tools/call" {
 		return u.message(j, v, e, raw, received)
 	}
-	c := &call{method: e.Method, id: e.ID, start: received}
+	c := &call{method: e.Method, requestID: jsonrpc.IDText(e.ID), start: received}
 	epoch := u.grants.current()
 	later := u.checkCall(j, c, e, raw, forwarded)
 	switch {
@@ -288,7 +291,7 @@ func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte, received
 		if reason != "" {
 			continue
 		}
-		c := &call{method: e.Method, id: e.ID, start: received}
+		c := &call{method: e.Method, requestID: jsonrpc.IDText(e.ID), start: received}
 		var later func()
 		switch {
 		case err == nil && e.Method == "tools/call":
@@ -345,7 +348,7 @@ func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 		// An answer to no request flowd saw, such as one sent while
 		// flowd was away, must not get past the injection scan: it is
 		// screened as a result of this server, of no known method.
-		c = &call{id: e.ID, start: time.Now()}
+		c = &call{requestID: jsonrpc.IDText(e.ID), start: time.Now()}
 	}
 	switch c.method {
 	case "initialize", "server/discover":
@@ -729,7 +732,7 @@ func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultByte
 		Server:      u.Name(),
 		Tool:        c.name(),
 		Method:      c.method,
-		RequestID:   jsonrpc.IDText(c.id),
+		RequestID:   c.requestID,
 		ArgsBytes:   c.argsBytes,
 		ResultBytes: resultBytes,
 		Verdict:     verdict,
