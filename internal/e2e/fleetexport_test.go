@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -60,10 +62,16 @@ func TestFleetExport(t *testing.T) {
 	on := startFleet(t, scale.flowds, fmt.Sprintf("\n[export.otlp]\nenabled = true\nendpoint = %q\nprotocol = \"http\"\n", "http://"+col.http))
 	const turns = 4
 	var offLat, onLat []time.Duration
+	var offCPU, onCPU, colCPU time.Duration // flowds' and the collector's CPU time during the turns
 	for range turns {
+		c0 := fleetCPU(off)
 		l, _ := loadFleet(t, off, scale.sessions, scale.steady/turns)
+		offCPU += fleetCPU(off) - c0
 		offLat = append(offLat, l...)
+		c0, k0 := fleetCPU(on), procCPU(col.cmd.Process.Pid)
 		l, _ = loadFleet(t, on, scale.sessions, scale.steady/turns)
+		onCPU += fleetCPU(on) - c0
+		colCPU += procCPU(col.cmd.Process.Pid) - k0
 		onLat = append(onLat, l...)
 	}
 	stopFleet(t, off)
@@ -149,6 +157,11 @@ func TestFleetExport(t *testing.T) {
 	t.Logf("fleet of %d flowd processes, %d MCP sessions each, exporting OTLP/HTTP to one collector", scale.flowds, scale.sessions)
 	t.Logf("call round trip (shim → flowd → server → flowd → shim), export off: %d calls, p50 %v p99 %v; export on: %d calls, p50 %v p99 %v",
 		offCalls, pct(offLat, 50), pct(offLat, 99), onCalls, pct(onLat, 50), pct(onLat, 99))
+	perCall := func(d time.Duration, n int) time.Duration {
+		return (d / time.Duration(max(n, 1))).Round(time.Microsecond)
+	}
+	t.Logf("CPU per call (user and system, from /proc; 0: not there): flowd with export off %v, with export on %v; the collector %v",
+		perCall(offCPU, offCalls), perCall(onCPU, onCalls), perCall(colCPU, onCalls))
 	t.Logf("steady (%v, collector up): exported records/s per flowd min %.0f median %.0f max %.0f, total %.0f",
 		scale.steady, slices.Min(perSteady), median(perSteady), slices.Max(perSteady), sum(perSteady))
 	t.Logf("collector stopped %v under load (%d calls): %d records waited (per flowd min %d max %d)",
@@ -189,6 +202,31 @@ func maxTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// procCPU is the CPU time process pid used so far, user and system, as
+// Linux's /proc says; 0 where there is none.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which may hold spaces, in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ, 100 on Linux
+}
+
+func fleetCPU(fleet []*flowd) time.Duration {
+	var d time.Duration
+	for _, f := range fleet {
+		d += procCPU(f.cmd.Process.Pid)
+	}
+	return d
 }
 
 func startFleet(t *testing.T, n int, extra string) []*flowd {
