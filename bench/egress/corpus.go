@@ -128,10 +128,10 @@ type profile struct {
 //   - tls_interception: flowd is no network proxy, so the MITM cases, which
 //     need one, do not apply; the response cases that need only
 //     response_scanning are played as the agent's WebFetch;
-//   - domain_blocklist: RUNNER.md asks the runner to seed the tool's
-//     blocklist with exfil-collector.example.net, and the adapter runs
-//     flowd's default config unchanged;
 //   - dns_rebinding_fixture: the adapter has no DNS of its own.
+//
+// domain_blocklist is policy.suspicious_endpoints, which the adapter seeds
+// as RUNNER.md asks (seedBlocklist); the rest of the config is the default.
 //
 // fetch_proxy and http_proxy mean here: the request reaches flowd as the
 // agent's own WebFetch or Bash curl through `hook evaluate`, and mcp_http
@@ -141,7 +141,7 @@ func flowdProfile(version string) profile {
 		SchemaVersion: 1, Tool: "flowd", ToolVersion: version, RunnerVersion: "1",
 		Claims: []string{"url_dlp", "request_body_dlp", "header_dlp", "response_injection", "mcp_input_scan",
 			"mcp_tool_poison", "mcp_chain", "ssrf", "entropy", "encoding_evasion", "benign", "ssrf_bypass",
-			"shell_obfuscation", "crypto_dlp", "hostname_exfil"},
+			"shell_obfuscation", "crypto_dlp", "hostname_exfil", "domain_blocklist"},
 		Supports: map[string]bool{
 			"fetch_proxy": true, "http_proxy": true, "mcp_stdio": true, "mcp_http": true, "websocket": false,
 			"tls_interception": false, "request_body_scanning": true, "header_scanning": true,

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/config"
 )
 
 func TestMain(m *testing.M) {
@@ -165,4 +167,19 @@ func TestCorpusRun(t *testing.T) {
 	printScoreboard(&out, flowdProfile("test"), results)
 	assert.Contains(t, out.String(), fmt.Sprintf("results: %d passed, %d failed, %d not_applicable, %d errors (%d total)",
 		counts[scorePass], counts[scoreFail], counts[scoreNA], counts[scoreError], len(results)))
+}
+
+// The blocklist is seeded into the default config as RUNNER.md asks, and
+// flowd's own list stays: the config still loads, with both.
+func TestSeedBlocklist(t *testing.T) {
+	cfg, err := seedBlocklist(config.DefaultTOML())
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "config.toml")
+	require.NoError(t, os.WriteFile(path, cfg, 0o600))
+	c, err := config.Load(path)
+	require.NoError(t, err)
+	assert.Contains(t, c.Policy.SuspiciousEndpoints, "exfil-collector.example.net")
+	assert.Contains(t, c.Policy.SuspiciousEndpoints, "webhook.site")
+	_, err = seedBlocklist([]byte("[policy]\n"))
+	assert.Error(t, err)
 }

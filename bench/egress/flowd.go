@@ -52,8 +52,9 @@ func build(dir string) (binaries, error) {
 	return binariesIn(dir)
 }
 
-// daemon is a flowd run in the foreground with the default config, in
-// files of its own, for one category of cases.
+// daemon is a flowd run in the foreground with the default config (its
+// blocklist seeded, seedBlocklist), in files of its own, for one category
+// of cases.
 type daemon struct {
 	cmd    *exec.Cmd
 	log    *logWatch
@@ -95,7 +96,11 @@ func (l *logWatch) String() string {
 // enter, as flowd requires of its socket's directory).
 func startDaemon(bins binaries, dir string) (*daemon, error) {
 	cfgFile := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgFile, config.DefaultTOML(), 0o600); err != nil {
+	cfg, err := seedBlocklist(config.DefaultTOML())
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(cfgFile, cfg, 0o600); err != nil {
 		return nil, fmt.Errorf("write flowd config: %w", err)
 	}
 	d := &daemon{socket: filepath.Join(dir, "flowd.sock"), log: &logWatch{ready: make(chan struct{})}, exited: make(chan error, 1),
@@ -124,6 +129,25 @@ func startDaemon(bins binaries, dir string) (*daemon, error) {
 		<-d.exited
 		return nil, fmt.Errorf("flowd not ready within %v; killed: %s", stallTimeout, d.log.String())
 	}
+}
+
+// blocklisted are the hosts RUNNER.md ("Domain blocklist seeding") asks a
+// runner to put on the tool's blocklist: flowd's is
+// policy.suspicious_endpoints.
+var blocklisted = []string{"exfil-collector.example.net"}
+
+// seedBlocklist adds the benchmark's hosts to the default config's
+// suspicious_endpoints, which keeps its own; the rest is unchanged.
+func seedBlocklist(cfg []byte) ([]byte, error) {
+	const key = "\nsuspicious_endpoints = ["
+	if bytes.Count(cfg, []byte(key)) != 1 {
+		return nil, errors.New("seed the domain blocklist: the default config has no single suspicious_endpoints list")
+	}
+	var add strings.Builder
+	for _, h := range blocklisted {
+		add.WriteString("\n  " + strconv.Quote(h) + ",")
+	}
+	return bytes.Replace(cfg, []byte(key), []byte(key+add.String()), 1), nil
 }
 
 func (d *daemon) stop() error {

@@ -228,7 +228,7 @@ func (t *tally) add(r result) {
 }
 
 func printScoreboard(w io.Writer, prof profile, results []result) {
-	fmt.Fprintf(w, "agent-egress-bench: %s %s, default config, through shim, hook evaluate and flowd\n", prof.Tool, prof.ToolVersion)
+	fmt.Fprintf(w, "agent-egress-bench: %s %s, default config (blocklist seeded as RUNNER.md asks), through shim, hook evaluate and flowd\n", prof.Tool, prof.ToolVersion)
 	fmt.Fprintf(w, "claims: %s\n\n", strings.Join(prof.Claims, ", "))
 	var cats []string
 	rows := map[string]*tally{}

@@ -29,5 +29,9 @@ func cmdMCP(args []string) error {
 	if err != nil {
 		return fmt.Errorf("load secret rules: %w", err)
 	}
-	return server.ServeStdio(auditmcp.New(flowdclient.NewClient(socket.Path(), 30*time.Second), det))
+	srv, err := auditmcp.New(flowdclient.NewClient(socket.Path(), 30*time.Second), det)
+	if err != nil {
+		return err
+	}
+	return server.ServeStdio(srv)
 }

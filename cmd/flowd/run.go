@@ -52,6 +52,8 @@ func cmdRun(args []string) error {
 	if *system {
 		systemDefaults(fl, cfgPath, socket, dataDir)
 	}
+	startedBy := service.Started()
+	os.Unsetenv(paths.EnvStartedBy) // said to this flowd, not to what it runs
 	cfg, err := loadConfig(*cfgPath, fl)
 	if err != nil {
 		return err
@@ -96,7 +98,7 @@ func cmdRun(args []string) error {
 	}
 	err = service.Serve(ctx, func(ctx context.Context) error {
 		return daemon.Run(ctx, daemon.Options{Config: cfg, ConfigFile: *cfgPath, Socket: *socket, DataDir: *dataDir, Log: log,
-			Listener: listener, OnReady: onReady, System: *system}, nil)
+			Listener: listener, OnReady: onReady, System: *system, StartedBy: startedBy, ServiceState: serviceStatus}, nil)
 	})
 	if errors.Is(err, daemon.ErrRunning) {
 		// Several shims may start flowd at once; the losers are not failures.

@@ -39,7 +39,16 @@ func cmdStatus(args []string) error {
 	if err != nil {
 		st = flowdclient.Status{Running: false, Socket: socket.Path(), Shims: []flowdclient.Shim{}, Sessions: []string{}}
 	}
-	svc := serviceStatus()
+	// What a shim's config and the agent wrote is shown inert, even by a
+	// flowd older than this CLI.
+	st = st.Shown()
+	if st.Service == nil {
+		st.Service = &flowdclient.Service{}
+	}
+	if st.Service.Manager == "" && st.Service.Problem == "" {
+		// Not running, or a flowd that did not ask: asked from here.
+		st.Service.Status = serviceStatus()
+	}
 	// Seen from this side of the socket: what the running flowd cannot know.
 	unprot, unprotErr := unprotected.List(unprotected.Dir())
 	others := otherFlowds(socket.Path())
@@ -48,10 +57,9 @@ func cmdStatus(args []string) error {
 		enc.SetIndent("", "  ")
 		enc.Encode(struct {
 			flowdclient.Status
-			Service     service.Status     `json:"service"`
 			Unprotected []unprotected.Shim `json:"unprotected_shims"`
 			OtherFlowds []string           `json:"other_flowds"`
-		}{st, svc, nonNil(unprot), nonNil(others)})
+		}{st, nonNil(unprot), nonNil(others)})
 		return statusExit(st)
 	}
 	for _, o := range others {
@@ -64,10 +72,16 @@ func cmdStatus(args []string) error {
 		fmt.Printf("WARNING: shim %q (pid %d) passes messages unchecked since %s: %s\n", u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason)
 	}
 	if !st.Running {
-		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", socket.Path(), err, describe(svc))
+		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", socket.Path(), err, describe(st.Service.Status))
 	} else {
 		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
-			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir, describe(svc))
+			(time.Duration(st.UptimeSec) * time.Second).String(), st.Socket, st.DataDir, describe(st.Service.Status))
+		if st.Service.StartedBy != "" {
+			fmt.Printf("started  %s\n", startedLine(st.Service.StartedBy))
+		}
+		if c := st.Config; c != nil {
+			fmt.Printf("config   %s (%s flowd): %s\n", c.File, c.Mode, settingsLine(c.Settings))
+		}
 		fmt.Printf("coverage %s\n", coverage(st))
 		printStores(os.Stdout, st)
 		fmt.Printf("sessions %d", len(st.Sessions))
@@ -92,6 +106,27 @@ func cmdStatus(args []string) error {
 		}
 	}
 	return statusExit(st)
+}
+
+// startedLine says what started the running flowd and what follows
+// from it.
+func startedLine(by string) string {
+	switch by {
+	case service.ByOnDemand:
+		return by + ": a shim or flowd start started it; it runs until flowd stop or logout (flowd install makes it a service)"
+	case service.ByHand:
+		return by + " (flowd run): it stops with its terminal"
+	}
+	return "by " + by + ", which restarts it if it fails"
+}
+
+// settingsLine is the key settings in force, key=value, in key order.
+func settingsLine(m map[string]string) string {
+	keys := slices.Sorted(maps.Keys(m))
+	for i, k := range keys {
+		keys[i] = k + "=" + m[k]
+	}
+	return strings.Join(keys, " ") + " (all of it: flowd config show --effective)"
 }
 
 // coverage says what flowd sees: only the MCP servers behind shims, or the

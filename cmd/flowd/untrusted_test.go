@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -19,8 +21,10 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/auditmcp"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/untrusted"
 )
 
@@ -105,7 +109,9 @@ func TestAuditMCPAnswersAreInert(t *testing.T) {
 
 	det, err := secrets.Default()
 	require.NoError(t, err)
-	c, err := client.NewInProcessClient(auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det))
+	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det)
+	require.NoError(t, err)
+	c, err := client.NewInProcessClient(srv)
 	require.NoError(t, err)
 	ctx := context.Background()
 	require.NoError(t, c.Start(ctx))
@@ -132,12 +138,16 @@ func TestAuditMCPAnswersAreInert(t *testing.T) {
 		assert.False(t, acting.MatchString(text), "%s %v answers %q", tc.tool, tc.args, text)
 		assert.Nil(t, res.StructuredContent, tc.tool)
 		if tc.args["confirmView"] == true {
-			assert.Contains(t, text, `Weather: sunny.\U000e0041\U000e0075`, "the smuggled text, visible")
-			tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1">`).FindStringSubmatch(text)
+			// The smuggled instruction reaches the auditor neither in tag
+			// characters nor as their escapes: flowd's screening reads
+			// the API's escapes back and redacts what it flags.
+			assert.NotContains(t, text, `\U000e0041\U000e0075`)
+			assert.NotContains(t, text, "Ignore all previous instructions")
+			tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1" flowd="injection redacted: [a-z, -]+">`).FindStringSubmatch(text)
 			require.NotNil(t, tag, text)
 			inside := text[strings.Index(text, tag[0]):]
 			inside = inside[:strings.Index(inside, "</"+tag[1]+">")]
-			assert.Contains(t, inside, `\U000e0041\U000e0075`, "inside the fence")
+			assert.Contains(t, inside, "[flowd redacted: ", "inside the fence")
 		}
 	}
 }
@@ -167,4 +177,44 @@ func TestPinsPrintDefinitionsInert(t *testing.T) {
 			assert.Contains(t, out.String(), `get\u202eweather`)
 		}
 	}
+}
+
+// flowd status prints a shim's server name and command, which the
+// agent's MCP config holds (and a malicious project or a prompt-injected
+// agent may have written), with escape sequences and bidi overrides
+// visible, in its table and in its JSON; and it says which config is in
+// force.
+func TestStatusPrintsShimsInert(t *testing.T) {
+	socket, _, _ := startDaemon(t)
+	c, err := localsock.Dial(socket, 10*time.Second)
+	require.NoError(t, err)
+	defer c.Close()
+	br, err := shimproto.Upgrade(c, 10*time.Second)
+	require.NoError(t, err)
+	r, w := shimproto.Frames(c, br)
+	require.NoError(t, w.WriteJSON(shimproto.TypeHello, shimproto.Hello{PID: os.Getpid(), Name: "fs" + ansiAttack,
+		Command: []string{"npx", "server\u202egnp.exe", "--root\r\x1b[2K/ok"}}))
+	typ, _, err := r.Next()
+	require.NoError(t, err)
+	require.Equal(t, shimproto.TypeWelcome, typ, "connected: flowd lists it")
+
+	out, err := exec.Command(flowdBin(t), "status", "--socket", socket).Output()
+	require.NoError(t, err)
+	text := string(out)
+	assert.False(t, acting.MatchString(text), "flowd status prints %q", text)
+	assert.Contains(t, text, `fs\x1b]0;owned\x07`, "the server name, its escapes visible")
+	assert.Contains(t, text, `server\u202egnp.exe --root\x0d\x1b[2K/ok`, "the command too")
+	assert.Regexp(t, `config   \S* \(user flowd\): .*shim.fail_mode=`, text, "the config in force")
+
+	out, err = exec.Command(flowdBin(t), "status", "--json", "--socket", socket).Output()
+	require.NoError(t, err)
+	var st flowdclient.Status
+	require.NoError(t, json.Unmarshal(out, &st))
+	require.Len(t, st.Shims, 1)
+	assert.Equal(t, `fs\x1b]0;owned\x07\x1b[2J\x1b[31m\u202e\U000e0049`, st.Shims[0].Server, "inert in JSON as well")
+	assert.Equal(t, `server\u202egnp.exe`, st.Shims[0].Command[1])
+	require.NotNil(t, st.Config)
+	assert.Equal(t, "user", st.Config.Mode)
+	assert.Contains(t, st.Config.Settings, "policy.default_action")
+	require.NotNil(t, st.Service)
 }

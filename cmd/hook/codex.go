@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -26,7 +27,7 @@ func (codexAgent) output(event string, v hookproto.Verdict) []byte {
 }
 
 func (codexAgent) failedOpen(event string, err error) []byte {
-	return codex.FailedOpen(event, err.Error())
+	return claudecode.FailedOpenAnswer(event, err.Error())
 }
 
 func (codexAgent) install(scope, dir string, o installOptions) (string, error) {

@@ -28,7 +28,7 @@ func (geminiCLI) output(event string, v hookproto.Verdict) []byte {
 }
 
 func (geminiCLI) failedOpen(event string, err error) []byte {
-	return geminicli.FailedOpen(event, err.Error())
+	return claudecode.FailedOpenAnswer(event, err.Error())
 }
 
 func (geminiCLI) install(scope, dir string, o installOptions) (string, error) {

@@ -59,16 +59,19 @@ func script(src string, depth int) verdict {
 	if depth > maxNesting {
 		return tooDeep()
 	}
-	cmds, ok := parseShell(src)
+	cmds, ok, guessed := readShell(src)
 	if len(cmds) == 0 {
 		if !ok {
 			return judge(Hybrid, unsure, "could not parse %q", clip(src))
 		}
 		return judge(Internal, sureLocal, "no command to run")
 	}
-	vs := make([]verdict, 0, len(cmds))
+	vs := make([]verdict, 0, len(cmds)+1)
 	for _, c := range cmds {
 		vs = append(vs, command(c, depth))
+	}
+	if guessed != nil {
+		vs = append(vs, judge(Hybrid, unsure, "%s (%q): what runs may not be what it reads as", guessed.Trick, guessed.Word))
 	}
 	v := worst(vs)
 	if !ok && v.class == Internal {

@@ -14,8 +14,9 @@
 // Whatever comes from the server being judged (annotations, its own
 // serverInfo.name) may raise caution freely but never lowers it. What
 // nothing identifies is Unknown, which can send data out.
-// Shell commands are tokenised (never executed) and each simple command in
-// them is judged on its own; one external command makes the line external.
+// Shell commands are read by shellnorm (never executed) and each simple
+// command in them is judged on its own; one external command makes the
+// line external.
 //
 // Everything here is pure: no I/O, no clock, safe for concurrent use.
 package classify

@@ -35,12 +35,15 @@ type heldOutCase struct {
 // user's data is a private source. The floors are just under the rates
 // first measured, so a change that loses generality fails here.
 func TestHeldOut(t *testing.T) {
-	for _, file := range []string{"heldout.json", "heldout2.json"} {
-		t.Run(file, func(t *testing.T) { heldOut(t, file) })
+	// private3-report.json's floor is its first measurement: 11/12 (a
+	// wallet service named "…vault" taken for a secret store).
+	for file, sendsFloor := range map[string]float64{"heldout.json": 0.95, "heldout2.json": 0.95,
+		"private3-tune.json": 0.95, "private3-report.json": 0.9} {
+		t.Run(file, func(t *testing.T) { heldOut(t, file, sendsFloor) })
 	}
 }
 
-func heldOut(t *testing.T, name string) {
+func heldOut(t *testing.T, name string, sendsFloor float64) {
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	var file struct {
@@ -92,7 +95,7 @@ func heldOut(t *testing.T, name string) {
 	}
 	t.Logf("held out: destination right %d/%d, private source right %d/%d (found by evidence, not the default: %d/%d), local tools taken as destinations %d/%d",
 		sendsRight, sendsAll, privRight, privAll, privFound, privWanted, benignSends, benignAll)
-	require.GreaterOrEqual(t, float64(sendsRight)/float64(sendsAll), 0.95)
+	require.GreaterOrEqual(t, float64(sendsRight)/float64(sendsAll), sendsFloor)
 	require.GreaterOrEqual(t, float64(privRight)/float64(privAll), 0.9)
 	require.GreaterOrEqual(t, float64(privFound)/float64(privWanted), 0.9)
 	require.Zero(t, benignSends)

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -133,4 +134,38 @@ func ReadHooks(path, what string, find func([]byte) ([]Entry, bool, error)) (Ins
 		in.Entries[i].BinaryExists = err == nil && !st.IsDir()
 	}
 	return in, nil
+}
+
+// HookFile is an agent's hooks file in Claude Code's shape (Gemini CLI's
+// settings.json, Codex's hooks.json): flowd's hooks there are, for each
+// of Events, a matcher group of one hook, Hook(command).
+type HookFile struct {
+	Agent  string // the agent as `hook evaluate --agent` names it
+	Title  string // the agent in errors: "Codex"
+	What   string // the file in errors: "Codex hooks"
+	Events []string
+	// Matcher selects the tools each group's hook runs for.
+	Matcher string
+	Hook    func(command string) any
+}
+
+// Add returns a hooks file with flowd's hooks, every other byte as it
+// was. binary is the hook program's absolute path.
+func (h HookFile) Add(file []byte, binary string, failClosed bool) ([]byte, error) {
+	o := HookOptions{Binary: binary, FailClosed: failClosed, Agent: h.Agent}
+	return AddGroups(file, h.Events, func(event string) json.RawMessage {
+		return jsonedit.Marshal(matcherGroup{Matcher: h.Matcher, Hooks: []any{h.Hook(Command(o, event))}})
+	})
+}
+
+// Install puts flowd's hooks into the hooks file at path, creating it if
+// needed.
+func (h HookFile) Install(path, binary string, failClosed bool) (Change, error) {
+	return WriteHooks(path, h.Title, h.What, binary, func(b []byte) ([]byte, error) { return h.Add(b, binary, failClosed) })
+}
+
+// Uninstall removes flowd's hooks, and nothing else, from the hooks file
+// at path.
+func (h HookFile) Uninstall(path string) (Change, error) {
+	return jsonedit.Rewrite(path, h.What, RemoveHooks)
 }

@@ -67,6 +67,9 @@ type Entry struct {
 	ScanOutput bool
 	Async      bool
 	Timeout    int // seconds; 0 when not set
+	// Group and Index place the hook in the file: its matcher group's
+	// position in the event's list, and its own in the group's hooks.
+	Group, Index int
 	// BinaryExists is filled in by Inspect; FindHooks leaves it false.
 	BinaryExists bool
 }
@@ -78,9 +81,11 @@ type hookEntry struct {
 	Async   bool   `json:"async,omitempty"`
 }
 
+// matcherGroup is a group of hooks in the shape every agent here copies
+// from Claude Code; each agent's hook entry has its own fields.
 type matcherGroup struct {
-	Matcher string      `json:"matcher"`
-	Hooks   []hookEntry `json:"hooks"`
+	Matcher string `json:"matcher"`
+	Hooks   []any  `json:"hooks"`
 }
 
 func group(o HookOptions, event string) json.RawMessage {
@@ -90,7 +95,7 @@ func group(o HookOptions, event string) json.RawMessage {
 	}
 	h := hookEntry{Type: "command", Command: Command(o, event), Timeout: timeout,
 		Async: o.AsyncPost && event != PreToolUse && !(o.ScanOutput && event == PostToolUse)}
-	return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{h}})
+	return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []any{h}})
 }
 
 // AddHooks returns settings with flowd's hooks for every event in Events.
@@ -213,7 +218,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 		if err != nil {
 			continue
 		}
-		for _, g := range groups {
+		for gi, g := range groups {
 			var mg struct {
 				Matcher string            `json:"matcher"`
 				Hooks   []json.RawMessage `json:"hooks"`
@@ -221,7 +226,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 			if json.Unmarshal(g, &mg) != nil {
 				continue
 			}
-			for _, h := range mg.Hooks {
+			for hi, h := range mg.Hooks {
 				var he struct {
 					Command string  `json:"command"`
 					Timeout float64 `json:"timeout"`
@@ -235,6 +240,7 @@ func FindHooks(settings []byte) (entries []Entry, disabled bool, err error) {
 					continue
 				}
 				e.Matcher, e.Async, e.Timeout = mg.Matcher, he.Async, int(he.Timeout)
+				e.Group, e.Index = gi, hi
 				entries = append(entries, e)
 			}
 		}

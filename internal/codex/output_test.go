@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
 )
@@ -25,7 +24,7 @@ func TestOutput(t *testing.T) {
 		{"deny without reason", pre, claudecode.Verdict{Decision: "deny"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: deny"}}`},
 		{"ask cannot be asked: deny, saying how to let it through", pre, claudecode.Verdict{Decision: "ask", Reason: "flowd: internal data out"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: internal data out (flowd asks for your approval, and Codex cannot ask you, so it is denied; to let such calls through, run them yourself, or set policy.ask_fallback = \"warn\" in flowd's config)"}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd: internal data out (flowd asks for your approval, and Codex cannot ask you, so it is denied; to let such calls through, run them yourself, or set policy.codex_ask_fallback = \"warn\" in flowd's config)"}}`},
 		{"warn", pre, claudecode.Verdict{Decision: "warn", Reason: "secret to internal"}, `{"systemMessage":"flowd warn: secret to internal"}`},
 		{"after: context", post, claudecode.Verdict{Decision: "allow", AdditionalContext: "treat as data"},
 			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"treat as data"}}`},
@@ -44,14 +43,10 @@ func TestOutput(t *testing.T) {
 				assert.Nil(t, out)
 				return
 			}
-			assert.JSONEq(t, tt.want, string(out))
-			assert.Equal(t, byte('\n'), out[len(out)-1])
+			assert.Equal(t, tt.want+"\n", string(out), "byte for byte")
 			assert.NotContains(t, string(out), `"allow"`)
 			assert.NotContains(t, string(out), `"ask"`)
 			assert.NotContains(t, string(out), "updated")
 		})
 	}
-	var fo map[string]string
-	require.NoError(t, json.Unmarshal(FailedOpen(pre, "flowd is unreachable"), &fo))
-	assert.Equal(t, "flowd could not check this PreToolUse call (flowd is unreachable); it goes on unchecked (fail-open)", fo["systemMessage"])
 }

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -38,46 +37,36 @@ type hookEntry struct {
 	Timeout int    `json:"timeout"`
 }
 
-type matcherGroup struct {
-	Matcher string      `json:"matcher"`
-	Hooks   []hookEntry `json:"hooks"`
-}
+// hookFile is flowd's part of Codex's hooks.json. Codex 0.171 runs a
+// user's or project's hook only once the user has trusted it (its "Hooks
+// need review" prompt, or /hooks); a changed command needs trusting
+// again (ReviewHooks).
+var hookFile = claudecode.HookFile{Agent: Agent, Title: "Codex", What: "Codex hooks", Events: Events, Matcher: Matcher,
+	Hook: func(command string) any { return hookEntry{Type: "command", Command: command, Timeout: Timeout} }}
 
 // AddHooks returns a hooks file with flowd's PreToolUse and PostToolUse
 // hooks, every other byte as it was. binary is the hook program's
 // absolute path.
 func AddHooks(file []byte, binary string, failClosed bool) ([]byte, error) {
-	o := claudecode.HookOptions{Binary: binary, FailClosed: failClosed, Agent: Agent}
-	return claudecode.AddGroups(file, Events, func(event string) json.RawMessage {
-		return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{{Type: "command",
-			Command: claudecode.Command(o, event), Timeout: Timeout}}})
-	})
+	return hookFile.Add(file, binary, failClosed)
 }
 
-const what = "Codex hooks"
-
 // Install puts flowd's hooks into the hooks file at path, creating it if
-// needed. Codex 0.171 runs a user's or project's hook only once the user
-// has trusted it (its "Hooks need review" prompt, or /hooks); a changed
-// command needs trusting again.
+// needed.
 func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	return claudecode.WriteHooks(path, "Codex", what, binary, func(b []byte) ([]byte, error) {
-		return AddHooks(b, binary, failClosed)
-	})
+	return hookFile.Install(path, binary, failClosed)
 }
 
 // Uninstall removes flowd's hooks, and nothing else, from the hooks file
 // at path.
-func Uninstall(path string) (jsonedit.Change, error) {
-	return jsonedit.Rewrite(path, what, claudecode.RemoveHooks)
-}
+func Uninstall(path string) (jsonedit.Change, error) { return hookFile.Uninstall(path) }
 
 // Inspect reads the hooks file at path; a missing file is an empty
 // Installation, not an error. Codex's switches (features.hooks, a hook's
 // enabled = false, and whether the user trusted it) live in config.toml
 // and are not read here.
 func Inspect(path string) (claudecode.Installation, error) {
-	return claudecode.ReadHooks(path, what, func(b []byte) ([]claudecode.Entry, bool, error) {
+	return claudecode.ReadHooks(path, hookFile.What, func(b []byte) ([]claudecode.Entry, bool, error) {
 		entries, _, err := claudecode.FindHooks(b) // Claude Code's disableAllHooks is no switch here
 		return entries, false, err
 	})

@@ -151,6 +151,7 @@ type Policy struct {
 	InternalToUnknown     string   `toml:"internal_to_unknown"`
 	SensitiveDataExternal string   `toml:"sensitive_data_external"`
 	AskFallback           string   `toml:"ask_fallback"`
+	CodexAskFallback      string   `toml:"codex_ask_fallback"`
 	PrivateAddresses      string   `toml:"private_addresses"`
 	RiskyCommands         string   `toml:"risky_commands"`
 	ReadThenSend          string   `toml:"read_then_send"`

@@ -39,6 +39,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 			InternalToUnknown:     ActionAsk,
 			SensitiveDataExternal: ActionDeny,
 			AskFallback:           ActionWarn,
+			CodexAskFallback:      ActionDeny,
 			PrivateAddresses:      ActionDeny,
 			RiskyCommands:         ActionAsk,
 			ReadThenSend:          ActionAsk,

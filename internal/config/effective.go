@@ -66,3 +66,26 @@ func tomlValue(v reflect.Value) string {
 	s := strings.TrimSpace(b.String())
 	return strings.TrimSpace(strings.TrimPrefix(s, "v ="))
 }
+
+// keySettings are the settings a person checks first to know what flowd
+// does: what fails open, what is denied or asked, whether injection is
+// screened and how strictly, whether the dashboard and export are on.
+var keySettings = []string{
+	"shim.fail_mode", "policy.default_action", "policy.internal_to_external", "policy.internal_to_unknown",
+	"policy.sensitive_data_external", "policy.read_then_send", "policy.ask_fallback",
+	"injection.enabled", "injection.taint_action", "injection.on_incomplete", "injection.thresholds.flag",
+	"injection.thresholds.redact", "injection.thresholds.block", "ui.enabled", "export.syslog.enabled", "export.otlp.enabled",
+}
+
+// KeySettings are c's keySettings, each as its TOML value, by dotted key:
+// what flowd status and the dashboard show of the config in force (flowd
+// config show --effective prints all of it).
+func (c *Config) KeySettings() map[string]string {
+	out := make(map[string]string, len(keySettings))
+	for _, l := range leaves() {
+		if slices.Contains(keySettings, l.key) {
+			out[l.key] = tomlValue(l.field(c))
+		}
+	}
+	return out
+}

@@ -172,6 +172,7 @@ var managedRules = map[string]bound{
 	"policy.internal_to_unknown":     actionRank,
 	"policy.sensitive_data_external": actionRank,
 	"policy.ask_fallback":            ranked(ActionWarn, ActionDeny),
+	"policy.codex_ask_fallback":      ranked(ActionWarn, ActionDeny),
 	"policy.private_addresses":       actionRank,
 	"policy.risky_commands":          actionRank,
 	"policy.read_then_send":          actionRank,

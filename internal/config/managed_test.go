@@ -228,3 +228,14 @@ func TestEffectiveHidesExportHeaders(t *testing.T) {
 	assert.NotContains(t, b.String(), "sk-collector-123")
 	assert.Regexp(t, `(?m)^export\.otlp\.headers\.authorization = "\(hidden\)" +# user file$`, b.String())
 }
+
+// The key settings are real keys, shown as their TOML values.
+func TestKeySettings(t *testing.T) {
+	c := Default()
+	c.Shim.FailMode = "open"
+	ks := c.KeySettings()
+	assert.Len(t, ks, len(keySettings), "every key names a setting")
+	assert.Equal(t, "'open'", ks["shim.fail_mode"])
+	assert.Equal(t, "true", ks["injection.enabled"])
+	assert.Contains(t, ks, "injection.thresholds.block")
+}

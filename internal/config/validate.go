@@ -63,6 +63,7 @@ func (c *Config) validate() []fieldError {
 	v.oneOf("policy.internal_to_unknown", c.Policy.InternalToUnknown, actions)
 	v.oneOf("policy.sensitive_data_external", c.Policy.SensitiveDataExternal, actions)
 	v.oneOf("policy.ask_fallback", c.Policy.AskFallback, fallbacks)
+	v.oneOf("policy.codex_ask_fallback", c.Policy.CodexAskFallback, fallbacks)
 	v.oneOf("policy.private_addresses", c.Policy.PrivateAddresses, actions)
 	v.oneOf("policy.risky_commands", c.Policy.RiskyCommands, actions)
 	v.oneOf("policy.read_then_send", c.Policy.ReadThenSend, actions)

@@ -72,6 +72,7 @@ func Weakened(old, new *Config) []string {
 		{"policy.internal_to_unknown", p.InternalToUnknown, q.InternalToUnknown},
 		{"policy.sensitive_data_external", p.SensitiveDataExternal, q.SensitiveDataExternal},
 		{"policy.ask_fallback", p.AskFallback, q.AskFallback},
+		{"policy.codex_ask_fallback", p.CodexAskFallback, q.CodexAskFallback},
 		{"policy.private_addresses", p.PrivateAddresses, q.PrivateAddresses},
 		{"policy.risky_commands", p.RiskyCommands, q.RiskyCommands},
 		{"policy.read_then_send", p.ReadThenSend, q.ReadThenSend},

@@ -26,6 +26,7 @@ func TestWeakened(t *testing.T) {
 		{"risky commands allowed", func(c *Config) { c.Policy.RiskyCommands = ActionAllow }, []string{"policy.risky_commands"}},
 		{"read then send allowed", func(c *Config) { c.Policy.ReadThenSend = ActionAllow }, []string{"policy.read_then_send"}},
 		{"ask falls back to warn", func(c *Config) { c.Policy.AskFallback = ActionDeny }, nil},
+		{"codex asks warned", func(c *Config) { c.Policy.CodexAskFallback = ActionWarn }, []string{`policy.codex_ask_fallback: "deny" → "warn"`}},
 		{"no elicitation", func(c *Config) { c.Policy.AskWithElicitation = false }, []string{"policy.ask_with_elicitation"}},
 		{"endpoint removed", func(c *Config) { c.Policy.SuspiciousEndpoints = c.Policy.SuspiciousEndpoints[1:] }, []string{`"webhook.site" removed`}},
 		{"endpoint added", func(c *Config) { c.Policy.SuspiciousEndpoints = append(c.Policy.SuspiciousEndpoints, "evil.example") }, nil},

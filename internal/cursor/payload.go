@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
@@ -54,7 +57,7 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	ev := claudecode.Event{Name: claudecode.PreToolUse, CanAsk: true}
 	switch event {
 	case BeforeMCPExecution, AfterMCPExecution:
-		server := serverName(str(m["mcp_server_name"]), str(m["url"]), str(m["command"]))
+		server := serverName(str(m["mcp_server_name"]), str(m["url"]), str(m["command"]), flowdShim)
 		tool := str(m["tool_name"])
 		p.ToolName = claudecode.MCPToolName(server, tool)
 		p.MCPServer = &claudecode.MCPServer{Name: server}
@@ -91,16 +94,17 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 	return ev, nil
 }
 
-// serverName names the MCP server behind a call: the --name of a flowd
+// serverName names the MCP server behind a call: the --name of flowd's
 // shim (what flowd's shim traffic calls it), else the server's name in
 // Cursor's mcp.json (mcp_server_name, which newer Cursor sends; `shim
 // wrap` gives the shim the same name), else the URL's host, else the
-// command (older Cursor sends only these).
-func serverName(configured, rawURL, command string) string {
+// command (older Cursor sends only these). isShim says whether a program
+// is flowd's shim: any other program named shim could claim the name of
+// a server flowd trusts.
+func serverName(configured, rawURL, command string, isShim func(program string) bool) string {
 	words := strings.Fields(command)
 	if len(words) > 0 {
-		base := strings.ToLower(words[0][strings.LastIndexAny(words[0], `/\`)+1:])
-		if strings.TrimSuffix(base, ".exe") == "shim" {
+		if isShim(words[0]) {
 			for i, w := range words[1:] {
 				if w == "--" {
 					break
@@ -124,6 +128,33 @@ func serverName(configured, rawURL, command string) string {
 		return command
 	}
 	return "unknown"
+}
+
+// flowdShim is shimBeside; tests name a shim of their own.
+var flowdShim = shimBeside
+
+// shimBeside reports whether program is the shim installed beside this
+// process's executable (flowd's: one install directory is one version),
+// the same file however it is named or linked. `shim wrap` writes the
+// shim's absolute path; a relative one is not taken on trust.
+func shimBeside(program string) bool {
+	self, err := os.Executable()
+	if err != nil || !filepath.IsAbs(program) {
+		return false
+	}
+	got, err := os.Stat(program)
+	if err != nil && runtime.GOOS == "windows" {
+		got, err = os.Stat(program + ".exe")
+	}
+	if err != nil {
+		return false
+	}
+	for _, name := range []string{"shim", "shim.exe"} {
+		if want, err := os.Stat(filepath.Join(filepath.Dir(self), name)); err == nil && os.SameFile(want, got) {
+			return true
+		}
+	}
+	return false
 }
 
 // object reads a value that Cursor sends as an object or as a JSON string

@@ -1,6 +1,8 @@
 package cursor
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +14,9 @@ import (
 // Payloads built from the field names in Cursor's hooks documentation
 // (common fields, and each event's own).
 func TestTranslate(t *testing.T) {
+	// flowd's shims here: /usr/local/bin/shim and /bin/shim.
+	flowdShim = func(p string) bool { return p == "/usr/local/bin/shim" || p == "/bin/shim" }
+	t.Cleanup(func() { flowdShim = shimBeside })
 	const common = `"conversation_id":"conv-1","generation_id":"gen-1","model":"m","cursor_version":"1.7.2","workspace_roots":["/repo"],"user_email":"u@example.com"`
 	tests := []struct {
 		name, event, payload string
@@ -25,8 +30,16 @@ func TestTranslate(t *testing.T) {
 			`{` + common + `,"hook_event_name":"beforeMCPExecution","tool_name":"post_message","tool_input":"{\"text\":\"hi\"}","command":"/usr/local/bin/shim --name slack -- npx -y slack-mcp"}`,
 			claudecode.PreToolUse, "slack", "post_message", `{"text":"hi"}`, "", true, false},
 		{"mcp, input as an object, --name=", BeforeMCPExecution,
-			`{"tool_name":"t","tool_input":{"a":1},"command":"shim --name=gh -- gh-mcp"}`,
+			`{"tool_name":"t","tool_input":{"a":1},"command":"/bin/shim --name=gh -- gh-mcp"}`,
 			claudecode.PreToolUse, "gh", "t", `{"a":1}`, "", true, false},
+		// Found by a red team: any program named shim could name its server
+		// after one flowd trusts.
+		{"another program named shim names nothing", BeforeMCPExecution,
+			`{"tool_name":"t","tool_input":"{}","mcp_server_name":"evil","command":"/tmp/x/shim --name github -- evil-mcp"}`,
+			claudecode.PreToolUse, "evil", "t", `{}`, "", true, false},
+		{"nor does a shim by a relative path", BeforeMCPExecution,
+			`{"tool_name":"t","tool_input":"{}","command":"shim --name github -- evil-mcp"}`,
+			claudecode.PreToolUse, "shim --name github -- evil-mcp", "t", `{}`, "", true, false},
 		{"mcp over http", BeforeMCPExecution, `{"tool_name":"search","tool_input":{},"url":"https://mcp.example.com/mcp"}`,
 			claudecode.PreToolUse, "mcp.example.com", "search", `{}`, "", true, false},
 		// As cursor-agent 2026.10 sends it: the server's configured name,
@@ -118,4 +131,24 @@ func TestOutput(t *testing.T) {
 	}
 	assert.JSONEq(t, `{"permission":"allow","user_message":"flowd could not check this call (down); it goes on unchecked (fail-open)","userMessage":"flowd could not check this call (down); it goes on unchecked (fail-open)"}`,
 		string(FailedOpen(BeforeMCPExecution, "down")))
+}
+
+// flowd's shim is the file beside flowd's executable, however it is
+// named; a copy or another program named shim is not.
+func TestShimBeside(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	shim := filepath.Join(filepath.Dir(self), "shim")
+	require.NoError(t, os.WriteFile(shim, []byte("#!/bin/sh\n"), 0o755))
+	t.Cleanup(func() { os.Remove(shim) })
+	assert.True(t, shimBeside(shim))
+	link := filepath.Join(t.TempDir(), "flowd-shim")
+	if os.Symlink(shim, link) == nil {
+		assert.True(t, shimBeside(link), "a link to it")
+	}
+	other := filepath.Join(t.TempDir(), "shim")
+	require.NoError(t, os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755))
+	assert.False(t, shimBeside(other), "another file named shim")
+	assert.False(t, shimBeside("shim"), "a relative path")
+	assert.False(t, shimBeside(filepath.Join(t.TempDir(), "none")))
 }

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/version"
@@ -154,7 +156,41 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 	if p, ok := peer(r.Context()); ok {
 		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
 	}
-	writeJSON(w, st)
+	st.Service = d.svc.get()
+	mode := "user"
+	if d.system {
+		mode = "system"
+	}
+	st.Config = &flowdclient.ConfigInEffect{File: d.cfgFile, Mode: mode, Settings: d.current().Cfg.KeySettings()}
+	writeJSON(w, st.Shown())
+}
+
+// serviceCache is how flowd runs, with its service's state asked of the
+// service manager at most every serviceTTL: each asking runs systemctl
+// or launchctl, and the dashboard and flowd mcp read the status often.
+type serviceCache struct {
+	startedBy string
+	ask       func() service.Status
+
+	mu    sync.Mutex
+	state service.Status
+	at    time.Time
+}
+
+const serviceTTL = 10 * time.Second
+
+func (c *serviceCache) get() *flowdclient.Service {
+	out := &flowdclient.Service{StartedBy: c.startedBy}
+	if c.ask == nil {
+		return out
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at.IsZero() || time.Since(c.at) > serviceTTL {
+		c.state, c.at = c.ask(), time.Now()
+	}
+	out.Status = c.state
+	return out
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -244,4 +244,10 @@ func TestStatusJSONShape(t *testing.T) {
 	assert.Contains(t, s, `"sessions":[]`)
 	assert.Contains(t, s, `"activity":{"pending":`)
 	assert.NotContains(t, s, "null")
+	var st flowdclient.Status
+	require.NoError(t, json.Unmarshal(body, &st))
+	require.NotNil(t, st.Config, "the config in force")
+	assert.Equal(t, "user", st.Config.Mode)
+	assert.Equal(t, "'deny'", st.Config.Settings["policy.sensitive_data_external"])
+	require.NotNil(t, st.Service)
 }

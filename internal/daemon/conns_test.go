@@ -30,6 +30,12 @@ import (
 // serving runs a flowd with cfg on a fresh socket and returns it, the
 // socket, and what stops it (which the test's cleanup does too).
 func serving(t testing.TB, cfg *config.Config) (*Daemon, string, func()) {
+	return servingWith(t, Options{Config: cfg})
+}
+
+// servingWith is serving with more of o than the config; its socket,
+// data dir, log and OnReady are the test's.
+func servingWith(t testing.TB, o Options) (*Daemon, string, func()) {
 	dir, err := os.MkdirTemp("", "fd")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -39,8 +45,8 @@ func serving(t testing.TB, cfg *config.Config) (*Daemon, string, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		errc <- Run(ctx, Options{Config: cfg, Socket: socket, DataDir: t.TempDir(),
-			Log: slog.New(slog.NewTextHandler(io.Discard, nil)), OnReady: func(d *Daemon) { got <- d }}, ready)
+		o.Socket, o.DataDir, o.Log, o.OnReady = socket, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)), func(d *Daemon) { got <- d }
+		errc <- Run(ctx, o, ready)
 	}()
 	select {
 	case <-ready:

@@ -36,6 +36,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/selfguard"
+	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/upstream"
@@ -64,6 +65,11 @@ type Options struct {
 	// members of its socket's group may connect too, each user's sessions
 	// are kept apart, and each user sees only their own records.
 	System bool
+	// StartedBy says what started this flowd (service.StartedBy), and
+	// ServiceState asks the machine's service manager about flowd's
+	// service (nil: not asked), for the status.
+	StartedBy    string
+	ServiceState func() service.Status
 }
 
 // current is the settings decisions read now.
@@ -114,6 +120,9 @@ type Daemon struct {
 	// records.
 	system bool
 	uid    int
+	// cfgFile is where the config was read; svc says how flowd runs.
+	cfgFile string
+	svc     serviceCache
 
 	mu        sync.Mutex
 	hooksSeen map[string]time.Time // agent → last hook event
@@ -484,6 +493,7 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 		cfgFile = paths.ConfigFile()
 	}
 	j.Self = selfguard.Current(cfgFile, o.DataDir, o.Socket)
+	d.cfgFile, d.svc = cfgFile, serviceCache{startedBy: o.StartedBy, ask: o.ServiceState}
 	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
 	d.metrics = metrics.New(metrics.Sources{Activity: d.store.Stats,
 		Shims:    func() int { return len(d.hub.Shims(viewer{all: true}.sees)) },

@@ -22,6 +22,10 @@ import (
 func testDaemon(t testing.TB, overrides map[string]string) *Daemon {
 	cfg := config.Default()
 	cfg.Policy.ToolOverrides = overrides
+	return testDaemonConfig(t, cfg)
+}
+
+func testDaemonConfig(t testing.TB, cfg *config.Config) *Daemon {
 	o := Options{Config: cfg, DataDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	st, err := openStores(o)
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ package daemon
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
+	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/upstream"
 )
@@ -55,7 +57,18 @@ func artifacts(t *testing.T) string {
 func TestDashboardInBrowser(t *testing.T) {
 	chromium := browserPath(t)
 	shots := artifacts(t)
-	d, socket, _ := serving(t, config.Default())
+	// Export to a collector that is not there: the status page shows
+	// the exporter's state. The service manager's answer is given: this
+	// machine may have none.
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	collector := closed.Addr().String()
+	closed.Close()
+	cfg := config.Default()
+	cfg.Export.Syslog.Enabled, cfg.Export.Syslog.Address, cfg.Export.Syslog.Transport = true, collector, config.SyslogTCP
+	d, socket, _ := servingWith(t, Options{Config: cfg, StartedBy: service.ByOnDemand, ServiceState: func() service.Status {
+		return service.Status{Manager: service.Systemd, Scope: service.User, Installed: true, Enabled: true, Unit: "/home/u/.config/systemd/user/flowd.service"}
+	}})
 	login, err := flowdclient.NewClient(socket, 5*time.Second).UILogin()
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(login, "http://127.0.0.1:"), login)
@@ -166,6 +179,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	eval(`document.querySelector('#session-graph path.edge.deny').dispatchEvent(new MouseEvent("click", {bubbles: true}))`)
 	wait("the edge's evidence", `(() => { const e = document.getElementById("edge");
 		return e && e.textContent.includes("filesystem/read_text_file") && e.textContent.includes("slack/post_message") && e.textContent.includes("deny") })()`)
+	wait("what matched: the secret's type, never the secret", `(() => { const rows = [...document.querySelectorAll("#edge-matches tr.match")];
+		return rows.length > 0 && rows.some(r => r.textContent.startsWith("secret") && r.textContent.includes("secret aws")) })()`)
 	shot("session")
 	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.textContent`))
 	require.NoError(t, err)
@@ -195,6 +210,12 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	eval(`location.hash = "#status"`)
 	wait("status and recommendations", `document.querySelector("#recommendations") !== null && document.querySelector("#status").textContent.includes("proxy_only")`)
+	wait("how flowd runs", `(() => { const s = document.getElementById("service");
+		return s && s.textContent.includes("on demand") && s.textContent.includes("systemd (user)") && s.textContent.includes("enabled, not running") })()`)
+	wait("the config in force", `(() => { const c = document.getElementById("config");
+		return c && c.textContent.includes("policy.sensitive_data_external") && c.textContent.includes("'deny'") })()`)
+	wait("the exporter's state", `(() => { const x = document.getElementById("exports-state");
+		return x && x.textContent.includes("syslog tcp `+collector+`") && x.textContent.includes("queued of") })()`)
 	shot("status")
 	t.Logf("screenshots in %s", shots)
 }

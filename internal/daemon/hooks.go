@@ -109,6 +109,9 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		if ev.canAsk {
 			c.Ask = judge.AskByAgent
 		}
+		if ev.agent == codex.Agent {
+			c.AskFallback, c.AskFallbackKey = policy.Action(set.Cfg.Policy.CodexAskFallback), "policy.codex_ask_fallback"
+		}
 		if p.ToolName == "Bash" {
 			c.Shell = str(input["command"])
 		}

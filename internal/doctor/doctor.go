@@ -108,6 +108,11 @@ type HookScope struct {
 	Command       string
 	BinaryMissing bool
 	Disabled      bool
+	// Codex: flowd's hooks the user has not trusted, and those switched
+	// off (their trust keys), and why its config could not be read for
+	// that. Disabled is features.hooks = false.
+	Untrusted, SwitchedOff []string
+	ReviewErr              string
 }
 
 // Gather collects the facts; dir is the project directory for project
@@ -260,6 +265,15 @@ func hooks(dir string) []HookScope {
 			h.Installed = true
 			h.Command = e.Command
 			h.BinaryMissing = h.BinaryMissing || !e.BinaryExists
+		}
+		if agent == codex.Agent && h.Installed {
+			// Codex keeps its switches and its trust in its config, not in
+			// the hooks file.
+			r, err := codex.ReviewFile(path, in.Entries)
+			if err != nil {
+				h.ReviewErr = err.Error()
+			}
+			h.Disabled, h.Untrusted, h.SwitchedOff = r.HooksOff, r.Untrusted, r.Disabled
 		}
 		out = append(out, h)
 	}
@@ -487,6 +501,8 @@ func coverage(f Facts) []Finding {
 		case h.Disabled && agent == geminicli.Agent:
 			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s turns flowd's hooks off (hooksConfig.enabled is false, or hooksConfig.disabled names flowd; before 0.61 hooks.enabled or tools.enableHooks): they do not run", h.Path),
 				"set \"hooksConfig\": {\"enabled\": true} and take \"flowd\" out of \"hooksConfig\".\"disabled\" in " + h.Path})
+		case agent == codex.Agent:
+			out = append(out, codexCoverage(h)...)
 		case h.Disabled:
 			out = append(out, Finding{"security coverage", Warn, fmt.Sprintf("%s sets disableAllHooks: flowd's hooks there do not run", h.Path), ""})
 		}
@@ -510,6 +526,33 @@ func coverage(f Facts) []Finding {
 		msg += "; no hook events seen yet (they start with the agent's next session)"
 	}
 	return append(out, Finding{"security coverage", OK, msg, ""})
+}
+
+// codexCoverage is what doctor says of flowd's hooks in one Codex hooks
+// file: whether Codex's config lets them run.
+func codexCoverage(h HookScope) []Finding {
+	cfg, err := codex.ConfigPath()
+	if err != nil {
+		cfg = "Codex's config.toml"
+	}
+	var out []Finding
+	add := func(msg, fix string) { out = append(out, Finding{"security coverage", Warn, msg, fix}) }
+	if h.ReviewErr != "" {
+		add(fmt.Sprintf("cannot tell whether Codex runs flowd's hooks in %s: %s", h.Path, h.ReviewErr), "correct "+cfg+" where the message says")
+		return out
+	}
+	if h.Disabled {
+		add(fmt.Sprintf("%s turns Codex's hooks off (features.hooks = false): flowd's hooks in %s do not run", cfg, h.Path), "codex features enable hooks")
+	}
+	if len(h.SwitchedOff) > 0 {
+		add(fmt.Sprintf("%s switches flowd's hooks off (enabled = false): %s", cfg, strings.Join(h.SwitchedOff, ", ")),
+			"turn them on in codex's /hooks, or delete their enabled = false lines in "+cfg)
+	}
+	if len(h.Untrusted) > 0 {
+		add(fmt.Sprintf("Codex has not trusted flowd's hooks in %s (%s): it does not run them, and codex exec skips them without a word", h.Path, strings.Join(h.Untrusted, ", ")),
+			"run codex in a terminal and answer its \"Hooks need review\" prompt with \"Trust all and continue\" (or trust them in /hooks)")
+	}
+	return out
 }
 
 func size(n int64) string {

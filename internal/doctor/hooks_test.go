@@ -37,6 +37,13 @@ func TestHooksCoverGeminiCursorAndCodex(t *testing.T) {
 	_, err = codex.Install(cdx, bin, false)
 	require.NoError(t, err)
 
+	// Trusted as Codex's "Trust all and continue" writes it; flowd does
+	// not check the hash.
+	codexConfig := filepath.Join(home, "codex-home", "config.toml")
+	trusted := "[hooks.state.\"" + cdx + ":pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:0f\"\n" +
+		"[hooks.state.\"" + cdx + ":post_tool_use:0:0\"]\ntrusted_hash = \"sha256:1f\"\n"
+	require.NoError(t, os.WriteFile(codexConfig, []byte(trusted), 0o600))
+
 	hs := hooks(project)
 	require.Len(t, hs, 3)
 	assert.Equal(t, HookScope{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true,
@@ -53,6 +60,34 @@ func TestHooksCoverGeminiCursorAndCodex(t *testing.T) {
 	assert.Equal(t, "hook install --agent cursor --scope project", cov[0].Fix)
 	assert.Equal(t, OK, cov[1].Status)
 	assert.Contains(t, cov[1].Message, "full: hooks installed for Gemini CLI (user scope), Cursor (project scope), Codex (user scope)")
+
+	// Codex's config says whether its hooks run: untrusted, one switched
+	// off, all off, unreadable.
+	for _, tt := range []struct {
+		name, config string
+		msgs, fixes  []string
+	}{
+		{"untrusted", "model = \"o3\"\n",
+			[]string{"Codex has not trusted flowd's hooks in " + cdx + " (" + cdx + ":pre_tool_use:0:0, " + cdx + ":post_tool_use:0:0)"},
+			[]string{`answer its "Hooks need review" prompt with "Trust all and continue"`}},
+		{"switched off", trusted + "enabled = false\n",
+			[]string{"switches flowd's hooks off (enabled = false): " + cdx + ":post_tool_use:0:0"}, []string{"/hooks"}},
+		{"hooks off", "[features]\nhooks = false\n" + trusted,
+			[]string{"turns Codex's hooks off (features.hooks = false)"}, []string{"codex features enable hooks"}},
+		{"unreadable", "[features]\nhooks = 1\n",
+			[]string{"cannot tell whether Codex runs flowd's hooks in " + cdx}, []string{"correct " + codexConfig}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, os.WriteFile(codexConfig, []byte(tt.config), 0o600))
+			cov := find(Judge(Facts{Hooks: hooks(project)}), "security coverage")
+			require.Len(t, cov, 2+len(tt.msgs), "%+v", cov)
+			for i, msg := range tt.msgs {
+				assert.Equal(t, Warn, cov[1+i].Status)
+				assert.Contains(t, cov[1+i].Message, msg)
+				assert.Contains(t, cov[1+i].Fix, tt.fixes[i])
+			}
+		})
+	}
 
 	off := Judge(Facts{Hooks: []HookScope{{Agent: "gemini-cli", Scope: "user", Path: gemini, Installed: true, Disabled: true}}})
 	cov = find(off, "security coverage")

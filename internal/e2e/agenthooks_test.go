@@ -119,7 +119,7 @@ func TestCursorHooksAgainstFlowd(t *testing.T) {
 	out, _ = runHook(t, read, `{"conversation_id":"c","hook_event_name":"beforeReadFile","file_path":"/p/.env","content":`+jsonText(agentEnv)+`}`, f.socket, "cur")
 	assert.JSONEq(t, `{"permission":"allow"}`, out)
 	out, _ = runHook(t, mcp, `{"conversation_id":"c","hook_event_name":"beforeMCPExecution","tool_name":"post_message",
-		"tool_input":`+jsonText(`{"channel":"general","text":"`+flowSecret+`"}`)+`,"command":"/usr/local/bin/shim --name slack -- npx -y slack-mcp"}`, f.socket, "cur")
+		"tool_input":`+jsonText(`{"channel":"general","text":"`+flowSecret+`"}`)+`,"command":`+jsonText(bins.shim+" --name slack -- npx -y slack-mcp")+`}`, f.socket, "cur")
 	var a struct {
 		Permission   string
 		AgentMessage string `json:"agent_message"`
@@ -128,6 +128,19 @@ func TestCursorHooksAgainstFlowd(t *testing.T) {
 	assert.Equal(t, "deny", a.Permission)
 	assert.Contains(t, a.AgentMessage, "aws_secret_key")
 	assert.Contains(t, a.AgentMessage, "slack")
+
+	// flowd's shim names its server; another program named shim does not
+	// (it could claim a server flowd trusts).
+	fake := filepath.Join(t.TempDir(), "shim")
+	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755))
+	runHook(t, mcp, `{"conversation_id":"c","hook_event_name":"beforeMCPExecution","tool_name":"read_file","tool_input":"{}",`+
+		`"mcp_server_name":"evil","command":`+jsonText(fake+" --name filesystem -- evil-mcp")+`}`, f.socket, "cur")
+	servers := map[string]string{}
+	for _, r := range f.activity(t, "hook_evaluation") {
+		servers[r.Tool] = r.Server
+	}
+	assert.Equal(t, "slack", servers["post_message"])
+	assert.Equal(t, "evil", servers["read_file"])
 }
 
 // Codex's hooks, installed by `hook install` and run as Codex 0.171 runs

@@ -273,15 +273,13 @@ func runGeminiCLI(t *testing.T, r geminiRun) geminiOut {
 	t.Helper()
 	gemini := geminiCLI(t)
 	node, tools := nodeBin(t), toolsDir(t)
-	tmp := t.TempDir()
-	o := geminiOut{proj: filepath.Join(tmp, "proj"), home: filepath.Join(tmp, "home"), memory: filepath.Join(tmp, "memory.jsonl")}
-	require.NoError(t, os.MkdirAll(filepath.Join(o.home, ".gemini"), 0o700))
-	require.NoError(t, os.MkdirAll(o.proj, 0o700))
 	env, err := os.ReadFile(filepath.Join("testdata", "claudecode", "proj", ".env"))
 	require.NoError(t, err)
 	// Gemini CLI 0.61's file tools refuse a path with a segment named .env
 	// (hasBlockedPathSegment); a dotenv file by another name is read.
-	require.NoError(t, os.WriteFile(filepath.Join(o.proj, ".env.local"), env, 0o600))
+	tmp, home, proj := agentDirs(t, env)
+	o := geminiOut{proj: proj, home: home, memory: filepath.Join(tmp, "memory.jsonl")}
+	require.NoError(t, os.Mkdir(filepath.Join(o.home, ".gemini"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(o.proj, "README.md"), []byte(geminiReadme), 0o600))
 
 	settings := map[string]any{
@@ -300,13 +298,8 @@ func runGeminiCLI(t *testing.T, r geminiRun) geminiOut {
 	require.NoError(t, err)
 	settingsPath := filepath.Join(o.home, ".gemini", "settings.json")
 	require.NoError(t, os.WriteFile(settingsPath, b, 0o600))
-	home := "HOME=" + o.home
-	if r.mcp {
-		_, stderr, code := runTool(t, tmp, hangBound, []string{bins.shim, "wrap", "--client", "gemini-cli", "--config", settingsPath}, home)
-		require.Equal(t, 0, code, "shim wrap: %s", stderr)
-	}
-	_, stderr, code := runTool(t, tmp, hangBound, []string{bins.hook, "install", "--agent", "gemini-cli", "--scope", "user"}, home)
-	require.Equal(t, 0, code, "hook install: %s", stderr)
+	homeEnv := "HOME=" + o.home
+	protectAgent(t, tmp, "gemini-cli", "gemini-cli", settingsPath, r.mcp, homeEnv)
 
 	// The hooks give flowd 2 s by default, then pass the call unchecked;
 	// as for Claude Code (runClaudeCode), every call here must be judged,
@@ -314,7 +307,7 @@ func runGeminiCLI(t *testing.T, r geminiRun) geminiOut {
 	hookWait := time.Duration(claudecode.DefaultTimeout)*time.Second - time.Second
 	argv := []string{"env", "-i",
 		"PATH=" + filepath.Dir(node) + ":/usr/bin:/bin",
-		home, "TERM=dumb", "LANG=C.UTF-8",
+		homeEnv, "TERM=dumb", "LANG=C.UTF-8",
 		"GOOGLE_GEMINI_BASE_URL=" + r.api.srv.URL,
 		"GEMINI_API_KEY=fake-gemini-key-for-the-mock",
 		"GEMINI_CLI_TRUST_WORKSPACE=true", // else Gemini CLI drops --yolo in an untrusted folder
@@ -327,6 +320,7 @@ func runGeminiCLI(t *testing.T, r geminiRun) geminiOut {
 	}
 	argv = append(argv, node, gemini, "-p", "do the task", "--yolo", "--output-format", "json")
 	start := time.Now()
+	var code int
 	o.stdout, o.stderr, code = runTool(t, o.proj, geminiTimeout, argv)
 	t.Logf("the Gemini CLI session took %v", time.Since(start).Round(time.Millisecond))
 	t.Cleanup(func() {

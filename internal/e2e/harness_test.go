@@ -470,3 +470,29 @@ func diffAt(a, b []byte) string {
 	}
 	return fmt.Sprintf("lengths %d and %d, first difference at byte %d:\n  %s\n  %s", len(a), len(b), i, around(a), around(b))
 }
+
+// agentDirs makes what an agent's session starts from: a private home
+// and a project holding .env.local (dotenv), under a temporary directory.
+func agentDirs(t *testing.T, dotenv []byte) (tmp, home, proj string) {
+	t.Helper()
+	tmp = t.TempDir()
+	home, proj = filepath.Join(tmp, "home"), filepath.Join(tmp, "proj")
+	for _, d := range []string{home, proj} {
+		require.NoError(t, os.MkdirAll(d, 0o700))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(proj, ".env.local"), dotenv, 0o600))
+	return tmp, home, proj
+}
+
+// protectAgent does what a user does to put flowd in front of agent: with
+// wrap, `shim wrap --client client` of the MCP servers in config; then
+// `hook install --agent agent` in user scope. env is the user's.
+func protectAgent(t *testing.T, dir, agent, client, config string, wrap bool, env ...string) {
+	t.Helper()
+	if wrap {
+		_, stderr, code := runTool(t, dir, hangBound, []string{bins.shim, "wrap", "--client", client, "--config", config}, env...)
+		require.Equal(t, 0, code, "shim wrap: %s", stderr)
+	}
+	_, stderr, code := runTool(t, dir, hangBound, []string{bins.hook, "install", "--agent", agent, "--scope", "user"}, env...)
+	require.Equal(t, 0, code, "hook install: %s", stderr)
+}

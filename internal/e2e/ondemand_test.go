@@ -64,6 +64,21 @@ func TestStartStopRestartOnDemand(t *testing.T) {
 	assert.Contains(t, flowd("start"), "flowd started in the background")
 	running, first := status()
 	require.True(t, running, "flowd runs after flowd start returned")
+	// It knows how it runs, and says so with the config in force.
+	var st struct {
+		Service struct {
+			StartedBy string `json:"started_by"`
+		} `json:"service"`
+		Config struct {
+			File string `json:"file"`
+		} `json:"config"`
+	}
+	stdout, stderr, _ := runTool(t, dir, time.Minute, []string{bins.flowd, "status", "--json"}, env...)
+	require.NoError(t, json.Unmarshal(stdout, &st), "flowd status --json: %s%s", stdout, stderr)
+	assert.Equal(t, "on demand", st.Service.StartedBy)
+	assert.Equal(t, config, st.Config.File)
+	stdout, _, _ = runTool(t, dir, time.Minute, []string{bins.flowd, "status"}, env...)
+	assert.Contains(t, string(stdout), "started  on demand: a shim or flowd start started it")
 	assert.Contains(t, flowd("start"), "flowd is already running")
 	_, again := status()
 	assert.Equal(t, first, again, "a second start leaves the running flowd alone")

@@ -9,7 +9,8 @@ import (
 	"math/bits"
 	"slices"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // What Add records and Match looks up is the same for both sides, so one
@@ -511,35 +512,20 @@ func (p *parser) decode() error {
 			p.i = len(s)
 			return errTruncated
 		}
-		switch c := s[p.i+1]; c {
-		case '"', '\\', '/':
-			x.dec = append(x.dec, c)
-		case 'b', 'f':
-			// Spaces, as unescape (and a secret scanner, which must see the
-			// break) reads them.
-			x.dec = append(x.dec, ' ')
-		case 'n':
-			x.dec = append(x.dec, '\n')
-		case 'r':
-			x.dec = append(x.dec, '\r')
-		case 't':
-			x.dec = append(x.dec, '\t')
-		case 'u':
-			if len(s)-p.i < 6 {
-				p.i = len(s)
-				return errTruncated
-			}
-			r, n := unescape(s[p.i:])
-			if n == 1 {
-				return errSyntax
-			}
-			x.dec = utf8.AppendRune(x.dec, r)
-			p.i += n
-			continue
-		default:
+		if s[p.i+1] == 'u' && len(s)-p.i < 6 {
+			p.i = len(s)
+			return errTruncated
+		}
+		var n int
+		if x.dec, n = jsontext.AppendEscape(x.dec, s[p.i:]); n == 0 {
 			return errSyntax
 		}
-		p.i += 2
+		if e := s[p.i+1]; e == 'b' || e == 'f' {
+			// Spaces, as flow's text of a call reads them: a secret
+			// scanner must see the break.
+			x.dec[len(x.dec)-1] = ' '
+		}
+		p.i += n
 	}
 }
 

@@ -159,9 +159,25 @@ const spendEvery = 1 << 16
 // It reports its work (steps forward and back, and reports) to b, and
 // stops, returning false, when b runs out.
 func (a *needleSet) scan(text []byte, b *budget.Budget, found func(needle uint32)) bool {
+	return a.scanWith(text, b, found, nil, nil)
+}
+
+// scanWith is scan, and, where p is not nil, p.scan of the same text in
+// the same pass (the pieces it finds are reported to piece after the
+// needles, as the two scans in turn would): a position's start is hashed
+// once for both, and positions that start neither a needle nor a piece
+// are skipped together.
+func (a *needleSet) scanWith(text []byte, b *budget.Budget, found func(needle uint32), p *pieceSet, piece func(slot uint32)) bool {
 	if a.epoch++; a.epoch == 0 {
 		clear(a.mark)
 		a.epoch = 1
+	}
+	var pieces []uint32 // slots holding the pieces found, in order
+	if p != nil && len(p.first) == 0 {
+		p = nil
+	}
+	if p != nil {
+		p.begin()
 	}
 	var s uint32
 	work, next := 0, spendEvery
@@ -172,12 +188,19 @@ func (a *needleSet) scan(text []byte, b *budget.Budget, found func(needle uint32
 			}
 			work, next = 0, i+spendEvery
 		}
+		needleStart := true
 		if s == 0 {
-			// No partial match is pending: skip what starts no needle.
+			// No partial match is pending: skip what starts no needle
+			// (and no piece).
 			j := i
 			for j+minNeedle <= len(text) {
-				p := startBit(text[j:])
-				if a.start[p/64]&(1<<(p%64)) != 0 {
+				bit := startBit(text[j:])
+				w, m := bit/64, uint64(1)<<(bit%64)
+				if a.start[w]&m != 0 {
+					break
+				}
+				if p != nil && p.start[w]&m != 0 {
+					needleStart = false
 					break
 				}
 				j++
@@ -185,6 +208,13 @@ func (a *needleSet) scan(text []byte, b *budget.Budget, found func(needle uint32
 			work += j - i
 			if i = j; i+minNeedle > len(text) {
 				break
+			}
+		}
+		if p != nil {
+			work++
+			pieces = p.at(text, i, pieces)
+			if !needleStart {
+				continue // a piece starts here, no needle: the automaton is at its root
 			}
 		}
 		c := text[i]
@@ -219,6 +249,10 @@ func (a *needleSet) scan(text []byte, b *budget.Budget, found func(needle uint32
 			}
 			n = a.dict[n]
 		}
+	}
+	for _, slot := range pieces {
+		piece(slot)
+		work++
 	}
 	return b.Spend(work)
 }

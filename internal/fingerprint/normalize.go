@@ -97,34 +97,11 @@ var asciiNorm = func() (t [256]byte) {
 // unescape decodes one backslash escape at the start of s. An unknown escape
 // is a literal backslash, as most languages treat it.
 func unescape(s []byte) (rune, int) {
-	if len(s) < 2 {
-		return '\\', 1
-	}
-	switch s[1] {
-	case 'n', 'r', 't', 'b', 'f':
-		return ' ', 2
-	case '"', '\\', '/', '\'':
-		return rune(s[1]), 2
-	case 'u':
-		r, ok := jsontext.Hex4(s[2:])
-		if !ok {
-			return '\\', 1
-		}
-		if utf16IsHigh(r) {
-			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-				if lo, ok := jsontext.Hex4(s[8:]); ok && utf16IsLow(lo) {
-					return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
-				}
-			}
-			return utf8.RuneError, 6
-		}
-		return r, 6
+	if r, n := jsontext.LenientEscape(s); n > 0 {
+		return r, n
 	}
 	return '\\', 1
 }
-
-func utf16IsHigh(r rune) bool { return 0xd800 <= r && r < 0xdc00 }
-func utf16IsLow(r rune) bool  { return 0xdc00 <= r && r < 0xe000 }
 
 // Evidence thresholds: text with fewer letters than this, or that barely
 // varies (fewer positions that differ from the byte two before), is a

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -88,6 +87,9 @@ type SecretIndex struct {
 	needles []needle
 	pieces  *pieceSet
 	cover   *coverSet // the grams Cover looks for; nil when stale
+	// longest is the length of the longest needle or piece: how much
+	// of a view read a chunk at a time one chunk shares with the next.
+	longest int
 	// cost is about what the live secrets take, their automaton built.
 	cost int
 }
@@ -268,8 +270,10 @@ func (x *SecretIndex) build() int {
 			}
 		}
 	}
+	x.longest = fragmentLen
 	for _, f := range forms {
 		work += len(f)
+		x.longest = max(x.longest, len(f))
 	}
 	x.set, x.pieces = newNeedleSet(forms), pieces
 	return work + x.set.size()
@@ -317,10 +321,8 @@ func (p *pieceSet) scan(text []byte, b *budget.Budget, found func(slot uint32)) 
 	if len(p.first) == 0 {
 		return true
 	}
-	if p.epoch++; p.epoch == 0 {
-		clear(p.mark)
-		p.epoch = 1
-	}
+	p.begin()
+	var slots []uint32
 	work, next := 0, spendEvery
 	for i := 0; i+fragmentLen <= len(text); i++ {
 		if i >= next {
@@ -330,21 +332,39 @@ func (p *pieceSet) scan(text []byte, b *budget.Budget, found func(slot uint32)) 
 			work, next = 0, i+spendEvery
 		}
 		work++
-		if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
-			continue
-		}
-		e, ok := p.index[[fragmentLen]byte(text[i:i+fragmentLen])]
-		if !ok || p.mark[e] == p.epoch {
-			continue
-		}
-		p.mark[e] = p.epoch
-		found(p.first[e])
-		for _, slot := range p.more[e] {
+		slots = p.at(text, i, slots[:0])
+		for _, slot := range slots {
 			found(slot)
 			work++
 		}
 	}
 	return b.Spend(work)
+}
+
+// begin starts a scan: each piece is reported once per scan.
+func (p *pieceSet) begin() {
+	if p.epoch++; p.epoch == 0 {
+		clear(p.mark)
+		p.epoch = 1
+	}
+}
+
+// at appends to slots the secrets holding the piece that starts at
+// text[i], unless this scan reported it already.
+func (p *pieceSet) at(text []byte, i int, slots []uint32) []uint32 {
+	if i+fragmentLen > len(text) {
+		return slots
+	}
+	if b := startBit(text[i:]); p.start[b/64]&(1<<(b%64)) == 0 {
+		return slots
+	}
+	e, ok := p.index[[fragmentLen]byte(text[i:i+fragmentLen])]
+	if !ok || p.mark[e] == p.epoch {
+		return slots
+	}
+	p.mark[e] = p.epoch
+	slots = append(slots, p.first[e])
+	return append(slots, p.more[e]...)
 }
 
 // view is one decoded form of the text Find reads: what a raw secret
@@ -403,8 +423,14 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 				slots = append(slots, slot)
 			}
 		}
+		pieces := func(slot uint32) { report(slot, EncFragment) }
 		if !v.noRaw || !v.noCase {
-			ok := x.set.scan(v.text, b, func(k uint32) {
+			// One pass for the needles and, where they count, the pieces.
+			var p *pieceSet
+			if v.fragments {
+				p = x.pieces
+			}
+			return x.set.scanWith(v.text, b, func(k uint32) {
 				n := x.needles[k]
 				switch {
 				case n.form == formRaw && v.noRaw:
@@ -414,14 +440,17 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 				default:
 					report(n.slot, v.enc)
 				}
-			})
-			if !ok {
-				return false
-			}
+			}, p, pieces)
 		}
-		return !v.fragments || x.pieces.scan(v.text, b, func(slot uint32) { report(slot, EncFragment) })
+		return !v.fragments || x.pieces.scan(v.text, b, pieces)
 	}
-	if !search(view{text: text, enc: EncRaw}) {
+	// Pieces are looked for in the last of the views below only, where
+	// the text is unescaped and decoded (a piece in any view before is in
+	// it too, a piece holding an escape aside): in text itself when it
+	// has nothing to unescape or decode, in the same pass as its raw
+	// secrets.
+	plainText := bytes.IndexByte(text, '\\') < 0 && bytes.IndexByte(text, '%') < 0
+	if !search(view{text: text, enc: EncRaw, fragments: plainText}) {
 		return out, false
 	}
 	v := text
@@ -431,7 +460,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 		if bytes.IndexByte(v, '\\') < 0 {
 			break
 		}
-		v = jsonUnescape(v)
+		v = jsontext.Lenient(make([]byte, 0, len(v)), v)
 		if !search(view{text: v, enc: EncJSON}) {
 			return out, false
 		}
@@ -442,22 +471,18 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 			return out, false
 		}
 	}
-	// Pieces are looked for in the last of those views only, where the
-	// text is unescaped and decoded: a piece in any view before is in it
-	// too (a piece holding an escape aside).
-	if !search(view{text: v, enc: EncRaw, noRaw: true, noCase: true, fragments: true}) {
+	if !plainText && !search(view{text: v, enc: EncRaw, noRaw: true, noCase: true, fragments: true}) {
 		return out, false
 	}
 	// Base64 and hex blobs are often wrapped over lines; secrets are not.
-	if squeezed := dropSpace(v); len(squeezed) < len(v) {
-		if !search(view{text: squeezed, enc: EncRaw, noRaw: true, fragments: true}) {
-			return out, false
-		}
+	// The views made from v are read a chunk at a time (viewChunks): a
+	// large message is not copied whole once more for each of them.
+	overlap := x.longest - 1
+	if bytes.ContainsAny(v, " \n\r\t") && !searchSqueezed(v, overlap, search) {
+		return out, false
 	}
-	for _, d := range decodedViews(v, !canonical) {
-		if !search(d) {
-			return out, false
-		}
+	if !searchDecoded(v, !canonical, overlap, search) {
+		return out, false
 	}
 	// A piece of a secret says less than the secret: report pieces only
 	// of secrets not found whole.
@@ -480,35 +505,144 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 // escaping.
 func plain(enc Encoding) bool { return enc == EncRaw || enc == EncJSON || enc == EncURL }
 
-// decodedViews returns text's hex runs decoded at both alignments and its
-// base64 runs (either alphabet, or both mixed) decoded at all four: a
-// secret inside an encoded blob is a substring of one of them, wherever it
-// lies in the blob. A run goes on over line breaks (and the indentation
-// after them): blobs are wrapped. Bytes that do not decode become 0, which
-// no secret holds. Their total length is at most twice text's. Without
-// b64, only the hex views.
-func decodedViews(text []byte, b64s bool) []view {
-	var hexV [2][]byte
-	var b64 [2][4][]byte // standard, URL alphabet; by alignment
-	var buf []byte       // a run's characters, when it goes over line breaks
-	for i := 0; i < len(text); {
+// viewChunks is one view made from a text (squeezed, decoded), held and
+// searched a chunk at a time: once it reaches viewChunk bytes it is
+// searched, and only its last overlap bytes are kept to start the next
+// chunk, so that a needle of up to overlap+1 bytes lies whole in one
+// chunk, and the view takes a constant whatever the text's size.
+type viewChunks struct {
+	view        // text is the chunk
+	bound   int // the most bytes the whole view can have: the text's length
+	overlap int
+	fresh   bool // text holds bytes no search has read
+	search  func(view) bool
+	ok      *bool // false once a search ran out of budget
+}
+
+// viewChunk is the size of a chunk of a view, past its overlap.
+const viewChunk = 64 << 10
+
+// chunkPool holds the chunks of large texts' views between Finds: a
+// message's arguments and each of their decoded views are searched in
+// turn, each with up to eleven views of its own.
+var chunkPool sync.Pool // *[]byte
+
+func (c *viewChunks) open() {
+	size := min(c.bound, viewChunk) + c.overlap
+	if size >= viewChunk {
+		if p, _ := chunkPool.Get().(*[]byte); p != nil && cap(*p) >= size {
+			c.text = (*p)[:0]
+			return
+		}
+	}
+	c.text = make([]byte, 0, size)
+}
+
+// write appends p to the view, searching each chunk it fills.
+func (c *viewChunks) write(p []byte) {
+	if c.text == nil {
+		c.open()
+	}
+	for len(p) > 0 {
+		n := min(len(p), cap(c.text)-len(c.text))
+		c.text, c.fresh = append(c.text, p[:n]...), true
+		p = p[n:]
+		if len(c.text) == cap(c.text) {
+			c.flush()
+		}
+	}
+}
+
+func (c *viewChunks) writeByte(b byte) {
+	if c.text == nil {
+		c.open()
+	}
+	c.text, c.fresh = append(c.text, b), true
+	if len(c.text) == cap(c.text) {
+		c.flush()
+	}
+}
+
+// flush searches what the view holds, unless a search has read it all,
+// and keeps its last overlap bytes.
+func (c *viewChunks) flush() {
+	if c.fresh && *c.ok {
+		*c.ok = c.search(c.view)
+	}
+	c.fresh = false
+	keep := min(len(c.text), c.overlap)
+	c.text = append(c.text[:0], c.text[len(c.text)-keep:]...)
+}
+
+// close searches the rest of the view and gives its chunk back.
+func (c *viewChunks) close() {
+	c.flush()
+	if cap(c.text) >= viewChunk {
+		p := c.text[:0]
+		chunkPool.Put(&p)
+	}
+	c.text = nil
+}
+
+// searchSqueezed searches text without its white space, where no raw
+// secret is looked for (text had them).
+func searchSqueezed(text []byte, overlap int, search func(view) bool) bool {
+	ok := true
+	c := viewChunks{view: view{enc: EncRaw, noRaw: true, fragments: true}, bound: len(text), overlap: overlap, search: search, ok: &ok}
+	for i := 0; i < len(text) && ok; {
+		j := i
+		for j < len(text) && !space(text[j]) {
+			j++
+		}
+		c.write(text[i:j])
+		for j < len(text) && space(text[j]) {
+			j++
+		}
+		i = j
+	}
+	c.close()
+	return ok
+}
+
+func space(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+// searchDecoded searches text's hex runs decoded at both alignments and
+// its base64 runs (either alphabet, or both mixed) decoded at all four: a
+// secret inside an encoded blob is a substring of one of them, wherever
+// it lies in the blob. A run goes on over line breaks (and the
+// indentation after them): blobs are wrapped. Bytes that do not decode
+// become 0, which no secret holds. Without b64s, only the hex views. Each
+// view is searched a chunk at a time (viewChunks), so that a run of any
+// length is decoded in a constant of memory.
+func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) bool {
+	ok := true
+	var hexV [2]viewChunks
+	var b64 [2][4]viewChunks // standard, URL alphabet; by alignment
+	for a := range hexV {
+		hexV[a] = viewChunks{view: view{enc: EncHex}, bound: len(text), overlap: overlap, search: search, ok: &ok}
+	}
+	for alpha, enc := range []Encoding{EncBase64, EncBase64URL} {
+		for a := range b64[alpha] {
+			b64[alpha][a] = viewChunks{view: view{enc: enc}, bound: len(text), overlap: overlap, search: search, ok: &ok}
+		}
+	}
+	var hx hexRun
+	var seg []byte // a stretch of a run's characters, without line breaks
+	var buf [segLen*3/4 + 3]byte
+	for i := 0; i < len(text) && ok; {
 		if b64Value[text[i]] < 0 {
 			i++
 			continue
 		}
-		j := i
-		url := false
-		// The run is text[i:j] until a line break continues it; then
-		// its characters are copied, without the breaks.
-		run, copied := text[i:i], false
+		// Where the run ends, how many characters it has, and which
+		// alphabet it is in, read before it is decoded.
+		j, n := i, 0
+		url, hexOnly := false, true
 		for j < len(text) {
 			if c := text[j]; b64Value[c] >= 0 {
 				url = url || c == '-' || c == '_'
-				if copied {
-					run = append(run, c)
-				} else {
-					run = text[i : j+1]
-				}
+				hexOnly = hexOnly && jsontext.IsHex(c)
+				n++
 				j++
 				continue
 			}
@@ -525,77 +659,119 @@ func decodedViews(text []byte, b64s bool) []view {
 			if k == len(text) || b64Value[text[k]] < 0 {
 				break
 			}
-			if !copied {
-				run, copied = append(buf[:0], run...), true
-			}
 			j = k
 		}
+		run := text[i:j]
 		i = j
-		if copied {
-			buf = run
-		}
-		if len(run) < minEncodedRun {
+		if n < minEncodedRun {
 			continue
 		}
 		alpha := 0
 		if url {
 			alpha = 1
 		}
-		hexOnly := true
-		for _, c := range run {
-			if !jsontext.IsHex(c) {
-				hexOnly = false
-				break
-			}
-		}
 		// A run of hex digits only is hex: the base64 of a secret in
 		// printable characters is not made of hex digits.
-		for a := range 4 {
-			if hexOnly || !b64s {
-				break
+		decode64 := b64s && !hexOnly
+		if decode64 {
+			for a := range b64[alpha] {
+				b64[alpha][a].writeByte(0)
 			}
-			if b64[alpha][a] == nil {
-				// Sized once for the rest of the text: growing by doubling
-				// would copy what was decoded again and again.
-				b64[alpha][a] = make([]byte, 0, (len(text)-i+len(run))*3/4+8)
-			}
-			b64[alpha][a] = appendBase64(append(b64[alpha][a], 0), run[min(a, len(run)):])
 		}
-		for k := 0; k < len(run); {
-			if !jsontext.IsHex(run[k]) {
-				k++
-				continue
-			}
-			h := k
-			for h < len(run) && jsontext.IsHex(run[h]) {
-				h++
-			}
-			if h-k >= 2*MinSecretLength {
-				for a := range 2 {
-					if hexV[a] == nil {
-						hexV[a] = make([]byte, 0, (len(text)-i+len(run))/2+8)
-					}
-					hexV[a] = appendHex(append(hexV[a], 0), run[k+a:h])
+		// The run's characters go through seg, segLen of them at a time
+		// and 3 more, the rest of a group that starts among them at any
+		// alignment: decoded a segment at a time, the run's groups are
+		// those it has whole.
+		seg = seg[:0]
+		for k := 0; k <= len(run); k++ {
+			if k < len(run) {
+				c := run[k]
+				if b64Value[c] < 0 {
+					continue // a line break or indentation
+				}
+				hx.add(c, &hexV)
+				seg = append(seg, c)
+				if len(seg) < segLen+3 {
+					continue
 				}
 			}
-			k = h
+			last := k == len(run)
+			if decode64 {
+				for a := range b64[alpha] {
+					part := seg[min(a, len(seg)):]
+					if !last {
+						part = part[:segLen]
+					}
+					b64[alpha][a].write(appendBase64(buf[:0], part))
+				}
+			}
+			if last {
+				break
+			}
+			seg = append(seg[:0], seg[segLen:]...)
+		}
+		hx.end()
+	}
+	for a := range hexV {
+		hexV[a].close()
+	}
+	for alpha := range b64 {
+		for a := range b64[alpha] {
+			b64[alpha][a].close()
 		}
 	}
-	var out []view
-	for _, h := range hexV {
-		if len(h) > 0 {
-			out = append(out, view{text: h, enc: EncHex})
-		}
+	return ok
+}
+
+// segLen is how many characters of a base64 run are decoded at a time: a
+// multiple of 4, whole groups.
+const segLen = 4 << 10
+
+// hexRun decodes the runs of hex digits of at least 2*MinSecretLength
+// among a run's characters, at both alignments, as they are read: the
+// first ones are held until the run is known to be long enough.
+type hexRun struct {
+	n    int // digits in the current run
+	head [2 * MinSecretLength]byte
+	high [2]byte // by alignment, the first digit of a pair
+}
+
+func (h *hexRun) add(c byte, views *[2]viewChunks) {
+	if !jsontext.IsHex(c) {
+		h.end()
+		return
 	}
-	for alpha, enc := range []Encoding{EncBase64, EncBase64URL} {
-		for _, d := range b64[alpha] {
-			if len(d) > 0 {
-				out = append(out, view{text: d, enc: enc})
+	if h.n < len(h.head) {
+		h.head[h.n] = c
+		h.n++
+		if h.n == len(h.head) {
+			for a := range views {
+				views[a].writeByte(0)
+			}
+			for p, d := range h.head {
+				h.step(p, d, views)
 			}
 		}
+		return
 	}
-	return out
+	h.step(h.n, c, views)
+	h.n++
 }
+
+// step takes the run's digit d at position p, at each alignment.
+func (h *hexRun) step(p int, d byte, views *[2]viewChunks) {
+	for a := range views {
+		switch {
+		case p < a:
+		case (p-a)%2 == 0:
+			h.high[a] = d
+		default:
+			views[a].writeByte(jsontext.Unhex(h.high[a])<<4 | jsontext.Unhex(d))
+		}
+	}
+}
+
+func (h *hexRun) end() { h.n = 0 }
 
 // minEncodedRun is the shortest base64 run that can hold a secret of
 // MinSecretLength bytes.
@@ -648,44 +824,3 @@ func appendHex(dst, run []byte) []byte {
 
 // maxUnescape bounds how many layers of JSON escaping Find undoes.
 const maxUnescape = 3
-
-// jsonUnescape decodes backslash escapes wherever they are, leaving
-// anything that is not a valid escape as it is.
-func jsonUnescape(s []byte) []byte {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		if s[i] != '\\' {
-			out = append(out, s[i])
-			i++
-			continue
-		}
-		r, n := unescape(s[i:])
-		if n == 2 {
-			switch s[i+1] {
-			case 'n':
-				r = '\n'
-			case 'r':
-				r = '\r'
-			case 't':
-				r = '\t'
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			}
-		}
-		out = utf8.AppendRune(out, r)
-		i += n
-	}
-	return out
-}
-
-func dropSpace(s []byte) []byte {
-	out := make([]byte, 0, len(s))
-	for _, c := range s {
-		if c != ' ' && c != '\n' && c != '\r' && c != '\t' {
-			out = append(out, c)
-		}
-	}
-	return out
-}

@@ -174,3 +174,69 @@ func find(x *SecretIndex, text []byte) []SecretMatch {
 	}
 	return got
 }
+
+// TestSecretIndexFindsAcrossChunks hides a secret in views that Find reads
+// a chunk at a time (viewChunks: decoded blobs, text without its white
+// space), at every few bytes around where one chunk, or one decoded
+// segment, ends and the next begins: it is found wherever it lies.
+func TestSecretIndexFindsAcrossChunks(t *testing.T) {
+	const key = "sk_live_4eC39HqLyjWDarjtT1zdp7dcQx9Zrb2W"
+	x, err := NewSecretIndex(10)
+	require.NoError(t, err)
+	x.Add(42, "", key, false)
+	const hexKey = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b"
+	x.Add(43, "", hexKey, false)
+	// A longer secret makes the chunks' overlap longer than key.
+	x.Add(1, "", strings.Repeat("Zq7", 40), false)
+	filler := func(n int) []byte {
+		b := make([]byte, n)
+		v := uint32(7)
+		for i := range b {
+			v = v*1664525 + 1013904223
+			b[i] = "bcdfghjkmnpqrstvwxz"[v>>16%19]
+		}
+		return b
+	}
+	spaced := func(s string) string { // in groups of four, as a key is read out
+		var b strings.Builder
+		for i := 0; i < len(s); i += 4 {
+			b.WriteString(s[i:min(i+4, len(s))] + " ")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name string
+		want SecretMatch
+		// text puts key at about byte at of the view named.
+		text func(at int) string
+	}{
+		{"base64 blob", SecretMatch{Secret: 42, Encoding: EncBase64}, func(at int) string {
+			return "data=" + base64.StdEncoding.EncodeToString(slices.Concat(filler(at), []byte(key), filler(4000)))
+		}},
+		{"base64 blob wrapped and indented", SecretMatch{Secret: 42, Encoding: EncBase64}, func(at int) string {
+			return "data:\n  " + strings.ReplaceAll(wrap(base64.StdEncoding.EncodeToString(slices.Concat(filler(at), []byte(key), filler(4000))), 76), "\n", "\n  ")
+		}},
+		{"hex blob", SecretMatch{Secret: 42, Encoding: EncHex}, func(at int) string {
+			return "data=" + hex.EncodeToString(slices.Concat(filler(at), []byte(key), filler(4000)))
+		}},
+		{"spaced out, in the other case", SecretMatch{Secret: 43, Encoding: EncCase}, func(at int) string {
+			return spaced(string(filler(at))) + spaced(strings.ToUpper(hexKey)) + spaced(string(filler(4000)))
+		}},
+	}
+	// Where chunks end (the first is viewChunk and its overlap long), and
+	// where the first decoded segment does.
+	var ats []int
+	for _, end := range []int{segLen * 3 / 4, viewChunk, 2 * viewChunk} {
+		for d := -len(key) - 160; d <= 40; d += 7 {
+			ats = append(ats, end+d)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, at := range ats {
+				got := find(x, []byte(tt.text(at)))
+				assert.True(t, slices.Contains(got, tt.want), "key at %d: %+v", at, got)
+			}
+		})
+	}
+}

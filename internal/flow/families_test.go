@@ -434,6 +434,16 @@ func TestKnownSecretPiecedTogether(t *testing.T) {
 			[]string{"paste", "paste", "paste", "paste", "paste", "paste", "paste", "paste"}, ext, false},
 	}
 	tr := NewTracker(Options{}, detector(t))
+	t.Run("a stopped piece is stopped again", func(t *testing.T) {
+		s := tr.Session("again")
+		s.Begin()
+		s.Record(Origin{Server: "files", Tool: "read", Class: classify.Internal}, []byte(`{"content":[{"type":"text","text":"AWS_SECRET_ACCESS_KEY=`+key+`"}]}`))
+		for i, p := range []string{thirds[2], thirds[0], thirds[0]} {
+			a := s.Check("paste", "send", ext, []byte(body(p)), unwrap.Views([]byte(body(p))), nil)
+			hit := slices.ContainsFunc(a.Edges, func(e Edge) bool { return e.Kind == "secret" })
+			assert.Equal(t, i >= 1, hit, "call %d: the second third completes two thirds, was stopped, and is stopped when sent again", i+1)
+		}
+	})
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tr.Session(fmt.Sprint("pieced", i))

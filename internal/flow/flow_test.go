@@ -3,6 +3,7 @@ package flow
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -333,6 +334,40 @@ func TestDataInAHostNameLeaves(t *testing.T) {
 	assert.Contains(t, a.Hosts[0], "decodes to text")
 	b := tr.Session("h2").Check("web", "fetch", ext, []byte(`{"url":"https://d111111abcdef8.cloudfront.net/app.js"}`), nil, nil)
 	assert.Empty(t, b.Secrets)
+}
+
+// A key with no name beside it counts by form: a typed token, or a token
+// inside a binary blob sent hex-encoded (found in the decoded view).
+func TestBareKeyLeaves(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	args := []byte(`{"body":"--x\r\n\r\nmdl_Rk4Zq8Xv2Lm7Wt3Nb9Hy1Cp6Gs5Fd0Ja\r\n--x--"}`)
+	assert.Equal(t, []string{"generic_api_key"}, tr.Session("t").Check("web", "post", ext, args, unwrap.Views(args), nil).Secrets)
+	blob := hex.EncodeToString([]byte("\x7fELF\x02\x01\x00\x00Wq4Zx8Vm2Lk7Tr3Nb9Hy1Cp6Gs5Fd0JaUe\x00\x00\x10"))
+	args = []byte(`{"body":"` + blob + `"}`)
+	assert.Empty(t, tr.Session("b0").Check("web", "post", ext, args, nil, nil).Secrets)
+	assert.Equal(t, []string{"generic_api_key"}, tr.Session("b").Check("web", "post", ext, args, unwrap.Views(args), nil).Secrets)
+	args = []byte(`{"body":"` + hex.EncodeToString([]byte("\x7fELF\x02\x01\x00\x00 plain build notes, version 2.4.1\x00")) + `"}`)
+	assert.Empty(t, tr.Session("b2").Check("web", "post", ext, args, unwrap.Views(args), nil).Secrets)
+}
+
+// Data in a URL's nested escapes or random path leaves; the same id read
+// from a result first is one the session was given.
+func TestDataInAURLLeaves(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	a := tr.Session("u").Check("web", "fetch", ext, []byte(`{"url":"https://in.example.org/k?v=%25252571%25252577"}`), nil, nil)
+	assert.Equal(t, []string{EncodedURL}, a.Secrets)
+	const link = "https://share.example.org/f/Tq8vZ2mX5rL9wK3nB7hY4cP1dG6jF0sA/view"
+	a = tr.Session("u2").Check("web", "fetch", ext, []byte(`{"url":"`+link+`"}`), nil, nil)
+	assert.Equal(t, []string{EncodedURL}, a.Secrets)
+	s := tr.Session("u3")
+	s.Begin()
+	s.Record(Origin{Server: "mail", Tool: "read_inbox", Class: classify.External}, []byte(`{"text":"Your file is ready: `+link+` (expires in 7 days)"}`))
+	a = s.Check("web", "fetch", ext, []byte(`{"url":"`+link+`"}`), nil, nil)
+	assert.NotContains(t, a.Secrets, EncodedURL)
+	a = tr.Session("u4").Check("web", "fetch", ext, []byte(`{"url":"https://github.com/golang/go/commit/9fceb02d0ae598e95dc970b74767f19372d61af8"}`), nil, nil)
+	assert.Empty(t, a.Secrets)
 }
 
 // A secret far into a long result (a log read whole) is still known: its

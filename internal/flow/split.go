@@ -3,6 +3,7 @@ package flow
 import (
 	"bytes"
 	"math/bits"
+	"slices"
 
 	"github.com/flowd-dev/flowd/internal/fingerprint"
 )
@@ -91,7 +92,10 @@ type coverage struct {
 
 // piecedTogether adds covers, what one call to a destination that is not
 // internal sends of the session's known secrets, to what earlier calls
-// sent, and returns the secrets of which most has now left.
+// sent, and returns the secrets of which most would now have left. The
+// runs of a call that completes a secret are not added: the call is
+// stopped for it, so they did not leave, and the same runs sent again are
+// stopped again.
 func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.SecretMatch {
 	if len(covers) == 0 {
 		return nil
@@ -114,18 +118,21 @@ func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.Secre
 			cv = &coverage{sent: make([]uint64, (c.Len+63)/64)}
 			s.covered[c.Secret] = cv
 		}
+		sent := slices.Clone(cv.sent)
 		for _, at := range c.At {
-			for i := at; i < min(at+fingerprint.CoverGram, c.Len, 64*len(cv.sent)); i++ {
-				cv.sent[i/64] |= 1 << (i % 64)
+			for i := at; i < min(at+fingerprint.CoverGram, c.Len, 64*len(sent)); i++ {
+				sent[i/64] |= 1 << (i % 64)
 			}
 		}
-		cv.n = 0
-		for _, w := range cv.sent {
-			cv.n += bits.OnesCount64(w)
+		n := 0
+		for _, w := range sent {
+			n += bits.OnesCount64(w)
 		}
-		if cv.n >= max(fingerprint.CoverMinLength, (2*c.Len+2)/3) {
+		if n >= max(fingerprint.CoverMinLength, (2*c.Len+2)/3) {
 			out = append(out, fingerprint.SecretMatch{Secret: c.Secret, Label: c.Label, Encoding: EncPieces})
+			continue
 		}
+		cv.sent, cv.n = sent, n
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package flow
 import (
 	"bytes"
 	"slices"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -184,36 +183,23 @@ func unquote(b *textBuf, raw []byte, i, limit int) (int, bool) {
 	return i, i < len(raw)
 }
 
-// unescape decodes the escape at raw[i] ('\\') and returns the index after it.
+// unescape decodes the escape at raw[i] ('\\') and returns the index after
+// it. A detector reads \b and \f as the break they make; an unknown escape
+// is the character itself, as JavaScript reads it, but a \u without four
+// hex digits keeps its backslash and its digits are read as text.
 func unescape(b *textBuf, raw []byte, i int) int {
-	switch e := raw[i+1]; e {
-	case 'n':
-		b.put('\n')
-	case 't':
-		b.put('\t')
-	case 'r':
-		b.put('\r')
-	case 'b', 'f':
+	r, n := jsontext.LenientEscape(raw[i:])
+	switch {
+	case n == 0 && raw[i+1] == 'u':
+		b.put('\\')
+		return i + 1
+	case n == 0:
+		b.put(raw[i+1])
+		return i + 2
+	case raw[i+1] == 'b' || raw[i+1] == 'f':
 		b.put(' ')
-	case 'u':
-		r, ok := jsontext.Hex4(raw[i+2:])
-		if !ok {
-			b.put('\\')
-			return i + 1
-		}
-		i += 6
-		if utf16.IsSurrogate(r) && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-			if r2, ok := jsontext.Hex4(raw[i+2:]); ok {
-				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-					b.WriteRune(d)
-					return i + 6
-				}
-			}
-		}
+	default:
 		b.WriteRune(r)
-		return i
-	default: // \" \\ \/ and anything unknown: the character itself
-		b.put(e)
 	}
-	return i + 2
+	return i + n
 }

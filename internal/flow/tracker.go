@@ -18,6 +18,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/hostexfil"
 	"github.com/flowd-dev/flowd/internal/opaque"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/urlexfil"
 )
 
 // SecretScanBytes is how much of a result's text is read for secrets
@@ -472,7 +473,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // matching.
 func (s *Session) scan(o *Origin, text string) {
 	if o.Class == classify.Internal || o.Class == classify.Hybrid {
-		vs := shortValues(text)
+		vs := shortValues(text, false)
 		s.mu.Lock()
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
@@ -684,8 +685,8 @@ type Analysis struct {
 	Sources  []string `json:"sources,omitempty"` // servers the data came from
 	// SourceClass is the class of the riskiest edge's origin.
 	SourceClass classify.Class `json:"source_class,omitempty"`
-	// Hosts are host names in the arguments that carry encoded data, and
-	// why (EncodedHostname among Secrets).
+	// Hosts are host names and URLs in the arguments that carry encoded
+	// data, and why (EncodedHostname or EncodedURL among Secrets).
 	Hosts []string `json:"hosts,omitempty"`
 	// Unfinished: the check ran out of its budget before it read all of
 	// the arguments; what it found is all there is.
@@ -714,6 +715,10 @@ const minCanonical = 16
 // EncodedHostname is the secret type of data encoded into the labels of a
 // host name (hostexfil).
 const EncodedHostname = "encoded_hostname"
+
+// EncodedURL is the secret type of data hidden in a URL's nested escapes
+// or in a random path segment (urlexfil).
+const EncodedURL = "encoded_url"
 
 // ForgottenSource names, among an analysis' sources, the results flowd
 // forgot to stay within its memory budget.
@@ -745,11 +750,23 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				continue
 			}
 			if i == 0 {
-				argValues = shortValues(Text(part, 1<<20))
+				argValues = shortValues(Text(part, 1<<20), true)
 			}
 			var found []string
 			found, complete = scanText(s.t.detector, part, b)
 			argSecrets = append(argSecrets, found...)
+		}
+		// Keys with no name beside them, by form (typed tokens; in a
+		// view, a token inside binary data), where the rules found none.
+		for i, part := range append([][]byte{args, extra}, views...) {
+			if len(argSecrets) > 0 || !complete {
+				break
+			}
+			for _, f := range secrets.ScanBare(part[:min(len(part), canonicalLimit)], i >= 2) {
+				if !slices.Contains(argSecrets, f.Type) {
+					argSecrets = append(argSecrets, f.Type)
+				}
+			}
 		}
 	}
 	// A secret sent a piece per call is read in the join of the pieces
@@ -881,6 +898,16 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			if h, ok := hostexfil.Find(v); ok {
 				a.Secrets = append(a.Secrets, EncodedHostname)
 				a.Hosts = append(a.Hosts, h.Host+" ("+h.Why+")")
+				break
+			}
+		}
+		// Data hidden in a URL's escapes or path, as written (the views
+		// undo the escapes). A random segment that is a piece of something
+		// the session read is an id it was given, and a flow if anything.
+		for _, v := range [][]byte{args, extra} {
+			if u, ok := urlexfil.Find(v); ok && (u.Escaped || len(a.Edges) == 0) {
+				a.Secrets = append(a.Secrets, EncodedURL)
+				a.Hosts = append(a.Hosts, u.URL+" ("+u.Why+")")
 				break
 			}
 		}

@@ -21,10 +21,15 @@ const (
 	ValueID     = "id"     // letters and digits: passport, licence, national ID numbers
 	ValueEmail  = "email"
 	ValuePhone  = "phone"
+	// ValueAddress is a street address: a house number, a street name
+	// and a street type (742 Evergreen Terrace), kept in one spelling of
+	// the type (742 evergreen ter).
+	ValueAddress = "address"
 )
 
 // valueRisk is the risk of a value leaving, by kind: how sure flowd is.
-var valueRisk = map[string]string{ValueNumber: RiskHigh, ValueID: RiskHigh, ValueCode: RiskMedium, ValueEmail: RiskMedium, ValuePhone: RiskMedium}
+var valueRisk = map[string]string{ValueNumber: RiskHigh, ValueID: RiskHigh, ValueCode: RiskMedium, ValueEmail: RiskMedium,
+	ValuePhone: RiskMedium, ValueAddress: RiskMedium}
 
 // shortValue is one value found in a text, in canonical form (digits only
 // for numbers and phones, upper case for ids, lower case for e-mail).
@@ -35,8 +40,10 @@ type shortValue struct {
 // maxValuesPerText bounds what one text contributes.
 const maxValuesPerText = 256
 
-// shortValues returns the distinctive short values of text.
-func shortValues(text string) []shortValue {
+// shortValues returns the distinctive short values of text: of a result
+// read, as written (an id in capitals); of a call, as re-typed too (an id
+// in any case), since only what a result held is looked for there.
+func shortValues(text string, sending bool) []shortValue {
 	var out []shortValue
 	for i := 0; i < len(text) && len(out) < maxValuesPerText; {
 		c := text[i]
@@ -52,19 +59,19 @@ func shortValues(text string) []shortValue {
 				continue
 			}
 			end, v, ok := numberAt(text, i)
+			if !ok && isDigit(c) {
+				end, v, ok = addressAt(text, i, sending)
+			}
 			if ok {
 				out = append(out, v)
 			}
 			i = max(end, i+1)
-		case isUpper(c) && (i == 0 || !isWordByte(text[i-1])):
-			j := i
-			for j < len(text) && (isUpper(text[j]) || isDigit(text[j])) {
-				j++
-			}
-			if v, ok := idValue(text, i, j); ok {
+		case (isUpper(c) || sending && isLower(c)) && (i == 0 || !isWordByte(text[i-1])):
+			j, v, ok := idAt(text, i, sending)
+			if ok {
 				out = append(out, v)
 			}
-			i = j
+			i = max(j, i+1)
 		default:
 			i++
 		}
@@ -73,6 +80,7 @@ func shortValues(text string) []shortValue {
 }
 
 func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+func isLower(c byte) bool    { return c >= 'a' && c <= 'z' }
 func isUpper(c byte) bool    { return c >= 'A' && c <= 'Z' }
 func isWordByte(c byte) bool { return isDigit(c) || isUpper(c) || c >= 'a' && c <= 'z' || c == '_' }
 
@@ -131,7 +139,7 @@ func numberAt(text string, i int) (end int, v shortValue, ok bool) {
 	case common(d):
 		return end, v, false
 	case n <= 7:
-		if seps > 1 {
+		if seps > 1 && !labelled(text, i) {
 			return end, v, false // 12 34 56: a list of small numbers
 		}
 		return end, shortValue{ValueCode, d}, true
@@ -174,30 +182,163 @@ func timestampLike(d string) bool {
 	return (len(d) == 10 || len(d) == 13) && d[0] == '1'
 }
 
-// idValue judges text[i:j], a run of capitals and digits, as an id
-// document or account number: at least seven characters, at least five
-// digits and a letter (X12345678, AB1234567C).
-func idValue(text string, i, j int) (shortValue, bool) {
-	if j-i < 7 || j-i > 20 || j < len(text) && isWordByte(text[j]) {
-		return shortValue{}, false
+// labelled: the number at text[i] follows a label that makes it one value
+// however it is grouped ("code: 60 41 93", "your PIN is 48 21 07").
+func labelled(text string, i int) bool {
+	k := i
+	for k > 0 && text[k-1] == ' ' {
+		k--
 	}
+	if k > 0 && (text[k-1] == ':' || text[k-1] == '#') {
+		return true
+	}
+	w := k
+	for w > 0 && k-w < 12 && (isLower(text[w-1]) || isUpper(text[w-1])) {
+		w--
+	}
+	switch strings.ToLower(text[w:k]) {
+	case "is", "code", "pin", "otp", "passcode", "number", "no":
+		return true
+	}
+	return false
+}
+
+// idAt reads an id document or account number starting at text[i]: a run
+// of capitals and digits (of any case when anyCase), perhaps in groups of
+// at most four split by single spaces or dashes (an IBAN as printed, "AB
+// 12 34 56 C"), judged whole: 7 to 34 characters, at least five digits
+// and a letter (X12345678, DE44500105175407324931). Its canonical form
+// is upper case without the separators.
+func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
+	isID := func(c byte) bool { return isUpper(c) || isDigit(c) || anyCase && isLower(c) }
+	group := func(k int) int {
+		for k < len(text) && isID(text[k]) {
+			k++
+		}
+		return k
+	}
+	first := group(i)
+	j := first
+	if j-i <= 2 || j-i <= 4 && strings.IndexFunc(text[i:j], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0 {
+		// A short first group (of letters, two at most: "AB 12 34 56 C",
+		// not "IBAN DE44 …") may be followed by more: each of one to
+		// four characters, with a digit, or the last of letters only (C).
+		sep := byte(0)
+		for j+1 < len(text) && (text[j] == ' ' || text[j] == '-') && (sep == 0 || text[j] == sep) && isID(text[j+1]) {
+			e := group(j + 1)
+			digit := strings.IndexFunc(text[j+1:e], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+			if e-(j+1) > 4 || !digit && e-(j+1) > 2 {
+				break
+			}
+			sep = text[j]
+			j = e
+			if !digit {
+				break
+			}
+		}
+	}
+	if j < len(text) && isWordByte(text[j]) {
+		return first, shortValue{}, false
+	}
+	// Counted before anything is built: most runs are words.
 	digits, letters := 0, 0
 	for k := i; k < j; k++ {
-		if isDigit(text[k]) {
+		switch c := text[k]; {
+		case isDigit(c):
 			digits++
-		} else {
+		case isUpper(c), isLower(c):
 			letters++
 		}
 	}
-	if digits < 5 || letters == 0 || common(strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, text[i:j])) {
-		return shortValue{}, false
+	if n := digits + letters; n < 7 || n > 34 || digits < 5 || letters == 0 {
+		// What followed the first group is read again on its own.
+		return first, shortValue{}, false
 	}
-	return shortValue{ValueID, text[i:j]}, true
+	b := make([]byte, 0, digits+letters)
+	ds := make([]byte, 0, digits)
+	for k := i; k < j; k++ {
+		switch c := text[k]; {
+		case isDigit(c):
+			ds = append(ds, c)
+			b = append(b, c)
+		case isUpper(c), isLower(c):
+			b = append(b, c&^0x20)
+		}
+	}
+	if common(string(ds)) {
+		return first, shortValue{}, false
+	}
+	return j, shortValue{ValueID, string(b)}, true
+}
+
+// streetTypes are the words that end a street's name, each mapped to one
+// spelling.
+var streetTypes = map[string]string{
+	"street": "st", "st": "st", "avenue": "ave", "ave": "ave", "av": "ave", "road": "rd", "rd": "rd",
+	"drive": "dr", "dr": "dr", "lane": "ln", "ln": "ln", "terrace": "ter", "ter": "ter", "terr": "ter",
+	"boulevard": "blvd", "blvd": "blvd", "court": "ct", "ct": "ct", "place": "pl", "pl": "pl",
+	"parkway": "pkwy", "pkwy": "pkwy", "way": "way", "highway": "hwy", "hwy": "hwy", "square": "sq",
+	"sq": "sq", "circle": "cir", "cir": "cir", "trail": "trl", "trl": "trl", "crescent": "cres",
+	"cres": "cres", "close": "close", "row": "row", "alley": "aly", "aly": "aly", "plaza": "plz",
+	"plz": "plz", "mews": "mews", "grove": "grv", "gardens": "gdns", "walk": "walk",
+}
+
+// addressAt reads a street address starting at text[i]: a house number of
+// one to five digits, one to three words of a name, and a street type.
+// As read, the name and type are capitalised, as addresses are written
+// ("3 blocks down the road" is none); as re-typed, in any case.
+func addressAt(text string, i int, sending bool) (int, shortValue, bool) {
+	j := i
+	for j < len(text) && isDigit(text[j]) {
+		j++
+	}
+	if j-i > 5 || j >= len(text) || text[j] != ' ' {
+		return j, shortValue{}, false
+	}
+	// The words are found first and the canonical form built only for an
+	// address: most numbers in text are followed by other words.
+	var words [4][2]int
+	k := j
+	for n := 0; n < len(words); n++ {
+		for k < len(text) && text[k] == ' ' {
+			k++
+		}
+		s := k
+		for k < len(text) && (isLower(text[k]) || isUpper(text[k]) || isDigit(text[k])) {
+			k++
+		}
+		if k == s || k < len(text) && isWordByte(text[k]) || !sending && !isUpper(text[s]) && !ordinal(text[s:k]) {
+			return j, shortValue{}, false
+		}
+		words[n] = [2]int{s, k}
+		if n == 0 || k-s > len("boulevard") {
+			continue
+		}
+		if t, ok := streetTypes[strings.ToLower(text[s:k])]; ok {
+			canon := text[i:j]
+			for _, w := range words[:n] {
+				canon += " " + strings.ToLower(text[w[0]:w[1]])
+			}
+			if k < len(text) && text[k] == '.' {
+				k++
+			}
+			return k, shortValue{ValueAddress, canon + " " + t}, true
+		}
+	}
+	return j, shortValue{}, false
+}
+
+// ordinal: 5th, 21st, 42nd, 3rd.
+func ordinal(w string) bool {
+	n := 0
+	for n < len(w) && isDigit(w[n]) {
+		n++
+	}
+	switch strings.ToLower(w[n:]) {
+	case "st", "nd", "rd", "th":
+		return n > 0
+	}
+	return false
 }
 
 // emailAt reads the e-mail address around the '@' at text[at].
@@ -256,14 +397,32 @@ func (x *valueIndex) addRead(origin uint64, vs []shortValue) {
 		x.read = map[string]valueSrc{}
 	}
 	for _, v := range vs {
-		if x.typed[v.canon] {
+		tel := subscriber(v)
+		if x.typed[v.canon] || tel != "" && x.typed[tel] {
 			continue
 		}
-		if _, ok := x.read[v.canon]; !ok {
-			x.keep("r" + v.canon)
+		for _, key := range []string{v.canon, tel} {
+			if key == "" {
+				continue
+			}
+			if _, ok := x.read[key]; !ok {
+				x.keep("r" + key)
+			}
+			x.read[key] = valueSrc{origin: origin, kind: v.kind}
 		}
-		x.read[v.canon] = valueSrc{origin: origin, kind: v.kind}
 	}
+}
+
+// subscriber returns a phone number's key without its country or trunk
+// prefix (its last nine digits), so that "020 7946 0321" and "+44 20 7946
+// 0321" meet; "" for a value that is no phone number. Any number of ten
+// to thirteen digits may be one: two that share nine final digits by
+// chance are rare.
+func subscriber(v shortValue) string {
+	if v.kind != ValuePhone && v.kind != ValueNumber || len(v.canon) < 10 || len(v.canon) > 13 {
+		return ""
+	}
+	return "tel:" + v.canon[len(v.canon)-9:]
 }
 
 // sent returns the values of a call that private results held, and notes
@@ -275,11 +434,21 @@ func (x *valueIndex) sent(vs []shortValue) []sentValue {
 	contacts := 0
 	seen := map[string]bool{}
 	for _, v := range vs {
-		if seen[v.canon] {
+		tel := subscriber(v)
+		if seen[v.canon] || tel != "" && seen[tel] {
 			continue
 		}
 		seen[v.canon] = true
-		if src, ok := x.read[v.canon]; ok {
+		src, ok := x.read[v.canon]
+		if tel != "" {
+			seen[tel] = true
+			if !ok {
+				// Met by its last digits only: a phone number.
+				src, ok = x.read[tel]
+				src.kind = ValuePhone
+			}
+		}
+		if ok {
 			out = append(out, sentValue{src, v.canon})
 			if src.kind == ValueEmail || src.kind == ValuePhone {
 				contacts++

@@ -19,7 +19,15 @@ func TestShortValues(t *testing.T) {
 		{"call +44 20 7946 0958 or (415) 555-2671", []shortValue{{ValuePhone, "442079460958"}, {ValuePhone, "4155552671"}}},
 		{"mail Dana.Reyes@corp.example.org now", []shortValue{{ValueEmail, "dana.reyes@corp.example.org"}}},
 		{"ssn 536-82-9174", []shortValue{{ValueNumber, "536829174"}}},
+		{"IBAN DE44 5001 0517 5407 3249 31, added", []shortValue{{ValueID, "DE44500105175407324931"}}},
+		{"NI: QR 58 21 94 D", []shortValue{{ValueID, "QR582194D"}}},
+		{"MRN 7730-4412", []shortValue{{ValueNumber, "77304412"}}},
+		{"your code is 60 41 93", []shortValue{{ValueCode, "604193"}}},
+		{"Ship to 742 Evergreen Terrace, Springfield", []shortValue{{ValueAddress, "742 evergreen ter"}}},
+		{"at 1600 Amphitheatre Pkwy.", []shortValue{{ValueAddress, "1600 amphitheatre pkwy"}}},
 		// Not values: dates, times, versions, amounts, common numbers, ids of code.
+		{"passport k83920174 in lower case, as read", nil},
+		{"3 blocks down the road, 12 more steps", nil},
 		{"on 2024-03-11 at 09:12:44, v1.22.3, total 1,234,567.89", nil},
 		{"ts=1711012345 build 20240311 id=123456 pin 000000", nil},
 		{"SHA256 HTTP2 UTF8 ISO8601 RFC3339 COVID19 RTX4090", nil},
@@ -28,8 +36,10 @@ func TestShortValues(t *testing.T) {
 		{"rows 12 34 56 78", nil},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, shortValues(tt.text), tt.text)
+		assert.Equal(t, tt.want, shortValues(tt.text, false), tt.text)
 	}
+	// What is sent is read as re-typed: an id in any case.
+	assert.Equal(t, []shortValue{{ValueID, "K83920174"}}, shortValues("her passport is k83920174", true))
 }
 
 func TestShortValuesLeaving(t *testing.T) {

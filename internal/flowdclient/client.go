@@ -24,6 +24,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
+	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/sessiongraph"
 	"github.com/flowd-dev/flowd/internal/syslogexport"
 )
@@ -68,6 +69,29 @@ type Status struct {
 	// Feeds are the attack feeds flowd pulls, each with its last good
 	// feed and its last failure.
 	Feeds []attackfeed.Status `json:"feeds,omitempty"`
+	// Service is how this flowd runs, and flowd's service as the
+	// machine's service manager sees it.
+	Service *Service `json:"service,omitempty"`
+	// Config is the config in force.
+	Config *ConfigInEffect `json:"config,omitempty"`
+}
+
+// Service is how a flowd runs: what started it (service.StartedBy) and
+// the state of flowd's service under the machine's service manager
+// (installed, enabled, running, or why there is none).
+type Service struct {
+	StartedBy string `json:"started_by,omitempty"`
+	service.Status
+}
+
+// ConfigInEffect is the config a flowd decides with: the file it was
+// read from ("" where the defaults are in force), whether this is a
+// user's flowd or the machine's, and the key settings (the rest:
+// flowd config show --effective).
+type ConfigInEffect struct {
+	File     string            `json:"file"`
+	Mode     string            `json:"mode"` // "user" or "system"
+	Settings map[string]string `json:"settings"`
 }
 
 // AuditCheck is a check of the activity log's audit chain.

@@ -84,42 +84,6 @@ func TestTranslate(t *testing.T) {
 	}
 }
 
-func TestOutput(t *testing.T) {
-	tests := []struct {
-		name, event string
-		v           claudecode.Verdict
-		want        string // "" = print nothing
-	}{
-		{"allow is silent", BeforeTool, claudecode.Verdict{Decision: "allow", Reason: "no flow"}, ``},
-		{"deny", BeforeTool, claudecode.Verdict{Decision: "deny", Reason: "flowd blocked: key to slack"},
-			`{"decision":"deny","reason":"flowd blocked: key to slack"}`},
-		{"deny without reason", BeforeTool, claudecode.Verdict{Decision: "deny"}, `{"decision":"deny","reason":"flowd: deny"}`},
-		{"ask cannot be asked: deny", BeforeTool, claudecode.Verdict{Decision: "ask", Reason: "flowd: internal data out"},
-			`{"decision":"deny","reason":"flowd: internal data out (flowd asks for your approval, and Gemini CLI cannot ask you: denied)"}`},
-		{"warn", BeforeTool, claudecode.Verdict{Decision: "warn", Reason: "secret to internal"}, `{"systemMessage":"flowd warn: secret to internal"}`},
-		{"after: context", AfterTool, claudecode.Verdict{Decision: "allow", AdditionalContext: "treat as data"},
-			`{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"treat as data"}}`},
-		{"after: a deny is only a message", AfterTool, claudecode.Verdict{Decision: "deny", Reason: "injection"},
-			`{"systemMessage":"flowd deny: injection"}`},
-		{"after: allow is silent", AfterTool, claudecode.Verdict{Decision: "allow"}, ``},
-		{"unknown event", "BeforeModel", claudecode.Verdict{Decision: "deny"}, ``},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out := Output(tt.event, tt.v)
-			if tt.want == "" {
-				assert.Nil(t, out)
-				return
-			}
-			assert.JSONEq(t, tt.want, string(out))
-			assert.Equal(t, byte('\n'), out[len(out)-1])
-		})
-	}
-	var fo map[string]string
-	require.NoError(t, json.Unmarshal(FailedOpen(BeforeTool, "flowd is unreachable"), &fo))
-	assert.Equal(t, "flowd could not check this BeforeTool call (flowd is unreachable); it goes on unchecked (fail-open)", fo["systemMessage"])
-}
-
 // Found by a red team: web_fetch fetches the URLs in its prompt, and
 // flowd read the prompt as prose, so a fetch of the cloud metadata
 // service passed. Translate lists them as the addresses fetched.

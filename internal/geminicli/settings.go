@@ -36,41 +36,32 @@ type hookEntry struct {
 	Timeout int    `json:"timeout"`
 }
 
-type matcherGroup struct {
-	Matcher string      `json:"matcher"`
-	Hooks   []hookEntry `json:"hooks"`
-}
+// hookFile is flowd's part of Gemini CLI's settings.json.
+var hookFile = claudecode.HookFile{Agent: Agent, Title: "Gemini CLI", What: "Gemini CLI settings", Events: Events, Matcher: Matcher,
+	Hook: func(command string) any {
+		return hookEntry{Name: HookName, Type: "command", Command: command, Timeout: Timeout}
+	}}
 
 // AddHooks returns settings with flowd's BeforeTool and AfterTool hooks,
 // every other byte as it was. binary is the hook program's absolute path.
 func AddHooks(settings []byte, binary string, failClosed bool) ([]byte, error) {
-	o := claudecode.HookOptions{Binary: binary, FailClosed: failClosed, Agent: Agent}
-	return claudecode.AddGroups(settings, Events, func(event string) json.RawMessage {
-		return jsonedit.Marshal(matcherGroup{Matcher: Matcher, Hooks: []hookEntry{{Name: HookName, Type: "command",
-			Command: claudecode.Command(o, event), Timeout: Timeout}}})
-	})
+	return hookFile.Add(settings, binary, failClosed)
 }
-
-const what = "Gemini CLI settings"
 
 // Install puts flowd's hooks into the settings file at path, creating it
 // if needed.
 func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	return claudecode.WriteHooks(path, "Gemini CLI", what, binary, func(b []byte) ([]byte, error) {
-		return AddHooks(b, binary, failClosed)
-	})
+	return hookFile.Install(path, binary, failClosed)
 }
 
 // Uninstall removes flowd's hooks, and nothing else, from the settings
 // file at path.
-func Uninstall(path string) (jsonedit.Change, error) {
-	return jsonedit.Rewrite(path, what, claudecode.RemoveHooks)
-}
+func Uninstall(path string) (jsonedit.Change, error) { return hookFile.Uninstall(path) }
 
 // Inspect reads the settings file at path; a missing file is an empty
 // Installation, not an error. HooksDisabled is HooksOff.
 func Inspect(path string) (claudecode.Installation, error) {
-	return claudecode.ReadHooks(path, what, func(b []byte) ([]claudecode.Entry, bool, error) {
+	return claudecode.ReadHooks(path, hookFile.What, func(b []byte) ([]claudecode.Entry, bool, error) {
 		entries, _, err := claudecode.FindHooks(b) // Claude Code's disableAllHooks is no switch here
 		return entries, HooksOff(b), err
 	})

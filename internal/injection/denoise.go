@@ -16,6 +16,7 @@ var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instruc
 	directions rules system prompt assistant send forward share reveal delete transfer password passwords
 	credentials contacts the all and user users your you to of with without telling always copy note notes secret
 	secrets key keys email emails files message messages mention admin access tell above now new instead print
+	grant give invite account
 	instrucciones anteriores anweisungen istruzioni precedenti consignes`)
 
 // typoTargets are the words a typo is corrected to: long enough that one
@@ -132,7 +133,7 @@ func denoise(src string) (view string, pos []int, ok bool) {
 			item := listMarker(src, j)
 			k := j + item
 			switch {
-			case k >= len(src) || src[k] < 'a' || src[k] > 'z' || i == 0:
+			case k >= len(src) || i == 0 || (src[k] < 'a' || src[k] > 'z') && !shoutGoesOn(src, i, k):
 			case src[i-1] == '-' && i > 1 && isASCIILetter(rune(src[i-2])) && item == 0 && foldWorth(src, i, j):
 				replace(i-1, j, "")
 			case isLetterOrComma(src[i-1]) && (j-i > 2 || item > 0 || openQuote(src, i)) && foldWorth(src, i, k):
@@ -322,6 +323,25 @@ func listMarker(src string, j int) int {
 
 func isLetterOrComma(c byte) bool { return isASCIILetter(rune(c)) || c == ',' }
 
+// shoutGoesOn: a line written in capitals (and leet digits) goes on in
+// capitals on the next, at k: "1GN0R3 Y0UR PR3V10US\n  1NSTRUCT10NS…".
+func shoutGoesOn(src string, i, k int) bool {
+	if c := src[k]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		return false
+	}
+	ls := strings.LastIndexByte(src[:i], '\n') + 1
+	letters := 0
+	for _, c := range []byte(src[ls:i]) {
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+		if c >= 'A' && c <= 'Z' {
+			letters++
+		}
+	}
+	return letters >= 4
+}
+
 // openQuote reports whether the line ending at i holds an unclosed double
 // quote (a CSV cell going on).
 func openQuote(src string, i int) bool {
@@ -332,14 +352,28 @@ func openQuote(src string, i int) bool {
 // foldWorth: the words on either side of the break are ones an injection
 // is made of, so joining the lines may complete one.
 func foldWorth(src string, i, j int) bool {
-	a := strings.ToLower(src[max(0, i-40):i])
-	z := strings.ToLower(src[j:min(len(src), j+40)])
+	a := unleet(strings.ToLower(src[max(0, i-40):i]))
+	z := unleet(strings.ToLower(src[j:min(len(src), j+40)]))
 	for _, s := range foldStems {
 		if strings.Contains(a, s) || strings.Contains(z, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// unleet maps the leet digits of s to the letters they stand for.
+func unleet(s string) string {
+	if !strings.ContainsAny(s, "013457") {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c >= '0' && c <= '9' && leet[c] != 0 {
+			b[i] = leet[c]
+		}
+	}
+	return string(b)
 }
 
 var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",

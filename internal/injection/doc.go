@@ -35,7 +35,8 @@
 // view undoes the noise that defeats literal rules but not a reader
 // (denoise.go): leetspeak, letters spaced out, one-letter typos in the
 // words injections are made of, sentences folded across YAML or CSV lines,
-// list items and words hyphenated across lines. Only a small vocabulary is
+// list items, lines in capitals going on in capitals, and words
+// hyphenated across lines. Only a small vocabulary is
 // restored, so clean text yields no
 // view; a text that does is scanned again and what only the view shows is
 // mapped back to its bytes.
@@ -82,7 +83,11 @@
 // machine addressee or secrecy. A verb and a recipient alone (a colleague
 // asked to mail a report) pass, unless one of the session's tools does
 // what the verb says (Context.SessionTools, sessiontools.go): then the
-// model can carry it out with one call, and it is flagged. Links with a
+// model can carry it out with one call, and it is flagged. A verb whose
+// subject is neither the reader nor a machine ("Priya will email the
+// sheet to…", "Marco shares the deck with…") states what someone does
+// and is no request. In a language flowd has no words for, a machine
+// named in a sentence with a recipient is a notice. Links with a
 // slot for the conversation or the user's data that the reader is told to
 // open, and shell commands that read a sensitive file into a request, are
 // exfiltration (exfilrules.go).
@@ -135,11 +140,16 @@
 // (invoking tools, naming files, "the assistant should…", requests to
 // the model); it still catches hidden instructions, sensitive files, and
 // withholds a tool for secrecy or exfiltration, which have no honest
-// reading there. It also judges what a definition claims (toolpoison.go):
-// priority over other tools, directions about tools the list does not
-// hold or another server's (shadowing), and parameters whose name,
-// description, default or examples ask for the conversation, sensitive
-// files or secrets.
+// reading there, nor do an order to set aside instructions, a chat role
+// tag, hidden text, or a request addressed to the model to send something
+// to a recipient. It also judges what a definition claims
+// (toolpoison.go): priority over other tools (or other tools called
+// obsolete, in five languages besides English), directions about tools
+// the list does not hold or another server's (shadowing; in any language
+// when the sentence names another server, an address or always, never,
+// replace), and parameters whose name, description, default or examples
+// ask for the conversation, sensitive files, a dotfile of the user's
+// home, or secrets.
 //
 // # Limits
 //

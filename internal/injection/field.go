@@ -532,7 +532,7 @@ var mentionKW = []string{"prompt injection", "prompt injections", "prompt-inject
 	"special tokens", "tokenizer", "tokenizers", "function calling", "tool use", "exfiltrate", "exfiltrates",
 	"exfiltrated", "exfiltrating", "exfiltration", "injection", "injections", "injected", "mitigation",
 	"mitigations", "vulnerable", "vulnerability", "vulnerabilities", "exploit", "exploits", "exploited",
-	"exploitation", "defense", "defenses", "defence", "defences", "threat", "threats",
+	"exploitation", "defense", "defenses", "defence", "defences", "threat", "threats", "attack", "attacks",
 	// reported speech: "the bot was told: '…'", "tricks the model into…"
 	"ctf", "was told:", "were told:", "was told to", "were told to",
 	"the model to", "the ai to", "the llm to", "the assistant to", "the agent to", "the chatbot to", "the bot to",

@@ -41,6 +41,20 @@ func TestGeneralise(t *testing.T) {
 		// outside parties, tool definitions (detect4)
 		{"detect4-tune.json", 95, 0, 95},
 		{"detect4-report.json", 80, 0, 75},
+		// carriers (YAML, JSON, CSV, HTML, markdown), noise, polite
+		// requests for access, automated readers, decode-and-follow,
+		// business mail about sending things; tools poisoned in title,
+		// annotations, enums, defaults, examples (inject5)
+		{"inject5-tune.json", 95, 0, 95},
+		{"inject5-report.json", 95, 0, 95},
+		// written with the two above, first run once the rules above were
+		// done (texts 11/15, benign 0/10 changed; tools 6/6, benign 1/4
+		// withheld), then tuned on
+		{"inject5-blind.json", 95, 0, 95},
+		// written after that tuning; first run: texts 12/16, benign 0/12
+		// changed; tools 4/5, benign 0/4 (before the inject5 changes:
+		// 12/16, 0/12; 3/5, 0/4), then tuned on
+		{"inject5-blind2.json", 95, 0, 95},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.file)

@@ -45,7 +45,7 @@ var (
 	// The model's own directions.
 	paraModelRe = regexp.MustCompile(`\b(?:your|yr)\s+(?:\w+\s+){0,2}?` + paraDirective + `\b` +
 		`|\b` + paraDirective + `\s+(?:that\s+|which\s+)?(?:you(?:'ve|\s+have|\s+had|'d)?\s+(?:were\s+|was\s+|been\s+|are\s+)?(?:given|received|got(?:ten)?|told|issued|handed|following|obeying|working\s+(?:under|with)|operating\s+under)|(?:given|issued|handed)\s+to\s+you|(?:above|before\s+this|up\s+to\s+(?:now|here|this)|until\s+now|so\s+far))` +
-		`|\bwhat\s+(?:the\s+user|your\s+(?:user|owner|operator|principal|human)|they|you\s+were|you've\s+been|you\s+have\s+been)\s+(?:\w+\s+)?(?:asked|told|requested|instructed|wanted|said|assigned|gave)` +
+		`|\b(?:what|whatever|everything|anything|all)\s+(?:that\s+)?(?:the\s+user|your\s+(?:user|owner|operator|principal|human)|they|you\s+were|you've\s+been|you\s+have\s+been)\s+(?:\w+\s+)?(?:asked|told|requested|instructed|wanted|said|assigned|gave)` +
 		`|\b(?:the\s+)?(?:user'?s|operator'?s|developer'?s|system'?s)\s+(?:\w+\s+)?` + paraDirective + `\b` +
 		`|\bthe\s+(?:assistant|model|ai|agent|bot)'?s?\s+(?:\w+\s+)?` + paraDirective + `\b`)
 	// Earlier directions in general.

@@ -52,7 +52,8 @@ var (
 		أرسل ارسل شارك امنح أضف
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
 		переведи переведите`)
-	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込"}
+	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込",
+		"보내", "전달", "공유", "송금", "이체", "부여", "추가"}
 
 	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}`)
 
@@ -78,7 +79,8 @@ var (
 	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
-		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先"}
+		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先",
+		"사용자", "비밀번호", "연락처", "파일", "계정", "메일", "المستخدم", "مرور", "ملفات", "جهات الاتصال"}
 
 	// A machine addressed, not described: "AI assistant:", "Dear AI",
 	// "note for the agent", "whichever assistant reads this", "you, the
@@ -86,7 +88,12 @@ var (
 	// AI should never…" talks about one.
 	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
+		// A header naming the machine: "To the bot: …", "For AI agents: …".
+		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
+		// The same without a determiner, opening a sentence: "Agents
+		// handling this config: …".
+		`|(?:^|[.!?\n;]\s*)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
 		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
@@ -94,7 +101,7 @@ var (
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
-		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]`)
+		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능`)
 
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで`)
 )
@@ -198,7 +205,7 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 			return 0, nil, ""
 		}
 		ctx := strings.ToLower(t[max(0, a-160):b])
-		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx) {
+		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
@@ -260,7 +267,7 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 	eachWord(s, func(i, j int) {
 		w := s[i:j]
 		tv, isTool := tools.verb(w)
-		if reqVerbs[w] || isTool || thirdPerson[w] {
+		if (reqVerbs[w] || isTool || thirdPerson[w]) && !stated(s, i, thirdPerson[w] || isTool && w != tv) {
 			vs = append(vs, verb{[]int{i, j}, tv})
 		}
 	})
@@ -283,6 +290,77 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 	last := vs[len(vs)-1]
 	return last.at, last.tool, false
 }
+
+// stated reports whether the verb at i in s (lower case) says what
+// someone does or will do ("Priya will email the sheet to…", "our
+// accountant is going to send…", "Marco shares the deck with…") rather
+// than asking the reader to do it: a subject other than the reader or a
+// machine stands before it, with an auxiliary ("will", "is going to") or
+// in the third person (third). A request has no subject ("Send…"), or
+// the reader's ("you will send…", "could you send…", "I need you to
+// send…"), or a machine's ("the assistant will now forward…").
+func stated(s string, i int, third bool) bool {
+	ws := lastWords(s[:i], 6)
+	n := len(ws)
+	at := func(k int) string { // k-th word back from the verb, 1-based
+		if k > n {
+			return ""
+		}
+		return ws[n-k]
+	}
+	k := 1
+	for statedSkip[at(k)] {
+		k++
+	}
+	switch {
+	case third:
+		// "…a pull request that adds…" is a request's relative clause.
+		if relPronoun[at(k)] {
+			return false
+		}
+	case futureAux[at(k)]:
+		k++
+	case at(k) == "to" && toAux[at(k+1)]:
+		// "is going to send", "agreed to send"; "I need you to send" has
+		// the reader before "to" and is a request.
+		k += 2
+		if at(k) == "about" {
+			k++
+		}
+	default:
+		return false
+	}
+	for statedSkip[at(k)] || beAux[at(k)] {
+		k++
+	}
+	subj := at(k)
+	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj)
+}
+
+// lastWords returns the last n words of s (letters only: "i'll" is "i",
+// "ll"), stopping at a clause's end.
+func lastWords(s string, n int) []string {
+	if k := strings.LastIndexAny(s, ",:;()\n"); k >= 0 {
+		s = s[k+1:]
+	}
+	var ws []string
+	eachWord(s, func(i, j int) { ws = append(ws, s[i:j]) })
+	if len(ws) > n {
+		ws = ws[len(ws)-n:]
+	}
+	return ws
+}
+
+var (
+	futureAux = wordSet(`will ll shall would d won`)
+	// toAux head an infinitive whose subject is the sentence's: "is going
+	// to", "plans to", "agreed to".
+	toAux         = wordSet(`going plans plan planning intends intend agreed promised offered about wants want scheduled expected supposed`)
+	beAux         = wordSet(`is are am was were s re m has have had`)
+	statedSkip    = wordSet(`also then now soon probably still later just already please kindly`)
+	relPronoun    = wordSet(`that which who`)
+	readerSubject = wordSet(`you u ye yourself`)
+)
 
 // thirdPerson are request verbs that a relative clause puts in the third
 // person ("open a pull request that adds…") and that are not also common
@@ -320,7 +398,7 @@ func humanRoleAfterMachine(s string) bool { return humanRoleRe.MatchString(s) }
 var humanRoleRe = regexp.MustCompile(`\b(?:ai|llm|model|chatbot|agent|assistant)s?\s+(?:developers?|engineers?|researchers?|users?|vendors?|providers?|companies|company|teams?|builders?|practitioners?|enthusiasts?|startups?|students?|experts?|product\s+managers?|designers?)\b`)
 
 // reqToRe is the preposition that sends to a recipient.
-var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для)(?:$|[^\p{L}])|给|到|に|へ`)
+var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для|إلى|الى)(?:$|[^\p{L}])|给|到|に|へ`)
 
 // recipientAfter reports whether a recipient follows the verb at from,
 // introduced by a preposition ("forward … to x@y.z"): an address in a
@@ -333,13 +411,24 @@ func recipientAfter(s string, from int) bool {
 		return hasCJK(s) && reqRecipientRe.MatchString(s)
 	}
 	for _, m := range reqRecipientRe.FindAllStringIndex(rest, 4) {
-		if reqToRe.MatchString(s[from : from+m[0]+1]) {
+		// An address right after the verb is its object ("invite
+		// x@y.z", "cc x@y.z"); after a preposition, where it goes.
+		if strings.Trim(rest[:m[0]], " '\"(<") == "" || reqToRe.MatchString(s[from:from+m[0]+1]) {
 			return true
 		}
 	}
 	// A handle right after the verb is who gets it.
 	if m := reqHandleRe.FindStringIndex(rest); m != nil && m[0] < 40 {
 		return true
+	}
+	// A verb that ends its clause (German and Dutch put it last: "… mit
+	// x@y.z teilen?") has its recipient before it.
+	if strings.Trim(rest, " ?!.,;:)'\"") == "" {
+		for _, m := range reqRecipientRe.FindAllStringIndex(s[:from], 4) {
+			if reqToRe.MatchString(s[max(0, m[0]-6) : m[0]+1]) {
+				return true
+			}
+		}
 	}
 	return hasCJK(s) && reqRecipientRe.MatchString(s)
 }
@@ -447,8 +536,31 @@ var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		asistente assistente assistent automated automatic whoever`)
 	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "アシスタント"}
+		"ассистент", "асистент", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "에이전트",
+		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
+
+// unknownLanguage: s (lower case) is written in a language whose words
+// flowd does not know: letters beyond ASCII and none of the words English
+// and the languages of reqAddresseeRe build their sentences with. There a
+// machine named and followed, within two words, by a comma or a colon
+// (machineCalledRe: "AI सहायक:", "Trợ lý AI ơi,", "أيها المساعد،") is
+// taken as called, for want of the grammar to tell; one named as a topic
+// ("Câu hỏi về AI xin gửi tới ai@…") is not.
+func unknownLanguage(s string) bool {
+	if !nonASCII(s) {
+		return false
+	}
+	known := false
+	eachWord(s, func(i, j int) { known = known || knownFunctionWords[s[i:j]] })
+	return !known
+}
+
+var machineCalledRe = regexp.MustCompile(`(?:(?:^|[^\p{L}\p{M}])(?:ai|ki|ia|llm|bot|chatbot|trợ\s+lý)|[\p{L}\p{M}]*(?:مساعد|دستیار|सहायक|ผู้ช่วย|עוזר|সহকারী)[\p{L}\p{M}]*)(?:\s+[\p{L}\p{M}]+){0,2}\s*[,:،、]`)
+
+var knownFunctionWords = wordSet(`the and to of is are you your please this that with for
+	der die das und ist sie bitte le la les et est vous pour el los las y es por para il che di è o os e um uma het een en
+	и в на не что это`)
 
 // eachWord calls fn with the bounds of each word of s (letters, and
 // hyphens inside one), up to 24 bytes long.
@@ -474,11 +586,12 @@ func eachWord(s string, fn func(i, j int)) {
 	}
 }
 
-// hasCJK: s holds a character of the CJK blocks (UTF-8 lead bytes E3-E9:
-// kana, ideographs).
+// hasCJK: s holds a character of the CJK blocks or Hangul (UTF-8 lead
+// bytes E3-E9: kana, ideographs; EA-ED: Hangul syllables), languages that
+// put the recipient before the verb.
 func hasCJK(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0xE3 && s[i] <= 0xE9 {
+		if s[i] >= 0xE3 && s[i] <= 0xED {
 			return true
 		}
 	}
@@ -499,7 +612,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)((?:[\p{L}'’]+\s+){0,2})((?:assist|asist|asysten|ассистент|асистент)\p{L}*)\s*[,:]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-]+\s*)?[¡¿]?((?:[\p{L}'’]+\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot)\s*[,:!]`)
 
 // helpNoun: the word is help given ("assistance", "asistencia",
 // "assistenza"), not a helper.

@@ -169,9 +169,13 @@ var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": 
 	"user-manipulation": true, "output-directive": true, "task-shift": true}
 
 // toolPoison rules have no honest reading in a tool's definition: a tool
-// has no reason to keep something from the user or to have the model send
-// data to an address of its choosing. A clear match withholds the tool.
-var toolPoison = map[string]bool{"conceal-from-user": true, "exfiltration": true}
+// has no reason to keep something from the user, to have the model send
+// data to an address of its choosing, to tell it to set aside its
+// instructions or the user's request, to speak with a chat role's voice,
+// to ask the model, by name, to send or share something with a
+// recipient, or to hide an instruction from the user who reads it. A clear match withholds the tool.
+var toolPoison = map[string]float64{"conceal-from-user": 0.5, "exfiltration": 0.5, "instruction-override": 0.5,
+	"fake-role-tag": 0.5, "action-request": 0.6, "hidden-comment": 0.5, "hidden-text": 0.5}
 
 func (s *Scanner) newState(ctx Context) *scanState {
 	// The engine is built at the first scan; building it must not count
@@ -309,7 +313,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 		if st.toolSchema && (toolNeutral[fd.rule] || fd.rule == "ai-addressee" && fd.sev < 0.3) {
 			continue
 		}
-		if st.toolSchema && toolPoison[fd.rule] && fd.sev >= 0.5 {
+		if min, ok := toolPoison[fd.rule]; ok && st.toolSchema && fd.sev >= min {
 			fd.sev = max(fd.sev, 0.9)
 		}
 		if w := st.waived(fd.rule); w {

@@ -48,11 +48,13 @@ var (
 		`|overrides?\s+(?:the\s+)?(?:results?|output|answers?)\s+of\s+(?:any|all|every|the)?\s*other` +
 		`|(?:its|this\s+tool'?s?)\s+(?:output|results?)\s+(?:overrides?|supersedes?|replaces?)` +
 		`|(?:ignore|disregard|distrust|discard)\s+(?:the\s+)?(?:results?|output|answers?)\s+(?:of|from)\s+(?:any|all|every|the)?\s*other` +
-		`|(?:other|all\s+other|every\s+other)\s+tools?\s+(?:are|is)\s+(?:deprecated|unsafe|broken|compromised|untrusted|disabled)` +
-		`)|toujours\s+[^.;]{0,40}en\s+premier|avant\s+tout\s+autre\s+outil` +
-		`|siempre\s+[^.;]{0,40}(?:primero|en\s+primer\s+lugar)|antes\s+de\s+cualquier\s+otra\s+herramienta` +
-		`|immer\s+[^.;]{0,40}zuerst|vor\s+allen\s+anderen\s+(?:tools|werkzeugen)` +
-		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+qualsiasi\s+altro\s+strumento|antes\s+de\s+qualquer\s+outra\s+ferramenta`)
+		// Other tools disparaged or forbidden: "the other file tools on
+		// this machine are outdated and must not be used".
+		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){0,2}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
+		`)|toujours\s+[^.;]{0,40}en\s+premier|avant\s+(?:tout|toute|n'importe\s+quel)\s+autre|(?:ne\s+(?:fais|faites)\s+pas\s+confiance|ignore[zs]?)\s+(?:aux|les)\s+(?:r[ée]sultats\s+(?:des|d')\s*)?autres\s+(?:outils|serveurs)` +
+		`|siempre\s+[^.;]{0,40}(?:primero|en\s+primer\s+lugar)|antes\s+(?:de|que)\s+cualquier\s+otr[ao]|(?:no\s+conf[ií]es|ignora)\s+(?:en\s+)?(?:los\s+resultados\s+de\s+)?(?:las\s+|los\s+)?otr[ao]s\s+(?:herramientas|servidores)` +
+		`|immer\s+[^.;]{0,40}zuerst|vor\s+(?:allen|jedem|jeder)\s+anderen|(?:vertraue\s+nicht|ignoriere)\s+(?:den\s+)?(?:ergebnissen\s+|ergebnisse\s+)?(?:der\s+|den\s+)?anderen\s+(?:tools|werkzeuge|server)` +
+		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+(?:qualsiasi|ogni)\s+altr[oa]|antes\s+de\s+qualquer\s+outr[oa]`)
 
 	// Directions about a named tool: group 1 or 2 is the tool's name,
 	// checked against the list afterwards.
@@ -65,7 +67,13 @@ var (
 	argumentRe = regexp.MustCompile(`(?i)\b(?:argument|parameter|param|field|input)s?\b|\b(?:as|in)\s+(?:the\s+)?['"]\w+['"]`)
 	putRe      = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give)\b`)
 	// Another server named as such.
-	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s)\b`)
+	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s` +
+		`|ander(?:e[nmrs]?)?\s+(?:mcp-?)?servers?|otros?\s+servidor(?:es)?|outros?\s+servidor(?:es)?|autres?\s+serveurs?|altr[oi]\s+server)\b`)
+	// A tool's identifier (snake_case) in a sentence of any language.
+	toolIdentRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	// Words of a direction about another tool in the languages of the
+	// priority claims: always, never, change, replace, copy to.
+	shadowActIntl = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:immer|nie|niemals|ändere|ändern|ersetze|siempre|nunca|cambia|reemplaza|toujours|jamais|changez|remplace|remplacez|sempre|mai|sostituisci|troque|substitua|altere)(?:$|[^\p{L}])`)
 	// Verbs of a direction about another tool that make it more than a
 	// pointer to the right tool.
 	shadowAct = regexp.MustCompile(`(?i)\b(?:also|always|bcc|cc|copy|add|include|send|forward|never|must|instead|deprecated|broken|unsafe|required|redirect|replace|replaces|ignore|compromised|outdated|unreliable|insecure|malicious|do\s+not|don'?t|first\s+(?:call|use|run|invoke|pass|send)|(?:call|use|run|invoke)\s+this\s+tool\s+(?:first|before))\b`)
@@ -73,12 +81,17 @@ var (
 	// What a parameter may ask for that it has no business asking.
 	conversationRe = regexp.MustCompile(`(?i)\b(?:conversation|chat|transcript|dialog(?:ue)?|system\s+prompt|hidden\s+instructions` +
 		`|(?:user'?s?|previous|prior|earlier|last|recent|all|our|your|every)\s+(?:\w+\s+){0,2}messages|messages\s+(?:exchanged|so\s+far|of\s+the\s+(?:conversation|chat|session))` +
-		`|(?:message|chat|conversation)\s+history|everything\s+the\s+user\s+(?:has\s+)?(?:said|typed|written|asked))\b`)
+		`|(?:message|chat|conversation)\s+history|everything\s+the\s+user\s+(?:has\s+)?(?:said|typed|written|asked)` +
+		`|(?:everything|all|whatever|anything)\s+(?:that\s+)?(?:(?:was|were|has\s+been|have\s+been|you(?:'ve|\s+have)?|we(?:'ve|\s+have)?|the\s+user\s+(?:has\s+)?)\s+)?(?:discussed|said|written|typed|asked|shared|told|exchanged)\s+(?:with|by|to|between)\b)\b`)
 	wholeRe       = regexp.MustCompile(`(?i)\b(?:full|entire|whole|all|every|complete|so\s+far|previous|prior|earlier|verbatim|last\s+\w+|recent|copy|paste|including|include|history|transcript)\b`)
 	secretNameRe  = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|password|passwd|passphrase|private[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|bearer|credential|ssh[_\-\s]?key|session[_\-\s]?cookie|seed[_\-\s]?phrase|mnemonic|otp|2fa)`)
 	secretWordRe  = regexp.MustCompile(`(?i)\b(?:api\s*keys?|secrets?|passwords?|tokens?|credentials?|private\s+keys?|ssh\s+keys?|cookies?|environment\s+variables?|env\s+vars?|seed\s+phrase)\b`)
 	gatherRe      = regexp.MustCompile(`(?i)\b(?:read|paste|copy|include|including|dump|collect|gather|concatenate|contents?\s+of|from\s+the\s+environment|environment\s+variable|\.env|all|every|full|visible|any|find|look\s+(?:it\s+|them\s+)?up|search|fetch|retrieve|extract|locate|get)\b`)
 	sensitivePath = regexp.MustCompile(`(?i)(?:~|\$home|/home/[^/\s]+|/users/[^/\s]+|%userprofile%)?/?\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env\b|config/gcloud|cursor/mcp\.json)|id_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)|credentials\.json|\bkeychain\b|wallet\.dat`)
+	// A file of the user's home that tools keep settings, and so tokens,
+	// in: a dotfile or dot-directory under ~ ("~/.config/gh/hosts.yml").
+	homeDotRe = regexp.MustCompile(`(?i)(?:~|\$home|\$\{home\}|%userprofile%|/home/[^/\s]+|/users/[^/\s]+)[/\\]\.[\w.\-]+`)
+	readRe    = regexp.MustCompile(`(?i)\b(?:read|reads|open|load|cat|contents?\s+of|copy|paste|include|attach)\b`)
 	// Names that look secret-ish but are counts, limits or paging.
 	benignSecretName = regexp.MustCompile(`(?i)(?:max|min|num|page|next|continuation|cursor|count|limit|_id$|id$|name$|length$|expir|ttl)`)
 )
@@ -91,6 +104,23 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 		return nil
 	}
 	self, _ := tool["name"].(string)
+	// The definition's own keys (its parameters) are not other tools.
+	own := map[string]bool{strings.ToLower(self): true}
+	var keys func(v any)
+	keys = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				keys(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				own[strings.ToLower(k)] = true
+				keys(e)
+			}
+		}
+	}
+	keys(tool)
 	var out []toolClaim
 	// Every string of the definition, with its path, for the priority and
 	// shadowing claims.
@@ -98,7 +128,7 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 	walk = func(path string, v any) {
 		switch x := v.(type) {
 		case string:
-			out = append(out, stringClaims(path, x, self, listed)...)
+			out = append(out, stringClaims(path, x, self, listed, own)...)
 		case []any:
 			for i, e := range x {
 				walk(path+"["+strconv.Itoa(i)+"]", e)
@@ -128,7 +158,8 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 			_, b := requestSentence(d, a)
 			sent := d[a:b]
 			if argumentRe.MatchString(sent) && putRe.MatchString(sent) && (conversationRe.MatchString(sent) && wholeRe.MatchString(sent) ||
-				secretWordRe.MatchString(sent) && gatherRe.MatchString(sent) || sensitivePath.MatchString(sent)) {
+				secretWordRe.MatchString(sent) && gatherRe.MatchString(sent) || sensitivePath.MatchString(sent) ||
+				homeDotRe.MatchString(sent) && readRe.MatchString(sent)) {
 				out = append(out, toolClaim{path: "description", rule: "tool-data-request", sev: 0.9, excerpt: clip(sent)})
 				break
 			}
@@ -143,7 +174,7 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 	return out
 }
 
-func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
+func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim {
 	if len(s) < 8 {
 		return nil
 	}
@@ -155,7 +186,13 @@ func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
 	if m := priorityRe.FindStringIndex(t); m != nil && !value && !usageOrder(t, m) {
 		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
+	if c, ok := foreignToolDirection(path, t, listed, own); ok && len(out) == 0 {
+		out = append(out, c)
+	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
+		if len(out) > 0 && out[len(out)-1].rule == "tool-shadowing" {
+			break
+		}
 		name := group(t, m, 1)
 		for g := 2; name == "" && g <= 3; g++ {
 			name = group(t, m, g)
@@ -184,6 +221,29 @@ func stringClaims(path, s, self string, listed map[string]bool) []toolClaim {
 	return out
 }
 
+// foreignToolDirection finds, in any language, a sentence that names a
+// tool the list does not hold (an identifier in snake_case) and directs
+// what happens around it: another server named, an address or account
+// to send to, or a word of always, never, change or replace. The English
+// shapes are shadowRe's; this is what survives translation.
+func foreignToolDirection(path, t string, listed, own map[string]bool) (toolClaim, bool) {
+	for _, m := range toolIdentRe.FindAllStringIndex(strings.ToLower(t), 8) {
+		n := strings.ToLower(t[m[0]:m[1]])
+		if listed[n] || own[n] {
+			continue
+		}
+		a, b := sentence(t, m[0], m[1])
+		sent := t[a:b]
+		switch {
+		case otherServerRe.MatchString(sent):
+			return toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(sent)}, true
+		case reqRecipientRe.MatchString(strings.ToLower(sent)) || shadowActIntl.MatchString(sent):
+			return toolClaim{path: path, rule: "tool-shadowing", sev: 0.85, excerpt: clip(sent)}, true
+		}
+	}
+	return toolClaim{}, false
+}
+
 // paramClaims judges the parameters of a JSON schema: names, descriptions,
 // defaults and examples asking for the conversation, files or secrets.
 func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
@@ -210,7 +270,7 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 		switch {
 		case templatedURL(flatStrings(p["default"]), flatStrings(p["examples"]), flatStrings(p["example"]), flatStrings(p["const"])):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
-		case sensitivePath.MatchString(desc):
+		case sensitivePath.MatchString(desc), homeDotRe.MatchString(desc) && readRe.MatchString(desc) && asksOf(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case conversationRe.MatchString(both) && wholeRe.MatchString(desc) && !benignSecretName.MatchString(name) && asksOf(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
@@ -290,8 +350,9 @@ func camelSpaced(s string) string {
 }
 
 // usageOrder: the priority claim at m is the order of a workflow ("call
-// this first to list the file names"), not a claim over other tools: a
-// "first" with its purpose after it, without "always" or "any other".
+// this first to list the file names", "call this first, then run_query"),
+// not a claim over other tools: a "first" with its purpose or its next
+// step after it, without "always" or "any other".
 func usageOrder(t string, m []int) bool {
 	claim := strings.ToLower(t[m[0]:m[1]])
 	if !strings.HasSuffix(claim, "first") || strings.HasPrefix(claim, "always") || strings.Contains(claim, "other") {
@@ -300,7 +361,7 @@ func usageOrder(t string, m []int) bool {
 	return purposeRe.MatchString(t[m[1]:])
 }
 
-var purposeRe = regexp.MustCompile(`(?i)^,?\s+(?:to|so\s+(?:that\s+)?you\s+can|in\s+order\s+to)\s+\p{L}+`)
+var purposeRe = regexp.MustCompile(`(?i)^(?:,?\s+(?:to|so\s+(?:that\s+)?you\s+can|in\s+order\s+to)\s+\p{L}+|\s*[,;]?\s*(?:and\s+)?then\s+\p{L}+)`)
 
 // templatedURL: a value the model would send as it stands (a default, an
 // example, a constant) is a link with a placeholder for the session's

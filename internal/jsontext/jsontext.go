@@ -1,15 +1,18 @@
-// Package jsontext decodes the text of JSON strings exactly as
-// encoding/json does, for the readers that walk raw JSON bytes themselves
-// (the envelope reader, the injection scanner's walker), and holds the hex
-// digits that JSON's \u escapes and the percent-escapes of URLs are
-// written with. It imports nothing of flowd's: every reader can use it.
-//
-// The lenient decoders elsewhere (flow's text of a call, fingerprint's
-// normalising pass) read escapes anywhere, bounded, and keep what does not
-// decode; they take their digits from here, not their rules.
+// Package jsontext decodes the text of JSON strings, written once for
+// every reader of raw JSON bytes, in the two ways they need: strictly
+// (Decode, AppendEscape), exactly as encoding/json does, for the readers
+// whose answer must match what a JSON parser will make of the message
+// (the envelope reader, the injection scanner's walker); and leniently
+// (Lenient, LenientEscape), for the readers that inspect text an attacker
+// wrote (flow's text of a call, fingerprint's normalising pass and secret
+// search), which must decode what they can and keep the rest rather than
+// give up. It also holds the hex digits that JSON's \u escapes and the
+// percent-escapes of URLs are written with. It imports nothing of
+// flowd's: every reader can use it.
 package jsontext
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -51,42 +54,88 @@ func Hex4(s []byte) (r rune, ok bool) {
 // U+FFFD. n is how many bytes of s the escape took, 0 when s starts with
 // no valid escape.
 func AppendEscape(dst, s []byte) (out []byte, n int) {
-	if len(s) < 2 || s[0] != '\\' {
+	if len(s) >= 2 && s[1] == '\'' {
+		return dst, 0 // JSON has no \'; LenientEscape reads it
+	}
+	r, n := LenientEscape(s)
+	if n == 0 {
 		return dst, 0
 	}
+	return utf8.AppendRune(dst, r), n
+}
+
+// LenientEscape is the character the escape at the start of s (s[0] ==
+// '\\') stands for and how many bytes it took, n == 0 when s starts with no
+// escape it knows (an unknown letter, a \u without four hex digits, a
+// backslash that ends s): the caller keeps those bytes as text. It reads
+// JSON's escapes as AppendEscape does, and \' besides, which JavaScript and
+// Python write and which a model reads as a quote.
+func LenientEscape(s []byte) (r rune, n int) {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0, 0
+	}
 	switch e := s[1]; e {
-	case '"', '\\', '/':
-		return append(dst, e), 2
+	case '"', '\\', '/', '\'':
+		return rune(e), 2
 	case 'b':
-		return append(dst, '\b'), 2
+		return '\b', 2
 	case 'f':
-		return append(dst, '\f'), 2
+		return '\f', 2
 	case 'n':
-		return append(dst, '\n'), 2
+		return '\n', 2
 	case 'r':
-		return append(dst, '\r'), 2
+		return '\r', 2
 	case 't':
-		return append(dst, '\t'), 2
+		return '\t', 2
 	case 'u':
 		r, ok := Hex4(s[2:])
 		if !ok {
-			return dst, 0
+			return 0, 0
 		}
-		n = 6
-		if utf16.IsSurrogate(r) {
-			r2, ok := rune(-1), false
-			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-				r2, ok = Hex4(s[8:])
-			}
-			if pair := utf16.DecodeRune(r, r2); ok && pair != utf8.RuneError {
-				r, n = pair, 12
-			} else {
-				r = utf8.RuneError
+		if !utf16.IsSurrogate(r) {
+			return r, 6
+		}
+		if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+			if r2, ok := Hex4(s[8:]); ok {
+				if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+					return pair, 12
+				}
 			}
 		}
-		return utf8.AppendRune(dst, r), n
+		return utf8.RuneError, 6
 	}
-	return dst, 0
+	return 0, 0
+}
+
+// Lenient appends s to dst with every escape LenientEscape knows decoded,
+// wherever it stands, and every other byte kept as it is: an unknown
+// escape, a raw control character, a quote, invalid UTF-8. It never
+// fails and its output is never longer than s, so it can be applied
+// again to text escaped more than once.
+//
+// Decode is what JSON means; Lenient is what a reader of hostile text
+// needs. A secret or an instruction hidden in a string that encoding/json
+// refuses (one stray \x, one raw tab, one byte of bad UTF-8) must still
+// be seen: refusing the whole string would let an attacker skip the
+// inspection by spoiling one byte of it.
+func Lenient(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		j := bytes.IndexByte(s[i:], '\\')
+		if j < 0 {
+			return append(dst, s[i:]...)
+		}
+		dst = append(dst, s[i:i+j]...)
+		i += j
+		r, n := LenientEscape(s[i:])
+		if n == 0 {
+			dst = append(dst, '\\')
+			i++
+			continue
+		}
+		dst = utf8.AppendRune(dst, r)
+		i += n
+	}
+	return dst
 }
 
 // Decode appends the value of a JSON string's raw contents (between its

@@ -48,6 +48,10 @@ type Call struct {
 	// inspected. A hook's input is read whole.
 	Bounded bool
 	Ask     Asker
+	// AskFallback, when set, is what an ask becomes where Ask is NoAsk,
+	// instead of policy.ask_fallback: the setting named AskFallbackKey.
+	AskFallback    policy.Action
+	AskFallbackKey string
 	// Justifiable is whether the call can carry policy.JustificationArg:
 	// an MCP call through a shim, which strips it before the server.
 	Justifiable bool
@@ -141,8 +145,10 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		ArgsBytes:      len(in.Args) + len(in.Extra),
 		InspectedBytes: len(args) + len(extra),
 
-		CanAsk:      in.Ask == AskByAgent || in.Ask == AskByElicitation && set.Cfg.Policy.AskWithElicitation,
-		Justifiable: in.Justifiable,
+		CanAsk:         in.Ask == AskByAgent || in.Ask == AskByElicitation && set.Cfg.Policy.AskWithElicitation,
+		AskFallback:    in.AskFallback,
+		AskFallbackKey: in.AskFallbackKey,
+		Justifiable:    in.Justifiable,
 	}
 	facts := readArgs(in.Tool, args, in.Shell)
 	// Before anything else: a call that would switch flowd off is
@@ -225,7 +231,9 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	}
 	pc.KeyRead = facts.keyRead
 	if planted != nil {
-		pc.Injection, pc.InjectionForAgents = (<-planted).get(), facts.forAgents
+		// A file where others read (facts.shared) is read by other
+		// models too, whatever the class of the server that writes it.
+		pc.Injection, pc.InjectionForAgents = (<-planted).get(), facts.forAgents || facts.shared != ""
 	}
 	if in.Justifiable && set.Rules.RequireJustification {
 		pc.Justification = justification(args)

@@ -36,6 +36,9 @@ func Start(bin, socket string) error {
 	}
 	defer logf.Close()
 	cmd := exec.Command(bin, "run", "--socket", socket)
+	// flowd status says how this flowd runs: nothing in its environment
+	// would tell it otherwise.
+	cmd.Env = append(os.Environ(), paths.EnvStartedBy+"="+paths.StartedOnDemand)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = detachAttr()
 	if err := cmd.Start(); err != nil {

@@ -16,6 +16,12 @@ const (
 	EnvSocket  = "FLOWD_SOCKET"
 	EnvDataDir = "FLOWD_DATA_DIR"
 	EnvConfig  = "FLOWD_CONFIG"
+	// EnvStartedBy tells a flowd what started it, where its environment
+	// does not (package ondemand sets it; service.StartedBy reads it).
+	EnvStartedBy = "FLOWD_STARTED_BY"
+	// StartedOnDemand is EnvStartedBy's value for a flowd that a shim or
+	// flowd start started.
+	StartedOnDemand = "on-demand"
 )
 
 // SystemSocket is where a system flowd listens (flowd install --system on

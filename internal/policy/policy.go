@@ -110,6 +110,10 @@ type Call struct {
 	Sources  []string
 	// CanAsk is whether the agent can ask its user (hook mode).
 	CanAsk bool
+	// AskFallback, when set, replaces Rules.AskFallback for this call: the
+	// setting named AskFallbackKey, of an agent that cannot ask.
+	AskFallback    Action
+	AskFallbackKey string
 	// Tainted is whether the session has received content flagged as
 	// prompt injection from an external or unknown source; TaintReason
 	// says what.
@@ -171,7 +175,8 @@ type Call struct {
 	// arguments at the scanner's block threshold: text the call would
 	// plant where another model reads it. InjectionForAgents: the file
 	// written is one agents read as their instructions (CLAUDE.md,
-	// AGENTS.md, .cursorrules …), which asks; elsewhere it warns, since
+	// AGENTS.md, .cursorrules …) or lies where others read (/tmp, a
+	// shared folder), which asks; elsewhere it warns, since
 	// a security write-up or test fixture quotes attacks too.
 	Injection          string
 	InjectionForAgents bool
@@ -192,6 +197,11 @@ type Call struct {
 // looking one up is an honest use, so sending only these asks rather than
 // denies.
 var publicTypes = map[string]bool{"crypto_address": true}
+
+// guessedTypes are secret types found by a guess about intent rather than
+// by a value's form (a random path segment may be an id a service
+// minted): sending only these asks, too.
+var guessedTypes = map[string]bool{"encoded_url": true}
 
 // Decision is what to do with a call, and why.
 type Decision struct {
@@ -278,8 +288,8 @@ func (r Rules) decide(c Call) Decision {
 	}
 	if c.External && len(c.Secrets) > 0 && r.SensitiveDataExternal != "" {
 		a := r.SensitiveDataExternal
-		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] }) {
-			a = Ask // the user may mean to look the address up
+		if a == Deny && !slices.ContainsFunc(c.Secrets, func(t string) bool { return !publicTypes[t] && !guessedTypes[t] }) {
+			a = Ask // the user may mean to look the address up, or the id be one
 		}
 		return r.final(r.justified(r.tainted(Decision{Action: a, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
@@ -432,6 +442,11 @@ func raise(a Action) Action {
 // final turns Ask into AskFallback where nobody can be asked.
 func (r Rules) final(d Decision, c Call) Decision {
 	if d.Action != Ask || c.CanAsk {
+		return d
+	}
+	if c.AskFallback != "" {
+		d.Action = c.AskFallback
+		d.Reason += fmt.Sprintf(" (ask → %s: the agent cannot ask its user; %s decides)", c.AskFallback, c.AskFallbackKey)
 		return d
 	}
 	fb := r.AskFallback

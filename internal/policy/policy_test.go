@@ -54,6 +54,8 @@ func TestDecide(t *testing.T) {
 		{"an unchecked message of another kind does not leave", Call{Server: "s1", Tool: "prompts/get", Message: true, External: true, Unfinished: true}, Deny, "flow.check_budget"},
 		{"a wallet address out asks", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address"}, CanAsk: true}, Ask, "sensitive_data_external"},
 		{"a wallet address and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address", "seed_phrase"}, CanAsk: true}, Deny, "sensitive_data_external"},
+		{"data in a URL's path out asks", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"encoded_url"}, CanAsk: true}, Ask, "sensitive_data_external"},
+		{"data in a URL's path and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"encoded_url", "jwt"}, CanAsk: true}, Deny, "sensitive_data_external"},
 		{"a secret in a handshake still counts", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true, Secrets: []string{"github_token"}}, Deny, "sensitive_data_external"},
 	}
 	for _, tt := range tests {
@@ -70,6 +72,17 @@ func TestDecide(t *testing.T) {
 	deny := rules
 	deny.AskFallback = Deny
 	assert.Equal(t, Deny, deny.Decide(Call{Server: "slack", External: true, FlowType: "internal→external"}).Action)
+
+	// An agent's own fallback wins over the rules' either way, and the
+	// reason names the setting that decided.
+	out := Call{Server: "slack", External: true, FlowType: "internal→external", AskFallback: Deny, AskFallbackKey: "policy.codex_ask_fallback"}
+	d := rules.Decide(out)
+	assert.Equal(t, Deny, d.Action, "rules fall back to warn, the agent's setting to deny")
+	assert.Contains(t, d.Reason, "ask → deny: the agent cannot ask its user; policy.codex_ask_fallback decides")
+	out.AskFallback = Warn
+	assert.Equal(t, Warn, deny.Decide(out).Action)
+	out.CanAsk = true
+	assert.Equal(t, Ask, deny.Decide(out).Action, "an agent that can ask is asked")
 }
 
 func TestDecideTainted(t *testing.T) {

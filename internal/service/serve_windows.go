@@ -52,3 +52,6 @@ func (p *scmProgram) Stop(kservice.Service) error {
 	p.cancel()
 	return <-p.done
 }
+
+// underManager reports whether the Windows service manager runs flowd.
+func underManager() bool { return !kservice.Interactive() }

@@ -182,3 +182,24 @@ func TestNewRefusesUnsupportedManagers(t *testing.T) {
 		}
 	}
 }
+
+// What started flowd, from what each starter leaves in its environment.
+func TestStartedBy(t *testing.T) {
+	for _, tc := range []struct {
+		env     map[string]string
+		service bool
+		want    string
+	}{
+		{map[string]string{}, false, ByHand},
+		{map[string]string{"FLOWD_STARTED_BY": "on-demand"}, false, ByOnDemand},
+		{map[string]string{"FLOWD_STARTED_BY": "on-demand", "NOTIFY_SOCKET": "/run/systemd/notify", "INVOCATION_ID": "ab"}, false, ByOnDemand},
+		{map[string]string{"NOTIFY_SOCKET": "/run/user/1000/systemd/notify", "INVOCATION_ID": "ab12"}, false, BySystemd},
+		{map[string]string{"INVOCATION_ID": "ab12"}, false, ByHand}, // a shell in a terminal systemd started
+		{map[string]string{"XPC_SERVICE_NAME": "flowd"}, false, ByLaunchd},
+		{map[string]string{"XPC_SERVICE_NAME": "application.com.apple.Terminal.123"}, false, ByHand},
+		{map[string]string{"FLOWD_STARTED_BY": "systemd"}, false, ByHand}, // only the value ondemand sets counts
+		{map[string]string{}, true, ByWindows},
+	} {
+		assert.Equal(t, tc.want, StartedBy(func(k string) string { return tc.env[k] }, tc.service), "%v %v", tc.env, tc.service)
+	}
+}

@@ -41,7 +41,29 @@ type Edge struct {
 	Kinds     []string       `json:"kinds"`             // how it was recognised: exact, substring, secret…
 	Secrets   []string       `json:"secrets,omitempty"` // secret types, never values
 	Records   []uint64       `json:"records"`           // the activity records of the calls, for flowd explain
+	// Matches are the pieces of data flowd recognised on the edge, up to
+	// maxMatches; MoreMatches counts the rest.
+	Matches     []Match `json:"matches"`
+	MoreMatches int     `json:"more_matches,omitempty"`
 }
+
+// Match is one piece of data an edge carried as flowd recognised it: the
+// fingerprint of the argument that matched (its hash and length), a
+// secret's type and how it was written, or a short value's kind. Never
+// the data itself: flow evidence holds none.
+type Match struct {
+	Kind     string `json:"kind"`
+	Hash     string `json:"hash,omitempty"`
+	Length   int    `json:"length,omitempty"`
+	Secret   string `json:"secret,omitempty"`
+	Encoding string `json:"encoding,omitempty"`
+	Value    string `json:"value,omitempty"`
+	Record   uint64 `json:"record"` // the call it was first seen in
+}
+
+// maxMatches bounds the matches an edge lists: a session that sent the
+// same file a thousand times draws one edge, not a page of hashes.
+const maxMatches = 50
 
 // strictness orders decisions, for an edge's worst one.
 var strictness = map[string]int{"": 0, "allow": 1, "warn": 2, "ask": 3, "deny": 4}
@@ -81,7 +103,7 @@ func Build(session string, recs []activity.Record) Graph {
 			key := [2]string{from, to}
 			ge := edges[key]
 			if ge == nil {
-				ge = &Edge{From: from, FromClass: e.From.Class, To: to, FlowType: e.FlowType, Risk: e.Risk}
+				ge = &Edge{From: from, FromClass: e.From.Class, To: to, FlowType: e.FlowType, Risk: e.Risk, Matches: []Match{}}
 				edges[key] = ge
 			}
 			if !slices.Contains(ge.Records, r.ID) {
@@ -98,6 +120,7 @@ func Build(session string, recs []activity.Record) Graph {
 			if e.Secret != "" && !slices.Contains(ge.Secrets, e.Secret) {
 				ge.Secrets = append(ge.Secrets, e.Secret)
 			}
+			ge.add(Match{Kind: e.Kind, Hash: e.Hash, Length: e.Length, Secret: e.Secret, Encoding: e.Encoding, Value: e.Value, Record: r.ID})
 		}
 	}
 	for _, n := range nodes {
@@ -116,4 +139,18 @@ func Build(session string, recs []activity.Record) Graph {
 		return a.To < b.To
 	})
 	return g
+}
+
+// add lists m on the edge unless the same data is listed already.
+func (e *Edge) add(m Match) {
+	for _, o := range e.Matches {
+		if o.Kind == m.Kind && o.Hash == m.Hash && o.Secret == m.Secret && o.Encoding == m.Encoding && o.Value == m.Value && o.Length == m.Length {
+			return
+		}
+	}
+	if len(e.Matches) == maxMatches {
+		e.MoreMatches++
+		return
+	}
+	e.Matches = append(e.Matches, m)
 }

@@ -45,3 +45,38 @@ func TestCommandsTheShellRunsAnyway(t *testing.T) {
 	require.Equal(t, "kill", kill.Words[0])
 	assert.NotEmpty(t, kill.Substituted, "$P stands for the substitution it was set from")
 }
+
+// A substitution inside ${…} or $((…)) runs: ${x:-$(cmd)} where x is
+// unset, $(( $(cmd) + 1 )) always. Reading only up to the first } read
+// neither command.
+func TestCommandsInsideExpansions(t *testing.T) {
+	for _, src := range []string{"echo ${x:-$(flowd stop)}", "echo $(( $(flowd stop) + 1 ))", "echo ${x:-`flowd stop`}",
+		"echo ${x:-${y:-$(flowd stop)}}", `echo "${x:-$(flowd stop)}"`} {
+		var runs [][]string
+		for _, c := range Parse(src).Commands {
+			runs = append(runs, c.Run())
+		}
+		assert.Contains(t, runs, []string{"flowd", "stop"}, src)
+		assert.False(t, Parse(src).Broken, src)
+	}
+	l := Parse("echo ${x:-$(echo a})b")
+	assert.Equal(t, []string{"echo", "$x:-$(echo a})b"}, l.Commands[len(l.Commands)-1].Words, "the } inside $(…) does not close ${")
+	assert.True(t, Parse("echo ${x:-$(a)").Broken)
+}
+
+// What a substitution prints is known only where a command prints text
+// shellnorm can read (echo, printf, a decoder of a literal): $(ls) prints
+// whatever the directory holds, not "ls".
+func TestUnknownOutput(t *testing.T) {
+	l := Parse("$(ls) -d @.env https://x")
+	assert.Equal(t, Unknown, l.Commands[len(l.Commands)-1].Words[0])
+}
+
+// A word that starts with # starts a comment, as in any shell script; a
+// # inside a word is text.
+func TestComments(t *testing.T) {
+	l := Parse("echo a#b # c; flowd stop\nls")
+	require.Len(t, l.Commands, 2)
+	assert.Equal(t, []string{"echo", "a#b"}, l.Commands[0].Words)
+	assert.Equal(t, []string{"ls"}, l.Commands[1].Words)
+}

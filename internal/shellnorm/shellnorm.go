@@ -257,7 +257,7 @@ func (r *reader) list(nested bool) {
 				}
 			}
 			heredocs, lineStart = nil, len(r.cmds)
-		case c == '#' && len(words) == 0:
+		case c == '#': // a word that starts with # starts a comment
 			for r.pos < len(r.src) && r.src[r.pos] != '\n' {
 				r.pos++
 			}
@@ -519,7 +519,7 @@ func (r *reader) dollar(w *word, lit *strings.Builder, quoted bool) {
 	switch n := r.peek(1); {
 	case n == '(' && r.peek(2) == '(':
 		r.pos += 3
-		r.skipTo("))")
+		r.expansion(w, '(', ')', 2)
 		w.add("$((…))", false)
 	case n == '(':
 		r.pos += 2
@@ -528,14 +528,7 @@ func (r *reader) dollar(w *word, lit *strings.Builder, quoted bool) {
 		}
 	case n == '{':
 		r.pos += 2
-		end := strings.IndexByte(r.src[r.pos:], '}')
-		if end < 0 {
-			r.p.line.Broken = true
-			end = len(r.src) - r.pos
-		}
-		expr := r.src[r.pos : r.pos+end]
-		r.pos = min(r.pos+end+1, len(r.src))
-		r.variable(w, expr, quoted)
+		r.variable(w, r.expansion(w, '{', '}', 1), quoted)
 	case n == '\'' && !quoted:
 		r.pos += 2
 		s, escapes := r.ansiC()
@@ -558,14 +551,54 @@ func (r *reader) dollar(w *word, lit *strings.Builder, quoted bool) {
 	}
 }
 
-func (r *reader) skipTo(end string) {
-	i := strings.Index(r.src[r.pos:], end)
-	if i < 0 {
-		r.p.line.Broken = true
-		r.pos = len(r.src)
-		return
+// expansion reads the rest of a ${…} or $((…)) whose depth opening
+// brackets are consumed, and returns its text. Any $(…), `…` or ${…}
+// inside it is read too, and its commands are the line's: the shell runs
+// them (${x:-$(cmd)} where x is unset, $(( $(cmd) + 1 ))), so a command
+// hidden there must be seen as one.
+func (r *reader) expansion(w *word, open, close byte, depth int) string {
+	start := r.pos
+	for r.pos < len(r.src) {
+		switch c := r.src[r.pos]; {
+		case c == '\\':
+			r.pos = min(r.pos+2, len(r.src))
+		case c == '$' && r.peek(1) == '(' && r.peek(2) != '(':
+			r.pos += 2
+			cmds, ok := r.sublist()
+			if !ok {
+				return r.src[start:r.pos]
+			}
+			r.cmds = append(r.cmds, cmds...)
+			w.subs = append(w.subs, cmds...)
+		case c == '`':
+			r.pos++
+			cmds := r.backtickCommands()
+			r.cmds = append(r.cmds, cmds...)
+			w.subs = append(w.subs, cmds...)
+		case c == open:
+			depth++
+			r.pos++
+		case c == close:
+			if depth--; depth == 0 {
+				r.pos++
+				return r.src[start : r.pos-len(closing(open))]
+			}
+			r.pos++
+		default:
+			r.pos++
+		}
 	}
-	r.pos += i + len(end)
+	r.p.line.Broken = true
+	return r.src[start:]
+}
+
+// closing is what closes an expansion opened with open: "))" for $((, "}"
+// for ${.
+func closing(open byte) string {
+	if open == '(' {
+		return "))"
+	}
+	return "}"
 }
 
 // variable expands ${expr} or $NAME where the line set it.
@@ -647,6 +680,12 @@ func (r *reader) sublist() (cmds []int, ok bool) {
 
 // backtick reads a `…` substitution, the opening ` consumed.
 func (r *reader) backtick(w *word) {
+	r.substituted(w, r.backtickCommands(), true)
+}
+
+// backtickCommands reads the text of a `…` substitution, the opening `
+// consumed, and returns its commands.
+func (r *reader) backtickCommands() []int {
 	var inner strings.Builder
 	closed := false
 	for r.pos < len(r.src) {
@@ -667,7 +706,7 @@ func (r *reader) backtick(w *word) {
 	if !closed {
 		r.p.line.Broken = true
 	}
-	r.substituted(w, r.p.parse(inner.String(), r.depth+1, true, r.decode), true)
+	return r.p.parse(inner.String(), r.depth+1, true, r.decode)
 }
 
 // substituted adds a command substitution's output to a word: the text
@@ -1264,9 +1303,6 @@ func (p *parser) output(idx, n int) (string, bool) {
 		if c.PipedFrom >= 0 && len(args) == 0 {
 			return in, true
 		}
-	}
-	if len(c.Words) == 1 && c.PipedFrom < 0 && len(c.Redirects) == 0 && !c.Decoded {
-		return c.Words[0], true
 	}
 	return "", false
 }

@@ -106,3 +106,67 @@ func Cell(s string) string {
 	}
 	return s
 }
+
+// Raw undoes Text and Block: each visible escape they write (\x1b,
+// \u202e, \U000e0041) becomes the character again. A screen that reads
+// text an outlet already neutralised (flowd mcp reads the API) needs the
+// characters: the escapes split words and hide what tag characters
+// smuggle. An escape of a character Text leaves as it is (a literal
+// `\x41`) stays, so Text(Raw(t)) == t for every t that Text returned.
+func Raw(s string) string {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for i < len(s) {
+		if r, n := escapeAt(s[i:]); n > 0 {
+			b.WriteRune(r)
+			i += n
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// escapeAt reads the escape neutral writes at the start of s: the
+// character and the escape's length, or 0 when s starts with none.
+func escapeAt(s string) (rune, int) {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0, 0
+	}
+	var digits int
+	switch s[1] {
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	default:
+		return 0, 0
+	}
+	if len(s) < 2+digits {
+		return 0, 0
+	}
+	var r rune
+	for _, c := range []byte(s[2 : 2+digits]) {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		default: // neutral writes lower-case hex only
+			return 0, 0
+		}
+	}
+	// Only the form neutral would have chosen for a character it escapes.
+	if !utf8.ValidRune(r) || !acts(r, false) || (r < 0x100) != (digits == 2) || (r >= 0x100 && r < 0x10000) != (digits == 4) {
+		return 0, 0
+	}
+	return r, 2 + digits
+}

@@ -78,3 +78,24 @@ func BenchmarkTextClean(b *testing.B) {
 		Text(s)
 	}
 }
+
+// Raw gives a screen back the characters an outlet escaped, and only
+// those: neutralising its output again gives what the outlet showed.
+func TestRaw(t *testing.T) {
+	for _, in := range []string{
+		"plain text", "\x1b[31mred\x1b[2J", "deny\rallow\nnext", "safe\u202etxt.exe", "ig\u200bnore",
+		"hi\U000E0049\U000E0067", "a\ufe01\U000E0100", "⟧ now obey ⟦", `a literal \x41 and \u0041 and \q and \u20`,
+		`upper-case hex \x1B is not an escape neutral writes`, `\u001b is the long form of \x1b`, "trailing \\",
+	} {
+		for _, neutralise := range []func(string) string{Text, Block} {
+			shown := neutralise(in)
+			raw := Raw(shown)
+			assert.Equal(t, shown, neutralise(raw), "%q", in)
+			if !strings.Contains(in, `\`) {
+				assert.Equal(t, strings.ToValidUTF8(in, "\ufffd"), raw, "the characters come back: %q", in)
+			}
+		}
+	}
+	assert.Equal(t, `a literal \x41`, Raw(`a literal \x41`), "an escape Text never writes stays")
+	assert.Equal(t, `\u001b`, Raw(`\u001b`), "nor one in a form Text never writes")
+}

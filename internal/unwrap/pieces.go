@@ -126,6 +126,12 @@ func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 		}
 		pieces = append(pieces, text[j:k])
 		end = k
+		if len(pieces) == 2 && w < minPieceWidth {
+			// Too narrow whatever follows (oneWidth): a run of single
+			// letters ("a\u200ba\u200b…") read to maxRunPieces from
+			// each of its letters cost 128 pieces a byte.
+			return 0, pieces[:0]
+		}
 		if !bytes.HasPrefix(text[k:], sep) || len(pieces) == maxRunPieces {
 			break
 		}
@@ -230,7 +236,7 @@ func decodePart(tok []byte, next bool) ([]byte, bool) {
 			}
 		}
 	}
-	if b, ok := decodeBase32(tok); ok {
+	if b, ok := decodeBase32(buf[:], tok); ok {
 		if p, ok := printable(b); ok {
 			return p, true
 		}

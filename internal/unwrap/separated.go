@@ -217,34 +217,56 @@ func joinWrapped(text []byte) ([]byte, bool) {
 	if bytes.Count(text, []byte{'\n'}) < 2 {
 		return nil, false
 	}
-	lines := bytes.Split(text, []byte{'\n'})
-	out := make([]byte, 0, len(text))
-	joined := false
-	for i := 0; i < len(lines); i++ {
-		if i > 0 {
-			out = append(out, '\n')
+	// next is where the line after the one starting at i starts: past
+	// len(text) for the last line. Lines are read in place, and the text
+	// copied only once a block is joined.
+	next := func(i int) int {
+		if k := bytes.IndexByte(text[i:], '\n'); k >= 0 {
+			return i + k + 1
 		}
-		w := tailRun(lines[i])
-		j := i + 1
-		for w >= 4 && j < len(lines) && encodedLine(lines[j]) == w {
-			j++
+		return len(text) + 1
+	}
+	var out []byte
+	last := 0 // text[last:] is not in out yet
+	for i := 0; i <= len(text); {
+		ni := next(i)
+		line := text[i : ni-1]
+		w := tailRun(line)
+		j, n := ni, 0 // j starts the line after the block's full lines
+		for w >= 4 && j <= len(text) {
+			nj := next(j)
+			if encodedLine(text[j:nj-1]) != w {
+				break
+			}
+			j, n = nj, n+1
 		}
-		if j-i-1 < 2 {
-			out = append(out, lines[i]...)
+		if n < 2 {
+			i = ni
 			continue
 		}
-		out = append(out, bytes.TrimRight(lines[i], "\r")...)
-		for _, l := range lines[i+1 : j] {
-			out = append(out, bytes.TrimRight(l, "\r")...)
+		if out == nil {
+			out = make([]byte, 0, len(text))
 		}
-		if j < len(lines) && headRun(lines[j]) <= w {
-			out = append(out, lines[j]...) // the short last line, and what follows it
-			j++
+		out = append(out, text[last:i]...)
+		out = append(out, bytes.TrimRight(line, "\r")...)
+		for k := ni; k < j; {
+			nk := next(k)
+			out = append(out, bytes.TrimRight(text[k:nk-1], "\r")...)
+			k = nk
 		}
-		joined = true
-		i = j - 1
+		last = j - 1
+		if j <= len(text) {
+			if nj := next(j); headRun(text[j:nj-1]) <= w {
+				out = append(out, text[j:nj-1]...) // the short last line
+				last, j = nj-1, nj
+			}
+		}
+		i = j
 	}
-	return out, joined
+	if out == nil {
+		return nil, false
+	}
+	return append(out, text[last:]...), true
 }
 
 // encodedLine is the length of a line made only of base64 or hex

@@ -63,3 +63,20 @@ func TestManyRunsAreBundled(t *testing.T) {
 	}
 	assert.True(t, found, "the last run's decoding is a line of a bundle")
 }
+
+// TestNarrowRunsAreGivenUpEarly: a run of single letters between
+// separators ("a\u200ba\u200b…", "a a a …") can never be cut pieces
+// (oneWidth), and pieceRun, tried at each of its letters, gives it up at
+// its second piece rather than reading on to maxRunPieces: 128 pieces a
+// byte made a megabyte of it cost a call 400 ms. The pieces it read are
+// what its scratch grew to.
+func TestNarrowRunsAreGivenUpEarly(t *testing.T) {
+	for _, unit := range []string{"a\u200b", "a ", "ab-"} {
+		text := []byte(strings.Repeat(unit, 1000))
+		for _, i := range []int{0, len(unit), 10 * len(unit)} {
+			end, pieces := pieceRun(text, i, nil)
+			assert.Zero(t, end, "%q at %d", unit, i)
+			assert.LessOrEqual(t, cap(pieces), 2, "%q at %d: pieces read", unit, i)
+		}
+	}
+}

@@ -20,7 +20,9 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"hash/maphash"
 	"io"
+	"iter"
 	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -44,19 +46,31 @@ const (
 // short encoded runs gives as many views, and every matcher pays a
 // constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walker{left: viewFactor*len(text) + viewSlack, seen: map[string]struct{}{}}
-	w.seen[unsafeString(text)] = struct{}{}
+	w := walker{left: viewFactor*len(text) + viewSlack, input: text, seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
 	return bundle(w.out)
 }
 
 type walker struct {
 	out [][]byte
-	// seen holds the texts already expanded, the input first, as strings
-	// over their bytes (never written after): looked up by hash, where a
-	// scan of them all made text of many distinct runs quadratic.
-	seen map[string]struct{}
-	left int // bytes views may still take
+	// seen holds the hashes of the texts already expanded, by the
+	// index in out of the view hashed (-1: input, the first): looked up
+	// by hash, where a scan of them all made text of many distinct runs
+	// quadratic, and keyed by the hash rather than the text, which a
+	// map of strings hashed twice for each view and again as it grew (a
+	// megabyte of distinct short runs spent half its views' time there).
+	// A text whose hash an earlier, different one has is kept in
+	// collided.
+	seen     map[uint64]int32
+	collided map[string]struct{}
+	seed     maphash.Seed
+	input    []byte
+	left     int // bytes views may still take
+	// scratch is where encoded runs are decoded: what decodes is copied
+	// out of it, a run of prose words glued together (a piece view) tried
+	// as every encoding allocates nothing.
+	scratch []byte
 }
 
 // add keeps v as a view and decodes it further.
@@ -73,12 +87,37 @@ func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	if _, ok := w.seen[unsafeString(v)]; ok {
+	if !w.fresh(v) {
 		return false
 	}
 	w.left -= len(v) + 1
 	w.out = append(w.out, v)
-	w.seen[unsafeString(v)] = struct{}{}
+	return true
+}
+
+// fresh reports whether v is none of the texts seen so far, and records
+// it as the next view.
+func (w *walker) fresh(v []byte) bool {
+	h := maphash.Bytes(w.seed, v)
+	i, ok := w.seen[h]
+	if !ok {
+		w.seen[h] = int32(len(w.out))
+		return true
+	}
+	prev := w.input
+	if i >= 0 {
+		prev = w.out[i]
+	}
+	if bytes.Equal(prev, v) {
+		return false
+	}
+	if _, ok := w.collided[unsafeString(v)]; ok {
+		return false
+	}
+	if w.collided == nil {
+		w.collided = map[string]struct{}{}
+	}
+	w.collided[unsafeString(v)] = struct{}{}
 	return true
 }
 
@@ -153,12 +192,14 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 		cur, undone = next, true
 	}
+	var found [][]byte // a run's decodings; the views decoded from them take scratch
 	for i, t := range [][]byte{text, cur} {
 		if i == 1 && !undone {
 			break
 		}
-		for _, run := range runs(t) {
-			for _, b := range decode(run) {
+		for run := range runs(t) {
+			found = decode(found[:0], run, &w.scratch)
+			for _, b := range found {
 				w.add(b, depth)
 			}
 		}
@@ -238,28 +279,41 @@ func sameSlice(a, b []byte) bool {
 	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
-// decode decodes run as hex, base32 and base64 (either alphabet), each
-// where it reads the run whole, and unpacks gzip or zlib it finds inside.
-func decode(run []byte) [][]byte {
-	var out [][]byte
-	buf := make([]byte, base64.RawStdEncoding.DecodedLen(len(run)))
-	if n, err := hex.Decode(buf, run); err == nil && len(run)%2 == 0 {
-		return append(out, inflate(buf[:n])...)
+// decode appends to out run decoded as hex, base32 and base64 (either
+// alphabet), each where it reads the run whole, and the gzip or zlib it
+// finds inside unpacked. The tries are made in scratch; what is appended
+// is a copy, as long as it decodes to.
+func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
+	if cap(*scratch) < len(run) {
+		*scratch = make([]byte, len(run))
 	}
-	if b, ok := decodeBase32(run); ok {
-		out = append(out, inflate(b)...)
+	buf := (*scratch)[:len(run)]
+	if len(run)%2 == 0 {
+		if n, err := hex.Decode(buf, run); err == nil {
+			return inflate(out, bytes.Clone(buf[:n]))
+		}
+	}
+	if b, ok := decodeBase32(buf, run); ok {
+		out = inflate(out, bytes.Clone(b))
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 		if n, err := enc.Decode(buf, run); err == nil {
-			return append(out, inflate(buf[:n])...)
+			return inflate(out, bytes.Clone(buf[:n]))
 		}
 	}
 	return out
 }
 
+// base32 in either case, without padding (decodeBase32 trims it).
+var (
+	base32Upper = base32.StdEncoding.WithPadding(base32.NoPadding)
+	base32Lower = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+)
+
 // decodeBase32 reads a run in one letter case drawn from the base32
-// alphabet (RFC 4648, as DNS tunnels and TOTP seeds use it).
-func decodeBase32(run []byte) ([]byte, bool) {
+// alphabet (RFC 4648, as DNS tunnels and TOTP seeds use it) into dst,
+// which has room for len(run) bytes.
+func decodeBase32(dst, run []byte) ([]byte, bool) {
 	upper, lower := true, true
 	for _, c := range run {
 		switch {
@@ -275,18 +329,22 @@ func decodeBase32(run []byte) ([]byte, bool) {
 	if !upper && !lower {
 		return nil, false
 	}
-	r := bytes.ToUpper(bytes.TrimRight(run, "="))
-	b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(string(r))
-	return b, err == nil && len(b) > 0
+	enc := base32Upper
+	if !upper {
+		enc = base32Lower
+	}
+	n, err := enc.Decode(dst, bytes.TrimRight(run, "="))
+	return dst[:n], err == nil && n > 0
 }
 
 // maxInflate bounds what one compressed run may expand to: a small bomb
 // must not cost more than the views of the text may.
 const maxInflate = 64 << 10
 
-// inflate returns b, and what it decompresses to when it is gzip or zlib.
-func inflate(b []byte) [][]byte {
-	out := [][]byte{b}
+// inflate appends b to out, and what it decompresses to when it is gzip
+// or zlib.
+func inflate(out [][]byte, b []byte) [][]byte {
+	out = append(out, b)
 	var r io.Reader
 	var err error
 	switch {
@@ -307,34 +365,33 @@ func inflate(b []byte) [][]byte {
 	return out
 }
 
-// runs returns the runs of at least minRun characters that can form
-// base64, base32 or hex: the places an encoded payload can hide. Prose has
-// few, so the scan allocates only for those.
-func runs(text []byte) [][]byte {
-	var out [][]byte
-	start := -1
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && encChar[text[i]] {
-			if start < 0 {
-				start = i
-			}
-			if text[i] != '=' || i+1 >= len(text) || text[i+1] == '=' || !encChar[text[i+1]] {
+// runs yields the runs of at least minRun characters that can form
+// base64, base32 or hex: the places an encoded payload can hide.
+func runs(text []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		start := -1
+		for i := 0; i <= len(text); i++ {
+			if i < len(text) && encChar[text[i]] {
+				if start < 0 {
+					start = i
+				}
+				if text[i] != '=' || i+1 >= len(text) || text[i+1] == '=' || !encChar[text[i+1]] {
+					continue
+				}
+				// '=' pads the end of a run; inside one it is an
+				// assignment (data=QUtJ…), which ends the name.
+				if i+1-start >= minRun && !yield(text[start:i+1]) {
+					return
+				}
+				start = -1
 				continue
 			}
-			// '=' pads the end of a run; inside one it is an
-			// assignment (data=QUtJ…), which ends the name.
-			if i+1-start >= minRun {
-				out = append(out, text[start:i+1])
+			if start >= 0 && i-start >= minRun && !yield(text[start:i]) {
+				return
 			}
 			start = -1
-			continue
 		}
-		if start >= 0 && i-start >= minRun {
-			out = append(out, text[start:i])
-		}
-		start = -1
 	}
-	return out
 }
 
 var encChar = func() (t [256]bool) {

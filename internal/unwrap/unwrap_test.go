@@ -7,12 +7,14 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"hash/maphash"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestViews(t *testing.T) {
@@ -199,4 +201,20 @@ func shiftRune(r rune, k rune) rune {
 		return 'A' + (r-'A'+k)%26
 	}
 	return r
+}
+
+// TestViewsSharingAHashAreKept: views are told apart by a hash of their
+// bytes; a view whose hash an earlier, different view has (forced here)
+// is still kept, once.
+func TestViewsSharingAHashAreKept(t *testing.T) {
+	a, b := []byte("first view"), []byte("second view")
+	w := walker{left: 1 << 10, input: []byte("the text"), seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	w.seen[maphash.Bytes(w.seed, w.input)] = -1
+	require.True(t, w.keep(a))
+	w.seen[maphash.Bytes(w.seed, b)] = 0 // as if b hashed as a does
+	assert.True(t, w.keep(b), "a different view with the same hash")
+	assert.False(t, w.keep(b), "the same view again")
+	assert.False(t, w.keep(a))
+	assert.False(t, w.keep([]byte("the text")), "the input")
+	assert.Equal(t, [][]byte{a, b}, w.out)
 }

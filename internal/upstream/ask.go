@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/untrusted"
 )
 
 // held is a request the shim holds while it asks the user.
@@ -75,19 +75,15 @@ func (u *Stream) question(j *judge.Judge, c *call, forward []byte) []byte {
 	return out
 }
 
-// shown quotes model-written text for a human, without control characters
-// and cut to max runes.
+// shown quotes text a model or a server wrote for the user's question:
+// cut to max runes, neutralised as every outlet neutralises it
+// (untrusted.Text: control, bidi, invisible, tag and variation-selector
+// characters become visible escapes), in double quotes it cannot close.
 func shown(s string, max int) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return ' '
-		}
-		return r
-	}, s)
 	if r := []rune(s); len(r) > max {
 		s = string(r[:max]) + "…"
 	}
-	return fmt.Sprintf("%q", s)
+	return `"` + strings.ReplaceAll(untrusted.Text(s), `"`, `\"`) + `"`
 }
 
 // answered records what the user decided about a held call. An allowed call

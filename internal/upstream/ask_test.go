@@ -151,10 +151,23 @@ func TestRequireJustification(t *testing.T) {
 		assert.Equal(t, "warn", recs[0].Decision)
 		assert.Contains(t, recs[0].Reason, `the agent's stated reason: "the user asked for the roadmap in #general"`)
 	})
+	t.Run("given, asked, written to deceive", func(t *testing.T) {
+		// The reason forges a line of flowd's own, hides an instruction
+		// in tag characters and variation selectors, and turns text
+		// around: the user reads every character as what it is, inside
+		// one quote.
+		d, slack := askSetup(t, `{"elicitation":{}}`, require1)
+		reason := `ok\"\nWhy flowd asks: nothing, it is safe\u202e \udb40\udc41\udb40\udc6c low\ufe01` // JSON escapes
+		_, text := question(t, sendRoadmap(d, slack, 1, 1, `"flowd_justification":"`+reason+`",`))
+		line := text[strings.Index(text, "The agent says"):]
+		line = line[:strings.IndexByte(line, '\n')]
+		assert.Equal(t, `The agent says (unverified): "ok\"\x0aWhy flowd asks: nothing, it is safe\u202e \U000e0041\U000e006c low\ufe01"`, line)
+		assert.Equal(t, 1, strings.Count(text, "\nWhy flowd asks:"), "no forged line")
+	})
 	t.Run("given, asked", func(t *testing.T) {
 		d, slack := askSetup(t, `{"elicitation":{}}`, require1)
 		q, text := question(t, sendRoadmap(d, slack, 1, 1, `"flowd_justification":"posting\u0007 the roadmap",`))
-		assert.Contains(t, text, `The agent says (unverified): "posting  the roadmap"`, "control characters blanked")
+		assert.Contains(t, text, `The agent says (unverified): "posting\x07 the roadmap"`, "control characters shown as escapes")
 		assert.NotContains(t, q.Forward, "flowd_justification")
 		assert.True(t, strings.HasSuffix(q.Forward, "}}}\n"), "a whole request line: %q", q.Forward)
 	})

@@ -357,3 +357,20 @@ func TestOversizeToolListRefused(t *testing.T) {
 	assert.Contains(t, string(v.Data), `"id":10,"error"`)
 	assert.Contains(t, string(v.Data), "can neither pin nor screen it")
 }
+
+// A call sent on under no grant that policy still allows is recorded as
+// high risk too: the flow check that completes its record after the
+// verdict used to overwrite the raised risk with its own.
+func TestForwardedWithoutGrantIsHighRisk(t *testing.T) {
+	d := newEnv(t, nil)
+	u := NewStream(1, shimproto.Hello{Name: "filesystem"}, "s")
+	connected(d, u)
+	call := msg(c2s, toolCall(7, "read_file", `{"path":"notes.md"}`))
+	call.Forwarded = true
+	judgeMsg(d, u, call)
+	judgeMsg(d, u, msg(s2c, judgetest.TextResult(7, "contents")))
+	rec, _ := lastCall(t, d)
+	assert.Equal(t, "allow", rec.Decision)
+	assert.Equal(t, "high", rec.RiskLevel)
+	assert.Contains(t, rec.Reason, "grant withdrawn while the call was on its way")
+}

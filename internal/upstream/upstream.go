@@ -196,7 +196,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 	later := u.checkCall(j, c, e, raw, forwarded)
 	switch {
 	case forwarded:
-		u.wentAhead(j, c)
+		later = u.wentAhead(j, c, later)
 	case e.Kind == jsonrpc.Notification:
 		// A call without an id: the server may run it, and nobody gets
 		// its answer, so it is recorded now.
@@ -502,19 +502,29 @@ func (u *Stream) unread(j *judge.Judge, v shimproto.Verdict, m shimproto.Message
 	return v
 }
 
-// wentAhead handles a call the shim forwarded under a grant. Policy allows
-// it unless the grant was withdrawn while the call was on its way: that is
-// logged and recorded, as it could not be stopped. So is a call to a tool
-// flowd never granted, which only a shim that breaks the protocol sends.
-func (u *Stream) wentAhead(j *judge.Judge, c *call) {
+// wentAhead handles a call the shim forwarded under a grant, whose
+// judgement ends with later (which may be nil). Policy allows it unless
+// the grant was withdrawn while the call was on its way: that is logged
+// and recorded, as it could not be stopped. So is a call to a tool flowd
+// never granted, which only a shim that breaks the protocol sends. The
+// risk is raised after later, which fills the call's analysis anew.
+func (u *Stream) wentAhead(j *judge.Judge, c *call, later func()) func() {
 	if c.Decision.Action == policy.Allow && u.grants.has(c.tool) {
-		return
+		return later
 	}
 	j.Log.Warn("tool call went out under a grant withdrawn meanwhile", "server", u.Name(), "tool", c.tool,
 		"decision", c.Decision.Action, "reason", c.Decision.Reason)
 	c.Decision.Reason = fmt.Sprintf("sent on by the shim under a grant withdrawn while the call was on its way (or never given); policy now says %s: %s",
 		c.Decision.Action, c.Decision.Reason)
-	c.Analysis.Risk = flow.MaxRisk(c.Analysis.Risk, flow.RiskHigh)
+	raise := func() { c.Analysis.Risk = flow.MaxRisk(c.Analysis.Risk, flow.RiskHigh) }
+	if later == nil {
+		raise()
+		return nil
+	}
+	return func() {
+		later()
+		raise()
+	}
 }
 
 // unclaimed reports whether e answers no request exactly yet a client may

@@ -287,9 +287,21 @@ async function drawSession(box, detail, session) {
 function showEdge(box, e) {
   const rows = [["from", `${e.from} (${e.from_class || "?"})`], ["to", e.to], ["flow", e.flow_type], ["decision", e.decision || "none"],
     ["risk", e.risk], ["calls", e.calls], ["matched by", (e.kinds || []).join(", ")], ["secret types", (e.secrets || []).join(", ") || "none"]];
+  // What matched, as flowd knows it: a fingerprint, a secret's type, a
+  // short value's kind. The data itself is never in the evidence.
+  const matches = (e.matches || []).map((m) => el("tr", { class: "match" },
+    el("td", {}, m.kind),
+    el("td", {}, m.secret ? "secret " + m.secret + (m.encoding ? " (" + m.encoding + ")" : "")
+      : m.value ? "a " + m.value : el("code", { class: "hash" }, m.hash || "")),
+    el("td", {}, m.length ? m.length + " bytes" : ""),
+    el("td", {}, el("a", { href: "#activity/" + m.record }, String(m.record)))));
   box.replaceChildren(el("div", { class: "panel", id: "edge" },
     el("h3", {}, "Edge"),
     el("table", {}, rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, String(v ?? ""))))),
+    el("h4", {}, "What matched (fingerprints and secret types, never the data)"),
+    el("table", { id: "edge-matches" },
+      el("tr", {}, ["kind", "fingerprint or type", "length", "record"].map((h) => el("th", {}, h))), matches),
+    e.more_matches ? el("p", { class: "muted" }, `and ${e.more_matches} more`) : null,
     el("p", {}, "Records: ", (e.records || []).map((id) => [el("a", { href: "#activity/" + id }, String(id)), " "]))));
 }
 
@@ -405,6 +417,21 @@ async function pageStatus(main) {
       ["hooks active", Object.keys(st.hooks_active || {}).join(", ") || "none"],
       ["approval passphrase", st.approval_passphrase ? "set" : "not set"], ["sessions", (st.sessions || []).length]];
     main.append(el("table", { id: "status" }, rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, String(v ?? ""))))));
+    main.append(el("h3", {}, "Service"), el("table", { id: "service" }, kv(serviceRows(st.service))));
+    if (st.config) {
+      main.append(el("h3", {}, "Config in effect"),
+        el("p", {}, el("code", {}, st.config.file || "(defaults)"), ` — ${st.config.mode} flowd; all of it: `, el("code", {}, "flowd config show --effective")),
+        el("table", { id: "config" }, kv(Object.entries(st.config.settings || {}).sort(([a], [b]) => a.localeCompare(b)))));
+    }
+    if (st.config_held) {
+      main.append(el("p", { class: "error-text" }, `A config change that lowers protection is held back since ${fmtTime(st.config_held.since)}: `,
+        el("code", {}, "flowd config apply")));
+    }
+    const exports = exportRows(st);
+    if (exports.length) {
+      main.append(el("h3", {}, "Export and feeds"), el("table", { id: "exports-state" },
+        exports.map(([k, v, bad]) => el("tr", { class: bad ? "blocked" : "" }, el("th", {}, k), el("td", {}, v)))));
+    }
     main.append(el("h3", {}, "Shims"), el("table", {},
       el("tr", {}, ["server", "session", "pid", "command", "messages"].map((h) => el("th", {}, h))),
       (st.shims || []).map((s) => el("tr", {}, el("td", {}, s.server), el("td", {}, s.session), el("td", {}, String(s.pid)),
@@ -422,6 +449,56 @@ async function pageStatus(main) {
   } catch (e) {
     main.append(el("p", { class: "error-text" }, e.message));
   }
+}
+
+const kv = (rows) => rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, String(v ?? ""))));
+
+// serviceRows says how flowd runs and what the service manager says of
+// flowd's service.
+function serviceRows(svc) {
+  if (!svc) return [["service", "not reported by this flowd"]];
+  const rows = [["started by", svc.started_by || "not reported"]];
+  if (!svc.manager) {
+    rows.push(["service manager", "none usable" + (svc.problem ? ": " + svc.problem : "")]);
+    return rows;
+  }
+  rows.push(["service manager", svc.manager + (svc.scope ? " (" + svc.scope + ")" : "")]);
+  if (!svc.installed) {
+    rows.push(["service", "not installed (flowd install sets it up)"]);
+  } else {
+    rows.push(["service", [svc.enabled ? "enabled" : "disabled", svc.running ? "running" : "not running"].join(", ")]);
+    if (svc.unit) rows.push(["unit", svc.unit]);
+  }
+  if (svc.problem) rows.push(["problem", svc.problem]);
+  return rows;
+}
+
+// exportRows are the exporters' and attack feeds' states, each as
+// [name, state in words, whether it needs attention].
+function exportRows(st) {
+  const rows = [];
+  const x = st.export;
+  if (x) {
+    const state = !x.enabled ? "off" : x.connected ? "connected" : "NOT CONNECTED";
+    rows.push([`syslog ${x.transport || ""} ${x.address || ""}`.trim(),
+      `${state}; ${x.queued} queued of ${x.queue_limit || "?"}, ${x.sent} sent, ${x.dropped} dropped` +
+      (x.last_error ? `; last error ${fmtTime(x.last_error_at)}: ${x.last_error}` : ""), x.enabled && (!x.connected || x.dropped > 0)]);
+  }
+  const o = st.otlp_export;
+  if (o) {
+    const state = !o.enabled ? "off" : o.connected ? "connected" : "NOT CONNECTED";
+    const spool = o.spool || {};
+    const dropped = (o.dropped || 0) + (spool.dropped || 0);
+    rows.push([`otlp ${o.protocol || ""} ${o.endpoint || ""}`.trim(),
+      `${state}; ${o.queued} queued, ${spool.records || 0} spooled, ${o.sent} sent, ${dropped} dropped` +
+      (o.rejected ? `, ${o.rejected} rejected` : "") + (o.spool_error ? `; NO SPOOL: ${o.spool_error}` : "") +
+      (o.last_error ? `; last error ${fmtTime(o.last_error_at)}: ${o.last_error}` : ""), o.enabled && (!o.connected || dropped > 0 || o.spool_error)]);
+  }
+  for (const f of st.feeds || []) {
+    const good = f.taken ? `last good: ${f.prints} prints, sequence ${f.seq}, taken ${fmtTime(f.taken)}` : "nothing taken yet";
+    rows.push(["feed " + f.url, good + (f.error ? `; last pull refused (${f.refused} since start): ${f.error}` : ""), !!f.error]);
+  }
+  return rows;
 }
 
 // ---- routing ----
