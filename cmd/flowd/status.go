@@ -271,7 +271,8 @@ func feedLine(f attackfeed.Status) string {
 }
 
 // exportLine is the syslog exporter's state: where to, whether it is
-// connected, what waits, what was sent and dropped, the last error.
+// connected, what waits in memory and on disk, what was sent and
+// dropped, the last error.
 func exportLine(x *syslogexport.Status) string {
 	if x == nil {
 		return ""
@@ -283,8 +284,12 @@ func exportLine(x *syslogexport.Status) string {
 	case !x.Connected:
 		state = "NOT CONNECTED"
 	}
-	l := fmt.Sprintf("export   syslog %s %s (%s): %s, %d queued of %d, %d sent, %d dropped",
-		x.Transport, x.Address, x.Format, state, x.Queued, x.QueueLimit, x.Sent, x.Dropped)
+	l := fmt.Sprintf("export   syslog %s %s (%s): %s, %d queued of %d, %d spooled (%s of %s), %d sent, %d dropped",
+		x.Transport, x.Address, x.Format, state, x.Queued, x.QueueLimit, x.Spool.Records, sizeText(x.Spool.Bytes), sizeText(x.Spool.Limit),
+		x.Sent, x.Dropped+x.Spool.Dropped)
+	if x.SpoolError != "" {
+		l += "; NO SPOOL: " + x.SpoolError
+	}
 	if x.LastError != "" {
 		l += fmt.Sprintf("; last error %s: %s", x.LastErrAt.Local().Format(time.DateTime), x.LastError)
 	}

@@ -13,13 +13,16 @@ import (
 // Record is one entry of the activity log. The store assigns ID; fields left
 // empty are omitted from the stored JSON to keep the log small.
 type Record struct {
-	ID            uint64          `json:"id"`
-	Time          time.Time       `json:"time"`
-	Type          string          `json:"type"` // one of Types
-	Session       string          `json:"session,omitempty"`
-	Server        string          `json:"server,omitempty"`
-	Tool          string          `json:"tool,omitempty"`
-	Method        string          `json:"method,omitempty"`
+	ID      uint64    `json:"id"`
+	Time    time.Time `json:"time"`
+	Type    string    `json:"type"` // one of Types
+	Session string    `json:"session,omitempty"`
+	Server  string    `json:"server,omitempty"`
+	Tool    string    `json:"tool,omitempty"`
+	Method  string    `json:"method,omitempty"`
+	// RequestID is the JSON-RPC id of the message (jsonrpc.IDText), as
+	// a collector joins a record to its client's and server's traces.
+	RequestID     string          `json:"request_id,omitempty"`
 	ArgsBytes     int             `json:"args_bytes,omitempty"`
 	ResultBytes   int             `json:"result_bytes,omitempty"`
 	Verdict       string          `json:"verdict,omitempty"`  // pass, block, replace, ...

@@ -83,9 +83,14 @@ type Syslog struct {
 	CAFile   string `toml:"ca_file"`
 	CertFile string `toml:"cert_file"`
 	KeyFile  string `toml:"key_file"`
-	// QueueLimit is how many records wait while the receiver is away;
-	// past it the oldest are dropped (and counted).
+	// QueueLimit is how many records wait in memory for the receiver.
 	QueueLimit int `toml:"queue_limit"`
+	// SpoolBytes bounds the records kept on disk while the receiver is
+	// away; past it the oldest are dropped (and counted).
+	SpoolBytes int `toml:"spool_bytes"`
+	// DrainTimeout is how long a stopping flowd keeps sending; what is
+	// left then waits in the spool for the next start.
+	DrainTimeout Duration `toml:"drain_timeout"`
 }
 
 // Syslog transports and formats.

@@ -72,7 +72,8 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 				FeedInterval: Duration{15 * time.Minute}, FeedTimeout: Duration{30 * time.Second}, FeedMaxBytes: 32 << 20},
 		},
 		UI: UI{Enabled: UIAuto, Metrics: true},
-		Export: Export{Syslog: Syslog{Transport: SyslogTCP, Format: SyslogRFC5424, QueueLimit: 100_000},
+		Export: Export{Syslog: Syslog{Transport: SyslogTCP, Format: SyslogRFC5424, QueueLimit: 100_000, SpoolBytes: 64 << 20,
+			DrainTimeout: Duration{5 * time.Second}},
 			OTLP: OTLP{Protocol: OTLPHTTP, Headers: map[string]string{}, QueueLimit: 100_000, SpoolBytes: 64 << 20,
 				DrainTimeout: Duration{5 * time.Second}}},
 	}

@@ -104,6 +104,8 @@ func (c *Config) validate() []fieldError {
 			v.fail("export.syslog.cert_file", "set cert_file and key_file together, or neither")
 		}
 		v.positiveInt("export.syslog.queue_limit", x.QueueLimit)
+		v.positiveInt("export.syslog.spool_bytes", x.SpoolBytes)
+		v.positiveDuration("export.syslog.drain_timeout", x.DrainTimeout)
 	}
 
 	if x := c.Export.OTLP; x.Enabled {

@@ -46,7 +46,8 @@ func Weakened(old, new *Config) []string {
 		if x.Transport == SyslogTLS && x.CAFile != y.CAFile {
 			w.add("export.syslog.ca_file", fmt.Sprintf("%q → %q", x.CAFile, y.CAFile), "another receiver may be trusted")
 		}
-		w.less("export.syslog.queue_limit", x.QueueLimit, y.QueueLimit, "fewer records kept while the receiver is away")
+		w.less("export.syslog.queue_limit", x.QueueLimit, y.QueueLimit, "fewer records kept while the receiver is slow")
+		w.less("export.syslog.spool_bytes", x.SpoolBytes, y.SpoolBytes, "fewer records kept while the receiver is away")
 	}
 	o, n := old.Export.OTLP, new.Export.OTLP
 	w.turnedOff("export.otlp.enabled", o.Enabled, n.Enabled, "records no longer leave the machine")

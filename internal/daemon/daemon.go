@@ -355,7 +355,7 @@ func openStores(o Options) (stores, error) {
 	var err error
 	st.fresh = !exists(filepath.Join(o.DataDir, "activity.db")) && !exists(filepath.Join(o.DataDir, inForceFile))
 	st.events = events.NewHub(maxStreams)
-	if st.export, err = syslogexport.New(config.Syslog{}, o.Log); err != nil {
+	if st.export, err = syslogexport.New(config.Syslog{}, filepath.Join(o.DataDir, "spool", "syslog"), o.Log); err != nil {
 		return st, err
 	}
 	if st.otlp, err = otlpexport.New(config.OTLP{}, filepath.Join(o.DataDir, "spool", "otlp"), o.Log); err != nil {

@@ -458,6 +458,19 @@ func stores(f Facts) []Finding {
 					"raise [export.otlp] spool_bytes, or check why the collector was away")
 			}
 		}
+		if x := st.Export; x != nil {
+			lost := x.Dropped + x.Spool.Dropped
+			switch {
+			case x.SpoolError != "":
+				add(Warn, "syslog export has no spool on disk, records wait in memory only: "+x.SpoolError, "check "+f.DataDir+" (df -h "+f.DataDir+")")
+			case x.Enabled && !x.Connected && x.LastError != "":
+				add(Warn, fmt.Sprintf("syslog export to %s is failing (%d records wait on disk, %d lost to full queues): %s",
+					x.Address, x.Spool.Records, lost, x.LastError), "check the receiver at "+x.Address+" and [export.syslog] (flowd status)")
+			case lost > 0:
+				add(Warn, fmt.Sprintf("syslog export dropped %d records to full queues since flowd started", lost),
+					"raise [export.syslog] spool_bytes, or check why the receiver was away")
+			}
+		}
 	}
 	for _, p := range f.DamagedFiles {
 		if !reported[p] {

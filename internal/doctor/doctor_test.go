@@ -19,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/spool"
+	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -143,6 +144,13 @@ func TestJudgeStores(t *testing.T) {
 	fs = find(Judge(exporting), "data")
 	assert.Equal(t, Warn, fs[3].Status)
 	assert.Contains(t, fs[3].Message, "OTLP export to https://otel:4318 is failing (900 records wait on disk, 4 lost to full queues): connection refused")
+
+	st.OTLP = nil
+	st.Export = &syslogexport.Status{Enabled: true, Address: "siem:514", Spool: spool.Stats{Records: 70, Dropped: 2}, Dropped: 1,
+		LastError: "connection refused"}
+	fs = find(Judge(exporting), "data")
+	assert.Equal(t, Warn, fs[3].Status)
+	assert.Contains(t, fs[3].Message, "syslog export to siem:514 is failing (70 records wait on disk, 3 lost to full queues): connection refused")
 
 	stopped := Facts{Socket: "/run/f.sock", StatusErr: "connection refused", DataDir: "/d",
 		DamagedNow: []string{"activity store /d/activity.db is damaged: it was cut short"}}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // BlockPrefix starts the text of every result flowd puts in place of a
@@ -132,6 +133,31 @@ func IDValue(raw []byte) (float64, bool) {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	return v, err == nil && !math.IsNaN(v)
+}
+
+// maxIDText bounds IDText: an id is a handle, not a place for data, and a
+// peer that sends a long one must not make each record of it long.
+const maxIDText = 128
+
+// IDText is the id raw as the text OpenTelemetry's jsonrpc.request.id
+// wants: a string id's value, a number as written; at most maxIDText
+// bytes (cut on a character, marked with "…"); "" when absent or null.
+func IDText(raw []byte) string {
+	s := string(raw)
+	switch {
+	case len(raw) == 0 || s == "null":
+		return ""
+	case len(raw) >= 2 && raw[0] == '"':
+		s = unescaped(raw[1 : len(raw)-1])
+	}
+	if len(s) <= maxIDText {
+		return s
+	}
+	cut := maxIDText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // ToolCall reads a tools/call's tool name and raw arguments from its

@@ -361,6 +361,7 @@ func TestAttributesArrive(t *testing.T) {
 	defer e.Close()
 	r := record(7)
 	r.Decision, r.Verdict, r.RiskLevel = "deny", "block", "high"
+	r.RequestID = "req-7"
 	r.Reason = "curl with GITHUB_TOKEN=ghp_8fK2mQz7Lr4Vx1Nc9Pt6Wb3Jh5Dy0Sa2Ue7R in it"
 	r.Details = []byte(`{"rule":"sensitive_data_external","classification":{"class":"external"},` +
 		`"injection":{"action":"block","score":0.91,"detections":[{"rule":"override_instructions","excerpt":"IGNORE ALL PREVIOUS INSTRUCTIONS"}]}}`)
@@ -374,7 +375,7 @@ func TestAttributesArrive(t *testing.T) {
 
 	attrs := lr.Attributes().AsRaw()
 	want := map[string]any{
-		"mcp.method.name": "tools/call", "mcp.session.id": "sess-1", "gen_ai.tool.name": "create_issue",
+		"mcp.method.name": "tools/call", "mcp.session.id": "sess-1", "gen_ai.tool.name": "create_issue", "jsonrpc.request.id": "req-7",
 		"gen_ai.operation.name": "execute_tool", "flowd.decision": "deny", "flowd.verdict": "block",
 		"flowd.risk": "high", "flowd.rule": "sensitive_data_external", "flowd.server": "github",
 		"flowd.server.class": "external", "flowd.flow.type": "internal→external",

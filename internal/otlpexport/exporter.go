@@ -2,7 +2,6 @@ package otlpexport
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/exportqueue"
 	"github.com/flowd-dev/flowd/internal/secrets"
 	"github.com/flowd-dev/flowd/internal/spool"
 	"github.com/flowd-dev/flowd/internal/version"
@@ -49,6 +49,10 @@ var (
 // batchMax is how many records one export carries at most.
 const batchMax = 512
 
+// lingerMax is how long a record that finds the exporter idle waits for
+// others to share its request.
+const lingerMax = 100 * time.Millisecond
+
 // sendTimeout bounds one export.
 const sendTimeout = 10 * time.Second
 
@@ -63,12 +67,10 @@ type Exporter struct {
 
 	mu     sync.Mutex
 	cfg    config.OTLP
-	gen    uint64            // bumped by Configure: a new client
-	queue  []activity.Record // oldest first, from head
-	head   int
+	gen    uint64 // bumped by Configure: a new client
+	q      *exportqueue.Queue
 	st     Status
 	spool  *spool.Spool // opened by run at the first enabled config
-	wake   chan struct{}
 	reconf chan struct{}
 	stop   chan struct{}
 	done   chan struct{}
@@ -84,9 +86,9 @@ func New(cfg config.OTLP, dir string, log *slog.Logger) (*Exporter, error) {
 	host, _ := os.Hostname()
 	e := &Exporter{dir: dir, log: log,
 		src:  Resource{Host: host, PID: os.Getpid(), Version: version.Version},
-		mask: maskSecrets,
-		wake: make(chan struct{}, 1), reconf: make(chan struct{}, 1),
-		stop: make(chan struct{}), done: make(chan struct{})}
+		mask: maskSecrets, q: exportqueue.New(0),
+		reconf: make(chan struct{}, 1),
+		stop:   make(chan struct{}), done: make(chan struct{})}
 	e.base, e.cancelBase = context.WithCancel(context.Background())
 	if err := e.Configure(cfg); err != nil {
 		return nil, err
@@ -147,10 +149,7 @@ func (e *Exporter) Configure(cfg config.OTLP) error {
 	e.cfg = cfg
 	e.gen++
 	e.st.Enabled, e.st.Endpoint, e.st.Protocol, e.st.QueueLimit = cfg.Enabled, cfg.Endpoint, cfg.Protocol, cfg.QueueLimit
-	for e.queued() > max(cfg.QueueLimit, 0) {
-		e.dropOldest()
-	}
-	e.signal()
+	e.q.SetLimit(cfg.QueueLimit)
 	select {
 	case e.reconf <- struct{}{}:
 	default:
@@ -163,35 +162,10 @@ func (e *Exporter) Configure(cfg config.OTLP) error {
 // the disk fails). It is the activity store's Committed hook.
 func (e *Exporter) Offer(r activity.Record) {
 	e.mu.Lock()
-	if !e.cfg.Enabled {
-		e.mu.Unlock()
-		return
-	}
-	if e.queued() >= e.cfg.QueueLimit {
-		e.dropOldest()
-	}
-	if e.head > 0 && len(e.queue) == cap(e.queue) {
-		n := copy(e.queue, e.queue[e.head:])
-		clear(e.queue[n:])
-		e.queue, e.head = e.queue[:n], 0
-	}
-	e.queue = append(e.queue, r)
+	on := e.cfg.Enabled
 	e.mu.Unlock()
-	e.signal()
-}
-
-func (e *Exporter) queued() int { return len(e.queue) - e.head }
-
-func (e *Exporter) dropOldest() {
-	e.queue[e.head] = activity.Record{}
-	e.head++
-	e.st.Dropped++
-}
-
-func (e *Exporter) signal() {
-	select {
-	case e.wake <- struct{}{}:
-	default:
+	if on {
+		e.q.Push(r)
 	}
 }
 
@@ -200,7 +174,7 @@ func (e *Exporter) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s := e.st
-	s.Queued = e.queued()
+	s.Queued, s.Dropped = e.q.Len(), e.q.Dropped()
 	if e.spool != nil {
 		s.Spool = e.spool.Stats()
 	}
@@ -261,8 +235,9 @@ func (e *Exporter) run() {
 	}()
 	for {
 		e.mu.Lock()
-		cfg, gen, enabled, q := e.cfg, e.gen, e.cfg.Enabled, e.queued()
+		cfg, gen, enabled := e.cfg, e.gen, e.cfg.Enabled
 		e.mu.Unlock()
+		q := e.q.Len()
 		stopping := e.stopping()
 		if !enabled {
 			// What waited goes to the spool, for when export is on again.
@@ -324,6 +299,7 @@ func (e *Exporter) run() {
 				e.finish(c, sp)
 				return
 			}
+			e.linger()
 		}
 	}
 }
@@ -349,12 +325,32 @@ func (e *Exporter) finish(c client, sp *spool.Spool) {
 // wait waits for a record or a config; false once stopped.
 func (e *Exporter) wait() bool {
 	select {
-	case <-e.wake:
+	case <-e.q.Ready():
 		return true
 	case <-e.reconf:
 		return true
 	case <-e.stop:
 		return false
+	}
+}
+
+// linger gives the record that woke an idle exporter company: up to
+// lingerMax for a batch to fill. A steady trickle of records then goes
+// in a few requests rather than one each, which costs flowd and the
+// collector CPU a verdict competes for.
+func (e *Exporter) linger() {
+	t := time.NewTimer(lingerMax)
+	defer t.Stop()
+	for e.q.Len() < batchMax {
+		select {
+		case <-t.C:
+			return
+		case <-e.q.Ready():
+		case <-e.reconf:
+			return // run reads the config again
+		case <-e.stop:
+			return
+		}
 	}
 }
 
@@ -369,7 +365,7 @@ func (e *Exporter) sleep(d time.Duration, sp *spool.Spool) bool {
 			return true
 		case <-e.reconf:
 			return true
-		case <-e.wake:
+		case <-e.q.Ready():
 			if sp != nil {
 				e.spill(sp)
 			}
@@ -400,86 +396,27 @@ func (e *Exporter) openSpool(cfg config.OTLP) *spool.Spool {
 
 // spill moves the queue to the end of the spool.
 func (e *Exporter) spill(sp *spool.Spool) {
-	e.mu.Lock()
-	recs := append([]activity.Record(nil), e.queue[e.head:]...)
-	e.mu.Unlock()
-	if len(recs) == 0 {
-		return
-	}
-	enc := make([][]byte, len(recs))
-	for i := range recs {
-		b, err := json.Marshal(&recs[i])
-		if err != nil { // a record that came from the store always encodes
-			continue
-		}
-		enc[i] = b
-	}
-	if err := sp.Append(enc); err != nil {
+	if err := e.q.Spill(sp); err != nil {
 		e.fail(err)
-		return // they stay queued
 	}
-	e.mu.Lock()
-	// Offer only appends, so the first len(recs) are the ones spooled,
-	// less any a full queue dropped meanwhile.
-	k := min(len(recs), e.queued())
-	clear(e.queue[e.head : e.head+k])
-	e.head += k
-	if e.queued() == 0 {
-		e.queue, e.head = e.queue[:0], 0
-	}
-	e.mu.Unlock()
 }
 
 // sendNext sends the oldest batch, the spool's first; false when
 // nothing waits.
 func (e *Exporter) sendNext(c client, sp *spool.Spool) (bool, error) {
-	if sp != nil && sp.Len() > 0 {
-		raw, mark, err := sp.Read(batchMax)
-		if err != nil {
-			return false, err
-		}
-		recs := make([]activity.Record, 0, len(raw))
-		for _, b := range raw {
-			var r activity.Record
-			if json.Unmarshal(b, &r) == nil {
-				recs = append(recs, r)
-			}
-		}
-		err = e.export(c, recs)
-		if err != nil && !errors.Is(err, errRejected) {
-			return false, err
-		}
-		if cerr := sp.Commit(mark); cerr != nil {
-			return false, cerr
-		}
-		if err == nil {
-			e.sent(len(recs))
-		}
-		return true, nil
+	recs, done, err := e.q.Next(sp, batchMax)
+	if err != nil || len(recs) == 0 {
+		return false, err
 	}
-	e.mu.Lock()
-	n := min(e.queued(), batchMax)
-	recs := append([]activity.Record(nil), e.queue[e.head:e.head+n]...)
-	e.mu.Unlock()
-	if n == 0 {
-		return false, nil
-	}
-	err := e.export(c, recs)
+	err = e.export(c, recs)
 	if err != nil && !errors.Is(err, errRejected) {
 		return false, err
 	}
-	e.mu.Lock()
-	// The batch was the queue's head, unless a full queue dropped some
-	// of it meanwhile.
-	k := min(n, e.queued())
-	clear(e.queue[e.head : e.head+k])
-	e.head += k
-	if e.queued() == 0 {
-		e.queue, e.head = e.queue[:0], 0
+	if derr := done(); derr != nil {
+		return false, derr
 	}
-	e.mu.Unlock()
 	if err == nil {
-		e.sent(n)
+		e.sent(len(recs))
 	}
 	return true, nil
 }

@@ -103,6 +103,10 @@ func Fill(lr plog.LogRecord, r *activity.Record, mask Masker) {
 	str("mcp.method.name", r.Method)
 	str("mcp.session.id", r.Session)
 	str("gen_ai.tool.name", r.Tool)
+	if r.RequestID != "" {
+		// A peer chose it: it may hold anything, a secret too.
+		a.PutStr("jsonrpc.request.id", mask(r.RequestID))
+	}
 	if r.Type == activity.TypeToolCall && r.Method == "tools/call" {
 		a.PutStr("gen_ai.operation.name", "execute_tool")
 	}

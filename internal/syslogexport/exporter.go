@@ -14,22 +14,29 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/exportqueue"
+	"github.com/flowd-dev/flowd/internal/spool"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
 // Status is what flowd status shows of the exporter.
 type Status struct {
-	Enabled    bool      `json:"enabled"`
-	Address    string    `json:"address,omitempty"`
-	Transport  string    `json:"transport,omitempty"`
-	Format     string    `json:"format,omitempty"`
-	Connected  bool      `json:"connected"`
-	Queued     int       `json:"queued"`
-	QueueLimit int       `json:"queue_limit,omitempty"`
-	Sent       uint64    `json:"sent"`
-	Dropped    uint64    `json:"dropped"`
-	LastError  string    `json:"last_error,omitempty"`
-	LastErrAt  time.Time `json:"last_error_at,omitzero"`
+	Enabled    bool   `json:"enabled"`
+	Address    string `json:"address,omitempty"`
+	Transport  string `json:"transport,omitempty"`
+	Format     string `json:"format,omitempty"`
+	Connected  bool   `json:"connected"`
+	Queued     int    `json:"queued"`
+	QueueLimit int    `json:"queue_limit,omitempty"`
+	// Spool is what waits on disk for the receiver.
+	Spool      spool.Stats `json:"spool"`
+	SpoolError string      `json:"spool_error,omitempty"`
+	Sent       uint64      `json:"sent"`
+	// Dropped: records lost to a full memory queue (the spool's own
+	// drops are in Spool.Dropped).
+	Dropped   uint64    `json:"dropped"`
+	LastError string    `json:"last_error,omitempty"`
+	LastErrAt time.Time `json:"last_error_at,omitzero"`
 }
 
 // Backoff bounds between attempts to reach a receiver that is away.
@@ -38,7 +45,7 @@ var (
 	maxBackoff = 30 * time.Second
 )
 
-// batchMax is how many queued records one write carries at most.
+// batchMax is how many records one write carries at most.
 const batchMax = 256
 
 // maxDatagram is the largest UDP payload sent; a record that would not
@@ -50,33 +57,33 @@ const maxDatagram = 65000
 const writeTimeout = 10 * time.Second
 
 // Exporter sends each record offered to it to the configured receiver,
-// in order, from a bounded queue: Offer never waits.
+// in order. Offer never waits: records queue in memory, and go to the
+// spool on disk while the receiver is away or slow.
 type Exporter struct {
 	src Source
+	dir string // the spool's directory
 	log *slog.Logger
+	q   *exportqueue.Queue
 
 	mu    sync.Mutex
 	cfg   config.Syslog
 	tls   *tls.Config
-	gen   uint64            // bumped by Configure: the connection is redialled
-	queue []activity.Record // oldest first, from head
-	head  int               // index of the oldest in queue
-	seq   uint64            // how many records were ever queued
-	st    Status            // counters and state
-	wake  chan struct{}     // a record was queued, or the config changed
+	gen   uint64       // bumped by Configure: the connection is redialled
+	st    Status       // counters and state
+	spool *spool.Spool // opened by run at the first enabled config
 	// reconf: the config changed, a backoff ends early.
 	reconf chan struct{}
 	stop   chan struct{}
 	done   chan struct{}
-	conn   *conn // the current connection, closed by Close to end a write
+	conn   *conn // the current connection, closed when the drain time is up to end a write
 }
 
-// New starts an exporter with cfg (off when cfg.Enabled is false);
-// Close stops it.
-func New(cfg config.Syslog, log *slog.Logger) (*Exporter, error) {
+// New starts an exporter with cfg (off when cfg.Enabled is false) whose
+// spool lives in dir; Close stops it.
+func New(cfg config.Syslog, dir string, log *slog.Logger) (*Exporter, error) {
 	host, _ := os.Hostname()
-	e := &Exporter{src: Source{Host: host, PID: os.Getpid()}, log: log,
-		wake: make(chan struct{}, 1), reconf: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	e := &Exporter{src: Source{Host: host, PID: os.Getpid()}, dir: dir, log: log, q: exportqueue.New(0),
+		reconf: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if err := e.Configure(cfg); err != nil {
 		return nil, err
 	}
@@ -84,8 +91,8 @@ func New(cfg config.Syslog, log *slog.Logger) (*Exporter, error) {
 	return e, nil
 }
 
-// Configure applies cfg from the next record on; what is queued stays
-// queued for the new receiver. Turning export off empties the queue.
+// Configure applies cfg from the next record on; what waits stays for
+// the new receiver.
 func (e *Exporter) Configure(cfg config.Syslog) error {
 	var tc *tls.Config
 	if cfg.Enabled && cfg.Transport == config.SyslogTLS {
@@ -104,17 +111,11 @@ func (e *Exporter) Configure(cfg config.Syslog) error {
 	e.gen++
 	e.st.Enabled, e.st.Address, e.st.Transport, e.st.Format = cfg.Enabled, cfg.Address, cfg.Transport, cfg.Format
 	e.st.QueueLimit = cfg.QueueLimit
-	if !cfg.Enabled {
-		e.queue, e.head = nil, 0
-	}
-	for e.queued() > max(cfg.QueueLimit, 0) {
-		e.dropOldest()
-	}
+	e.q.SetLimit(cfg.QueueLimit)
 	if e.conn != nil {
 		e.conn.Close()
 		e.conn = nil
 	}
-	e.signal()
 	select {
 	case e.reconf <- struct{}{}:
 	default:
@@ -149,41 +150,15 @@ func tlsConfig(cfg config.Syslog) (*tls.Config, error) {
 }
 
 // Offer queues r, dropping the oldest queued record when the queue is
-// full. It is the activity store's Committed hook: it never waits on
-// the network.
+// full (the exporter moves the queue to the spool long before, unless
+// the disk fails). It is the activity store's Committed hook: it never
+// waits on the network.
 func (e *Exporter) Offer(r activity.Record) {
 	e.mu.Lock()
-	if !e.cfg.Enabled {
-		e.mu.Unlock()
-		return
-	}
-	if e.queued() >= e.cfg.QueueLimit {
-		e.dropOldest()
-	}
-	if e.head > 0 && len(e.queue) == cap(e.queue) {
-		// Reuse the space the sent records left rather than grow.
-		n := copy(e.queue, e.queue[e.head:])
-		clear(e.queue[n:])
-		e.queue, e.head = e.queue[:n], 0
-	}
-	e.queue = append(e.queue, r)
-	e.seq++
+	on := e.cfg.Enabled
 	e.mu.Unlock()
-	e.signal()
-}
-
-func (e *Exporter) queued() int { return len(e.queue) - e.head }
-
-func (e *Exporter) dropOldest() {
-	e.queue[e.head] = activity.Record{}
-	e.head++
-	e.st.Dropped++
-}
-
-func (e *Exporter) signal() {
-	select {
-	case e.wake <- struct{}{}:
-	default:
+	if on {
+		e.q.Push(r)
 	}
 }
 
@@ -192,13 +167,18 @@ func (e *Exporter) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s := e.st
-	s.Queued = e.queued()
+	s.Queued, s.Dropped = e.q.Len(), e.q.Dropped()
+	if e.spool != nil {
+		s.Spool = e.spool.Stats()
+	}
 	// A connection made for an older config is being replaced.
 	s.Connected = e.cfg.Enabled && e.conn != nil && e.conn.gen == e.gen && !e.conn.dead()
 	return s
 }
 
-// Close stops sending; what is still queued is lost (there is no spool).
+// Close stops the exporter: for up to the config's drain timeout it
+// keeps sending what waits, then puts what is left in the spool for the
+// next start.
 func (e *Exporter) Close() {
 	e.mu.Lock()
 	select {
@@ -208,32 +188,100 @@ func (e *Exporter) Close() {
 	default:
 	}
 	close(e.stop)
-	if e.conn != nil {
-		e.conn.Close()
-	}
+	drain := e.cfg.DrainTimeout.Duration
 	e.mu.Unlock()
+	// A write in flight when the time is up ends with its connection.
+	t := time.AfterFunc(drain, func() {
+		e.mu.Lock()
+		if e.conn != nil {
+			e.conn.Close()
+		}
+		e.mu.Unlock()
+	})
 	<-e.done
+	t.Stop()
 }
 
-// run sends what is queued, oldest first, redialling with backoff. A
-// batch leaves the queue only once written whole, so a receiver that
-// went away gets it again on the next connection.
+func (e *Exporter) stopping() bool {
+	select {
+	case <-e.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// run sends what waits, the spool's records before the queue's (they
+// are older), redialling with backoff while the receiver is away; the
+// queue moves to the spool whenever a send fails and while it waits. A
+// batch leaves the queue or spool only once written whole, so a receiver
+// that went away gets it again on the next connection.
 func (e *Exporter) run() {
 	defer close(e.done)
 	var (
-		c       *conn
-		backoff = minBackoff
-		buf     []byte
+		c        *conn
+		backoff  = minBackoff
+		buf      []byte
+		drainEnd time.Time // once stopping: when what is left goes to the spool
 	)
 	defer func() {
 		if c != nil {
 			c.Close()
 		}
+		e.mu.Lock()
+		sp := e.spool
+		e.mu.Unlock()
+		if sp != nil {
+			e.spill(sp)
+			if err := sp.Close(); err != nil {
+				e.log.Error("syslog export: closing the spool", "err", err)
+			}
+		}
 	}()
 	for {
-		batch, first, gen, cfg, tc := e.next(batchMax)
-		if batch == nil {
-			return
+		e.mu.Lock()
+		cfg, gen, tc := e.cfg, e.gen, e.tls
+		e.mu.Unlock()
+		stopping := e.stopping()
+		if stopping && drainEnd.IsZero() {
+			drainEnd = time.Now().Add(cfg.DrainTimeout.Duration)
+		}
+		if !cfg.Enabled {
+			// What waited goes to the spool, for when export is on again.
+			e.mu.Lock()
+			sp := e.spool
+			e.mu.Unlock()
+			if sp != nil {
+				e.spill(sp)
+			}
+			if stopping || !e.wait() {
+				return
+			}
+			continue
+		}
+		sp := e.openSpool(cfg)
+		// A queue past half full goes to the spool: a receiver slower
+		// than flowd loses nothing either.
+		if sp != nil && e.q.Len() > cfg.QueueLimit/2 {
+			e.spill(sp)
+		}
+		batch, done, err := e.q.Next(sp, batchMax)
+		if err != nil {
+			e.fail(err)
+			if stopping || !e.sleep(backoff, nil) {
+				return
+			}
+			backoff = min(2*backoff, maxBackoff)
+			continue
+		}
+		if len(batch) == 0 {
+			if stopping || !e.wait() {
+				return
+			}
+			continue
+		}
+		if stopping && !time.Now().Before(drainEnd) {
+			return // the rest waits in the spool
 		}
 		if c != nil && (c.gen != gen || c.dead()) {
 			c.Close()
@@ -241,76 +289,110 @@ func (e *Exporter) run() {
 			e.setConnected(nil)
 		}
 		if c == nil {
-			var err error
 			if c, err = dial(cfg, tc, gen); err != nil {
 				c = nil
 				e.fail(err)
-				if !e.sleep(backoff) {
+				if sp != nil {
+					e.spill(sp)
+				}
+				if stopping || !e.sleep(backoff, sp) {
 					return
 				}
 				backoff = min(2*backoff, maxBackoff)
 				continue
 			}
-			if !e.setConnected(c) {
-				c.Close()
-				return
-			}
+			e.setConnected(c)
 			backoff = minBackoff
 		}
-		n, err := e.send(c, cfg, batch, &buf)
-		if n > 0 {
-			e.sent(first, n)
+		deadline := time.Now().Add(writeTimeout)
+		if stopping {
+			deadline = drainEnd
+		}
+		n, err := e.send(c, cfg, batch, &buf, deadline)
+		if n == len(batch) {
+			if derr := done(); derr != nil {
+				e.fail(derr)
+			}
+			e.sent(n)
 		}
 		if err != nil {
 			c.Close()
 			c = nil
 			e.setConnected(nil)
 			e.fail(err)
+			if sp != nil {
+				e.spill(sp)
+			}
+			if stopping {
+				return
+			}
 		}
 	}
 }
 
-// next waits for queued records and returns up to n of the oldest, the
-// queue sequence of the first, and the config to send them with; nil
-// once stopped.
-func (e *Exporter) next(n int) ([]activity.Record, uint64, uint64, config.Syslog, *tls.Config) {
+// wait waits for a record or a config; false once stopped.
+func (e *Exporter) wait() bool {
+	select {
+	case <-e.q.Ready():
+		return true
+	case <-e.reconf:
+		return true
+	case <-e.stop:
+		return false
+	}
+}
+
+// sleep waits d, moving records offered meanwhile to sp (nil: none), or
+// less when the config changes; false once stopped.
+func (e *Exporter) sleep(d time.Duration, sp *spool.Spool) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	for {
-		e.mu.Lock()
-		if q := e.queued(); q > 0 && e.cfg.Enabled {
-			batch := append([]activity.Record(nil), e.queue[e.head:e.head+min(q, n)]...)
-			first, gen, cfg, tc := e.headSeq(), e.gen, e.cfg, e.tls
-			e.mu.Unlock()
-			return batch, first, gen, cfg, tc
-		}
-		e.mu.Unlock()
 		select {
-		case <-e.wake:
+		case <-t.C:
+			return true
+		case <-e.reconf:
+			return true
+		case <-e.q.Ready():
+			if sp != nil {
+				e.spill(sp)
+			}
 		case <-e.stop:
-			return nil, 0, 0, config.Syslog{}, nil
+			return false
 		}
 	}
 }
 
-// headSeq is the queue sequence of the oldest queued record.
-func (e *Exporter) headSeq() uint64 { return e.seq - uint64(e.queued()) }
-
-// sent takes the n records from sequence first on, just written, off
-// the queue: those of them still queued (a full queue may have dropped
-// some meanwhile, a config turned off all).
-func (e *Exporter) sent(first uint64, n int) {
+// openSpool opens the spool at the first enabled config; nil when it
+// cannot be (status says why): the exporter then keeps records in
+// memory only.
+func (e *Exporter) openSpool(cfg config.Syslog) *spool.Spool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	end, h := first+uint64(n), e.headSeq()
-	k := 0
-	if end > h {
-		k = min(int(end-h), e.queued())
+	if e.spool != nil || e.st.SpoolError != "" {
+		return e.spool
 	}
-	clear(e.queue[e.head : e.head+k])
-	e.head += k
+	sp, err := spool.Open(e.dir, int64(cfg.SpoolBytes))
+	if err != nil {
+		e.st.SpoolError = err.Error()
+		e.log.Error("syslog export: no spool on disk; records wait in memory only", "err", err)
+		return nil
+	}
+	e.spool = sp
+	return sp
+}
+
+// spill moves the queue to the end of the spool.
+func (e *Exporter) spill(sp *spool.Spool) {
+	if err := e.q.Spill(sp); err != nil {
+		e.fail(err)
+	}
+}
+
+func (e *Exporter) sent(n int) {
+	e.mu.Lock()
 	e.st.Sent += uint64(n)
-	if e.queued() == 0 {
-		e.queue, e.head = e.queue[:0], 0
-	}
+	e.mu.Unlock()
 }
 
 func (e *Exporter) fail(err error) {
@@ -320,37 +402,18 @@ func (e *Exporter) fail(err error) {
 	e.log.Debug("syslog export", "err", err)
 }
 
-// setConnected records c as the connection Close ends; false when the
-// exporter is stopping.
-func (e *Exporter) setConnected(c *conn) bool {
+// setConnected records c as the connection Close ends when the drain
+// time is up.
+func (e *Exporter) setConnected(c *conn) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.conn = c
-	select {
-	case <-e.stop:
-		return false
-	default:
-		return true
-	}
-}
-
-// sleep waits d, or less when the config changes; false once stopped.
-func (e *Exporter) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-e.reconf:
-	case <-e.stop:
-		return false
-	}
-	return true
+	e.mu.Unlock()
 }
 
 // send writes batch on c, each record framed for the transport, and
 // says how many were written whole.
-func (e *Exporter) send(c *conn, cfg config.Syslog, batch []activity.Record, buf *[]byte) (int, error) {
-	if err := c.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
+func (e *Exporter) send(c *conn, cfg config.Syslog, batch []activity.Record, buf *[]byte, deadline time.Time) (int, error) {
+	if err := c.SetWriteDeadline(deadline); err != nil {
 		return 0, err
 	}
 	if cfg.Transport == config.SyslogUDP {

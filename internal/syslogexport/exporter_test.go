@@ -24,6 +24,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/spool"
 )
 
 func TestMain(m *testing.M) {
@@ -37,6 +38,12 @@ func timeout() <-chan time.Time { return time.After(30 * time.Second) }
 
 func start(t *testing.T, cfg config.Syslog) *Exporter {
 	t.Helper()
+	return startIn(t, cfg, t.TempDir())
+}
+
+// startIn starts an exporter whose spool is in dir.
+func startIn(t *testing.T, cfg config.Syslog, dir string) *Exporter {
+	t.Helper()
 	cfg.Enabled = true
 	if cfg.Format == "" {
 		cfg.Format = config.SyslogRFC5424
@@ -44,7 +51,13 @@ func start(t *testing.T, cfg config.Syslog) *Exporter {
 	if cfg.QueueLimit == 0 {
 		cfg.QueueLimit = 1000
 	}
-	e, err := New(cfg, slog.New(slog.DiscardHandler))
+	if cfg.SpoolBytes == 0 {
+		cfg.SpoolBytes = 1 << 20
+	}
+	if cfg.DrainTimeout.Duration == 0 {
+		cfg.DrainTimeout.Duration = 5 * time.Second
+	}
+	e, err := New(cfg, dir, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	t.Cleanup(e.Close)
 	return e
@@ -89,41 +102,105 @@ func ids(from, to uint64) []uint64 {
 	return out
 }
 
+// offerPaced offers records from to to, a few at a time, each few once
+// the exporter took those before off the memory queue (sent, or moved
+// to disk): the queue, smaller than all of them, drops none.
+func offerPaced(t *testing.T, e *Exporter, from, to uint64) {
+	t.Helper()
+	for i := from; i <= to; i++ {
+		e.Offer(rec(i))
+		if i%5 == 0 || i == to {
+			until(t, "the queue sent or spilled", func() bool { return e.Status().Queued == 0 })
+		}
+	}
+}
+
+// waiting is how many records wait, in memory and on disk.
+func waiting(s Status) int { return s.Queued + s.Spool.Records }
+
 // A receiver that goes down and comes back gets the records made while
-// it was away, in order, after those it had, and none twice.
+// it was away, in order, after those it had, and none twice: many more
+// than the memory queue holds, which waited on disk.
 func TestTCPReceiverRestarts(t *testing.T) {
 	r := startReceiver(t, "tcp", "", nil)
-	e := start(t, config.Syslog{Address: r.addr, Transport: config.SyslogTCP})
-	for i := uint64(1); i <= 100; i++ {
-		e.Offer(rec(i))
-	}
+	e := start(t, config.Syslog{Address: r.addr, Transport: config.SyslogTCP, QueueLimit: 20})
+	offerPaced(t, e, 1, 100)
 	expect(t, r, ids(1, 100)...)
 	until(t, "sent", func() bool { return e.Status().Sent == 100 })
 
 	r.stop()
 	until(t, "the exporter to see the receiver gone", func() bool { return !e.Status().Connected })
-	for i := uint64(101); i <= 150; i++ {
-		e.Offer(rec(i))
-	}
+	offerPaced(t, e, 101, 2000)
 	until(t, "a failed reconnect", func() bool { return e.Status().LastError != "" })
 	assert.Contains(t, e.Status().LastError, "connect to syslog receiver "+r.addr)
-	assert.Positive(t, e.Status().Queued)
+	until(t, "the records on disk", func() bool { return e.Status().Spool.Records > 0 })
+	assert.Equal(t, 1900, waiting(e.Status()))
 
 	r2 := startReceiver(t, "tcp", r.addr, nil)
-	e.Offer(rec(151))
-	expect(t, r2, ids(101, 151)...)
-	until(t, "all sent", func() bool { s := e.Status(); return s.Sent == 151 && s.Queued == 0 })
+	e.Offer(rec(2001))
+	expect(t, r2, ids(101, 2001)...)
+	until(t, "all sent", func() bool { s := e.Status(); return s.Sent == 2001 && waiting(s) == 0 })
 	st := e.Status()
 	assert.True(t, st.Connected)
 	assert.Zero(t, st.Dropped)
+	assert.Zero(t, st.Spool.Dropped)
+	e.Offer(rec(2002))
+	expect(t, r2, 2002) // and nothing twice before it
 }
 
-// A full queue drops the oldest and counts them; the rest arrive in order.
+// Records that wait for a receiver that is away when flowd stops are on
+// disk, and the next start sends them, in order, before newer ones.
+func TestStopWhileAwayNextStartSends(t *testing.T) {
+	r := startReceiver(t, "tcp", "", nil)
+	addr := r.addr
+	r.stop()
+	dir := t.TempDir()
+	cfg := config.Syslog{Address: addr, Transport: config.SyslogTCP, QueueLimit: 1000}
+	e := startIn(t, cfg, dir)
+	for i := uint64(1); i <= 300; i++ {
+		e.Offer(rec(i))
+	}
+	e.Close()
+
+	r2 := startReceiver(t, "tcp", addr, nil)
+	e2 := startIn(t, cfg, dir)
+	until(t, "the spool read back", func() bool { return waiting(e2.Status()) > 0 || e2.Status().Sent > 0 })
+	e2.Offer(rec(301))
+	expect(t, r2, ids(1, 301)...)
+	until(t, "all sent", func() bool { s := e2.Status(); return s.Sent == 301 && waiting(s) == 0 })
+	e2.Offer(rec(302))
+	expect(t, r2, 302)
+}
+
+// A spool past its byte limit drops its oldest records, counted; what is
+// left arrives in order.
+func TestSpoolDropsOldestPastItsLimit(t *testing.T) {
+	r := startReceiver(t, "tcp", "", nil)
+	addr := r.addr
+	r.stop()
+	e := start(t, config.Syslog{Address: addr, Transport: config.SyslogTCP, QueueLimit: 10, SpoolBytes: 64 << 10})
+	const n = 2000 // some 150 bytes each on disk: several times the limit
+	offerPaced(t, e, 1, n)
+	until(t, "all on disk", func() bool { s := e.Status(); return s.Queued == 0 && s.Spool.Dropped > 0 })
+	st := e.Status()
+	assert.Zero(t, st.Dropped)
+	assert.Equal(t, n, st.Spool.Records+int(st.Spool.Dropped), "each record waits or is counted dropped")
+	assert.LessOrEqual(t, st.Spool.Bytes, st.Spool.Limit)
+	first := uint64(st.Spool.Dropped) + 1
+	r2 := startReceiver(t, "tcp", addr, nil)
+	expect(t, r2, ids(first, n)...)
+}
+
+// Without a spool (its directory cannot be made), a full queue drops
+// the oldest and counts them; the rest arrive in order.
 func TestQueueDropsOldest(t *testing.T) {
 	r := startReceiver(t, "tcp", "", nil)
 	addr := r.addr
 	r.stop()
-	e := start(t, config.Syslog{Address: addr, Transport: config.SyslogTCP, QueueLimit: 5})
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o600))
+	e := startIn(t, config.Syslog{Address: addr, Transport: config.SyslogTCP, QueueLimit: 5}, filepath.Join(file, "spool"))
+	until(t, "the spool refused", func() bool { return e.Status().SpoolError != "" })
 	for i := uint64(1); i <= 8; i++ {
 		e.Offer(rec(i))
 	}
@@ -201,10 +278,10 @@ func TestTLS(t *testing.T) {
 	e2.Offer(rec(1))
 	until(t, "a refused handshake", func() bool { return e2.Status().LastError != "" })
 	assert.Contains(t, e2.Status().LastError, "certificate")
-	assert.Equal(t, 1, e2.Status().Queued)
+	assert.Equal(t, 1, waiting(e2.Status()))
 	assert.Empty(t, r3.got)
 
-	_, err = New(config.Syslog{Enabled: true, Address: r.addr, Transport: config.SyslogTLS, CAFile: filepath.Join(dir, "none.pem")}, slog.New(slog.DiscardHandler))
+	_, err = New(config.Syslog{Enabled: true, Address: r.addr, Transport: config.SyslogTLS, CAFile: filepath.Join(dir, "none.pem")}, t.TempDir(), slog.New(slog.DiscardHandler))
 	assert.ErrorContains(t, err, "export.syslog.ca_file")
 }
 
@@ -219,7 +296,7 @@ func TestConfigure(t *testing.T) {
 	off := config.Syslog{Transport: config.SyslogTCP, Format: config.SyslogRFC5424}
 	require.NoError(t, e.Configure(off))
 	e.Offer(rec(2))
-	assert.Equal(t, Status{Enabled: false, Transport: "tcp", Format: "rfc5424", Sent: 1}, e.Status())
+	assert.Equal(t, Status{Enabled: false, Transport: "tcp", Format: "rfc5424", Sent: 1, Spool: spool.Stats{Limit: 1 << 20}}, e.Status())
 
 	// Another receiver: records go there.
 	r2 := startReceiver(t, "tcp", "", nil)
@@ -280,7 +357,8 @@ func BenchmarkExportTCP(b *testing.B) {
 		}
 	}()
 	e, err := New(config.Syslog{Enabled: true, Address: l.Addr().String(), Transport: config.SyslogTCP,
-		Format: config.SyslogRFC5424, QueueLimit: 1 << 30}, slog.New(slog.DiscardHandler))
+		Format: config.SyslogRFC5424, QueueLimit: 1 << 30, SpoolBytes: 1 << 30, DrainTimeout: config.Duration{Duration: time.Second}},
+		b.TempDir(), slog.New(slog.DiscardHandler))
 	require.NoError(b, err)
 	b.Cleanup(e.Close)
 	r := sample()

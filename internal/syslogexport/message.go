@@ -146,6 +146,7 @@ func params(r *activity.Record) []param {
 		{"server", r.Server},
 		{"tool", r.Tool},
 		{"method", r.Method},
+		{"request_id", r.RequestID},
 		{"session", r.Session},
 		{"reason", r.Reason},
 	}

@@ -28,7 +28,7 @@ import (
 // answered with an error; anything else denied is dropped: nobody waits
 // for an answer to it.
 func (u *Stream) message(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte, received time.Time) (shimproto.Verdict, func()) {
-	c := &call{method: methodOf(e), start: received}
+	c := &call{method: methodOf(e), requestID: jsonrpc.IDText(e.ID), start: received}
 	if e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply {
 		c.method = u.answering(e.ID)
 	}
@@ -107,7 +107,7 @@ func (u *Stream) answering(id []byte) string {
 // would take them, and cannot be redacted in place: flagged or worse, it
 // is dropped.
 func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) (shimproto.Verdict, func()) {
-	c := &call{method: methodOf(e), kind: activity.TypeMessage, start: time.Now()}
+	c := &call{method: methodOf(e), requestID: jsonrpc.IDText(e.ID), kind: activity.TypeMessage, start: time.Now()}
 	content, whole := e.Params, raw
 	switch {
 	case e.Kind == jsonrpc.Request || e.Kind == jsonrpc.Notification:

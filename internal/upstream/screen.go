@@ -36,7 +36,7 @@ func (u *Stream) oversize(j *judge.Judge, v shimproto.Verdict, m shimproto.Messa
 	if c == nil {
 		// As in fromServer: what answers no request flowd saw counts as
 		// a result of this server.
-		c = &call{start: time.Now()}
+		c = &call{requestID: jsonrpc.IDText(id), start: time.Now()}
 	}
 	switch c.method {
 	case "tools/list":

@@ -63,7 +63,11 @@ type Stream struct {
 
 // call is a client request the upstream has not answered yet.
 type call struct {
-	method    string
+	method string
+	// requestID is the JSON-RPC id as records keep it (jsonrpc.IDText):
+	// a copy, as a slice of the message would keep all of it alive while
+	// the call waits for its answer.
+	requestID string
 	tool      string
 	kind      string // its activity record type, when not activity.TypeToolCall
 	argsBytes int
@@ -171,7 +175,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 			// nor judged as the answer to the right one: the client is
 			// told, rather than left waiting.
 			reason := fmt.Sprintf("request id %s is already in use by a request still waiting for its answer; ids must be unique", e.ID)
-			u.refused(j, shimproto.ClientToServer, e.Method, reason)
+			u.refused(j, shimproto.ClientToServer, e.Method, e.ID, reason)
 			v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
 			return v, nil
 		}
@@ -187,7 +191,7 @@ func (u *Stream) fromClient(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 	if e.Method != "tools/call" {
 		return u.message(j, v, e, raw, received)
 	}
-	c := &call{method: e.Method, start: received}
+	c := &call{method: e.Method, requestID: jsonrpc.IDText(e.ID), start: received}
 	epoch := u.grants.current()
 	later := u.checkCall(j, c, e, raw, forwarded)
 	switch {
@@ -287,7 +291,7 @@ func (u *Stream) batch(j *judge.Judge, v shimproto.Verdict, raw []byte, received
 		if reason != "" {
 			continue
 		}
-		c := &call{method: e.Method, start: received}
+		c := &call{method: e.Method, requestID: jsonrpc.IDText(e.ID), start: received}
 		var later func()
 		switch {
 		case err == nil && e.Method == "tools/call":
@@ -344,7 +348,7 @@ func (u *Stream) fromServer(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envel
 		// An answer to no request flowd saw, such as one sent while
 		// flowd was away, must not get past the injection scan: it is
 		// screened as a result of this server, of no known method.
-		c = &call{start: time.Now()}
+		c = &call{requestID: jsonrpc.IDText(e.ID), start: time.Now()}
 	}
 	switch c.method {
 	case "initialize", "server/discover":
@@ -465,7 +469,11 @@ var ambiguousCall = policy.Decision{Action: policy.Deny, Rule: "ambiguous_messag
 // the id is not itself in doubt; anything else is dropped.
 func (u *Stream) ambiguous(j *judge.Judge, v shimproto.Verdict, dir shimproto.Direction, e jsonrpc.Envelope) shimproto.Verdict {
 	reason := fmt.Sprintf("ambiguous message: member %q is given twice or in another case, so its peer may read it differently from flowd", e.Ambiguous)
-	u.refused(j, dir, e.Method, reason)
+	id := e.ID
+	if e.Ambiguous == "id" {
+		id = nil // which of them is the id is in doubt
+	}
+	u.refused(j, dir, e.Method, id, reason)
 	v.Action = shimproto.Drop
 	if e.Ambiguous == "id" || e.ID == nil {
 		return v
@@ -486,7 +494,7 @@ func (u *Stream) ambiguous(j *judge.Judge, v shimproto.Verdict, dir shimproto.Di
 func (u *Stream) unread(j *judge.Judge, v shimproto.Verdict, m shimproto.Message) shimproto.Verdict {
 	reason := fmt.Sprintf("message of %d bytes is too large for flowd to check (over %d × shim.max_inspect_bytes); raise the limit to allow it",
 		m.Size, shimproto.RequestFactor)
-	u.refused(j, m.Dir, "", reason)
+	u.refused(j, m.Dir, "", nil, reason)
 	v.Action = shimproto.Drop
 	if id, ok := jsonrpc.TruncatedID(m.Data, m.Tail); ok {
 		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(id, jsonrpc.BlockPrefix+reason)
@@ -545,15 +553,15 @@ func (u *Stream) unclaimed(j *judge.Judge, e jsonrpc.Envelope) bool {
 // client will read it with an error in its place, under the same id.
 func (u *Stream) refuse(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Envelope, why string) shimproto.Verdict {
 	reason := "response refused: " + why
-	u.refused(j, shimproto.ServerToClient, "", reason)
+	u.refused(j, shimproto.ServerToClient, "", e.ID, reason)
 	v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+reason)
 	return v
 }
 
 // refused logs and records a message flowd refused for reason.
-func (u *Stream) refused(j *judge.Judge, dir shimproto.Direction, method, reason string) {
+func (u *Stream) refused(j *judge.Judge, dir shimproto.Direction, method string, id []byte, reason string) {
 	j.Log.Warn("message refused", "server", u.Name(), "direction", dir.String(), "reason", reason)
-	j.Record(activity.Record{Type: "message", Session: u.session, Server: u.Name(), Method: method,
+	j.Record(activity.Record{Type: "message", Session: u.session, Server: u.Name(), Method: method, RequestID: jsonrpc.IDText(id),
 		Verdict: "block", Decision: string(policy.Deny), Reason: reason, RiskLevel: flow.RiskHigh})
 }
 
@@ -734,6 +742,7 @@ func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultByte
 		Server:      u.Name(),
 		Tool:        c.name(),
 		Method:      c.method,
+		RequestID:   c.requestID,
 		ArgsBytes:   c.argsBytes,
 		ResultBytes: resultBytes,
 		Verdict:     verdict,
