@@ -15,6 +15,7 @@
 package urlexfil
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/entropy"
@@ -44,18 +45,19 @@ const (
 // Find returns the first URL in text that smuggles data in its escapes or
 // path.
 func Find(text []byte) (Finding, bool) {
-	s := string(text)
+	// Read in place: only the URLs are copied, not the text (a call of
+	// megabytes), so the check stays within its memory bound.
 	for n, i := 0, 0; n < maxURLs; n++ {
-		k := indexScheme(s[i:])
+		k := indexScheme(text[i:])
 		if k < 0 {
 			return Finding{}, false
 		}
 		start := i + k
 		end := start
-		for end < len(s) && end-start < maxURL && urlByte(s[end]) {
+		for end < len(text) && end-start < maxURL && urlByte(text[end]) {
 			end++
 		}
-		u := s[start:end]
+		u := string(text[start:end])
 		if why, escaped := judge(u); why != "" {
 			return Finding{URL: u, Why: why, Escaped: escaped}, true
 		}
@@ -65,13 +67,13 @@ func Find(text []byte) (Finding, bool) {
 }
 
 // indexScheme finds the next http:// or https:// in s, in any case.
-func indexScheme(s string) int {
+func indexScheme(s []byte) int {
 	for i := 0; i+7 <= len(s); i++ {
 		if s[i] != 'h' && s[i] != 'H' {
 			continue
 		}
 		rest := s[i:]
-		if len(rest) >= 7 && strings.EqualFold(rest[:7], "http://") || len(rest) >= 8 && strings.EqualFold(rest[:8], "https://") {
+		if len(rest) >= 7 && bytes.EqualFold(rest[:7], []byte("http://")) || len(rest) >= 8 && bytes.EqualFold(rest[:8], []byte("https://")) {
 			return i
 		}
 	}
