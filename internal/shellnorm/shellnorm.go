@@ -946,6 +946,19 @@ func assignment(w *word) (string, string, bool) {
 }
 
 // judgeName notes the tricks in a word that names a command.
+// bareNameInside reports whether w substitutes a command with no
+// arguments (`rm`): run, it prints nothing a shell could use as a name;
+// written, it reads as the name it holds, hidden from a reader that
+// looks for names. $(which python) is not one.
+func (r *reader) bareNameInside(w *word) bool {
+	for _, i := range w.subs {
+		if i < len(r.p.line.Commands) && len(r.p.line.Commands[i].Words) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *reader) judgeName(w *word) {
 	p := r.p
 	switch {
@@ -957,7 +970,7 @@ func (r *reader) judgeName(w *word) {
 	if w.ansiC {
 		p.trick(ANSIC, w.raw)
 	}
-	if w.subst && (w.textSubst || len(w.parts) > 1) {
+	if w.subst && (w.textSubst || len(w.parts) > 1 || r.bareNameInside(w)) {
 		p.trick(Substituted, w.raw)
 	}
 	if w.varSet {
