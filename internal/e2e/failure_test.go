@@ -37,6 +37,25 @@ func handshake(t *testing.T, p *proc) {
 }
 
 // flowdProcs lists the pids of flowd processes serving socket.
+// stopFlowds stops the flowds serving socket that no test started (one
+// a shim or hook started on demand) and waits until they are gone: the
+// test's temporary data dir is removed after, and a flowd still writing
+// there at its stop makes that fail.
+func stopFlowds(t *testing.T, socket string) {
+	for _, pid := range flowdProcs(t, socket) {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	// Not our children: all there is to watch is whether they still are.
+	deadline := time.Now().Add(hangBound)
+	for len(flowdProcs(t, socket)) > 0 {
+		if time.Now().After(deadline) {
+			t.Errorf("flowd on %s still runs %v after SIGTERM", socket, hangBound)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func flowdProcs(t *testing.T, socket string) []int {
 	t.Helper()
 	ents, err := os.ReadDir("/proc")
@@ -89,11 +108,7 @@ func TestTenShimsStartOneFlowd(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "flowd.toml")
 	require.NoError(t, os.WriteFile(cfg, nil, 0o600)) // the defaults, whatever the user's own config says
 	env := []string{"FLOWD_SOCKET=" + socket, "FLOWD_DATA_DIR=" + t.TempDir(), "FLOWD_CONFIG=" + cfg}
-	t.Cleanup(func() {
-		for _, pid := range flowdProcs(t, socket) {
-			syscall.Kill(pid, syscall.SIGTERM)
-		}
-	})
+	t.Cleanup(func() { stopFlowds(t, socket) })
 	const n = 10
 	procs := make([]*proc, n)
 	start := make(chan struct{})
@@ -228,11 +243,7 @@ func TestHookStartsKilledFlowdAgain(t *testing.T) {
 	t.Parallel()
 	place := newFlowdPlace(t, baseConfig)
 	socket := place.socket
-	t.Cleanup(func() {
-		for _, pid := range flowdProcs(t, socket) {
-			syscall.Kill(pid, syscall.SIGTERM)
-		}
-	})
+	t.Cleanup(func() { stopFlowds(t, socket) })
 	first := place.run(t, nil)
 	require.NoError(t, first.Process.Kill())
 	first.Wait()
