@@ -71,6 +71,13 @@ func (m *responsesAPI) exfil(mcp bool) {
 	m.turns = append(m.turns, codexText("done"))
 }
 
+// script makes the session the model's turns, then "done".
+func (m *responsesAPI) script(turns ...map[string]any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.turns = append(turns, codexText("done"))
+}
+
 func codexCall(cmd string) map[string]any {
 	args, _ := json.Marshal(map[string]string{"cmd": cmd})
 	return map[string]any{"type": "function_call", "name": "exec_command", "arguments": string(args), "status": "completed"}
@@ -158,6 +165,7 @@ type codexRun struct {
 type codexOut struct {
 	out    string // Codex's stdout and stderr
 	memory string // the memory server's file
+	proj   string // the project Codex ran in
 }
 
 // runCodex runs `codex exec` in a project holding .env.local, with
@@ -169,7 +177,7 @@ func runCodex(t *testing.T, r codexRun) codexOut {
 	tmp, home, proj := agentDirs(t, []byte(agentEnv))
 	codexHome := filepath.Join(tmp, "codex-home")
 	require.NoError(t, os.Mkdir(codexHome, 0o700))
-	o := codexOut{memory: filepath.Join(tmp, "memory.jsonl")}
+	o := codexOut{memory: filepath.Join(tmp, "memory.jsonl"), proj: proj}
 	config := fmt.Sprintf("model = \"gpt-5.1-codex\"\nmodel_provider = \"mock\"\n[model_providers.mock]\nname = \"mock\"\n"+
 		"base_url = %q\nwire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\nrequest_max_retries = 0\nstream_max_retries = 0\n", r.api.URL+"/v1")
 	if r.mcp {
@@ -247,6 +255,29 @@ func TestCodexReadKeyThenExfilDenied(t *testing.T) {
 	}
 	assert.False(t, slices.ContainsFunc(f.activity(t, "tool_call"), func(r record) bool { return r.Tool == "create_entities" }),
 		"the denied call never reached the shim")
+}
+
+// A benign session: notes written, read, and copied into a summary, all
+// within the project: internal flows, allowed, and the file is written.
+func TestCodexReadmeThenWriteAllowed(t *testing.T) {
+	f := startFlowd(t, "")
+	api := startResponsesAPI(t)
+	const notes = "The Q3 launch moves to October 14 because the payments audit needs two more weeks."
+	api.script(codexCall("printf '%s\\n' '"+notes+"' > README.md"), codexCall("cat README.md"), codexCall("cp README.md SUMMARY.md"))
+	o := runCodex(t, codexRun{socket: f.socket, api: api, trustHooks: true})
+	got, err := os.ReadFile(filepath.Join(o.proj, "SUMMARY.md"))
+	require.NoError(t, err, "the copy ran: %s", o.out)
+	assert.Equal(t, notes+"\n", string(got))
+	outputs := api.toolOutputs(t)
+	assert.Contains(t, outputs["call_1"], notes, "the read ran")
+	for call, out := range outputs {
+		assert.NotContains(t, out, "blocked", call)
+	}
+	recs := f.activity(t, "hook_evaluation")
+	assert.Len(t, recs, 6, "PreToolUse and PostToolUse of each of the three commands")
+	for _, r := range recs {
+		assert.NotEqual(t, "deny", r.Verdict, "%s %s", r.Method, r.Tool)
+	}
 }
 
 // Codex 0.171 runs no hook from the user's files until the user trusts it,
