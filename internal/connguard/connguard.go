@@ -1,9 +1,11 @@
 // Package connguard bounds the connections a local server holds for
 // clients that have not shown what they are: fresh and idle keep-alive
-// HTTP connections, and upgraded shim connections before their hello.
-// Past the bound the longest-waiting of them is closed, never one in the
-// middle of a request and never an identified shim, so a flood of idle
-// connections cannot use up the descriptors a new shim needs.
+// HTTP connections, connections whose request has not arrived whole, and
+// upgraded shim connections before their hello. Past the bound the
+// longest-waiting of them is closed, never one whose request is being
+// served and never an identified shim, so a flood of idle connections, or
+// of requests whose body never ends, cannot use up the descriptors a new
+// shim needs nor keep the server from answering.
 package connguard
 
 import (
@@ -22,13 +24,13 @@ type Guard struct {
 	mu    sync.Mutex
 	conns map[net.Conn]*entry
 	// waiting holds the connections that may be evicted, longest waiting
-	// at the front: fresh, idle between requests, or upgraded and not yet
-	// identified.
+	// at the front: fresh, idle between requests, reading a request not
+	// yet Served, or upgraded and not yet identified.
 	waiting *list.List
 }
 
 type entry struct {
-	at *list.Element // in waiting; nil while a request is being served
+	at *list.Element // in waiting; nil while a request that arrived whole is being served
 }
 
 // New bounds the unidentified connections to max; onEvict, if not nil,
@@ -42,8 +44,9 @@ func (g *Guard) ConnState(c net.Conn, s http.ConnState) {
 	g.mu.Lock()
 	var evict []net.Conn
 	switch s {
-	case http.StateNew, http.StateIdle, http.StateHijacked:
-		// A hijacked connection is a shim until it says hello.
+	case http.StateNew, http.StateIdle, http.StateHijacked, http.StateActive:
+		// A hijacked connection is a shim until it says hello; an active
+		// one is reading a request until the server says it was Served.
 		e := g.conns[c]
 		if e == nil {
 			e = &entry{}
@@ -53,16 +56,27 @@ func (g *Guard) ConnState(c net.Conn, s http.ConnState) {
 			e.at = g.waiting.PushBack(c)
 		}
 		evict = g.trim()
-	case http.StateActive:
-		if e := g.conns[c]; e != nil && e.at != nil {
-			g.waiting.Remove(e.at)
-			e.at = nil
-		}
 	case http.StateClosed:
 		g.forget(c)
 	}
 	g.mu.Unlock()
 	g.close(evict)
+}
+
+// Served takes c out of the connections that may be closed while its
+// request is served: the request, body included, has arrived whole. A
+// request whose body never ends stays closable. It may be called on a
+// connection the guard does not hold, or on a nil Guard.
+func (g *Guard) Served(c net.Conn) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	if e := g.conns[c]; e != nil && e.at != nil {
+		g.waiting.Remove(e.at)
+		e.at = nil
+	}
+	g.mu.Unlock()
 }
 
 // Identified takes c out of the bound: an upgraded connection whose shim

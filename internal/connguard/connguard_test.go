@@ -23,10 +23,12 @@ func TestGuardClosesTheLongestWaiting(t *testing.T) {
 	a, b, c, d, e := &conn{name: "a"}, &conn{name: "b"}, &conn{name: "c"}, &conn{name: "d"}, &conn{name: "e"}
 
 	g.ConnState(a, http.StateNew)
-	g.ConnState(a, http.StateActive) // being served: never closed
+	g.ConnState(a, http.StateActive)
+	g.Served(a) // its request arrived whole and is being served: never closed
 	g.ConnState(b, http.StateNew)
 	g.ConnState(c, http.StateNew)
 	g.ConnState(c, http.StateActive)
+	g.Served(c)
 	g.ConnState(c, http.StateHijacked) // a shim before its hello
 	assert.Equal(t, 3, g.Len())
 	assert.Empty(t, evicted)
@@ -48,4 +50,24 @@ func TestGuardClosesTheLongestWaiting(t *testing.T) {
 
 	var none *Guard
 	none.Identified(a) // a connection served without a guard
+}
+
+// A request whose body never ends is not being served yet: its connection
+// can be closed to keep the bound, oldest first, so a flood of them
+// cannot keep the server from answering.
+func TestGuardClosesRequestsThatNeverArrive(t *testing.T) {
+	var evicted []string
+	g := New(2, func(c net.Conn) { evicted = append(evicted, c.(*conn).name) })
+	a, b, c := &conn{name: "a"}, &conn{name: "b"}, &conn{name: "c"}
+	g.ConnState(a, http.StateNew)
+	g.ConnState(a, http.StateActive) // headers read, body still coming
+	g.ConnState(b, http.StateNew)
+	g.ConnState(b, http.StateActive)
+	g.Served(b) // arrived whole
+	g.ConnState(c, http.StateNew)
+	assert.Equal(t, []string{"a"}, evicted)
+	assert.False(t, b.closed)
+	g.Served(a) // already gone: nothing happens
+	var none *Guard
+	none.Served(a)
 }

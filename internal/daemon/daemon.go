@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -178,7 +179,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	}
 	l.Logf = func(f string, a ...any) { d.log.Warn(fmt.Sprintf(f, a...)) }
 	d.conns = d.guard()
-	srv := &http.Server{Handler: d.handler(), ConnContext: withPeer, ConnState: d.conns.ConnState,
+	srv := &http.Server{Handler: d.served(d.handler()), ConnContext: withPeer, ConnState: d.conns.ConnState,
 		ReadHeaderTimeout: 5 * time.Second, IdleTimeout: apiIdleTimeout}
 	srv.RegisterOnShutdown(func() { close(d.stopping) }) // event streams never end on their own
 	stopUI := d.startUI()                                // before serving: the socket hands out its URL
@@ -287,16 +288,53 @@ func listen(o Options) (*localsock.Listener, error) {
 	return localsock.Listen(o.Socket)
 }
 
-// peerKey is the request context key of the connection's peer.
-type peerKey struct{}
+// peerKey is the request context key of the connection's peer, connKey
+// of the connection.
+type (
+	peerKey struct{}
+	connKey struct{}
+)
 
-// withPeer puts the connection's peer, as the listener admitted it, into
-// the context of each request on it.
+// withPeer puts the connection, and its peer as the listener admitted it,
+// into the context of each request on it.
 func withPeer(ctx context.Context, c net.Conn) context.Context {
+	ctx = context.WithValue(ctx, connKey{}, c)
 	if lc, ok := c.(*localsock.Conn); ok {
 		ctx = context.WithValue(ctx, peerKey{}, lc.Peer)
 	}
 	return ctx
+}
+
+// served tells the connection guard when a request has arrived whole: at
+// once for one without a body, at the end of its body otherwise. Until
+// then the guard may close the connection to keep its bound, so requests
+// whose body never ends cannot hold every connection flowd keeps.
+func (d *Daemon) served(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, _ := r.Context().Value(connKey{}).(net.Conn)
+		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+			d.conns.Served(c)
+		} else {
+			r.Body = &bodyEnd{ReadCloser: r.Body, end: func() { d.conns.Served(c) }}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// bodyEnd calls end once its body has been read to the end.
+type bodyEnd struct {
+	io.ReadCloser
+	end  func()
+	done bool
+}
+
+func (b *bodyEnd) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.end()
+	}
+	return n, err
 }
 
 // errNoPeer: a system flowd decides everything by who asks.
