@@ -87,7 +87,6 @@ const maxCovered = 32
 // coverage is which characters of a secret's canonical form have left.
 type coverage struct {
 	sent []uint64 // a bit per character
-	n    int      // bits set
 }
 
 // piecedTogether adds covers, what one call to a destination that is not
@@ -132,7 +131,7 @@ func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.Secre
 			out = append(out, fingerprint.SecretMatch{Secret: c.Secret, Label: c.Label, Encoding: EncPieces})
 			continue
 		}
-		cv.sent, cv.n = sent, n
+		cv.sent = sent
 	}
 	return out
 }
