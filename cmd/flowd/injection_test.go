@@ -95,7 +95,9 @@ func fetched(t *testing.T, socket, text string) {
 	body, err := json.Marshal(hookproto.Request{Agent: "claude-code", Event: "PostToolUse",
 		Session: sessionid.Hints{ClaudeCode: "s1"}, Payload: payload})
 	require.NoError(t, err)
-	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+	// The first scan waits for the injection engine's build: tens of
+	// seconds under -race on a busy machine. A hang still fails the test.
+	hc := &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{
 		DialContext: func(context.Context, string, string) (net.Conn, error) { return localsock.Dial(socket, 5*time.Second) }}}
 	resp, err := hc.Post("http://flowd"+hookproto.Path, "application/json", bytes.NewReader(body))
 	require.NoError(t, err)

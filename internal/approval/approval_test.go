@@ -12,7 +12,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	iterations = 1000 // the real count takes a fraction of a second per check
+	UseTestCost() // the real count takes a fraction of a second per check, many under -race
 	os.Exit(m.Run())
 }
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/approval"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
@@ -40,6 +41,7 @@ func TestMain(m *testing.M) {
 	if urls := os.Getenv(liveReadersEnv); urls != "" {
 		os.Exit(runLiveReaders(strings.Fields(urls), os.Stdin, os.Stdout))
 	}
+	approval.UseTestCost()
 	os.Exit(m.Run())
 }
 
