@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"net/http"
@@ -118,7 +119,11 @@ func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "an export has no limit: narrow it with since, until, after or before", http.StatusBadRequest)
 		return
 	}
-	write, done, err := activity.Exporter(w, q.Get("format"), q.Get("include_flows") == "true")
+	// Written through a large buffer: the response writer's own is 2 KiB,
+	// so a record or two per chunk and per write to the socket, and the
+	// syscalls, not the records, would set the pace.
+	buf := bufio.NewWriterSize(w, exportBuffer)
+	write, done, err := activity.Exporter(buf, q.Get("format"), q.Get("include_flows") == "true")
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -138,8 +143,14 @@ func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
 	if err := d.store.Export(f, write); err != nil {
 		d.log.Warn("activity export cut short", "err", err)
 	}
-	done()
+	if err := errors.Join(done(), buf.Flush()); err != nil {
+		d.log.Warn("activity export cut short", "err", err)
+	}
 }
+
+// exportBuffer is how much of an export is written to the socket at a
+// time.
+const exportBuffer = 64 << 10
 
 // serveGraph draws one session (sessiongraph): its sources, destinations
 // and the data that moved between them.
