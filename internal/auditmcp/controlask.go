@@ -2,11 +2,14 @@ package auditmcp
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/flowd-dev/flowd/internal/injection"
 )
 
 // A quote may speak to the agent reading it and ask that agent to act on
@@ -88,8 +91,9 @@ func sentences(s string) [][2]int {
 	return out
 }
 
-// words are a sentence's words, folded (NFKC, lower case, invisible
-// format characters dropped so that "rel\u200bease" reads "release"),
+// words are a sentence's words, folded (NFKC, lower case, look-alike
+// letters in a Latin word made Latin, invisible format characters
+// dropped so that "rel\u200bease" reads "release"),
 // and the punctuation that marks an address or a clause: , : ; ] >.
 // Hyphens join ("un-quarantine" is "unquarantine"), underscores split
 // (flowd_release_quarantine is three words), and a possessive's "'s"
@@ -97,12 +101,12 @@ func sentences(s string) [][2]int {
 func words(s string) []string {
 	s = norm.NFKC.String(s)
 	var out []string
-	var w strings.Builder
+	var w []rune
 	flush := func() {
-		if w.Len() > 0 {
-			x := strings.TrimSuffix(w.String(), "'s")
+		if len(w) > 0 {
+			x := strings.TrimSuffix(string(fold(w)), "'s")
 			out = append(out, strings.ReplaceAll(x, "'", ""))
-			w.Reset()
+			w = w[:0]
 		}
 	}
 	for i := 0; i < len(s); {
@@ -114,7 +118,7 @@ func words(s string) []string {
 			if r == '’' {
 				r = '\''
 			}
-			w.WriteRune(unicode.ToLower(r))
+			w = append(w, unicode.ToLower(r))
 		case strings.ContainsRune(",:;]>", r):
 			flush()
 			out = append(out, string(r))
@@ -124,6 +128,22 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// fold writes the Cyrillic and Greek letters of a word that also has
+// Latin ones as the Latin letters they look like ("rеlеase" with
+// Cyrillic е is "release"); a word in one script is left as it is.
+func fold(w []rune) []rune {
+	latin := slices.ContainsFunc(w, func(r rune) bool { return r < utf8.RuneSelf && unicode.IsLetter(r) })
+	if !latin {
+		return w
+	}
+	for i, r := range w {
+		if l, ok := injection.Lookalike(r); ok {
+			w[i] = l
+		}
+	}
+	return w
 }
 
 // readers name the agent reading the quote.
