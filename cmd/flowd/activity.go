@@ -100,11 +100,7 @@ func exportActivity(w io.Writer, socket, store string, f activity.Filter, format
 	}
 	defer s.Close()
 	out := bufio.NewWriter(w)
-	write, done, _ := activity.Exporter(out, format, flows)
-	if err := s.Export(f, write); err != nil {
-		return err
-	}
-	if err := done(); err != nil {
+	if err := s.ExportTo(out, f, format, flows); err != nil {
 		return err
 	}
 	return out.Flush()

@@ -1,7 +1,10 @@
 package activity
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,4 +70,115 @@ func Exporter(w io.Writer, format string, flows bool) (write func(Record) error,
 			}, nil
 	}
 	return nil, nil, fmt.Errorf("export format must be %s or %s, not %q", JSONL, CSV, format)
+}
+
+// ExportTo writes every committed record f selects to w in format, as
+// Exporter writes them, oldest first. A JSON line is the record's stored
+// JSON with its hash appended (chain.go), less its details unless flows,
+// so JSON lines are written from the stored bytes: a record is not
+// encoded again, nor decoded unless f needs its fields. (A record an
+// older flowd stored keeps the order of members it was written in.) w
+// gets one write per record: buffer it.
+func (s *Store) ExportTo(w io.Writer, f Filter, format string, flows bool) error {
+	if format != JSONL && format != "" {
+		write, done, err := Exporter(w, format, flows)
+		if err != nil {
+			return err
+		}
+		if err := s.Export(f, write); err != nil {
+			return err
+		}
+		return done()
+	}
+	var line []byte
+	return s.scan(f, false, func(v []byte, _ *Record) error {
+		line = appendLine(line[:0], v, flows)
+		_, err := w.Write(line)
+		return err
+	})
+}
+
+// appendLine appends the JSON line of the record stored as v, valid
+// JSON: as the decoded record encodes, v without its details unless
+// flows, with "hash" as its last member when the record is chained.
+func appendLine(dst, v []byte, flows bool) []byte {
+	chained := inChain(v)
+	body := v[:len(v)-1] // without the closing brace
+	if !flows {
+		// In a string a quote is escaped, so `,"details":` is a member,
+		// and the first is the record's: the members before it are
+		// strings and numbers.
+		if i := bytes.Index(body, []byte(`,"details":`)); i >= 0 {
+			end := valueEnd(body, i+len(`,"details":`))
+			dst = append(dst, body[:i]...)
+			body = body[end:]
+		}
+	}
+	dst = append(dst, body...)
+	if chained {
+		dst = append(dst, `,"hash":"`...)
+		sum := sha256.Sum256(v)
+		dst = hex.AppendEncode(dst, sum[:])
+		dst = append(dst, '"')
+	}
+	return append(dst, "}\n"...)
+}
+
+// valueEnd is where the JSON value that starts at i in valid JSON v
+// ends.
+func valueEnd(v []byte, i int) int {
+	depth := 0
+	for ; i < len(v); i++ {
+		switch v[i] {
+		case '"':
+			for i++; v[i] != '"'; i++ {
+				if v[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// inChain reports whether v, a stored record, is in the audit chain, as
+// decodeRecord tells by its chain_seq. seal writes chain_seq and
+// prev_hash as its last members (the chain's first record has no
+// prev_hash), and a record of before the chain ends with another: it
+// suffices to read the end. In a string a quote is escaped, so
+// `,"prev_hash":"` and `,"chain_seq":` there can only be members.
+func inChain(v []byte) bool {
+	if bytes.HasSuffix(v, []byte(`"}`)) {
+		i := len(v) - len(`"}`) - 2*sha256.Size
+		return i >= 0 && bytes.HasSuffix(v[:i], []byte(`,"prev_hash":"`)) && isHex(v[i:len(v)-len(`"}`)])
+	}
+	end := len(v) - len("}")
+	i := end
+	for i > 0 && v[i-1] >= '0' && v[i-1] <= '9' {
+		i--
+	}
+	return i < end && v[i] != '0' && bytes.HasSuffix(v[:i], []byte(`,"chain_seq":`))
+}
+
+func isHex(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

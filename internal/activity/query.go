@@ -2,6 +2,8 @@ package activity
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -93,12 +95,22 @@ func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
 // with no limit: the whole store streams through one read transaction,
 // which writers do not wait for. It stops at the first error each returns.
 func (s *Store) Export(f Filter, each func(Record) error) error {
+	return s.scan(f, true, func(_ []byte, r *Record) error { return each(*r) })
+}
+
+// scan calls each with the stored encoding of every committed record
+// matching f, oldest first, and the record decoded. With decode false a
+// record is decoded only when f needs its fields to match it (r is nil
+// otherwise), yet one that is not JSON is skipped all the same. v is
+// valid only during the call.
+func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error) error {
 	f, err := f.Check()
 	if err != nil {
 		return fmt.Errorf("export activity: %w", err)
 	}
 	var stop error
 	pre := f.prefilter()
+	decode = decode || !f.all()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		k, v := c.First()
@@ -112,13 +124,23 @@ func (s *Store) Export(f Filter, each func(Record) error) error {
 			if !pre.mayMatch(v) {
 				continue
 			}
+			if !decode {
+				if !json.Valid(v) {
+					s.skip(k, errors.New("not JSON"))
+					continue
+				}
+				if stop = each(v, nil); stop != nil {
+					return nil
+				}
+				continue
+			}
 			var r Record
 			if err := decodeRecord(v, &r); err != nil {
 				s.skip(k, err)
 				continue
 			}
 			if f.Matches(r) {
-				if stop = each(r); stop != nil {
+				if stop = each(v, &r); stop != nil {
 					return nil
 				}
 			}

@@ -30,7 +30,10 @@ func newFence(d *secrets.Detector, screen *injection.Scanner) fence {
 
 // quote fences s, labelled with where it came from. Inside the fence,
 // secrets are masked, what flowd's injection screening flags is redacted
-// (screened), and the rest is neutralised as every outlet neutralises
+// (screened), sentences that ask the reader to act on flowd are
+// redacted (controlAsks: the injection scanner looks for orders to the
+// agent running tools, these are orders to the auditor), and the rest
+// is neutralised as every outlet neutralises
 // attacker text (untrusted.Block: no control, invisible or bidi
 // character reaches the model or a terminal). The fence is a label a
 // model may disregard; the screening keeps the instructions flowd
@@ -41,10 +44,19 @@ func newFence(d *secrets.Detector, screen *injection.Scanner) fence {
 func (f fence) quote(source, s string) string {
 	s = untrusted.Raw(s)
 	s, n := masked(f.secrets, s)
-	s, note := screened(f.screen, s)
+	s, screenNote := screened(f.screen, s)
+	s, asks := redactControlAsks(s)
+	var notes []string
 	if n > 0 {
-		note = strings.TrimSuffix(fmt.Sprintf("%d secrets masked; %s", n, note), "; ")
+		notes = append(notes, fmt.Sprintf("%d secrets masked", n))
 	}
+	if screenNote != "" {
+		notes = append(notes, screenNote)
+	}
+	if asks > 0 {
+		notes = append(notes, fmt.Sprintf("%d requests to act on flowd redacted", asks))
+	}
+	note := strings.Join(notes, "; ")
 	var b strings.Builder
 	b.WriteString("<" + f.tag + ` source="` + strings.ReplaceAll(source, `"`, "'") + `"`)
 	if note != "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/secrets"
+	"github.com/flowd-dev/flowd/internal/sessiongraph"
 	"github.com/flowd-dev/flowd/internal/version"
 )
 
@@ -55,7 +56,8 @@ func New(c *flowdclient.Client, d *secrets.Detector) (*server.MCPServer, error) 
 		mcp.WithNumber("before", mcp.Description("records older than this activity ID: the next page")),
 	}, readOnly...)...), h.search)
 	s.AddTool(mcp.NewTool("flowd_investigate_session", append([]mcp.ToolOption{
-		mcp.WithDescription("One agent session: its data flows from sources to destinations and every decision flowd made in it."),
+		mcp.WithDescription("One agent session: its data flows from sources to destinations, with the evidence of each " +
+			"(the fingerprint of what matched, or a secret's type and encoding; never the data), and every decision flowd made in it."),
 		mcp.WithString("session", mcp.Required(), mcp.Description("session ID, as flowd_activity_search shows it")),
 	}, readOnly...)...), h.investigate)
 	s.AddTool(mcp.NewTool("flowd_view_quarantined", append([]mcp.ToolOption{
@@ -202,6 +204,7 @@ func (h handlers) investigate(ctx context.Context, req mcp.CallToolRequest) (*mc
 			fmt.Fprintf(&b, ", secrets %s", strings.Join(e.Secrets, ", "))
 		}
 		b.WriteString("\n")
+		writeEvidence(&b, e)
 	}
 	fmt.Fprintf(&b, "\nits last %d records, newest first:\n", len(decided))
 	for _, r := range decided {
@@ -290,6 +293,28 @@ func writeRecord(b *strings.Builder, fe fence, r activity.Record) {
 		fmt.Fprintf(b, " reason: %s", fe.quote("flowd's reason, which may quote tool text", r.Reason))
 	}
 	b.WriteString("\n")
+}
+
+// writeEvidence lists, under an edge, each piece of data flowd
+// recognised on it as flow evidence holds it: the fingerprint of what
+// matched (hash and length), a secret's type and how it was written, a
+// short value's kind. Never the data: the evidence has none to show.
+func writeEvidence(b *strings.Builder, e sessiongraph.Edge) {
+	for _, m := range e.Matches {
+		b.WriteString("    evidence: ")
+		switch {
+		case m.Kind == "secret":
+			fmt.Fprintf(b, "secret %s, written %s", orDash(m.Secret), orDash(m.Encoding))
+		case m.Kind == "value":
+			fmt.Fprintf(b, "short value (%s) of %d characters", orDash(m.Value), m.Length)
+		default:
+			fmt.Fprintf(b, "%s match, fingerprint %s of %d bytes", m.Kind, orDash(m.Hash), m.Length)
+		}
+		fmt.Fprintf(b, ", first in record #%d\n", m.Record)
+	}
+	if e.MoreMatches > 0 {
+		fmt.Fprintf(b, "    evidence: %d more pieces of data not listed\n", e.MoreMatches)
+	}
 }
 
 func orDash(s string) string {

@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -118,8 +120,8 @@ func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "an export has no limit: narrow it with since, until, after or before", http.StatusBadRequest)
 		return
 	}
-	write, done, err := activity.Exporter(w, q.Get("format"), q.Get("include_flows") == "true")
-	if err != nil {
+	format, flows := q.Get("format"), q.Get("include_flows") == "true"
+	if _, _, err := activity.Exporter(io.Discard, format, flows); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -134,12 +136,19 @@ func (d *Daemon) serveExport(w http.ResponseWriter, r *http.Request) {
 	}
 	// The status is sent with the first bytes: an error after them can
 	// only cut the stream short, which a reader sees as a last line that
-	// does not parse.
-	if err := d.store.Export(f, write); err != nil {
+	// does not parse. It is written through a large buffer: the response
+	// writer's own is 2 KiB,
+	// so a record or two per chunk and per write to the socket, and the
+	// syscalls, not the records, would set the pace.
+	buf := bufio.NewWriterSize(w, exportBuffer)
+	if err := errors.Join(d.store.ExportTo(buf, f, format, flows), buf.Flush()); err != nil {
 		d.log.Warn("activity export cut short", "err", err)
 	}
-	done()
 }
+
+// exportBuffer is how much of an export is written to the socket at a
+// time.
+const exportBuffer = 64 << 10
 
 // serveGraph draws one session (sessiongraph): its sources, destinations
 // and the data that moved between them.
