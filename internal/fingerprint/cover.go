@@ -41,7 +41,7 @@ type Cover struct {
 	Secret uint64 // the id the secret was added with
 	Label  string
 	Len    int   // the length of the secret's canonical form, as far as tracked
-	At     []int // where a run of coverGram characters of it starts, in canonical positions
+	At     []int // where a run of coverGram characters of it starts, in canonical positions, each once
 }
 
 type coverAt struct {
@@ -102,6 +102,11 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	}
 	bySlot := map[uint32]int{} // slot → index in out
 	var out []Cover
+	// By index in out, the positions in the secret noted already: text
+	// made of copies of a secret's neighbourhood hits the same few
+	// thousand positions at every offset, and the caller reads them as a
+	// set.
+	var noted [][]uint64
 	work, next := 0, spendEvery
 	for i := 0; i+coverGram <= len(canon); i++ {
 		if i >= next {
@@ -121,10 +126,13 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 				bySlot[at.slot] = k
 				s := x.secrets[at.slot]
 				out = append(out, Cover{Secret: s.id, Label: s.label, Len: c.lens[at.slot]})
+				noted = append(noted, make([]uint64, (c.lens[at.slot]+63)/64))
 			}
-			// Bounded: a text position adds at most coverPerGram starts.
-			out[k].At = append(out[k].At, int(at.pos))
 			work++
+			if w, bit := at.pos/64, uint64(1)<<(at.pos%64); noted[k][w]&bit == 0 {
+				noted[k][w] |= bit
+				out[k].At = append(out[k].At, int(at.pos))
+			}
 		}
 	}
 	return out, b.Spend(work)

@@ -153,9 +153,12 @@ type Index struct {
 	mu    sync.RWMutex
 	units table
 	grams table
-	ids   []uint64 // by slot
-	dead  []bool   // by slot: evicted, entries not yet purged
-	ext   []bool   // by slot: the origin came from an external source
+	// seen filters the lookups of windows in grams: it has the bit of
+	// every key put there.
+	seen keyFilter
+	ids  []uint64 // by slot
+	dead []bool   // by slot: evicted, entries not yet purged
+	ext  []bool   // by slot: the origin came from an external source
 	// live is each kind's slots (not external, external) in insertion
 	// order, oldest at head.
 	live   [2][]uint16
@@ -195,7 +198,7 @@ func (x *Index) Len() int {
 func (x *Index) Bytes() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.units.bytes() + x.grams.bytes() + 8*cap(x.ids) + cap(x.dead) + cap(x.ext) + 2*(cap(x.live[0])+cap(x.live[1])+cap(x.free))
+	return x.units.bytes() + x.grams.bytes() + x.seen.bytes() + 8*cap(x.ids) + cap(x.dead) + cap(x.ext) + 2*(cap(x.live[0])+cap(x.live[1])+cap(x.free))
 }
 
 // Salts keep the three kinds of unit hash apart in one table.
@@ -284,6 +287,7 @@ func (x *Index) Insert(id uint64, p *Prints, external bool) {
 		put(&x.units, key, slot)
 	}
 	x.makeRoom(&x.grams, len(p.grams))
+	x.seen.fit(&x.grams, len(p.grams))
 	for b := 0; b < len(p.grams); b += touchBatch {
 		batch := p.grams[b:min(b+touchBatch, len(p.grams))]
 		// As in Match: the home cells of a batch are loaded together,
@@ -291,6 +295,7 @@ func (x *Index) Insert(id uint64, p *Prints, external bool) {
 		x.sink += x.grams.touch(batch)
 		for _, key := range batch {
 			put(&x.grams, key, slot)
+			x.seen.add(key)
 		}
 	}
 }
@@ -402,12 +407,13 @@ const (
 // keys are computed keyChunk at a time and hits are folded into chains as
 // they are found, so neither grows with the arguments.
 type matcher struct {
-	ex   extractor
-	keys []uint64
-	sink uint64 // keeps touch loads from being optimised away
-	best []Match
-	at   map[uint16]int   // slot → index in best
-	open map[uint16]chain // slot → the stretch being followed in the current text
+	ex    extractor
+	keys  []uint64
+	maybe []int  // the indices in keys of the windows the filter lets through
+	sink  uint64 // keeps touch loads from being optimised away
+	best  []Match
+	at    map[uint16]int   // slot → index in best
+	open  map[uint16]chain // slot → the stretch being followed in the current text
 }
 
 // chain is a stretch of one origin shared with the text being matched:
@@ -503,16 +509,22 @@ func (x *Index) match(m *matcher, args []byte, b *budget.Budget) ([]Match, bool)
 			work = 0
 			m.keys = gramKeys(m.keys[:0], t[start:min(len(t), start+keyChunk+k-1)], k)
 			work += windowWork * len(m.keys)
-			for at := 0; at < len(m.keys); at += touchBatch {
-				batch := m.keys[at:min(at+touchBatch, len(m.keys))]
-				m.sink += x.grams.touch(batch)
-				for i, key := range batch {
-					if key == 0 {
-						continue
-					}
+			// Only the windows the filter lets through are looked up,
+			// in order, where they were.
+			m.maybe = m.maybe[:0]
+			for i, key := range m.keys {
+				if key != 0 && x.seen.mayHold(key) {
+					m.maybe = append(m.maybe, i)
+				}
+			}
+			for at := 0; at < len(m.maybe); at += touchBatch {
+				batch := m.maybe[at:min(at+touchBatch, len(m.maybe))]
+				m.sink += x.touchAt(m.keys, batch)
+				for _, i := range batch {
+					key := m.keys[i]
 					if s, ok := x.grams.get(key); ok && !x.dead[s] {
 						work += hitWork
-						m.hit(s, start+at+i, key, k, w, x.opts.MinLength)
+						m.hit(s, start+i, key, k, w, x.opts.MinLength)
 					}
 				}
 			}
@@ -539,6 +551,15 @@ func (x *Index) match(m *matcher, args []byte, b *budget.Budget) ([]Match, bool)
 		)
 	})
 	return out, true
+}
+
+// touchAt is grams.touch of the keys at the indices given.
+func (x *Index) touchAt(keys []uint64, at []int) uint64 {
+	var batch [touchBatch]uint64
+	for n, i := range at {
+		batch[n] = keys[i]
+	}
+	return x.grams.touch(batch[:len(at)])
 }
 
 func (x *Index) liveUnit(k uint64) (uint16, bool) {

@@ -795,6 +795,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()
 	var secretHits []fingerprint.SecretMatch
+	var canon [2][]byte // of args and extra, as far as canonicalLimit
 	if complete && sec != nil {
 		secretHits, complete = sec.Find(args, b)
 		if complete && len(extra) > 0 {
@@ -820,10 +821,13 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			hits, complete = sec.Find(j, b)
 			secretHits = append(secretHits, hits...)
 		}
-		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
+		for i, v := range append(append([][]byte{args, extra}, views...), joined...) {
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
 			c := fingerprint.Canonical(v[:min(len(v), canonicalLimit)])
+			if i < len(canon) {
+				canon[i] = c // Cover reads them again
+			}
 			if !complete || len(c) < minCanonical {
 				continue
 			}
@@ -837,8 +841,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	}
 	if complete && sec != nil && dest.Class != classify.Internal {
 		// A known secret sent a few characters per call, in any order.
-		c := fingerprint.Canonical(args[:min(len(args), canonicalLimit)])
-		c = append(c, fingerprint.Canonical(extra[:min(len(extra), canonicalLimit)])...)
+		c := append(canon[0], canon[1]...)
 		var covers []fingerprint.Cover
 		covers, complete = sec.Cover(c, b)
 		// A secret the call carries whole is judged for that: its runs

@@ -53,11 +53,8 @@ func Find(text string) []Run {
 	}
 	for rest := text; rest != ""; {
 		// The words one by one: a long text is not copied into a slice.
-		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
-		end := strings.IndexFunc(rest, unicode.IsSpace)
-		if end < 0 {
-			end = len(rest)
-		}
+		rest = rest[spaceEnd(rest):]
+		end := wordEnd(rest)
 		word := rest[:end]
 		rest = rest[end:]
 		if word == "" {
@@ -84,6 +81,47 @@ func Find(text string) []Run {
 	}
 	return out
 }
+
+// spaceEnd is where the white space (unicode.IsSpace) that starts s ends.
+func spaceEnd(s string) int {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return len(s)
+}
+
+// wordEnd is where the first white space of s starts, or len(s).
+func wordEnd(s string) int {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return len(s)
+}
+
+// asciiSpace is unicode.IsSpace of the ASCII bytes.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // Total is the payload a text carries: the sum of its runs.
 func Total(runs []Run) int {
@@ -292,7 +330,8 @@ func distinct(freq *[128]uint16) int {
 // base36 letters are judged together.
 func pronounceable(s string) bool {
 	run := 0
-	for _, r := range strings.ToLower(s) {
+	for _, r := range s {
+		r = lower(r)
 		switch {
 		case r >= '0' && r <= '9':
 		case strings.ContainsRune("aeiouy", r) || r < 'a' || r > 'z':
@@ -362,13 +401,15 @@ func isHex(r rune) bool {
 // words of two letters or more, with at most a short number in each.
 func identifier(s string) bool {
 	words, abbrevs := 0, 0
-	cur := []rune{}
+	// The word being read is s[start:end]: each rune is either a
+	// separator, which ends it, or the next of it.
+	start, end := 0, 0
 	flush := func() bool {
-		if len(cur) == 0 {
+		if end == start {
 			return true
 		}
-		w := string(cur)
-		cur = cur[:0]
+		w := s[start:end]
+		start = end
 		letters := strings.TrimRightFunc(w, unicode.IsDigit)
 		if inner := strings.IndexFunc(letters, unicode.IsDigit); inner >= 0 {
 			// One short number inside a word (Pool1d, utf8mb4), not
@@ -393,28 +434,59 @@ func identifier(s string) bool {
 		words++
 		return true
 	}
-	rs := []rune(s)
-	for i, r := range rs {
+	prev := rune(-1) // none
+	for i, r := range s {
+		size := utf8.RuneLen(r)
+		if r == utf8.RuneError {
+			_, size = utf8.DecodeRuneInString(s[i:])
+		}
 		switch {
 		case r == '_' || r == '-' || r == '.':
 			if !flush() {
 				return false
 			}
-		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			start = i + size
+		case unicode.IsUpper(r) && prev >= 0 && (unicode.IsLower(prev) || unicode.IsUpper(prev) && nextLower(s[i+size:])):
+			end = i
 			if !flush() {
 				return false
 			}
-			cur = append(cur, r)
 		case r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			cur = append(cur, r)
 		default:
 			return false
 		}
+		end, prev = i+size, r
 	}
 	return flush() && words > 0 && abbrevs <= words
 }
 
-func hasVowel(s string) bool { return strings.ContainsAny(strings.ToLower(s), "aeiouy") }
+// nextLower reports whether s starts with a lower-case letter.
+func nextLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && unicode.IsLower(r)
+}
+
+func hasVowel(s string) bool {
+	for _, r := range s {
+		switch lower(r) {
+		case 'a', 'e', 'i', 'o', 'u', 'y':
+			return true
+		}
+	}
+	return false
+}
+
+// lower is r as strings.ToLower writes it, without building the string:
+// the words of a long text are judged one by one.
+func lower(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
+}
 
 // readableBase64 reports base64 of readable text: a document or a
 // message, not bytes.
@@ -422,11 +494,18 @@ func readableBase64(s string) bool {
 	if len(s) < 16 {
 		return false
 	}
+	// Decoded on the stack where it fits: most tokens tried are short.
+	var small [192]byte
+	buf := small[:]
+	if n := base64.StdEncoding.DecodedLen(len(s)) + 3; n > len(small) {
+		buf = make([]byte, n)
+	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		b, err := enc.DecodeString(s)
-		if err != nil || len(b) == 0 {
+		n, err := enc.Decode(buf, []byte(s))
+		if err != nil || n == 0 {
 			continue
 		}
+		b := buf[:n]
 		letters, spaces := 0, 0
 		for _, c := range b {
 			switch {
@@ -453,6 +532,8 @@ func invisible(text string) (Run, bool) {
 	tags, other := 0, 0
 	for _, r := range text {
 		switch {
+		case r < utf8.RuneSelf:
+			// No format character is ASCII.
 		case r >= 0xE0020 && r <= 0xE007E:
 			b.WriteRune(r - 0xE0000)
 			tags++

@@ -27,14 +27,17 @@ func fold(text []byte) ([]byte, bool) {
 	n := norm.NFKC.Bytes(text)
 	out := make([]byte, 0, len(n))
 	for i := 0; i < len(n); {
+		if c := n[i]; c < utf8.RuneSelf {
+			out = append(out, c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(n[i:])
 		i += size
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, n[i-size])
 		case invisible(r):
-		case r < utf8.RuneSelf:
-			out = append(out, byte(r))
 		default:
 			if l, ok := lookalike[r]; ok {
 				out = append(out, l)

@@ -23,6 +23,7 @@ import (
 	"hash/maphash"
 	"io"
 	"iter"
+	"slices"
 	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -91,6 +92,11 @@ func (w *walker) keep(v []byte) bool {
 		return false
 	}
 	w.left -= len(v) + 1
+	if len(w.out) == cap(w.out) {
+		// Doubled, not by append's quarter past a few hundred: text of
+		// many short runs has tens of thousands of views.
+		w.out = slices.Grow(w.out, len(w.out)+1)
+	}
 	w.out = append(w.out, v)
 	return true
 }
@@ -169,20 +175,19 @@ func bundle(views [][]byte) [][]byte {
 // decoded and expanded in turn, a layer deeper.
 func (w *walker) expand(text []byte, depth int) {
 	cur, undone := text, false
-	var made [][]byte // each undoing's last output
+	// Each undoing's last output; on the stack: a text of thousands of
+	// short encoded runs expands each of them.
+	var made [len(wholeUndoings)][]byte
 	for round := depth; round <= maxDepth; round++ {
 		next, changed := cur, false
-		for i, undo := range wholeUndoings {
-			if len(made) > i && undo.settled && sameSlice(made[i], next) {
+		for i, undo := range &wholeUndoings {
+			if undo.settled && sameSlice(made[i], next) {
 				// Its own output, untouched since: undoing it again
 				// changes nothing, and folding (NFKC) costs 50 ns a byte
 				// of combining marks.
 				continue
 			}
 			u, ok := undo.undo(next)
-			if made == nil {
-				made = make([][]byte, len(wholeUndoings))
-			}
 			if ok && !bytes.Equal(u, next) {
 				next, changed, made[i] = u, true, u
 			}
@@ -252,7 +257,7 @@ func (w *walker) expand(text []byte, depth int) {
 // wholeUndoings are the undoings that read the whole text. settled: one
 // whose output it leaves as it is (fold); the escapes are undone again,
 // since text may be escaped twice.
-var wholeUndoings = []struct {
+var wholeUndoings = [...]struct {
 	undo    func([]byte) ([]byte, bool)
 	settled bool
 }{
