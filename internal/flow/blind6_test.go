@@ -382,4 +382,3 @@ func morse(s string) string {
 	}
 	return strings.Join(out, " ")
 }
-
