@@ -132,8 +132,8 @@ func TestBlindKeyish(t *testing.T) {
 const (
 	blindKeyishFloor     = 126
 	blindBenignCeiling   = 1
-	blindTransformFloorU = 89
-	blindTransformFloorK = 111
+	blindTransformFloorU = 156
+	blindTransformFloorK = 169
 )
 
 // blindTransforms are the transformations of the blind set.

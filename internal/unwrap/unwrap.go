@@ -204,6 +204,11 @@ func (w *walker) expand(text []byte, depth int) {
 			}
 		}
 	}
+	for _, b := range radixViews(found[:0], text) {
+		for _, v := range inflate(nil, b) {
+			w.add(v, depth)
+		}
+	}
 	if depth == 1 {
 		// A value split across a message's fields, put together again,
 		// and decoded further (a base64 run split in two).
@@ -272,6 +277,12 @@ var wholeUndoings = []struct {
 	{undo: unspell},
 	{undo: joinSeparated},
 	{undo: joinWrapped},
+	{undo: func(t []byte) ([]byte, bool) {
+		if bytes.IndexAny(t, "\"'`") < 0 {
+			return nil, false
+		}
+		return joinConcatenated(t)
+	}},
 }
 
 // sameSlice reports whether a and b are the same bytes in memory.
@@ -288,12 +299,20 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 		*scratch = make([]byte, len(run))
 	}
 	buf := (*scratch)[:len(run)]
+	if b, ok := decodeBits(run); ok {
+		return inflate(out, b)
+	}
+	if b, ok := decodeBase58(run); ok {
+		out = inflate(out, b)
+	}
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
 			return inflate(out, bytes.Clone(buf[:n]))
 		}
 	}
 	if b, ok := decodeBase32(buf, run); ok {
+		out = inflate(out, bytes.Clone(b))
+	} else if b, ok := decodeBase32Hex(buf, run); ok {
 		out = inflate(out, bytes.Clone(b))
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
