@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/ascii85"
 	"encoding/base32"
-	"math/big"
+	"encoding/binary"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
 )
@@ -49,7 +49,8 @@ var base58Value = func() (t [256]int8) {
 // and 256 characters hold 187 bytes, more than a secret.
 const maxBase58 = 256
 
-// decodeBase58 reads run as a big number written in base58.
+// decodeBase58 reads run as a big number written in base58, in 32-bit
+// limbs, least significant first.
 func decodeBase58(run []byte) ([]byte, bool) {
 	if len(run) > maxBase58 {
 		return nil, false
@@ -59,13 +60,27 @@ func decodeBase58(run []byte) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	n, d := new(big.Int), new(big.Int)
-	radix := big.NewInt(58)
+	var limbs [maxBase58*6/32 + 1]uint32
+	used := 0
 	for _, c := range run {
-		n.Mul(n, radix).Add(n, d.SetInt64(int64(base58Value[c])))
+		carry := uint64(base58Value[c])
+		for k := 0; k < used; k++ {
+			t := uint64(limbs[k])*58 + carry
+			limbs[k], carry = uint32(t), t>>32
+		}
+		if carry > 0 {
+			limbs[used] = uint32(carry)
+			used++
+		}
 	}
-	b := n.Bytes()
-	return b, textLike(b)
+	out := make([]byte, 0, 4*used)
+	for k := used - 1; k >= 0; k-- {
+		out = binary.BigEndian.AppendUint32(out, limbs[k])
+	}
+	for len(out) > 0 && out[0] == 0 {
+		out = out[1:]
+	}
+	return out, textLike(out)
 }
 
 // base32Hex is RFC 4648's extended-hex alphabet, in either case.
