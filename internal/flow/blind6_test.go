@@ -382,3 +382,87 @@ func morse(s string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestShapeOnlySecretInPiecesOfOneCall: a credential flowd never saw
+// arrive, cut into pieces sent in one call to an external destination,
+// out of order, each piece under a credential name or in a literal
+// joined to one. The pieces' join, in the order they stand, has the
+// whole's form, so the order does not matter. The benign calls have
+// short values under credential-ish names; none may be flagged.
+func TestShapeOnlySecretInPiecesOfOneCall(t *testing.T) {
+	r := rand.New(rand.NewSource(6167))
+	shuffled := func(v string, n int) []string {
+		p := chunks(v, (len(v)+n-1)/n)
+		r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		return p
+	}
+	cases := []func(p []string) string{
+		func(p []string) string {
+			return fmt.Sprintf("harbor:\n  api_secret_1: %s\n  api_secret_2: %s\n  api_secret_3: %s\n  region: eu\n", p[0], p[1], p[2])
+		},
+		func(p []string) string {
+			return fmt.Sprintf("WIDGET_TOKEN_C=%s\nWIDGET_TOKEN_A=%s\nWIDGET_TOKEN_D=%s\nWIDGET_TOKEN_B=%s\n", p[0], p[1], p[2], p[3])
+		},
+		func(p []string) string {
+			return fmt.Sprintf(`{"auth":{"token_b":%q,"token_a":%q,"token_c":%q}}`, p[0], p[1], p[2])
+		},
+		func(p []string) string {
+			return fmt.Sprintf(`const clientSecret = "%s" + "%s" + "%s" + "%s";`, p[0], p[1], p[2], p[3])
+		},
+		func(p []string) string { return fmt.Sprintf(`{"signing_key":[%q,%q,%q]}`, p[0], p[1], p[2]) },
+		func(p []string) string {
+			return fmt.Sprintf("GET /hook?secret1=%s&secret3=%s&secret2=%s HTTP/1.1", p[0], p[1], p[2])
+		},
+		func(p []string) string {
+			return fmt.Sprintf("X-Api-Key-Part-2: %s\nX-Api-Key-Part-1: %s\nX-Api-Key-Part-3: %s\n", p[0], p[1], p[2])
+		},
+	}
+	tr := NewTracker(Options{}, detector(t))
+	var caught rate
+	for round := range 4 {
+		for i, c := range cases {
+			v := blindValue(r, []int{0, 2, 4, 6}[round])
+			n := 3
+			if strings.Count(c([]string{"a", "b", "c", "d"}), "%") > 0 || i == 1 || i == 3 {
+				n = 4
+			}
+			text := c(shuffled(v, n))
+			caught.n++
+			if a := sendBlind(tr, fmt.Sprint("p", round, i), text); len(a.Secrets) > 0 {
+				caught.hit++
+			} else {
+				t.Logf("miss %q", text)
+			}
+		}
+	}
+	benign := []string{
+		`{"i18n":{"key_save":"Save","key_cancel":"Cancel","key_retry":"Try again"}}`,
+		"secret_santa_1: Alice\nsecret_santa_2: Bob\nsecret_santa_3: Chloé\n",
+		`{"auth_step1":"Login-OK","auth_step2":"MFA-Sent","auth_step3":"Done-OK1"}`,
+		"api_key_1=${KEY_ONE}\napi_key_2=${KEY_TWO}\napi_key_3=<your key>\n",
+		`{"token_type":"Bearer","token_count":"18342","token_limit":"4096"}`,
+		"password_rule_1: Aa1!\npassword_rule_2: 12+ chars\npassword_rule_3: no reuse\n",
+		`{"pass_1":"Level3-A","pass_2":"Level4-B","pass_3":"Level5-C"}`,
+		"auth_code_1: 482913\nauth_code_2: 771204\n",
+		`{"keys":{"up":"ArrowUp","down":"ArrowDown","left":"ArrowLeft","right":"ArrowRight"}}`,
+		`{"secret_word_en":"Swordfish","secret_word_de":"Schwertfisch","secret_word_fr":"Espadon"}`,
+		"token_v1: Ab3_x\ntoken_v2: Cd4_y\n",
+		`{"credentials_hint":"Use SSO","credential_A":"user-1","credential_B":"user-2"}`,
+	}
+	var flagged rate
+	for i, b := range benign {
+		flagged.n++
+		if a := sendBlind(tr, fmt.Sprint("pb", i), b); len(a.Secrets) > 0 {
+			flagged.hit++
+			t.Logf("flagged %v %q", a.Secrets, b)
+		}
+	}
+	t.Logf("shape-only secrets in pieces of one call: denied %v; benign flagged %v", caught, flagged)
+	require.GreaterOrEqual(t, caught.hit, piecesFloor)
+	// The one flagged (auth_step1..3) is the fields joined by
+	// unwrap.joinFields, as before the pieces were judged.
+	require.LessOrEqual(t, flagged.hit, 1)
+}
+
+// 19/28 before the pieces under credential names were joined.
+const piecesFloor = 22

@@ -503,6 +503,9 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 		st.lastValue = judged{lo: vs, hi: ve}
 	}
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
+		if credentialPiece(v) {
+			st.pieces = append(st.pieces, window{vs, ve})
+		}
 		return
 	}
 	if len(v) < minBearer && (afterAuthScheme(text, e, vs) || strings.EqualFold(text[s:e], "bearer")) {

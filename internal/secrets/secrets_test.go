@@ -355,3 +355,28 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestPiecesUnderCredentialNames: values too short to be a credential,
+// random in form, under credential names near one another, are one
+// credential whatever their order; words, numbers and placeholders under
+// such names are not.
+func TestPiecesUnderCredentialNames(t *testing.T) {
+	d, err := New()
+	require.NoError(t, err)
+	for _, s := range []string{
+		"svc:\n  secret_2: Tq7vL2pR\n  secret_1: x9Wz4Kc8\n  secret_3: Hn3Jb6Ms\n",
+		"APP_TOKEN_B=Tq7vL2pR\nAPP_TOKEN_A=x9Wz4Kc8\nAPP_TOKEN_C=Hn3Jb6Ms\n",
+	} {
+		fs := d.Scan(s)
+		require.Len(t, fs, 1, s)
+		assert.Equal(t, "pieced-assignment", fs[0].Rule)
+	}
+	for _, s := range []string{
+		"secret_1: Alice\nsecret_2: Bob\nsecret_3: Chloe\n",
+		"token_1=482913\ntoken_2=771204\ntoken_3=100293\n",
+		"key_1=${KEY_ONE}\nkey_2=${KEY_TWO}\n",
+		"secret_1: Tq7vL2pR\n" + strings.Repeat("filler line of text\n", 10) + "secret_2: x9Wz4Kc8\n",
+	} {
+		assert.Empty(t, d.Scan(s), s)
+	}
+}

@@ -146,7 +146,9 @@ func entity(s []byte) (rune, int) {
 // concatenated put together: a closing quote, an operator that joins
 // strings in some language (+ . .. || &) or only blanks, and the same
 // quote opening the next literal are dropped ("sk_li" + "ve_…" is
-// "sk_live_…" to whoever runs it). ok is false when there were none.
+// "sk_live_…" to whoever runs it). Quotes escaped in a JSON string (\"a\"
+// + \"b\") are joined where they stand, so the text stays JSON. ok is
+// false when there were none.
 func joinConcatenated(text []byte) ([]byte, bool) {
 	var out []byte
 	last := 0
@@ -155,22 +157,32 @@ func joinConcatenated(text []byte) ([]byte, bool) {
 		if q != '"' && q != '\'' && q != '`' {
 			continue
 		}
+		escaped := i > 0 && text[i-1] == '\\'
 		j := skipBlanks(text, i+1)
 		op := j
 		for j < len(text) && j-op < 2 && (text[j] == '+' || text[j] == '.' || text[j] == '|' || text[j] == '&') {
 			j++
 		}
-		if j == i+1 || op == j && j-i-1 == 0 {
+		if j == i+1 {
 			continue
 		}
 		j = skipBlanks(text, j)
-		if j >= len(text) || text[j] != q || j == i+1 {
+		if escaped {
+			if j+1 >= len(text) || text[j] != '\\' || text[j+1] != q {
+				continue
+			}
+			j++
+		} else if j >= len(text) || text[j] != q {
 			continue
 		}
 		if out == nil {
 			out = make([]byte, 0, len(text))
 		}
-		out = append(out, text[last:i]...)
+		start := i
+		if escaped {
+			start--
+		}
+		out = append(out, text[last:start]...)
 		last = j + 1
 		i = j
 	}

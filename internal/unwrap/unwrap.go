@@ -210,6 +210,13 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 	}
 	if depth == 1 {
+		// Literals concatenated inside a JSON string, joined where they
+		// stand: the rounds above join them only once the JSON's own
+		// escapes are undone, when a quote no longer says which string
+		// it closes.
+		if j, ok := joinConcatenated(text); ok {
+			w.add(j, depth)
+		}
 		// A value split across a message's fields, put together again,
 		// and decoded further (a base64 run split in two).
 		if j, ok := joinFields(text); ok {
