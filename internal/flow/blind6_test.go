@@ -132,7 +132,7 @@ func TestBlindKeyish(t *testing.T) {
 const (
 	blindKeyishFloor     = 134
 	blindBenignCeiling   = 0
-	blindTransformFloorU = 156
+	blindTransformFloorU = 159
 	blindTransformFloorK = 169
 )
 
