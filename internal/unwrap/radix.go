@@ -138,7 +138,9 @@ const minRadixRun = 20
 // radixViews appends to out what the Ascii85, base85 and uuencoded
 // stretches of text decode to: each `<~…~>` block, and each blank-free
 // token of a JSON string's value (where the quotes around it end it,
-// which they cannot in the raw text: both alphabets hold quotes).
+// which they cannot in the raw text: both alphabets hold quotes). The
+// tokens are cut from the string as it stands, and only one that may be
+// base85 is unescaped: a megabyte-long string is not copied.
 func radixViews(out [][]byte, text []byte) [][]byte {
 	for i := 0; i < len(text); {
 		k := bytes.Index(text[i:], []byte("<~"))
@@ -170,46 +172,64 @@ func radixViews(out [][]byte, text []byte) [][]byte {
 		if j >= len(text) {
 			break
 		}
-		if j-i-1 >= minRadixRun {
+		raw := text[i+1 : j]
+		i = j
+		if len(raw) < minRadixRun {
+			continue
+		}
+		if k := bytes.Index(raw, []byte("begin ")); k >= 0 && (k == 0 || bytes.HasSuffix(raw[:k], []byte(`\n`))) {
 			var ok bool
-			if val, ok = jsontext.Decode(val[:0], text[i+1:j]); ok {
-				out = radixTokens(out, val)
+			if val, ok = jsontext.Decode(val[:0], raw[k:]); ok {
+				if b, ok := uudecode(val); ok {
+					out = append(out, b)
+				}
 			}
 		}
-		i = j
+		for t := 0; t < len(raw); {
+			e := t
+			for e < len(raw) && raw[e] > ' ' && !(raw[e] == '\\' && e+1 < len(raw) && (raw[e+1] == 'n' || raw[e+1] == 'r' || raw[e+1] == 't')) {
+				if e-t > maxRadixToken {
+					// A blob: on to its end at the next blank.
+					if k := bytes.IndexByte(raw[e:], ' '); k >= 0 {
+						e += k
+					} else {
+						e = len(raw)
+					}
+					break
+				}
+				if raw[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			tok := raw[t:min(e, len(raw))]
+			t = e + 1
+			if len(tok) < minRadixRun || len(tok) > maxRadixToken || !symbolic(tok) {
+				continue
+			}
+			var ok bool
+			if val, ok = jsontext.Decode(val[:0], tok); ok {
+				out = radixToken(out, val)
+			}
+		}
 	}
 	return out
 }
 
-// radixTokens appends the decodings of the blank-free tokens of s, and of
-// a uuencoded body in it.
-func radixTokens(out [][]byte, s []byte) [][]byte {
-	if k := bytes.Index(s, []byte("begin ")); k >= 0 && (k == 0 || s[k-1] == '\n') {
-		if b, ok := uudecode(s[k:]); ok {
-			out = append(out, b)
-		}
+// maxRadixToken is the longest token read as base85: a secret's
+// encoding, even compressed, is shorter, and base64 blobs are longer.
+const maxRadixToken = 4096
+
+// radixToken appends the decoding of tok as Ascii85 or base85.
+func radixToken(out [][]byte, tok []byte) [][]byte {
+	if bytes.HasPrefix(tok, []byte("<~")) && bytes.HasSuffix(tok, []byte("~>")) {
+		tok = tok[2 : len(tok)-2]
 	}
-	for i := 0; i < len(s); {
-		for i < len(s) && s[i] <= ' ' {
-			i++
-		}
-		j := i
-		for j < len(s) && s[j] > ' ' {
-			j++
-		}
-		tok := s[i:j]
-		i = j
-		if bytes.HasPrefix(tok, []byte("<~")) && bytes.HasSuffix(tok, []byte("~>")) {
-			tok = tok[2 : len(tok)-2]
-		}
-		if len(tok) < minRadixRun || !symbolic(tok) {
-			continue
-		}
-		if b, ok := decodeA85(tok); ok {
-			out = append(out, b)
-		} else if b, ok := decodeB85(tok); ok {
-			out = append(out, b)
-		}
+	if b, ok := decodeA85(tok); ok {
+		return append(out, b)
+	}
+	if b, ok := decodeB85(tok); ok {
+		return append(out, b)
 	}
 	return out
 }
