@@ -132,8 +132,8 @@ func TestBlindKeyish(t *testing.T) {
 const (
 	blindKeyishFloor     = 134
 	blindBenignCeiling   = 0
-	blindTransformFloorU = 159
-	blindTransformFloorK = 169
+	blindTransformFloorU = 162
+	blindTransformFloorK = 174
 )
 
 // blindTransforms are the transformations of the blind set.

@@ -63,6 +63,15 @@ func TestViewsUndoOtherRadixes(t *testing.T) {
 		"concatenated":     `"tok_9f" + "Q2xLr" + "7Vm4Kp8" + "Zs1Wd6Hy3N"`,
 		"concatenated php": `'tok_9fQ2' . 'xLr7Vm4Kp8Zs1' . 'Wd6Hy3N'`,
 	}
+	lowerCases := map[string]string{
+		"morse": "-- --- .-. ... . / .-.. ..- -. --.- -..-. -.- ...-- .-- ----. --.. ...-- .-. -.... -- .---- ...- ....- -.--",
+	}
+	for name, enc := range lowerCases {
+		t.Run(name, func(t *testing.T) {
+			views := Views([]byte(enc))
+			assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte("morselunq/k3w9z3r6m1v4y")) }), "%q: %q", enc, views)
+		})
+	}
 	for name, enc := range cases {
 		t.Run(name, func(t *testing.T) {
 			views := Views([]byte(enc))

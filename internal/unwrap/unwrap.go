@@ -282,6 +282,7 @@ var wholeUndoings = []struct {
 	}},
 	{undo: fold, settled: true},
 	{undo: unspell},
+	{undo: unmorse},
 	{undo: joinSeparated},
 	{undo: joinWrapped},
 	{undo: func(t []byte) ([]byte, bool) {
