@@ -132,8 +132,8 @@ func TestBlindKeyish(t *testing.T) {
 const (
 	blindKeyishFloor     = 134
 	blindBenignCeiling   = 0
-	blindTransformFloorU = 162
-	blindTransformFloorK = 174
+	blindTransformFloorU = 166
+	blindTransformFloorK = 179
 )
 
 // blindTransforms are the transformations of the blind set.

@@ -62,6 +62,9 @@ func TestViewsUndoOtherRadixes(t *testing.T) {
 		"evens then odds":  even + even + " " + odd + odd,
 		"concatenated":     `"tok_9f" + "Q2xLr" + "7Vm4Kp8" + "Zs1Wd6Hy3N"`,
 		"concatenated php": `'tok_9fQ2' . 'xLr7Vm4Kp8Zs1' . 'Wd6Hy3N'`,
+		"python chr":       strings.TrimSuffix(each("chr(%d)+"), "+"),
+		"sql char":         strings.TrimSuffix(each("CHAR(%d)||"), "||"),
+		"powershell char":  strings.TrimSuffix(each("[char]%d+"), "+"),
 	}
 	lowerCases := map[string]string{
 		"morse": "-- --- .-. ... . / .-.. ..- -. --.- -..-. -.- ...-- .-- ----. --.. ...-- .-. -.... -- .---- ...- ....- -.--",

@@ -284,6 +284,9 @@ var wholeUndoings = []struct {
 	{undo: unspell},
 	{undo: unmorse},
 	{undo: joinSeparated},
+	// After joinSeparated, which reads codes split by punctuation as
+	// decimal or octal: these are what it leaves.
+	{undo: joinCodes},
 	{undo: joinWrapped},
 	{undo: func(t []byte) ([]byte, bool) {
 		if bytes.IndexAny(t, "\"'`") < 0 {
