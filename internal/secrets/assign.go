@@ -268,6 +268,10 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	case keyQuote != 0 && pairedValue(text, &i):
 		// <add key="ApiToken" value="…"/>, {"key": "x-api-key", "value": "…"}
 		op = "="
+	case keyQuote == 0 && i < len(text) && (text[i] == '\n' || text[i] == '\r') && isFieldValue(text, s) && pairedValue(text, &i):
+		// - name: API_TOKEN⏎  value: "…" (a Kubernetes env entry, YAML's
+		// name/value pairs): the name is itself a field's value.
+		op = "="
 	case flag && spaced && keyQuote == 0 && i < len(text) && !isAlpha(text[i]) && text[i] != '-' && text[i] > ' ':
 		// --api-token 5449f7…: a flag's value is the next word.
 		op = "="
@@ -319,6 +323,9 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	}
 	for i < len(text) && (isSpace(text[i]) || (op == "," || op == "=>") && (text[i] == '\n' || text[i] == '\r')) {
 		i++
+	}
+	if op == ":" {
+		i = blockScalar(text, i)
 	}
 	if i >= len(text) {
 		return 0, 0, false, false
@@ -470,6 +477,9 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 	// often in prose ("the API key in the header"), so it comes first.
 	vs, ve, quoted, ok := valueAfter(text, s, e)
 	if !ok {
+		vs, ve, ok = rowPair(text, s, e)
+	}
+	if !ok {
 		if sep := tableHeader(text, s, e); sep != 0 {
 			if kind, _ := judgeName(text[s:e]); kind != credNone {
 				scanTableColumn(st, text, s, e, sep, kind)
@@ -493,6 +503,9 @@ func scanAssignmentAt(st *scanState, text string, pos int) {
 		st.lastValue = judged{lo: vs, hi: ve}
 	}
 	if !credentialValue(v, kind, quoted, strings.EqualFold(text[s:e], "key")) {
+		if credentialPiece(v) {
+			st.pieces = append(st.pieces, window{vs, ve})
+		}
 		return
 	}
 	if len(v) < minBearer && (afterAuthScheme(text, e, vs) || strings.EqualFold(text[s:e], "bearer")) {
@@ -850,4 +863,45 @@ func slug(v string) bool {
 		}
 	}
 	return true
+}
+
+// isFieldValue: the identifier starting at s is the value of a field
+// (name: API_TOKEN, key = "…"), not a name of its own.
+func isFieldValue(text string, s int) bool {
+	j := s
+	for j > 0 && isSpace(text[j-1]) {
+		j--
+	}
+	return j > 0 && (text[j-1] == ':' || text[j-1] == '=')
+}
+
+// blockScalar returns where the value at i starts when i is a YAML block
+// scalar's indicator (token: >- then the value on the next, indented,
+// line), else i.
+func blockScalar(text string, i int) int {
+	if i >= len(text) || text[i] != '|' && text[i] != '>' {
+		return i
+	}
+	j := i + 1
+	for j < len(text) && j-i < 4 && (text[j] == '-' || text[j] == '+' || text[j] >= '1' && text[j] <= '9') {
+		j++
+	}
+	for j < len(text) && isSpace(text[j]) {
+		j++
+	}
+	if j < len(text) && text[j] == '\r' {
+		j++
+	}
+	if j >= len(text) || text[j] != '\n' {
+		return i
+	}
+	j++
+	k := j
+	for k < len(text) && isSpace(text[k]) {
+		k++
+	}
+	if k == j {
+		return i // a block's lines are indented
+	}
+	return k
 }

@@ -50,7 +50,9 @@ func ScanBare(text []byte, decoded bool) []Finding {
 			continue
 		}
 		if f, end, ok := typedAt(text, i); ok {
-			out = append(out, f)
+			if !idValue(text, i) {
+				out = append(out, f)
+			}
 			i = end
 		}
 	}
@@ -239,4 +241,30 @@ func allLetters(v string) bool {
 		}
 	}
 	return true
+}
+
+// idValue: the token at i is the value of a field named as an id ("id":
+// "chatcmpl-…", request_id=req_…, messageId: msg_…): an API names its
+// objects' ids so, and a key is never filed under "id". The field's name
+// is read back over the quotes, escapes and blanks around the operator.
+func idValue(text []byte, i int) bool {
+	j := i
+	skip := func() {
+		for j > 0 && (text[j-1] == '"' || text[j-1] == '\'' || text[j-1] == '\\' || text[j-1] == ' ') {
+			j--
+		}
+	}
+	skip()
+	if j == 0 || text[j-1] != ':' && text[j-1] != '=' {
+		return false
+	}
+	j--
+	skip()
+	e := j
+	for j > 0 && e-j < 64 && (isAlnum(text[j-1]) || text[j-1] == '_' || text[j-1] == '-') {
+		j--
+	}
+	name := text[j:e]
+	// Vault's secret_id is a credential filed under an id.
+	return len(name) >= 2 && !containsFold(string(name), "secret") && (bytes.EqualFold(name, []byte("id")) || bytes.HasSuffix(name, []byte("Id")) || bytes.HasSuffix(bytes.ToLower(name), []byte("_id")) || bytes.HasSuffix(bytes.ToLower(name), []byte("-id")))
 }

@@ -158,3 +158,15 @@ func BenchmarkScanBare(b *testing.B) {
 		ScanBare(text, true)
 	}
 }
+
+// TestScanBareSkipsIDs: a typed token filed under an id is an object's
+// id; under any other name, or none, it is judged by its form.
+func TestScanBareSkipsIDs(t *testing.T) {
+	const tok = "cmplx-Wq4Zx8Vm2Lk7Tr3Nb9Hy1Cp6Gs5Fd0Ja"
+	for _, s := range []string{`{"id":"` + tok + `"}`, `{\"request_id\": \"` + tok + `\"}`, "messageId=" + tok} {
+		assert.Empty(t, ScanBare([]byte(s), false), s)
+	}
+	for _, s := range []string{`{"value":"` + tok + `"}`, "send " + tok, `{"secret_id":"` + tok + `"}`} {
+		assert.NotEmpty(t, ScanBare([]byte(s), false), s)
+	}
+}

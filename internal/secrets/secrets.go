@@ -180,6 +180,7 @@ func (d *Detector) ScanWithin(text string, b *budget.Budget) (found []Finding, c
 		complete = st.spend(st.takeWork())
 	}
 	if complete {
+		joinPieces(st, text)
 		scanCards(st, text)
 		scanFinancial(st, text)
 		complete = st.spend(st.takeWork() + len(text))

@@ -59,6 +59,12 @@ func TestScanFindsEachType(t *testing.T) {
 		{"xml name value pair", `<property name="db.password" value="Lp9!vB2#qT"/>`, "password_assignment", "Lp9!vB2#qT"},
 		{"json key value pair", `"header": [{"key": "X-Api-Key", "value": "3f9c1e7a2b8d4f6c0e5a9b1d7c3f8e2a", "type": "text"}]`,
 			"generic_api_key", "3f9c1e7a2b8d4f6c0e5a9b1d7c3f8e2a"},
+		{"yaml name value pair", "env:\n  - name: WIDGETCO_API_TOKEN\n    value: \"Lq8Zr3Tm5Vx9Wb2Nc7Ye4Ju6\"\n",
+			"generic_api_key", "Lq8Zr3Tm5Vx9Wb2Nc7Ye4Ju6"},
+		{"key value table row", "| Name | Value |\n|---|---|\n| WIDGETCO_CLIENT_SECRET | Lq8Zr3Tm5Vx9Wb2Nc7Ye4Ju6 |\n",
+			"generic_api_key", "Lq8Zr3Tm5Vx9Wb2Nc7Ye4Ju6"},
+		{"yaml block scalar", "widgetco:\n  signing_secret: >-\n    Lq8Zr3Tm5Vx9Wb2Nc7Ye4Ju6\n",
+			"generic_api_key", "Lq8Zr3Tm5Vx9Wb2Nc7Ye4Ju6"},
 		{"go const api key", `const apiKey = "k7Hq2Lm9Zx4Vb1Nc8Tr3Wd6Yp0Gs5Fa"`, "generic_api_key", "k7Hq2Lm9Zx4Vb1Nc8Tr3Wd6Yp0Gs5Fa"},
 		{"http header api key", "X-Api-Key: 3f9c1e7a2b8d4f6c0e5a9b1d7c3f8e2a\n", "generic_api_key", "3f9c1e7a2b8d4f6c0e5a9b1d7c3f8e2a"},
 		{"query string token", "GET /v1/items?access_token=Zk3Lq9Vm2Xb7Nc4Tp1Wd8Ys&page=2", "generic_api_key", "Zk3Lq9Vm2Xb7Nc4Tp1Wd8Ys"},
@@ -348,4 +354,29 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPiecesUnderCredentialNames: values too short to be a credential,
+// random in form, under credential names near one another, are one
+// credential whatever their order; words, numbers and placeholders under
+// such names are not.
+func TestPiecesUnderCredentialNames(t *testing.T) {
+	d, err := New()
+	require.NoError(t, err)
+	for _, s := range []string{
+		"svc:\n  secret_2: Tq7vL2pR\n  secret_1: x9Wz4Kc8\n  secret_3: Hn3Jb6Ms\n",
+		"APP_TOKEN_B=Tq7vL2pR\nAPP_TOKEN_A=x9Wz4Kc8\nAPP_TOKEN_C=Hn3Jb6Ms\n",
+	} {
+		fs := d.Scan(s)
+		require.Len(t, fs, 1, s)
+		assert.Equal(t, "pieced-assignment", fs[0].Rule)
+	}
+	for _, s := range []string{
+		"secret_1: Alice\nsecret_2: Bob\nsecret_3: Chloe\n",
+		"token_1=482913\ntoken_2=771204\ntoken_3=100293\n",
+		"key_1=${KEY_ONE}\nkey_2=${KEY_TWO}\n",
+		"secret_1: Tq7vL2pR\n" + strings.Repeat("filler line of text\n", 10) + "secret_2: x9Wz4Kc8\n",
+	} {
+		assert.Empty(t, d.Scan(s), s)
+	}
 }

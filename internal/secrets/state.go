@@ -26,6 +26,9 @@ type scanState struct {
 	// "secret_key" holds two keywords and must be judged once.
 	lastIdent window
 	lastValue judged
+	// pieces are the values of credential names too short to be one,
+	// random in form: a secret cut into fields (pieces.go).
+	pieces []window
 	// incomplete: a scanner gave up on text made to be slow.
 	incomplete bool
 	// work is what the scan did since takeWork last looked: bytes read by
@@ -109,6 +112,7 @@ func (st *scanState) reset() {
 	st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 	st.found = st.found[:0]
 	st.lastIdent, st.lastValue = window{-1, -1}, judged{lo: -1, hi: -1}
+	st.pieces = st.pieces[:0]
 	st.incomplete = false
 	st.work = 0
 	st.b = nil

@@ -125,3 +125,42 @@ func judgeCell(st *scanState, text string, cs, ce int, kind credKind) {
 	}
 	st.add(f)
 }
+
+// rowPair returns the cell after the name text[s:e] when the name is the
+// first cell of a table row (| API_TOKEN | value |, a key/value listing,
+// psql's \x output): the row gives the name's value.
+func rowPair(text string, s, e int) (vs, ve int, ok bool) {
+	b := s
+	for b > 0 && text[b-1] == ' ' {
+		b--
+	}
+	if b > 0 && text[b-1] == '|' {
+		b--
+		for b > 0 && text[b-1] == ' ' {
+			b--
+		}
+	}
+	if b > 0 && text[b-1] != '\n' {
+		return 0, 0, false
+	}
+	k := e
+	for k < len(text) && text[k] == ' ' {
+		k++
+	}
+	if k >= len(text) || text[k] != '|' && text[k] != '\t' {
+		return 0, 0, false
+	}
+	sep := text[k]
+	vs = k + 1
+	for vs < len(text) && text[vs] == ' ' {
+		vs++
+	}
+	ve = vs
+	for ve < len(text) && ve-vs < 1024 && text[ve] != sep && text[ve] != '\n' && text[ve] != '\r' {
+		ve++
+	}
+	for ve > vs && text[ve-1] == ' ' {
+		ve--
+	}
+	return vs, ve, ve > vs
+}

@@ -22,3 +22,21 @@ func BenchmarkViews(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkViewsRadixShapes measures the views of text made to cost the
+// undoings outside base64's alphabet the most: runs of base58 characters
+// as long as one is decoded, and JSON strings of symbol-laden tokens,
+// each read as Ascii85 and base85.
+func BenchmarkViewsRadixShapes(b *testing.B) {
+	b58 := strings.Repeat(strings.Repeat("zQ7k", maxBase58/4)+" ", (1<<20)/(maxBase58+1))
+	sym := `{"v":"` + strings.Repeat(`a=b;c<d?e:f>g^h@i!j#k$l%m&n(o)p*q+r-s `, (1<<20)/38) + `"}`
+	for _, c := range []struct{ name, text string }{{"1MB-base58-runs", b58}, {"1MB-symbols-json", sym}} {
+		b.Run(c.name, func(b *testing.B) {
+			text := []byte(c.text)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Views(text)
+			}
+		})
+	}
+}

@@ -9,8 +9,9 @@ import (
 
 // unescape decodes the character escapes of source code, JSON, shells and
 // markup wherever they stand: \xNN, \uNNNN, \u{N…}, \UNNNNNNNN, \NNN
-// (octal), %uNNNN, &#NN; &#xNN; and the common named entities. Anything
-// else is kept as it is. ok is false when nothing was decoded.
+// (octal), CSS's \NN followed by a blank, %uNNNN, &#NN; &#xNN; and the
+// common named entities. Anything else is kept as it is. ok is false when
+// nothing was decoded.
 func unescape(s []byte) ([]byte, bool) {
 	out := make([]byte, 0, len(s))
 	changed := false
@@ -78,6 +79,16 @@ func escapeAt(s []byte) (r rune, n int) {
 				return v, k
 			}
 		}
+		// CSS: one to six hex digits, ended by a blank it takes or by the
+		// next escape.
+		if r, n := hexDigits(s, 1, 1, 6); n > 0 {
+			switch {
+			case n < len(s) && s[n] == ' ':
+				return r, n + 1
+			case n < len(s) && s[n] == '\\' || n == len(s):
+				return r, n
+			}
+		}
 	}
 	return 0, 0
 }
@@ -129,4 +140,61 @@ func entity(s []byte) (rune, int) {
 		return 0, 0
 	}
 	return v, end + 1
+}
+
+// joinConcatenated returns text with string literals that are
+// concatenated put together: a closing quote, an operator that joins
+// strings in some language (+ . .. || &) or only blanks, and the same
+// quote opening the next literal are dropped ("sk_li" + "ve_…" is
+// "sk_live_…" to whoever runs it). Quotes escaped in a JSON string (\"a\"
+// + \"b\") are joined where they stand, so the text stays JSON. ok is
+// false when there were none.
+func joinConcatenated(text []byte) ([]byte, bool) {
+	var out []byte
+	last := 0
+	for i := 0; i < len(text); i++ {
+		q := text[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		escaped := i > 0 && text[i-1] == '\\'
+		j := skipBlanks(text, i+1)
+		op := j
+		for j < len(text) && j-op < 2 && (text[j] == '+' || text[j] == '.' || text[j] == '|' || text[j] == '&') {
+			j++
+		}
+		if j == i+1 {
+			continue
+		}
+		j = skipBlanks(text, j)
+		if escaped {
+			if j+1 >= len(text) || text[j] != '\\' || text[j+1] != q {
+				continue
+			}
+			j++
+		} else if j >= len(text) || text[j] != q {
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(text))
+		}
+		start := i
+		if escaped {
+			start--
+		}
+		out = append(out, text[last:start]...)
+		last = j + 1
+		i = j
+	}
+	if out == nil {
+		return nil, false
+	}
+	return append(out, text[last:]...), true
+}
+
+func skipBlanks(text []byte, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i++
+	}
+	return i
 }

@@ -70,14 +70,15 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 	// Decimal character codes vary in length (65, 101); other pieces are
 	// of one width, the last one maybe shorter.
 	codes := isDigits(text[i:first]) && width >= 2 && width <= 3
+	bits := width == 8 && isBits(text[i:first])
 	maxWidth := width
 	if codes {
 		maxWidth = 3
 	}
 	// Blank-separated pieces are words in prose unless they are single
-	// characters, bytes in hex (a dump) or character codes.
+	// characters, bytes in hex (a dump), in bits or character codes.
 	blank := blankIn(text[first : first+sep])
-	if blank && !codes && (width > 2 || width == 2 && !allHex(text[i:first])) {
+	if blank && !codes && !bits && (width > 2 || width == 2 && !allHex(text[i:first])) {
 		return 0, nil
 	}
 	// Characters spelled out one by one may include punctuation (tok_…).
@@ -115,7 +116,7 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 		uniform = uniform && (k-p == width || k == j)
 		p = k + sep
 	}
-	if codes || prefixed {
+	if codes || prefixed || bits {
 		if c := charCodes(text[i:j], sep); c != nil {
 			return j, c
 		}
@@ -127,8 +128,17 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 }
 
 // charCodes reads the pieces of text[i:j], split by separators of sep
-// bytes, as character codes: 0x41 or decimal 32–126; nil if they are not.
+// bytes, as character codes: 0x41, eight bits, or numbers of two or three
+// digits, decimal (32–126 and the blanks) or else, when every one is three
+// octal digits, octal; nil if they are not.
 func charCodes(text []byte, sep int) []byte {
+	if out := radixCodes(text, sep, 10); out != nil {
+		return out
+	}
+	return radixCodes(text, sep, 8)
+}
+
+func radixCodes(text []byte, sep, radix int) []byte {
 	var out []byte
 	for p := 0; p < len(text); {
 		k := alnumRun(text, p)
@@ -138,11 +148,18 @@ func charCodes(text []byte, sep int) []byte {
 		switch {
 		case len(piece) == 4 && piece[0] == '0' && (piece[1] == 'x' || piece[1] == 'X') && jsontext.IsHex(piece[2]) && jsontext.IsHex(piece[3]):
 			v = int(jsontext.Unhex(piece[2]))<<4 | int(jsontext.Unhex(piece[3]))
-		case len(piece) >= 2 && len(piece) <= 3 && isDigits(piece):
+		case len(piece) == 8 && isBits(piece):
 			for _, c := range piece {
-				v = v*10 + int(c-'0')
+				v = v<<1 | int(c-'0')
 			}
-			if v < 32 || v > 126 {
+		case len(piece) >= 2 && len(piece) <= 3 && isDigits(piece) && (radix == 10 || len(piece) == 3):
+			for _, c := range piece {
+				if int(c-'0') >= radix {
+					return nil
+				}
+				v = v*radix + int(c-'0')
+			}
+			if (v < 32 || v > 126) && v != '\n' && v != '\r' && v != '\t' {
 				return nil
 			}
 		default:
@@ -151,6 +168,15 @@ func charCodes(text []byte, sep int) []byte {
 		out = append(out, byte(v))
 	}
 	return out
+}
+
+func isBits(p []byte) bool {
+	for _, c := range p {
+		if c != '0' && c != '1' {
+			return false
+		}
+	}
+	return true
 }
 
 func allHex(p []byte) bool {
@@ -328,8 +354,9 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 	}
 	rev, rot := make([]byte, 0, size), make([]byte, 0, size)
 	var up []byte
+	var prev []byte // the token before, to weave with the next
 	start = -1
-	for i := 0; i <= len(text) && 3*len(rev) < limit; i++ {
+	for i := 0; i <= len(text) && len(rev)+len(rot)+len(up) < limit; i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
 			if start < 0 {
 				start = i
@@ -364,6 +391,44 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 				}
 				up = append(up, '\n')
 			}
+			// The case of each letter turned (a case swap undone, which
+			// upper case cannot: a key's case is part of it), and the
+			// characters at even and at odd places (a filler written
+			// after or before each character), the two a line each.
+			up = append(up, '\n')
+			for _, c := range tok {
+				up = append(up, swapCase(c))
+			}
+			up = append(up, '\n')
+			// Not of a token with dots: its halves would read as a host
+			// name of random labels.
+			dotless := bytes.IndexByte(tok, '.') < 0
+			if dotless && len(tok) >= 2*minRun {
+				for k := 0; k < len(tok); k += 2 {
+					up = append(up, tok[k])
+				}
+				up = append(up, '\n')
+				for k := 1; k < len(tok); k += 2 {
+					up = append(up, tok[k])
+				}
+				up = append(up, '\n')
+			}
+			// The characters at even places written first, then those at
+			// odd places: two neighbouring tokens of one length (or the
+			// second one shorter), woven back together.
+			if d := len(prev) - len(tok); dotless && prev != nil && (d == 0 || d == 1) && len(prev)+len(tok) >= 2*minRun {
+				for k := range prev {
+					up = append(up, prev[k])
+					if k < len(tok) {
+						up = append(up, tok[k])
+					}
+				}
+				up = append(up, '\n')
+			}
+			prev = nil
+			if dotless {
+				prev = tok
+			}
 			rev, rot = append(rev, '\n'), append(rot, '\n')
 		}
 		start = -1
@@ -375,10 +440,11 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 	if up != nil {
 		out = append(out, up)
 	}
-	if sh := shifts(rot, limit-3*len(rev)); sh != nil {
+	left := limit - len(rev) - len(rot) - len(up)
+	if sh := shifts(rot, left); sh != nil {
 		out = append(out, sh)
 	}
-	if m := mirrors(text, limit-3*len(rev)); m != nil {
+	if m := mirrors(text, left); m != nil {
 		out = append(out, m)
 	}
 	return out, true
@@ -529,6 +595,16 @@ func rot13(c byte) byte {
 		return 'a' + (c-'a'+13)%26
 	case c >= 'A' && c <= 'Z':
 		return 'A' + (c-'A'+13)%26
+	}
+	return c
+}
+
+func swapCase(c byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return c - 'a' + 'A'
+	case c >= 'A' && c <= 'Z':
+		return c - 'A' + 'a'
 	}
 	return c
 }

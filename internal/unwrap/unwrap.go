@@ -209,7 +209,19 @@ func (w *walker) expand(text []byte, depth int) {
 			}
 		}
 	}
+	for _, b := range radixViews(found[:0], text) {
+		for _, v := range inflate(nil, b) {
+			w.add(v, depth)
+		}
+	}
 	if depth == 1 {
+		// Literals concatenated inside a JSON string, joined where they
+		// stand: the rounds above join them only once the JSON's own
+		// escapes are undone, when a quote no longer says which string
+		// it closes.
+		if j, ok := joinConcatenated(text); ok {
+			w.add(j, depth)
+		}
 		// A value split across a message's fields, put together again,
 		// and decoded further (a base64 run split in two).
 		if j, ok := joinFields(text); ok {
@@ -275,8 +287,18 @@ var wholeUndoings = [...]struct {
 	}},
 	{undo: fold, settled: true},
 	{undo: unspell},
+	{undo: unmorse},
 	{undo: joinSeparated},
+	// After joinSeparated, which reads codes split by punctuation as
+	// decimal or octal: these are what it leaves.
+	{undo: joinCodes},
 	{undo: joinWrapped},
+	{undo: func(t []byte) ([]byte, bool) {
+		if bytes.IndexAny(t, "\"'`") < 0 {
+			return nil, false
+		}
+		return joinConcatenated(t)
+	}},
 }
 
 // sameSlice reports whether a and b are the same bytes in memory.
@@ -293,12 +315,20 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 		*scratch = make([]byte, len(run))
 	}
 	buf := (*scratch)[:len(run)]
+	if b, ok := decodeBits(run); ok {
+		return inflate(out, b)
+	}
+	if b, ok := decodeBase58(run); ok {
+		out = inflate(out, b)
+	}
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
 			return inflate(out, bytes.Clone(buf[:n]))
 		}
 	}
 	if b, ok := decodeBase32(buf, run); ok {
+		out = inflate(out, bytes.Clone(b))
+	} else if b, ok := decodeBase32Hex(buf, run); ok {
 		out = inflate(out, bytes.Clone(b))
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {

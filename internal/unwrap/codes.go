@@ -1,0 +1,92 @@
+package unwrap
+
+import "bytes"
+
+// Character codes written in a language's own call or cast, one per
+// character and joined by an operator: chr(103)+chr(104) (Python),
+// CHAR(103)||CHAR(104) (SQL), [char]103+[char]104 (PowerShell),
+// Chr(103) & Chr(104) (VB). Whatever the language, it is a run of decimal
+// numbers with the same text between each two: that text repeated is the
+// mark, not its words.
+
+// Bounds on such a run: at least minCodes numbers, the text between two
+// of at most maxCodeSep bytes.
+const (
+	minCodes   = 12
+	maxCodeSep = 16
+)
+
+// joinCodes returns text with runs of character codes between repeated
+// text turned into the characters; ok is false when there are none.
+func joinCodes(text []byte) ([]byte, bool) {
+	var out, run []byte
+	last := 0
+	for i := 0; i < len(text); {
+		s := nextNumber(text, i)
+		if s < 0 {
+			break
+		}
+		run = run[:0]
+		var sep []byte
+		j, end := s, s
+		for {
+			k, v, ok := number(text, j)
+			if !ok {
+				break
+			}
+			run = append(run, v)
+			end = k
+			n := nextNumber(text, k)
+			if n < 0 || n-k > maxCodeSep || n == k || sep != nil && !bytes.Equal(text[k:n], sep) {
+				break
+			}
+			sep = text[k:n]
+			j = n
+		}
+		if len(run) < minCodes {
+			// From the next number on: a run that fails reads at most
+			// minCodes numbers, so each number is read a bounded number
+			// of times.
+			i = s + 1
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(text))
+		}
+		out = append(append(out, text[last:s]...), run...)
+		last, i = end, end
+	}
+	if out == nil {
+		return nil, false
+	}
+	return append(out, text[last:]...), true
+}
+
+// nextNumber is where the next run of digits at or after i starts, or
+// -1. Digits after an escape's introducer (\061, &#49;, %31) are the
+// escape's, which unescape reads.
+func nextNumber(text []byte, i int) int {
+	for ; i < len(text); i++ {
+		if text[i] >= '0' && text[i] <= '9' && (i == 0 || (text[i-1] < '0' || text[i-1] > '9') && text[i-1] != '\\' && text[i-1] != '#' && text[i-1] != '%') {
+			return i
+		}
+	}
+	return -1
+}
+
+// number reads the decimal number at i as a character code: printable
+// ASCII or a blank.
+func number(text []byte, i int) (end int, c byte, ok bool) {
+	v, k := 0, i
+	for k < len(text) && text[k] >= '0' && text[k] <= '9' && k-i < 4 {
+		v = v*10 + int(text[k]-'0')
+		k++
+	}
+	if k == i || k < len(text) && text[k] >= '0' && text[k] <= '9' {
+		return k, 0, false
+	}
+	if (v < 32 || v > 126) && v != '\n' && v != '\r' && v != '\t' {
+		return k, 0, false
+	}
+	return k, byte(v), true
+}

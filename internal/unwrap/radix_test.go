@@ -1,0 +1,149 @@
+package unwrap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/ascii85"
+	"encoding/base32"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestViewsUndoOtherRadixes: a token in the encodings and spellings whose
+// alphabets are not base64's, and in the reorderings of its characters,
+// is back whole in some view. Each case fails without the undoing it
+// names.
+func TestViewsUndoOtherRadixes(t *testing.T) {
+	const tok = "tok_9fQ2xLr7Vm4Kp8Zs1Wd6Hy3N"
+	each := func(format string) string {
+		var b strings.Builder
+		for _, c := range []byte(tok) {
+			fmt.Fprintf(&b, format, c)
+		}
+		return b.String()
+	}
+	a85 := func(s []byte) string {
+		b := make([]byte, ascii85.MaxEncodedLen(len(s)))
+		return string(b[:ascii85.Encode(b, s)])
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(tok))
+	zw.Close()
+	odd, even := "", ""
+	for i := range len(tok) {
+		if i%2 == 0 {
+			even += tok[i : i+1]
+		} else {
+			odd += tok[i : i+1]
+		}
+	}
+	// even+even woven with odd+odd is tok twice
+	cases := map[string]string{
+		"base58":          b58(tok),
+		"base32hex":       base32.HexEncoding.EncodeToString([]byte(tok)),
+		"bits":            each("%08b"),
+		"bits spaced":     strings.TrimSpace(each("%08b ")),
+		"octal digits":    strings.TrimSpace(each("%03o ")),
+		"ascii85":         "<~" + a85([]byte(tok)) + "~>",
+		"ascii85 in json": `{"v":"` + strings.ReplaceAll(strings.ReplaceAll(a85([]byte(tok)), `\`, `\\`), `"`, `\"`) + `"}`,
+		"ascii85 gzip":    `{"v":"<~` + strings.ReplaceAll(strings.ReplaceAll(a85(gz.Bytes()), `\`, `\\`), `"`, `\"`) + `~>"}`,
+		"base85":          `{"v":"` + b85(tok) + `"}`,
+		"uuencode":        `{"v":"begin 644 k\n` + strings.ReplaceAll(strings.ReplaceAll(uu(tok), `\`, `\\`), "\n", `\n`) + "`\\nend\\n\"}",
+		"css escapes":     each(`\%x `),
+		"swapped case":    strings.Map(func(r rune) rune { return rune(swapCase(byte(r))) }, tok),
+		"filler after":    each("%cq"),
+		// Halves of minRun characters or more: shorter tokens are words.
+		"evens then odds":  even + even + " " + odd + odd,
+		"concatenated":     `"tok_9f" + "Q2xLr" + "7Vm4Kp8" + "Zs1Wd6Hy3N"`,
+		"concatenated php": `'tok_9fQ2' . 'xLr7Vm4Kp8Zs1' . 'Wd6Hy3N'`,
+		"python chr":       strings.TrimSuffix(each("chr(%d)+"), "+"),
+		"sql char":         strings.TrimSuffix(each("CHAR(%d)||"), "||"),
+		"powershell char":  strings.TrimSuffix(each("[char]%d+"), "+"),
+	}
+	lowerCases := map[string]string{
+		"morse": "-- --- .-. ... . / .-.. ..- -. --.- -..-. -.- ...-- .-- ----. --.. ...-- .-. -.... -- .---- ...- ....- -.--",
+	}
+	for name, enc := range lowerCases {
+		t.Run(name, func(t *testing.T) {
+			views := Views([]byte(enc))
+			assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte("morselunq/k3w9z3r6m1v4y")) }), "%q: %q", enc, views)
+		})
+	}
+	for name, enc := range cases {
+		t.Run(name, func(t *testing.T) {
+			views := Views([]byte(enc))
+			assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(tok)) }), "%q: %q", enc, views)
+		})
+	}
+}
+
+// TestRadixViewsNeedText: words and identifiers that happen to fit an
+// alphabet give no view; what they would decode to is no text.
+func TestRadixViewsNeedText(t *testing.T) {
+	for _, s := range []string{
+		"internationalisation deinstitutionalisation",
+		`{"v":"!function(e){var t={};return e.call(t)}"}`,
+		`{"v":"a=b&&c||d;e<f?g:h>>2;x[0]+=y[1]*z"}`,
+		"1101001011010011 0110100101001011",
+	} {
+		for _, v := range Views([]byte(s)) {
+			_, base58 := decodeBase58(v)
+			assert.False(t, base58)
+		}
+		assert.Empty(t, radixViews(nil, []byte(s)), s)
+	}
+}
+
+func b58(s string) string {
+	const alpha = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+	x := new(big.Int).SetBytes([]byte(s))
+	var out []byte
+	m := new(big.Int)
+	for x.Sign() > 0 {
+		x.DivMod(x, big.NewInt(58), m)
+		out = append([]byte{alpha[m.Int64()]}, out...)
+	}
+	return string(out)
+}
+
+func b85(s string) string {
+	b := []byte(s)
+	pad := (4 - len(b)%4) % 4
+	b = append(b, make([]byte, pad)...)
+	var out []byte
+	for i := 0; i < len(b); i += 4 {
+		v := uint32(b[i])<<24 | uint32(b[i+1])<<16 | uint32(b[i+2])<<8 | uint32(b[i+3])
+		var c [5]byte
+		for k := 4; k >= 0; k-- {
+			c[k] = b85Alphabet[v%85]
+			v /= 85
+		}
+		out = append(out, c[:]...)
+	}
+	return string(out[:len(out)-pad])
+}
+
+func uu(s string) string {
+	b := []byte(s)
+	out := []byte{byte(32 + len(b))}
+	for len(b)%3 != 0 {
+		b = append(b, 0)
+	}
+	for i := 0; i < len(b); i += 3 {
+		v := uint(b[i])<<16 | uint(b[i+1])<<8 | uint(b[i+2])
+		for k := 18; k >= 0; k -= 6 {
+			c := byte(v>>uint(k)&63) + 32
+			if c == 32 {
+				c = '`'
+			}
+			out = append(out, c)
+		}
+	}
+	return string(out) + "\n"
+}
