@@ -67,16 +67,27 @@ type walker struct {
 	seed     maphash.Seed
 	input    []byte
 	left     int // bytes views may still take
-	// scratch is where encoded runs are decoded: what decodes is copied
-	// out of it, a run of prose words glued together (a piece view) tried
-	// as every encoding allocates nothing.
-	scratch []byte
+	// scratch is where encoded runs are decoded, one per depth, so a
+	// run's decodings stay put while the first of them is expanded: what
+	// decodes is copied out only when it is kept as a view. A run of
+	// prose words glued together (a piece view) tried as every encoding,
+	// and a run decoding to a view seen already, allocate nothing.
+	scratch [maxDepth + 1][]byte
+	found   [maxDepth + 1][][]byte // a run's decodings, in scratch
 }
 
 // add keeps v as a view and decodes it further.
 func (w *walker) add(v []byte, depth int) {
 	if w.keep(v) && depth < maxDepth {
 		w.expand(v, depth+1)
+	}
+}
+
+// addCopy is add for v in scratch: a copy is kept, and only when v is
+// fresh.
+func (w *walker) addCopy(v []byte, depth int) {
+	if c, ok := w.keepCopy(v); ok && depth < maxDepth {
+		w.expand(c, depth+1)
 	}
 }
 
@@ -87,38 +98,58 @@ func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	if !w.fresh(v) {
-		return false
+	h, ok := w.fresh(v)
+	if ok {
+		w.record(h, v)
 	}
-	w.left -= len(v) + 1
-	w.out = append(w.out, v)
-	return true
+	return ok
 }
 
-// fresh reports whether v is none of the texts seen so far, and records
-// it as the next view.
-func (w *walker) fresh(v []byte) bool {
-	h := maphash.Bytes(w.seed, v)
+// keepCopy is keep for v in scratch, which is copied when it is kept.
+func (w *walker) keepCopy(v []byte) ([]byte, bool) {
+	if len(v) == 0 || len(v)+1 > w.left {
+		return nil, false
+	}
+	h, ok := w.fresh(v)
+	if !ok {
+		return nil, false
+	}
+	c := bytes.Clone(v)
+	w.record(h, c)
+	return c, true
+}
+
+// fresh reports whether v, of hash h, is none of the texts seen so far.
+func (w *walker) fresh(v []byte) (h uint64, _ bool) {
+	h = maphash.Bytes(w.seed, v)
 	i, ok := w.seen[h]
 	if !ok {
-		w.seen[h] = int32(len(w.out))
-		return true
+		return h, true
 	}
 	prev := w.input
 	if i >= 0 {
 		prev = w.out[i]
 	}
 	if bytes.Equal(prev, v) {
-		return false
+		return h, false
 	}
-	if _, ok := w.collided[unsafeString(v)]; ok {
-		return false
+	_, ok = w.collided[unsafeString(v)]
+	return h, !ok
+}
+
+// record keeps v, fresh and of hash h, as the next view. A text whose
+// hash an earlier one has goes into collided; the first keeps the hash.
+func (w *walker) record(h uint64, v []byte) {
+	if _, ok := w.seen[h]; !ok {
+		w.seen[h] = int32(len(w.out))
+	} else {
+		if w.collided == nil {
+			w.collided = map[string]struct{}{}
+		}
+		w.collided[unsafeString(v)] = struct{}{}
 	}
-	if w.collided == nil {
-		w.collided = map[string]struct{}{}
-	}
-	w.collided[unsafeString(v)] = struct{}{}
-	return true
+	w.left -= len(v) + 1
+	w.out = append(w.out, v)
 }
 
 // unsafeString is b as a string without a copy: views are not written
@@ -169,20 +200,17 @@ func bundle(views [][]byte) [][]byte {
 // decoded and expanded in turn, a layer deeper.
 func (w *walker) expand(text []byte, depth int) {
 	cur, undone := text, false
-	var made [][]byte // each undoing's last output
+	var made [len(wholeUndoings)][]byte // each undoing's last output
 	for round := depth; round <= maxDepth; round++ {
 		next, changed := cur, false
 		for i, undo := range wholeUndoings {
-			if len(made) > i && undo.settled && sameSlice(made[i], next) {
+			if undo.settled && sameSlice(made[i], next) {
 				// Its own output, untouched since: undoing it again
 				// changes nothing, and folding (NFKC) costs 50 ns a byte
 				// of combining marks.
 				continue
 			}
 			u, ok := undo.undo(next)
-			if made == nil {
-				made = make([][]byte, len(wholeUndoings))
-			}
 			if ok && !bytes.Equal(u, next) {
 				next, changed, made[i] = u, true, u
 			}
@@ -192,15 +220,14 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 		cur, undone = next, true
 	}
-	var found [][]byte // a run's decodings; the views decoded from them take scratch
-	for i, t := range [][]byte{text, cur} {
+	for i, t := range [2][]byte{text, cur} {
 		if i == 1 && !undone {
 			break
 		}
 		for run := range runs(t) {
-			found = decode(found[:0], run, &w.scratch)
-			for _, b := range found {
-				w.add(b, depth)
+			w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
+			for _, b := range w.found[depth] {
+				w.addCopy(b, depth)
 			}
 		}
 	}
@@ -252,7 +279,7 @@ func (w *walker) expand(text []byte, depth int) {
 // wholeUndoings are the undoings that read the whole text. settled: one
 // whose output it leaves as it is (fold); the escapes are undone again,
 // since text may be escaped twice.
-var wholeUndoings = []struct {
+var wholeUndoings = [...]struct {
 	undo    func([]byte) ([]byte, bool)
 	settled bool
 }{
@@ -281,24 +308,25 @@ func sameSlice(a, b []byte) bool {
 
 // decode appends to out run decoded as hex, base32 and base64 (either
 // alphabet), each where it reads the run whole, and the gzip or zlib it
-// finds inside unpacked. The tries are made in scratch; what is appended
-// is a copy, as long as it decodes to.
+// finds inside unpacked. What it appends lies in scratch (the base32 and
+// the base64 reading apart), but for what is unpacked: valid until the
+// next decode into the same scratch.
 func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
-	if cap(*scratch) < len(run) {
-		*scratch = make([]byte, len(run))
+	if cap(*scratch) < 2*len(run) {
+		*scratch = make([]byte, 2*len(run))
 	}
-	buf := (*scratch)[:len(run)]
+	buf, buf64 := (*scratch)[:len(run)], (*scratch)[len(run):2*len(run)]
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
-			return inflate(out, bytes.Clone(buf[:n]))
+			return inflate(out, buf[:n])
 		}
 	}
 	if b, ok := decodeBase32(buf, run); ok {
-		out = inflate(out, bytes.Clone(b))
+		out = inflate(out, b)
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		if n, err := enc.Decode(buf, run); err == nil {
-			return inflate(out, bytes.Clone(buf[:n]))
+		if n, err := enc.Decode(buf64, run); err == nil {
+			return inflate(out, buf64[:n])
 		}
 	}
 	return out
