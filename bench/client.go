@@ -227,9 +227,13 @@ func (c *rpcClient) close() error {
 
 // tailBuffer keeps the last stderr output of a process for diagnostics;
 // it is written by os/exec's copying goroutine and read by the benchmark.
+// The runtime's GC trace lines (GODEBUG=gctrace=1, bench -gc) are counted
+// and left out, so that they do not pass for trouble the process reports.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
+	mu      sync.Mutex
+	buf     []byte
+	partial []byte // a line not ended yet
+	gcs     int
 }
 
 const tailMax = 16 << 10
@@ -237,15 +241,42 @@ const tailMax = 16 << 10
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
+	t.partial = append(t.partial, p...)
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := t.partial[:i+1]
+		if gcTraceLine(line) {
+			t.gcs++
+		} else {
+			t.buf = append(t.buf, line...)
+		}
+		t.partial = t.partial[i+1:]
+	}
+	t.partial = append([]byte(nil), t.partial...)
 	if len(t.buf) > tailMax {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
 	}
 	return len(p), nil
 }
 
+// gcTraceLine: a line of the runtime's GC trace, "gc 12 @0.5s 1%: …".
+func gcTraceLine(line []byte) bool {
+	f := strings.Fields(string(line))
+	return len(f) > 3 && f[0] == "gc" && strings.HasPrefix(f[2], "@") && strings.HasSuffix(f[3], "%:")
+}
+
+// collections is how many GC cycles the process has traced so far.
+func (t *tailBuffer) collections() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.gcs
+}
+
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf) + string(t.partial)
 }

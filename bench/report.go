@@ -66,6 +66,14 @@ type Latency struct {
 	// verdict.
 	External      Percentiles `json:"external"`
 	ExternalAdded Percentiles `json:"external_added"` // external − direct
+	// The CPU time of the internal (Shim) and external shim processes per
+	// timed round trip, all threads (Linux; 0 elsewhere), and their GC
+	// cycles during the timed calls (counted with bench -gc, else 0):
+	// the internal shim checks each granted call's arguments itself.
+	ShimCPU     float64 `json:"shim_cpu_us_per_call"`
+	ExternalCPU float64 `json:"external_cpu_us_per_call"`
+	ShimGCs     int     `json:"shim_gcs"`
+	ExternalGCs int     `json:"external_gcs"`
 }
 
 // Preloaded is what was recorded in the shim's session before the latency
@@ -198,6 +206,11 @@ func printTable(w io.Writer, r Report) error {
 	fmt.Fprintf(tw, "added p50: %s; with the flow engine on: %s, to an external destination: %s\n",
 		mark("added latency p50"), mark("added latency p50, flow engine on"), mark("added latency p50, flow engine on, external destination"))
 	fmt.Fprintf(tw, "added p99: %s\n", mark("added latency p99"))
+	fmt.Fprintf(tw, "shim CPU per call: %.1f µs internal, %.1f µs external", l.ShimCPU, l.ExternalCPU)
+	if l.ShimGCs+l.ExternalGCs > 0 {
+		fmt.Fprintf(tw, "; GC cycles during the timed calls: %d internal, %d external", l.ShimGCs, l.ExternalGCs)
+	}
+	fmt.Fprintln(tw)
 
 	for _, th := range r.Throughput {
 		what := "raw JSON-RPC server (bench/rawserver, precomputed lines): the relay's own rate"

@@ -38,6 +38,12 @@ type Config struct {
 
 	BinDir   string // prebuilt binaries; empty: build them
 	Progress io.Writer
+
+	// LatencyOnly stops after the latency run (bench -only latency).
+	LatencyOnly bool
+	// GCTrace runs the client-side processes with GODEBUG=gctrace=1 and
+	// counts each shim's collections during the timed calls (bench -gc).
+	GCTrace bool
 }
 
 func (cfg Config) check() error {
@@ -153,8 +159,12 @@ func run(cfg Config) (rep Report, err error) {
 			err = errors.Join(err, c.close())
 		}
 	}()
+	clientEnv := env
+	if cfg.GCTrace {
+		clientEnv = append(append([]string(nil), env...), "GODEBUG=gctrace=1")
+	}
 	open := func(name string, argv ...string) (*rpcClient, error) {
-		c, err := startClient(name, argv, env)
+		c, err := startClient(name, argv, clientEnv)
 		if err != nil {
 			return nil, err
 		}
@@ -223,6 +233,10 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	if err := errors.Join(record(shim.pid(), "shim", whenLatency), record(fd.pid(), "flowd", whenLatency)); err != nil {
 		return rep, err
+	}
+	if cfg.LatencyOnly {
+		rep.Machine.LoadAvgEnd = loadAvg()
+		return rep, nil
 	}
 
 	progress("throughput (%s server): 1 warm-up + %d timed %d-byte results per side", serverMCPGo, cfg.Runs, resultBytes)
@@ -298,6 +312,39 @@ func preload(shim *rpcClient, n int) (Preloaded, error) {
 type side struct {
 	c       *rpcClient
 	samples []time.Duration
+	cpu     time.Duration // the process's CPU time over the timed calls
+	gcs     int           // its GC cycles over them, with GODEBUG=gctrace=1
+}
+
+// timed runs k timed round trips on sd, adding to its CPU time and GC
+// count what its process spent meanwhile.
+func (sd *side) timed(k int, msg string) error {
+	gcs := sd.c.stderr.collections()
+	cpu, cpuErr := processCPU(sd.c.pid())
+	for range k {
+		rt, err := sd.c.echo(msg)
+		if err != nil {
+			return err
+		}
+		sd.samples = append(sd.samples, rt)
+	}
+	if cpuErr == nil {
+		after, err := processCPU(sd.c.pid())
+		if err != nil {
+			return err
+		}
+		sd.cpu += after - cpu
+	}
+	sd.gcs += sd.c.stderr.collections() - gcs
+	return nil
+}
+
+// perCall is d per timed round trip, in microseconds.
+func (sd *side) perCall() float64 {
+	if len(sd.samples) == 0 {
+		return 0
+	}
+	return float64(sd.cpu) / float64(len(sd.samples)) / float64(time.Microsecond)
 }
 
 // measureLatency alternates blocks of round trips between the sides,
@@ -327,18 +374,15 @@ func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClien
 			order = append(order[1:], order[0])
 		}
 		for _, sd := range order {
-			for range k {
-				rt, err := sd.c.echo(msg)
-				if err != nil {
-					return Latency{}, err
-				}
-				sd.samples = append(sd.samples, rt)
+			if err := sd.timed(k, msg); err != nil {
+				return Latency{}, err
 			}
 		}
 	}
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
 		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples),
-		External: percentiles(ex.samples)}
+		External: percentiles(ex.samples),
+		ShimCPU:  s.perCall(), ExternalCPU: ex.perCall(), ShimGCs: s.gcs, ExternalGCs: ex.gcs}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)
 	l.InstantAdded = l.Instant.minus(l.Direct)
