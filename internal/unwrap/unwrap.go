@@ -23,6 +23,7 @@ import (
 	"hash/maphash"
 	"io"
 	"iter"
+	"sync"
 	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -46,10 +47,45 @@ const (
 // short encoded runs gives as many views, and every matcher pays a
 // constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walker{left: viewFactor*len(text) + viewSlack, input: text, seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	w := walkers.Get().(*walker)
+	defer w.release()
+	w.left, w.input = viewFactor*len(text)+viewSlack, text
 	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
 	return bundle(w.out)
+}
+
+// walkers keep a walker's map and scratch buffers from one text to the
+// next: a shim checks every granted call's arguments, and on its one
+// scheduler slot each collection its garbage brings on delays a call.
+var walkers = sync.Pool{New: func() any {
+	return &walker{seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+}}
+
+// Past these, release lets a walker's map and scratch go rather than keep
+// a large text's memory for small ones (clearing a map costs its size).
+const (
+	maxPooledSeen    = 4096
+	maxPooledScratch = 64 << 10
+)
+
+// release forgets the text (its views now belong to the caller) and
+// returns w to walkers.
+func (w *walker) release() {
+	if len(w.seen) > maxPooledSeen {
+		w.seen = map[uint64]int32{}
+	} else {
+		clear(w.seen)
+	}
+	w.out, w.collided, w.input = nil, nil, nil
+	for d := range w.scratch {
+		if cap(w.scratch[d]) > maxPooledScratch {
+			w.scratch[d] = nil
+		}
+		clear(w.found[d][:cap(w.found[d])]) // no pointers into the last text's views
+		w.found[d] = w.found[d][:0]
+	}
+	walkers.Put(w)
 }
 
 type walker struct {
