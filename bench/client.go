@@ -234,6 +234,8 @@ type tailBuffer struct {
 	buf     []byte
 	partial []byte // a line not ended yet
 	gcs     int
+	gcMax   float64 // the longest GC cycle's wall time in ms (its three phases)
+	gcLive  float64 // the live heap in MB after the last cycle
 }
 
 const tailMax = 16 << 10
@@ -248,8 +250,9 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 			break
 		}
 		line := t.partial[:i+1]
-		if gcTraceLine(line) {
+		if ms, live, ok := gcTraceLine(line); ok {
 			t.gcs++
+			t.gcMax, t.gcLive = max(t.gcMax, ms), live
 		} else {
 			t.buf = append(t.buf, line...)
 		}
@@ -262,17 +265,32 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// gcTraceLine: a line of the runtime's GC trace, "gc 12 @0.5s 1%: …".
-func gcTraceLine(line []byte) bool {
+// gcTraceLine reads a line of the runtime's GC trace, "gc 12 @0.5s 1%:
+// 0.01+0.8+0.003 ms clock, … 4->4->1 MB, …": the cycle's wall time in ms
+// and the live heap after it in MB.
+func gcTraceLine(line []byte) (ms, live float64, ok bool) {
 	f := strings.Fields(string(line))
-	return len(f) > 3 && f[0] == "gc" && strings.HasPrefix(f[2], "@") && strings.HasSuffix(f[3], "%:")
+	if len(f) < 6 || f[0] != "gc" || !strings.HasPrefix(f[2], "@") || !strings.HasSuffix(f[3], "%:") {
+		return 0, 0, false
+	}
+	for _, p := range strings.Split(f[4], "+") {
+		v, _ := strconv.ParseFloat(p, 64)
+		ms += v
+	}
+	for i, w := range f {
+		if w == "MB," && i > 0 && strings.Count(f[i-1], "->") == 2 {
+			live, _ = strconv.ParseFloat(f[i-1][strings.LastIndex(f[i-1], "->")+2:], 64)
+		}
+	}
+	return ms, live, true
 }
 
-// collections is how many GC cycles the process has traced so far.
-func (t *tailBuffer) collections() int {
+// collections is how many GC cycles the process has traced so far, the
+// longest one's wall time and the live heap after the last.
+func (t *tailBuffer) collections() (n int, maxMs, liveMB float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.gcs
+	return t.gcs, t.gcMax, t.gcLive
 }
 
 func (t *tailBuffer) String() string {

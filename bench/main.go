@@ -82,9 +82,10 @@ func main() {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			Machine Machine `json:"machine"`
-			Latency Latency `json:"latency"`
-		}{rep.Machine, rep.Latency}); err != nil {
+			Machine Machine  `json:"machine"`
+			Latency Latency  `json:"latency"`
+			Memory  []Memory `json:"memory"`
+		}{rep.Machine, rep.Latency, rep.Memory}); err != nil {
 			fmt.Fprintln(os.Stderr, "bench: write report:", err)
 			os.Exit(1)
 		}

@@ -316,10 +316,17 @@ type side struct {
 	gcs     int           // its GC cycles over them, with GODEBUG=gctrace=1
 }
 
+// gc is what the side's process traced of its collections since it
+// started (bench -gc).
+func (sd *side) gc() GC {
+	n, ms, live := sd.c.stderr.collections()
+	return GC{Cycles: sd.gcs, MaxMs: ms, LiveMB: live, SinceStart: n}
+}
+
 // timed runs k timed round trips on sd, adding to its CPU time and GC
 // count what its process spent meanwhile.
 func (sd *side) timed(k int, msg string) error {
-	gcs := sd.c.stderr.collections()
+	gcs, _, _ := sd.c.stderr.collections()
 	cpu, cpuErr := processCPU(sd.c.pid())
 	for range k {
 		rt, err := sd.c.echo(msg)
@@ -335,7 +342,8 @@ func (sd *side) timed(k int, msg string) error {
 		}
 		sd.cpu += after - cpu
 	}
-	sd.gcs += sd.c.stderr.collections() - gcs
+	after, _, _ := sd.c.stderr.collections()
+	sd.gcs += after - gcs
 	return nil
 }
 
@@ -382,7 +390,7 @@ func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClien
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
 		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples),
 		External: percentiles(ex.samples),
-		ShimCPU:  s.perCall(), ExternalCPU: ex.perCall(), ShimGCs: s.gcs, ExternalGCs: ex.gcs}
+		ShimCPU:  s.perCall(), ExternalCPU: ex.perCall(), ShimGC: s.gc(), ExternalGC: ex.gc()}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)
 	l.InstantAdded = l.Instant.minus(l.Direct)
