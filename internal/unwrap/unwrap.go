@@ -23,6 +23,7 @@ import (
 	"hash/maphash"
 	"io"
 	"iter"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -52,7 +53,9 @@ func Views(text []byte) [][]byte {
 	w.left, w.input = viewFactor*len(text)+viewSlack, text
 	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
-	return bundle(w.out)
+	// The list is the walker's, grown view by view: the caller gets a
+	// copy of its size.
+	return bundle(slices.Clone(w.out))
 }
 
 // walkers keep a walker's map and scratch buffers from one text to the
@@ -66,6 +69,7 @@ var walkers = sync.Pool{New: func() any {
 // a large text's memory for small ones (clearing a map costs its size).
 const (
 	maxPooledSeen    = 4096
+	maxPooledViews   = 4096
 	maxPooledScratch = 64 << 10
 )
 
@@ -77,7 +81,11 @@ func (w *walker) release() {
 	} else {
 		clear(w.seen)
 	}
-	w.out, w.collided, w.input = nil, nil, nil
+	clear(w.out) // no pointers into the views, which are the caller's
+	w.out, w.collided, w.input = w.out[:0], nil, nil
+	if cap(w.out) > maxPooledViews {
+		w.out = nil
+	}
 	for d := range w.scratch {
 		if cap(w.scratch[d]) > maxPooledScratch {
 			w.scratch[d] = nil
