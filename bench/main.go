@@ -19,7 +19,7 @@ func main() {
 	hookFor := flag.Duration("hook-for", 5*time.Second, "how long the hook load runs")
 	bin := flag.String("bin", "", "directory with prebuilt shim, flowd, hook, testserver, rawserver and verdictd (default: build them stripped into a temp dir)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
-	gc := flag.Bool("gc", false, "run the shims with GODEBUG=gctrace=1 and count their GC cycles during the timed round trips")
+	gc := flag.Bool("gc", false, "run the shims with GODEBUG=gctrace=1 (their servers without it, through env -u) and count their GC cycles during the timed round trips")
 	only := flag.String("only", "", `"engine": measure only the in-process flow engine (-origins, -checks) and print its figures as JSON; `+
 		`"faults": kill -9 and SIGSTOP flowd under load, with fail_mode open and closed, and count every call's fate; `+
 		`"contact": start -contact-shims shims at once against a fresh flowd, -contact-runs times, and time each one's first answer; `+

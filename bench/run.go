@@ -171,13 +171,21 @@ func run(cfg Config) (rep Report, err error) {
 		clients = append(clients, c)
 		return c, c.handshake()
 	}
+	// upstream is the command line of a shim's server: with -gc, without
+	// the GC trace, which would reach the same stderr as the shim's.
+	upstream := func(server string) []string {
+		if cfg.GCTrace {
+			return []string{"env", "-u", "GODEBUG", server}
+		}
+		return []string{server}
+	}
 	// start runs a server directly and through a shim, as the internal
 	// server internalName.
 	start := func(server string) (direct, shim *rpcClient, err error) {
 		if direct, err = open(filepath.Base(server), server); err != nil {
 			return nil, nil, err
 		}
-		shim, err = open("shim", bins.shim, "--no-autostart", "--socket", socket, "--name", internalName, "--", server)
+		shim, err = open("shim", append([]string{bins.shim, "--no-autostart", "--socket", socket, "--name", internalName, "--"}, upstream(server)...)...)
 		return direct, shim, err
 	}
 	direct, shim, err := start(bins.testserver)
@@ -192,7 +200,7 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	// The same shim with no flowd to ask (fail_mode open): what putting a
 	// process in the path costs on this machine, before any verdict.
-	relay, err := open("shim without flowd", bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--", bins.testserver)
+	relay, err := open("shim without flowd", append([]string{bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}
@@ -203,7 +211,7 @@ func run(cfg Config) (rep Report, err error) {
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, vd.stop()) }()
-	instant, err := open("shim, instant verdicts", bins.shim, "--no-autostart", "--socket", vd.socket, "--", bins.testserver)
+	instant, err := open("shim, instant verdicts", append([]string{bins.shim, "--no-autostart", "--socket", vd.socket, "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}
@@ -211,7 +219,7 @@ func run(cfg Config) (rep Report, err error) {
 	// check before the verdict, where for an internal destination it runs
 	// after. Its echo copies results of the internal server, so each call
 	// is an internal→external flow, warned about without hooks.
-	external, err := open("shim, external destination", bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--", bins.testserver)
+	external, err := open("shim, external destination", append([]string{bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}
