@@ -188,6 +188,25 @@ func TestParseStatus(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// With -gc the shims' stderr carries the runtime's GC trace: its lines
+// are counted, however the pipe splits them, and not taken for trouble.
+func TestTailBufferCountsGCTrace(t *testing.T) {
+	var b tailBuffer
+	for _, part := range []string{
+		"gc 1 @0.004s 2%: 0.010+0.52+0.003 ms clock, 0.010+0/0.1/0+0.003 ms cpu, 3->3->1 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 1 P\n",
+		"shim: flowd at /tmp/s is not answering\ngc 2 @1.5s 1%: 0.02+1", ".9+0.01 ms clock, 0.02+0/0.3/0+0.01 ms cpu, 4->4->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 1 P\n",
+		"gc is what this line says, not a trace\n",
+	} {
+		_, err := b.Write([]byte(part))
+		require.NoError(t, err)
+	}
+	n, maxMs, live := b.collections()
+	assert.Equal(t, 2, n)
+	assert.InDelta(t, 1.93, maxMs, 1e-9)
+	assert.InDelta(t, 2.0, live, 1e-9)
+	assert.Equal(t, "shim: flowd at /tmp/s is not answering\ngc is what this line says, not a trace\n", b.String())
+}
+
 func TestHasXString(t *testing.T) {
 	line := []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"xxxx"}]}}`)
 	assert.True(t, hasXString(line, 4))

@@ -227,9 +227,15 @@ func (c *rpcClient) close() error {
 
 // tailBuffer keeps the last stderr output of a process for diagnostics;
 // it is written by os/exec's copying goroutine and read by the benchmark.
+// The runtime's GC trace lines (GODEBUG=gctrace=1, bench -gc) are counted
+// and left out, so that they do not pass for trouble the process reports.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
+	mu      sync.Mutex
+	buf     []byte
+	partial []byte // a line not ended yet
+	gcs     int
+	gcMax   float64 // the longest GC cycle's wall time in ms (its three phases)
+	gcLive  float64 // the live heap in MB after the last cycle
 }
 
 const tailMax = 16 << 10
@@ -237,15 +243,58 @@ const tailMax = 16 << 10
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
+	t.partial = append(t.partial, p...)
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := t.partial[:i+1]
+		if ms, live, ok := gcTraceLine(line); ok {
+			t.gcs++
+			t.gcMax, t.gcLive = max(t.gcMax, ms), live
+		} else {
+			t.buf = append(t.buf, line...)
+		}
+		t.partial = t.partial[i+1:]
+	}
+	t.partial = append([]byte(nil), t.partial...)
 	if len(t.buf) > tailMax {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
 	}
 	return len(p), nil
 }
 
+// gcTraceLine reads a line of the runtime's GC trace, "gc 12 @0.5s 1%:
+// 0.01+0.8+0.003 ms clock, … 4->4->1 MB, …": the cycle's wall time in ms
+// and the live heap after it in MB.
+func gcTraceLine(line []byte) (ms, live float64, ok bool) {
+	f := strings.Fields(string(line))
+	if len(f) < 6 || f[0] != "gc" || !strings.HasPrefix(f[2], "@") || !strings.HasSuffix(f[3], "%:") {
+		return 0, 0, false
+	}
+	for _, p := range strings.Split(f[4], "+") {
+		v, _ := strconv.ParseFloat(p, 64)
+		ms += v
+	}
+	for i, w := range f {
+		if w == "MB," && i > 0 && strings.Count(f[i-1], "->") == 2 {
+			live, _ = strconv.ParseFloat(f[i-1][strings.LastIndex(f[i-1], "->")+2:], 64)
+		}
+	}
+	return ms, live, true
+}
+
+// collections is how many GC cycles the process has traced so far, the
+// longest one's wall time and the live heap after the last.
+func (t *tailBuffer) collections() (n int, maxMs, liveMB float64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.gcs, t.gcMax, t.gcLive
+}
+
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf) + string(t.partial)
 }

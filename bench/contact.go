@@ -170,29 +170,6 @@ func (c *Contact) count(n *int) {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// processCPU is the user and system time pid has used so far, from
-// /proc/PID/stat (in clock ticks of 10 ms: USER_HZ is 100 on every Linux
-// platform Go supports).
-func processCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name, in parentheses, may hold spaces: fields count
-	// from after its closing parenthesis.
-	i := strings.LastIndexByte(string(b), ')')
-	f := strings.Fields(string(b)[i+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
-}
-
 func printContact(w *os.File, cs []Contact, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)

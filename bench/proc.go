@@ -271,3 +271,37 @@ func (v *verdictdProc) stop() error {
 	}
 	return nil
 }
+
+// processCPU is the CPU time process pid has run so far, all its threads
+// together, from /proc (the first field of each task's schedstat, in
+// nanoseconds); errNoProc off Linux.
+func processCPU(pid int) (time.Duration, error) {
+	if runtime.GOOS != "linux" {
+		return 0, errNoProc
+	}
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+	}
+	var total time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the thread ended meanwhile
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			return 0, fmt.Errorf("read CPU time of process %d: empty %s/%s/schedstat", pid, dir, t.Name())
+		}
+		ns, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+		}
+		total += time.Duration(ns)
+	}
+	return total, nil
+}

@@ -66,6 +66,22 @@ type Latency struct {
 	// verdict.
 	External      Percentiles `json:"external"`
 	ExternalAdded Percentiles `json:"external_added"` // external − direct
+	// The CPU time of the internal (Shim) and external shim processes per
+	// timed round trip, all threads (Linux; 0 elsewhere), and their GC
+	// cycles during the timed calls (counted with bench -gc, else 0):
+	// the internal shim checks each granted call's arguments itself.
+	ShimCPU     float64 `json:"shim_cpu_us_per_call"`
+	ExternalCPU float64 `json:"external_cpu_us_per_call"`
+	ShimGC      GC      `json:"shim_gc"`
+	ExternalGC  GC      `json:"external_gc"`
+}
+
+// GC is what a shim's GC trace said (bench -gc).
+type GC struct {
+	Cycles     int     `json:"cycles"`      // during the timed calls
+	SinceStart int     `json:"since_start"` // preload and warm-up included
+	MaxMs      float64 `json:"max_ms"`      // the longest cycle's wall time, all three phases
+	LiveMB     float64 `json:"live_mb"`     // the live heap after the last cycle
 }
 
 // Preloaded is what was recorded in the shim's session before the latency
@@ -198,6 +214,12 @@ func printTable(w io.Writer, r Report) error {
 	fmt.Fprintf(tw, "added p50: %s; with the flow engine on: %s, to an external destination: %s\n",
 		mark("added latency p50"), mark("added latency p50, flow engine on"), mark("added latency p50, flow engine on, external destination"))
 	fmt.Fprintf(tw, "added p99: %s\n", mark("added latency p99"))
+	fmt.Fprintf(tw, "shim CPU per call: %.1f µs internal, %.1f µs external", l.ShimCPU, l.ExternalCPU)
+	if l.ShimGC.SinceStart+l.ExternalGC.SinceStart > 0 {
+		fmt.Fprintf(tw, "; GC cycles during the timed calls: %d internal, %d external (longest %.2f and %.2f ms)",
+			l.ShimGC.Cycles, l.ExternalGC.Cycles, l.ShimGC.MaxMs, l.ExternalGC.MaxMs)
+	}
+	fmt.Fprintln(tw)
 
 	for _, th := range r.Throughput {
 		what := "raw JSON-RPC server (bench/rawserver, precomputed lines): the relay's own rate"

@@ -44,6 +44,12 @@ type Config struct {
 
 	BinDir   string // prebuilt binaries; empty: build them
 	Progress io.Writer
+
+	// LatencyOnly stops after the latency run (bench -only latency).
+	LatencyOnly bool
+	// GCTrace runs the client-side processes with GODEBUG=gctrace=1 and
+	// counts each shim's collections during the timed calls (bench -gc).
+	GCTrace bool
 }
 
 func (cfg Config) check() error {
@@ -159,8 +165,12 @@ func run(cfg Config) (rep Report, err error) {
 			err = errors.Join(err, c.close())
 		}
 	}()
+	clientEnv := env
+	if cfg.GCTrace {
+		clientEnv = append(append([]string(nil), env...), "GODEBUG=gctrace=1")
+	}
 	open := func(name string, argv ...string) (*rpcClient, error) {
-		c, err := startClient(name, argv, env)
+		c, err := startClient(name, argv, clientEnv)
 		if err != nil {
 			return nil, err
 		}
@@ -168,13 +178,21 @@ func run(cfg Config) (rep Report, err error) {
 		clients = append(clients, c)
 		return c, c.handshake()
 	}
+	// upstream is the command line of a shim's server: with -gc, without
+	// the GC trace, which would reach the same stderr as the shim's.
+	upstream := func(server string) []string {
+		if cfg.GCTrace {
+			return []string{"env", "-u", "GODEBUG", server}
+		}
+		return []string{server}
+	}
 	// start runs a server directly and through a shim, as the internal
 	// server internalName.
 	start := func(server string) (direct, shim *rpcClient, err error) {
 		if direct, err = open(filepath.Base(server), server); err != nil {
 			return nil, nil, err
 		}
-		shim, err = open("shim", bins.shim, "--no-autostart", "--socket", socket, "--name", internalName, "--", server)
+		shim, err = open("shim", append([]string{bins.shim, "--no-autostart", "--socket", socket, "--name", internalName, "--"}, upstream(server)...)...)
 		return direct, shim, err
 	}
 	direct, shim, err := start(bins.testserver)
@@ -189,7 +207,7 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	// The same shim with no flowd to ask (fail_mode open): what putting a
 	// process in the path costs on this machine, before any verdict.
-	relay, err := open("shim without flowd", bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--", bins.testserver)
+	relay, err := open("shim without flowd", append([]string{bins.shim, "--no-autostart", "--socket", filepath.Join(tmp, "absent.sock"), "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}
@@ -200,7 +218,7 @@ func run(cfg Config) (rep Report, err error) {
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, vd.stop()) }()
-	instant, err := open("shim, instant verdicts", bins.shim, "--no-autostart", "--socket", vd.socket, "--", bins.testserver)
+	instant, err := open("shim, instant verdicts", append([]string{bins.shim, "--no-autostart", "--socket", vd.socket, "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}
@@ -208,7 +226,7 @@ func run(cfg Config) (rep Report, err error) {
 	// check before the verdict, where for an internal destination it runs
 	// after. Its echo copies results of the internal server, so each call
 	// is an internal→external flow, warned about without hooks.
-	external, err := open("shim, external destination", bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--", bins.testserver)
+	external, err := open("shim, external destination", append([]string{bins.shim, "--no-autostart", "--socket", socket, "--name", "slack", "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}
@@ -230,6 +248,10 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	if err := errors.Join(record(shim.pid(), "shim", whenLatency), record(fd.pid(), "flowd", whenLatency)); err != nil {
 		return rep, err
+	}
+	if cfg.LatencyOnly {
+		rep.Machine.LoadAvgEnd = loadAvg()
+		return rep, nil
 	}
 
 	progress("throughput (%s server): 1 warm-up + %d timed %d-byte results per side", serverMCPGo, cfg.Runs, resultBytes)
@@ -305,6 +327,47 @@ func preload(shim *rpcClient, n int) (Preloaded, error) {
 type side struct {
 	c       *rpcClient
 	samples []time.Duration
+	cpu     time.Duration // the process's CPU time over the timed calls
+	gcs     int           // its GC cycles over them, with GODEBUG=gctrace=1
+}
+
+// gc is what the side's process traced of its collections since it
+// started (bench -gc).
+func (sd *side) gc() GC {
+	n, ms, live := sd.c.stderr.collections()
+	return GC{Cycles: sd.gcs, MaxMs: ms, LiveMB: live, SinceStart: n}
+}
+
+// timed runs k timed round trips on sd, adding to its CPU time and GC
+// count what its process spent meanwhile.
+func (sd *side) timed(k int, msg string) error {
+	gcs, _, _ := sd.c.stderr.collections()
+	cpu, cpuErr := processCPU(sd.c.pid())
+	for range k {
+		rt, err := sd.c.echo(msg)
+		if err != nil {
+			return err
+		}
+		sd.samples = append(sd.samples, rt)
+	}
+	if cpuErr == nil {
+		after, err := processCPU(sd.c.pid())
+		if err != nil {
+			return err
+		}
+		sd.cpu += after - cpu
+	}
+	after, _, _ := sd.c.stderr.collections()
+	sd.gcs += after - gcs
+	return nil
+}
+
+// perCall is d per timed round trip, in microseconds.
+func (sd *side) perCall() float64 {
+	if len(sd.samples) == 0 {
+		return 0
+	}
+	return float64(sd.cpu) / float64(len(sd.samples)) / float64(time.Microsecond)
 }
 
 // measureLatency alternates blocks of round trips between the sides,
@@ -334,18 +397,15 @@ func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClien
 			order = append(order[1:], order[0])
 		}
 		for _, sd := range order {
-			for range k {
-				rt, err := sd.c.echo(msg)
-				if err != nil {
-					return Latency{}, err
-				}
-				sd.samples = append(sd.samples, rt)
+			if err := sd.timed(k, msg); err != nil {
+				return Latency{}, err
 			}
 		}
 	}
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
 		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples),
-		External: percentiles(ex.samples)}
+		External: percentiles(ex.samples),
+		ShimCPU:  s.perCall(), ExternalCPU: ex.perCall(), ShimGC: s.gc(), ExternalGC: ex.gc()}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)
 	l.InstantAdded = l.Instant.minus(l.Direct)

@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,14 +23,24 @@ func SuspiciousHost(text []byte, views [][]byte, hosts []string) string {
 			longest = max(longest, len(h))
 		}
 	}
-	var buf []byte
-	for _, t := range append([][]byte{text}, views...) {
-		if h := findHostIn(t, want, longest, &buf); h != "" {
+	buf := lowerBufs.Get().(*[]byte)
+	defer lowerBufs.Put(buf)
+	if h := findHostIn(text, want, longest, buf); h != "" {
+		return h
+	}
+	for _, t := range views {
+		if h := findHostIn(t, want, longest, buf); h != "" {
 			return h
 		}
 	}
 	return ""
 }
+
+// lowerBufs hold the lower-cased chunks findHostIn searches, at most a
+// hostChunk and its overlap each: a shim checks every granted call, and
+// on its one scheduler slot each collection its garbage brings on delays
+// a call.
+var lowerBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // hostChunk is how much text is lower-cased at a time: the memory a
 // search takes, whatever the size of the text.
@@ -45,8 +56,12 @@ func findHostIn(t []byte, hosts [][]byte, longest int, buf *[]byte) string {
 	for start := 0; start < len(t); start += hostChunk {
 		lo := runeStart(t, max(0, start-lead))
 		hi := runeStart(t, min(len(t), start+hostChunk+lead))
-		*buf = appendLower((*buf)[:0], t[lo:hi])
-		if h := findHost(*buf, hosts, lo == 0, hi == len(t)); h != "" {
+		chunk := t[lo:hi]
+		if !lowerAlready(chunk) {
+			*buf = appendLower((*buf)[:0], chunk)
+			chunk = *buf
+		}
+		if h := findHost(chunk, hosts, lo == 0, hi == len(t)); h != "" {
 			return h
 		}
 		if hi == len(t) {
@@ -62,6 +77,17 @@ func runeStart(t []byte, i int) int {
 		i--
 	}
 	return i
+}
+
+// lowerAlready: s is ASCII without capitals, which appendLower would
+// copy as it is.
+func lowerAlready(s []byte) bool {
+	for _, c := range s {
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendLower appends s in lower case, as strings.ToLower writes it.

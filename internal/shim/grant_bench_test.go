@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -13,9 +14,14 @@ import (
 // internal path that the external one does not take. Nearly all of it is
 // unwrap.Views of the arguments (the bench's 1 KB echo message), and on
 // the shim's one scheduler slot what it allocates sets how often the
-// shim stops for a collection, which a round trip's tail feels.
+// shim stops for a collection, which a round trip's tail feels. The
+// grant lists the default config's suspicious hosts, as flowd's do: with
+// none, the host search, a fifth of the garbage, would not run.
 func BenchmarkGrantCovers(b *testing.B) {
-	g := newGrant(shimproto.Grant{Tools: []string{"echo"}})
+	g := newGrant(shimproto.Grant{Tools: []string{"echo"}, Hosts: config.Default().Policy.SuspiciousEndpoints})
+	if len(g.hosts) == 0 {
+		b.Fatal("the default config lists no suspicious hosts")
+	}
 	msg := strings.Repeat("the quick brown fox jumps over the lazy dog while flowd watches the stream ", 14)[:1024]
 	line := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":%q}}}`+"\n", msg)
 	b.ReportAllocs()

@@ -1,6 +1,7 @@
 package unwrap
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -24,7 +25,14 @@ func fold(text []byte) ([]byte, bool) {
 	if ascii {
 		return nil, false
 	}
-	n := norm.NFKC.Bytes(text)
+	nb := nfkcBufs.Get().(*[]byte)
+	n := norm.NFKC.Append((*nb)[:0], text...)
+	defer func() {
+		if cap(n) <= maxPooledNFKC {
+			*nb = n[:0]
+			nfkcBufs.Put(nb)
+		}
+	}()
 	out := make([]byte, 0, len(n))
 	for i := 0; i < len(n); {
 		if c := n[i]; c < utf8.RuneSelf {
@@ -48,6 +56,14 @@ func fold(text []byte) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// nfkcBufs hold the NFKC form fold reads from before it writes its
+// output: decoded binary runs are folded at every layer, and each such
+// form was garbage the moment fold returned (a shim's grant check of a
+// 1 KB call made 3 KB of it). Buffers over maxPooledNFKC are let go.
+var nfkcBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledNFKC = 64 << 10
 
 // invisible: format characters and variation selectors, which render as
 // nothing but split a token for a matcher.

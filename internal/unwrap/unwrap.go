@@ -24,6 +24,7 @@ import (
 	"io"
 	"iter"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -47,10 +48,52 @@ const (
 // short encoded runs gives as many views, and every matcher pays a
 // constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walker{left: viewFactor*len(text) + viewSlack, input: text, seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	w := walkers.Get().(*walker)
+	defer w.release()
+	w.left, w.input = viewFactor*len(text)+viewSlack, text
 	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
-	return bundle(w.out)
+	// The list is the walker's, grown view by view: the caller gets a
+	// copy of its size.
+	return bundle(slices.Clone(w.out))
+}
+
+// walkers keep a walker's map and scratch buffers from one text to the
+// next: a shim checks every granted call's arguments, and on its one
+// scheduler slot each collection its garbage brings on delays a call.
+var walkers = sync.Pool{New: func() any {
+	return &walker{seen: map[uint64]int32{}, seed: maphash.MakeSeed()}
+}}
+
+// Past these, release lets a walker's map and scratch go rather than keep
+// a large text's memory for small ones (clearing a map costs its size).
+const (
+	maxPooledSeen    = 4096
+	maxPooledViews   = 4096
+	maxPooledScratch = 64 << 10
+)
+
+// release forgets the text (its views now belong to the caller) and
+// returns w to walkers.
+func (w *walker) release() {
+	if len(w.seen) > maxPooledSeen {
+		w.seen = map[uint64]int32{}
+	} else {
+		clear(w.seen)
+	}
+	clear(w.out) // no pointers into the views, which are the caller's
+	w.out, w.collided, w.input = w.out[:0], nil, nil
+	if cap(w.out) > maxPooledViews {
+		w.out = nil
+	}
+	for d := range w.scratch {
+		if cap(w.scratch[d]) > maxPooledScratch {
+			w.scratch[d] = nil
+		}
+		clear(w.found[d][:cap(w.found[d])]) // no pointers into the last text's views
+		w.found[d] = w.found[d][:0]
+	}
+	walkers.Put(w)
 }
 
 type walker struct {
@@ -68,16 +111,27 @@ type walker struct {
 	seed     maphash.Seed
 	input    []byte
 	left     int // bytes views may still take
-	// scratch is where encoded runs are decoded: what decodes is copied
-	// out of it, a run of prose words glued together (a piece view) tried
-	// as every encoding allocates nothing.
-	scratch []byte
+	// scratch is where encoded runs are decoded, one per depth, so a
+	// run's decodings stay put while the first of them is expanded: what
+	// decodes is copied out only when it is kept as a view. A run of
+	// prose words glued together (a piece view) tried as every encoding,
+	// and a run decoding to a view seen already, allocate nothing.
+	scratch [maxDepth + 1][]byte
+	found   [maxDepth + 1][][]byte // a run's decodings, in scratch
 }
 
 // add keeps v as a view and decodes it further.
 func (w *walker) add(v []byte, depth int) {
 	if w.keep(v) && depth < maxDepth {
 		w.expand(v, depth+1)
+	}
+}
+
+// addCopy is add for v in scratch: a copy is kept, and only when v is
+// fresh.
+func (w *walker) addCopy(v []byte, depth int) {
+	if c, ok := w.keepCopy(v); ok && depth < maxDepth {
+		w.expand(c, depth+1)
 	}
 }
 
@@ -88,8 +142,55 @@ func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	if !w.fresh(v) {
-		return false
+	h, ok := w.fresh(v)
+	if ok {
+		w.record(h, v)
+	}
+	return ok
+}
+
+// keepCopy is keep for v in scratch, which is copied when it is kept.
+func (w *walker) keepCopy(v []byte) ([]byte, bool) {
+	if len(v) == 0 || len(v)+1 > w.left {
+		return nil, false
+	}
+	h, ok := w.fresh(v)
+	if !ok {
+		return nil, false
+	}
+	c := bytes.Clone(v)
+	w.record(h, c)
+	return c, true
+}
+
+// fresh reports whether v, of hash h, is none of the texts seen so far.
+func (w *walker) fresh(v []byte) (h uint64, _ bool) {
+	h = maphash.Bytes(w.seed, v)
+	i, ok := w.seen[h]
+	if !ok {
+		return h, true
+	}
+	prev := w.input
+	if i >= 0 {
+		prev = w.out[i]
+	}
+	if bytes.Equal(prev, v) {
+		return h, false
+	}
+	_, ok = w.collided[unsafeString(v)]
+	return h, !ok
+}
+
+// record keeps v, fresh and of hash h, as the next view. A text whose
+// hash an earlier one has goes into collided; the first keeps the hash.
+func (w *walker) record(h uint64, v []byte) {
+	if _, ok := w.seen[h]; !ok {
+		w.seen[h] = int32(len(w.out))
+	} else {
+		if w.collided == nil {
+			w.collided = map[string]struct{}{}
+		}
+		w.collided[unsafeString(v)] = struct{}{}
 	}
 	w.left -= len(v) + 1
 	if len(w.out) == cap(w.out) {
@@ -98,33 +199,6 @@ func (w *walker) keep(v []byte) bool {
 		w.out = slices.Grow(w.out, len(w.out)+1)
 	}
 	w.out = append(w.out, v)
-	return true
-}
-
-// fresh reports whether v is none of the texts seen so far, and records
-// it as the next view.
-func (w *walker) fresh(v []byte) bool {
-	h := maphash.Bytes(w.seed, v)
-	i, ok := w.seen[h]
-	if !ok {
-		w.seen[h] = int32(len(w.out))
-		return true
-	}
-	prev := w.input
-	if i >= 0 {
-		prev = w.out[i]
-	}
-	if bytes.Equal(prev, v) {
-		return false
-	}
-	if _, ok := w.collided[unsafeString(v)]; ok {
-		return false
-	}
-	if w.collided == nil {
-		w.collided = map[string]struct{}{}
-	}
-	w.collided[unsafeString(v)] = struct{}{}
-	return true
 }
 
 // unsafeString is b as a string without a copy: views are not written
@@ -197,19 +271,19 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 		cur, undone = next, true
 	}
-	var found [][]byte // a run's decodings; the views decoded from them take scratch
-	for i, t := range [][]byte{text, cur} {
+	for i, t := range [2][]byte{text, cur} {
 		if i == 1 && !undone {
 			break
 		}
 		for run := range runs(t) {
-			found = decode(found[:0], run, &w.scratch)
-			for _, b := range found {
-				w.add(b, depth)
+			w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
+			for _, b := range w.found[depth] {
+				w.addCopy(b, depth)
 			}
 		}
 	}
-	for _, b := range radixViews(found[:0], text) {
+	w.found[depth] = radixViews(w.found[depth][:0], text)
+	for _, b := range w.found[depth] {
 		for _, v := range inflate(nil, b) {
 			w.add(v, depth)
 		}
@@ -308,13 +382,14 @@ func sameSlice(a, b []byte) bool {
 
 // decode appends to out run decoded as hex, base32 and base64 (either
 // alphabet), each where it reads the run whole, and the gzip or zlib it
-// finds inside unpacked. The tries are made in scratch; what is appended
-// is a copy, as long as it decodes to.
+// finds inside unpacked. What it appends lies in scratch (the base32 and
+// the base64 reading apart), but for what is unpacked: valid until the
+// next decode into the same scratch.
 func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
-	if cap(*scratch) < len(run) {
-		*scratch = make([]byte, len(run))
+	if cap(*scratch) < 2*len(run) {
+		*scratch = make([]byte, 2*len(run))
 	}
-	buf := (*scratch)[:len(run)]
+	buf, buf64 := (*scratch)[:len(run)], (*scratch)[len(run):2*len(run)]
 	if b, ok := decodeBits(run); ok {
 		return inflate(out, b)
 	}
@@ -323,17 +398,17 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	}
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
-			return inflate(out, bytes.Clone(buf[:n]))
+			return inflate(out, buf[:n])
 		}
 	}
 	if b, ok := decodeBase32(buf, run); ok {
-		out = inflate(out, bytes.Clone(b))
+		out = inflate(out, b)
 	} else if b, ok := decodeBase32Hex(buf, run); ok {
-		out = inflate(out, bytes.Clone(b))
+		out = inflate(out, b)
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		if n, err := enc.Decode(buf, run); err == nil {
-			return inflate(out, bytes.Clone(buf[:n]))
+		if n, err := enc.Decode(buf64, run); err == nil {
+			return inflate(out, buf64[:n])
 		}
 	}
 	return out
