@@ -24,12 +24,13 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/spool"
 )
 
 func TestMain(m *testing.M) {
 	// A receiver restarted by a test is found again soon.
-	maxBackoff = 200 * time.Millisecond
+	exporter.MaxBackoff = 200 * time.Millisecond
 	os.Exit(m.Run())
 }
 
@@ -116,7 +117,7 @@ func offerPaced(t *testing.T, e *Exporter, from, to uint64) {
 }
 
 // waiting is how many records wait, in memory and on disk.
-func waiting(s Status) int { return s.Queued + s.Spool.Records }
+func waiting(s exporter.Status) int { return s.Queued + s.Spool.Records }
 
 // A receiver that goes down and comes back gets the records made while
 // it was away, in order, after those it had, and none twice: many more
@@ -296,7 +297,7 @@ func TestConfigure(t *testing.T) {
 	off := config.Syslog{Transport: config.SyslogTCP, Format: config.SyslogRFC5424}
 	require.NoError(t, e.Configure(off))
 	e.Offer(rec(2))
-	assert.Equal(t, Status{Enabled: false, Transport: "tcp", Format: "rfc5424", Sent: 1, Spool: spool.Stats{Limit: 1 << 20}}, e.Status())
+	assert.Equal(t, exporter.Status{Name: "syslog", Enabled: false, Protocol: "tcp", Format: "rfc5424", Offered: 1, Sent: 1, Spool: spool.Stats{Limit: 1 << 20}}, e.Status())
 
 	// Another receiver: records go there.
 	r2 := startReceiver(t, "tcp", "", nil)
