@@ -94,8 +94,8 @@ var (
 	MaxBackoff = 30 * time.Second
 )
 
-// lingerMax is how long a record that finds the exporter idle waits for
-// others to share its batch.
+// lingerMax is how long a record may wait for others to share its
+// batch.
 const lingerMax = 100 * time.Millisecond
 
 // sendTimeout bounds one send: a receiver that stops reading is treated
@@ -285,7 +285,6 @@ func (e *Exporter) run() {
 			if stopping || !e.wait() {
 				return
 			}
-			e.linger(cfg.QueueLimit)
 			continue
 		}
 		if l != nil && lgen != gen {
@@ -306,6 +305,9 @@ func (e *Exporter) run() {
 			}
 			lgen = gen
 			e.setLink(l, gen)
+		}
+		if !stopping && e.linger(recs, cfg.QueueLimit, gen) {
+			continue // a fuller batch
 		}
 		n, err := e.send(l, recs)
 		rejected := errors.Is(err, ErrRejected)
@@ -357,25 +359,42 @@ func (e *Exporter) wait() bool {
 	}
 }
 
-// linger gives the record that woke an idle exporter company: up to
-// lingerMax for a batch to fill, or the queue to reach the half of its
-// limit past which it spills. A steady trickle of records then goes in
-// a few sends rather than one each, which costs flowd and the receiver
-// CPU a verdict competes for.
-func (e *Exporter) linger(limit int) {
-	t := time.NewTimer(lingerMax)
+// linger holds back a batch smaller than a full one (or than half the
+// queue's limit, past which the queue spills) until its oldest record
+// was made lingerMax ago, the queue fills it, or config gen changes;
+// true when it waited. A steady trickle of records then goes in a few
+// sends rather than one each, which costs flowd and the receiver CPU a
+// verdict competes for.
+func (e *Exporter) linger(recs []activity.Record, limit int, gen uint64) bool {
+	fill := min(e.batch, limit/2)
+	if len(recs) >= fill {
+		return false
+	}
+	now := time.Now()
+	// A clock set back does not hold a record longer than lingerMax.
+	wait := min(recs[0].Time.Add(lingerMax).Sub(now), lingerMax)
+	if wait <= 0 {
+		return false
+	}
+	t := time.NewTimer(wait)
 	defer t.Stop()
-	for e.q.Len() < min(e.batch, limit/2) {
+	for e.q.Len() < fill {
 		select {
 		case <-t.C:
-			return
+			return true
 		case <-e.q.Ready():
 		case <-e.reconf:
-			return // run reads the config again
+			e.mu.Lock()
+			changed := e.gen != gen
+			e.mu.Unlock()
+			if changed {
+				return true // run reads the config again
+			}
 		case <-e.stop:
-			return
+			return true
 		}
 	}
+	return true
 }
 
 // sleep waits d, moving records offered meanwhile to sp (nil: none), or

@@ -1,6 +1,7 @@
 package syslogexport
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -15,9 +16,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -374,4 +378,46 @@ func BenchmarkExportTCP(b *testing.B) {
 		time.Sleep(time.Millisecond) // a benchmark's wait for the last write
 	}
 	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "records/s")
+}
+
+// Over UDP a receiver that is away shows as "connection refused" on the
+// write after the datagram it refused: neither counts as sent, the
+// records before them do, so the exporter sends again exactly those not
+// sent (what it does with the count: internal/exporter's tests).
+func TestUDPCountsWhatWasSent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("relies on Linux reporting a refused datagram on the next write over loopback")
+	}
+	r := startReceiver(t, "udp", "", nil)
+	c, err := dial(context.Background(), config.Syslog{Address: r.addr, Transport: config.SyslogUDP, Format: config.SyslogRFC5424}, nil, Source{Host: "h"})
+	require.NoError(t, err)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n, err := c.Send(ctx, []activity.Record{rec(1), rec(2), rec(3)})
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	expect(t, r, 1, 2, 3)
+
+	r.stop()
+	n, err = c.Send(ctx, []activity.Record{rec(4), rec(5), rec(6)})
+	require.ErrorIs(t, err, syscall.ECONNREFUSED)
+	assert.Zero(t, n, "4 went to a closed port, 5 was not written")
+}
+
+// A record too big for a datagram even without its details is cut to
+// fit, rather than fail each time and hold up those after it.
+func TestUDPCutsWhatCannotFit(t *testing.T) {
+	r := startReceiver(t, "udp", "", nil)
+	e := start(t, config.Syslog{Address: r.addr, Transport: config.SyslogUDP})
+	huge := rec(1)
+	huge.Reason = strings.Repeat("é", 40_000)
+	e.Offer(huge)
+	e.Offer(rec(2))
+	got := r.next()
+	assert.LessOrEqual(t, len(got), maxDatagram)
+	assert.Greater(t, len(got), maxDatagram-utf8.UTFMax)
+	assert.True(t, utf8.ValidString(got), "cut at a character's start")
+	assert.Contains(t, got, " id=\"1\"")
+	expect(t, r, 2)
 }
