@@ -238,6 +238,16 @@ func (e *Exporter) run() {
 			e.setLink(nil, 0)
 		}
 	}
+	// backOff waits before the next try, the queue and what is offered
+	// meanwhile going to sp (nil: staying in memory); false once stopped.
+	backOff := func(sp *spool.Spool) bool {
+		if sp != nil {
+			e.spill(sp)
+		}
+		ok := e.sleep(backoff, sp)
+		backoff = min(2*backoff, MaxBackoff)
+		return ok
+	}
 	defer func() {
 		drop()
 		if sp := e.openedSpool(); sp != nil {
@@ -275,10 +285,9 @@ func (e *Exporter) run() {
 		recs, done, err := e.q.Next(sp, e.batch)
 		if err != nil {
 			e.Fail(err)
-			if !e.sleep(backoff, nil) {
+			if !backOff(nil) {
 				return
 			}
-			backoff = min(2*backoff, MaxBackoff)
 			continue
 		}
 		if len(recs) == 0 {
@@ -294,13 +303,9 @@ func (e *Exporter) run() {
 			if l, err = cfg.Dial(e.base); err != nil {
 				l = nil
 				e.failSend(err)
-				if sp != nil {
-					e.spill(sp)
-				}
-				if !e.sleep(backoff, sp) {
+				if !backOff(sp) {
 					return
 				}
-				backoff = min(2*backoff, MaxBackoff)
 				continue
 			}
 			lgen = gen
@@ -326,13 +331,9 @@ func (e *Exporter) run() {
 		case err != nil:
 			e.failSend(err)
 			drop()
-			if sp != nil {
-				e.spill(sp)
-			}
-			if !e.sleep(backoff, sp) {
+			if !backOff(sp) {
 				return
 			}
-			backoff = min(2*backoff, MaxBackoff)
 		default:
 			backoff = MinBackoff
 		}

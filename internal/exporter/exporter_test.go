@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 )
@@ -112,7 +113,7 @@ func TestPartOfABatchIsNotSentAgain(t *testing.T) {
 		e.Offer(activity.Record{ID: i})
 	}
 	assert.Equal(t, ids(1, 20), r.waitFor(t, 20), "each record once, in order")
-	until(t, "the counters", func() bool { return e.Status().Sent == 20 })
+	require.Eventually(t, func() bool { return e.Status().Sent == 20 }, 30*time.Second, time.Millisecond, "the counters")
 	st := e.Status()
 	assert.Equal(t, uint64(4), st.SendErrors)
 	assert.Equal(t, uint64(20), st.Offered)
@@ -130,7 +131,7 @@ func TestRejectedIsCountedNotResent(t *testing.T) {
 	for i := uint64(1); i <= 3; i++ {
 		e.Offer(activity.Record{ID: i})
 	}
-	until(t, "rejected", func() bool { return e.Status().Rejected == 3 })
+	require.Eventually(t, func() bool { return e.Status().Rejected == 3 }, 30*time.Second, time.Millisecond, "rejected")
 	st := e.Status()
 	assert.Zero(t, st.Sent)
 	assert.Zero(t, st.SendErrors, "a refusal is not the receiver being away")
@@ -149,16 +150,4 @@ func TestLingerForAPartialBatch(t *testing.T) {
 	waited := r.at[0].Sub(offered)
 	r.mu.Unlock()
 	assert.GreaterOrEqual(t, waited, lingerMax, "a lone record went at once")
-}
-
-// until polls cond, which the exporter's goroutine makes true.
-func until(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out waiting for: " + what)
-		}
-		time.Sleep(time.Millisecond) // a poll of the condition, not a guess at a delay
-	}
 }
