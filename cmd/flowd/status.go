@@ -13,13 +13,12 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
-	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/service"
-	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 	"github.com/flowd-dev/flowd/internal/version"
 )
@@ -240,11 +239,10 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if l := auditLine(st.Audit); l != "" {
 		fmt.Fprintln(out, l)
 	}
-	if l := exportLine(st.Export); l != "" {
-		fmt.Fprintln(out, l)
-	}
-	if l := otlpLine(st.OTLP); l != "" {
-		fmt.Fprintln(out, l)
+	for _, x := range []*exporter.Status{st.Export, st.OTLP} {
+		if l := exportLine(x); l != "" {
+			fmt.Fprintln(out, l)
+		}
 	}
 	for _, f := range st.Feeds {
 		fmt.Fprintln(out, feedLine(f))
@@ -270,10 +268,10 @@ func feedLine(f attackfeed.Status) string {
 	return l
 }
 
-// exportLine is the syslog exporter's state: where to, whether it is
-// connected, what waits in memory and on disk, what was sent and
-// dropped, the last error.
-func exportLine(x *syslogexport.Status) string {
+// exportLine is an exporter's state: where to, whether it is
+// connected, what waits in memory and on disk, what was sent, dropped
+// and rejected, the last error.
+func exportLine(x *exporter.Status) string {
 	if x == nil {
 		return ""
 	}
@@ -284,37 +282,15 @@ func exportLine(x *syslogexport.Status) string {
 	case !x.Connected:
 		state = "NOT CONNECTED"
 	}
-	l := fmt.Sprintf("export   syslog %s %s (%s): %s, %d queued of %d, %d spooled (%s of %s), %d sent, %d dropped",
-		x.Transport, x.Address, x.Format, state, x.Queued, x.QueueLimit, x.Spool.Records, sizeText(x.Spool.Bytes), sizeText(x.Spool.Limit),
-		x.Sent, x.Dropped+x.Spool.Dropped)
-	if x.SpoolError != "" {
-		l += "; NO SPOOL: " + x.SpoolError
+	format := ""
+	if x.Format != "" {
+		format = " (" + x.Format + ")"
 	}
-	if x.LastError != "" {
-		l += fmt.Sprintf("; last error %s: %s", x.LastErrAt.Local().Format(time.DateTime), x.LastError)
-	}
-	return l
-}
-
-// otlpLine is the OpenTelemetry exporter's state: where to, whether the
-// last export went through, what waits in memory and on disk, what was
-// sent, dropped and rejected, the last error.
-func otlpLine(x *otlpexport.Status) string {
-	if x == nil {
-		return ""
-	}
-	state := "connected"
-	switch {
-	case !x.Enabled:
-		state = "off"
-	case !x.Connected:
-		state = "NOT CONNECTED"
-	}
-	l := fmt.Sprintf("export   otlp %s %s: %s, %d queued, %d spooled (%s of %s), %d sent, %d dropped",
-		x.Protocol, x.Endpoint, state, x.Queued, x.Spool.Records, sizeText(x.Spool.Bytes), sizeText(x.Spool.Limit),
-		x.Sent, x.Dropped+x.Spool.Dropped)
+	l := fmt.Sprintf("export   %s %s %s%s: %s, %d queued of %d, %d spooled (%s of %s), %d sent, %d dropped",
+		x.Name, x.Protocol, x.Endpoint, format, state, x.Queued, x.QueueLimit, x.Spool.Records, sizeText(x.Spool.Bytes), sizeText(x.Spool.Limit),
+		x.Sent, x.Lost())
 	if x.Rejected > 0 {
-		l += fmt.Sprintf(", %d rejected by the collector", x.Rejected)
+		l += fmt.Sprintf(", %d rejected as malformed", x.Rejected)
 	}
 	if x.SpoolError != "" {
 		l += "; NO SPOOL: " + x.SpoolError

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/service"
@@ -89,12 +90,7 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	st.Activity = d.store.Stats()
 	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
 	st.Audit = d.audit
-	if x := d.export.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" {
-		st.Export = &x
-	}
-	if x := d.otlp.Status(); x.Enabled || x.Sent > 0 || x.LastError != "" || x.Spool.Records > 0 {
-		st.OTLP = &x
-	}
+	st.Export, st.OTLP = shownExport(d.export.Status()), shownExport(d.otlp.Status())
 	st.Feeds = d.feeds.Status()
 	st.SecurityCoverage, st.HooksActive = "proxy_only", map[string]time.Time{}
 	d.mu.Lock()
@@ -196,4 +192,13 @@ func (c *serviceCache) get() *flowdclient.Service {
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(v)
+}
+
+// shownExport is x when the exporter is on, has sent, failed, or keeps
+// records in its spool; nil for one never used.
+func shownExport(x exporter.Status) *exporter.Status {
+	if x.Enabled || x.Sent > 0 || x.LastError != "" || x.Spool.Records > 0 {
+		return &x
+	}
+	return nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/connguard"
 	"github.com/flowd-dev/flowd/internal/dashboard"
 	"github.com/flowd-dev/flowd/internal/events"
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/flow"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
@@ -538,7 +539,8 @@ func newDaemon(o Options, st stores) (*Daemon, error) {
 	d.judge, d.hub, d.flows = j, upstream.NewHub(j), j.Flows
 	d.metrics = metrics.New(metrics.Sources{Activity: d.store.Stats,
 		Shims:    func() int { return len(d.hub.Shims(viewer{all: true}.sees)) },
-		Sessions: func() int { return len(shimSessions(d.hub.Shims(viewer{all: true}.sees))) }})
+		Sessions: func() int { return len(shimSessions(d.hub.Shims(viewer{all: true}.sees))) },
+		Exports:  func() []exporter.Status { return []exporter.Status{d.export.Status(), d.otlp.Status()} }})
 	j.OnRecord = d.metrics.Observe
 	d.saveInForce(cfg)
 	if held != nil {

@@ -85,7 +85,7 @@ func TestExportedRecord(t *testing.T) {
 	require.NoError(t, json.Unmarshal(api(d, "GET", "/api/v1/status", "").Body.Bytes(), &st))
 	require.NotNil(t, st.Export)
 	assert.True(t, st.Export.Enabled)
-	assert.Equal(t, l.Addr().String(), st.Export.Address)
+	assert.Equal(t, l.Addr().String(), st.Export.Endpoint)
 }
 
 // Cutting export, or sending it elsewhere, is held for the passphrase:
@@ -98,5 +98,5 @@ func TestExportOffIsHeld(t *testing.T) {
 	assert.Contains(t, held.Error(), "export.syslog.enabled")
 	require.ErrorAs(t, d.Reload(exportingTo("evil.example:514")), &held)
 	assert.True(t, d.export.Status().Enabled)
-	assert.Equal(t, "127.0.0.1:1", d.export.Status().Address, "the exporter keeps its receiver")
+	assert.Equal(t, "127.0.0.1:1", d.export.Status().Endpoint, "the exporter keeps its receiver")
 }

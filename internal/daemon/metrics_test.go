@@ -21,6 +21,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
 // scrape reads flowd's metrics as Prometheus does, from the dashboard's
@@ -165,4 +166,73 @@ func TestMetricsOnTheLoopbackListener(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+}
+
+// Export's counters reach /metrics, per exporter: a call's records sent
+// to a real syslog receiver; and, with the receiver away, send errors
+// and records moved to the spool, waiting there.
+func TestExportMetrics(t *testing.T) {
+	call := func(d *Daemon) {
+		fs := upstream.NewStream(1, shimproto.Hello{Name: "filesystem"}, "cc")
+		judgetest.CallAndAnswer(d.judge, fs, 1, "read_text_file", `{"path":"/tmp/notes.txt"}`, "hello")
+		require.NoError(t, d.store.Flush())
+	}
+	syslog := map[string]string{"exporter": "syslog"}
+	t.Run("sent", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		t.Cleanup(func() { l.Close() })
+		frames(t, l)
+		cfg := exportingTo(l.Addr().String())
+		cfg.UI.Enabled = config.UIOn
+		d, _, _ := serving(t, cfg)
+		call(d)
+		assert.Eventually(t, func() bool { st := d.export.Status(); return st.Sent > 0 && st.Sent == st.Offered },
+			time.Minute, time.Millisecond, "the records sent")
+		st := d.export.Status()
+		mf := scrape(t, d)
+		assert.Equal(t, float64(st.Sent), value(mf, "flowd_export_sent_total", syslog))
+		assert.Positive(t, value(mf, "flowd_export_sent_total", syslog))
+		assert.Equal(t, float64(st.Offered), value(mf, "flowd_export_queued_total", syslog))
+		assert.Equal(t, 1.0, value(mf, "flowd_export_connected", syslog))
+		assert.Zero(t, value(mf, "flowd_export_connected", map[string]string{"exporter": "otlp"}), "otlp is off")
+		assert.Zero(t, value(mf, "flowd_export_queue_depth", syslog))
+		assert.Zero(t, value(mf, "flowd_export_send_errors_total", syslog))
+		assert.Zero(t, value(mf, "flowd_export_dropped_total", syslog))
+		for _, reason := range []string{"queue_full", "spool_full", "rejected"} {
+			assert.Len(t, labelled(mf, "flowd_export_dropped_total", map[string]string{"exporter": "syslog", "reason": reason}), 1, reason)
+		}
+	})
+	t.Run("receiver away", func(t *testing.T) {
+		cfg := exportingTo("127.0.0.1:1")
+		cfg.UI.Enabled = config.UIOn
+		d, _, _ := serving(t, cfg)
+		call(d)
+		assert.Eventually(t, func() bool { st := d.export.Status(); return st.Spool.Records > 0 && st.Queued == 0 },
+			time.Minute, time.Millisecond, "the records in the spool")
+		mf := scrape(t, d)
+		assert.Zero(t, value(mf, "flowd_export_sent_total", syslog))
+		assert.GreaterOrEqual(t, value(mf, "flowd_export_send_errors_total", syslog), 1.0)
+		assert.Positive(t, value(mf, "flowd_export_spooled_total", syslog))
+		assert.Equal(t, value(mf, "flowd_export_spooled_total", syslog),
+			value(mf, "flowd_export_queue_depth", map[string]string{"exporter": "syslog", "where": "spool"}))
+		assert.Zero(t, value(mf, "flowd_export_connected", syslog))
+	})
+}
+
+// labelled are a family's samples whose labels include want.
+func labelled(mf map[string]*dto.MetricFamily, name string, want map[string]string) []*dto.Metric {
+	var out []*dto.Metric
+	for _, m := range mf[name].GetMetric() {
+		n := 0
+		for _, l := range m.GetLabel() {
+			if v, ok := want[l.GetName()]; ok && v == l.GetValue() {
+				n++
+			}
+		}
+		if n == len(want) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

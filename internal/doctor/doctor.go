@@ -20,6 +20,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -445,30 +446,9 @@ func stores(f Facts) []Finding {
 		if a.Unreadable > 0 {
 			add(Info, fmt.Sprintf("%d activity records cannot be decoded: flowd activity skips them", a.Unreadable), "")
 		}
-		if x := st.OTLP; x != nil {
-			lost := x.Dropped + x.Spool.Dropped
-			switch {
-			case x.SpoolError != "":
-				add(Warn, "OTLP export has no spool on disk, records wait in memory only: "+x.SpoolError, "check "+f.DataDir+" (df -h "+f.DataDir+")")
-			case x.Enabled && !x.Connected && x.LastError != "":
-				add(Warn, fmt.Sprintf("OTLP export to %s is failing (%d records wait on disk, %d lost to full queues): %s",
-					x.Endpoint, x.Spool.Records, lost, x.LastError), "check the collector at "+x.Endpoint+" and [export.otlp] (flowd status)")
-			case lost > 0:
-				add(Warn, fmt.Sprintf("OTLP export dropped %d records to full queues since flowd started", lost),
-					"raise [export.otlp] spool_bytes, or check why the collector was away")
-			}
-		}
-		if x := st.Export; x != nil {
-			lost := x.Dropped + x.Spool.Dropped
-			switch {
-			case x.SpoolError != "":
-				add(Warn, "syslog export has no spool on disk, records wait in memory only: "+x.SpoolError, "check "+f.DataDir+" (df -h "+f.DataDir+")")
-			case x.Enabled && !x.Connected && x.LastError != "":
-				add(Warn, fmt.Sprintf("syslog export to %s is failing (%d records wait on disk, %d lost to full queues): %s",
-					x.Address, x.Spool.Records, lost, x.LastError), "check the receiver at "+x.Address+" and [export.syslog] (flowd status)")
-			case lost > 0:
-				add(Warn, fmt.Sprintf("syslog export dropped %d records to full queues since flowd started", lost),
-					"raise [export.syslog] spool_bytes, or check why the receiver was away")
+		for _, x := range []*exporter.Status{st.OTLP, st.Export} {
+			if x != nil {
+				exportCheck(x, f.DataDir, add)
 			}
 		}
 	}
@@ -582,4 +562,24 @@ func applyHeld(passphraseSet bool) string {
 		return "flowd config apply (it shows the changes and asks your approval passphrase)"
 	}
 	return "flowd passphrase set, then flowd config apply (it shows the changes and asks the passphrase)"
+}
+
+// exportCheck warns while an exporter fails, once it dropped records,
+// and when it has no spool.
+func exportCheck(x *exporter.Status, dataDir string, add func(status, msg, fix string)) {
+	what, receiver := "syslog", "receiver"
+	if x.Name == "otlp" {
+		what, receiver = "OTLP", "collector"
+	}
+	section := "[export." + x.Name + "]"
+	switch {
+	case x.SpoolError != "":
+		add(Warn, what+" export has no spool on disk, records wait in memory only: "+x.SpoolError, "check "+dataDir+" (df -h "+dataDir+")")
+	case x.Enabled && !x.Connected && x.LastError != "":
+		add(Warn, fmt.Sprintf("%s export to %s is failing (%d records wait on disk, %d lost to full queues): %s",
+			what, x.Endpoint, x.Spool.Records, x.Lost(), x.LastError), "check the "+receiver+" at "+x.Endpoint+" and "+section+" (flowd status)")
+	case x.Lost() > 0:
+		add(Warn, fmt.Sprintf("%s export dropped %d records to full queues since flowd started", what, x.Lost()),
+			"raise "+section+" spool_bytes, or check why the "+receiver+" was away")
+	}
 }

@@ -14,12 +14,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/boltfile"
 	"github.com/flowd-dev/flowd/internal/clientconfig"
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/spool"
-	"github.com/flowd-dev/flowd/internal/syslogexport"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -138,7 +137,7 @@ func TestJudgeStores(t *testing.T) {
 
 	exporting := recovered
 	st.Activity = activity.Stats{}
-	st.OTLP = &otlpexport.Status{Enabled: true, Endpoint: "https://otel:4318", Spool: spool.Stats{Records: 900, Dropped: 4},
+	st.OTLP = &exporter.Status{Name: "otlp", Enabled: true, Endpoint: "https://otel:4318", Spool: spool.Stats{Records: 900, Dropped: 4},
 		LastError: "connection refused"}
 	exporting.Status = &st
 	fs = find(Judge(exporting), "data")
@@ -146,7 +145,7 @@ func TestJudgeStores(t *testing.T) {
 	assert.Contains(t, fs[3].Message, "OTLP export to https://otel:4318 is failing (900 records wait on disk, 4 lost to full queues): connection refused")
 
 	st.OTLP = nil
-	st.Export = &syslogexport.Status{Enabled: true, Address: "siem:514", Spool: spool.Stats{Records: 70, Dropped: 2}, Dropped: 1,
+	st.Export = &exporter.Status{Name: "syslog", Enabled: true, Endpoint: "siem:514", Spool: spool.Stats{Records: 70, Dropped: 2}, Dropped: 1,
 		LastError: "connection refused"}
 	fs = find(Judge(exporting), "data")
 	assert.Equal(t, Warn, fs[3].Status)

@@ -27,6 +27,8 @@ type Queue struct {
 	seq     uint64 // records ever pushed
 	limit   int
 	dropped uint64
+	offered uint64 // records pushed, dropped ones too
+	spilled uint64 // records moved to a spool
 	ready   chan struct{}
 }
 
@@ -48,6 +50,7 @@ func (q *Queue) SetLimit(limit int) {
 // Push queues r, dropping the oldest record when the queue is full.
 func (q *Queue) Push(r activity.Record) {
 	q.mu.Lock()
+	q.offered++
 	if q.limit == 0 {
 		q.dropped++
 		q.mu.Unlock()
@@ -87,6 +90,20 @@ func (q *Queue) Dropped() uint64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.dropped
+}
+
+// Offered is how many records were pushed, those dropped too.
+func (q *Queue) Offered() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.offered
+}
+
+// Spilled is how many records Spill moved to a spool.
+func (q *Queue) Spilled() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.spilled
 }
 
 func (q *Queue) len() int { return len(q.recs) - q.head }
@@ -144,31 +161,43 @@ func (q *Queue) Spill(sp *spool.Spool) error {
 		return fmt.Errorf("spill the export queue to disk: %w", err)
 	}
 	q.take(first, len(recs))
+	q.mu.Lock()
+	q.spilled += uint64(len(enc))
+	q.mu.Unlock()
 	return nil
 }
 
 // Next returns up to n of the oldest records that wait, those of sp
-// (nil: none) before the queue's, as they are older; done takes them off
-// once sent. None: nothing waits.
-func (q *Queue) Next(sp *spool.Spool, n int) (recs []activity.Record, done func() error, err error) {
+// (nil: none) before the queue's, as they are older; done(k) takes the
+// first k of them off once the receiver has them, so that a batch it
+// took only part of is sent again from where it stopped. None: nothing
+// waits.
+func (q *Queue) Next(sp *spool.Spool, n int) (recs []activity.Record, done func(k int) error, err error) {
 	for sp != nil && sp.Len() > 0 {
 		raw, mark, err := sp.Read(n)
 		if err != nil {
 			return nil, nil, err
 		}
 		recs := make([]activity.Record, 0, len(raw))
-		for _, b := range raw {
+		at := make([]int, 0, len(raw)) // each record's place in raw
+		for i, b := range raw {
 			var r activity.Record
 			if json.Unmarshal(b, &r) == nil {
-				recs = append(recs, r)
+				recs, at = append(recs, r), append(at, i)
 			}
 		}
-		done := func() error { return sp.Commit(mark) }
+		done := func(k int) error {
+			if k < len(at) {
+				// Up to the first one not sent, past any that do not decode.
+				return sp.Commit(mark.Upto(at[k]))
+			}
+			return sp.Commit(mark)
+		}
 		if len(recs) > 0 {
 			return recs, done, nil
 		}
 		// Nothing there decodes (written by another version): past it.
-		if err := done(); err != nil {
+		if err := done(0); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -176,5 +205,5 @@ func (q *Queue) Next(sp *spool.Spool, n int) (recs []activity.Record, done func(
 	if len(recs) == 0 {
 		return nil, nil, nil
 	}
-	return recs, func() error { q.take(first, len(recs)); return nil }, nil
+	return recs, func(k int) error { q.take(first, min(k, len(recs))); return nil }, nil
 }

@@ -32,7 +32,7 @@ func TestFullQueueDropsOldest(t *testing.T) {
 	recs, done, err := q.Next(nil, 10)
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{3, 4, 5}, ids(recs))
-	require.NoError(t, done())
+	require.NoError(t, done(len(recs)))
 	assert.Zero(t, q.Len())
 
 	q.SetLimit(1)
@@ -54,7 +54,7 @@ func TestDoneTakesOnlyTheBatch(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{1, 2, 3}, ids(recs))
 	push(q, 5, 6) // drops 1 and 2, on their way
-	require.NoError(t, done())
+	require.NoError(t, done(len(recs)))
 	recs, _, err = q.Next(nil, 10)
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{4, 5, 6}, ids(recs), "records pushed while a batch was out stay queued")
@@ -84,7 +84,7 @@ func TestSpillThenNextInOrder(t *testing.T) {
 			break
 		}
 		got = append(got, ids(recs)...)
-		require.NoError(t, done())
+		require.NoError(t, done(len(recs)))
 	}
 	assert.Equal(t, []uint64{1, 2, 3, 4, 5, 6, 7}, got)
 	assert.Zero(t, sp.Len())
@@ -110,9 +110,49 @@ func TestSpillWhileABatchIsOut(t *testing.T) {
 	recs, done, err := q.Next(sp, 2)
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{1, 2}, ids(recs))
-	require.NoError(t, done())
+	require.NoError(t, done(len(recs)))
 	require.NoError(t, q.Spill(sp))
 	recs, _, err = q.Next(sp, 5)
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{3}, ids(recs))
+}
+
+// A batch the receiver took part of: done(k) takes off only the first
+// k, from the queue and from the spool (past a record that does not
+// decode), and the rest comes next, nothing twice; the counters count.
+func TestDonePart(t *testing.T) {
+	sp, err := spool.Open(t.TempDir(), 1<<20)
+	require.NoError(t, err)
+	defer sp.Close()
+	q := New(100)
+	push(q, 1, 3)
+	require.NoError(t, q.Spill(sp))
+	require.NoError(t, sp.Append([][]byte{[]byte("not json")}))
+	push(q, 4, 6)
+	require.NoError(t, q.Spill(sp))
+	push(q, 7, 9)
+	assert.Equal(t, uint64(9), q.Offered())
+	assert.Equal(t, uint64(6), q.Spilled())
+
+	recs, done, err := q.Next(sp, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{1, 2, 3, 4, 5, 6}, ids(recs))
+	require.NoError(t, done(3)) // 1 to 3 and the one that does not decode
+	assert.Equal(t, 3, sp.Len())
+	recs, done, err = q.Next(sp, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{4, 5, 6}, ids(recs))
+	require.NoError(t, done(0))
+	recs, done, err = q.Next(sp, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{4, 5, 6}, ids(recs))
+	require.NoError(t, done(3))
+
+	recs, done, err = q.Next(sp, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{7, 8, 9}, ids(recs))
+	require.NoError(t, done(1))
+	recs, _, err = q.Next(sp, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{8, 9}, ids(recs))
 }

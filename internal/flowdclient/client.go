@@ -20,13 +20,12 @@ import (
 	"github.com/flowd-dev/flowd/internal/attackfeed"
 	"github.com/flowd-dev/flowd/internal/attackprint"
 	"github.com/flowd-dev/flowd/internal/boltfile"
+	"github.com/flowd-dev/flowd/internal/exporter"
 	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/otlpexport"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 	"github.com/flowd-dev/flowd/internal/service"
 	"github.com/flowd-dev/flowd/internal/sessiongraph"
-	"github.com/flowd-dev/flowd/internal/syslogexport"
 )
 
 // Status is what `flowd status` shows.
@@ -62,10 +61,10 @@ type Status struct {
 	// started (the records since the last signed checkpoint).
 	Audit *AuditCheck `json:"audit,omitempty"`
 	// Export is the syslog exporter's state, when it is on or has sent.
-	Export *syslogexport.Status `json:"export,omitempty"`
+	Export *exporter.Status `json:"export,omitempty"`
 	// OTLP is the OpenTelemetry exporter's state, when it is on, has
 	// sent, or keeps records in its spool.
-	OTLP *otlpexport.Status `json:"otlp_export,omitempty"`
+	OTLP *exporter.Status `json:"otlp_export,omitempty"`
 	// Feeds are the attack feeds flowd pulls, each with its last good
 	// feed and its last failure.
 	Feeds []attackfeed.Status `json:"feeds,omitempty"`

@@ -4,8 +4,8 @@
 // What a message pays is one histogram observation after its verdict is
 // written, and one counter increment where its activity record is
 // appended (for calls and results, after the verdict is on its way);
-// everything else (shims, sessions, the activity queue) is read when
-// Prometheus asks.
+// everything else (shims, sessions, the activity queue, the exporters)
+// is read when Prometheus asks.
 // Labels come from flowd's own vocabulary (record types, actions,
 // verdicts), never from what servers or agents send, so their number
 // stays bounded.
@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/exporter"
 )
 
 // Sources are what the gauges read at each scrape.
@@ -27,6 +28,8 @@ type Sources struct {
 	Shims, Sessions func() int
 	// Activity is the activity store's counters.
 	Activity func() activity.Stats
+	// Exports are the exporters' states (OTLP, syslog); nil: none.
+	Exports func() []exporter.Status
 }
 
 // Metrics is one flowd's metrics.
@@ -58,6 +61,7 @@ func New(src Sources) *Metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "flowd_sessions", Help: "Sessions of the shims connected now."},
 			func() float64 { return float64(src.Sessions()) }),
 		&activityCollector{stats: src.Activity},
+		&exportCollector{status: src.Exports},
 		prometheus.NewGoCollector(),
 		prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}),
 	)
@@ -114,4 +118,58 @@ func (c *activityCollector) Collect(ch chan<- prometheus.Metric) {
 		f = 1
 	}
 	ch <- prometheus.MustNewConstMetric(failing, prometheus.GaugeValue, f)
+}
+
+// exportCollector reads the exporters' states once per scrape.
+type exportCollector struct {
+	status func() []exporter.Status
+}
+
+var (
+	exportQueued = prometheus.NewDesc("flowd_export_queued_total",
+		"Activity records handed to an exporter (otlp, syslog) while it was on.", []string{"exporter"}, nil)
+	exportSpooled = prometheus.NewDesc("flowd_export_spooled_total",
+		"Records an exporter moved from memory to its spool on disk (the receiver away or slow).", []string{"exporter"}, nil)
+	exportSent = prometheus.NewDesc("flowd_export_sent_total",
+		"Records the receiver has.", []string{"exporter"}, nil)
+	exportDropped = prometheus.NewDesc("flowd_export_dropped_total",
+		"Records lost: queue_full (memory), spool_full (the oldest on disk, past spool_bytes), rejected (refused by the receiver as malformed).",
+		[]string{"exporter", "reason"}, nil)
+	exportErrors = prometheus.NewDesc("flowd_export_send_errors_total",
+		"Failed connects and sends; each is retried with backoff.", []string{"exporter"}, nil)
+	exportDepth = prometheus.NewDesc("flowd_export_queue_depth",
+		"Records waiting to be sent, in memory or in the spool on disk.", []string{"exporter", "where"}, nil)
+	exportConnected = prometheus.NewDesc("flowd_export_connected",
+		"1 while the exporter is on and its receiver known to be there.", []string{"exporter"}, nil)
+)
+
+func (c *exportCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{exportQueued, exportSpooled, exportSent, exportDropped, exportErrors, exportDepth, exportConnected} {
+		ch <- d
+	}
+}
+
+func (c *exportCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.status == nil {
+		return
+	}
+	counter := func(d *prometheus.Desc, v uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	for _, x := range c.status() {
+		counter(exportQueued, x.Offered, x.Name)
+		counter(exportSpooled, x.Spilled, x.Name)
+		counter(exportSent, x.Sent, x.Name)
+		counter(exportDropped, x.Dropped, x.Name, "queue_full")
+		counter(exportDropped, x.Spool.Dropped, x.Name, "spool_full")
+		counter(exportDropped, x.Rejected, x.Name, "rejected")
+		counter(exportErrors, x.SendErrors, x.Name)
+		ch <- prometheus.MustNewConstMetric(exportDepth, prometheus.GaugeValue, float64(x.Queued), x.Name, "memory")
+		ch <- prometheus.MustNewConstMetric(exportDepth, prometheus.GaugeValue, float64(x.Spool.Records), x.Name, "spool")
+		connected := 0.0
+		if x.Connected {
+			connected = 1
+		}
+		ch <- prometheus.MustNewConstMetric(exportConnected, prometheus.GaugeValue, connected, x.Name)
+	}
 }

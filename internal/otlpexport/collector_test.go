@@ -20,6 +20,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/exporter"
 )
 
 // The collector the tests run: internal/e2e/otelcol, an OpenTelemetry
@@ -209,7 +210,7 @@ func (c *collector) logs() []plog.LogRecord {
 }
 
 // waitLogs waits until the file holds at least n records.
-func (c *collector) waitLogs(n int, st func() Status) []plog.LogRecord {
+func (c *collector) waitLogs(n int, st func() exporter.Status) []plog.LogRecord {
 	c.t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {

@@ -332,17 +332,34 @@ func (s *Spool) Len() int { return s.records() }
 
 // Mark is where a Read ended, for Commit.
 type Mark struct {
+	pos
+	n    int
+	ends []pos // where each record read ends, for Upto
+}
+
+type pos struct {
 	seg   uint64
 	off   int64
-	n     int
-	inSeg int // of the n, those read from segment seg
+	inSeg int // of the records read, those from segment seg
+}
+
+// Upto is the mark of the first k records read: a batch the receiver
+// took only part of leaves the rest on the spool.
+func (m Mark) Upto(k int) Mark {
+	if k >= m.n {
+		return m
+	}
+	if k <= 0 {
+		return Mark{}
+	}
+	return Mark{pos: m.ends[k-1], n: k, ends: m.ends[:k]}
 }
 
 // Read returns up to n of the oldest records, without taking them off
 // the spool: Commit does, once they are sent.
 func (s *Spool) Read(n int) ([][]byte, Mark, error) {
 	var out [][]byte
-	m := Mark{seg: s.segs[0].num, off: s.head}
+	m := Mark{pos: pos{seg: s.segs[0].num, off: s.head}}
 	for i := 0; i < len(s.segs) && len(out) < n; i++ {
 		g := s.segs[i]
 		from := int64(0)
@@ -369,9 +386,12 @@ func (s *Spool) Read(n int) ([][]byte, Mark, error) {
 			}
 			off += int64(k)
 			out = append(out, b)
+			m.ends = append(m.ends, pos{seg: g.num, off: off, inSeg: len(out) - k0})
 		}
 		f.Close()
-		m = Mark{seg: g.num, off: off, inSeg: len(out) - k0}
+		if len(m.ends) > 0 {
+			m.pos = m.ends[len(m.ends)-1]
+		}
 	}
 	m.n = len(out)
 	return out, m, nil

@@ -133,3 +133,25 @@ func TestDamagedHeadFileRereads(t *testing.T) {
 	// Sent again rather than lost.
 	assert.Equal(t, seq(0, 4), drain(t, s, 10))
 }
+
+// A batch the receiver took only part of: committing the first k takes
+// those off, across segments, and the rest is read again next, also
+// after a restart.
+func TestCommitPart(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, 64<<10) // 8 KiB segments: 1000 records span several
+	require.NoError(t, err)
+	require.NoError(t, s.Append(recs(0, 1000)))
+	_, m, err := s.Read(800)
+	require.NoError(t, err)
+	require.NoError(t, s.Commit(m.Upto(0)))
+	assert.Equal(t, 1000, s.Len())
+	require.NoError(t, s.Commit(m.Upto(700)))
+	assert.Equal(t, 300, s.Len())
+	assert.Equal(t, 300, s.Stats().Records)
+	require.NoError(t, s.Close())
+	s, err = Open(dir, 64<<10)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Equal(t, seq(700, 300), drain(t, s, 64))
+}

@@ -477,22 +477,15 @@ function serviceRows(svc) {
 // [name, state in words, whether it needs attention].
 function exportRows(st) {
   const rows = [];
-  const x = st.export;
-  if (x) {
+  for (const x of [st.export, st.otlp_export]) {
+    if (!x) continue;
     const state = !x.enabled ? "off" : x.connected ? "connected" : "NOT CONNECTED";
-    rows.push([`syslog ${x.transport || ""} ${x.address || ""}`.trim(),
-      `${state}; ${x.queued} queued of ${x.queue_limit || "?"}, ${x.sent} sent, ${x.dropped} dropped` +
-      (x.last_error ? `; last error ${fmtTime(x.last_error_at)}: ${x.last_error}` : ""), x.enabled && (!x.connected || x.dropped > 0)]);
-  }
-  const o = st.otlp_export;
-  if (o) {
-    const state = !o.enabled ? "off" : o.connected ? "connected" : "NOT CONNECTED";
-    const spool = o.spool || {};
-    const dropped = (o.dropped || 0) + (spool.dropped || 0);
-    rows.push([`otlp ${o.protocol || ""} ${o.endpoint || ""}`.trim(),
-      `${state}; ${o.queued} queued, ${spool.records || 0} spooled, ${o.sent} sent, ${dropped} dropped` +
-      (o.rejected ? `, ${o.rejected} rejected` : "") + (o.spool_error ? `; NO SPOOL: ${o.spool_error}` : "") +
-      (o.last_error ? `; last error ${fmtTime(o.last_error_at)}: ${o.last_error}` : ""), o.enabled && (!o.connected || dropped > 0 || o.spool_error)]);
+    const spool = x.spool || {};
+    const dropped = (x.dropped || 0) + (spool.dropped || 0);
+    rows.push([`${x.name} ${x.protocol || ""} ${x.endpoint || ""}`.trim(),
+      `${state}; ${x.queued} queued of ${x.queue_limit || "?"}, ${spool.records || 0} spooled, ${x.sent} sent, ${dropped} dropped` +
+      (x.rejected ? `, ${x.rejected} rejected` : "") + (x.spool_error ? `; NO SPOOL: ${x.spool_error}` : "") +
+      (x.last_error ? `; last error ${fmtTime(x.last_error_at)}: ${x.last_error}` : ""), x.enabled && (!x.connected || dropped > 0 || !!x.spool_error)]);
   }
   for (const f of st.feeds || []) {
     const good = f.taken ? `last good: ${f.prints} prints, sequence ${f.seq}, taken ${fmtTime(f.taken)}` : "nothing taken yet";
