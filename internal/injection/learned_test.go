@@ -12,7 +12,7 @@ import (
 // outcome counts one set's texts by what the scanner did, with the
 // learned scorer and without it.
 type outcome struct {
-	attacks, caught, caughtRules, learnedAlone int
+	attacks, caught, caughtRules, learnedAlone                          int
 	benign, changed, changedRules, flagged, flaggedRules, learnedBenign int
 }
 
@@ -85,7 +85,7 @@ func TestLearnedScorer(t *testing.T) {
 	with := newScanner(t, Options{})
 	without := newScanner(t, Options{DisableLearned: true})
 	files := []string{"heldout.json", "generalise-tune.json", "generalise-report.json", "inject3-tune.json", "inject3-report.json",
-		"detect4-tune.json", "detect4-report.json", "inject5-tune.json", "inject5-report.json", "inject5-blind.json", "inject5-blind2.json"}
+		"detect4-tune.json", "detect4-report.json", "inject5-tune.json", "inject5-report.json", "inject5-blind.json", "inject5-blind2.json", "learned-blind.json"}
 	var all outcome
 	show := func(name string, o outcome) {
 		t.Logf("%-24s attacks flagged+ %d/%d (rules alone %d), learned fired %d/%d; benign changed %d/%d (rules alone %d), flagged %d/%d (rules alone %d), learned fired %d/%d",

@@ -99,10 +99,10 @@ func Decode(b []byte) (*Model, error) {
 // WordFeatures returns the feature hashes of each word of text, unmasked:
 // what the trainer builds its windows from.
 func WordFeatures(text string) [][]uint32 {
-	ts := tokenize(text)
-	out := make([][]uint32, len(ts))
-	for i := range ts {
-		out[i] = features(nil, ts, i)
+	ws := tokenize(text)
+	out := make([][]uint32, len(ws.ts))
+	for i := range ws.ts {
+		out[i] = features(nil, &ws, i)
 	}
 	return out
 }
@@ -125,34 +125,46 @@ func WindowLogit(fs [][]uint32, weight func(uint32) float32) float32 {
 	return s / float32(math.Sqrt(float64(n)))
 }
 
-// Score returns the best window of text.
+// MinWords is the fewest words a text must have to be scored: a field of
+// a word or two (a MIME type, an encoding's name) says too little, and the
+// model is trained on sentences.
+const MinWords = 6
+
+// Score returns the best window of text; a text of fewer than MinWords
+// words scores 0.
 func (m *Model) Score(text string) Window {
-	ts := tokenize(text)
-	if len(ts) == 0 {
-		return Window{P: sigmoid(float64(m.Bias))}
+	ws := tokenize(text)
+	ts := ws.ts
+	if len(ts) < MinWords {
+		return Window{}
 	}
-	sums := make([]float32, len(ts)+1) // running sum of weights
-	counts := make([]int32, len(ts)+1) // running count of features
+	// The window's weights (in quantised units) and features are running
+	// sums; rings of the window's length hold what each word added, to
+	// take it off when the word leaves.
+	w := min(m.Window, len(ts))
+	ringW, ringN := make([]int32, w), make([]int32, w)
+	var sumW, sumN int32
 	var hs []uint32
 	mask := uint32(1)<<m.Bits - 1
+	best, at := float32(math.Inf(-1)), 0
 	for i := range ts {
-		hs = features(hs[:0], ts, i)
+		hs = features(hs[:0], &ws, i)
 		var s int32
 		for _, h := range hs {
 			s += int32(m.Weights[h&mask])
 		}
-		sums[i+1] = sums[i] + float32(s)*m.Scale
-		counts[i+1] = counts[i] + int32(len(hs))
-	}
-	w := min(m.Window, len(ts))
-	best, at := float32(math.Inf(-1)), 0
-	for a := 0; a+w <= len(ts); a++ {
-		z := (sums[a+w] - sums[a]) / float32(math.Sqrt(float64(counts[a+w]-counts[a])))
-		if z > best {
-			best, at = z, a
+		k := i % w
+		sumW += s - ringW[k]
+		sumN += int32(len(hs)) - ringN[k]
+		ringW[k], ringN[k] = s, int32(len(hs))
+		if i+1 < w {
+			continue
+		}
+		if z := float32(sumW) * m.Scale / float32(math.Sqrt(float64(sumN))); z > best {
+			best, at = z, i+1-w
 		}
 	}
-	return Window{P: sigmoid(float64(m.Bias + best)), Start: ts[at].start, End: ts[at+w-1].end}
+	return Window{P: sigmoid(float64(m.Bias + best)), Start: int(ts[at].start), End: int(ts[at+w-1].end)}
 }
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }

@@ -226,3 +226,31 @@ func init() {
 		},
 	)
 }
+
+// API references and logs: URLs with query parameters and placeholders
+// for keys and users, which the exfiltration templates also have.
+var (
+	apiVerbs  = []string{"GET", "POST", "PUT", "DELETE", "PATCH"}
+	apiHosts  = []string{"https://api.example.com", "https://api.shop.example", "http://localhost:8080", "https://graph.example.org", "https://{region}.api.example.net"}
+	apiPaths  = []string{"/v1/orders", "/v2/users/{id}", "/users/{user_id}/messages", "/repos/{owner}/{repo}/issues", "/files/{file_id}/share", "/accounts/{account}/transfers", "/search", "/auth/token", "/webhooks"}
+	apiParams = []string{"?user={user_id}&key=YOUR_API_KEY", "?api_key=<your key>", "?q={query}&limit=20", "?token=$TOKEN", "?email={email}", "?page=2", "?callback_url={url}", ""}
+	apiWhat   = []string{"to list orders", "returns one user", "sends a message to the given recipient", "creates a share link for the file",
+		"transfers funds between the user's accounts", "exchanges the code for an access token", "registers a webhook that receives events",
+		"to search the index", "deletes the resource; requires the admin scope", "forwards the payload to the callback URL"}
+)
+
+func init() {
+	benignGens = append(benignGens,
+		func(r *rand.Rand) string {
+			return sentence(r, pick(r, []string{"Call", "Use", "Send a request to", "Request", ""}), pick(r, apiVerbs), pick(r, apiHosts)+pick(r, apiPaths)+pick(r, apiParams), pick(r, apiWhat))
+		},
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("`%s %s%s` %s. Pass your API key in the Authorization header; keep it secret and rotate it if it leaks.",
+				pick(r, apiVerbs), pick(r, apiHosts), pick(r, apiPaths), pick(r, apiWhat))
+		},
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("2024-05-%02dT10:%02d:00Z %s %s %s%s status=%d user=%s", 1+r.IntN(28), r.IntN(60), pick(r, []string{"INFO", "WARN", "DEBUG", "ERROR"}),
+				pick(r, apiVerbs), pick(r, apiPaths), pick(r, apiParams), pick(r, []int{200, 201, 401, 403, 404, 500}), email(r))
+		},
+	)
+}
