@@ -77,10 +77,12 @@ func corpusTexts(t *testing.T, name string, attack int) []labelledText {
 }
 
 // TestLearnedScorer measures the learned scorer on the package's own
-// sets, none of which it was trained on (its training data is in
-// learned/train): attacks flagged with and without it, and what it alone
-// fires on; benign texts changed and flagged with and without it. The
-// model may flag benign text (a notice) but never changes it by itself.
+// sets, none of which it was trained on (its training data is named in
+// learned/train): attacks flagged with and without it, and what it fires
+// on; benign texts changed and flagged with and without it.
+// learned-blind.json was written before the scorer was first run on it
+// and is not tuned on: there the scorer must catch what the rules miss.
+// Everywhere, it may flag benign text (a notice) but never change it.
 func TestLearnedScorer(t *testing.T) {
 	with := newScanner(t, Options{})
 	without := newScanner(t, Options{DisableLearned: true})
@@ -109,11 +111,16 @@ func TestLearnedScorer(t *testing.T) {
 		require.NoError(t, err)
 		var set generaliseSet
 		require.NoError(t, json.Unmarshal(data, &set))
-		add(f, measureLearned(t, with, without, set.Texts))
+		o := measureLearned(t, with, without, set.Texts)
+		add(f, o)
+		if f == "learned-blind.json" {
+			assert.Greater(t, o.caught, o.caughtRules, "attacks only the learned scorer catches, on text it never saw")
+		}
 	}
 	add("attacks.json", measureLearned(t, with, without, corpusTexts(t, "attacks.json", 1)))
 	add("benign.json", measureLearned(t, with, without, corpusTexts(t, "benign.json", 0)))
 	show("all", all)
-	assert.LessOrEqual(t, all.changed, all.changedRules, "the learned scorer changed benign text")
-	assert.Greater(t, all.caught, all.caughtRules, "attacks only the learned scorer catches")
+	assert.Equal(t, all.changedRules, all.changed, "the learned scorer changed benign text")
+	assert.GreaterOrEqual(t, all.caught, all.caughtRules)
+	assert.LessOrEqual(t, pct(all.flagged-all.flaggedRules, all.benign), 1.0, "benign texts flagged by the learned scorer alone")
 }

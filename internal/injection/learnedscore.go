@@ -17,6 +17,12 @@ const learnedRule = "learned-classifier"
 // rules' decision. Windows below learnedFlagP are not reported.
 const learnedFlagP = 0.995
 
+// learnedMaxBytes bounds what the learned scorer reads of one message,
+// field by field in order (a field that would pass the bound is left to
+// the rules): it costs about as much per byte as the rules, and large
+// results must keep their throughput.
+const learnedMaxBytes = 64 << 10
+
 // findLearned scores the text with the model and records its best window
 // when the model is sure enough. As a language finding it is discounted
 // like the rules' when quoted in a discussion of attacks or written in a

@@ -170,6 +170,8 @@ type scanState struct {
 	toolSchema bool
 	// tools: what the session's tools do (Context.SessionTools).
 	tools *toolVocab
+	// learnedBytes: the bytes the learned scorer has read.
+	learnedBytes int
 }
 
 // toolNeutral rules are how tool descriptions normally talk ("call this
@@ -312,9 +314,13 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	st.res.Evidence["fields"]++
 
 	model := st.s.model
-	if st.toolSchema {
-		// A tool's description is written to the model by design.
+	if st.toolSchema || st.learnedBytes+len(v) > learnedMaxBytes {
+		// A tool's description is written to the model by design; past
+		// its share of a message the model would double the cost of
+		// large results, which the rules cover alone.
 		model = nil
+	} else {
+		st.learnedBytes += len(v)
 	}
 	finds, ev := st.s.engine().scan(v, 0, codeField, st.tools, model)
 	for k, n := range ev {

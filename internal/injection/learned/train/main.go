@@ -15,9 +15,9 @@
 //	go run ./internal/injection/learned/train                # writes model.bin
 //	go run ./internal/injection/learned/train -report        # cross-family hold-out
 //
-// -report trains once per family with that family's injections left out
-// and prints the recall on the family left out, then the false-positive
-// rate on benign text no training run saw.
+// -report trains once per group of families with that group's
+// injections left out and prints the recall on each family left out,
+// then the false-positive rate on benign text no training run saw.
 package main
 
 import (
@@ -28,6 +28,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +55,7 @@ func main() {
 		holdoutReport(d, cfg)
 		return
 	}
-	m := train(d, cfg, "")
+	m := train(d, cfg)
 	if err := os.WriteFile(*out, m.Encode(), 0o644); err != nil {
 		log.Fatalf("write model: %v", err)
 	}
@@ -172,7 +173,7 @@ func sortedKeys(m map[string][]string) []string {
 // random places; each injection into a window of its own words, placed at
 // a random point among the words of a benign text as it would be on a
 // page, or into several windows when it is longer than one.
-func samples(d *data, cfg config, holdout string, r *rand.Rand) ([]sample, [][][]uint32) {
+func samples(d *data, cfg config, holdout []string, r *rand.Rand) ([]sample, [][][]uint32) {
 	var ctx [][][]uint32
 	var out []sample
 	for _, k := range sortedKeys(d.benign) {
@@ -193,7 +194,7 @@ func samples(d *data, cfg config, holdout string, r *rand.Rand) ([]sample, [][][
 		}
 	}
 	for _, fam := range sortedKeys(d.attacks) {
-		if fam == holdout {
+		if slices.Contains(holdout, fam) {
 			continue
 		}
 		texts := d.attacks[fam]
@@ -232,7 +233,7 @@ func samples(d *data, cfg config, holdout string, r *rand.Rand) ([]sample, [][][
 // scanner max-pools over every window of a text, so after a first fit
 // the best-scoring window of each benign text the model leans on is added
 // as a further negative (hard negatives), and the fit goes on.
-func train(d *data, cfg config, holdout string) *learned.Model {
+func train(d *data, cfg config, holdout ...string) *learned.Model {
 	r := rand.New(rand.NewPCG(cfg.seed, 0x7a11))
 	ss, docs := samples(d, cfg, holdout, r)
 	n := 1 << cfg.bits
@@ -319,48 +320,61 @@ func train(d *data, cfg config, holdout string) *learned.Model {
 	return &learned.Model{Bits: cfg.bits, Window: cfg.window, Bias: bias, Scale: scale, Weights: q}
 }
 
-var thresholds = []float64{0.5, 0.8, 0.9, 0.95}
+var thresholds = []float64{0.9, 0.99, 0.995}
+
+// groups are the families held out together: kinds close enough that
+// holding out one alone would leave its twin to teach it.
+var groups = [][]string{
+	{"override", "authority", "secrecy"},
+	{"exfiltrate", "toolcall", "access"},
+	{"decode"},
+	{"foreign"},
+	{"addressee", "output"},
+	{"bipia-tasks", "bipia-code"},
+}
 
 // holdoutReport prints, for each family, the share of its injections
 // (each placed in a benign text kept out of training) that a model
-// trained without that family scores at or above each threshold; then
-// the same for benign texts no model was trained on.
+// trained without that family's group scores at or above each
+// threshold; then the same for benign texts no model was trained on.
 func holdoutReport(d *data, cfg config) {
 	r := rand.New(rand.NewPCG(cfg.seed, 0xbe7))
 	var hosts []string
 	for _, k := range sortedKeys(d.heldBenign) {
 		hosts = append(hosts, d.heldBenign[k]...)
 	}
-	fmt.Printf("cross-family hold-out: each row is a model trained without that family, scored on it (injection inside a held-out benign text)\n")
+	fmt.Printf("cross-family hold-out: each group of families is left out of one training and scored with that model (each injection inside a held-out benign text)\n")
 	fmt.Printf("%-14s %6s", "family", "n")
 	for _, t := range thresholds {
-		fmt.Printf(" %8s", fmt.Sprintf("p>=%.2f", t))
+		fmt.Printf(" %8s", fmt.Sprintf("p>=%.3f", t))
 	}
 	fmt.Println()
-	for _, fam := range sortedKeys(d.attacks) {
-		m := train(d, cfg, fam)
-		texts := d.attacks[fam]
-		if len(texts) > 500 {
-			texts = texts[:500]
-		}
-		hits := make([]int, len(thresholds))
-		for _, t := range texts {
-			h := hosts[r.IntN(len(hosts))]
-			cut := strings.LastIndexAny(h[:r.IntN(len(h)+1)], ".\n") + 1
-			p := m.Score(h[:cut] + " " + t + " " + h[cut:]).P
-			for i, th := range thresholds {
-				if p >= th {
-					hits[i]++
+	for _, g := range groups {
+		m := train(d, cfg, g...)
+		for _, fam := range g {
+			texts := d.attacks[fam]
+			if len(texts) > 500 {
+				texts = texts[:500]
+			}
+			hits := make([]int, len(thresholds))
+			for _, t := range texts {
+				h := hosts[r.IntN(len(hosts))]
+				cut := strings.LastIndexAny(h[:r.IntN(len(h)+1)], ".\n") + 1
+				p := m.Score(h[:cut] + " " + t + " " + h[cut:]).P
+				for i, th := range thresholds {
+					if p >= th {
+						hits[i]++
+					}
 				}
 			}
+			fmt.Printf("%-14s %6d", fam, len(texts))
+			for _, h := range hits {
+				fmt.Printf(" %7.1f%%", 100*float64(h)/float64(len(texts)))
+			}
+			fmt.Println()
 		}
-		fmt.Printf("%-14s %6d", fam, len(texts))
-		for _, h := range hits {
-			fmt.Printf(" %7.1f%%", 100*float64(h)/float64(len(texts)))
-		}
-		fmt.Println()
 	}
-	m := train(d, cfg, "")
+	m := train(d, cfg)
 	fmt.Printf("\nfalse positives of the full model on benign text kept out of training\n")
 	for _, k := range sortedKeys(d.heldBenign) {
 		hits := make([]int, len(thresholds))
