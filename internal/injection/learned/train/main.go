@@ -388,7 +388,7 @@ func holdoutReport(d *data, cfg config) {
 		}
 		fmt.Printf("%-22s %6d", k, len(d.heldBenign[k]))
 		for i, h := range hits {
-			fmt.Printf(" p>=%.2f %d (%.2f%%)", thresholds[i], h, 100*float64(h)/float64(len(d.heldBenign[k])))
+			fmt.Printf(" p>=%.3f %d (%.2f%%)", thresholds[i], h, 100*float64(h)/float64(len(d.heldBenign[k])))
 		}
 		fmt.Println()
 	}
