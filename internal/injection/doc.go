@@ -124,7 +124,8 @@
 // code fields, tool definitions, texts of fewer than six words, and a
 // message past its first 64 KB; quoted in a discussion of attacks or in a
 // code block, its probability is discounted like a rule's severity.
-// Options.DisableLearned turns it off.
+// A waiver silences its window where it covers what a waived rule
+// found. Options.DisableLearned turns it off.
 //
 // # Benign-sounding task hijacks
 //

@@ -2,6 +2,7 @@ package injection
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/flowd-dev/flowd/internal/injection/learned"
 )
@@ -43,4 +44,31 @@ func (s *Scanner) withLearned(score, p float64) float64 {
 		return max(score, s.o.Thresholds.Flag)
 	}
 	return score
+}
+
+// waiveLearned drops the learned scorer's window where it overlaps a
+// detection a waiver silenced in this field: the user has said that
+// this server's text of that kind is fine, and the model reading the
+// same words would undo the waiver.
+func (st *scanState) waiveLearned(kept []finding, path string) []finding {
+	var waived []Detection
+	for _, d := range st.res.Waived {
+		if d.Field == path && d.Rule != learnedRule {
+			waived = append(waived, d)
+		}
+	}
+	if len(waived) == 0 {
+		return kept
+	}
+	out := kept[:0]
+	for _, fd := range kept {
+		if fd.rule == learnedRule && slices.ContainsFunc(waived, func(d Detection) bool { return d.Start < fd.end && fd.start < d.End }) {
+			fd.note += "; overlaps a waived detection"
+			st.res.Waived = append(st.res.Waived, detection(fd, path, false))
+			st.res.Evidence["waived"]++
+			continue
+		}
+		out = append(out, fd)
+	}
+	return out
 }

@@ -344,6 +344,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 		}
 		kept = append(kept, fd)
 	}
+	kept = st.waiveLearned(kept, path)
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].start < kept[j].start })
 	score := st.s.fieldScore(kept, st.ctx, freeTextKeys[strings.ToLower(key)])
 	st.res.Score = max(st.res.Score, score)
