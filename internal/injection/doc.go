@@ -5,7 +5,8 @@
 // scoring and the redaction of offending spans; what to do with a verdict
 // (notice, quarantine, pinning) is the judge's and upstream's.
 //
-// It is deterministic: no network, no model. Scanner.ScanResult takes a
+// It is deterministic: no network, and the one model (package learned, a
+// small linear scorer embedded in the binary) is fixed at build time. Scanner.ScanResult takes a
 // tools/call result as raw JSON, Scanner.ScanText one text,
 // Scanner.ScanTools a tools/list result; Redact and RedactText remove what
 // was found.
@@ -110,6 +111,21 @@
 // shown, not addressed to the reader. Weak signals (0.2–0.25: an
 // imperative naming a file or a shell, a download link, a formal "AI must")
 // never flag alone; they corroborate.
+//
+// # The learned scorer
+//
+// Beside the rules, a logistic regression over hashed words, word pairs
+// and character n-grams (package learned; trained by learned/train)
+// scores every window of 14 words of the normalised text and keeps the
+// best (learnedscore.go). It reads through typos, leetspeak, spacing and
+// folded lines by construction, and knows words, not intent: a window it
+// is sure of (p >= 0.995) turns a pass into a flag, a notice that leaves
+// the text as it is, and it never raises a score the rules gave. It skips
+// code fields, tool definitions, texts of fewer than six words, and a
+// message past its first 64 KB; quoted in a discussion of attacks or in a
+// code block, its probability is discounted like a rule's severity.
+// A waiver silences its window where it covers what a waived rule
+// found. Options.DisableLearned turns it off.
 //
 // # Benign-sounding task hijacks
 //

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/injection/learned"
 )
 
 // engine is the compiled rule set with its keyword prefilter. It is built
@@ -141,7 +143,9 @@ const (
 //
 // codeField says the whole text is source code (a file read through a
 // resource with a code MIME type): it is treated as one code block.
-func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) ([]finding, map[string]int) {
+//
+// model, when not nil, scores the text too (learnedscore.go).
+func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, model *learned.Model) ([]finding, map[string]int) {
 	f := &fieldScan{e: e, src: src, tools: tools}
 	f.t, f.m = normalise(src, &f.ev)
 	if codeField {
@@ -220,6 +224,9 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab) (
 	f.findParaphrases(paraHits)
 	f.findForeignParaphrases(foreignHits)
 	f.findTaskShifts()
+	if model != nil && !codeField {
+		f.findLearned(model)
+	}
 	f.gradeTurns()
 	f.discount()
 	f.regionFindings()
@@ -263,7 +270,7 @@ func (e *engine) denoised(src string, out []finding, ev map[string]int, codeFiel
 		return out
 	}
 	ev["denoised"]++
-	sub, subEv := e.scan(view, maxDepth, codeField, tools)
+	sub, subEv := e.scan(view, maxDepth, codeField, tools, nil)
 	if subEv[cutEvidence] > 0 {
 		ev[cutEvidence] = 1
 	}
@@ -812,7 +819,7 @@ func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []findi
 		blocks = append(blocks, b64Block{start: 0, end: len(f.t), decoded: unPigLatin(f.t), enc: "pig latin"})
 	}
 	for _, blk := range blocks {
-		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools)
+		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools, nil)
 		for k, v := range subEv {
 			ev[k] += v
 		}

@@ -55,6 +55,10 @@ func TestGeneralise(t *testing.T) {
 		// changed; tools 4/5, benign 0/4 (before the inject5 changes:
 		// 12/16, 0/12; 3/5, 0/4), then tuned on
 		{"inject5-blind2.json", 95, 0, 95},
+		// written before the learned scorer's first run on it, never
+		// tuned on: rules alone 15/18, with the scorer 16/18; benign
+		// 0/12 changed, 0/12 flagged (TestLearnedScorer)
+		{"learned-blind.json", 85, 0, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.file)

@@ -61,6 +61,9 @@ type Options struct {
 	// (descriptions, bodies, comments). Negative disables.
 	ExternalBoost, FreeTextBoost float64
 	Waivers                      []Waiver
+	// DisableLearned turns the learned scorer (package learned) off: the
+	// rules alone decide.
+	DisableLearned bool
 }
 
 // DefaultOptions are the settings flowd ships with.

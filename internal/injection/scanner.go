@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/flowd-dev/flowd/internal/injection/learned"
 )
 
 // Detection is one piece of evidence of injection.
@@ -83,6 +85,8 @@ type Coverage struct {
 // concurrent use.
 type Scanner struct {
 	o Options
+	// model is the learned scorer, nil when Options.DisableLearned.
+	model *learned.Model
 }
 
 // New returns a Scanner with o's settings (zero fields take defaults).
@@ -91,9 +95,15 @@ func New(o Options) (*Scanner, error) {
 	if err != nil {
 		return nil, err
 	}
+	var model *learned.Model
+	if !o.DisableLearned {
+		if model, err = learned.Embedded(); err != nil {
+			return nil, fmt.Errorf("injection: %w", err)
+		}
+	}
 	// The rule engine (megabytes of compiled rules, shared by every
 	// Scanner) is built at the first scan, so an idle flowd stays small.
-	return &Scanner{o: o}, nil
+	return &Scanner{o: o, model: model}, nil
 }
 
 // engine returns the shared rule engine. The rules are compiled from this
@@ -160,6 +170,8 @@ type scanState struct {
 	toolSchema bool
 	// tools: what the session's tools do (Context.SessionTools).
 	tools *toolVocab
+	// learnedBytes: the bytes the learned scorer has read.
+	learnedBytes int
 }
 
 // toolNeutral rules are how tool descriptions normally talk ("call this
@@ -301,7 +313,16 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	cov.Scanned += len(v)
 	st.res.Evidence["fields"]++
 
-	finds, ev := st.s.engine().scan(v, 0, codeField, st.tools)
+	model := st.s.model
+	if st.toolSchema || st.learnedBytes+len(v) > learnedMaxBytes {
+		// A tool's description is written to the model by design; past
+		// its share of a message the model would double the cost of
+		// large results, which the rules cover alone.
+		model = nil
+	} else {
+		st.learnedBytes += len(v)
+	}
+	finds, ev := st.s.engine().scan(v, 0, codeField, st.tools, model)
 	for k, n := range ev {
 		st.res.Evidence[k] += n
 	}
@@ -323,6 +344,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 		}
 		kept = append(kept, fd)
 	}
+	kept = st.waiveLearned(kept, path)
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].start < kept[j].start })
 	score := st.s.fieldScore(kept, st.ctx, freeTextKeys[strings.ToLower(key)])
 	st.res.Score = max(st.res.Score, score)
@@ -408,7 +430,12 @@ func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float6
 	}
 	perRule := map[string]float64{}
 	tierOf := map[string]Tier{}
+	learnedP := 0.0
 	for _, fd := range finds {
+		if fd.rule == learnedRule {
+			learnedP = max(learnedP, fd.sev)
+			continue
+		}
 		perRule[fd.rule] = max(perRule[fd.rule], fd.sev)
 		tierOf[fd.rule] = fd.tier
 	}
@@ -445,7 +472,7 @@ func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float6
 	if freeText {
 		mult += s.o.FreeTextBoost
 	}
-	return min(1, score*mult)
+	return s.withLearned(min(1, score*mult), learnedP)
 }
 
 // String summarises a result for logs.
