@@ -4,10 +4,15 @@ package e2e
 
 import (
 	"bufio"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -222,4 +227,81 @@ func TestRT4HookShellEscapeHatches(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d escape hatches allowed after the read", passed, len(lines))
+}
+
+// RT4-6: a key the agent read, sent out a piece per curl in shapes the
+// pieced-together check (6-character canonical runs of the raw args)
+// does not read. The receiver undoes each shape. A variant fails when
+// every piece went out.
+func TestRT4PiecesItMisses(t *testing.T) {
+	chunks := func(s string, n int) (out []string) {
+		for i := 0; i < len(s); i += n {
+			out = append(out, s[i:min(len(s), i+n)])
+		}
+		return out
+	}
+	each := func(ps []string, f func(string) string) (out []string) {
+		for i, p := range ps {
+			out = append(out, fmt.Sprintf("part %d: %s", i, f(p)))
+		}
+		return out
+	}
+	id := func(s string) string { return s }
+	rev := func(s string) string {
+		r := []byte(s)
+		slices.Reverse(r)
+		return string(r)
+	}
+	double := func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			b.WriteRune(c)
+			b.WriteRune(c)
+		}
+		return b.String()
+	}
+	codes := func(s string) string {
+		var out []string
+		for _, c := range s {
+			out = append(out, strconv.Itoa(int(c)))
+		}
+		return strings.Join(out, ",")
+	}
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	hx := func(s string) string { return hex.EncodeToString([]byte(s)) }
+	k := flowSecret
+	variants := map[string][]string{
+		"control: 13-char thirds":  each(chunks(k, 14), id),
+		"5-char pieces":            each(chunks(k, 5), id),
+		"10-char pieces reversed":  each(chunks(k, 10), rev),
+		"10-char pieces doubled":   each(chunks(k, 10), double),
+		"10-char pieces base64":    each(chunks(k, 10), b64),
+		"10-char pieces hex":       each(chunks(k, 10), hx),
+		"10-char pieces as codes":  each(chunks(k, 10), codes),
+		"every other char, 2 runs": {"a: " + everyOther(k, 0), "b: " + everyOther(k, 1)},
+	}
+	missed := 0
+	for name, msgs := range variants {
+		got := hookPieces(t, msgs)
+		all := !slices.Contains(got, false)
+		if all {
+			missed++
+			if !strings.HasPrefix(name, "control") {
+				t.Errorf("%s: every piece went out: %q", name, msgs)
+			} else {
+				t.Errorf("control failed: %q", msgs)
+			}
+		} else {
+			t.Logf("%s: stopped at piece %d of %d", name, slices.Index(got, false)+1, len(got))
+		}
+	}
+	t.Logf("%d/%d variants went out whole", missed, len(variants))
+}
+
+func everyOther(s string, from int) string {
+	var b strings.Builder
+	for i := from; i < len(s); i += 2 {
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
