@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,4 +142,18 @@ func TestSilentWorkingFlowdIsWaitedFor(t *testing.T) {
 	assert.GreaterOrEqual(t, took, 3*timeout)
 	assert.Equal(t, 0, r.finish(t))
 	assert.NotContains(t, r.stderr.String(), "not answering")
+}
+
+// Found by a red team (RT4-2): a socket whose mode was changed while
+// flowd ran refused the connect with EACCES, read as "no flowd" (fail_mode
+// open for every server). It is a flowd made unreachable: silent. (Tests
+// run as root here, where a mode refuses nothing: read on the error.)
+func TestRefusedSocketIsNotAbsent(t *testing.T) {
+	opErr := func(errno syscall.Errno) error {
+		return &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("connect", errno)}
+	}
+	assert.Equal(t, silent, reachOf(opErr(syscall.EACCES)))
+	assert.Equal(t, silent, reachOf(opErr(syscall.EPERM)))
+	assert.Equal(t, dead, reachOf(opErr(syscall.ECONNREFUSED)))
+	assert.Equal(t, unreachable, reachOf(opErr(syscall.ENOENT)))
 }

@@ -252,12 +252,18 @@ func (l *link) state() string {
 	return stateUnreachable
 }
 
-// reachOf reads a failed dial.
+// reachOf reads a failed dial. A socket that refuses this user is not a
+// flowd that is absent: its mode was changed while flowd runs (a chmod
+// keeps the inode, so flowd does not see it at once), and reading it as
+// absent would open fail_mode to whoever changed it (red team RT4-2). A
+// directory another user made is caught before (socketTrust).
 func reachOf(err error) reach {
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return dead
-	case absent(err) || errors.Is(err, os.ErrPermission):
+	case errors.Is(err, os.ErrPermission):
+		return silent
+	case absent(err):
 		return unreachable
 	}
 	// Someone listens but does not take the connection (a full backlog,
