@@ -311,3 +311,108 @@ func everyOther(s string, from int) string {
 	}
 	return b.String()
 }
+
+// RT4-7: the same key-shaped line to slack's echo, written in message
+// shapes flowd must read as the server does. Control: plain is blocked.
+func TestRT4MessageShapes(t *testing.T) {
+	f := startFlowd(t, "")
+	const key = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
+	esc := func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			fmt.Fprintf(&b, `\u%04x`, c)
+		}
+		return b.String()
+	}
+	plain := "aws_secret_access_key = " + key
+	call := func(id int, args string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":%s}}`, id, args)
+	}
+	shapes := map[string]string{
+		"control: plain":              call(1, `{"message":"`+plain+`"}`),
+		"every char \\u-escaped":      call(2, `{"message":"`+esc(plain)+`"}`),
+		"key \\u-escaped only":        call(3, `{"message":"aws_secret_access_key = `+esc(key)+`"}`),
+		"secret in a member name":     call(4, `{"message":"x","`+plain+`":1}`),
+		"in _meta":                    `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"x"},"_meta":{"note":"` + plain + `"}}}`,
+		"escaped solidus and slashes": call(6, `{"message":"`+strings.ReplaceAll(plain, "", "")+`\/"}`),
+	}
+	for name, line := range shapes {
+		p := startProc(t, f.shim(bins.testserver, "--name", "slack"))
+		handshake(t, p)
+		_, err := p.stdin.Write([]byte(line + "\n"))
+		require.NoError(t, err)
+		got := p.readLine(t, hangBound)
+		if strings.Contains(got, key) || !strings.Contains(got, "flowd blocked") && strings.Contains(got, `"result"`) && strings.Contains(got, "Hq8vN2") {
+			t.Errorf("%s: the key reached slack: %.300s", name, got)
+		} else {
+			t.Logf("%s: %.160s", name, got)
+		}
+	}
+}
+
+// RT4-8: a grant lets a tool's calls go ahead of their verdict once one
+// call to it got a standing decision (allowed, internal, nothing written
+// or run). move_file writes no content, so it earns one; the shim then
+// checks later calls only for suspicious hosts and key files, not for
+// flowd's own files: a move of flowd's config goes out before the
+// self-protection verdict that would refuse it.
+func TestRT4GrantOutrunsSelfProtection(t *testing.T) {
+	tools := toolsDir(t)
+	root := func(f *flowd) string { return filepath.Dir(f.dataDir) }
+	move := func(id int, from, to string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"move_file","arguments":{"source":%s,"destination":%s}}}`,
+			id, jsonText(from), jsonText(to))
+	}
+
+	// Control: the same move as a first call is refused.
+	f := startFlowd(t, "")
+	s := newSession(t, f.shim(nodeBin(t), filesystemJS(tools), root(f)))
+	line := s.roundTrip(move(1, f.config, filepath.Join(root(f), "moved.toml")))
+	require.Contains(t, line, "flowd blocked", "control")
+	require.FileExists(t, f.config)
+	s.close()
+
+	f = startFlowd(t, "")
+	s = newSession(t, f.shim(nodeBin(t), filesystemJS(tools), root(f)))
+	defer s.close()
+	a := filepath.Join(root(f), "a.txt")
+	require.NoError(t, os.WriteFile(a, []byte("x"), 0o600))
+	for i := 1; i <= 3; i++ { // a grant comes with the verdict on a standing call; one or two are enough
+		b := filepath.Join(root(f), fmt.Sprintf("b%d.txt", i))
+		line := s.roundTrip(move(i, a, b))
+		require.NotContains(t, line, "flowd blocked", "a plain move is allowed")
+		a = b
+	}
+	line = s.roundTrip(move(10, f.config, filepath.Join(root(f), "moved.toml")))
+	if _, err := os.Stat(f.config); err != nil {
+		t.Errorf("flowd's config was moved away under a grant: %v; answer %.300s", err, line)
+	} else {
+		t.Logf("refused: %.200s", line)
+	}
+}
+
+// RT4-8, reads: flowd's passphrase verifier (approval.json) is refused
+// to the agent (self-protection), but not by the shim's grant check.
+func TestRT4GrantOutrunsSecretRead(t *testing.T) {
+	tools := toolsDir(t)
+	f := startFlowd(t, "")
+	root := filepath.Dir(f.dataDir)
+	secret := filepath.Join(f.dataDir, "approval.json")
+	if _, err := os.Stat(secret); err != nil {
+		require.NoError(t, os.WriteFile(secret, []byte(`{"verifier":"pbkdf2$stand-in"}`), 0o600))
+	}
+	read := func(id int, p string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":%s}}}`, id, jsonText(p))
+	}
+	s := newSession(t, f.shim(nodeBin(t), filesystemJS(tools), root))
+	defer s.close()
+	require.Contains(t, s.roundTrip(read(1, secret)), "flowd blocked", "control: a first read is refused")
+	a := filepath.Join(root, "a.txt")
+	require.NoError(t, os.WriteFile(a, []byte("hello"), 0o600))
+	for i := 2; i <= 4; i++ {
+		require.NotContains(t, s.roundTrip(read(i, a)), "flowd blocked")
+	}
+	if line := s.roundTrip(read(10, secret)); !strings.Contains(line, "flowd blocked") {
+		t.Errorf("flowd's approval.json was read under a grant: %.300s", line)
+	}
+}
