@@ -36,6 +36,12 @@ type Config struct {
 	HookCallers int           // concurrent callers for the hook load figure
 	HookFor     time.Duration // how long the load runs
 
+	// Stall is how long one round trip may take before the run gives up
+	// on the process (zero: stallTimeout): a hung shim fails the run, but
+	// on a machine busy enough a 10 MB result judged whole can take longer
+	// than the program's default.
+	Stall time.Duration
+
 	BinDir   string // prebuilt binaries; empty: build them
 	Progress io.Writer
 }
@@ -158,6 +164,7 @@ func run(cfg Config) (rep Report, err error) {
 		if err != nil {
 			return nil, err
 		}
+		c.stall = cfg.Stall
 		clients = append(clients, c)
 		return c, c.handshake()
 	}

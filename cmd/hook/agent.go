@@ -45,6 +45,9 @@ type scopeStatus struct {
 	scope string
 	claudecode.Installation
 	disabledBy string // what in the file turns flowd's hooks off; "" for Claude Code's disableAllHooks
+	// problems are what the agent's own config says against running them
+	// (Codex's trust and switches).
+	problems []string
 }
 
 // statuses reads the settings file of each scope for `hook status`.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
@@ -56,6 +57,32 @@ func (codexAgent) uninstall(scope, dir string) (string, error) {
 	return describe(ch, "removed flowd's Codex hooks from"), err
 }
 
+// status adds what Codex's own config says of the hooks it found: Codex
+// keeps its switches and its trust there, not in the hooks file, and an
+// untrusted hook is one codex exec skips without a word.
 func (codexAgent) status(dir string) ([]scopeStatus, error) {
-	return statuses(codex.Scopes, dir, codex.HooksPath, codex.Inspect, "")
+	out, err := statuses(codex.Scopes, dir, codex.HooksPath, codex.Inspect, "")
+	if err != nil {
+		return out, err
+	}
+	for i, s := range out {
+		if len(s.Entries) == 0 {
+			continue
+		}
+		r, err := codex.ReviewFile(s.Path, s.Entries)
+		if err != nil {
+			return out, err
+		}
+		if r.HooksOff {
+			out[i].problems = append(out[i].problems, "features.hooks = false in Codex's config.toml turns every hook off")
+		}
+		if len(r.Untrusted) > 0 {
+			out[i].problems = append(out[i].problems, fmt.Sprintf("Codex has not trusted %d of them, so it does not run them:"+
+				" answer its \"Hooks need review\" prompt at the next start of codex (or trust them in /hooks)", len(r.Untrusted)))
+		}
+		if len(r.Disabled) > 0 {
+			out[i].problems = append(out[i].problems, fmt.Sprintf("%d of them are switched off in Codex (/hooks)", len(r.Disabled)))
+		}
+	}
+	return out, nil
 }

@@ -211,6 +211,9 @@ func printScopes(w io.Writer, scopes []scopeStatus) {
 			}
 			fmt.Fprintf(w, "           but %s in this file turns them off\n", by)
 		}
+		for _, p := range s.problems {
+			fmt.Fprintf(w, "           but %s\n", p)
+		}
 		for _, h := range s.Entries {
 			var notes []string
 			if h.FailClosed {

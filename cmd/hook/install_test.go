@@ -139,3 +139,37 @@ func TestStatusFlowdRefuses(t *testing.T) {
 	require.Equal(t, 0, run([]string{"status", "--dir", t.TempDir(), "--socket", stub.socket}, nil, &out, &errb))
 	assert.Contains(t, out.String(), "flowd: not answering on "+stub.socket+": status 503: starting")
 }
+
+// Codex keeps its trust in a hook in its own config: hook status must say
+// when flowd's hooks are installed but untrusted or switched off, since
+// codex exec then skips them without a word.
+func TestStatusShowsCodexTrust(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "codex")
+	t.Setenv("CODEX_HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "userclaude"))
+	bin := filepath.Join(dir, "hook")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, install([]string{"--agent", "codex", "--scope", "user"}, &out, &errb,
+		func() (string, error) { return bin, nil }), errb.String())
+	status := func() string {
+		out.Reset()
+		require.Equal(t, 0, run([]string{"status", "--dir", dir, "--socket", filepath.Join(dir, "none.sock")}, nil, &out, &errb), errb.String())
+		return out.String()
+	}
+	s := status()
+	assert.Contains(t, s, "Codex has not trusted 2 of them")
+	assert.NotContains(t, s, "features.hooks")
+
+	hooks := filepath.Join(home, "hooks.json")
+	cfg := "[features]\nhooks = false\n\n"
+	for _, ev := range []string{"pre_tool_use", "post_tool_use"} {
+		cfg += "[hooks.state.\"" + hooks + ":" + ev + ":0:0\"]\ntrusted_hash = \"sha256:x\"\nenabled = false\n\n"
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600))
+	s = status()
+	assert.NotContains(t, s, "has not trusted")
+	assert.Contains(t, s, "features.hooks = false in Codex's config.toml turns every hook off")
+	assert.Contains(t, s, "2 of them are switched off in Codex")
+}
