@@ -3,7 +3,11 @@
 package selfguard
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // RT4: ways to switch flowd off (or make it look absent) hidden in
@@ -47,4 +51,24 @@ func TestRT4SelfGuardEscapeHatches(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d passed the self-protection rule", passed, len(cmds))
+}
+
+// RT4: a link made to lead into flowd's data directory, then read
+// through it (Read tool, MCP read_text_file): must be refused as the
+// direct read is.
+func TestRT4SelfGuardReadThroughALink(t *testing.T) {
+	g, home := testGuard(t)
+	secret := filepath.Join(home, "var", "fd")
+	require.NoError(t, os.MkdirAll(secret, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(secret, "approval.json"), []byte("{}"), 0o600))
+	link := filepath.Join(t.TempDir(), "notes")
+	require.NoError(t, os.Symlink(secret, link))
+	direct := g.Check(Action{Tool: "Read", Paths: []string{filepath.Join(secret, "approval.json")}, Dir: home})
+	require.NotEmpty(t, direct, "control: the direct read is refused")
+	if got := g.Check(Action{Tool: "Read", Paths: []string{filepath.Join(link, "approval.json")}, Dir: home}); got == "" {
+		t.Errorf("read through a link into flowd's data dir passed")
+	}
+	if got := g.Check(Action{Tool: "Bash", Commands: []string{"ln -s " + secret + " /tmp/notes"}, Dir: home}); got == "" {
+		t.Errorf("making the link passed")
+	}
 }
