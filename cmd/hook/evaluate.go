@@ -89,6 +89,8 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 				state, fix = "gone but its socket is still there (killed or crashed), and could not be started again", "start it with `flowd start`"
 			case errors.Is(err, errDropped):
 				state = "taking connections but closing them unanswered (overloaded, or something else listens on its socket)"
+			case errors.Is(err, errLocked):
+				state, fix = "there but its socket refuses this user (its permissions were changed)", "restart it with `flowd restart`"
 			}
 			v = hookproto.Verdict{Decision: "deny", Reason: "flowd is " + state + ", so " + tool +
 				" is denied until it answers; reads go on. Tell the user: they can check it with `flowd status` and " + fix + "."}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -391,4 +392,31 @@ func droppingSocket(t *testing.T) string {
 		}
 	}()
 	return p
+}
+
+// Found by a red team (RT4-2): a socket whose mode was changed while
+// flowd runs (chmod 0) refuses the connect with EACCES, which the hook
+// read as "flowd is not installed" and failed open on. It is a flowd
+// made unreachable: only reads go on. Tests run as root here, where a
+// mode refuses nothing, so the reading is tested on the error itself.
+func TestDialFailuresAreRead(t *testing.T) {
+	opErr := func(errno syscall.Errno) error {
+		return &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("connect", errno)}
+	}
+	for _, tt := range []struct {
+		name         string
+		err          error
+		dead, silent bool
+	}{
+		{"socket left behind", opErr(syscall.ECONNREFUSED), true, false},
+		{"socket refuses this user", opErr(syscall.EACCES), false, true},
+		{"socket not permitted", opErr(syscall.EPERM), false, true},
+		{"no socket", opErr(syscall.ENOENT), false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := dialFailed("/s", tt.err)
+			assert.Equal(t, tt.dead, errors.Is(err, errDead), err)
+			assert.Equal(t, tt.silent, errors.Is(err, errSilent), err)
+		})
+	}
 }

@@ -24,11 +24,8 @@ const maxResponse = 4 << 20
 // tool call.
 func call(socket, method, path string, body []byte, timeout time.Duration) (int, []byte, error) {
 	c, err := localsock.Dial(socket, timeout)
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return 0, nil, fmt.Errorf("%w: connect to flowd at %s: %w", errDead, socket, err)
-	}
 	if err != nil {
-		return 0, nil, fmt.Errorf("connect to flowd at %s: %w", socket, err)
+		return 0, nil, dialFailed(socket, err)
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(timeout))
@@ -117,6 +114,26 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 		body = append(body, chunk[:size]...)
 	}
 }
+
+// dialFailed reads a failed connect to flowd's socket: a socket left
+// behind is a flowd killed (errDead); one this user may not connect to was
+// made so (chmod of the socket while flowd runs keeps its inode, so flowd
+// does not see it at once) and is not a flowd that is absent (errLocked);
+// anything else is for the caller to read as unreachable.
+func dialFailed(socket string, err error) error {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("%w: connect to flowd at %s: %w", errDead, socket, err)
+	case errors.Is(err, os.ErrPermission):
+		return fmt.Errorf("%w: connect to flowd at %s: %w", errLocked, socket, err)
+	}
+	return fmt.Errorf("connect to flowd at %s: %w", socket, err)
+}
+
+// errLocked is errSilent for a socket that is there but refuses this
+// user: found by a red team (RT4-2), a chmod of the socket made the hook
+// read flowd as absent and fail open while flowd ran on.
+var errLocked = fmt.Errorf("%w: its socket is there but refuses this user (permissions changed)", errSilent)
 
 // errDead marks a socket that is there with nobody behind it: a flowd
 // that stops as asked removes its socket, so this one was killed or

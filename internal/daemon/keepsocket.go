@@ -16,7 +16,8 @@ const keepSocketEvery = time.Second
 
 // keepSocket binds flowd's socket path again whenever it no longer leads
 // to a listener of this flowd: removed, renamed or replaced by another
-// program while flowd runs. Clients read a missing socket as "no flowd
+// program while flowd runs, or its mode changed so that clients cannot
+// connect (chmod keeps the inode; red team RT4-2). Clients read a missing socket as "no flowd
 // installed" and fail open (hooks, shims under fail_mode open), so a
 // same-user process could otherwise switch flowd off for every new
 // client by moving one file, while flowd, its lock and its old
@@ -39,7 +40,7 @@ func (d *Daemon) keepSocket(ctx context.Context, srv *http.Server, o Options, en
 			return
 		case <-t.C:
 		}
-		if fi, err := os.Lstat(o.Socket); err == nil && os.SameFile(fi, cur) {
+		if fi, err := os.Lstat(o.Socket); err == nil && os.SameFile(fi, cur) && !modeChanged(fi, o) {
 			continue
 		}
 		l, err := rebind(o, ensureDir)

@@ -65,3 +65,20 @@ func readThenSend(t *testing.T, f *flowd, proj string) string {
 	require.Contains(t, out, `"deny"`, "control: flowd running denies the send: %s", errOut)
 	return send
 }
+
+// Found by a red team (RT4-2): a chmod of the socket while flowd runs
+// keeps its inode, so flowd did not notice, and every client of another
+// user than root was refused the connect and read flowd as absent (hook
+// and shim failed open). flowd binds the path again with its own mode.
+func TestFlowdTakesBackASocketMadeUnconnectable(t *testing.T) {
+	f := startFlowd(t, "")
+	before, err := os.Stat(f.socket)
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(f.socket, 0))
+	f.log.waitFor(t, "bound it again", hangBound)
+	after, err := os.Stat(f.socket)
+	require.NoError(t, err)
+	require.Equal(t, before.Mode(), after.Mode(), "the socket has flowd's mode again")
+	st := status(t, f.socket)
+	require.True(t, st.Running)
+}

@@ -83,10 +83,13 @@ func binary() (string, error) {
 	}
 	p, err := exec.LookPath("flowd")
 	if err != nil {
-		return "", errors.New("no flowd binary next to this program or on PATH")
+		return "", ErrNotInstalled
 	}
 	return p, nil
 }
+
+// ErrNotInstalled is StartNextToMe's error when there is no flowd to start.
+var ErrNotInstalled = errors.New("no flowd binary next to this program or on PATH")
 
 // answers reports whether something accepts connections on socket.
 func answers(socket string) bool {

@@ -81,6 +81,27 @@ func Current(configFile, dataDir, socket string) Guard {
 	return g
 }
 
+// Names are what, found in a tool call's text, may name the files this
+// guard keeps: flowd's directories and files, the MCP clients' configs,
+// the agents' settings directories, and flowd's name, which its usual
+// places hold; in lower case. A call holding none of them names none of
+// those files, except through a link made to lead there. The shim lets a
+// granted tool's call go at once only then (red team RT4-8: a grant for
+// move_file or read_text_file carried a move of flowd's config and a read
+// of its passphrase verifier past this guard).
+func (g Guard) Names() []string {
+	names := []string{"flowd", ".claude", ".gemini", ".cursor", ".codex", "approval.json", "audit.key"}
+	for _, list := range [][]string{g.Dirs, g.Files, g.Secrets, g.ClientConfigs} {
+		for _, p := range list {
+			if p = strings.ToLower(filepath.ToSlash(filepath.Clean(p))); p != "." && p != "/" {
+				names = append(names, p)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil

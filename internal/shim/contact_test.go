@@ -2,15 +2,20 @@ package shim
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -141,4 +146,50 @@ func TestSilentWorkingFlowdIsWaitedFor(t *testing.T) {
 	assert.GreaterOrEqual(t, took, 3*timeout)
 	assert.Equal(t, 0, r.finish(t))
 	assert.NotContains(t, r.stderr.String(), "not answering")
+}
+
+// Found by a red team (RT4-2): a socket whose mode was changed while
+// flowd ran refused the connect with EACCES, read as "no flowd" (fail_mode
+// open for every server). It is a flowd made unreachable: silent. (Tests
+// run as root here, where a mode refuses nothing: read on the error.)
+func TestRefusedSocketIsNotAbsent(t *testing.T) {
+	opErr := func(errno syscall.Errno) error {
+		return &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("connect", errno)}
+	}
+	assert.Equal(t, silent, reachOf(opErr(syscall.EACCES)))
+	assert.Equal(t, silent, reachOf(opErr(syscall.EPERM)))
+	assert.Equal(t, dead, reachOf(opErr(syscall.ECONNREFUSED)))
+	assert.Equal(t, unreachable, reachOf(opErr(syscall.ENOENT)))
+}
+
+// Found by a red team (RT4-1): flowd killed, its socket removed and its
+// lock held (so each flowd the shim starts gives way and no socket
+// comes): the shim read the missing socket as "no flowd" and, once its
+// start failed, opened fail_mode for every server. A shim that may start
+// flowd and cannot is facing a flowd kept down: gone, as if killed. Only
+// where no flowd is installed, or the shim may not start one, is a
+// missing socket an absent flowd.
+func TestMissingSocketThatCannotBeStartedIsGone(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "flowd.sock")
+	for _, tt := range []struct {
+		name  string
+		start func() error
+		want  string
+	}{
+		{"start fails", func() error { return errors.New("flowd did not answer within 10s") }, stateGone},
+		{"no flowd installed", func() error { return fmt.Errorf("start: %w", ondemand.ErrNotInstalled) }, stateUnreachable},
+		{"may not start flowd", nil, stateUnreachable},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLink(sock, shimproto.Hello{}, tt.start, func(string, ...any) {})
+			require.Error(t, l.connect())
+			assert.Equal(t, tt.want, l.state())
+			if tt.start != nil {
+				// The next try comes within 10 s of the start: not tried
+				// again, and still not read as absent.
+				require.Error(t, l.connect())
+				assert.Equal(t, tt.want, l.state())
+			}
+		})
+	}
 }

@@ -146,3 +146,36 @@ func TestGrantEndsWithTheConnection(t *testing.T) {
 	assert.Equal(t, judged, r.readLine(t), "the old connection's grant is gone")
 	assert.Equal(t, 0, r.finish(t))
 }
+
+// Found by a red team (RT4-8): a grant for move_file or read_text_file,
+// earned by plain calls, carried a move of flowd's config and a read of
+// its passphrase verifier past self-protection, which judges only calls
+// that wait for their verdict. A call naming flowd's files or the
+// agents' waits, however the name is written.
+func TestGrantDoesNotCoverCallsNamingGuardedFiles(t *testing.T) {
+	g := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"move_file", "read_text_file"},
+		Guarded: []string{"flowd", ".claude", "approval.json", "/srv/state/fd"}})
+	for _, tt := range []struct {
+		args    string
+		covered bool
+	}{
+		{`{"source":"/home/u/a.txt","destination":"/home/u/b.txt"}`, true},
+		{`{"source":"/home/u/.config/flowd/config.toml","destination":"/tmp/x"}`, false},
+		{`{"source":"/home/u/.config/FLOWD/config.toml","destination":"/tmp/x"}`, false},
+		{`{"source":"/home/u/.config/\u0066lowd/config.toml","destination":"/tmp/x"}`, false},
+		{`{"source":"C:\\Users\\u\\.claude\\settings.json","destination":"x"}`, false},
+		{`{"path":"/srv/state/fd/approval.json"}`, false},
+		{`{"path":"/srv/state/fd/activity.db"}`, false},
+		{`{"path":"L3Nydi9zdGF0ZS9mZC9hY3Rpdml0eS5kYg=="}`, false}, // base64 of the last
+		{`{"/srv/state/fd/x":1}`, false},
+	} {
+		tool := "move_file"
+		if strings.Contains(tt.args, `"path"`) {
+			tool = "read_text_file"
+		}
+		assert.Equal(t, tt.covered, g.covers([]byte(echoCall(1, tool, tt.args)), 1<<20), tt.args)
+	}
+	unguarded := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"read_text_file"}})
+	assert.True(t, unguarded.covers([]byte(echoCall(1, "read_text_file", `{"path":"/srv/state/fd/approval.json"}`)), 1<<20),
+		"an older flowd sends no names: its grants stand as before")
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -73,7 +74,10 @@ type link struct {
 	reach     reach       // why flowd is not connected, once it was given up or could not be reached
 	alive     func() bool // whether flowd on conn is working (listenerWorking); nil: cannot tell
 	lastAuto  time.Time
-	up        chan struct{} // closed and replaced each time the link comes up; tests wait on it
+	// noFlowd: the last start of flowd found no flowd installed, the one
+	// case where a missing socket is a flowd that is absent (reachOf).
+	noFlowd atomic.Bool
+	up      chan struct{} // closed and replaced each time the link comes up; tests wait on it
 }
 
 func newLink(socket string, hello shimproto.Hello, autostart func() error, logf func(string, ...any)) *link {
@@ -89,13 +93,15 @@ func (l *link) connect() error {
 	c, err := localsock.Dial(l.socket, 2*time.Second)
 	if err != nil && l.autostart != nil && absent(err) && time.Since(l.lastAuto) > 10*time.Second {
 		l.lastAuto = time.Now()
-		if serr := l.autostart(); serr != nil {
-			return l.dialFailed(fmt.Errorf("start flowd: %w", serr), reachOf(err))
+		serr := l.autostart()
+		l.noFlowd.Store(errors.Is(serr, ondemand.ErrNotInstalled))
+		if serr != nil {
+			return l.dialFailed(fmt.Errorf("start flowd: %w", serr), l.reachOf(err))
 		}
 		c, err = localsock.Dial(l.socket, 2*time.Second)
 	}
 	if err != nil {
-		return l.dialFailed(err, reachOf(err))
+		return l.dialFailed(err, l.reachOf(err))
 	}
 	r, w, wel, alive, err := l.contact(c)
 	if err != nil {
@@ -221,6 +227,9 @@ const (
 	// start it). An agent able to kill flowd must not open the way out
 	// by it: treated as silent, as the hook treats it.
 	dead
+	// gone: no socket, and this shim, which may start flowd, could not
+	// (see link.reachOf). Treated as dead.
+	gone
 )
 
 // dialFailed notes why a failed attempt to connect reached no flowd, and
@@ -238,6 +247,7 @@ const (
 	stateUnreachable = "is unreachable"
 	stateSilent      = "is not answering"
 	stateDead        = "is gone but its socket is still there (killed or crashed)"
+	stateGone        = "is gone, its socket too, and could not be started again"
 )
 
 func (l *link) state() string {
@@ -248,16 +258,24 @@ func (l *link) state() string {
 		return stateSilent
 	case dead:
 		return stateDead
+	case gone:
+		return stateGone
 	}
 	return stateUnreachable
 }
 
-// reachOf reads a failed dial.
+// reachOf reads a failed dial. A socket that refuses this user is not a
+// flowd that is absent: its mode was changed while flowd runs (a chmod
+// keeps the inode, so flowd does not see it at once), and reading it as
+// absent would open fail_mode to whoever changed it (red team RT4-2). A
+// directory another user made is caught before (socketTrust).
 func reachOf(err error) reach {
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return dead
-	case absent(err) || errors.Is(err, os.ErrPermission):
+	case errors.Is(err, os.ErrPermission):
+		return silent
+	case absent(err):
 		return unreachable
 	}
 	// Someone listens but does not take the connection (a full backlog,
@@ -274,10 +292,26 @@ func reachOf(err error) reach {
 func (l *link) probe() reach {
 	c, err := localsock.Dial(l.socket, 2*time.Second)
 	if err != nil {
-		return reachOf(err)
+		return l.reachOf(err)
 	}
 	c.Close()
 	return silent
+}
+
+// reachOf reads a failed dial for this shim. A missing socket is a flowd
+// switched off only where nothing starts it again. A shim that may start
+// flowd starts it on a missing socket (a flowd stopped as asked comes
+// back), so a socket still missing (a start that failed, or the 10 s
+// before the next try) was removed by someone who also keeps flowd down:
+// killed and its socket removed, its lock held so no new flowd serves
+// (red team RT4-1). That is a flowd gone, not absent, unless there is no
+// flowd installed to start.
+func (l *link) reachOf(err error) reach {
+	r := reachOf(err)
+	if r == unreachable && l.autostart != nil && !l.noFlowd.Load() && errors.Is(err, syscall.ENOENT) {
+		return gone
+	}
+	return r
 }
 
 // absent reports whether a dial error means nobody listens on the socket,

@@ -214,7 +214,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 				why = "flowd " + state + " and this server's class is " + class + ", not internal"
 				fix = "flowd may be stopped or stuck: check it (flowd status) or restart it (flowd restart); " +
 					"fail_mode = \"open\" passes calls only while flowd is not running, or to internal servers"
-				if state == stateDead {
+				if state == stateDead || state == stateGone {
 					fix = "start it again (flowd start) and see its log (flowd doctor); " +
 						"fail_mode = \"open\" passes calls only while flowd is not running, or to internal servers"
 				}
@@ -224,7 +224,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 				}
 			case state == stateSilent:
 				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
-			case state == stateDead:
+			case state == stateDead || state == stateGone:
 				fix = "start it again (flowd start) and see its log (flowd doctor), or set fail_mode = \"open\""
 			}
 			switch {

@@ -176,6 +176,10 @@ type Grant struct {
 	Seq   uint64   `json:"seq"`
 	Tools []string `json:"tools"`
 	Hosts []string `json:"hosts,omitempty"`
+	// Guarded are what names flowd's own files and the agents' hook and
+	// client files (lower case): a call whose text holds one waits for
+	// its verdict, which is where self-protection reads it.
+	Guarded []string `json:"guarded,omitempty"`
 }
 
 // UpstreamEvent tells flowd what became of the upstream process.

@@ -45,7 +45,7 @@ func (g *grants) current() uint64 {
 // give grants tool, with hosts as the suspicious ones, unless the grants
 // were withdrawn since epoch. It tells the shim before it returns, so the
 // frame goes before the verdict that follows it on the connection.
-func (g *grants) give(tool string, epoch uint64, hosts []string) {
+func (g *grants) give(tool string, epoch uint64, hosts, guarded []string) {
 	g.mu.Lock()
 	if g.send == nil || tool == "" || g.epoch != epoch || g.tools[tool] {
 		g.mu.Unlock()
@@ -56,7 +56,7 @@ func (g *grants) give(tool string, epoch uint64, hosts []string) {
 	}
 	g.tools[tool] = true
 	g.seq++
-	f, send := shimproto.Grant{Seq: g.seq, Tools: slices.Sorted(maps.Keys(g.tools)), Hosts: hosts}, g.send
+	f, send := shimproto.Grant{Seq: g.seq, Tools: slices.Sorted(maps.Keys(g.tools)), Hosts: hosts, Guarded: guarded}, g.send
 	g.mu.Unlock()
 	send(f)
 }

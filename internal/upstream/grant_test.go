@@ -190,10 +190,10 @@ func TestGrantVoidedByWithdrawalDuringDecision(t *testing.T) {
 	g.send = func(gr shimproto.Grant) error { sent = append(sent, gr); return nil }
 	epoch := g.current()
 	assert.Nil(t, g.withdraw(), "nothing granted, nothing to tell")
-	g.give("add", epoch, nil)
+	g.give("add", epoch, nil, nil)
 	assert.Empty(t, sent)
-	g.give("add", g.current(), nil)
-	g.give("", g.current(), nil)
+	g.give("add", g.current(), nil, nil)
+	g.give("", g.current(), nil, nil)
 	assert.Equal(t, []shimproto.Grant{{Seq: 1, Tools: []string{"add"}}}, sent, "a call without a tool name is never granted")
 	g.withdraw()()
 	assert.Equal(t, shimproto.Grant{Seq: 2}, sent[1])

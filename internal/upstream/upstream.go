@@ -431,7 +431,7 @@ func (u *Stream) origin(j *judge.Judge, c *call, content []byte, isError bool, l
 // so the shim applies the grant from the next call on.
 func (u *Stream) apply(j *judge.Judge, c *call, v shimproto.Verdict, id json.RawMessage, raw []byte, epoch uint64) (_ shimproto.Verdict, blocked bool) {
 	if c.Standing {
-		u.grants.give(c.tool, epoch, j.Settings().Rules.SuspiciousEndpoints)
+		u.grants.give(c.tool, epoch, j.Settings().Rules.SuspiciousEndpoints, j.Self.Names())
 	}
 	if c.Decision.Action == policy.Deny {
 		u.blocked[string(id)] = true
