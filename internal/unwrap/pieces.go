@@ -236,7 +236,7 @@ func decodePart(tok []byte, next bool) ([]byte, bool) {
 			}
 		}
 	}
-	if b, ok := decodeBase32(buf[:], tok); ok {
+	if b, ok := base32Std.decode(buf[:], tok); ok {
 		if p, ok := printable(b); ok {
 			return p, true
 		}

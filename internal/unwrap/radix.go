@@ -3,7 +3,6 @@ package unwrap
 import (
 	"bytes"
 	"encoding/ascii85"
-	"encoding/base32"
 	"encoding/binary"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
@@ -81,36 +80,6 @@ func decodeBase58(run []byte) ([]byte, bool) {
 		out = out[1:]
 	}
 	return out, textLike(out)
-}
-
-// base32Hex is RFC 4648's extended-hex alphabet, in either case.
-var (
-	base32HexUpper = base32.HexEncoding.WithPadding(base32.NoPadding)
-	base32HexLower = base32.NewEncoding("0123456789abcdefghijklmnopqrstuv").WithPadding(base32.NoPadding)
-)
-
-func decodeBase32Hex(dst, run []byte) ([]byte, bool) {
-	upper, lower := true, true
-	for _, c := range run {
-		switch {
-		case c >= 'A' && c <= 'V':
-			lower = false
-		case c >= 'a' && c <= 'v':
-			upper = false
-		case c >= '0' && c <= '9' || c == '=':
-		default:
-			return nil, false
-		}
-	}
-	if !upper && !lower {
-		return nil, false
-	}
-	enc := base32HexUpper
-	if !upper {
-		enc = base32HexLower
-	}
-	n, err := enc.Decode(dst, bytes.TrimRight(run, "="))
-	return dst[:n], err == nil && textLike(dst[:n])
 }
 
 // decodeBits reads a run of 0s and 1s, eight to a byte.

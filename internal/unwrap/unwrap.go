@@ -401,9 +401,11 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 			return inflate(out, buf[:n])
 		}
 	}
-	if b, ok := decodeBase32(buf, run); ok {
+	if b, ok := base32Std.decode(buf, run); ok {
 		out = inflate(out, b)
-	} else if b, ok := decodeBase32Hex(buf, run); ok {
+	} else if b, ok := base32Hex.decode(buf, run); ok && textLike(b) {
+		// Read only as text: digits and the letters up to v are
+		// everyday hex and identifiers too.
 		out = inflate(out, b)
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
@@ -414,24 +416,36 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	return out
 }
 
-// base32 in either case, without padding (decodeBase32 trims it).
+// base32Alphabet is one of RFC 4648's base32 alphabets, read in one
+// letter case or the other, without padding (decode trims it).
+type base32Alphabet struct {
+	lastLetter            byte // A to lastLetter
+	firstDigit, lastDigit byte
+	upperCase, lowerCase  *base32.Encoding
+}
+
 var (
-	base32Upper = base32.StdEncoding.WithPadding(base32.NoPadding)
-	base32Lower = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+	// base32Std is the alphabet DNS tunnels and TOTP seeds use.
+	base32Std = base32Alphabet{'Z', '2', '7',
+		base32.StdEncoding.WithPadding(base32.NoPadding),
+		base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)}
+	// base32Hex is the extended-hex alphabet.
+	base32Hex = base32Alphabet{'V', '0', '9',
+		base32.HexEncoding.WithPadding(base32.NoPadding),
+		base32.NewEncoding("0123456789abcdefghijklmnopqrstuv").WithPadding(base32.NoPadding)}
 )
 
-// decodeBase32 reads a run in one letter case drawn from the base32
-// alphabet (RFC 4648, as DNS tunnels and TOTP seeds use it) into dst,
-// which has room for len(run) bytes.
-func decodeBase32(dst, run []byte) ([]byte, bool) {
+// decode reads a run in one letter case drawn from the alphabet into
+// dst, which has room for len(run) bytes.
+func (a base32Alphabet) decode(dst, run []byte) ([]byte, bool) {
 	upper, lower := true, true
 	for _, c := range run {
 		switch {
-		case c >= 'A' && c <= 'Z':
+		case c >= 'A' && c <= a.lastLetter:
 			lower = false
-		case c >= 'a' && c <= 'z':
+		case c >= 'a' && c <= a.lastLetter+'a'-'A':
 			upper = false
-		case c >= '2' && c <= '7' || c == '=':
+		case c >= a.firstDigit && c <= a.lastDigit || c == '=':
 		default:
 			return nil, false
 		}
@@ -439,9 +453,9 @@ func decodeBase32(dst, run []byte) ([]byte, bool) {
 	if !upper && !lower {
 		return nil, false
 	}
-	enc := base32Upper
+	enc := a.upperCase
 	if !upper {
-		enc = base32Lower
+		enc = a.lowerCase
 	}
 	n, err := enc.Decode(dst, bytes.TrimRight(run, "="))
 	return dst[:n], err == nil && n > 0
