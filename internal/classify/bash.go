@@ -131,6 +131,9 @@ func command(c shellCommand, depth int) verdict {
 			}
 		}
 	}
+	if v, ok := setsProgram(c.env); ok {
+		return judge(Hybrid, runsCode, "%s is set for the command: it names a program, library or script that runs", v)
+	}
 	return simple(c.words, c.stdin, depth)
 }
 
@@ -211,6 +214,9 @@ func simple(words []string, stdin string, depth int) verdict {
 		return judge(Hybrid, runsCode, "%s manages cloud or cluster resources: it reads them and can send data to them", name)
 	}
 	if localCommands[name] {
+		if v, ok := hiddenRunner(name, args); ok {
+			return v
+		}
 		return judge(Internal, sureLocal, "%s works locally", name)
 	}
 	if strings.Contains(words[0], "/") {
@@ -406,7 +412,24 @@ func shell(name string, args []string, stdin string, depth int) verdict {
 }
 
 func git(args []string) verdict {
-	sub, rest := subcommand(args, set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"))
+	valued := set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")
+	for i := 0; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		// Configuration given on the command line can name a command
+		// git runs (core.pager, core.fsmonitor, core.sshCommand, an
+		// alias starting with !).
+		if a := args[i]; valued[a] && i+1 < len(args) {
+			i++
+			if runner, ok := namesRunner(args[i]); ok && (a == "-c" || a == "--config-env") {
+				return judge(Hybrid, runsCode, "git %s %q names %s, which git may run", a, clip(args[i]), runner)
+			}
+		}
+	}
+	sub, rest := subcommand(args, valued)
+	for _, a := range rest {
+		if strings.HasPrefix(a, "--remote=") || a == "--remote" || strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--upload-pack") {
+			return judge(Hybrid, fetches, "git %s %s talks to a remote or runs a program", sub, clip(a))
+		}
+	}
 	switch sub {
 	case "push", "send-email", "request-pull":
 		return judge(External, sureNet, "git %s sends data to a remote", sub)

@@ -13,6 +13,7 @@ type shellCommand struct {
 	words     []string
 	redirects []string
 	stdin     string
+	env       []string // NAME=value set for this command alone
 }
 
 // substitution stands in for the output of a $(…) or `…` that is only
@@ -63,7 +64,7 @@ func readShell(src string) (cmds []shellCommand, ok bool, guessed *shellnorm.Fou
 		if c.Inner && !substituted[i] {
 			continue
 		}
-		sc := shellCommand{words: make([]string, len(c.Words)), stdin: c.Stdin}
+		sc := shellCommand{words: make([]string, len(c.Words)), stdin: c.Stdin, env: c.Env}
 		for k, w := range c.Words {
 			sc.words[k] = strings.ReplaceAll(w, shellnorm.Unknown, substitution)
 		}

@@ -66,6 +66,10 @@ type Command struct {
 	// Substituted holds, per word, the commands (indexes in
 	// Line.Commands) whose output that word contains.
 	Substituted map[int][]int
+	// Env are the variables set for this command alone (FOO=1 cmd), as
+	// NAME=value: some name a program the command runs (GIT_PAGER,
+	// LD_PRELOAD, PATH).
+	Env []string
 }
 
 // Name is the command's name: the last path element of Words[0].
@@ -848,11 +852,12 @@ func decodeEscapes(s string) string {
 // commands of their own.
 func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom int) int {
 	assigning := true
-	var words []string
+	var words, env []string
 	var subs map[int][]int
 	for i, w := range ws {
 		if assigning {
 			if name, val, ok := assignment(w); ok {
+				env = append(env, name+"="+val)
 				if len(ws) == 1 || allAssignments(ws) {
 					if name == "IFS" {
 						r.p.ifs = val
@@ -891,6 +896,9 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 	}
 	c := Command{Words: words, Redirects: redirects, Stdin: stdin, PipedFrom: pipedFrom, Inner: r.inner || r.depth > 0,
 		Decoded: r.decode}
+	if len(words) > 0 {
+		c.Env = env
+	}
 	if len(subs) > 0 {
 		c.Substituted = subs
 	}
