@@ -131,8 +131,8 @@ func command(c shellCommand, depth int) verdict {
 			}
 		}
 	}
-	if v, ok := setsProgram(c.env); ok {
-		return judge(Hybrid, runsCode, "%s is set for the command: it names a program, library or script that runs", v)
+	if v, ok := setsProgram(c.env, depth); ok {
+		return v
 	}
 	return simple(c.words, c.stdin, depth)
 }
@@ -163,7 +163,7 @@ func simple(words []string, stdin string, depth int) verdict {
 	case "source", ".":
 		return judge(Hybrid, runsCode, "%s runs the shell script %s", name, strings.Join(args, " "))
 	case "git":
-		return git(args)
+		return git(args, depth)
 	case "gh":
 		return gh(args)
 	case "rsync":
@@ -214,7 +214,7 @@ func simple(words []string, stdin string, depth int) verdict {
 		return judge(Hybrid, runsCode, "%s manages cloud or cluster resources: it reads them and can send data to them", name)
 	}
 	if localCommands[name] {
-		if v, ok := hiddenRunner(name, args); ok {
+		if v, ok := hiddenRunner(name, args, depth); ok {
 			return v
 		}
 		return judge(Internal, sureLocal, "%s works locally", name)
@@ -411,7 +411,7 @@ func shell(name string, args []string, stdin string, depth int) verdict {
 	return judge(Hybrid, runsCode, "%s starts a shell reading its input", name)
 }
 
-func git(args []string) verdict {
+func git(args []string, depth int) verdict {
 	valued := set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")
 	for i := 0; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
 		// Configuration given on the command line can name a command
@@ -419,8 +419,10 @@ func git(args []string) verdict {
 		// alias starting with !).
 		if a := args[i]; valued[a] && i+1 < len(args) {
 			i++
-			if runner, ok := namesRunner(args[i]); ok && (a == "-c" || a == "--config-env") {
-				return judge(Hybrid, runsCode, "git %s %q names %s, which git may run", a, clip(args[i]), runner)
+			if a == "-c" || a == "--config-env" {
+				if v, ok := givenCommand("git "+a, args[i], depth); ok {
+					return v
+				}
 			}
 		}
 	}

@@ -16,7 +16,7 @@ import "strings"
 // options, only in those options' values.
 var runsGiven = map[string][]string{
 	"sed": nil, "awk": nil, "gawk": nil, "sqlite3": nil, "duckdb": nil, "psql": nil, "mysql": nil, "vim": nil,
-	"vi": nil, "nvim": nil, "emacs": nil, "less": nil, "more": nil, "tmux": nil, "screen": nil,
+	"vi": nil, "nvim": nil, "emacs": nil, "less": nil, "more": nil, "tmux": nil, "screen": nil, "alias": nil,
 	"tar":  {"--checkpoint-action", "--to-command", "-I", "--use-compress-program", "-F", "--info-script", "--new-volume-script"},
 	"zip":  {"-TT", "--unzip-command"},
 	"man":  {"-P", "--pager", "-H", "--html"},
@@ -39,56 +39,89 @@ var (
 		"LESSCLOSE", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT")
 )
 
-// setsProgram reports the first of env (NAME=value, set for one command)
+// setsProgram judges env (NAME=value, set for one command): a variable
 // that makes the command run something other than what it names.
-func setsProgram(env []string) (string, bool) {
+func setsProgram(env []string, depth int) (verdict, bool) {
 	for _, w := range env {
 		name, val, _ := strings.Cut(w, "=")
 		name = strings.TrimSuffix(name, "+")
 		if loaders[name] {
-			return name, true
+			return judge(Hybrid, runsCode, "%s is set for the command: it names a program, library or script that runs", name), true
 		}
-		if _, ok := namesRunner(val); ok && programVariables[name] {
-			return name, true
+		if programVariables[name] {
+			if v, ok := givenCommand(name, val, depth); ok {
+				return v, true
+			}
 		}
 	}
-	return "", false
+	return verdict{}, false
 }
 
-// namesRunner reports a word of text that names a program able to reach
-// the network or to run any code: a network command, a shell, an
-// interpreter.
-func namesRunner(text string) (string, bool) {
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || r == '/' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) {
-		name := commandName(tok)
-		if _, ok := netCommands[name]; ok {
-			return name, true
-		}
-		if _, ok := interpreter(name); ok {
-			return name, true
-		}
-		switch name {
-		case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "eval", "exec", "xargs", "nohup", "setsid":
-			return name, true
-		}
+// runnerIn finds a word of text that names a program able to reach the
+// network or to run any code (a network command, a shell, an
+// interpreter), and returns it and the text from that word on, up to the
+// quote or bracket that ends it: the command as it would run.
+func runnerIn(text string) (name, cmd string, ok bool) {
+	isWord := func(r rune) bool {
+		return r == '_' || r == '-' || r == '.' || r == '/' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 	}
-	return "", false
+	for i := 0; i < len(text); {
+		if !isWord(rune(text[i])) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWord(rune(text[j])) {
+			j++
+		}
+		name = commandName(text[i:j])
+		_, net := netCommands[name]
+		_, interp := interpreter(name)
+		switch {
+		case net, interp, shellNames[name]:
+			cmd = text[i:]
+			if k := strings.IndexAny(cmd, "\"'`)}"); k >= 0 {
+				cmd = cmd[:k]
+			}
+			return name, cmd, true
+		}
+		i = j
+	}
+	return "", "", false
+}
+
+var shellNames = set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "eval", "exec", "xargs", "nohup", "setsid")
+
+// givenCommand judges the command a program runs from text given to it:
+// what that command is, and at least hybrid, since what runs is more than
+// the program's name says.
+func givenCommand(what, text string, depth int) (verdict, bool) {
+	runner, cmd, ok := runnerIn(text)
+	if !ok {
+		return verdict{}, false
+	}
+	v := worst([]verdict{
+		judge(Hybrid, runsCode, "%s %q names %s, which it runs", what, clip(text), runner),
+		script(cmd, depth+1),
+	})
+	if v.class == External {
+		v.format, v.args = "%s runs %q: "+v.format, append([]any{what, clip(cmd)}, v.args...)
+	}
+	return v, true
 }
 
 // hiddenRunner judges the arguments of a local program: one that runs
 // commands given to it is hybrid when an argument names a program that
 // reaches the network or runs code, and a database client is when it is
 // pointed at another host.
-func hiddenRunner(name string, args []string) (verdict, bool) {
+func hiddenRunner(name string, args []string, depth int) (verdict, bool) {
 	if opts, ok := runsGiven[name]; ok {
 		for i, a := range args {
 			if len(opts) > 0 {
 				a = optionValue(opts, args, i)
 			}
-			if runner, ok := namesRunner(a); ok {
-				return judge(Hybrid, runsCode, "%s runs commands given in its arguments, and %q names %s", name, clip(a), runner), true
+			if v, ok := givenCommand(name, a, depth); ok {
+				return v, true
 			}
 			if (name == "awk" || name == "gawk") && strings.Contains(a, "/inet") {
 				return judge(External, sureNet, "%s opens a network connection (%s)", name, clip(a)), true
