@@ -131,8 +131,8 @@ func command(c shellCommand, depth int) verdict {
 			}
 		}
 	}
-	if v, ok := setsProgram(c.env, depth); ok {
-		return v
+	if v, ok := setsLoader(c.env); ok {
+		return judge(Hybrid, runsCode, "%s is set for the command: it names a program, library or script that runs", v)
 	}
 	return simple(c.words, c.stdin, depth)
 }
@@ -163,7 +163,7 @@ func simple(words []string, stdin string, depth int) verdict {
 	case "source", ".":
 		return judge(Hybrid, runsCode, "%s runs the shell script %s", name, strings.Join(args, " "))
 	case "git":
-		return git(args, depth)
+		return git(args)
 	case "gh":
 		return gh(args)
 	case "rsync":
@@ -214,7 +214,7 @@ func simple(words []string, stdin string, depth int) verdict {
 		return judge(Hybrid, runsCode, "%s manages cloud or cluster resources: it reads them and can send data to them", name)
 	}
 	if localCommands[name] {
-		if v, ok := hiddenRunner(name, args, depth); ok {
+		if v, ok := hiddenRunner(name, args); ok {
 			return v
 		}
 		return judge(Internal, sureLocal, "%s works locally", name)
@@ -411,22 +411,8 @@ func shell(name string, args []string, stdin string, depth int) verdict {
 	return judge(Hybrid, runsCode, "%s starts a shell reading its input", name)
 }
 
-func git(args []string, depth int) verdict {
-	valued := set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")
-	for i := 0; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
-		// Configuration given on the command line can name a command
-		// git runs (core.pager, core.fsmonitor, core.sshCommand, an
-		// alias starting with !).
-		if a := args[i]; valued[a] && i+1 < len(args) {
-			i++
-			if a == "-c" || a == "--config-env" {
-				if v, ok := givenCommand("git "+a, args[i], depth); ok {
-					return v
-				}
-			}
-		}
-	}
-	sub, rest := subcommand(args, valued)
+func git(args []string) verdict {
+	sub, rest := subcommand(args, set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"))
 	for _, a := range rest {
 		if strings.HasPrefix(a, "--remote=") || a == "--remote" || strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--upload-pack") {
 			return judge(Hybrid, fetches, "git %s %s talks to a remote or runs a program", sub, clip(a))

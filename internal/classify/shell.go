@@ -48,7 +48,9 @@ func parseShell(src string) ([]shellCommand, bool) {
 // arguments, a shell's -c string or standard input) are left out:
 // classify follows those itself (simple, shell), with its own bound, and
 // following them twice, at every level, would cost time exponential in
-// the nesting.
+// the nesting. Those it reads out of text a program is given to run
+// (shellnorm.Given: git -c core.pager=…, sed's e, tmux) are kept: they
+// run as part of the line.
 func readShell(src string) (cmds []shellCommand, ok bool, guessed *shellnorm.Found) {
 	l := shellnorm.Parse(src)
 	substituted := map[int]bool{}
@@ -61,7 +63,7 @@ func readShell(src string) (cmds []shellCommand, ok bool, guessed *shellnorm.Fou
 	}
 	cmds = make([]shellCommand, 0, len(l.Commands))
 	for i, c := range l.Commands {
-		if c.Inner && !substituted[i] {
+		if c.Inner && !substituted[i] && !c.Given {
 			continue
 		}
 		sc := shellCommand{words: make([]string, len(c.Words)), stdin: c.Stdin, env: c.Env}

@@ -70,6 +70,9 @@ type Command struct {
 	// NAME=value: some name a program the command runs (GIT_PAGER,
 	// LD_PRELOAD, PATH).
 	Env []string
+	// Given: the command came from text given to another command, which
+	// runs it (Given); it is Inner too.
+	Given bool
 }
 
 // Name is the command's name: the last path element of Words[0].
@@ -894,6 +897,7 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 	if len(words) == 0 && len(redirects) == 0 && stdin == "" {
 		return -1
 	}
+	r.setsVariable(words, stdin)
 	c := Command{Words: words, Redirects: redirects, Stdin: stdin, PipedFrom: pipedFrom, Inner: r.inner || r.depth > 0,
 		Decoded: r.decode}
 	if len(words) > 0 {
@@ -913,6 +917,37 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 	r.cmds = append(r.cmds, idx)
 	r.nested(idx)
 	return idx
+}
+
+// setsVariable reads the builtins that assign a variable as an
+// assignment: printf -v NAME FORMAT (a format without conversions, or
+// %s of one argument) and read NAME <<< WORD, so that a command name put
+// in a variable through them is read as one set on the line.
+func (r *reader) setsVariable(words []string, stdin string) {
+	if len(words) < 2 {
+		return
+	}
+	switch baseName(words[0]) {
+	case "printf":
+		if len(words) >= 4 && words[1] == "-v" {
+			name, format := words[2], words[3]
+			switch {
+			case !strings.Contains(format, "%"):
+				r.p.vars[name] = format
+			case format == "%s" && len(words) == 5:
+				r.p.vars[name] = words[4]
+			}
+		}
+	case "read":
+		args := words[1:]
+		for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 && !strings.ContainsAny(args[0][1:], "adinpt") {
+			args = args[1:] // -r, -s: no value of their own
+		}
+		if len(args) == 1 && stdin != "" {
+			line, _, _ := strings.Cut(stdin, "\n")
+			r.p.vars[args[0]] = strings.TrimSpace(line)
+		}
+	}
 }
 
 func hasNonASCII(s string) bool {
@@ -1065,6 +1100,13 @@ func (r *reader) nested(idx int) {
 	if len(words) == 0 {
 		return
 	}
+	for _, text := range Given(words, c.Env) {
+		first := len(r.p.line.Commands)
+		r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
+		for i := first; i < len(r.p.line.Commands); i++ {
+			r.p.line.Commands[i].Given = true
+		}
+	}
 	name := baseName(words[0])
 	switch {
 	case name == "eval":
@@ -1089,6 +1131,18 @@ func (r *reader) nested(idx int) {
 			}
 		}
 	case IsShell(name):
+		if last := words[len(words)-1]; len(words) > 1 && strings.HasPrefix(last, "-") && strings.Contains(last, "c") &&
+			!strings.HasPrefix(last, "--") && baseName(c.Words[0]) == "xargs" {
+			// xargs … sh -c: the shell's script is what xargs reads.
+			text, ok := c.Stdin, c.Stdin != ""
+			if !ok && c.PipedFrom >= 0 {
+				text, ok = r.p.printed([]int{c.PipedFrom})
+			}
+			if ok {
+				r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
+			}
+			return
+		}
 		for i := 1; i < len(words); i++ {
 			if a := words[i]; strings.HasPrefix(a, "-") && strings.Contains(a, "c") && !strings.HasPrefix(a, "--") && i+1 < len(words) {
 				if r.p.decodes(c, idx) {
