@@ -60,6 +60,7 @@ func TestAssignedByBuiltinsAndXargsScripts(t *testing.T) {
 		`read -r c <<< flowd; $c stop`,
 		`xargs -0 <<< 'flowd stop' sh -c`,
 		`echo 'flowd stop' | xargs -0 bash -c`,
+		"shopt -s expand_aliases\nalias ll='flowd'\nll stop",
 	} {
 		var names []string
 		for _, c := range Parse(line).Commands {

@@ -141,6 +141,9 @@ type parser struct {
 	// (P=$(pgrep x)): a command that uses $P uses their output.
 	varSubs map[string][]int
 	ifs     string // "" for the default
+	// aliases defined on the line: a command named by one runs its
+	// value (with shopt -s expand_aliases, or in an interactive shell).
+	aliases map[string]string
 }
 
 func (p *parser) trick(t Trick, word string) {
@@ -897,6 +900,14 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 	if len(words) == 0 && len(redirects) == 0 && stdin == "" {
 		return -1
 	}
+	if len(words) > 0 {
+		if v, ok := r.p.aliases[words[0]]; ok {
+			// The worse of the two readings: where aliases are not
+			// expanded the command is the one named, which the alias's
+			// value was chosen to hide.
+			words = append(strings.Fields(v), words[1:]...)
+		}
+	}
 	r.setsVariable(words, stdin)
 	c := Command{Words: words, Redirects: redirects, Stdin: stdin, PipedFrom: pipedFrom, Inner: r.inner || r.depth > 0,
 		Decoded: r.decode}
@@ -936,6 +947,15 @@ func (r *reader) setsVariable(words []string, stdin string) {
 				r.p.vars[name] = format
 			case format == "%s" && len(words) == 5:
 				r.p.vars[name] = words[4]
+			}
+		}
+	case "alias":
+		for _, a := range words[1:] {
+			if name, v, ok := strings.Cut(a, "="); ok && name != "" && v != "" {
+				if r.p.aliases == nil {
+					r.p.aliases = map[string]string{}
+				}
+				r.p.aliases[name] = v
 			}
 		}
 	case "read":
