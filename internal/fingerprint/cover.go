@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/flowd-dev/flowd/internal/budget"
 )
@@ -157,4 +158,22 @@ func Canonical(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// MergeCovers adds the covers of more text to covers: one per secret,
+// its positions each once.
+func MergeCovers(covers, more []Cover) []Cover {
+	for _, m := range more {
+		i := slices.IndexFunc(covers, func(c Cover) bool { return c.Secret == m.Secret })
+		if i < 0 {
+			covers = append(covers, m)
+			continue
+		}
+		for _, at := range m.At {
+			if !slices.Contains(covers[i].At, at) {
+				covers[i].At = append(covers[i].At, at)
+			}
+		}
+	}
+	return covers
 }

@@ -429,6 +429,11 @@ func TestKnownSecretPiecedTogether(t *testing.T) {
 		{"a third only", []string{body(thirds[1] + " " + prose)}, []string{"paste"}, ext, false},
 		{"pieces of six, shuffled", []string{body(key[30:36]), body(key[6:12]), body(key[36:42]), body(key[0:6]), body(key[18:24]), body(key[12:18]), body(key[24:30])},
 			[]string{"paste", "paste", "paste", "paste", "paste", "paste", "paste"}, ext, true},
+		// Each piece in an encoding the views undo.
+		{"pieces base64-encoded, shuffled", []string{body(b64(thirds[2])), body(b64(thirds[0])), body(b64(thirds[1]))},
+			[]string{"paste", "paste", "paste"}, ext, true},
+		{"pieces hex-encoded, shuffled", []string{body(hex.EncodeToString([]byte(thirds[1]))), body(hex.EncodeToString([]byte(thirds[2]))),
+			body(hex.EncodeToString([]byte(thirds[0])))}, []string{"paste", "paste", "paste"}, ext, true},
 		// The limit: runs shorter than six characters are not told from chance.
 		{"pieces of five, shuffled", []string{body(key[30:35]), body(key[5:10]), body(key[35:40]), body(key[0:5]), body(key[15:20]), body(key[10:15]), body(key[25:30]), body(key[20:25])},
 			[]string{"paste", "paste", "paste", "paste", "paste", "paste", "paste", "paste"}, ext, false},

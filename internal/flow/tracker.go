@@ -795,7 +795,12 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()
 	var secretHits []fingerprint.SecretMatch
-	var canon [2][]byte // of args and extra, as far as canonicalLimit
+	// Known secrets sent a few characters per call, in any order, each
+	// piece in any encoding the views undo (reversed, base64, character
+	// codes): the runs of each in the canonical forms of args, extra and
+	// the views.
+	var covers []fingerprint.Cover
+	coverOn := dest.Class != classify.Internal
 	if complete && sec != nil {
 		secretHits, complete = sec.Find(args, b)
 		if complete && len(extra) > 0 {
@@ -825,8 +830,10 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
 			c := fingerprint.Canonical(v[:min(len(v), canonicalLimit)])
-			if i < len(canon) {
-				canon[i] = c // Cover reads them again
+			if coverOn && complete && i < 2+len(views) {
+				var cv []fingerprint.Cover
+				cv, complete = sec.Cover(c, b)
+				covers = fingerprint.MergeCovers(covers, cv)
 			}
 			if !complete || len(c) < minCanonical {
 				continue
@@ -839,11 +846,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			}
 		}
 	}
-	if complete && sec != nil && dest.Class != classify.Internal {
-		// A known secret sent a few characters per call, in any order.
-		c := append(canon[0], canon[1]...)
-		var covers []fingerprint.Cover
-		covers, complete = sec.Cover(c, b)
+	if complete && sec != nil && coverOn {
 		// A secret the call carries whole is judged for that: its runs
 		// are not added up, since a call stopped for it sent nothing,
 		// and counting them would make every later call holding a few
