@@ -76,10 +76,13 @@ const baseConfig = "[shim]\nverdict_timeout = \"60s\"\n"
 
 // bigCheckBudget continues a flowd config for transparency tests whose
 // messages are megabytes long: their checks take seconds of CPU under
-// the race detector, and their results are longer than the injection
-// scan reads (on_incomplete would put a notice before them). Those
-// behaviours have tests of their own; these tests are about bytes.
-const bigCheckBudget = "\n[flow]\ncheck_budget = \"120s\"\n[injection]\non_incomplete = \"pass\"\n"
+// the race detector, and a 10 MB call waited for the CPU past the 30 s
+// flow.wait_budget beside four busy processes (.ci/run under the load
+// #13 names), which denied it, as designed; and their results are
+// longer than the injection scan reads (on_incomplete would put a
+// notice before them). Those behaviours have tests of their own; these
+// tests are about bytes.
+const bigCheckBudget = "\n[flow]\ncheck_budget = \"120s\"\nwait_budget = \"300s\"\n[injection]\non_incomplete = \"pass\"\n"
 
 // localWeb is the config of a test whose web is the mock's page server
 // on this machine: fetching it is no server-side request forgery there.
