@@ -739,7 +739,7 @@ func TestClaudeCodeAsyncPostRace(t *testing.T) {
 				func(r record) bool { return r.Method == "PostToolUse" && r.Tool == "Read" })
 			if !async {
 				require.True(t, recorded, "flowd recorded the Read's PostToolUse")
-				assert.True(t, denied, "with a synchronous PostToolUse hook the WebFetch is denied: %s", pre.Reason)
+				assert.Equal(t, "deny", pre.Verdict, "with a synchronous PostToolUse hook the WebFetch is denied: %s", pre.Reason)
 				assert.True(t, post.Time.Before(asked),
 					"a synchronous Post hook holds Claude Code until flowd has the record (recorded %v, model asked %v)",
 					post.Time, asked)
