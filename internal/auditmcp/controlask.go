@@ -31,12 +31,20 @@ const controlAskRule = "control-request"
 
 // controlAsks are the byte spans of s, whole sentences, that ask their
 // reader to act on flowd.
+// Consecutive sentences that ask together are one span.
 func controlAsks(s string) [][2]int {
+	sents := sentences(s)
+	flag := objectAsks(s, sents)
 	var out [][2]int
-	for _, sp := range sentences(s) {
-		if asksControl(words(s[sp[0]:sp[1]])) {
-			out = append(out, sp)
+	for i, sp := range sents {
+		if !flag[i] && !asksControl(words(s[sp[0]:sp[1]])) {
+			continue
 		}
+		if n := len(out); n > 0 && i > 0 && out[n-1][1] == sents[i-1][1] {
+			out[n-1][1] = sp[1]
+			continue
+		}
+		out = append(out, sp)
 	}
 	return out
 }
