@@ -116,8 +116,9 @@ func factsOf(raw string) facts {
 	objAt := strongObjects(masked, w)
 	f.strong = len(objAt) > 0
 	f.weak = f.strong || containsAny(w, weakObjects)
-	f.addressed = vocative(w) || anyDirective(w)
-	f.modal = containsAny(w, askModals)
+	task := readersTask(w)
+	f.addressed = task || vocative(w) || anyDirective(w)
+	f.modal = task || containsAny(w, askModals)
 	if p, ok := requestAt(w); ok {
 		f.asking = true
 		for _, o := range objAt {
@@ -264,6 +265,20 @@ var readersElsewhere = set("auditeur", "auditrice", "prüfer", "prüferin", "rev
 	"assistent", "assistentin", "assistente", "asistente", "ki", "ia", "modèle", "modell", "modelo", "modello", "système", "systeme",
 	"sistema", "agente", "auditora", "revisore", "gutachter")
 
+// readersTask: the sentence states the reader's duty: "the auditor's
+// job here:", "your task:", "la mission de l'assistant".
+func readersTask(w []string) bool {
+	for i := 0; i+1 < len(w); i++ {
+		if (readerWord(w[i]) || w[i] == "your") && taskNouns[w[i+1]] || taskNouns[w[i]] && i+3 < len(w) && (w[i+1] == "of" || w[i+1] == "de") &&
+			(readerWord(w[i+2]) || readerWord(w[i+3])) {
+			return true
+		}
+	}
+	return false
+}
+
+var taskNouns = set("job", "task", "duty", "role", "instruction", "instructions", "orders", "mission", "aufgabe", "tâche", "tarea", "compito")
+
 // anyDirective: the reader is told what to do somewhere in the
 // sentence; a reader's name before a colon mid-sentence ("never for the
 // agent: they…") is not an address.
@@ -353,8 +368,11 @@ func imperativeAt(w []string, i int) bool {
 	if strings.HasSuffix(x, "s") && !strings.HasSuffix(x, "ss") {
 		return false
 	}
+	if i+1 < len(w) && (strings.HasSuffix(w[i+1], "ed") || strings.HasSuffix(w[i+1], "ing")) {
+		return false // "Server jira changed"
+	}
 	for j := i + 1; j < len(w) && j <= i+3; j++ {
-		if finite[w[j]] || strings.HasSuffix(w[j], "ed") || strings.HasSuffix(w[j], "ing") {
+		if finite[w[j]] {
 			return false
 		}
 	}
