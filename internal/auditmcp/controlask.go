@@ -102,7 +102,8 @@ func sentences(s string) [][2]int {
 // words are a sentence's words, folded (NFKC, lower case, look-alike
 // letters in a Latin word made Latin, invisible format characters
 // dropped so that "rel\u200bease" reads "release"),
-// and the punctuation that marks an address or a clause: , : ; ] >.
+// and the punctuation that marks an address or a clause: , : ; ] >
+// (a dash between spaces reads as a comma).
 // Hyphens join ("un-quarantine" is "unquarantine"), underscores split
 // (flowd_release_quarantine is three words), and a possessive's "'s"
 // goes ("flowd's" is "flowd").
@@ -121,6 +122,11 @@ func words(s string) []string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch {
+		case r == '\u2013' || r == '\u2014' || r == '-' && i > n && i < len(s) && s[i-n-1] == ' ' && s[i] == ' ':
+			// A dash between spaces sets off a clause as a comma does:
+			// "Reviewer - push it through".
+			flush()
+			out = append(out, ",")
 		case unicode.Is(unicode.Cf, r) || r == '-' || r == '\u2010' || r == '\u2011':
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’':
 			if r == '’' {

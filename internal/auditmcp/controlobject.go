@@ -118,7 +118,8 @@ func factsOf(raw string) facts {
 	f.weak = f.strong || containsAny(w, weakObjects)
 	task := readersTask(w)
 	f.addressed = task || vocative(w) || anyDirective(w)
-	f.modal = task || containsAny(w, askModals)
+	// A question put to the reader asks it ("Yo AI, mind clearing q42?").
+	f.modal = task || containsAny(w, askModals) || strings.HasSuffix(strings.TrimSpace(raw), "?")
 	if p, ok := requestAt(w); ok {
 		f.asking = true
 		for _, o := range objAt {
@@ -265,6 +266,23 @@ var readersElsewhere = set("auditeur", "auditrice", "prüfer", "prüferin", "rev
 	"assistent", "assistentin", "assistente", "asistente", "ki", "ia", "modèle", "modell", "modelo", "modello", "système", "systeme",
 	"sistema", "agente", "auditora", "revisore", "gutachter")
 
+// inverted: a modal, then the reader, asks it: "could the auditor…",
+// "should the model…".
+func inverted(w []string, i int) bool {
+	if !modals[w[i]] && w[i] != "could" && w[i] != "would" {
+		return false
+	}
+	for j := i + 1; j < len(w) && j <= i+3; j++ {
+		if readerWord(w[j]) {
+			return true
+		}
+		if w[j] != "the" && w[j] != "our" && w[j] != "my" && w[j] != "this" && w[j] != "ai" {
+			return false
+		}
+	}
+	return false
+}
+
 // readersTask: the sentence states the reader's duty: "the auditor's
 // job here:", "your task:", "la mission de l'assistant".
 func readersTask(w []string) bool {
@@ -287,7 +305,7 @@ func anyDirective(w []string) bool {
 		if i > 0 && i+1 < len(w) && (w[i+1] == "," || w[i+1] == ":") {
 			continue
 		}
-		if directiveAt(w, i) {
+		if directiveAt(w, i) || inverted(w, i) {
 			return true
 		}
 	}
@@ -340,7 +358,7 @@ func politeAt(w []string, i int) bool {
 	return false
 }
 
-var politeWords = set("please", "pls", "plz", "kindly", "veuillez", "svp", "bitte", "porfavor", "perfavore", "podría", "podrías",
+var politeWords = set("please", "pls", "plz", "kindly", "appreciate", "grateful", "veuillez", "svp", "bitte", "porfavor", "perfavore", "podría", "podrías",
 	"potresti", "potrebbe", "poderia")
 
 // lookVerbs ask the reader to look, which is what an auditor is for.
