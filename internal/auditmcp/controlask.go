@@ -34,10 +34,14 @@ const controlAskRule = "control-request"
 // Consecutive sentences that ask together are one span.
 func controlAsks(s string) [][2]int {
 	sents := sentences(s)
-	flag := objectAsks(s, sents)
+	ws := make([][]string, len(sents))
+	for i, sp := range sents {
+		ws[i] = words(s[sp[0]:sp[1]])
+	}
+	flag := objectAsks(s, sents, ws)
 	var out [][2]int
 	for i, sp := range sents {
-		if !flag[i] && !asksControl(words(s[sp[0]:sp[1]])) {
+		if !flag[i] && !asksControl(ws[i]) {
 			continue
 		}
 		if n := len(out); n > 0 && i > 0 && out[n-1][1] == sents[i-1][1] {

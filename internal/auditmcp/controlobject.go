@@ -35,10 +35,11 @@ type facts struct {
 
 // objectAsks are the sentences of s (indexes into sents) the object
 // rule flags.
-func objectAsks(s string, sents [][2]int) []bool {
+// ws are the sentences' words.
+func objectAsks(s string, sents [][2]int, ws [][]string) []bool {
 	fs := make([]facts, len(sents))
 	for i, sp := range sents {
-		fs[i] = factsOf(s[sp[0]:sp[1]])
+		fs[i] = factsOf(s[sp[0]:sp[1]], ws[i])
 	}
 	flag := make([]bool, len(sents))
 	// Only the least window that asks is marked: a request next to
@@ -93,27 +94,47 @@ func windowAsks(w []facts) bool {
 	return false
 }
 
-func factsOf(raw string) facts {
+// factsOf: raw is the sentence, w its words.
+func factsOf(raw string, w []string) facts {
 	var f facts
-	low := strings.ToLower(quarter.ReplaceAllStringFunc(raw, blank))
-	for _, m := range stateLines.FindAllStringSubmatchIndex(low, -1) {
-		f.always = true
-		if m[2] >= 0 {
-			f.gated = true
-		}
+	changed := false
+	if strings.IndexByte(raw, 'Q') >= 0 && quarter.MatchString(raw) {
+		raw, changed = quarter.ReplaceAllStringFunc(raw, blank), true
 	}
-	for _, m := range weakeningLines.FindAllStringIndex(low, -1) {
-		if !conditional(low[:m[0]]) {
+	low := strings.ToLower(raw)
+	// The regular expressions run only on sentences that hold a word
+	// they need: most quoted text has none, and this runs on all of it.
+	flowdish := strings.Contains(low, "flowd") || strings.Contains(low, "/api/v1/")
+	keyish := strings.IndexByte(low, '_') >= 0 || strings.Contains(low, "injection.") || strings.Contains(low, "thresholds.")
+	if flowdish || strings.Contains(low, "stop") || strings.Contains(low, "kill") {
+		for _, m := range stateLines.FindAllStringSubmatchIndex(low, -1) {
 			f.always = true
+			if m[2] >= 0 {
+				f.gated = true
+			}
 		}
 	}
-	f.user = userActs.MatchString(low)
+	if keyish {
+		for _, m := range weakeningLines.FindAllStringIndex(low, -1) {
+			if !conditional(low[:m[0]]) {
+				f.always = true
+			}
+		}
+	}
+	f.user = (strings.Contains(low, "user") || strings.Contains(low, "terminal")) && userActs.MatchString(low)
 	// Read-only commands and settings that keep flowd strict name
 	// objects without acting on them ("run flowd quarantine show q12").
-	masked := readOnly.ReplaceAllStringFunc(low, blank)
-	masked = strictAssignments.ReplaceAllStringFunc(masked, blank)
-	w := words(masked)
-	objAt := strongObjects(masked, w)
+	masked := low
+	if flowdish || strings.Contains(low, "get ") {
+		masked = readOnly.ReplaceAllStringFunc(masked, blank)
+	}
+	if keyish {
+		masked = strictAssignments.ReplaceAllStringFunc(masked, blank)
+	}
+	if changed || masked != low {
+		w = words(masked)
+	}
+	objAt := strongObjects(masked, w, flowdish || keyish)
 	f.strong = len(objAt) > 0
 	f.weak = f.strong || containsAny(w, weakObjects)
 	task := readersTask(w)
@@ -184,9 +205,12 @@ var (
 
 // strongObjects are the word positions of the objects only flowd's
 // controls have.
-func strongObjects(low string, w []string) []int {
+func strongObjects(low string, w []string, named bool) []int {
 	var at []int
 	for _, re := range []*regexp.Regexp{configKeys, flowdLine} {
+		if !named {
+			break
+		}
 		for _, m := range re.FindAllStringIndex(low, -1) {
 			at = append(at, len(words(low[:m[0]])))
 		}
