@@ -37,9 +37,21 @@ type facts struct {
 // rule flags.
 // ws are the sentences' words.
 func objectAsks(s string, sents [][2]int, ws [][]string) []bool {
+	// A window asks only about an object, so only sentences within two
+	// of one need their facts: most quoted text names none.
+	near := make([]bool, len(sents))
+	for i, sp := range sents {
+		if mayName(s[sp[0]:sp[1]], ws[i]) {
+			for k := max(0, i-2); k < len(sents) && k <= i+2; k++ {
+				near[k] = true
+			}
+		}
+	}
 	fs := make([]facts, len(sents))
 	for i, sp := range sents {
-		fs[i] = factsOf(s[sp[0]:sp[1]], ws[i])
+		if near[i] {
+			fs[i] = factsOf(s[sp[0]:sp[1]], ws[i])
+		}
 	}
 	flag := make([]bool, len(sents))
 	// Only the least window that asks is marked: a request next to
@@ -55,6 +67,17 @@ func objectAsks(s string, sents [][2]int, ws [][]string) []bool {
 		}
 	}
 	return flag
+}
+
+// mayName: the sentence may name an object of flowd's controls.
+func mayName(raw string, w []string) bool {
+	for _, x := range w {
+		if weakObjects[x] || pinWords[x] || len(x) > 1 && x[0] == 'q' && x[1] >= '0' && x[1] <= '9' {
+			return true
+		}
+	}
+	return strings.IndexByte(raw, '_') >= 0 || strings.Contains(raw, "/api/v1/") || strings.Contains(raw, "injection.") ||
+		strings.Contains(raw, "thresholds.")
 }
 
 // windowAsks: the sentences w, read together, ask their reader to act
