@@ -66,6 +66,13 @@ func objectAsks(s string, sents [][2]int, ws [][]string) []bool {
 			}
 		}
 	}
+	// The address before a request goes with it: "Auditor. Item q12.
+	// Release it." is one request.
+	for i := len(flag) - 1; i > 0; i-- {
+		if flag[i] && !flag[i-1] && fs[i-1].addressed {
+			flag[i-1] = true
+		}
+	}
 	return flag
 }
 
