@@ -1,6 +1,10 @@
 package learned
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,12 +98,46 @@ func TestScoreTime(t *testing.T) {
 	assert.LessOrEqual(t, large, 64*4*max(small, 100*time.Microsecond), "512 KB against 8 KB")
 }
 
+// BenchmarkScore measures the scorer on 1 KB of one sentence repeated
+// and on 1 KB and 64 KB of varied text (the injection package's
+// labelled sets, joined), beside the plain scorer it replaced (reference), in CPU
+// time per text.
 func BenchmarkScore(b *testing.B) {
 	m, err := Embedded()
 	require.NoError(b, err)
-	text := strings.Repeat("The quarterly review found that response times improved after the cache was moved closer to the database. ", 10)[:1024]
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		m.Score(text)
+	files, err := filepath.Glob("../testdata/*.json")
+	require.NoError(b, err)
+	var all []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(b, err)
+		var v any
+		require.NoError(b, json.Unmarshal(data, &v))
+		all = appendStrings(all, v)
+	}
+	slices.Sort(all) // the same text each run
+	varied := strings.Join(all, "\n")
+	require.Greater(b, len(varied), 64<<10)
+	texts := []struct {
+		name, text string
+	}{
+		{"repeated-1KB", strings.Repeat("The quarterly review found that response times improved after the cache was moved closer to the database. ", 10)[:1024]},
+		{"varied-1KB", varied[:1024]},
+		{"varied-64KB", varied[:64<<10]},
+	}
+	for _, x := range texts {
+		for _, sc := range []struct {
+			name  string
+			score func(string) Window
+		}{{"reference", func(s string) Window { return referenceScore(m, s) }}, {"fast", m.Score}} {
+			b.Run(x.name+"/"+sc.name, func(b *testing.B) {
+				b.SetBytes(int64(len(x.text)))
+				cpu0 := cputime.Process()
+				for b.Loop() {
+					sc.score(x.text)
+				}
+				b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/1000/float64(b.N), "cpu-µs/op")
+			})
+		}
 	}
 }
