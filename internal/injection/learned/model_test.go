@@ -100,7 +100,7 @@ func TestScoreTime(t *testing.T) {
 
 // BenchmarkScore measures the scorer on 1 KB of one sentence repeated
 // and on 1 KB and 64 KB of varied text (the injection package's
-// labelled sets, joined), beside the plain scorer it replaced (reference), in CPU
+// labelled sets, joined) and on a stream of different 1 KB texts, beside the plain scorer it replaced (reference), in CPU
 // time per text.
 func BenchmarkScore(b *testing.B) {
 	m, err := Embedded()
@@ -125,15 +125,27 @@ func BenchmarkScore(b *testing.B) {
 		{"varied-1KB", varied[:1024]},
 		{"varied-64KB", varied[:64<<10]},
 	}
-	for _, x := range texts {
+	// many-1KB: each text another kilobyte of the 128 first, as a stream
+	// of small results would come, not one text again and again.
+	var many []string
+	for i := 0; i+1024 <= len(varied) && len(many) < 128; i += 1024 {
+		many = append(many, varied[i:i+1024])
+	}
+	for _, x := range append(texts, struct{ name, text string }{"many-1KB", ""}) {
 		for _, sc := range []struct {
 			name  string
 			score func(string) Window
 		}{{"reference", func(s string) Window { return referenceScore(m, s) }}, {"fast", m.Score}} {
 			b.Run(x.name+"/"+sc.name, func(b *testing.B) {
-				b.SetBytes(int64(len(x.text)))
+				b.SetBytes(int64(max(len(x.text), 1024)))
 				cpu0 := cputime.Process()
+				i := 0
 				for b.Loop() {
+					if x.text == "" {
+						sc.score(many[i%len(many)])
+						i++
+						continue
+					}
 					sc.score(x.text)
 				}
 				b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/1000/float64(b.N), "cpu-µs/op")
