@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -125,4 +126,30 @@ func FuzzScoreMatchesReference(f *testing.F) {
 			t.Fatalf("%q: reference %+v, Score %+v", s, want, got)
 		}
 	})
+}
+
+// Scores taken at once from several goroutines, which share the pool of
+// scratch buffers, are the scores taken one by one.
+func TestScoreConcurrent(t *testing.T) {
+	m, err := Embedded()
+	require.NoError(t, err)
+	texts := identityTexts(t)[:2000]
+	want := make([]Window, len(texts))
+	for i, s := range texts {
+		want[i] = m.Score(s)
+	}
+	const workers = 8
+	got := make([]Window, len(texts))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(texts); i += workers {
+				got[i] = m.Score(texts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, want, got)
 }
