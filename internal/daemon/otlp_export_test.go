@@ -113,6 +113,7 @@ func TestVerdictsDoNotWaitForAStalledExporter(t *testing.T) {
 	cfg := config.Default()
 	cfg.Export.OTLP.Enabled, cfg.Export.OTLP.Endpoint = true, "http://"+l.Addr().String()
 	cfg.Export.OTLP.QueueLimit = 8
+	cfg.Export.OTLP.DrainTimeout.Duration = time.Millisecond // the send hangs: stop without waiting for it
 	d, _ := startAt(t, t.TempDir(), cfg)
 	u := upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "bench")
 
