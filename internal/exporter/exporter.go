@@ -96,8 +96,14 @@ var (
 )
 
 // lingerMax is how long a record may wait for others to share its
-// batch.
+// batch. (1 s instead changed neither flowd's CPU nor the call round
+// trip measurably in the fleet simulation, and would hold records
+// longer in memory, where a crash loses them.)
 const lingerMax = 100 * time.Millisecond
+
+// spillEvery is how often a retrying exporter moves what waits in
+// memory to the spool: what a crash while the receiver is away loses.
+const spillEvery = 100 * time.Millisecond
 
 // sendTimeout bounds one send: a receiver that stops reading is treated
 // as away, and retried.
@@ -418,14 +424,14 @@ func (e *Exporter) linger(recs []activity.Record, limit int, gen uint64) bool {
 
 // sleep waits d, or less when the config changes; false once stopped.
 // Meanwhile it moves the records offered to sp (nil: none) every
-// lingerMax, and at once when they fill a batch: a crash loses at most
+// spillEvery, and at once when they fill a batch: a crash loses at most
 // that much, and a trickle of records does not wake it for each.
 func (e *Exporter) sleep(d time.Duration, sp *spool.Spool, fill int) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	var tick <-chan time.Time
 	if sp != nil {
-		k := time.NewTicker(lingerMax)
+		k := time.NewTicker(spillEvery)
 		defer k.Stop()
 		tick = k.C
 	}
