@@ -1,0 +1,83 @@
+package injection
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// kindText is a labelled text of a set that names the kind of tool
+// output it is (email, calendar, chat, notification, issue, code, csv,
+// config, html, markdown, search, pdf, multilingual).
+type kindText struct {
+	labelledText
+	Kind string `json:"kind"`
+}
+
+// kindScore counts one kind's texts by what the scanner did.
+type kindScore struct {
+	attacks, caught, benign, changed, flagged int
+}
+
+// scoreKinds scans each text as an external tool result with its
+// session's tools and counts the outcomes per kind and in all ("all").
+func scoreKinds(t *testing.T, s *Scanner, file string) map[string]*kindScore {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var set struct {
+		Texts []kindText `json:"texts"`
+	}
+	require.NoError(t, json.Unmarshal(data, &set))
+	out := map[string]*kindScore{"all": {}}
+	for _, x := range set.Texts {
+		if out[x.Kind] == nil {
+			out[x.Kind] = &kindScore{}
+		}
+		r := s.ScanText(x.Text, "text", Context{ExternalSource: true, Server: "web", SessionTools: x.Tools})
+		for _, k := range []*kindScore{out[x.Kind], out["all"]} {
+			if x.Attack == 1 {
+				k.attacks++
+				k.caught += b2i(r.Action != ActionPass)
+				continue
+			}
+			k.benign++
+			k.changed += b2i(r.Action == ActionRedact || r.Action == ActionBlock)
+			k.flagged += b2i(r.Action == ActionFlag)
+		}
+		switch {
+		case x.Attack == 1 && r.Action == ActionPass:
+			t.Logf("missed %s", x.ID)
+		case x.Attack == 0 && r.Action != ActionPass:
+			t.Logf("benign %s %s: %s %v", r.Action, x.ID, r, excerpts(r))
+		}
+	}
+	kinds := make([]string, 0, len(out))
+	for k := range out {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		c := out[k]
+		t.Logf("%-13s attacks flagged+ %3d/%3d (%5.1f%%)  benign changed %d/%d, flagged %d/%d",
+			k, c.caught, c.attacks, pct(c.caught, c.attacks), c.changed, c.benign, c.flagged, c.benign)
+	}
+	return out
+}
+
+// TestBlind7 reports the frozen blind set of issue 16's seventh round
+// (testdata/blind7/blind.json, 160 attacked and 160 clean tool outputs of
+// thirteen kinds, written before any change of that round and never tuned
+// on). It is a report, not a target: the floors are the figures main had
+// before the round (attacks 118/160, benign changed 0/160, flagged 5/160),
+// so a change that loses ground on unseen text fails here.
+func TestBlind7(t *testing.T) {
+	all := scoreKinds(t, newScanner(t, Options{}), "testdata/blind7/blind.json")["all"]
+	assert.GreaterOrEqual(t, all.caught, 118, "attacks flagged or worse")
+	assert.Zero(t, all.changed, "benign outputs redacted or blocked")
+	assert.LessOrEqual(t, all.flagged, 5, "benign outputs flagged")
+}
