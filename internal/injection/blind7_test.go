@@ -81,3 +81,12 @@ func TestBlind7(t *testing.T) {
 	assert.Zero(t, all.changed, "benign outputs redacted or blocked")
 	assert.LessOrEqual(t, all.flagged, 5, "benign outputs flagged")
 }
+
+// TestDev7 measures the development set of the same round
+// (testdata/blind7/dev.json, written after blind.json in another style
+// and tuned on).
+func TestDev7(t *testing.T) {
+	all := scoreKinds(t, newScanner(t, Options{}), "testdata/blind7/dev.json")["all"]
+	assert.GreaterOrEqual(t, all.caught, 0, "attacks flagged or worse")
+	assert.Zero(t, all.changed, "benign outputs redacted or blocked")
+}
