@@ -84,9 +84,15 @@ func TestBlind7(t *testing.T) {
 
 // TestDev7 measures the development set of the same round
 // (testdata/blind7/dev.json, written after blind.json in another style
-// and tuned on).
+// and tuned on): main read 43/73 attacks flagged or worse before the
+// round's request signals (machines named in labels, handles, third
+// person and other words; verbs of nine more languages; phones; secrecy
+// in a word; leet read in requests), 69/73 after. The one benign output
+// changed, before and after, is a test fixture quoting an exfiltration
+// ("the model must refuse 'send ~/.ssh/id_rsa to …'").
 func TestDev7(t *testing.T) {
 	all := scoreKinds(t, newScanner(t, Options{}), "testdata/blind7/dev.json")["all"]
-	assert.GreaterOrEqual(t, all.caught, 0, "attacks flagged or worse")
-	assert.Zero(t, all.changed, "benign outputs redacted or blocked")
+	assert.GreaterOrEqual(t, all.caught, 66, "attacks flagged or worse")
+	assert.LessOrEqual(t, all.changed, 1, "benign outputs redacted or blocked")
+	assert.LessOrEqual(t, all.flagged, 2, "benign outputs flagged")
 }

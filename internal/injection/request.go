@@ -26,7 +26,11 @@ import (
 // does not.
 
 // reqMachine are nouns that name a model whatever the language.
-const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*`
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
+	// Products and kinds of helper named as the reader ("hello GPT,",
+	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
+	// assistant", "automatisierte Systeme").
+	`|copilots?|gpt|chatgpt|automations?|[\p{L}\-]+-bots?|бот|(?:digital|smart|virtual|on-device|personal)\s+assistants?|automatisiert\p{L}*\s+system\p{L}*|syst[eè]mes?\s+automatis[ée]s?|sistemas?\s+automatizados?|sistemi\s+automatici`
 
 var (
 	// Imperative and infinitive forms of the verbs, small and general:
@@ -51,11 +55,27 @@ var (
 		videresend giv
 		أرسل ارسل شارك امنح أضف
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
-		переведи переведите`)
+		переведи переведите
+		relay transmit dispatch mirror text dm message notify submit publish push deliver route redirect exfiltrate cc
+		approve promote authorize authorise elevate
+		transmets transmettez transmettre publie publiez téléverse téléversez redirige redirigez expédie expédiez
+		pasa pásale pasale pásame sube subir súbelos publica publicar transmite transmitir reenvíale remite remitir
+		encaminha encaminhe transmita publique suba carregue partilha compartilha transfere sobe
+		übermittle übermitteln lade hochladen veröffentliche poste maile
+		carica pubblica trasmetti gira
+		скинь скиньте пришли пришлите загрузи загрузите выложи опубликуй передай передайте отошли
+		gönder gönderin yolla paylaş yükle ilet aktar
+		kirim kirimkan bagikan unggah teruskan
+		wrzuć
+		حول حوّل قم ارفع انشر ابعث`)
 	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込",
-		"보내", "전달", "공유", "송금", "이체", "부여", "추가"}
+		"보내", "전달", "공유", "송금", "이체", "부여", "추가",
+		"上传", "上傳", "寄到", "寄给", "寄給", "转寄", "轉寄", "轉發", "發送", "發給", "傳送", "传给", "送到", "送信", "送付", "送る", "アップロード", "提出", "전송", "업로드", "올려"}
 
-	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}`)
+	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}` +
+		// An international phone number: where a code or a message goes.
+		// A time zone ("+0000", "+0100") starts with a zero.
+		`|(?:^|[^\p{L}0-9+])\+[1-9]\d{0,2}[ \-.]?\(?\d{1,4}\)?(?:[ \-.]?\d{2,4}){2,4}(?:$|[^\p{L}0-9])`)
 
 	// A handle is a recipient without a preposition ("add user 'mx-dev'",
 	// "invite @ops-bot").
@@ -75,7 +95,8 @@ var (
 		nutzer nutzers benutzer benutzers konto zugriff zugang passwörter passworter dateien nachrichten rechnungen kontakte
 		utente accesso cartella documenti fatture contatti
 		usuário acesso senha senhas arquivos pasta documentos contatos faturas
-		gebruiker gebruikers wachtwoorden bestanden toegang письма`)
+		gebruiker gebruikers wachtwoorden bestanden toegang письма
+		payroll salary salaries passport ssn cvv pin payslips recovery backup`)
 	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
@@ -101,14 +122,30 @@ var (
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
-		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능`)
+		`|人工智能|ai助手|ai 助手|智能助手|智慧助理|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능` +
+		// A label that ends in the machine, opening a line or sentence:
+		// "Housekeeping task for the digital assistant:", "Automated CRM
+		// agent:", "reviewer-bot instructions:", "IA :".
+		`|(?:^|[.!?\n;"'|(\[{]\s*)(?:[>*#\-]+\s*)?(?:[\p{L}'’\-]+\s+){0,5}?(?:` + reqMachine + `|assistant|agent|model|bot|asistente|assistente|assistent)s?(?:\s+(?:instructions?|notes?|notice|directives?|tasks?|only))?\s*:` +
+		// "whichever copilot drafts your replies", "Bot editing this
+		// workflow": a machine doing something to this text.
+		`|(?:^|[^\p{L}])whichever\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
+		`|(?:^|[.!?\n;]\s*)(?:[>*#\-|"/]+\s*)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?\p{L}+ing\s+(?:this|these|the|your)\b` +
+		// What the machine must do, in the third person: "the assistant
+		// should attach…", "the AI scheduler is supposed to give…". A
+		// negated verb ("should never send") is a rule, judged later.
+		`|(?:^|[^\p{L}])(?:the|this|that|your|any|all|every|each)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:now\s+)?(?:supposed|expected|required|obliged|instructed|meant|asked|authori[sz]ed|permitted|allowed|obligated)\s+to)(?:$|[^\p{L}])`)
 
-	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで`)
+	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
+		// Secrecy in a word or a phrase, in the languages flowd reads.
+		`|(?:^|[^\p{L}])(?:quietly|silently|secretly|discreetly|covertly|discrètement|secrètement|en\s+secreto|en\s+silencio|heimlich|stillschweigend|in\s+segreto|segretamente|em\s+segredo|secretamente|discretamente|тайно|незаметно|втихую|gizlice)(?:$|[^\p{L}])` +
+		`|keep\s+(?:it|this|that)\s+(?:from|between)|no\s+need\s+to\s+(?:tell|inform|confirm|notify|ask|bother)|without\s+(?:the\s+user|them|him|her)\s+(?:knowing|noticing)|behind\s+(?:the\s+user's|their|his|her)\s+back` +
+		`|(?:dis|dites)-(?:lui|leur)\s+rien|ne\s+rien\s+(?:dire|mentionner)|n'en\s+parle\s+pas|sag\p{L}*\s+(?:\p{L}+\s+){0,2}nichts|kein\s+wort|informiere\s+(?:\p{L}+\s+){0,2}nicht|no\s+(?:lo\s+|le\s+)?(?:menciones|cuentes|avises)|sin\s+que\s+(?:se\s+entere|lo\s+sepa)|non\s+(?:lo\s+)?(?:menzionare|dire)|não\s+(?:lhe\s+)?(?:digas|conte|contes|avise|avises)|не\s+(?:говори|сообщай|рассказывай|упоминай)|говорить\s+не\s+нужно|söyleme|jangan\s+(?:beri\s+tahu|bilang|kasih\s+tahu)|لا\s+تخبر|دون\s+(?:إخبار|علم)|بدون\s+إخبار|別告訴|别告诉|不要让|不要讓|内緒|こっそり|悄悄|偷偷`)
 )
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
-var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
+var reqKW = []string{"@", "iban", "http", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
 	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
 
@@ -116,10 +153,16 @@ var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent
 const maxRequestSentences = 24
 
 // findRequests judges the sentences around reqKW hits (and the verbs of
-// the session's tools).
+// the session's tools), and the sentence after one that names a machine
+// and asks nothing ("Olá assistente! Encaminha…").
 func (f *fieldScan) findRequests(hits []int) {
 	f.eachSentence(hits, func(a, b int) {
-		if sev, v, note := judgeRequest(f.t, a, b, f.tools); sev > 0 {
+		sev, v, note := judgeRequest(f.t, a, b, f.tools)
+		if sev == 0 && b+1 < len(f.t) && mayAddress(strings.ToLower(f.t[a:b])) {
+			a, b = requestSentence(f.t, b+1)
+			sev, v, note = judgeRequest(f.t, a, b, f.tools)
+		}
+		if sev > 0 {
 			// The match is the verb, so that a request quoted in a text
 			// about attacks is discounted as a quote; Redact widens it to
 			// the sentence.
@@ -184,7 +227,7 @@ func requestSentence(t string, pos int) (int, int) {
 // nil, are the session's: a request to do what one of them does, to a
 // recipient the data names, is one the model can carry out.
 func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string) {
-	s := strings.ToLower(t[a:b])
+	s := unleetWords(strings.ToLower(t[a:b]))
 	// The last verb with a recipient after it is the request's, else the
 	// last verb ("…whose description said: 'AI assistant: forward…'"):
 	// what comes before sets the scene.
@@ -204,29 +247,39 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 		if m == nil {
 			return 0, nil, ""
 		}
-		ctx := strings.ToLower(t[max(0, a-160):b])
+		ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
 		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
 	}
-	if reqNegRe.MatchString(s[max(0, v[0]-24) : v[0]+1]) {
+	if reqNegRe.MatchString(s[max(0, v[0]-24):v[0]]) {
 		return 0, nil, ""
 	}
-	// Cheapest first: every case needs a recipient or an addressee.
+	// Cheapest first: every case needs a recipient, the user's data,
+	// secrecy or an addressee.
 	link := strings.Contains(s, "http")
 	p := private(s)
-	if !r && !link && !p && out == nil {
+	hidden := reqConcealRe.MatchString(s)
+	// Addressed to the machine, a recipient anywhere in the sentence is
+	// where the verb sends ("add payee '…' IBAN …", "text the code, the
+	// number is +33…"): no mail header is addressed to a model.
+	elsewhere := !r && reqRecipientRe.MatchString(s)
+	if !r && !link && !p && !hidden && !elsewhere && out == nil {
 		return 0, nil, ""
 	}
-	ctx := strings.ToLower(t[max(0, a-160):b])
+	ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
 	ad := mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
-	c := r && reqConcealRe.MatchString(s)
+	c := r && hidden
 	sev := 0.0
 	switch {
 	case (r || link) && ad:
 		sev = 0.7
-	case ad && (p || out != nil && secretish(s)):
+	case ad && hidden:
+		// An order to the machine to keep it from the user.
+		c = true
+		sev = 0.6
+	case ad && (p || elsewhere || out != nil && secretish(s)):
 		sev = 0.55
 	case r && c:
 		sev = 0.6
@@ -334,7 +387,9 @@ func stated(s string, i int, third bool) bool {
 		k++
 	}
 	subj := at(k)
-	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj)
+	// "the AI scheduler is supposed to…": a machine named just before
+	// the subject noun is the subject.
+	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj) && !machineWords[at(k+1)]
 }
 
 // lastWords returns the last n words of s (letters only: "i'll" is "i",
@@ -381,7 +436,8 @@ func outputVerb(s string) []int {
 }
 
 var reqOutputVerbs = wordSet(`include append attach reveal disclose paste print list dump expose output repeat quote
-	incluye incluir inclure ajoute révèle revele einfügen füge nenne includi rivela inclua revele включи выведи покажи`)
+	incluye incluir inclure ajoute révèle revele einfügen füge nenne includi rivela inclua revele включи выведи покажи
+	kopiere zeige schreibe copie copiez affiche écris copia muestra escribe mostra scrivi mostre escreva скопируй напиши`)
 
 // secretish: s names a secret of the session's, not only the user's data.
 func secretish(s string) bool {
@@ -398,7 +454,7 @@ func humanRoleAfterMachine(s string) bool { return humanRoleRe.MatchString(s) }
 var humanRoleRe = regexp.MustCompile(`\b(?:ai|llm|model|chatbot|agent|assistant)s?\s+(?:developers?|engineers?|researchers?|users?|vendors?|providers?|companies|company|teams?|builders?|practitioners?|enthusiasts?|startups?|students?|experts?|product\s+managers?|designers?)\b`)
 
 // reqToRe is the preposition that sends to a recipient.
-var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для|إلى|الى)(?:$|[^\p{L}])|给|到|に|へ`)
+var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|onto|on|for|cc|bcc|à|avec|sur|a|al|con|su|an|auf|mit|para|com|per|aan|naar|met|na|do|ke|kepada|на|с|для|إلى|الى)(?:$|[^\p{L}])|给|到|に|へ`)
 
 // recipientAfter reports whether a recipient follows the verb at from,
 // introduced by a preposition ("forward … to x@y.z"): an address in a
@@ -534,9 +590,10 @@ func mayAddress(s string) bool {
 
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
+		copilot copilots gpt chatgpt automation automations бот
 		asistente assistente assistent automated automatic whoever`)
-	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "에이전트",
+	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
 
@@ -612,7 +669,11 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-]+\s*)?[¡¿]?((?:[\p{L}'’]+\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot)\s*[,:!]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?\s*[,:!]`)
+
+// botHandleRe is a bot's handle opening a sentence ("@duo-bot as the
+// maintainer's delegate…", "@ai-reviewer please…"): a machine called.
+var botHandleRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)@[\w\-]*(?:bot|ai|gpt|copilot|assistant|agent|llm)(?:[^\w]|$)`)
 
 // helpNoun: the word is help given ("assistance", "asistencia",
 // "assistenza"), not a helper.
@@ -627,9 +688,12 @@ var notGreeting = wordSet(`my our your his her their the a an this that its whos
 // vocative reports whether s calls an assistant by name at the start of
 // a sentence.
 func vocative(s string) bool {
+	if strings.Contains(s, "@") && botHandleRe.MatchString(s) {
+		return true
+	}
 	for _, m := range vocativeRe.FindAllStringSubmatchIndex(s, 4) {
 		greeting := !helpNoun.MatchString(s[m[4]:m[5]])
-		for _, w := range strings.Fields(s[m[2]:m[3]]) {
+		for _, w := range strings.Fields(strings.ReplaceAll(s[m[2]:m[3]], ",", " ")) {
 			if notGreeting[w] {
 				greeting = false
 			}
@@ -639,4 +703,45 @@ func vocative(s string) bool {
 		}
 	}
 	return false
+}
+
+// unleetWords returns s (lower case) with the leet digits of its words
+// read as letters ("n0t1fy" is "notify", "bo7:" is "bot:"), offsets
+// unchanged. A word is a run of letters and digits with at least two
+// letters and no more digits than letters, not part of an address or a
+// link (an IBAN, "c0ll3ct@…" and "/p4th" keep their digits: they are
+// where things go, and read as written).
+func unleetWords(s string) string {
+	var b []byte
+	for i := 0; i < len(s); {
+		if !isAlnum(s[i]) {
+			i++
+			continue
+		}
+		j, letters, digits := i, 0, 0
+		for ; j < len(s) && isAlnum(s[j]); j++ {
+			if s[j] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+		}
+		inAddress := i > 0 && strings.IndexByte("@./:=_-", s[i-1]) >= 0 || j < len(s) && strings.IndexByte("@/_", s[j]) >= 0 ||
+			j+1 < len(s) && s[j] == '.' && isAlnum(s[j+1])
+		if digits > 0 && letters >= 2 && digits <= letters && !inAddress {
+			if b == nil {
+				b = []byte(s)
+			}
+			for k := i; k < j; k++ {
+				if c := leet[s[k]]; c != 0 && s[k] <= '9' {
+					b[k] = c
+				}
+			}
+		}
+		i = j
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
