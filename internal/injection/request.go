@@ -107,7 +107,7 @@ var (
 	// "note for the agent", "whichever assistant reads this", "you, the
 	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
 	// AI should never…" talks about one.
-	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:)` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
 		// A header naming the machine: "To the bot: …", "For AI agents: …".
 		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
@@ -123,10 +123,6 @@ var (
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
 		`|人工智能|ai助手|ai 助手|智能助手|智慧助理|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능` +
-		// A label that ends in the machine, opening a line or sentence:
-		// "Housekeeping task for the digital assistant:", "Automated CRM
-		// agent:", "reviewer-bot instructions:", "IA :".
-		`|(?:^|[.!?\n;"'|(\[{]\s*)(?:[>*#\-]+\s*)?(?:[\p{L}'’\-]+\s+){0,5}?(?:` + reqMachine + `|assistant|agent|model|bot|asistente|assistente|assistent)s?(?:\s+(?:instructions?|notes?|notice|directives?|tasks?|only))?\s*:` +
 		// "whichever copilot drafts your replies", "Bot editing this
 		// workflow": a machine doing something to this text.
 		`|(?:^|[^\p{L}])whichever\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
@@ -180,7 +176,7 @@ func (f *fieldScan) eachSentence(hits []int, judge func(a, b int)) {
 		if h < seen {
 			continue
 		}
-		a, b := requestSentence(f.t, h)
+		a, b := foldedSentence(f.t, h)
 		seen = b
 		if n++; n > maxRequestSentences {
 			return
@@ -220,6 +216,47 @@ func requestSentence(t string, pos int) (int, int) {
 	return a, b
 }
 
+// foldedSentence is requestSentence across the line breaks of folded
+// text (PDF extraction, YAML and CSV cells, mail quoted at a width): a
+// line that ends inside a sentence (a letter, digit, comma or hyphen)
+// followed by one that goes on in lower case. At most 600 bytes.
+func foldedSentence(t string, pos int) (int, int) {
+	a, b := requestSentence(t, pos)
+	for b < len(t) && b-a < 600 && folded(t, b) {
+		_, b = requestSentence(t, b+1)
+	}
+	for a > 0 && b-a < 600 && folded(t, a-1) {
+		a, _ = requestSentence(t, a-2)
+	}
+	return a, b
+}
+
+// folded: the line break at i joins two parts of one sentence.
+func folded(t string, i int) bool {
+	if i <= 0 || i+1 >= len(t) || t[i] != '\n' {
+		return false
+	}
+	p := t[i-1]
+	if !(p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9' || p == ',' || p == '-' || p >= 0x80) {
+		return false
+	}
+	j := i + 1
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '>') {
+		j++
+	}
+	if j >= len(t) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t[j:])
+	if !unicode.IsLower(r) {
+		return false
+	}
+	// A line that opens with a name and a colon is who speaks next
+	// ("deploy-bot: notify #oncall…"), not the sentence going on.
+	k := strings.IndexAny(t[j:min(len(t), j+32)], " :\n")
+	return k < 0 || t[j+k] != ':'
+}
+
 // judgeRequest scores the sentence t[a:b] and returns where its verb is;
 // the addressee may also stand in the 160 bytes before it ("Note to the
 // assistant: …"). A sentence whose lower-casing changes its length (rare
@@ -253,7 +290,7 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 		}
 		return 0, nil, ""
 	}
-	if reqNegRe.MatchString(s[max(0, v[0]-24):v[0]]) {
+	if reqNegRe.MatchString(s[max(0, v[0]-24):v[0]]) || cjkNegated(s, v) {
 		return 0, nil, ""
 	}
 	// Cheapest first: every case needs a recipient, the user's data,
@@ -449,7 +486,13 @@ func secretish(s string) bool {
 
 // humanRoleAfterMachine: "if you are an LLM developer" addresses a person
 // who works on models, not a model.
-func humanRoleAfterMachine(s string) bool { return humanRoleRe.MatchString(s) }
+func humanRoleAfterMachine(s string) bool {
+	return humanRoleRe.MatchString(s) || humanAgentRe.MatchString(s)
+}
+
+// humanAgentRe: an agent who is a person ("your travel agent", "a
+// support agent").
+var humanAgentRe = regexp.MustCompile(`\b(?:(?:my|your|our|his|her|their)|travel|estate|insurance|support|service|sales|booking|ticket|leasing|letting|rental|customs|border|secret|special|free|literary|talent|sports|shipping|claims|human|live|immobilier|de\s+viajes|de\s+seguros)\s+(?:agents?|agent\s+immobilier)\b`)
 
 var humanRoleRe = regexp.MustCompile(`\b(?:ai|llm|model|chatbot|agent|assistant)s?\s+(?:developers?|engineers?|researchers?|users?|vendors?|providers?|companies|company|teams?|builders?|practitioners?|enthusiasts?|startups?|students?|experts?|product\s+managers?|designers?)\b`)
 
@@ -671,6 +714,41 @@ func nonASCII(s string) bool {
 // still match.
 var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?\s*[,:!]`)
 
+// machineLabelRe is a label that ends in the machine, opening a line or
+// sentence: "Housekeeping task for the digital assistant:", "Automated
+// CRM agent:", "reviewer-bot instructions:", "IA :". Its words are
+// checked by machineLabel.
+var machineLabelRe = regexp.MustCompile(`(?:^|[.!?\n;"'|(\[{]\s*)(?:[>*#\-]+\s*)?((?:[\p{L}'’\-]+\s+){0,5}?)(` + reqMachine + `|assistant|agent|model|bot|asistente|assistente|assistent)s?(\s+(?:instructions?|notes?|notice|directives?|tasks?|only))?\s*:`)
+
+// machineLabel reports whether s holds a label addressed to a machine. A
+// possessive makes it someone's ("Your travel agent:"); an agent or a
+// model needs a word that makes it a machine ("browser agent:", not
+// "sales agent:"); a handle alone is who speaks in a chat log
+// ("deploy-bot: deployed…"), not who is spoken to.
+func machineLabel(s string) bool {
+	for _, m := range machineLabelRe.FindAllStringSubmatchIndex(s, 4) {
+		words := strings.Fields(s[m[2]:m[3]])
+		noun := s[m[4]:m[5]]
+		ok := !(len(words) == 0 && m[6] < 0 && strings.Contains(noun, "-"))
+		qualified := noun != "agent" && noun != "model"
+		for _, w := range words {
+			if possessive[w] {
+				ok = false
+			}
+			qualified = qualified || machineWords[strings.Trim(w, "'’-")] || machineQualifier[w]
+		}
+		if ok && qualified {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	possessive       = wordSet(`my your our his her their mon ma mes votre notre mein meine dein deine unser unsere mi mis tu tus su sus nuestro nuestra il`)
+	machineQualifier = wordSet(`automated autonomous coding browser digital smart virtual software crm shopping scheduling calendar mail inbox llm-based ai-powered`)
+)
+
 // botHandleRe is a bot's handle opening a sentence ("@duo-bot as the
 // maintainer's delegate…", "@ai-reviewer please…"): a machine called.
 var botHandleRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)@[\w\-]*(?:bot|ai|gpt|copilot|assistant|agent|llm)(?:[^\w]|$)`)
@@ -688,7 +766,7 @@ var notGreeting = wordSet(`my our your his her their the a an this that its whos
 // vocative reports whether s calls an assistant by name at the start of
 // a sentence.
 func vocative(s string) bool {
-	if strings.Contains(s, "@") && botHandleRe.MatchString(s) {
+	if strings.Contains(s, "@") && botHandleRe.MatchString(s) || strings.Contains(s, ":") && machineLabel(s) {
 		return true
 	}
 	for _, m := range vocativeRe.FindAllStringSubmatchIndex(s, 4) {
@@ -744,4 +822,48 @@ func unleetWords(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// addressesMachine: t speaks to a machine and asks it to do or say
+// something, in words flowd reads (a comment or hidden element is judged
+// so, as the person reading the page never sees it).
+func addressesMachine(t string) bool {
+	s := unleetWords(strings.ToLower(t))
+	if !mayAddress(s) || !(reqAddresseeRe.MatchString(s) || vocative(s)) || humanRoleAfterMachine(s) {
+		return false
+	}
+	v, _, _ := requestVerb(s, nil)
+	if v != nil || outputVerb(s) != nil || reqConcealRe.MatchString(s) {
+		return true
+	}
+	act := false
+	eachWord(s, func(i, j int) {
+		for _, st := range actStems {
+			act = act || strings.HasPrefix(s[i:j], st)
+		}
+	})
+	return act
+}
+
+// actStems begin the verbs of doing rather than sending, in the languages
+// flowd reads: ignore, run, execute, download, install, open, delete,
+// click, call, disable. Alone they are everyday words; in a hidden text
+// spoken to the model they are an order.
+var actStems = []string{"ignor", "disregard", "forget", "run", "execut", "ejecut", "exécut", "esegu", "führ", "выполн", "запуст",
+	"download", "descarg", "télécharg", "herunterl", "scaric", "baix", "скача", "install", "instal", "установ",
+	"open", "abr", "ouvr", "öffn", "apri", "откр", "delete", "borr", "supprim", "lösch", "elimin", "apag", "удал",
+	"click", "clic", "klick", "call", "llam", "appel", "disable", "desactiv", "désactiv", "deaktiv", "отключ"}
+
+// cjkNegated: a Chinese verb with a negation just before it ("不会把数据
+// 发送", "别发"), or a Japanese one with it just after ("送信されません",
+// "送らないで").
+func cjkNegated(s string, v []int) bool {
+	if v[0] >= len(s) || s[v[0]] < 0xE3 {
+		return false
+	}
+	before := s[max(0, v[0]-24):v[0]]
+	after := s[v[1]:min(len(s), v[1]+18)]
+	return strings.Contains(before, "不") || strings.Contains(before, "别") || strings.Contains(before, "別") || strings.Contains(before, "勿") ||
+		strings.Contains(before, "没") || strings.Contains(before, "禁止") ||
+		strings.Contains(after, "ません") || strings.Contains(after, "ない") || strings.Contains(after, "禁止")
 }
