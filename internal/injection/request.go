@@ -72,10 +72,11 @@ var (
 		"보내", "전달", "공유", "송금", "이체", "부여", "추가",
 		"上传", "上傳", "寄到", "寄给", "寄給", "转寄", "轉寄", "轉發", "發送", "發給", "傳送", "传给", "送到", "送信", "送付", "送る", "アップロード", "提出", "전송", "업로드", "올려"}
 
-	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}` +
-		// An international phone number: where a code or a message goes.
-		// A time zone ("+0000", "+0100") starts with a zero.
-		`|(?:^|[^\p{L}0-9+])\+[1-9]\d{0,2}[ \-.]?\(?\d{1,4}\)?(?:[ \-.]?\d{2,4}){2,4}(?:$|[^\p{L}0-9])`)
+	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}`)
+
+	// reqPhoneRe is an international phone number: where a code or a
+	// message goes. A time zone ("+0000", "+0100") starts with a zero.
+	reqPhoneRe = regexp.MustCompile(`(?:^|[^\p{L}0-9+])\+[1-9]\d{0,2}[ \-.]?\(?\d{1,4}\)?(?:[ \-.]?\d{2,4}){2,4}(?:$|[^\p{L}0-9])`)
 
 	// A handle is a recipient without a preposition ("add user 'mx-dev'",
 	// "invite @ops-bot").
@@ -141,7 +142,7 @@ var (
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
-var reqKW = []string{"@", "iban", "http", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
+var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
 	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
 
@@ -154,7 +155,7 @@ const maxRequestSentences = 24
 func (f *fieldScan) findRequests(hits []int) {
 	f.eachSentence(hits, func(a, b int) {
 		sev, v, note := judgeRequest(f.t, a, b, f.tools)
-		if sev == 0 && b+1 < len(f.t) && mayAddress(strings.ToLower(f.t[a:b])) {
+		if sev == 0 && b+1 < len(f.t) && mayAddress(lowerSentence(f.lt[a:b])) {
 			a, b = requestSentence(f.t, b+1)
 			sev, v, note = judgeRequest(f.t, a, b, f.tools)
 		}
@@ -165,6 +166,14 @@ func (f *fieldScan) findRequests(hits []int) {
 			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	})
+}
+
+// lowerSentence lower-cases what the field's ASCII lower-casing left.
+func lowerSentence(s string) string {
+	if nonASCII(s) {
+		return strings.ToLower(s)
+	}
+	return s
 }
 
 // eachSentence calls judge with the bounds of the sentence around each
@@ -280,12 +289,15 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 		// No verb flowd knows (a language it has no words for): a
 		// sentence addressed to the machine that names where to send
 		// is still a request, and worth a notice.
-		m := reqRecipientRe.FindStringIndex(s)
+		ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
+		if !mayAddress(ctx) {
+			return 0, nil, ""
+		}
+		m := firstRecipient(s)
 		if m == nil {
 			return 0, nil, ""
 		}
-		ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
-		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
+		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
@@ -297,16 +309,17 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 	// secrecy or an addressee.
 	link := strings.Contains(s, "http")
 	p := private(s)
-	hidden := reqConcealRe.MatchString(s)
+	ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
+	may := mayAddress(ctx)
+	if !r && !link && !p && out == nil && !may {
+		return 0, nil, ""
+	}
+	ad := may && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
+	hidden := (r || ad) && reqConcealRe.MatchString(s)
 	// Addressed to the machine, a recipient anywhere in the sentence is
 	// where the verb sends ("add payee '…' IBAN …", "text the code, the
 	// number is +33…"): no mail header is addressed to a model.
-	elsewhere := !r && reqRecipientRe.MatchString(s)
-	if !r && !link && !p && !hidden && !elsewhere && out == nil {
-		return 0, nil, ""
-	}
-	ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
-	ad := mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
+	elsewhere := ad && !r && firstRecipient(s) != nil
 	c := r && hidden
 	sev := 0.0
 	switch {
@@ -507,9 +520,9 @@ func recipientAfter(s string, from int) bool {
 	if !strings.ContainsAny(rest, "@0123456789'\"‘“") {
 		// Chinese and Japanese put the recipient before the verb ("…
 		// に送って"): any address in the sentence is where it goes.
-		return hasCJK(s) && reqRecipientRe.MatchString(s)
+		return hasCJK(s) && firstRecipient(s) != nil
 	}
-	for _, m := range reqRecipientRe.FindAllStringIndex(rest, 4) {
+	for _, m := range recipients(rest) {
 		// An address right after the verb is its object ("invite
 		// x@y.z", "cc x@y.z"); after a preposition, where it goes.
 		if strings.Trim(rest[:m[0]], " '\"(<") == "" || reqToRe.MatchString(s[from:from+m[0]+1]) {
@@ -523,19 +536,40 @@ func recipientAfter(s string, from int) bool {
 	// A verb that ends its clause (German and Dutch put it last: "… mit
 	// x@y.z teilen?") has its recipient before it.
 	if strings.Trim(rest, " ?!.,;:)'\"") == "" {
-		for _, m := range reqRecipientRe.FindAllStringIndex(s[:from], 4) {
+		for _, m := range recipients(s[:from]) {
 			if reqToRe.MatchString(s[max(0, m[0]-6) : m[0]+1]) {
 				return true
 			}
 		}
 	}
-	return hasCJK(s) && reqRecipientRe.MatchString(s)
+	return hasCJK(s) && firstRecipient(s) != nil
+}
+
+// recipients returns where s names an address, an IBAN, an account or a
+// phone number (at most four of each).
+func recipients(s string) [][]int {
+	ms := reqRecipientRe.FindAllStringIndex(s, 4)
+	if strings.IndexByte(s, '+') >= 0 {
+		ms = append(ms, reqPhoneRe.FindAllStringIndex(s, 4)...)
+	}
+	return ms
+}
+
+// firstRecipient returns one recipient of s, or nil.
+func firstRecipient(s string) []int {
+	if m := reqRecipientRe.FindStringIndex(s); m != nil {
+		return m
+	}
+	if strings.IndexByte(s, '+') >= 0 {
+		return reqPhoneRe.FindStringIndex(s)
+	}
+	return nil
 }
 
 // outsideRecipient: s names an address, a link or an account after from,
 // not only a handle (a colleague is "@sara" as often as an attacker).
 func outsideRecipient(s string, from int) bool {
-	return reqRecipientRe.MatchString(s[from:])
+	return firstRecipient(s[from:]) != nil
 }
 
 // Encoded orders: "decode this and do what it says", whatever the
