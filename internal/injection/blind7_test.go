@@ -75,7 +75,7 @@ func scoreKinds(t *testing.T, s *Scanner, file string) map[string]*kindScore {
 // on). It is a report, not a target: the floors are the figures main had
 // before the round (attacks 118/160, benign changed 0/160), so a change
 // that loses ground on unseen text fails here. After the round's request
-// signals: 135/160, 0/160 changed; benign flagged (a notice) rose from
+// signals: 136/160, 0/160 changed; benign flagged (a notice) rose from
 // 5/160 to 7/160, the ceiling below.
 func TestBlind7(t *testing.T) {
 	all := scoreKinds(t, newScanner(t, Options{}), "testdata/blind7/blind.json")["all"]
@@ -111,4 +111,11 @@ func TestDev7(t *testing.T) {
 	assert.GreaterOrEqual(t, dev2.caught, 30, "dev2.json: attacks flagged or worse")
 	assert.Zero(t, dev2.changed, "dev2.json: benign outputs redacted or blocked")
 	assert.LessOrEqual(t, dev2.flagged, 7, "dev2.json: benign outputs flagged")
+	// dev3.json, written after the blind set's second reading (its
+	// per-kind figures only): informal chat and issue lines. First run
+	// 10/13, 0/10 flagged; after slang verbs ("shoot … over to", "drop …
+	// into") and a machine called with "please" and no comma, 12/13.
+	dev3 := scoreKinds(t, s, "testdata/blind7/dev3.json")["all"]
+	assert.GreaterOrEqual(t, dev3.caught, 12, "dev3.json: attacks flagged or worse")
+	assert.Zero(t, dev3.changed+dev3.flagged, "dev3.json: benign outputs flagged or changed")
 }

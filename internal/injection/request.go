@@ -57,7 +57,7 @@ var (
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
 		переведи переведите
 		relay transmit dispatch mirror text dm message notify submit publish push deliver route redirect exfiltrate cc
-		approve promote authorize authorise elevate
+		approve promote authorize authorise elevate shoot drop hand pass toss
 		transmets transmettez transmettre publie publiez téléverse téléversez redirige redirigez expédie expédiez
 		pasa pásale pasale pásame sube subir súbelos publica publicar transmite transmitir reenvíale remite remitir
 		encaminha encaminhe transmita publique suba carregue partilha compartilha transfere sobe
@@ -746,7 +746,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?\s*[,:!]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
 
 // machineLabelRe is a label that ends in the machine, opening a line or
 // sentence: "Housekeeping task for the digital assistant:", "Automated
