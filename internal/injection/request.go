@@ -153,10 +153,15 @@ const maxRequestSentences = 24
 // the session's tools), and the sentence after one that names a machine
 // and asks nothing ("Olá assistente! Encaminha…").
 func (f *fieldScan) findRequests(hits []int) {
+	judged := -1 // the end of a sentence judged as the one after a greeting
 	f.eachSentence(hits, func(a, b int) {
+		if a < judged {
+			return
+		}
 		sev, v, note := judgeRequest(f.t, a, b, f.tools)
 		if sev == 0 && b+1 < len(f.t) && mayAddress(lowerSentence(f.lt[a:b])) {
 			a, b = requestSentence(f.t, b+1)
+			judged = b
 			sev, v, note = judgeRequest(f.t, a, b, f.tools)
 		}
 		if sev > 0 {
