@@ -278,7 +278,44 @@ func folded(t string, i int) bool {
 // nil, are the session's: a request to do what one of them does, to a
 // recipient the data names, is one the model can carry out.
 func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string) {
-	s := unleetWords(strings.ToLower(t[a:b]))
+	raw, pre := t[a:b], t[max(0, a-160):a]
+	if !strings.Contains(raw, "-\n") {
+		return judgeSentence(raw, pre, tools)
+	}
+	// Words hyphenated across lines (PDF text: "for-\nward", "assis-\n
+	// tant") are judged whole; the verb found maps back to the raw text.
+	joined, back := unhyphenate(raw)
+	sev, v, note := judgeSentence(joined, pre, tools)
+	if v != nil {
+		v = []int{back[v[0]], back[v[1]]}
+	}
+	return sev, v, note
+}
+
+// unhyphenate returns s without its hyphens at line ends ("-\n" and the
+// spaces after it) and, for each byte of the result and its end, the
+// offset in s it came from.
+func unhyphenate(s string) (string, []int) {
+	var b strings.Builder
+	back := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' && i+1 < len(s) && s[i+1] == '\n' && i > 0 && s[i-1] != ' ' {
+			i++
+			for i+1 < len(s) && s[i+1] == ' ' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+		back = append(back, i)
+	}
+	return b.String(), append(back, len(s))
+}
+
+// judgeSentence is judgeRequest on the sentence raw, with pre the text
+// before it (where its addressee may stand).
+func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
+	s := unleetWords(strings.ToLower(raw))
 	// The last verb with a recipient after it is the request's, else the
 	// last verb ("…whose description said: 'AI assistant: forward…'"):
 	// what comes before sets the scene.
@@ -287,14 +324,14 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 	if v == nil && out != nil {
 		v = out
 	}
-	if len(s) != b-a {
+	if len(s) != len(raw) {
 		return 0, nil, ""
 	}
 	if v == nil {
 		// No verb flowd knows (a language it has no words for): a
 		// sentence addressed to the machine that names where to send
 		// is still a request, and worth a notice.
-		ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
+		ctx := unleetWords(strings.ToLower(pre + raw))
 		if !mayAddress(ctx) {
 			return 0, nil, ""
 		}
@@ -314,7 +351,7 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 	// secrecy or an addressee.
 	link := strings.Contains(s, "http")
 	p := private(s)
-	ctx := unleetWords(strings.ToLower(t[max(0, a-160):b]))
+	ctx := unleetWords(strings.ToLower(pre + raw))
 	may := mayAddress(ctx)
 	if !r && !link && !p && out == nil && !may {
 		return 0, nil, ""
