@@ -832,6 +832,9 @@ func (f *fieldScan) findComments(hits []span) {
 // comment that holds contextual findings: text aimed at the model that a
 // person reading the page would not see.
 func (f *fieldScan) regionFindings() {
+	// Regions judged for their addressee alone, at most this many a field:
+	// a flood of comments costs no more than a few.
+	judged := 0
 	add := func(regions []span, rule, note string, base float64) {
 		for _, r := range regions {
 			worst := 0.0
@@ -840,8 +843,17 @@ func (f *fieldScan) regionFindings() {
 					worst = max(worst, fd.sev)
 				}
 			}
-			if worst > 0 {
+			switch {
+			case worst > 0:
 				f.finds = append(f.finds, finding{rule: rule, tier: Structural, kind: markup, sev: min(0.9, base+0.5*worst), a: r.start, b: r.end, note: note})
+			case judged < 8:
+				// Hidden from the person, spoken to the model, asking
+				// for something: where it is placed is the signal,
+				// whatever the words of the request.
+				judged++
+				if addressesMachine(f.t[r.start:min(r.end, r.start+600)]) {
+					f.finds = append(f.finds, finding{rule: rule, tier: Structural, kind: markup, sev: base, a: r.start, b: r.end, note: note + " addressed to the model"})
+				}
 			}
 		}
 	}
