@@ -1,6 +1,8 @@
 package selfguard
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/geminicli"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
@@ -485,6 +488,9 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		if len(words) == 0 {
 			continue
 		}
+		if v := redirectsFlowd(c.Env); v != "" {
+			return deny(v + " (it points flowd's clients, hooks and shims at another flowd, or none)")
+		}
 		// cd ~ && rm -rf .local/state/flowd: later paths are read from there.
 		if words[0] == "cd" && len(words) == 2 {
 			dir = g.resolve(words[1], dir)
@@ -498,6 +504,18 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		}
 		if why := g.runsOther(words, dir, depth); why != "" {
 			return why
+		}
+	}
+	return ""
+}
+
+// redirectsFlowd returns the one of env (NAME=value set for a command,
+// or exported by it) that tells flowd's clients where flowd is.
+func redirectsFlowd(env []string) string {
+	for _, w := range env {
+		switch n, _, _ := strings.Cut(w, "="); n {
+		case paths.EnvSocket, paths.EnvConfig, paths.EnvDataDir:
+			return w
 		}
 	}
 	return ""
@@ -705,6 +723,9 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		code := strings.ToLower(strings.Join(args, " "))
 		// "flo"+"wd" is flowd to the program.
 		joined := strings.NewReplacer(`"`, "", "'", "", "+", "", " ", "", ".", "", ",", "").Replace(code)
+		// Text the code decodes (base64, hex, character codes, reversed)
+		// names flowd as plainly to the program.
+		joined += strings.ToLower(strings.Join(decodedLiterals(strings.Join(args, " ")), ""))
 		if strings.Contains(joined, "flowd") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
 			return name + " code that signals flowd"
 		}
@@ -766,13 +787,25 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 	}
 	for _, ix := range c.Substituted {
 		for _, j := range ix {
-			if j >= 0 && j < len(l.Commands) && slices.ContainsFunc(l.Commands[j].Words, mentions) {
+			if j >= 0 && j < len(l.Commands) && findsFlowd(l.Commands[j].Run()) {
 				return name + " of a process found by " + strings.Join(l.Commands[j].Words, " ")
 			}
 		}
 	}
-	if p := c.PipedFrom; p >= 0 && p < len(l.Commands) && slices.ContainsFunc(l.Commands[p].Words, mentions) {
-		return name + " of a process found by " + strings.Join(l.Commands[p].Words, " ")
+	// ps | grep | awk | xargs kill: any command up the pipe may pick flowd.
+	for p, n := c.PipedFrom, 0; p >= 0 && p < len(l.Commands) && n < 16; p, n = l.Commands[p].PipedFrom, n+1 {
+		if findsFlowd(l.Commands[p].Run()) {
+			return name + " of a process found by " + strings.Join(l.Commands[p].Words, " ")
+		}
+	}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "$") }) {
+		// kill $p, the pid set elsewhere on the line (for p in $(pgrep …),
+		// p=$(…)): a command of the line that looks flowd up picked it.
+		for _, other := range l.Commands {
+			if findsFlowd(other.Run()) {
+				return name + " of a process found by " + strings.Join(other.Words, " ")
+			}
+		}
 	}
 	switch name {
 	case "kill":
@@ -797,6 +830,48 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 		}
 	}
 	return ""
+}
+
+// findsFlowd reports whether a command picks flowd's process: a word of
+// it names flowd, or, for a command that looks processes up or filters
+// their list (pgrep, ps | grep, awk), one of its operands is a pattern
+// (or holds one between slashes, as awk's /re/) that matches flowd's
+// name or command line.
+func findsFlowd(words []string) bool {
+	if slices.ContainsFunc(words, mentions) {
+		return true
+	}
+	if len(words) == 0 || !slices.Contains(finders, base(words[0])) {
+		return false
+	}
+	return slices.ContainsFunc(operands(words[1:]), matchesFlowd)
+}
+
+// flowdCommandLines are how flowd's process shows in ps and pgrep -f.
+var flowdCommandLines = []string{"flowd", "flowd run", "/usr/local/bin/flowd run"}
+
+// finders look processes up, or filter the list of them.
+var finders = []string{"pgrep", "pidof", "ps", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk", "sed", "lsof", "pstree", "fuser"}
+
+// matchesFlowd reports whether w, read as a regular expression (or the
+// /re/ inside it), matches flowd's name or command line. One that
+// matches anything (".", ".*") picks every process, flowd's too.
+func matchesFlowd(w string) bool {
+	if !strings.ContainsAny(w, `.*?[]\^$+|(`) {
+		return false
+	}
+	candidates := []string{w}
+	if parts := strings.Split(w, "/"); len(parts) > 2 {
+		candidates = append(candidates, parts[1:len(parts)-1]...)
+	}
+	for _, p := range candidates {
+		if re, err := regexp.Compile(p); err == nil && slices.ContainsFunc(flowdCommandLines, re.MatchString) {
+			// A pattern that matches anything (".", ".*") picks every
+			// process, flowd's too.
+			return true
+		}
+	}
+	return false
 }
 
 // mentions reports whether a word names flowd, its shim or its hook.
@@ -927,3 +1002,42 @@ func (g Guard) codeWrites(code string, args []string, dir string) string {
 	}
 	return ""
 }
+
+// decodedLiterals returns what the literals of program code decode to,
+// where they are encoded: base64 and hex strings, lists of character
+// codes ([102,108,…], chr(102)), and every string reversed. A program
+// that builds a command from them runs it as plainly as if it were
+// written out.
+func decodedLiterals(code string) []string {
+	var out []string
+	for _, m := range codeLiteral.FindAllString(code, 64) {
+		lit := strings.Trim(m, `"'`)
+		rs := []rune(lit)
+		slices.Reverse(rs)
+		out = append(out, string(rs))
+		if b, err := base64.StdEncoding.DecodeString(lit); err == nil {
+			out = append(out, string(b))
+		} else if b, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(lit, "=")); err == nil {
+			out = append(out, string(b))
+		}
+		if b, err := hex.DecodeString(strings.TrimPrefix(lit, "0x")); err == nil {
+			out = append(out, string(b))
+		}
+	}
+	var b strings.Builder
+	for _, m := range charCode.FindAllString(code, 1024) {
+		if n, err := strconv.Atoi(m); err == nil && n >= 32 && n < 127 {
+			b.WriteByte(byte(n))
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return append(out, b.String())
+}
+
+var (
+	codeLiteral = regexp.MustCompile(`"[^"]{4,}"|'[^']{4,}'`)
+	// charCode is a number written as a character's code: in a list or a
+	// call (chr(102), String.fromCharCode(102, 108)).
+	charCode = regexp.MustCompile(`\b[0-9]{2,3}\b`)
+)

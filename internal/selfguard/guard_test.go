@@ -344,3 +344,39 @@ func TestFlowdsSecretsCannotBeRead(t *testing.T) {
 		assert.Empty(t, g.Check(a), "%+v", a)
 	}
 }
+
+// Ways to reach flowd that name it only once decoded or matched: a
+// process picked by a pattern that matches flowd, a program whose code
+// decodes flowd's name, flowd's binary under another name, and flowd's
+// own variables changed for a command.
+func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
+	g, _ := testGuard(t)
+	for _, c := range []string{
+		"kill -STOP $(pgrep -f 'f.owd')",
+		"pgrep -f '^fl[a-z]wd run' | xargs -r kill",
+		"ps ax | awk '/[f]lo.d/ {print $1}' | xargs kill -9",
+		"for p in $(pgrep -f 'flo[w]d'); do kill -9 $p; done",
+		"P=$(pgrep -f 'f?lowd'); kill $P",
+		`python3 -c "import os; os.system(bytes.fromhex('666c6f7764207265737461727420').decode())"`,
+		`python3 -c "import subprocess as s; s.run(['dwolf'[::-1], 'stop'])"`,
+		`node -e "require('child_process').spawnSync(String.fromCharCode(102,108,111,119,100), ['stop'])"`,
+		`ruby -e 'exec(["Zmxvd2Q="].pack("m0").unpack1("m"), "stop")'`,
+		"ln -s /opt/flowd/bin/flowd ./fd; ./fd stop",
+		"FLOWD_SOCKET=/tmp/other.sock claude -p 'go on'",
+		"export FLOWD_CONFIG=/tmp/open.toml; flowd status",
+	} {
+		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+	for _, c := range []string{
+		"kill -9 $(pgrep -f 'node server.js')",
+		"ps ax | grep '[p]ython' | awk '{print $1}' | xargs kill",
+		"go test ./... ; kill $PID",
+		"for p in $(pgrep sleep); do kill $p; done",
+		`python3 -c "import subprocess; print(subprocess.check_output(['git','log']).decode())"`,
+		`node -e "console.log(Buffer.from('aGVsbG8=','base64').toString())"`,
+		"ln -s /usr/bin/python3 ./py; ./py -V",
+		"FLOWD_TOOLS_DIR=/tmp/t go test ./internal/e2e/",
+	} {
+		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+}

@@ -908,11 +908,11 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 			words = append(strings.Fields(v), words[1:]...)
 		}
 	}
-	r.setsVariable(words, stdin)
+	exported := r.setsVariable(words, stdin)
 	c := Command{Words: words, Redirects: redirects, Stdin: stdin, PipedFrom: pipedFrom, Inner: r.inner || r.depth > 0,
 		Decoded: r.decode}
 	if len(words) > 0 {
-		c.Env = env
+		c.Env = append(env, exported...)
 	}
 	if len(subs) > 0 {
 		c.Substituted = subs
@@ -932,13 +932,58 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 
 // setsVariable reads the builtins that assign a variable as an
 // assignment: printf -v NAME FORMAT (a format without conversions, or
-// %s of one argument) and read NAME <<< WORD, so that a command name put
-// in a variable through them is read as one set on the line.
-func (r *reader) setsVariable(words []string, stdin string) {
+// %s of one argument), read NAME <<< WORD, and export, declare, typeset,
+// local and readonly, so that a command name put in a variable through
+// them is read as one set on the line. It returns the variables the
+// command exports (NAME=value): they are set for every command after
+// it, so the command carries them as its Env (export GIT_PAGER=…,
+// export LD_PRELOAD=…).
+func (r *reader) setsVariable(words []string, stdin string) (exported []string) {
 	if len(words) < 2 {
-		return
+		return nil
+	}
+	switch name := baseName(words[0]); name {
+	case "export", "declare", "typeset", "local", "readonly":
+		exports := name == "export"
+		for _, a := range words[1:] {
+			if strings.HasPrefix(a, "-") {
+				exports = exports || strings.Contains(a, "x")
+				continue
+			}
+			if n, v, ok := strings.Cut(a, "="); ok && isName(n) {
+				r.p.vars[n] = v
+			}
+		}
+		if !exports {
+			return nil
+		}
+		for _, a := range words[1:] {
+			n, v, ok := strings.Cut(a, "=")
+			if !ok {
+				v, ok = r.p.vars[n]
+			}
+			if ok && isName(n) {
+				exported = append(exported, n+"="+v)
+			}
+		}
+		return exported
 	}
 	switch baseName(words[0]) {
+	case "ln", "cp", "install", "mv":
+		// A program copied or linked under another name runs as itself
+		// when that name is used: ln -s /usr/bin/curl ./ls; ./ls ….
+		var ops []string
+		for _, a := range words[1:] {
+			if !strings.HasPrefix(a, "-") {
+				ops = append(ops, a)
+			}
+		}
+		if len(ops) == 2 && !strings.HasSuffix(ops[1], "/") {
+			r.alias(ops[1], ops[0])
+			if !strings.Contains(ops[1], "/") {
+				r.alias("./"+ops[1], ops[0])
+			}
+		}
 	case "printf":
 		if len(words) >= 4 && words[1] == "-v" {
 			name, format := words[2], words[3]
@@ -952,10 +997,7 @@ func (r *reader) setsVariable(words []string, stdin string) {
 	case "alias":
 		for _, a := range words[1:] {
 			if name, v, ok := strings.Cut(a, "="); ok && name != "" && v != "" {
-				if r.p.aliases == nil {
-					r.p.aliases = map[string]string{}
-				}
-				r.p.aliases[name] = v
+				r.alias(name, v)
 			}
 		}
 	case "read":
@@ -968,6 +1010,28 @@ func (r *reader) setsVariable(words []string, stdin string) {
 			r.p.vars[args[0]] = strings.TrimSpace(line)
 		}
 	}
+	return nil
+}
+
+// alias records that a command named name runs value.
+func (r *reader) alias(name, value string) {
+	if r.p.aliases == nil {
+		r.p.aliases = map[string]string{}
+	}
+	r.p.aliases[name] = value
+}
+
+// isName reports whether s is a shell variable's name.
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isAlnum(s[i]) && s[i] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 func hasNonASCII(s string) bool {
@@ -1120,7 +1184,7 @@ func (r *reader) nested(idx int) {
 	if len(words) == 0 {
 		return
 	}
-	for _, text := range Given(words, c.Env) {
+	for _, text := range Given(words, c.Env, c.Stdin) {
 		first := len(r.p.line.Commands)
 		r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
 		for i := first; i < len(r.p.line.Commands); i++ {
