@@ -667,9 +667,9 @@ var (
 	systemctlVerbs = []string{"stop", "disable", "mask", "kill", "restart", "edit", "try-restart", "reload-or-restart",
 		"revert", "set-property", "freeze", "link", "isolate", "exit", "set-environment", "import-environment"}
 	launchctlVerbs = []string{"unload", "bootout", "remove", "disable", "kill", "stop", "setenv"}
-	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua|awk|gawk|mawk|nawk|tclsh|Rscript)$`)
+	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua|awk|gawk|mawk|nawk|tclsh|Rscript|emacs|emacsclient)$`)
 	// runsProgram is code that starts a program.
-	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(`)
+	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(|call-process|start-process|make-process|shell-command`)
 	killers     = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
 	// openToWrite is a call that opens a file for writing.
 	openToWrite = regexp.MustCompile(`open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`)
@@ -1012,6 +1012,9 @@ func decodedLiterals(code string) []string {
 	var out []string
 	for _, m := range codeLiteral.FindAllString(code, 64) {
 		lit := strings.Trim(m, `"'`)
+		if strings.Contains(lit, `\`) {
+			out = append(out, shellnorm.DecodeEscapes(lit))
+		}
 		rs := []rune(lit)
 		slices.Reverse(rs)
 		out = append(out, string(rs))

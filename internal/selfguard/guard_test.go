@@ -362,6 +362,8 @@ func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
 		`node -e "require('child_process').spawnSync(String.fromCharCode(102,108,111,119,100), ['stop'])"`,
 		`ruby -e 'exec(["Zmxvd2Q="].pack("m0").unpack1("m"), "stop")'`,
 		"ln -s /opt/flowd/bin/flowd ./fd; ./fd stop",
+		`python3 -c "import os; os.system('\x66lowd restart')"`,
+		`emacs --batch --eval '(call-process "flowd" nil nil nil "restart")'`,
 		"FLOWD_SOCKET=/tmp/other.sock claude -p 'go on'",
 		"export FLOWD_CONFIG=/tmp/open.toml; flowd status",
 	} {

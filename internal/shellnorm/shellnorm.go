@@ -141,6 +141,10 @@ type parser struct {
 	// (P=$(pgrep x)): a command that uses $P uses their output.
 	varSubs map[string][]int
 	ifs     string // "" for the default
+	// allExport: set -a is on, so every assignment is exported;
+	// pending holds those not yet carried by a command (NAME=value).
+	allExport bool
+	pending   []string
 	// aliases defined on the line: a command named by one runs its
 	// value (with shopt -s expand_aliases, or in an interactive shell).
 	aliases map[string]string
@@ -829,9 +833,10 @@ func digit(c byte) int {
 	return -1
 }
 
-// decodeEscapes decodes the backslash escapes of a printf format or an
-// echo -e argument.
-func decodeEscapes(s string) string {
+// DecodeEscapes decodes the backslash escapes of a printf format or an
+// echo -e argument (\xNN, \NNN, \uNNNN and the letters), as most
+// languages' string literals write them too.
+func DecodeEscapes(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -873,6 +878,9 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 					if len(w.subs) > 0 {
 						r.p.varSubs[name] = w.subs
 					}
+					if r.p.allExport {
+						r.p.pending = append(r.p.pending, name+"="+val)
+					}
 				}
 				continue
 			}
@@ -912,7 +920,8 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 	c := Command{Words: words, Redirects: redirects, Stdin: stdin, PipedFrom: pipedFrom, Inner: r.inner || r.depth > 0,
 		Decoded: r.decode}
 	if len(words) > 0 {
-		c.Env = append(env, exported...)
+		c.Env = append(append(env, exported...), r.p.pending...)
+		r.p.pending = nil
 	}
 	if len(subs) > 0 {
 		c.Substituted = subs
@@ -943,6 +952,16 @@ func (r *reader) setsVariable(words []string, stdin string) (exported []string) 
 		return nil
 	}
 	switch name := baseName(words[0]); name {
+	case "set":
+		for i, a := range words[1:] {
+			switch {
+			case a == "-o" && i+2 < len(words) && words[i+2] == "allexport", strings.HasPrefix(a, "-") && strings.Contains(a, "a") && !strings.HasPrefix(a, "--"):
+				r.p.allExport = true
+			case a == "+o" && i+2 < len(words) && words[i+2] == "allexport", strings.HasPrefix(a, "+") && strings.Contains(a, "a"):
+				r.p.allExport = false
+			}
+		}
+		return nil
 	case "export", "declare", "typeset", "local", "readonly":
 		exports := name == "export"
 		for _, a := range words[1:] {
@@ -1426,14 +1445,14 @@ func (p *parser) output(idx, n int) (string, bool) {
 		}
 		s := strings.Join(args, " ")
 		if e {
-			s = decodeEscapes(s)
+			s = DecodeEscapes(s)
 		}
 		return s, !strings.Contains(s, Unknown)
 	case "printf":
 		if len(args) == 0 {
 			return "", false
 		}
-		s := decodeEscapes(args[0])
+		s := DecodeEscapes(args[0])
 		if strings.Contains(s, "%") {
 			s = strings.ReplaceAll(s, "%s", strings.Join(args[1:], ""))
 		}
