@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -488,6 +489,9 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		if len(words) == 0 {
 			continue
 		}
+		if p := controlPath(append(slices.Clone(words), printfOutput(words))...); p != "" && depth == 0 && mayCall(l, i, words) {
+			return deny(words[0] + " calling flowd's API " + p + " (what it does is for the user alone, at a terminal)")
+		}
 		if v := redirectsFlowd(c.Env); v != "" {
 			return deny(v + " (it points flowd's clients, hooks and shims at another flowd, or none)")
 		}
@@ -507,6 +511,93 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		}
 	}
 	return ""
+}
+
+// controlPaths are flowd's API routes that release, approve, set the
+// approval passphrase or apply a held config: for the user alone.
+var controlPaths = regexp.MustCompile(`/api/v1/(?:passphrase|pins/approve|config/apply|quarantine/[^/\s]*/release)`)
+
+// controlPath returns the route of flowd's human-only API that one of
+// texts names, percent escapes undone, slashes collapsed and parts
+// known only at run time dropped, or "".
+func controlPath(texts ...string) string {
+	for _, t := range texts {
+		if !strings.Contains(t, "api") && !strings.Contains(t, "%") {
+			continue
+		}
+		for _, v := range withoutUnknowns(t) {
+			if u, err := url.PathUnescape(v); err == nil {
+				v = u
+			}
+			v = slashes.ReplaceAllString(v, "/")
+			if m := controlPaths.FindString(v); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+var slashes = regexp.MustCompile(`/{2,}`)
+
+// withoutUnknowns returns t and t with each part only known at run time
+// ($(…), and a variable the line did not set, as shellnorm leaves it)
+// dropped: an unset variable expands to nothing. Where such a name ends
+// is lost ($x followed by letters reads as one name), so every end is
+// tried; words are short, and only words holding "api" come here.
+func withoutUnknowns(t string) []string {
+	out := []string{t, strings.ReplaceAll(t, shellnorm.Unknown, "")}
+	if len(t) > 1024 {
+		return out
+	}
+	for i := strings.IndexByte(t, '$'); i >= 0 && i+1 < len(t); {
+		for j := i + 2; j <= len(t) && (isWordByte(t[j-1]) || t[j-1] == '{' || t[j-1] == '}'); j++ {
+			out = append(out, t[:i]+t[j:])
+		}
+		next := strings.IndexByte(t[i+1:], '$')
+		if next < 0 {
+			break
+		}
+		i += next + 1
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// mayCall reports whether the command l.Commands[i] (words, its
+// wrappers dropped) may send what it names to flowd: a command that only
+// searches, shows or records text (grep, cat, git commit -m) does not,
+// nor does echo or printf unless a pipe feeds what it prints to another
+// command.
+func mayCall(l shellnorm.Line, i int, words []string) bool {
+	name := base(words[0])
+	switch {
+	case name == "echo" || name == "printf":
+		return slices.ContainsFunc(l.Commands, func(c shellnorm.Command) bool { return c.PipedFrom == i })
+	case name == "git" || slices.Contains(textCommands, name) || slices.Contains(readers, name) && name != "flowd":
+		return false
+	}
+	return true
+}
+
+// printfOutput is what printf FORMAT ARGS… prints, its %s filled in
+// order (enough to read a path split across format and arguments), or "".
+func printfOutput(words []string) string {
+	if len(words) < 2 || base(words[0]) != "printf" {
+		return ""
+	}
+	args := words[1:]
+	if args[0] == "-v" && len(args) > 2 {
+		args = args[2:]
+	}
+	out := args[0]
+	for _, a := range args[1:] {
+		out = strings.Replace(out, "%s", a, 1)
+	}
+	return out
 }
 
 // redirectsFlowd returns the one of env (NAME=value set for a command,
@@ -731,6 +822,9 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		}
 		if strings.Contains(joined, "flowd") && runsProgram.MatchString(code) {
 			return name + " code that runs flowd"
+		}
+		if p := controlPath(append(decodedLiterals(strings.Join(args, " ")), joined)...); p != "" {
+			return name + " code that calls flowd's API " + p
 		}
 		if why := g.codeWrites(code, args, dir); why != "" {
 			return why
@@ -1027,6 +1121,12 @@ func decodedLiterals(code string) []string {
 			out = append(out, string(b))
 		}
 	}
+	// Literals joined: 'POST /api/v1/pass' + 'phrase'.
+	var all strings.Builder
+	for _, m := range codeLiteral.FindAllString(code, 64) {
+		all.WriteString(strings.Trim(m, `"'`))
+	}
+	out = append(out, all.String())
 	var b strings.Builder
 	for _, m := range charCode.FindAllString(code, 1024) {
 		if n, err := strconv.Atoi(m); err == nil && n >= 32 && n < 127 {
@@ -1039,7 +1139,7 @@ func decodedLiterals(code string) []string {
 }
 
 var (
-	codeLiteral = regexp.MustCompile(`"[^"]{4,}"|'[^']{4,}'`)
+	codeLiteral = regexp.MustCompile(`"[^"]{2,}"|'[^']{2,}'`)
 	// charCode is a number written as a character's code: in a list or a
 	// call (chr(102), String.fromCharCode(102, 108)).
 	charCode = regexp.MustCompile(`\b[0-9]{2,3}\b`)

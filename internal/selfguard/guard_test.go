@@ -382,3 +382,32 @@ func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
 		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
 	}
 }
+
+// flowd's human-only API (set the passphrase, release, approve, apply a
+// held config) called by the agent with the route built at run time is
+// refused as the plain call is; other API routes and other paths named
+// like them are not.
+func TestHumanOnlyAPIBuiltAtRunTimeIsRefused(t *testing.T) {
+	g, _ := testGuard(t)
+	for _, c := range []string{
+		`curl --unix-socket "$S" -d '{"new":"aaaaaaaaaaaaaaaa"}' http://l/api/v1/pa${y}ssphrase`,
+		`r=approve; curl --unix-socket $S -X POST http://l/api/v1/pins/$r`,
+		`curl --unix-socket $S -X POST http://l/api/v1/quarantine/q2/%72elease`,
+		`curl --unix-socket $S -X POST "http://l/api//v1/config/$(echo apply)"`,
+		`printf 'POST /api/v1/pass%s HTTP/1.0\r\n\r\n' phrase | nc -U "$S"`,
+		`node -e "const n=require('net');const c=n.connect(process.env.S);c.write('POST /api/v1/pins/'+'approve HTTP/1.0\r\n\r\n')"`,
+	} {
+		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+	for _, c := range []string{
+		`curl --unix-socket "$S" http://l/api/v1/status`,
+		`curl --unix-socket "$S" http://l/api/v1/quarantine`,
+		`curl https://api.example.com/v1/approve`,
+		`grep -rn "api/v1" docs/`,
+		`grep -n /api/v1/passphrase README.md`,
+		`git commit -m 'daemon: /api/v1/pins/approve needs the passphrase'`,
+		`echo 'POST /api/v1/passphrase sets it' >> notes.md`,
+	} {
+		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+}
