@@ -3,6 +3,8 @@ package classify
 import (
 	"regexp"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
 // A program classed local is local only when nothing it is given runs
@@ -74,8 +76,8 @@ func hiddenRunner(name string, args []string) (verdict, bool) {
 		return judge(Hybrid, fetches, "code --install-extension downloads and runs an extension"), true
 	case name == "code" && len(args) > 0 && (args[0] == "tunnel" || args[0] == "serve-web" || args[0] == "--remote"):
 		return judge(External, sureNet, "code %s opens this machine to, or connects it with, another host", args[0]), true
-	case (name == "tar" || name == "cpio") && remoteArchive(args) != "":
-		return judge(External, sureNet, "%s reads or writes the archive %s on another host", name, clip(remoteArchive(args))), true
+	case shellnorm.RemoteArchive(name, args) != "":
+		return judge(External, sureNet, "%s reads or writes the archive %s on another host", name, clip(shellnorm.RemoteArchive(name, args))), true
 	case vimFamily[name] || name == "emacs" || name == "emacsclient" || name == "less":
 		if a := editorRuns(name, args); a != "" {
 			return judge(Hybrid, runsCode, "%s %s runs a script or program", name, clip(a)), true
@@ -124,36 +126,6 @@ func anyContains(args []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// remoteArchive returns the archive a tar or cpio command names on
-// another host (-f host:path, --file=user@host:path): tar then runs rsh
-// or ssh to reach it. "" when there is none or --force-local is given.
-func remoteArchive(args []string) string {
-	if hasAny(args, []string{"--force-local"}) {
-		return ""
-	}
-	for i, a := range args {
-		v := ""
-		switch {
-		case a == "--file" || a == "-F" || a == "-O" || a == "-I":
-			if i+1 < len(args) {
-				v = args[i+1]
-			}
-		case strings.HasPrefix(a, "--file="):
-			v = strings.TrimPrefix(a, "--file=")
-		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "f") && i+1 < len(args):
-			v = args[i+1] // -cf ARCHIVE, -f ARCHIVE
-		case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "f"):
-			v = a[strings.IndexByte(a, 'f')+1:] // -fhost:x
-		case i == 0 && !strings.HasPrefix(a, "-") && strings.HasSuffix(a, "f") && len(args) > 1:
-			v = args[1] // tar cf ARCHIVE (old-style options)
-		}
-		if host, _, ok := strings.Cut(v, ":"); ok && host != "" && !strings.Contains(host, "/") {
-			return v
-		}
-	}
-	return ""
 }
 
 // gitLoadsCode returns the global option of a git command that makes it

@@ -2,6 +2,7 @@ package shellnorm
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -383,4 +384,35 @@ func sedSubstExec(script string) []string {
 		i = k - 1
 	}
 	return out
+}
+
+// RemoteArchive returns the archive a tar or cpio command (name, its
+// args) names on another host (-f host:path, --file=user@host:path): it
+// then runs rsh or ssh to reach it and sends or fetches the archive
+// there. "" when there is none or --force-local is given.
+func RemoteArchive(name string, args []string) string {
+	if name != "tar" && name != "cpio" && name != "bsdtar" || slices.Contains(args, "--force-local") {
+		return ""
+	}
+	for i, a := range args {
+		v := ""
+		switch {
+		case a == "--file" || a == "-F" || a == "-O" || a == "-I":
+			if i+1 < len(args) {
+				v = args[i+1]
+			}
+		case strings.HasPrefix(a, "--file="):
+			v = strings.TrimPrefix(a, "--file=")
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "f") && i+1 < len(args):
+			v = args[i+1] // -cf ARCHIVE, -f ARCHIVE
+		case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "f"):
+			v = a[strings.IndexByte(a, 'f')+1:] // -fhost:x
+		case i == 0 && !strings.HasPrefix(a, "-") && strings.HasSuffix(a, "f") && len(args) > 1:
+			v = args[1] // tar cf ARCHIVE (old-style options)
+		}
+		if host, _, ok := strings.Cut(v, ":"); ok && host != "" && !strings.Contains(host, "/") {
+			return v
+		}
+	}
+	return ""
 }
