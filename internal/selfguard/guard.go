@@ -776,6 +776,17 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		if verb := flowdVerb(args); verb != "" {
 			return "flowd " + verb
 		}
+		if ops := operands(args); len(ops) > 0 && strings.Contains(ops[0], "$") {
+			// f() { flowd "$@"; }; f stop: what it is told to do is only
+			// known at run time.
+			return "flowd " + ops[0] + " (its command only known at run time)"
+		}
+	case (name == "busctl" || name == "dbus-send" || name == "gdbus" || name == "qdbus") &&
+		slices.ContainsFunc(args, func(a string) bool { return strings.Contains(strings.ToLower(a), "systemd1") }) &&
+		slices.ContainsFunc(args, unitOfFlowd):
+		// A call to systemd's manager that names flowd's unit (StopUnit,
+		// KillUnit, MaskUnitFiles…): systemctl by another name.
+		return name + " " + strings.Join(args, " ")
 	case name == "fuser" && slices.ContainsFunc(args, func(a string) bool {
 		return strings.HasPrefix(a, "-") && strings.Contains(a, "k") && !strings.HasPrefix(a, "--")
 	}):

@@ -366,6 +366,8 @@ func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
 		`emacs --batch --eval '(call-process "flowd" nil nil nil "restart")'`,
 		"FLOWD_SOCKET=/tmp/other.sock claude -p 'go on'",
 		"export FLOWD_CONFIG=/tmp/open.toml; flowd status",
+		`run() { flowd "$@"; }; run restart`,
+		"busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss flowd.service replace",
 	} {
 		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
 	}
@@ -378,6 +380,8 @@ func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
 		`node -e "console.log(Buffer.from('aGVsbG8=','base64').toString())"`,
 		"ln -s /usr/bin/python3 ./py; ./py -V",
 		"FLOWD_TOOLS_DIR=/tmp/t go test ./internal/e2e/",
+		"flowd status --json",
+		"busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss pipewire.service replace",
 	} {
 		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
 	}

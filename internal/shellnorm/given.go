@@ -150,6 +150,19 @@ func Given(words, env []string, stdin string) []string {
 			if v, ok := opt(i, "-S", "--split-string"); ok {
 				out = append(out, v)
 			}
+		case "ssh", "scp", "sftp", "autossh", "sshfs":
+			// ssh runs ProxyCommand, LocalCommand and KnownHostsCommand
+			// here, through the shell.
+			if v, ok := opt(i, "-o"); ok {
+				key, val, found := strings.Cut(v, "=")
+				if !found {
+					key, val, _ = strings.Cut(strings.TrimSpace(v), " ")
+				}
+				switch strings.ToLower(strings.TrimSpace(key)) {
+				case "proxycommand", "localcommand", "knownhostscommand":
+					out = append(out, val)
+				}
+			}
 		case "alias":
 			if _, v, ok := strings.Cut(a, "="); ok {
 				out = append(out, v)
@@ -157,6 +170,34 @@ func Given(words, env []string, stdin string) []string {
 		}
 	}
 	switch name {
+	case "at", "batch":
+		// at and batch run the commands they read.
+		if stdin != "" && !slices.Contains(args, "-f") && !slices.Contains(args, "-l") {
+			out = append(out, stdin)
+		}
+	case "crontab":
+		// crontab - (or no file) installs what it reads: each line's
+		// command follows its five time fields or an @keyword.
+		if len(args) == 0 || args[len(args)-1] == "-" {
+			for _, ln := range strings.Split(stdin, "\n") {
+				f := strings.Fields(ln)
+				switch {
+				case len(f) > 1 && strings.HasPrefix(f[0], "@"):
+					out = append(out, strings.Join(f[1:], " "))
+				case len(f) > 5 && !strings.HasPrefix(f[0], "#") && !strings.Contains(f[0], "="):
+					out = append(out, strings.Join(f[5:], " "))
+				}
+			}
+		}
+	case "make", "gmake":
+		// A makefile read from the input: its recipe lines run.
+		if stdin != "" && (slices.Contains(args, "-") || slices.Contains(args, "/dev/stdin")) {
+			for _, ln := range strings.Split(stdin, "\n") {
+				if strings.HasPrefix(ln, "\t") {
+					out = append(out, strings.TrimPrefix(strings.TrimLeft(ln, "\t"), "@"))
+				}
+			}
+		}
 	case "trap":
 		// trap [-lp] COMMAND SIGNAL…: the first operand runs on the signal.
 		ops := args

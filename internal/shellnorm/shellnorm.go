@@ -1203,7 +1203,13 @@ func (r *reader) nested(idx int) {
 	if len(words) == 0 {
 		return
 	}
-	for _, text := range Given(words, c.Env, c.Stdin) {
+	stdin := c.Stdin
+	if stdin == "" && c.PipedFrom >= 0 {
+		// What a pipe feeds the command, where it is static text: a
+		// program that reads its commands there (make -f -, at) runs it.
+		stdin, _ = r.p.printed([]int{c.PipedFrom})
+	}
+	for _, text := range Given(words, c.Env, stdin) {
 		first := len(r.p.line.Commands)
 		r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
 		for i := first; i < len(r.p.line.Commands); i++ {
@@ -1211,6 +1217,17 @@ func (r *reader) nested(idx int) {
 		}
 	}
 	name := baseName(words[0])
+	if (IsShell(name) || name == "source" || name == ".") && len(words) > 1 {
+		// bash <(echo …), . <(printf …), source /dev/stdin <<< …: the
+		// script is what the substitution prints, or the input.
+		if subs := c.Substituted[len(c.Words)-len(words)+1]; len(subs) > 0 {
+			if text, ok := r.p.printed(subs); ok {
+				r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
+			}
+		} else if words[1] == "/dev/stdin" && c.Stdin != "" {
+			r.cmds = append(r.cmds, r.p.parse(c.Stdin, r.depth+1, true, r.decode)...)
+		}
+	}
 	switch {
 	case name == "eval":
 		text := strings.ReplaceAll(strings.Join(words[1:], " "), Unknown, "")
