@@ -912,6 +912,9 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 			}
 		}
 	}
+	if name == "pkill" && anyProcess(name, args) {
+		return "pkill " + strings.Join(args, " ") + " (every process of a user, group or parent, flowd's maybe)"
+	}
 	switch name {
 	case "kill":
 		// kill -9 -1, kill -- -1: every process the user may signal.
@@ -928,7 +931,7 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 		}
 		// A pattern is a regular expression: one that matches flowd's
 		// name or command line counts as naming it.
-		for _, o := range operands(args) {
+		for _, o := range pgrepPatterns(args) {
 			if re, err := regexp.Compile(o); err == nil && (re.MatchString("flowd") || re.MatchString("/usr/local/bin/flowd run")) {
 				return name + " " + o + " (it matches flowd)"
 			}
@@ -949,7 +952,49 @@ func findsFlowd(words []string) bool {
 	if len(words) == 0 || !slices.Contains(finders, base(words[0])) {
 		return false
 	}
+	if anyProcess(base(words[0]), words[1:]) {
+		return true
+	}
 	return slices.ContainsFunc(operands(words[1:]), matchesFlowd)
+}
+
+// pgrepPatterns are the patterns of a pgrep, pkill or killall command:
+// its operands, the values of its options left out (-P $$ is no
+// pattern).
+func pgrepPatterns(args []string) []string {
+	var out []string
+	for k := 0; k < len(args); k++ {
+		switch a := args[k]; {
+		case slices.Contains([]string{"-u", "-U", "-P", "-g", "-G", "-s", "-t", "--euid", "--uid", "--parent", "--pgroup",
+			"--session", "-d", "--delimiter", "-F", "--pidfile", "--signal", "--ns", "--nslist", "-o", "-y", "--older-than", "--younger-than"}, a):
+			k++
+		case !strings.HasPrefix(a, "-"):
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// anyProcess reports whether a finder picks processes without naming a
+// program: pgrep by user, group, session or parent alone (pgrep -n -u
+// $USER: the newest process of the user, which may be flowd), lsof of
+// every Unix or network socket (flowd holds one).
+func anyProcess(name string, args []string) bool {
+	switch name {
+	case "pgrep", "pkill":
+		selects := false
+		for k, a := range args {
+			if slices.Contains([]string{"-u", "-U", "-P", "-g", "-G", "-s", "--euid", "--uid", "--parent", "--pgroup", "--session"}, a) &&
+				// -P $$: the shell's own children, never flowd.
+				!(k+1 < len(args) && (args[k+1] == "$$" || args[k+1] == "$BASHPID")) {
+				selects = true
+			}
+		}
+		return selects && len(pgrepPatterns(args)) == 0
+	case "lsof":
+		return slices.Contains(args, "-t") && !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+	}
+	return false
 }
 
 // flowdCommandLines are how flowd's process shows in ps and pgrep -f.

@@ -367,6 +367,9 @@ func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
 		"FLOWD_SOCKET=/tmp/other.sock claude -p 'go on'",
 		"export FLOWD_CONFIG=/tmp/open.toml; flowd status",
 		`run() { flowd "$@"; }; run restart`,
+		"kill -STOP $(pgrep -n -u $USER)",
+		"kill -STOP $(lsof -t -U | head -1)",
+		"pkill -STOP -P 1",
 		"busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss flowd.service replace",
 	} {
 		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
@@ -381,6 +384,9 @@ func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
 		"ln -s /usr/bin/python3 ./py; ./py -V",
 		"FLOWD_TOOLS_DIR=/tmp/t go test ./internal/e2e/",
 		"flowd status --json",
+		"kill $(pgrep -u $USER -x sleep)",
+		"kill $(lsof -t -i :8080)",
+		"pkill -P $$",
 		"busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss pipewire.service replace",
 	} {
 		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
