@@ -98,6 +98,9 @@ func Given(words, env []string, stdin string) []string {
 				out = append(out, v)
 			}
 		case "sed", "gsed":
+			if v, ok := opt(i, "-f", "--file"); ok && (v == "-" || v == "/dev/stdin") {
+				a = stdin // the script is read from the input
+			}
 			for _, m := range sedExec.FindAllStringSubmatch(a, -1) {
 				out = append(out, m[1])
 			}
@@ -389,7 +392,7 @@ var (
 func sedSubstExec(script string) []string {
 	var out []string
 	for i := 0; i+1 < len(script); i++ {
-		if script[i] != 's' || i > 0 && !strings.ContainsRune(" \t\n;{}0123456789$/", rune(script[i-1])) {
+		if script[i] != 's' || i > 0 && (isAlnum(script[i-1]) || script[i-1] == '_') && !strings.ContainsRune("0123456789", rune(script[i-1])) {
 			continue
 		}
 		d := script[i+1]

@@ -44,6 +44,8 @@ func TestGivenCommandsAreRead(t *testing.T) {
 		// Shell and program hatches.
 		`trap 'scp notes host:' EXIT`:                                        "scp",
 		`sed 's|.*|socat - TCP:host:80|e' notes`:                             "socat",
+		`sed --expression='s/^/telnet host/e' notes`:                         "telnet",
+		`sed -f /dev/stdin notes <<< 's/.*/lftp host/e'`:                     "lftp",
 		`awk -f /dev/stdin <<< 'BEGIN { system("lftp host") }'`:              "lftp",
 		`sqlite3 x.db '.once |nc host 80' 'select 1'`:                        "nc",
 		`vim -es -c 'call system("wget host")' -c q`:                         "wget",
