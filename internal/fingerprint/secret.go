@@ -61,7 +61,8 @@ const MinSecretLength = 8
 // flowd must still answer before the shim gives up. So the text is not
 // compared with each secret at each offset; instead it is decoded once
 // into views (JSON-unescaped, URL-decoded, without white space, hex- and
-// base64-decoded at every alignment), and one Aho-Corasick automaton of
+// base64-decoded at every alignment, base64 only around where a secret's
+// base64 may begin), and one Aho-Corasick automaton of
 // all secrets, their other-case forms and their pieces reads each view in
 // one pass. The automaton is rebuilt, at the next Find, when the secrets
 // have changed.
@@ -86,7 +87,8 @@ type SecretIndex struct {
 	set     *needleSet
 	needles []needle
 	pieces  *pieceSet
-	cover   *coverSet // the grams Cover looks for; nil when stale
+	b64     *b64Starts // where the base64 of a needle may begin
+	cover   *coverSet  // the grams Cover looks for; nil when stale
 	// longest is the length of the longest needle or piece: how much
 	// of a view read a chunk at a time one chunk shares with the next.
 	longest int
@@ -222,19 +224,20 @@ func (x *SecretIndex) Bytes() int {
 
 // secretCost is about what secret s takes: its value and slot, about 30
 // bytes per automaton node (one a byte, twice over for a single-case
-// secret, searched in the other case too), about 40 bytes a piece, and
-// about 40 bytes a gram Cover looks for. Measured: 1.3 KB for a 40-byte
-// token, before Cover.
+// secret, searched in the other case too), about 40 bytes a piece, about
+// 40 bytes a gram Cover looks for, and about 100 bytes a form for where
+// its base64 may begin (three keys, their bits). Measured: 1.3 KB for a
+// 40-byte token, before Cover and the base64 keys.
 func secretCost(s string) int {
-	nodes := len(s)
+	nodes, forms := len(s), 1
 	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
-		nodes *= 2
+		nodes, forms = 2*nodes, 2
 	}
 	pieces := 0
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen)
+	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen) + 100*forms
 }
 
 // build makes the automaton of the live secrets' needles and returns the
@@ -276,7 +279,8 @@ func (x *SecretIndex) build() int {
 		x.longest = max(x.longest, len(f))
 	}
 	x.set, x.pieces = newNeedleSet(forms), pieces
-	return work + x.set.size()
+	x.b64 = newB64Starts(forms, x.longest)
+	return work + x.set.size() + len(forms)*3*b64KeyLen
 }
 
 // pieceSet finds the fragmentLen-byte pieces of secrets in text, one
@@ -481,7 +485,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 	if bytes.ContainsAny(v, " \n\r\t") && !searchSqueezed(v, overlap, search) {
 		return out, false
 	}
-	if !searchDecoded(v, !canonical, overlap, search) {
+	if !searchDecoded(v, !canonical, x.b64, overlap, search) {
 		return out, false
 	}
 	// A piece of a secret says less than the secret: report pieces only
@@ -610,11 +614,17 @@ func space(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 // its base64 runs (either alphabet, or both mixed) decoded at all four: a
 // secret inside an encoded blob is a substring of one of them, wherever
 // it lies in the blob. A run goes on over line breaks (and the
-// indentation after them): blobs are wrapped. Bytes that do not decode
-// become 0, which no secret holds. Without b64s, only the hex views. Each
-// view is searched a chunk at a time (viewChunks), so that a run of any
-// length is decoded in a constant of memory.
-func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) bool {
+// indentation after them): blobs are wrapped. Without b64s, only the hex
+// views. Each view is searched a chunk at a time (viewChunks), so that a
+// run of any length is decoded in a constant of memory.
+//
+// A base64 run is decoded only around where starts says the base64 of a
+// secret may begin (nil: nowhere), a window reaching from a group before
+// to past the longest secret's end, windows that meet joined: whatever
+// the views of the whole run hold of a secret, the windows' views hold,
+// and a run that holds none is read once, not decoded four times and
+// searched.
+func searchDecoded(text []byte, b64s bool, starts *b64Starts, overlap int, search func(view) bool) bool {
 	ok := true
 	var hexV [2]viewChunks
 	var b64 [2][4]viewChunks // standard, URL alphabet; by alignment
@@ -629,6 +639,42 @@ func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) 
 	var hx hexRun
 	var seg []byte // a stretch of a run's characters, without line breaks
 	var buf [segLen*3/4 + 3]byte
+	// decode64 searches part, a stretch of a run, decoded at each
+	// alignment, each apart from what came before.
+	decode64 := func(part []byte, alpha int) {
+		for a := range b64[alpha] {
+			b64[alpha][a].writeByte(0)
+		}
+		// The stretch's characters go through seg, segLen of them at a
+		// time and 3 more, the rest of a group that starts among them at
+		// any alignment: decoded a segment at a time, the stretch's
+		// groups are those it has whole.
+		seg = seg[:0]
+		for k := 0; k <= len(part); k++ {
+			if k < len(part) {
+				c := part[k]
+				if b64Value[c] < 0 {
+					continue // a line break or indentation
+				}
+				seg = append(seg, c)
+				if len(seg) < segLen+3 {
+					continue
+				}
+			}
+			last := k == len(part)
+			for a := range b64[alpha] {
+				p := seg[min(a, len(seg)):]
+				if !last {
+					p = p[:segLen]
+				}
+				b64[alpha][a].write(appendBase64(buf[:0], p))
+			}
+			if last {
+				break
+			}
+			seg = append(seg[:0], seg[segLen:]...)
+		}
+	}
 	for i := 0; i < len(text) && ok; {
 		if b64Value[text[i]] < 0 {
 			i++
@@ -672,45 +718,51 @@ func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) 
 		}
 		// A run of hex digits only is hex: the base64 of a secret in
 		// printable characters is not made of hex digits.
-		decode64 := b64s && !hexOnly
-		if decode64 {
-			for a := range b64[alpha] {
-				b64[alpha][a].writeByte(0)
+		read64 := b64s && !hexOnly && starts != nil
+		// The window being found, in the run's characters (ci counts
+		// them) and bytes: from (a byte) to end (a character), and the
+		// byte of end once read (-1 before).
+		from, end, endByte := -1, 0, -1
+		var at [16]int // the byte of each of the last characters, by ci%16
+		var key uint64
+		ci := 0
+		for k, c := range run {
+			v := b64Value[c]
+			if v < 0 {
+				continue // a line break or indentation
 			}
-		}
-		// The run's characters go through seg, segLen of them at a time
-		// and 3 more, the rest of a group that starts among them at any
-		// alignment: decoded a segment at a time, the run's groups are
-		// those it has whole.
-		seg = seg[:0]
-		for k := 0; k <= len(run); k++ {
-			if k < len(run) {
-				c := run[k]
-				if b64Value[c] < 0 {
-					continue // a line break or indentation
-				}
-				hx.add(c, &hexV)
-				seg = append(seg, c)
-				if len(seg) < segLen+3 {
-					continue
-				}
+			hx.add(c, &hexV)
+			if !read64 {
+				continue
 			}
-			last := k == len(run)
-			if decode64 {
-				for a := range b64[alpha] {
-					part := seg[min(a, len(seg)):]
-					if !last {
-						part = part[:segLen]
+			at[ci%16] = k
+			if from >= 0 && ci == end {
+				endByte = k
+			}
+			key = (key<<6 | uint64(v)) & b64KeyMask
+			if ci >= b64KeyLen-1 && starts.has(key) {
+				// The key's first character is the first one of the
+				// base64 that only the secret's bytes make; its group
+				// starts up to three before.
+				first := max(0, ci-(b64KeyLen-1)-3)
+				if from >= 0 && first <= end {
+					end, endByte = max(end, ci-(b64KeyLen-1)+starts.span), -1
+				} else {
+					if from >= 0 {
+						decode64(run[from:endByte], alpha)
 					}
-					b64[alpha][a].write(appendBase64(buf[:0], part))
+					from, end, endByte = at[first%16], ci-(b64KeyLen-1)+starts.span, -1
 				}
 			}
-			if last {
-				break
-			}
-			seg = append(seg[:0], seg[segLen:]...)
+			ci++
 		}
 		hx.end()
+		if from >= 0 {
+			if endByte < 0 {
+				endByte = len(run)
+			}
+			decode64(run[from:endByte], alpha)
+		}
 	}
 	for a := range hexV {
 		hexV[a].close()
@@ -720,6 +772,75 @@ func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) 
 			b64[alpha][a].close()
 		}
 	}
+	return ok
+}
+
+// b64Starts holds where the base64 of a secret's form may begin, read as
+// the 6-bit values of b64KeyLen characters (either alphabet): the first
+// characters that only the form's bytes make, at each of the three
+// places in a group of three bytes that the form can start at. A bit
+// filter turns most keys away before the set is asked.
+type b64Starts struct {
+	bits  []uint64
+	shift uint
+	keys  map[uint64]struct{}
+	// span is how many characters from a key's first one the base64 of
+	// the longest form can reach.
+	span int
+}
+
+// b64KeyLen is how many characters a key reads: the shortest secret's
+// base64 has ten that only its bytes make, at any place in a group.
+const (
+	b64KeyLen  = 8
+	b64KeyMask = 1<<(6*b64KeyLen) - 1
+)
+
+// firstOwn is, by the place a form starts at in a group of three bytes,
+// the first character of the group that only the form's bytes make.
+var firstOwn = [3]int{0, 2, 3}
+
+func newB64Starts(forms [][]byte, longest int) *b64Starts {
+	logBits := uint(12)
+	for 1<<logBits < 3*len(forms)*64 {
+		logBits++
+	}
+	s := &b64Starts{bits: make([]uint64, 1<<logBits/64), shift: 64 - logBits, keys: make(map[uint64]struct{}, 3*len(forms)), span: (longest+2)*4/3 + 4}
+	for _, f := range forms {
+		for o := range firstOwn {
+			// The bits of the form placed o bytes into a group.
+			var key uint64
+			for k := firstOwn[o]; k < firstOwn[o]+b64KeyLen; k++ {
+				key = key<<6 | uint64(sextet(f, o, k))
+			}
+			s.keys[key] = struct{}{}
+			h := key * 0x9e3779b97f4a7c15 >> s.shift
+			s.bits[h/64] |= 1 << (h % 64)
+		}
+	}
+	return s
+}
+
+// sextet is the k-th base64 character's value of f placed o bytes into
+// a group (bytes before it taken as 0).
+func sextet(f []byte, o, k int) byte {
+	var v byte
+	for bit := 6 * k; bit < 6*k+6; bit++ {
+		i := bit/8 - o
+		v <<= 1
+		if i >= 0 && i < len(f) {
+			v |= f[i] >> (7 - bit%8) & 1
+		}
+	}
+	return v
+}
+
+func (s *b64Starts) has(key uint64) bool {
+	h := key * 0x9e3779b97f4a7c15 >> s.shift
+	if s.bits[h/64]&(1<<(h%64)) == 0 {
+		return false
+	}
+	_, ok := s.keys[key]
 	return ok
 }
 
