@@ -46,7 +46,7 @@ func TestDecodedWindowsFindWhatWholeRunsFind(t *testing.T) {
 		return slices.Compact(out)
 	}
 	windows := func(text []byte, search func(view) bool) bool {
-		return searchDecoded(text, true, x.b64, x.longest-1, search)
+		return searchDecoded(text, true, x.starts, x.longest-1, search)
 	}
 	whole := func(text []byte, search func(view) bool) bool {
 		return searchDecodedWhole(text, true, x.longest-1, search)

@@ -61,7 +61,7 @@ const MinSecretLength = 8
 // flowd must still answer before the shim gives up. So the text is not
 // compared with each secret at each offset; instead it is decoded once
 // into views (JSON-unescaped, URL-decoded, without white space, hex- and
-// base64-decoded at every alignment, base64 only around where a secret's
+// base64-decoded at every alignment, only around where a secret's hex or
 // base64 may begin), and one Aho-Corasick automaton of
 // all secrets, their other-case forms and their pieces reads each view in
 // one pass. The automaton is rebuilt, at the next Find, when the secrets
@@ -87,8 +87,8 @@ type SecretIndex struct {
 	set     *needleSet
 	needles []needle
 	pieces  *pieceSet
-	b64     *b64Starts // where the base64 of a needle may begin
-	cover   *coverSet  // the grams Cover looks for; nil when stale
+	starts  *encodedStarts // where the hex or base64 of a needle may begin
+	cover   *coverSet      // the grams Cover looks for; nil when stale
 	// longest is the length of the longest needle or piece: how much
 	// of a view read a chunk at a time one chunk shares with the next.
 	longest int
@@ -225,9 +225,9 @@ func (x *SecretIndex) Bytes() int {
 // secretCost is about what secret s takes: its value and slot, about 30
 // bytes per automaton node (one a byte, twice over for a single-case
 // secret, searched in the other case too), about 40 bytes a piece, about
-// 40 bytes a gram Cover looks for, and about 100 bytes a form for where
-// its base64 may begin (three keys, their bits). Measured: 1.3 KB for a
-// 40-byte token, before Cover and the base64 keys.
+// 40 bytes a gram Cover looks for, and about 130 bytes a form for where
+// its hex or base64 may begin (four keys, their bits). Measured: 1.3 KB
+// for a 40-byte token, before Cover and those keys.
 func secretCost(s string) int {
 	nodes, forms := len(s), 1
 	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
@@ -237,7 +237,7 @@ func secretCost(s string) int {
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen) + 100*forms
+	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen) + 130*forms
 }
 
 // build makes the automaton of the live secrets' needles and returns the
@@ -279,8 +279,8 @@ func (x *SecretIndex) build() int {
 		x.longest = max(x.longest, len(f))
 	}
 	x.set, x.pieces = newNeedleSet(forms), pieces
-	x.b64 = newB64Starts(forms, x.longest)
-	return work + x.set.size() + len(forms)*3*b64KeyLen
+	x.starts = newEncodedStarts(forms, x.longest)
+	return work + x.set.size() + len(forms)*(3*b64KeyLen+hexKeyLen)
 }
 
 // pieceSet finds the fragmentLen-byte pieces of secrets in text, one
@@ -485,7 +485,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 	if bytes.ContainsAny(v, " \n\r\t") && !searchSqueezed(v, overlap, search) {
 		return out, false
 	}
-	if !searchDecoded(v, !canonical, x.b64, overlap, search) {
+	if !searchDecoded(v, !canonical, x.starts, overlap, search) {
 		return out, false
 	}
 	// A piece of a secret says less than the secret: report pieces only
@@ -618,13 +618,13 @@ func space(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 // views. Each view is searched a chunk at a time (viewChunks), so that a
 // run of any length is decoded in a constant of memory.
 //
-// A base64 run is decoded only around where starts says the base64 of a
-// secret may begin (nil: nowhere), a window reaching from a group before
-// to past the longest secret's end, windows that meet joined: whatever
-// the views of the whole run hold of a secret, the windows' views hold,
-// and a run that holds none is read once, not decoded four times and
-// searched.
-func searchDecoded(text []byte, b64s bool, starts *b64Starts, overlap int, search func(view) bool) bool {
+// A run is decoded only around where starts says the hex or the base64
+// of a secret may begin (nil: nowhere), a window reaching from the place
+// (for base64, a group before it) to past the longest secret's end,
+// windows that meet joined: whatever the views of the whole run hold of
+// a secret, the windows' views hold, and a run that holds none is read
+// once, not decoded six times and searched.
+func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, search func(view) bool) bool {
 	ok := true
 	var hexV [2]viewChunks
 	var b64 [2][4]viewChunks // standard, URL alphabet; by alignment
@@ -636,7 +636,6 @@ func searchDecoded(text []byte, b64s bool, starts *b64Starts, overlap int, searc
 			b64[alpha][a] = viewChunks{view: view{enc: enc}, bound: len(text), overlap: overlap, search: search, ok: &ok}
 		}
 	}
-	var hx hexRun
 	var seg []byte // a stretch of a run's characters, without line breaks
 	var buf [segLen*3/4 + 3]byte
 	// decode64 searches part, a stretch of a run, decoded at each
@@ -673,6 +672,16 @@ func searchDecoded(text []byte, b64s bool, starts *b64Starts, overlap int, searc
 				break
 			}
 			seg = append(seg[:0], seg[segLen:]...)
+		}
+	}
+	// decodeHex searches the runs of hex digits in part, a stretch of a
+	// run, decoded at each alignment.
+	decodeHex := func(part []byte) {
+		var hx hexRun
+		for _, c := range part {
+			if b64Value[c] >= 0 {
+				hx.add(c, &hexV)
+			}
 		}
 	}
 	for i := 0; i < len(text) && ok; {
@@ -719,50 +728,45 @@ func searchDecoded(text []byte, b64s bool, starts *b64Starts, overlap int, searc
 		// A run of hex digits only is hex: the base64 of a secret in
 		// printable characters is not made of hex digits.
 		read64 := b64s && !hexOnly && starts != nil
-		// The window being found, in the run's characters (ci counts
-		// them) and bytes: from (a byte) to end (a character), and the
-		// byte of end once read (-1 before).
-		from, end, endByte := -1, 0, -1
+		var w64, wHex window
 		var at [16]int // the byte of each of the last characters, by ci%16
-		var key uint64
+		var key64, keyHex uint64
+		digits := 0 // hex digits in a row, up to the last character
 		ci := 0
 		for k, c := range run {
 			v := b64Value[c]
 			if v < 0 {
 				continue // a line break or indentation
 			}
-			hx.add(c, &hexV)
-			if !read64 {
+			if starts == nil {
+				ci++
 				continue
 			}
 			at[ci%16] = k
-			if from >= 0 && ci == end {
-				endByte = k
+			w64.reach(ci, k)
+			wHex.reach(ci, k)
+			if jsontext.IsHex(c) {
+				keyHex, digits = keyHex<<4|uint64(jsontext.Unhex(c)), digits+1
+			} else {
+				digits = 0
 			}
-			key = (key<<6 | uint64(v)) & b64KeyMask
-			if ci >= b64KeyLen-1 && starts.has(key) {
+			if digits >= hexKeyLen && starts.hex.has(keyHex) {
+				// The key is the first bytes of a secret's form.
+				first := ci - (hexKeyLen - 1)
+				wHex.hit(first, at[first%16], first+starts.hexSpan, func(from, to int) { decodeHex(run[from:to]) })
+			}
+			key64 = (key64<<6 | uint64(v)) & b64KeyMask
+			if read64 && ci >= b64KeyLen-1 && starts.b64.has(key64) {
 				// The key's first character is the first one of the
 				// base64 that only the secret's bytes make; its group
 				// starts up to three before.
 				first := max(0, ci-(b64KeyLen-1)-3)
-				if from >= 0 && first <= end {
-					end, endByte = max(end, ci-(b64KeyLen-1)+starts.span), -1
-				} else {
-					if from >= 0 {
-						decode64(run[from:endByte], alpha)
-					}
-					from, end, endByte = at[first%16], ci-(b64KeyLen-1)+starts.span, -1
-				}
+				w64.hit(first, at[first%16], ci-(b64KeyLen-1)+starts.b64Span, func(from, to int) { decode64(run[from:to], alpha) })
 			}
 			ci++
 		}
-		hx.end()
-		if from >= 0 {
-			if endByte < 0 {
-				endByte = len(run)
-			}
-			decode64(run[from:endByte], alpha)
-		}
+		wHex.close(len(run), func(from, to int) { decodeHex(run[from:to]) })
+		w64.close(len(run), func(from, to int) { decode64(run[from:to], alpha) })
 	}
 	for a := range hexV {
 		hexV[a].close()
@@ -775,37 +779,79 @@ func searchDecoded(text []byte, b64s bool, starts *b64Starts, overlap int, searc
 	return ok
 }
 
-// b64Starts holds where the base64 of a secret's form may begin, read as
-// the 6-bit values of b64KeyLen characters (either alphabet): the first
-// characters that only the form's bytes make, at each of the three
-// places in a group of three bytes that the form can start at. A bit
-// filter turns most keys away before the set is asked.
-type b64Starts struct {
-	bits  []uint64
-	shift uint
-	keys  map[uint64]struct{}
-	// span is how many characters from a key's first one the base64 of
-	// the longest form can reach.
-	span int
+// window is the stretch of a run being found to decode, in the run's
+// characters (counted from 0) and bytes: from (a byte; -1: none yet) to
+// end (a character), and the byte of end once read (-1 before).
+type window struct {
+	from, end, endByte int
+	open               bool
 }
 
-// b64KeyLen is how many characters a key reads: the shortest secret's
-// base64 has ten that only its bytes make, at any place in a group.
+// reach notes that the run's character ci is at byte k.
+func (w *window) reach(ci, k int) {
+	if w.open && ci == w.end {
+		w.endByte = k
+	}
+}
+
+// hit adds the characters first (at byte firstByte) to end: joined to
+// the window when they meet it, else the window is decoded and this one
+// begins.
+func (w *window) hit(first, firstByte, end int, decode func(from, to int)) {
+	if w.open && first <= w.end {
+		if end > w.end {
+			w.end, w.endByte = end, -1
+		}
+		return
+	}
+	if w.open {
+		decode(w.from, w.endByte)
+	}
+	*w = window{from: firstByte, end: end, endByte: -1, open: true}
+}
+
+// close decodes the window, the run being n bytes.
+func (w *window) close(n int, decode func(from, to int)) {
+	if !w.open {
+		return
+	}
+	if w.endByte < 0 {
+		w.endByte = n
+	}
+	decode(w.from, w.endByte)
+}
+
+// encodedStarts holds where a secret's form may begin in a run of hex
+// digits or of base64: keys that a bit filter turns most text away from
+// before the set is asked.
+type encodedStarts struct {
+	// b64 holds b64KeyLen characters' 6-bit values (either alphabet):
+	// the first characters that only the form's bytes make, at each of
+	// the three places in a group of three bytes the form can start at.
+	b64 keySet
+	// hex holds the form's first hexKeyLen/2 bytes, as the digits that
+	// spell them are read (in either case).
+	hex keySet
+	// How many characters from a key's first one the encoding of the
+	// longest form can reach.
+	b64Span, hexSpan int
+}
+
+// b64KeyLen is how many characters a base64 key reads: the shortest
+// secret's base64 has ten that only its bytes make, at any place in a
+// group; hexKeyLen how many hex digits, the shortest secret's bytes.
 const (
 	b64KeyLen  = 8
 	b64KeyMask = 1<<(6*b64KeyLen) - 1
+	hexKeyLen  = 2 * MinSecretLength
 )
 
 // firstOwn is, by the place a form starts at in a group of three bytes,
 // the first character of the group that only the form's bytes make.
 var firstOwn = [3]int{0, 2, 3}
 
-func newB64Starts(forms [][]byte, longest int) *b64Starts {
-	logBits := uint(12)
-	for 1<<logBits < 3*len(forms)*64 {
-		logBits++
-	}
-	s := &b64Starts{bits: make([]uint64, 1<<logBits/64), shift: 64 - logBits, keys: make(map[uint64]struct{}, 3*len(forms)), span: (longest+2)*4/3 + 4}
+func newEncodedStarts(forms [][]byte, longest int) *encodedStarts {
+	s := &encodedStarts{b64: newKeySet(3 * len(forms)), hex: newKeySet(len(forms)), b64Span: (longest+2)*4/3 + 4, hexSpan: 2 * longest}
 	for _, f := range forms {
 		for o := range firstOwn {
 			// The bits of the form placed o bytes into a group.
@@ -813,10 +859,13 @@ func newB64Starts(forms [][]byte, longest int) *b64Starts {
 			for k := firstOwn[o]; k < firstOwn[o]+b64KeyLen; k++ {
 				key = key<<6 | uint64(sextet(f, o, k))
 			}
-			s.keys[key] = struct{}{}
-			h := key * 0x9e3779b97f4a7c15 >> s.shift
-			s.bits[h/64] |= 1 << (h % 64)
+			s.b64.add(key)
 		}
+		var key uint64
+		for _, c := range f[:hexKeyLen/2] {
+			key = key<<8 | uint64(c)
+		}
+		s.hex.add(key)
 	}
 	return s
 }
@@ -835,7 +884,28 @@ func sextet(f []byte, o, k int) byte {
 	return v
 }
 
-func (s *b64Starts) has(key uint64) bool {
+// keySet is a set of keys behind a bit filter of about 64 bits a key.
+type keySet struct {
+	bits  []uint64
+	shift uint
+	keys  map[uint64]struct{}
+}
+
+func newKeySet(n int) keySet {
+	logBits := uint(12)
+	for 1<<logBits < n*64 {
+		logBits++
+	}
+	return keySet{bits: make([]uint64, 1<<logBits/64), shift: 64 - logBits, keys: make(map[uint64]struct{}, n)}
+}
+
+func (s *keySet) add(key uint64) {
+	s.keys[key] = struct{}{}
+	h := key * 0x9e3779b97f4a7c15 >> s.shift
+	s.bits[h/64] |= 1 << (h % 64)
+}
+
+func (s *keySet) has(key uint64) bool {
 	h := key * 0x9e3779b97f4a7c15 >> s.shift
 	if s.bits[h/64]&(1<<(h%64)) == 0 {
 		return false
