@@ -95,22 +95,30 @@ func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
 // with no limit: the whole store streams through one read transaction,
 // which writers do not wait for. It stops at the first error each returns.
 func (s *Store) Export(f Filter, each func(Record) error) error {
-	return s.scan(f, true, func(_ []byte, r *Record) error { return each(*r) })
+	return s.scan(f, decoded, func(_, _ []byte, r *Record) error { return each(*r) })
 }
 
-// scan calls each with the stored encoding of every committed record
-// matching f, oldest first, and the record decoded. With decode false a
-// record is decoded only when f needs its fields to match it (r is nil
-// otherwise), yet one that is not JSON is skipped all the same. v is
-// valid only during the call.
-func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error) error {
+// How scan hands a record over.
+type scanMode int
+
+const (
+	decoded      scanMode = iota // always decoded
+	rawValid                     // decoded only when the filter needs it; skipped unless JSON
+	rawUnchecked                 // decoded only when the filter needs it; the caller skips what it cannot read
+)
+
+// scan calls each with the key and stored encoding of every committed
+// record matching f, oldest first, and the record decoded (or nil, as
+// mode says: a record is decoded when f needs its fields to match it).
+// k and v are valid only during the call.
+func (s *Store) scan(f Filter, mode scanMode, each func(k, v []byte, r *Record) error) error {
 	f, err := f.Check()
 	if err != nil {
 		return fmt.Errorf("export activity: %w", err)
 	}
 	var stop error
 	pre := f.prefilter()
-	decode = decode || !f.all()
+	decode := mode == decoded || !f.all()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		k, v := c.First()
@@ -125,11 +133,11 @@ func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error
 				continue
 			}
 			if !decode {
-				if !json.Valid(v) {
+				if mode == rawValid && !json.Valid(v) {
 					s.skip(k, errors.New("not JSON"))
 					continue
 				}
-				if stop = each(v, nil); stop != nil {
+				if stop = each(k, v, nil); stop != nil {
 					return nil
 				}
 				continue
@@ -140,7 +148,7 @@ func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error
 				continue
 			}
 			if f.Matches(r) {
-				if stop = each(v, &r); stop != nil {
+				if stop = each(k, v, &r); stop != nil {
 					return nil
 				}
 			}
