@@ -38,7 +38,7 @@ func variedRecord(rng *rand.Rand, i int) Record {
 		return variedString(rng)
 	}
 	r := Record{Type: Types[rng.IntN(len(Types))], Session: s(), Server: s(), Tool: s(), Method: s(), RequestID: s(),
-		Verdict: s(), Decision: s(), Reason: s(), RiskLevel: riskLevels[rng.IntN(len(riskLevels))], ArgsBytes: rng.IntN(3) * rng.IntN(1 << 20),
+		Verdict: s(), Decision: s(), Reason: s(), RiskLevel: riskLevels[rng.IntN(len(riskLevels))], ArgsBytes: rng.IntN(3) * rng.IntN(1<<20),
 		ResultBytes: rng.IntN(2) * i, LatencyMicros: int64(rng.IntN(2)) * rng.Int64N(1<<40)}
 	if rng.IntN(4) == 0 {
 		r.FlowType = FlowTypes[rng.IntN(len(FlowTypes))]
