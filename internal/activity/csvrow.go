@@ -20,8 +20,8 @@ import (
 // and the caller decodes the record as before: what the fast path
 // accepts is only what it reads exactly as decodeRecord does.
 
-// csvRowFields are a record's columns as its stored bytes hold them.
-type csvRowFields struct {
+// storedFields are a record's fields as its stored bytes hold them.
+type storedFields struct {
 	id, chainSeq                    []byte // canonical integers, or nil for 0
 	argsBytes, resultBytes, latency []byte
 	time                            time.Time
@@ -34,8 +34,8 @@ type csvRowFields struct {
 // as v; ok is false when v is not in the form it reads, and then dst is
 // unchanged in length (its spare capacity may be written).
 func appendCSVRow(dst, v []byte, flows bool) (_ []byte, ok bool) {
-	var r csvRowFields
-	if !r.parse(v) {
+	var r storedFields
+	if !r.parse(v, true) {
 		return dst, false
 	}
 	n := len(dst)
@@ -181,9 +181,9 @@ func csvNeedsQuotes(s []byte) bool {
 
 // parse reads v in the form json.Marshal writes a Record. It is false for
 // anything else, and for anything json.Unmarshal would read otherwise
-// or refuse: other keys, spacing, non-canonical numbers, a string
-// literal it does not check here is checked by its decoder later.
-func (r *csvRowFields) parse(v []byte) bool {
+// or refuse: other keys, spacing, non-canonical numbers, invalid string
+// literals, and invalid details when valid is set.
+func (r *storedFields) parse(v []byte, valid bool) bool {
 	if len(v) < 2 || v[0] != '{' || v[len(v)-1] != '}' {
 		return false
 	}
@@ -238,7 +238,7 @@ func (r *csvRowFields) parse(v []byte) bool {
 			var unused []byte
 			dst = &unused
 		case "details":
-			end := detailsEnd(v, i)
+			end := detailsEnd(v, i, valid)
 			if end < 0 {
 				return false
 			}
@@ -332,9 +332,9 @@ func canonicalInt(v []byte, i int, signed bool) (lit []byte, end int, ok bool) {
 	return v[i:j], j, true
 }
 
-// detailsEnd is where the valid JSON object or array at v[i] ends, or
-// -1 when there is none.
-func detailsEnd(v []byte, i int) int {
+// detailsEnd is where the JSON object or array at v[i] ends, or -1 when
+// there is none, or, with valid, when it is not valid JSON.
+func detailsEnd(v []byte, i int, valid bool) int {
 	if i >= len(v) || v[i] != '{' && v[i] != '[' {
 		return -1
 	}
@@ -351,7 +351,7 @@ func detailsEnd(v []byte, i int) int {
 			depth++
 		case '}', ']':
 			if depth--; depth == 0 {
-				if !json.Valid(v[i : j+1]) {
+				if valid && !json.Valid(v[i:j+1]) {
 					return -1
 				}
 				return j + 1

@@ -24,42 +24,86 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	pre := f.prefilter()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketName).Cursor()
-		k, v := c.Last()
-		if f.Before != 0 {
-			// Seek finds the first key at or past Before: the page starts
-			// at the one before it.
-			if k, _ = c.Seek(idKey(f.Before)); k == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
+		var floor uint64
+		if k, _ := tx.Bucket(bucketName).Cursor().First(); k != nil {
+			floor = binary.BigEndian.Uint64(k)
 		}
-		for ; k != nil && len(out) < limit; k, v = c.Prev() {
-			id := binary.BigEndian.Uint64(k)
-			if id <= f.After {
-				break
-			}
-			if f.Before != 0 && id >= f.Before || !pre.mayMatch(v) {
-				continue
-			}
-			var r Record
-			if err := decodeRecord(v, &r); err != nil {
-				s.skip(k, err)
-				continue
-			}
-			if f.Matches(r) {
-				out = append(out, r)
-			}
+		if streams := f.plan(tx.Bucket(indexBucket), floor); streams != nil {
+			out = s.queryIndexed(tx.Bucket(bucketName), f, streams, limit)
+			return nil
 		}
+		out = s.queryScan(tx.Bucket(bucketName), f, limit)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("query activity store %s: %w", s.path, err)
 	}
 	return out, nil
+}
+
+// queryIndexed reads the records the index's streams name, newest first.
+func (s *Store) queryIndexed(b *bolt.Bucket, f Filter, streams []idStream, limit int) (out []Record) {
+	at := uint64(noBound)
+	if f.Before != 0 {
+		at = f.Before - 1
+	}
+	for at > f.After && len(out) < limit {
+		id, ok := nextIn(streams, at)
+		if !ok || id <= f.After {
+			break
+		}
+		at = id - 1
+		k := idKey(id)
+		v := b.Get(k)
+		if v == nil {
+			continue // pruned by a flowd that kept no index
+		}
+		var r Record
+		if err := decodeRecord(v, &r); err != nil {
+			s.skip(k, err)
+			continue
+		}
+		if f.Matches(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// queryScan reads the records from the newest back, skipping those the
+// prefilter rules out undecoded.
+func (s *Store) queryScan(b *bolt.Bucket, f Filter, limit int) (out []Record) {
+	pre := f.prefilter()
+	c := b.Cursor()
+	k, v := c.Last()
+	if f.Before != 0 {
+		// Seek finds the first key at or past Before: the page starts
+		// at the one before it.
+		if k, _ = c.Seek(idKey(f.Before)); k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+	}
+	for ; k != nil && len(out) < limit; k, v = c.Prev() {
+		id := binary.BigEndian.Uint64(k)
+		if id <= f.After {
+			break
+		}
+		if f.Before != 0 && id >= f.Before || !pre.mayMatch(v) {
+			continue
+		}
+		var r Record
+		if err := decodeRecord(v, &r); err != nil {
+			s.skip(k, err)
+			continue
+		}
+		if f.Matches(r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // skip notes a record Query could not decode.
