@@ -351,7 +351,7 @@ func detailsEnd(v []byte, i int, valid bool) int {
 			depth++
 		case '}', ']':
 			if depth--; depth == 0 {
-				if valid && !json.Valid(v[i:j+1]) {
+				if valid && !validJSON(v[i:j+1]) {
 					return -1
 				}
 				return j + 1

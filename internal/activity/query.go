@@ -2,7 +2,6 @@ package activity
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -177,7 +176,7 @@ func (s *Store) scan(f Filter, mode scanMode, each func(k, v []byte, r *Record) 
 				continue
 			}
 			if !decode {
-				if mode == rawValid && !json.Valid(v) {
+				if mode == rawValid && !validJSON(v) {
 					s.skip(k, errors.New("not JSON"))
 					continue
 				}
