@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/flowd-dev/flowd/internal/boltfile"
 )
 
 // The index: for each field a filter may name (type, session, server,
@@ -200,29 +202,56 @@ func setThrough(ix *bolt.Bucket, id uint64) error {
 	return ix.Put(throughKey, binary.BigEndian.AppendUint64(nil, id))
 }
 
-// catchUpIndex indexes the records stored after the last one indexed.
-func catchUpIndex(tx *bolt.Tx) error {
-	ix := tx.Bucket(indexBucket)
-	var through uint64
-	if v := ix.Get(throughKey); len(v) == 8 {
-		through = binary.BigEndian.Uint64(v)
+// catchUpIndex indexes the records stored after the last one indexed,
+// catchUpBatch of them per transaction: bbolt splits its pages only as
+// a transaction commits, so one transaction adding the keys of a whole
+// store inserts into ever larger pages (100,000 records took 78 s).
+func catchUpIndex(db *bolt.DB) error {
+	more := true
+	err := boltfile.View(db, func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket(bucketName).Cursor().Last()
+		more = k != nil && binary.BigEndian.Uint64(k) > indexedThrough(tx)
+		return nil
+	})
+	for err == nil && more {
+		err = boltfile.Update(db, func(tx *bolt.Tx) error {
+			var err error
+			more, err = catchUpSome(tx, catchUpBatch)
+			return err
+		})
 	}
+	return err
+}
+
+// catchUpBatch is how many records one transaction indexes; tests make
+// it small.
+var catchUpBatch = 4096
+
+func indexedThrough(tx *bolt.Tx) uint64 {
+	if v := tx.Bucket(indexBucket).Get(throughKey); len(v) == 8 {
+		return binary.BigEndian.Uint64(v)
+	}
+	return 0
+}
+
+// catchUpSome indexes up to n records after the last one indexed; more
+// says whether records remain.
+func catchUpSome(tx *bolt.Tx, n int) (more bool, err error) {
+	ix := tx.Bucket(indexBucket)
+	through := indexedThrough(tx)
 	c := tx.Bucket(bucketName).Cursor()
-	last := through
 	w := indexer{top: ix}
-	for k, v := c.Seek(idKey(through + 1)); k != nil; k, v = c.Next() {
+	k, v := c.Seek(idKey(through + 1))
+	for ; k != nil && n > 0; k, v = c.Next() {
 		id := binary.BigEndian.Uint64(k)
 		if x, ok := indexedOfStored(v); ok {
 			if err := w.add(x, id); err != nil {
-				return err
+				return false, err
 			}
 		}
-		last = id
+		through, n = id, n-1
 	}
-	if last == through && ix.Get(throughKey) != nil {
-		return nil
-	}
-	return setThrough(ix, last)
+	return k != nil, setThrough(ix, through)
 }
 
 // idStream is a descending walk over a set of record IDs.

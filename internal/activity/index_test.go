@@ -130,11 +130,12 @@ func staleSpans(t *testing.T, s *Store) (stale, kept int) {
 	return stale, kept
 }
 
-// smallSpans has the test's index keep 64 IDs per span.
+// smallSpans has the test's index keep 64 IDs per span, and catch up
+// 100 records per transaction.
 func smallSpans(t *testing.T) {
-	old := epochBits
-	epochBits = 6
-	t.Cleanup(func() { epochBits = old })
+	bits, batch := epochBits, catchUpBatch
+	epochBits, catchUpBatch = 6, 100
+	t.Cleanup(func() { epochBits, catchUpBatch = bits, batch })
 }
 
 // A store written without the index (by a flowd before it), or with

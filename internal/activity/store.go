@@ -202,9 +202,6 @@ func Open(path string, opts Options) (*Store, error) {
 			if s.chain.cpTime.IsZero() {
 				s.chain.cpTime = opts.Now() // the first checkpoint is due an interval from now
 			}
-			if err := catchUpIndex(tx); err != nil {
-				return fmt.Errorf("index the activity records: %w", err)
-			}
 			n := tx.Bucket(bucketName).Stats().KeyN
 			pruned, err := s.prune(tx, n)
 			s.count = n - pruned
@@ -213,6 +210,10 @@ func Open(path string, opts Options) (*Store, error) {
 		}})
 	if err != nil {
 		return nil, err
+	}
+	if err := catchUpIndex(s.db); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("index the records of activity store %s: %w", path, err)
 	}
 	if s.damage != nil {
 		// The checkpoint kept beside the store belongs to the chain moved
