@@ -5,15 +5,17 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"strconv"
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/flowd-dev/flowd/internal/boltfile"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 // The index: for each field a filter may name (type, session, server,
-// tool, flow type, risk level), the IDs of the records with each value,
+// tool, flow type, risk level, the session's owner), the IDs of the records with each value,
 // kept in the records' own transaction. A filtered page of a large store
 // used to decode records from the newest back until it filled: a filter
 // one record in a thousand matches read 50,000 of them for a page of 50.
@@ -43,7 +45,10 @@ const (
 	// A record's risk is indexed by its rank, so "high" and "High" are
 	// one; none is not indexed (a filter of none or above is every
 	// record).
-	tagRisk    = 'r'
+	tagRisk = 'r'
+	// The uid whose session it is, in a system flowd (sessionid.Owner):
+	// what a user's own pages are filtered by.
+	tagOwner   = 'u'
 	tagThrough = 0
 	// maxIndexed is the longest value indexed; a filter naming a longer
 	// one reads the records instead.
@@ -95,6 +100,12 @@ func (x indexed) keys(id uint64, buf []byte, each func([]byte) error) ([]byte, e
 			continue
 		}
 		buf = binary.BigEndian.AppendUint64(indexPrefix(buf[:0], kv.tag, kv.v), id)
+		if err := each(buf); err != nil {
+			return buf, err
+		}
+	}
+	if uid, ok := sessionid.Owner(x.session); ok {
+		buf = binary.BigEndian.AppendUint64(indexPrefix(buf[:0], tagOwner, strconv.Itoa(uid)), id)
 		if err := each(buf); err != nil {
 			return buf, err
 		}
@@ -371,6 +382,9 @@ func (f Filter) plan(top *bolt.Bucket, floor uint64) []idStream {
 		if kv.v != "" && len(kv.v) <= maxIndexed {
 			streams = append(streams, stream(kv.tag, kv.v))
 		}
+	}
+	if f.Owner != nil {
+		streams = append(streams, stream(tagOwner, strconv.Itoa(*f.Owner)))
 	}
 	if min, _ := riskRank(f.RiskLevel); min > 0 {
 		var u anyStream

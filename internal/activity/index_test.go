@@ -41,7 +41,7 @@ func queried(t *testing.T, s *Store, f Filter) []uint64 {
 // indexFilters are filters that the index narrows, alone and together,
 // with pages, bounds and fields it does not cover.
 func indexFilters(rng *rand.Rand, n int) []Filter {
-	values := []string{"fs", "slack", "", "a,b", "\xff\xfe", "\ufffd\ufffd", "web", "s1", "s2", "read", "post", "\u202e"}
+	values := []string{"fs", "slack", "", "a,b", "\xff\xfe", "\ufffd\ufffd", "web", "s1", "s2", "read", "post", "\u202e", "uid1000:s1", "uid1001:s1"}
 	pick := func() string { return values[rng.IntN(len(values))] }
 	var fs []Filter
 	for range n {
@@ -59,6 +59,10 @@ func indexFilters(rng *rand.Rand, n int) []Filter {
 			f.Before = uint64(rng.IntN(3000))
 		}
 		if rng.IntN(4) == 0 {
+			uid := 1000 + rng.IntN(3)
+			f.Owner = &uid
+		}
+		if rng.IntN(4) == 0 {
 			f.After = uint64(rng.IntN(2000))
 		}
 		fs = append(fs, f)
@@ -68,7 +72,7 @@ func indexFilters(rng *rand.Rand, n int) []Filter {
 
 func indexRecord(rng *rand.Rand, i int) Record {
 	r := variedRecord(rng, i)
-	values := []string{"fs", "slack", "", "a,b", "\xff\xfe", "web", "s1", "s2", "read", "post", "\u202e"}
+	values := []string{"fs", "slack", "", "a,b", "\xff\xfe", "web", "s1", "s2", "read", "post", "\u202e", "uid1000:s1", "uid1001:s1", "uid01000:s2"}
 	r.Server, r.Tool, r.Session = values[rng.IntN(len(values))], values[rng.IntN(len(values))], values[rng.IntN(len(values))]
 	r.RiskLevel = []string{"", "none", "low", "High", "critical", "bogus"}[rng.IntN(6)]
 	return r
