@@ -28,16 +28,9 @@ type agent interface {
 	// failedOpen is what to print on stdout when flowd could not be asked
 	// and the call goes on unchecked; nil prints nothing.
 	failedOpen(event string, err error) []byte
-	install(scope, dir string, o installOptions) (string, error)
+	install(scope, dir string, o claudecode.HookOptions) (string, error)
 	uninstall(scope, dir string) (string, error)
 	status(dir string) ([]scopeStatus, error)
-}
-
-type installOptions struct {
-	binary     string
-	failClosed bool
-	asyncPost  bool
-	scanOutput bool
 }
 
 // scopeStatus is one settings file's part in `hook status`.

@@ -34,13 +34,12 @@ func (claudeCode) output(event string, v hookproto.Verdict) []byte {
 
 func (claudeCode) failedOpen(string, error) []byte { return nil }
 
-func (claudeCode) install(scope, dir string, o installOptions) (string, error) {
+func (claudeCode) install(scope, dir string, o claudecode.HookOptions) (string, error) {
 	path, err := claudeSettings(scope, dir)
 	if err != nil {
 		return "", err
 	}
-	ch, err := claudecode.Install(path, claudecode.HookOptions{Binary: o.binary, FailClosed: o.failClosed,
-		AsyncPost: o.asyncPost, ScanOutput: o.scanOutput})
+	ch, err := claudecode.Install(path, o)
 	return describe(ch, "installed flowd's Claude Code hooks ("+joinEvents()+") in"), err
 }
 

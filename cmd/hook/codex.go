@@ -31,7 +31,7 @@ func (codexAgent) failedOpen(event string, err error) []byte {
 	return claudecode.FailedOpenAnswer(event, err.Error())
 }
 
-func (codexAgent) install(scope, dir string, o installOptions) (string, error) {
+func (codexAgent) install(scope, dir string, o claudecode.HookOptions) (string, error) {
 	if err := onlyClaude(o); err != nil {
 		return "", err
 	}
@@ -39,7 +39,7 @@ func (codexAgent) install(scope, dir string, o installOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ch, err := codex.Install(path, o.binary, o.failClosed)
+	ch, err := codex.Install(path, o)
 	msg := describe(ch, "installed flowd's Codex hooks ("+strings.Join(codex.Events, ", ")+") in")
 	if ch.Changed {
 		msg += "\nCodex runs them only once you trust them: answer its \"Hooks need review\" prompt at the next start" +

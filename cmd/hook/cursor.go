@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -29,7 +30,7 @@ func (cursorAgent) failedOpen(event string, err error) []byte {
 	return cursor.FailedOpen(event, err.Error())
 }
 
-func (cursorAgent) install(scope, dir string, o installOptions) (string, error) {
+func (cursorAgent) install(scope, dir string, o claudecode.HookOptions) (string, error) {
 	if err := onlyClaude(o); err != nil {
 		return "", err
 	}
@@ -37,7 +38,7 @@ func (cursorAgent) install(scope, dir string, o installOptions) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	ch, err := cursor.Install(path, o.binary, o.failClosed)
+	ch, err := cursor.Install(path, o)
 	return describe(ch, "installed flowd's Cursor hooks ("+strings.Join(cursor.Events, ", ")+") in"), err
 }
 

@@ -10,11 +10,13 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/ondemand"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
@@ -54,6 +56,7 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	socket := fs.String("socket", "", "flowd socket (default: $FLOWD_SOCKET, else the per-user default)")
 	timeout := fs.Duration("timeout", defaultTimeout(stderr), "how long to wait for flowd (default from $"+envTimeout+")")
 	scanOutput := fs.Bool("scan-output", false, "this hook runs synchronously and may replace a tool's output (hook install --scan-output)")
+	noAutostart := fs.Bool("no-autostart", false, "never start flowd: while none runs, tool calls go on unchecked (denied with --fail-closed)")
 	if err := fs.Parse(args); err != nil {
 		return failedExit(failClosed)
 	}
@@ -73,18 +76,23 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		*socket = localsock.Locate()
 	}
 
-	v, err := ask(a, *agentName, *event, *socket, *timeout, *scanOutput, stdin)
+	// The system flowd is the service manager's to start, as another user.
+	autostart := !*noAutostart && *socket != paths.SystemSocket
+	v, err := ask(a, *agentName, *event, *socket, *timeout, *scanOutput, autostart, stdin)
 	if err != nil {
 		// A flowd that listens but does not answer was paused or is stuck,
 		// one whose socket is left behind was killed: an agent able to
 		// pause or kill it must not get its tools unchecked by it, so only
 		// reads go on; so does one that takes the connection and drops it
 		// (a flood, or another program on its socket). A flowd that is
-		// not there fails open.
-		if tool := toolOf(err); (errors.Is(err, errSilent) || errors.Is(err, errDead)) && a.gates(*event) && !readOnly[tool] {
+		// not there, and that the hook may not or cannot start because
+		// none is installed, fails open.
+		if tool := toolOf(err); (errors.Is(err, errSilent) || errors.Is(err, errDead) || errors.Is(err, errGone)) && a.gates(*event) && !readOnly[tool] {
 			fmt.Fprintf(stderr, "flowd hook: %v; %s denied until flowd answers\n", err, tool)
 			state, fix := "running but not answering (stopped or stuck)", "restart it with `flowd restart`"
 			switch {
+			case errors.Is(err, errGone):
+				state, fix = "not running, and could not be started", "start it with `flowd start`"
 			case errors.Is(err, errDead):
 				state, fix = "gone but its socket is still there (killed or crashed), and could not be started again", "start it with `flowd start`"
 			case errors.Is(err, errDropped):
@@ -134,7 +142,7 @@ func failClosedReason(err error) string {
 	return "flowd could not check this tool call, and this hook is set to fail closed (" + err.Error() + ")"
 }
 
-func ask(a agent, agentName, event, socket string, timeout time.Duration, replaceOutput bool, stdin io.Reader) (hookproto.Verdict, error) {
+func ask(a agent, agentName, event, socket string, timeout time.Duration, replaceOutput, autostart bool, stdin io.Reader) (hookproto.Verdict, error) {
 	payload, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
 	if err != nil {
 		return hookproto.Verdict{}, fmt.Errorf("read the hook payload: %w", err)
@@ -153,7 +161,8 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return hookproto.Verdict{}, fmt.Errorf("encode the request to flowd: %w", err)
 	}
 	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
-	if errors.Is(err, errDead) {
+	switch {
+	case errors.Is(err, errDead) && autostart:
 		// Killed or crashed: started again, as the next shim would start
 		// it, and asked. The agent that killed it gains nothing by it.
 		if serr := restartFlowd(socket); serr != nil {
@@ -161,8 +170,22 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		} else {
 			status, resp, err = call(socket, "POST", hookproto.Path, body, timeout)
 		}
+	case errors.Is(err, syscall.ENOENT) && autostart:
+		// No socket: a flowd stopped as asked, or one killed whose socket
+		// was removed too (red team RT4-1), which look the same. Started,
+		// as a shim starts it, both are asked; only a flowd that is not
+		// installed is absent. One that cannot be started was kept down by
+		// whoever removed its socket, and the agent gets only reads.
+		switch serr := restartFlowd(socket); {
+		case serr == nil:
+			status, resp, err = call(socket, "POST", hookproto.Path, body, timeout)
+		case errors.Is(serr, ondemand.ErrNotInstalled):
+			err = fmt.Errorf("%w (%v)", err, serr)
+		default:
+			err = fmt.Errorf("%w: %w; starting it failed: %v", errGone, err, serr)
+		}
 	}
-	if errors.Is(err, errSilent) || errors.Is(err, errDead) {
+	if errors.Is(err, errSilent) || errors.Is(err, errDead) || errors.Is(err, errGone) {
 		var p struct {
 			Tool string `json:"tool_name"`
 		}

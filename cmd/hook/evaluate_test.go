@@ -19,7 +19,23 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 )
+
+// TestMain keeps every test from starting a real flowd (one on PATH would
+// outlive the test): starting one says none is installed unless a test
+// says otherwise with startFlowdWith.
+func TestMain(m *testing.M) {
+	restartFlowd = func(string) error { return ondemand.ErrNotInstalled }
+	os.Exit(m.Run())
+}
+
+// startFlowdWith makes the hook start flowd with start for the test.
+func startFlowdWith(t *testing.T, start func(socket string) error) {
+	saved := restartFlowd
+	restartFlowd = start
+	t.Cleanup(func() { restartFlowd = saved })
+}
 
 // flowdStub is a stand-in for flowd's API on a Unix socket.
 type flowdStub struct {
@@ -49,6 +65,21 @@ func startStub(t *testing.T, h http.HandlerFunc) *flowdStub {
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
 	return s
+}
+
+// serve answers with h on socket until the test ends, as a flowd started
+// there would: a stale socket file is removed first.
+func serve(t *testing.T, socket string, h http.Handler) {
+	t.Helper()
+	l, err := net.Listen("unix", socket)
+	if err != nil {
+		os.Remove(socket)
+		l, err = net.Listen("unix", socket)
+	}
+	require.NoError(t, err)
+	srv := &http.Server{Handler: h}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
 }
 
 func answer(v string) http.HandlerFunc {
@@ -177,8 +208,18 @@ func TestEvaluateFailures(t *testing.T) {
 	hung := startStub(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 	dead := deadSocket(t)
 	dropping := droppingSocket(t)
-	restarts := 0
-	noFlowd(t, func() { restarts++ })
+	// kept has no socket, and the flowd installed cannot start there (its
+	// lock held by whoever killed it and removed the socket); at missing
+	// no flowd is installed.
+	kept := filepath.Join(t.TempDir(), "kept-down.sock")
+	starts := map[string]int{}
+	startFlowdWith(t, func(socket string) error {
+		starts[socket]++
+		if socket == missing {
+			return ondemand.ErrNotInstalled
+		}
+		return errors.New("no flowd here")
+	})
 
 	denied := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`
 	tests := []struct {
@@ -190,7 +231,8 @@ func TestEvaluateFailures(t *testing.T) {
 		wantOut    string // prefix; "" = nothing
 		wantErr    string
 	}{
-		{"flowd down: open", missing, "PreToolUse", pre, false, "", "not checked (fail-open)"},
+		{"flowd down: open", missing, "PreToolUse", pre, false, "", "no flowd binary next to this program or on PATH); not checked (fail-open)"},
+		{"flowd down: a fetch goes on when none is installed", missing, "PreToolUse", fetch, false, "", "not checked (fail-open)"},
 		{"flowd down: closed", missing, "PreToolUse", pre, true, denied + `,"permissionDecisionReason":"flowd is unreachable, and this hook is set to fail closed`, "denied (--fail-closed)"},
 		{"flowd down: post records nothing and never denies", missing, "PostToolUse", post, true, "", "fail-open"},
 		{"server error", broken.socket, "PreToolUse", pre, false, "", "status 500: boom"},
@@ -212,6 +254,15 @@ func TestEvaluateFailures(t *testing.T) {
 		// close every fresh connection, and the hook failed open.
 		{"dropped: a fetch is denied", dropping, "PreToolUse", fetch, false,
 			denied + `,"permissionDecisionReason":"flowd is taking connections but closing them unanswered`, "WebFetch denied until flowd answers"},
+		// Found by a red team (RT4-1): flowd killed and its socket
+		// removed looked like a flowd switched off, and the hook failed
+		// open. Now it starts flowd; kept from starting, it is gone.
+		{"kept down: a fetch is denied", kept, "PreToolUse", fetch, false,
+			denied + `,"permissionDecisionReason":"flowd is not running, and could not be started, so WebFetch is denied`, "starting it failed: no flowd here"},
+		{"kept down: a fetch is denied when failing closed too", kept, "PreToolUse", fetch, true,
+			denied + `,"permissionDecisionReason":"flowd is not running, and could not be started, so WebFetch is denied`, "WebFetch denied until flowd answers"},
+		{"kept down: a read goes on", kept, "PreToolUse", pre, false, "", "not checked (fail-open)"},
+		{"kept down: post never denies", kept, "PostToolUse", post, false, "", "not checked (fail-open)"},
 		{"dropped: a read goes on", dropping, "PreToolUse", pre, false, "", "not checked (fail-open)"},
 		{"killed: a read goes on", dead, "PreToolUse", pre, false, "", "not checked (fail-open)"},
 		{"killed: post never denies", dead, "PostToolUse", post, false, "", "not checked (fail-open)"},
@@ -238,14 +289,44 @@ func TestEvaluateFailures(t *testing.T) {
 			assert.Contains(t, errOut, tt.wantErr)
 		})
 	}
-	assert.Equal(t, 3, restarts, "each event that met the dead socket tried to start flowd again, and only those")
+	assert.Equal(t, map[string]int{dead: 3, kept: 4, missing: 4}, starts,
+		"each event that met a dead or missing socket tried to start flowd, and only those")
 }
 
-// noFlowd makes starting flowd fail for the test, counting the tries.
-func noFlowd(t *testing.T, tried func()) {
-	saved := restartFlowd
-	restartFlowd = func(string) error { tried(); return errors.New("no flowd here") }
-	t.Cleanup(func() { restartFlowd = saved })
+// --no-autostart (hook install --no-autostart) never starts flowd: a
+// missing socket is a flowd switched off, and the call goes on unchecked.
+func TestEvaluateNoAutostart(t *testing.T) {
+	startFlowdWith(t, func(socket string) error { t.Errorf("started flowd on %s", socket); return nil })
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
+	missing := filepath.Join(t.TempDir(), "none.sock")
+	code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", missing, "--timeout", "300ms", "--no-autostart")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "no such file or directory; not checked (fail-open)")
+
+	// A socket left behind is still a flowd killed, not one switched off.
+	code, out, errOut = runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", deadSocket(t), "--timeout", "300ms", "--no-autostart")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, `"permissionDecision":"deny"`)
+	assert.Contains(t, errOut, "WebFetch denied until flowd answers")
+}
+
+// A flowd stopped, or killed and its socket removed, is started by the
+// next hook event, which it then judges (red team RT4-1).
+func TestEvaluateStartsFlowdWhoseSocketIsMissing(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "flowd.sock")
+	var started []string
+	startFlowdWith(t, func(socket string) error {
+		started = append(started, socket)
+		serve(t, socket, answer(`{"decision":"deny","reason":"judged by the flowd the hook started"}`))
+		return nil
+	})
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
+	code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", missing, "--timeout", "5s")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, []string{missing}, started)
+	assert.Contains(t, out, "judged by the flowd the hook started")
+	assert.Empty(t, errOut)
 }
 
 // A flowd killed under a hooks-only session is started again by the next
@@ -258,15 +339,7 @@ func TestEvaluateRestartsKilledFlowd(t *testing.T) {
 	var started []string
 	restartFlowd = func(socket string) error {
 		started = append(started, socket)
-		l, err := net.Listen("unix", socket) // as flowd does: the stale file is removed first
-		if err != nil {
-			os.Remove(socket)
-			l, err = net.Listen("unix", socket)
-		}
-		require.NoError(t, err)
-		srv := &http.Server{Handler: answer(`{"decision":"deny","reason":"judged by the restarted flowd"}`)}
-		go srv.Serve(l)
-		t.Cleanup(func() { srv.Close() })
+		serve(t, socket, answer(`{"decision":"deny","reason":"judged by the restarted flowd"}`))
 		return nil
 	}
 	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)

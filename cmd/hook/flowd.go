@@ -141,6 +141,13 @@ var errLocked = fmt.Errorf("%w: its socket is there but refuses this user (permi
 // keep it from starting, must not get its tools unchecked by it.
 var errDead = errors.New("flowd's socket is there but flowd is not (killed or crashed)")
 
+// errGone marks a flowd whose socket is missing and that the hook could
+// not start although one is installed: a flowd killed and its socket
+// removed by someone who also keeps a new one from serving (its lock
+// held) looks so. It is not a flowd the user switched off: that one
+// starts again.
+var errGone = errors.New("flowd is not running and could not be started")
+
 // errSilent marks a flowd that took the connection and then gave no
 // answer: it said nothing for the whole timeout (stopped by SIGSTOP, or
 // stuck), or it closed the connection or answered something that is not

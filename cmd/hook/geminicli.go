@@ -31,7 +31,7 @@ func (geminiCLI) failedOpen(event string, err error) []byte {
 	return claudecode.FailedOpenAnswer(event, err.Error())
 }
 
-func (geminiCLI) install(scope, dir string, o installOptions) (string, error) {
+func (geminiCLI) install(scope, dir string, o claudecode.HookOptions) (string, error) {
 	if err := onlyClaude(o); err != nil {
 		return "", err
 	}
@@ -39,7 +39,7 @@ func (geminiCLI) install(scope, dir string, o installOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ch, err := geminicli.Install(path, o.binary, o.failClosed)
+	ch, err := geminicli.Install(path, o)
 	return describe(ch, "installed flowd's Gemini CLI hooks ("+strings.Join(geminicli.Events, ", ")+") in"), err
 }
 
@@ -60,8 +60,8 @@ func (geminiCLI) status(dir string) ([]scopeStatus, error) {
 // onlyClaude refuses the install options that only Claude Code's hooks
 // have: flowd cannot replace another agent's tool output yet, and their
 // after-tool hooks already run in step with the calls.
-func onlyClaude(o installOptions) error {
-	if o.asyncPost || o.scanOutput {
+func onlyClaude(o claudecode.HookOptions) error {
+	if o.AsyncPost || o.ScanOutput {
 		return errors.New("--async-post and --scan-output are for --agent claude-code only")
 	}
 	return nil

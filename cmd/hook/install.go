@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/localsock"
 )
 
@@ -20,26 +21,28 @@ const exitUsage = 2
 
 // installFlags are the flags install and uninstall share.
 type installFlags struct {
-	fs         *flag.FlagSet
-	agent      *string
-	scope      *string
-	dir        *string
-	failClosed *bool
-	asyncPost  *bool
-	scanOutput *bool
+	fs          *flag.FlagSet
+	agent       *string
+	scope       *string
+	dir         *string
+	failClosed  *bool
+	noAutostart *bool
+	asyncPost   *bool
+	scanOutput  *bool
 }
 
 func newInstallFlags(name string, stderr io.Writer) installFlags {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return installFlags{
-		fs:         fs,
-		agent:      fs.String("agent", defaultAgent, "agent to hook into: claude-code, gemini-cli or cursor"),
-		scope:      fs.String("scope", "", "settings to change: user, project or local (Claude Code only) (required)"),
-		dir:        fs.String("dir", ".", "project directory, for the project and local scopes"),
-		failClosed: fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer"),
-		asyncPost:  fs.Bool("async-post", false, "record tool output in the background (faster, but a record can miss the next check)"),
-		scanOutput: fs.Bool("scan-output", false, "let flowd replace tool output it finds prompt injection in (PostToolUse runs synchronously)"),
+		fs:          fs,
+		agent:       fs.String("agent", defaultAgent, "agent to hook into: claude-code, gemini-cli or cursor"),
+		scope:       fs.String("scope", "", "settings to change: user, project or local (Claude Code only) (required)"),
+		dir:         fs.String("dir", ".", "project directory, for the project and local scopes"),
+		failClosed:  fs.Bool("fail-closed", false, "deny tool calls when flowd cannot answer"),
+		noAutostart: fs.Bool("no-autostart", false, "never start flowd: while none runs, tool calls go on unchecked (denied with --fail-closed)"),
+		asyncPost:   fs.Bool("async-post", false, "record tool output in the background (faster, but a record can miss the next check)"),
+		scanOutput:  fs.Bool("scan-output", false, "let flowd replace tool output it finds prompt injection in (PostToolUse runs synchronously)"),
 	}
 }
 
@@ -94,8 +97,8 @@ func install(args []string, stdout, stderr io.Writer, binary func() (string, err
 		fmt.Fprintf(stderr, "hook install: %v\n", err)
 		return 1
 	}
-	msg, err := a.install(*f.scope, *f.dir, installOptions{binary: bin, failClosed: *f.failClosed, asyncPost: *f.asyncPost,
-		scanOutput: *f.scanOutput})
+	msg, err := a.install(*f.scope, *f.dir, claudecode.HookOptions{Binary: bin, FailClosed: *f.failClosed,
+		NoAutostart: *f.noAutostart, AsyncPost: *f.asyncPost, ScanOutput: *f.scanOutput})
 	if err != nil {
 		fmt.Fprintf(stderr, "hook install: %v\n", err)
 		return 1
@@ -218,6 +221,9 @@ func printScopes(w io.Writer, scopes []scopeStatus) {
 			var notes []string
 			if h.FailClosed {
 				notes = append(notes, "fail-closed")
+			}
+			if h.NoAutostart {
+				notes = append(notes, "no-autostart: unchecked while flowd is not running")
 			}
 			if h.Async {
 				notes = append(notes, "async")

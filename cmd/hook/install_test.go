@@ -173,3 +173,23 @@ func TestStatusShowsCodexTrust(t *testing.T) {
 	assert.Contains(t, s, "features.hooks = false in Codex's config.toml turns every hook off")
 	assert.Contains(t, s, "2 of them are switched off in Codex")
 }
+
+// hook install --no-autostart writes a hook that never starts flowd, and
+// status says what that costs.
+func TestInstallNoAutostart(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "hook")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	t.Setenv("HOME", dir)
+	var out, errb bytes.Buffer
+	code := install([]string{"--agent", "gemini-cli", "--scope", "project", "--dir", dir, "--no-autostart"}, &out, &errb,
+		func() (string, error) { return bin, nil })
+	require.Equal(t, 0, code, errb.String())
+	settings, err := os.ReadFile(filepath.Join(dir, ".gemini", "settings.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(settings), bin+" evaluate --agent gemini-cli --event BeforeTool --no-autostart")
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"status", "--dir", dir, "--socket", filepath.Join(dir, "none.sock")}, nil, &out, &errb), errb.String())
+	assert.Contains(t, out.String(), "--no-autostart  [no-autostart: unchecked while flowd is not running]")
+}

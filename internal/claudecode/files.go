@@ -150,9 +150,9 @@ type HookFile struct {
 }
 
 // Add returns a hooks file with flowd's hooks, every other byte as it
-// was. binary is the hook program's absolute path.
-func (h HookFile) Add(file []byte, binary string, failClosed bool) ([]byte, error) {
-	o := HookOptions{Binary: binary, FailClosed: failClosed, Agent: h.Agent}
+// was. o.Binary is the hook program's absolute path; o.Agent is h's.
+func (h HookFile) Add(file []byte, o HookOptions) ([]byte, error) {
+	o.Agent = h.Agent
 	return AddGroups(file, h.Events, func(event string) json.RawMessage {
 		return jsonedit.Marshal(matcherGroup{Matcher: h.Matcher, Hooks: []any{h.Hook(Command(o, event))}})
 	})
@@ -160,8 +160,8 @@ func (h HookFile) Add(file []byte, binary string, failClosed bool) ([]byte, erro
 
 // Install puts flowd's hooks into the hooks file at path, creating it if
 // needed.
-func (h HookFile) Install(path, binary string, failClosed bool) (Change, error) {
-	return WriteHooks(path, h.Title, h.What, binary, func(b []byte) ([]byte, error) { return h.Add(b, binary, failClosed) })
+func (h HookFile) Install(path string, o HookOptions) (Change, error) {
+	return WriteHooks(path, h.Title, h.What, o.Binary, func(b []byte) ([]byte, error) { return h.Add(b, o) })
 }
 
 // Uninstall removes flowd's hooks, and nothing else, from the hooks file

@@ -37,6 +37,10 @@ type HookOptions struct {
 	// Agent is the hook's --agent, for an agent whose settings take
 	// Claude Code's shape (Gemini CLI); "" is Claude Code, the default.
 	Agent string
+	// NoAutostart keeps the hook from starting a flowd that is not
+	// running: tool calls then go on unchecked (or are denied, with
+	// FailClosed). By default the hook starts it, as a shim does.
+	NoAutostart bool
 }
 
 // Command is the shell command Claude Code runs for event. It names no
@@ -50,6 +54,9 @@ func Command(o HookOptions, event string) string {
 	if o.FailClosed {
 		c += " --fail-closed"
 	}
+	if o.NoAutostart {
+		c += " --no-autostart"
+	}
 	if o.ScanOutput && event == PostToolUse {
 		c += " --scan-output"
 	}
@@ -58,15 +65,16 @@ func Command(o HookOptions, event string) string {
 
 // Entry is one flowd hook found in a settings file.
 type Entry struct {
-	Event      string
-	Matcher    string
-	Command    string
-	Binary     string // the command's program, unquoted
-	Agent      string // the command's --agent; "" for Claude Code
-	FailClosed bool
-	ScanOutput bool
-	Async      bool
-	Timeout    int // seconds; 0 when not set
+	Event       string
+	Matcher     string
+	Command     string
+	Binary      string // the command's program, unquoted
+	Agent       string // the command's --agent; "" for Claude Code
+	FailClosed  bool
+	NoAutostart bool
+	ScanOutput  bool
+	Async       bool
+	Timeout     int // seconds; 0 when not set
 	// Group and Index place the hook in the file: its matcher group's
 	// position in the event's list, and its own in the group's hooks.
 	Group, Index int
@@ -322,7 +330,8 @@ func EntryOf(event, command string) (Entry, bool) {
 		return Entry{}, false
 	}
 	return Entry{Event: event, Command: command, Binary: bin, Agent: flagValue(args, "--agent"),
-		FailClosed: hasWord(args, "--fail-closed"), ScanOutput: hasWord(args, "--scan-output")}, true
+		FailClosed: hasWord(args, "--fail-closed"), NoAutostart: hasWord(args, "--no-autostart"),
+		ScanOutput: hasWord(args, "--scan-output")}, true
 }
 
 // OurCommand recognises a flowd hook command: a program named hook run

@@ -45,16 +45,16 @@ var hookFile = claudecode.HookFile{Agent: Agent, Title: "Codex", What: "Codex ho
 	Hook: func(command string) any { return hookEntry{Type: "command", Command: command, Timeout: Timeout} }}
 
 // AddHooks returns a hooks file with flowd's PreToolUse and PostToolUse
-// hooks, every other byte as it was. binary is the hook program's
+// hooks, every other byte as it was. o.Binary is the hook program's
 // absolute path.
-func AddHooks(file []byte, binary string, failClosed bool) ([]byte, error) {
-	return hookFile.Add(file, binary, failClosed)
+func AddHooks(file []byte, o claudecode.HookOptions) ([]byte, error) {
+	return hookFile.Add(file, o)
 }
 
 // Install puts flowd's hooks into the hooks file at path, creating it if
 // needed.
-func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	return hookFile.Install(path, binary, failClosed)
+func Install(path string, o claudecode.HookOptions) (jsonedit.Change, error) {
+	return hookFile.Install(path, o)
 }
 
 // Uninstall removes flowd's hooks, and nothing else, from the hooks file

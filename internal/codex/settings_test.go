@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/jsonedit"
 )
 
@@ -34,7 +35,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
 
-	ch, err := Install(path, bin, true)
+	ch, err := Install(path, claudecode.HookOptions{Binary: bin, FailClosed: true})
 	require.NoError(t, err)
 	require.True(t, ch.Changed)
 	assert.Equal(t, path+jsonedit.BackupSuffix, ch.Backup)
@@ -53,7 +54,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	assert.Contains(t, s, `"command": "'`+bin+`' evaluate --agent codex --event PostToolUse --fail-closed"`)
 	assert.NotContains(t, s, "PostToolUseFailure", "Codex has no such event")
 
-	ch, err = Install(path, bin, true)
+	ch, err = Install(path, claudecode.HookOptions{Binary: bin, FailClosed: true})
 	require.NoError(t, err)
 	assert.False(t, ch.Changed, "twice is once")
 
@@ -70,7 +71,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	}
 
 	// Without --fail-closed the entries are replaced where they stand.
-	_, err = Install(path, bin, false)
+	_, err = Install(path, claudecode.HookOptions{Binary: bin})
 	require.NoError(t, err)
 	in, err = Inspect(path)
 	require.NoError(t, err)
@@ -92,7 +93,7 @@ func TestInstallUninstallFile(t *testing.T) {
 func TestInstallNewFileAndRefusals(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".codex", "hooks.json")
-	_, err := Install(path, "/usr/local/bin/hook", false)
+	_, err := Install(path, claudecode.HookOptions{Binary: "/usr/local/bin/hook"})
 	require.NoError(t, err)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -101,12 +102,12 @@ func TestInstallNewFileAndRefusals(t *testing.T) {
 		"PostToolUse":[{"matcher":".*","hooks":[{"type":"command","command":"/usr/local/bin/hook evaluate --agent codex --event PostToolUse","timeout":10}]}]}}`, string(b))
 	assert.NotContains(t, string(b), "FLOWD", "no socket, token or environment in the file")
 
-	_, err = Install(path, "hook", false)
+	_, err = Install(path, claudecode.HookOptions{Binary: "hook"})
 	assert.ErrorContains(t, err, "not an absolute path")
 
 	bad := filepath.Join(dir, "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"hooks": {"PreToolUse": {}}}`), 0o644))
-	_, err = Install(bad, "/usr/local/bin/hook", false)
+	_, err = Install(bad, claudecode.HookOptions{Binary: "/usr/local/bin/hook"})
 	assert.ErrorContains(t, err, "the file was not changed")
 	got, _ := os.ReadFile(bad)
 	assert.Equal(t, `{"hooks": {"PreToolUse": {}}}`, string(got))

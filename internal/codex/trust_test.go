@@ -18,7 +18,7 @@ func TestReviewHooks(t *testing.T) {
 	const path = "/h/.codex/hooks.json"
 	// A user's hook first, so flowd's are the second group of PreToolUse.
 	file := []byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/u/lint.sh"}]}]}}`)
-	file, err := AddHooks(file, "/usr/local/bin/hook", false)
+	file, err := AddHooks(file, claudecode.HookOptions{Binary: "/usr/local/bin/hook"})
 	require.NoError(t, err)
 	entries, _, err := claudecode.FindHooks(file)
 	require.NoError(t, err)

@@ -27,14 +27,11 @@ type entry struct {
 	FailClosed bool   `json:"failClosed,omitempty"`
 }
 
-func command(binary, event string, failClosed bool) string {
-	return claudecode.Command(claudecode.HookOptions{Binary: binary, FailClosed: failClosed, Agent: Agent}, event)
-}
-
 // AddHooks returns a hooks file with flowd's hook for every event in
 // Events, every other byte as it was. An existing flowd entry is replaced
 // where it stands, so installing twice gives the same bytes as once.
-func AddHooks(file []byte, binary string, failClosed bool) ([]byte, error) {
+func AddHooks(file []byte, o claudecode.HookOptions) ([]byte, error) {
+	o.Agent = Agent
 	top, hooks, st, err := parse(file)
 	if err != nil {
 		return nil, err
@@ -55,7 +52,7 @@ func AddHooks(file []byte, binary string, failClosed bool) ([]byte, error) {
 			return nil, err
 		}
 		// Only a before* hook's failure can hold a call back.
-		want := jsonedit.Marshal(entry{Command: command(binary, event, failClosed), FailClosed: failClosed && Gates(event)})
+		want := jsonedit.Marshal(entry{Command: claudecode.Command(o, event), FailClosed: o.FailClosed && Gates(event)})
 		var out []json.RawMessage
 		placed := false
 		for _, e := range list {
@@ -198,9 +195,9 @@ const what = "Cursor hooks"
 
 // Install puts flowd's hooks into the hooks file at path, creating it if
 // needed.
-func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	return claudecode.WriteHooks(path, "Cursor", what, binary, func(b []byte) ([]byte, error) {
-		return AddHooks(b, binary, failClosed)
+func Install(path string, o claudecode.HookOptions) (jsonedit.Change, error) {
+	return claudecode.WriteHooks(path, "Cursor", what, o.Binary, func(b []byte) ([]byte, error) {
+		return AddHooks(b, o)
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/jsonedit"
 )
 
@@ -21,7 +22,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	bin := filepath.Join(dir, "hook")
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
 
-	ch, err := Install(path, bin, true)
+	ch, err := Install(path, claudecode.HookOptions{Binary: bin, FailClosed: true})
 	require.NoError(t, err)
 	require.True(t, ch.Changed)
 	assert.Equal(t, path+jsonedit.BackupSuffix, ch.Backup)
@@ -35,7 +36,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	assert.Contains(t, s, `"command": "`+bin+` evaluate --agent cursor --event beforeMCPExecution --fail-closed",`+"\r\n\t\t\t\t\"failClosed\": true")
 	assert.Contains(t, s, `"command": "`+bin+` evaluate --agent cursor --event afterMCPExecution --fail-closed"`+"\r\n\t\t\t}", "an after hook cannot hold a call back")
 
-	ch, err = Install(path, bin, true)
+	ch, err = Install(path, claudecode.HookOptions{Binary: bin, FailClosed: true})
 	require.NoError(t, err)
 	assert.False(t, ch.Changed, "twice is once")
 
@@ -67,7 +68,7 @@ func TestInstallUninstallFile(t *testing.T) {
 
 func TestInstallNewFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".cursor", "hooks.json")
-	_, err := Install(path, "/opt/flowd/hook", false)
+	_, err := Install(path, claudecode.HookOptions{Binary: "/opt/flowd/hook"})
 	require.NoError(t, err)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -81,18 +82,18 @@ func TestInstallNewFile(t *testing.T) {
 	// A file without a version gets one, the rest spliced.
 	noVersion := filepath.Join(t.TempDir(), "hooks.json")
 	require.NoError(t, os.WriteFile(noVersion, []byte(`{"hooks": {"stop": [{"command": "x"}]}}`), 0o644))
-	_, err = Install(noVersion, "/opt/flowd/hook", false)
+	_, err = Install(noVersion, claudecode.HookOptions{Binary: "/opt/flowd/hook"})
 	require.NoError(t, err)
 	b, err = os.ReadFile(noVersion)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"version": 1`)
 	assert.Contains(t, string(b), `"stop": [`)
 
-	_, err = Install(path, "hook", false)
+	_, err = Install(path, claudecode.HookOptions{Binary: "hook"})
 	assert.ErrorContains(t, err, "not an absolute path")
 	bad := filepath.Join(t.TempDir(), "hooks.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"hooks":{"beforeReadFile":{"command":"x"}}}`), 0o644))
-	_, err = Install(bad, "/opt/flowd/hook", false)
+	_, err = Install(bad, claudecode.HookOptions{Binary: "/opt/flowd/hook"})
 	assert.ErrorContains(t, err, "the file was not changed")
 }
 

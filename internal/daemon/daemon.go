@@ -173,6 +173,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		st.close()
 		return err
 	}
+	d.restoreHeld()
 	l, err := listen(o)
 	if err != nil {
 		st.close()
@@ -205,6 +206,8 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 
 	sweepDone := make(chan struct{})
 	go d.sweep(ctx, sweepDone)
+	stopHeld, heldDone := make(chan struct{}), make(chan struct{})
+	go d.keepHeld(stopHeld, heldDone)
 	if o.Listener == nil { // a service manager's socket is its to keep
 		go d.keepSocket(ctx, srv, o, ensureDir)
 	}
@@ -221,6 +224,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	d.wg.Wait()
 	d.judge.Close()
 	<-sweepDone
+	// The sessions still live outlive this flowd's memory of them.
+	close(stopHeld)
+	<-heldDone
 	d.summarise(time.Now(), true)
 	if cerr := st.close(); cerr != nil && err == nil {
 		err = cerr

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/geminicli"
@@ -24,17 +25,17 @@ func TestHooksCoverGeminiCursorAndCodex(t *testing.T) {
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
 	gemini, err := geminicli.SettingsPath("user", project)
 	require.NoError(t, err)
-	_, err = geminicli.Install(gemini, bin, false)
+	_, err = geminicli.Install(gemini, claudecode.HookOptions{Binary: bin})
 	require.NoError(t, err)
 	cur, err := cursor.HooksPath("project", project)
 	require.NoError(t, err)
-	_, err = cursor.Install(cur, filepath.Join(home, "gone", "hook"), true)
+	_, err = cursor.Install(cur, claudecode.HookOptions{Binary: filepath.Join(home, "gone", "hook"), FailClosed: true})
 	require.NoError(t, err)
 
 	cdx, err := codex.HooksPath("user", project)
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(home, "codex-home", "hooks.json"), cdx)
-	_, err = codex.Install(cdx, bin, false)
+	_, err = codex.Install(cdx, claudecode.HookOptions{Binary: bin})
 	require.NoError(t, err)
 
 	// Trusted as Codex's "Trust all and continue" writes it; flowd does

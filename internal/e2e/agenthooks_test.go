@@ -17,10 +17,10 @@ import (
 // installedCommand runs `hook install --agent agent` in a project of its
 // own and returns the command line the agent's settings file now runs for
 // event, read back from the file as the agent would read it.
-func installedCommand(t *testing.T, agent, event string, failClosed bool) string {
+func installedCommand(t *testing.T, agent, event string, failClosed bool, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	argv := []string{bins.hook, "install", "--agent", agent, "--scope", "project", "--dir", dir}
+	argv := append([]string{bins.hook, "install", "--agent", agent, "--scope", "project", "--dir", dir}, flags...)
 	if failClosed {
 		argv = append(argv, "--fail-closed")
 	}
@@ -199,8 +199,9 @@ func TestCodexHooksAgainstFlowd(t *testing.T) {
 	}
 }
 
-// Fail safe, with the real binary: no flowd, or a payload that is not the
-// agent's, ends as installed. --fail-closed denies; the default lets the
+// Fail safe, with the real binary: no flowd (switched off, with hooks
+// installed --no-autostart), or a payload that is not the agent's, ends
+// as installed. --fail-closed denies; the default lets the
 // call go on and tells the user it was not checked.
 func TestAgentHooksFailSafe(t *testing.T) {
 	f := startFlowd(t, "")
@@ -227,8 +228,12 @@ func TestAgentHooksFailSafe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := installedCommand(t, tt.agent, tt.event, tt.failClosed)
-			assert.Equal(t, tt.failClosed, strings.HasSuffix(cmd, " --fail-closed"), cmd)
+			// --no-autostart: "no flowd" is a flowd switched off; the hook
+			// would start the flowd installed beside it
+			// (TestHookStartsKilledFlowdAgain).
+			cmd := installedCommand(t, tt.agent, tt.event, tt.failClosed, "--no-autostart")
+			assert.Equal(t, tt.failClosed, strings.Contains(cmd, " --fail-closed"), cmd)
+			assert.Contains(t, cmd, " --no-autostart")
 			out, errOut := runHook(t, cmd, tt.payload, tt.socket, "failsafe")
 			assert.Contains(t, out, tt.want)
 			assert.True(t, json.Valid([]byte(out)), out)

@@ -109,6 +109,9 @@ type ccRun struct {
 	noShim    bool   // with mcp: the server without the shim, so only the hooks see it
 	noHooks   bool   // proxy-only: flowd's hooks are not installed
 	asyncPost bool   // hook install --async-post
+	// noAutostart is hook install --no-autostart: a flowd that is not
+	// running is not started by the hooks.
+	noAutostart bool
 	// scanOutput is hook install --scan-output: flowd may replace a
 	// tool's output.
 	scanOutput bool
@@ -140,6 +143,9 @@ func runClaudeCode(t *testing.T, r ccRun) ccOut {
 	install := []string{bins.hook, "install", "--agent", "claude-code", "--scope", "project", "--dir", "."}
 	if r.asyncPost {
 		install = append(install, "--async-post")
+	}
+	if r.noAutostart {
+		install = append(install, "--no-autostart")
 	}
 	if r.scanOutput {
 		install = append(install, "--scan-output")
@@ -658,7 +664,9 @@ func TestClaudeCodeFlowdStoppedFailsOpen(t *testing.T) {
 	_, err := os.Stat(socket)
 	require.ErrorIs(t, err, os.ErrNotExist, "the stopped flowd's socket")
 
-	o := runClaudeCode(t, ccRun{scenario: "all_exfil.json", socket: socket, mcp: true})
+	// The hooks would start a flowd (as the shim would, but for its
+	// --no-autostart): what fails open is a flowd the user switched off.
+	o := runClaudeCode(t, ccRun{scenario: "all_exfil.json", socket: socket, mcp: true, noAutostart: true})
 	o.assertHooksInstalled(t, false)
 	res := o.result(t)
 	assert.Empty(t, res.PermissionDenials)

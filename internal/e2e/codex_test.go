@@ -159,6 +159,9 @@ type codexRun struct {
 	api        *responsesAPI
 	trustHooks bool // the trust a user gives at Codex's "Hooks need review" prompt
 	mcp        bool // the memory MCP server, wrapped by `shim wrap`
+	// noAutostart is hook install --no-autostart: a flowd that is not
+	// running is not started by the hooks.
+	noAutostart bool
 }
 
 // codexOut is what a session left behind.
@@ -192,7 +195,7 @@ func runCodex(t *testing.T, r codexRun) codexOut {
 	require.NoError(t, os.WriteFile(configPath, []byte(config), 0o600))
 	env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MOCK_API_KEY=test", "FLOWD_SOCKET=" + r.socket,
 		"FLOWD_HOOK_TIMEOUT=1m", "OPENAI_API_KEY="}
-	protectAgent(t, tmp, "codex", "codex", configPath, r.mcp, env...)
+	protectAgent(t, tmp, "codex", "codex", configPath, r.mcp, r.noAutostart, env...)
 	argv := []string{node, codex, "exec", "--skip-git-repo-check", "--sandbox", "danger-full-access"}
 	if r.trustHooks {
 		// codex exec cannot show the prompt.
@@ -307,7 +310,9 @@ func TestCodexFlowdStoppedFailsOpen(t *testing.T) {
 	api := startResponsesAPI(t)
 	// No MCP server: the shim would start a flowd of its own.
 	api.exfil(false)
-	o := runCodex(t, codexRun{socket: socket, api: api, trustHooks: true})
+	// The hooks would start a flowd: what fails open is a flowd the
+	// user switched off.
+	o := runCodex(t, codexRun{socket: socket, api: api, trustHooks: true, noAutostart: true})
 	require.Len(t, api.collected, 1, o.out)
 	assert.True(t, bytes.Contains(api.collected[0], []byte(flowSecret)), strings.TrimSpace(string(api.collected[0])))
 	// Not because the hooks were left out: they ran, and let both calls

@@ -251,6 +251,9 @@ type geminiRun struct {
 	socket string // where the hooks and the shim find flowd
 	api    *geminiAPI
 	mcp    bool // the memory MCP server, wrapped by `shim wrap`
+	// noAutostart is hook install --no-autostart: a flowd that is not
+	// running is not started by the hooks.
+	noAutostart bool
 }
 
 // geminiOut is what a session left behind.
@@ -299,7 +302,7 @@ func runGeminiCLI(t *testing.T, r geminiRun) geminiOut {
 	settingsPath := filepath.Join(o.home, ".gemini", "settings.json")
 	require.NoError(t, os.WriteFile(settingsPath, b, 0o600))
 	homeEnv := "HOME=" + o.home
-	protectAgent(t, tmp, "gemini-cli", "gemini-cli", settingsPath, r.mcp, homeEnv)
+	protectAgent(t, tmp, "gemini-cli", "gemini-cli", settingsPath, r.mcp, r.noAutostart, homeEnv)
 
 	// The hooks give flowd 2 s by default, then pass the call unchecked;
 	// as for Claude Code (runClaudeCode), every call here must be judged,
@@ -460,7 +463,9 @@ func TestGeminiCLIFlowdStoppedFailsOpen(t *testing.T) {
 	// No MCP server: the shim would start a flowd of its own.
 	turns := geminiExfil(key)
 	api := startGeminiAPI(t, turns[0], turns[1], turns[3])
-	o := runGeminiCLI(t, geminiRun{socket: socket, api: api})
+	// The hooks would start a flowd: what fails open is a flowd the
+	// user switched off.
+	o := runGeminiCLI(t, geminiRun{socket: socket, api: api, noAutostart: true})
 	assert.Equal(t, "done", o.response)
 	var fetched []geminiRequest
 	for _, r := range api.requests() {

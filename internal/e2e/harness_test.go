@@ -529,12 +529,16 @@ func agentDirs(t *testing.T, dotenv []byte) (tmp, home, proj string) {
 // protectAgent does what a user does to put flowd in front of agent: with
 // wrap, `shim wrap --client client` of the MCP servers in config; then
 // `hook install --agent agent` in user scope. env is the user's.
-func protectAgent(t *testing.T, dir, agent, client, config string, wrap bool, env ...string) {
+func protectAgent(t *testing.T, dir, agent, client, config string, wrap, noAutostart bool, env ...string) {
 	t.Helper()
 	if wrap {
 		_, stderr, code := runTool(t, dir, hangBound, []string{bins.shim, "wrap", "--client", client, "--config", config}, env...)
 		require.Equal(t, 0, code, "shim wrap: %s", stderr)
 	}
-	_, stderr, code := runTool(t, dir, hangBound, []string{bins.hook, "install", "--agent", agent, "--scope", "user"}, env...)
+	install := []string{bins.hook, "install", "--agent", agent, "--scope", "user"}
+	if noAutostart {
+		install = append(install, "--no-autostart")
+	}
+	_, stderr, code := runTool(t, dir, hangBound, install, env...)
 	require.Equal(t, 0, code, "hook install: %s", stderr)
 }

@@ -150,7 +150,10 @@ func explainFlow(out io.Writer, a flow.Analysis) {
 	case a.Unfinished:
 		fmt.Fprintln(out, "  the check ran out of flow.check_budget before it read all of the arguments")
 	}
-	if a.Forgotten {
+	switch {
+	case a.Lost:
+		fmt.Fprintln(out, "  the session's results were held by a flowd that has since ended (restarted, or killed): the call is judged as carrying internal data")
+	case a.Forgotten:
 		fmt.Fprintln(out, "  the session's results were forgotten (flow.max_memory_bytes): the call is judged as carrying internal data")
 	}
 }

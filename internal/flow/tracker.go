@@ -94,11 +94,12 @@ type Tracker struct {
 	sessions map[string]*Session
 	nextID   atomic.Uint64 // not under mu: sessions take it holding their own lock
 	bytes    int           // all sessions' accounted memory
+	heldCh   chan struct{} // HeldChanged
 }
 
 // NewTracker returns an empty tracker.
 func NewTracker(o Options, d *secrets.Detector) *Tracker {
-	return &Tracker{opts: o.withDefaults(), detector: d, sessions: make(map[string]*Session)}
+	return &Tracker{opts: o.withDefaults(), detector: d, sessions: make(map[string]*Session), heldCh: make(chan struct{}, 1)}
 }
 
 // Session returns the state of session id, creating it.
@@ -129,8 +130,15 @@ func (t *Tracker) Expire(now time.Time, all bool) []Summary {
 	}
 	t.mu.Unlock()
 	out := make([]Summary, 0, len(gone))
+	held := false
 	for _, s := range gone {
 		out = append(out, s.Summary(now))
+		s.mu.Lock()
+		held = held || s.held
+		s.mu.Unlock()
+	}
+	if held {
+		t.heldChanged()
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Session < out[j].Session })
 	return out
@@ -264,7 +272,10 @@ type Session struct {
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
-	bytes     int // accounted by the tracker, under its lock
+	// held: what the session read matters past this flowd (Held); lost:
+	// it was forgotten because the flowd that held its origins ended.
+	held, lost bool
+	bytes      int // accounted by the tracker, under its lock
 }
 
 type counts struct {
@@ -437,6 +448,9 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	s.sum.origins++
 	s.sum.tools[o.Server+"/"+o.Tool] = true
 	s.mu.Unlock()
+	if k == 0 && !o.Published {
+		s.hold(false)
+	}
 
 	var left atomic.Int32
 	left.Store(1)
@@ -498,6 +512,8 @@ func (s *Session) scan(o *Origin, text string) {
 		return
 	}
 	s.secretResult, s.secretResultAt = fmt.Sprintf("a result of %s/%s holding a secret (%s)", o.Server, o.Tool, found[0].Type), time.Now()
+	s.held = true
+	s.t.heldChanged()
 	for _, p := range o.Paths {
 		if !slices.Contains(s.secretFiles, p) && len(s.secretFiles) < maxSecretFiles {
 			s.secretFiles = append(s.secretFiles, p)
@@ -561,10 +577,12 @@ func (s *Session) WaitUntil(until time.Time) bool {
 // session sends out afterwards may be what that content asked for.
 func (s *Session) Taint(reason string) {
 	s.mu.Lock()
-	if s.taint == "" {
+	first := s.taint == ""
+	if first {
 		s.taint = reason
 	}
 	s.mu.Unlock()
+	s.hold(first)
 }
 
 // Tainted reports whether Taint was called, and why.
@@ -581,6 +599,7 @@ func (s *Session) ReadSensitive(what string) {
 	s.mu.Lock()
 	s.sensitive, s.sensitiveAt = what, time.Now()
 	s.mu.Unlock()
+	s.hold(true)
 }
 
 // SensitiveRead returns the latest credential the session read on
@@ -698,6 +717,9 @@ type Analysis struct {
 	// Forgotten: the session's origins were dropped to keep within
 	// flow.max_memory_bytes, so the call is rated as carrying internal data.
 	Forgotten bool `json:"forgotten,omitempty"`
+	// Lost: they were dropped because the flowd that held them ended
+	// (Restore); Forgotten is set too.
+	Lost bool `json:"lost,omitempty"`
 }
 
 // EncCanonical names a known secret found in canonical form: letters and
@@ -937,11 +959,15 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	if s.forgotten && a.SourceClass != classify.Internal {
 		// flowd no longer knows what this session read: whatever it
 		// sends may be internal data, and is judged as such.
-		a.Forgotten = true
+		a.Forgotten, a.Lost = true, s.lost
 		a.FlowType = FlowType(classify.Internal, dest.Class)
 		a.SourceClass = classify.Internal
 		a.Risk = MaxRisk(a.Risk, edgeRisk(a.FlowType, len(a.Secrets) > 0))
-		a.Sources = append(a.Sources, ForgottenSource)
+		if s.lost {
+			a.Sources = append(a.Sources, LostSource)
+		} else {
+			a.Sources = append(a.Sources, ForgottenSource)
+		}
 	}
 	if len(a.Secrets) > 0 || len(secretHits) > 0 {
 		// A secret is reported once: the pieces that made it are not
@@ -1038,8 +1064,10 @@ type Summary struct {
 	Tools     []string       `json:"tools"`
 	Linked    []string       `json:"linked_sessions,omitempty"`
 	Tainted   string         `json:"tainted,omitempty"` // why the session was exposed to untrusted content
-	// Forgotten: its origins were dropped to keep within flow.max_memory_bytes.
+	// Forgotten: its origins were dropped to keep within flow.max_memory_bytes,
+	// or (Lost) lost with the flowd that held them.
 	Forgotten bool `json:"forgotten,omitempty"`
+	Lost      bool `json:"lost,omitempty"`
 }
 
 // Summary reports the session so far.
@@ -1048,7 +1076,7 @@ func (s *Session) Summary(now time.Time) Summary {
 	defer s.mu.Unlock()
 	sum := Summary{Session: s.id, Started: s.started, Duration: now.Sub(s.started).Seconds(),
 		Origins: s.sum.origins, Edges: s.sum.edges, FlowTypes: maps.Clone(s.sum.flowTypes), Risks: maps.Clone(s.sum.risks),
-		Tainted: s.taint, Forgotten: s.forgotten}
+		Tainted: s.taint, Forgotten: s.forgotten, Lost: s.lost}
 	for t := range s.sum.tools {
 		sum.Tools = append(sum.Tools, t)
 	}

@@ -43,15 +43,15 @@ var hookFile = claudecode.HookFile{Agent: Agent, Title: "Gemini CLI", What: "Gem
 	}}
 
 // AddHooks returns settings with flowd's BeforeTool and AfterTool hooks,
-// every other byte as it was. binary is the hook program's absolute path.
-func AddHooks(settings []byte, binary string, failClosed bool) ([]byte, error) {
-	return hookFile.Add(settings, binary, failClosed)
+// every other byte as it was. o.Binary is the hook program's absolute path.
+func AddHooks(settings []byte, o claudecode.HookOptions) ([]byte, error) {
+	return hookFile.Add(settings, o)
 }
 
 // Install puts flowd's hooks into the settings file at path, creating it
 // if needed.
-func Install(path, binary string, failClosed bool) (jsonedit.Change, error) {
-	return hookFile.Install(path, binary, failClosed)
+func Install(path string, o claudecode.HookOptions) (jsonedit.Change, error) {
+	return hookFile.Install(path, o)
 }
 
 // Uninstall removes flowd's hooks, and nothing else, from the settings

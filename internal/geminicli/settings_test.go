@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/claudecode"
 	"github.com/flowd-dev/flowd/internal/jsonedit"
 )
 
@@ -40,7 +41,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
 
-	ch, err := Install(path, bin, true)
+	ch, err := Install(path, claudecode.HookOptions{Binary: bin, FailClosed: true})
 	require.NoError(t, err)
 	require.True(t, ch.Changed)
 	assert.Equal(t, path+jsonedit.BackupSuffix, ch.Backup)
@@ -56,7 +57,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	assert.Contains(t, s, `"timeout": 10000`)
 	assert.Contains(t, s, `"name": "flowd"`)
 
-	ch, err = Install(path, bin, true)
+	ch, err = Install(path, claudecode.HookOptions{Binary: bin, FailClosed: true})
 	require.NoError(t, err)
 	assert.False(t, ch.Changed, "twice is once")
 
@@ -72,7 +73,7 @@ func TestInstallUninstallFile(t *testing.T) {
 	}
 
 	// Without --fail-closed the entries are replaced where they stand.
-	_, err = Install(path, bin, false)
+	_, err = Install(path, claudecode.HookOptions{Binary: bin})
 	require.NoError(t, err)
 	in, err = Inspect(path)
 	require.NoError(t, err)
@@ -95,7 +96,7 @@ func TestInstallUninstallFile(t *testing.T) {
 func TestInstallNewFileAndRefusals(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".gemini", "settings.json")
-	_, err := Install(path, "/usr/local/bin/hook", false)
+	_, err := Install(path, claudecode.HookOptions{Binary: "/usr/local/bin/hook"})
 	require.NoError(t, err)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -103,19 +104,19 @@ func TestInstallNewFileAndRefusals(t *testing.T) {
 		"BeforeTool":[{"matcher":".*","hooks":[{"name":"flowd","type":"command","command":"/usr/local/bin/hook evaluate --agent gemini-cli --event BeforeTool","timeout":10000}]}],
 		"AfterTool":[{"matcher":".*","hooks":[{"name":"flowd","type":"command","command":"/usr/local/bin/hook evaluate --agent gemini-cli --event AfterTool","timeout":10000}]}]}}`, string(b))
 
-	_, err = Install(path, "hook", false)
+	_, err = Install(path, claudecode.HookOptions{Binary: "hook"})
 	assert.ErrorContains(t, err, "not an absolute path")
 
 	bad := filepath.Join(dir, "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"hooks": [1]}`), 0o644))
-	_, err = Install(bad, "/usr/local/bin/hook", false)
+	_, err = Install(bad, claudecode.HookOptions{Binary: "/usr/local/bin/hook"})
 	assert.ErrorContains(t, err, "the file was not changed")
 	got, _ := os.ReadFile(bad)
 	assert.Equal(t, `{"hooks": [1]}`, string(got))
 
 	off := filepath.Join(dir, "off.json")
 	require.NoError(t, os.WriteFile(off, []byte(`{"hooks":{"enabled":false}}`), 0o644))
-	_, err = Install(off, "/usr/local/bin/hook", false)
+	_, err = Install(off, claudecode.HookOptions{Binary: "/usr/local/bin/hook"})
 	require.NoError(t, err)
 	in, err := Inspect(off)
 	require.NoError(t, err)

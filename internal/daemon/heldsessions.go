@@ -1,0 +1,77 @@
+package daemon
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/flowd-dev/flowd/internal/atomicfile"
+	"github.com/flowd-dev/flowd/internal/flow"
+)
+
+// heldFile, in the data dir, lists the sessions whose flow state the
+// running flowd holds (flow.Held). That state lives in memory and ends
+// with flowd; the next flowd reads the list and forgets those sessions on
+// purpose (flow.Tracker.Restore) rather than start them blank, which
+// would let an agent that got flowd killed and started again send what
+// it had read as if it had read nothing.
+const heldFile = "held-sessions.json"
+
+// restoreHeld hands the tracker the sessions the previous flowd held.
+func (d *Daemon) restoreHeld() {
+	p := filepath.Join(d.dataDir, heldFile)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var hs []flow.Held
+	if err == nil {
+		err = json.Unmarshal(b, &hs)
+	}
+	if err != nil {
+		d.log.Error("the sessions the previous flowd tracked are unknown, so what they send out is judged as if they had read nothing",
+			"file", p, "err", err)
+		return
+	}
+	d.flows.Restore(hs)
+	if len(hs) > 0 {
+		d.log.Warn("took over the sessions a previous flowd tracked: what they read was lost with it, so what they send "+
+			"to a destination that is not internal is judged as carrying internal data until they are idle for flow.session_idle_timeout",
+			"sessions", len(hs))
+	}
+}
+
+// keepHeld writes heldFile whenever the held sessions change, and once
+// more when stop is closed, then closes done.
+func (d *Daemon) keepHeld(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	p := filepath.Join(d.dataDir, heldFile)
+	var last []byte
+	write := func() {
+		hs := d.flows.Held()
+		sort.Slice(hs, func(i, j int) bool { return hs[i].Session < hs[j].Session })
+		b, err := json.Marshal(hs)
+		if err != nil || string(b) == string(last) {
+			return
+		}
+		if err := atomicfile.Write(p, b, 0o600); err != nil {
+			d.log.Error("could not save the sessions flowd tracks; if flowd ends now, the next one judges them as if they had read nothing",
+				"err", err)
+			return
+		}
+		last = b
+	}
+	write()
+	for {
+		select {
+		case <-stop:
+			write()
+			return
+		case <-d.flows.HeldChanged():
+			write()
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package flow
+
+import "time"
+
+// Held is a live session whose flow state matters beyond this flowd's
+// life: it read data from inside (a result from a source that is not
+// external, a credential on purpose) or was exposed to untrusted
+// content. The flow state lives in memory, so a flowd that stops or is
+// killed loses it; the daemon keeps the list of held sessions on disk,
+// and the next flowd takes them over with Restore. Without it an agent
+// that got flowd killed and started again would send what it had read
+// as if it had read nothing (found with red team RT4-1's hook part).
+type Held struct {
+	Session string `json:"session"`
+	Taint   string `json:"taint,omitempty"`
+	// What the session read that makes a call to the network after it a
+	// read-then-send (Session.SensitiveRead, SecretResult), and when.
+	Sensitive      string    `json:"sensitive,omitempty"`
+	SensitiveAt    time.Time `json:"sensitive_at,omitzero"`
+	SecretResult   string    `json:"secret_result,omitempty"`
+	SecretResultAt time.Time `json:"secret_result_at,omitzero"`
+}
+
+// Held lists the held sessions.
+func (t *Tracker) Held() []Held {
+	t.mu.Lock()
+	all := make([]*Session, 0, len(t.sessions))
+	for _, s := range t.sessions {
+		all = append(all, s)
+	}
+	t.mu.Unlock()
+	var out []Held
+	for _, s := range all {
+		s.mu.Lock()
+		if s.held {
+			out = append(out, Held{Session: s.id, Taint: s.taint, Sensitive: s.sensitive, SensitiveAt: s.sensitiveAt,
+				SecretResult: s.secretResult, SecretResultAt: s.secretResultAt})
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// HeldChanged receives a value, never more than one waiting, whenever
+// what Held returns may have changed.
+func (t *Tracker) HeldChanged() <-chan struct{} { return t.heldCh }
+
+func (t *Tracker) heldChanged() {
+	select {
+	case t.heldCh <- struct{}{}:
+	default:
+	}
+}
+
+// Restore takes over sessions a previous flowd held. What they read was
+// lost with it, so each is forgotten, as a session is past
+// flow.max_memory_bytes: whatever it sends to a destination that is not
+// internal is judged as carrying internal data, until the session is idle
+// for flow.session_idle_timeout. A taint stays, and so do the reads that
+// make a call to the network a read-then-send, with their times.
+func (t *Tracker) Restore(hs []Held) {
+	for _, h := range hs {
+		s := t.Session(h.Session)
+		s.forget()
+		s.mu.Lock()
+		s.lost = true
+		if s.taint == "" {
+			s.taint = h.Taint
+		}
+		if s.sensitive == "" {
+			s.sensitive, s.sensitiveAt = h.Sensitive, h.SensitiveAt
+		}
+		if s.secretResult == "" {
+			s.secretResult, s.secretResultAt = h.SecretResult, h.SecretResultAt
+		}
+		s.mu.Unlock()
+		s.hold(false)
+	}
+}
+
+// hold marks s held; changed says that what Held lists for it changed
+// even if it was held already (a taint).
+func (s *Session) hold(changed bool) {
+	s.mu.Lock()
+	changed = changed || !s.held
+	s.held = true
+	s.mu.Unlock()
+	if changed {
+		s.t.heldChanged()
+	}
+}
+
+// LostSource names, among an analysis' sources, the results a flowd that
+// has since ended held for the session.
+const LostSource = "results held by a flowd that ended before this session did, restarted or killed"
