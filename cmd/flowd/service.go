@@ -221,7 +221,7 @@ func controlOnDemand(verb, socket, startSocket string) error {
 		return fmt.Errorf("find the flowd executable: %w", err)
 	}
 	socket = startSocket
-	if err := ondemand.Start(exe, socket); err != nil {
+	if err := ondemand.Start(exe, socket, ondemand.Wait); err != nil {
 		return err
 	}
 	st, err := flowdclient.NewClient(socket, 2*time.Second).Status()

@@ -119,7 +119,14 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 
 // restartFlowd starts flowd on socket and waits until it answers; tests
 // replace it.
-var restartFlowd = ondemand.StartNextToMe
+var restartFlowd = func(socket string) error { return ondemand.StartNextToMe(socket, startWait) }
+
+// startWait bounds the wait for a flowd the hook starts. The agent gives
+// the hook 10 s (hook install's timeout) and, past it, runs the call as if
+// the hook had allowed it: a start that a same-user process holds back
+// (flowd's lock held) must end in the hook's own answer well before,
+// with the time to ask the flowd it started (--timeout, 2 s) after it.
+const startWait = 5 * time.Second
 
 // failedExit ends an evaluate that could not even ask flowd (bad flags,
 // a bug): a non-blocking hook error, or a block when failing closed.

@@ -22,10 +22,10 @@ func LogFile() string { return filepath.Join(paths.DataDir(), "flowd.log") }
 
 // Start runs `bin run --socket socket` in its own session, detached from
 // the caller's pipes and terminal so that it outlives the caller, and
-// waits until its socket answers. Several callers may do this at once:
-// flowd's lock file lets one win, and the others exit 0 and leave the
-// waiting callers to find the winner's socket.
-func Start(bin, socket string) error {
+// waits up to wait until its socket answers. Several callers may do this
+// at once: flowd's lock file lets one win, and the others exit 0 and
+// leave the waiting callers to find the winner's socket.
+func Start(bin, socket string, wait time.Duration) error {
 	logPath := LogFile()
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return fmt.Errorf("create data dir %s: %w", filepath.Dir(logPath), err)
@@ -46,7 +46,7 @@ func Start(bin, socket string) error {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
 		if answers(socket) {
 			return nil
@@ -60,19 +60,23 @@ func Start(bin, socket string) error {
 		case <-time.After(20 * time.Millisecond): // polling another process's socket: there is no signal to wait on
 		}
 	}
-	return fmt.Errorf("flowd did not answer on %s within 10s (see %s)", socket, logPath)
+	return fmt.Errorf("flowd did not answer on %s within %v (see %s)", socket, wait, logPath)
 }
 
 // StartNextToMe starts the flowd installed beside the running program (a
 // shim or a hook), else the one on PATH, as Start does. One install
 // directory is one version.
-func StartNextToMe(socket string) error {
+func StartNextToMe(socket string, wait time.Duration) error {
 	bin, err := binary()
 	if err != nil {
 		return err
 	}
-	return Start(bin, socket)
+	return Start(bin, socket, wait)
 }
+
+// Wait is how long a caller with time to spare (a shim, `flowd start`)
+// waits for the flowd it starts to answer.
+const Wait = 10 * time.Second
 
 func binary() (string, error) {
 	if self, err := os.Executable(); err == nil {

@@ -103,7 +103,7 @@ func Run(o Options) int {
 	var start func() error
 	// The system flowd is the service manager's to start, as another user.
 	if o.Autostart && o.Socket != paths.SystemSocket {
-		start = func() error { return ondemand.StartNextToMe(o.Socket) }
+		start = func() error { return ondemand.StartNextToMe(o.Socket, ondemand.Wait) }
 	}
 	clientIn, clientOut := o.Stdin, o.Stdout
 	if f, ok := clientIn.(*os.File); ok {
