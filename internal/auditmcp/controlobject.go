@@ -136,7 +136,7 @@ func factsOf(raw string, w []string) facts {
 	// they need: most quoted text has none, and this runs on all of it.
 	flowdish := strings.Contains(low, "flowd") || strings.Contains(low, "/api/v1/")
 	keyish := strings.IndexByte(low, '_') >= 0 || strings.Contains(low, "injection.") || strings.Contains(low, "thresholds.")
-	if flowdish || strings.Contains(low, "stop") || strings.Contains(low, "kill") {
+	if flowdish {
 		for _, m := range stateLines.FindAllStringSubmatchIndex(low, -1) {
 			f.always = true
 			if m[2] >= 0 {
@@ -200,9 +200,9 @@ var (
 	stateLines = regexp.MustCompile(`\bflowd(?:\.exe)?\s+(?:(quarantine\s+release|pins\s+approve|passphrase)|stop|restart|uninstall|` +
 		`config\s+(?:apply|set|edit|reset|import)|quarantine\s+(?:delete|clear|drop|purge|rm)|pins\s+(?:reset|clear|remove|rm|delete|trust|accept)|` +
 		`fingerprints\s+(?:import|add|remove|rm|delete|clear))\b` +
-		`|\b(?:systemctl|launchctl|service|sc(?:\.exe)?)\b[^\n]{0,30}\b(?:stop|disable|kill|mask|unload|bootout|remove)\b[^\n]{0,30}\bflowd` +
-		`|\bservice\s+flowd\s+stop\b|\b(?:pkill|killall|taskkill|kill)\b[^\n]{0,20}\bflowd\b` +
-		`|\bpost\b[^\n]{0,60}/api/v1/\S*|/api/v1/(?:quarantine/[^/\s]+/release|pins/approve|config/apply|passphrase|attack-prints/import)\b`)
+		`|\b(?:systemctl|launchctl)\s+(?:--?\S+\s+)*(?:stop|disable|kill|mask|unload|bootout|remove)\b[^\n]{0,30}\bflowd` +
+		`|\bservice\s+flowd\s+stop\b|\bsc(?:\.exe)?\s+(?:stop|delete|config)\s+flowd|\b(?:pkill|killall|taskkill)\s+[^\n]{0,20}\bflowd\b` +
+		`|/api/v1/(?:quarantine/[^/\s]+/release|pins/approve|config/apply|passphrase|attack-prints/import)\b`)
 
 	// weakeningLines set a key of flowd's config to its weaker values.
 	weakeningLines = regexp.MustCompile(`\b(?:shim\.)?fail_mode["']?\s*[=:]\s*["']?open\b` +
