@@ -28,6 +28,10 @@ const (
 	chainHits  = 4
 	chainSpan  = 9
 	chainBack  = chainStep + chainSkip // text positions a trigram's predecessor may be back
+	// chainPerGram bounds the secrets' places one trigram is kept for:
+	// each is compared with the places found just before it, and
+	// look-alike secrets (one prefix, one alphabet) share trigrams.
+	chainPerGram = 4
 )
 
 // chainAt is one trigram of a secret: where it starts in the secret's
@@ -78,7 +82,7 @@ func (c *chainSet) add(slot uint32, canon []byte, collapse bool) int {
 			code uint32
 			rev  bool
 		}{{(a*36+b)*36 + d, false}, {(d*36+b)*36 + a, true}} {
-			if at := c.grams[e.code]; len(at) < coverPerGram {
+			if at := c.grams[e.code]; len(at) < chainPerGram {
 				c.grams[e.code] = append(at, chainAt{slot, uint16(p), e.rev})
 			}
 			c.bits[e.code/64] |= 1 << (e.code % 64)

@@ -145,13 +145,24 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	if !b.Spend(work) {
 		return nil, false
 	}
+	work = 0
 	// The characters chains cover, per secret, in canonical positions.
 	chained := map[uint32][]uint64{}
 	var order []uint32 // the slots chained, in the order first found
 	for mode := range c.chain {
 		chain := &c.chain[mode]
+		done := map[uint32][]uint64{} // the trigrams marked, by their place in the form indexed
 		if !chain.scan(canon, mode == 1, b, func(slot uint32, pos uint16) {
 			orig := chain.orig[slot]
+			d := done[slot]
+			if d == nil {
+				d = make([]uint64, (len(orig)+63)/64)
+				done[slot] = d
+			}
+			if d[pos/64]&(1<<(pos%64)) != 0 {
+				return
+			}
+			d[pos/64] |= 1 << (pos % 64)
 			set := chained[slot]
 			if set == nil {
 				set = make([]uint64, (c.lens[slot]+63)/64)
@@ -171,6 +182,7 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	}
 	for _, slot := range order {
 		set, run := chained[slot], 0
+		work += 3 * c.lens[slot] // the marks of both forms, and this pass
 		for i := range c.lens[slot] {
 			if set[i/64]&(1<<(i%64)) == 0 {
 				run = 0
@@ -181,7 +193,7 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 			}
 		}
 	}
-	return out, true
+	return out, b.Spend(work)
 }
 
 // gram is the coverGram bytes at the start of b, as a map key.
