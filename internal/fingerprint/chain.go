@@ -112,7 +112,7 @@ func (h *chainHit) counts() bool {
 // the secrets. Its work is reported to b.
 func (c *chainSet) scan(canon []byte, collapse bool, b *budget.Budget, cover func(slot uint32, pos uint16)) bool {
 	var ring [chainBack + 1][]chainHit
-	var code uint32
+	var c0, c1, c2 uint32 // the last three characters' codes
 	t, have := -1, 0
 	var last byte
 	work, next := 0, spendEvery
@@ -129,14 +129,16 @@ func (c *chainSet) scan(canon []byte, collapse bool, b *budget.Budget, cover fun
 		last = ch
 		t++
 		work++
-		code = (code*36 + uint32(chainCode[ch])) % chainCodes
+		c0, c1, c2 = c1, c2, uint32(chainCode[ch])
 		if have < 2 {
 			have++
 			continue
 		}
 		start := t - 2
-		bucket := ring[start%len(ring)][:0]
-		if c.bits[code/64]&(1<<(code%64)) != 0 {
+		// A bucket is emptied only when it gets hits: the places before
+		// are told from older ones by where they start.
+		if code := (c0*36+c1)*36 + c2; c.bits[code/64]&(1<<(code%64)) != 0 {
+			bucket := ring[start%len(ring)][:0]
 			for _, at := range c.grams[code] {
 				h := chainHit{t: start, at: at, n: 1, lo: at.pos, hi: at.pos}
 				var best *chainHit
@@ -177,8 +179,8 @@ func (c *chainSet) scan(canon []byte, collapse bool, b *budget.Budget, cover fun
 				}
 				bucket = append(bucket, h)
 			}
+			ring[start%len(ring)] = bucket
 		}
-		ring[start%len(ring)] = bucket
 	}
 	return b.Spend(work)
 }

@@ -149,3 +149,30 @@ func sorted(s string) string {
 	}
 	return string(b)
 }
+
+// FuzzCoverTime holds Cover to linear work whatever the secrets and the
+// text: per canonical character, the run lookup and, in both forms, the
+// trigram lookup with each place compared with those just before it; per
+// secret a chain covers, its length a few times.
+func FuzzCoverTime(f *testing.F) {
+	f.Add("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5\nAKIAQZ7XK2MVABCDEFGH", strings.Repeat("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA", 50))
+	f.Add("abcabcabcabcabcabc\nabcabcabcabcabcabd\nacbacbacbacbacbacb\nabcbcacababcbcacab", strings.Repeat("abcacbbcacba", 500))
+	f.Add(strings.Repeat("a", 600)+strings.Repeat("b", 600)+strings.Repeat("c", 600)+"defghij", strings.Repeat("abcdefghij", 300))
+	f.Fuzz(func(t *testing.T, secrets, text string) {
+		x, err := NewSecretIndex(64)
+		require.NoError(t, err)
+		total := 0
+		for i, s := range strings.Split(secrets, "\n") {
+			x.Add(uint64(i), "", s, false)
+			total += min(len(Canonical([]byte(s))), coverMaxLen)
+		}
+		_, complete := x.Cover([]byte("warmup"), budget.Work(0))
+		require.True(t, complete)
+		canon := Canonical([]byte(text))
+		b := budget.Work(0)
+		_, complete = x.Cover(canon, b)
+		require.True(t, complete)
+		perChar := 1 + coverPerGram + 2*(1+chainPerGram*(1+chainBack*chainPerGram))
+		assert.LessOrEqual(t, b.Spent(), int64(perChar*len(canon)+3*total))
+	})
+}
