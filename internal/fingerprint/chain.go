@@ -63,17 +63,56 @@ func newChainSet() chainSet {
 	return chainSet{grams: map[uint32][]chainAt{}, bits: make([]uint64, (chainCodes+63)/64), orig: map[uint32][]uint16{}}
 }
 
-// add indexes canon, the canonical form of the secret in slot, with runs
-// of a repeated character counted once where collapse is set.
-func (c *chainSet) add(slot uint32, canon []byte, collapse bool) int {
+// The forms of canonical text the chains are read in.
+const (
+	formAsIs     = iota
+	formCollapse // runs of a repeated character counted once
+	formShift    // collapsed, each letter as its distance from the letter before: a Caesar shift (rot13) of the letters leaves it as it is
+	forms
+)
+
+// former reads canonical text in a form, a character at a time.
+type former struct {
+	form int
+	have bool
+	last byte
+}
+
+// next is the form's character for ch, if ch makes one.
+func (f *former) next(ch byte) (byte, bool) {
+	last, have := f.last, f.have
+	f.last, f.have = ch, true
+	switch f.form {
+	case formCollapse:
+		return ch, !have || ch != last
+	case formShift:
+		switch {
+		case !have:
+			return 0, false
+		case ch == last:
+			return 0, false // repeats counted once here too
+		case ch < 'a':
+			return ch, true // a digit, which a shift of the letters keeps
+		case last < 'a':
+			return 'a', true
+		}
+		return 'a' + (ch-last+26)%26, true
+	}
+	return ch, true
+}
+
+// add indexes canon, the canonical form of the secret in slot, in c's
+// form; the reversed trigrams too, but in formShift (where reversing
+// the text does not reverse the form).
+func (c *chainSet) add(slot uint32, canon []byte, form int) int {
 	var col []byte
 	var orig []uint16
+	f := former{form: form}
 	for i, ch := range canon {
-		if collapse && len(col) > 0 && col[len(col)-1] == ch {
-			continue
+		if sym, ok := f.next(ch); ok {
+			col = append(col, sym)
+			orig = append(orig, uint16(i))
 		}
-		col = append(col, ch)
-		orig = append(orig, uint16(i))
 	}
 	c.orig[slot] = orig
 	for p := 0; p+3 <= len(col); p++ {
@@ -82,6 +121,9 @@ func (c *chainSet) add(slot uint32, canon []byte, collapse bool) int {
 			code uint32
 			rev  bool
 		}{{(a*36+b)*36 + d, false}, {(d*36+b)*36 + a, true}} {
+			if e.rev && form == formShift {
+				continue
+			}
 			if at := c.grams[e.code]; len(at) < chainPerGram {
 				c.grams[e.code] = append(at, chainAt{slot, uint16(p), e.rev})
 			}
@@ -94,7 +136,7 @@ func (c *chainSet) add(slot uint32, canon []byte, collapse bool) int {
 // chainHit is a trigram of a secret found in the text, and the longest
 // chain it ends.
 type chainHit struct {
-	t      int // where it starts in the collapsed text
+	t      int // where it starts in the text's form
 	at     chainAt
 	dir    int8   // +1 when the chain goes forwards in the secret, -1 backwards, 0 while it is one trigram
 	n      int    // trigrams in the chain
@@ -106,15 +148,14 @@ func (h *chainHit) counts() bool {
 	return h.n >= chainHits || h.n >= chainHits-1 && int(h.hi-h.lo)+3 >= chainSpan
 }
 
-// scan reads canon, marking the characters of each secret that a chain
-// covers with cover(slot, position in the secret's form indexed). Runs of
-// a repeated character are read once where collapse is set, as add read
-// the secrets. Its work is reported to b.
-func (c *chainSet) scan(canon []byte, collapse bool, b *budget.Budget, cover func(slot uint32, pos uint16)) bool {
+// scan reads canon in form, as add read the secrets, marking the
+// characters of each secret that a chain covers with cover(slot, position
+// in the secret's form). Its work is reported to b.
+func (c *chainSet) scan(canon []byte, form int, b *budget.Budget, cover func(slot uint32, pos uint16)) bool {
 	var ring [chainBack + 1][]chainHit
 	var c0, c1, c2 uint32 // the last three characters' codes
 	t, have := -1, 0
-	var last byte
+	f := former{form: form}
 	work, next := 0, spendEvery
 	for i, ch := range canon {
 		if i >= next {
@@ -123,13 +164,13 @@ func (c *chainSet) scan(canon []byte, collapse bool, b *budget.Budget, cover fun
 			}
 			work, next = 0, i+spendEvery
 		}
-		if collapse && have > 0 && ch == last {
+		sym, ok := f.next(ch)
+		if !ok {
 			continue
 		}
-		last = ch
 		t++
 		work++
-		c0, c1, c2 = c1, c2, uint32(chainCode[ch])
+		c0, c1, c2 = c1, c2, uint32(chainCode[sym])
 		if have < 2 {
 			have++
 			continue

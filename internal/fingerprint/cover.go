@@ -54,7 +54,7 @@ type coverSet struct {
 	grams map[uint64][]coverAt
 	start []uint64 // a bit per hashed 4-byte start of a gram
 	lens  map[uint32]int
-	chain [2]chainSet // as written, and with runs of a repeated character counted once
+	chain [forms]chainSet
 }
 
 // buildCover indexes the grams of the internal pool's secrets: a secret
@@ -62,7 +62,7 @@ type coverSet struct {
 // is no secret of the user's to piece together, and would only add work.
 func (x *SecretIndex) buildCover() int {
 	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), lens: map[uint32]int{},
-		chain: [2]chainSet{newChainSet(), newChainSet()}}
+		chain: [forms]chainSet{newChainSet(), newChainSet(), newChainSet()}}
 	work := 0
 	for _, slot := range x.pools[0] {
 		canon := Canonical([]byte(x.secrets[slot].value))
@@ -71,7 +71,9 @@ func (x *SecretIndex) buildCover() int {
 		}
 		canon = canon[:min(len(canon), coverMaxLen)]
 		c.lens[slot] = len(canon)
-		work += c.chain[0].add(slot, canon, false) + c.chain[1].add(slot, canon, true)
+		for form := range c.chain {
+			work += c.chain[form].add(slot, canon, form)
+		}
 		for i := 0; i+coverGram <= len(canon); i++ {
 			g := gram(canon[i:])
 			if at := c.grams[g]; len(at) < coverPerGram {
@@ -152,7 +154,7 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	for mode := range c.chain {
 		chain := &c.chain[mode]
 		done := map[uint32][]uint64{} // the trigrams marked, by their place in the form indexed
-		if !chain.scan(canon, mode == 1, b, func(slot uint32, pos uint16) {
+		if !chain.scan(canon, mode, b, func(slot uint32, pos uint16) {
 			orig := chain.orig[slot]
 			d := done[slot]
 			if d == nil {
@@ -182,7 +184,7 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	}
 	for _, slot := range order {
 		set, run := chained[slot], 0
-		work += 3 * c.lens[slot] // the marks of both forms, and this pass
+		work += (forms + 1) * c.lens[slot] // the marks of each form, and this pass
 		for i := range c.lens[slot] {
 			if set[i/64]&(1<<(i%64)) == 0 {
 				run = 0
