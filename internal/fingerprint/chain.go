@@ -28,6 +28,7 @@ const (
 	chainHits  = 4
 	chainSpan  = 9
 	chainBack  = chainStep + chainSkip // text positions a trigram's predecessor may be back
+	chainJump  = 2*5 - 3               // secret characters from the start of a reversed block of 5 to the end of the next
 	// chainPerGram bounds the secrets' places one trigram is kept for:
 	// each is compared with the places found just before it, and
 	// look-alike secrets (one prefix, one alphabet) share trigrams.
@@ -194,7 +195,12 @@ func (c *chainSet) scan(canon []byte, form int, b *budget.Budget, cover func(slo
 						if d < 0 {
 							d, dir = -d, -1
 						}
-						if d < 1 || d > chainStep || back < d || back-d > chainSkip || p.dir != 0 && p.dir != dir {
+						// From the start of one reversed block to the
+						// end of the next (blocks of 4 to 5 characters):
+						// the chain goes on, in either direction.
+						if jump := at.rev && back == 3 && dir > 0 && d > chainStep && d <= chainJump; jump {
+							dir = 0
+						} else if d < 1 || d > chainStep || back < d || back-d > chainSkip || p.dir != 0 && p.dir != dir {
 							continue
 						}
 						if best == nil || p.n > best.n {

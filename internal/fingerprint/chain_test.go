@@ -115,6 +115,8 @@ func TestCoverReadsFillersReversedBlocksRepeats(t *testing.T) {
 		"filler 'k9' every 6":            func(s string) string { return withFiller(s, 6, "k9") },
 		"filler ' x ' every 4":           func(s string) string { return withFiller(s, 4, " x ") },
 		"3-char blocks reversed":         func(s string) string { return blocksReversed(s, 3) },
+		"4-char blocks reversed":         func(s string) string { return blocksReversed(s, 4) },
+		"5-char blocks reversed":         func(s string) string { return blocksReversed(s, 5) },
 		"6-char blocks reversed":         func(s string) string { return blocksReversed(s, 6) },
 		"reversed, filler every 5":       func(s string) string { return reversed(withFiller(s, 5, "w")) },
 		"doubled":                        func(s string) string { return repeated(s, 2) },
