@@ -44,32 +44,50 @@ func Exporter(w io.Writer, format string, flows bool) (write func(Record) error,
 		}, func() error { return nil }, nil
 	case CSV:
 		cw := csv.NewWriter(w)
-		head := ExportColumns
-		if flows {
-			head = append(head[:len(head):len(head)], "details")
-		}
-		if err := cw.Write(head); err != nil {
+		if err := cw.Write(csvHead(flows)); err != nil {
 			return nil, nil, err
 		}
-		// A CSV file is opened in a spreadsheet: its text is the record as
-		// shown (Shown), in cells no spreadsheet takes for a formula.
-		return func(r Record) error {
-				r = r.Shown()
-				cell := untrusted.Cell
-				row := []string{strconv.FormatUint(r.ID, 10), r.Time.UTC().Format(time.RFC3339Nano), cell(r.Type), cell(r.Session),
-					cell(r.Server), cell(r.Tool), cell(r.Method), cell(r.Verdict), cell(r.Decision), cell(r.RiskLevel), cell(r.FlowType), cell(r.Reason),
-					strconv.Itoa(r.ArgsBytes), strconv.Itoa(r.ResultBytes), strconv.FormatInt(r.LatencyMicros, 10),
-					strconv.FormatUint(r.ChainSeq, 10), r.PrevHash, r.Hash}
-				if flows {
-					row = append(row, cell(string(r.Details)))
-				}
-				return cw.Write(row)
-			}, func() error {
-				cw.Flush()
-				return cw.Error()
-			}, nil
+		return func(r Record) error { return cw.Write(csvRow(r, flows)) }, func() error {
+			cw.Flush()
+			return cw.Error()
+		}, nil
 	}
 	return nil, nil, fmt.Errorf("export format must be %s or %s, not %q", JSONL, CSV, format)
+}
+
+// csvRow is r's CSV row. A CSV file is opened in a spreadsheet: its text
+// is the record as shown (Shown), in cells no spreadsheet takes for a
+// formula.
+func csvRow(r Record, flows bool) []string {
+	r = r.Shown()
+	cell := untrusted.Cell
+	row := []string{strconv.FormatUint(r.ID, 10), r.Time.UTC().Format(time.RFC3339Nano), cell(r.Type), cell(r.Session),
+		cell(r.Server), cell(r.Tool), cell(r.Method), cell(r.Verdict), cell(r.Decision), cell(r.RiskLevel), cell(r.FlowType), cell(r.Reason),
+		strconv.Itoa(r.ArgsBytes), strconv.Itoa(r.ResultBytes), strconv.FormatInt(r.LatencyMicros, 10),
+		strconv.FormatUint(r.ChainSeq, 10), r.PrevHash, r.Hash}
+	if flows {
+		row = append(row, cell(string(r.Details)))
+	}
+	return row
+}
+
+// csvHead is the CSV export's header row.
+func csvHead(flows bool) []string {
+	if flows {
+		return append(ExportColumns[:len(ExportColumns):len(ExportColumns)], "details")
+	}
+	return ExportColumns
+}
+
+// appendCSV appends row as encoding/csv's Writer writes it.
+func appendCSV(dst []byte, row []string) []byte {
+	for i, field := range row {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendCSVField(dst, []byte(field))
+	}
+	return append(dst, '\n')
 }
 
 // ExportTo writes every committed record f selects to w in format, as
@@ -80,22 +98,40 @@ func Exporter(w io.Writer, format string, flows bool) (write func(Record) error,
 // older flowd stored keeps the order of members it was written in.) w
 // gets one write per record: buffer it.
 func (s *Store) ExportTo(w io.Writer, f Filter, format string, flows bool) error {
-	if format != JSONL && format != "" {
-		write, done, err := Exporter(w, format, flows)
-		if err != nil {
+	switch format {
+	case JSONL, "":
+		var line []byte
+		return s.scan(f, rawValid, func(_, v []byte, _ *Record) error {
+			line = appendLine(line[:0], v, flows)
+			_, err := w.Write(line)
+			return err
+		})
+	case CSV:
+		// Rows are written from the stored bytes too (appendCSVRow); a
+		// record not in the form that reads is decoded, and skipped when
+		// it cannot be.
+		row := appendCSV(nil, csvHead(flows))
+		if _, err := w.Write(row); err != nil {
 			return err
 		}
-		if err := s.Export(f, write); err != nil {
+		return s.scan(f, rawUnchecked, func(k, v []byte, r *Record) error {
+			var ok bool
+			if row, ok = appendCSVRow(row[:0], v, flows); !ok {
+				var rec Record
+				if r != nil {
+					rec = *r
+				} else if err := decodeRecord(v, &rec); err != nil {
+					s.skip(k, err)
+					return nil
+				}
+				row = appendCSV(row[:0], csvRow(rec, flows))
+			}
+			_, err := w.Write(row)
 			return err
-		}
-		return done()
+		})
 	}
-	var line []byte
-	return s.scan(f, false, func(v []byte, _ *Record) error {
-		line = appendLine(line[:0], v, flows)
-		_, err := w.Write(line)
-		return err
-	})
+	_, _, err := Exporter(w, format, flows)
+	return err
 }
 
 // appendLine appends the JSON line of the record stored as v, valid

@@ -3,6 +3,8 @@ package activity
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 )
 
 // prefilter is a test on a record's stored encoding that every record a
@@ -23,7 +25,9 @@ func (f Filter) prefilter() prefilter {
 	var p prefilter
 	for _, kv := range [][2]string{{"type", f.Type}, {"session", f.Session}, {"server", f.Server},
 		{"tool", f.Tool}, {"flow_type", f.FlowType}} {
-		if kv[1] == "" {
+		// A record written with invalid UTF-8 holds U+FFFD escaped
+		// (\ufffd) where the filter's encoding has it as is.
+		if kv[1] == "" || strings.ContainsRune(kv[1], utf8.RuneError) {
 			continue
 		}
 		v, _ := json.Marshal(kv[1]) // a string always encodes

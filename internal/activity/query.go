@@ -2,7 +2,6 @@ package activity
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -24,42 +23,86 @@ func (s *Store) Query(f Filter) (out []Record, err error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	pre := f.prefilter()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketName).Cursor()
-		k, v := c.Last()
-		if f.Before != 0 {
-			// Seek finds the first key at or past Before: the page starts
-			// at the one before it.
-			if k, _ = c.Seek(idKey(f.Before)); k == nil {
-				k, v = c.Last()
-			} else {
-				k, v = c.Prev()
-			}
+		var floor uint64
+		if k, _ := tx.Bucket(bucketName).Cursor().First(); k != nil {
+			floor = binary.BigEndian.Uint64(k)
 		}
-		for ; k != nil && len(out) < limit; k, v = c.Prev() {
-			id := binary.BigEndian.Uint64(k)
-			if id <= f.After {
-				break
-			}
-			if f.Before != 0 && id >= f.Before || !pre.mayMatch(v) {
-				continue
-			}
-			var r Record
-			if err := decodeRecord(v, &r); err != nil {
-				s.skip(k, err)
-				continue
-			}
-			if f.Matches(r) {
-				out = append(out, r)
-			}
+		if streams := f.plan(tx.Bucket(indexBucket), floor); streams != nil {
+			out = s.queryIndexed(tx.Bucket(bucketName), f, streams, limit)
+			return nil
 		}
+		out = s.queryScan(tx.Bucket(bucketName), f, limit)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("query activity store %s: %w", s.path, err)
 	}
 	return out, nil
+}
+
+// queryIndexed reads the records the index's streams name, newest first.
+func (s *Store) queryIndexed(b *bolt.Bucket, f Filter, streams []idStream, limit int) (out []Record) {
+	at := uint64(noBound)
+	if f.Before != 0 {
+		at = f.Before - 1
+	}
+	for at > f.After && len(out) < limit {
+		id, ok := nextIn(streams, at)
+		if !ok || id <= f.After {
+			break
+		}
+		at = id - 1
+		k := idKey(id)
+		v := b.Get(k)
+		if v == nil {
+			continue // pruned by a flowd that kept no index
+		}
+		var r Record
+		if err := decodeRecord(v, &r); err != nil {
+			s.skip(k, err)
+			continue
+		}
+		if f.Matches(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// queryScan reads the records from the newest back, skipping those the
+// prefilter rules out undecoded.
+func (s *Store) queryScan(b *bolt.Bucket, f Filter, limit int) (out []Record) {
+	pre := f.prefilter()
+	c := b.Cursor()
+	k, v := c.Last()
+	if f.Before != 0 {
+		// Seek finds the first key at or past Before: the page starts
+		// at the one before it.
+		if k, _ = c.Seek(idKey(f.Before)); k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+	}
+	for ; k != nil && len(out) < limit; k, v = c.Prev() {
+		id := binary.BigEndian.Uint64(k)
+		if id <= f.After {
+			break
+		}
+		if f.Before != 0 && id >= f.Before || !pre.mayMatch(v) {
+			continue
+		}
+		var r Record
+		if err := decodeRecord(v, &r); err != nil {
+			s.skip(k, err)
+			continue
+		}
+		if f.Matches(r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // skip notes a record Query could not decode.
@@ -95,22 +138,30 @@ func (s *Store) Get(id uint64) (r Record, ok bool, err error) {
 // with no limit: the whole store streams through one read transaction,
 // which writers do not wait for. It stops at the first error each returns.
 func (s *Store) Export(f Filter, each func(Record) error) error {
-	return s.scan(f, true, func(_ []byte, r *Record) error { return each(*r) })
+	return s.scan(f, decoded, func(_, _ []byte, r *Record) error { return each(*r) })
 }
 
-// scan calls each with the stored encoding of every committed record
-// matching f, oldest first, and the record decoded. With decode false a
-// record is decoded only when f needs its fields to match it (r is nil
-// otherwise), yet one that is not JSON is skipped all the same. v is
-// valid only during the call.
-func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error) error {
+// How scan hands a record over.
+type scanMode int
+
+const (
+	decoded      scanMode = iota // always decoded
+	rawValid                     // decoded only when the filter needs it; skipped unless JSON
+	rawUnchecked                 // decoded only when the filter needs it; the caller skips what it cannot read
+)
+
+// scan calls each with the key and stored encoding of every committed
+// record matching f, oldest first, and the record decoded (or nil, as
+// mode says: a record is decoded when f needs its fields to match it).
+// k and v are valid only during the call.
+func (s *Store) scan(f Filter, mode scanMode, each func(k, v []byte, r *Record) error) error {
 	f, err := f.Check()
 	if err != nil {
 		return fmt.Errorf("export activity: %w", err)
 	}
 	var stop error
 	pre := f.prefilter()
-	decode = decode || !f.all()
+	decode := mode == decoded || !f.all()
 	err = boltfile.View(s.db, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketName).Cursor()
 		k, v := c.First()
@@ -125,11 +176,11 @@ func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error
 				continue
 			}
 			if !decode {
-				if !json.Valid(v) {
+				if mode == rawValid && !validJSON(v) {
 					s.skip(k, errors.New("not JSON"))
 					continue
 				}
-				if stop = each(v, nil); stop != nil {
+				if stop = each(k, v, nil); stop != nil {
 					return nil
 				}
 				continue
@@ -140,7 +191,7 @@ func (s *Store) scan(f Filter, decode bool, each func(v []byte, r *Record) error
 				continue
 			}
 			if f.Matches(r) {
-				if stop = each(v, &r); stop != nil {
+				if stop = each(k, v, &r); stop != nil {
 					return nil
 				}
 			}

@@ -194,7 +194,7 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	var err error
 	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "activity store", Timeout: opts.OpenTimeout,
-		Buckets: [][]byte{bucketName, checkpointBucket}, Recover: opts.Recover, Now: opts.Now,
+		Buckets: [][]byte{bucketName, checkpointBucket, indexBucket}, Recover: opts.Recover, Now: opts.Now,
 		// Prune once now as well: a daemon restarted after a long stop, or
 		// with tighter limits, should not serve records it no longer keeps.
 		Init: func(tx *bolt.Tx) error {
@@ -210,6 +210,10 @@ func Open(path string, opts Options) (*Store, error) {
 		}})
 	if err != nil {
 		return nil, err
+	}
+	if err := catchUpIndex(s.db); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("index the records of activity store %s: %w", path, err)
 	}
 	if s.damage != nil {
 		// The checkpoint kept beside the store belongs to the chain moved
@@ -492,7 +496,7 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 	chain := s.chain
 	var cp *Checkpoint
 	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketName)
+		b, ix := tx.Bucket(bucketName), indexer{top: tx.Bucket(indexBucket)}
 		chain = s.chain // a retried transaction starts over
 		for _, chunk := range batch {
 			for i := range chunk {
@@ -518,8 +522,16 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 				if err := b.Put(idKey(id), v); err != nil {
 					return err
 				}
+				if err := ix.add(indexedOf(r).stored(), id); err != nil {
+					return err
+				}
 				chain.seq, chain.hash, chain.last = r.ChainSeq, r.Hash, id
 				res.written++
+			}
+		}
+		if res.written > 0 {
+			if err := setThrough(ix.top, chain.last); err != nil {
+				return err
 			}
 		}
 		if s.checkpointDue(chain) {
@@ -587,6 +599,10 @@ func (s *Store) prune(tx *bolt.Tx, count int) (int, error) {
 		if err := b.Delete(k); err != nil {
 			return i, err
 		}
+	}
+	floor := binary.BigEndian.Uint64(doomed[len(doomed)-1]) + 1
+	if err := pruneIndex(tx.Bucket(indexBucket), floor); err != nil {
+		return len(doomed), err
 	}
 	if chained {
 		if err := s.putAnchor(tx, anchor); err != nil {

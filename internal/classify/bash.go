@@ -134,6 +134,11 @@ func command(c shellCommand, depth int) verdict {
 	if v, ok := setsLoader(c.env); ok {
 		return judge(Hybrid, runsCode, "%s is set for the command: it names a program, library or script that runs", v)
 	}
+	if words := skipPrefix(c.words); len(words) > 0 {
+		if v, ok := pointsDBClient(commandName(words[0]), c.env); ok {
+			return judge(Hybrid, fetches, "%s connects to the database server in %s", commandName(words[0]), clip(v))
+		}
+	}
 	return simple(c.words, c.stdin, depth)
 }
 
@@ -412,6 +417,9 @@ func shell(name string, args []string, stdin string, depth int) verdict {
 }
 
 func git(args []string) verdict {
+	if a := gitLoadsCode(args); a != "" {
+		return judge(Hybrid, runsCode, "git %s: it runs hooks or reads configuration from a place the line chooses, whose commands run", clip(a))
+	}
 	sub, rest := subcommand(args, set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"))
 	for _, a := range rest {
 		if strings.HasPrefix(a, "--remote=") || a == "--remote" || strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--upload-pack") {

@@ -64,3 +64,54 @@ func TestHiddenRunners(t *testing.T) {
 		assert.Equal(t, Internal, r.Class, "%s: %s", line, r.Reason)
 	}
 }
+
+// Programs that reach another host or load code from a place the line
+// chooses, without a command given to them: tar's remote archives, git's
+// hooks and included configuration, database servers named in a
+// connection string or a variable, editors' scripts, libraries loaded by
+// ssh tools, services given variables.
+func TestLoadersAndRemoteTargets(t *testing.T) {
+	for line, want := range map[string]Class{
+		`tar -czf me@backup.example.net:/srv/a.tgz src`:         External,
+		`tar --file=host:/x.tar -c notes`:                       External,
+		`tar cf host:x.tar notes`:                               External,
+		`code tunnel`:                                           External,
+		`git -c core.hooksPath=.hooks commit -m x`:              Hybrid,
+		`git -c include.path=../other.cfg status`:               Hybrid,
+		`git --config-env=core.editor=ED commit`:                Hybrid,
+		`GIT_CONFIG_GLOBAL=/tmp/g.cfg git status`:               Hybrid,
+		`psql "host=db.example.net user=me" -c 'select 1'`:      Hybrid,
+		`PGHOST=db.example.net psql -c 'select 1'`:              Hybrid,
+		`MYSQL_HOST=db.example.net mysql -e 'select 1'`:         Hybrid,
+		`ssh-add -s ./pkcs11.so`:                                Hybrid,
+		`ssh-keygen -t ed25519-sk -w ./sk.so`:                   Hybrid,
+		`vim -S session.vim`:                                    Hybrid,
+		`nvim --headless -c 'lua vim.fn.jobstart({"x"})' -c q`:  Hybrid,
+		`emacs --batch -l build.el`:                             Hybrid,
+		`less '+|xfoo' notes`:                                   Hybrid,
+		`systemctl --user set-environment LD_PRELOAD=/tmp/x.so`: Hybrid,
+		`export LD_AUDIT=./a.so; cat notes`:                     Hybrid,
+	} {
+		r := BashCommand(line)
+		assert.Equal(t, want, r.Class, "%s: %s", line, r.Reason)
+	}
+	for _, line := range []string{
+		`tar -czf backup.tgz src`,
+		`tar -xf ./a:b.tar`,
+		`tar --force-local -cf c:x.tar src`,
+		`git -c core.autocrlf=false commit -m x`,
+		`git commit -m 'set core.hooksPath=.hooks'`,
+		`psql "dbname=app user=me" -c 'select 1'`,
+		`PGHOST=localhost psql -c 'select 1'`,
+		`vim -u NONE notes`,
+		`vim +42 notes`,
+		`emacs notes.txt`,
+		`less +G log`,
+		`export PATH=$PATH:$HOME/go/bin; ls`,
+		`systemctl --user status flowd`,
+		`code .`,
+	} {
+		r := BashCommand(line)
+		assert.Equal(t, Internal, r.Class, "%s: %s", line, r.Reason)
+	}
+}

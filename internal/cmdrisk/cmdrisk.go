@@ -213,6 +213,18 @@ func (s *screen) command(i int) {
 	if raw, ok := netCommands[n]; ok {
 		s.net(i, c, words, raw)
 	}
+	if archive := shellnorm.RemoteArchive(n, words[1:]); archive != "" {
+		// tar -cf host:path FILES… sends the files to that host.
+		s.r.Network = true
+		var sent []string
+		for j, a := range words[1:] {
+			if strings.HasPrefix(a, "-") || a == archive || j == 0 && strings.HasSuffix(a, "f") { // tar cf ARCHIVE
+				continue
+			}
+			sent = append(sent, s.pathSource(a))
+		}
+		s.secretSent(n, archive, sent)
+	}
 	if n == "gh" {
 		s.gh(words)
 	}

@@ -324,9 +324,35 @@ func (d *Daemon) served(h http.Handler) http.Handler {
 		} else {
 			r.Body = &bodyEnd{ReadCloser: r.Body, end: func() { d.conns.Served(c) }}
 		}
-		h.ServeHTTP(w, r)
+		rc := http.NewResponseController(w)
+		rc.SetWriteDeadline(time.Now().Add(writeStall))
+		h.ServeHTTP(stallBounded{ResponseWriter: w, rc: rc}, r)
 	})
 }
+
+// writeStall bounds how long one write of an answer may wait for its
+// client to read. Found by a red team (RT5-6): a client that asks for an
+// export and never reads held its handler blocked in a write for good,
+// and a thousand such connections, served and so never evicted, made
+// the connection guard close every new one (hooks and shims read that as
+// a flowd not answering). An answer that keeps moving, however long (an
+// export, an event stream), is never cut.
+var writeStall = 30 * time.Second
+
+// stallBounded gives each write of an answer writeStall from its start.
+type stallBounded struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func (w stallBounded) Write(p []byte) (int, error) {
+	w.rc.SetWriteDeadline(time.Now().Add(writeStall))
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.NewResponseController reach the server's writer, to
+// flush an event stream or hijack a shim's connection.
+func (w stallBounded) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // bodyEnd calls end once its body has been read to the end.
 type bodyEnd struct {

@@ -18,12 +18,7 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "this endpoint speaks only "+shimproto.Version, http.StatusUpgradeRequired)
 		return
 	}
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		http.Error(w, "connection cannot be upgraded", http.StatusInternalServerError)
-		return
-	}
-	conn, brw, err := hj.Hijack()
+	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		d.log.Warn("hijack shim connection", "err", err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -150,4 +151,73 @@ func TestLingerForAPartialBatch(t *testing.T) {
 	waited := r.at[0].Sub(offered)
 	r.mu.Unlock()
 	assert.GreaterOrEqual(t, waited, lingerMax, "a lone record went at once")
+}
+
+// stuck is a receiver that takes a send and does not answer until
+// released.
+type stuck struct{ in, release chan struct{} }
+
+func (s stuck) Send(ctx context.Context, _ []activity.Record) (int, error) {
+	select {
+	case s.in <- struct{}{}:
+	default:
+	}
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+	}
+	return 0, errors.New("the test receiver did not answer")
+}
+func (stuck) Up() bool { return true }
+func (stuck) Close()   {}
+
+// lines hands each line written to it to a channel.
+type lines chan string
+
+func (l lines) Write(p []byte) (int, error) {
+	select {
+	case l <- string(p):
+	default:
+	}
+	return len(p), nil
+}
+
+// Behind a send that does not return, a full queue drops its oldest
+// records: Offer returns at once, and the loss is counted and logged.
+func TestStuckSendDropsOldestCountedAndLogged(t *testing.T) {
+	s := stuck{in: make(chan struct{}, 1), release: make(chan struct{})}
+	logs := make(lines, 64)
+	e := New("test", t.TempDir(), 4, slog.New(slog.NewTextHandler(logs, nil)))
+	t.Cleanup(e.Close)
+	e.Configure(Config{Enabled: true, Endpoint: "stuck", QueueLimit: 8, SpoolBytes: 1 << 20, DrainTimeout: time.Millisecond,
+		Dial: func(context.Context) (Link, error) { return s, nil }})
+	for i := uint64(1); i <= 4; i++ { // a full batch: sent without lingering
+		e.Offer(activity.Record{ID: i})
+	}
+	select {
+	case <-s.in:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the exporter never sent")
+	}
+	for i := uint64(5); i <= 104; i++ {
+		e.Offer(activity.Record{ID: i})
+	}
+	st := e.Status()
+	assert.Equal(t, uint64(104), st.Offered)
+	assert.Equal(t, 8, st.Queued, "the queue keeps to its limit")
+	assert.Equal(t, uint64(96), st.Dropped, "the oldest went, the batch in flight too")
+
+	close(s.release)
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case l := <-logs:
+			if strings.Contains(l, "dropped") {
+				assert.Contains(t, l, "dropped=96")
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the drops were not logged: %+v", e.Status())
+		}
+	}
 }

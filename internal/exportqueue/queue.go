@@ -3,7 +3,12 @@
 // to a spool on disk (internal/spool) while the receiver is away or
 // slow, and from which it takes the oldest records, the spool's first.
 //
-// Push never waits: a full queue drops its oldest record, and counts it.
+// Push never waits, nor wakes the exporter for each record: a full
+// queue drops its oldest record, and counts it; Ready fires only for the
+// record that finds the queue empty and the one that fills a batch, so a
+// busy exporter is woken twice a batch at most, not once a record (on a
+// loaded machine a goroutine's wake-up costs tens of µs of CPU, which
+// the verdicts pay for).
 // Records are numbered as pushed, so that taking a sent batch off the
 // queue takes only those records, even when a full queue dropped some
 // of them while they were on their way.
@@ -26,6 +31,7 @@ type Queue struct {
 	head    int
 	seq     uint64 // records ever pushed
 	limit   int
+	wakeAt  int // the length at which Push fires Ready: a batch's
 	dropped uint64
 	offered uint64 // records pushed, dropped ones too
 	spilled uint64 // records moved to a spool
@@ -35,6 +41,14 @@ type Queue struct {
 // New is an empty queue holding at most limit records.
 func New(limit int) *Queue {
 	return &Queue{limit: max(limit, 0), ready: make(chan struct{}, 1)}
+}
+
+// WakeAt makes Push fire Ready when the queue reaches n records (a full
+// batch), besides when it was empty.
+func (q *Queue) WakeAt(n int) {
+	q.mu.Lock()
+	q.wakeAt = n
+	q.mu.Unlock()
 }
 
 // SetLimit bounds the queue anew, dropping the oldest records past it.
@@ -67,15 +81,20 @@ func (q *Queue) Push(r activity.Record) {
 	}
 	q.recs = append(q.recs, r)
 	q.seq++
+	n := q.len()
+	wake := n == 1 || n == q.wakeAt
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
+	if wake {
+		select {
+		case q.ready <- struct{}{}:
+		default:
+		}
 	}
 }
 
-// Ready receives after a Push; the exporter waits on it when nothing
-// waits.
+// Ready receives after a Push that found the queue empty or filled a
+// batch (WakeAt); the exporter waits on it when nothing waits, and
+// looks at the queue's length on its own clock meanwhile.
 func (q *Queue) Ready() <-chan struct{} { return q.ready }
 
 // Len is how many records are queued in memory.

@@ -156,3 +156,31 @@ func TestDonePart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{8, 9}, ids(recs))
 }
+
+// Push fires Ready for the record that finds the queue empty and the
+// one that fills a batch, not for each: a wake-up per record costs the
+// machine's CPU, which verdicts compete for.
+func TestReadyOncePerBatchNotPerRecord(t *testing.T) {
+	q := New(100)
+	q.WakeAt(4)
+	fired := func() bool {
+		select {
+		case <-q.Ready():
+			return true
+		default:
+			return false
+		}
+	}
+	var got []bool
+	for i := uint64(1); i <= 9; i++ {
+		q.Push(activity.Record{ID: i})
+		got = append(got, fired())
+	}
+	assert.Equal(t, []bool{true, false, false, true, false, false, false, false, false}, got, "fired at records 1 and 4 only")
+
+	recs, done, err := q.Next(nil, 100)
+	require.NoError(t, err)
+	require.NoError(t, done(len(recs)))
+	q.Push(activity.Record{ID: 10})
+	assert.True(t, fired(), "a record that finds the queue empty again wakes the exporter")
+}

@@ -207,7 +207,13 @@ func gram(b []byte) uint64 {
 // letters lower-cased: the form FindCanonical and Cover read, in which
 // separators and case changes between a secret's characters are gone.
 func Canonical(b []byte) []byte {
-	out := make([]byte, 0, len(b))
+	return AppendCanonical(make([]byte, 0, len(b)), b)
+}
+
+// AppendCanonical appends the canonical form of b to out: a caller that
+// reads one text's form after another keeps one buffer.
+func AppendCanonical(out, b []byte) []byte {
+	out = slices.Grow(out, len(b))
 	for _, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':

@@ -61,7 +61,8 @@ const MinSecretLength = 8
 // flowd must still answer before the shim gives up. So the text is not
 // compared with each secret at each offset; instead it is decoded once
 // into views (JSON-unescaped, URL-decoded, without white space, hex- and
-// base64-decoded at every alignment), and one Aho-Corasick automaton of
+// base64-decoded at every alignment, only around where a secret's hex or
+// base64 may begin), and one Aho-Corasick automaton of
 // all secrets, their other-case forms and their pieces reads each view in
 // one pass. The automaton is rebuilt, at the next Find, when the secrets
 // have changed.
@@ -86,7 +87,8 @@ type SecretIndex struct {
 	set     *needleSet
 	needles []needle
 	pieces  *pieceSet
-	cover   *coverSet // the grams Cover looks for; nil when stale
+	starts  *encodedStarts // where the hex or base64 of a needle may begin
+	cover   *coverSet      // the grams Cover looks for; nil when stale
 	// longest is the length of the longest needle or piece: how much
 	// of a view read a chunk at a time one chunk shares with the next.
 	longest int
@@ -222,19 +224,20 @@ func (x *SecretIndex) Bytes() int {
 
 // secretCost is about what secret s takes: its value and slot, about 30
 // bytes per automaton node (one a byte, twice over for a single-case
-// secret, searched in the other case too), about 40 bytes a piece, and
-// about 40 bytes a gram Cover looks for. Measured: 1.3 KB for a 40-byte
-// token, before Cover.
+// secret, searched in the other case too), about 40 bytes a piece, about
+// 40 bytes a gram Cover looks for, and about 130 bytes a form for where
+// its hex or base64 may begin (four keys, their bits). Measured: 1.3 KB
+// for a 40-byte token, before Cover and those keys.
 func secretCost(s string) int {
-	nodes := len(s)
+	nodes, forms := len(s), 1
 	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
-		nodes *= 2
+		nodes, forms = 2*nodes, 2
 	}
 	pieces := 0
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen)
+	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen) + 130*forms
 }
 
 // build makes the automaton of the live secrets' needles and returns the
@@ -276,7 +279,8 @@ func (x *SecretIndex) build() int {
 		x.longest = max(x.longest, len(f))
 	}
 	x.set, x.pieces = newNeedleSet(forms), pieces
-	return work + x.set.size()
+	x.starts = newEncodedStarts(forms, x.longest)
+	return work + x.set.size() + len(forms)*(3*b64KeyLen+hexKeyLen)
 }
 
 // pieceSet finds the fragmentLen-byte pieces of secrets in text, one
@@ -481,7 +485,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 	if bytes.ContainsAny(v, " \n\r\t") && !searchSqueezed(v, overlap, search) {
 		return out, false
 	}
-	if !searchDecoded(v, !canonical, overlap, search) {
+	if !searchDecoded(v, !canonical, x.starts, overlap, search) {
 		return out, false
 	}
 	// A piece of a secret says less than the secret: report pieces only
@@ -610,11 +614,17 @@ func space(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 // its base64 runs (either alphabet, or both mixed) decoded at all four: a
 // secret inside an encoded blob is a substring of one of them, wherever
 // it lies in the blob. A run goes on over line breaks (and the
-// indentation after them): blobs are wrapped. Bytes that do not decode
-// become 0, which no secret holds. Without b64s, only the hex views. Each
-// view is searched a chunk at a time (viewChunks), so that a run of any
-// length is decoded in a constant of memory.
-func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) bool {
+// indentation after them): blobs are wrapped. Without b64s, only the hex
+// views. Each view is searched a chunk at a time (viewChunks), so that a
+// run of any length is decoded in a constant of memory.
+//
+// A run is decoded only around where starts says the hex or the base64
+// of a secret may begin (nil: nowhere), a window reaching from the place
+// (for base64, a group before it) to past the longest secret's end,
+// windows that meet joined: whatever the views of the whole run hold of
+// a secret, the windows' views hold, and a run that holds none is read
+// once, not decoded six times and searched.
+func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, search func(view) bool) bool {
 	ok := true
 	var hexV [2]viewChunks
 	var b64 [2][4]viewChunks // standard, URL alphabet; by alignment
@@ -626,9 +636,54 @@ func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) 
 			b64[alpha][a] = viewChunks{view: view{enc: enc}, bound: len(text), overlap: overlap, search: search, ok: &ok}
 		}
 	}
-	var hx hexRun
 	var seg []byte // a stretch of a run's characters, without line breaks
 	var buf [segLen*3/4 + 3]byte
+	// decode64 searches part, a stretch of a run, decoded at each
+	// alignment, each apart from what came before.
+	decode64 := func(part []byte, alpha int) {
+		for a := range b64[alpha] {
+			b64[alpha][a].writeByte(0)
+		}
+		// The stretch's characters go through seg, segLen of them at a
+		// time and 3 more, the rest of a group that starts among them at
+		// any alignment: decoded a segment at a time, the stretch's
+		// groups are those it has whole.
+		seg = seg[:0]
+		for k := 0; k <= len(part); k++ {
+			if k < len(part) {
+				c := part[k]
+				if b64Value[c] < 0 {
+					continue // a line break or indentation
+				}
+				seg = append(seg, c)
+				if len(seg) < segLen+3 {
+					continue
+				}
+			}
+			last := k == len(part)
+			for a := range b64[alpha] {
+				p := seg[min(a, len(seg)):]
+				if !last {
+					p = p[:segLen]
+				}
+				b64[alpha][a].write(appendBase64(buf[:0], p))
+			}
+			if last {
+				break
+			}
+			seg = append(seg[:0], seg[segLen:]...)
+		}
+	}
+	// decodeHex searches the runs of hex digits in part, a stretch of a
+	// run, decoded at each alignment.
+	decodeHex := func(part []byte) {
+		var hx hexRun
+		for _, c := range part {
+			if b64Value[c] >= 0 {
+				hx.add(c, &hexV)
+			}
+		}
+	}
 	for i := 0; i < len(text) && ok; {
 		if b64Value[text[i]] < 0 {
 			i++
@@ -672,45 +727,46 @@ func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) 
 		}
 		// A run of hex digits only is hex: the base64 of a secret in
 		// printable characters is not made of hex digits.
-		decode64 := b64s && !hexOnly
-		if decode64 {
-			for a := range b64[alpha] {
-				b64[alpha][a].writeByte(0)
+		read64 := b64s && !hexOnly && starts != nil
+		var w64, wHex window
+		var at [16]int // the byte of each of the last characters, by ci%16
+		var key64, keyHex uint64
+		digits := 0 // hex digits in a row, up to the last character
+		ci := 0
+		for k, c := range run {
+			v := b64Value[c]
+			if v < 0 {
+				continue // a line break or indentation
 			}
+			if starts == nil {
+				ci++
+				continue
+			}
+			at[ci%16] = k
+			w64.reach(ci, k)
+			wHex.reach(ci, k)
+			if jsontext.IsHex(c) {
+				keyHex, digits = keyHex<<4|uint64(jsontext.Unhex(c)), digits+1
+			} else {
+				digits = 0
+			}
+			if digits >= hexKeyLen && starts.hex.has(keyHex) {
+				// The key is the first bytes of a secret's form.
+				first := ci - (hexKeyLen - 1)
+				wHex.hit(first, at[first%16], first+starts.hexSpan, func(from, to int) { decodeHex(run[from:to]) })
+			}
+			key64 = (key64<<6 | uint64(v)) & b64KeyMask
+			if read64 && ci >= b64KeyLen-1 && starts.b64.has(key64) {
+				// The key's first character is the first one of the
+				// base64 that only the secret's bytes make; its group
+				// starts up to three before.
+				first := max(0, ci-(b64KeyLen-1)-3)
+				w64.hit(first, at[first%16], ci-(b64KeyLen-1)+starts.b64Span, func(from, to int) { decode64(run[from:to], alpha) })
+			}
+			ci++
 		}
-		// The run's characters go through seg, segLen of them at a time
-		// and 3 more, the rest of a group that starts among them at any
-		// alignment: decoded a segment at a time, the run's groups are
-		// those it has whole.
-		seg = seg[:0]
-		for k := 0; k <= len(run); k++ {
-			if k < len(run) {
-				c := run[k]
-				if b64Value[c] < 0 {
-					continue // a line break or indentation
-				}
-				hx.add(c, &hexV)
-				seg = append(seg, c)
-				if len(seg) < segLen+3 {
-					continue
-				}
-			}
-			last := k == len(run)
-			if decode64 {
-				for a := range b64[alpha] {
-					part := seg[min(a, len(seg)):]
-					if !last {
-						part = part[:segLen]
-					}
-					b64[alpha][a].write(appendBase64(buf[:0], part))
-				}
-			}
-			if last {
-				break
-			}
-			seg = append(seg[:0], seg[segLen:]...)
-		}
-		hx.end()
+		wHex.close(len(run), func(from, to int) { decodeHex(run[from:to]) })
+		w64.close(len(run), func(from, to int) { decode64(run[from:to], alpha) })
 	}
 	for a := range hexV {
 		hexV[a].close()
@@ -720,6 +776,141 @@ func searchDecoded(text []byte, b64s bool, overlap int, search func(view) bool) 
 			b64[alpha][a].close()
 		}
 	}
+	return ok
+}
+
+// window is the stretch of a run being found to decode, in the run's
+// characters (counted from 0) and bytes: from (a byte; -1: none yet) to
+// end (a character), and the byte of end once read (-1 before).
+type window struct {
+	from, end, endByte int
+	open               bool
+}
+
+// reach notes that the run's character ci is at byte k.
+func (w *window) reach(ci, k int) {
+	if w.open && ci == w.end {
+		w.endByte = k
+	}
+}
+
+// hit adds the characters first (at byte firstByte) to end: joined to
+// the window when they meet it, else the window is decoded and this one
+// begins.
+func (w *window) hit(first, firstByte, end int, decode func(from, to int)) {
+	if w.open && first <= w.end {
+		if end > w.end {
+			w.end, w.endByte = end, -1
+		}
+		return
+	}
+	if w.open {
+		decode(w.from, w.endByte)
+	}
+	*w = window{from: firstByte, end: end, endByte: -1, open: true}
+}
+
+// close decodes the window, the run being n bytes.
+func (w *window) close(n int, decode func(from, to int)) {
+	if !w.open {
+		return
+	}
+	if w.endByte < 0 {
+		w.endByte = n
+	}
+	decode(w.from, w.endByte)
+}
+
+// encodedStarts holds where a secret's form may begin in a run of hex
+// digits or of base64: keys that a bit filter turns most text away from
+// before the set is asked.
+type encodedStarts struct {
+	// b64 holds b64KeyLen characters' 6-bit values (either alphabet):
+	// the first characters that only the form's bytes make, at each of
+	// the three places in a group of three bytes the form can start at.
+	b64 keySet
+	// hex holds the form's first hexKeyLen/2 bytes, as the digits that
+	// spell them are read (in either case).
+	hex keySet
+	// How many characters from a key's first one the encoding of the
+	// longest form can reach.
+	b64Span, hexSpan int
+}
+
+// b64KeyLen is how many characters a base64 key reads: the shortest
+// secret's base64 has ten that only its bytes make, at any place in a
+// group; hexKeyLen how many hex digits, the shortest secret's bytes.
+const (
+	b64KeyLen  = 8
+	b64KeyMask = 1<<(6*b64KeyLen) - 1
+	hexKeyLen  = 2 * MinSecretLength
+)
+
+// firstOwn is, by the place a form starts at in a group of three bytes,
+// the first character of the group that only the form's bytes make.
+var firstOwn = [3]int{0, 2, 3}
+
+func newEncodedStarts(forms [][]byte, longest int) *encodedStarts {
+	s := &encodedStarts{b64: newKeySet(3 * len(forms)), hex: newKeySet(len(forms)), b64Span: (longest+2)*4/3 + 4, hexSpan: 2 * longest}
+	for _, f := range forms {
+		for o := range firstOwn {
+			// The bits of the form placed o bytes into a group.
+			var key uint64
+			for k := firstOwn[o]; k < firstOwn[o]+b64KeyLen; k++ {
+				key = key<<6 | uint64(sextet(f, o, k))
+			}
+			s.b64.add(key)
+		}
+		var key uint64
+		for _, c := range f[:hexKeyLen/2] {
+			key = key<<8 | uint64(c)
+		}
+		s.hex.add(key)
+	}
+	return s
+}
+
+// sextet is the k-th base64 character's value of f placed o bytes into
+// a group (bytes before it taken as 0).
+func sextet(f []byte, o, k int) byte {
+	var v byte
+	for bit := 6 * k; bit < 6*k+6; bit++ {
+		i := bit/8 - o
+		v <<= 1
+		if i >= 0 && i < len(f) {
+			v |= f[i] >> (7 - bit%8) & 1
+		}
+	}
+	return v
+}
+
+// keySet is a set of keys behind a bit filter of about 64 bits a key.
+type keySet struct {
+	bits  []uint64
+	shift uint
+	keys  map[uint64]struct{}
+}
+
+func newKeySet(n int) keySet {
+	logBits := uint(12)
+	for 1<<logBits < n*64 {
+		logBits++
+	}
+	return keySet{bits: make([]uint64, 1<<logBits/64), shift: 64 - logBits, keys: make(map[uint64]struct{}, n)}
+}
+
+func (s *keySet) add(key uint64) {
+	s.keys[key] = struct{}{}
+	h := key * 0x9e3779b97f4a7c15 >> s.shift
+	s.bits[h/64] |= 1 << (h % 64)
+}
+
+func (s *keySet) has(key uint64) bool {
+	h := key * 0x9e3779b97f4a7c15 >> s.shift
+	if s.bits[h/64]&(1<<(h%64)) == 0 {
+		return false
+	}
+	_, ok := s.keys[key]
 	return ok
 }
 

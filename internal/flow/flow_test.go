@@ -388,3 +388,16 @@ func TestSecretFarIntoAResultIsKnown(t *testing.T) {
 		assert.Equal(t, RiskCritical, a.Risk, "a secret %d KB into a result", at>>10)
 	}
 }
+
+// A decoded view is not JSON and is scanned where it lies, in the same
+// overlapping pieces: a secret cut by a piece's end is found whole.
+func TestSecretAcrossScanPiecesOfAViewCounts(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	const token = "ghp_R2d7Kq9Lm4Xv8Zt1Wb6Yc3Nf5Hj0Pa2Se7Ug"
+	for _, at := range []int{scanChunk - 10, 2*scanChunk - scanOverlap - 10} {
+		pad := strings.Repeat("the quick brown fox jumps over the lazy dog ", 2*scanChunk/44+1)
+		view := []byte(pad[:at-len("t: ")] + "t: " + token + "\n" + pad)
+		a := tr.Session(fmt.Sprint(at)).Check("slack", "post", classify.Result{Class: classify.External}, []byte(`{"t":"x"}`), [][]byte{view}, nil)
+		assert.Equal(t, []string{"github_token"}, a.Secrets, "token at %d", at)
+	}
+}

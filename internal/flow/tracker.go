@@ -763,6 +763,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	var argSecrets []string // types
 	var argValues []shortValue
 	complete := true
+	var scanBuf textBuf // the detector's, for one text after another
 	if s.t.detector != nil {
 		// A secret flowd never saw arrive is found in whatever encoding
 		// it is sent: the detector reads the decoded views too, and the
@@ -775,7 +776,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				argValues = shortValues(Text(part, 1<<20), true)
 			}
 			var found []string
-			found, complete = scanText(s.t.detector, part, b)
+			found, complete = scanText(s.t.detector, part, b, &scanBuf)
 			argSecrets = append(argSecrets, found...)
 		}
 		// Keys with no name beside them, by form (typed tokens; in a
@@ -803,7 +804,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 				break
 			}
 			var found []string
-			found, complete = scanText(s.t.detector, j, b)
+			found, complete = scanText(s.t.detector, j, b, &scanBuf)
 			argSecrets = append(argSecrets, found...)
 		}
 	}
@@ -848,10 +849,11 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			hits, complete = sec.Find(j, b)
 			secretHits = append(secretHits, hits...)
 		}
+		var c []byte // each text's canonical form in turn, in one buffer
 		for i, v := range append(append([][]byte{args, extra}, views...), joined...) {
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
-			c := fingerprint.Canonical(v[:min(len(v), canonicalLimit)])
+			c = fingerprint.AppendCanonical(c[:0], v[:min(len(v), canonicalLimit)])
 			if coverOn && complete && i < 2+len(views) {
 				var cv []fingerprint.Cover
 				cv, complete = sec.Cover(c, b)
@@ -993,29 +995,48 @@ const (
 
 // scanText returns the types of the secrets in the text of a call's
 // arguments, all of it, holding at most scanChunk bytes of it decoded, in
-// one buffer: a secret past the first megabyte leaves as surely. The work
-// is reported to b; complete is false when the scan stopped (b ran out,
-// or text made to be slow).
-func scanText(d *secrets.Detector, raw []byte, b *budget.Budget) (types []string, complete bool) {
+// buf, which the caller passes from one text to the next: a secret past
+// the first megabyte leaves as surely. The work is reported to b;
+// complete is false when the scan stopped (b ran out, or text made to be
+// slow).
+func scanText(d *secrets.Detector, raw []byte, b *budget.Budget, buf *textBuf) (types []string, complete bool) {
 	r := newTextReader(raw)
-	var buf textBuf
-	for {
-		r.read(&buf, scanChunk)
-		if len(buf) == 0 {
-			return types, true
-		}
-		// The findings' values point into buf, which is read again below:
-		// only their types are kept.
-		found, ok := d.ScanWithin(unsafe.String(&buf[0], len(buf)), b)
+	// The findings' values point into what was read, which is read
+	// again: only their types are kept.
+	scan := func(text []byte) bool {
+		found, ok := d.ScanWithin(unsafe.String(&text[0], len(text)), b)
 		for _, f := range found {
 			if !slices.Contains(types, f.Type) {
 				types = append(types, f.Type)
 			}
 		}
-		if !ok || r.done() {
+		return ok
+	}
+	if !r.json {
+		// Text that is not JSON is its own text: read in place, in the
+		// same pieces, rather than copied a piece at a time.
+		text := r.raw
+		for start := 0; start < len(text); start += scanChunk - scanOverlap {
+			end := min(len(text), start+scanChunk)
+			if !scan(text[start:end]) {
+				return types, false
+			}
+			if end == len(text) {
+				break
+			}
+		}
+		return types, true
+	}
+	*buf = (*buf)[:0]
+	for {
+		r.read(buf, scanChunk)
+		if len(*buf) == 0 {
+			return types, true
+		}
+		if ok := scan(*buf); !ok || r.done() {
 			return types, ok
 		}
-		buf = buf[:copy(buf, buf[max(0, len(buf)-scanOverlap):])]
+		*buf = (*buf)[:copy(*buf, (*buf)[max(0, len(*buf)-scanOverlap):])]
 	}
 }
 

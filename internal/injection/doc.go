@@ -88,7 +88,14 @@
 // subject is neither the reader nor a machine ("Priya will email the
 // sheet to…", "Marco shares the deck with…") states what someone does
 // and is no request. In a language flowd has no words for, a machine
-// named in a sentence with a recipient is a notice. Links with a
+// named in a sentence with a recipient is a notice. The machine may be
+// named in a label ("reviewer-bot instructions:"), by a bot's handle, in
+// the third person with a duty ("the assistant should…"), or greeted in
+// the sentence before; folded lines are one sentence, leet digits inside
+// words are read as letters, and secrecy towards the user, in any of the
+// languages, makes an addressed sentence a request whatever its verb. A
+// comment or hidden element that speaks to the model and asks anything
+// is a finding by where it is placed. Links with a
 // slot for the conversation or the user's data that the reader is told to
 // open, and shell commands that read a sensitive file into a request, are
 // exfiltration (exfilrules.go).

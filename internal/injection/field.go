@@ -121,6 +121,50 @@ type fieldScan struct {
 	cut bool
 }
 
+// ruleTables are one scan's hit lists per rule: where each windowed
+// rule reads, where each anchored rule starts, where each rule's needs
+// occur. They are reused from scan to scan: made afresh, the three
+// tables of a hundred-odd rules cost more to allocate, zero and collect
+// than the rules cost to run on a clean kilobyte.
+type ruleTables struct {
+	windows       [][]span
+	starts, needs [][]int
+}
+
+var ruleTablesPool sync.Pool
+
+// ruleTables returns empty tables for e's rules.
+func (e *engine) ruleTables() *ruleTables {
+	t, _ := ruleTablesPool.Get().(*ruleTables)
+	if t == nil || len(t.windows) != len(e.rules) {
+		n := len(e.rules)
+		return &ruleTables{windows: make([][]span, n), starts: make([][]int, n), needs: make([][]int, n)}
+	}
+	for i := range t.windows {
+		t.windows[i], t.starts[i], t.needs[i] = t.windows[i][:0], t.starts[i][:0], t.needs[i][:0]
+	}
+	return t
+}
+
+// maxPooledHits bounds a list the pool keeps: a rare text with many hits
+// should not pin its lists for good.
+const maxPooledHits = 1024
+
+func (t *ruleTables) put() {
+	for i := range t.windows {
+		if cap(t.windows[i]) > maxPooledHits {
+			t.windows[i] = nil
+		}
+		if cap(t.starts[i]) > maxPooledHits {
+			t.starts[i] = nil
+		}
+		if cap(t.needs[i]) > maxPooledHits {
+			t.needs[i] = nil
+		}
+	}
+	ruleTablesPool.Put(t)
+}
+
 // anchoredReads bounds how much text an anchored rule's tries read in one
 // field, in multiples of the field's length: a try reads up to a few
 // hundred bytes from its hit, and hits a few bytes apart (a link opener
@@ -159,9 +203,9 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, m
 	var windows [][]span
 	var starts [][]int
 	if len(hits) > 0 { // without hits no rule runs
-		windows = make([][]span, len(e.rules))
-		starts = make([][]int, len(e.rules))
-		f.needs = make([][]int, len(e.rules))
+		tabs := e.ruleTables()
+		defer tabs.put()
+		windows, starts, f.needs = tabs.windows, tabs.starts, tabs.needs
 	}
 	for _, h := range hits {
 		if o := e.owner[h.kw]; o >= len(e.rules) {
@@ -788,6 +832,9 @@ func (f *fieldScan) findComments(hits []span) {
 // comment that holds contextual findings: text aimed at the model that a
 // person reading the page would not see.
 func (f *fieldScan) regionFindings() {
+	// Regions judged for their addressee alone, at most this many a field:
+	// a flood of comments costs no more than a few.
+	judged := 0
 	add := func(regions []span, rule, note string, base float64) {
 		for _, r := range regions {
 			worst := 0.0
@@ -796,8 +843,17 @@ func (f *fieldScan) regionFindings() {
 					worst = max(worst, fd.sev)
 				}
 			}
-			if worst > 0 {
+			switch {
+			case worst > 0:
 				f.finds = append(f.finds, finding{rule: rule, tier: Structural, kind: markup, sev: min(0.9, base+0.5*worst), a: r.start, b: r.end, note: note})
+			case judged < 8:
+				// Hidden from the person, spoken to the model, asking
+				// for something: where it is placed is the signal,
+				// whatever the words of the request.
+				judged++
+				if addressesMachine(f.t[r.start:min(r.end, r.start+600)]) {
+					f.finds = append(f.finds, finding{rule: rule, tier: Structural, kind: markup, sev: base, a: r.start, b: r.end, note: note + " addressed to the model"})
+				}
 			}
 		}
 	}
@@ -955,14 +1011,29 @@ func sentenceEnd(s string) int {
 	return -1
 }
 
+// lowerText is s with ASCII letters lower-cased, in one allocation (none
+// when s has no capital): the builder hands its bytes over uncopied.
 func lowerText(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i < len(s) {
+		b.WriteString(s[:i])
+		b.WriteByte(s[i] + 'a' - 'A')
+		s = s[i+1:]
+		i = 0
+		for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+			i++
 		}
 	}
-	return string(b)
+	b.WriteString(s)
+	return b.String()
 }
 
 // minSeverity: weaker matches are not reported.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -139,26 +140,44 @@ func TestLinearTime(t *testing.T) {
 			if raceEnabled {
 				runs = 2
 			}
+			// A collection inside a run is not the scan's growth, and the
+			// larger text's garbage would start one in nearly every run
+			// (its mark assists are charged to this thread): collect
+			// before each run, none during.
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
 			timeIt := func(text string) time.Duration {
-				best := time.Duration(1 << 62)
-				for range runs {
-					runtime.GC() // a collection inside one run is not the scan's growth
-					c, unlock := cputime.Lock()
-					start := c.Now()
-					s.ScanText(text, "text", Context{})
-					best = min(best, c.Now()-start)
-					unlock()
-				}
-				return best
+				runtime.GC()
+				c, unlock := cputime.Lock()
+				defer unlock()
+				start := c.Now()
+				s.ScanText(text, "text", Context{})
+				return c.Now() - start
 			}
-			ts, tl := timeIt(small), timeIt(large)
-			ratio := float64(tl) / float64(max(ts, time.Microsecond))
-			t.Logf("256 KB %v, 1 MB %v, ratio %.1f", ts, tl, ratio)
+			// Small and large take turns, so that a busy spell of the
+			// machine (whose caches every process shares, and which cost
+			// the larger text more) falls on both; the best of each is
+			// kept. Timed one after the other, a loaded machine gave
+			// ratios up to 21.
 			// Linear is 4; quadratic would be 16. Sizes this close keep
 			// cache effects out of the ratio: from 64 KB, floods that
 			// build per-byte maps (zero-width, entities) measured 45-76
 			// where linear is 16, and up to 113 on a loaded machine, the
-			// maps falling out of cache, not a growing exponent.
+			// maps falling out of cache, not a growing exponent. A scan
+			// that grows faster fails every round; a busy spell fails one
+			// (1 in 27 subtests beside a running CI), so three are
+			// allowed.
+			var ratio float64
+			for range 3 {
+				ts, tl := time.Duration(1<<62), time.Duration(1<<62)
+				for range runs {
+					ts, tl = min(ts, timeIt(small)), min(tl, timeIt(large))
+				}
+				ratio = float64(tl) / float64(max(ts, time.Microsecond))
+				t.Logf("256 KB %v, 1 MB %v, ratio %.1f", ts, tl, ratio)
+				if ratio < 12 {
+					break
+				}
+			}
 			assert.Less(t, ratio, 12.0, "scan time grows faster than the input")
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
 )
@@ -307,13 +308,25 @@ func (w *walker) str() (string, error) {
 }
 
 func (w *walker) escaped(start int) (string, error) {
-	b := append([]byte(nil), w.data[start:w.i]...)
+	// An escape is never shorter than what it stands for, so the bytes
+	// up to the closing quote bound the string: one allocation, which
+	// the builder hands over without a copy.
+	end := w.i
+	for end < len(w.data) && w.data[end] != '"' {
+		if w.data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	var b strings.Builder
+	b.Grow(min(end, len(w.data)) - start)
+	b.Write(w.data[start:w.i])
 	for w.i < len(w.data) {
 		c := w.data[w.i]
 		switch {
 		case c == '"':
 			w.i++
-			return string(b), nil
+			return b.String(), nil
 		case c < 0x20:
 			return "", w.errorf("control character in string")
 		case c != '\\':
@@ -322,15 +335,16 @@ func (w *walker) escaped(start int) (string, error) {
 			for j < len(w.data) && w.data[j] != '"' && w.data[j] != '\\' && w.data[j] >= 0x20 {
 				j++
 			}
-			b = append(b, w.data[w.i:j]...)
+			b.Write(w.data[w.i:j])
 			w.i = j
 			continue
 		}
 		if w.i+1 >= len(w.data) {
 			break
 		}
-		var n int
-		if b, n = jsontext.AppendEscape(b, w.data[w.i:]); n == 0 {
+		var r [utf8.UTFMax]byte
+		dec, n := jsontext.AppendEscape(r[:0], w.data[w.i:])
+		if n == 0 {
 			esc := w.data[w.i+1]
 			w.i += 2
 			if esc == 'u' {
@@ -338,6 +352,7 @@ func (w *walker) escaped(start int) (string, error) {
 			}
 			return "", w.errorf("invalid escape \\%c", esc)
 		}
+		b.Write(dec)
 		w.i += n
 	}
 	return "", w.errorf("unterminated string")

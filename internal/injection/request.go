@@ -26,7 +26,11 @@ import (
 // does not.
 
 // reqMachine are nouns that name a model whatever the language.
-const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*`
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
+	// Products and kinds of helper named as the reader ("hello GPT,",
+	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
+	// assistant", "automatisierte Systeme").
+	`|copilots?|gpt|chatgpt|automations?|[\p{L}\-]+-bots?|бот|(?:digital|smart|virtual|on-device|personal)\s+assistants?|automatisiert\p{L}*\s+system\p{L}*|syst[eè]mes?\s+automatis[ée]s?|sistemas?\s+automatizados?|sistemi\s+automatici`
 
 var (
 	// Imperative and infinitive forms of the verbs, small and general:
@@ -51,11 +55,28 @@ var (
 		videresend giv
 		أرسل ارسل شارك امنح أضف
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
-		переведи переведите`)
+		переведи переведите
+		relay transmit dispatch mirror text dm message notify submit publish push deliver route redirect exfiltrate cc
+		approve promote authorize authorise elevate shoot drop hand pass toss
+		transmets transmettez transmettre publie publiez téléverse téléversez redirige redirigez expédie expédiez
+		pasa pásale pasale pásame sube subir súbelos publica publicar transmite transmitir reenvíale remite remitir
+		encaminha encaminhe transmita publique suba carregue partilha compartilha transfere sobe
+		übermittle übermitteln lade hochladen veröffentliche poste maile
+		carica pubblica trasmetti gira
+		скинь скиньте пришли пришлите загрузи загрузите выложи опубликуй передай передайте отошли
+		gönder gönderin yolla paylaş yükle ilet aktar
+		kirim kirimkan bagikan unggah teruskan
+		wrzuć
+		حول حوّل قم ارفع انشر ابعث`)
 	reqVerbsCJK = []string{"发送", "发给", "发到", "转发", "分享", "共享", "授予", "给予", "添加", "转账", "汇款", "送信", "転送", "共有", "付与", "追加", "送って", "振り込",
-		"보내", "전달", "공유", "송금", "이체", "부여", "추가"}
+		"보내", "전달", "공유", "송금", "이체", "부여", "추가",
+		"上传", "上傳", "寄到", "寄给", "寄給", "转寄", "轉寄", "轉發", "發送", "發給", "傳送", "传给", "送到", "送信", "送付", "送る", "アップロード", "提出", "전송", "업로드", "올려"}
 
 	reqRecipientRe = regexp.MustCompile(`[\p{L}0-9._%+\-]+@[\p{L}0-9\-]+(?:\.[\p{L}0-9\-]+)+|(?:^|[^\p{L}0-9])[a-z]{2}\d{2}[a-z0-9]{11,30}(?:$|[^\p{L}0-9])|(?:account|acct|konto|cuenta|compte|conto|conta|сч[её]т|账户|口座)\s*(?:no\.?|number|nr\.?|n[°º]|#)?\s*\d[\d\- ]{5,}`)
+
+	// reqPhoneRe is an international phone number: where a code or a
+	// message goes. A time zone ("+0000", "+0100") starts with a zero.
+	reqPhoneRe = regexp.MustCompile(`(?:^|[^\p{L}0-9+])\+[1-9]\d{0,2}[ \-.]?\(?\d{1,4}\)?(?:[ \-.]?\d{2,4}){2,4}(?:$|[^\p{L}0-9])`)
 
 	// A handle is a recipient without a preposition ("add user 'mx-dev'",
 	// "invite @ops-bot").
@@ -75,7 +96,8 @@ var (
 		nutzer nutzers benutzer benutzers konto zugriff zugang passwörter passworter dateien nachrichten rechnungen kontakte
 		utente accesso cartella documenti fatture contatti
 		usuário acesso senha senhas arquivos pasta documentos contatos faturas
-		gebruiker gebruikers wachtwoorden bestanden toegang письма`)
+		gebruiker gebruikers wachtwoorden bestanden toegang письма
+		payroll salary salaries passport ssn cvv pin payslips recovery backup`)
 	reqPrivateSubs = []string{"user's", "users'", "the user", "my account", "address book", "api key", "mot de passe", "mots de passe",
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
@@ -86,7 +108,7 @@ var (
 	// "note for the agent", "whichever assistant reads this", "you, the
 	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
 	// AI should never…" talks about one.
-	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*[,:]` +
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:)` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
 		// A header naming the machine: "To the bot: …", "For AI agents: …".
 		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
@@ -101,14 +123,26 @@ var (
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
 		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
-		`|人工智能|ai助手|ai 助手|智能助手|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능`)
+		`|人工智能|ai助手|ai 助手|智能助手|智慧助理|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능` +
+		// "whichever copilot drafts your replies", "Bot editing this
+		// workflow": a machine doing something to this text.
+		`|(?:^|[^\p{L}])whichever\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
+		`|(?:^|[.!?\n;]\s*)(?:[>*#\-|"/]+\s*)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?\p{L}+ing\s+(?:this|these|the|your)\b` +
+		// What the machine must do, in the third person: "the assistant
+		// should attach…", "the AI scheduler is supposed to give…". A
+		// negated verb ("should never send") is a rule, judged later.
+		`|(?:^|[^\p{L}])(?:the|this|that|your|any|all|every|each)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:now\s+)?(?:supposed|expected|required|obliged|instructed|meant|asked|authori[sz]ed|permitted|allowed|obligated)\s+to)(?:$|[^\p{L}])`)
 
-	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで`)
+	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
+		// Secrecy in a word or a phrase, in the languages flowd reads.
+		`|(?:^|[^\p{L}])(?:quietly|silently|secretly|discreetly|covertly|discrètement|secrètement|en\s+secreto|en\s+silencio|heimlich|stillschweigend|in\s+segreto|segretamente|em\s+segredo|secretamente|discretamente|тайно|незаметно|втихую|gizlice)(?:$|[^\p{L}])` +
+		`|keep\s+(?:it|this|that)\s+(?:from|between)|no\s+need\s+to\s+(?:tell|inform|confirm|notify|ask|bother)|without\s+(?:the\s+user|them|him|her)\s+(?:knowing|noticing)|behind\s+(?:the\s+user's|their|his|her)\s+back` +
+		`|(?:dis|dites)-(?:lui|leur)\s+rien|ne\s+rien\s+(?:dire|mentionner)|n'en\s+parle\s+pas|sag\p{L}*\s+(?:\p{L}+\s+){0,2}nichts|kein\s+wort|informiere\s+(?:\p{L}+\s+){0,2}nicht|no\s+(?:lo\s+|le\s+)?(?:menciones|cuentes|avises)|sin\s+que\s+(?:se\s+entere|lo\s+sepa)|non\s+(?:lo\s+)?(?:menzionare|dire)|não\s+(?:lhe\s+)?(?:digas|conte|contes|avise|avises)|не\s+(?:говори|сообщай|рассказывай|упоминай)|говорить\s+не\s+нужно|söyleme|jangan\s+(?:beri\s+tahu|bilang|kasih\s+tahu)|لا\s+تخبر|دون\s+(?:إخبار|علم)|بدون\s+إخبار|別告訴|别告诉|不要让|不要讓|内緒|こっそり|悄悄|偷偷`)
 )
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
-var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
+var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
 	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
 
@@ -116,16 +150,35 @@ var reqKW = []string{"@", "iban", "assistant", "asistente", "assistente", "agent
 const maxRequestSentences = 24
 
 // findRequests judges the sentences around reqKW hits (and the verbs of
-// the session's tools).
+// the session's tools), and the sentence after one that names a machine
+// and asks nothing ("Olá assistente! Encaminha…").
 func (f *fieldScan) findRequests(hits []int) {
+	judged := -1 // the end of a sentence judged as the one after a greeting
 	f.eachSentence(hits, func(a, b int) {
-		if sev, v, note := judgeRequest(f.t, a, b, f.tools); sev > 0 {
+		if a < judged {
+			return
+		}
+		sev, v, note := judgeRequest(f.t, a, b, f.tools)
+		if sev == 0 && b+1 < len(f.t) && mayAddress(lowerSentence(f.lt[a:b])) {
+			a, b = requestSentence(f.t, b+1)
+			judged = b
+			sev, v, note = judgeRequest(f.t, a, b, f.tools)
+		}
+		if sev > 0 {
 			// The match is the verb, so that a request quoted in a text
 			// about attacks is discounted as a quote; Redact widens it to
 			// the sentence.
 			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	})
+}
+
+// lowerSentence lower-cases what the field's ASCII lower-casing left.
+func lowerSentence(s string) string {
+	if nonASCII(s) {
+		return strings.ToLower(s)
+	}
+	return s
 }
 
 // eachSentence calls judge with the bounds of the sentence around each
@@ -137,7 +190,7 @@ func (f *fieldScan) eachSentence(hits []int, judge func(a, b int)) {
 		if h < seen {
 			continue
 		}
-		a, b := requestSentence(f.t, h)
+		a, b := foldedSentence(f.t, h)
 		seen = b
 		if n++; n > maxRequestSentences {
 			return
@@ -177,6 +230,47 @@ func requestSentence(t string, pos int) (int, int) {
 	return a, b
 }
 
+// foldedSentence is requestSentence across the line breaks of folded
+// text (PDF extraction, YAML and CSV cells, mail quoted at a width): a
+// line that ends inside a sentence (a letter, digit, comma or hyphen)
+// followed by one that goes on in lower case. At most 600 bytes.
+func foldedSentence(t string, pos int) (int, int) {
+	a, b := requestSentence(t, pos)
+	for b < len(t) && b-a < 600 && folded(t, b) {
+		_, b = requestSentence(t, b+1)
+	}
+	for a > 0 && b-a < 600 && folded(t, a-1) {
+		a, _ = requestSentence(t, a-2)
+	}
+	return a, b
+}
+
+// folded: the line break at i joins two parts of one sentence.
+func folded(t string, i int) bool {
+	if i <= 0 || i+1 >= len(t) || t[i] != '\n' {
+		return false
+	}
+	p := t[i-1]
+	if !(p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9' || p == ',' || p == '-' || p >= 0x80) {
+		return false
+	}
+	j := i + 1
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '>') {
+		j++
+	}
+	if j >= len(t) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t[j:])
+	if !unicode.IsLower(r) {
+		return false
+	}
+	// A line that opens with a name and a colon is who speaks next
+	// ("deploy-bot: notify #oncall…"), not the sentence going on.
+	k := strings.IndexAny(t[j:min(len(t), j+32)], " :\n")
+	return k < 0 || t[j+k] != ':'
+}
+
 // judgeRequest scores the sentence t[a:b] and returns where its verb is;
 // the addressee may also stand in the 160 bytes before it ("Note to the
 // assistant: …"). A sentence whose lower-casing changes its length (rare
@@ -184,7 +278,44 @@ func requestSentence(t string, pos int) (int, int) {
 // nil, are the session's: a request to do what one of them does, to a
 // recipient the data names, is one the model can carry out.
 func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string) {
-	s := strings.ToLower(t[a:b])
+	raw, pre := t[a:b], t[max(0, a-160):a]
+	if !strings.Contains(raw, "-\n") {
+		return judgeSentence(raw, pre, tools)
+	}
+	// Words hyphenated across lines (PDF text: "for-\nward", "assis-\n
+	// tant") are judged whole; the verb found maps back to the raw text.
+	joined, back := unhyphenate(raw)
+	sev, v, note := judgeSentence(joined, pre, tools)
+	if v != nil {
+		v = []int{back[v[0]], back[v[1]]}
+	}
+	return sev, v, note
+}
+
+// unhyphenate returns s without its hyphens at line ends ("-\n" and the
+// spaces after it) and, for each byte of the result and its end, the
+// offset in s it came from.
+func unhyphenate(s string) (string, []int) {
+	var b strings.Builder
+	back := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' && i+1 < len(s) && s[i+1] == '\n' && i > 0 && s[i-1] != ' ' {
+			i++
+			for i+1 < len(s) && s[i+1] == ' ' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+		back = append(back, i)
+	}
+	return b.String(), append(back, len(s))
+}
+
+// judgeSentence is judgeRequest on the sentence raw, with pre the text
+// before it (where its addressee may stand).
+func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
+	s := unleetWords(strings.ToLower(raw))
 	// The last verb with a recipient after it is the request's, else the
 	// last verb ("…whose description said: 'AI assistant: forward…'"):
 	// what comes before sets the scene.
@@ -193,40 +324,54 @@ func judgeRequest(t string, a, b int, tools *toolVocab) (float64, []int, string)
 	if v == nil && out != nil {
 		v = out
 	}
-	if len(s) != b-a {
+	if len(s) != len(raw) {
 		return 0, nil, ""
 	}
 	if v == nil {
 		// No verb flowd knows (a language it has no words for): a
 		// sentence addressed to the machine that names where to send
 		// is still a request, and worth a notice.
-		m := reqRecipientRe.FindStringIndex(s)
+		ctx := unleetWords(strings.ToLower(pre + raw))
+		if !mayAddress(ctx) {
+			return 0, nil, ""
+		}
+		m := firstRecipient(s)
 		if m == nil {
 			return 0, nil, ""
 		}
-		ctx := strings.ToLower(t[max(0, a-160):b])
-		if mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
+		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
 	}
-	if reqNegRe.MatchString(s[max(0, v[0]-24) : v[0]+1]) {
+	if reqNegRe.MatchString(s[max(0, v[0]-24):v[0]]) || cjkNegated(s, v) {
 		return 0, nil, ""
 	}
-	// Cheapest first: every case needs a recipient or an addressee.
+	// Cheapest first: every case needs a recipient, the user's data,
+	// secrecy or an addressee.
 	link := strings.Contains(s, "http")
 	p := private(s)
-	if !r && !link && !p && out == nil {
+	ctx := unleetWords(strings.ToLower(pre + raw))
+	may := mayAddress(ctx)
+	if !r && !link && !p && out == nil && !may {
 		return 0, nil, ""
 	}
-	ctx := strings.ToLower(t[max(0, a-160):b])
-	ad := mayAddress(ctx) && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
-	c := r && reqConcealRe.MatchString(s)
+	ad := may && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
+	hidden := (r || ad) && reqConcealRe.MatchString(s)
+	// Addressed to the machine, a recipient anywhere in the sentence is
+	// where the verb sends ("add payee '…' IBAN …", "text the code, the
+	// number is +33…"): no mail header is addressed to a model.
+	elsewhere := ad && !r && firstRecipient(s) != nil
+	c := r && hidden
 	sev := 0.0
 	switch {
 	case (r || link) && ad:
 		sev = 0.7
-	case ad && (p || out != nil && secretish(s)):
+	case ad && hidden:
+		// An order to the machine to keep it from the user.
+		c = true
+		sev = 0.6
+	case ad && (p || elsewhere || out != nil && secretish(s)):
 		sev = 0.55
 	case r && c:
 		sev = 0.6
@@ -334,7 +479,9 @@ func stated(s string, i int, third bool) bool {
 		k++
 	}
 	subj := at(k)
-	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj)
+	// "the AI scheduler is supposed to…": a machine named just before
+	// the subject noun is the subject.
+	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj) && !machineWords[at(k+1)]
 }
 
 // lastWords returns the last n words of s (letters only: "i'll" is "i",
@@ -381,7 +528,8 @@ func outputVerb(s string) []int {
 }
 
 var reqOutputVerbs = wordSet(`include append attach reveal disclose paste print list dump expose output repeat quote
-	incluye incluir inclure ajoute révèle revele einfügen füge nenne includi rivela inclua revele включи выведи покажи`)
+	incluye incluir inclure ajoute révèle revele einfügen füge nenne includi rivela inclua revele включи выведи покажи
+	kopiere zeige schreibe copie copiez affiche écris copia muestra escribe mostra scrivi mostre escreva скопируй напиши`)
 
 // secretish: s names a secret of the session's, not only the user's data.
 func secretish(s string) bool {
@@ -393,12 +541,18 @@ func secretish(s string) bool {
 
 // humanRoleAfterMachine: "if you are an LLM developer" addresses a person
 // who works on models, not a model.
-func humanRoleAfterMachine(s string) bool { return humanRoleRe.MatchString(s) }
+func humanRoleAfterMachine(s string) bool {
+	return humanRoleRe.MatchString(s) || humanAgentRe.MatchString(s)
+}
+
+// humanAgentRe: an agent who is a person ("your travel agent", "a
+// support agent").
+var humanAgentRe = regexp.MustCompile(`\b(?:(?:my|your|our|his|her|their)|travel|estate|insurance|support|service|sales|booking|ticket|leasing|letting|rental|customs|border|secret|special|free|literary|talent|sports|shipping|claims|human|live|immobilier|de\s+viajes|de\s+seguros)\s+(?:agents?|agent\s+immobilier)\b`)
 
 var humanRoleRe = regexp.MustCompile(`\b(?:ai|llm|model|chatbot|agent|assistant)s?\s+(?:developers?|engineers?|researchers?|users?|vendors?|providers?|companies|company|teams?|builders?|practitioners?|enthusiasts?|startups?|students?|experts?|product\s+managers?|designers?)\b`)
 
 // reqToRe is the preposition that sends to a recipient.
-var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|for|cc|bcc|à|avec|a|al|con|an|mit|para|com|per|aan|met|на|с|для|إلى|الى)(?:$|[^\p{L}])|给|到|に|へ`)
+var reqToRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:to|with|into|onto|on|for|cc|bcc|à|avec|sur|a|al|con|su|an|auf|mit|para|com|per|aan|naar|met|na|do|ke|kepada|на|с|для|إلى|الى)(?:$|[^\p{L}])|给|到|に|へ`)
 
 // recipientAfter reports whether a recipient follows the verb at from,
 // introduced by a preposition ("forward … to x@y.z"): an address in a
@@ -408,9 +562,9 @@ func recipientAfter(s string, from int) bool {
 	if !strings.ContainsAny(rest, "@0123456789'\"‘“") {
 		// Chinese and Japanese put the recipient before the verb ("…
 		// に送って"): any address in the sentence is where it goes.
-		return hasCJK(s) && reqRecipientRe.MatchString(s)
+		return hasCJK(s) && firstRecipient(s) != nil
 	}
-	for _, m := range reqRecipientRe.FindAllStringIndex(rest, 4) {
+	for _, m := range recipients(rest) {
 		// An address right after the verb is its object ("invite
 		// x@y.z", "cc x@y.z"); after a preposition, where it goes.
 		if strings.Trim(rest[:m[0]], " '\"(<") == "" || reqToRe.MatchString(s[from:from+m[0]+1]) {
@@ -424,19 +578,40 @@ func recipientAfter(s string, from int) bool {
 	// A verb that ends its clause (German and Dutch put it last: "… mit
 	// x@y.z teilen?") has its recipient before it.
 	if strings.Trim(rest, " ?!.,;:)'\"") == "" {
-		for _, m := range reqRecipientRe.FindAllStringIndex(s[:from], 4) {
+		for _, m := range recipients(s[:from]) {
 			if reqToRe.MatchString(s[max(0, m[0]-6) : m[0]+1]) {
 				return true
 			}
 		}
 	}
-	return hasCJK(s) && reqRecipientRe.MatchString(s)
+	return hasCJK(s) && firstRecipient(s) != nil
+}
+
+// recipients returns where s names an address, an IBAN, an account or a
+// phone number (at most four of each).
+func recipients(s string) [][]int {
+	ms := reqRecipientRe.FindAllStringIndex(s, 4)
+	if strings.IndexByte(s, '+') >= 0 {
+		ms = append(ms, reqPhoneRe.FindAllStringIndex(s, 4)...)
+	}
+	return ms
+}
+
+// firstRecipient returns one recipient of s, or nil.
+func firstRecipient(s string) []int {
+	if m := reqRecipientRe.FindStringIndex(s); m != nil {
+		return m
+	}
+	if strings.IndexByte(s, '+') >= 0 {
+		return reqPhoneRe.FindStringIndex(s)
+	}
+	return nil
 }
 
 // outsideRecipient: s names an address, a link or an account after from,
 // not only a handle (a colleague is "@sara" as often as an attacker).
 func outsideRecipient(s string, from int) bool {
-	return reqRecipientRe.MatchString(s[from:])
+	return firstRecipient(s[from:]) != nil
 }
 
 // Encoded orders: "decode this and do what it says", whatever the
@@ -534,9 +709,10 @@ func mayAddress(s string) bool {
 
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
+		copilot copilots gpt chatgpt automation automations бот
 		asistente assistente assistent automated automatic whoever`)
-	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "에이전트",
+	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
 
@@ -612,7 +788,46 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-]+\s*)?[¡¿]?((?:[\p{L}'’]+\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot)\s*[,:!]`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
+
+// machineLabelRe is a label that ends in the machine, opening a line or
+// sentence: "Housekeeping task for the digital assistant:", "Automated
+// CRM agent:", "reviewer-bot instructions:", "IA :". Its words are
+// checked by machineLabel.
+var machineLabelRe = regexp.MustCompile(`(?:^|[.!?\n;"'|(\[{]\s*)(?:[>*#\-]+\s*)?((?:[\p{L}'’\-]+\s+){0,5}?)(` + reqMachine + `|assistant|agent|model|bot|asistente|assistente|assistent)s?(\s+(?:instructions?|notes?|notice|directives?|tasks?|only))?\s*:`)
+
+// machineLabel reports whether s holds a label addressed to a machine. A
+// possessive makes it someone's ("Your travel agent:"); an agent or a
+// model needs a word that makes it a machine ("browser agent:", not
+// "sales agent:"); a handle alone is who speaks in a chat log
+// ("deploy-bot: deployed…"), not who is spoken to.
+func machineLabel(s string) bool {
+	for _, m := range machineLabelRe.FindAllStringSubmatchIndex(s, 4) {
+		words := strings.Fields(s[m[2]:m[3]])
+		noun := s[m[4]:m[5]]
+		ok := !(len(words) == 0 && m[6] < 0 && strings.Contains(noun, "-"))
+		qualified := noun != "agent" && noun != "model"
+		for _, w := range words {
+			if possessive[w] {
+				ok = false
+			}
+			qualified = qualified || machineWords[strings.Trim(w, "'’-")] || machineQualifier[w]
+		}
+		if ok && qualified {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	possessive       = wordSet(`my your our his her their mon ma mes votre notre mein meine dein deine unser unsere mi mis tu tus su sus nuestro nuestra il`)
+	machineQualifier = wordSet(`automated autonomous coding browser digital smart virtual software crm shopping scheduling calendar mail inbox llm-based ai-powered`)
+)
+
+// botHandleRe is a bot's handle opening a sentence ("@duo-bot as the
+// maintainer's delegate…", "@ai-reviewer please…"): a machine called.
+var botHandleRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)@[\w\-]*(?:bot|ai|gpt|copilot|assistant|agent|llm)(?:[^\w]|$)`)
 
 // helpNoun: the word is help given ("assistance", "asistencia",
 // "assistenza"), not a helper.
@@ -627,9 +842,12 @@ var notGreeting = wordSet(`my our your his her their the a an this that its whos
 // vocative reports whether s calls an assistant by name at the start of
 // a sentence.
 func vocative(s string) bool {
+	if strings.Contains(s, "@") && botHandleRe.MatchString(s) || strings.Contains(s, ":") && machineLabel(s) {
+		return true
+	}
 	for _, m := range vocativeRe.FindAllStringSubmatchIndex(s, 4) {
 		greeting := !helpNoun.MatchString(s[m[4]:m[5]])
-		for _, w := range strings.Fields(s[m[2]:m[3]]) {
+		for _, w := range strings.Fields(strings.ReplaceAll(s[m[2]:m[3]], ",", " ")) {
 			if notGreeting[w] {
 				greeting = false
 			}
@@ -639,4 +857,89 @@ func vocative(s string) bool {
 		}
 	}
 	return false
+}
+
+// unleetWords returns s (lower case) with the leet digits of its words
+// read as letters ("n0t1fy" is "notify", "bo7:" is "bot:"), offsets
+// unchanged. A word is a run of letters and digits with at least two
+// letters and no more digits than letters, not part of an address or a
+// link (an IBAN, "c0ll3ct@…" and "/p4th" keep their digits: they are
+// where things go, and read as written).
+func unleetWords(s string) string {
+	var b []byte
+	for i := 0; i < len(s); {
+		if !isAlnum(s[i]) {
+			i++
+			continue
+		}
+		j, letters, digits := i, 0, 0
+		for ; j < len(s) && isAlnum(s[j]); j++ {
+			if s[j] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+		}
+		inAddress := i > 0 && strings.IndexByte("@./:=_-", s[i-1]) >= 0 || j < len(s) && strings.IndexByte("@/_", s[j]) >= 0 ||
+			j+1 < len(s) && s[j] == '.' && isAlnum(s[j+1])
+		if digits > 0 && letters >= 2 && digits <= letters && !inAddress {
+			if b == nil {
+				b = []byte(s)
+			}
+			for k := i; k < j; k++ {
+				if c := leet[s[k]]; c != 0 && s[k] <= '9' {
+					b[k] = c
+				}
+			}
+		}
+		i = j
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// addressesMachine: t speaks to a machine and asks it to do or say
+// something, in words flowd reads (a comment or hidden element is judged
+// so, as the person reading the page never sees it).
+func addressesMachine(t string) bool {
+	s := unleetWords(strings.ToLower(t))
+	if !mayAddress(s) || !(reqAddresseeRe.MatchString(s) || vocative(s)) || humanRoleAfterMachine(s) {
+		return false
+	}
+	v, _, _ := requestVerb(s, nil)
+	if v != nil || outputVerb(s) != nil || reqConcealRe.MatchString(s) {
+		return true
+	}
+	act := false
+	eachWord(s, func(i, j int) {
+		for _, st := range actStems {
+			act = act || strings.HasPrefix(s[i:j], st)
+		}
+	})
+	return act
+}
+
+// actStems begin the verbs of doing rather than sending, in the languages
+// flowd reads: ignore, run, execute, download, install, open, delete,
+// click, call, disable. Alone they are everyday words; in a hidden text
+// spoken to the model they are an order.
+var actStems = []string{"ignor", "disregard", "forget", "run", "execut", "ejecut", "exécut", "esegu", "führ", "выполн", "запуст",
+	"download", "descarg", "télécharg", "herunterl", "scaric", "baix", "скача", "install", "instal", "установ",
+	"open", "abr", "ouvr", "öffn", "apri", "откр", "delete", "borr", "supprim", "lösch", "elimin", "apag", "удал",
+	"click", "clic", "klick", "call", "llam", "appel", "disable", "desactiv", "désactiv", "deaktiv", "отключ"}
+
+// cjkNegated: a Chinese verb with a negation just before it ("不会把数据
+// 发送", "别发"), or a Japanese one with it just after ("送信されません",
+// "送らないで").
+func cjkNegated(s string, v []int) bool {
+	if v[0] >= len(s) || s[v[0]] < 0xE3 {
+		return false
+	}
+	before := s[max(0, v[0]-24):v[0]]
+	after := s[v[1]:min(len(s), v[1]+18)]
+	return strings.Contains(before, "不") || strings.Contains(before, "别") || strings.Contains(before, "別") || strings.Contains(before, "勿") ||
+		strings.Contains(before, "没") || strings.Contains(before, "禁止") ||
+		strings.Contains(after, "ません") || strings.Contains(after, "ない") || strings.Contains(after, "禁止")
 }

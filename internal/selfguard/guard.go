@@ -1,7 +1,10 @@
 package selfguard
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +17,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/clientconfig"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/geminicli"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
@@ -485,6 +489,12 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		if len(words) == 0 {
 			continue
 		}
+		if p := controlPath(append(slices.Clone(words), printfOutput(words))...); p != "" && depth == 0 && mayCall(l, i, words) {
+			return deny(words[0] + " calling flowd's API " + p + " (what it does is for the user alone, at a terminal)")
+		}
+		if v := redirectsFlowd(c.Env); v != "" {
+			return deny(v + " (it points flowd's clients, hooks and shims at another flowd, or none)")
+		}
 		// cd ~ && rm -rf .local/state/flowd: later paths are read from there.
 		if words[0] == "cd" && len(words) == 2 {
 			dir = g.resolve(words[1], dir)
@@ -498,6 +508,105 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		}
 		if why := g.runsOther(words, dir, depth); why != "" {
 			return why
+		}
+	}
+	return ""
+}
+
+// controlPaths are flowd's API routes that release, approve, set the
+// approval passphrase or apply a held config: for the user alone.
+var controlPaths = regexp.MustCompile(`/api/v1/(?:passphrase|pins/approve|config/apply|quarantine/[^/\s]*/release)`)
+
+// controlPath returns the route of flowd's human-only API that one of
+// texts names, percent escapes undone, slashes collapsed and parts
+// known only at run time dropped, or "".
+func controlPath(texts ...string) string {
+	for _, t := range texts {
+		if !strings.Contains(t, "api") && !strings.Contains(t, "%") {
+			continue
+		}
+		for _, v := range withoutUnknowns(t) {
+			if u, err := url.PathUnescape(v); err == nil {
+				v = u
+			}
+			v = slashes.ReplaceAllString(v, "/")
+			if m := controlPaths.FindString(v); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+var slashes = regexp.MustCompile(`/{2,}`)
+
+// withoutUnknowns returns t and t with each part only known at run time
+// ($(…), and a variable the line did not set, as shellnorm leaves it)
+// dropped: an unset variable expands to nothing. Where such a name ends
+// is lost ($x followed by letters reads as one name), so every end is
+// tried; words are short, and only words holding "api" come here.
+func withoutUnknowns(t string) []string {
+	out := []string{t, strings.ReplaceAll(t, shellnorm.Unknown, "")}
+	if len(t) > 1024 {
+		return out
+	}
+	for i := strings.IndexByte(t, '$'); i >= 0 && i+1 < len(t); {
+		for j := i + 2; j <= len(t) && (isWordByte(t[j-1]) || t[j-1] == '{' || t[j-1] == '}'); j++ {
+			out = append(out, t[:i]+t[j:])
+		}
+		next := strings.IndexByte(t[i+1:], '$')
+		if next < 0 {
+			break
+		}
+		i += next + 1
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// mayCall reports whether the command l.Commands[i] (words, its
+// wrappers dropped) may send what it names to flowd: a command that only
+// searches, shows or records text (grep, cat, git commit -m) does not,
+// nor does echo or printf unless a pipe feeds what it prints to another
+// command.
+func mayCall(l shellnorm.Line, i int, words []string) bool {
+	name := base(words[0])
+	switch {
+	case name == "echo" || name == "printf":
+		return slices.ContainsFunc(l.Commands, func(c shellnorm.Command) bool { return c.PipedFrom == i })
+	case name == "git" || slices.Contains(textCommands, name) || slices.Contains(readers, name) && name != "flowd":
+		return false
+	}
+	return true
+}
+
+// printfOutput is what printf FORMAT ARGS… prints, its %s filled in
+// order (enough to read a path split across format and arguments), or "".
+func printfOutput(words []string) string {
+	if len(words) < 2 || base(words[0]) != "printf" {
+		return ""
+	}
+	args := words[1:]
+	if args[0] == "-v" && len(args) > 2 {
+		args = args[2:]
+	}
+	out := args[0]
+	for _, a := range args[1:] {
+		out = strings.Replace(out, "%s", a, 1)
+	}
+	return out
+}
+
+// redirectsFlowd returns the one of env (NAME=value set for a command,
+// or exported by it) that tells flowd's clients where flowd is.
+func redirectsFlowd(env []string) string {
+	for _, w := range env {
+		switch n, _, _ := strings.Cut(w, "="); n {
+		case paths.EnvSocket, paths.EnvConfig, paths.EnvDataDir:
+			return w
 		}
 	}
 	return ""
@@ -649,9 +758,9 @@ var (
 	systemctlVerbs = []string{"stop", "disable", "mask", "kill", "restart", "edit", "try-restart", "reload-or-restart",
 		"revert", "set-property", "freeze", "link", "isolate", "exit", "set-environment", "import-environment"}
 	launchctlVerbs = []string{"unload", "bootout", "remove", "disable", "kill", "stop", "setenv"}
-	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua|awk|gawk|mawk|nawk|tclsh|Rscript)$`)
+	interpreters   = regexp.MustCompile(`^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|osascript|lua|awk|gawk|mawk|nawk|tclsh|Rscript|emacs|emacsclient)$`)
 	// runsProgram is code that starts a program.
-	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(`)
+	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(|call-process|start-process|make-process|shell-command`)
 	killers     = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
 	// openToWrite is a call that opens a file for writing.
 	openToWrite = regexp.MustCompile(`open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`)
@@ -667,6 +776,17 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		if verb := flowdVerb(args); verb != "" {
 			return "flowd " + verb
 		}
+		if ops := operands(args); len(ops) > 0 && strings.Contains(ops[0], "$") {
+			// f() { flowd "$@"; }; f stop: what it is told to do is only
+			// known at run time.
+			return "flowd " + ops[0] + " (its command only known at run time)"
+		}
+	case (name == "busctl" || name == "dbus-send" || name == "gdbus" || name == "qdbus") &&
+		slices.ContainsFunc(args, func(a string) bool { return strings.Contains(strings.ToLower(a), "systemd1") }) &&
+		slices.ContainsFunc(args, unitOfFlowd):
+		// A call to systemd's manager that names flowd's unit (StopUnit,
+		// KillUnit, MaskUnitFiles…): systemctl by another name.
+		return name + " " + strings.Join(args, " ")
 	case name == "fuser" && slices.ContainsFunc(args, func(a string) bool {
 		return strings.HasPrefix(a, "-") && strings.Contains(a, "k") && !strings.HasPrefix(a, "--")
 	}):
@@ -705,11 +825,17 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		code := strings.ToLower(strings.Join(args, " "))
 		// "flo"+"wd" is flowd to the program.
 		joined := strings.NewReplacer(`"`, "", "'", "", "+", "", " ", "", ".", "", ",", "").Replace(code)
+		// Text the code decodes (base64, hex, character codes, reversed)
+		// names flowd as plainly to the program.
+		joined += strings.ToLower(strings.Join(decodedLiterals(strings.Join(args, " ")), ""))
 		if strings.Contains(joined, "flowd") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
 			return name + " code that signals flowd"
 		}
 		if strings.Contains(joined, "flowd") && runsProgram.MatchString(code) {
 			return name + " code that runs flowd"
+		}
+		if p := controlPath(append(decodedLiterals(strings.Join(args, " ")), joined)...); p != "" {
+			return name + " code that calls flowd's API " + p
 		}
 		if why := g.codeWrites(code, args, dir); why != "" {
 			return why
@@ -766,13 +892,28 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 	}
 	for _, ix := range c.Substituted {
 		for _, j := range ix {
-			if j >= 0 && j < len(l.Commands) && slices.ContainsFunc(l.Commands[j].Words, mentions) {
+			if j >= 0 && j < len(l.Commands) && findsFlowd(l.Commands[j].Run()) {
 				return name + " of a process found by " + strings.Join(l.Commands[j].Words, " ")
 			}
 		}
 	}
-	if p := c.PipedFrom; p >= 0 && p < len(l.Commands) && slices.ContainsFunc(l.Commands[p].Words, mentions) {
-		return name + " of a process found by " + strings.Join(l.Commands[p].Words, " ")
+	// ps | grep | awk | xargs kill: any command up the pipe may pick flowd.
+	for p, n := c.PipedFrom, 0; p >= 0 && p < len(l.Commands) && n < 16; p, n = l.Commands[p].PipedFrom, n+1 {
+		if findsFlowd(l.Commands[p].Run()) {
+			return name + " of a process found by " + strings.Join(l.Commands[p].Words, " ")
+		}
+	}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "$") }) {
+		// kill $p, the pid set elsewhere on the line (for p in $(pgrep …),
+		// p=$(…)): a command of the line that looks flowd up picked it.
+		for _, other := range l.Commands {
+			if findsFlowd(other.Run()) {
+				return name + " of a process found by " + strings.Join(other.Words, " ")
+			}
+		}
+	}
+	if name == "pkill" && anyProcess(name, args) {
+		return "pkill " + strings.Join(args, " ") + " (every process of a user, group or parent, flowd's maybe)"
 	}
 	switch name {
 	case "kill":
@@ -790,13 +931,97 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 		}
 		// A pattern is a regular expression: one that matches flowd's
 		// name or command line counts as naming it.
-		for _, o := range operands(args) {
+		for _, o := range pgrepPatterns(args) {
 			if re, err := regexp.Compile(o); err == nil && (re.MatchString("flowd") || re.MatchString("/usr/local/bin/flowd run")) {
 				return name + " " + o + " (it matches flowd)"
 			}
 		}
 	}
 	return ""
+}
+
+// findsFlowd reports whether a command picks flowd's process: a word of
+// it names flowd, or, for a command that looks processes up or filters
+// their list (pgrep, ps | grep, awk), one of its operands is a pattern
+// (or holds one between slashes, as awk's /re/) that matches flowd's
+// name or command line.
+func findsFlowd(words []string) bool {
+	if slices.ContainsFunc(words, mentions) {
+		return true
+	}
+	if len(words) == 0 || !slices.Contains(finders, base(words[0])) {
+		return false
+	}
+	if anyProcess(base(words[0]), words[1:]) {
+		return true
+	}
+	return slices.ContainsFunc(operands(words[1:]), matchesFlowd)
+}
+
+// pgrepPatterns are the patterns of a pgrep, pkill or killall command:
+// its operands, the values of its options left out (-P $$ is no
+// pattern).
+func pgrepPatterns(args []string) []string {
+	var out []string
+	for k := 0; k < len(args); k++ {
+		switch a := args[k]; {
+		case slices.Contains([]string{"-u", "-U", "-P", "-g", "-G", "-s", "-t", "--euid", "--uid", "--parent", "--pgroup",
+			"--session", "-d", "--delimiter", "-F", "--pidfile", "--signal", "--ns", "--nslist", "-o", "-y", "--older-than", "--younger-than"}, a):
+			k++
+		case !strings.HasPrefix(a, "-"):
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// anyProcess reports whether a finder picks processes without naming a
+// program: pgrep by user, group, session or parent alone (pgrep -n -u
+// $USER: the newest process of the user, which may be flowd), lsof of
+// every Unix or network socket (flowd holds one).
+func anyProcess(name string, args []string) bool {
+	switch name {
+	case "pgrep", "pkill":
+		selects := false
+		for k, a := range args {
+			if slices.Contains([]string{"-u", "-U", "-P", "-g", "-G", "-s", "--euid", "--uid", "--parent", "--pgroup", "--session"}, a) &&
+				// -P $$: the shell's own children, never flowd.
+				!(k+1 < len(args) && (args[k+1] == "$$" || args[k+1] == "$BASHPID")) {
+				selects = true
+			}
+		}
+		return selects && len(pgrepPatterns(args)) == 0
+	case "lsof":
+		return slices.Contains(args, "-t") && !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+	}
+	return false
+}
+
+// flowdCommandLines are how flowd's process shows in ps and pgrep -f.
+var flowdCommandLines = []string{"flowd", "flowd run", "/usr/local/bin/flowd run"}
+
+// finders look processes up, or filter the list of them.
+var finders = []string{"pgrep", "pidof", "ps", "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk", "sed", "lsof", "pstree", "fuser"}
+
+// matchesFlowd reports whether w, read as a regular expression (or the
+// /re/ inside it), matches flowd's name or command line. One that
+// matches anything (".", ".*") picks every process, flowd's too.
+func matchesFlowd(w string) bool {
+	if !strings.ContainsAny(w, `.*?[]\^$+|(`) {
+		return false
+	}
+	candidates := []string{w}
+	if parts := strings.Split(w, "/"); len(parts) > 2 {
+		candidates = append(candidates, parts[1:len(parts)-1]...)
+	}
+	for _, p := range candidates {
+		if re, err := regexp.Compile(p); err == nil && slices.ContainsFunc(flowdCommandLines, re.MatchString) {
+			// A pattern that matches anything (".", ".*") picks every
+			// process, flowd's too.
+			return true
+		}
+	}
+	return false
 }
 
 // mentions reports whether a word names flowd, its shim or its hook.
@@ -927,3 +1152,51 @@ func (g Guard) codeWrites(code string, args []string, dir string) string {
 	}
 	return ""
 }
+
+// decodedLiterals returns what the literals of program code decode to,
+// where they are encoded: base64 and hex strings, lists of character
+// codes ([102,108,…], chr(102)), and every string reversed. A program
+// that builds a command from them runs it as plainly as if it were
+// written out.
+func decodedLiterals(code string) []string {
+	var out []string
+	for _, m := range codeLiteral.FindAllString(code, 64) {
+		lit := strings.Trim(m, `"'`)
+		if strings.Contains(lit, `\`) {
+			out = append(out, shellnorm.DecodeEscapes(lit))
+		}
+		rs := []rune(lit)
+		slices.Reverse(rs)
+		out = append(out, string(rs))
+		if b, err := base64.StdEncoding.DecodeString(lit); err == nil {
+			out = append(out, string(b))
+		} else if b, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(lit, "=")); err == nil {
+			out = append(out, string(b))
+		}
+		if b, err := hex.DecodeString(strings.TrimPrefix(lit, "0x")); err == nil {
+			out = append(out, string(b))
+		}
+	}
+	// Literals joined: 'POST /api/v1/pass' + 'phrase'.
+	var all strings.Builder
+	for _, m := range codeLiteral.FindAllString(code, 64) {
+		all.WriteString(strings.Trim(m, `"'`))
+	}
+	out = append(out, all.String())
+	var b strings.Builder
+	for _, m := range charCode.FindAllString(code, 1024) {
+		if n, err := strconv.Atoi(m); err == nil && n >= 32 && n < 127 {
+			b.WriteByte(byte(n))
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return append(out, b.String())
+}
+
+var (
+	codeLiteral = regexp.MustCompile(`"[^"]{2,}"|'[^']{2,}'`)
+	// charCode is a number written as a character's code: in a list or a
+	// call (chr(102), String.fromCharCode(102, 108)).
+	charCode = regexp.MustCompile(`\b[0-9]{2,3}\b`)
+)

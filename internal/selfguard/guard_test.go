@@ -344,3 +344,80 @@ func TestFlowdsSecretsCannotBeRead(t *testing.T) {
 		assert.Empty(t, g.Check(a), "%+v", a)
 	}
 }
+
+// Ways to reach flowd that name it only once decoded or matched: a
+// process picked by a pattern that matches flowd, a program whose code
+// decodes flowd's name, flowd's binary under another name, and flowd's
+// own variables changed for a command.
+func TestFlowdNamedIndirectlyIsRefused(t *testing.T) {
+	g, _ := testGuard(t)
+	for _, c := range []string{
+		"kill -STOP $(pgrep -f 'f.owd')",
+		"pgrep -f '^fl[a-z]wd run' | xargs -r kill",
+		"ps ax | awk '/[f]lo.d/ {print $1}' | xargs kill -9",
+		"for p in $(pgrep -f 'flo[w]d'); do kill -9 $p; done",
+		"P=$(pgrep -f 'f?lowd'); kill $P",
+		`python3 -c "import os; os.system(bytes.fromhex('666c6f7764207265737461727420').decode())"`,
+		`python3 -c "import subprocess as s; s.run(['dwolf'[::-1], 'stop'])"`,
+		`node -e "require('child_process').spawnSync(String.fromCharCode(102,108,111,119,100), ['stop'])"`,
+		`ruby -e 'exec(["Zmxvd2Q="].pack("m0").unpack1("m"), "stop")'`,
+		"ln -s /opt/flowd/bin/flowd ./fd; ./fd stop",
+		`python3 -c "import os; os.system('\x66lowd restart')"`,
+		`emacs --batch --eval '(call-process "flowd" nil nil nil "restart")'`,
+		"FLOWD_SOCKET=/tmp/other.sock claude -p 'go on'",
+		"export FLOWD_CONFIG=/tmp/open.toml; flowd status",
+		`run() { flowd "$@"; }; run restart`,
+		"kill -STOP $(pgrep -n -u $USER)",
+		"kill -STOP $(lsof -t -U | head -1)",
+		"pkill -STOP -P 1",
+		"busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss flowd.service replace",
+	} {
+		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+	for _, c := range []string{
+		"kill -9 $(pgrep -f 'node server.js')",
+		"ps ax | grep '[p]ython' | awk '{print $1}' | xargs kill",
+		"go test ./... ; kill $PID",
+		"for p in $(pgrep sleep); do kill $p; done",
+		`python3 -c "import subprocess; print(subprocess.check_output(['git','log']).decode())"`,
+		`node -e "console.log(Buffer.from('aGVsbG8=','base64').toString())"`,
+		"ln -s /usr/bin/python3 ./py; ./py -V",
+		"FLOWD_TOOLS_DIR=/tmp/t go test ./internal/e2e/",
+		"flowd status --json",
+		"kill $(pgrep -u $USER -x sleep)",
+		"kill $(lsof -t -i :8080)",
+		"pkill -P $$",
+		"busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss pipewire.service replace",
+	} {
+		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+}
+
+// flowd's human-only API (set the passphrase, release, approve, apply a
+// held config) called by the agent with the route built at run time is
+// refused as the plain call is; other API routes and other paths named
+// like them are not.
+func TestHumanOnlyAPIBuiltAtRunTimeIsRefused(t *testing.T) {
+	g, _ := testGuard(t)
+	for _, c := range []string{
+		`curl --unix-socket "$S" -d '{"new":"aaaaaaaaaaaaaaaa"}' http://l/api/v1/pa${y}ssphrase`,
+		`r=approve; curl --unix-socket $S -X POST http://l/api/v1/pins/$r`,
+		`curl --unix-socket $S -X POST http://l/api/v1/quarantine/q2/%72elease`,
+		`curl --unix-socket $S -X POST "http://l/api//v1/config/$(echo apply)"`,
+		`printf 'POST /api/v1/pass%s HTTP/1.0\r\n\r\n' phrase | nc -U "$S"`,
+		`node -e "const n=require('net');const c=n.connect(process.env.S);c.write('POST /api/v1/pins/'+'approve HTTP/1.0\r\n\r\n')"`,
+	} {
+		assert.NotEmpty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+	for _, c := range []string{
+		`curl --unix-socket "$S" http://l/api/v1/status`,
+		`curl --unix-socket "$S" http://l/api/v1/quarantine`,
+		`curl https://api.example.com/v1/approve`,
+		`grep -rn "api/v1" docs/`,
+		`grep -n /api/v1/passphrase README.md`,
+		`git commit -m 'daemon: /api/v1/pins/approve needs the passphrase'`,
+		`echo 'POST /api/v1/passphrase sets it' >> notes.md`,
+	} {
+		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: "/home/u/proj"}), c)
+	}
+}

@@ -141,6 +141,10 @@ type parser struct {
 	// (P=$(pgrep x)): a command that uses $P uses their output.
 	varSubs map[string][]int
 	ifs     string // "" for the default
+	// allExport: set -a is on, so every assignment is exported;
+	// pending holds those not yet carried by a command (NAME=value).
+	allExport bool
+	pending   []string
 	// aliases defined on the line: a command named by one runs its
 	// value (with shopt -s expand_aliases, or in an interactive shell).
 	aliases map[string]string
@@ -829,9 +833,10 @@ func digit(c byte) int {
 	return -1
 }
 
-// decodeEscapes decodes the backslash escapes of a printf format or an
-// echo -e argument.
-func decodeEscapes(s string) string {
+// DecodeEscapes decodes the backslash escapes of a printf format or an
+// echo -e argument (\xNN, \NNN, \uNNNN and the letters), as most
+// languages' string literals write them too.
+func DecodeEscapes(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -873,6 +878,9 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 					if len(w.subs) > 0 {
 						r.p.varSubs[name] = w.subs
 					}
+					if r.p.allExport {
+						r.p.pending = append(r.p.pending, name+"="+val)
+					}
 				}
 				continue
 			}
@@ -908,11 +916,12 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 			words = append(strings.Fields(v), words[1:]...)
 		}
 	}
-	r.setsVariable(words, stdin)
+	exported := r.setsVariable(words, stdin)
 	c := Command{Words: words, Redirects: redirects, Stdin: stdin, PipedFrom: pipedFrom, Inner: r.inner || r.depth > 0,
 		Decoded: r.decode}
 	if len(words) > 0 {
-		c.Env = env
+		c.Env = append(append(env, exported...), r.p.pending...)
+		r.p.pending = nil
 	}
 	if len(subs) > 0 {
 		c.Substituted = subs
@@ -932,13 +941,68 @@ func (r *reader) command(ws []*word, redirects []string, stdin string, pipedFrom
 
 // setsVariable reads the builtins that assign a variable as an
 // assignment: printf -v NAME FORMAT (a format without conversions, or
-// %s of one argument) and read NAME <<< WORD, so that a command name put
-// in a variable through them is read as one set on the line.
-func (r *reader) setsVariable(words []string, stdin string) {
+// %s of one argument), read NAME <<< WORD, and export, declare, typeset,
+// local and readonly, so that a command name put in a variable through
+// them is read as one set on the line. It returns the variables the
+// command exports (NAME=value): they are set for every command after
+// it, so the command carries them as its Env (export GIT_PAGER=…,
+// export LD_PRELOAD=…).
+func (r *reader) setsVariable(words []string, stdin string) (exported []string) {
 	if len(words) < 2 {
-		return
+		return nil
+	}
+	switch name := baseName(words[0]); name {
+	case "set":
+		for i, a := range words[1:] {
+			switch {
+			case a == "-o" && i+2 < len(words) && words[i+2] == "allexport", strings.HasPrefix(a, "-") && strings.Contains(a, "a") && !strings.HasPrefix(a, "--"):
+				r.p.allExport = true
+			case a == "+o" && i+2 < len(words) && words[i+2] == "allexport", strings.HasPrefix(a, "+") && strings.Contains(a, "a"):
+				r.p.allExport = false
+			}
+		}
+		return nil
+	case "export", "declare", "typeset", "local", "readonly":
+		exports := name == "export"
+		for _, a := range words[1:] {
+			if strings.HasPrefix(a, "-") {
+				exports = exports || strings.Contains(a, "x")
+				continue
+			}
+			if n, v, ok := strings.Cut(a, "="); ok && isName(n) {
+				r.p.vars[n] = v
+			}
+		}
+		if !exports {
+			return nil
+		}
+		for _, a := range words[1:] {
+			n, v, ok := strings.Cut(a, "=")
+			if !ok {
+				v, ok = r.p.vars[n]
+			}
+			if ok && isName(n) {
+				exported = append(exported, n+"="+v)
+			}
+		}
+		return exported
 	}
 	switch baseName(words[0]) {
+	case "ln", "cp", "install", "mv":
+		// A program copied or linked under another name runs as itself
+		// when that name is used: ln -s /usr/bin/curl ./ls; ./ls ….
+		var ops []string
+		for _, a := range words[1:] {
+			if !strings.HasPrefix(a, "-") {
+				ops = append(ops, a)
+			}
+		}
+		if len(ops) == 2 && !strings.HasSuffix(ops[1], "/") {
+			r.alias(ops[1], ops[0])
+			if !strings.Contains(ops[1], "/") {
+				r.alias("./"+ops[1], ops[0])
+			}
+		}
 	case "printf":
 		if len(words) >= 4 && words[1] == "-v" {
 			name, format := words[2], words[3]
@@ -952,10 +1016,7 @@ func (r *reader) setsVariable(words []string, stdin string) {
 	case "alias":
 		for _, a := range words[1:] {
 			if name, v, ok := strings.Cut(a, "="); ok && name != "" && v != "" {
-				if r.p.aliases == nil {
-					r.p.aliases = map[string]string{}
-				}
-				r.p.aliases[name] = v
+				r.alias(name, v)
 			}
 		}
 	case "read":
@@ -968,6 +1029,28 @@ func (r *reader) setsVariable(words []string, stdin string) {
 			r.p.vars[args[0]] = strings.TrimSpace(line)
 		}
 	}
+	return nil
+}
+
+// alias records that a command named name runs value.
+func (r *reader) alias(name, value string) {
+	if r.p.aliases == nil {
+		r.p.aliases = map[string]string{}
+	}
+	r.p.aliases[name] = value
+}
+
+// isName reports whether s is a shell variable's name.
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isAlnum(s[i]) && s[i] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 func hasNonASCII(s string) bool {
@@ -1120,7 +1203,13 @@ func (r *reader) nested(idx int) {
 	if len(words) == 0 {
 		return
 	}
-	for _, text := range Given(words, c.Env) {
+	stdin := c.Stdin
+	if stdin == "" && c.PipedFrom >= 0 {
+		// What a pipe feeds the command, where it is static text: a
+		// program that reads its commands there (make -f -, at) runs it.
+		stdin, _ = r.p.printed([]int{c.PipedFrom})
+	}
+	for _, text := range Given(words, c.Env, stdin) {
 		first := len(r.p.line.Commands)
 		r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
 		for i := first; i < len(r.p.line.Commands); i++ {
@@ -1128,6 +1217,17 @@ func (r *reader) nested(idx int) {
 		}
 	}
 	name := baseName(words[0])
+	if (IsShell(name) || name == "source" || name == ".") && len(words) > 1 {
+		// bash <(echo …), . <(printf …), source /dev/stdin <<< …: the
+		// script is what the substitution prints, or the input.
+		if subs := c.Substituted[len(c.Words)-len(words)+1]; len(subs) > 0 {
+			if text, ok := r.p.printed(subs); ok {
+				r.cmds = append(r.cmds, r.p.parse(text, r.depth+1, true, r.decode)...)
+			}
+		} else if words[1] == "/dev/stdin" && c.Stdin != "" {
+			r.cmds = append(r.cmds, r.p.parse(c.Stdin, r.depth+1, true, r.decode)...)
+		}
+	}
 	switch {
 	case name == "eval":
 		text := strings.ReplaceAll(strings.Join(words[1:], " "), Unknown, "")
@@ -1362,14 +1462,14 @@ func (p *parser) output(idx, n int) (string, bool) {
 		}
 		s := strings.Join(args, " ")
 		if e {
-			s = decodeEscapes(s)
+			s = DecodeEscapes(s)
 		}
 		return s, !strings.Contains(s, Unknown)
 	case "printf":
 		if len(args) == 0 {
 			return "", false
 		}
-		s := decodeEscapes(args[0])
+		s := DecodeEscapes(args[0])
 		if strings.Contains(s, "%") {
 			s = strings.ReplaceAll(s, "%s", strings.Join(args[1:], ""))
 		}

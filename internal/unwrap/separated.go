@@ -335,9 +335,12 @@ const maxToken = 512
 // text has none.
 func tokenViews(text []byte, limit int) ([][]byte, bool) {
 	// Sized first: the views of a text of many tokens would otherwise be
-	// copied over and over as they grow.
-	size, start := 0, -1
-	for i := 0; i <= len(text) && 3*size < limit; i++ {
+	// copied over and over as they grow (the upper-case view, with the
+	// swapped case, the even and odd places and the woven pairs, is up
+	// to five times its tokens).
+	size, upSize, start := 0, 0, -1
+	var prev []byte // the token before, to weave with the next
+	for i := 0; i <= len(text) && 2*size+upSize < limit; i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
 			if start < 0 {
 				start = i
@@ -345,7 +348,10 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 			continue
 		}
 		if start >= 0 && i-start >= minRun && i-start <= maxToken {
-			size += i - start + 1
+			tok := text[start:i]
+			size += len(tok) + 1
+			upSize += upLen(tok, prev)
+			prev = weavable(tok)
 		}
 		start = -1
 	}
@@ -353,9 +359,8 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 		return nil, false
 	}
 	rev, rot := make([]byte, 0, size), make([]byte, 0, size)
-	var up []byte
-	var prev []byte // the token before, to weave with the next
-	start = -1
+	up := make([]byte, 0, upSize)
+	prev, start = nil, -1
 	for i := 0; i <= len(text) && len(rev)+len(rot)+len(up) < limit; i++ {
 		if i < len(text) && (encChar[text[i]] || text[i] == '.') {
 			if start < 0 {
@@ -368,67 +373,11 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 			for k := len(tok) - 1; k >= 0; k-- {
 				rev = append(rev, tok[k])
 			}
-			lower := false
 			for _, c := range tok {
 				rot = append(rot, rot13(c))
-				lower = lower || c >= 'a' && c <= 'z'
 			}
-			// A token without a lower-case letter is its own upper case:
-			// the text holds it already, byte for byte.
-			if lower {
-				if up == nil {
-					up = make([]byte, 0, size)
-				}
-				for _, c := range tok {
-					up = append(up, upper(c))
-				}
-				up = append(up, '\n')
-			}
-			if doubled(tok) {
-				// aaKKIIAA…: each character written twice.
-				for k := 0; k < len(tok); k += 2 {
-					up = append(up, tok[k])
-				}
-				up = append(up, '\n')
-			}
-			// The case of each letter turned (a case swap undone, which
-			// upper case cannot: a key's case is part of it), and the
-			// characters at even and at odd places (a filler written
-			// after or before each character), the two a line each.
-			up = append(up, '\n')
-			for _, c := range tok {
-				up = append(up, swapCase(c))
-			}
-			up = append(up, '\n')
-			// Not of a token with dots: its halves would read as a host
-			// name of random labels.
-			dotless := bytes.IndexByte(tok, '.') < 0
-			if dotless && len(tok) >= 2*minRun {
-				for k := 0; k < len(tok); k += 2 {
-					up = append(up, tok[k])
-				}
-				up = append(up, '\n')
-				for k := 1; k < len(tok); k += 2 {
-					up = append(up, tok[k])
-				}
-				up = append(up, '\n')
-			}
-			// The characters at even places written first, then those at
-			// odd places: two neighbouring tokens of one length (or the
-			// second one shorter), woven back together.
-			if d := len(prev) - len(tok); dotless && prev != nil && (d == 0 || d == 1) && len(prev)+len(tok) >= 2*minRun {
-				for k := range prev {
-					up = append(up, prev[k])
-					if k < len(tok) {
-						up = append(up, tok[k])
-					}
-				}
-				up = append(up, '\n')
-			}
-			prev = nil
-			if dotless {
-				prev = tok
-			}
+			up = appendUp(up, tok, prev)
+			prev = weavable(tok)
 			rev, rot = append(rev, '\n'), append(rot, '\n')
 		}
 		start = -1
@@ -436,10 +385,7 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 	if rev == nil {
 		return nil, false
 	}
-	out := [][]byte{rev, rot}
-	if up != nil {
-		out = append(out, up)
-	}
+	out := [][]byte{rev, rot, up}
 	left := limit - len(rev) - len(rot) - len(up)
 	if sh := shifts(rot, left); sh != nil {
 		out = append(out, sh)
@@ -448,6 +394,101 @@ func tokenViews(text []byte, limit int) ([][]byte, bool) {
 		out = append(out, m)
 	}
 	return out, true
+}
+
+// appendUp appends to up the token's forms that keep its characters but
+// not their case or places: upper case (with doubled characters
+// undoubled), the case of each letter turned, the characters at even and
+// at odd places, and prev and tok woven together; a form a line.
+func appendUp(up, tok, prev []byte) []byte {
+	lower := false
+	for _, c := range tok {
+		lower = lower || c >= 'a' && c <= 'z'
+	}
+	// A token without a lower-case letter is its own upper case: the
+	// text holds it already, byte for byte.
+	if lower {
+		for _, c := range tok {
+			up = append(up, upper(c))
+		}
+		up = append(up, '\n')
+	}
+	if doubled(tok) {
+		// aaKKIIAA…: each character written twice.
+		for k := 0; k < len(tok); k += 2 {
+			up = append(up, tok[k])
+		}
+		up = append(up, '\n')
+	}
+	// The case of each letter turned (a case swap undone, which upper
+	// case cannot: a key's case is part of it), and the characters at
+	// even and at odd places (a filler written after or before each
+	// character), the two a line each.
+	up = append(up, '\n')
+	for _, c := range tok {
+		up = append(up, swapCase(c))
+	}
+	up = append(up, '\n')
+	// Not of a token with dots: its halves would read as a host name of
+	// random labels.
+	if weavable(tok) != nil && len(tok) >= 2*minRun {
+		for k := 0; k < len(tok); k += 2 {
+			up = append(up, tok[k])
+		}
+		up = append(up, '\n')
+		for k := 1; k < len(tok); k += 2 {
+			up = append(up, tok[k])
+		}
+		up = append(up, '\n')
+	}
+	// The characters at even places written first, then those at odd
+	// places: two neighbouring tokens of one length (or the second one
+	// shorter), woven back together.
+	if woven(prev, tok) {
+		for k := range prev {
+			up = append(up, prev[k])
+			if k < len(tok) {
+				up = append(up, tok[k])
+			}
+		}
+		up = append(up, '\n')
+	}
+	return up
+}
+
+// upLen is how many bytes appendUp appends.
+func upLen(tok, prev []byte) int {
+	n := 0
+	if bytes.ContainsFunc(tok, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
+		n += len(tok) + 1
+	}
+	if doubled(tok) {
+		n += (len(tok)+1)/2 + 1
+	}
+	n += len(tok) + 2
+	if weavable(tok) != nil && len(tok) >= 2*minRun {
+		n += len(tok) + 2
+	}
+	if woven(prev, tok) {
+		n += len(prev) + min(len(prev), len(tok)) + 1
+	}
+	return n
+}
+
+// weavable is tok when it may be half of a woven pair: not a token with
+// dots, whose halves would read as a host name of random labels.
+func weavable(tok []byte) []byte {
+	if bytes.IndexByte(tok, '.') >= 0 {
+		return nil
+	}
+	return tok
+}
+
+// woven reports whether prev and tok, neighbouring tokens, are read woven
+// together: prev weavable, tok too and of its length or one less.
+func woven(prev, tok []byte) bool {
+	d := len(prev) - len(tok)
+	return prev != nil && weavable(tok) != nil && (d == 0 || d == 1) && len(prev)+len(tok) >= 2*minRun
 }
 
 // mirrors returns the runs of printable characters of text (16 to

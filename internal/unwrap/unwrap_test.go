@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/maphash"
+	"math/rand/v2"
 	"net/url"
 	"slices"
 	"strings"
@@ -217,4 +218,33 @@ func TestViewsSharingAHashAreKept(t *testing.T) {
 	assert.False(t, w.keep(a))
 	assert.False(t, w.keep([]byte("the text")), "the input")
 	assert.Equal(t, [][]byte{a, b}, w.out)
+}
+
+// The token views are sized before they are written: a megabyte of
+// tokens would otherwise leave a trail of outgrown copies of its
+// upper-case view (five forms of each token) behind, which a 10 MB call's
+// memory bound counts. Fails when upLen and appendUp disagree.
+func TestTokenViewsAreSizedExactly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "aabbccdd", "._-+/=", " \n"}
+	for range 2000 {
+		var text []byte
+		for n := rng.IntN(3000); len(text) < n; {
+			p := pieces[rng.IntN(len(pieces))]
+			for range rng.IntN(40) {
+				text = append(text, p[rng.IntN(len(p))])
+			}
+			if rng.IntN(3) == 0 {
+				text = append(text, ' ')
+			}
+		}
+		limit := rng.IntN(20000)
+		views, ok := tokenViews(text, limit)
+		if !ok {
+			continue
+		}
+		for i, v := range views[:3] {
+			require.Equal(t, len(v), cap(v), "view %d of %q, limit %d", i, text, limit)
+		}
+	}
 }

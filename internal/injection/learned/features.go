@@ -39,9 +39,22 @@ const maxTokenBytes = 24
 // Punctuation and line breaks are not tokens, so a sentence folded across
 // YAML or CSV lines reads as one.
 func tokenize(text string) words {
-	w := words{canon: make([]byte, 0, len(text)+8), ts: make([]token, 0, len(text)/5+1)}
+	var w words
+	w.tokenize(text)
+	return w
+}
+
+// tokenize is tokenize into w's buffers, which it reuses.
+func (w *words) tokenize(text string) {
+	w.canon, w.ts = w.canon[:0], w.ts[:0]
+	if n := len(text) + 8; cap(w.canon) < n {
+		w.canon = make([]byte, 0, n)
+	}
+	if n := len(text)/5 + 1; cap(w.ts) < n {
+		w.ts = make([]token, 0, n)
+	}
 	start, cs := -1, 0
-	letters := false
+	letters, digits := false, false // digits: ASCII ones, the only ones unleet folds
 	flush := func(end int) {
 		if start < 0 {
 			return
@@ -49,11 +62,11 @@ func tokenize(text string) words {
 		if !letters {
 			n := len(w.canon) - cs
 			w.canon = append(w.canon[:cs], '#', byte('0'+min(n, 9)))
-		} else {
+		} else if digits {
 			unleet(w.canon[cs:])
 		}
 		w.ts = append(w.ts, tok(cs, len(w.canon), start, end))
-		start, letters = -1, false
+		start, letters, digits = -1, false, false
 	}
 	prevCJKAt, prevCJKSize := -1, 0
 	for i := 0; i < len(text); {
@@ -64,11 +77,23 @@ func tokenize(text string) words {
 				if start < 0 {
 					start, cs = i, len(w.canon)
 				}
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
+				// the rest of the run of ASCII letters and digits at once
+				j := i
+				for ; j < len(text); j++ {
+					c := text[j]
+					if l := c | 0x20; l >= 'a' && l <= 'z' {
+						letters = true
+						w.canon = append(w.canon, l)
+					} else if c >= '0' && c <= '9' {
+						digits = true
+						w.canon = append(w.canon, c)
+					} else {
+						break
+					}
 				}
-				letters = letters || c > '9'
-				w.canon = append(w.canon, c)
+				prevCJKAt = -1
+				i = j
+				continue
 			case c == '\'' && start >= 0 && i+1 < len(text) && isASCIILetter(text[i+1]):
 				// an apostrophe inside a word ("user's") does not split it
 			case c == '@':
@@ -113,7 +138,6 @@ func tokenize(text string) words {
 	}
 	flush(len(text))
 	w.ts = joinSpelled(w.ts)
-	return w
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -17,6 +17,7 @@
 package learned
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/binary"
 	"errors"
@@ -132,31 +133,46 @@ const MinWords = 6
 
 // Score returns the best window of text; a text of fewer than MinWords
 // words scores 0.
+//
+// It sums the same weights as WordFeatures and WindowLogit would, in
+// integers (quantised units), so the order it adds them in changes
+// nothing: TestScoreMatchesReference holds it bit for bit to the plain
+// scorer it replaced. What makes it cheaper: its buffers are reused
+// (scratch), no feature hash is stored, and a word seen before in the
+// same text reuses the sum of its own features (a word and its n-grams
+// are the same wherever it stands; only the pair with the word before
+// is new).
 func (m *Model) Score(text string) Window {
-	ws := tokenize(text)
+	sc := scratchPool.Get().(*scratch)
+	defer sc.put()
+	ws := &sc.ws
+	ws.tokenize(text)
 	ts := ws.ts
 	if len(ts) < MinWords {
 		return Window{}
 	}
-	// The window's weights (in quantised units) and features are running
-	// sums; rings of the window's length hold what each word added, to
-	// take it off when the word leaves.
+	sc.newText()
+	// The window's weights and features are running sums; rings of the
+	// window's length hold what each word added, to take it off when
+	// the word leaves.
 	w := min(m.Window, len(ts))
-	ringW, ringN := make([]int32, w), make([]int32, w)
+	ringW, ringN := sc.rings(w)
 	var sumW, sumN int32
-	var hs []uint32
 	mask := uint32(1)<<m.Bits - 1
+	var prevPair uint32 // the pair hash's prefix over the word before
 	best, at := float32(math.Inf(-1)), 0
 	for i := range ts {
-		hs = features(hs[:0], &ws, i)
-		var s int32
-		for _, h := range hs {
-			s += int32(m.Weights[h&mask])
+		own := sc.own(m, i, mask)
+		s, n := own.sum, own.n
+		if i > 0 {
+			s += int32(m.Weights[hashBytes(prevPair^' ', ws.word(i))&mask])
+			n++
 		}
+		prevPair = own.pair
 		k := i % w
 		sumW += s - ringW[k]
-		sumN += int32(len(hs)) - ringN[k]
-		ringW[k], ringN[k] = s, int32(len(hs))
+		sumN += n - ringN[k]
+		ringW[k], ringN[k] = s, n
 		if i+1 < w {
 			continue
 		}
@@ -165,6 +181,108 @@ func (m *Model) Score(text string) Window {
 		}
 	}
 	return Window{P: sigmoid(float64(m.Bias + best)), Start: int(ts[at].start), End: int(ts[at+w-1].end)}
+}
+
+// ownSum is what a word contributes to a window by itself: the sum of
+// the weights of its word and n-gram features and how many there are,
+// and the prefix of the hash of the pair it begins with the next word.
+type ownSum struct {
+	sum, n int32
+	pair   uint32
+}
+
+// ownFeatures computes word's ownSum: the features features() lists
+// but the pair, looked up as they are hashed.
+func (m *Model) ownFeatures(word []byte, hw, mask uint32) ownSum {
+	o := ownSum{sum: int32(m.Weights[hw&mask]), n: 1, pair: hashBytes(seedPair, word)}
+	if len(word) > maxTokenBytes {
+		word = word[:maxTokenBytes]
+	}
+	var marked [maxTokenBytes + 2]byte // "<word>"
+	marked[0] = '<'
+	l := copy(marked[1:], word)
+	marked[l+1] = '>'
+	mk := marked[:l+2]
+	for a := 0; a+minGram <= len(mk); a++ {
+		h := uint32(seedGram)
+		for k, c := range mk[a:min(len(mk), a+maxGram)] {
+			h ^= uint32(c)
+			h *= fnvPrime
+			if k+1 >= minGram {
+				o.sum += int32(m.Weights[h&mask])
+				o.n++
+			}
+		}
+	}
+	return o
+}
+
+// scratch is what one Score reuses from the last: the tokenizer's
+// buffers, the rings and a cache of the words' own sums.
+type scratch struct {
+	ws           words
+	ringW, ringN []int32
+	// seen caches ownSums by word hash, direct-mapped; an entry is of
+	// this text only when its gen is the text's (gen counts texts), and
+	// names its word's bytes in ws.canon, compared on each hit, so a
+	// hash collision is a miss, never a wrong sum.
+	seen [seenSize]seenWord
+	gen  uint32
+}
+
+const seenSize = 512
+
+type seenWord struct {
+	gen, hash uint32
+	cs, ce    int32
+	own       ownSum
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxPooledBytes bounds the buffers a scratch keeps between texts: a rare
+// huge text should not pin its buffers for good.
+const maxPooledBytes = 256 << 10
+
+func (sc *scratch) put() {
+	if cap(sc.ws.canon) > maxPooledBytes {
+		return
+	}
+	scratchPool.Put(sc)
+}
+
+// newText starts a text: entries of earlier texts no longer count.
+func (sc *scratch) newText() {
+	sc.gen++
+	if sc.gen == 0 { // wrapped: an entry of 2^32 texts ago would count again
+		sc.seen = [seenSize]seenWord{}
+		sc.gen = 1
+	}
+}
+
+func (sc *scratch) rings(w int) ([]int32, []int32) {
+	if cap(sc.ringW) < w {
+		sc.ringW, sc.ringN = make([]int32, w), make([]int32, w)
+	}
+	sc.ringW, sc.ringN = sc.ringW[:w], sc.ringN[:w]
+	clear(sc.ringW)
+	clear(sc.ringN)
+	return sc.ringW, sc.ringN
+}
+
+// own returns the ownSum of word i of the text, from the cache when the
+// same word came before.
+func (sc *scratch) own(m *Model, i int, mask uint32) ownSum {
+	t := sc.ws.ts[i]
+	word := sc.ws.canon[t.cs:t.ce]
+	hw := hashBytes(seedWord, word)
+	e := &sc.seen[(hw^hw>>16)%seenSize]
+	if e.gen == sc.gen && e.hash == hw && bytes.Equal(sc.ws.canon[e.cs:e.ce], word) {
+		return e.own
+	}
+	o := m.ownFeatures(word, hw, mask)
+	*e = seenWord{gen: sc.gen, hash: hw, cs: t.cs, ce: t.ce, own: o}
+	return o
 }
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }

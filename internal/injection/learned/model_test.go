@@ -1,6 +1,10 @@
 package learned
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,12 +98,58 @@ func TestScoreTime(t *testing.T) {
 	assert.LessOrEqual(t, large, 64*4*max(small, 100*time.Microsecond), "512 KB against 8 KB")
 }
 
+// BenchmarkScore measures the scorer on 1 KB of one sentence repeated
+// and on 1 KB and 64 KB of varied text (the injection package's
+// labelled sets, joined) and on a stream of different 1 KB texts, beside the plain scorer it replaced (reference), in CPU
+// time per text.
 func BenchmarkScore(b *testing.B) {
 	m, err := Embedded()
 	require.NoError(b, err)
-	text := strings.Repeat("The quarterly review found that response times improved after the cache was moved closer to the database. ", 10)[:1024]
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		m.Score(text)
+	files, err := filepath.Glob("../testdata/*.json")
+	require.NoError(b, err)
+	var all []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(b, err)
+		var v any
+		require.NoError(b, json.Unmarshal(data, &v))
+		all = appendStrings(all, v)
+	}
+	slices.Sort(all) // the same text each run
+	varied := strings.Join(all, "\n")
+	require.Greater(b, len(varied), 64<<10)
+	texts := []struct {
+		name, text string
+	}{
+		{"repeated-1KB", strings.Repeat("The quarterly review found that response times improved after the cache was moved closer to the database. ", 10)[:1024]},
+		{"varied-1KB", varied[:1024]},
+		{"varied-64KB", varied[:64<<10]},
+	}
+	// many-1KB: each text another kilobyte of the 128 first, as a stream
+	// of small results would come, not one text again and again.
+	var many []string
+	for i := 0; i+1024 <= len(varied) && len(many) < 128; i += 1024 {
+		many = append(many, varied[i:i+1024])
+	}
+	for _, x := range append(texts, struct{ name, text string }{"many-1KB", ""}) {
+		for _, sc := range []struct {
+			name  string
+			score func(string) Window
+		}{{"reference", func(s string) Window { return referenceScore(m, s) }}, {"fast", m.Score}} {
+			b.Run(x.name+"/"+sc.name, func(b *testing.B) {
+				b.SetBytes(int64(max(len(x.text), 1024)))
+				cpu0 := cputime.Process()
+				i := 0
+				for b.Loop() {
+					if x.text == "" {
+						sc.score(many[i%len(many)])
+						i++
+						continue
+					}
+					sc.score(x.text)
+				}
+				b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/1000/float64(b.N), "cpu-µs/op")
+			})
+		}
 	}
 }
