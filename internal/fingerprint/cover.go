@@ -94,6 +94,18 @@ func (x *SecretIndex) buildCover() int {
 // Its work, linear in canon, is reported to b; it stops, returning false,
 // when b runs out.
 func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
+	return x.coverIn(canon, b, forms)
+}
+
+// CoverDecoded is Cover for text decoded from a call (a view of it): its
+// chains are read as written only. Repeats and shifted letters are read
+// in the call's own text; a view, one more copy of the call's size,
+// would double their cost.
+func (x *SecretIndex) CoverDecoded(canon []byte, b *budget.Budget) ([]Cover, bool) {
+	return x.coverIn(canon, b, formAsIs+1)
+}
+
+func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cover, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if len(x.byValue) == 0 || len(canon) < coverGram {
@@ -151,7 +163,7 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	// The characters chains cover, per secret, in canonical positions.
 	chained := map[uint32][]uint64{}
 	var order []uint32 // the slots chained, in the order first found
-	for mode := range c.chain {
+	for mode := range c.chain[:forms] {
 		chain := &c.chain[mode]
 		done := map[uint32][]uint64{} // the trigrams marked, by their place in the form indexed
 		if !chain.scan(canon, mode, b, func(slot uint32, pos uint16) {
