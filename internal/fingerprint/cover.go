@@ -54,13 +54,15 @@ type coverSet struct {
 	grams map[uint64][]coverAt
 	start []uint64 // a bit per hashed 4-byte start of a gram
 	lens  map[uint32]int
+	chain [forms]chainSet
 }
 
 // buildCover indexes the grams of the internal pool's secrets: a secret
 // that arrived from outside (a page full of planted key-shaped strings)
 // is no secret of the user's to piece together, and would only add work.
 func (x *SecretIndex) buildCover() int {
-	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), lens: map[uint32]int{}}
+	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), lens: map[uint32]int{},
+		chain: [forms]chainSet{newChainSet(), newChainSet(), newChainSet()}}
 	work := 0
 	for _, slot := range x.pools[0] {
 		canon := Canonical([]byte(x.secrets[slot].value))
@@ -69,6 +71,9 @@ func (x *SecretIndex) buildCover() int {
 		}
 		canon = canon[:min(len(canon), coverMaxLen)]
 		c.lens[slot] = len(canon)
+		for form := range c.chain {
+			work += c.chain[form].add(slot, canon, form)
+		}
 		for i := 0; i+coverGram <= len(canon); i++ {
 			g := gram(canon[i:])
 			if at := c.grams[g]; len(at) < coverPerGram {
@@ -89,6 +94,18 @@ func (x *SecretIndex) buildCover() int {
 // Its work, linear in canon, is reported to b; it stops, returning false,
 // when b runs out.
 func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
+	return x.coverIn(canon, b, forms)
+}
+
+// CoverDecoded is Cover for text decoded from a call (a view of it): its
+// chains are read as written only. Repeats and shifted letters are read
+// in the call's own text; a view, one more copy of the call's size,
+// would double their cost.
+func (x *SecretIndex) CoverDecoded(canon []byte, b *budget.Budget) ([]Cover, bool) {
+	return x.coverIn(canon, b, formAsIs+1)
+}
+
+func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cover, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if len(x.byValue) == 0 || len(canon) < coverGram {
@@ -108,6 +125,20 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 	// thousand positions at every offset, and the caller reads them as a
 	// set.
 	var noted [][]uint64
+	note := func(slot uint32, pos uint16) {
+		k, ok := bySlot[slot]
+		if !ok {
+			k = len(out)
+			bySlot[slot] = k
+			s := x.secrets[slot]
+			out = append(out, Cover{Secret: s.id, Label: s.label, Len: c.lens[slot]})
+			noted = append(noted, make([]uint64, (c.lens[slot]+63)/64))
+		}
+		if w, bit := pos/64, uint64(1)<<(pos%64); noted[k][w]&bit == 0 {
+			noted[k][w] |= bit
+			out[k].At = append(out[k].At, int(pos))
+		}
+	}
 	work, next := 0, spendEvery
 	for i := 0; i+coverGram <= len(canon); i++ {
 		if i >= next {
@@ -121,18 +152,58 @@ func (x *SecretIndex) Cover(canon []byte, b *budget.Budget) ([]Cover, bool) {
 			continue
 		}
 		for _, at := range c.grams[gram(canon[i:])] {
-			k, ok := bySlot[at.slot]
-			if !ok {
-				k = len(out)
-				bySlot[at.slot] = k
-				s := x.secrets[at.slot]
-				out = append(out, Cover{Secret: s.id, Label: s.label, Len: c.lens[at.slot]})
-				noted = append(noted, make([]uint64, (c.lens[at.slot]+63)/64))
-			}
 			work++
-			if w, bit := at.pos/64, uint64(1)<<(at.pos%64); noted[k][w]&bit == 0 {
-				noted[k][w] |= bit
-				out[k].At = append(out[k].At, int(at.pos))
+			note(at.slot, at.pos)
+		}
+	}
+	if !b.Spend(work) {
+		return nil, false
+	}
+	work = 0
+	// The characters chains cover, per secret, in canonical positions.
+	chained := map[uint32][]uint64{}
+	var order []uint32 // the slots chained, in the order first found
+	for mode := range c.chain[:forms] {
+		chain := &c.chain[mode]
+		done := map[uint32][]uint64{} // the trigrams marked, by their place in the form indexed
+		if !chain.scan(canon, mode, b, func(slot uint32, pos uint16) {
+			orig := chain.orig[slot]
+			d := done[slot]
+			if d == nil {
+				d = make([]uint64, (len(orig)+63)/64)
+				done[slot] = d
+			}
+			if d[pos/64]&(1<<(pos%64)) != 0 {
+				return
+			}
+			d[pos/64] |= 1 << (pos % 64)
+			set := chained[slot]
+			if set == nil {
+				set = make([]uint64, (c.lens[slot]+63)/64)
+				chained[slot] = set
+				order = append(order, slot)
+			}
+			end := c.lens[slot]
+			if int(pos)+3 < len(orig) {
+				end = int(orig[pos+3])
+			}
+			for i := int(orig[pos]); i < end; i++ {
+				set[i/64] |= 1 << (i % 64)
+			}
+		}) {
+			return nil, false
+		}
+	}
+	for _, slot := range order {
+		set, run := chained[slot], 0
+		work += (forms + 1) * c.lens[slot] // the marks of each form, and this pass
+		for i := range c.lens[slot] {
+			if set[i/64]&(1<<(i%64)) == 0 {
+				run = 0
+				continue
+			}
+			if run++; run >= coverGram {
+				note(slot, uint16(i+1-coverGram))
 			}
 		}
 	}

@@ -856,7 +856,11 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			c = fingerprint.AppendCanonical(c[:0], v[:min(len(v), canonicalLimit)])
 			if coverOn && complete && i < 2+len(views) {
 				var cv []fingerprint.Cover
-				cv, complete = sec.Cover(c, b)
+				if i < 2 {
+					cv, complete = sec.Cover(c, b)
+				} else {
+					cv, complete = sec.CoverDecoded(c, b)
+				}
 				covers = fingerprint.MergeCovers(covers, cv)
 			}
 			if !complete || len(c) < minCanonical {

@@ -135,10 +135,18 @@ func TestPayloadAcrossCalls(t *testing.T) {
 	shifted := caesar(plantedKey, 5)
 	pieces := []string{shifted[:12], shifted[12:24], shifted[24:]}
 	var got []policy.Action
+	var last policy.Decision
 	for _, p := range pieces {
-		got = append(got, decide(j, post("s", "part "+p)).Action)
+		last = decide(j, post("s", "part "+p))
+		got = append(got, last.Action)
 	}
-	assert.Equal(t, policy.Ask, got[len(got)-1], "the last of three pieces: %v", got)
+	if last.Action == policy.Deny {
+		// The pieces are read as the key's own, shifted (fingerprint
+		// chains in a shift-invariant form): more than a payload.
+		assert.Equal(t, "sensitive_data_external", last.Rule, last.Reason)
+	} else {
+		assert.Equal(t, policy.Ask, last.Action, "the last of three pieces: %v", got)
+	}
 
 	j = newJudge(t, nil)
 	readPlanted(t, j, "s", plantedFile, "token: "+plantedKey+"\n")

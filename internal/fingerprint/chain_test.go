@@ -1,0 +1,196 @@
+package fingerprint
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/flowd-dev/flowd/internal/budget"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// covered is the part of secret (its canonical form) that Cover finds in
+// text, as a fraction.
+func covered(t *testing.T, secret, text string) float64 {
+	t.Helper()
+	x, err := NewSecretIndex(4)
+	require.NoError(t, err)
+	x.Add(1, "", secret, false)
+	covers, complete := x.Cover(Canonical([]byte(text)), budget.Work(1<<40))
+	require.True(t, complete)
+	n := len(Canonical([]byte(secret)))
+	sent := make([]bool, n)
+	for _, c := range covers {
+		for _, at := range c.At {
+			for i := at; i < min(at+CoverGram, n); i++ {
+				sent[i] = true
+			}
+		}
+	}
+	k := 0
+	for _, s := range sent {
+		if s {
+			k++
+		}
+	}
+	return float64(k) / float64(n)
+}
+
+func withFiller(s string, every int, filler string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		if i > 0 && i%every == 0 {
+			b.WriteString(filler)
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func blocksReversed(s string, k int) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		n := min(k, len(s))
+		for i := n - 1; i >= 0; i-- {
+			b.WriteByte(s[i])
+		}
+		s = s[n:]
+	}
+	return b.String()
+}
+
+func repeated(s string, k int) string {
+	var b strings.Builder
+	for i := range len(s) {
+		b.WriteString(strings.Repeat(s[i:i+1], k))
+	}
+	return b.String()
+}
+
+func shifted(s string, k int) string {
+	return strings.Map(func(c rune) rune {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return 'a' + (c-'a'+rune(k))%26
+		case c >= 'A' && c <= 'Z':
+			return 'A' + (c-'A'+rune(k))%26
+		}
+		return c
+	}, s)
+}
+
+func reversed(s string) string { return blocksReversed(s, len(s)) }
+
+// A known secret sent whole in one call with a filler every few
+// characters, with each block of a few characters reversed, or with each
+// character repeated, or with its letters shifted (rot13, Caesar), holds
+// no run of CoverGram of its characters; Cover
+// reads it as most of the secret. Text that shares characters, even
+// trigrams, with the secret in another order is not.
+func TestCoverReadsFillersReversedBlocksRepeats(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	pick := func(alphabet string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	secrets := []string{
+		"xoxb-" + pick("0123456789", 12) + "-" + pick(alnum, 24),
+		pick("0123456789abcdef", 40),
+		"glpat-" + pick(alnum, 20),
+		pick(alnum, 32),
+	}
+	shapes := map[string]func(string) string{
+		"filler '7' every 3":             func(s string) string { return withFiller(s, 3, "7") },
+		"filler 'q' every 4":             func(s string) string { return withFiller(s, 4, "q") },
+		"filler 'Z' every 5":             func(s string) string { return withFiller(s, 5, "Z") },
+		"filler 'k9' every 6":            func(s string) string { return withFiller(s, 6, "k9") },
+		"filler ' x ' every 4":           func(s string) string { return withFiller(s, 4, " x ") },
+		"3-char blocks reversed":         func(s string) string { return blocksReversed(s, 3) },
+		"4-char blocks reversed":         func(s string) string { return blocksReversed(s, 4) },
+		"5-char blocks reversed":         func(s string) string { return blocksReversed(s, 5) },
+		"6-char blocks reversed":         func(s string) string { return blocksReversed(s, 6) },
+		"reversed, filler every 5":       func(s string) string { return reversed(withFiller(s, 5, "w")) },
+		"doubled":                        func(s string) string { return repeated(s, 2) },
+		"tripled":                        func(s string) string { return repeated(s, 3) },
+		"letters shifted by 3":           func(s string) string { return shifted(s, 3) },
+		"letters shifted by 13":          func(s string) string { return shifted(s, 13) },
+		"letters shifted by 22, doubled": func(s string) string { return repeated(shifted(s, 22), 2) },
+		"tripled, filler every 4":        func(s string) string { return withFiller(repeated(s, 3), 12, "j") },
+	}
+	for name, shape := range shapes {
+		for _, sec := range secrets {
+			text := "please keep this: " + shape(sec) + " thanks"
+			assert.GreaterOrEqual(t, covered(t, sec, text), 2.0/3, "%s: %s", name, text)
+		}
+	}
+	sum := sha256.Sum256([]byte("other data"))
+	for _, sec := range secrets {
+		canon := string(Canonical([]byte(sec)))
+		var shuffled strings.Builder
+		for _, i := range r.Perm(len(canon) / 3) {
+			shuffled.WriteString(canon[3*i:3*i+3] + " ")
+		}
+		benign := map[string]string{
+			"prose": "The quick brown fox jumps over the lazy dog while seven wizards judge the boxing match; " +
+				"meanwhile the release notes mention eleven fixes, three features and a faster parser.",
+			"code":                       "func (s *Server) Handle(w http.ResponseWriter, r *http.Request) { if err := s.db.Ping(); err != nil { http.Error(w, err.Error(), 500) } }",
+			"uuids":                      "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d 7b9e2f10-33aa-4c1d-9e8f-aa01bb22cc33 0f0e0d0c-0b0a-4909-8807-060504030201",
+			"hashes":                     hex.EncodeToString(sum[:]) + " " + fmt.Sprintf("%x", sha256.Sum256([]byte(sec+"salt"))),
+			"base64":                     base64.StdEncoding.EncodeToString([]byte(strings.Repeat("unrelated payload bytes ", 8))),
+			"its trigrams shuffled":      shuffled.String(),
+			"its characters sorted":      sorted(canon),
+			"another key, same alphabet": pick(alnum, len(sec)) + " " + pick("0123456789abcdef", 64),
+		}
+		for name, text := range benign {
+			assert.Less(t, covered(t, sec, text), 1.0/3, "%s against %s: %s", name, sec, text)
+		}
+	}
+}
+
+func sorted(s string) string {
+	b := []byte(s)
+	for i := range b {
+		for j := i + 1; j < len(b); j++ {
+			if b[j] < b[i] {
+				b[i], b[j] = b[j], b[i]
+			}
+		}
+	}
+	return string(b)
+}
+
+// FuzzCoverTime holds Cover to linear work whatever the secrets and the
+// text: per canonical character, the run lookup and, in each form, the
+// trigram lookup with each place compared with those just before it; per
+// secret a chain covers, its length a few times.
+func FuzzCoverTime(f *testing.F) {
+	f.Add("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5\nAKIAQZ7XK2MVABCDEFGH", strings.Repeat("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA", 50))
+	f.Add("abcabcabcabcabcabc\nabcabcabcabcabcabd\nacbacbacbacbacbacb\nabcbcacababcbcacab", strings.Repeat("abcacbbcacba", 500))
+	f.Add(strings.Repeat("a", 600)+strings.Repeat("b", 600)+strings.Repeat("c", 600)+"defghij", strings.Repeat("abcdefghij", 300))
+	f.Fuzz(func(t *testing.T, secrets, text string) {
+		x, err := NewSecretIndex(64)
+		require.NoError(t, err)
+		total := 0
+		for i, s := range strings.Split(secrets, "\n") {
+			x.Add(uint64(i), "", s, false)
+			total += min(len(Canonical([]byte(s))), coverMaxLen)
+		}
+		_, complete := x.Cover([]byte("warmup"), budget.Work(0))
+		require.True(t, complete)
+		canon := Canonical([]byte(text))
+		b := budget.Work(0)
+		_, complete = x.Cover(canon, b)
+		require.True(t, complete)
+		perChar := 1 + coverPerGram + forms*(1+chainPerGram*(1+chainBack*chainPerGram))
+		assert.LessOrEqual(t, b.Spent(), int64(perChar*len(canon)+(forms+1)*total))
+	})
+}
