@@ -485,6 +485,12 @@ func TestDialFailuresAreRead(t *testing.T) {
 		{"socket refuses this user", opErr(syscall.EACCES), false, true},
 		{"socket not permitted", opErr(syscall.EPERM), false, true},
 		{"no socket", opErr(syscall.ENOENT), false, false},
+		{"no Unix sockets here", &net.OpError{Op: "dial", Net: "unix", Err: os.NewSyscallError("socket", syscall.EAFNOSUPPORT)}, false, false},
+		// Found in review: the socket's directory replaced by a file or
+		// a link failed open, and flowd does not bind there again.
+		{"directory replaced by a file", opErr(syscall.ENOTDIR), false, true},
+		{"directory replaced by a link loop", opErr(syscall.ELOOP), false, true},
+		{"connect timed out", &net.OpError{Op: "dial", Net: "unix", Err: os.ErrDeadlineExceeded}, false, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := dialFailed("/s", tt.err)

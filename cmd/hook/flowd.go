@@ -115,20 +115,34 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 	}
 }
 
-// dialFailed reads a failed connect to flowd's socket: a socket left
-// behind is a flowd killed (errDead); one this user may not connect to was
-// made so (chmod of the socket while flowd runs keeps its inode, so flowd
-// does not see it at once) and is not a flowd that is absent (errLocked);
-// anything else is for the caller to read as unreachable.
+// dialFailed reads a failed connect to flowd's socket as the shim does: a
+// socket left behind is a flowd killed (errDead); one this user may not
+// connect to was made so (chmod of the socket while flowd runs keeps its
+// inode, so flowd does not see it at once) and is not a flowd that is
+// absent (errLocked). Only a missing socket, or a system with no Unix
+// sockets, is for the caller to read as unreachable; any other failure
+// (the socket's directory replaced by a file or a link, a directory
+// another user made, a connect that timed out) is a flowd that cannot be
+// reached although it may run, and an agent able to cause it must not get
+// its tools unchecked (found in review: a moved directory made every hook
+// fail open, and flowd, which will not bind in a directory it does not
+// trust, could not take it back).
 func dialFailed(socket string, err error) error {
+	var se *os.SyscallError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w: connect to flowd at %s: %w", errDead, socket, err)
 	case errors.Is(err, os.ErrPermission):
 		return fmt.Errorf("%w: connect to flowd at %s: %w", errLocked, socket, err)
+	case errors.Is(err, syscall.ENOENT), errors.As(err, &se) && se.Syscall == "socket":
+		return fmt.Errorf("connect to flowd at %s: %w", socket, err)
 	}
-	return fmt.Errorf("connect to flowd at %s: %w", socket, err)
+	return fmt.Errorf("%w: connect to flowd at %s: %w", errBlocked, socket, err)
 }
+
+// errBlocked is errSilent for a socket path that leads nowhere flowd can
+// be reached, for a reason other than a missing socket.
+var errBlocked = fmt.Errorf("%w: its socket cannot be reached", errSilent)
 
 // errLocked is errSilent for a socket that is there but refuses this
 // user: found by a red team (RT4-2), a chmod of the socket made the hook
