@@ -86,13 +86,28 @@ func binary() (string, error) {
 		}
 	}
 	p, err := exec.LookPath("flowd")
-	if err != nil {
-		return "", ErrNotInstalled
+	if err == nil {
+		return p, nil
 	}
-	return p, nil
+	// A flowd that has run here and whose binary is now gone, or cannot
+	// be run, was removed or disabled by someone who would gain by shims
+	// and hooks reading it as never installed, where they fail open
+	// (found in review: chmod a-x of the binary, after a kill and the
+	// socket's removal, opened the way again).
+	if store := filepath.Join(paths.DataDir(), "activity.db"); exists(store) {
+		return "", fmt.Errorf("no flowd binary next to this program or on PATH, though flowd has run here (%s): moved, removed or made unrunnable", store)
+	}
+	return "", ErrNotInstalled
 }
 
-// ErrNotInstalled is StartNextToMe's error when there is no flowd to start.
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// ErrNotInstalled is StartNextToMe's error when there is no flowd to
+// start, and none has run for this user (no activity store in the data
+// dir).
 var ErrNotInstalled = errors.New("no flowd binary next to this program or on PATH")
 
 // answers reports whether something accepts connections on socket.
