@@ -177,7 +177,7 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		if serr := restartFlowd(socket); serr != nil {
 			err = fmt.Errorf("%w; starting it again failed: %v", err, serr)
 		} else {
-			status, resp, err = call(socket, "POST", hookproto.Path, body, timeout)
+			status, resp, err = callStarted(socket, body, timeout)
 		}
 	case errors.Is(err, syscall.ENOENT) && autostart:
 		// No socket: a flowd stopped as asked, or one killed whose socket
@@ -187,7 +187,7 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		// whoever removed its socket, and the agent gets only reads.
 		switch serr := restartFlowd(socket); {
 		case serr == nil:
-			status, resp, err = call(socket, "POST", hookproto.Path, body, timeout)
+			status, resp, err = callStarted(socket, body, timeout)
 		case errors.Is(serr, ondemand.ErrNotInstalled):
 			err = fmt.Errorf("%w (%v)", err, serr)
 		default:
@@ -216,6 +216,17 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 		return v, nil
 	}
 	return hookproto.Verdict{}, fmt.Errorf("flowd answered with unknown decision %q", v.Decision)
+}
+
+// callStarted asks the flowd the hook has just started. Its socket gone
+// again already was removed by someone racing the start: a flowd gone,
+// not one absent.
+func callStarted(socket string, body []byte, timeout time.Duration) (int, []byte, error) {
+	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
+	if errors.Is(err, syscall.ENOENT) {
+		err = fmt.Errorf("%w: %w", errGone, err)
+	}
+	return status, resp, err
 }
 
 // envTimeout sets the default of --timeout. The hook's command line is

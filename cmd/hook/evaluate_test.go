@@ -499,3 +499,15 @@ func TestDialFailuresAreRead(t *testing.T) {
 		})
 	}
 }
+
+// A socket removed again as soon as the started flowd made it (a loop
+// racing the start) is a flowd gone, not one absent (found in review).
+func TestEvaluateSocketGoneAgainAfterTheStart(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "flowd.sock")
+	startFlowdWith(t, func(string) error { return nil }) // "started", and its socket is gone again
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
+	code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", missing, "--timeout", "300ms")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, `"permissionDecision":"deny"`)
+	assert.Contains(t, errOut, "WebFetch denied until flowd answers")
+}
