@@ -21,7 +21,7 @@ func (d *Daemon) startUI() (stop func()) {
 	if cfg.Metrics {
 		open = append(open, "GET /metrics")
 	}
-	ui, err := dashboard.Listen(cfg.Port, d.handler(), func(r *http.Request, p localsock.Cred) *http.Request {
+	ui, err := dashboard.Listen(cfg.Port, stallBounds(d.handler()), func(r *http.Request, p localsock.Cred) *http.Request {
 		return r.WithContext(context.WithValue(r.Context(), peerKey{}, p))
 	}, open...)
 	if err != nil {

@@ -317,6 +317,7 @@ func withPeer(ctx context.Context, c net.Conn) context.Context {
 // then the guard may close the connection to keep its bound, so requests
 // whose body never ends cannot hold every connection flowd keeps.
 func (d *Daemon) served(h http.Handler) http.Handler {
+	h = stallBounds(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, _ := r.Context().Value(connKey{}).(net.Conn)
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
@@ -324,6 +325,13 @@ func (d *Daemon) served(h http.Handler) http.Handler {
 		} else {
 			r.Body = &bodyEnd{ReadCloser: r.Body, end: func() { d.conns.Served(c) }}
 		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// stallBounds gives each write of h's answers writeStall to finish.
+func stallBounds(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		rc.SetWriteDeadline(time.Now().Add(writeStall))
 		h.ServeHTTP(stallBounded{ResponseWriter: w, rc: rc}, r)
