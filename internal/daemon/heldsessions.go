@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,16 +21,22 @@ import (
 // it had read as if it had read nothing.
 const heldFile = "held-sessions.json"
 
+// maxHeldFile bounds what restoreHeld reads.
+const maxHeldFile = 16 << 20
+
 // restoreHeld hands the tracker the sessions the previous flowd held.
 func (d *Daemon) restoreHeld() {
 	p := filepath.Join(d.dataDir, heldFile)
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	var hs []flow.Held
 	if err == nil {
-		err = json.Unmarshal(b, &hs)
+		// Bounded: session ids are the agents' to choose, and flowd reads
+		// this before it serves.
+		err = json.NewDecoder(io.LimitReader(f, maxHeldFile)).Decode(&hs)
+		f.Close()
 	}
 	if err != nil {
 		d.log.Error("the sessions the previous flowd tracked are unknown, so what they send out is judged as if they had read nothing",
