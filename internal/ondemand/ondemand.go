@@ -94,15 +94,11 @@ func binary() (string, error) {
 	// and hooks reading it as never installed, where they fail open
 	// (found in review: chmod a-x of the binary, after a kill and the
 	// socket's removal, opened the way again).
-	if store := filepath.Join(paths.DataDir(), "activity.db"); exists(store) {
+	store := filepath.Join(paths.DataDir(), "activity.db")
+	if _, err := os.Stat(store); err == nil {
 		return "", fmt.Errorf("no flowd binary next to this program or on PATH, though flowd has run here (%s): moved, removed or made unrunnable", store)
 	}
 	return "", ErrNotInstalled
-}
-
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // ErrNotInstalled is StartNextToMe's error when there is no flowd to
