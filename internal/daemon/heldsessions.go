@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -27,9 +28,17 @@ const maxHeldFile = 16 << 20
 // restoreHeld hands the tracker the sessions the previous flowd held.
 func (d *Daemon) restoreHeld() {
 	p := filepath.Join(d.dataDir, heldFile)
-	f, err := os.Open(p)
+	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
+	}
+	if err == nil && !fi.Mode().IsRegular() {
+		// A FIFO would hold flowd here, before it serves, for good.
+		err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	var f *os.File
+	if err == nil {
+		f, err = os.Open(p)
 	}
 	var hs []flow.Held
 	if err == nil {
@@ -52,7 +61,8 @@ func (d *Daemon) restoreHeld() {
 }
 
 // keepHeld writes heldFile whenever the held sessions change, and once
-// more when stop is closed, then closes done.
+// more, whatever it last wrote, when stop is closed (the file may have
+// been replaced meanwhile), then closes done.
 func (d *Daemon) keepHeld(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	p := filepath.Join(d.dataDir, heldFile)
@@ -75,6 +85,7 @@ func (d *Daemon) keepHeld(stop <-chan struct{}, done chan<- struct{}) {
 	for {
 		select {
 		case <-stop:
+			last = nil
 			write()
 			return
 		case <-d.flows.HeldChanged():
