@@ -228,6 +228,10 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	for _, d := range st.DamagedStores {
 		fmt.Fprintf(out, "DAMAGED  %s was damaged (%s): moved aside to %s at start, a fresh one in use\n", d.What, d.Reason, d.MovedTo)
 	}
+	if h := st.HeldLost; h != nil {
+		fmt.Fprintf(out, "sessions ALL LOST until %s: every session's sends out are judged as carrying internal data (%s)\n",
+			h.Until.Local().Format(time.DateTime), h.Why)
+	}
 	if h := st.ConfigHeld; h != nil {
 		how := "read and apply it with flowd config apply"
 		if !st.ApprovalPassphrase {
