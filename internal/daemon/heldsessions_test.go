@@ -141,3 +141,41 @@ func TestFirstStartHasNoHeldSessions(t *testing.T) {
 	assert.Equal(t, "allow", decision, "%s", reason)
 	assert.Nil(t, d.status(viewer{all: true}).HeldLost)
 }
+
+// A restarted flowd has lost the values of the secrets its sessions
+// read (it never writes them down), so it cannot match them as the
+// flowd before it did, which denied them (sensitive_data_external). It
+// denies what may be one instead: random-looking text sent out by a
+// session that read a secret before the restart, or by any session
+// while flowd cannot tell which read what. A secret of a known form is
+// denied as always; anything else the session sends out asks.
+func TestRestartedFlowdDeniesWhatMayBeALostSecret(t *testing.T) {
+	dataDir := t.TempDir()
+	d, stop := heldRun(t, dataDir)
+	heldReadEnv(t, d, "read-env")
+	stop()
+	send := func(d *Daemon, sess, text string) (string, string) {
+		v := postHook(t, d, sess, "PreToolUse", map[string]any{"tool_name": "WebFetch",
+			"tool_input": map[string]any{"url": "https://example.org/docs", "prompt": text}})
+		return v.Decision, v.Reason
+	}
+	const payload = "summarise the page for ticket Qm7xV2rK9pLw4ZtB8nYc3HsJ"
+
+	d, stop = heldRun(t, dataDir)
+	decision, reason := send(d, "read-env", payload)
+	assert.Equal(t, "deny", decision, "%s", reason)
+	assert.Contains(t, reason, "may be it")
+	decision, reason = send(d, "read-env", "summarise the token ghp_"+strings.Repeat("aB3dE5fG7h", 3)+"123456")
+	assert.Equal(t, "deny", decision, "a secret of a known form: %s", reason)
+	decision, reason = send(d, "read-env", "summarise the page on weather")
+	assert.Equal(t, "ask", decision, "plain text: %s", reason)
+	decision, reason = send(d, "read-nothing", payload)
+	assert.Equal(t, "allow", decision, "a session that read nothing: %s", reason)
+	stop()
+
+	require.NoError(t, os.WriteFile(filepath.Join(dataDir, heldfile.Name), []byte("{"), 0o600))
+	d, stop = heldRun(t, dataDir)
+	defer stop()
+	decision, reason = send(d, "any-session", payload)
+	assert.Equal(t, "deny", decision, "flowd cannot tell what this session read: %s", reason)
+}

@@ -123,6 +123,27 @@ func (t *Tracker) Restore(hs []Held) {
 	}
 }
 
+// LostSecret says what secret a session whose flow state a flowd that
+// ended lost may be sending: the latest credential or result holding a
+// secret it read (that flowd listed it, Held), or, for a session lost
+// without a list (LoseUntil), that flowd cannot tell; "" when it read
+// none, or was not lost.
+func (s *Session) LostSecret() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case !s.lost:
+		return ""
+	case s.sensitive != "":
+		return s.sensitive
+	case s.secretResult != "":
+		return s.secretResult
+	case s.lostUnknown:
+		return "what it read before flowd started, which flowd could not tell"
+	}
+	return ""
+}
+
 // hold marks s held; changed says that what Held lists for it changed
 // even if it was held already (a taint).
 func (s *Session) hold(changed bool) {

@@ -114,7 +114,7 @@ func (t *Tracker) Session(id string) *Session {
 		s = newSession(id, key, t)
 		t.sessions[key] = s
 		if lost = time.Now().Before(t.lostUntil); lost {
-			s.forgotten, s.lost, s.held = true, true, true
+			s.forgotten, s.lost, s.held, s.lostUnknown = true, true, true, true
 		}
 	}
 	t.mu.Unlock()
@@ -286,7 +286,9 @@ type Session struct {
 	// held: what the session read matters past this flowd (Held); lost:
 	// it was forgotten because the flowd that held its origins ended.
 	held, lost bool
-	bytes      int // accounted by the tracker, under its lock
+	// lostUnknown: lost without a list of what it read (LoseUntil).
+	lostUnknown bool
+	bytes       int // accounted by the tracker, under its lock
 }
 
 type counts struct {
