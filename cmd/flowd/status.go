@@ -70,7 +70,10 @@ func cmdStatus(args []string) error {
 	for _, u := range unprot {
 		fmt.Printf("WARNING: shim %q (pid %d) passes messages unchecked since %s: %s\n", u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason)
 	}
-	if !st.Running {
+	if !st.Running && socket.Path() == paths.SystemSocket {
+		fmt.Printf("the machine's flowd is not running (socket %s): %v\nShims and hooks do not start it in its place; start it: sudo systemctl start flowd.socket flowd.service\nservice  %s\n",
+			socket.Path(), err, describe(st.Service.Status))
+	} else if !st.Running {
 		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", socket.Path(), err, describe(st.Service.Status))
 	} else {
 		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
