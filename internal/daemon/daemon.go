@@ -228,7 +228,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	d.wg.Wait()
 	d.judge.Close()
 	<-sweepDone
-	// The sessions still live outlive this flowd's memory of them.
+	// The sessions still live outlive this flowd's memory of them, with
+	// the results being recorded as it stopped.
+	d.flows.WaitUntil(time.Now().Add(5 * time.Second))
 	close(stopHeld)
 	<-heldDone
 	d.summarise(time.Now(), true)

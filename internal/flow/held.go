@@ -83,6 +83,21 @@ func (t *Tracker) LostUntil() time.Time {
 	return t.lostUntil
 }
 
+// WaitUntil waits until every session has recorded the results it was
+// given (Session.WaitUntil), giving up at until: what Held lists then
+// includes what they held, a secret found in a result just recorded too.
+func (t *Tracker) WaitUntil(until time.Time) {
+	t.mu.Lock()
+	all := make([]*Session, 0, len(t.sessions))
+	for _, s := range t.sessions {
+		all = append(all, s)
+	}
+	t.mu.Unlock()
+	for _, s := range all {
+		s.WaitUntil(until)
+	}
+}
+
 // IdleTimeout is how long a session lives idle (Options.IdleTimeout).
 func (t *Tracker) IdleTimeout() time.Duration { return t.opts.IdleTimeout }
 
