@@ -429,7 +429,7 @@ func stores(f Facts) []Finding {
 		}
 		if h := st.HeldLost; h != nil {
 			add(Warn, fmt.Sprintf("flowd cannot tell which sessions read data before it started (%s): every session that starts until %s is judged as carrying internal data when it sends out",
-				h.Why, h.Until.Local().Format(time.DateTime)), "nothing to do: it ends by itself; if you did not restart flowd or touch "+filepath.Join(f.DataDir, "held-sessions.json")+", find out what did")
+				h.Why, h.Until.Local().Format(time.DateTime)), "nothing to do: it ends by itself; if you did not restart flowd or touch "+filepath.Join(f.DataDir, paths.HeldSessions)+", find out what did")
 		}
 		if h := st.ConfigHeld; h != nil {
 			add(Warn, fmt.Sprintf("a config that lowers protection is held back since %s (%s): the config before it stays in force",

@@ -24,10 +24,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // Name is the file's name in the data dir.
-const Name = "held-sessions.json"
+const Name = paths.HeldSessions
 
 // File is what the file holds.
 type File struct {

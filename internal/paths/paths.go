@@ -30,6 +30,8 @@ const (
 	ActivityStore   = "activity.db"
 	QuarantineStore = "quarantine.db"
 	PinsStore       = "pins.db"
+	// HeldSessions lists the sessions flowd holds (package heldfile).
+	HeldSessions = "held-sessions.json"
 )
 
 // SystemSocket is where a system flowd listens (flowd install --system on
