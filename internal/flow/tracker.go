@@ -95,6 +95,8 @@ type Tracker struct {
 	nextID   atomic.Uint64 // not under mu: sessions take it holding their own lock
 	bytes    int           // all sessions' accounted memory
 	heldCh   chan struct{} // HeldChanged
+	// lostUntil: a session that starts before then starts lost (LoseUntil).
+	lostUntil time.Time
 }
 
 // NewTracker returns an empty tracker.
@@ -104,12 +106,20 @@ func NewTracker(o Options, d *secrets.Detector) *Tracker {
 
 // Session returns the state of session id, creating it.
 func (t *Tracker) Session(id string) *Session {
+	key := Key(id)
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.sessions[id]
+	s := t.sessions[key]
+	lost := false
 	if s == nil {
-		s = newSession(id, t)
-		t.sessions[id] = s
+		s = newSession(id, key, t)
+		t.sessions[key] = s
+		if lost = time.Now().Before(t.lostUntil); lost {
+			s.forgotten, s.lost, s.held, s.lostUnknown = true, true, true, true
+		}
+	}
+	t.mu.Unlock()
+	if lost {
+		t.heldChanged()
 	}
 	return s
 }
@@ -203,7 +213,7 @@ func (t *Tracker) settle(s *Session) (over bool) {
 	size := s.size()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.sessions[s.id] == s { // else expired meanwhile
+	if t.sessions[s.key] == s { // else expired meanwhile
 		t.bytes += size - s.bytes
 		s.bytes = size
 	}
@@ -229,8 +239,9 @@ func (t *Tracker) leastRecent() []*Session {
 
 // Session is the flow state of one agent session.
 type Session struct {
-	id string
-	t  *Tracker
+	id  string
+	key string // in the tracker's map and in Held: Key(id)
+	t   *Tracker
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -275,7 +286,9 @@ type Session struct {
 	// held: what the session read matters past this flowd (Held); lost:
 	// it was forgotten because the flowd that held its origins ended.
 	held, lost bool
-	bytes      int // accounted by the tracker, under its lock
+	// lostUnknown: lost without a list of what it read (LoseUntil).
+	lostUnknown bool
+	bytes       int // accounted by the tracker, under its lock
 }
 
 type counts struct {
@@ -287,9 +300,9 @@ type counts struct {
 	linked    map[string]bool
 }
 
-func newSession(id string, t *Tracker) *Session {
+func newSession(id, key string, t *Tracker) *Session {
 	now := time.Now()
-	s := &Session{id: id, t: t, index: t.newIndex(), origins: make(map[uint64]*Origin),
+	s := &Session{id: id, key: key, t: t, index: t.newIndex(), origins: make(map[uint64]*Origin),
 		started: now, last: now,
 		sum: counts{flowTypes: map[string]int{}, risks: map[string]int{}, tools: map[string]bool{}, linked: map[string]bool{}}}
 	s.cond = sync.NewCond(&s.mu)

@@ -225,7 +225,12 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
-	if pc.SensitiveRead != "" {
+	if out.Analysis.Lost {
+		// The secret's value was lost with the flowd that held it: what
+		// the call carries that may be it is judged by its form.
+		pc.LostSecret = sess.LostSecret()
+	}
+	if pc.SensitiveRead != "" || pc.LostSecret != "" {
 		pc.Payload, pc.SecretFile, pc.SecretFileSent = carried(sess, in, args, facts)
 		pc.SendsFile = len(facts.command.Sends) > 0
 	}
