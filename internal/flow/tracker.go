@@ -773,6 +773,18 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 // for secrets and flows as the arguments are, but apart from them, so that
 // the arguments still match an origin whole.
 func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
+	return s.CheckUntil(server, tool, dest, args, extra, views, b, nil)
+}
+
+// CheckUntil is CheckWith that stops early once settled, told the types
+// of the secrets the detector found in the message, says they decide the
+// call (policy denies it whatever else the check would find): the known
+// secrets are still looked for in the arguments and extra as they are,
+// which names the secrets' origins, but not in the views, nor in
+// canonical form, nor pieced together, and the arguments are not matched
+// against the origins. Text made to be slow costs the check no more than
+// the verdict needs.
+func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget, settled func(secrets []string) bool) Analysis {
 	var argSecrets []string // types
 	var argValues []shortValue
 	complete := true
@@ -827,6 +839,8 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	if complete {
 		complete = b.Wait(s.WaitUntil)
 	}
+	// Asked once, before the costlier matchers.
+	decided := complete && len(argSecrets) > 0 && settled != nil && settled(argSecrets)
 	s.mu.Lock()
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()
@@ -845,7 +859,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			secretHits = append(secretHits, more...)
 		}
 		for _, v := range views {
-			if !complete {
+			if !complete || decided {
 				break
 			}
 			// The arguments are searched whole, their views as far as the
@@ -855,7 +869,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			secretHits = append(secretHits, hits...)
 		}
 		for _, j := range joined {
-			if !complete {
+			if !complete || decided {
 				break
 			}
 			var hits []fingerprint.SecretMatch
@@ -864,6 +878,9 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 		}
 		var c []byte // each text's canonical form in turn, in one buffer
 		for i, v := range append(append([][]byte{args, extra}, views...), joined...) {
+			if decided {
+				break
+			}
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
 			c = fingerprint.AppendCanonical(c[:0], v[:min(len(v), canonicalLimit)])
@@ -887,7 +904,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			}
 		}
 	}
-	if complete && sec != nil && coverOn {
+	if complete && sec != nil && coverOn && !decided {
 		// A secret the call carries whole is judged for that: its runs
 		// are not added up, since a call stopped for it sent nothing,
 		// and counting them would make every later call holding a few
@@ -905,7 +922,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	if len(extra) > 0 {
 		all = append(all, extra)
 	}
-	if complete {
+	if complete && !decided {
 		var each [][]fingerprint.Match
 		each, complete = idx.MatchWithin(b, all...)
 		for _, m := range each {
