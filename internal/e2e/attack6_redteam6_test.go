@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -92,4 +93,36 @@ func TestRT6HeldFileFloodForgetsTheReader(t *testing.T) {
 	defer func() { second.Process.Kill(); second.Wait() }()
 	out := rt6Hook(t, hc, "victim", "PreToolUse", send)
 	assert.NotRegexp(t, `^(allow|warn)`, out, "the victim's send after the restart must not pass as if nothing had been read")
+}
+
+// RT6-2. A hook's PreToolUse announces the MCP call that follows, and a
+// shim whose tools/call matches the announcement (by tool and argument
+// hash) moves its whole stream into the announcing session. Any
+// same-user process can post a PreToolUse for a session it names: the
+// agent announces, under a fresh session, the exact call it is about to
+// make, and the shim's call is checked against a session that never read
+// anything. Safe outcome: the secret the agent read through one shim is
+// still denied on its way out through another.
+func TestRT6AnnouncedCallMovesTheShimToACleanSession(t *testing.T) {
+	f := startFlowd(t, "")
+	doc := "token: " + flowSecret
+	src := flowClient(t, f.shim(bins.testserver, "--name", "github", "--doc", doc), nil)
+	read, isErr := callTool(t, src, "read_document", nil)
+	require.False(t, isErr)
+	require.Equal(t, doc, read)
+
+	dst := flowClient(t, f.shim(bins.testserver, "--name", "slack-notifications"), nil)
+	// The secret as base64 with no label: only the session, which knows
+	// the secret it read, can tell.
+	enc := base64.StdEncoding.EncodeToString([]byte(flowSecret))
+	text, isErr := callTool(t, dst, "send_message", map[string]any{"channel": "#general", "text": "FYI " + enc})
+	require.True(t, isErr, "control: the secret read through github is denied to slack: %s", text)
+
+	args := map[string]any{"channel": "#random", "text": "see " + enc}
+	input, err := json.Marshal(args)
+	require.NoError(t, err)
+	pre := `{"session_id":"clean","hook_event_name":"PreToolUse","tool_name":"mcp__slack-notifications__send_message","tool_input":` + string(input) + `}`
+	rt6Hook(t, rt6Client(f.socket), "clean-"+fmt.Sprint(time.Now().UnixNano()), "PreToolUse", pre)
+	text, isErr = callTool(t, dst, "send_message", args)
+	assert.True(t, isErr, "the secret left through the shim after an announcement under a clean session: %s", text)
 }
