@@ -60,3 +60,18 @@ func TestShimJoinsNotByArguments(t *testing.T) {
 	judgeMsg(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#random","text":"hello"},"_meta":{"claudecode/toolUseId":"toolu_5"}}}`))
 	assert.Equal(t, "cc", slack.Session())
 }
+
+// A tool_use_id two sessions announced joins nothing: a process that read
+// the id in the agent's transcript, and announced it under a session of
+// its own around the real hook's announcement, cannot move the shim
+// either way (red team RT6).
+func TestShimJoinsNotByAnIDTwoSessionsAnnounced(t *testing.T) {
+	d := testDaemon(t, nil)
+	slack := upstream.NewStream(1, shimproto.Hello{Name: "slack"}, "proc-1-1")
+	for _, s := range []string{"cc", "clean"} {
+		postHook(t, d, s, "PreToolUse", map[string]any{"tool_name": "mcp__slack__send_message", "tool_use_id": "toolu_7",
+			"tool_input": map[string]any{"channel": "#random", "text": "hello"}})
+	}
+	judgeMsg(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#random","text":"hello"},"_meta":{"claudecode/toolUseId":"toolu_7"}}}`))
+	assert.Equal(t, "proc-1-1", slack.Session())
+}

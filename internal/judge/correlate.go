@@ -19,12 +19,14 @@ const correlationTTL = 5 * time.Second
 // also puts in the call's _meta; the shim's tools/call that follows finds
 // it.
 //
-// Only the tool_use_id joins: the client makes it up for the call, so
-// nothing that runs before the call can know it. A call's tool and
-// arguments, which once joined too, are the agent's to choose: any
-// same-user process could announce, under a session it names, the call
-// the agent was about to make, and the shim then left the session that
-// had read the data for one that had read nothing (red team RT6).
+// Only the tool_use_id joins, and only when one session announced it. A
+// call's tool and arguments, which once joined too, are the agent's to
+// choose: any same-user process could announce, under a session it
+// names, the call the agent was about to make, and the shim then left the
+// session that had read the data for one that had read nothing (red team
+// RT6). The id is made for the call, but it is in the agent's transcript
+// before its hook runs: an id that a second session announces, racing
+// the real hook, joins nothing.
 type correlator struct {
 	mu      sync.Mutex
 	pending map[string]announced // by tool_use_id
@@ -33,6 +35,7 @@ type correlator struct {
 type announced struct {
 	session string
 	expires time.Time
+	shared  bool // announced by another session too: ambiguous
 }
 
 func (c *correlator) announce(now time.Time, session, toolUseID string) {
@@ -45,7 +48,12 @@ func (c *correlator) announce(now time.Time, session, toolUseID string) {
 		c.pending = make(map[string]announced)
 	}
 	c.sweep(now)
-	c.pending[toolUseID] = announced{session: session, expires: now.Add(correlationTTL)}
+	exp := now.Add(correlationTTL)
+	if a, ok := c.pending[toolUseID]; ok && (a.shared || a.session != session) {
+		c.pending[toolUseID] = announced{expires: exp, shared: true}
+		return
+	}
+	c.pending[toolUseID] = announced{session: session, expires: exp}
 }
 
 // sweep forgets announcements past their time.
@@ -66,7 +74,7 @@ func (c *correlator) match(now time.Time, params []byte) (string, string) {
 		return "", "" // no hook announced a call lately: spare reading _meta
 	}
 	if id := toolUseID(params); id != "" {
-		if a, ok := c.pending[id]; ok && now.Before(a.expires) {
+		if a, ok := c.pending[id]; ok && now.Before(a.expires) && !a.shared {
 			return a.session, "tool_use_id"
 		}
 	}
