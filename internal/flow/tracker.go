@@ -283,6 +283,12 @@ type Session struct {
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
+	// kept are origins evicted past MaxOrigins that held a secret and
+	// came from a source that is not external, oldest first in keptOrder:
+	// the secret index still knows their secrets, and a hit needs its
+	// origin to count.
+	kept      map[uint64]*Origin
+	keptOrder []uint64
 	// held: what the session read matters past this flowd (Held); lost:
 	// it was forgotten because the flowd that held its origins ended.
 	held, lost bool
@@ -327,7 +333,7 @@ const originBytes = 256
 // size is about how much memory the session's origins hold.
 func (s *Session) size() int {
 	s.mu.Lock()
-	idx, n, sec := s.index, len(s.origins), s.secrets
+	idx, n, sec := s.index, len(s.origins)+len(s.kept), s.secrets
 	s.mu.Unlock()
 	b := idx.Bytes() + n*originBytes + s.valueBytes()
 	if sec != nil {
@@ -351,10 +357,35 @@ func (s *Session) forget() int {
 	s.mu.Lock()
 	s.index, s.secrets, s.forgotten = idx, nil, true
 	s.origins, s.order = make(map[uint64]*Origin), [2][]uint64{}
+	s.kept, s.keptOrder = nil, nil
 	s.values.forget()
 	s.seen = nil // what it sends back now counts as payload: stricter, not laxer
 	s.mu.Unlock()
 	return freed
+}
+
+// evict drops origin id, the oldest of its kind past MaxOrigins; the
+// caller holds s.mu. One that held a secret and came from a source that is
+// not external is kept aside (at most MaxOrigins of them): a flood of
+// small results of the same kind, cheap for an agent reading local files,
+// must not turn a known secret's leaving into nothing (red team RT6: the
+// secret index still found it, encoded, but its hit named an origin no
+// longer there and was dropped).
+func (s *Session) evict(id uint64) {
+	o := s.origins[id]
+	delete(s.origins, id)
+	if o == nil || len(o.Secrets) == 0 || kind(o.Class) != 0 {
+		return
+	}
+	if s.kept == nil {
+		s.kept = make(map[uint64]*Origin)
+	}
+	s.kept[id] = o
+	s.keptOrder = append(s.keptOrder, id)
+	if len(s.keptOrder) > s.t.opts.MaxOrigins {
+		delete(s.kept, s.keptOrder[0])
+		s.keptOrder = s.keptOrder[1:]
+	}
 }
 
 // failSafe, deferred by a job that records a result on a lane's
@@ -454,7 +485,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	s.origins[o.ID] = origin
 	s.order[k] = append(s.order[k], o.ID)
 	if len(s.order[k]) > s.t.opts.MaxOrigins {
-		delete(s.origins, s.order[k][0])
+		s.evict(s.order[k][0])
 		s.order[k] = s.order[k][1:]
 	}
 	s.last = time.Now()
@@ -941,6 +972,9 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		o := s.origins[h.Secret]
+		if o == nil {
+			o = s.kept[h.Secret]
+		}
 		if o == nil || o.Published && o.Server == server {
 			continue
 		}
