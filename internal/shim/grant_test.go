@@ -168,6 +168,9 @@ func TestGrantDoesNotCoverCallsNamingGuardedFiles(t *testing.T) {
 		{`{"path":"/srv/state/fd/activity.db"}`, false},
 		{`{"path":"L3Nydi9zdGF0ZS9mZC9hY3Rpdml0eS5kYg=="}`, false}, // base64 of the last
 		{`{"/srv/state/fd/x":1}`, false},
+		// A repeated member: a server may take either value.
+		{`{"path":"/srv/state/fd/approval.json","path":"/home/u/b.txt"}`, false},
+		{`{"path":"/home/u/b.txt","path":"/srv/state/fd/approval.json"}`, false},
 	} {
 		tool := "move_file"
 		if strings.Contains(tt.args, `"path"`) {
@@ -178,4 +181,23 @@ func TestGrantDoesNotCoverCallsNamingGuardedFiles(t *testing.T) {
 	unguarded := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"read_text_file"}})
 	assert.True(t, unguarded.covers([]byte(echoCall(1, "read_text_file", `{"path":"/srv/state/fd/approval.json"}`)), 1<<20),
 		"an older flowd sends no names: its grants stand as before")
+}
+
+// The check of a granted call runs before the call goes on, on the shim's
+// one scheduler slot, where each collection delays the call it falls on:
+// reading the message for guarded names makes no garbage (it once made as
+// much as the rest of the check, and with it a collection every 47 calls
+// of the benchmark).
+func TestGuardedNamesAreReadWithoutGarbage(t *testing.T) {
+	g := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"echo"},
+		Guarded: []string{"flowd", ".claude", "approval.json", "/srv/state/fd"}})
+	line := []byte(echoCall(1, "echo", `{"message":"the quick brown \u0066ox, \"quoted\", C:\\Users\\u","n":[1,true,null,{"k":"Ünïcode"}]}`))
+	views := [][]byte{[]byte("a decoded VIEW"), []byte("\xff\xfe")}
+	require.False(t, g.namesGuarded(line, views))
+	allocs := testing.AllocsPerRun(1000, func() { g.namesGuarded(line, views) })
+	if raceEnabled {
+		t.Logf("%v allocations a check under the race detector, which drops pooled buffers at random: not asserted", allocs)
+		return
+	}
+	assert.Zero(t, allocs, "allocations per check of a granted call's names")
 }
