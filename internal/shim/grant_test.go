@@ -3,7 +3,9 @@ package shim
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -200,4 +202,147 @@ func TestGuardedNamesAreReadWithoutGarbage(t *testing.T) {
 		return
 	}
 	assert.Zero(t, allocs, "allocations per check of a granted call's names")
+}
+
+// namesGuardedReference is the search as it was before it stopped
+// decoding the message into Go values: every string json.Unmarshal
+// makes of it (a repeated member's last value only), and the views.
+func namesGuardedReference(guarded []string, line []byte, views [][]byte) bool {
+	var v any
+	if json.Unmarshal(line, &v) != nil {
+		return true
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			texts = append(texts, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				texts = append(texts, k)
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	for _, b := range views {
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		s = strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+		for _, name := range guarded {
+			if strings.Contains(s, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The search without garbage finds every name the decoding one found,
+// however the name is escaped, cased or split by backslashes, and more
+// only where a repeated member hid a value from the decoded map.
+func TestGuardedNamesAsTheDecodingSearchFoundThem(t *testing.T) {
+	guarded := []string{"flowd", ".claude", "approval.json", "/srv/state/fd", "kelvin"}
+	g := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"echo"}, Guarded: guarded})
+	pieces := []string{"flowd", "FLOWD", `\u0066lowd`, "fl", "owd", ".claude", `\\.claude`, "approval", ".json", `\/srv\/state\/fd`,
+		`\\srv\\state\\fd`, "\u212aelvin", "KELVIN", "İ", "ß", "x", " ", `\"`, `\n`, `\ud83d\ude00`, `\ud800`, "é", "\xff"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	str := func() string {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return `"` + b.String() + `"`
+	}
+	found, more := 0, 0
+	for range 5000 {
+		var args strings.Builder
+		args.WriteString("{")
+		for i := range 1 + rng.IntN(3) {
+			if i > 0 {
+				args.WriteString(",")
+			}
+			key := str()
+			if rng.IntN(5) == 0 {
+				key = `"k"` // repeated
+			}
+			val := str()
+			if rng.IntN(4) == 0 {
+				val = "[" + str() + "," + str() + "]"
+			}
+			args.WriteString(key + ":" + val)
+		}
+		args.WriteString("}")
+		line := []byte(echoCall(1, "echo", args.String()))
+		var views [][]byte
+		if rng.IntN(3) == 0 {
+			views = [][]byte{[]byte(strings.Trim(str(), `"`))}
+		}
+		want, got := namesGuardedReference(guarded, line, views), g.namesGuarded(line, views)
+		switch {
+		case want && !got:
+			t.Fatalf("%s (views %q): the decoding search found a guarded name, this one did not", line, views)
+		case got && !want:
+			assert.True(t, repeatsAMember(line), "found more only through a repeated member: %s", line)
+			more++
+		case got:
+			found++
+		}
+	}
+	assert.Greater(t, found, 500, "the messages name guarded files often enough to test the search")
+	t.Logf("%d found by both, %d more only through a repeated member", found, more)
+}
+
+// repeatsAMember reports whether an object in the JSON text line names a
+// member twice (after decoding), of which json.Unmarshal keeps one.
+func repeatsAMember(line []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	type frame struct {
+		keys   map[string]bool
+		object bool
+		key    bool // the next token in this object is a member name
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			k := tok.(string)
+			if top.keys[k] {
+				return true
+			}
+			top.keys[k] = true
+			top.key = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, object: true, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true // a value ended: a name comes next
+		}
+	}
 }
