@@ -194,3 +194,39 @@ func FuzzCoverTime(f *testing.F) {
 		assert.LessOrEqual(t, b.Spent(), int64(perChar*len(canon)+(forms+1)*total))
 	})
 }
+
+// BenchmarkCover reads a megabyte of prose and one of random
+// letters and digits against 64 known secrets of several shapes.
+func BenchmarkCover(b *testing.B) {
+	r := rand.New(rand.NewSource(3))
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	pick := func(n int) string {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = alnum[r.Intn(len(alnum))]
+		}
+		return string(p)
+	}
+	x, err := NewSecretIndex(64)
+	require.NoError(b, err)
+	for i := range 64 {
+		x.Add(uint64(i), "", pick(20+i%5*10), false)
+	}
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while agents read files and write notes to partners")
+	var prose strings.Builder
+	for prose.Len() < 1<<20 {
+		prose.WriteString(words[r.Intn(len(words))])
+		prose.WriteByte(' ')
+	}
+	for _, c := range []struct{ name, text string }{{"prose", prose.String()}, {"random", pick(1 << 20)}} {
+		canon := Canonical([]byte(c.text))
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(canon)))
+			for b.Loop() {
+				if _, ok := x.Cover(canon, budget.Work(1<<40)); !ok {
+					b.Fatal("budget")
+				}
+			}
+		})
+	}
+}

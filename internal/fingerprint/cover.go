@@ -43,16 +43,43 @@ type Cover struct {
 	Label  string
 	Len    int   // the length of the secret's canonical form, as far as tracked
 	At     []int // where a run of coverGram characters of it starts, in canonical positions, each once
+	// Chars are single characters of it found apart from such runs (every
+	// k-th character of it in a row, a short piece standing alone), in
+	// canonical positions, each once.
+	Chars []int
 }
 
 type coverAt struct {
-	slot uint32
-	pos  uint16
+	slot   uint32
+	pos    uint16
+	stride uint8 // 1: a run of the secret from pos; k: every k-th character of it from pos
 }
+
+// A secret also leaves as every k-th character of it, each such
+// subsequence in its own call (or its own part of one): the text then
+// holds runs of the subsequence, not of the secret. Its grams are indexed
+// too, for strides up to coverStrides, each as unlikely in other text as
+// a run of the secret.
+const coverStrides = 5
+
+// A secret cut into pieces shorter than coverGram leaves in pieces no run
+// finds. A piece that stands alone as a token of the text (letters and
+// digits between other characters: a value, a word, a table cell, a JSON
+// key) and is a piece of the secret, of shortMin characters or more, is
+// taken as sent: words of ordinary text are rarely a piece of a random
+// key, and the caller counts a secret as sent only when most of it is.
+const shortMin = 4
+
+// A filler character put in after every one or two characters of a
+// secret leaves no run of it and no trigram for the chains; the text read
+// keeping keep characters of every keep+drop (each phase) holds the
+// secret's runs again.
+var decimations = []struct{ keep, drop int }{{1, 1}, {2, 1}}
 
 type coverSet struct {
 	grams map[uint64][]coverAt
 	start []uint64 // a bit per hashed 4-byte start of a gram
+	short map[uint64][]coverAt
 	lens  map[uint32]int
 	chain [forms]chainSet
 }
@@ -61,7 +88,7 @@ type coverSet struct {
 // that arrived from outside (a page full of planted key-shaped strings)
 // is no secret of the user's to piece together, and would only add work.
 func (x *SecretIndex) buildCover() int {
-	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), lens: map[uint32]int{},
+	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), short: map[uint64][]coverAt{}, lens: map[uint32]int{},
 		chain: [forms]chainSet{newChainSet(), newChainSet(), newChainSet()}}
 	work := 0
 	for _, slot := range x.pools[0] {
@@ -74,18 +101,45 @@ func (x *SecretIndex) buildCover() int {
 		for form := range c.chain {
 			work += c.chain[form].add(slot, canon, form)
 		}
-		for i := 0; i+coverGram <= len(canon); i++ {
-			g := gram(canon[i:])
-			if at := c.grams[g]; len(at) < coverPerGram {
-				c.grams[g] = append(at, coverAt{slot, uint16(i)})
+		var sub []byte
+		for k := 1; k <= coverStrides; k++ {
+			for j := 0; j < k; j++ {
+				sub = sub[:0]
+				for i := j; i < len(canon); i += k {
+					sub = append(sub, canon[i])
+				}
+				for i := 0; i+coverGram <= len(sub); i++ {
+					g := gram(sub[i:])
+					if at := c.grams[g]; len(at) < coverPerGram {
+						c.grams[g] = append(at, coverAt{slot, uint16(j + i*k), uint8(k)})
+					}
+					b := startBit(sub[i:])
+					c.start[b/64] |= 1 << (b % 64)
+					work++
+				}
 			}
-			b := startBit(canon[i:])
-			c.start[b/64] |= 1 << (b % 64)
-			work++
+		}
+		for n := shortMin; n < coverGram; n++ {
+			for i := 0; i+n <= len(canon); i++ {
+				g := shortKey(canon[i : i+n])
+				if at := c.short[g]; len(at) < coverPerGram {
+					c.short[g] = append(at, coverAt{slot, uint16(i), uint8(n)})
+				}
+				work++
+			}
 		}
 	}
 	x.cover = c
 	return work
+}
+
+// shortKey is a piece of fewer than coverGram characters as a map key.
+func shortKey(p []byte) uint64 {
+	var k uint64
+	for _, c := range p {
+		k = k<<8 | uint64(c)
+	}
+	return k | uint64(len(p))<<56
 }
 
 // Cover reports the known secrets of the internal pool that canon, text in
@@ -118,42 +172,53 @@ func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cove
 	if len(c.grams) == 0 {
 		return nil, true
 	}
-	bySlot := map[uint32]int{} // slot → index in out
-	var out []Cover
-	// By index in out, the positions in the secret noted already: text
-	// made of copies of a secret's neighbourhood hits the same few
-	// thousand positions at every offset, and the caller reads them as a
-	// set.
-	var noted [][]uint64
-	note := func(slot uint32, pos uint16) {
-		k, ok := bySlot[slot]
-		if !ok {
-			k = len(out)
-			bySlot[slot] = k
-			s := x.secrets[slot]
-			out = append(out, Cover{Secret: s.id, Label: s.label, Len: c.lens[slot]})
-			noted = append(noted, make([]uint64, (c.lens[slot]+63)/64))
-		}
-		if w, bit := pos/64, uint64(1)<<(pos%64); noted[k][w]&bit == 0 {
-			noted[k][w] |= bit
-			out[k].At = append(out[k].At, int(pos))
-		}
-	}
-	work, next := 0, spendEvery
-	for i := 0; i+coverGram <= len(canon); i++ {
-		if i >= next {
-			if !b.Spend(work) {
-				return nil, false
+	r := newCoverResult(x, c)
+	work := 0
+	read := func(text []byte, runsOnly bool) bool {
+		for i := 0; i+coverGram <= len(text); i++ {
+			if work >= spendEvery {
+				if !b.Spend(work) {
+					return false
+				}
+				work = 0
 			}
-			work, next = 0, i+spendEvery
-		}
-		work++
-		if sb := startBit(canon[i:]); c.start[sb/64]&(1<<(sb%64)) == 0 {
-			continue
-		}
-		for _, at := range c.grams[gram(canon[i:])] {
 			work++
-			note(at.slot, at.pos)
+			if sb := startBit(text[i:]); c.start[sb/64]&(1<<(sb%64)) == 0 {
+				continue
+			}
+			for _, at := range c.grams[gram(text[i:])] {
+				work++
+				switch {
+				case at.stride == 1:
+					r.note(at.slot, at.pos)
+				case !runsOnly:
+					for m := range coverGram {
+						r.noteChar(at.slot, int(at.pos)+m*int(at.stride))
+					}
+				}
+			}
+		}
+		return true
+	}
+	if !read(canon, false) {
+		return nil, false
+	}
+	if forms > formAsIs+1 {
+		// The call's own text, read with fillers taken out: its runs of
+		// a secret only (a stride of what is left is too far from the
+		// text to count).
+		var kept []byte
+		for _, d := range decimations {
+			for phase := range d.keep + d.drop {
+				kept = kept[:0]
+				for i := phase; i < len(canon); i += d.keep + d.drop {
+					kept = append(kept, canon[i:min(i+d.keep, len(canon))]...)
+				}
+				work += len(kept)
+				if !read(kept, true) {
+					return nil, false
+				}
+			}
 		}
 	}
 	if !b.Spend(work) {
@@ -203,11 +268,114 @@ func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cove
 				continue
 			}
 			if run++; run >= coverGram {
-				note(slot, uint16(i+1-coverGram))
+				r.note(slot, uint16(i+1-coverGram))
 			}
 		}
 	}
-	return out, b.Spend(work)
+	return r.out, b.Spend(work)
+}
+
+// coverResult gathers one text's covers, a secret's positions each
+// noted once: text made of copies of a secret's neighbourhood hits the
+// same few thousand positions at every offset, and the caller reads them
+// as a set.
+type coverResult struct {
+	x      *SecretIndex
+	c      *coverSet
+	bySlot map[uint32]int // slot → index in out
+	out    []Cover
+	runs   [][]uint64 // by index in out, the run starts noted
+	chars  [][]uint64 // and the single characters
+}
+
+func newCoverResult(x *SecretIndex, c *coverSet) *coverResult {
+	return &coverResult{x: x, c: c, bySlot: map[uint32]int{}}
+}
+
+func (r *coverResult) entry(slot uint32) int {
+	k, ok := r.bySlot[slot]
+	if !ok {
+		k = len(r.out)
+		r.bySlot[slot] = k
+		s := r.x.secrets[slot]
+		n := r.c.lens[slot]
+		r.out = append(r.out, Cover{Secret: s.id, Label: s.label, Len: n})
+		r.runs = append(r.runs, make([]uint64, (n+63)/64))
+		r.chars = append(r.chars, make([]uint64, (n+63)/64))
+	}
+	return k
+}
+
+// note adds the run of coverGram characters of the secret in slot from pos.
+func (r *coverResult) note(slot uint32, pos uint16) {
+	k := r.entry(slot)
+	if w, bit := pos/64, uint64(1)<<(pos%64); r.runs[k][w]&bit == 0 {
+		r.runs[k][w] |= bit
+		r.out[k].At = append(r.out[k].At, int(pos))
+	}
+}
+
+// noteChar adds the character of the secret in slot at pos.
+func (r *coverResult) noteChar(slot uint32, pos int) {
+	k := r.entry(slot)
+	if pos >= r.out[k].Len {
+		return
+	}
+	if w, bit := pos/64, uint64(1)<<(pos%64); r.chars[k][w]&bit == 0 {
+		r.chars[k][w] |= bit
+		r.out[k].Chars = append(r.out[k].Chars, pos)
+	}
+}
+
+// CoverPieces reports the known secrets of the internal pool of which
+// text holds pieces standing alone: tokens (runs of ASCII letters and
+// digits) of shortMin to coverGram-1 characters that are, in canonical
+// form, a piece of the secret. Longer tokens are Cover's. Its work,
+// linear in text, is reported to b; it stops, returning false, when b
+// runs out.
+func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.byValue) == 0 || len(text) < shortMin {
+		return nil, true
+	}
+	if x.cover == nil && !b.Spend(x.buildCover()) {
+		return nil, false
+	}
+	c := x.cover
+	if len(c.short) == 0 {
+		return nil, true
+	}
+	r := newCoverResult(x, c)
+	work := 0
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isAlnum(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if n := i - start; start >= 0 && n >= shortMin && n < coverGram {
+			var tok [coverGram]byte
+			for j := range n {
+				tok[j] = text[start+j] | 0x20 // ASCII letters lower-cased, digits unchanged
+			}
+			for _, at := range c.short[shortKey(tok[:n])] {
+				work++
+				for m := range int(at.stride) {
+					r.noteChar(at.slot, int(at.pos)+m)
+				}
+			}
+		}
+		start = -1
+		work++
+	}
+	return r.out, b.Spend(work)
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // gram is the coverGram bytes at the start of b, as a map key.
@@ -249,6 +417,11 @@ func MergeCovers(covers, more []Cover) []Cover {
 		for _, at := range m.At {
 			if !slices.Contains(covers[i].At, at) {
 				covers[i].At = append(covers[i].At, at)
+			}
+		}
+		for _, at := range m.Chars {
+			if !slices.Contains(covers[i].Chars, at) {
+				covers[i].Chars = append(covers[i].Chars, at)
 			}
 		}
 	}

@@ -123,6 +123,11 @@ func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.Secre
 				sent[i/64] |= 1 << (i % 64)
 			}
 		}
+		for _, i := range c.Chars {
+			if i < min(c.Len, 64*len(sent)) {
+				sent[i/64] |= 1 << (i % 64)
+			}
+		}
 		n := 0
 		for _, w := range sent {
 			n += bits.OnesCount64(w)

@@ -855,13 +855,17 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			// copies stay within a constant, whatever the message.
 			c = fingerprint.AppendCanonical(c[:0], v[:min(len(v), canonicalLimit)])
 			if coverOn && complete && i < 2+len(views) {
-				var cv []fingerprint.Cover
+				var cv, pieces []fingerprint.Cover
 				if i < 2 {
 					cv, complete = sec.Cover(c, b)
 				} else {
 					cv, complete = sec.CoverDecoded(c, b)
 				}
 				covers = fingerprint.MergeCovers(covers, cv)
+				if complete {
+					pieces, complete = sec.CoverPieces(v[:min(len(v), canonicalLimit)], b)
+					covers = fingerprint.MergeCovers(covers, pieces)
+				}
 			}
 			if !complete || len(c) < minCanonical {
 				continue
