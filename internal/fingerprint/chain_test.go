@@ -23,6 +23,9 @@ func covered(t *testing.T, secret, text string) float64 {
 	x.Add(1, "", secret, false)
 	covers, complete := x.Cover(Canonical([]byte(text)), budget.Work(1<<40))
 	require.True(t, complete)
+	pieces, complete := x.CoverPieces([]byte(text), budget.Work(1<<40))
+	require.True(t, complete)
+	covers = MergeCovers(covers, pieces)
 	n := len(Canonical([]byte(secret)))
 	sent := make([]bool, n)
 	for _, c := range covers {
@@ -30,6 +33,9 @@ func covered(t *testing.T, secret, text string) float64 {
 			for i := at; i < min(at+CoverGram, n); i++ {
 				sent[i] = true
 			}
+		}
+		for _, i := range c.Chars {
+			sent[i] = true
 		}
 	}
 	k := 0
@@ -190,8 +196,18 @@ func FuzzCoverTime(f *testing.F) {
 		b := budget.Work(0)
 		_, complete = x.Cover(canon, b)
 		require.True(t, complete)
-		perChar := 1 + coverPerGram + forms*(1+chainPerGram*(1+chainBack*chainPerGram))
+		// The text with fillers taken out is read again once for each
+		// character a decimation keeps of its period.
+		kept := 0
+		for _, d := range decimations {
+			kept += d.keep
+		}
+		perChar := (1+kept)*(1+coverPerGram) + kept + forms*(1+chainPerGram*(1+chainBack*chainPerGram))
 		assert.LessOrEqual(t, b.Spent(), int64(perChar*len(canon)+(forms+1)*total))
+		b = budget.Work(0)
+		_, complete = x.CoverPieces([]byte(text), b)
+		require.True(t, complete)
+		assert.LessOrEqual(t, b.Spent(), int64((1+coverPerGram*coverGram)*(len(text)+1)))
 	})
 }
 
@@ -228,5 +244,63 @@ func BenchmarkCover(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestCoverStridesFillersAndShortPieces: every k-th character of a secret
+// (one stride of it, as one call of k would send), the secret with a
+// random filler after every one or two characters, and pieces of four or
+// five characters standing alone are found; the same characters glued
+// into longer words, and pieces of three, are not.
+func TestCoverStridesFillersAndShortPieces(t *testing.T) {
+	r := rand.New(rand.NewSource(88))
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	pick := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alnum[r.Intn(len(alnum))]
+		}
+		return string(b)
+	}
+	fill := func(s string, every int) string {
+		var b strings.Builder
+		for i := range len(s) {
+			if i > 0 && i%every == 0 {
+				b.WriteByte(alnum[r.Intn(len(alnum))])
+			}
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	stride := func(s string, k, j int) string {
+		var b strings.Builder
+		for i := j; i < len(s); i += k {
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	// pieces of n characters, shuffled: in order, any separators
+	// between them are gone in canonical form.
+	pieces := func(s string, n int, sep string) string {
+		var p []string
+		for len(s) > n {
+			p = append(p, s[:n])
+			s = s[n:]
+		}
+		p = append(p, s)
+		r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		return strings.Join(p, sep)
+	}
+	for range 8 {
+		sec := pick(40)
+		for k := 2; k <= 5; k++ {
+			assert.InDelta(t, 1.0/float64(k), covered(t, sec, "part: "+stride(sec, k, 1)), 0.03, "every %dth character of %s", k, sec)
+		}
+		assert.Equal(t, 1.0, covered(t, sec, fill(sec, 1)), "a filler after every character of %s", sec)
+		assert.Equal(t, 1.0, covered(t, sec, fill(sec, 2)), "a filler after every two characters of %s", sec)
+		assert.Equal(t, 1.0, covered(t, sec, pieces(sec, 4, " | ")), "pieces of four of %s", sec)
+		assert.Equal(t, 1.0, covered(t, sec, pieces(sec, 5, "\n")), "pieces of five of %s", sec)
+		assert.Less(t, covered(t, sec, pieces(sec, 3, " ")), 2.0/3, "pieces of three of %s", sec)
+		assert.Less(t, covered(t, sec, "x"+pieces(sec, 4, "yz ab")+"y"), 2.0/3, "pieces of four glued into words of %s", sec)
 	}
 }

@@ -117,15 +117,15 @@ func (x *SecretIndex) buildCover() int {
 					c.start[b/64] |= 1 << (b % 64)
 					work++
 				}
-			}
-		}
-		for n := shortMin; n < coverGram; n++ {
-			for i := 0; i+n <= len(canon); i++ {
-				g := shortKey(canon[i : i+n])
-				if at := c.short[g]; len(at) < coverPerGram {
-					c.short[g] = append(at, coverAt{slot, uint16(i), uint8(n)})
+				for n := shortMin; n < coverGram; n++ {
+					for i := 0; i+n <= len(sub); i++ {
+						g := shortKey(sub[i : i+n])
+						if at := c.short[g]; len(at) < coverPerGram {
+							c.short[g] = append(at, coverAt{slot, uint16(j + i*k), uint8(k)})
+						}
+						work++
+					}
 				}
-				work++
 			}
 		}
 	}
@@ -330,7 +330,8 @@ func (r *coverResult) noteChar(slot uint32, pos int) {
 // CoverPieces reports the known secrets of the internal pool of which
 // text holds pieces standing alone: tokens (runs of ASCII letters and
 // digits) of shortMin to coverGram-1 characters that are, in canonical
-// form, a piece of the secret. Longer tokens are Cover's. Its work,
+// form, a piece of the secret or of every k-th character of it. Longer
+// tokens are Cover's. Its work,
 // linear in text, is reported to b; it stops, returning false, when b
 // runs out.
 func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool) {
@@ -362,9 +363,9 @@ func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool)
 				tok[j] = text[start+j] | 0x20 // ASCII letters lower-cased, digits unchanged
 			}
 			for _, at := range c.short[shortKey(tok[:n])] {
-				work++
-				for m := range int(at.stride) {
-					r.noteChar(at.slot, int(at.pos)+m)
+				work += n
+				for m := range n {
+					r.noteChar(at.slot, int(at.pos)+m*int(at.stride))
 				}
 			}
 		}

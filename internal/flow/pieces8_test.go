@@ -377,3 +377,56 @@ const (
 	pieces8TuneFloor = 0
 	pieces8HeldFloor = 0
 )
+
+// TestPieces8BenignHighEntropy: a session that read a dozen secrets then
+// sends an external tool text full of other high-entropy values
+// (lockfile integrity strings, git SHAs, UUIDs, hashes, base64 blobs,
+// short ids in tables) and prose is never rated as sending a secret,
+// whatever the calls add up to.
+func TestPieces8BenignHighEntropy(t *testing.T) {
+	r := rand.New(rand.NewSource(8008))
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("benign8")
+	s.Begin()
+	for i, sec := range pieces8Secrets(rand.New(rand.NewSource(8))) {
+		s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
+	}
+	randBytes := func(n int) []byte {
+		b := make([]byte, n)
+		r.Read(b)
+		return b
+	}
+	hexOf := func(n int) string { return hex.EncodeToString(randBytes(n)) }
+	uuid := func() string { h := hexOf(16); return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] }
+	words := strings.Fields("the this that with from have will your they were been said each which their time when make like into year good some could them other than then look only come over also back after use work first well way even want because any these give most")
+	makers := []func() string{
+		func() string {
+			return fmt.Sprintf(`"node_modules/pkg-%d": {"version": "1.%d.0", "integrity": "sha512-%s"}`, r.Intn(999), r.Intn(40), base64.StdEncoding.EncodeToString(randBytes(64)))
+		},
+		func() string { return "commit " + hexOf(20) + "\nMerge: " + hexOf(4)[:7] + " " + hexOf(4)[:7] },
+		func() string { return "request " + uuid() + " failed; retry " + uuid() },
+		func() string { return "sha256:" + hexOf(32) + "  dist/app.tar.gz" },
+		func() string { return "data:image/png;base64," + base64.StdEncoding.EncodeToString(randBytes(90)) },
+		func() string {
+			var b strings.Builder
+			b.WriteString("| id | name |\n|---|---|\n")
+			for range 6 {
+				fmt.Fprintf(&b, "| %s | %s |\n", hexOf(2), words[r.Intn(len(words))])
+			}
+			return b.String()
+		},
+		func() string {
+			var w []string
+			for range 60 {
+				w = append(w, words[r.Intn(len(words))])
+			}
+			return strings.Join(w, " ")
+		},
+		func() string { return "short ids: " + hexOf(2) + " " + hexOf(2) + " " + base64.RawURLEncoding.EncodeToString(randBytes(3)) },
+	}
+	for i := range 400 {
+		args := p8Body(makers[i%len(makers)]())
+		a := s.Check("mail", "send", classify.Result{Class: classify.External}, []byte(args), unwrap.Views([]byte(args)), nil)
+		require.Empty(t, a.Secrets, "call %d: %s", i, args)
+	}
+}
