@@ -397,7 +397,10 @@ func TestPieces8BenignHighEntropy(t *testing.T) {
 		return b
 	}
 	hexOf := func(n int) string { return hex.EncodeToString(randBytes(n)) }
-	uuid := func() string { h := hexOf(16); return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] }
+	uuid := func() string {
+		h := hexOf(16)
+		return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	}
 	words := strings.Fields("the this that with from have will your they were been said each which their time when make like into year good some could them other than then look only come over also back after use work first well way even want because any these give most")
 	makers := []func() string{
 		func() string {
@@ -422,7 +425,9 @@ func TestPieces8BenignHighEntropy(t *testing.T) {
 			}
 			return strings.Join(w, " ")
 		},
-		func() string { return "short ids: " + hexOf(2) + " " + hexOf(2) + " " + base64.RawURLEncoding.EncodeToString(randBytes(3)) },
+		func() string {
+			return "short ids: " + hexOf(2) + " " + hexOf(2) + " " + base64.RawURLEncoding.EncodeToString(randBytes(3))
+		},
 	}
 	for i := range 400 {
 		args := p8Body(makers[i%len(makers)]())
