@@ -53,7 +53,11 @@ type coverAt struct {
 	slot   uint32
 	pos    uint16
 	stride uint8 // 1: a run of the secret from pos; k: every k-th character of it from pos
+	rev    bool  // the characters read backwards
 }
+
+// plain is a run of the secret as it is: the form every text is read for.
+func (a coverAt) plain() bool { return a.stride == 1 && !a.rev }
 
 // A secret also leaves as every k-th character of it, each such
 // subsequence in its own call (or its own part of one): the text then
@@ -71,10 +75,22 @@ const coverStrides = 5
 const shortMin = 4
 
 // A filler character put in after every one or two characters of a
-// secret leaves no run of it and no trigram for the chains; the text read
-// keeping keep characters of every keep+drop (each phase) holds the
-// secret's runs again.
-var decimations = []struct{ keep, drop int }{{1, 1}, {2, 1}}
+// secret, or one or two after every character, leaves no run of it and no
+// trigram for the chains; the text read keeping keep characters of every
+// keep+drop (each phase) holds the secret's runs again.
+var decimations = []struct{ keep, drop int }{{1, 1}, {2, 1}, {1, 2}, {3, 1}}
+
+// Each of these readings (strides, reversed strides, decimations, short
+// pieces) is another chance for unrelated text to hold a piece of a
+// secret, and the pieces a session sends add up. They are read only in
+// texts short enough for that chance to stay far below one hit per
+// secret in the calls a session's pieces are added up over: pieces leave
+// in small calls, or in small views of one (a piece decoded). A larger
+// text is read for runs of the secret as it is.
+const (
+	extendedMax = 16 << 10 // canonical characters
+	shortMax    = 4 << 10  // bytes of text read for short pieces
+)
 
 type coverSet struct {
 	grams map[uint64][]coverAt
@@ -108,20 +124,29 @@ func (x *SecretIndex) buildCover() int {
 				for i := j; i < len(canon); i += k {
 					sub = append(sub, canon[i])
 				}
+				back := slices.Clone(sub)
+				slices.Reverse(back)
 				for i := 0; i+coverGram <= len(sub); i++ {
-					g := gram(sub[i:])
-					if at := c.grams[g]; len(at) < coverPerGram {
-						c.grams[g] = append(at, coverAt{slot, uint16(j + i*k), uint8(k)})
+					// The same characters, read forwards and backwards.
+					for _, e := range []struct {
+						text []byte
+						at   coverAt
+					}{{sub[i:], coverAt{slot, uint16(j + i*k), uint8(k), false}},
+						{back[len(sub)-coverGram-i:], coverAt{slot, uint16(j + i*k), uint8(k), true}}} {
+						g := gram(e.text)
+						if at := c.grams[g]; len(at) < coverPerGram {
+							c.grams[g] = append(at, e.at)
+						}
+						b := startBit(e.text)
+						c.start[b/64] |= 1 << (b % 64)
+						work++
 					}
-					b := startBit(sub[i:])
-					c.start[b/64] |= 1 << (b % 64)
-					work++
 				}
 				for n := shortMin; n < coverGram; n++ {
 					for i := 0; i+n <= len(sub); i++ {
 						g := shortKey(sub[i : i+n])
 						if at := c.short[g]; len(at) < coverPerGram {
-							c.short[g] = append(at, coverAt{slot, uint16(j + i*k), uint8(k)})
+							c.short[g] = append(at, coverAt{slot, uint16(j + i*k), uint8(k), false})
 						}
 						work++
 					}
@@ -174,6 +199,7 @@ func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cove
 	}
 	r := newCoverResult(x, c)
 	work := 0
+	extended := len(canon) <= extendedMax
 	read := func(text []byte, runsOnly bool) bool {
 		for i := 0; i+coverGram <= len(text); i++ {
 			if work >= spendEvery {
@@ -189,9 +215,9 @@ func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cove
 			for _, at := range c.grams[gram(text[i:])] {
 				work++
 				switch {
-				case at.stride == 1:
+				case at.plain():
 					r.note(at.slot, at.pos)
-				case !runsOnly:
+				case extended && !runsOnly:
 					for m := range coverGram {
 						r.noteChar(at.slot, int(at.pos)+m*int(at.stride))
 					}
@@ -203,10 +229,10 @@ func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cove
 	if !read(canon, false) {
 		return nil, false
 	}
-	if forms > formAsIs+1 {
-		// The call's own text, read with fillers taken out: its runs of
-		// a secret only (a stride of what is left is too far from the
-		// text to count).
+	if extended {
+		// The text read with fillers taken out: its runs of a secret
+		// only (a stride of what is left is too far from the text to
+		// count).
 		var kept []byte
 		for _, d := range decimations {
 			for phase := range d.keep + d.drop {
@@ -337,7 +363,7 @@ func (r *coverResult) noteChar(slot uint32, pos int) {
 func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if len(x.byValue) == 0 || len(text) < shortMin {
+	if len(x.byValue) == 0 || len(text) < shortMin || len(text) > shortMax {
 		return nil, true
 	}
 	if x.cover == nil && !b.Spend(x.buildCover()) {

@@ -269,6 +269,9 @@ type Session struct {
 	// covered what they sent of each known secret (piecedTogether).
 	sent    map[string]sentTail
 	covered map[uint64]*coverage
+	// coverCalls counts the calls to destinations that are not internal
+	// checked for pieces: what they sent ages with them.
+	coverCalls int
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
