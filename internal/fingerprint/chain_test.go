@@ -207,7 +207,7 @@ func FuzzCoverTime(f *testing.F) {
 		b = budget.Work(0)
 		_, complete = x.CoverPieces([]byte(text), b)
 		require.True(t, complete)
-		assert.LessOrEqual(t, b.Spent(), int64((1+coverPerGram*coverGram)*(len(text)+1)))
+		assert.LessOrEqual(t, b.Spent(), int64((2+2*coverPerGram*coverGram)*(len(text)+1)))
 	})
 }
 
@@ -300,6 +300,18 @@ func TestCoverStridesFillersAndShortPieces(t *testing.T) {
 		assert.Equal(t, 1.0, covered(t, sec, fill(sec, 2)), "a filler after every two characters of %s", sec)
 		assert.Equal(t, 1.0, covered(t, sec, pieces(sec, 4, " | ")), "pieces of four of %s", sec)
 		assert.Equal(t, 1.0, covered(t, sec, pieces(sec, 5, "\n")), "pieces of five of %s", sec)
+		enc := func(p string) string {
+			if len(p)%2 == 0 {
+				return base64.StdEncoding.EncodeToString([]byte(p))
+			}
+			return hex.EncodeToString([]byte(p))
+		}
+		assert.Equal(t, 1.0, covered(t, sec, "b="+strings.ReplaceAll(pieces(sec, 4, " "), " ", " b=")), "pieces of four, tagged, of %s", sec)
+		var encoded []string
+		for _, p := range strings.Fields(pieces(sec, 4, " ")) {
+			encoded = append(encoded, enc(p))
+		}
+		assert.Equal(t, 1.0, covered(t, sec, strings.Join(encoded, ", ")), "pieces of four, each in base64 or hex, of %s", sec)
 		assert.Less(t, covered(t, sec, pieces(sec, 3, " ")), 2.0/3, "pieces of three of %s", sec)
 		assert.Less(t, covered(t, sec, "x"+pieces(sec, 4, "yz ab")+"y"), 2.0/3, "pieces of four glued into words of %s", sec)
 	}

@@ -1,7 +1,9 @@
 package fingerprint
 
 import (
+	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"slices"
 
 	"github.com/flowd-dev/flowd/internal/budget"
@@ -375,6 +377,14 @@ func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool)
 	}
 	r := newCoverResult(x, c)
 	work := 0
+	lookup := func(tok []byte) {
+		for _, at := range c.short[shortKey(tok)] {
+			work += len(tok)
+			for m := range len(tok) {
+				r.noteChar(at.slot, int(at.pos)+m*int(at.stride))
+			}
+		}
+	}
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && isAlnum(text[i]) {
@@ -388,10 +398,32 @@ func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool)
 			for j := range n {
 				tok[j] = text[start+j] | 0x20 // ASCII letters lower-cased, digits unchanged
 			}
-			for _, at := range c.short[shortKey(tok[:n])] {
-				work += n
-				for m := range n {
-					r.noteChar(at.slot, int(at.pos)+m*int(at.stride))
+			lookup(tok[:n])
+		}
+		start = -1
+		work++
+	}
+	// A short piece encoded on its own (base64 of four or five
+	// characters is six to eight, hex eight to ten) is too short for
+	// the views, which decode runs long enough to say something: such a
+	// token is decoded here, where only what decodes to a piece counts.
+	start = -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && b64Char(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		end := i
+		for i+1 < len(text) && text[i] == '=' && text[i+1] == '=' {
+			i++ // padding, read past
+		}
+		if n := end - start; start >= 0 && n >= 6 && n <= 10 {
+			var dec [8]byte
+			for _, d := range shortDecodings(text[start:end], dec[:0]) {
+				if canon := Canonical(d); len(canon) == len(d) && len(d) >= shortMin && len(d) < coverGram {
+					lookup(canon)
 				}
 			}
 		}
@@ -399,6 +431,26 @@ func (x *SecretIndex) CoverPieces(text []byte, b *budget.Budget) ([]Cover, bool)
 		work++
 	}
 	return r.out, b.Spend(work)
+}
+
+func b64Char(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '-' || c == '_' }
+
+// shortDecodings are tok read as unpadded base64 (either alphabet) and as
+// hex, where it is one.
+func shortDecodings(tok, buf []byte) [][]byte {
+	var out [][]byte
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		if n, err := enc.Decode(buf[:cap(buf)], tok); err == nil {
+			out = append(out, slices.Clone(buf[:n]))
+			break
+		}
+	}
+	if len(tok)%2 == 0 {
+		if n, err := hex.Decode(buf[:cap(buf)], tok); err == nil {
+			out = append(out, slices.Clone(buf[:n]))
+		}
+	}
+	return out
 }
 
 func isAlnum(c byte) bool {
