@@ -68,15 +68,16 @@ func newChainSet() chainSet {
 const (
 	formAsIs     = iota
 	formCollapse // runs of a repeated character counted once
-	formShift    // collapsed, each letter as its distance from the letter before: a Caesar shift (rot13) of the letters leaves it as it is
+	formShift    // collapsed, each letter as its distance from the letter before, each digit from the digit before: a shift (rot13, Caesar) of the letters, the digits or both leaves it as it is
 	forms
 )
 
 // former reads canonical text in a form, a character at a time.
 type former struct {
-	form int
-	have bool
-	last byte
+	form          int
+	have          bool
+	last          byte
+	letter, digit byte // the last of each, 0 before the first
 }
 
 // next is the form's character for ch, if ch makes one.
@@ -87,17 +88,23 @@ func (f *former) next(ch byte) (byte, bool) {
 	case formCollapse:
 		return ch, !have || ch != last
 	case formShift:
-		switch {
-		case !have:
-			return 0, false
-		case ch == last:
+		if have && ch == last {
 			return 0, false // repeats counted once here too
-		case ch < 'a':
-			return ch, true // a digit, which a shift of the letters keeps
-		case last < 'a':
+		}
+		if ch < 'a' {
+			prev := f.digit
+			f.digit = ch
+			if prev == 0 {
+				return '0', true
+			}
+			return '0' + (ch-prev+10)%10, true
+		}
+		prev := f.letter
+		f.letter = ch
+		if prev == 0 {
 			return 'a', true
 		}
-		return 'a' + (ch-last+26)%26, true
+		return 'a' + (ch-prev+26)%26, true
 	}
 	return ch, true
 }

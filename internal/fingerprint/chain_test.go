@@ -130,7 +130,15 @@ func TestCoverReadsFillersReversedBlocksRepeats(t *testing.T) {
 		"letters shifted by 3":           func(s string) string { return shifted(s, 3) },
 		"letters shifted by 13":          func(s string) string { return shifted(s, 13) },
 		"letters shifted by 22, doubled": func(s string) string { return repeated(shifted(s, 22), 2) },
-		"tripled, filler every 4":        func(s string) string { return withFiller(repeated(s, 3), 12, "j") },
+		"letters by 5, digits by 4": func(s string) string {
+			return strings.Map(func(c rune) rune {
+				if c >= '0' && c <= '9' {
+					return '0' + (c-'0'+4)%10
+				}
+				return c
+			}, shifted(s, 5))
+		},
+		"tripled, filler every 4": func(s string) string { return withFiller(repeated(s, 3), 12, "j") },
 	}
 	for name, shape := range shapes {
 		for _, sec := range secrets {
