@@ -242,7 +242,9 @@ func BenchmarkCover(b *testing.B) {
 		prose.WriteString(words[r.Intn(len(words))])
 		prose.WriteByte(' ')
 	}
-	for _, c := range []struct{ name, text string }{{"prose", prose.String()}, {"random", pick(1 << 20)}} {
+	// 16 KiB is the largest text read in every form (extendedMax): the
+	// worst case per byte.
+	for _, c := range []struct{ name, text string }{{"prose", prose.String()}, {"random", pick(1 << 20)}, {"random16k", pick(extendedMax)}} {
 		canon := Canonical([]byte(c.text))
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(canon)))
@@ -253,6 +255,18 @@ func BenchmarkCover(b *testing.B) {
 			}
 		})
 	}
+	b.Run("pieces4k", func(b *testing.B) {
+		text := []byte(pick(shortMax))
+		for i := 5; i < len(text); i += 6 {
+			text[i] = ' '
+		}
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if _, ok := x.CoverPieces(text, budget.Work(1<<40)); !ok {
+				b.Fatal("budget")
+			}
+		}
+	})
 }
 
 // TestCoverStridesFillersAndShortPieces: every k-th character of a secret
