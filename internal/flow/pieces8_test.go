@@ -372,10 +372,11 @@ func TestPieces8HeldBack(t *testing.T) {
 	require.GreaterOrEqual(t, all.denied, pieces8HeldFloor)
 }
 
-// Floors: what was measured, so a change that loses ground fails.
+// Floors: what was measured (on main before the pieces8 changes: tune
+// 120/204, held back 117/204), so a change that loses ground fails.
 const (
-	pieces8TuneFloor = 0
-	pieces8HeldFloor = 0
+	pieces8TuneFloor = 193
+	pieces8HeldFloor = 161
 )
 
 // TestPieces8BenignHighEntropy: a session that read a dozen secrets then
