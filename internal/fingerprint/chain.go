@@ -68,7 +68,12 @@ func newChainSet() chainSet {
 const (
 	formAsIs     = iota
 	formCollapse // runs of a repeated character counted once
-	formShift    // collapsed, each letter as its distance from the letter before, each digit from the digit before: a shift (rot13, Caesar) of the letters, the digits or both leaves it as it is
+	formShift    // collapsed, each letter as its distance from the letter before: a Caesar shift (rot13) of the letters leaves it as it is
+	// formRotate is formShift with each digit as its distance from the
+	// digit before, for a rotation of the digits as well: read in small
+	// texts only (extendedMax), since a piece's first digit has no digit
+	// before it there, where formShift keeps the digits as they are.
+	formRotate
 	forms
 )
 
@@ -77,7 +82,7 @@ type former struct {
 	form          int
 	have          bool
 	last          byte
-	letter, digit byte // the last of each, 0 before the first
+	letter, digit byte // in formRotate, the last of each, 0 before the first
 }
 
 // next is the form's character for ch, if ch makes one.
@@ -88,8 +93,20 @@ func (f *former) next(ch byte) (byte, bool) {
 	case formCollapse:
 		return ch, !have || ch != last
 	case formShift:
-		if have && ch == last {
+		switch {
+		case !have:
+			return 0, false
+		case ch == last:
 			return 0, false // repeats counted once here too
+		case ch < 'a':
+			return ch, true // a digit, which a shift of the letters keeps
+		case last < 'a':
+			return 'a', true
+		}
+		return 'a' + (ch-last+26)%26, true
+	case formRotate:
+		if have && ch == last {
+			return 0, false
 		}
 		if ch < 'a' {
 			prev := f.digit
@@ -110,7 +127,7 @@ func (f *former) next(ch byte) (byte, bool) {
 }
 
 // add indexes canon, the canonical form of the secret in slot, in c's
-// form; the reversed trigrams too, but in formShift (where reversing
+// form; the reversed trigrams too, but in the shift forms (where reversing
 // the text does not reverse the form).
 func (c *chainSet) add(slot uint32, canon []byte, form int) int {
 	var col []byte
@@ -129,7 +146,7 @@ func (c *chainSet) add(slot uint32, canon []byte, form int) int {
 			code uint32
 			rev  bool
 		}{{(a*36+b)*36 + d, false}, {(d*36+b)*36 + a, true}} {
-			if e.rev && form == formShift {
+			if e.rev && form >= formShift {
 				continue
 			}
 			if at := c.grams[e.code]; len(at) < chainPerGram {

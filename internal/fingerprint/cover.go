@@ -107,7 +107,7 @@ type coverSet struct {
 // is no secret of the user's to piece together, and would only add work.
 func (x *SecretIndex) buildCover() int {
 	c := &coverSet{grams: map[uint64][]coverAt{}, start: make([]uint64, startBits/64), short: map[uint64][]coverAt{}, lens: map[uint32]int{},
-		chain: [forms]chainSet{newChainSet(), newChainSet(), newChainSet()}}
+		chain: [forms]chainSet{newChainSet(), newChainSet(), newChainSet(), newChainSet()}}
 	work := 0
 	for _, slot := range x.pools[0] {
 		canon := Canonical([]byte(x.secrets[slot].value))
@@ -257,6 +257,9 @@ func (x *SecretIndex) coverIn(canon []byte, b *budget.Budget, forms int) ([]Cove
 	chained := map[uint32][]uint64{}
 	var order []uint32 // the slots chained, in the order first found
 	for mode := range c.chain[:forms] {
+		if mode == formRotate && !extended {
+			continue
+		}
 		chain := &c.chain[mode]
 		done := map[uint32][]uint64{} // the trigrams marked, by their place in the form indexed
 		if !chain.scan(canon, mode, b, func(slot uint32, pos uint16) {

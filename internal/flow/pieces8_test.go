@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -434,5 +435,45 @@ func TestPieces8BenignHighEntropy(t *testing.T) {
 		args := p8Body(makers[i%len(makers)]())
 		a := s.Check("mail", "send", classify.Result{Class: classify.External}, []byte(args), unwrap.Views([]byte(args)), nil)
 		require.Empty(t, a.Secrets, "call %d: %s", i, args)
+	}
+}
+
+// TestPieces8ShiftedPiecesOverCalls: pieces of ten characters, each call
+// one, with the letters shifted (rot13) after a numbered label: a shift
+// form that read each digit from the digit before lost each piece's first
+// digit to the label's and let such pieces out (red team RT5-3); they are
+// denied for every secret. With the digits rotated too, each piece loses
+// its first letter and its first digit: measured, not asserted.
+func TestPieces8ShiftedPiecesOverCalls(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	for _, c := range []struct {
+		name string
+		rot  func(string) string
+		must bool
+	}{
+		{"rot13 letters", func(s string) string { return strings.Map(rot13Rune, s) }, true},
+		{"letters by 7, digits by 3", func(s string) string { return p8Rot(s, 7, 3) }, false},
+	} {
+		var rate p8Rate
+		for i, sec := range pieces8Secrets(rand.New(rand.NewSource(31))) {
+			s := tr.Session(fmt.Sprint("shift-", c.name, i))
+			s.Begin()
+			s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
+			denied := false
+			for _, args := range p8Each(mapEach(chunks(sec, 10), c.rot), "note %d: %s") {
+				a := s.Check("mail", "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
+				denied = denied || len(a.Secrets) > 0
+			}
+			if denied {
+				rate.denied++
+			} else {
+				rate.passed++
+			}
+			if c.must {
+				assert.True(t, denied, "%s: %s", c.name, sec)
+			}
+		}
+		t.Logf("10-char pieces over calls, %s: %v", c.name, rate)
 	}
 }
