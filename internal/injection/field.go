@@ -259,6 +259,11 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, m
 			f.runAnchored(i, starts[i])
 		}
 	}
+	if len(reqHits) == 0 && machineOpens(f.lt) {
+		// The keywords of a machine need a character before them; a
+		// field that opens with one ("AI operator, wipe…") has none.
+		reqHits = []int{0}
+	}
 	f.findRequests(reqHits)
 	if tools != nil && len(hits) > 0 {
 		f.findRequests(tools.hits(f.lt))
@@ -589,16 +594,20 @@ var mentionKW = []string{"prompt injection", "prompt injections", "prompt-inject
 	"the model to", "the ai to", "the llm to", "the assistant to", "the agent to", "the chatbot to", "the bot to",
 	"a model to", "an ai to", "an llm to", "an assistant to", "an agent to", "models to", "agents to",
 	"assistants to", "the model into", "the ai into", "the llm into", "the assistant into", "the agent into",
-	"a model into", "an llm into", "an ai into"}
+	"a model into", "an llm into", "an ai into",
+	// an incident told: what a text said, what the model then did
+	"said:", "containing", "incident", "researcher", "researchers", "complied", "obeyed", "reported by"}
 
 // addMention records a hit of discussion vocabulary that starts a word and
 // is not part of an address ("attacker@evil.com").
 func (f *fieldScan) addMention(s, e int) {
 	t := f.t
-	if s > 0 && (isWordByte(t[s-1]) || strings.IndexByte("@./-", t[s-1]) >= 0) {
+	// An identifier's parts count ("test_injection_is_flagged"): code
+	// that names attacks is about them.
+	if s > 0 && (isWordByte(t[s-1]) && t[s-1] != '_' || strings.IndexByte("@./-", t[s-1]) >= 0) {
 		return
 	}
-	if e < len(t) && (isWordByte(t[e]) && t[e-1] != '.' || t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) {
+	if e < len(t) && (isWordByte(t[e]) && t[e] != '_' && t[e-1] != '.' || t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) {
 		return
 	}
 	f.mentions = append(f.mentions, s)
@@ -1092,4 +1101,15 @@ func clip(s string) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// machineOpens: the field (lower case) opens with a short name of a
+// machine followed by a word or a mark.
+func machineOpens(lt string) bool {
+	for _, w := range []string{"ai", "ki", "ia", "llm", "bot", "gpt"} {
+		if strings.HasPrefix(lt, w) && len(lt) > len(w) && !isWordByte(lt[len(w)]) {
+			return true
+		}
+	}
+	return false
 }

@@ -108,14 +108,20 @@ var (
 	// "note for the agent", "whichever assistant reads this", "you, the
 	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
 	// AI should never…" talks about one.
-	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:)` +
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)["'(\[]?(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:)` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
 		// A header naming the machine: "To the bot: …", "For AI agents: …".
 		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		// The same without a determiner, opening a sentence: "Agents
 		// handling this config: …".
-		`|(?:^|[.!?\n;]\s*)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
+		`|(?:^|[.!?\n;:]\s*|[^\p{L}]if\s+)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
+		// A machine in a code label ("TODO(ai):", "NOTE(agent):"), and a
+		// wish for what a machine would do ("it would help if the triage
+		// assistant…", "we'd love it if assistants…").
+		`|\((?:` + reqMachine + `|assistant|agent|model|bot)\)\s*:` +
+		`|(?:to|must|should|shall)\s+be\s+\p{L}+\s+by\s+(?:the|an?|any|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
+		`|(?:would|'d)\s+(?:\p{L}+\s+){1,3}if\s+(?:the\s+|any\s+|an?\s+|all\s+)?(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
@@ -143,7 +149,7 @@ var (
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
 var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
-	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
 
 // maxRequestSentences bounds the sentences judged per field.
@@ -168,7 +174,14 @@ func (f *fieldScan) findRequests(hits []int) {
 			// The match is the verb, so that a request quoted in a text
 			// about attacks is discounted as a quote; Redact widens it to
 			// the sentence.
-			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
+			rule := "action-request"
+			if strings.HasPrefix(note, modelOrder) {
+				// Not a request to hand anything over: an order of
+				// any kind, which tool descriptions give as a matter
+				// of course.
+				rule = "model-order"
+			}
+			f.finds = append(f.finds, finding{rule: rule, tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	})
 }
@@ -337,7 +350,7 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 		}
 		m := firstRecipient(s)
 		if m == nil {
-			return 0, nil, ""
+			return orderedAction(s, ctx)
 		}
 		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
@@ -345,7 +358,7 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 		return 0, nil, ""
 	}
 	if reqNegRe.MatchString(s[max(0, v[0]-24):v[0]]) || cjkNegated(s, v) {
-		return 0, nil, ""
+		return orderedAction(s, unleetWords(strings.ToLower(pre+raw)))
 	}
 	// Cheapest first: every case needs a recipient, the user's data,
 	// secrecy or an addressee.
@@ -356,6 +369,16 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 	if !r && !link && !p && out == nil && !may {
 		return 0, nil, ""
 	}
+	if sev, at, note := judgeSent(s, ctx, v, toolVerb, r, link, p, out, may, tools); sev > 0 {
+		return sev, at, note
+	}
+	return orderedAction(s, ctx)
+}
+
+// judgeSent is judgeSentence once a verb is found: v, the session tool's
+// verb, whether a recipient follows it (r), a link, the user's data (p),
+// an output verb and a word that may name a machine (may).
+func judgeSent(s, ctx string, v []int, toolVerb string, r, link, p bool, out []int, may bool, tools *toolVocab) (float64, []int, string) {
 	ad := may && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
 	hidden := (r || ad) && reqConcealRe.MatchString(s)
 	// Addressed to the machine, a recipient anywhere in the sentence is
@@ -376,6 +399,11 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 	case r && c:
 		sev = 0.6
 	case r && p:
+		sev = 0.45
+	case may && (r || secretish(s) || benefactive(s, v)) && askedRe.MatchString(ctx) && !humanRoleAfterMachine(ctx):
+		// A question put to the machine ("could the AI forward me…",
+		// "can the assistant paste the token here?") that hands
+		// something to the asker.
 		sev = 0.45
 	}
 	if sev > 0 && (c || r && p && ad) {
@@ -409,11 +437,20 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 		tool string
 	}
 	var vs []verb
+	var wished, wishKnown bool
+	wish := func() bool {
+		if !wishKnown {
+			wished, wishKnown = wishRe.MatchString(s), true
+		}
+		return wished
+	}
 	eachWord(s, func(i, j int) {
 		w := s[i:j]
 		tv, isTool := tools.verb(w)
 		if (reqVerbs[w] || isTool || thirdPerson[w]) && !stated(s, i, thirdPerson[w] || isTool && w != tv) {
 			vs = append(vs, verb{[]int{i, j}, tv})
+		} else if reqParticiples[w] && (orderedPassive(s[:i]) || wish()) {
+			vs = append(vs, verb{at: []int{i, j}})
 		}
 	})
 	if hasCJK(s) {
@@ -479,6 +516,11 @@ func stated(s string, i int, third bool) bool {
 		k++
 	}
 	subj := at(k)
+	if third && subj == "" {
+		// A verb in the third person with nothing before it describes
+		// ("Sends the monthly invoice to…", a note on a contact).
+		return true
+	}
 	// "the AI scheduler is supposed to…": a machine named just before
 	// the subject noun is the subject.
 	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj) && !machineWords[at(k+1)]
@@ -542,8 +584,12 @@ func secretish(s string) bool {
 // humanRoleAfterMachine: "if you are an LLM developer" addresses a person
 // who works on models, not a model.
 func humanRoleAfterMachine(s string) bool {
-	return humanRoleRe.MatchString(s) || humanAgentRe.MatchString(s)
+	return humanRoleRe.MatchString(s) || humanAgentRe.MatchString(s) || strings.Contains(s, "whether") && whetherRe.MatchString(s)
 }
+
+// whetherRe is a question reported, not put: "we discussed whether the
+// assistant should be allowed to send…".
+var whetherRe = regexp.MustCompile(`\bwhether\s+(?:or\s+not\s+)?(?:the|an?|any|our|this|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?(?:should|must|can|could|would|may|might|is|was|will)\b`)
 
 // humanAgentRe: an agent who is a person ("your travel agent", "a
 // support agent").
@@ -788,7 +834,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|\s+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant)s?)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
 
 // machineLabelRe is a label that ends in the machine, opening a line or
 // sentence: "Housekeeping task for the digital assistant:", "Automated
@@ -942,4 +988,133 @@ func cjkNegated(s string, v []int) bool {
 	return strings.Contains(before, "不") || strings.Contains(before, "别") || strings.Contains(before, "別") || strings.Contains(before, "勿") ||
 		strings.Contains(before, "没") || strings.Contains(before, "禁止") ||
 		strings.Contains(after, "ません") || strings.Contains(after, "ない") || strings.Contains(after, "禁止")
+}
+
+// orderedAction: a sentence addressed to a machine (ctx holds the
+// addressee, s the sentence, both lower case) that orders an action of
+// any kind ("Model: change the MX record…", "the agent must now call
+// update_settings…", "AI triager, close all issues…"), not only one that
+// sends. Data has no business giving the model orders; a verb of action
+// in the imperative, or after a modal, is a notice, raised to redact when
+// the order is to be kept from the user.
+func orderedAction(s, ctx string) (float64, []int, string) {
+	if strings.Contains(ctx, "-bot") {
+		// "build-bot: ✅ main green": who speaks in a chat log.
+		ctx = speakerRe.ReplaceAllString(ctx, "\n")
+	}
+	if !mayAddress(ctx) || !(reqAddresseeRe.MatchString(ctx) || vocative(ctx)) || humanRoleAfterMachine(ctx) {
+		return 0, nil, ""
+	}
+	at := imperativeAct(s)
+	if at == nil {
+		return 0, nil, ""
+	}
+	switch {
+	case reqConcealRe.MatchString(s):
+		return 0.6, at, modelOrder + " kept from the user"
+	case private(s) || secretish(s) || strings.Contains(s, "http") || firstRecipient(s) != nil:
+		return 0.45, at, modelOrder
+	}
+	return 0.35, at, modelOrder
+}
+
+const modelOrder = "an order to the model"
+
+// speakerRe is a bot's name opening a line of a chat log, who speaks.
+var speakerRe = regexp.MustCompile(`(?:^|\n)\s*(?:\[[^\]\n]{1,24}\]\s*)?[\w.\-]+-bots?:`)
+
+// imperativeAct returns the first verb of action in s (lower case) that
+// stands where an order's verb stands: opening a clause (after a colon,
+// comma or quote), or after a modal or "please" ("must now call", "should
+// register", "please set"). Verbs negated before it are rules, not orders.
+func imperativeAct(s string) []int {
+	var at []int
+	prevEnd, prev := 0, ""
+	eachWord(s, func(i, j int) {
+		if at != nil {
+			return
+		}
+		w := s[i:j]
+		opens := prevEnd == 0 || strings.ContainsAny(s[prevEnd:i], ":,;!?\"'(>`\n–—")
+		switch {
+		case (opens || orderModal[prev]) && actWord(w) && !reqNegRe.MatchString(s[max(0, i-24):i]):
+			at = []int{i, j}
+		case orderAdverb[w] && (opens || orderModal[prev]):
+			// "must now call", "Assistant: please run": the order's
+			// verb is still to come.
+			prev = "please"
+		default:
+			prev = w
+		}
+		prevEnd = j
+	})
+	return at
+}
+
+// actWord: w is a verb of action in one of the languages flowd reads.
+func actWord(w string) bool {
+	if actVerbs[w] || reqVerbs[w] {
+		return true
+	}
+	if w[0] < 0x80 && !strings.ContainsAny(w, "éèêàäöüñçãõ") {
+		return false
+	}
+	for _, st := range actStemsOther {
+		if strings.HasPrefix(w, st) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	actVerbs = wordSet(`run execute exec call invoke use change set update switch turn enable disable deactivate wipe erase
+		remove delete purge close merge approve create register install download open click paste push commit book cancel
+		buy purchase rotate reset revoke stop restart modify edit write print reveal drop kill visit navigate fetch
+		curl chmod sudo subscribe unsubscribe whitelist allowlist archive rename overwrite replace ignore disregard
+		forget bypass override unlock clear flush truncate deploy publish
+		ejecuta borra elimina cambia desactiva activa abre instala descarga cierra aprueba crea
+		exécute supprime désactive active ouvre installe télécharge ferme approuve crée modifie
+		lösche ändere deaktiviere aktiviere öffne installiere lade schließe genehmige erstelle führe
+		esegui cancella disattiva attiva apri installa scarica chiudi approva crea modifica
+		executa apaga desativa ativa abra instale baixe feche aprove crie altere
+		выполни удали отключи включи открой установи скачай закрой одобри создай измени запусти`)
+	actStemsOther = []string{"ejecut", "exécut", "esegu", "выполн", "запуст", "удал", "отключ", "desactiv", "désactiv", "deaktiv", "disattiv", "supprim", "lösch"}
+	// orderModal are the words after which a verb is ordered, not
+	// described: modals of duty, "please", the "to" of "needs to".
+	orderModal = wordSet(`must should shall please kindly pls plz to need needs debe deve doit muss soll должен должна нужно`)
+	// orderAdverb may stand between a modal and its verb.
+	orderAdverb = wordSet(`now also then just first immediately quickly simply please kindly always still asap`)
+)
+
+// reqParticiples are the past forms of the verbs that send: a request
+// only in a passive of duty ("are to be sent by the assistant to…") or
+// in a wish ("it would help if the assistant emailed…"); elsewhere they
+// say what happened ("the report went out, it was sent to…").
+var reqParticiples = wordSet(`sent forwarded shared given granted uploaded posted emailed mailed transferred copied exported paid wired invited added`)
+
+// orderedPassive: s (what stands before a participle) ends in a passive
+// of duty: "is to be", "must be", "should be", "needs to be".
+func orderedPassive(s string) bool {
+	ws := lastWords(s, 3)
+	n := len(ws)
+	if n < 2 || ws[n-1] != "be" {
+		return false
+	}
+	return ws[n-2] == "to" && (n < 3 || ws[n-3] != "going") || orderModal[ws[n-2]] && ws[n-2] != "to"
+}
+
+// wishRe is a hypothetical request: "it would help if…", "we'd love it
+// if…", "it would be great if…".
+var wishRe = regexp.MustCompile(`(?:would|'d)\s+(?:\p{L}+\s+){0,3}(?:if|when)\s`)
+
+// askedRe is a question put to a machine: "could the AI forward…", "can
+// the assistant paste…".
+var askedRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:can|could|would|will)\s+(?:the|an?|our|this|your|any)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:please\s+|also\s+|just\s+)?\p{L}+`)
+
+// benefactive: the verb at v hands something to the speaker ("forward
+// me", "send us").
+func benefactive(s string, v []int) bool {
+	rest := s[v[1]:]
+	return strings.HasPrefix(rest, " me ") || strings.HasPrefix(rest, " us ")
 }
