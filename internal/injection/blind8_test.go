@@ -36,3 +36,10 @@ func TestBlind8(t *testing.T) {
 		scoreKindTexts(t, s, halves[h], h == "tune")
 	}
 }
+
+// TestDev8 measures the eighth round's development set
+// (testdata/blind8/dev.json), written after the first reading of
+// blind.json's tuning half, and tuned on.
+func TestDev8(t *testing.T) {
+	scoreKinds(t, newScanner(t, Options{}), "testdata/blind8/dev.json")
+}

@@ -26,7 +26,7 @@ import (
 // does not.
 
 // reqMachine are nouns that name a model whatever the language.
-const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
 	// Products and kinds of helper named as the reader ("hello GPT,",
 	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
 	// assistant", "automatisierte Systeme").
@@ -108,10 +108,11 @@ var (
 	// "note for the agent", "whichever assistant reads this", "you, the
 	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
 	// AI should never…" talks about one.
-	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)["'(\[]?(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:)` +
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*|,")["'(\[]?(?:(?:dear|hey|hi|hello|attention|attn)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:|\s[—–-]\s)` +
 		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
 		// A header naming the machine: "To the bot: …", "For AI agents: …".
 		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
+		`|(?:^|[^\p{L}])(?:an|für)\s+(?:den|die|das)\s+(?:assistent\p{L}*|agent\p{L}*|bot\p{L}*|modell)\s*:` +
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		// The same without a determiner, opening a sentence: "Agents
 		// handling this config: …".
@@ -149,8 +150,8 @@ var (
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
 var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
-	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
-	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
+	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "intelligen", "inteligen"}
 
 // maxRequestSentences bounds the sentences judged per field.
 const maxRequestSentences = 24
@@ -834,7 +835,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|\s+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant)s?)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"\p{So}]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|[\s\-]+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant|ai|ia|ki)s?)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
 
 // machineLabelRe is a label that ends in the machine, opening a line or
 // sentence: "Housekeeping task for the digital assistant:", "Automated
@@ -1002,12 +1003,29 @@ func orderedAction(s, ctx string) (float64, []int, string) {
 		// "build-bot: ✅ main green": who speaks in a chat log.
 		ctx = speakerRe.ReplaceAllString(ctx, "\n")
 	}
-	if !mayAddress(ctx) || !(reqAddresseeRe.MatchString(ctx) || vocative(ctx)) || humanRoleAfterMachine(ctx) {
+	if !mayAddress(ctx) || humanRoleAfterMachine(ctx) {
 		return 0, nil, ""
+	}
+	if !(reqAddresseeRe.MatchString(ctx) || vocative(ctx)) {
+		// A question put to the machine ("can the bot merge #77?") is an
+		// order too, unless it asks what the machine can do for the
+		// asker ("can the assistant delete my files?").
+		if !askedRe.MatchString(ctx) || ownerAsks(s) {
+			return 0, nil, ""
+		}
 	}
 	at := imperativeAct(s)
 	if at == nil {
-		return 0, nil, ""
+		// "can the bot merge #77?": the verb after the machine asked.
+		m := askedRe.FindStringIndex(s)
+		if m == nil {
+			return 0, nil, ""
+		}
+		k := strings.LastIndexByte(s[m[0]:m[1]], ' ') + m[0] + 1
+		if !actWord(s[k:m[1]]) {
+			return 0, nil, ""
+		}
+		at = []int{k, m[1]}
 	}
 	switch {
 	case reqConcealRe.MatchString(s):
@@ -1028,7 +1046,18 @@ var speakerRe = regexp.MustCompile(`(?:^|\n)\s*(?:\[[^\]\n]{1,24}\]\s*)?[\w.\-]+
 // comma or quote), or after a modal or "please" ("must now call", "should
 // register", "please set"). Verbs negated before it are rules, not orders.
 func imperativeAct(s string) []int {
+	if hasCJK(s) {
+		// Chinese, Japanese and Korean put the verb last and write no
+		// spaces: an action named anywhere in an addressed sentence.
+		for _, w := range actCJK {
+			if k := strings.Index(s, w); k >= 0 && !cjkNegated(s, []int{k, k + len(w)}) {
+				return []int{k, k + len(w)}
+			}
+		}
+		return nil
+	}
 	var at []int
+	last := []int(nil)
 	prevEnd, prev := 0, ""
 	eachWord(s, func(i, j int) {
 		if at != nil {
@@ -1039,6 +1068,8 @@ func imperativeAct(s string) []int {
 		switch {
 		case (opens || orderModal[prev]) && actWord(w) && !reqNegRe.MatchString(s[max(0, i-24):i]):
 			at = []int{i, j}
+		case actWord(w) && nonASCII(s):
+			last = []int{i, j}
 		case orderAdverb[w] && (opens || orderModal[prev]):
 			// "must now call", "Assistant: please run": the order's
 			// verb is still to come.
@@ -1048,7 +1079,20 @@ func imperativeAct(s string) []int {
 		}
 		prevEnd = j
 	})
+	if at == nil && last != nil && strings.Trim(s[last[1]:], " .!?,;:)\"'") == "" {
+		// Turkish, German and Dutch put the verb last: "… yedeklerini
+		// sil.".
+		at = last
+	}
 	return at
+}
+
+// ownerAsks: a question in the first person, the user asking about the
+// product.
+func ownerAsks(s string) bool {
+	found := false
+	eachWord(s, func(i, j int) { found = found || s[i:j] == "my" || s[i:j] == "i" })
+	return found
 }
 
 // actWord: w is a verb of action in one of the languages flowd reads.
@@ -1078,13 +1122,24 @@ var (
 		lösche ändere deaktiviere aktiviere öffne installiere lade schließe genehmige erstelle führe
 		esegui cancella disattiva attiva apri installa scarica chiudi approva crea modifica
 		executa apaga desativa ativa abra instale baixe feche aprove crie altere
-		выполни удали отключи включи открой установи скачай закрой одобри создай измени запусти`)
+		выполни удали отключи включи открой установи скачай закрой одобри создай измени запусти вызови
+		appelle lance colle efface fusionne révoque réinitialise désinstalle
+		llama pega cambia fusiona revoca restablece desinstala
+		rufe setze widerrufe
+		chiama incolla imposta
+		chame cole mude apague
+		verwijder wijzig sluit installeer voer schakel
+		sil değiştir çalıştır kapat aç kaldır
+		ubah hapus jalankan matikan buka nonaktifkan pasang
+		usuń zmień uruchom wyłącz otwórz`)
+	actCJK        = []string{"执行", "运行", "删除", "修改", "改成", "禁用", "关闭", "打开", "安装", "執行", "刪除", "修改", "關閉", "実行", "削除", "変更", "無効", "停止", "インストール", "실행", "삭제", "변경", "비활성", "설치", "꺼"}
 	actStemsOther = []string{"ejecut", "exécut", "esegu", "выполн", "запуст", "удал", "отключ", "desactiv", "désactiv", "deaktiv", "disattiv", "supprim", "lösch"}
 	// orderModal are the words after which a verb is ordered, not
 	// described: modals of duty, "please", the "to" of "needs to".
 	orderModal = wordSet(`must should shall please kindly pls plz to need needs debe deve doit muss soll должен должна нужно`)
 	// orderAdverb may stand between a modal and its verb.
-	orderAdverb = wordSet(`now also then just first immediately quickly simply please kindly always still asap`)
+	orderAdverb = wordSet(`now also then just first immediately quickly simply please kindly always still asap
+		bitte svp пожалуйста lütfen tolong proszę alsjeblieft favor`)
 )
 
 // reqParticiples are the past forms of the verbs that send: a request
