@@ -41,5 +41,7 @@ func TestBlind8(t *testing.T) {
 // (testdata/blind8/dev.json), written after the first reading of
 // blind.json's tuning half, and tuned on.
 func TestDev8(t *testing.T) {
-	scoreKinds(t, newScanner(t, Options{}), "testdata/blind8/dev.json")
+	s := newScanner(t, Options{})
+	scoreKinds(t, s, "testdata/blind8/dev.json")
+	scoreKinds(t, s, "testdata/blind8/dev2.json")
 }

@@ -447,6 +447,10 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 	}
 	eachWord(s, func(i, j int) {
 		w := s[i:j]
+		if nounAfter[prevWord(s, i)] {
+			// "your transfer of 700 EUR", "the share link": a noun.
+			return
+		}
 		tv, isTool := tools.verb(w)
 		if (reqVerbs[w] || isTool || thirdPerson[w]) && !stated(s, i, thirdPerson[w] || isTool && w != tv) {
 			vs = append(vs, verb{[]int{i, j}, tv})
@@ -503,6 +507,10 @@ func stated(s string, i int, third bool) bool {
 		}
 	case futureAux[at(k)]:
 		k++
+	case subjectPronoun[at(k)]:
+		// "We send a copy of each NDA to…", "they forward the invoices
+		// to…": a habit stated, in the present.
+		return true
 	case at(k) == "to" && toAux[at(k+1)]:
 		// "is going to send", "agreed to send"; "I need you to send" has
 		// the reader before "to" and is a request.
@@ -550,6 +558,9 @@ var (
 	statedSkip    = wordSet(`also then now soon probably still later just already please kindly`)
 	relPronoun    = wordSet(`that which who`)
 	readerSubject = wordSet(`you u ye yourself`)
+	// subjectPronoun are the subjects of a verb that is not the
+	// reader's: the speaker, third parties.
+	subjectPronoun = wordSet(`we i they he she it someone somebody everyone everybody nobody people`)
 )
 
 // thirdPerson are request verbs that a relative clause puts in the third
@@ -1172,4 +1183,24 @@ var askedRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:can|could|would|will)\s+(?:th
 func benefactive(s string, v []int) bool {
 	rest := s[v[1]:]
 	return strings.HasPrefix(rest, " me ") || strings.HasPrefix(rest, " us ")
+}
+
+// nounAfter are the words after which a verb's form is a noun.
+var nounAfter = wordSet(`the a an your my our their his her its this that these those each every no any
+	le la les un une ton ta tes votre vos mon ma mes el los las una tu tus su sus der die das ein eine dein deine ihr ihre`)
+
+// prevWord returns the word just before i in s, if only spaces part them.
+func prevWord(s string, i int) string {
+	j := i
+	for j > 0 && s[j-1] == ' ' {
+		j--
+	}
+	if j == i || j == 0 {
+		return ""
+	}
+	k := j
+	for k > 0 && (s[k-1] >= 'a' && s[k-1] <= 'z' || s[k-1] >= 0x80) {
+		k--
+	}
+	return s[k:j]
 }
