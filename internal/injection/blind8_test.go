@@ -44,4 +44,5 @@ func TestDev8(t *testing.T) {
 	s := newScanner(t, Options{})
 	scoreKinds(t, s, "testdata/blind8/dev.json")
 	scoreKinds(t, s, "testdata/blind8/dev2.json")
+	scoreKinds(t, s, "testdata/blind8/dev3.json")
 }
