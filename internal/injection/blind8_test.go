@@ -45,4 +45,5 @@ func TestDev8(t *testing.T) {
 	scoreKinds(t, s, "testdata/blind8/dev.json")
 	scoreKinds(t, s, "testdata/blind8/dev2.json")
 	scoreKinds(t, s, "testdata/blind8/dev3.json")
+	scoreKinds(t, s, "testdata/blind8/dev4.json")
 }

@@ -121,6 +121,12 @@ var (
 		// wish for what a machine would do ("it would help if the triage
 		// assistant…", "we'd love it if assistants…").
 		`|\((?:` + reqMachine + `|assistant|agent|model|bot)\)\s*:` +
+		// The system's voice ("[SYSTEM]: open…", "SYSTEM UPDATE: …"), the
+		// reader's task ("before you summarise this page, run…"), and
+		// whoever reads the data ("for whoever parses this log: …").
+		`|(?:^|[.!?\n;:>]\s*)[\[(<]?system(?:\s+(?:update|notice|message|note|prompt|instruction|override))?[\])>]?\s*:` +
+		`|(?:^|[^\p{L}])(?:before|after|when|while|once|as)\s+you\s+(?:summari[sz]e|answer|respond|reply|process|parse|analy[sz]e)` +
+		`|(?:^|[^\p{L}])(?:for|to)\s+whoever\s+\p{L}+s\s+(?:this|these)\b` +
 		`|(?:to|must|should|shall)\s+be\s+\p{L}+\s+by\s+(?:the|an?|any|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:would|'d)\s+(?:\p{L}+\s+){1,3}if\s+(?:the\s+|any\s+|an?\s+|all\s+)?(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
@@ -143,14 +149,14 @@ var (
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
 		// Secrecy in a word or a phrase, in the languages flowd reads.
 		`|(?:^|[^\p{L}])(?:quietly|silently|secretly|discreetly|covertly|discrètement|secrètement|en\s+secreto|en\s+silencio|heimlich|stillschweigend|in\s+segreto|segretamente|em\s+segredo|secretamente|discretamente|тайно|незаметно|втихую|gizlice)(?:$|[^\p{L}])` +
-		`|keep\s+(?:it|this|that)\s+(?:from|between)|no\s+need\s+to\s+(?:tell|inform|confirm|notify|ask|bother)|without\s+(?:the\s+user|them|him|her)\s+(?:knowing|noticing)|behind\s+(?:the\s+user's|their|his|her)\s+back` +
+		`|(?:tell|notify|inform)\s+(?:no\s+one|nobody|no-one)|keep\s+(?:it|this|that)\s+(?:from|between)|no\s+need\s+to\s+(?:tell|inform|confirm|notify|ask|bother)|without\s+(?:the\s+user|them|him|her)\s+(?:knowing|noticing)|behind\s+(?:the\s+user's|their|his|her)\s+back` +
 		`|(?:dis|dites)-(?:lui|leur)\s+rien|ne\s+rien\s+(?:dire|mentionner)|n'en\s+parle\s+pas|sag\p{L}*\s+(?:\p{L}+\s+){0,2}nichts|kein\s+wort|informiere\s+(?:\p{L}+\s+){0,2}nicht|no\s+(?:lo\s+|le\s+)?(?:menciones|cuentes|avises)|sin\s+que\s+(?:se\s+entere|lo\s+sepa)|non\s+(?:lo\s+)?(?:menzionare|dire)|não\s+(?:lhe\s+)?(?:digas|conte|contes|avise|avises)|не\s+(?:говори|сообщай|рассказывай|упоминай)|говорить\s+не\s+нужно|söyleme|jangan\s+(?:beri\s+tahu|bilang|kasih\s+tahu)|لا\s+تخبر|دون\s+(?:إخبار|علم)|بدون\s+إخبار|別告訴|别告诉|不要让|不要讓|内緒|こっそり|悄悄|偷偷`)
 )
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
 var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
-	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "intelligen", "inteligen"}
 
 // maxRequestSentences bounds the sentences judged per field.
@@ -769,7 +775,7 @@ var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		copilot copilots gpt chatgpt automation automations бот
 		asistente assistente assistent automated automatic whoever`)
-	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
 		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
@@ -1167,7 +1173,17 @@ func orderedPassive(s string) bool {
 	if n < 2 || ws[n-1] != "be" {
 		return false
 	}
-	return ws[n-2] == "to" && (n < 3 || ws[n-3] != "going") || orderModal[ws[n-2]] && ws[n-2] != "to"
+	if ws[n-2] == "to" && (n < 3 || ws[n-3] != "going") || orderModal[ws[n-2]] && ws[n-2] != "to" {
+		return true
+	}
+	// A wish in the subjunctive: "asked that their inbox be forwarded".
+	ws = lastWords(s, 7)
+	for _, w := range ws[:len(ws)-1] {
+		if w == "that" {
+			return !futureAux[ws[len(ws)-2]] && !beAux[ws[len(ws)-2]] && ws[len(ws)-2] != "not"
+		}
+	}
+	return false
 }
 
 // wishRe is a hypothetical request: "it would help if…", "we'd love it
