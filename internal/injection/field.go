@@ -660,7 +660,7 @@ func (f *fieldScan) discount() {
 				fd.sev *= 0.2
 				fd.note = "quoted in a discussion"
 			case literal:
-				fd.sev *= 0.5
+				fd.sev *= 0.35
 				fd.note = "a string in source code"
 			case discussed:
 				fd.sev *= 0.6

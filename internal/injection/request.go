@@ -1085,6 +1085,11 @@ func imperativeAct(s string) []int {
 		switch {
 		case (opens || orderModal[prev]) && actWord(w) && !reqNegRe.MatchString(s[max(0, i-24):i]):
 			at = []int{i, j}
+		case opens && objectAfter(s, j) && unknownVerb(w):
+			// A word opening the clause with an object after it ("point
+			// the MX record…", "label every issue…") is a verb in the
+			// imperative, whatever verb it is.
+			at = []int{i, j}
 		case actWord(w) && nonASCII(s):
 			last = []int{i, j}
 		case orderAdverb[w] && (opens || orderModal[prev]):
@@ -1220,3 +1225,36 @@ func prevWord(s string, i int) string {
 	}
 	return s[k:j]
 }
+
+// objectAfter: the word after position j of s is a determiner, as an
+// object of a verb opens ("the", "every", "all", "my").
+func objectAfter(s string, j int) bool {
+	if j >= len(s) || s[j] != ' ' {
+		return false
+	}
+	k := j + 1
+	for k < len(s) && s[k] >= 'a' && s[k] <= 'z' {
+		k++
+	}
+	return objectDeterminer[s[j+1:k]]
+}
+
+// unknownVerb: w may be a verb opening a clause, as far as its form says:
+// ASCII lower case, not a word of the kinds that open clauses without
+// being verbs (determiners, prepositions, pronouns, conjunctions).
+func unknownVerb(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return len(w) >= 3 && !notVerbOpener[w] && !objectDeterminer[w] && !strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ing")
+}
+
+var (
+	objectDeterminer = wordSet(`the every all each any my your our their his her its this that these those`)
+	notVerbOpener    = wordSet(`in on at for with inside about from into onto of by over under after before during through
+		within without across behind and but or nor yet so then thanks thank welcome hello hi hey dear yes not here there
+		what which who whom whose when where why how per via like unlike near upon among between beyond despite since until
+		see also note fyi meet`)
+)
