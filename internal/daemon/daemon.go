@@ -432,7 +432,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
-	st.fresh = !exists(filepath.Join(o.DataDir, "activity.db")) && !exists(filepath.Join(o.DataDir, inForceFile))
+	st.fresh = !exists(filepath.Join(o.DataDir, paths.ActivityStore)) && !exists(filepath.Join(o.DataDir, inForceFile))
 	st.events = events.NewHub(maxStreams)
 	if st.export, err = syslogexport.New(config.Syslog{}, filepath.Join(o.DataDir, "spool", "syslog"), o.Log); err != nil {
 		return st, err
@@ -447,7 +447,7 @@ func openStores(o Options) (stores, error) {
 		o.Log.Error("the activity log's checkpoints cannot be signed; records are chained but unsigned, and retention is off", "err", err)
 		st.audit.Error = err.Error()
 	}
-	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+	st.activity, err = activity.Open(filepath.Join(o.DataDir, paths.ActivityStore), activity.Options{
 		Key:           st.auditKey,
 		Committed:     st.committed,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
@@ -461,12 +461,12 @@ func openStores(o Options) (stores, error) {
 	}
 	st.noteDamage(o.Log, st.activity.Damage(), "its records are lost")
 	st.checkAudit(o.Log)
-	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{Recover: true}); err != nil {
+	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, paths.QuarantineStore), quarantine.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}
 	st.noteDamage(o.Log, st.quarantine.Damage(), "its items and releases are lost: content released before is quarantined again")
-	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), pins.Options{Recover: true}); err != nil {
+	if st.pins, err = pins.Open(filepath.Join(o.DataDir, paths.PinsStore), pins.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}

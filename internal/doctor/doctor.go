@@ -25,6 +25,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -183,7 +184,7 @@ func socketFix(err error) string {
 
 // Stores are flowd's files in its data directory.
 var Stores = []struct{ File, What string }{
-	{"activity.db", "activity store"}, {"quarantine.db", "quarantine store"}, {"pins.db", "pins store"},
+	{paths.ActivityStore, "activity store"}, {paths.QuarantineStore, "quarantine store"}, {paths.PinsStore, "pins store"},
 }
 
 func checkDataDir(dir string) (string, int64) {
@@ -196,7 +197,7 @@ func checkDataDir(dir string) (string, int64) {
 	}
 	tmp.Close()
 	os.Remove(tmp.Name())
-	fi, err := os.Stat(filepath.Join(dir, "activity.db"))
+	fi, err := os.Stat(filepath.Join(dir, paths.ActivityStore))
 	if err != nil {
 		return "", 0
 	}

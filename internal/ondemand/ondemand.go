@@ -94,7 +94,7 @@ func binary() (string, error) {
 	// and hooks reading it as never installed, where they fail open
 	// (found in review: chmod a-x of the binary, after a kill and the
 	// socket's removal, opened the way again).
-	store := filepath.Join(paths.DataDir(), "activity.db")
+	store := filepath.Join(paths.DataDir(), paths.ActivityStore)
 	if _, err := os.Stat(store); err == nil {
 		return "", fmt.Errorf("no flowd binary next to this program or on PATH, though flowd has run here (%s): moved, removed or made unrunnable", store)
 	}

@@ -24,6 +24,14 @@ const (
 	StartedOnDemand = "on-demand"
 )
 
+// Store files in flowd's data directory. flowd, its offline commands,
+// doctor and the on-demand starter all read them by these names.
+const (
+	ActivityStore   = "activity.db"
+	QuarantineStore = "quarantine.db"
+	PinsStore       = "pins.db"
+)
+
 // SystemSocket is where a system flowd listens (flowd install --system on
 // Linux): /run belongs to root, so no user can have put a socket there.
 const SystemSocket = "/run/flowd/flowd.sock"
