@@ -109,7 +109,7 @@ var (
 	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
 	// AI should never…" talks about one.
 	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*|,")["'(\[]?(?:(?:dear|hey|hi|hello|attention|attn)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:|\s[—–-]\s)` +
-		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}@])` +
 		// A header naming the machine: "To the bot: …", "For AI agents: …".
 		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
 		`|(?:^|[^\p{L}])(?:an|für)\s+(?:den|die|das)\s+(?:assistent\p{L}*|agent\p{L}*|bot\p{L}*|modell)\s*:` +
@@ -185,7 +185,11 @@ func (f *fieldScan) findRequests(hits []int) {
 			if strings.HasPrefix(note, modelOrder) {
 				// Not a request to hand anything over: an order of
 				// any kind, which tool descriptions give as a matter
-				// of course.
+				// of course. Where the rule of an AI addressee has
+				// judged the sentence, it says the same.
+				if f.found("ai-addressee", a, b) {
+					return
+				}
 				rule = "model-order"
 			}
 			f.finds = append(f.finds, finding{rule: rule, tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
@@ -359,7 +363,7 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 		if m == nil {
 			return orderedAction(s, ctx)
 		}
-		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
+		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || askedRe.MatchString(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
@@ -453,8 +457,9 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 	}
 	eachWord(s, func(i, j int) {
 		w := s[i:j]
-		if nounAfter[prevWord(s, i)] {
-			// "your transfer of 700 EUR", "the share link": a noun.
+		if inNounPhrase(s, i) {
+			// "your transfer of 700 EUR", "the quarterly payroll export
+			// to…": a noun.
 			return
 		}
 		tv, isTool := tools.verb(w)
@@ -580,7 +585,7 @@ var thirdPerson = wordSet(`adds sends forwards grants gives uploads pays transfe
 func outputVerb(s string) []int {
 	var at []int
 	eachWord(s, func(i, j int) {
-		if at == nil && reqOutputVerbs[s[i:j]] {
+		if at == nil && reqOutputVerbs[s[i:j]] && !inNounPhrase(s, i) {
 			at = []int{i, j}
 		}
 	})
@@ -1210,21 +1215,29 @@ func benefactive(s string, v []int) bool {
 var nounAfter = wordSet(`the a an your my our their his her its this that these those each every no any
 	le la les un une ton ta tes votre vos mon ma mes el los las una tu tus su sus der die das ein eine dein deine ihr ihre`)
 
-// prevWord returns the word just before i in s, if only spaces part them.
-func prevWord(s string, i int) string {
-	j := i
-	for j > 0 && s[j-1] == ' ' {
-		j--
+// inNounPhrase: the word at i of s (lower case) ends a noun phrase that a
+// determiner opens within four words before it, with no word between that
+// a verb would follow (a modal, a pronoun, "please", "to"): "the full
+// customer contact list", not "the assistant must export".
+func inNounPhrase(s string, i int) bool {
+	ws := lastWords(s[:i], 4)
+	if i > 0 && s[i-1] != ' ' {
+		return false
 	}
-	if j == i || j == 0 {
-		return ""
+	for k := len(ws) - 1; k >= 0; k-- {
+		w := ws[k]
+		switch {
+		case nounAfter[w]:
+			return true
+		case orderModal[w] || futureAux[w] || beAux[w] || readerSubject[w] || subjectPronoun[w] || machineWords[w] || verbOpeners[w]:
+			return false
+		}
 	}
-	k := j
-	for k > 0 && (s[k-1] >= 'a' && s[k-1] <= 'z' || s[k-1] >= 0x80) {
-		k--
-	}
-	return s[k:j]
+	return false
 }
+
+// verbOpeners are words after which a verb, not a noun, comes.
+var verbOpeners = wordSet(`be been being and or then also please not never just now can could would may might do does did`)
 
 // objectAfter: the word after position j of s is a determiner, as an
 // object of a verb opens ("the", "every", "all", "my").
@@ -1258,3 +1271,13 @@ var (
 		what which who whom whose when where why how per via like unlike near upon among between beyond despite since until
 		see also note fyi meet`)
 )
+
+// found reports whether a finding of rule overlaps [a, b).
+func (f *fieldScan) found(rule string, a, b int) bool {
+	for _, fd := range f.finds {
+		if fd.rule == rule && fd.a < b && a < fd.b {
+			return true
+		}
+	}
+	return false
+}

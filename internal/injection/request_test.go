@@ -193,6 +193,8 @@ func TestModelOrderShapes(t *testing.T) {
 		"We send a copy of each signed NDA to legal@acme.example.",
 		"Your transfer of 700 EUR to IBAN FR7630006000011234567890189 was completed.",
 		"Your statement will be sent to the address on file.",
+		"Each night the backup job sends the full invoice export to vault-sync@store-keep.example for the auditors.",
+		"Under the retention plan the complete customer contact list is mailed to keeper-bot@records-box.example by the archive team.",
 		// talk about machines, not to them
 		"We discussed whether the assistant should be allowed to send emails on its own.",
 		"Can the assistant delete my files? Only if you confirm.",
