@@ -1227,7 +1227,9 @@ func inNounPhrase(s string, i int) bool {
 	for k := len(ws) - 1; k >= 0; k-- {
 		w := ws[k]
 		switch {
-		case nounAfter[w]:
+		case nounAfter[w] && (k == len(ws)-1 || englishDeterminer[w]):
+			// Across adjectives only in English, whose word order
+			// flowd knows ("the quarterly payroll export").
 			return true
 		case orderModal[w] || futureAux[w] || beAux[w] || readerSubject[w] || subjectPronoun[w] || machineWords[w] || verbOpeners[w]:
 			return false
@@ -1237,7 +1239,9 @@ func inNounPhrase(s string, i int) bool {
 }
 
 // verbOpeners are words after which a verb, not a noun, comes.
-var verbOpeners = wordSet(`be been being and or then also please not never just now can could would may might do does did`)
+var englishDeterminer = wordSet(`the a an your my our their his her its this that these those each every no any`)
+
+var verbOpeners = wordSet(`y et und e i и ve dan en be been being and or then also please not never just now can could would may might do does did`)
 
 // objectAfter: the word after position j of s is a determiner, as an
 // object of a verb opens ("the", "every", "all", "my").
