@@ -427,6 +427,10 @@ func stores(f Facts) []Finding {
 			add(Warn, fmt.Sprintf("%s %s was damaged when flowd started (%s): moved aside to %s, flowd runs on a fresh one", d.What, d.Path, d.Reason, d.MovedTo),
 				"rm "+d.MovedTo+" once you no longer need it for inspection")
 		}
+		if h := st.HeldLost; h != nil {
+			add(Warn, fmt.Sprintf("flowd cannot tell which sessions read data before it started (%s): every session that starts until %s is judged as carrying internal data when it sends out",
+				h.Why, h.Until.Local().Format(time.DateTime)), "nothing to do: it ends by itself; if you did not restart flowd or touch "+filepath.Join(f.DataDir, paths.HeldSessions)+", find out what did")
+		}
 		if h := st.ConfigHeld; h != nil {
 			add(Warn, fmt.Sprintf("a config that lowers protection is held back since %s (%s): the config before it stays in force",
 				h.Since.Local().Format(time.DateTime), strings.Join(h.Changes, "; ")), applyHeld(st.ApprovalPassphrase))
