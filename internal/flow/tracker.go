@@ -1068,6 +1068,28 @@ const (
 	scanOverlap = 64 << 10
 )
 
+// SecretShapes returns the types of the secrets texts hold by their form
+// alone, whatever the session has seen, with no budget: for a message
+// small enough to read whole when its session's check was cut short.
+// complete is false when the scan gave up on text made to be slow.
+func (t *Tracker) SecretShapes(texts ...[]byte) (types []string, complete bool) {
+	if t.detector == nil {
+		return nil, true
+	}
+	var buf textBuf
+	complete = true
+	for _, text := range texts {
+		found, ok := scanText(t.detector, text, nil, &buf)
+		complete = complete && ok
+		for _, f := range found {
+			if !slices.Contains(types, f) {
+				types = append(types, f)
+			}
+		}
+	}
+	return types, complete
+}
+
 // scanText returns the types of the secrets in the text of a call's
 // arguments, all of it, holding at most scanChunk bytes of it decoded, in
 // buf, which the caller passes from one text to the next: a secret past

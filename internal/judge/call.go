@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -222,6 +223,23 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.FlowType, pc.Sources = "", nil
 		}
 		pc.Unfinished, pc.Overdue = out.Analysis.Unfinished, out.Analysis.Overdue
+		if pc.Unfinished && pc.Lifecycle {
+			// Policy lets a message of the protocol's own (a ping, a
+			// listing) pass unchecked, or the client and server stop
+			// talking under load; but it is one by its method's name
+			// alone. So its params are still read whole for secrets by
+			// their form, and a large one, or one whose read gives up,
+			// is not let pass.
+			types, complete := j.Flows.SecretShapes(args, extra)
+			for _, t := range types {
+				if !slices.Contains(pc.Secrets, t) {
+					pc.Secrets = append(pc.Secrets, t)
+				}
+			}
+			if !complete || len(args)+len(extra) > lifecycleBytes {
+				pc.Lifecycle = false
+			}
+		}
 		switch {
 		case pc.Overdue:
 			j.Log.Warn("call unfinished: it waited too long, in all, for other messages or the CPU (flow.wait_budget)", "server", in.Server, "tool", in.Tool,
@@ -329,6 +347,11 @@ type checked struct {
 	endpoint string
 	analysis flow.Analysis
 }
+
+// lifecycleBytes is the most params a message of the protocol's own may
+// carry and still pass with its check cut short: a handshake or a
+// listing's cursor is far smaller, and 16 KiB is read in a millisecond.
+const lifecycleBytes = 16 << 10
 
 // checkWithin runs check and returns what it found, or, once b's bound
 // has passed (flow.wait_budget from the call's arrival), an unfinished

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -113,4 +114,40 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// A message of the protocol's own (a ping, a listing) is let through when
+// its check is cut short, or client and server stop talking under load;
+// but it is one by its method's name alone. Cut short, its params are
+// still read for secrets by their form, and a large one does not pass.
+func TestOverdueLifecycleMessageIsStillReadForSecrets(t *testing.T) {
+	cfg := config.Default()
+	cfg.Flow.WaitBudget = config.Duration{Duration: time.Nanosecond} // stands for a long queue ahead of it
+	j, err := New(cfg, Stores{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	require.NoError(t, err)
+	external := classify.Result{Class: classify.External, CanExfiltrate: true}
+	for _, c := range []struct {
+		name, args string
+		want       policy.Action
+		rule       string
+	}{
+		{"a plain ping passes", `{}`, policy.Allow, ""},
+		{"a listing's cursor passes", `{"cursor":"eyJwYWdlIjoyfQ=="}`, policy.Allow, ""},
+		{"a token in _meta", `{"_meta":{"note":"` + waitToken + `"}}`, policy.Deny, "sensitive_data_external"},
+		{"a token as the cursor", `{"cursor":"` + waitToken + `"}`, policy.Deny, "sensitive_data_external"},
+		{"params too large to read whole", `{"_meta":{"note":"` + strings.Repeat("lorem ipsum ", 2000) + `"}}`, policy.Deny, policy.OverdueRule},
+	} {
+		for _, method := range []string{"ping", "tools/list", "notifications/initialized"} {
+			var out Outcome
+			if later := j.Call(Call{Session: "s", Server: "paste", Tool: method, Message: true, Lifecycle: true, Class: external,
+				Args: []byte(c.args), Received: time.Now().Add(-time.Second), Bounded: true}, &out); later != nil {
+				later()
+			}
+			require.True(t, out.Analysis.Unfinished, "%s, %s: the check is cut short", c.name, method)
+			assert.Equal(t, c.want, out.Decision.Action, "%s, %s: %s", c.name, method, out.Decision.Reason)
+			if c.rule != "" {
+				assert.Equal(t, c.rule, out.Decision.Rule, "%s, %s", c.name, method)
+			}
+		}
+	}
 }
