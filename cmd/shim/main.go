@@ -10,7 +10,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/flowd-dev/flowd/internal/config"
@@ -91,7 +93,7 @@ func main() {
 // because the policy that may require it could not be read.
 func localShim() config.Shim {
 	if e, _ := managed.Load(paths.ConfigFile(), false); e != nil {
-		return e.Config.Shim // with a user key that weakens it refused
+		return heldBack(e.Config, paths.DataDir()) // with a user key that weakens it refused
 	}
 	if e, err := managed.Load("", false); err == nil {
 		return e.Config.Shim
@@ -99,4 +101,23 @@ func localShim() config.Shim {
 	s := config.Default().Shim
 	s.FailMode = config.FailClosed
 	return s
+}
+
+// heldBack returns file's [shim] section, or the one flowd has in force
+// where file lowers protection from it: flowd holds such an edit back
+// for `flowd config apply`, and a shim that read it would apply it
+// whenever flowd did not answer. Before flowd has ever run in dataDir the
+// file is the user's setup, as flowd takes it at its first start.
+func heldBack(file *config.Config, dataDir string) config.Shim {
+	path := filepath.Join(dataDir, paths.ConfigInForce)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dataDir, paths.ActivityStore)); errors.Is(err, fs.ErrNotExist) {
+			return file.Shim
+		}
+	}
+	old, _ := config.InForce(path) // the defaults when it cannot be read
+	if len(config.Weakened(old, file)) > 0 {
+		return old.Shim
+	}
+	return file.Shim
 }

@@ -1,7 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 )
@@ -227,4 +230,19 @@ func union(a, b map[string]string) []string {
 	keys := append(sortedKeys(a), sortedKeys(b)...)
 	slices.Sort(keys)
 	return slices.Compact(keys)
+}
+
+// InForce reads the config flowd last put in force (paths.ConfigInForce
+// in its data dir): the defaults when there is none or it cannot be
+// read, so that deleting or damaging it compares an edited file with the
+// defaults rather than letting it through.
+func InForce(path string) (*Config, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	c, err := Load(path)
+	if err != nil {
+		return Default(), err
+	}
+	return c, nil
 }

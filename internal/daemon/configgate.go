@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,6 +19,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // A config that lowers protection (config.Weakened) does not take effect
@@ -28,9 +27,6 @@ import (
 // as the user, can edit the config file and send flowd a SIGHUP or
 // restart it. The config in force is kept in the data dir, so that a
 // restart compares the file with it rather than taking the file as it is.
-
-// inForceFile is the config in force, as flowd last applied it.
-const inForceFile = "config-in-force.toml"
 
 // HeldError is a config held back because it lowers protection.
 type HeldError struct{ Changes []string }
@@ -97,26 +93,11 @@ func (d *Daemon) configureExport(c *config.Config) {
 func (d *Daemon) saveInForce(c *config.Config) {
 	b, err := toml.Marshal(c)
 	if err == nil {
-		err = atomicfile.Write(filepath.Join(d.dataDir, inForceFile), b, 0o600)
+		err = atomicfile.Write(filepath.Join(d.dataDir, paths.ConfigInForce), b, 0o600)
 	}
 	if err != nil {
 		d.log.Error("could not record the config in force", "err", err)
 	}
-}
-
-// inForce is the config last in force: the defaults when there is none
-// or it cannot be read, so that deleting or damaging it compares an
-// edited file with the defaults rather than letting it through.
-func inForce(dataDir string) (*config.Config, error) {
-	path := filepath.Join(dataDir, inForceFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return config.Default(), nil
-	}
-	c, err := config.Load(path)
-	if err != nil {
-		return config.Default(), err
-	}
-	return c, nil
 }
 
 // startConfig is the config flowd starts with: o's, unless it lowers
@@ -131,7 +112,7 @@ func (d *Daemon) startConfig(c *config.Config, fresh bool) (*config.Config, []st
 		}
 		return c, nil
 	}
-	base, err := inForce(d.dataDir)
+	base, err := config.InForce(filepath.Join(d.dataDir, paths.ConfigInForce))
 	if err != nil {
 		d.log.Error("the config last in force is unreadable: the config file is compared with the defaults", "err", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 const testPass = "correct horse battery"
@@ -162,7 +163,7 @@ func TestStartWithAWeakerFileKeepsTheConfigInForce(t *testing.T) {
 	assert.Contains(t, string(rec.Details), `"start"`)
 	stop()
 
-	require.NoError(t, os.Remove(filepath.Join(dir, inForceFile)))
+	require.NoError(t, os.Remove(filepath.Join(dir, paths.ConfigInForce)))
 	d, stop = startAt(t, dir, weaker())
 	assert.Equal(t, config.Default(), d.current().Cfg, "compared with the defaults")
 	stop()

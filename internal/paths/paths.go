@@ -32,6 +32,10 @@ const (
 	PinsStore       = "pins.db"
 	// HeldSessions lists the sessions flowd holds (package heldfile).
 	HeldSessions = "held-sessions.json"
+	// ConfigInForce is the config as flowd last applied it: a change that
+	// lowers protection waits for `flowd config apply`, and shims keep to
+	// this meanwhile.
+	ConfigInForce = "config-in-force.toml"
 )
 
 // SystemSocket is where a system flowd listens (flowd install --system on
