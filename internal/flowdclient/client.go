@@ -54,6 +54,11 @@ type Status struct {
 	// ApprovalPassphrase: the asking user has set the passphrase that
 	// releasing and approving need.
 	ApprovalPassphrase bool `json:"approval_passphrase_set"`
+	// PassphraseSince and PassphraseBy say when the passphrase was set
+	// and by which process (and the ones it descends from), so that a
+	// passphrase the user did not set shows.
+	PassphraseSince time.Time `json:"approval_passphrase_since,omitzero"`
+	PassphraseBy    string    `json:"approval_passphrase_by,omitempty"`
 	// ConfigHeld is the config flowd held back because it lowers
 	// protection, waiting for flowd config apply.
 	ConfigHeld *HeldConfig `json:"config_held,omitempty"`
