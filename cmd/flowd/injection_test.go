@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -210,4 +211,34 @@ func TestFirstPassphraseWaitsForNoAgent(t *testing.T) {
 	st, err := flowdclient.NewClient(socket, 30*time.Second).Status()
 	require.NoError(t, err)
 	assert.False(t, st.ApprovalPassphrase)
+}
+
+// A program listening on flowd's socket in its place (red team RT4-3)
+// must not collect the passphrase the user types: the commands that send
+// it talk only to flowd, this binary holding flowd's lock.
+func TestPassphraseGoesOnlyToFlowd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells a client which process listens")
+	}
+	socket := filepath.Join(shortDir(t), "flowd.sock")
+	l, err := net.Listen("unix", socket)
+	require.NoError(t, err)
+	got := make(chan string, 16)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- r.URL.Path + " " + string(b)
+		io.WriteString(w, `{"approval_passphrase_set":false}`)
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+
+	open, _ := typing(testPassphrase + "\n" + testPassphrase + "\n")
+	var out bytes.Buffer
+	err = cmdPassphrase([]string{"set", "--socket", socket}, &out, open)
+	assert.ErrorIs(t, err, localsock.ErrNotFlowd)
+	select {
+	case req := <-got:
+		t.Errorf("the CLI talked to a listener that is not flowd: %s", req)
+	default:
+	}
 }

@@ -150,6 +150,19 @@ func NewClient(socket string, timeout time.Duration) *Client {
 	}}
 }
 
+// NewFlowdClient is NewClient for requests that carry what only flowd
+// may read, the approval passphrase the user types: it talks only to the
+// flowd binary flowd names (localsock.DialFlowd), not to a program of the
+// user's listening in its place to collect the passphrase.
+func NewFlowdClient(socket string, timeout time.Duration, flowd string) *Client {
+	return &Client{Socket: socket, hc: &http.Client{
+		Timeout: timeout,
+		Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return localsock.DialFlowd(socket, timeout, flowd)
+		}},
+	}}
+}
+
 func (c *Client) get(path string, v any) error {
 	return c.do(http.MethodGet, path, nil, v)
 }
