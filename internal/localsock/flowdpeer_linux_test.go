@@ -25,7 +25,7 @@ func TestHolderIn(t *testing.T) {
 
 // listenHere listens on a socket in a short directory, as flowd would,
 // taking its lock first when lock is set.
-func listenHere(t *testing.T, lock bool) string {
+func listenHere(t testing.TB, lock bool) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "fp")
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func listenHere(t *testing.T, lock bool) string {
 			if err != nil {
 				return
 			}
-			defer c.Close()
+			c.Close() // the client reads who listens from its own end
 		}
 	}()
 	return socket
@@ -79,4 +79,30 @@ func TestDialFlowdReadsTheRealListener(t *testing.T) {
 		_, err := DialFlowd(listenHere(t, true), dialTimeout, "")
 		assert.ErrorIs(t, err, ErrNotFlowd)
 	})
+}
+
+// BenchmarkDialFlowd is what the check adds to each hook call's dial:
+// compare with BenchmarkDial.
+func BenchmarkDialFlowd(b *testing.B) {
+	self, err := os.Executable()
+	require.NoError(b, err)
+	socket := listenHere(b, true)
+	for b.Loop() {
+		c, err := DialFlowd(socket, dialTimeout, self)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Close()
+	}
+}
+
+func BenchmarkDial(b *testing.B) {
+	socket := listenHere(b, true)
+	for b.Loop() {
+		c, err := Dial(socket, dialTimeout)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.Close()
+	}
 }
