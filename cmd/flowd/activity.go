@@ -47,12 +47,12 @@ func cmdActivity(args []string) error {
 		return usageError(fl, "%v", err)
 	}
 	if *export != "" {
-		return exportActivity(os.Stdout, socket.Path(), filepath.Join(*dataDir, "activity.db"), f, *export, *flows, fl)
+		return exportActivity(os.Stdout, socket.Path(), filepath.Join(*dataDir, paths.ActivityStore), f, *export, *flows, fl)
 	}
 	recs, err := flowdclient.NewClient(socket.Path(), 5*time.Second).Activity(f)
 	if err != nil && !answered(err) {
 		// flowd holds the store open while it runs; without it, read the file.
-		recs, err = readStore(filepath.Join(*dataDir, "activity.db"), f)
+		recs, err = readStore(filepath.Join(*dataDir, paths.ActivityStore), f)
 	}
 	if err != nil {
 		return err

@@ -85,7 +85,7 @@ func auditVerify(args []string, out io.Writer) error {
 }
 
 func verifyStore(dataDir string, from uint64, pub ed25519.PublicKey) (activity.Report, error) {
-	path := filepath.Join(dataDir, "activity.db")
+	path := filepath.Join(dataDir, paths.ActivityStore)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return activity.Report{}, fmt.Errorf("no activity yet: flowd is not running and %s does not exist", path)
 	}

@@ -139,7 +139,9 @@ func TestRunStartsOnDamagedStores(t *testing.T) {
 	if failedElsewhere == 0 {
 		assert.NoError(t, doctorErr, "%s", out)
 	}
-	assert.Equal(t, 4, warned, "three stores moved aside and pins lost: %s", out)
+	// The fifth: a data dir whose store is there and whose list of held
+	// sessions is not (heldfile.Decide) loses every session for a while.
+	assert.Equal(t, 5, warned, "three stores moved aside, pins lost, held sessions unknown: %s", out)
 
 	out, err = exec.Command(flowdBin(t), "activity", "--json", "--socket", socket).Output()
 	require.NoError(t, err, "the fresh store answers")

@@ -39,7 +39,7 @@ func cmdExplain(args []string, out io.Writer) error {
 	}
 	rec, err := flowdclient.NewClient(socket.Path(), 5*time.Second).Record(id)
 	if err != nil && !answered(err) {
-		rec, err = readRecord(filepath.Join(*dataDir, "activity.db"), id)
+		rec, err = readRecord(filepath.Join(*dataDir, paths.ActivityStore), id)
 	}
 	if err != nil {
 		return err

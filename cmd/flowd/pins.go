@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/pins"
 )
 
@@ -38,7 +39,7 @@ func cmdPins(args []string, out io.Writer, open tty) error {
 		if err == nil || answered(err) {
 			return servers, err
 		}
-		return readPins(filepath.Join(cmd.dataDir, "pins.db"))
+		return readPins(filepath.Join(cmd.dataDir, paths.PinsStore))
 	}
 	switch {
 	case args[0] == "list" && len(pos) == 0:

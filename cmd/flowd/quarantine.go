@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/quarantine"
 )
 
@@ -33,7 +34,7 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 		return err
 	}
 	pos, arg, c := cmd.pos, cmd.arg, cmd.client
-	file := filepath.Join(cmd.dataDir, "quarantine.db")
+	file := filepath.Join(cmd.dataDir, paths.QuarantineStore)
 	switch {
 	case args[0] == "list" && len(pos) == 0:
 		items, err := c.Quarantine()

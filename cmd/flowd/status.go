@@ -70,7 +70,10 @@ func cmdStatus(args []string) error {
 	for _, u := range unprot {
 		fmt.Printf("WARNING: shim %q (pid %d) passes messages unchecked since %s: %s\n", u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason)
 	}
-	if !st.Running {
+	if !st.Running && socket.Path() == paths.SystemSocket {
+		fmt.Printf("the machine's flowd is not running (socket %s): %v\nShims and hooks do not start it in its place; start it: sudo systemctl start flowd.socket flowd.service\nservice  %s\n",
+			socket.Path(), err, describe(st.Service.Status))
+	} else if !st.Running {
 		fmt.Printf("flowd is not running (socket %s): %v\nA shim starts it on demand; to run it yourself: flowd run\nservice  %s\n", socket.Path(), err, describe(st.Service.Status))
 	} else {
 		fmt.Printf("flowd %s running, pid %d, up %s\nsocket   %s\ndata dir %s\nservice  %s\n", st.Version, st.PID,
@@ -232,6 +235,10 @@ func printStores(out io.Writer, st flowdclient.Status) {
 		fmt.Fprintf(out, "approval passphrase set %s by %s (not you? see flowd doctor)\n", st.PassphraseSince.Local().Format(time.DateTime), st.PassphraseBy)
 	} else if !st.ApprovalPassphrase {
 		fmt.Fprintln(out, "approval passphrase NOT SET: releasing and approving are refused; quit your agents, then run flowd passphrase set in a terminal")
+	}
+	if h := st.HeldLost; h != nil {
+		fmt.Fprintf(out, "sessions ALL LOST until %s: every session's sends out are judged as carrying internal data (%s)\n",
+			h.Until.Local().Format(time.DateTime), h.Why)
 	}
 	if h := st.ConfigHeld; h != nil {
 		how := "read and apply it with flowd config apply"

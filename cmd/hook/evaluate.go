@@ -145,7 +145,17 @@ func failedExit(failClosed bool) int {
 // reason the model and the user see.
 var errUnreachable = errors.New("flowd is unreachable")
 
+// errSystemDown marks a missing socket of the machine's flowd: installed
+// as a service (paths.SystemUnit), and stopped. It is the service
+// manager's to start, as root, not the hook's: a flowd of the user's own
+// started in its place would shadow it for good.
+var errSystemDown = errors.New("the machine's flowd is installed but not running (start it with `sudo systemctl start flowd.socket flowd.service`)")
+
 func failClosedReason(err error) string {
+	if errors.Is(err, errSystemDown) {
+		return "the machine's flowd is installed but not running, and this hook is set to fail closed, so tool calls are denied until it runs " +
+			"(start it with `sudo systemctl start flowd.socket flowd.service`; `flowd status` says more)"
+	}
 	if errors.Is(err, errUnreachable) {
 		return "flowd is unreachable, and this hook is set to fail closed, so tool calls are denied until it runs " +
 			"(start it with `flowd run`; " + strings.TrimPrefix(err.Error(), errUnreachable.Error()+": ") + ")"
@@ -173,6 +183,8 @@ func ask(a agent, agentName, event, socket string, timeout time.Duration, replac
 	}
 	status, resp, err := call(socket, "POST", hookproto.Path, body, timeout)
 	switch {
+	case errors.Is(err, syscall.ENOENT) && socket == paths.SystemSocket:
+		err = fmt.Errorf("%w: %w", errSystemDown, err)
 	case errors.Is(err, errDead) && autostart:
 		// Killed or crashed: started again, as the next shim would start
 		// it, and asked. The agent that killed it gains nothing by it.

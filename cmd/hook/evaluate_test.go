@@ -21,6 +21,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/ondemand"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // TestMain keeps every test from starting a real flowd (one on PATH would
@@ -581,4 +582,24 @@ func TestImpostorOnTheSocketIsNotAsked(t *testing.T) {
 			assert.Empty(t, out, "reads go on")
 		})
 	}
+}
+
+// The machine's flowd, installed and stopped, is not started in place by
+// the hook (a flowd of the user's own would shadow it for good): the call
+// goes on under the hook's failure mode, with the fix.
+func TestEvaluateStoppedSystemFlowd(t *testing.T) {
+	if _, err := os.Lstat(paths.SystemSocket); err == nil {
+		t.Skip("a system flowd's socket is on this machine: " + paths.SystemSocket)
+	}
+	startFlowdWith(t, func(socket string) error { t.Errorf("started flowd on %s", socket); return nil })
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
+	code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", paths.SystemSocket, "--timeout", "300ms")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "installed but not running (start it with `sudo systemctl start flowd.socket flowd.service`)")
+
+	code, out, _ = runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", paths.SystemSocket, "--timeout", "300ms", "--fail-closed")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, `"permissionDecision":"deny"`)
+	assert.Contains(t, out, "sudo systemctl start flowd.socket flowd.service")
 }

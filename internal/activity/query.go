@@ -58,12 +58,7 @@ func (s *Store) queryIndexed(b *bolt.Bucket, f Filter, streams []idStream, limit
 		if v == nil {
 			continue // pruned by a flowd that kept no index
 		}
-		var r Record
-		if err := decodeRecord(v, &r); err != nil {
-			s.skip(k, err)
-			continue
-		}
-		if f.Matches(r) {
+		if r, ok := s.match(k, v, f); ok {
 			out = append(out, r)
 		}
 	}
@@ -93,16 +88,22 @@ func (s *Store) queryScan(b *bolt.Bucket, f Filter, limit int) (out []Record) {
 		if f.Before != 0 && id >= f.Before || !pre.mayMatch(v) {
 			continue
 		}
-		var r Record
-		if err := decodeRecord(v, &r); err != nil {
-			s.skip(k, err)
-			continue
-		}
-		if f.Matches(r) {
+		if r, ok := s.match(k, v, f); ok {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// match decodes the record stored under k and says whether f keeps it; a
+// record that cannot be decoded is skipped, never a failed query.
+func (s *Store) match(k, v []byte, f Filter) (Record, bool) {
+	var r Record
+	if err := decodeRecord(v, &r); err != nil {
+		s.skip(k, err)
+		return r, false
+	}
+	return r, f.Matches(r)
 }
 
 // skip notes a record Query could not decode.

@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"encoding/binary"
 	"encoding/json"
@@ -144,21 +145,11 @@ func (s *Store) Verify(pub ed25519.PublicKey, o VerifyOptions) (Report, error) {
 	v.run(ents, cps, head)
 	slices.SortStableFunc(rep.Problems, func(a, b Problem) int {
 		if a.Seq != b.Seq {
-			return cmpUint(a.Seq, b.Seq)
+			return cmp.Compare(a.Seq, b.Seq)
 		}
-		return cmpUint(a.ID, b.ID)
+		return cmp.Compare(a.ID, b.ID)
 	})
 	return rep, nil
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // tailStart is the ID of the record the last good checkpoint covers (the

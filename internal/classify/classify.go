@@ -227,8 +227,8 @@ func (c *Classifier) tool(server string, t ToolInfo) (Result, bool) {
 	}
 	srv, srvOK := decide(fmt.Sprintf("server %q", server), nameHits(server, 1))
 	tool, toolOK := toolFinding(t, params)
-	writes, writesOnly := toolActions(t)
-	f, ok := combine(srv, srvOK, tool, toolOK, writes)
+	writes, reads, writesOnly := toolActions(t)
+	f, ok := combine(srv, srvOK, tool, toolOK, writes, reads)
 	if e, found := egress(params, writes); found {
 		f, ok = applyEgress(f, ok, e)
 	}
@@ -295,13 +295,12 @@ func toolFinding(t ToolInfo, params []param) (finding, bool) {
 	return decide(fmt.Sprintf("description of tool %q", t.Name), tokenHits(t.Description, descriptionFactor))
 }
 
-// toolActions tells whether a tool puts content somewhere, and whether
-// that is all its name says it does (send_email, as against
-// search_emails). The name's verbs win over readOnlyHint=true: a server
+// toolActions tells whether a tool puts content somewhere, whether its
+// name says it reads, and whether putting is all its name says it does
+// (send_email, as against search_emails). The name's verbs win over readOnlyHint=true: a server
 // claiming "read only" for create_issue is the case annotations must not
 // be trusted for.
-func toolActions(t ToolInfo) (writes, writesOnly bool) {
-	var reads bool
+func toolActions(t ToolInfo) (writes, reads, writesOnly bool) {
 	for _, tok := range tokens(t.Name) {
 		writes = writes || writeVerbs[tok]
 		reads = reads || readVerbs[tok]
@@ -309,10 +308,10 @@ func toolActions(t ToolInfo) (writes, writesOnly bool) {
 	if !writes && !reads && t.ReadOnlyHint != nil && !*t.ReadOnlyHint {
 		writes = true
 	}
-	return writes, writes && !reads
+	return writes, reads, writes && !reads
 }
 
-func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes bool) (finding, bool) {
+func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes, reads bool) (finding, bool) {
 	var f finding
 	switch {
 	case !srvOK && !toolOK:
@@ -335,7 +334,11 @@ func combine(srv finding, srvOK bool, tool finding, toolOK bool, writes bool) (f
 		f.conf = min(max(srv.conf, tool.conf)+agreeBonus, maxHeuristic)
 		f.reason = srv.reason + "; " + tool.reason
 	case srv.class == Internal && tool.class == External:
-		if tool.transport || writes {
+		// Only a name that says it reads makes the outside thing what the
+		// tool reads about (list_notifications); one that names no verb
+		// (translate, geocode) may as well hand it what it is sent (found
+		// by red team RT6: docs/translate read as internal).
+		if tool.transport || writes || !reads {
 			f = finding{class: Hybrid, conf: min(srv.conf, tool.conf), reason: srv.reason + ", but " + tool.reason}
 		} else {
 			f = srv

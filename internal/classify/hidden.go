@@ -117,6 +117,11 @@ func hiddenRunner(name string, args []string) (verdict, bool) {
 	return verdict{}, false
 }
 
+// localHost are the database hosts that are this machine whatever DNS
+// says. Not ssrf.Host's loopback test on purpose: that one counts public
+// names that resolve to 127.0.0.1 today (localtest.me) as loopback, the
+// worse reading for a request; for egress the worse reading is that their
+// owner can point them anywhere tomorrow.
 var localHost = set("localhost", "127.0.0.1", "::1", "0.0.0.0")
 
 func anyContains(args []string, s string) bool {

@@ -21,6 +21,12 @@ func TestToolNames(t *testing.T) {
 		{"github", "search_repositories", Internal, 0.8},
 		{"github", "list_issues", Internal, 0.8},
 		{"github", "list_notifications", Internal, 0.8},
+		{"github", "get_notification_details", Internal, 0.8},
+		// An outside service named with no verb that says the tool reads
+		// may be handed what the tool is sent (red team RT6).
+		{"docs", "translate", Hybrid, 0.5},
+		{"notes", "deepl", Hybrid, 0.5},
+		{"docs", "search_translations", Internal, 0.7},
 		{"github", "create_issue", Hybrid, 0.7},
 		{"github", "add_issue_comment", Hybrid, 0.7},
 		{"github", "create_pull_request", Hybrid, 0.7},

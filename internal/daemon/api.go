@@ -89,6 +89,7 @@ func (d *Daemon) status(v viewer) flowdclient.Status {
 	st.Sessions = nonNil(shimSessions(st.Shims))
 	st.Activity = d.store.Stats()
 	st.DamagedStores, st.PinsUntrusted = d.damaged, d.pins.Untrusted()
+	st.HeldLost = d.heldLost()
 	st.Audit = d.audit
 	st.Export, st.OTLP = shownExport(d.export.Status()), shownExport(d.otlp.Status())
 	st.Feeds = d.feeds.Status()

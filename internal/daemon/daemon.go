@@ -114,8 +114,9 @@ type Daemon struct {
 	audit    *flowdclient.AuditCheck
 	auditKey ed25519.PrivateKey
 	// approvals checks the passphrase that releasing and approving need.
-	approvals *approval.Gate
-	started   time.Time
+	approvals    *approval.Gate
+	started      time.Time
+	heldSessions heldState
 
 	// system: shared by the members of the socket's group (Options.System);
 	// uid: the account flowd runs as, which like root sees every user's
@@ -173,7 +174,10 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 		st.close()
 		return err
 	}
-	d.restoreHeld()
+	d.restoreHeld(!st.fresh)
+	// Written before flowd serves: a flowd killed at once leaves a list
+	// that says what it took over, not none.
+	heldWritten := d.writeHeld(nil)
 	l, err := listen(o)
 	if err != nil {
 		st.close()
@@ -207,7 +211,7 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	sweepDone := make(chan struct{})
 	go d.sweep(ctx, sweepDone)
 	stopHeld, heldDone := make(chan struct{}), make(chan struct{})
-	go d.keepHeld(stopHeld, heldDone)
+	go d.keepHeld(heldWritten, stopHeld, heldDone)
 	if o.Listener == nil { // a service manager's socket is its to keep
 		go d.keepSocket(ctx, srv, o, ensureDir)
 	}
@@ -224,7 +228,9 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	d.wg.Wait()
 	d.judge.Close()
 	<-sweepDone
-	// The sessions still live outlive this flowd's memory of them.
+	// The sessions still live outlive this flowd's memory of them, with
+	// the results being recorded as it stopped.
+	d.flows.WaitUntil(time.Now().Add(5 * time.Second))
 	close(stopHeld)
 	<-heldDone
 	d.summarise(time.Now(), true)
@@ -432,7 +438,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
-	st.fresh = !exists(filepath.Join(o.DataDir, "activity.db")) && !exists(filepath.Join(o.DataDir, inForceFile))
+	st.fresh = !exists(filepath.Join(o.DataDir, paths.ActivityStore)) && !exists(filepath.Join(o.DataDir, inForceFile))
 	st.events = events.NewHub(maxStreams)
 	if st.export, err = syslogexport.New(config.Syslog{}, filepath.Join(o.DataDir, "spool", "syslog"), o.Log); err != nil {
 		return st, err
@@ -447,7 +453,7 @@ func openStores(o Options) (stores, error) {
 		o.Log.Error("the activity log's checkpoints cannot be signed; records are chained but unsigned, and retention is off", "err", err)
 		st.audit.Error = err.Error()
 	}
-	st.activity, err = activity.Open(filepath.Join(o.DataDir, "activity.db"), activity.Options{
+	st.activity, err = activity.Open(filepath.Join(o.DataDir, paths.ActivityStore), activity.Options{
 		Key:           st.auditKey,
 		Committed:     st.committed,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
@@ -461,12 +467,12 @@ func openStores(o Options) (stores, error) {
 	}
 	st.noteDamage(o.Log, st.activity.Damage(), "its records are lost")
 	st.checkAudit(o.Log)
-	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, "quarantine.db"), quarantine.Options{Recover: true}); err != nil {
+	if st.quarantine, err = quarantine.Open(filepath.Join(o.DataDir, paths.QuarantineStore), quarantine.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}
 	st.noteDamage(o.Log, st.quarantine.Damage(), "its items and releases are lost: content released before is quarantined again")
-	if st.pins, err = pins.Open(filepath.Join(o.DataDir, "pins.db"), pins.Options{Recover: true}); err != nil {
+	if st.pins, err = pins.Open(filepath.Join(o.DataDir, paths.PinsStore), pins.Options{Recover: true}); err != nil {
 		st.close()
 		return st, err
 	}

@@ -103,7 +103,7 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 	switch ev.event {
 	case claudecode.PreToolUse:
 		if ev.server != "" {
-			d.judge.Announce(ev.session, p.ToolUseID, ev.tool, p.ToolInput)
+			d.judge.Announce(ev.session, p.ToolUseID)
 		}
 		c := judge.Call{Session: ev.session, Server: ev.server, Tool: ev.tool, Class: ev.Class, Args: p.ToolInput, Dir: p.CWD}
 		if ev.canAsk {

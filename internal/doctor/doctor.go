@@ -25,6 +25,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/geminicli"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -183,7 +184,7 @@ func socketFix(err error) string {
 
 // Stores are flowd's files in its data directory.
 var Stores = []struct{ File, What string }{
-	{"activity.db", "activity store"}, {"quarantine.db", "quarantine store"}, {"pins.db", "pins store"},
+	{paths.ActivityStore, "activity store"}, {paths.QuarantineStore, "quarantine store"}, {paths.PinsStore, "pins store"},
 }
 
 func checkDataDir(dir string) (string, int64) {
@@ -196,7 +197,7 @@ func checkDataDir(dir string) (string, int64) {
 	}
 	tmp.Close()
 	os.Remove(tmp.Name())
-	fi, err := os.Stat(filepath.Join(dir, "activity.db"))
+	fi, err := os.Stat(filepath.Join(dir, paths.ActivityStore))
 	if err != nil {
 		return "", 0
 	}
@@ -425,6 +426,10 @@ func stores(f Facts) []Finding {
 			reported[d.MovedTo] = true
 			add(Warn, fmt.Sprintf("%s %s was damaged when flowd started (%s): moved aside to %s, flowd runs on a fresh one", d.What, d.Path, d.Reason, d.MovedTo),
 				"rm "+d.MovedTo+" once you no longer need it for inspection")
+		}
+		if h := st.HeldLost; h != nil {
+			add(Warn, fmt.Sprintf("flowd cannot tell which sessions read data before it started (%s): every session that starts until %s is judged as carrying internal data when it sends out",
+				h.Why, h.Until.Local().Format(time.DateTime)), "nothing to do: it ends by itself; if you did not restart flowd or touch "+filepath.Join(f.DataDir, paths.HeldSessions)+", find out what did")
 		}
 		if h := st.ConfigHeld; h != nil {
 			add(Warn, fmt.Sprintf("a config that lowers protection is held back since %s (%s): the config before it stays in force",

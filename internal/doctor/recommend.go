@@ -53,6 +53,10 @@ func Recommend(r Running) []flowdclient.Recommendation {
 		add("store_damaged", "warning", fmt.Sprintf("%s was damaged when flowd started (%s): moved aside to %s", d.What, d.Reason, d.MovedTo),
 			"rm "+d.MovedTo+" once you no longer need it")
 	}
+	if h := st.HeldLost; h != nil {
+		add("held_sessions_lost", "warning", fmt.Sprintf("flowd cannot tell which sessions read data before it started (%s): until %s every session is judged as carrying internal data when it sends out",
+			h.Why, h.Until.Local().Format(time.DateTime)), "it ends by itself; if flowd was not restarted by you, find out what stopped it")
+	}
 	if h := st.ConfigHeld; h != nil {
 		add("config_held", "warning", "a config that lowers protection is held back: "+strings.Join(h.Changes, "; "), applyHeld(r.PassphraseSet))
 	}

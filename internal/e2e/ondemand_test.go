@@ -34,7 +34,10 @@ func TestStartStopRestartOnDemand(t *testing.T) {
 	// A home of its own: no service of the user's is installed there, on
 	// a machine with systemd or without.
 	env := []string{"HOME=" + filepath.Join(dir, "home"), "FLOWD_SOCKET=" + socket, "FLOWD_DATA_DIR=" + data,
-		"FLOWD_CONFIG=" + config, "XDG_CONFIG_HOME=", "XDG_STATE_HOME="}
+		"FLOWD_CONFIG=" + config, "XDG_CONFIG_HOME=", "XDG_STATE_HOME=",
+		// What the agent's environment may hold that would change how the
+		// flowd it starts runs: left behind.
+		"GOGC=off", "GOMEMLIMIT=1MiB", "GODEBUG=gctrace=1"}
 	flowd := func(args ...string) string {
 		t.Helper()
 		stdout, stderr, code := runTool(t, dir, time.Minute, append([]string{bins.flowd}, args...), env...)
@@ -79,6 +82,14 @@ func TestStartStopRestartOnDemand(t *testing.T) {
 	assert.Equal(t, config, st.Config.File)
 	stdout, _, _ = runTool(t, dir, time.Minute, []string{bins.flowd, "status"}, env...)
 	assert.Contains(t, string(stdout), "started  on demand: a shim or flowd start started it")
+	if environ, err := os.ReadFile("/proc/" + strconv.Itoa(first) + "/environ"); err == nil {
+		assert.NotContains(t, string(environ), "GOGC=")
+		assert.NotContains(t, string(environ), "GODEBUG=")
+		assert.NotContains(t, string(environ), "FLOWD_DATA_DIR=", "its paths are on its command line")
+		assert.Contains(t, string(environ), "HOME=")
+	} else {
+		t.Logf("the started flowd's environment is not checked: %v", err)
+	}
 	assert.Contains(t, flowd("start"), "flowd is already running")
 	_, again := status()
 	assert.Equal(t, first, again, "a second start leaves the running flowd alone")

@@ -4,10 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -332,4 +335,24 @@ func entries(tb *table) map[uint64]uint16 {
 		got[k] = s
 	}
 	return got
+}
+
+// Every rune normalises to its lower case, white space to nothing, the
+// runes of the two-byte table as those of the unicode tables; also one
+// escaped, and amid others.
+func TestNormalizeEachRune(t *testing.T) {
+	var all, want []byte
+	for r := rune(0x80); r < 0x3000; r++ {
+		if unicode.Is(unicode.Cs, r) {
+			continue
+		}
+		w := string(unicode.ToLower(r))
+		if unicode.IsSpace(r) {
+			w = ""
+		}
+		assert.Equal(t, w, string(normalize(nil, utf8.AppendRune(nil, r))), "%U", r)
+		assert.Equal(t, w, string(normalize(nil, fmt.Appendf(nil, `\u%04X`, r))), "%U escaped", r)
+		all, want = utf8.AppendRune(append(all, 'X'), r), append(append(want, 'x'), w...)
+	}
+	assert.Equal(t, string(want), string(normalize(nil, all)))
 }

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/fingerprint"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // recordAs records text as a result of server, of class c.
@@ -170,4 +172,39 @@ func TestMaxOriginsLimitMatchesTheIndex(t *testing.T) {
 	assert.Equal(t, fingerprint.LimitMaxOrigins, config.MaxOriginsLimit)
 	_, err := fingerprint.NewIndex(fingerprint.Options{MaxOrigins: config.MaxOriginsLimit})
 	assert.NoError(t, err)
+}
+
+// A flood of small results of the same kind evicts the origin a secret
+// came from, but not the secret: sent encoded afterwards it is still
+// found, and named by the origin it came from. Found by red team RT6: the
+// secret index still matched it, but its hit named an origin no longer
+// there and was dropped. A key-shaped string from an external source is
+// not kept so: its origin goes, and with it the hit.
+func TestSameKindFloodKeepsTheSecret(t *testing.T) {
+	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	enc := []byte(`{"text":"` + base64.StdEncoding.EncodeToString([]byte(secret)) + `"}`)
+	for _, tt := range []struct {
+		class classify.Class
+		kept  bool
+	}{{classify.Internal, true}, {classify.Hybrid, true}, {classify.External, false}} {
+		t.Run(string(tt.class), func(t *testing.T) {
+			tr := NewTracker(Options{MaxOrigins: 200}, detector(t))
+			s := tr.Session("s")
+			recordAs(s, tt.class, "vault", "AWS_SECRET_ACCESS_KEY="+secret+"\n")
+			for i := range 201 {
+				recordAs(s, tt.class, "notes", fmt.Sprintf("note %d", i))
+			}
+			a := s.Check("slack", "send", toExternal, enc, unwrap.Views(enc), nil)
+			if !tt.kept {
+				assert.Empty(t, a.Edges)
+				return
+			}
+			require.NotEmpty(t, a.Edges, "the secret's origin was evicted, and the secret with it")
+			assert.Equal(t, "vault", a.Edges[0].From.Server)
+			assert.Equal(t, []string{"aws_secret_key"}, a.Secrets)
+			// Benign: a note after the flood carries nothing.
+			plain := []byte(`{"text":"note 3 is done"}`)
+			assert.Empty(t, s.Check("slack", "send", toExternal, plain, unwrap.Views(plain), nil).Edges)
+		})
+	}
 }

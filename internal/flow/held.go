@@ -1,6 +1,10 @@
 package flow
 
-import "time"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
 
 // Held is a live session whose flow state matters beyond this flowd's
 // life: it read data from inside (a result from a source that is not
@@ -33,13 +37,69 @@ func (t *Tracker) Held() []Held {
 	for _, s := range all {
 		s.mu.Lock()
 		if s.held {
-			out = append(out, Held{Session: s.id, Taint: s.taint, Sensitive: s.sensitive, SensitiveAt: s.sensitiveAt,
+			out = append(out, Held{Session: s.key, Taint: s.taint, Sensitive: s.sensitive, SensitiveAt: s.sensitiveAt,
 				SecretResult: s.secretResult, SecretResultAt: s.secretResultAt})
 		}
 		s.mu.Unlock()
 	}
 	return out
 }
+
+// MaxKey bounds a session's key. Session ids are the agents' to choose,
+// and the held ones are written to disk: a longer id is known by its
+// hash, so that what flowd writes of a session stays small whatever an
+// agent names it.
+const MaxKey = 256
+
+// Key is the key of session id in the tracker and in Held: id itself, or
+// "sha256:" and its hash when it is longer than MaxKey. Summaries keep
+// the id (a session restored by its hash has only that).
+func Key(id string) string {
+	if len(id) <= MaxKey {
+		return id
+	}
+	h := sha256.Sum256([]byte(id))
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// LoseUntil makes every session that starts before until start as
+// Restore leaves a session it takes over (forgotten, lost and held): for
+// a flowd that cannot tell which sessions the one before it held (its
+// list unreadable or damaged), so that none of them starts blank. An
+// earlier until than the one set already changes nothing.
+func (t *Tracker) LoseUntil(until time.Time) {
+	t.mu.Lock()
+	if until.After(t.lostUntil) {
+		t.lostUntil = until
+	}
+	t.mu.Unlock()
+	t.heldChanged()
+}
+
+// LostUntil is the time LoseUntil set, or zero.
+func (t *Tracker) LostUntil() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lostUntil
+}
+
+// WaitUntil waits until every session has recorded the results it was
+// given (Session.WaitUntil), giving up at until: what Held lists then
+// includes what they held, a secret found in a result just recorded too.
+func (t *Tracker) WaitUntil(until time.Time) {
+	t.mu.Lock()
+	all := make([]*Session, 0, len(t.sessions))
+	for _, s := range t.sessions {
+		all = append(all, s)
+	}
+	t.mu.Unlock()
+	for _, s := range all {
+		s.WaitUntil(until)
+	}
+}
+
+// IdleTimeout is how long a session lives idle (Options.IdleTimeout).
+func (t *Tracker) IdleTimeout() time.Duration { return t.opts.IdleTimeout }
 
 // HeldChanged receives a value, never more than one waiting, whenever
 // what Held returns may have changed.
@@ -76,6 +136,27 @@ func (t *Tracker) Restore(hs []Held) {
 		s.mu.Unlock()
 		s.hold(false)
 	}
+}
+
+// LostSecret says what secret a session whose flow state a flowd that
+// ended lost may be sending: the latest credential or result holding a
+// secret it read (that flowd listed it, Held), or, for a session lost
+// without a list (LoseUntil), that flowd cannot tell; "" when it read
+// none, or was not lost.
+func (s *Session) LostSecret() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case !s.lost:
+		return ""
+	case s.sensitive != "":
+		return s.sensitive
+	case s.secretResult != "":
+		return s.secretResult
+	case s.lostUnknown:
+		return "what it read before flowd started, which flowd could not tell"
+	}
+	return ""
 }
 
 // hold marks s held; changed says that what Held lists for it changed

@@ -95,6 +95,8 @@ type Tracker struct {
 	nextID   atomic.Uint64 // not under mu: sessions take it holding their own lock
 	bytes    int           // all sessions' accounted memory
 	heldCh   chan struct{} // HeldChanged
+	// lostUntil: a session that starts before then starts lost (LoseUntil).
+	lostUntil time.Time
 }
 
 // NewTracker returns an empty tracker.
@@ -104,12 +106,20 @@ func NewTracker(o Options, d *secrets.Detector) *Tracker {
 
 // Session returns the state of session id, creating it.
 func (t *Tracker) Session(id string) *Session {
+	key := Key(id)
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.sessions[id]
+	s := t.sessions[key]
+	lost := false
 	if s == nil {
-		s = newSession(id, t)
-		t.sessions[id] = s
+		s = newSession(id, key, t)
+		t.sessions[key] = s
+		if lost = time.Now().Before(t.lostUntil); lost {
+			s.forgotten, s.lost, s.held, s.lostUnknown = true, true, true, true
+		}
+	}
+	t.mu.Unlock()
+	if lost {
+		t.heldChanged()
 	}
 	return s
 }
@@ -203,7 +213,7 @@ func (t *Tracker) settle(s *Session) (over bool) {
 	size := s.size()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.sessions[s.id] == s { // else expired meanwhile
+	if t.sessions[s.key] == s { // else expired meanwhile
 		t.bytes += size - s.bytes
 		s.bytes = size
 	}
@@ -229,8 +239,9 @@ func (t *Tracker) leastRecent() []*Session {
 
 // Session is the flow state of one agent session.
 type Session struct {
-	id string
-	t  *Tracker
+	id  string
+	key string // in the tracker's map and in Held: Key(id)
+	t   *Tracker
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -272,10 +283,18 @@ type Session struct {
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
+	// kept are origins evicted past MaxOrigins that held a secret and
+	// came from a source that is not external, oldest first in keptOrder:
+	// the secret index still knows their secrets, and a hit needs its
+	// origin to count.
+	kept      map[uint64]*Origin
+	keptOrder []uint64
 	// held: what the session read matters past this flowd (Held); lost:
 	// it was forgotten because the flowd that held its origins ended.
 	held, lost bool
-	bytes      int // accounted by the tracker, under its lock
+	// lostUnknown: lost without a list of what it read (LoseUntil).
+	lostUnknown bool
+	bytes       int // accounted by the tracker, under its lock
 }
 
 type counts struct {
@@ -287,9 +306,9 @@ type counts struct {
 	linked    map[string]bool
 }
 
-func newSession(id string, t *Tracker) *Session {
+func newSession(id, key string, t *Tracker) *Session {
 	now := time.Now()
-	s := &Session{id: id, t: t, index: t.newIndex(), origins: make(map[uint64]*Origin),
+	s := &Session{id: id, key: key, t: t, index: t.newIndex(), origins: make(map[uint64]*Origin),
 		started: now, last: now,
 		sum: counts{flowTypes: map[string]int{}, risks: map[string]int{}, tools: map[string]bool{}, linked: map[string]bool{}}}
 	s.cond = sync.NewCond(&s.mu)
@@ -314,7 +333,7 @@ const originBytes = 256
 // size is about how much memory the session's origins hold.
 func (s *Session) size() int {
 	s.mu.Lock()
-	idx, n, sec := s.index, len(s.origins), s.secrets
+	idx, n, sec := s.index, len(s.origins)+len(s.kept), s.secrets
 	s.mu.Unlock()
 	b := idx.Bytes() + n*originBytes + s.valueBytes()
 	if sec != nil {
@@ -338,10 +357,35 @@ func (s *Session) forget() int {
 	s.mu.Lock()
 	s.index, s.secrets, s.forgotten = idx, nil, true
 	s.origins, s.order = make(map[uint64]*Origin), [2][]uint64{}
+	s.kept, s.keptOrder = nil, nil
 	s.values.forget()
 	s.seen = nil // what it sends back now counts as payload: stricter, not laxer
 	s.mu.Unlock()
 	return freed
+}
+
+// evict drops origin id, the oldest of its kind past MaxOrigins; the
+// caller holds s.mu. One that held a secret and came from a source that is
+// not external is kept aside (at most MaxOrigins of them): a flood of
+// small results of the same kind, cheap for an agent reading local files,
+// must not turn a known secret's leaving into nothing (red team RT6: the
+// secret index still found it, encoded, but its hit named an origin no
+// longer there and was dropped).
+func (s *Session) evict(id uint64) {
+	o := s.origins[id]
+	delete(s.origins, id)
+	if o == nil || len(o.Secrets) == 0 || kind(o.Class) != 0 {
+		return
+	}
+	if s.kept == nil {
+		s.kept = make(map[uint64]*Origin)
+	}
+	s.kept[id] = o
+	s.keptOrder = append(s.keptOrder, id)
+	if len(s.keptOrder) > s.t.opts.MaxOrigins {
+		delete(s.kept, s.keptOrder[0])
+		s.keptOrder = s.keptOrder[1:]
+	}
 }
 
 // failSafe, deferred by a job that records a result on a lane's
@@ -441,7 +485,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 	s.origins[o.ID] = origin
 	s.order[k] = append(s.order[k], o.ID)
 	if len(s.order[k]) > s.t.opts.MaxOrigins {
-		delete(s.origins, s.order[k][0])
+		s.evict(s.order[k][0])
 		s.order[k] = s.order[k][1:]
 	}
 	s.last = time.Now()
@@ -760,6 +804,18 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 // for secrets and flows as the arguments are, but apart from them, so that
 // the arguments still match an origin whole.
 func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
+	return s.CheckUntil(server, tool, dest, args, extra, views, b, nil)
+}
+
+// CheckUntil is CheckWith that stops early once settled, told the types
+// of the secrets the detector found in the message, says they decide the
+// call (policy denies it whatever else the check would find): the known
+// secrets are still looked for in the arguments and extra as they are,
+// which names the secrets' origins, but not in the views, nor in
+// canonical form, nor pieced together, and the arguments are not matched
+// against the origins. Text made to be slow costs the check no more than
+// the verdict needs.
+func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget, settled func(secrets []string) bool) Analysis {
 	var argSecrets []string // types
 	var argValues []shortValue
 	complete := true
@@ -814,6 +870,8 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	if complete {
 		complete = b.Wait(s.WaitUntil)
 	}
+	// Asked once, before the costlier matchers.
+	decided := complete && len(argSecrets) > 0 && settled != nil && settled(argSecrets)
 	s.mu.Lock()
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()
@@ -832,7 +890,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			secretHits = append(secretHits, more...)
 		}
 		for _, v := range views {
-			if !complete {
+			if !complete || decided {
 				break
 			}
 			// The arguments are searched whole, their views as far as the
@@ -842,7 +900,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			secretHits = append(secretHits, hits...)
 		}
 		for _, j := range joined {
-			if !complete {
+			if !complete || decided {
 				break
 			}
 			var hits []fingerprint.SecretMatch
@@ -851,6 +909,9 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 		}
 		var c []byte // each text's canonical form in turn, in one buffer
 		for i, v := range append(append([][]byte{args, extra}, views...), joined...) {
+			if decided {
+				break
+			}
 			// As far as the detector reads (Text's limit): the canonical
 			// copies stay within a constant, whatever the message.
 			c = fingerprint.AppendCanonical(c[:0], v[:min(len(v), canonicalLimit)])
@@ -874,7 +935,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 			}
 		}
 	}
-	if complete && sec != nil && coverOn {
+	if complete && sec != nil && coverOn && !decided {
 		// A secret the call carries whole is judged for that: its runs
 		// are not added up, since a call stopped for it sent nothing,
 		// and counting them would make every later call holding a few
@@ -892,7 +953,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	if len(extra) > 0 {
 		all = append(all, extra)
 	}
-	if complete {
+	if complete && !decided {
 		var each [][]fingerprint.Match
 		each, complete = idx.MatchWithin(b, all...)
 		for _, m := range each {
@@ -911,6 +972,9 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 	seen := map[uint64]bool{}
 	for _, h := range secretHits {
 		o := s.origins[h.Secret]
+		if o == nil {
+			o = s.kept[h.Secret]
+		}
 		if o == nil || o.Published && o.Server == server {
 			continue
 		}

@@ -28,6 +28,13 @@ import (
 	"github.com/flowd-dev/flowd/internal/sessiongraph"
 )
 
+// HeldLost says until when, and why, every session that starts is
+// judged as carrying internal data (heldfile.Decide).
+type HeldLost struct {
+	Until time.Time `json:"until"`
+	Why   string    `json:"why"`
+}
+
 // Status is what `flowd status` shows.
 type Status struct {
 	Running   bool           `json:"running"`
@@ -48,6 +55,10 @@ type Status struct {
 	// DamagedStores are the stores flowd found damaged when it started:
 	// moved aside, and replaced with fresh ones.
 	DamagedStores []boltfile.Damage `json:"damaged_stores,omitempty"`
+	// HeldLost is set while every session that starts is judged as
+	// carrying internal data, since flowd could not tell which sessions
+	// read data before it started.
+	HeldLost *HeldLost `json:"held_sessions_lost,omitempty"`
 	// PinsUntrusted is set since tool pins were lost with a damaged file:
 	// no server is trusted on first use any more.
 	PinsUntrusted *pins.Untrusted `json:"pins_untrusted,omitempty"`

@@ -170,6 +170,21 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		texts, scanner := facts.texts, set.Scanner
 		go func() { planted <- run(func() string { return plantedInjection(scanner, texts, server, tool) }) }()
 	}
+	// What policy reads of the arguments themselves, before the check:
+	// the check stops early where these and the secrets it has found
+	// decide the call (settled).
+	if f, ok := facts.command.Worst(); ok {
+		pc.Command, pc.CommandRule, pc.CommandSevere = f.Reason, f.Rule, f.Severe
+	}
+	pc.Executes = len(facts.commands) > 0 || facts.writes
+	if a := facts.address; a != nil {
+		pc.InternalAddress, pc.Metadata = a.Reason(), a.Kind == ssrf.Metadata
+	}
+	pc.Fetches = pc.External && len(facts.commands) == 0
+	if in.Justifiable && set.Rules.RequireJustification {
+		pc.Justification = justification(args)
+		out.Justification = pc.Justification
+	}
 	// Policy reads the flow analysis only for a destination that can send
 	// data out; for any other it is for the log and the session's summary.
 	var views [][]byte
@@ -177,6 +192,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		pc.Shared = facts.shared
 	}
 	if pc.External || pc.Shared != "" {
+		known, rules, thorough := pc, set.Rules, j.thorough
 		b := budget.For(checkBudget, waitBound)
 		r := checkWithin(b, func() checked {
 			defer b.Start()() // its own time is its thread's CPU time
@@ -187,7 +203,16 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			if b.Exhausted() {
 				return overdue
 			}
-			return checked{endpoint: endpoint, analysis: sess.CheckWith(server, tool, class, args, extra, v, b)}
+			// Policy's rules before the secrets' read nothing the rest of
+			// the check finds, and more secrets do not change theirs:
+			// where those found so far deny the call, more work would
+			// not change the verdict.
+			settled := func(secrets []string) bool {
+				c := known
+				c.Endpoint, c.Secrets = endpoint, secrets
+				return !thorough && rules.Decide(c).Action == policy.Deny
+			}
+			return checked{endpoint: endpoint, analysis: sess.CheckUntil(server, tool, class, args, extra, v, b, settled)}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
@@ -208,14 +233,6 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	} else {
 		views, pc.Endpoint = inspect(args, extra, set.Rules.SuspiciousEndpoints)
 	}
-	if f, ok := facts.command.Worst(); ok {
-		pc.Command, pc.CommandRule, pc.CommandSevere = f.Reason, f.Rule, f.Severe
-	}
-	pc.Executes = len(facts.commands) > 0 || facts.writes
-	if a := facts.address; a != nil {
-		pc.InternalAddress, pc.Metadata = a.Reason(), a.Kind == ssrf.Metadata
-	}
-	pc.Fetches = pc.External && len(facts.commands) == 0
 	if pc.External {
 		// After the check, which waited for the session's results to be
 		// recorded: a result holding a secret counts as a read.
@@ -225,7 +242,12 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
-	if pc.SensitiveRead != "" {
+	if out.Analysis.Lost {
+		// The secret's value was lost with the flowd that held it: what
+		// the call carries that may be it is judged by its form.
+		pc.LostSecret = sess.LostSecret()
+	}
+	if pc.SensitiveRead != "" || pc.LostSecret != "" {
 		pc.Payload, pc.SecretFile, pc.SecretFileSent = carried(sess, in, args, facts)
 		pc.SendsFile = len(facts.command.Sends) > 0
 	}
@@ -234,10 +256,6 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		// A file where others read (facts.shared) is read by other
 		// models too, whatever the class of the server that writes it.
 		pc.Injection, pc.InjectionForAgents = (<-planted).get(), facts.forAgents || facts.shared != ""
-	}
-	if in.Justifiable && set.Rules.RequireJustification {
-		pc.Justification = justification(args)
-		out.Justification = pc.Justification
 	}
 	out.Decision = set.Rules.Decide(pc)
 	if len(facts.reads) > 0 && out.Decision.Action != policy.Deny {

@@ -1,8 +1,6 @@
 package judge
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"sync"
 	"time"
@@ -18,20 +16,32 @@ const correlationTTL = 5 * time.Second
 // could not name the same session themselves (an agent that does not pass
 // CLAUDE_CODE_SESSION_ID to its MCP servers). A PreToolUse for an MCP tool
 // is remembered for a few seconds by its tool_use_id, which Claude Code
-// also puts in the call's _meta, and by a hash of tool and arguments; the shim's tools/call that follows finds it. An argument hash
-// that two sessions announced at once joins nothing: sessions never cross.
+// also puts in the call's _meta; the shim's tools/call that follows finds
+// it.
+//
+// Only the tool_use_id joins, and only when one session announced it. A
+// call's tool and arguments, which once joined too, are the agent's to
+// choose: any same-user process could announce, under a session it
+// names, the call the agent was about to make, and the shim then left the
+// session that had read the data for one that had read nothing (red team
+// RT6). The id is made for the call, but it is in the agent's transcript
+// before its hook runs: an id that a second session announces, racing
+// the real hook, joins nothing.
 type correlator struct {
 	mu      sync.Mutex
-	pending map[string]announced
+	pending map[string]announced // by tool_use_id
 }
 
 type announced struct {
 	session string
 	expires time.Time
-	shared  bool // the same argument hash from another session: ambiguous
+	shared  bool // announced by another session too: ambiguous
 }
 
-func (c *correlator) announce(now time.Time, session, toolUseID, tool string, args []byte) {
+func (c *correlator) announce(now time.Time, session, toolUseID string) {
+	if toolUseID == "" {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pending == nil {
@@ -39,15 +49,11 @@ func (c *correlator) announce(now time.Time, session, toolUseID, tool string, ar
 	}
 	c.sweep(now)
 	exp := now.Add(correlationTTL)
-	if toolUseID != "" {
-		c.pending["id:"+toolUseID] = announced{session: session, expires: exp}
-	}
-	k := argsKey(tool, args)
-	if a, ok := c.pending[k]; ok && a.session != session && now.Before(a.expires) {
-		c.pending[k] = announced{expires: exp, shared: true}
+	if a, ok := c.pending[toolUseID]; ok && (a.shared || a.session != session) {
+		c.pending[toolUseID] = announced{expires: exp, shared: true}
 		return
 	}
-	c.pending[k] = announced{session: session, expires: exp}
+	c.pending[toolUseID] = announced{session: session, expires: exp}
 }
 
 // sweep forgets announcements past their time.
@@ -61,19 +67,16 @@ func (c *correlator) sweep(now time.Time) {
 
 // match returns the hook session that announced this call, if any, and how
 // it was matched.
-func (c *correlator) match(now time.Time, params []byte, tool string, args []byte) (string, string) {
+func (c *correlator) match(now time.Time, params []byte) (string, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sweep(now); len(c.pending) == 0 {
-		return "", "" // no hook announced a call lately: spare the canonical hash
+		return "", "" // no hook announced a call lately: spare reading _meta
 	}
 	if id := toolUseID(params); id != "" {
-		if a, ok := c.pending["id:"+id]; ok && now.Before(a.expires) {
+		if a, ok := c.pending[id]; ok && now.Before(a.expires) && !a.shared {
 			return a.session, "tool_use_id"
 		}
-	}
-	if a, ok := c.pending[argsKey(tool, args)]; ok && now.Before(a.expires) && !a.shared {
-		return a.session, "argument hash"
 	}
 	return "", ""
 }
@@ -91,17 +94,4 @@ func toolUseID(params []byte) string {
 	var id string
 	json.Unmarshal(v, &id)
 	return id
-}
-
-// argsKey hashes a call so that the hook's tool_input and the shim's
-// arguments agree whatever their key order and spacing. The server is
-// left out: the agent's name for it and the shim's may differ.
-func argsKey(tool string, args []byte) string {
-	var v any
-	canon := args
-	if json.Unmarshal(args, &v) == nil {
-		canon, _ = json.Marshal(v) // maps marshal with sorted keys
-	}
-	sum := sha256.Sum256(append([]byte(tool+"\x00"), canon...))
-	return "args:" + hex.EncodeToString(sum[:16])
 }

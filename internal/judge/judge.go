@@ -42,6 +42,9 @@ type Judge struct {
 	corr   correlator
 	behind background   // what results leave behind their verdicts
 	tools  sessionTools // what each session's servers listed
+	// thorough: the check reads all of a call, even past a settled
+	// verdict (tests compare the two).
+	thorough bool
 }
 
 // Stores are the stores a judge records to.
@@ -105,14 +108,14 @@ func (j *Judge) Close() { j.behind.close() }
 
 // Announce remembers a hook's PreToolUse of an MCP tool, so that the
 // shim's call that follows can join the hook's session (see correlator).
-func (j *Judge) Announce(session, toolUseID, tool string, args []byte) {
-	j.corr.announce(time.Now(), session, toolUseID, tool, args)
+func (j *Judge) Announce(session, toolUseID string) {
+	j.corr.announce(time.Now(), session, toolUseID)
 }
 
 // Announced returns the hook session that announced this tools/call, if
 // any, and how it was matched.
-func (j *Judge) Announced(params []byte, tool string, args []byte) (session, how string) {
-	return j.corr.match(time.Now(), params, tool, args)
+func (j *Judge) Announced(params []byte) (session, how string) {
+	return j.corr.match(time.Now(), params)
 }
 
 // Settings is everything the config decides, swapped at once on reload.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -35,10 +36,10 @@ func Start(bin, socket string, wait time.Duration) error {
 		return fmt.Errorf("open flowd log %s: %w", logPath, err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(bin, "run", "--socket", socket)
+	cmd := exec.Command(bin, runArgs(socket, paths.DataDir(), paths.ConfigFile(), os.Getenv(paths.EnvConfig) != "")...)
 	// flowd status says how this flowd runs: nothing in its environment
 	// would tell it otherwise.
-	cmd.Env = append(os.Environ(), paths.EnvStartedBy+"="+paths.StartedOnDemand)
+	cmd.Env = startEnv(os.Environ(), runtime.GOOS == "windows", paths.EnvStartedBy+"="+paths.StartedOnDemand)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = detachAttr()
 	if err := cmd.Start(); err != nil {
@@ -61,6 +62,19 @@ func Start(bin, socket string, wait time.Duration) error {
 		}
 	}
 	return fmt.Errorf("flowd did not answer on %s within %v (see %s)", socket, wait, logPath)
+}
+
+// runArgs is the command line of a flowd started on demand: the paths
+// the caller found, which the flowd's own environment (startEnv) no
+// longer gives. A config file that is not there is left to flowd's
+// default, which is the defaults, unless it was named (FLOWD_CONFIG),
+// where flowd refuses to start without it.
+func runArgs(socket, dataDir, configFile string, configNamed bool) []string {
+	args := []string{"run", "--socket", socket, "--data-dir", dataDir}
+	if _, err := os.Stat(configFile); err == nil || configNamed {
+		args = append(args, "--config", configFile)
+	}
+	return args
 }
 
 // StartNextToMe starts the flowd installed beside the running program (a
@@ -97,7 +111,7 @@ func Binary() (string, error) {
 	// and hooks reading it as never installed, where they fail open
 	// (found in review: chmod a-x of the binary, after a kill and the
 	// socket's removal, opened the way again).
-	store := filepath.Join(paths.DataDir(), "activity.db")
+	store := filepath.Join(paths.DataDir(), paths.ActivityStore)
 	if _, err := os.Stat(store); err == nil {
 		return "", fmt.Errorf("no flowd binary next to this program or on PATH, though flowd has run here (%s): moved, removed or made unrunnable", store)
 	}

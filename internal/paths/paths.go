@@ -24,16 +24,35 @@ const (
 	StartedOnDemand = "on-demand"
 )
 
+// Store files in flowd's data directory. flowd, its offline commands,
+// doctor and the on-demand starter all read them by these names.
+const (
+	ActivityStore   = "activity.db"
+	QuarantineStore = "quarantine.db"
+	PinsStore       = "pins.db"
+	// HeldSessions lists the sessions flowd holds (package heldfile).
+	HeldSessions = "held-sessions.json"
+)
+
 // SystemSocket is where a system flowd listens (flowd install --system on
 // Linux): /run belongs to root, so no user can have put a socket there.
 const SystemSocket = "/run/flowd/flowd.sock"
+
+// SystemUnit is a system flowd's systemd unit (flowd install --system).
+// While it is installed the machine's flowd is its users' flowd, running
+// or not: its socket is gone while the service is stopped, and a client
+// that then started a flowd of the user's own would shadow it for good
+// (the user's socket, once there, wins).
+const SystemUnit = "/etc/systemd/system/flowd.service"
 
 // Socket is the socket a client (shim, hook, the flowd CLI) connects to
 // when no flowd answers on any of Sockets, the first of:
 //  1. FLOWD_SOCKET, when set;
 //  2. the user's own flowd socket (UserSocket), when it exists: a user
 //     flowd runs, or ran, and is the one this user chose;
-//  3. SystemSocket, when it exists (Linux): the machine's flowd;
+//  3. SystemSocket, when it exists or a system flowd is installed
+//     (SystemUnit; Linux): the machine's flowd, which clients do not
+//     start in its place;
 //  4. the user's socket, where a shim starts flowd on demand.
 //
 // A client that can dial should prefer a flowd that answers (localsock.Find).
@@ -106,7 +125,7 @@ func (p platform) socket() string {
 	if p.getenv(EnvSocket) != "" || p.exists == nil || p.exists(user) {
 		return user
 	}
-	if p.goos == "linux" && p.exists(SystemSocket) {
+	if p.goos == "linux" && (p.exists(SystemSocket) || p.exists(SystemUnit)) {
 		return SystemSocket
 	}
 	return user

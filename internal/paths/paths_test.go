@@ -263,6 +263,8 @@ func TestSocketDiscovery(t *testing.T) {
 		{"nothing runs: the user's, for a shim to start", "linux", nil, nil, user},
 		{"a user flowd", "linux", nil, []string{user}, user},
 		{"only the system flowd", "linux", nil, []string{SystemSocket}, SystemSocket},
+		{"the system flowd installed and stopped: not shadowed", "linux", nil, []string{SystemUnit}, SystemSocket},
+		{"the system flowd installed, the user's own runs", "linux", nil, []string{user, SystemUnit}, user},
 		{"both: the user's own wins", "linux", nil, []string{user, SystemSocket}, user},
 		{"FLOWD_SOCKET wins over both", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{user, SystemSocket}, "/x.sock"},
 		{"FLOWD_SOCKET even when missing", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{SystemSocket}, "/x.sock"},

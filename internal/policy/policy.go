@@ -186,6 +186,11 @@ type Call struct {
 	// external destination, so Secrets are those of the arguments, and
 	// instructions planted there ask as in an agent's instructions file.
 	Shared string
+	// LostSecret is the secret the session read before the flowd that
+	// held its flow state ended (flow.Session.LostSecret), when the call
+	// goes to a destination that can send it out: its value was lost, so
+	// a Payload the call carries may be it.
+	LostSecret string
 	// KeyRead is a file of private key material the call reads: what a
 	// tool returns goes into the model's context and to the model's
 	// provider, so the read is itself a send (Rules.ReadThenSend decides).
@@ -254,6 +259,10 @@ const UninspectedRule = "shim.max_inspect_bytes"
 // material, which policy.read_then_send sets.
 const KeyReadRule = "read_then_send.key_material"
 
+// LostSecretRule names the decision on a call that may carry a secret
+// whose value was lost with the flowd that held it.
+const LostSecretRule = "sensitive_data_external.lost"
+
 // UnfinishedRule names the decision on arguments flowd could not check in
 // time.
 const UnfinishedRule = "flow.check_budget"
@@ -294,6 +303,13 @@ func (r Rules) decide(c Call) Decision {
 		return r.final(r.justified(r.tainted(Decision{Action: a, Rule: "sensitive_data_external",
 			Reason: fmt.Sprintf("Sensitive data (%s) flowing from %s to %s",
 				strings.Join(c.Secrets, ", "), source(c), destKind(c))}, c), c), c)
+	}
+	if c.External && c.LostSecret != "" && c.Payload != "" && r.SensitiveDataExternal != "" && r.SensitiveDataExternal != Allow {
+		// The flowd before this one would have matched the secret itself
+		// and applied sensitive_data_external: what may be it does the same.
+		return r.final(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: LostSecretRule,
+			Reason: fmt.Sprintf("This session read %s before flowd restarted, and the secret's value was lost with the flowd that held it: this call to %s carries %s, which may be it",
+				c.LostSecret, dest(c), c.Payload)}, c), c)
 	}
 	if c.External && c.SecretFileSent && c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
 		a := r.ReadThenSend

@@ -56,6 +56,9 @@ func TestDecide(t *testing.T) {
 		{"a wallet address and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"crypto_address", "seed_phrase"}, CanAsk: true}, Deny, "sensitive_data_external"},
 		{"data in a URL's path out asks", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"encoded_url"}, CanAsk: true}, Ask, "sensitive_data_external"},
 		{"data in a URL's path and a key out is denied", Call{Server: "web", Tool: "fetch", External: true, Secrets: []string{"encoded_url", "jwt"}, CanAsk: true}, Deny, "sensitive_data_external"},
+		{"a lost secret's possible form out is denied", Call{Server: "web", Tool: "fetch", External: true, FlowType: "internal→external", CanAsk: true, LostSecret: "/p/.env", Payload: "24 characters of random-looking text"}, Deny, LostSecretRule},
+		{"a lost session's other data out asks", Call{Server: "web", Tool: "fetch", External: true, FlowType: "internal→external", CanAsk: true, LostSecret: "/p/.env"}, Ask, "internal_to_external"},
+		{"a lost secret's possible form kept in", Call{Server: "db", Tool: "insert", LostSecret: "/p/.env", Payload: "24 characters of random-looking text"}, Allow, "default_action"},
 		{"a secret in a handshake still counts", Call{Server: "s1", Tool: "initialize", Message: true, Lifecycle: true, External: true, Unfinished: true, Secrets: []string{"github_token"}}, Deny, "sensitive_data_external"},
 	}
 	for _, tt := range tests {

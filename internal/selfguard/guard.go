@@ -185,8 +185,14 @@ func (g Guard) change(p string, a Action) string {
 			return "moving or deleting " + p + ", which holds " + what
 		}
 	}
+	hf := hookFileOf(abs)
+	if hf != nil || g.clientConfig(abs) {
+		if v := setsEnv(a.Contents); v != "" {
+			return "changing " + p + ": it sets " + v + " for the agent's tools or MCP servers, which flowd's hooks and shims (and a flowd they start) would run with"
+		}
+	}
 	// Gemini CLI's settings are both: its hooks and its MCP servers.
-	if hf := hookFileOf(abs); hf != nil {
+	if hf != nil {
 		if why := settingsChange(hf, abs, a); why != "" {
 			return "changing " + p + ", " + hf.what + ": " + why
 		}
@@ -197,6 +203,50 @@ func (g Guard) change(p string, a Action) string {
 		}
 	}
 	return ""
+}
+
+// runtimeEnv are the variables that change how a program runs rather
+// than what it works on: the dynamic loader's, which put code of the
+// setter's choosing into it, and the Go runtime's, which can starve or
+// silence flowd's hooks and shims.
+var runtimeEnv = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
+	"DYLD_FRAMEWORK_PATH", "GODEBUG", "GOGC", "GOMEMLIMIT", "GOTRACEBACK"}
+
+// setsEnv returns a variable that texts (an agent's settings, a client's
+// config) name which would reach flowd's hooks and shims through the
+// environment an agent gives its tools and servers (Claude Code's "env",
+// a server's "env"): one of runtimeEnv, or flowd's own (FLOWD_SOCKET
+// points them at another flowd, FLOWD_SESSION splits a session in two).
+// Names are matched as words, in any syntax (JSON, TOML).
+func setsEnv(texts []string) string {
+	for _, t := range texts {
+		for _, n := range runtimeEnv {
+			if word(t, n, true) {
+				return n
+			}
+		}
+		if word(t, "FLOWD_", false) {
+			return "a FLOWD_ variable"
+		}
+	}
+	return ""
+}
+
+// word reports whether w is in t with no word character before it, nor,
+// if whole, after it.
+func word(t, w string, whole bool) bool {
+	for i := 0; ; {
+		j := strings.Index(t[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isWordByte(t[j-1])) && (!whole || end == len(t) || !isWordByte(t[end])) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // hookFile is a kind of file where an agent keeps flowd's hooks.

@@ -117,7 +117,8 @@ func newWith(sys kservice.System, scope Scope, l Layout) (*Service, error) {
 	}
 	switch m {
 	case Systemd:
-		s.unitDir, s.sysusersDir = "/etc/systemd/system", "/etc/sysusers.d"
+		// Where clients look for it (paths.SystemUnit).
+		s.unitDir, s.sysusersDir = filepath.Dir(paths.SystemUnit), "/etc/sysusers.d"
 		if scope == User {
 			// kardianos/service puts user units here, under $HOME.
 			home, err := os.UserHomeDir()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/ondemand"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/rawio"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -256,6 +257,9 @@ const (
 	stateSilent      = "is not answering"
 	stateDead        = "is gone but its socket is still there (killed or crashed)"
 	stateGone        = "is gone, its socket too, and could not be started again"
+	// The machine's flowd, whose socket is missing: stopped, and the
+	// service manager's to start (paths.SystemUnit).
+	stateSystemDown = "is the machine's, installed but not running (start it with `sudo systemctl start flowd.socket flowd.service`)"
 )
 
 func (l *link) state() string {
@@ -268,6 +272,9 @@ func (l *link) state() string {
 		return stateDead
 	case gone:
 		return stateGone
+	}
+	if l.socket == paths.SystemSocket {
+		return stateSystemDown
 	}
 	return stateUnreachable
 }

@@ -191,7 +191,9 @@ const maxKeptBuffer = 64 << 20
 // flowd is there but silent (stopped or stuck), and while its socket is
 // there with nobody behind it (killed or crashed, and not started again):
 // an agent that can pause or kill flowd must not open the way out by it.
-// Open means no flowd runs: never started, or stopped as asked.
+// Open means no flowd runs: never started, or stopped as asked (the
+// machine's flowd stopped by its service manager too, which an agent
+// running as the user cannot do).
 func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []byte) {
 	state := r.link.state()
 	// Checked at each failure, not once: another user may make the
@@ -199,7 +201,7 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	// there, so fail_mode is closed whatever the config says.
 	untrusted := r.trust.untrusted()
 	class := r.link.settings().ServerClass
-	silentOpen := untrusted == "" && r.mode() != "closed" && state != stateUnreachable && class != shimproto.KeepsDataIn
+	silentOpen := untrusted == "" && r.mode() != "closed" && state != stateUnreachable && state != stateSystemDown && class != shimproto.KeepsDataIn
 	if untrusted != "" || r.mode() == "closed" || silentOpen {
 		if e, err := jsonrpc.Parse(p.line); err == nil {
 			why := "flowd " + state + " and fail_mode is closed"
@@ -222,6 +224,8 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 					r.logf("flowd at %s %s: tool calls to this server (class %s) are blocked until it answers; "+
 						"fail_mode=open lets calls pass only to internal servers while flowd is stopped, stuck or killed", r.link.socket, state, class)
 				}
+			case state == stateSystemDown:
+				fix = "a shim does not start the machine's flowd in place of it; or set fail_mode = \"open\""
 			case state == stateSilent:
 				fix = "flowd may be stopped or stuck: check it (flowd status), restart it (flowd restart), or set fail_mode = \"open\""
 			case state == stateDead || state == stateGone:

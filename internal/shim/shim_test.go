@@ -21,6 +21,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
@@ -629,4 +630,28 @@ func TestUntrustedSocketDirFailsClosed(t *testing.T) {
 	r.send(t, call)
 	assert.Contains(t, r.readLine(t), "socket directory cannot be trusted", "untrusted from the start")
 	assert.Equal(t, 0, r.finish(t))
+}
+
+// The machine's flowd, installed and stopped, is the service manager's
+// to start: a shim does not start a flowd of the user's own in its
+// place (which would shadow it for good), and says what is wrong and the
+// fix under fail_mode, as for a flowd that is not running.
+func TestStoppedSystemFlowdIsReportedNotReplaced(t *testing.T) {
+	if _, err := os.Lstat(paths.SystemSocket); err == nil {
+		t.Skip("a system flowd's socket is on this machine: " + paths.SystemSocket)
+	}
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"hi"}}}` + "\n"
+	r := runShim(t, Options{Socket: paths.SystemSocket, FailMode: "closed", Autostart: true, Command: []string{"cat"}})
+	r.send(t, call)
+	reply := r.readLine(t)
+	assert.Contains(t, reply, `"isError":true`)
+	assert.Contains(t, reply, "the machine's, installed but not running")
+	assert.Contains(t, reply, "sudo systemctl start flowd.socket flowd.service")
+	assert.Equal(t, 0, r.finish(t))
+
+	r = runShim(t, Options{Socket: paths.SystemSocket, FailMode: "open", Autostart: true, Command: []string{"cat"}})
+	r.send(t, call)
+	assert.Equal(t, call, r.readLine(t), "fail_mode open: a stopped service is a flowd not running")
+	assert.Equal(t, 0, r.finish(t))
+	assert.Contains(t, r.stderr.String(), "installed but not running")
 }

@@ -15,6 +15,7 @@ package spool
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -94,7 +95,7 @@ func Open(dir string, limit int64) (*Spool, error) {
 		}
 		s.segs = append(s.segs, segment{num: num})
 	}
-	slices.SortFunc(s.segs, func(a, b segment) int { return cmpUint(a.num, b.num) })
+	slices.SortFunc(s.segs, func(a, b segment) int { return cmp.Compare(a.num, b.num) })
 	headNum, headOff := s.readHead()
 	// Segments wholly read before a crash that came before their
 	// deletion go now.
@@ -127,16 +128,6 @@ func Open(dir string, limit int64) (*Spool, error) {
 	}
 	s.update()
 	return s, nil
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (s *Spool) path(num uint64) string { return filepath.Join(s.dir, segName(num)) }

@@ -124,7 +124,7 @@ func TestAskQuestionAndAnswers(t *testing.T) {
 func TestAskNotRepeatedAfterAHookAsked(t *testing.T) {
 	d, slack := askSetup(t, `{"elicitation":{}}`, nil)
 	args := fmt.Sprintf(`{"channel":"#general","text":%q}`, roadmap)
-	d.judge.Announce("s", "toolu_1", "send_message", []byte(args))
+	d.judge.Announce("s", "toolu_1")
 	v, _ := slack.Judge(d.judge, shimproto.Message{Seq: 3, Dir: c2s, Data: []byte(
 		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"send_message","arguments":` + args + `,"_meta":{"claudecode/toolUseId":"toolu_1"}}}` + "\n")})
 	assert.Equal(t, shimproto.Pass, v.Action, "the hook asked the user already")

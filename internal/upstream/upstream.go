@@ -229,7 +229,7 @@ func (u *Stream) checkCall(j *judge.Judge, c *call, e jsonrpc.Envelope, raw []by
 	name, args, ok := jsonrpc.ToolCall(e.Params)
 	c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
 	c.paths = judge.Paths(args)
-	hooked := u.join(j, e.Params, name, args)
+	hooked := u.join(j, e.Params)
 	if ok {
 		c.Decision = u.withheld(j, name)
 	} else {
@@ -569,8 +569,8 @@ func (u *Stream) refused(j *judge.Judge, dir shimproto.Direction, method string,
 // call, when the shim could not tell its session itself. It reports whether
 // a hook announced the call: the hook has then applied policy already, and
 // asked the user where policy says ask.
-func (u *Stream) join(j *judge.Judge, params []byte, tool string, args []byte) bool {
-	sess, how := j.Announced(params, tool, args)
+func (u *Stream) join(j *judge.Judge, params []byte) bool {
+	sess, how := j.Announced(params)
 	if owner, _ := sessionid.Owner(sess); owner != u.owner() {
 		// In a system flowd a hook of another user announced the same call:
 		// sessions never cross users.

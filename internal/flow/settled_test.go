@@ -1,0 +1,53 @@
+package flow
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/flowd-dev/flowd/internal/budget"
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/unwrap"
+)
+
+// A check told that the secrets found so far decide the call stops
+// before the costlier matchers, and still names the secret's origin;
+// told they do not, it is CheckWith.
+func TestCheckUntilStopsOnceSettled(t *testing.T) {
+	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("s")
+	record(s, "vault", "GITHUB_TOKEN="+token)
+	doc := strings.Repeat("the quarterly figures for the northern region rose by nine percent. ", 40)
+	record(s, "files", doc)
+	ext := classify.Result{Class: classify.External, CanExfiltrate: true}
+	// The token raw, a copy of the document, and 64 KB of near copies
+	// of the token's base64 (a view each matcher reads).
+	near := base64.StdEncoding.EncodeToString([]byte(token))[:50]
+	args := []byte(`{"text":"` + token + " " + doc + strings.Repeat(near+" ", 1300) + `"}`)
+	views := unwrap.Views(args)
+
+	check := func(settled func([]string) bool) (Analysis, int64) {
+		b := budget.Work(1 << 40)
+		return s.CheckUntil("slack", "post", ext, args, nil, views, b, settled), b.Spent()
+	}
+	check(nil) // the indexes' lazy builds, charged to the first check
+	full, fullWork := check(nil)
+	undecided, undecidedWork := check(func([]string) bool { return false })
+	var asked [][]string
+	early, earlyWork := check(func(found []string) bool { asked = append(asked, found); return true })
+
+	assert.Equal(t, full, undecided)
+	assert.Equal(t, fullWork, undecidedWork)
+	assert.Equal(t, [][]string{{"github_token"}}, asked[:1], "asked once, with what the detector found")
+	assert.Len(t, asked, 1)
+	assert.Contains(t, full.Sources, "files", "the full check matches the document")
+	assert.Equal(t, []string{"vault"}, early.Sources, "the token's origin is still named; the document is not matched")
+	assert.Subset(t, full.Secrets, early.Secrets)
+	assert.Contains(t, early.Secrets, "github_token")
+	assert.False(t, early.Unfinished)
+	assert.Less(t, earlyWork, fullWork/2, "the work past the verdict is not done")
+	t.Logf("work: full %d, settled %d", fullWork, earlyWork)
+}
