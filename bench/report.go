@@ -82,6 +82,13 @@ type GC struct {
 	SinceStart int     `json:"since_start"` // preload and warm-up included
 	MaxMs      float64 `json:"max_ms"`      // the longest cycle's wall time, all three phases
 	LiveMB     float64 `json:"live_mb"`     // the live heap after the last cycle
+	// Met are the round trips of the MetCalls timed calls that a cycle
+	// ended during or just after (its trace line came while they or
+	// the next call ran), Others the rest's: what a collection costs
+	// the call it falls on, on this machine.
+	MetCalls int          `json:"met_calls"`
+	Met      *Percentiles `json:"met,omitempty"`
+	Others   *Percentiles `json:"others,omitempty"`
 }
 
 // Preloaded is what was recorded in the shim's session before the latency

@@ -237,10 +237,10 @@ func run(cfg Config) (rep Report, err error) {
 	rep.Latency.Preloaded = pre
 	// 2 messages per round trip, plus initialize, its answer and initialized.
 	messages := func(roundTrips int) int { return 2*roundTrips + 3 }
-	if err := checkJudged(socket, shim.pid(), uint64(messages(cfg.Preload+cfg.Warmup+cfg.N))); err != nil {
+	if err := checkJudged(socket, shim.pid(), uint64(messages(cfg.Preload+cfg.Warmup+cfg.N)), uint64(cfg.Warmup+cfg.N)); err != nil {
 		return rep, err
 	}
-	if err := checkJudged(socket, external.pid(), uint64(messages(cfg.Warmup+cfg.N))); err != nil {
+	if err := checkJudged(socket, external.pid(), uint64(messages(cfg.Warmup+cfg.N)), 0); err != nil {
 		return rep, err
 	}
 	if n, err := vd.passed(); err != nil || n != messages(cfg.Warmup+cfg.N) {
@@ -273,7 +273,7 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	rep.Throughput = []Throughput{raw, mcpgo}
 	// A warm-up and Runs results, then Runs pairs of a 1-byte call and a result.
-	if err := checkJudged(socket, rawShim.pid(), uint64(2*(1+3*cfg.Runs)+3)); err != nil {
+	if err := checkJudged(socket, rawShim.pid(), uint64(2*(1+3*cfg.Runs)+3), 0); err != nil {
 		return rep, err
 	}
 	if err := errors.Join(record(rawShim.pid(), "shim", whenThroughput+" ("+serverRaw+")"),
@@ -329,13 +329,33 @@ type side struct {
 	samples []time.Duration
 	cpu     time.Duration // the process's CPU time over the timed calls
 	gcs     int           // its GC cycles over them, with GODEBUG=gctrace=1
+	// met marks the samples during which, or during the call after
+	// which, the process traced the end of a collection: the trace
+	// line reaches the benchmark through a pipe, and a cycle that
+	// delayed a call may end after its answer.
+	met []bool
 }
 
 // gc is what the side's process traced of its collections since it
-// started (bench -gc).
+// started (bench -gc), and the round trips of the calls that met one
+// beside the others'.
 func (sd *side) gc() GC {
 	n, ms, live := sd.c.stderr.collections()
-	return GC{Cycles: sd.gcs, MaxMs: ms, LiveMB: live, SinceStart: n}
+	g := GC{Cycles: sd.gcs, MaxMs: ms, LiveMB: live, SinceStart: n}
+	var met, others []time.Duration
+	for i, rt := range sd.samples {
+		if sd.met[i] {
+			met = append(met, rt)
+		} else {
+			others = append(others, rt)
+		}
+	}
+	g.MetCalls = len(met)
+	if len(met) > 0 && len(others) > 0 {
+		m, o := percentiles(met), percentiles(others)
+		g.Met, g.Others = &m, &o
+	}
+	return g
 }
 
 // timed runs k timed round trips on sd, adding to its CPU time and GC
@@ -343,12 +363,18 @@ func (sd *side) gc() GC {
 func (sd *side) timed(k int, msg string) error {
 	gcs, _, _ := sd.c.stderr.collections()
 	cpu, cpuErr := processCPU(sd.c.pid())
-	for range k {
+	before := gcs
+	for j := range k {
 		rt, err := sd.c.echo(msg)
 		if err != nil {
 			return err
 		}
-		sd.samples = append(sd.samples, rt)
+		after, _, _ := sd.c.stderr.collections()
+		if after > before && j > 0 {
+			sd.met[len(sd.met)-1] = true // the call before this one, of this block
+		}
+		sd.samples, sd.met = append(sd.samples, rt), append(sd.met, after > before)
+		before = after
 	}
 	if cpuErr == nil {
 		after, err := processCPU(sd.c.pid())
@@ -471,8 +497,11 @@ func measureThroughput(cfg Config, server string, direct, shim *rpcClient) (Thro
 }
 
 // checkJudged makes sure flowd saw every message of the shim: a shim that
-// lost flowd passes messages unchecked and would flatter the figures.
-func checkJudged(socket string, shimPID int, want uint64) error {
+// lost flowd passes messages unchecked and would flatter the figures. And
+// that at least forwarded calls went on under a grant: the internal side
+// measures the granted path, which a call that waits for its verdict
+// would not.
+func checkJudged(socket string, shimPID int, want, forwarded uint64) error {
 	st, err := flowdclient.NewClient(socket, 5*time.Second).Status()
 	if err != nil {
 		return fmt.Errorf("ask flowd for its status: %w", err)
@@ -482,16 +511,21 @@ func checkJudged(socket string, shimPID int, want uint64) error {
 			if s.Messages < want {
 				return fmt.Errorf("flowd judged %d messages of the shim, want at least %d: the rest passed unchecked", s.Messages, want)
 			}
+			if s.Forwarded < forwarded {
+				return fmt.Errorf("the shim sent %d calls on under a grant, want at least %d: the rest waited for their verdicts, so the granted path was not what was measured", s.Forwarded, forwarded)
+			}
 			return nil
 		}
 	}
 	return fmt.Errorf("the shim (pid %d) is not connected to flowd; its figures would not include flowd", shimPID)
 }
 
-// message is n bytes of plain text: nothing a secret scanner would flag and
-// nothing JSON must escape.
+// message is n bytes of plain text: nothing a secret scanner would flag,
+// nothing JSON must escape, and no name of the files flowd guards (its own
+// name among them), which would make every granted call wait for its
+// verdict (shimproto.Grant.Guarded).
 func message(n int) string {
-	const words = "the quick brown fox jumps over the lazy dog while flowd watches the stream "
+	const words = "the quick brown fox jumps over the lazy dog while a daemon watches the stream "
 	return strings.Repeat(words, n/len(words)+1)[:n]
 }
 

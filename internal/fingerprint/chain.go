@@ -69,14 +69,20 @@ const (
 	formAsIs     = iota
 	formCollapse // runs of a repeated character counted once
 	formShift    // collapsed, each letter as its distance from the letter before: a Caesar shift (rot13) of the letters leaves it as it is
+	// formRotate is formShift with each digit as its distance from the
+	// digit before, for a rotation of the digits as well: read in small
+	// texts only (extendedMax), since a piece's first digit has no digit
+	// before it there, where formShift keeps the digits as they are.
+	formRotate
 	forms
 )
 
 // former reads canonical text in a form, a character at a time.
 type former struct {
-	form int
-	have bool
-	last byte
+	form          int
+	have          bool
+	last          byte
+	letter, digit byte // in formRotate, the last of each, 0 before the first
 }
 
 // next is the form's character for ch, if ch makes one.
@@ -98,12 +104,30 @@ func (f *former) next(ch byte) (byte, bool) {
 			return 'a', true
 		}
 		return 'a' + (ch-last+26)%26, true
+	case formRotate:
+		if have && ch == last {
+			return 0, false
+		}
+		if ch < 'a' {
+			prev := f.digit
+			f.digit = ch
+			if prev == 0 {
+				return '0', true
+			}
+			return '0' + (ch-prev+10)%10, true
+		}
+		prev := f.letter
+		f.letter = ch
+		if prev == 0 {
+			return 'a', true
+		}
+		return 'a' + (ch-prev+26)%26, true
 	}
 	return ch, true
 }
 
 // add indexes canon, the canonical form of the secret in slot, in c's
-// form; the reversed trigrams too, but in formShift (where reversing
+// form; the reversed trigrams too, but in the shift forms (where reversing
 // the text does not reverse the form).
 func (c *chainSet) add(slot uint32, canon []byte, form int) int {
 	var col []byte
@@ -122,7 +146,7 @@ func (c *chainSet) add(slot uint32, canon []byte, form int) int {
 			code uint32
 			rev  bool
 		}{{(a*36+b)*36 + d, false}, {(d*36+b)*36 + a, true}} {
-			if e.rev && form == formShift {
+			if e.rev && form >= formShift {
 				continue
 			}
 			if at := c.grams[e.code]; len(at) < chainPerGram {

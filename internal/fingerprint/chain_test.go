@@ -23,6 +23,9 @@ func covered(t *testing.T, secret, text string) float64 {
 	x.Add(1, "", secret, false)
 	covers, complete := x.Cover(Canonical([]byte(text)), budget.Work(1<<40))
 	require.True(t, complete)
+	pieces, complete := x.CoverPieces([]byte(text), budget.Work(1<<40))
+	require.True(t, complete)
+	covers = MergeCovers(covers, pieces)
 	n := len(Canonical([]byte(secret)))
 	sent := make([]bool, n)
 	for _, c := range covers {
@@ -30,6 +33,9 @@ func covered(t *testing.T, secret, text string) float64 {
 			for i := at; i < min(at+CoverGram, n); i++ {
 				sent[i] = true
 			}
+		}
+		for _, i := range c.Chars {
+			sent[i] = true
 		}
 	}
 	k := 0
@@ -124,7 +130,15 @@ func TestCoverReadsFillersReversedBlocksRepeats(t *testing.T) {
 		"letters shifted by 3":           func(s string) string { return shifted(s, 3) },
 		"letters shifted by 13":          func(s string) string { return shifted(s, 13) },
 		"letters shifted by 22, doubled": func(s string) string { return repeated(shifted(s, 22), 2) },
-		"tripled, filler every 4":        func(s string) string { return withFiller(repeated(s, 3), 12, "j") },
+		"letters by 5, digits by 4": func(s string) string {
+			return strings.Map(func(c rune) rune {
+				if c >= '0' && c <= '9' {
+					return '0' + (c-'0'+4)%10
+				}
+				return c
+			}, shifted(s, 5))
+		},
+		"tripled, filler every 4": func(s string) string { return withFiller(repeated(s, 3), 12, "j") },
 	}
 	for name, shape := range shapes {
 		for _, sec := range secrets {
@@ -190,7 +204,137 @@ func FuzzCoverTime(f *testing.F) {
 		b := budget.Work(0)
 		_, complete = x.Cover(canon, b)
 		require.True(t, complete)
-		perChar := 1 + coverPerGram + forms*(1+chainPerGram*(1+chainBack*chainPerGram))
+		// The text with fillers taken out is read again once for each
+		// character a decimation keeps of its period.
+		kept := 0
+		for _, d := range decimations {
+			kept += d.keep
+		}
+		perChar := (1+kept)*(1+coverPerGram) + kept + forms*(1+chainPerGram*(1+chainBack*chainPerGram))
 		assert.LessOrEqual(t, b.Spent(), int64(perChar*len(canon)+(forms+1)*total))
+		b = budget.Work(0)
+		_, complete = x.CoverPieces([]byte(text), b)
+		require.True(t, complete)
+		assert.LessOrEqual(t, b.Spent(), int64((2+2*coverPerGram*coverGram)*(len(text)+1)))
 	})
+}
+
+// BenchmarkCover reads a megabyte of prose and one of random
+// letters and digits against 64 known secrets of several shapes.
+func BenchmarkCover(b *testing.B) {
+	r := rand.New(rand.NewSource(3))
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	pick := func(n int) string {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = alnum[r.Intn(len(alnum))]
+		}
+		return string(p)
+	}
+	x, err := NewSecretIndex(64)
+	require.NoError(b, err)
+	for i := range 64 {
+		x.Add(uint64(i), "", pick(20+i%5*10), false)
+	}
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while agents read files and write notes to partners")
+	var prose strings.Builder
+	for prose.Len() < 1<<20 {
+		prose.WriteString(words[r.Intn(len(words))])
+		prose.WriteByte(' ')
+	}
+	// 16 KiB is the largest text read in every form (extendedMax): the
+	// worst case per byte.
+	for _, c := range []struct{ name, text string }{{"prose", prose.String()}, {"random", pick(1 << 20)}, {"random16k", pick(extendedMax)}} {
+		canon := Canonical([]byte(c.text))
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(canon)))
+			for b.Loop() {
+				if _, ok := x.Cover(canon, budget.Work(1<<40)); !ok {
+					b.Fatal("budget")
+				}
+			}
+		})
+	}
+	b.Run("pieces4k", func(b *testing.B) {
+		text := []byte(pick(shortMax))
+		for i := 5; i < len(text); i += 6 {
+			text[i] = ' '
+		}
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if _, ok := x.CoverPieces(text, budget.Work(1<<40)); !ok {
+				b.Fatal("budget")
+			}
+		}
+	})
+}
+
+// TestCoverStridesFillersAndShortPieces: every k-th character of a secret
+// (one stride of it, as one call of k would send), the secret with a
+// random filler after every one or two characters, and pieces of four or
+// five characters standing alone are found; the same characters glued
+// into longer words, and pieces of three, are not.
+func TestCoverStridesFillersAndShortPieces(t *testing.T) {
+	r := rand.New(rand.NewSource(88))
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	pick := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alnum[r.Intn(len(alnum))]
+		}
+		return string(b)
+	}
+	fill := func(s string, every int) string {
+		var b strings.Builder
+		for i := range len(s) {
+			if i > 0 && i%every == 0 {
+				b.WriteByte(alnum[r.Intn(len(alnum))])
+			}
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	stride := func(s string, k, j int) string {
+		var b strings.Builder
+		for i := j; i < len(s); i += k {
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	// pieces of n characters, shuffled: in order, any separators
+	// between them are gone in canonical form.
+	pieces := func(s string, n int, sep string) string {
+		var p []string
+		for len(s) > n {
+			p = append(p, s[:n])
+			s = s[n:]
+		}
+		p = append(p, s)
+		r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		return strings.Join(p, sep)
+	}
+	for range 8 {
+		sec := pick(40)
+		for k := 2; k <= 5; k++ {
+			assert.InDelta(t, 1.0/float64(k), covered(t, sec, "part: "+stride(sec, k, 1)), 0.03, "every %dth character of %s", k, sec)
+		}
+		assert.Equal(t, 1.0, covered(t, sec, fill(sec, 1)), "a filler after every character of %s", sec)
+		assert.Equal(t, 1.0, covered(t, sec, fill(sec, 2)), "a filler after every two characters of %s", sec)
+		assert.Equal(t, 1.0, covered(t, sec, pieces(sec, 4, " | ")), "pieces of four of %s", sec)
+		assert.Equal(t, 1.0, covered(t, sec, pieces(sec, 5, "\n")), "pieces of five of %s", sec)
+		enc := func(p string) string {
+			if len(p)%2 == 0 {
+				return base64.StdEncoding.EncodeToString([]byte(p))
+			}
+			return hex.EncodeToString([]byte(p))
+		}
+		assert.Equal(t, 1.0, covered(t, sec, "b="+strings.ReplaceAll(pieces(sec, 4, " "), " ", " b=")), "pieces of four, tagged, of %s", sec)
+		var encoded []string
+		for _, p := range strings.Fields(pieces(sec, 4, " ")) {
+			encoded = append(encoded, enc(p))
+		}
+		assert.Equal(t, 1.0, covered(t, sec, strings.Join(encoded, ", ")), "pieces of four, each in base64 or hex, of %s", sec)
+		assert.Less(t, covered(t, sec, pieces(sec, 3, " ")), 2.0/3, "pieces of three of %s", sec)
+		assert.Less(t, covered(t, sec, "x"+pieces(sec, 4, "yz ab")+"y"), 2.0/3, "pieces of four glued into words of %s", sec)
+	}
 }

@@ -225,9 +225,12 @@ func (x *SecretIndex) Bytes() int {
 // secretCost is about what secret s takes: its value and slot, about 30
 // bytes per automaton node (one a byte, twice over for a single-case
 // secret, searched in the other case too), about 40 bytes a piece, about
-// 40 bytes a gram Cover looks for, and about 130 bytes a form for where
-// its hex or base64 may begin (four keys, their bits). Measured: 1.3 KB
-// for a 40-byte token, before Cover and those keys.
+// 1,300 bytes a character for what Cover looks for (its runs, strides and
+// short pieces, each forwards and backwards, and the chains' trigrams in
+// four forms: 53 KB for a 40-character key, measured; 13 KB before the
+// strides and short pieces), and about 130 bytes a form for where its hex
+// or base64 may begin (four keys, their bits). Measured: 1.3 KB for a
+// 40-byte token, before Cover and those keys.
 func secretCost(s string) int {
 	nodes, forms := len(s), 1
 	if up, low := strings.ToUpper(s), strings.ToLower(s); (s == up) != (s == low) {
@@ -237,7 +240,7 @@ func secretCost(s string) int {
 	if n := len(s); n >= 2*fragmentLen-8 {
 		pieces = min(maxFragments, (n-fragmentLen)/fragmentStride+1)
 	}
-	return 96 + len(s) + 30*nodes + 40*pieces + 40*min(len(s), coverMaxLen) + 130*forms
+	return 96 + len(s) + 30*nodes + 40*pieces + 1300*min(len(s), coverMaxLen) + 130*forms
 }
 
 // build makes the automaton of the live secrets' needles and returns the

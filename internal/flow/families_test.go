@@ -434,9 +434,11 @@ func TestKnownSecretPiecedTogether(t *testing.T) {
 			[]string{"paste", "paste", "paste"}, ext, true},
 		{"pieces hex-encoded, shuffled", []string{body(hex.EncodeToString([]byte(thirds[1]))), body(hex.EncodeToString([]byte(thirds[2]))),
 			body(hex.EncodeToString([]byte(thirds[0])))}, []string{"paste", "paste", "paste"}, ext, true},
-		// The limit: runs shorter than six characters are not told from chance.
+		// Pieces shorter than six characters count when each stands alone
+		// (fingerprint.CoverPieces); the limit is three.
 		{"pieces of five, shuffled", []string{body(key[30:35]), body(key[5:10]), body(key[35:40]), body(key[0:5]), body(key[15:20]), body(key[10:15]), body(key[25:30]), body(key[20:25])},
-			[]string{"paste", "paste", "paste", "paste", "paste", "paste", "paste", "paste"}, ext, false},
+			[]string{"paste", "paste", "paste", "paste", "paste", "paste", "paste", "paste"}, ext, true},
+		{"pieces of three, shuffled", mapEach(reversedOrder(chunks(key, 3)), body), slices.Repeat([]string{"paste"}, 15), ext, false},
 	}
 	tr := NewTracker(Options{}, detector(t))
 	t.Run("a stopped piece is stopped again", func(t *testing.T) {

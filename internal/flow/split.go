@@ -84,26 +84,39 @@ const EncPieces fingerprint.Encoding = "pieces"
 // maxCovered bounds the secrets whose sent parts a session tracks.
 const maxCovered = 32
 
-// coverage is which characters of a secret's canonical form have left.
+// coverage is which characters of a secret's canonical form have left:
+// sent in the calls of the current epoch, prev in those of the one
+// before. Every piece read is a chance for unrelated text to match (a word
+// that is four characters of the key), and a long session's chances would
+// add up to a secret's worth: pieces count only while they are recent, so
+// a secret is counted as sent when most of it left within coverEpoch to
+// 2·coverEpoch calls.
 type coverage struct {
-	sent []uint64 // a bit per character
+	sent, prev []uint64 // a bit per character
+	epoch      int
 }
 
+// coverEpoch is how many calls to destinations that are not internal an
+// epoch of coverage lasts.
+const coverEpoch = 32
+
 // piecedTogether adds covers, what one call to a destination that is not
-// internal sends of the session's known secrets, to what earlier calls
+// internal sends of the session's known secrets, to what recent calls
 // sent, and returns the secrets of which most would now have left. The
 // runs of a call that completes a secret are not added: the call is
 // stopped for it, so they did not leave, and the same runs sent again are
 // stopped again.
 func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.SecretMatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.coverCalls++
 	if len(covers) == 0 {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.covered == nil {
 		s.covered = make(map[uint64]*coverage)
 	}
+	epoch := s.coverCalls / coverEpoch
 	var out []fingerprint.SecretMatch
 	for _, c := range covers {
 		cv := s.covered[c.Secret]
@@ -114,8 +127,17 @@ func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.Secre
 					break
 				}
 			}
-			cv = &coverage{sent: make([]uint64, (c.Len+63)/64)}
+			cv = &coverage{sent: make([]uint64, (c.Len+63)/64), prev: make([]uint64, (c.Len+63)/64), epoch: epoch}
 			s.covered[c.Secret] = cv
+		}
+		if cv.epoch != epoch {
+			if epoch == cv.epoch+1 {
+				copy(cv.prev, cv.sent)
+			} else {
+				clear(cv.prev)
+			}
+			clear(cv.sent)
+			cv.epoch = epoch
 		}
 		sent := slices.Clone(cv.sent)
 		for _, at := range c.At {
@@ -123,9 +145,14 @@ func (s *Session) piecedTogether(covers []fingerprint.Cover) []fingerprint.Secre
 				sent[i/64] |= 1 << (i % 64)
 			}
 		}
+		for _, i := range c.Chars {
+			if i < min(c.Len, 64*len(sent)) {
+				sent[i/64] |= 1 << (i % 64)
+			}
+		}
 		n := 0
-		for _, w := range sent {
-			n += bits.OnesCount64(w)
+		for w := range sent {
+			n += bits.OnesCount64(sent[w] | cv.prev[w])
 		}
 		if n >= max(fingerprint.CoverMinLength, (2*c.Len+2)/3) {
 			out = append(out, fingerprint.SecretMatch{Secret: c.Secret, Label: c.Label, Encoding: EncPieces})

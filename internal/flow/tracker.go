@@ -280,6 +280,9 @@ type Session struct {
 	// covered what they sent of each known secret (piecedTogether).
 	sent    map[string]sentTail
 	covered map[uint64]*coverage
+	// coverCalls counts the calls to destinations that are not internal
+	// checked for pieces: what they sent ages with them.
+	coverCalls int
 	// forgotten: origins were dropped to keep all sessions within
 	// MaxBytes, so data it sends may come from one flowd no longer knows.
 	forgotten bool
@@ -916,13 +919,17 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 			// copies stay within a constant, whatever the message.
 			c = fingerprint.AppendCanonical(c[:0], v[:min(len(v), canonicalLimit)])
 			if coverOn && complete && i < 2+len(views) {
-				var cv []fingerprint.Cover
+				var cv, pieces []fingerprint.Cover
 				if i < 2 {
 					cv, complete = sec.Cover(c, b)
 				} else {
 					cv, complete = sec.CoverDecoded(c, b)
 				}
 				covers = fingerprint.MergeCovers(covers, cv)
+				if complete {
+					pieces, complete = sec.CoverPieces(v[:min(len(v), canonicalLimit)], b)
+					covers = fingerprint.MergeCovers(covers, pieces)
+				}
 			}
 			if !complete || len(c) < minCanonical {
 				continue

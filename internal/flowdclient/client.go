@@ -126,6 +126,9 @@ type Shim struct {
 	Command   []string  `json:"command"`
 	Connected time.Time `json:"connected"`
 	Messages  uint64    `json:"messages"`
+	// Forwarded counts the calls the shim sent on under a grant, without
+	// waiting for a verdict (among Messages).
+	Forwarded uint64 `json:"forwarded,omitempty"`
 	// Granted are the tools whose calls the shim forwards without waiting
 	// for a verdict (shimproto.Grant).
 	Granted []string `json:"granted,omitempty"`

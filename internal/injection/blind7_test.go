@@ -23,9 +23,14 @@ type kindScore struct {
 	attacks, caught, benign, changed, flagged int
 }
 
-// scoreKinds scans each text as an external tool result with its
+// scoreKinds scans each text of file as an external tool result with its
 // session's tools and counts the outcomes per kind and in all ("all").
 func scoreKinds(t *testing.T, s *Scanner, file string) map[string]*kindScore {
+	t.Helper()
+	return scoreKindTexts(t, s, loadKindTexts(t, file), true)
+}
+
+func loadKindTexts(t *testing.T, file string) []kindText {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
@@ -33,8 +38,16 @@ func scoreKinds(t *testing.T, s *Scanner, file string) map[string]*kindScore {
 		Texts []kindText `json:"texts"`
 	}
 	require.NoError(t, json.Unmarshal(data, &set))
+	return set.Texts
+}
+
+// scoreKindTexts is scoreKinds on texts; with cases false it logs the
+// figures only, not which texts were missed or acted on (a set held out
+// from tuning is read by its figures).
+func scoreKindTexts(t *testing.T, s *Scanner, texts []kindText, cases bool) map[string]*kindScore {
+	t.Helper()
 	out := map[string]*kindScore{"all": {}}
-	for _, x := range set.Texts {
+	for _, x := range texts {
 		if out[x.Kind] == nil {
 			out[x.Kind] = &kindScore{}
 		}
@@ -50,6 +63,7 @@ func scoreKinds(t *testing.T, s *Scanner, file string) map[string]*kindScore {
 			k.flagged += b2i(r.Action == ActionFlag)
 		}
 		switch {
+		case !cases:
 		case x.Attack == 1 && r.Action == ActionPass:
 			t.Logf("missed %s", x.ID)
 		case x.Attack == 0 && r.Action != ActionPass:

@@ -16,7 +16,7 @@ var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instruc
 	directions rules system prompt assistant send forward share reveal delete transfer password passwords
 	credentials contacts the all and user users your you to of with without telling always copy note notes secret
 	secrets key keys email emails files message messages mention admin access tell above now new instead print
-	grant give invite account
+	grant give invite account model bot bots copilot agent post push update settings run disable contents
 	instrucciones anteriores anweisungen istruzioni precedenti consignes`)
 
 // typoTargets are the words a typo is corrected to: long enough that one
@@ -25,7 +25,7 @@ var noiseVocab = wordSet(`ignore disregard forget previous prior earlier instruc
 // letter).
 var typoTargets = strings.Fields(`ignore disregard previous instructions instruction guidance guidelines directions
 	directives earlier forget system prompt assistant forward transfer password passwords credentials contacts without
-	telling reveal delete access mention obsolete override bypass collaborator administrator secretly upload
+	telling reveal delete access email mention obsolete override bypass collaborator administrator secretly upload
 	summarise summarize summary previously following instrucciones anteriores anweisungen istruzioni precedenti
 	consignes`)
 

@@ -95,7 +95,18 @@
 // words are read as letters, and secrecy towards the user, in any of the
 // languages, makes an addressed sentence a request whatever its verb. A
 // comment or hidden element that speaks to the model and asks anything
-// is a finding by where it is placed. Links with a
+// is a finding by where it is placed. An order of any kind to an
+// addressed machine ("Model: change the MX record…", "AI triager, close
+// all issues…", "the agent must now call update_settings…", a question
+// put to it, "[SYSTEM]: …", "before you answer, open…") is a notice
+// (model-order), and redacted when it is to be kept from the user; the
+// verb is one of a list in fifteen languages, or any word opening the
+// clause with an object after it. Statements are not requests: a verb in
+// the past or the passive ("went to", "was sent to", "is emailed to … each
+// Monday"), one after a subject ("we send", "Priya forwards"), a
+// third-person verb with no subject ("Sends the invoice to…"), a verb
+// form after a determiner ("your transfer of…"), and a question reported
+// ("whether the assistant should…"). Links with a
 // slot for the conversation or the user's data that the reader is told to
 // open, and shell commands that read a sensitive file into a request, are
 // exfiltration (exfilrules.go).
@@ -190,8 +201,9 @@
 // # Known gaps
 //
 // Injections quoted inside a text that also uses the vocabulary of a
-// discussion (or wrapped in a code block) are discounted, which an attacker
-// can imitate. Hidden text is found from inline styles only, not from
+// discussion (or wrapped in a code block, a blockquote, table cell or list
+// item of one, or a string literal of source code) are discounted, which
+// an attacker can imitate. Hidden text is found from inline styles only, not from
 // stylesheet classes. Object keys of JSON are not scanned. Off-topic
 // questions in prose, requests inside a paragraph or in a list, requests
 // in a short field with no text around them, paraphrases that avoid every

@@ -2,6 +2,7 @@ package injection
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,6 +115,8 @@ type fieldScan struct {
 	code      []span  // inline code
 	blocks    []span  // fenced blocks, <pre>, <code>, whole code files
 	codeDone  bool
+	// codeLikeIs: the field reads as source code (codeLike), once known.
+	codeLikeIs, codeLikeDone bool
 	// cipherHits: decodeKW hits; transforms are only tried near them.
 	cipherHits []int
 	// cut: an anchored rule stopped at its read allowance (anchoredReads);
@@ -258,6 +261,11 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, m
 		case len(starts[i]) > 0:
 			f.runAnchored(i, starts[i])
 		}
+	}
+	if len(reqHits) == 0 && machineOpens(f.lt) {
+		// The keywords of a machine need a character before them; a
+		// field that opens with one ("AI operator, wipe…") has none.
+		reqHits = []int{0}
 	}
 	f.findRequests(reqHits)
 	if tools != nil && len(hits) > 0 {
@@ -589,16 +597,22 @@ var mentionKW = []string{"prompt injection", "prompt injections", "prompt-inject
 	"the model to", "the ai to", "the llm to", "the assistant to", "the agent to", "the chatbot to", "the bot to",
 	"a model to", "an ai to", "an llm to", "an assistant to", "an agent to", "models to", "agents to",
 	"assistants to", "the model into", "the ai into", "the llm into", "the assistant into", "the agent into",
-	"a model into", "an llm into", "an ai into"}
+	"a model into", "an llm into", "an ai into",
+	// an incident told: what a text said, what the model then did
+	"said:", "containing", "incident", "researcher", "researchers", "complied", "obeyed", "reported by",
+	// a bug report: what was typed, what was expected, what happened
+	"repro", "repro:", "expected:", "actual:", "expected behaviour", "expected behavior", "actual behaviour", "actual behavior"}
 
 // addMention records a hit of discussion vocabulary that starts a word and
 // is not part of an address ("attacker@evil.com").
 func (f *fieldScan) addMention(s, e int) {
 	t := f.t
-	if s > 0 && (isWordByte(t[s-1]) || strings.IndexByte("@./-", t[s-1]) >= 0) {
+	// An identifier's parts count ("test_injection_is_flagged"): code
+	// that names attacks is about them.
+	if s > 0 && (isWordByte(t[s-1]) && t[s-1] != '_' || strings.IndexByte("@./-", t[s-1]) >= 0) {
 		return
 	}
-	if e < len(t) && (isWordByte(t[e]) && t[e-1] != '.' || t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) {
+	if e < len(t) && (isWordByte(t[e]) && t[e] != '_' && t[e-1] != '.' || t[e] == '@' || t[e] == '.' && e+1 < len(t) && isAlnum(t[e+1])) {
 		return
 	}
 	f.mentions = append(f.mentions, s)
@@ -621,6 +635,13 @@ func (f *fieldScan) discount() {
 		quoted := inCode || quotedAt(f.t, fd.a, fd.b)
 		inBlock := inCode && f.inBlock(fd.a, fd.b)
 		discussed := f.discussedAt(fd.a, fd.b)
+		// A blockquote, a table cell or a list item of a text that
+		// discusses attacks shows its words as a quote does.
+		shown := quoted || discussed && quoteElement(f.lt, fd.a)
+		// A string literal in source code is data of the program
+		// (a test's fixture, a rule's example), not text to the reader.
+		// A docstring is documentation, read as text.
+		literal := !inCode && quoted && fd.kind == language && f.codeLike() && !docstring(f.t, fd.a)
 		// A command in a code block is shown; one inline in a sentence may
 		// be what the sentence tells the reader to run.
 		if inBlock && fd.codeFactor > 0 {
@@ -635,9 +656,12 @@ func (f *fieldScan) discount() {
 				// program, not text addressed to the reader.
 				fd.sev *= 0.6
 				fd.note = "in a code block"
-			case quoted && discussed:
+			case shown && discussed:
 				fd.sev *= 0.2
 				fd.note = "quoted in a discussion"
+			case literal:
+				fd.sev *= 0.35
+				fd.note = "a string in source code"
 			case discussed:
 				fd.sev *= 0.6
 				fd.note = "in a discussion"
@@ -1092,4 +1116,71 @@ func clip(s string) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// machineOpens: the field (lower case) opens with a short name of a
+// machine followed by a word or a mark.
+func machineOpens(lt string) bool {
+	for _, w := range []string{"ai", "ki", "ia", "llm", "bot", "gpt"} {
+		if strings.HasPrefix(lt, w) && len(lt) > len(w) && !isWordByte(lt[len(w)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteElement reports whether position a of lt (lower case) stands in a
+// line quoted in markdown ("> …") or inside an HTML element that quotes
+// or lists (blockquote, q, td, li): the nearest such tag opened before a
+// and not closed.
+func quoteElement(lt string, a int) bool {
+	ls := strings.LastIndexByte(lt[:a], '\n') + 1
+	if strings.HasPrefix(strings.TrimLeft(lt[ls:a], " "), ">") {
+		return true
+	}
+	from := max(0, a-400)
+	k := strings.LastIndexByte(lt[from:a], '<')
+	if k < 0 {
+		return false
+	}
+	tag := lt[from+k+1 : a]
+	for _, t := range []string{"blockquote", "q>", "q ", "td", "li"} {
+		if strings.HasPrefix(tag, t) && (len(tag) == len(t) || !isAlnum(tag[len(t)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeLike reports whether the field reads as source code: at least
+// three lines, most of them ending or opening as code does.
+func (f *fieldScan) codeLike() bool {
+	if f.codeLikeDone {
+		return f.codeLikeIs
+	}
+	f.codeLikeDone = true
+	lines, code := 0, 0
+	for i := 0; i < len(f.t) && lines < 200; {
+		end := lineEnd(f.t, i)
+		l := strings.TrimSpace(f.t[i:end])
+		i = end + 1
+		if l == "" {
+			continue
+		}
+		lines++
+		if strings.ContainsRune(",;{}()[]:", rune(l[len(l)-1])) && strings.ContainsAny(l, "=([{") || codeOpeners.MatchString(l) {
+			code++
+		}
+	}
+	f.codeLikeIs = lines >= 3 && code*5 >= lines*3
+	return f.codeLikeIs
+}
+
+var codeOpeners = regexp.MustCompile(`^(?:def|func|var|const|let|import|from|assert|return|class|package|if|for|while|elif|else|export|public|private|static|fn|use|#include)\b|^[)\]}]|^@\w`)
+
+// docstring: position a stands on a line that opens a triple-quoted
+// string before it.
+func docstring(t string, a int) bool {
+	line := t[strings.LastIndexByte(t[:a], '\n')+1 : a]
+	return strings.Contains(line, `"""`) || strings.Contains(line, "'''")
 }

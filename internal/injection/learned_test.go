@@ -115,7 +115,12 @@ func TestLearnedScorer(t *testing.T) {
 		o := measureLearned(t, with, without, set.Texts)
 		add(f, o)
 		if f == "learned-blind.json" {
-			assert.Greater(t, o.caught, o.caughtRules, "attacks only the learned scorer catches, on text it never saw")
+			// Written to show the scorer catching what the rules
+			// missed; since the eighth round's orders to a machine
+			// the rules catch those too (16/18 either way), so the
+			// scorer must still fire on them and lose nothing.
+			assert.GreaterOrEqual(t, o.caught, o.caughtRules, "learned-blind.json: attacks flagged with the scorer")
+			assert.GreaterOrEqual(t, o.learnedAlone, 2, "learned-blind.json: attacks the scorer is sure of, on text it never saw")
 		}
 	}
 	add("attacks.json", measureLearned(t, with, without, corpusTexts(t, "attacks.json", 1)))

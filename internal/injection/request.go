@@ -26,7 +26,7 @@ import (
 // does not.
 
 // reqMachine are nouns that name a model whatever the language.
-const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
 	// Products and kinds of helper named as the reader ("hello GPT,",
 	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
 	// assistant", "automatisierte Systeme").
@@ -108,14 +108,27 @@ var (
 	// "note for the agent", "whichever assistant reads this", "you, the
 	// coding agent", "Hinweis an den KI-Assistenten", "AI助手请注意". "The
 	// AI should never…" talks about one.
-	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:(?:dear|hey|hi|hello)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:)` +
-		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}])` +
+	reqAddresseeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*|,")["'(\[]?(?:(?:dear|hey|hi|hello|attention|attn)\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|asistente|assistente|assistent|agent|model|bot|ассистент)\s*(?:,\s|:|\s[—–-]\s)` +
+		`|(?:^|[^\p{L}])(?:dear|hey|hi|hello|to|for|attention|attn|an\s+(?:den|die|das)|für\s+(?:den|die|das)|para\s+(?:el|la|o|a|os)|pour\s+(?:l'|le|la|les)\s*|à\s+(?:l'|la|le)\s*|al|all'|per\s+(?:l'|il)\s*|к|для)\s+(?:the\s+|any\s+|all\s+|an?\s+)?(?:` + reqMachine + `|(?:assistant|agent|model|bot|asistente|assistente|ассистент)\p{L}*\s+(?:de\s+|di\s+)?(?:ia|ai|ki|ии|virtual\p{L}*))(?:$|[^\p{L}@])` +
 		// A header naming the machine: "To the bot: …", "For AI agents: …".
 		`|(?:^|[^\p{L}])(?:to|for|attn|attention)\s+(?:the\s+|any\s+|all\s+|our\s+)?(?:` + reqMachine + `|assistant|agent|bot|model)s?\s*:` +
+		`|(?:^|[^\p{L}])(?:an|für)\s+(?:den|die|das)\s+(?:assistent\p{L}*|agent\p{L}*|bot\p{L}*|modell)\s*:` +
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		// The same without a determiner, opening a sentence: "Agents
 		// handling this config: …".
-		`|(?:^|[.!?\n;]\s*)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
+		`|(?:^|[.!?\n;:]\s*|[^\p{L}]if\s+)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
+		// A machine in a code label ("TODO(ai):", "NOTE(agent):"), and a
+		// wish for what a machine would do ("it would help if the triage
+		// assistant…", "we'd love it if assistants…").
+		`|\((?:` + reqMachine + `|assistant|agent|model|bot)\)\s*:` +
+		// The system's voice ("[SYSTEM]: open…", "SYSTEM UPDATE: …"), the
+		// reader's task ("before you summarise this page, run…"), and
+		// whoever reads the data ("for whoever parses this log: …").
+		`|(?:^|[.!?\n;:>]\s*)[\[(<]?system(?:\s+(?:update|notice|message|note|prompt|instruction|override))?[\])>]?\s*:` +
+		`|(?:^|[^\p{L}])(?:before|after|when|while|once|as)\s+you\s+(?:summari[sz]e|answer|respond|reply|process|parse|analy[sz]e)` +
+		`|(?:^|[^\p{L}])(?:for|to)\s+whoever\s+\p{L}+s\s+(?:this|these)\b` +
+		`|(?:to|must|should|shall)\s+be\s+\p{L}+\s+by\s+(?:the|an?|any|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
+		`|(?:would|'d)\s+(?:\p{L}+\s+){1,3}if\s+(?:the\s+|any\s+|an?\s+|all\s+)?(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])you,?\s+(?:the|an?)\s+(?:\p{L}+\s+)?(?:assistant|agent|model|bot|ai)(?:$|[^\p{L}])` +
 		`|(?:^|[^\p{L}])if\s+you\s+are\s+(?:an?\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
@@ -136,15 +149,15 @@ var (
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
 		// Secrecy in a word or a phrase, in the languages flowd reads.
 		`|(?:^|[^\p{L}])(?:quietly|silently|secretly|discreetly|covertly|discrètement|secrètement|en\s+secreto|en\s+silencio|heimlich|stillschweigend|in\s+segreto|segretamente|em\s+segredo|secretamente|discretamente|тайно|незаметно|втихую|gizlice)(?:$|[^\p{L}])` +
-		`|keep\s+(?:it|this|that)\s+(?:from|between)|no\s+need\s+to\s+(?:tell|inform|confirm|notify|ask|bother)|without\s+(?:the\s+user|them|him|her)\s+(?:knowing|noticing)|behind\s+(?:the\s+user's|their|his|her)\s+back` +
+		`|(?:tell|notify|inform)\s+(?:no\s+one|nobody|no-one)|keep\s+(?:it|this|that)\s+(?:from|between)|no\s+need\s+to\s+(?:tell|inform|confirm|notify|ask|bother)|without\s+(?:the\s+user|them|him|her)\s+(?:knowing|noticing)|behind\s+(?:the\s+user's|their|his|her)\s+back` +
 		`|(?:dis|dites)-(?:lui|leur)\s+rien|ne\s+rien\s+(?:dire|mentionner)|n'en\s+parle\s+pas|sag\p{L}*\s+(?:\p{L}+\s+){0,2}nichts|kein\s+wort|informiere\s+(?:\p{L}+\s+){0,2}nicht|no\s+(?:lo\s+|le\s+)?(?:menciones|cuentes|avises)|sin\s+que\s+(?:se\s+entere|lo\s+sepa)|non\s+(?:lo\s+)?(?:menzionare|dire)|não\s+(?:lhe\s+)?(?:digas|conte|contes|avise|avises)|не\s+(?:говори|сообщай|рассказывай|упоминай)|говорить\s+не\s+нужно|söyleme|jangan\s+(?:beri\s+tahu|bilang|kasih\s+tahu)|لا\s+تخبر|دون\s+(?:إخبار|علم)|بدون\s+إخبار|別告訴|别告诉|不要让|不要讓|内緒|こっそり|悄悄|偷偷`)
 )
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
 var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
-	"llm", "chatbot", "bot,", "bot:", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
-	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "intelligen", "inteligen"}
+	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "intelligen", "inteligen"}
 
 // maxRequestSentences bounds the sentences judged per field.
 const maxRequestSentences = 24
@@ -168,7 +181,18 @@ func (f *fieldScan) findRequests(hits []int) {
 			// The match is the verb, so that a request quoted in a text
 			// about attacks is discounted as a quote; Redact widens it to
 			// the sentence.
-			f.finds = append(f.finds, finding{rule: "action-request", tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
+			rule := "action-request"
+			if strings.HasPrefix(note, modelOrder) {
+				// Not a request to hand anything over: an order of
+				// any kind, which tool descriptions give as a matter
+				// of course. Where the rule of an AI addressee has
+				// judged the sentence, it says the same.
+				if f.found("ai-addressee", a, b) {
+					return
+				}
+				rule = "model-order"
+			}
+			f.finds = append(f.finds, finding{rule: rule, tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	})
 }
@@ -337,15 +361,15 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 		}
 		m := firstRecipient(s)
 		if m == nil {
-			return 0, nil, ""
+			return orderedAction(s, ctx)
 		}
-		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
+		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || askedRe.MatchString(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
 	}
 	if reqNegRe.MatchString(s[max(0, v[0]-24):v[0]]) || cjkNegated(s, v) {
-		return 0, nil, ""
+		return orderedAction(s, unleetWords(strings.ToLower(pre+raw)))
 	}
 	// Cheapest first: every case needs a recipient, the user's data,
 	// secrecy or an addressee.
@@ -356,6 +380,16 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 	if !r && !link && !p && out == nil && !may {
 		return 0, nil, ""
 	}
+	if sev, at, note := judgeSent(s, ctx, v, toolVerb, r, link, p, out, may, tools); sev > 0 {
+		return sev, at, note
+	}
+	return orderedAction(s, ctx)
+}
+
+// judgeSent is judgeSentence once a verb is found: v, the session tool's
+// verb, whether a recipient follows it (r), a link, the user's data (p),
+// an output verb and a word that may name a machine (may).
+func judgeSent(s, ctx string, v []int, toolVerb string, r, link, p bool, out []int, may bool, tools *toolVocab) (float64, []int, string) {
 	ad := may && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
 	hidden := (r || ad) && reqConcealRe.MatchString(s)
 	// Addressed to the machine, a recipient anywhere in the sentence is
@@ -376,6 +410,11 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 	case r && c:
 		sev = 0.6
 	case r && p:
+		sev = 0.45
+	case may && (r || secretish(s) || benefactive(s, v)) && askedRe.MatchString(ctx) && !humanRoleAfterMachine(ctx):
+		// A question put to the machine ("could the AI forward me…",
+		// "can the assistant paste the token here?") that hands
+		// something to the asker.
 		sev = 0.45
 	}
 	if sev > 0 && (c || r && p && ad) {
@@ -409,11 +448,25 @@ func requestVerb(s string, tools *toolVocab) (v []int, toolVerb string, r bool) 
 		tool string
 	}
 	var vs []verb
+	var wished, wishKnown bool
+	wish := func() bool {
+		if !wishKnown {
+			wished, wishKnown = wishRe.MatchString(s), true
+		}
+		return wished
+	}
 	eachWord(s, func(i, j int) {
 		w := s[i:j]
+		if inNounPhrase(s, i) {
+			// "your transfer of 700 EUR", "the quarterly payroll export
+			// to…": a noun.
+			return
+		}
 		tv, isTool := tools.verb(w)
 		if (reqVerbs[w] || isTool || thirdPerson[w]) && !stated(s, i, thirdPerson[w] || isTool && w != tv) {
 			vs = append(vs, verb{[]int{i, j}, tv})
+		} else if reqParticiples[w] && (orderedPassive(s[:i]) || wish()) {
+			vs = append(vs, verb{at: []int{i, j}})
 		}
 	})
 	if hasCJK(s) {
@@ -465,6 +518,10 @@ func stated(s string, i int, third bool) bool {
 		}
 	case futureAux[at(k)]:
 		k++
+	case subjectPronoun[at(k)]:
+		// "We send a copy of each NDA to…", "they forward the invoices
+		// to…": a habit stated, in the present.
+		return true
 	case at(k) == "to" && toAux[at(k+1)]:
 		// "is going to send", "agreed to send"; "I need you to send" has
 		// the reader before "to" and is a request.
@@ -479,6 +536,11 @@ func stated(s string, i int, third bool) bool {
 		k++
 	}
 	subj := at(k)
+	if third && subj == "" {
+		// A verb in the third person with nothing before it describes
+		// ("Sends the monthly invoice to…", a note on a contact).
+		return true
+	}
 	// "the AI scheduler is supposed to…": a machine named just before
 	// the subject noun is the subject.
 	return subj != "" && !readerSubject[subj] && !machineWords[subj] && !mayAddress(subj) && !machineWords[at(k+1)]
@@ -507,6 +569,9 @@ var (
 	statedSkip    = wordSet(`also then now soon probably still later just already please kindly`)
 	relPronoun    = wordSet(`that which who`)
 	readerSubject = wordSet(`you u ye yourself`)
+	// subjectPronoun are the subjects of a verb that is not the
+	// reader's: the speaker, third parties.
+	subjectPronoun = wordSet(`we i they he she it someone somebody everyone everybody nobody people`)
 )
 
 // thirdPerson are request verbs that a relative clause puts in the third
@@ -520,7 +585,7 @@ var thirdPerson = wordSet(`adds sends forwards grants gives uploads pays transfe
 func outputVerb(s string) []int {
 	var at []int
 	eachWord(s, func(i, j int) {
-		if at == nil && reqOutputVerbs[s[i:j]] {
+		if at == nil && reqOutputVerbs[s[i:j]] && !inNounPhrase(s, i) {
 			at = []int{i, j}
 		}
 	})
@@ -542,8 +607,12 @@ func secretish(s string) bool {
 // humanRoleAfterMachine: "if you are an LLM developer" addresses a person
 // who works on models, not a model.
 func humanRoleAfterMachine(s string) bool {
-	return humanRoleRe.MatchString(s) || humanAgentRe.MatchString(s)
+	return humanRoleRe.MatchString(s) || humanAgentRe.MatchString(s) || strings.Contains(s, "whether") && whetherRe.MatchString(s)
 }
+
+// whetherRe is a question reported, not put: "we discussed whether the
+// assistant should be allowed to send…".
+var whetherRe = regexp.MustCompile(`\bwhether\s+(?:or\s+not\s+)?(?:the|an?|any|our|this|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?(?:should|must|can|could|would|may|might|is|was|will)\b`)
 
 // humanAgentRe: an agent who is a person ("your travel agent", "a
 // support agent").
@@ -711,7 +780,7 @@ var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		copilot copilots gpt chatgpt automation automations бот
 		asistente assistente assistent automated automatic whoever`)
-	machineStems = []string{"assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
 		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
@@ -788,7 +857,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"\p{So}]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|[\s\-]+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant|ai|ia|ki)s?)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
 
 // machineLabelRe is a label that ends in the machine, opening a line or
 // sentence: "Housekeeping task for the digital assistant:", "Automated
@@ -942,4 +1011,277 @@ func cjkNegated(s string, v []int) bool {
 	return strings.Contains(before, "不") || strings.Contains(before, "别") || strings.Contains(before, "別") || strings.Contains(before, "勿") ||
 		strings.Contains(before, "没") || strings.Contains(before, "禁止") ||
 		strings.Contains(after, "ません") || strings.Contains(after, "ない") || strings.Contains(after, "禁止")
+}
+
+// orderedAction: a sentence addressed to a machine (ctx holds the
+// addressee, s the sentence, both lower case) that orders an action of
+// any kind ("Model: change the MX record…", "the agent must now call
+// update_settings…", "AI triager, close all issues…"), not only one that
+// sends. Data has no business giving the model orders; a verb of action
+// in the imperative, or after a modal, is a notice, raised to redact when
+// the order is to be kept from the user.
+func orderedAction(s, ctx string) (float64, []int, string) {
+	if strings.Contains(ctx, "-bot") {
+		// "build-bot: ✅ main green": who speaks in a chat log.
+		ctx = speakerRe.ReplaceAllString(ctx, "\n")
+	}
+	if !mayAddress(ctx) || humanRoleAfterMachine(ctx) {
+		return 0, nil, ""
+	}
+	if !(reqAddresseeRe.MatchString(ctx) || vocative(ctx)) {
+		// A question put to the machine ("can the bot merge #77?") is an
+		// order too, unless it asks what the machine can do for the
+		// asker ("can the assistant delete my files?").
+		if !askedRe.MatchString(ctx) || ownerAsks(s) {
+			return 0, nil, ""
+		}
+	}
+	at := imperativeAct(s)
+	if at == nil {
+		// "can the bot merge #77?": the verb after the machine asked.
+		m := askedRe.FindStringIndex(s)
+		if m == nil {
+			return 0, nil, ""
+		}
+		k := strings.LastIndexByte(s[m[0]:m[1]], ' ') + m[0] + 1
+		if !actWord(s[k:m[1]]) {
+			return 0, nil, ""
+		}
+		at = []int{k, m[1]}
+	}
+	switch {
+	case reqConcealRe.MatchString(s):
+		return 0.6, at, modelOrder + " kept from the user"
+	case private(s) || secretish(s) || strings.Contains(s, "http") || firstRecipient(s) != nil:
+		return 0.45, at, modelOrder
+	}
+	return 0.35, at, modelOrder
+}
+
+const modelOrder = "an order to the model"
+
+// speakerRe is a bot's name opening a line of a chat log, who speaks.
+var speakerRe = regexp.MustCompile(`(?:^|\n)\s*(?:\[[^\]\n]{1,24}\]\s*)?[\w.\-]+-bots?:`)
+
+// imperativeAct returns the first verb of action in s (lower case) that
+// stands where an order's verb stands: opening a clause (after a colon,
+// comma or quote), or after a modal or "please" ("must now call", "should
+// register", "please set"). Verbs negated before it are rules, not orders.
+func imperativeAct(s string) []int {
+	if hasCJK(s) {
+		// Chinese, Japanese and Korean put the verb last and write no
+		// spaces: an action named anywhere in an addressed sentence.
+		for _, w := range actCJK {
+			if k := strings.Index(s, w); k >= 0 && !cjkNegated(s, []int{k, k + len(w)}) {
+				return []int{k, k + len(w)}
+			}
+		}
+		return nil
+	}
+	var at []int
+	last := []int(nil)
+	prevEnd, prev := 0, ""
+	eachWord(s, func(i, j int) {
+		if at != nil {
+			return
+		}
+		w := s[i:j]
+		opens := prevEnd == 0 || strings.ContainsAny(s[prevEnd:i], ":,;!?\"'(>`\n–—")
+		switch {
+		case (opens || orderModal[prev]) && actWord(w) && !reqNegRe.MatchString(s[max(0, i-24):i]):
+			at = []int{i, j}
+		case opens && objectAfter(s, j) && unknownVerb(w):
+			// A word opening the clause with an object after it ("point
+			// the MX record…", "label every issue…") is a verb in the
+			// imperative, whatever verb it is.
+			at = []int{i, j}
+		case actWord(w) && nonASCII(s):
+			last = []int{i, j}
+		case orderAdverb[w] && (opens || orderModal[prev]):
+			// "must now call", "Assistant: please run": the order's
+			// verb is still to come.
+			prev = "please"
+		default:
+			prev = w
+		}
+		prevEnd = j
+	})
+	if at == nil && last != nil && strings.Trim(s[last[1]:], " .!?,;:)\"'") == "" {
+		// Turkish, German and Dutch put the verb last: "… yedeklerini
+		// sil.".
+		at = last
+	}
+	return at
+}
+
+// ownerAsks: a question in the first person, the user asking about the
+// product.
+func ownerAsks(s string) bool {
+	found := false
+	eachWord(s, func(i, j int) { found = found || s[i:j] == "my" || s[i:j] == "i" })
+	return found
+}
+
+// actWord: w is a verb of action in one of the languages flowd reads.
+func actWord(w string) bool {
+	if actVerbs[w] || reqVerbs[w] {
+		return true
+	}
+	if w[0] < 0x80 && !strings.ContainsAny(w, "éèêàäöüñçãõ") {
+		return false
+	}
+	for _, st := range actStemsOther {
+		if strings.HasPrefix(w, st) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	actVerbs = wordSet(`run execute exec call invoke use change set update switch turn enable disable deactivate wipe erase
+		remove delete purge close merge approve create register install download open click paste push commit book cancel
+		buy purchase rotate reset revoke stop restart modify edit write print reveal drop kill visit navigate fetch
+		curl chmod sudo subscribe unsubscribe whitelist allowlist archive rename overwrite replace ignore disregard
+		forget bypass override unlock clear flush truncate deploy publish
+		ejecuta borra elimina cambia desactiva activa abre instala descarga cierra aprueba crea
+		exécute supprime désactive active ouvre installe télécharge ferme approuve crée modifie
+		lösche ändere deaktiviere aktiviere öffne installiere lade schließe genehmige erstelle führe
+		esegui cancella disattiva attiva apri installa scarica chiudi approva crea modifica
+		executa apaga desativa ativa abra instale baixe feche aprove crie altere
+		выполни удали отключи включи открой установи скачай закрой одобри создай измени запусти вызови
+		appelle lance colle efface fusionne révoque réinitialise désinstalle
+		llama pega cambia fusiona revoca restablece desinstala
+		rufe setze widerrufe
+		chiama incolla imposta
+		chame cole mude apague
+		verwijder wijzig sluit installeer voer schakel
+		sil değiştir çalıştır kapat aç kaldır
+		ubah hapus jalankan matikan buka nonaktifkan pasang
+		usuń zmień uruchom wyłącz otwórz`)
+	actCJK        = []string{"执行", "运行", "删除", "修改", "改成", "禁用", "关闭", "打开", "安装", "執行", "刪除", "修改", "關閉", "実行", "削除", "変更", "無効", "停止", "インストール", "실행", "삭제", "변경", "비활성", "설치", "꺼"}
+	actStemsOther = []string{"ejecut", "exécut", "esegu", "выполн", "запуст", "удал", "отключ", "desactiv", "désactiv", "deaktiv", "disattiv", "supprim", "lösch"}
+	// orderModal are the words after which a verb is ordered, not
+	// described: modals of duty, "please", the "to" of "needs to".
+	orderModal = wordSet(`must should shall please kindly pls plz to need needs debe deve doit muss soll должен должна нужно`)
+	// orderAdverb may stand between a modal and its verb.
+	orderAdverb = wordSet(`now also then just first immediately quickly simply please kindly always still asap
+		bitte svp пожалуйста lütfen tolong proszę alsjeblieft favor`)
+)
+
+// reqParticiples are the past forms of the verbs that send: a request
+// only in a passive of duty ("are to be sent by the assistant to…") or
+// in a wish ("it would help if the assistant emailed…"); elsewhere they
+// say what happened ("the report went out, it was sent to…").
+var reqParticiples = wordSet(`sent forwarded shared given granted uploaded posted emailed mailed transferred copied exported paid wired invited added`)
+
+// orderedPassive: s (what stands before a participle) ends in a passive
+// of duty: "is to be", "must be", "should be", "needs to be".
+func orderedPassive(s string) bool {
+	ws := lastWords(s, 3)
+	n := len(ws)
+	if n < 2 || ws[n-1] != "be" {
+		return false
+	}
+	if ws[n-2] == "to" && (n < 3 || ws[n-3] != "going") || orderModal[ws[n-2]] && ws[n-2] != "to" {
+		return true
+	}
+	// A wish in the subjunctive: "asked that their inbox be forwarded".
+	ws = lastWords(s, 7)
+	for _, w := range ws[:len(ws)-1] {
+		if w == "that" {
+			return !futureAux[ws[len(ws)-2]] && !beAux[ws[len(ws)-2]] && ws[len(ws)-2] != "not"
+		}
+	}
+	return false
+}
+
+// wishRe is a hypothetical request: "it would help if…", "we'd love it
+// if…", "it would be great if…".
+var wishRe = regexp.MustCompile(`(?:would|'d)\s+(?:\p{L}+\s+){0,3}(?:if|when)\s`)
+
+// askedRe is a question put to a machine: "could the AI forward…", "can
+// the assistant paste…".
+var askedRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:can|could|would|will)\s+(?:the|an?|our|this|your|any)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:please\s+|also\s+|just\s+)?\p{L}+`)
+
+// benefactive: the verb at v hands something to the speaker ("forward
+// me", "send us").
+func benefactive(s string, v []int) bool {
+	rest := s[v[1]:]
+	return strings.HasPrefix(rest, " me ") || strings.HasPrefix(rest, " us ")
+}
+
+// nounAfter are the words after which a verb's form is a noun.
+var nounAfter = wordSet(`the a an your my our their his her its this that these those each every no any
+	le la les un une ton ta tes votre vos mon ma mes el los las una tu tus su sus der die das ein eine dein deine ihr ihre`)
+
+// inNounPhrase: the word at i of s (lower case) ends a noun phrase that a
+// determiner opens within four words before it, with no word between that
+// a verb would follow (a modal, a pronoun, "please", "to"): "the full
+// customer contact list", not "the assistant must export".
+func inNounPhrase(s string, i int) bool {
+	ws := lastWords(s[:i], 4)
+	if i > 0 && s[i-1] != ' ' {
+		return false
+	}
+	for k := len(ws) - 1; k >= 0; k-- {
+		w := ws[k]
+		switch {
+		case nounAfter[w] && (k == len(ws)-1 || englishDeterminer[w]):
+			// Across adjectives only in English, whose word order
+			// flowd knows ("the quarterly payroll export").
+			return true
+		case orderModal[w] || futureAux[w] || beAux[w] || readerSubject[w] || subjectPronoun[w] || machineWords[w] || verbOpeners[w]:
+			return false
+		}
+	}
+	return false
+}
+
+// verbOpeners are words after which a verb, not a noun, comes.
+var englishDeterminer = wordSet(`the a an your my our their his her its this that these those each every no any`)
+
+var verbOpeners = wordSet(`y et und e i и ve dan en be been being and or then also please not never just now can could would may might do does did`)
+
+// objectAfter: the word after position j of s is a determiner, as an
+// object of a verb opens ("the", "every", "all", "my").
+func objectAfter(s string, j int) bool {
+	if j >= len(s) || s[j] != ' ' {
+		return false
+	}
+	k := j + 1
+	for k < len(s) && s[k] >= 'a' && s[k] <= 'z' {
+		k++
+	}
+	return objectDeterminer[s[j+1:k]]
+}
+
+// unknownVerb: w may be a verb opening a clause, as far as its form says:
+// ASCII lower case, not a word of the kinds that open clauses without
+// being verbs (determiners, prepositions, pronouns, conjunctions).
+func unknownVerb(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return len(w) >= 3 && !notVerbOpener[w] && !objectDeterminer[w] && !strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ing")
+}
+
+var (
+	objectDeterminer = wordSet(`the every all each any my your our their his her its this that these those`)
+	notVerbOpener    = wordSet(`in on at for with inside about from into onto of by over under after before during through
+		within without across behind and but or nor yet so then thanks thank welcome hello hi hey dear yes not here there
+		what which who whom whose when where why how per via like unlike near upon among between beyond despite since until
+		see also note fyi meet`)
+)
+
+// found reports whether a finding of rule overlaps [a, b).
+func (f *fieldScan) found(rule string, a, b int) bool {
+	for _, fd := range f.finds {
+		if fd.rule == rule && fd.a < b && a < fd.b {
+			return true
+		}
+	}
+	return false
 }

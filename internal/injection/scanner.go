@@ -178,7 +178,7 @@ type scanState struct {
 // tool after…", "the assistant should…", "read the file"); they are not
 // evidence of poisoning there.
 var toolNeutral = map[string]bool{"tool-invocation": true, "imperative-system": true, "task-request": true,
-	"user-manipulation": true, "output-directive": true, "task-shift": true}
+	"user-manipulation": true, "output-directive": true, "task-shift": true, "model-order": true}
 
 // toolPoison rules have no honest reading in a tool's definition: a tool
 // has no reason to keep something from the user, to have the model send

@@ -58,7 +58,7 @@ func findHostIn(t []byte, hosts [][]byte, longest int, buf *[]byte) string {
 		hi := runeStart(t, min(len(t), start+hostChunk+lead))
 		chunk := t[lo:hi]
 		if !lowerAlready(chunk) {
-			*buf = appendLower((*buf)[:0], chunk)
+			*buf = AppendLower((*buf)[:0], chunk)
 			chunk = *buf
 		}
 		if h := findHost(chunk, hosts, lo == 0, hi == len(t)); h != "" {
@@ -79,7 +79,7 @@ func runeStart(t []byte, i int) int {
 	return i
 }
 
-// lowerAlready: s is ASCII without capitals, which appendLower would
+// lowerAlready: s is ASCII without capitals, which AppendLower would
 // copy as it is.
 func lowerAlready(s []byte) bool {
 	for _, c := range s {
@@ -90,8 +90,9 @@ func lowerAlready(s []byte) bool {
 	return true
 }
 
-// appendLower appends s in lower case, as strings.ToLower writes it.
-func appendLower(dst, s []byte) []byte {
+// AppendLower appends s in lower case, as strings.ToLower writes it
+// (invalid UTF-8 as U+FFFD), without a string made on the way.
+func AppendLower(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {

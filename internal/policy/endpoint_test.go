@@ -22,7 +22,7 @@ func FuzzSuspiciousHostAsWholeLowerCase(f *testing.F) {
 		for _, h := range hosts {
 			want = append(want, []byte(strings.ToLower(strings.TrimSpace(h))))
 		}
-		whole := findHost(appendLower(nil, []byte(text)), want, true, true)
+		whole := findHost(AppendLower(nil, []byte(text)), want, true, true)
 		if got := SuspiciousHost([]byte(text), nil, hosts); got != whole {
 			t.Fatalf("SuspiciousHost(%q) = %q, the whole text lower-cased gives %q", text, got, whole)
 		}

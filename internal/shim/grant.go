@@ -1,10 +1,12 @@
 package shim
 
 import (
+	"bytes"
 	"encoding/json"
-	"strings"
+	"sync"
 
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
+	"github.com/flowd-dev/flowd/internal/jsontext"
 	"github.com/flowd-dev/flowd/internal/policy"
 	"github.com/flowd-dev/flowd/internal/secretfile"
 	"github.com/flowd-dev/flowd/internal/shimproto"
@@ -18,7 +20,7 @@ import (
 type grant struct {
 	tools   map[string]bool
 	hosts   []string
-	guarded []string // shimproto.Grant.Guarded
+	guarded [][]byte // shimproto.Grant.Guarded
 }
 
 func newGrant(g shimproto.Grant) *grant {
@@ -29,7 +31,11 @@ func newGrant(g shimproto.Grant) *grant {
 	for _, t := range g.Tools {
 		tools[t] = true
 	}
-	return &grant{tools: tools, hosts: g.Hosts, guarded: g.Guarded}
+	guarded := make([][]byte, len(g.Guarded))
+	for i, name := range g.Guarded {
+		guarded[i] = []byte(name)
+	}
+	return &grant{tools: tools, hosts: g.Hosts, guarded: guarded}
 }
 
 // covers reports whether line is a tools/call the grant lets through: to a
@@ -59,46 +65,95 @@ func (g *grant) covers(line []byte, maxArgs int) bool {
 // namesGuarded reports whether the message, its strings decoded (JSON
 // escapes, path separators) or a decoded view of its arguments, holds a
 // name of flowd's own files or the agents' (shimproto.Grant.Guarded):
-// self-protection judges such a call, so it waits for its verdict.
+// self-protection judges such a call, so it waits for its verdict. Every
+// string of the message is read, member names and each of a repeated
+// member's values included, whichever of them the server takes.
+//
+// It runs on every granted call before the call goes on, on the shim's
+// one scheduler slot, so it makes no garbage: each collection delays
+// the call it falls on, and decoding the message into values once made
+// the internal path's tail (16 collections in 1,500 calls against the
+// external path's 2).
 func (g *grant) namesGuarded(line []byte, views [][]byte) bool {
 	if len(g.guarded) == 0 {
 		return false
 	}
-	var v any
-	if json.Unmarshal(line, &v) != nil {
+	if !json.Valid(line) {
 		return true // covers parsed it; anything odd waits for flowd
 	}
-	var texts []string
-	walkStrings(v, func(s string) { texts = append(texts, s) })
-	for _, b := range views {
-		texts = append(texts, string(b))
+	s := scratches.Get().(*scratch)
+	defer s.release()
+	for i := 0; ; {
+		raw, next, ok := nextString(line, i)
+		if !ok {
+			break
+		}
+		i = next
+		var decoded bool
+		if s.decoded, decoded = jsontext.Decode(s.decoded[:0], raw); !decoded || g.names(s, s.decoded) {
+			return true
+		}
 	}
-	for _, s := range texts {
-		s = strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
-		for _, name := range g.guarded {
-			if strings.Contains(s, name) {
-				return true
-			}
+	for _, v := range views {
+		if g.names(s, v) {
+			return true
 		}
 	}
 	return false
 }
 
-// walkStrings calls f on every string in v, member names included.
-func walkStrings(v any, f func(string)) {
-	switch x := v.(type) {
-	case string:
-		f(x)
-	case []any:
-		for _, e := range x {
-			walkStrings(e, f)
-		}
-	case map[string]any:
-		for k, e := range x {
-			f(k)
-			walkStrings(e, f)
+// names reports whether text, lower-cased with its backslashes made
+// slashes, holds a guarded name.
+func (g *grant) names(s *scratch, text []byte) bool {
+	s.folded = policy.AppendLower(s.folded[:0], text)
+	for i, c := range s.folded {
+		if c == '\\' {
+			s.folded[i] = '/'
 		}
 	}
+	for _, name := range g.guarded {
+		if bytes.Contains(s.folded, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextString returns the raw contents (between the quotes) of the first
+// string in line, valid JSON, at or after i, and where to look for the
+// next one.
+func nextString(line []byte, i int) (raw []byte, next int, ok bool) {
+	at := bytes.IndexByte(line[i:], '"')
+	if at < 0 {
+		return nil, len(line), false
+	}
+	start := i + at + 1
+	for j := start; j < len(line); j++ {
+		switch line[j] {
+		case '\\':
+			j++ // the escaped character, a quote perhaps
+		case '"':
+			return line[start:j], j + 1, true
+		}
+	}
+	return nil, len(line), false // not valid JSON after all
+}
+
+// scratch is namesGuarded's working memory, kept from one call to the
+// next.
+type scratch struct{ decoded, folded []byte }
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxKeptScratch: past it a large message's buffers are let go rather
+// than kept for the small ones after it.
+const maxKeptScratch = 64 << 10
+
+func (s *scratch) release() {
+	if cap(s.decoded) > maxKeptScratch || cap(s.folded) > maxKeptScratch {
+		*s = scratch{}
+	}
+	scratches.Put(s)
 }
 
 // namesKeyMaterial: a call naming a private key file is judged call by

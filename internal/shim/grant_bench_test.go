@@ -15,14 +15,17 @@ import (
 // unwrap.Views of the arguments (the bench's 1 KB echo message), and on
 // the shim's one scheduler slot what it allocates sets how often the
 // shim stops for a collection, which a round trip's tail feels. The
-// grant lists the default config's suspicious hosts, as flowd's do: with
-// none, the host search, a fifth of the garbage, would not run.
+// grant lists the default config's suspicious hosts and names of guarded
+// files, as flowd's do: with none, the host search and the name search
+// would not run.
 func BenchmarkGrantCovers(b *testing.B) {
-	g := newGrant(shimproto.Grant{Tools: []string{"echo"}, Hosts: config.Default().Policy.SuspiciousEndpoints})
+	g := newGrant(shimproto.Grant{Tools: []string{"echo"}, Hosts: config.Default().Policy.SuspiciousEndpoints,
+		Guarded: []string{".claude", ".codex", ".cursor", ".gemini", "approval.json", "audit.key", "flowd",
+			"/home/u/.config/flowd", "/home/u/.local/share/flowd", "/run/user/1000/flowd", "/home/u/.claude/settings.json"}})
 	if len(g.hosts) == 0 {
 		b.Fatal("the default config lists no suspicious hosts")
 	}
-	msg := strings.Repeat("the quick brown fox jumps over the lazy dog while flowd watches the stream ", 14)[:1024]
+	msg := strings.Repeat("the quick brown fox jumps over the lazy dog while a daemon watches the stream ", 14)[:1024]
 	line := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":%q}}}`+"\n", msg)
 	b.ReportAllocs()
 	for b.Loop() {

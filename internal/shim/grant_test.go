@@ -3,7 +3,9 @@ package shim
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -168,6 +170,9 @@ func TestGrantDoesNotCoverCallsNamingGuardedFiles(t *testing.T) {
 		{`{"path":"/srv/state/fd/activity.db"}`, false},
 		{`{"path":"L3Nydi9zdGF0ZS9mZC9hY3Rpdml0eS5kYg=="}`, false}, // base64 of the last
 		{`{"/srv/state/fd/x":1}`, false},
+		// A repeated member: a server may take either value.
+		{`{"path":"/srv/state/fd/approval.json","path":"/home/u/b.txt"}`, false},
+		{`{"path":"/home/u/b.txt","path":"/srv/state/fd/approval.json"}`, false},
 	} {
 		tool := "move_file"
 		if strings.Contains(tt.args, `"path"`) {
@@ -178,4 +183,166 @@ func TestGrantDoesNotCoverCallsNamingGuardedFiles(t *testing.T) {
 	unguarded := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"read_text_file"}})
 	assert.True(t, unguarded.covers([]byte(echoCall(1, "read_text_file", `{"path":"/srv/state/fd/approval.json"}`)), 1<<20),
 		"an older flowd sends no names: its grants stand as before")
+}
+
+// The check of a granted call runs before the call goes on, on the shim's
+// one scheduler slot, where each collection delays the call it falls on:
+// reading the message for guarded names makes no garbage (it once made as
+// much as the rest of the check, and with it a collection every 47 calls
+// of the benchmark).
+func TestGuardedNamesAreReadWithoutGarbage(t *testing.T) {
+	g := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"echo"},
+		Guarded: []string{"flowd", ".claude", "approval.json", "/srv/state/fd"}})
+	line := []byte(echoCall(1, "echo", `{"message":"the quick brown \u0066ox, \"quoted\", C:\\Users\\u","n":[1,true,null,{"k":"Ünïcode"}]}`))
+	views := [][]byte{[]byte("a decoded VIEW"), []byte("\xff\xfe")}
+	require.False(t, g.namesGuarded(line, views))
+	allocs := testing.AllocsPerRun(1000, func() { g.namesGuarded(line, views) })
+	if raceEnabled {
+		t.Logf("%v allocations a check under the race detector, which drops pooled buffers at random: not asserted", allocs)
+		return
+	}
+	assert.Zero(t, allocs, "allocations per check of a granted call's names")
+}
+
+// namesGuardedReference is the search as it was before it stopped
+// decoding the message into Go values: every string json.Unmarshal
+// makes of it (a repeated member's last value only), and the views.
+func namesGuardedReference(guarded []string, line []byte, views [][]byte) bool {
+	var v any
+	if json.Unmarshal(line, &v) != nil {
+		return true
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			texts = append(texts, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				texts = append(texts, k)
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	for _, b := range views {
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		s = strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+		for _, name := range guarded {
+			if strings.Contains(s, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The search without garbage finds every name the decoding one found,
+// however the name is escaped, cased or split by backslashes, and more
+// only where a repeated member hid a value from the decoded map.
+func TestGuardedNamesAsTheDecodingSearchFoundThem(t *testing.T) {
+	guarded := []string{"flowd", ".claude", "approval.json", "/srv/state/fd", "kelvin"}
+	g := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"echo"}, Guarded: guarded})
+	pieces := []string{"flowd", "FLOWD", `\u0066lowd`, "fl", "owd", ".claude", `\\.claude`, "approval", ".json", `\/srv\/state\/fd`,
+		`\\srv\\state\\fd`, "\u212aelvin", "KELVIN", "İ", "ß", "x", " ", `\"`, `\n`, `\ud83d\ude00`, `\ud800`, "é", "\xff"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	str := func() string {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return `"` + b.String() + `"`
+	}
+	found, more := 0, 0
+	for range 5000 {
+		var args strings.Builder
+		args.WriteString("{")
+		for i := range 1 + rng.IntN(3) {
+			if i > 0 {
+				args.WriteString(",")
+			}
+			key := str()
+			if rng.IntN(5) == 0 {
+				key = `"k"` // repeated
+			}
+			val := str()
+			if rng.IntN(4) == 0 {
+				val = "[" + str() + "," + str() + "]"
+			}
+			args.WriteString(key + ":" + val)
+		}
+		args.WriteString("}")
+		line := []byte(echoCall(1, "echo", args.String()))
+		var views [][]byte
+		if rng.IntN(3) == 0 {
+			views = [][]byte{[]byte(strings.Trim(str(), `"`))}
+		}
+		want, got := namesGuardedReference(guarded, line, views), g.namesGuarded(line, views)
+		switch {
+		case want && !got:
+			t.Fatalf("%s (views %q): the decoding search found a guarded name, this one did not", line, views)
+		case got && !want:
+			assert.True(t, repeatsAMember(line), "found more only through a repeated member: %s", line)
+			more++
+		case got:
+			found++
+		}
+	}
+	assert.Greater(t, found, 500, "the messages name guarded files often enough to test the search")
+	t.Logf("%d found by both, %d more only through a repeated member", found, more)
+}
+
+// repeatsAMember reports whether an object in the JSON text line names a
+// member twice (after decoding), of which json.Unmarshal keeps one.
+func repeatsAMember(line []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	type frame struct {
+		keys   map[string]bool
+		object bool
+		key    bool // the next token in this object is a member name
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			k := tok.(string)
+			if top.keys[k] {
+				return true
+			}
+			top.keys[k] = true
+			top.key = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, object: true, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true // a value ended: a name comes next
+		}
+	}
 }

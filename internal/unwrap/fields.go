@@ -109,7 +109,10 @@ func joinFields(text []byte) ([]byte, bool) {
 }
 
 // jsonString reads the JSON string starting at t[i] (a quote): where it
-// ends and its value, decoded when it holds escapes.
+// ends and its value, decoded when it holds escapes. A value without
+// escapes is t's own bytes, not a copy: joinFields keeps none past its
+// return, and most of a message's strings (a long text, a name) join
+// nothing, while a shim reads every granted call here.
 func jsonString(t []byte, i int) (end int, s string, ok bool) {
 	escaped := false
 	for j := i + 1; j < len(t); j++ {
@@ -119,7 +122,7 @@ func jsonString(t []byte, i int) (end int, s string, ok bool) {
 			j++
 		case '"':
 			if !escaped {
-				return j + 1, string(t[i+1 : j]), true
+				return j + 1, unsafeString(t[i+1 : j]), true
 			}
 			if json.Unmarshal(t[i:j+1], &s) != nil {
 				return 0, "", false

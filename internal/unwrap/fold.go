@@ -13,7 +13,9 @@ import (
 // variation selectors), with compatibility forms (fullwidth letters,
 // mathematical alphabets, ligatures) made plain, and with letters of other
 // scripts that look like Latin ones (Cyrillic а, Greek ο) made Latin. ok is
-// false for ASCII text, which it would not change.
+// false for ASCII text, and for other text it would not change, without
+// writing a copy of either: a shim checks every granted call, and each
+// collection that garbage brings on delays a call.
 func fold(text []byte) ([]byte, bool) {
 	ascii := true
 	for _, c := range text {
@@ -25,14 +27,22 @@ func fold(text []byte) ([]byte, bool) {
 	if ascii {
 		return nil, false
 	}
-	nb := nfkcBufs.Get().(*[]byte)
-	n := norm.NFKC.Append((*nb)[:0], text...)
-	defer func() {
-		if cap(n) <= maxPooledNFKC {
-			*nb = n[:0]
-			nfkcBufs.Put(nb)
-		}
-	}()
+	// Text in NFKC already is the form itself: norm's Append would copy
+	// it (its own first step is this QuickSpan), and past it Append
+	// allocates a reorder buffer of 2 KB whatever it is given.
+	n := text
+	if norm.NFKC.QuickSpan(text) < len(text) {
+		nb := nfkcBufs.Get().(*[]byte)
+		n = norm.NFKC.Append((*nb)[:0], text...)
+		defer func() {
+			if cap(n) <= maxPooledNFKC {
+				*nb = n[:0]
+				nfkcBufs.Put(nb)
+			}
+		}()
+	} else if !refolds(text) {
+		return nil, false // what it would write is text itself
+	}
 	out := make([]byte, 0, len(n))
 	for i := 0; i < len(n); {
 		if c := n[i]; c < utf8.RuneSelf {
@@ -55,6 +65,26 @@ func fold(text []byte) ([]byte, bool) {
 		}
 	}
 	return out, true
+}
+
+// refolds reports whether fold changes text, in NFKC already: whether it
+// holds an invisible character or a look-alike letter.
+func refolds(text []byte) bool {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		i += size
+		if size == 1 {
+			continue // invalid UTF-8 is copied as it is
+		}
+		if _, ok := lookalike[r]; ok || invisible(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // nfkcBufs hold the NFKC form fold reads from before it writes its

@@ -117,6 +117,11 @@ func TestGrantOnlyForStandingDecisions(t *testing.T) {
 			assert.Equal(t, cfg.Policy.SuspiciousEndpoints, tl.newest().Hosts, "the shim checks the hosts flowd would")
 			judgeMsg(d, u, msg(c2s, tt.call))
 			assert.Equal(t, 1, tl.count(), "a tool is granted once")
+			went := msg(c2s, strings.Replace(tt.call, `"id":1`, `"id":3`, 1))
+			went.Forwarded = true
+			judgeMsg(d, u, went)
+			assert.Equal(t, uint64(1), d.hub.Shims(func(string) bool { return true })[0].Forwarded,
+				"flowd status counts the calls that went on under the grant (the benchmark checks it measured them)")
 		})
 	}
 }

@@ -95,7 +95,8 @@ func (h *Hub) Shims(sees func(session string) bool) []flowdclient.Shim {
 		u.mu.Lock()
 		if sees(u.session) {
 			out = append(out, flowdclient.Shim{ID: u.id, Server: u.name, Session: u.session,
-				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages, Granted: u.grants.granted()})
+				PID: u.hello.PID, Command: u.hello.Command, Connected: u.connected, Messages: u.messages,
+				Forwarded: u.forwarded, Granted: u.grants.granted()})
 		}
 		u.mu.Unlock()
 	}

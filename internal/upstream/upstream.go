@@ -37,7 +37,10 @@ type Stream struct {
 	named    bool   // name came from --name or serverInfo, not the command
 	reported string // serverInfo.name: the server's claim, which classification weighs apart
 	messages uint64
-	modern   bool // the stream speaks the 2026-07-28 revision
+	// forwarded counts the calls the shim sent on under a grant, without
+	// waiting for a verdict.
+	forwarded uint64
+	modern    bool // the stream speaks the 2026-07-28 revision
 	// elicits is whether the client declared form elicitation, so the
 	// shim can ask its user about a call.
 	elicits bool
@@ -129,6 +132,9 @@ func (u *Stream) Judge(j *judge.Judge, m shimproto.Message) (v shimproto.Verdict
 	received := time.Now() // a call's check budget runs from here: parsing 16 MB counts
 	u.mu.Lock()
 	u.messages++
+	if m.Forwarded {
+		u.forwarded++
+	}
 	u.mu.Unlock()
 	v = shimproto.Verdict{Seq: m.Seq}
 	if m.Truncated {
