@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 const configApplyUsage = `usage: flowd config apply [--socket PATH]
@@ -26,7 +24,7 @@ func configApply(args []string, out io.Writer, open tty) error {
 	if err := noArgs(fl, args); err != nil {
 		return err
 	}
-	c := flowdclient.NewClient(socket.Path(), 30*time.Second) // the check hashes for a while
+	c := askingClient(socket.Path(), 30*time.Second) // the check hashes for a while
 	h, err := c.HeldConfig()
 	if err != nil {
 		return err

@@ -159,7 +159,7 @@ func parseStoreCommand(name string, args []string, dataDirUse string) (storeComm
 	}
 	// A release or approval hashes the passphrase (PBKDF2), which takes seconds on a
 	// loaded machine.
-	return storeCommand{client: flowdclient.NewClient(socket.Path(), 60*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
+	return storeCommand{client: askingClient(socket.Path(), 60*time.Second), dataDir: *dataDir, json: *asJSON, pos: pos}, nil
 }
 
 // arg is the i-th positional argument, or "".
@@ -168,4 +168,13 @@ func (c storeCommand) arg(i int) string {
 		return c.pos[i]
 	}
 	return ""
+}
+
+// askingClient is the client of the commands that send the passphrase
+// the user types: it talks only to a flowd that is this very binary
+// (localsock.DialFlowd), so that a program listening on flowd's socket in
+// its place does not collect the passphrase.
+func askingClient(socket string, timeout time.Duration) *flowdclient.Client {
+	self, _ := os.Executable() // "": no listener running as the user passes
+	return flowdclient.NewFlowdClient(socket, timeout, self)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/flowd-dev/flowd/internal/flowdclient"
 )
 
 const passphraseUsage = `usage: flowd passphrase set [--socket PATH]
@@ -28,7 +26,7 @@ func cmdPassphrase(args []string, out io.Writer, open tty) error {
 	if len(pos) != 1 || pos[0] != "set" {
 		return usageError(fl, "the only subcommand is set")
 	}
-	c := flowdclient.NewClient(socket.Path(), 30*time.Second) // each check hashes for a while
+	c := askingClient(socket.Path(), 30*time.Second) // each check hashes for a while
 	st, err := c.Status()
 	if err != nil {
 		return fmt.Errorf("setting the passphrase needs flowd running: %w", err)

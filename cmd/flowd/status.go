@@ -231,6 +231,11 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	for _, d := range st.DamagedStores {
 		fmt.Fprintf(out, "DAMAGED  %s was damaged (%s): moved aside to %s at start, a fresh one in use\n", d.What, d.Reason, d.MovedTo)
 	}
+	if st.ApprovalPassphrase && st.PassphraseBy != "" {
+		fmt.Fprintf(out, "approval passphrase set %s by %s (not you? see flowd doctor)\n", st.PassphraseSince.Local().Format(time.DateTime), st.PassphraseBy)
+	} else if !st.ApprovalPassphrase {
+		fmt.Fprintln(out, "approval passphrase NOT SET: releasing and approving are refused; quit your agents, then run flowd passphrase set in a terminal")
+	}
 	if h := st.HeldLost; h != nil {
 		fmt.Fprintf(out, "sessions ALL LOST until %s: every session's sends out are judged as carrying internal data (%s)\n",
 			h.Until.Local().Format(time.DateTime), h.Why)

@@ -99,6 +99,8 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 				state = "taking connections but closing them unanswered (overloaded, or something else listens on its socket)"
 			case errors.Is(err, errLocked):
 				state, fix = "there but its socket refuses this user (its permissions were changed)", "restart it with `flowd restart`"
+			case errors.Is(err, errImpostor):
+				state, fix = "not what listens on its socket (another program took its place)", "restart it with `flowd restart` and run `flowd doctor`"
 			case errors.Is(err, errBlocked):
 				state, fix = "not reachable through its socket, whose path was changed (moved, replaced, or made by someone else)", "run `flowd doctor`"
 			}

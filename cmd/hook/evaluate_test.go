@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +29,12 @@ import (
 // says otherwise with startFlowdWith.
 func TestMain(m *testing.M) {
 	restartFlowd = func(string) error { return ondemand.ErrNotInstalled }
+	// The stand-ins for flowd here are the test binary.
+	self, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	flowdBinary = func() string { return self }
 	os.Exit(m.Run())
 }
 
@@ -56,6 +63,7 @@ func startStub(t *testing.T, h http.HandlerFunc) *flowdStub {
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	s := &flowdStub{socket: filepath.Join(dir, "s"), reqs: make(chan capturedRequest, 10)}
+	holdLock(t, s.socket)
 	l, err := net.Listen("unix", s.socket)
 	require.NoError(t, err)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -72,6 +80,7 @@ func startStub(t *testing.T, h http.HandlerFunc) *flowdStub {
 // there would: a stale socket file is removed first.
 func serve(t *testing.T, socket string, h http.Handler) {
 	t.Helper()
+	holdLock(t, socket)
 	l, err := net.Listen("unix", socket)
 	if err != nil {
 		os.Remove(socket)
@@ -81,6 +90,16 @@ func serve(t *testing.T, socket string, h http.Handler) {
 	srv := &http.Server{Handler: h}
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
+}
+
+// holdLock takes flowd's lock beside socket, as flowd does before it
+// listens: the hook asks only a listener that holds it.
+func holdLock(t *testing.T, socket string) {
+	t.Helper()
+	f, err := os.OpenFile(socket+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	require.NoError(t, flock(f))
 }
 
 func answer(v string) http.HandlerFunc {
@@ -453,6 +472,7 @@ func deadSocket(t *testing.T) string {
 func droppingSocket(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "drop.sock")
+	holdLock(t, p)
 	l, err := net.Listen("unix", p)
 	require.NoError(t, err)
 	t.Cleanup(func() { l.Close() })
@@ -511,6 +531,57 @@ func TestEvaluateSocketGoneAgainAfterTheStart(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, `"permissionDecision":"deny"`)
 	assert.Contains(t, errOut, "WebFetch denied until flowd answers")
+}
+
+// Found by red teams (RT4-3, RT5-4): with flowd killed, any program of
+// the user's listening on its socket and answering "allow" had the
+// agent's tools allowed. The hook now asks only flowd: the program it
+// would start, holding flowd's lock (here the test binary plays flowd).
+func TestImpostorOnTheSocketIsNotAsked(t *testing.T) {
+	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
+	pre := readFixture(t, "perm_default.00.PreToolUse.Read.json")
+	denied := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"flowd is not what listens on its socket`
+
+	// A listener that does not hold flowd's lock.
+	dir, err := os.MkdirTemp("", "hk")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	impostor := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", impostor)
+	require.NoError(t, err)
+	srv := &http.Server{Handler: answer(`{"decision":"allow"}`)}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+
+	// The same, holding the lock, while the hook expects another flowd.
+	other := startStub(t, answer(`{"decision":"allow"}`))
+
+	for _, tt := range []struct {
+		name, socket, flowd string
+	}{
+		{"no lock held", impostor, ""},
+		{"another program", other.socket, filepath.Join(t.TempDir(), "flowd")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.flowd != "" {
+				require.NoError(t, os.WriteFile(tt.flowd, []byte("#!/bin/sh\n"), 0o700))
+				saved := flowdBinary
+				flowdBinary = func() string { return tt.flowd }
+				t.Cleanup(func() { flowdBinary = saved })
+			}
+			code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", tt.socket, "--timeout", "5s")
+			assert.Equal(t, 0, code)
+			if runtime.GOOS != "linux" {
+				t.Skipf("only Linux tells the client which process listens (uid checks only here): hook said %q", out)
+			}
+			assert.True(t, strings.HasPrefix(out, denied), out)
+			assert.Contains(t, errOut, "is not flowd")
+
+			code, out, _ = runEvaluate(t, pre, "--event", "PreToolUse", "--socket", tt.socket, "--timeout", "5s")
+			assert.Equal(t, 0, code)
+			assert.Empty(t, out, "reads go on")
+		})
+	}
 }
 
 // The machine's flowd, installed and stopped, is not started in place by

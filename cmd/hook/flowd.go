@@ -13,7 +13,16 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 )
+
+// flowdBinary is the flowd the hook expects on the socket: the one it
+// would start. "" (none installed) matches no listener that runs as this
+// user. Tests, whose stand-ins for flowd are the test binary, replace it.
+var flowdBinary = func() string {
+	bin, _ := ondemand.Binary()
+	return bin
+}
 
 // maxResponse bounds what the hook reads back from flowd.
 const maxResponse = 4 << 20
@@ -23,7 +32,7 @@ const maxResponse = 4 << 20
 // double the binary and its start-up time, and the hook runs for every
 // tool call.
 func call(socket, method, path string, body []byte, timeout time.Duration) (int, []byte, error) {
-	c, err := localsock.Dial(socket, timeout)
+	c, err := localsock.DialFlowd(socket, timeout, flowdBinary())
 	if err != nil {
 		return 0, nil, dialFailed(socket, err)
 	}
@@ -134,6 +143,8 @@ func dialFailed(socket string, err error) error {
 		return fmt.Errorf("%w: connect to flowd at %s: %w", errDead, socket, err)
 	case errors.Is(err, os.ErrPermission):
 		return fmt.Errorf("%w: connect to flowd at %s: %w", errLocked, socket, err)
+	case errors.Is(err, localsock.ErrNotFlowd):
+		return fmt.Errorf("%w: %w", errImpostor, err)
 	case errors.Is(err, syscall.ENOENT), errors.As(err, &se) && se.Syscall == "socket":
 		return fmt.Errorf("connect to flowd at %s: %w", socket, err)
 	}
@@ -148,6 +159,11 @@ var errBlocked = fmt.Errorf("%w: its socket cannot be reached", errSilent)
 // user: found by a red team (RT4-2), a chmod of the socket made the hook
 // read flowd as absent and fail open while flowd ran on.
 var errLocked = fmt.Errorf("%w: its socket is there but refuses this user (permissions changed)", errSilent)
+
+// errImpostor is errSilent for a socket on which a process of this user
+// that is not flowd listens (red team RT4-3): one that answers "allow" to
+// everything must get the agent no more than a flowd that is stuck.
+var errImpostor = fmt.Errorf("%w: something other than flowd listens on its socket", errSilent)
 
 // errDead marks a socket that is there with nobody behind it: a flowd
 // that stops as asked removes its socket, so this one was killed or

@@ -58,11 +58,14 @@ const (
 	// passphrase, and one the user applied with it.
 	TypeConfigHeld    = "config_held"
 	TypeConfigApplied = "config_applied"
+	// The approval passphrase set or changed, and by whom: a passphrase
+	// the user did not set shows here.
+	TypePassphraseSet = "passphrase_set"
 )
 
 // Types lists every record type, for filters to check against.
 var Types = []string{TypeToolCall, TypeMessage, TypeToolsList, TypeHookEvaluation,
-	TypeFlowSummary, TypeShimConnect, TypeShimDisconnect, TypeUnjudged, TypeConfigHeld, TypeConfigApplied}
+	TypeFlowSummary, TypeShimConnect, TypeShimDisconnect, TypeUnjudged, TypeConfigHeld, TypeConfigApplied, TypePassphraseSet}
 
 // FlowTypes lists the flow types a record can have (flow.FlowType).
 var FlowTypes = []string{"internal→internal", "internal→external", "external→internal", "external→external"}

@@ -62,14 +62,14 @@ func TestGate(t *testing.T) {
 	g := &Gate{File: func(uid int) string { return filepath.Join(dir, "approval.json") }, Now: c.now}
 
 	assert.ErrorIs(t, g.Check(1, pass), ErrNotSet)
-	require.NoError(t, g.Set(1, "", pass), "the first passphrase needs no old one")
+	require.NoError(t, g.Set(1, "", pass, "test", quiet), "the first passphrase needs no old one")
 	set, since, err := g.Status(1)
 	require.NoError(t, err)
 	assert.True(t, set)
 	assert.Equal(t, c.t.UTC(), since)
 	require.NoError(t, g.Check(1, pass))
 
-	assert.ErrorIs(t, g.Set(1, "guess", "another long passphrase"), ErrWrong, "changing needs the old one")
+	assert.ErrorIs(t, g.Set(1, "guess", "another long passphrase", "test", quiet), ErrWrong, "changing needs the old one")
 	assert.ErrorIs(t, g.Check(1, "guess"), ErrWrong)
 	// Third wrong guess: locked, even for the right passphrase.
 	assert.ErrorIs(t, g.Check(1, "guess"), ErrWrong)
@@ -93,7 +93,7 @@ func TestGate(t *testing.T) {
 	assert.ErrorIs(t, g.Check(1, "the forger's passphrase"), ErrWrong)
 	require.NoError(t, g.Check(1, pass))
 
-	require.NoError(t, g.Set(1, pass, "a new long passphrase"))
+	require.NoError(t, g.Set(1, pass, "a new long passphrase", "test", quiet))
 	require.NoError(t, g.Check(1, "a new long passphrase"))
 }
 
@@ -101,7 +101,7 @@ func TestGateCeiling(t *testing.T) {
 	c := &clock{t: time.Unix(0, 0)}
 	dir := t.TempDir()
 	g := &Gate{File: func(int) string { return filepath.Join(dir, "a.json") }, Now: c.now}
-	require.NoError(t, g.Set(0, "", pass))
+	require.NoError(t, g.Set(0, "", pass, "test", quiet))
 	for i := 0; i < 12; i++ {
 		c.t = c.t.Add(2 * time.Hour) // past any pause
 		require.ErrorIs(t, g.Check(0, "wrong"), ErrWrong)
@@ -118,7 +118,7 @@ func TestGateLockoutSurvivesRestart(t *testing.T) {
 	c := &clock{t: time.Unix(5000, 0)}
 	path := filepath.Join(t.TempDir(), "approval.json")
 	gate := func() *Gate { return &Gate{File: func(int) string { return path }, Now: c.now} }
-	require.NoError(t, gate().Set(7, "", pass))
+	require.NoError(t, gate().Set(7, "", pass, "test", quiet))
 	for range 3 {
 		// One guess per flowd.
 		require.ErrorIs(t, gate().Check(7, "guess"), ErrWrong)
@@ -146,7 +146,7 @@ func TestGateCountsBeforeChecking(t *testing.T) {
 	require.NoError(t, os.Mkdir(dir, 0o700))
 	path := filepath.Join(dir, "approval.json")
 	g := &Gate{File: func(int) string { return path }}
-	require.NoError(t, g.Set(1, "", pass))
+	require.NoError(t, g.Set(1, "", pass, "test", quiet))
 	require.NoError(t, g.Check(1, pass))
 	require.NoError(t, os.RemoveAll(dir))
 	err := g.Check(1, pass)
@@ -165,7 +165,7 @@ func TestGateDamagedFileRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "approval.json")
-			require.NoError(t, (&Gate{File: func(int) string { return path }}).Set(1, "", pass))
+			require.NoError(t, (&Gate{File: func(int) string { return path }}).Set(1, "", pass, "test", quiet))
 			b, err := os.ReadFile(path)
 			require.NoError(t, err)
 			b = damage(b)
@@ -174,7 +174,68 @@ func TestGateDamagedFileRefuses(t *testing.T) {
 			err = g.Check(1, pass)
 			require.Error(t, err)
 			assert.ErrorContains(t, err, "damaged")
-			assert.ErrorContains(t, g.Set(1, "", "a brand new passphrase"), "damaged", "nor can a new one be set over it")
+			assert.ErrorContains(t, g.Set(1, "", "a brand new passphrase", "test", quiet), "damaged", "nor can a new one be set over it")
 		})
 	}
+}
+
+// quiet is a moment with no agent around.
+func quiet() Around { return Around{Now: time.Now()} }
+
+func TestCheckFirstSet(t *testing.T) {
+	now := time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name   string
+		around Around
+		want   string // "" means allowed
+	}{
+		{"no agent ever seen", Around{Now: now}, ""},
+		{"the last tool call long ago", Around{Now: now, LastAgent: now.Add(-AgentQuiet - time.Second)}, ""},
+		{"a tool call just now", Around{Now: now, LastAgent: now.Add(-2 * time.Second)}, "an agent's last tool call was 2s ago"},
+		// An agent's foreground `sleep 540; flowd passphrase set`.
+		{"a tool call nine minutes ago", Around{Now: now, LastAgent: now.Add(-9 * time.Minute)}, "was 9m0s ago"},
+		{"an MCP server connected", Around{Now: now, Shims: 1}, "1 MCP server(s) are connected"},
+		{"servers connected, no tool call for long", Around{Now: now, Shims: 2, LastAgent: now.Add(-time.Hour)}, "once they disconnect"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckFirstSet(tt.around)
+			if tt.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			var live *AgentLiveError
+			require.ErrorAs(t, err, &live)
+			assert.ErrorContains(t, err, tt.want)
+			assert.ErrorContains(t, err, "flowd passphrase set")
+		})
+	}
+}
+
+// Found by a red team (RT5-5): with no passphrase set, an agent's shell
+// set the first one itself. While an agent is live the gate refuses it;
+// a change still needs only the old passphrase.
+func TestFirstPassphraseWaitsForNoAgent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "approval.json")
+	g := &Gate{File: func(int) string { return path }}
+	live := func() Around { return Around{Now: time.Now(), LastAgent: time.Now()} }
+	var refused *AgentLiveError
+	require.ErrorAs(t, g.Set(1, "", pass, "pid 9 (bash)", live), &refused)
+	set, _, err := g.Status(1)
+	require.NoError(t, err)
+	assert.False(t, set)
+	_, err = os.Stat(path)
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing written")
+
+	require.NoError(t, g.Set(1, "", pass, "flowd 41 ← bash 40 ← sshd 12", quiet))
+	set, since, by, err := g.Who(1)
+	require.NoError(t, err)
+	assert.True(t, set)
+	assert.False(t, since.IsZero())
+	assert.Equal(t, "flowd 41 ← bash 40 ← sshd 12", by)
+	_, _, by, err = (&Gate{File: func(int) string { return path }}).Who(1)
+	require.NoError(t, err)
+	assert.Equal(t, "flowd 41 ← bash 40 ← sshd 12", by, "kept in the verifier file")
+
+	require.NoError(t, g.Set(1, pass, "a new long passphrase", "flowd 50", live), "a change needs the old passphrase, not a quiet moment")
 }

@@ -9,7 +9,7 @@ import (
 
 // Errors of Gate.Check.
 var (
-	ErrNotSet = errors.New("no approval passphrase is set: set one at a terminal with `flowd passphrase set`, then try again")
+	ErrNotSet = errors.New("no approval passphrase is set: quit your agents, set one at a terminal with `flowd passphrase set`, then try again")
 	ErrWrong  = errors.New("wrong passphrase; nothing was changed")
 )
 
@@ -126,9 +126,11 @@ func lockout(wrong int, now time.Time) time.Time {
 	return now.Add(pause)
 }
 
-// Set sets uid's passphrase to pass. Changing one that is set needs the
-// old one, checked as Check does.
-func (g *Gate) Set(uid int, old, pass string) error {
+// Set sets uid's passphrase to pass, recording by as who set it.
+// Changing one that is set needs the old one, checked as Check does;
+// setting the first one needs no agent session live (CheckFirstSet),
+// which around says, read when it is called.
+func (g *Gate) Set(uid int, old, pass, by string, around func() Around) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	u, err := g.load(uid)
@@ -139,11 +141,14 @@ func (g *Gate) Set(uid int, old, pass string) error {
 		if err := g.check(u, old); err != nil {
 			return err
 		}
+	} else if err := CheckFirstSet(around()); err != nil {
+		return err
 	}
 	v, err := New(pass, g.now())
 	if err != nil {
 		return err
 	}
+	v.By = by
 	if err := Save(u.path, v); err != nil {
 		return err
 	}
@@ -153,11 +158,17 @@ func (g *Gate) Set(uid int, old, pass string) error {
 
 // Status reports whether uid has a passphrase and since when.
 func (g *Gate) Status(uid int) (set bool, since time.Time, err error) {
+	set, since, _, err = g.Who(uid)
+	return set, since, err
+}
+
+// Who is Status with who set the passphrase.
+func (g *Gate) Who(uid int) (set bool, since time.Time, by string, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	u, err := g.load(uid)
 	if err != nil {
-		return false, time.Time{}, err
+		return false, time.Time{}, "", err
 	}
-	return u.set, u.v.Set, nil
+	return u.set, u.v.Set, u.v.By, nil
 }

@@ -33,6 +33,9 @@ type Verifier struct {
 	Iterations int       `json:"iterations"`
 	Hash       []byte    `json:"hash"`
 	Set        time.Time `json:"set"`
+	// By is who set it, as flowd saw the asking process (its pid, the
+	// processes it descends from): for the user to recognise, or not.
+	By string `json:"by,omitempty"`
 	// Wrong is how many guesses in a row were not the passphrase (or
 	// were being checked when flowd stopped); LockedUntil is when the
 	// next guess is heard.

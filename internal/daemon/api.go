@@ -151,7 +151,7 @@ func (d *Daemon) serveStatus(w http.ResponseWriter, r *http.Request) {
 		d.mu.Unlock()
 	}
 	if p, ok := peer(r.Context()); ok {
-		st.ApprovalPassphrase, _, _ = d.approvals.Status(p.UID)
+		st.ApprovalPassphrase, st.PassphraseSince, st.PassphraseBy, _ = d.approvals.Who(p.UID)
 	}
 	st.Service = d.svc.get()
 	mode := "user"

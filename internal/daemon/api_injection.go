@@ -9,13 +9,17 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/approval"
 	"github.com/flowd-dev/flowd/internal/explain"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/judge"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
 	"github.com/flowd-dev/flowd/internal/quarantine"
+	"github.com/flowd-dev/flowd/internal/sessionid"
 )
 
 func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
@@ -237,9 +241,12 @@ func (d *Daemon) approved(w http.ResponseWriter, r *http.Request, pass, what str
 // are locked out, 403 for a wrong, missing or too weak passphrase.
 func approvalError(w http.ResponseWriter, err error) {
 	var locked *approval.LockedError
+	var live *approval.AgentLiveError
 	switch {
 	case errors.As(err, &locked):
 		http.Error(w, err.Error(), http.StatusTooManyRequests)
+	case errors.As(err, &live):
+		http.Error(w, err.Error(), http.StatusConflict)
 	case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrNotSet), errors.Is(err, approval.ErrWeak):
 		http.Error(w, err.Error(), http.StatusForbidden)
 	default:
@@ -259,14 +266,55 @@ func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `want {"old": "...", "new": "..."}`, http.StatusBadRequest)
 		return
 	}
+	v, ok := d.viewer(w, r)
+	if !ok {
+		return
+	}
+	by := askedBy(p)
 	wasSet, _, _ := d.approvals.Status(p.UID)
-	if err := d.approvals.Set(p.UID, req.Old, req.New); err != nil {
-		d.log.Warn("approval passphrase not changed", "uid", p.UID, "err", err)
+	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(v) }); err != nil {
+		d.log.Warn("approval passphrase not changed", "uid", p.UID, "by", by, "err", err)
 		approvalError(w, err)
 		return
 	}
-	d.log.Warn("approval passphrase set", "uid", p.UID, "changed", wasSet)
+	what := "approval passphrase set"
+	if wasSet {
+		what = "approval passphrase changed"
+	}
+	d.log.Warn(what, "uid", p.UID, "by", by)
+	rec := activity.Record{Type: activity.TypePassphraseSet, RiskLevel: "high", Reason: what + " by " + by + ": if it was not you, an agent may hold it; see flowd doctor",
+		Details: judge.MustJSON(map[string]any{"uid": p.UID, "by": by, "changed": wasSet})}
+	if d.system {
+		rec.Session = sessionid.Scoped(p.UID, "") // shown to that user
+	}
+	d.judge.Record(rec)
 	writeJSON(w, struct{}{})
+}
+
+// askedBy names the process that asked, for the user to recognise.
+func askedBy(p localsock.Cred) string {
+	if p.PID <= 0 {
+		return "a process of uid " + strconv.Itoa(p.UID)
+	}
+	if l := sessionid.Lineage(p.PID); l != "" {
+		return l
+	}
+	return "pid " + strconv.Itoa(p.PID)
+}
+
+// around is what flowd sees of v's agents now: their connected MCP
+// servers and the last tool call any agent's hook showed (hooks are
+// not told apart by user).
+func (d *Daemon) around(v viewer) approval.Around {
+	a := approval.Around{Now: time.Now(), Shims: len(d.hub.Shims(v.sees))}
+	d.mu.Lock()
+	for _, last := range d.hooksSeen {
+		if last.After(a.LastAgent) {
+			a.LastAgent = last
+		}
+	}
+	d.mu.Unlock()
+	return a
 }
 
 // passphraseFile is where uid's approval passphrase verifier lives: beside

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -39,4 +40,26 @@ func TestRecommend(t *testing.T) {
 	assert.Equal(t, "claude-desktop (/h/claude_desktop_config.json): servers not wrapped, flowd cannot see them: github, fs", got[1].Message)
 	assert.Contains(t, got[1].Fix, "shim wrap")
 	assert.Contains(t, got[0].Message, `flowd unreachable\x1b[2J`, "what a shim reported, neutralised")
+}
+
+// A passphrase set by a process the user does not recognise (an agent's
+// leftover, red team RT5-5) shows, with what set it and how to undo it.
+func TestRecommendNamesWhoSetThePassphrase(t *testing.T) {
+	st := flowdclient.Status{SecurityCoverage: "full", Shims: []flowdclient.Shim{{}}, ApprovalPassphrase: true,
+		PassphraseSince: time.Date(2026, 11, 28, 3, 4, 5, 0, time.UTC), PassphraseBy: "script 900 ← sh 880 ← systemd 1"}
+	got := Recommend(Running{Status: st, Config: config.Default(), PassphraseSet: true})
+	var by *flowdclient.Recommendation
+	for i := range got {
+		if got[i].ID == "passphrase_set_by" {
+			by = &got[i]
+		}
+	}
+	if assert.NotNil(t, by) {
+		assert.Contains(t, by.Message, "by script 900 ← sh 880 ← systemd 1")
+		assert.Contains(t, by.Fix, "remove approval.json")
+	}
+	st.PassphraseBy = ""
+	for _, r := range Recommend(Running{Status: st, Config: config.Default(), PassphraseSet: true}) {
+		assert.NotEqual(t, "passphrase_set_by", r.ID, "a verifier from before flowd recorded who set it says nothing")
+	}
 }

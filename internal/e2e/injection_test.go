@@ -81,6 +81,10 @@ func decodeAnswer(t *testing.T, line string) callAnswer {
 func TestInjectionThroughShim(t *testing.T) {
 	t.Parallel()
 	f := startFlowd(t, "")
+	// The user sets the passphrase before any agent runs: flowd refuses a
+	// first one while an agent session is live (red team RT5-5).
+	client := flowdclient.NewClient(f.socket, 30*time.Second)
+	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
 	const clean = "Opening hours: Monday to Friday, 9 to 5. Closed on public holidays — see ünïcödé notes."
 	// The same requests straight to the server and through shim and
 	// flowd: the clean answer is the same bytes.
@@ -123,8 +127,6 @@ func TestInjectionThroughShim(t *testing.T) {
 	// ... and where an agent gives itself a terminal (script(1) runs the
 	// command on a pseudo terminal and types what the agent pipes in), or
 	// calls the socket itself, it does not know the user's passphrase.
-	client := flowdclient.NewClient(f.socket, 30*time.Second)
-	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
 	if script, err := exec.LookPath("script"); err == nil {
 		cmd = exec.Command(script, "-qec", bins.flowd+" quarantine release q1 --socket "+f.socket, "/dev/null")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -174,6 +176,8 @@ func TestInjectionThroughShim(t *testing.T) {
 func TestRugPullThroughShim(t *testing.T) {
 	t.Parallel()
 	f := startFlowd(t, "")
+	client := flowdclient.NewClient(f.socket, 30*time.Second)
+	require.NoError(t, client.SetPassphrase("", e2ePassphrase), "set before any agent runs")
 	desc := filepath.Join(t.TempDir(), "echo.txt")
 	require.NoError(t, os.WriteFile(desc, []byte("Return the message"), 0o600))
 	argv := f.shim(bins.testserver, "--name", "math", "--desc-file", desc)
@@ -205,8 +209,6 @@ func TestRugPullThroughShim(t *testing.T) {
 	require.Error(t, err, "%s", out)
 	assert.Contains(t, string(out), "needs you at a terminal")
 
-	client := flowdclient.NewClient(f.socket, 30*time.Second)
-	require.NoError(t, client.SetPassphrase("", e2ePassphrase))
 	_, err = client.Approve(flowdclient.Approval{Server: "math", Tool: "echo", Passphrase: "guess"})
 	assert.ErrorContains(t, err, "wrong passphrase", "a process of the user's that does not know the passphrase")
 	approved, err := client.Approve(flowdclient.Approval{Server: "math", Tool: "echo", Passphrase: e2ePassphrase})

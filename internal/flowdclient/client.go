@@ -65,6 +65,11 @@ type Status struct {
 	// ApprovalPassphrase: the asking user has set the passphrase that
 	// releasing and approving need.
 	ApprovalPassphrase bool `json:"approval_passphrase_set"`
+	// PassphraseSince and PassphraseBy say when the passphrase was set
+	// and by which process (and the ones it descends from), so that a
+	// passphrase the user did not set shows.
+	PassphraseSince time.Time `json:"approval_passphrase_since,omitzero"`
+	PassphraseBy    string    `json:"approval_passphrase_by,omitempty"`
 	// ConfigHeld is the config flowd held back because it lowers
 	// protection, waiting for flowd config apply.
 	ConfigHeld *HeldConfig `json:"config_held,omitempty"`
@@ -155,6 +160,19 @@ func NewClient(socket string, timeout time.Duration) *Client {
 		Timeout: timeout,
 		Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			return localsock.Dial(socket, timeout)
+		}},
+	}}
+}
+
+// NewFlowdClient is NewClient for requests that carry what only flowd
+// may read, the approval passphrase the user types: it talks only to the
+// flowd binary flowd names (localsock.DialFlowd), not to a program of the
+// user's listening in its place to collect the passphrase.
+func NewFlowdClient(socket string, timeout time.Duration, flowd string) *Client {
+	return &Client{Socket: socket, hc: &http.Client{
+		Timeout: timeout,
+		Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return localsock.DialFlowd(socket, timeout, flowd)
 		}},
 	}}
 }

@@ -12,6 +12,10 @@ type Cred struct {
 	UID    int   `json:"uid"`
 	GID    int   `json:"gid"`
 	Groups []int `json:"groups,omitempty"` // supplementary groups
+	// PID is the peer process as the kernel recorded it at connect time
+	// (Linux); 0 where it is not told. It names who asked, for a record
+	// the user reads: the process may since have exited.
+	PID int `json:"pid,omitempty"`
 }
 
 // noGroup is access.group when no group shares the socket.

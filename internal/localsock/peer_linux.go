@@ -26,7 +26,7 @@ func PeerCred(c *net.UnixConn) (Cred, error) {
 		if uc, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); serr != nil {
 			return
 		}
-		cred = Cred{UID: int(uc.Uid), GID: int(uc.Gid)}
+		cred = Cred{UID: int(uc.Uid), GID: int(uc.Gid), PID: int(uc.Pid)}
 		cred.Groups, serr = peerGroups(int(fd))
 	})
 	if err != nil {

@@ -81,7 +81,7 @@ func runArgs(socket, dataDir, configFile string, configNamed bool) []string {
 // shim or a hook), else the one on PATH, as Start does. One install
 // directory is one version.
 func StartNextToMe(socket string, wait time.Duration) error {
-	bin, err := binary()
+	bin, err := Binary()
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,10 @@ func StartNextToMe(socket string, wait time.Duration) error {
 // waits for the flowd it starts to answer.
 const Wait = 10 * time.Second
 
-func binary() (string, error) {
+// Binary is the flowd a shim or a hook starts, and so the one it expects
+// on flowd's socket (localsock.DialFlowd): the one installed beside the
+// running program, else the one on PATH.
+func Binary() (string, error) {
 	if self, err := os.Executable(); err == nil {
 		// LookPath adds the executable suffix (flowd.exe on Windows).
 		if p, err := exec.LookPath(filepath.Join(filepath.Dir(self), "flowd")); err == nil {

@@ -108,3 +108,24 @@ func Owner(id string) (uid int, ok bool) {
 	uid, err := strconv.Atoi(n)
 	return uid, err == nil
 }
+
+// Lineage names pid and its ancestors, nearest first ("flowd 41 ← bash 40
+// ← sshd 12"), for a record of who did something a person should
+// recognise (the approval passphrase set). It is evidence for the user,
+// not a check: a process can be started anywhere. "" where /proc cannot
+// tell (off Linux).
+func Lineage(pid int) string {
+	var parts []string
+	for range 16 {
+		p, ok := readProc(pid)
+		if !ok || p.name == "" {
+			break
+		}
+		parts = append(parts, p.name+" "+strconv.Itoa(pid))
+		if p.ppid <= 0 {
+			break
+		}
+		pid = p.ppid
+	}
+	return strings.Join(parts, " ← ")
+}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -191,5 +193,31 @@ func TestMissingSocketThatCannotBeStartedIsGone(t *testing.T) {
 				assert.Equal(t, tt.want, l.state())
 			}
 		})
+	}
+}
+
+// Found by red teams (RT4-3, RT5-4): with flowd killed, any program of
+// the user's listening on its socket could speak shimproto and pass every
+// call. The shim connects only to flowd (the program it would start,
+// holding flowd's lock; here the test binary plays flowd), and reads
+// anything else as a flowd that is there and not answering, never absent.
+func TestImpostorOnTheSocketIsNotFlowd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells the client which process listens")
+	}
+	dir, err := os.MkdirTemp("", "sh")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s")
+	f := startFake(t, sock, passAll)
+	f.lock.Close() // listening, but not holding flowd's lock
+	l := newLink(sock, shimproto.Hello{}, nil, func(string, ...any) {})
+	err = l.connect()
+	assert.ErrorIs(t, err, localsock.ErrNotFlowd)
+	assert.Equal(t, stateSilent, l.state())
+	select {
+	case h := <-f.hello:
+		t.Errorf("the shim said hello to a listener that is not flowd: %+v", h)
+	default:
 	}
 }

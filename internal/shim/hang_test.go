@@ -26,6 +26,12 @@ func TestMain(m *testing.M) {
 		respond()
 		return
 	}
+	// The stand-ins for flowd here are the test binary.
+	self, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	flowdBinary = func() string { return self }
 	os.Exit(m.Run())
 }
 

@@ -81,6 +81,14 @@ type link struct {
 	up      chan struct{} // closed and replaced each time the link comes up; tests wait on it
 }
 
+// flowdBinary is the flowd the shim expects on the socket: the one it
+// would start. "" (none installed) matches no listener that runs as this
+// user. Tests, whose stand-ins for flowd are the test binary, replace it.
+var flowdBinary = func() string {
+	bin, _ := ondemand.Binary()
+	return bin
+}
+
 func newLink(socket string, hello shimproto.Hello, autostart func() error, logf func(string, ...any)) *link {
 	l := &link{socket: socket, hello: hello, autostart: autostart, logf: logf,
 		pend: make(map[uint64]*pending), up: make(chan struct{})}
@@ -91,7 +99,7 @@ func newLink(socket string, hello shimproto.Hello, autostart func() error, logf 
 
 // connect makes one attempt to reach flowd, starting it if allowed.
 func (l *link) connect() error {
-	c, err := localsock.Dial(l.socket, 2*time.Second)
+	c, err := localsock.DialFlowd(l.socket, 2*time.Second, flowdBinary())
 	if err != nil && l.autostart != nil && absent(err) && time.Since(l.lastAuto) > 10*time.Second {
 		l.lastAuto = time.Now()
 		serr := l.autostart()
@@ -99,7 +107,7 @@ func (l *link) connect() error {
 		if serr != nil {
 			return l.dialFailed(fmt.Errorf("start flowd: %w", serr), l.reachOf(err))
 		}
-		c, err = localsock.Dial(l.socket, 2*time.Second)
+		c, err = localsock.DialFlowd(l.socket, 2*time.Second, flowdBinary())
 	}
 	if err != nil {
 		return l.dialFailed(err, l.reachOf(err))

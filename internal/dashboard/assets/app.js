@@ -408,6 +408,14 @@ function pinServer(s) {
 
 // ---- Status ----
 
+// passphraseRow says whether the approval passphrase is set, when and by
+// which process: a passphrase the user did not set shows here.
+function passphraseRow(st) {
+  if (!st.approval_passphrase_set) return "not set: quit your agents, then run flowd passphrase set in a terminal";
+  if (!st.approval_passphrase_by) return "set";
+  return `set ${fmtTime(st.approval_passphrase_since)} by ${st.approval_passphrase_by} (not you? see flowd doctor)`;
+}
+
 async function pageStatus(main) {
   main.append(el("h2", {}, "Status"));
   try {
@@ -415,7 +423,7 @@ async function pageStatus(main) {
     const rows = [["version", st.version], ["pid", st.pid], ["up since", fmtTime(st.started)], ["socket", st.socket],
       ["data dir", st.data_dir], ["security coverage", st.security_coverage],
       ["hooks active", Object.keys(st.hooks_active || {}).join(", ") || "none"],
-      ["approval passphrase", st.approval_passphrase ? "set" : "not set"], ["sessions", (st.sessions || []).length]];
+      ["approval passphrase", passphraseRow(st)], ["sessions", (st.sessions || []).length]];
     main.append(el("table", { id: "status" }, rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, String(v ?? ""))))));
     main.append(el("h3", {}, "Service"), el("table", { id: "service" }, kv(serviceRows(st.service))));
     if (st.config) {

@@ -1,0 +1,79 @@
+//go:build unix
+
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/activity"
+	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/localsock"
+	"github.com/flowd-dev/flowd/internal/sessionid"
+)
+
+// Found by a red team (RT5-5): with no passphrase set (the default until
+// the user sets one), an agent's shell set the first passphrase through
+// the socket and then approved its own way out. The first one is set only
+// while no agent session is live: no MCP server connected through flowd
+// and no agent tool call for approval.AgentQuiet. Through the real socket.
+func TestFirstPassphraseNotWhileAnAgentIsLive(t *testing.T) {
+	t.Run("an MCP server connected", func(t *testing.T) {
+		_, socket, _ := serving(t, config.Default())
+		shimClient(t, socket)
+		c := flowdclient.NewClient(socket, 30*time.Second)
+		err := c.SetPassphrase("", testPass)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "1 MCP server(s) are connected")
+		assert.Contains(t, err.Error(), "quit your agents")
+		st, err := c.Status()
+		require.NoError(t, err)
+		assert.False(t, st.ApprovalPassphrase)
+	})
+	t.Run("an agent's tool call just now", func(t *testing.T) {
+		_, socket, _ := serving(t, config.Default())
+		body, err := json.Marshal(hookproto.Request{Agent: "claude-code", Event: "PreToolUse", Session: sessionid.Hints{Explicit: "s1"},
+			Payload: json.RawMessage(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/tmp"}`)})
+		require.NoError(t, err)
+		hc := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+			return localsock.Dial(socket, 30*time.Second)
+		}}}
+		resp, err := hc.Post("http://flowd"+hookproto.Path, "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, 200, resp.StatusCode)
+		err = flowdclient.NewClient(socket, 30*time.Second).SetPassphrase("", testPass)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "an agent's last tool call was")
+	})
+	t.Run("no agent around: set, and who set it shown", func(t *testing.T) {
+		_, socket, _ := serving(t, config.Default())
+		c := flowdclient.NewClient(socket, 30*time.Second)
+		require.NoError(t, c.SetPassphrase("", testPass))
+		st, err := c.Status()
+		require.NoError(t, err)
+		assert.True(t, st.ApprovalPassphrase)
+		assert.WithinDuration(t, time.Now(), st.PassphraseSince, time.Minute)
+		// The test binary asked: its pid and name, then its parents.
+		assert.Contains(t, st.PassphraseBy, " "+strconv.Itoa(os.Getpid())+" ← ")
+		recs, err := c.Activity(activity.Filter{Type: activity.TypePassphraseSet})
+		require.NoError(t, err)
+		require.Len(t, recs, 1)
+		assert.Contains(t, recs[0].Reason, "approval passphrase set by "+st.PassphraseBy)
+		// A change needs the old passphrase, with agents around or not.
+		shimClient(t, socket)
+		require.NoError(t, c.SetPassphrase(testPass, "another long passphrase"))
+	})
+}
