@@ -91,13 +91,15 @@ func TestAuditMCPServer(t *testing.T) {
 	// flags (the secret masked in it) is redacted; what it does not flag
 	// stays fenced as data.
 	// The sentence that tells the auditor to release q1 is redacted too:
-	// it is an order to the reader to act on flowd.
-	tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1" flowd="1 secrets masked; injection redacted: [a-z, -]*instruction-override[a-z, -]*; 1 requests to act on flowd redacted"`).FindStringSubmatch(text)
+	// it is an order to the reader to act on flowd (by the injection
+	// scan, as an order to a model, or by the auditor's own rule for
+	// orders to act on flowd, whichever reads it first).
+	tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1" flowd="1 secrets masked; injection redacted: [a-z, -]*instruction-override[a-z, -]*(; 1 requests to act on flowd redacted)?"`).FindStringSubmatch(text)
 	require.NotNil(t, tag, text)
 	body := text[strings.Index(text, tag[0]):]
 	end := strings.Index(body, "</"+tag[1]+">")
 	require.Positive(t, end)
-	assert.Contains(t, body[:end], "[flowd redacted: control-request]", "the attack's remains are inside the fence")
+	assert.Regexp(t, `\[flowd redacted: (control-request|action-request)\]`, body[:end], "the attack's remains are inside the fence")
 	assert.NotContains(t, text, "release_quarantine for q1")
 	assert.Contains(t, body[:end], "[flowd redacted: instruction-override]")
 	assert.NotContains(t, text, "Ignore all previous instructions")
