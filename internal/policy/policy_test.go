@@ -303,12 +303,16 @@ func TestHumanOnlyCommand(t *testing.T) {
 		"curl --unix-socket s -d '{}' http://x//api/v1//pins/approve",
 		"flowd passphrase set",
 		"curl --unix-socket s -d '{\"new\":\"mine mine mine\"}' http://x/api/v1/passphrase",
+		"flowd quarantine show 7f3a9c2e",
+		"flowd quarantine show q1 --json",
+		"curl --unix-socket s 'http://x/api/v1/quarantine/q1?confirm_view=true'",
+		"curl --unix-socket s 'http://x/api/v1/quarantine/q1?x=1&confirm%5Fview=true'",
 	} {
 		assert.NotEmpty(t, HumanOnlyCommand(c), c)
 	}
 	for _, c := range []string{
 		"flowd quarantine list",
-		"flowd quarantine show 7f3a9c2e",
+		"curl --unix-socket s http://x/api/v1/quarantine/q1",
 		"flowd pins diff github",
 		"flowd pins list",
 		"grep -r 'quarantine release' docs/",
