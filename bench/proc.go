@@ -227,6 +227,29 @@ type verdictdProc struct {
 	socket string
 }
 
+// besideFlowd makes dir hold the shim and verdictd under flowd's name:
+// a shim asks only the flowd binary installed beside it
+// (localsock.DialFlowd), and verdictd stands in for flowd.
+func besideFlowd(dir, shim, verdictd string) (shimPath, flowdPath string, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", fmt.Errorf("make %s: %w", dir, err)
+	}
+	shimPath, flowdPath = filepath.Join(dir, filepath.Base(shim)), filepath.Join(dir, "flowd"+filepath.Ext(verdictd))
+	for from, to := range map[string]string{shim: shimPath, verdictd: flowdPath} {
+		if err := os.Link(from, to); err == nil {
+			continue
+		}
+		b, err := os.ReadFile(from)
+		if err == nil {
+			err = os.WriteFile(to, b, 0o755)
+		}
+		if err != nil {
+			return "", "", fmt.Errorf("put %s beside the shim as %s: %w", from, to, err)
+		}
+	}
+	return shimPath, flowdPath, nil
+}
+
 func startVerdictd(bin, socket string, env []string) (*verdictdProc, error) {
 	cmd := exec.Command(bin, socket)
 	cmd.Env = env

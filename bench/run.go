@@ -213,12 +213,16 @@ func run(cfg Config) (rep Report, err error) {
 	}
 	// The same shim again, asking a stand-in that passes everything at
 	// once: the cost of asking, apart from flowd's judging.
-	vd, err := startVerdictd(bins.verdictd, filepath.Join(tmp, "verdictd.sock"), env)
+	vdShim, vdFlowd, err := besideFlowd(filepath.Join(tmp, "instant"), bins.shim, bins.verdictd)
+	if err != nil {
+		return rep, err
+	}
+	vd, err := startVerdictd(vdFlowd, filepath.Join(tmp, "verdictd.sock"), env)
 	if err != nil {
 		return rep, err
 	}
 	defer func() { err = errors.Join(err, vd.stop()) }()
-	instant, err := open("shim, instant verdicts", append([]string{bins.shim, "--no-autostart", "--socket", vd.socket, "--"}, upstream(bins.testserver)...)...)
+	instant, err := open("shim, instant verdicts", append([]string{vdShim, "--no-autostart", "--socket", vd.socket, "--"}, upstream(bins.testserver)...)...)
 	if err != nil {
 		return rep, err
 	}

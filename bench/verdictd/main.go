@@ -3,6 +3,10 @@
 // what asking for verdicts costs by itself, before flowd judges anything:
 // the floor under the flow engine's figure.
 //
+// A shim asks only the flowd binary installed beside it, holding flowd's
+// lock (localsock.DialFlowd): the benchmark runs it as "flowd" next to a
+// link to the shim, and it takes SOCKET.lock.
+//
 // Usage: verdictd SOCKET. It prints "ready" once it listens, answers each
 // line on its stdin with the number of messages it has passed, so the
 // benchmark can tell the shim really asked, and serves until stdin closes.
@@ -25,6 +29,10 @@ func main() {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: verdictd SOCKET")
 		os.Exit(2)
+	}
+	if err := lock(os.Args[1] + ".lock"); err != nil {
+		fmt.Fprintln(os.Stderr, "verdictd:", err)
+		os.Exit(1)
 	}
 	l, err := localsock.Listen(os.Args[1])
 	if err != nil {
