@@ -10,7 +10,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -109,13 +108,10 @@ func localShim() config.Shim {
 // whenever flowd did not answer. Before flowd has ever run in dataDir the
 // file is the user's setup, as flowd takes it at its first start.
 func heldBack(file *config.Config, dataDir string) config.Shim {
-	path := filepath.Join(dataDir, paths.ConfigInForce)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		if _, err := os.Stat(filepath.Join(dataDir, paths.ActivityStore)); errors.Is(err, fs.ErrNotExist) {
-			return file.Shim
-		}
+	if paths.NeverRan(dataDir) {
+		return file.Shim
 	}
-	old, _ := config.InForce(path) // the defaults when it cannot be read
+	old, _ := config.InForce(filepath.Join(dataDir, paths.ConfigInForce)) // the defaults when it cannot be read
 	if len(config.Weakened(old, file)) > 0 {
 		return old.Shim
 	}

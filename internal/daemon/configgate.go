@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -190,9 +189,4 @@ func (d *Daemon) configAdmin(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return ok
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }

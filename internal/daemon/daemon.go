@@ -438,7 +438,7 @@ func openStores(o Options) (stores, error) {
 		return st, fmt.Errorf("create data dir %s: %w", o.DataDir, err)
 	}
 	var err error
-	st.fresh = !exists(filepath.Join(o.DataDir, paths.ActivityStore)) && !exists(filepath.Join(o.DataDir, paths.ConfigInForce))
+	st.fresh = paths.NeverRan(o.DataDir)
 	st.events = events.NewHub(maxStreams)
 	if st.export, err = syslogexport.New(config.Syslog{}, filepath.Join(o.DataDir, "spool", "syslog"), o.Log); err != nil {
 		return st, err

@@ -1,10 +1,13 @@
 package paths
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -37,6 +40,19 @@ const (
 	// this meanwhile.
 	ConfigInForce = "config-in-force.toml"
 )
+
+// NeverRan reports whether flowd has never run with dataDir: neither its
+// activity store nor a config in force is there. flowd then takes the
+// config file as the user's setup, and so do shims. Only a path that is
+// surely absent counts: one that cannot be looked at is there.
+func NeverRan(dataDir string) bool {
+	for _, f := range []string{ActivityStore, ConfigInForce} {
+		if _, err := os.Lstat(filepath.Join(dataDir, f)); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	return true
+}
 
 // SystemSocket is where a system flowd listens (flowd install --system on
 // Linux): /run belongs to root, so no user can have put a socket there.
