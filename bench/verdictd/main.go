@@ -5,7 +5,7 @@
 //
 // A shim asks only the flowd binary installed beside it, holding flowd's
 // lock (localsock.DialFlowd): the benchmark runs it as "flowd" next to a
-// link to the shim, and it takes SOCKET.lock.
+// link to the shim, and it takes the socket's lock.
 //
 // Usage: verdictd SOCKET. It prints "ready" once it listens, answers each
 // line on its stdin with the number of messages it has passed, so the
@@ -30,7 +30,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: verdictd SOCKET")
 		os.Exit(2)
 	}
-	if err := lock(os.Args[1] + ".lock"); err != nil {
+	release, err := localsock.Lock(os.Args[1])
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "verdictd:", err)
 		os.Exit(1)
 	}
@@ -54,6 +55,7 @@ func main() {
 		fmt.Println(passed.Load())
 	}
 	l.Close()
+	release()
 }
 
 // serve speaks the shim protocol as flowd does, minus the judging.

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 )
@@ -96,10 +97,9 @@ func serve(t *testing.T, socket string, h http.Handler) {
 // listens: the hook asks only a listener that holds it.
 func holdLock(t *testing.T, socket string) {
 	t.Helper()
-	f, err := os.OpenFile(socket+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	unlock, err := localsock.Lock(socket)
 	require.NoError(t, err)
-	t.Cleanup(func() { f.Close() })
-	require.NoError(t, flock(f))
+	t.Cleanup(unlock)
 }
 
 func answer(v string) http.HandlerFunc {

@@ -160,7 +160,10 @@ func Run(ctx context.Context, o Options, ready chan<- struct{}) error {
 	if err := paths.CheckSocketPath(o.Socket); err != nil {
 		return err
 	}
-	unlock, err := lock(o.Socket + ".lock")
+	unlock, err := localsock.Lock(o.Socket)
+	if errors.Is(err, localsock.ErrLocked) {
+		return ErrRunning
+	}
 	if err != nil {
 		return err
 	}

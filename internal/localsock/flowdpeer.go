@@ -15,6 +15,13 @@ import (
 // a flowd that is there but not answering, never as one that is absent.
 var ErrNotFlowd = errors.New("the process on flowd's socket is not flowd")
 
+// ErrLocked is Lock's error when another process holds the lock.
+var ErrLocked = errors.New("another process holds the lock")
+
+// LockPath is the lock file beside socket that flowd takes before it
+// listens (Lock).
+func LockPath(socket string) string { return socket + ".lock" }
+
 // DialFlowd is Dial for a client that asks flowd for verdicts (the hook,
 // the shim): where the platform tells (Linux), a listener running as
 // this user must be the flowd binary flowd names, the one the client

@@ -31,7 +31,7 @@ func checkFlowd(c *net.UnixConn, socket, flowd string) error {
 	if serr != nil {
 		return fmt.Errorf("read peer credentials: %w", serr)
 	}
-	p := listenerProc{uid: int(uc.Uid), pid: int(uc.Pid), lock: socket + ".lock", flowd: flowd}
+	p := listenerProc{uid: int(uc.Uid), pid: int(uc.Pid), lock: LockPath(socket), flowd: flowd}
 	if p.uid == os.Getuid() && flowd != "" {
 		p.holder = lockHolder(p.lock)
 	}

@@ -210,7 +210,7 @@ func TestImpostorOnTheSocketIsNotFlowd(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	sock := filepath.Join(dir, "s")
 	f := startFake(t, sock, passAll)
-	f.lock.Close() // listening, but not holding flowd's lock
+	f.unlock() // listening, but not holding flowd's lock
 	l := newLink(sock, shimproto.Hello{}, nil, func(string, ...any) {})
 	err = l.connect()
 	assert.ErrorIs(t, err, localsock.ErrNotFlowd)

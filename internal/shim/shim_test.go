@@ -33,7 +33,7 @@ import (
 type fakeFlowd struct {
 	t       *testing.T
 	l       *localsock.Listener
-	lock    *os.File // flowd's lock, held until the fake stops or dies
+	unlock  func() // lets go of flowd's lock, held until the fake stops or dies
 	welcome shimproto.Welcome
 	// judge answers messages; it may hold some back and release them later
 	// by returning them in a later call. It runs on the connection's goroutine.
@@ -72,12 +72,11 @@ type fakeFlowd struct {
 // startFake listens on socket; setup, if any, runs before the first
 // connection is served (a reconnecting shim may be waiting already).
 func startFake(t *testing.T, socket string, judge func(shimproto.Message) []shimproto.Verdict, setup ...func(*fakeFlowd)) *fakeFlowd {
-	lock, err := os.OpenFile(socket+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	require.NoError(t, err)
-	require.NoError(t, flock(lock), "flowd's lock: the shim asks only the flowd that holds it")
+	unlock, err := localsock.Lock(socket)
+	require.NoError(t, err, "flowd's lock: the shim asks only the flowd that holds it")
 	l, err := localsock.Listen(socket)
 	require.NoError(t, err)
-	f := &fakeFlowd{t: t, l: l, lock: lock, judge: judge, hello: make(chan shimproto.Hello, 16), answers: make(chan shimproto.Answer, 16),
+	f := &fakeFlowd{t: t, l: l, unlock: unlock, judge: judge, hello: make(chan shimproto.Hello, 16), answers: make(chan shimproto.Answer, 16),
 		welcome:  shimproto.Welcome{FailMode: "open", VerdictTimeout: 5000, MaxInspectBytes: 1 << 20},
 		released: make(chan struct{})}
 	for _, s := range setup {
@@ -113,7 +112,7 @@ func (f *fakeFlowd) handle(c net.Conn) {
 	if f.dying.Load() {
 		f.l.SetUnlinkOnClose(false)
 		f.l.Close()
-		f.lock.Close()
+		f.unlock()
 		return
 	}
 	if f.hung.Load() {
@@ -244,7 +243,7 @@ func (f *fakeFlowd) kill() {
 func (f *fakeFlowd) stop() {
 	f.stopOnce.Do(func() { close(f.released) })
 	f.l.Close()
-	f.lock.Close()
+	f.unlock()
 	f.mu.Lock()
 	for _, c := range f.conns {
 		c.Close()

@@ -1,6 +1,6 @@
 //go:build unix
 
-package daemon
+package localsock
 
 import (
 	"errors"
@@ -10,9 +10,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lock takes the per-socket lock file, so of many flowds started at once
-// (ten shims autostarting together) exactly one serves.
-func lock(path string) (func(), error) {
+// Lock takes socket's lock (LockPath), which flowd holds while it
+// serves: of many flowds started at once (ten shims autostarting
+// together) exactly one serves, and a client asks only the process that
+// holds it (DialFlowd). ErrLocked: another process holds it.
+func Lock(socket string) (release func(), err error) {
+	path := LockPath(socket)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock file %s: %w", path, err)
@@ -20,7 +23,7 @@ func lock(path string) (func(), error) {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, ErrRunning
+			return nil, ErrLocked
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
