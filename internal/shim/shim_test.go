@@ -110,9 +110,13 @@ func (f *fakeFlowd) handle(c net.Conn) {
 		return
 	}
 	if f.dying.Load() {
+		// The lock goes with the process, and the kernel may let go of
+		// it before or after the connection: kept until the fake stops,
+		// so that the shim's check of who listens has been made (a lock
+		// gone first reads as a listener that is not flowd, blocked too:
+		// TestImpostorOnTheSocketIsNotFlowd).
 		f.l.SetUnlinkOnClose(false)
 		f.l.Close()
-		f.unlock()
 		return
 	}
 	if f.hung.Load() {
