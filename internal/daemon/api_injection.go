@@ -303,8 +303,10 @@ func askedBy(p localsock.Cred) string {
 }
 
 // around is what flowd sees of v's agents now: their connected MCP
-// servers and the last tool call any agent's hook showed (hooks are
-// not told apart by user).
+// servers and the last tool call any agent made (hooks are not told
+// apart by user). The last call is read from the activity log too, not
+// only from what this flowd saw: an agent that kills flowd and starts
+// another must not find it knowing of no agent.
 func (d *Daemon) around(v viewer) approval.Around {
 	a := approval.Around{Now: time.Now(), Shims: len(d.hub.Shims(v.sees))}
 	d.mu.Lock()
@@ -314,6 +316,16 @@ func (d *Daemon) around(v viewer) approval.Around {
 		}
 	}
 	d.mu.Unlock()
+	for _, t := range []string{activity.TypeHookEvaluation, activity.TypeToolCall, activity.TypeMessage} {
+		recs, err := d.store.Query(activity.Filter{Type: t, Limit: 1})
+		if err != nil {
+			a.LastAgent = a.Now // unknown: as if an agent had just called
+			break
+		}
+		if len(recs) > 0 && recs[0].Time.After(a.LastAgent) {
+			a.LastAgent = recs[0].Time
+		}
+	}
 	return a
 }
 

@@ -58,6 +58,14 @@ func TestFirstPassphraseNotWhileAnAgentIsLive(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "an agent's last tool call was")
 	})
+	t.Run("an agent's tool call logged before flowd restarted", func(t *testing.T) {
+		d, socket, _ := serving(t, config.Default())
+		d.store.Append(activity.Record{Type: activity.TypeHookEvaluation, Session: "s1", Tool: "Bash"})
+		require.NoError(t, d.store.Flush())
+		err := flowdclient.NewClient(socket, 30*time.Second).SetPassphrase("", testPass)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "an agent's last tool call was")
+	})
 	t.Run("no agent around: set, and who set it shown", func(t *testing.T) {
 		_, socket, _ := serving(t, config.Default())
 		c := flowdclient.NewClient(socket, 30*time.Second)
