@@ -63,6 +63,7 @@ type listenerProc struct {
 	holderExe exeMatch // holder's program against flowd
 	exe       string   // holder's program, as /proc names it
 	parent    int      // holder's parent
+	manager   bool     // parent is a service manager: pid 1, or a root-owned systemd
 	flowd     string   // the flowd binary expected
 }
 
@@ -89,8 +90,11 @@ func judgeListener(me int, p listenerProc) error {
 	case exeOther:
 		return fmt.Errorf("%w: process %d holds flowd's lock %s but runs %s, not %s", ErrNotFlowd, p.holder, p.lock, p.exe, p.flowd)
 	}
-	if p.pid != p.holder && p.pid != p.parent {
-		return fmt.Errorf("%w: the socket was made by process %d, neither flowd (process %d) nor the service manager that started it", ErrNotFlowd, p.pid, p.holder)
+	// Any program of the user's can start the real flowd under it, hand
+	// it a socket, then listen on the path itself: only a service
+	// manager may have made the socket flowd serves.
+	if p.pid != p.holder && (p.pid != p.parent || !p.manager) {
+		return fmt.Errorf("%w: the socket was made by process %d, neither flowd (process %d) nor a service manager that started it", ErrNotFlowd, p.pid, p.holder)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,6 +43,7 @@ func checkFlowd(c *net.UnixConn, socket, flowd string) error {
 		ffi, _ := os.Stat(flowd)
 		p.holderExe = sameExe(efi, eerr, p.exe, ffi)
 		p.parent = parentOf(p.holder)
+		p.manager = p.parent == 1 || isManager(p.parent)
 	}
 	return judgeListener(os.Getuid(), p)
 }
@@ -99,4 +101,20 @@ func parentOf(pid int) int {
 	}
 	ppid, _ := strconv.Atoi(string(f[1]))
 	return ppid
+}
+
+// isManager reports whether pid runs systemd (a user's systemd --user
+// included) from a file only root can have put there: the one process
+// besides flowd that may make flowd's socket.
+func isManager(pid int) bool {
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	if err != nil || filepath.Base(exe) != "systemd" {
+		return false
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Uid == 0 && fi.Mode().Perm()&0o022 == 0
 }

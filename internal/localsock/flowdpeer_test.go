@@ -21,7 +21,9 @@ func TestJudgeListener(t *testing.T) {
 		want string // "" means accepted
 	}{
 		{"flowd listening itself, holding its lock", flowd, ""},
-		{"socket made by the service manager that started flowd", with(func(p *listenerProc) { p.pid, p.parent = 7, 7 }), ""},
+		{"socket made by the service manager that started flowd", with(func(p *listenerProc) { p.pid, p.parent, p.manager = 7, 7, true }), ""},
+		{"socket made by another program that started flowd", with(func(p *listenerProc) { p.pid, p.parent = 7, 7 }),
+			"made by process 7, neither flowd (process 40) nor a service manager"},
 		{"root's listener: Dial's rules", with(func(p *listenerProc) { p.uid, p.holder, p.holderExe = 0, 0, exeUnread }), ""},
 		{"a system flowd's account: Dial's rules", with(func(p *listenerProc) { p.uid, p.holder = 990, 0 }), ""},
 		{"no flowd binary to compare with", with(func(p *listenerProc) { p.flowd = "" }), "no flowd binary was found"},
