@@ -227,17 +227,18 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			// Policy lets a message of the protocol's own (a ping, a
 			// listing) pass unchecked, or the client and server stop
 			// talking under load; but it is one by its method's name
-			// alone. So its params are still read whole for secrets by
-			// their form, and a large one, or one whose read gives up,
-			// is not let pass.
-			types, complete := j.Flows.SecretShapes(args, extra)
-			for _, t := range types {
-				if !slices.Contains(pc.Secrets, t) {
-					pc.Secrets = append(pc.Secrets, t)
+			// alone. So a large one is not let pass, and a small one is
+			// read whole for secrets by their form first (unbudgeted:
+			// small), and not let pass if that read gives up.
+			pc.Lifecycle = len(args)+len(extra) <= lifecycleBytes
+			if pc.Lifecycle {
+				types, complete := j.Flows.SecretShapes(args, extra)
+				for _, t := range types {
+					if !slices.Contains(pc.Secrets, t) {
+						pc.Secrets = append(pc.Secrets, t)
+					}
 				}
-			}
-			if !complete || len(args)+len(extra) > lifecycleBytes {
-				pc.Lifecycle = false
+				pc.Lifecycle = complete
 			}
 		}
 		switch {
