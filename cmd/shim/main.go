@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -65,6 +66,24 @@ func main() {
 		fs.Usage()
 		os.Exit(2)
 	}
+	steer := shim.SteerEnv(shim.EnvGiven{
+		Getenv: os.Getenv, SocketFlag: *socket != "",
+		OwnSockets: paths.OwnSockets(), OwnDataDir: paths.OwnDataDir(), OwnConfig: paths.OwnConfigFile(),
+		OwnFlowd: func(s []string) (string, bool) { return localsock.Find(s, time.Second) },
+		Lowers:   lowers,
+	})
+	for _, v := range steer.Unset {
+		os.Unsetenv(v) // before the config, the session and an on-demand flowd's paths are read
+	}
+	for _, n := range steer.Notes {
+		fmt.Fprintln(os.Stderr, "shim: "+n)
+	}
+	if steer.Steered != "" {
+		fmt.Fprintln(os.Stderr, "shim: "+steer.Steered)
+	}
+	if *socket == "" {
+		*socket = steer.Socket
+	}
 	if *socket == "" {
 		*socket = localsock.Locate()
 	}
@@ -80,6 +99,7 @@ func main() {
 		Stdout:         os.Stdout,
 		Stderr:         os.Stderr,
 		UnprotectedDir: unprotected.Dir(),
+		Steered:        steer.Steered,
 	}))
 }
 
@@ -100,6 +120,21 @@ func localShim() config.Shim {
 	s := config.Default().Shim
 	s.FailMode = config.FailClosed
 	return s
+}
+
+// lowers is what the config file at path lowers from the user's own
+// (paths.OwnConfigFile), each bounded by the managed policy. A file that
+// cannot be read is taken as lowering it: the shim keeps to the user's.
+func lowers(path string) []string {
+	named, err := managed.Load(path, true)
+	if err != nil && named == nil {
+		return []string{"it cannot be read: " + err.Error()}
+	}
+	own, err := managed.Load(paths.OwnConfigFile(), false)
+	if err != nil && own == nil {
+		return nil // the user's cannot be read either: flowd reports it, and the shim fails closed (localShim)
+	}
+	return config.Weakened(own.Config, named.Config)
 }
 
 // heldBack returns file's [shim] section, or the one flowd has in force

@@ -243,3 +243,35 @@ func TestClientFile(t *testing.T) {
 	assert.Equal(t, []string{"pg"}, cf.Unwrapped)
 	assert.Empty(t, cf.Err)
 }
+
+// A cloned repository's MCP config that sets flowd's variables (or a
+// loader's, the Go runtime's, a shim's --socket) for its servers is named,
+// in doctor and in a running flowd's recommendations; a user's own file
+// that passes FLOWD_SOCKET on is theirs.
+func TestProjectConfigThatSteersShims(t *testing.T) {
+	env := clientconfig.Env{GOOS: "linux", Home: "/h", Dir: "/p", Getenv: func(string) string { return "" }}
+	locs := clientconfig.ClaudeCode.Locations(env)
+	user, project := locs[0], locs[len(locs)-1]
+	require.True(t, project.Project)
+	for doc, want := range map[string]string{
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SOCKET":"/tmp/s"}}}}`:     "a FLOWD_ variable",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SESSION":"apart"}}}}`:     "a FLOWD_ variable",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"LD_PRELOAD":"/p/x.so"}}}}`:      "LD_PRELOAD",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--socket","/tmp/s","--","x"]}}}`:                 "a shim's --socket",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"API_URL":"https://x.example"}}}}`: "",
+	} {
+		cf := clientFile(clientconfig.ClaudeCode, project, []byte(doc))
+		assert.Equal(t, want, cf.Steers, doc)
+		assert.Empty(t, clientFile(clientconfig.ClaudeCode, user, []byte(doc)).Steers, "the user's own file: %s", doc)
+		if want == "" {
+			continue
+		}
+		cl := find(Judge(Facts{Clients: []ClientFile{cf}}), "clients")
+		require.NotEmpty(t, cl)
+		assert.Equal(t, Warn, cl[0].Status)
+		assert.Contains(t, cl[0].Message, project.Path)
+		assert.Contains(t, cl[0].Message, want)
+		recs := Recommend(Running{Clients: []ClientFile{cf}, PassphraseSet: true})
+		assert.Equal(t, "servers_steered", recs[0].ID)
+	}
+}
