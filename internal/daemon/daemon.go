@@ -131,11 +131,11 @@ type Daemon struct {
 	hooksSeen map[string]time.Time // agent → last hook event
 	// hooksBy is uid → that user's last hook event: a system flowd's
 	// first-passphrase window is each user's own (around).
-	hooksBy map[int]time.Time
-	wg        sync.WaitGroup       // one per shim connection
-	releasing atomic.Bool          // a hand-back of memory to the OS is scheduled
-	conns     *connguard.Guard     // unidentified connections; nil outside Run
-	held      *heldConfig          // a config that waits for the passphrase
+	hooksBy   map[int]time.Time
+	wg        sync.WaitGroup   // one per shim connection
+	releasing atomic.Bool      // a hand-back of memory to the OS is scheduled
+	conns     *connguard.Guard // unidentified connections; nil outside Run
+	held      *heldConfig      // a config that waits for the passphrase
 	// events hands committed records to the live event streams, which
 	// end when stopping is closed.
 	events   *events.Hub

@@ -254,10 +254,10 @@ func TestProjectConfigThatSteersShims(t *testing.T) {
 	user, project := locs[0], locs[len(locs)-1]
 	require.True(t, project.Project)
 	for doc, want := range map[string]string{
-		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SOCKET":"/tmp/s"}}}}`:     "a FLOWD_ variable",
-		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SESSION":"apart"}}}}`:     "a FLOWD_ variable",
-		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"LD_PRELOAD":"/p/x.so"}}}}`:      "LD_PRELOAD",
-		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--socket","/tmp/s","--","x"]}}}`:                 "a shim's --socket",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SOCKET":"/tmp/s"}}}}`:       "a FLOWD_ variable",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SESSION":"apart"}}}}`:       "a FLOWD_ variable",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"LD_PRELOAD":"/p/x.so"}}}}`:        "LD_PRELOAD",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--socket","/tmp/s","--","x"]}}}`:                   "a shim's --socket",
 		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"API_URL":"https://x.example"}}}}`: "",
 	} {
 		cf := clientFile(clientconfig.ClaudeCode, project, []byte(doc))
