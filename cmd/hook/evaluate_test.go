@@ -251,7 +251,7 @@ func TestEvaluateFailures(t *testing.T) {
 		wantOut    string // prefix; "" = nothing
 		wantErr    string
 	}{
-		{"flowd down: open", missing, "PreToolUse", pre, false, "", "no flowd binary next to this program or on PATH); not checked (fail-open)"},
+		{"flowd down: open", missing, "PreToolUse", pre, false, "", "no flowd binary next to this program); not checked (fail-open)"},
 		{"flowd down: a fetch goes on when none is installed", missing, "PreToolUse", fetch, false, "", "not checked (fail-open)"},
 		{"flowd down: closed", missing, "PreToolUse", pre, true, denied + `,"permissionDecisionReason":"flowd is unreachable, and this hook is set to fail closed`, "denied (--fail-closed)"},
 		{"flowd down: post records nothing and never denies", missing, "PostToolUse", post, true, "", "fail-open"},

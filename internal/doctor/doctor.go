@@ -81,6 +81,9 @@ type Facts struct {
 
 	Clients []ClientFile
 	Hooks   []HookScope
+	// FlowdProgram is the program the flowd that answers runs when it
+	// is not this flowd's file (otherProgram); ThisFlowd is this one's.
+	FlowdProgram, ThisFlowd string
 }
 
 // Flowd is a flowd that answers on a socket of this user's.
@@ -128,6 +131,9 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	f := Facts{Socket: socket, ConfigPath: configPath, DataDir: dataDir}
 	if st, err := flowdclient.NewClient(socket, 2*time.Second).Status(); err == nil {
 		f.Status = &st
+		if f.FlowdProgram = otherProgram(st.PID); f.FlowdProgram != "" {
+			f.ThisFlowd, _ = os.Executable()
+		}
 	} else {
 		f.StatusErr = err.Error()
 	}
@@ -357,6 +363,10 @@ func Judge(f Facts) []Finding {
 			"sudo systemctl start flowd.socket flowd.service")
 	default:
 		add("daemon", Warn, fmt.Sprintf("flowd does not answer on %s: %s (a shim starts it on demand)", f.Socket, f.StatusErr), "flowd run")
+	}
+	if f.Status != nil && f.FlowdProgram != "" {
+		add("daemon", Warn, fmt.Sprintf("the flowd on %s (pid %d) runs %s, not this flowd (%s): shims and hooks installed beside this one start and trust only it, and refuse that one as not flowd",
+			f.Socket, f.Status.PID, f.FlowdProgram, f.ThisFlowd), "flowd restart (if you did not start that program, find out what did)")
 	}
 	if len(f.Flowds) > 1 {
 		var where, kill []string

@@ -3,7 +3,9 @@ package doctor
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -274,4 +276,27 @@ func TestProjectConfigThatSteersShims(t *testing.T) {
 		recs := Recommend(Running{Clients: []ClientFile{cf}, PassphraseSet: true})
 		assert.Equal(t, "servers_steered", recs[0].ID)
 	}
+}
+
+// A flowd that runs another program than this flowd's file is named: the
+// shims and hooks beside this one would refuse it, and it may be an
+// agent's program started as flowd.
+func TestFlowdRunningAnotherProgram(t *testing.T) {
+	assert.Empty(t, otherProgram(os.Getpid()), "this program")
+	cmd := exec.Command("sleep", "60")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if runtime.GOOS == "linux" {
+		assert.Contains(t, otherProgram(cmd.Process.Pid), "sleep")
+	}
+	fs := Judge(Facts{Socket: "/run/user/1000/flowd/flowd.sock", Status: &flowdclient.Status{PID: 42},
+		FlowdProgram: "/tmp/agent/flowd", ThisFlowd: "/home/u/.local/bin/flowd"})
+	var msgs []string
+	for _, f := range find(fs, "daemon") {
+		if f.Status == Warn {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	require.Len(t, msgs, 1)
+	assert.Contains(t, msgs[0], "runs /tmp/agent/flowd, not this flowd (/home/u/.local/bin/flowd)")
 }
