@@ -66,11 +66,11 @@ func main() {
 		fs.Usage()
 		os.Exit(2)
 	}
-	steer := shim.SteerEnv(shim.EnvGiven{
+	steer := paths.SteerEnv(paths.EnvGiven{
 		Getenv: os.Getenv, SocketFlag: *socket != "",
 		OwnSockets: paths.OwnSockets(), OwnDataDir: paths.OwnDataDir(), OwnConfig: paths.OwnConfigFile(),
 		OwnFlowd: func(s []string) (string, bool) { return localsock.Find(s, time.Second) },
-		Lowers:   lowers,
+		Lowers:   func(p string) []string { return managed.Lowers(p, paths.OwnConfigFile()) },
 	})
 	for _, v := range steer.Unset {
 		os.Unsetenv(v) // before the config, the session and an on-demand flowd's paths are read
@@ -120,21 +120,6 @@ func localShim() config.Shim {
 	s := config.Default().Shim
 	s.FailMode = config.FailClosed
 	return s
-}
-
-// lowers is what the config file at path lowers from the user's own
-// (paths.OwnConfigFile), each bounded by the managed policy. A file that
-// cannot be read is taken as lowering it: the shim keeps to the user's.
-func lowers(path string) []string {
-	named, err := managed.Load(path, true)
-	if err != nil && named == nil {
-		return []string{"it cannot be read: " + err.Error()}
-	}
-	own, err := managed.Load(paths.OwnConfigFile(), false)
-	if err != nil && own == nil {
-		return nil // the user's cannot be read either: flowd reports it, and the shim fails closed (localShim)
-	}
-	return config.Weakened(own.Config, named.Config)
 }
 
 // heldBack returns file's [shim] section, or the one flowd has in force

@@ -38,7 +38,7 @@ type Options struct {
 	// UnprotectedDir is where the shim records itself while it passes
 	// messages unchecked (package unprotected); empty records nothing.
 	UnprotectedDir string
-	// Steered is EnvSteer.Steered: why flowd's socket or data directory
+	// Steered is paths.EnvSteer.Steered: why flowd's socket or data directory
 	// came from the server's environment rather than the user's own
 	// places. Such a shim passes nothing unchecked, whatever fail_mode
 	// says; "" for one on the user's own flowd.

@@ -1,4 +1,4 @@
-package shim
+package paths
 
 import (
 	"strings"
