@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localsock"
-	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -76,27 +74,9 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	// flowd's variables in the agent's environment (a project's settings
 	// can set it) keep to the user's own flowd, as a shim's do
 	// (paths.SteerEnv): a hook taken elsewhere fails closed.
-	steer := paths.SteerEnv(paths.EnvGiven{
-		Getenv: os.Getenv, SocketFlag: *socket != "",
-		OwnSockets: paths.OwnSockets(), OwnDataDir: paths.OwnDataDir(), OwnConfig: paths.OwnConfigFile(),
-		OwnFlowd: func(s []string) (string, bool) { return localsock.Find(s, time.Second) },
-		Lowers:   func(p string) []string { return managed.Lowers(p, paths.OwnConfigFile()) },
-	})
-	for _, v := range steer.Unset {
-		os.Unsetenv(v) // before the session and an on-demand flowd's paths are read
-	}
-	for _, n := range steer.Notes {
-		fmt.Fprintln(stderr, "flowd hook: "+n)
-	}
-	if steer.Steered != "" {
-		fmt.Fprintln(stderr, "flowd hook: "+steer.Steered)
+	var steered string
+	if *socket, steered = ondemand.Steer(*socket, func(m string) { fmt.Fprintln(stderr, "flowd hook: "+m) }); steered != "" {
 		failClosed = true
-	}
-	if *socket == "" {
-		*socket = steer.Socket
-	}
-	if *socket == "" {
-		*socket = localsock.Locate()
 	}
 
 	// The system flowd is the service manager's to start, as another user.

@@ -13,11 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shim"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -66,27 +65,8 @@ func main() {
 		fs.Usage()
 		os.Exit(2)
 	}
-	steer := paths.SteerEnv(paths.EnvGiven{
-		Getenv: os.Getenv, SocketFlag: *socket != "",
-		OwnSockets: paths.OwnSockets(), OwnDataDir: paths.OwnDataDir(), OwnConfig: paths.OwnConfigFile(),
-		OwnFlowd: func(s []string) (string, bool) { return localsock.Find(s, time.Second) },
-		Lowers:   func(p string) []string { return managed.Lowers(p, paths.OwnConfigFile()) },
-	})
-	for _, v := range steer.Unset {
-		os.Unsetenv(v) // before the config, the session and an on-demand flowd's paths are read
-	}
-	for _, n := range steer.Notes {
-		fmt.Fprintln(os.Stderr, "shim: "+n)
-	}
-	if steer.Steered != "" {
-		fmt.Fprintln(os.Stderr, "shim: "+steer.Steered)
-	}
-	if *socket == "" {
-		*socket = steer.Socket
-	}
-	if *socket == "" {
-		*socket = localsock.Locate()
-	}
+	var steered string
+	*socket, steered = ondemand.Steer(*socket, func(m string) { fmt.Fprintln(os.Stderr, "shim: "+m) })
 	local := localShim()
 	os.Exit(shim.Run(shim.Options{
 		Name:           *name,
@@ -99,7 +79,7 @@ func main() {
 		Stdout:         os.Stdout,
 		Stderr:         os.Stderr,
 		UnprotectedDir: unprotected.Dir(),
-		Steered:        steer.Steered,
+		Steered:        steered,
 	}))
 }
 
