@@ -73,11 +73,12 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 	}
 	// flowd's variables in the agent's environment (a project's settings
 	// can set it) keep to the user's own flowd, as a shim's do
-	// (paths.SteerEnv): a hook taken elsewhere fails closed.
-	var steered string
-	if *socket, steered = ondemand.Steer(*socket, func(m string) { fmt.Fprintln(stderr, "flowd hook: "+m) }); steered != "" {
-		failClosed = true
-	}
+	// (ondemand.Steer). Taken elsewhere while no flowd of the user's
+	// answers, the hook keeps the fail mode it was installed with: its
+	// command names no socket, so a user's own FLOWD_SOCKET reaches it
+	// the same way, and a flowd it cannot start there is denied anyway
+	// (errGone) unless none is installed or autostart is off.
+	*socket, _ = ondemand.Steer(*socket, func(m string) { fmt.Fprintln(stderr, "flowd hook: "+m) })
 
 	// The system flowd is the service manager's to start, as another user.
 	autostart := !*noAutostart && *socket != paths.SystemSocket

@@ -604,29 +604,20 @@ func TestEvaluateStoppedSystemFlowd(t *testing.T) {
 	assert.Contains(t, out, "sudo systemctl start flowd.socket flowd.service")
 }
 
-// FLOWD_SOCKET in the agent's environment (a project's settings can set
-// it) that points away from the user's own flowd makes a hook that finds
-// no flowd there deny, not pass unchecked; a FLOWD_SESSION apart from
-// the client's session is ignored. Given on the command line (--socket,
-// which hook install writes), the socket is the user's choice.
-func TestSteeredHookFailsClosed(t *testing.T) {
-	if s, ok := localsock.Find(paths.OwnSockets(), time.Second); ok {
-		t.Skip("a flowd of this user answers on " + s + ": the hook would use it")
-	}
-	startFlowdWith(t, func(string) error { return ondemand.ErrNotInstalled })
-	fetch := []byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://x.example/","prompt":"x"},"cwd":"/tmp"}`)
-	missing := filepath.Join(t.TempDir(), "none.sock")
-
-	code, out, errOut := runEvaluate(t, fetch, "--event", "PreToolUse", "--socket", missing, "--timeout", "300ms")
-	assert.Equal(t, 0, code)
-	assert.Empty(t, out, "control: no flowd installed, fail-open")
-
-	t.Setenv(paths.EnvSocket, missing)
+// flowd's variables in the agent's environment (a project's settings can
+// set it) follow the shim's rules: a FLOWD_SESSION apart from the
+// client's own session is ignored, and said.
+func TestHookIgnoresASessionApartFromTheClients(t *testing.T) {
+	stub := startStub(t, answer(`{"decision":"allow"}`))
 	t.Setenv("FLOWD_SESSION", "apart")
 	t.Setenv("CLAUDE_CODE_SESSION_ID", "s1")
-	code, out, errOut = runEvaluate(t, fetch, "--event", "PreToolUse", "--timeout", "300ms")
+	pre := readFixture(t, "perm_default.00.PreToolUse.Read.json")
+	code, _, errOut := runEvaluate(t, pre, "--event", "PreToolUse", "--socket", stub.socket, "--timeout", "30s")
 	assert.Equal(t, 0, code)
-	assert.Contains(t, out, `"permissionDecision":"deny"`, errOut)
-	assert.Contains(t, errOut, "the environment sets FLOWD_SOCKET="+missing+", which moves this off your own flowd")
-	assert.Contains(t, errOut, "ignored FLOWD_SESSION=apart")
+	assert.Contains(t, errOut, "ignored FLOWD_SESSION=apart from the environment: it differs from the client's own session (s1)")
+	req := <-stub.reqs
+	var sent hookproto.Request
+	require.NoError(t, json.Unmarshal(req.body, &sent))
+	assert.Empty(t, sent.Session.Explicit)
+	assert.Equal(t, "s1", sent.Session.ClaudeCode)
 }

@@ -50,7 +50,7 @@ func SteerEnv(e EnvGiven) EnvSteer {
 	var s EnvSteer
 	ignore := func(name, why string) {
 		s.Unset = append(s.Unset, name)
-		s.Notes = append(s.Notes, "ignored "+name+"="+e.Getenv(name)+" from this server's environment: "+why)
+		s.Notes = append(s.Notes, "ignored "+name+"="+e.Getenv(name)+" from the environment: "+why)
 	}
 	if x, cc := e.Getenv("FLOWD_SESSION"), e.Getenv("CLAUDE_CODE_SESSION_ID"); x != "" && cc != "" && x != cc {
 		// The hook joins Claude Code's session by its id: a shim set
