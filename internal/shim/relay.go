@@ -58,6 +58,9 @@ type relay struct {
 	unprotected func(reason string)
 	// trust says whether flowd's socket directory can be trusted.
 	trust *socketTrust
+	// steered is Options.Steered: this shim's flowd may not be the
+	// user's, so nothing passes unchecked.
+	steered string
 }
 
 // unjudgedIDs is a bounded set of JSON-RPC ids.
@@ -205,6 +208,9 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	// directory after the shim started. Someone else could be listening
 	// there, so fail_mode is closed whatever the config says.
 	untrusted := r.trust.untrusted()
+	if untrusted == "" {
+		untrusted = r.steered
+	}
 	class := r.link.settings().ServerClass
 	silentOpen := untrusted == "" && r.mode() != "closed" && state != stateUnreachable && state != stateSystemDown && class != shimproto.KeepsDataIn
 	if untrusted != "" || r.mode() == "closed" || silentOpen {

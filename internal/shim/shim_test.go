@@ -727,3 +727,30 @@ func TestStoppedSystemFlowdIsReportedNotReplaced(t *testing.T) {
 	assert.Equal(t, 0, r.finish(t))
 	assert.Contains(t, r.stderr.String(), "installed but not running")
 }
+
+// A shim whose server's environment moved it off the user's flowd
+// (FLOWD_SOCKET from a project's .mcp.json) passes no tool call
+// unchecked: not while nobody answers there, and not after a flowd there
+// said fail_mode open and went away.
+func TestSteeredShimNeverFailsOpen(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"key"}}}` + "\n"
+	steered := "this server's environment sets FLOWD_SOCKET=/x, which moves its shim off your own flowd"
+	r := runShim(t, Options{Socket: socketPath(t), FailMode: "open", Steered: steered, Command: []string{"cat"}})
+	r.send(t, call)
+	reply := r.readLine(t)
+	assert.Contains(t, reply, `"isError":true`)
+	assert.Contains(t, reply, steered, "says why and the fix")
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
+
+	sock := socketPath(t)
+	f := startFake(t, sock, passAll)
+	r = runShim(t, Options{Socket: sock, FailMode: "open", Steered: steered, Command: []string{"cat"}})
+	<-f.hello
+	r.send(t, call)
+	assert.Equal(t, call, r.readLine(t), "judged and passed by the flowd there")
+	f.stop() // its socket removed: a flowd not running, which open would pass
+	r.send(t, call)
+	assert.Contains(t, r.readLine(t), steered)
+	assert.Equal(t, 0, r.finish(t))
+}
