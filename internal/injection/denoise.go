@@ -97,6 +97,23 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		// loops.
 		for i < len(src) {
 			c := src[i]
+			if (c == '-' || c == '_') && i > 0 && isASCIILetter(rune(src[i-1])) && i+1 < len(src) && isASCIILetter(rune(src[i+1])) {
+				// Words joined into one slug or identifier
+				// ("ignore-all-previous-instructions"): a reader
+				// reads them as words.
+				// The chain is read once, whatever it holds, so that
+				// the work stays linear in the text.
+				end, words := joinedWords(src, i)
+				if words >= 4 {
+					for k := i; k < end; k++ {
+						if src[k] == c {
+							replace(k, k+1, " ")
+						}
+					}
+				}
+				i = end
+				continue
+			}
 			if byteClass[c] == 0 && c != '\n' && leet[c] == 0 {
 				i++
 				continue
@@ -158,27 +175,33 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		}
 		tok := src[i:j]
 		if len(tok) == 1 && isASCIILetter(rune(c)) {
-			// Spaced letters: single letters one space apart.
+			// Spaced letters: single letters apart by one separator,
+			// the same between each two: a space, or any run of up to
+			// four bytes with no letter, digit or line break in it (a
+			// hyphen, a dot, another script's space, a character the
+			// reader skips: found by a red team, each of those passed).
+			sep := spacedSeparator(src, i+1)
 			k, n := i, 0
-			for k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
+			var w strings.Builder
+			for sep != "" && k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
 				n++
-				if k+2 < len(src) && src[k+1] == ' ' && isASCIILetter(rune(src[k+2])) && (k+3 == len(src) || !isAlnum(src[k+3])) {
-					k += 2
+				w.WriteByte(src[k])
+				next := k + 1 + len(sep)
+				if strings.HasPrefix(src[k+1:], sep) && next < len(src) && isASCIILetter(rune(src[next])) && (next+1 == len(src) || !isAlnum(src[next+1])) {
+					k = next
 					continue
 				}
 				break
 			}
-			if n >= 3 {
-				var w strings.Builder
-				for p := i; p <= k; p += 2 {
-					w.WriteByte(src[p])
+			// Three letters make a word only if it is one of ours ("T H E").
+			if n >= 4 || n == 3 && noiseVocab[strings.ToLower(w.String())] {
+				end := k + 1
+				if sep != " " && strings.HasPrefix(src[end:], sep) {
+					end += len(sep) // the separator after the word's last letter
 				}
-				// Three letters make a word only if it is one of ours ("T H E").
-				if n >= 4 || noiseVocab[strings.ToLower(w.String())] {
-					replace(i, k+1, w.String())
-					i = k + 1
-					continue
-				}
+				replace(i, end, w.String())
+				i = end
+				continue
 			}
 		}
 		// Short plain words are neither leetspeak nor typos worth undoing.
@@ -194,6 +217,65 @@ func denoise(src string) (view string, pos []int, ok bool) {
 	}
 	flush(len(src))
 	return string(b), pos, true
+}
+
+// spacedSeparator returns what stands between the single letter before
+// src[i] and the next letter, if it could be a spacing separator: a
+// space, or one to four bytes with no letter, digit, space or line
+// break.
+func spacedSeparator(src string, i int) string {
+	if i < len(src) && src[i] == ' ' {
+		return " "
+	}
+	k := i
+	for k < len(src) && k-i < 4 && !isAlnum(src[k]) && src[k] != ' ' && src[k] != '\n' {
+		k++
+	}
+	if k == i || k >= len(src) || !isASCIILetter(rune(src[k])) {
+		return ""
+	}
+	return src[i:k]
+}
+
+// joinedWords reads the chain of parts joined by src[i] ('-' or '_')
+// that src[i] stands in: it returns where the chain ends and how many of
+// its parts are words (letters, perhaps with punctuation after them),
+// the part before i included.
+func joinedWords(src string, i int) (end, words int) {
+	sep := src[i]
+	k := i
+	for k > 0 && src[k-1] != ' ' && src[k-1] != '\n' && src[k-1] != sep {
+		k--
+	}
+	isWord := func(a, b int) bool {
+		letters := 0
+		for p := a; p < b; p++ {
+			switch c := src[p]; {
+			case isASCIILetter(rune(c)):
+				letters++
+			case byteClass[c]&bDigit != 0:
+				return false
+			}
+		}
+		// One letter is a spaced-out word's, which is read apart.
+		return letters > 1 && letters*2 >= b-a
+	}
+	if isWord(k, i) {
+		words++
+	}
+	end = i
+	for end < len(src) && src[end] == sep && end+1 < len(src) && src[end+1] != ' ' && src[end+1] != '\n' && src[end+1] != sep {
+		a := end + 1
+		b := a
+		for b < len(src) && src[b] != sep && src[b] != ' ' && src[b] != '\n' {
+			b++
+		}
+		if isWord(a, b) {
+			words++
+		}
+		end = b
+	}
+	return end, words
 }
 
 // restoreWord undoes leetspeak or one typo in tok when that yields a word
