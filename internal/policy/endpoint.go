@@ -40,7 +40,7 @@ func (h Hosts) Empty() bool { return len(h.want) == 0 }
 
 // In is SuspiciousHost for hosts prepared.
 func (h Hosts) In(text []byte, views [][]byte) string {
-	if len(h.want) == 0 || len(text) == 0 {
+	if len(h.want) == 0 || len(text) == 0 && len(views) == 0 {
 		return ""
 	}
 	buf := lowerBufs.Get().(*[]byte)
