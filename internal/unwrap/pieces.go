@@ -38,13 +38,18 @@ func pieceViews(text []byte) ([]byte, bool) {
 	var buf [maxRunPieces + 1][]byte
 	scratch := buf[:0]
 	for i := 0; i < len(text) && len(out) < maxPieceViews; {
-		end, pieces := pieceRun(text, i, scratch[:0])
+		end, pieces, words := pieceRun(text, i, scratch[:0])
 		scratch = pieces[:0]
 		if end == 0 {
 			i = nextPieceStart(text, i)
 			continue
 		}
-		out = appendOrders(out, pieces)
+		// A run of words is passed over whole, as a cut value is: read
+		// again from each of its words, a megabyte of "big big …" cost
+		// 128 pieces a word.
+		if !words {
+			out = appendOrders(out, pieces)
+		}
 		i = end
 	}
 	out = appendDecodedParts(out, text)
@@ -79,20 +84,21 @@ func nextPieceStart(text []byte, i int) int {
 
 // pieceRun reads a run of pieces starting at text[i]: pieces of one
 // length (the first or the last may be shorter) split by one separator
-// repeated. It returns where the run ends and its pieces, or end == 0.
+// repeated. It returns where the run ends and its pieces, or end == 0,
+// and whether the pieces are words of prose between blanks (proseWords).
 // A separator is the bytes after the first piece that no piece holds (a
 // blank, a comma, a bar, quotes), or, where the first piece runs on, the
 // first byte of punctuation in it ("a_phg-…").
-func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
+func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte, words bool) {
 	if i > 0 && pieceByte(text[i-1]) {
-		return 0, pieces[:0]
+		return 0, pieces[:0], false
 	}
 	k := i
 	for k < len(text) && pieceByte(text[k]) && k-i <= maxPieceWidth {
 		k++
 	}
 	if k == i || k >= len(text) {
-		return 0, pieces[:0]
+		return 0, pieces[:0], false
 	}
 	var sep []byte
 	cut := byte(0) // a byte that ends a piece besides those no piece holds
@@ -102,7 +108,7 @@ func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 			p++
 		}
 		if p == k {
-			return 0, pieces[:0]
+			return 0, pieces[:0], false
 		}
 		sep = text[p : p+1]
 		cut = sep[0]
@@ -112,7 +118,7 @@ func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 			s++
 		}
 		if s == k || s >= len(text) || !pieceByte(text[s]) {
-			return 0, pieces[:0]
+			return 0, pieces[:0], false
 		}
 		sep = text[k:s]
 	}
@@ -141,17 +147,17 @@ func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 			// Too narrow whatever follows (oneWidth): a run of single
 			// letters ("a\u200ba\u200b…") read to maxRunPieces from
 			// each of its letters cost 128 pieces a byte.
-			return 0, pieces[:0]
+			return 0, pieces[:0], false
 		}
 		if !bytes.HasPrefix(text[k:], sep) || len(pieces) == maxRunPieces {
 			break
 		}
 		j = k + len(sep)
 	}
-	if len(pieces) < minPieces || !oneWidth(pieces) || blankIn(sep) && proseWords(pieces) {
-		return 0, pieces[:0]
+	if len(pieces) < minPieces || !oneWidth(pieces) {
+		return 0, pieces[:0], false
 	}
-	return end, pieces
+	return end, pieces, blankIn(sep) && proseWords(pieces)
 }
 
 // proseWords: every piece is a word as prose writes it (lower-case
