@@ -54,12 +54,10 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveQuarantine lists the quarantined items as metadata: their
-// detections' excerpts, which quote the withheld text, only with
-// confirm_view=true.
+// serveQuarantine lists the quarantined items as metadata: never what
+// they say, which only serveQuarantineView gives.
 func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
-	show, ok := confirmView(w, r)
-	if !ok {
+	if !metadataOnly(w, r) {
 		return
 	}
 	v, ok := d.viewer(w, r)
@@ -74,48 +72,56 @@ func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
 	seen := []quarantine.Item{}
 	for _, it := range items {
 		if v.sees(it.Session) {
-			it = it.Shown()
-			if !show {
-				it = it.Metadata()
-			}
-			seen = append(seen, it)
+			seen = append(seen, it.Shown().Metadata())
 		}
 	}
 	writeJSON(w, seen)
 }
 
-// serveQuarantined answers one item: its metadata, and its content and
-// the detections' excerpts only with confirm_view=true.
+// serveQuarantined answers one item's metadata.
 func (d *Daemon) serveQuarantined(w http.ResponseWriter, r *http.Request) {
-	show, ok := confirmView(w, r)
-	if !ok {
+	if !metadataOnly(w, r) {
 		return
 	}
+	if it, ok := d.quarantined(w, r); ok {
+		writeJSON(w, it.Shown().Metadata())
+	}
+}
+
+// serveQuarantineView answers one item with what it says (its content and
+// the detections' excerpts, which quote it) to a request that carries the
+// asker's approval passphrase. The text was withheld because it may
+// attack whatever reads it: a process that reads it on the user's
+// behalf can hand it to the model as surely as a release would, so it
+// takes what a release takes, and a wrong guess counts against the same
+// lockout.
+func (d *Daemon) serveQuarantineView(w http.ResponseWriter, r *http.Request) {
 	it, ok := d.quarantined(w, r)
 	if !ok {
 		return
 	}
-	it = it.Shown()
-	if !show {
-		it = it.Metadata()
+	var req flowdclient.Release
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil {
+		http.Error(w, `want {"passphrase": "..."}`, http.StatusBadRequest)
+		return
 	}
-	writeJSON(w, it)
+	if !d.approved(w, r, req.Passphrase, "read quarantined "+it.ID) {
+		return
+	}
+	d.log.Warn("quarantined content shown to the user", "id", it.ID, "server", it.Server, "tool", it.Tool)
+	writeJSON(w, it.Shown())
 }
 
-// confirmView reads the confirm_view parameter: quarantined text (the
-// content, and the excerpts that quote it) was withheld because it may
-// attack whatever reads it, so a client asks for it by name, never by
-// default. Any value but "true" or none is refused, so that a client
-// that meant to ask is told it did not.
-func confirmView(w http.ResponseWriter, r *http.Request) (show, ok bool) {
-	switch q := r.URL.Query(); {
-	case !q.Has("confirm_view"):
-		return false, true
-	case q.Get("confirm_view") == "true":
-		return true, true
+// metadataOnly refuses the confirm_view parameter that once added the
+// quarantined text to a GET, saying what does it now; it reports whether
+// the request may go on.
+func metadataOnly(w http.ResponseWriter, r *http.Request) bool {
+	if !r.URL.Query().Has("confirm_view") {
+		return true
 	}
-	http.Error(w, "confirm_view must be true (to see the quarantined text) or left out", http.StatusBadRequest)
-	return false, false
+	http.Error(w, `reading quarantined text needs your approval passphrase: POST /api/v1/quarantine/{id}/view with {"passphrase": "..."} `+
+		"(flowd quarantine show ID asks for it at the terminal); without confirm_view this answers the metadata", http.StatusForbidden)
+	return false
 }
 
 // quarantined is the item the request names, if its viewer may see it;

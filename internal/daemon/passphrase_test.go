@@ -20,8 +20,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/sessionid"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
 // Found by a red team (RT5-5): with no passphrase set (the default until
@@ -84,4 +87,41 @@ func TestFirstPassphraseNotWhileAnAgentIsLive(t *testing.T) {
 		shimClient(t, socket)
 		require.NoError(t, c.SetPassphrase(testPass, "another long passphrase"))
 	})
+}
+
+// RT6-3: reading quarantined text takes the passphrase a release takes,
+// and a wrong guess at either counts against the one lockout: an agent
+// cannot guess through the view while the release is locked, nor the
+// other way round. Over the real socket, as any process of the user's.
+func TestViewGuessesCountAgainstTheApprovalLockout(t *testing.T) {
+	d, socket, _ := serving(t, config.Default())
+	c := flowdclient.NewClient(socket, 30*time.Second)
+	require.NoError(t, c.SetPassphrase("", testPass))
+	judgetest.Answer(t, d.judge, upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "s"), judgetest.FetchCall(1),
+		judgetest.TextResult(1, judgetest.BlockText))
+
+	status := func(err error) int {
+		t.Helper()
+		var e *flowdclient.Error
+		require.ErrorAs(t, err, &e)
+		return e.Code
+	}
+	_, err := c.QuarantineContent("q1", "")
+	assert.Equal(t, 403, status(err), "no passphrase")
+	_, err = c.QuarantineContent("q1", "an agent's guess")
+	assert.Equal(t, 403, status(err))
+	_, err = c.Release("q1", "another guess")
+	assert.Equal(t, 403, status(err))
+	// Three wrong, whichever the door: both are shut, to the right one too.
+	_, err = c.QuarantineContent("q1", testPass)
+	assert.Equal(t, 429, status(err), "the view is locked after guesses at both")
+	assert.ErrorContains(t, err, "too many wrong passphrases")
+	_, err = c.Release("q1", testPass)
+	assert.Equal(t, 429, status(err), "and so is the release")
+
+	// Past the pause, the passphrase's holder reads it.
+	d.approvals.Now = func() time.Time { return time.Now().Add(time.Minute) }
+	it, err := c.QuarantineContent("q1", testPass)
+	require.NoError(t, err)
+	assert.Contains(t, it.Content, "id_rsa")
 }
