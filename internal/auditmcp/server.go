@@ -24,7 +24,7 @@ import (
 const maxRecords = 200
 
 // New is flowd's MCP server, answering from the flowd that c reaches;
-// d masks secrets in quarantined content (nil: no masking, for tests of
+// d masks secrets in what it quotes (nil: no masking, for tests of
 // other things). Every quote is screened for injection.
 func New(c *flowdclient.Client, d *secrets.Detector) (*server.MCPServer, error) {
 	screen, err := injection.New(auditScreen())
