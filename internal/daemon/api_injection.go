@@ -248,10 +248,11 @@ func (d *Daemon) approved(w http.ResponseWriter, r *http.Request, pass, what str
 func approvalError(w http.ResponseWriter, err error) {
 	var locked *approval.LockedError
 	var live *approval.AgentLiveError
+	var seen *approval.AgentSeenError
 	switch {
 	case errors.As(err, &locked):
 		http.Error(w, err.Error(), http.StatusTooManyRequests)
-	case errors.As(err, &live):
+	case errors.As(err, &live), errors.As(err, &seen):
 		http.Error(w, err.Error(), http.StatusConflict)
 	case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrNotSet), errors.Is(err, approval.ErrWeak):
 		http.Error(w, err.Error(), http.StatusForbidden)
@@ -278,7 +279,8 @@ func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
 	}
 	by := askedBy(p)
 	wasSet, _, _ := d.approvals.Status(p.UID)
-	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(v) }); err != nil {
+	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(v, p.UID) }); err != nil {
+		d.firstSetReset(err, p.UID)
 		d.log.Warn("approval passphrase not changed", "uid", p.UID, "by", by, "err", err)
 		approvalError(w, err)
 		return
@@ -309,12 +311,14 @@ func askedBy(p localsock.Cred) string {
 }
 
 // around is what flowd sees of v's agents now: their connected MCP
-// servers and the last tool call any agent made (hooks are not told
-// apart by user). The last call is read from the activity log too, not
-// only from what this flowd saw: an agent that kills flowd and starts
-// another must not find it knowing of no agent.
-func (d *Daemon) around(v viewer) approval.Around {
-	a := approval.Around{Now: time.Now(), Shims: len(d.hub.Shims(v.sees))}
+// servers, the last tool call any agent made (hooks are not told apart
+// by user) and when uid's agents first acted through flowd. The last
+// call is read from the activity log too, not only from what this flowd
+// saw: an agent that kills flowd and starts another must not find it
+// knowing of no agent.
+func (d *Daemon) around(v viewer, uid int) approval.Around {
+	now := time.Now()
+	a := approval.Around{Now: now, Shims: len(d.hub.Shims(v.sees)), FirstAgent: d.firstAgent(uid, now)}
 	d.mu.Lock()
 	for _, last := range d.hooksSeen {
 		if last.After(a.LastAgent) {

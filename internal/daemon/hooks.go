@@ -56,6 +56,7 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.sawHook(req.Agent)
+	d.sawAgent(r.Context())
 	ev := hookEvent{agent: req.Agent, event: in.Name, agentEvent: req.Event, session: sess, p: in.Payload, response: in.Response,
 		canAsk: in.CanAsk, replace: req.ReplaceOutput}
 	v := d.judgeHook(&ev)
