@@ -77,7 +77,7 @@ func Recommend(r Running) []flowdclient.Recommendation {
 	} else if st.PassphraseBy != "" {
 		add("passphrase_set_by", "info", fmt.Sprintf("the approval passphrase was set %s by %s: if that was not you, a program running as you (an agent) may hold it",
 			st.PassphraseSince.Local().Format(time.DateTime), st.PassphraseBy),
-			"if it was not you: stop flowd, remove approval.json from its data dir, quit your agents, then flowd passphrase set")
+			"if it was not you: quit your agents, stop flowd, remove approval.json and agent-seen from its data dir, start flowd, then flowd passphrase set")
 	}
 	if cfg == nil {
 		return out
