@@ -273,13 +273,9 @@ func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `want {"old": "...", "new": "..."}`, http.StatusBadRequest)
 		return
 	}
-	v, ok := d.viewer(w, r)
-	if !ok {
-		return
-	}
 	by := askedBy(p)
 	wasSet, _, _ := d.approvals.Status(p.UID)
-	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(v, p.UID) }); err != nil {
+	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(p.UID) }); err != nil {
 		d.firstSetReset(err, p.UID)
 		d.log.Warn("approval passphrase not changed", "uid", p.UID, "by", by, "err", err)
 		approvalError(w, err)
@@ -310,24 +306,32 @@ func askedBy(p localsock.Cred) string {
 	return "pid " + strconv.Itoa(p.PID)
 }
 
-// around is what flowd sees of v's agents now: their connected MCP
-// servers, the last tool call any agent made (hooks are not told apart
-// by user) and when uid's agents first acted through flowd. The last
-// call is read from the activity log too, not only from what this flowd
-// saw: an agent that kills flowd and starts another must not find it
-// knowing of no agent.
-func (d *Daemon) around(v viewer, uid int) approval.Around {
+// around is what flowd sees of uid's agents now: their connected MCP
+// servers, their last tool call, and when their agents first acted
+// through flowd (sawAgent). The last call is read from the activity log
+// too, not only from what this flowd saw: an agent that kills flowd and
+// starts another must not find it knowing of no agent.
+// In a system flowd only uid's own count (by their sessions, and by the
+// peer uid of their hooks): another user's live agent must not keep this
+// user from setting theirs, and is not this user's agent to hold back.
+// A user's flowd has one user: every agent counts.
+func (d *Daemon) around(uid int) approval.Around {
+	mine := viewer{all: !d.system, uid: uid}
 	now := time.Now()
-	a := approval.Around{Now: now, Shims: len(d.hub.Shims(v.sees)), FirstAgent: d.firstAgent(uid, now)}
+	a := approval.Around{Now: now, Shims: len(d.hub.Shims(mine.sees)), FirstAgent: d.firstAgent(uid, now)}
 	d.mu.Lock()
-	for _, last := range d.hooksSeen {
-		if last.After(a.LastAgent) {
+	for u, last := range d.hooksBy {
+		if (mine.all || u == uid) && last.After(a.LastAgent) {
 			a.LastAgent = last
 		}
 	}
 	d.mu.Unlock()
 	for _, t := range []string{activity.TypeHookEvaluation, activity.TypeToolCall, activity.TypeMessage} {
-		recs, err := d.store.Query(activity.Filter{Type: t, Limit: 1})
+		f := activity.Filter{Type: t, Limit: 1}
+		if !mine.all {
+			f.Owner = &uid
+		}
+		recs, err := d.store.Query(f)
 		if err != nil {
 			a.LastAgent = a.Now // unknown: as if an agent had just called
 			break

@@ -37,6 +37,9 @@ func Recommend(r Running) []flowdclient.Recommendation {
 			u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason), "restart the MCP client that runs "+u.Server)
 	}
 	for _, c := range r.Clients {
+		if c.Steers != "" {
+			add("servers_steered", "warning", SteersMessage(c), "remove it from the file, or do not run the agent in this project")
+		}
 		if len(c.Unwrapped) > 0 {
 			add("servers_unwrapped", "warning", fmt.Sprintf("%s (%s): servers not wrapped, flowd cannot see them: %s",
 				c.Client, c.Path, strings.Join(c.Unwrapped, ", ")), clientconfig.WrapCommand(clientconfig.Client(c.Client), c.Path))

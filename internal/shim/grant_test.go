@@ -140,9 +140,11 @@ func TestGrantEndsWithTheConnection(t *testing.T) {
 		t.Fatal("shim did not reconnect")
 	}
 	// As in TestReconnectLosesNothing: probe until the new link carries messages.
+	probe := `{"jsonrpc":"2.0","id":"probe","method":"ping"}` + "\n"
 	for i := 0; second.seenCount() == 0; i++ {
 		require.Less(t, i, 1000, "the new flowd never saw a message")
-		r.say(t, "probe")
+		r.send(t, probe)
+		require.Equal(t, probe, r.readLine(t))
 	}
 	r.send(t, plain)
 	assert.Equal(t, judged, r.readLine(t), "the old connection's grant is gone")
