@@ -57,6 +57,7 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 	}
 	p, _ := peer(r.Context()) // sessionKey refused a system flowd's unattributed request
 	d.sawHook(req.Agent, p.UID)
+	d.sawAgent(r.Context())
 	ev := hookEvent{agent: req.Agent, event: in.Name, agentEvent: req.Event, session: sess, p: in.Payload, response: in.Response,
 		canAsk: in.CanAsk, replace: req.ReplaceOutput}
 	v := d.judgeHook(&ev)

@@ -27,14 +27,31 @@ type Detection struct {
 	Start int `json:"start"`
 	End   int `json:"end"`
 	// Excerpt is the matched text after normalisation (decoded, invisible
-	// characters removed), shortened.
-	Excerpt string `json:"excerpt"`
+	// characters removed), shortened; none where the text it quotes was
+	// withheld (WithoutExcerpts).
+	Excerpt string `json:"excerpt,omitempty"`
 	// Note says why the severity is what it is ("in a code block",
 	// "decoded from base64").
 	Note string `json:"note,omitempty"`
 	// Redact marks detections in fields that scored at least the flag
 	// threshold: the spans Redact removes.
 	Redact bool `json:"redact,omitempty"`
+}
+
+// WithoutExcerpts is ds with no excerpts: the rules, fields and spans
+// that matched, never the words they matched, for what is told about
+// text that was withheld (a quarantined result) to whoever has not
+// proven they may read it.
+func WithoutExcerpts(ds []Detection) []Detection {
+	if ds == nil {
+		return nil
+	}
+	out := make([]Detection, len(ds))
+	for i, d := range ds {
+		d.Excerpt = ""
+		out[i] = d
+	}
+	return out
 }
 
 // Result is the verdict on one message.

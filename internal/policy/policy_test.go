@@ -323,6 +323,8 @@ func TestHumanOnlyCommand(t *testing.T) {
 		"flowd quarantine show q1 --json",
 		"curl --unix-socket s 'http://x/api/v1/quarantine/q1?confirm_view=true'",
 		"curl --unix-socket s 'http://x/api/v1/quarantine/q1?x=1&confirm%5Fview=true'",
+		"curl --unix-socket s -d '{\"passphrase\":\"guess\"}' http://x/api/v1/quarantine/q1/view",
+		"curl --unix-socket s -d '{}' http://x//api/v1/quarantine/q1/vi%65w",
 	} {
 		assert.NotEmpty(t, HumanOnlyCommand(c), c)
 	}
