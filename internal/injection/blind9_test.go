@@ -1,0 +1,46 @@
+package injection
+
+import (
+	"hash/fnv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// blind9Half says which half of the ninth round's blind set a text is in,
+// by a hash of its id fixed before the set was first scanned: "tune" may
+// be read case by case, "report" is read by its figures only.
+func blind9Half(id string) string {
+	h := fnv.New32a()
+	h.Write([]byte("blind9/" + id))
+	if h.Sum32()%2 == 0 {
+		return "tune"
+	}
+	return "report"
+}
+
+// TestBlind9 reports the blind set of issue 16's ninth round
+// (testdata/blind9/blind.json, written by blind.py before any change of
+// the round and without reading the rules or earlier sets' misses: 103
+// attacked and 105 clean tool outputs of thirteen carriers), per half.
+// Main before the round (the floors below until the round moves them):
+//
+//	half    attacks flagged+   clean changed   clean flagged
+//	tune    42/52              0/51            3/51
+//	report  37/51              1/54            3/54
+func TestBlind9(t *testing.T) {
+	s := newScanner(t, Options{})
+	halves := map[string][]kindText{}
+	for _, x := range loadKindTexts(t, "testdata/blind9/blind.json") {
+		h := blind9Half(x.ID)
+		halves[h] = append(halves[h], x)
+	}
+	floor := map[string]int{"tune": 42, "report": 37}
+	changed := map[string]int{"tune": 0, "report": 1}
+	for _, h := range []string{"tune", "report"} {
+		t.Logf("--- %s half", h)
+		all := scoreKindTexts(t, s, halves[h], false)["all"]
+		assert.GreaterOrEqual(t, all.caught, floor[h], "%s half: attacks flagged or worse", h)
+		assert.LessOrEqual(t, all.changed, changed[h], "%s half: clean outputs redacted or blocked", h)
+	}
+}
