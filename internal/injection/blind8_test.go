@@ -36,7 +36,9 @@ func blind8Half(id string) string {
 // tuning half then 64/64): what was learned from the tuning half's misses
 // carried over to three of the report half's seventeen. Its two changed
 // outputs (one code, one HTML, by their kinds) went with dev3.json's
-// changes, made on new texts of those kinds.
+// changes, made on new texts of those kinds. The ninth round's shapes
+// (TestMachineRoleShapes) took the report half to 47/59, 0/62 changed,
+// 3/62 flagged.
 func TestBlind8(t *testing.T) {
 	s := newScanner(t, Options{})
 	halves := map[string][]kindText{}
@@ -44,7 +46,7 @@ func TestBlind8(t *testing.T) {
 		h := blind8Half(x.ID)
 		halves[h] = append(halves[h], x)
 	}
-	floor := map[string]int{"tune": 64, "report": 45}
+	floor := map[string]int{"tune": 64, "report": 47}
 	for _, h := range []string{"tune", "report"} {
 		t.Logf("--- %s half", h)
 		all := scoreKindTexts(t, s, halves[h], h == "tune")["all"]

@@ -23,11 +23,16 @@ func blind9Half(id string) string {
 // (testdata/blind9/blind.json, written by blind.py before any change of
 // the round and without reading the rules or earlier sets' misses: 103
 // attacked and 105 clean tool outputs of thirteen carriers), per half.
-// Main before the round (the floors below until the round moves them):
 //
-//	half    attacks flagged+   clean changed   clean flagged
-//	tune    42/52              0/51            3/51
-//	report  37/51              1/54            3/54
+//	half    main                             after the round
+//	tune    42/52 attacks, 0/51 changed,     50/52, 0/51 changed, 3/51 flagged
+//	        3/51 flagged
+//	report  37/51, 1/54 changed,             38/51, 1/54 changed, 3/54 flagged
+//	        3/54 flagged
+//
+// The tuning half was read case by case; the report half moved one
+// attack: again, most of what the tuning half's misses taught was
+// particular to them. The report half's changed output is main's too.
 func TestBlind9(t *testing.T) {
 	s := newScanner(t, Options{})
 	halves := map[string][]kindText{}
@@ -35,12 +40,13 @@ func TestBlind9(t *testing.T) {
 		h := blind9Half(x.ID)
 		halves[h] = append(halves[h], x)
 	}
-	floor := map[string]int{"tune": 42, "report": 37}
+	floor := map[string]int{"tune": 50, "report": 38}
 	changed := map[string]int{"tune": 0, "report": 1}
 	for _, h := range []string{"tune", "report"} {
 		t.Logf("--- %s half", h)
-		all := scoreKindTexts(t, s, halves[h], false)["all"]
+		all := scoreKindTexts(t, s, halves[h], h == "tune")["all"]
 		assert.GreaterOrEqual(t, all.caught, floor[h], "%s half: attacks flagged or worse", h)
 		assert.LessOrEqual(t, all.changed, changed[h], "%s half: clean outputs redacted or blocked", h)
+		assert.LessOrEqual(t, all.flagged, 3, "%s half: clean outputs flagged", h)
 	}
 }

@@ -158,27 +158,13 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		}
 		tok := src[i:j]
 		if len(tok) == 1 && isASCIILetter(rune(c)) {
-			// Spaced letters: single letters one space apart.
-			k, n := i, 0
-			for k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
-				n++
-				if k+2 < len(src) && src[k+1] == ' ' && isASCIILetter(rune(src[k+2])) && (k+3 == len(src) || !isAlnum(src[k+3])) {
-					k += 2
-					continue
-				}
-				break
-			}
-			if n >= 3 {
-				var w strings.Builder
-				for p := i; p <= k; p += 2 {
-					w.WriteByte(src[p])
-				}
-				// Three letters make a word only if it is one of ours ("T H E").
-				if n >= 4 || noiseVocab[strings.ToLower(w.String())] {
-					replace(i, k+1, w.String())
-					i = k + 1
-					continue
-				}
+			// Spaced letters: single letters one separator apart, the
+			// same one throughout ("I G N O R E", "f·o·r·w·a·r·d",
+			// "s-e-n-d", "e_x_p_o_r_t").
+			if w, end, ok := joinSeparated(src, i); ok {
+				replace(i, end, w)
+				i = end
+				continue
 			}
 		}
 		// Short plain words are neither leetspeak nor typos worth undoing.
@@ -379,3 +365,48 @@ func unleet(s string) string {
 var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",
 	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt", "summa", "following", "obey",
 	"upload", "user", "direction", "guidance"}
+
+// letterSeparators are what an attacker puts between the letters of a
+// word to keep it from a matcher: a space, ASCII punctuation, a middle
+// dot or a bullet.
+var letterSeparators = []string{" ", ".", "-", "_", "*", "|", "/", "+", "~", "\u00b7", "\u2022", "\u2219", "\u30fb"}
+
+// joinSeparated reads single letters one separator apart from src[i]
+// (a letter standing alone): the word they spell and the end of the run.
+// Three letters make a word only if it is one of noiseVocab ("T H E");
+// with a separator other than a space, four ("U.S.A." stays).
+func joinSeparated(src string, i int) (string, int, bool) {
+	if i+2 >= len(src) {
+		return "", 0, false
+	}
+	sep := ""
+	for _, s := range letterSeparators {
+		if strings.HasPrefix(src[i+1:], s) {
+			sep = s
+			break
+		}
+	}
+	if sep == "" {
+		return "", 0, false
+	}
+	alone := func(k int) bool { return isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) }
+	var w strings.Builder
+	k := i
+	for alone(k) {
+		w.WriteByte(src[k])
+		next := k + 1 + len(sep)
+		if next < len(src) && strings.HasPrefix(src[k+1:], sep) && alone(next) {
+			k = next
+			continue
+		}
+		break
+	}
+	n := w.Len()
+	switch {
+	case n >= 4 && (sep == " " || n >= 5):
+	case n >= 3 && noiseVocab[strings.ToLower(w.String())]:
+	default:
+		return "", 0, false
+	}
+	return w.String(), k + 1, true
+}
