@@ -1,7 +1,6 @@
 package injection
 
 import (
-	"hash/fnv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,14 +9,7 @@ import (
 // blind9Half says which half of the ninth round's blind set a text is in,
 // by a hash of its id fixed before the set was first scanned: "tune" may
 // be read case by case, "report" is read by its figures only.
-func blind9Half(id string) string {
-	h := fnv.New32a()
-	h.Write([]byte("blind9/" + id))
-	if h.Sum32()%2 == 0 {
-		return "tune"
-	}
-	return "report"
-}
+func blind9Half(id string) string { return hashHalf("blind9/" + id) }
 
 // TestBlind9 reports the blind set of issue 16's ninth round
 // (testdata/blind9/blind.json, written by blind.py before any change of
@@ -35,11 +27,7 @@ func blind9Half(id string) string {
 // particular to them. The report half's changed output is main's too.
 func TestBlind9(t *testing.T) {
 	s := newScanner(t, Options{})
-	halves := map[string][]kindText{}
-	for _, x := range loadKindTexts(t, "testdata/blind9/blind.json") {
-		h := blind9Half(x.ID)
-		halves[h] = append(halves[h], x)
-	}
+	halves := loadHalves(t, "testdata/blind9/blind.json", blind9Half)
 	floor := map[string]int{"tune": 50, "report": 38}
 	changed := map[string]int{"tune": 0, "report": 1}
 	for _, h := range []string{"tune", "report"} {

@@ -20,11 +20,7 @@ import (
 // come from (every family of injections, the benign text trained on and
 // held out), a sample of each.
 func TestScoreMatchesTrainingFeatures(t *testing.T) {
-	p, err := corpora.BIPIAPath()
-	require.NoError(t, err)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("BIPIA's training split is not at %s: the training data cannot be built without it", p)
-	}
+	requireBIPIA(t)
 	d, err := loadData(1, false)
 	require.NoError(t, err)
 	m, err := learned.Embedded()
@@ -78,11 +74,7 @@ func featureScore(m *learned.Model, text string) float64 {
 // look-alikes; without it they are what the shipped weights were trained
 // on (TestScoreMatchesTrainingFeatures reads them so).
 func TestGrammarData(t *testing.T) {
-	p, err := corpora.BIPIAPath()
-	require.NoError(t, err)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("BIPIA's training split is not at %s: the training data cannot be built without it", p)
-	}
+	requireBIPIA(t)
 	plain, err := loadData(1, false)
 	require.NoError(t, err)
 	withGrammar, err := loadData(1, true)
@@ -93,4 +85,15 @@ func TestGrammarData(t *testing.T) {
 	}
 	require.Equal(t, len(plain.benign["written"]), len(withGrammar.benign["written"]))
 	require.NotEqual(t, plain.benign["written"], withGrammar.benign["written"], "the look-alikes join the written benign text")
+}
+
+// requireBIPIA skips a test that builds the training data where BIPIA's
+// training split, which the data are made of, is absent.
+func requireBIPIA(t *testing.T) {
+	t.Helper()
+	p, err := corpora.BIPIAPath()
+	require.NoError(t, err)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		t.Skipf("BIPIA's training split is not at %s: the training data cannot be built without it", p)
+	}
 }
