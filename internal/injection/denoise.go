@@ -175,31 +175,11 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		}
 		tok := src[i:j]
 		if len(tok) == 1 && isASCIILetter(rune(c)) {
-			// Spaced letters: single letters apart by one separator,
-			// the same between each two: a space, or any run of up to
-			// four bytes with no letter, digit or line break in it (a
-			// hyphen, a dot, another script's space, a character the
-			// reader skips: found by a red team, each of those passed).
-			sep := spacedSeparator(src, i+1)
-			k, n := i, 0
-			var w strings.Builder
-			for sep != "" && k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
-				n++
-				w.WriteByte(src[k])
-				next := k + 1 + len(sep)
-				if strings.HasPrefix(src[k+1:], sep) && next < len(src) && isASCIILetter(rune(src[next])) && (next+1 == len(src) || !isAlnum(src[next+1])) {
-					k = next
-					continue
-				}
-				break
-			}
-			// Three letters make a word only if it is one of ours ("T H E").
-			if n >= 4 || n == 3 && noiseVocab[strings.ToLower(w.String())] {
-				end := k + 1
-				if sep != " " && strings.HasPrefix(src[end:], sep) {
-					end += len(sep) // the separator after the word's last letter
-				}
-				replace(i, end, w.String())
+			// Spaced letters: single letters one separator apart, the
+			// same one throughout ("I G N O R E", "f·o·r·w·a·r·d",
+			// "s-e-n-d", "e_x_p_o_r_t").
+			if w, end, ok := joinSeparated(src, i); ok {
+				replace(i, end, w)
 				i = end
 				continue
 			}
@@ -222,7 +202,8 @@ func denoise(src string) (view string, pos []int, ok bool) {
 // spacedSeparator returns what stands between the single letter before
 // src[i] and the next letter, if it could be a spacing separator: a
 // space, or one to four bytes with no letter, digit, space or line
-// break.
+// break (punctuation, a middle dot, another script's space, a character
+// a reader skips: a red team found each one that a list left out).
 func spacedSeparator(src string, i int) string {
 	if i < len(src) && src[i] == ' ' {
 		return " "
@@ -461,3 +442,41 @@ func unleet(s string) string {
 var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",
 	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt", "summa", "following", "obey",
 	"upload", "user", "direction", "guidance"}
+
+// joinSeparated reads single letters one separator apart from src[i]
+// (a letter standing alone): the word they spell and the end of the run.
+// Three letters make a word only if it is one of noiseVocab ("T H E");
+// with a separator other than a space, four ("U.S.A." stays).
+func joinSeparated(src string, i int) (string, int, bool) {
+	if i+2 >= len(src) {
+		return "", 0, false
+	}
+	sep := spacedSeparator(src, i+1)
+	if sep == "" {
+		return "", 0, false
+	}
+	alone := func(k int) bool { return isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) }
+	var w strings.Builder
+	k := i
+	for alone(k) {
+		w.WriteByte(src[k])
+		next := k + 1 + len(sep)
+		if next < len(src) && strings.HasPrefix(src[k+1:], sep) && alone(next) {
+			k = next
+			continue
+		}
+		break
+	}
+	n := w.Len()
+	switch {
+	case n >= 4 && (sep == " " || n >= 5):
+	case n >= 3 && noiseVocab[strings.ToLower(w.String())]:
+	default:
+		return "", 0, false
+	}
+	end := k + 1
+	if sep != " " && strings.HasPrefix(src[end:], sep) {
+		end += len(sep) // the separator after the word's last letter
+	}
+	return w.String(), end, true
+}
