@@ -91,28 +91,31 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		changed = true
 	}
 	i := 0
+	chained := 0 // joiners before it are in a chain read already
 	for i < len(src) {
 		// Plain words of other lengths than restoreWord looks at, and the
 		// spaces between them, are most of any text: skip them in tight
 		// loops.
 		for i < len(src) {
 			c := src[i]
-			if (c == '-' || c == '_') && i > 0 && isASCIILetter(rune(src[i-1])) && i+1 < len(src) && isASCIILetter(rune(src[i+1])) {
+			if (c == '-' || c == '_') && i >= chained && i > 0 && isASCIILetter(rune(src[i-1])) && i+1 < len(src) && isASCIILetter(rune(src[i+1])) {
 				// Words joined into one slug or identifier
 				// ("ignore-all-previous-instructions"): a reader
-				// reads them as words.
-				// The chain is read once, whatever it holds, so that
-				// the work stays linear in the text.
+				// reads them as words. A chain is read once, from its
+				// first joiner, so that the work stays linear; the
+				// words of a shorter one are read as any others
+				// ("AI-assistent").
 				end, words := joinedWords(src, i)
+				chained = end
 				if words >= 4 {
 					for k := i; k < end; k++ {
 						if src[k] == c {
 							replace(k, k+1, " ")
 						}
 					}
+					i = end
+					continue
 				}
-				i = end
-				continue
 			}
 			if byteClass[c] == 0 && c != '\n' && leet[c] == 0 {
 				i++
