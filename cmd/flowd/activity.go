@@ -144,8 +144,11 @@ func reason(r activity.Record) string {
 }
 
 func boundName(b injection.Bound) string {
-	if b == injection.BoundBudget {
+	switch b {
+	case injection.BoundBudget:
 		return "time budget"
+	case injection.BoundMedia:
+		return "media it cannot read"
 	}
 	return "size limits"
 }

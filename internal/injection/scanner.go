@@ -82,6 +82,9 @@ const (
 	// BoundBudget: the message used up Options.TimeBudget before its last
 	// string.
 	BoundBudget Bound = "budget"
+	// BoundMedia: the message holds an image, audio or a binary blob,
+	// which a model may read text in and the scan cannot.
+	BoundMedia Bound = "media"
 )
 
 // Coverage is how much of a message's text a scan looked at, in bytes of
@@ -222,6 +225,9 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 	var code map[int]bool
 	if depth == 0 {
 		code = codeResources(data)
+		if holdsMedia(data) {
+			st.truncate(BoundMedia)
+		}
 	}
 	// Names and values are read apart: a sentence broken between two
 	// fields reads whole without the name between its halves.
@@ -371,6 +377,34 @@ func codeResources(data []byte) map[int]bool {
 		}
 	}
 	return out
+}
+
+// holdsMedia reports whether a result's content holds what the scan
+// cannot read: an image, audio, or an embedded resource's binary blob.
+// A model reads the text in an image as it reads a page (found by a red
+// team: a screenshot from an external server passed unflagged and left
+// the session untainted).
+func holdsMedia(data []byte) bool {
+	if !bytes.Contains(data, []byte(`"image"`)) && !bytes.Contains(data, []byte(`"audio"`)) && !bytes.Contains(data, []byte(`"blob"`)) {
+		return false
+	}
+	var r struct {
+		Content []struct {
+			Type     string `json:"type"`
+			Resource *struct {
+				Blob string `json:"blob"`
+			} `json:"resource"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(data, &r) != nil {
+		return false
+	}
+	for _, c := range r.Content {
+		if c.Type == "image" || c.Type == "audio" || c.Resource != nil && c.Resource.Blob != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func isCodeFile(mime, uri string) bool {

@@ -88,8 +88,11 @@ func incompleteNotice(rep *flowdclient.Injection) string {
 // CoverageText says how much of a result a scan cut short covered.
 func CoverageText(c injection.Coverage) string {
 	why := "it exceeds the scan's size limits"
-	if c.Truncated == injection.BoundBudget {
+	switch c.Truncated {
+	case injection.BoundBudget:
 		why = "the scan's time budget ran out"
+	case injection.BoundMedia:
+		why = "it holds an image, audio or binary data, which may carry text the scan cannot read"
 	}
 	return fmt.Sprintf("%d of %d bytes scanned: %s", c.Scanned, c.Total, why)
 }

@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/injection"
 )
@@ -35,5 +37,29 @@ func TestOnIncomplete(t *testing.T) {
 			assert.Equal(t, tc.want, r.Action)
 			assert.Equal(t, tc.wantUnscanned, unscanned)
 		})
+	}
+}
+
+// A model reads the text in an image as it reads a page, and the scan
+// cannot read it: an image or audio from a source that may be external is
+// content not scanned whole, flagged and tainting as a page cut short is
+// (found by a red team: a screenshot passed unflagged and left the
+// session untainted). From an internal source it passes as before.
+func TestMediaIsNotScannedWhole(t *testing.T) {
+	j, _ := judgeWithPrints(t, nil)
+	for name, content := range map[string]string{
+		"an image":      `{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}`,
+		"audio":         `{"content":[{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}]}`,
+		"a binary blob": `{"content":[{"type":"resource","resource":{"uri":"file:///a.pdf","mimeType":"application/pdf","blob":"JVBERi0="}}]}`,
+	} {
+		s := j.Result(Result{Session: "ext-" + name, Server: "browser", Tool: "screenshot", Class: classify.External, Content: []byte(content)})
+		assert.Equal(t, injection.ActionFlag, s.Found.Action, name)
+		assert.True(t, s.Unscanned, name)
+		require.NotNil(t, s.Report, name)
+		assert.True(t, s.Report.Tainted, name)
+		assert.Contains(t, CoverageText(*s.Report.Scan), "image, audio or binary", name)
+
+		s = j.Result(Result{Session: "int-" + name, Server: "filesystem", Tool: "read_media_file", Class: classify.Internal, Content: []byte(content)})
+		assert.Equal(t, injection.ActionPass, s.Found.Action, "%s from an internal source", name)
 	}
 }
