@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -35,6 +36,7 @@ func Weakened(old, new *Config) []string {
 	w.rank("daemon.log_level", old.Daemon.LogLevel, new.Daemon.LogLevel, []string{"error", "warn", "info", "debug"}, "less is logged")
 	w.shorter("activity.max_age", old.Activity.MaxAge, new.Activity.MaxAge, "activity records deleted sooner")
 	w.less("activity.max_records", old.Activity.MaxRecords, new.Activity.MaxRecords, "fewer activity records kept")
+	w.longer("activity.flush_interval", old.Activity.FlushInterval, new.Activity.FlushInterval, "records written later, and lost if flowd is killed meanwhile")
 
 	// Records sent off the machine are evidence the agent cannot reach:
 	// stopping them, sending them elsewhere or trusting another CA for
@@ -49,6 +51,14 @@ func Weakened(old, new *Config) []string {
 		if x.Transport == SyslogTLS && x.CAFile != y.CAFile {
 			w.add("export.syslog.ca_file", fmt.Sprintf("%q → %q", x.CAFile, y.CAFile), "another receiver may be trusted")
 		}
+		// A receiver that asks for a client certificate refuses records
+		// without the one it knows: records then never arrive.
+		if x.CertFile != y.CertFile || x.KeyFile != y.KeyFile {
+			w.add("export.syslog.cert_file", fmt.Sprintf("%q → %q", x.CertFile, y.CertFile), "the receiver may refuse every record")
+		}
+		if x.Format != y.Format {
+			w.add("export.syslog.format", fmt.Sprintf("%q → %q", x.Format, y.Format), "the receiver may not read the records")
+		}
 		w.less("export.syslog.queue_limit", x.QueueLimit, y.QueueLimit, "fewer records kept while the receiver is slow")
 		w.less("export.syslog.spool_bytes", x.SpoolBytes, y.SpoolBytes, "fewer records kept while the receiver is away")
 	}
@@ -60,6 +70,18 @@ func Weakened(old, new *Config) []string {
 		}
 		if o.CAFile != n.CAFile {
 			w.add("export.otlp.ca_file", fmt.Sprintf("%q → %q", o.CAFile, n.CAFile), "another collector may be trusted")
+		}
+		// The collector knows its clients by a header or a certificate,
+		// and speaks one protocol: change either and it refuses every
+		// record (found by a red team, RT7-9).
+		if o.Protocol != n.Protocol {
+			w.add("export.otlp.protocol", fmt.Sprintf("%q → %q", o.Protocol, n.Protocol), "the collector may refuse every record")
+		}
+		if !maps.Equal(o.Headers, n.Headers) {
+			w.add("export.otlp.headers", "changed", "the collector may refuse every record")
+		}
+		if o.CertFile != n.CertFile || o.KeyFile != n.KeyFile {
+			w.add("export.otlp.cert_file", fmt.Sprintf("%q → %q", o.CertFile, n.CertFile), "the collector may refuse every record")
 		}
 		w.less("export.otlp.queue_limit", o.QueueLimit, n.QueueLimit, "fewer records kept while the collector is slow")
 		w.less("export.otlp.spool_bytes", o.SpoolBytes, n.SpoolBytes, "fewer records kept while the collector is away")
@@ -146,6 +168,21 @@ func Weakened(old, new *Config) []string {
 			w.add("injection.known_attacks.feed", fmt.Sprintf("%s signed by %q added", f.URL, f.Key), "its feeds can flag and block results")
 		}
 	}
+	// A feed brings the attacks other machines caught: dropping it, or
+	// its signer, or pulling it seldom keeps them unknown here.
+	for _, k := range i.KnownAttacks.TrustedKeys {
+		if !slices.Contains(j.KnownAttacks.TrustedKeys, k) {
+			w.add("injection.known_attacks.trusted_keys", fmt.Sprintf("%q removed", k), "its feeds' attacks are no longer known")
+		}
+	}
+	for _, f := range i.KnownAttacks.Feeds {
+		if !slices.ContainsFunc(j.KnownAttacks.Feeds, func(e Feed) bool { return e.URL == f.URL && e.Key == f.Key }) {
+			w.add("injection.known_attacks.feed", fmt.Sprintf("%s removed", f.URL), "the attacks it brings are no longer known")
+		}
+	}
+	if len(i.KnownAttacks.Feeds) > 0 {
+		w.longer("injection.known_attacks.feed_interval", i.KnownAttacks.FeedInterval, j.KnownAttacks.FeedInterval, "new attacks known later")
+	}
 	w.less("injection.max_field_bytes", i.MaxFieldBytes, j.MaxFieldBytes, "less of each field scanned")
 	w.less("injection.max_message_bytes", i.MaxMessageBytes, j.MaxMessageBytes, "less of each message scanned")
 	w.shorter("injection.time_budget", i.TimeBudget, j.TimeBudget, "less of each message scanned")
@@ -203,6 +240,12 @@ func (w *weakenings) less(key string, old, new int, why string) {
 
 func (w *weakenings) shorter(key string, old, new Duration, why string) {
 	if new.Duration < old.Duration {
+		w.add(key, fmt.Sprintf("%s → %s", old.Duration, new.Duration), why)
+	}
+}
+
+func (w *weakenings) longer(key string, old, new Duration, why string) {
+	if new.Duration > old.Duration {
 		w.add(key, fmt.Sprintf("%s → %s", old.Duration, new.Duration), why)
 	}
 }

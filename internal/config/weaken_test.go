@@ -124,12 +124,17 @@ func TestWeakenedExport(t *testing.T) {
 		{"plain tcp", func(c *Config) { c.Export.Syslog.Transport = SyslogTCP }, []string{`export.syslog.transport: "tls" → "tcp"`}},
 		{"another CA", func(c *Config) { c.Export.Syslog.CAFile = "/tmp/mine.pem" }, []string{"export.syslog.ca_file"}},
 		{"smaller queue", func(c *Config) { c.Export.Syslog.QueueLimit = 10 }, []string{"export.syslog.queue_limit: 100000 → 10"}},
-		{"cef", func(c *Config) { c.Export.Syslog.Format = SyslogCEF }, nil},
+		{"cef", func(c *Config) { c.Export.Syslog.Format = SyslogCEF }, []string{`export.syslog.format: "rfc5424" → "cef"`}},
+		{"another client certificate", func(c *Config) { c.Export.Syslog.CertFile, c.Export.Syslog.KeyFile = "/tmp/c.pem", "/tmp/k.pem" }, []string{"export.syslog.cert_file"}},
 		{"bigger queue", func(c *Config) { c.Export.Syslog.QueueLimit = 1_000_000 }, nil},
 		{"otlp off", func(c *Config) { c.Export.OTLP.Enabled = false }, []string{"export.otlp.enabled: true → false"}},
 		{"otlp plaintext", func(c *Config) { c.Export.OTLP.Endpoint = "http://otel.example:4318" }, []string{"export.otlp.endpoint"}},
 		{"otlp smaller spool", func(c *Config) { c.Export.OTLP.SpoolBytes = 1 << 20 }, []string{"export.otlp.spool_bytes: 67108864 → 1048576"}},
-		{"otlp grpc", func(c *Config) { c.Export.OTLP.Protocol = OTLPGRPC }, nil},
+		// A collector speaks one protocol and knows its clients by a
+		// header or a certificate: a change may make it refuse every
+		// record (found by a red team, RT7-9).
+		{"otlp grpc", func(c *Config) { c.Export.OTLP.Protocol = OTLPGRPC }, []string{`export.otlp.protocol: "http" → "grpc"`}},
+		{"otlp header", func(c *Config) { c.Export.OTLP.Headers = map[string]string{"Authorization": "Bearer x"} }, []string{"export.otlp.headers: changed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,4 +153,36 @@ func TestWeakenedExport(t *testing.T) {
 	old, new := Default(), Default()
 	on(new)
 	assert.Empty(t, Weakened(old, new))
+}
+
+// What other machines caught, and records written promptly, are
+// protection too: dropping a feed or its signer, pulling it seldom, or
+// writing records once a day waits for the passphrase (found by a red
+// team, RT7-9: each was applied on a SIGHUP).
+func TestWeakenedFeedsAndFlush(t *testing.T) {
+	const key = "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	withFeed := func() *Config {
+		c := Default()
+		c.Injection.KnownAttacks.TrustedKeys = []string{key}
+		c.Injection.KnownAttacks.Feeds = []Feed{{URL: "https://feeds.corp.example/prints", Key: key}}
+		return c
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(c *Config)
+		want   string
+	}{
+		{"the feed dropped", func(c *Config) { c.Injection.KnownAttacks.Feeds = nil }, "injection.known_attacks.feed: https://feeds.corp.example/prints removed"},
+		{"its signer dropped", func(c *Config) { c.Injection.KnownAttacks.TrustedKeys = nil }, "injection.known_attacks.trusted_keys"},
+		{"pulled once a month", func(c *Config) { c.Injection.KnownAttacks.FeedInterval = Duration{720 * time.Hour} }, "injection.known_attacks.feed_interval"},
+		{"records flushed once a day", func(c *Config) { c.Activity.FlushInterval = Duration{24 * time.Hour} }, "activity.flush_interval"},
+	} {
+		old, new := withFeed(), withFeed()
+		tt.change(new)
+		assert.Contains(t, strings.Join(Weakened(old, new), "\n"), tt.want, tt.name)
+	}
+	old, new := withFeed(), withFeed()
+	new.Injection.KnownAttacks.FeedInterval = Duration{time.Minute}
+	new.Activity.FlushInterval = Duration{time.Millisecond}
+	assert.Empty(t, Weakened(old, new), "pulling and writing sooner is stricter")
 }
