@@ -80,12 +80,14 @@ func contactRun(bins binaries, dir string, shims int) (res Contact, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return res, err
 	}
-	cfgFile := filepath.Join(dir, "config.toml")
+	socket, dataDir, cfgFile, err := places(dir)
+	if err != nil {
+		return res, err
+	}
 	if err := os.WriteFile(cfgFile, config.DefaultTOML(), 0o600); err != nil {
 		return res, err
 	}
-	socket, dataDir := filepath.Join(dir, "flowd.sock"), filepath.Join(dir, "data")
-	env := benchEnv(socket, dataDir, cfgFile)
+	env := benchEnv(dir)
 	fd, err := startFlowd(bins.flowd, socket, dataDir, cfgFile, env)
 	if err != nil {
 		return res, err

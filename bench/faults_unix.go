@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,12 +32,14 @@ func faultRun(bins binaries, dir, mode string, shims int) (res Faults, err error
 		}
 		cfgText = strings.Replace(cfgText, kv[0], kv[1], 1)
 	}
-	cfgFile := filepath.Join(dir, "config.toml")
+	socket, dataDir, cfgFile, err := places(dir)
+	if err != nil {
+		return res, err
+	}
 	if err := os.WriteFile(cfgFile, []byte(cfgText), 0o600); err != nil {
 		return res, err
 	}
-	socket, dataDir := filepath.Join(dir, "flowd.sock"), filepath.Join(dir, "data")
-	env := benchEnv(socket, dataDir, cfgFile)
+	env := benchEnv(dir)
 	fd, err := startFlowd(bins.flowd, socket, dataDir, cfgFile, env)
 	if err != nil {
 		return res, err

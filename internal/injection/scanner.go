@@ -312,19 +312,24 @@ func (rd *reading) add(s string) {
 // redaction makes the result one to block (finish), not one that passes
 // unmarked.
 func (rd *reading) flush() {
+	defer func() { rd.parts = 0 }()
 	if (rd.alone || rd.parts > 1) && len(rd.b) >= minReading && !rd.st.stopped {
 		st := rd.st
 		cov, fields, from, score := st.res.Coverage, st.res.Evidence["fields"], len(st.res.Detections), st.res.Score
 		st.res.Score = 0
 		st.scanText(string(rd.b), rd.path, "", false)
-		st.unredactable = max(st.unredactable, st.res.Score)
-		st.res.Score = max(score, st.res.Score)
 		st.res.Coverage.Total, st.res.Coverage.Scanned, st.res.Evidence["fields"] = cov.Total, cov.Scanned, fields
+		if st.res.Score <= score {
+			// The strings read alone said as much: the reading adds
+			// nothing, and the result stays as redactable as they left it.
+			st.res.Score, st.res.Detections = score, st.res.Detections[:from]
+			return
+		}
+		st.unredactable = max(st.unredactable, st.res.Score)
 		for i := from; i < len(st.res.Detections); i++ {
 			st.res.Detections[i].Redact = false
 		}
 	}
-	rd.parts = 0
 }
 
 // minReading: fewer bytes cannot hold an order.
