@@ -12,7 +12,7 @@ import (
 // (the host itself or a subdomain of it), also in views, the text's
 // decoded forms (unwrap.Views), or "" when there is none.
 func SuspiciousHost(text []byte, views [][]byte, hosts []string) string {
-	if len(hosts) == 0 || len(text) == 0 {
+	if len(hosts) == 0 || len(text) == 0 && len(views) == 0 {
 		return ""
 	}
 	want := make([][]byte, 0, len(hosts))
