@@ -851,7 +851,10 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	early := complete && len(argSecrets) > 0 && settled != nil && settled(argSecrets)
 	var views [][]byte
 	if complete && !early {
+		// Building them does not look at the budget: a check past it
+		// goes no further.
 		views = decode()
+		complete = !b.Exhausted()
 	}
 	if s.t.detector != nil {
 		scan(views)

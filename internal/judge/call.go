@@ -197,22 +197,14 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		b := budget.For(checkBudget, waitBound)
 		r := checkWithin(b, func() checked {
 			defer b.Start()() // its own time is its thread's CPU time
-			// The host search and the views do not look at the budget
-			// (they are linear, a few ms a MB); a check past its bound
-			// goes no further, rather than use the CPU the next message
-			// needs. The views are built only when the check asks for
-			// them (flow.Session.CheckUntil): not for a call the
-			// detector's read of it as written settles.
+			// The views are built only when the check asks for them
+			// (flow.Session.CheckUntil): not for a call the detector's
+			// read of it as written settles, nor past the budget.
 			endpoint := writtenHost(args, extra, set.Rules.SuspiciousEndpoints)
-			overran := false
 			decode := func() [][]byte {
 				v := decoded(args, extra)
 				if endpoint == "" {
 					endpoint = policy.SuspiciousHost(nil, v, set.Rules.SuspiciousEndpoints)
-				}
-				overran = b.Exhausted()
-				if overran {
-					return nil
 				}
 				return v
 			}
@@ -226,9 +218,6 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 				return !thorough && rules.Decide(c).Action == policy.Deny
 			}
 			a := sess.CheckUntil(server, tool, class, args, extra, decode, b, settled)
-			if overran {
-				return checked{endpoint: endpoint, analysis: overdue.analysis}
-			}
 			return checked{endpoint: endpoint, analysis: a}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
