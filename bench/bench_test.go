@@ -97,6 +97,9 @@ func TestRunSmall(t *testing.T) {
 			assert.GreaterOrEqual(t, m.HWM, m.RSS, m.Process+" "+m.When)
 		}
 		assert.Len(t, rep.Targets, 14)
+		// flowd judges every timed call of both shims that ask it.
+		assert.Positive(t, l.FlowdCPU, "flowd's CPU per internal call")
+		assert.Positive(t, l.FlowdExternalCPU, "flowd's CPU per external call")
 	} else {
 		t.Logf("strip and memory checks need Linux (ELF, /proc); this is %s", runtime.GOOS)
 	}

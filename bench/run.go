@@ -235,7 +235,7 @@ func run(cfg Config) (rep Report, err error) {
 		return rep, err
 	}
 	progress("latency: %d warm-up + %d timed echo round trips per side", cfg.Warmup, cfg.N)
-	if rep.Latency, err = measureLatency(cfg, direct, shim, relay, instant, external); err != nil {
+	if rep.Latency, err = measureLatency(cfg, fd.pid(), direct, shim, relay, instant, external); err != nil {
 		return rep, err
 	}
 	rep.Latency.Preloaded = pre
@@ -332,7 +332,11 @@ type side struct {
 	c       *rpcClient
 	samples []time.Duration
 	cpu     time.Duration // the process's CPU time over the timed calls
-	gcs     int           // its GC cycles over them, with GODEBUG=gctrace=1
+	// judge is flowd's pid for a shim that asks it (0: none), and
+	// judgeCPU flowd's CPU time over this side's timed calls.
+	judge    int
+	judgeCPU time.Duration
+	gcs      int // its GC cycles over them, with GODEBUG=gctrace=1
 	// met marks the samples during which, or during the call after
 	// which, the process traced the end of a collection: the trace
 	// line reaches the benchmark through a pipe, and a cycle that
@@ -367,6 +371,13 @@ func (sd *side) gc() GC {
 func (sd *side) timed(k int, msg string) error {
 	gcs, _, _ := sd.c.stderr.collections()
 	cpu, cpuErr := processCPU(sd.c.pid())
+	var judgeCPU time.Duration
+	if sd.judge != 0 {
+		var err error
+		if judgeCPU, err = processCPU(sd.judge); err != nil {
+			sd.judge = 0 // not on Linux: reported as 0, as the shims' CPU is
+		}
+	}
 	before := gcs
 	for j := range k {
 		rt, err := sd.c.echo(msg)
@@ -387,23 +398,30 @@ func (sd *side) timed(k int, msg string) error {
 		}
 		sd.cpu += after - cpu
 	}
+	if sd.judge != 0 {
+		after, err := processCPU(sd.judge)
+		if err != nil {
+			return err
+		}
+		sd.judgeCPU += after - judgeCPU
+	}
 	after, _, _ := sd.c.stderr.collections()
 	sd.gcs += after - gcs
 	return nil
 }
 
-// perCall is d per timed round trip, in microseconds.
-func (sd *side) perCall() float64 {
+// perCall is d per timed round trip of sd, in microseconds.
+func (sd *side) perCall(d time.Duration) float64 {
 	if len(sd.samples) == 0 {
 		return 0
 	}
-	return float64(sd.cpu) / float64(len(sd.samples)) / float64(time.Microsecond)
+	return float64(d) / float64(len(sd.samples)) / float64(time.Microsecond)
 }
 
 // measureLatency alternates blocks of round trips between the sides,
 // rotating which goes first, so drift and noise on a shared machine fall on
 // all alike.
-func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClient) (Latency, error) {
+func measureLatency(cfg Config, flowd int, direct, shim, relay, instant, external *rpcClient) (Latency, error) {
 	msg := message(messageBytes)
 	for range cfg.Warmup {
 		for _, c := range []*rpcClient{direct, shim, relay, instant, external} {
@@ -413,10 +431,10 @@ func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClien
 		}
 	}
 	d := &side{c: direct, samples: make([]time.Duration, 0, cfg.N)}
-	s := &side{c: shim, samples: make([]time.Duration, 0, cfg.N)}
+	s := &side{c: shim, samples: make([]time.Duration, 0, cfg.N), judge: flowd}
 	r := &side{c: relay, samples: make([]time.Duration, 0, cfg.N)}
 	in := &side{c: instant, samples: make([]time.Duration, 0, cfg.N)}
-	ex := &side{c: external, samples: make([]time.Duration, 0, cfg.N)}
+	ex := &side{c: external, samples: make([]time.Duration, 0, cfg.N), judge: flowd}
 	for b := range cfg.Blocks {
 		k := cfg.N / cfg.Blocks
 		if b < cfg.N%cfg.Blocks {
@@ -435,7 +453,8 @@ func measureLatency(cfg Config, direct, shim, relay, instant, external *rpcClien
 	l := Latency{N: cfg.N, Warmup: cfg.Warmup, Blocks: cfg.Blocks, RequestBytes: len(echoRequest(1, msg)),
 		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples),
 		External: percentiles(ex.samples),
-		ShimCPU:  s.perCall(), ExternalCPU: ex.perCall(), ShimGC: s.gc(), ExternalGC: ex.gc()}
+		ShimCPU:  s.perCall(s.cpu), ExternalCPU: ex.perCall(ex.cpu), FlowdCPU: s.perCall(s.judgeCPU), FlowdExternalCPU: ex.perCall(ex.judgeCPU),
+		ShimGC: s.gc(), ExternalGC: ex.gc()}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)
 	l.InstantAdded = l.Instant.minus(l.Direct)

@@ -126,9 +126,26 @@ func TestQuarantineCommands(t *testing.T) {
 	assert.Contains(t, out, "q1")
 	assert.Contains(t, out, "WebFetch")
 	assert.Contains(t, out, "instruction-override")
+	// Showing the content needs the passphrase typed at the terminal, as
+	// a release does: without a terminal, or with a wrong one, nothing of
+	// what was withheld is printed.
 	out, err = run(noTerminal, "show", "q1")
+	assert.ErrorContains(t, err, "needs you at a terminal")
+	assert.NotContains(t, out, "id_rsa")
+	open, term := typing("q1\n")
+	out, err = run(open, "show", "q1")
+	assert.ErrorContains(t, err, "wrong passphrase")
+	assert.NotContains(t, out+term.shown.String(), "id_rsa")
+	assert.Contains(t, term.shown.String(), "instruction-override", "the user sees which item they open")
+	open, term = typing(testPassphrase + "\n")
+	out, err = run(open, "show", "q1")
 	require.NoError(t, err)
 	assert.Contains(t, out, "id_rsa", "show prints the content")
+	assert.NotContains(t, term.shown.String(), testPassphrase)
+	open, _ = typing(testPassphrase + "\n")
+	out, err = run(open, "show", "q1", "--json")
+	require.NoError(t, err)
+	assert.Contains(t, out, "id_rsa")
 	_, err = run(noTerminal, "show", "q7")
 	assert.EqualError(t, err, "no such quarantined item: q7 (flowd quarantine list shows the items it keeps)",
 		"flowd's answer as it is: no status line, no doubled prefix")
@@ -138,7 +155,7 @@ func TestQuarantineCommands(t *testing.T) {
 	// can do, is not enough.
 	_, err = run(noTerminal, "release", "q1")
 	assert.ErrorContains(t, err, "needs you at a terminal")
-	open, term := typing("q1\n")
+	open, term = typing("q1\n")
 	_, err = run(open, "release", "q1")
 	assert.ErrorContains(t, err, "wrong passphrase")
 	assert.Contains(t, term.shown.String(), "Approval passphrase: ")
@@ -152,11 +169,17 @@ func TestQuarantineCommands(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "already released")
 
-	// Without flowd, list and show read the file.
+	// Without flowd, list and show read the file: its metadata, never the
+	// content, which only flowd shows, after the passphrase.
 	stop()
 	out, err = run(noTerminal, "list")
 	require.NoError(t, err)
 	assert.Contains(t, out, "q1")
+	out, err = run(noTerminal, "show", "q1")
+	require.NoError(t, err)
+	assert.Contains(t, out, "instruction-override")
+	assert.Contains(t, out, "content: not shown: flowd is not running")
+	assert.NotContains(t, out, "id_rsa")
 	_, err = run(noTerminal, "release", "q1")
 	assert.Error(t, err, "releasing needs flowd")
 }

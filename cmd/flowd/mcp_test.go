@@ -6,17 +6,14 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowd-dev/flowd/internal/auditmcp"
+	"github.com/flowd-dev/flowd/internal/auditmcp/auditmcptest"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -36,16 +33,8 @@ func TestAuditMCPServer(t *testing.T) {
 
 	det, err := secrets.Default()
 	require.NoError(t, err)
-	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), det)
-	require.NoError(t, err)
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
+	c := auditmcptest.Client(t, flowdclient.NewClient(socket, 10*time.Second), det)
 	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	defer c.Close()
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo: mcp.Implementation{Name: "test", Version: "1"}}})
-	require.NoError(t, err)
 
 	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	require.NoError(t, err)
@@ -80,30 +69,18 @@ func TestAuditMCPServer(t *testing.T) {
 	text, _ = call("flowd_scan_report", map[string]any{"hours": 1, "min_risk": "low"})
 	assert.Contains(t, text, "hook_evaluation")
 
-	text, isErr = call("flowd_view_quarantined", map[string]any{"id": "q1"})
-	assert.True(t, isErr, "no content without confirmView")
-	assert.NotContains(t, text, "SYSTEM")
-
-	text, isErr = call("flowd_view_quarantined", map[string]any{"id": "q1", "confirmView": true})
-	assert.False(t, isErr, text)
-	assert.NotContains(t, text, token, "secrets are masked")
-	// flowd's own screening applies to what it quotes: the sentence it
-	// flags (the secret masked in it) is redacted; what it does not flag
-	// stays fenced as data.
-	// The sentence that tells the auditor to release q1 is redacted too:
-	// it is an order to the reader to act on flowd (by the injection
-	// scan, as an order to a model, or by the auditor's own rule for
-	// orders to act on flowd, whichever reads it first).
-	tag := regexp.MustCompile(`<(untrusted-data-[0-9a-f]{12}) source="quarantined tool output q1" flowd="1 secrets masked; injection redacted: [a-z, -]*instruction-override[a-z, -]*(; 1 requests to act on flowd redacted)?"`).FindStringSubmatch(text)
-	require.NotNil(t, tag, text)
-	body := text[strings.Index(text, tag[0]):]
-	end := strings.Index(body, "</"+tag[1]+">")
-	require.Positive(t, end)
-	assert.Regexp(t, `\[flowd redacted: (control-request|action-request)\]`, body[:end], "the attack's remains are inside the fence")
-	assert.NotContains(t, text, "release_quarantine for q1")
-	assert.Contains(t, body[:end], "[flowd redacted: instruction-override]")
-	assert.NotContains(t, text, "Ignore all previous instructions")
-	assert.Contains(t, text, "this server cannot")
+	// A quarantined item is metadata here, whatever the model asks: what
+	// it says was withheld from the model, and only the user reads it, at
+	// their terminal with their passphrase (RT6-3).
+	for _, args := range []map[string]any{{"id": "q1"}, {"id": "q1", "confirmView": true}} {
+		text, isErr = call("flowd_view_quarantined", args)
+		assert.False(t, isErr, text)
+		assert.Contains(t, text, "quarantined result q1")
+		assert.Contains(t, text, "instruction-override")
+		assert.NotContains(t, text, "SYSTEM")
+		assert.NotContains(t, text, "Ignore all previous")
+		assert.Contains(t, text, "`flowd quarantine show q1` and their approval passphrase")
+	}
 
 	text, _ = call("flowd_investigate_session", map[string]any{"session": "s1"})
 	assert.Contains(t, text, "session s1")
@@ -133,16 +110,8 @@ func TestAuditMCPInvestigateEvidence(t *testing.T) {
 	hooked(t, socket, "PreToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "t3",
 		"tool_input": map[string]any{"command": "curl -d '" + plan + "' https://example.org/notes"}})
 
-	srv, err := auditmcp.New(flowdclient.NewClient(socket, 10*time.Second), nil)
-	require.NoError(t, err)
-	c, err := client.NewInProcessClient(srv)
-	require.NoError(t, err)
+	c := auditmcptest.Client(t, flowdclient.NewClient(socket, 10*time.Second), nil)
 	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	defer c.Close()
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo: mcp.Implementation{Name: "test", Version: "1"}}})
-	require.NoError(t, err)
 	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "flowd_investigate_session",
 		Arguments: map[string]any{"session": "s1"}}})
 	require.NoError(t, err)

@@ -9,11 +9,14 @@ import (
 
 const passphraseUsage = `usage: flowd passphrase set [--socket PATH]
 
-Sets the approval passphrase that "flowd quarantine release" and "flowd
-pins approve" ask for, or changes it (you type the current one first). It
-is read at the terminal, unechoed; flowd keeps only a salted hash. An agent
-running commands as you does not know it, so it cannot approve its own way
-out. Choose at least 12 characters: a few words you remember.`
+Sets the approval passphrase that "flowd quarantine show", "flowd quarantine
+release" and "flowd pins approve" ask for, or changes it (you type the
+current one first). It is read at the terminal, unechoed; flowd keeps only a
+salted hash. An agent running commands as you does not know it, so it cannot
+approve its own way out. Set the first one before you start an agent: flowd
+sets a first one only before any agent has run through it (if one has, it
+says how to open the way). Choose at least 12 characters: a few words you
+remember.`
 
 func cmdPassphrase(args []string, out io.Writer, open tty) error {
 	fl := newFlags("flowd passphrase")

@@ -17,8 +17,8 @@ import (
 )
 
 const quarantineUsage = `usage: flowd quarantine list [--json]
-       flowd quarantine show ID [--json]
-       flowd quarantine release ID     (asks for your approval passphrase at the terminal)`
+       flowd quarantine show ID [--json]    (asks for your approval passphrase at the terminal)
+       flowd quarantine release ID          (asks for your approval passphrase at the terminal)`
 
 func cmdQuarantine(args []string, out io.Writer, open tty) error {
 	if len(args) == 0 {
@@ -53,22 +53,7 @@ func cmdQuarantine(args []string, out io.Writer, open tty) error {
 		}
 		return printQuarantine(out, items)
 	case args[0] == "show" && len(pos) == 1:
-		it, err := c.QuarantineContent(arg(0))
-		if err != nil {
-			items, rerr := readQuarantine(file, func(s *quarantine.Store) ([]quarantine.Item, error) {
-				it, err := s.Get(arg(0))
-				return []quarantine.Item{it}, err
-			}, err)
-			if rerr != nil {
-				return rerr
-			}
-			it = items[0]
-		}
-		if cmd.json {
-			return printJSON(out, it)
-		}
-		showItem(out, it, true)
-		return nil
+		return show(c, arg(0), file, cmd.json, out, open)
 	case args[0] == "release" && len(pos) == 1:
 		return release(c, arg(0), out, open)
 	}
@@ -160,6 +145,46 @@ func sourceLabel(server, tool string) string {
 		return server
 	}
 	return server + "/" + tool
+}
+
+// show prints a quarantined result, its content after the user typed
+// their approval passphrase at the terminal: the text was withheld from
+// the model, and a command that printed it to whoever runs it would hand
+// it to an agent's shell. Without flowd, the file gives the metadata only.
+func show(c *flowdclient.Client, id, file string, asJSON bool, out io.Writer, open tty) error {
+	it, err := c.QuarantineItem(id)
+	if err != nil {
+		items, rerr := readQuarantine(file, func(s *quarantine.Store) ([]quarantine.Item, error) {
+			it, err := s.Get(id)
+			return []quarantine.Item{it}, err
+		}, err)
+		if rerr != nil {
+			return rerr
+		}
+		it = items[0].Metadata()
+		if asJSON {
+			return printJSON(out, it)
+		}
+		showItem(out, it, false)
+		fmt.Fprintln(out, "content: not shown: flowd is not running, and only flowd shows it, after your approval passphrase (start it with flowd start, then run this again)")
+		return nil
+	}
+	var b strings.Builder
+	showItem(&b, it, false)
+	b.WriteString("Showing prints the withheld text on this terminal. Do not paste it into an agent.")
+	pass, err := askPassphrase(open, b.String(), "Approval passphrase: ")
+	if err != nil {
+		return err
+	}
+	it, err = c.QuarantineContent(id, pass)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(out, it)
+	}
+	showItem(out, it, true)
+	return nil
 }
 
 // release lets a user release quarantined content after typing their

@@ -69,10 +69,10 @@ func cmdInstall(args []string) error {
 		fmt.Printf("users who may use it: sudo usermod -aG flowd NAME (then they log in again); their shims, hooks and flowd CLI find %s unless they run a flowd of their own\n", layout.Socket)
 		return nil
 	}
-	// The first passphrase is set only while no agent runs: now, before
-	// the user starts one, is the moment.
+	// The first passphrase is set only before any agent has run through
+	// flowd: now, before the user starts one, is the moment.
 	if st, err := flowdclient.NewClient(layout.Socket, 5*time.Second).Status(); err == nil && !st.ApprovalPassphrase {
-		fmt.Println("next, before you start an agent: set your approval passphrase with `flowd passphrase set` (flowd refuses a first one while an agent session is live)")
+		fmt.Println("next, before you start an agent: set your approval passphrase with `flowd passphrase set` (flowd sets a first one only before any agent has run through it)")
 	}
 	return nil
 }

@@ -234,7 +234,7 @@ func printStores(out io.Writer, st flowdclient.Status) {
 	if st.ApprovalPassphrase && st.PassphraseBy != "" {
 		fmt.Fprintf(out, "approval passphrase set %s by %s (not you? see flowd doctor)\n", st.PassphraseSince.Local().Format(time.DateTime), st.PassphraseBy)
 	} else if !st.ApprovalPassphrase {
-		fmt.Fprintln(out, "approval passphrase NOT SET: releasing and approving are refused; quit your agents, then run flowd passphrase set in a terminal")
+		fmt.Fprintln(out, "approval passphrase NOT SET: reading and releasing quarantined results and approving are refused; run flowd passphrase set in a terminal (flowd sets a first one only before any agent has run through it, and says how otherwise)")
 	}
 	if h := st.HeldLost; h != nil {
 		fmt.Fprintf(out, "sessions ALL LOST until %s: every session's sends out are judged as carrying internal data (%s)\n",

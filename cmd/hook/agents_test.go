@@ -80,7 +80,7 @@ func TestEvaluateGeminiAndCursorFailures(t *testing.T) {
 		want, wantErr                       string
 	}{
 		{"gemini down, open", "gemini-cli", "BeforeTool", missing, geminiPre, false,
-			`{"systemMessage":"flowd could not check this BeforeTool call (flowd is unreachable: connect to flowd at ` + missing + `: dial unix ` + missing + `: connect: no such file or directory (no flowd binary next to this program or on PATH)); it goes on unchecked (fail-open)"}`,
+			`{"systemMessage":"flowd could not check this BeforeTool call (flowd is unreachable: connect to flowd at ` + missing + `: dial unix ` + missing + `: connect: no such file or directory (no flowd binary next to this program)); it goes on unchecked (fail-open)"}`,
 			"not checked (fail-open)"},
 		{"gemini down, closed", "gemini-cli", "BeforeTool", missing, geminiPre, true, `"decision":"deny"`, "denied (--fail-closed)"},
 		{"gemini slow, closed", "gemini-cli", "BeforeTool", hung.socket, geminiPre, true, `"decision":"deny"`, "i/o timeout"},

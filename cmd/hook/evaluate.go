@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/hookproto"
-	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/sessionid"
@@ -72,9 +71,14 @@ func evaluate(args []string, stdin io.Reader, stdout, stderr io.Writer) (code in
 		fmt.Fprintf(stderr, "flowd hook: %v\n", err)
 		return failedExit(failClosed)
 	}
-	if *socket == "" {
-		*socket = localsock.Locate()
-	}
+	// flowd's variables in the agent's environment (a project's settings
+	// can set it) keep to the user's own flowd, as a shim's do
+	// (ondemand.Steer). Taken elsewhere while no flowd of the user's
+	// answers, the hook keeps the fail mode it was installed with: its
+	// command names no socket, so a user's own FLOWD_SOCKET reaches it
+	// the same way, and a flowd it cannot start there is denied anyway
+	// (errGone) unless none is installed or autostart is off.
+	*socket, _ = ondemand.Steer(*socket, func(m string) { fmt.Fprintln(stderr, "flowd hook: "+m) })
 
 	// The system flowd is the service manager's to start, as another user.
 	autostart := !*noAutostart && *socket != paths.SystemSocket

@@ -251,7 +251,7 @@ func TestEvaluateFailures(t *testing.T) {
 		wantOut    string // prefix; "" = nothing
 		wantErr    string
 	}{
-		{"flowd down: open", missing, "PreToolUse", pre, false, "", "no flowd binary next to this program or on PATH); not checked (fail-open)"},
+		{"flowd down: open", missing, "PreToolUse", pre, false, "", "no flowd binary next to this program); not checked (fail-open)"},
 		{"flowd down: a fetch goes on when none is installed", missing, "PreToolUse", fetch, false, "", "not checked (fail-open)"},
 		{"flowd down: closed", missing, "PreToolUse", pre, true, denied + `,"permissionDecisionReason":"flowd is unreachable, and this hook is set to fail closed`, "denied (--fail-closed)"},
 		{"flowd down: post records nothing and never denies", missing, "PostToolUse", post, true, "", "fail-open"},
@@ -602,4 +602,22 @@ func TestEvaluateStoppedSystemFlowd(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, `"permissionDecision":"deny"`)
 	assert.Contains(t, out, "sudo systemctl start flowd.socket flowd.service")
+}
+
+// flowd's variables in the agent's environment (a project's settings can
+// set it) follow the shim's rules: a FLOWD_SESSION apart from the
+// client's own session is ignored, and said.
+func TestHookIgnoresASessionApartFromTheClients(t *testing.T) {
+	stub := startStub(t, answer(`{"decision":"allow"}`))
+	t.Setenv("FLOWD_SESSION", "apart")
+	t.Setenv("CLAUDE_CODE_SESSION_ID", "s1")
+	pre := readFixture(t, "perm_default.00.PreToolUse.Read.json")
+	code, _, errOut := runEvaluate(t, pre, "--event", "PreToolUse", "--socket", stub.socket, "--timeout", "30s")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, errOut, "ignored FLOWD_SESSION=apart from the environment: it differs from the client's own session (s1)")
+	req := <-stub.reqs
+	var sent hookproto.Request
+	require.NoError(t, json.Unmarshal(req.body, &sent))
+	assert.Empty(t, sent.Session.Explicit)
+	assert.Equal(t, "s1", sent.Session.ClaudeCode)
 }

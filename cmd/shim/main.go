@@ -15,8 +15,8 @@ import (
 	"runtime"
 
 	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
+	"github.com/flowd-dev/flowd/internal/ondemand"
 	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/flowd-dev/flowd/internal/shim"
 	"github.com/flowd-dev/flowd/internal/unprotected"
@@ -65,9 +65,8 @@ func main() {
 		fs.Usage()
 		os.Exit(2)
 	}
-	if *socket == "" {
-		*socket = localsock.Locate()
-	}
+	var steered string
+	*socket, steered = ondemand.Steer(*socket, func(m string) { fmt.Fprintln(os.Stderr, "shim: "+m) })
 	local := localShim()
 	os.Exit(shim.Run(shim.Options{
 		Name:           *name,
@@ -80,6 +79,7 @@ func main() {
 		Stdout:         os.Stdout,
 		Stderr:         os.Stderr,
 		UnprotectedDir: unprotected.Dir(),
+		Steered:        steered,
 	}))
 }
 

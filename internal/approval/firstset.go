@@ -18,13 +18,21 @@ type Around struct {
 	Now       time.Time
 	LastAgent time.Time // an agent's last tool call, seen by its hook; zero: none seen
 	Shims     int       // MCP servers connected through flowd for this user
+	// FirstAgent is when an agent of this user's first acted through
+	// this flowd (a hook call or an MCP server connected), as flowd keeps
+	// it for good; zero: never.
+	FirstAgent time.Time
 }
 
-// CheckFirstSet decides whether the first passphrase may be set now: only
-// while no agent session is live. Until a passphrase is set, anyone
-// running as the user could set it, an agent's shell too (red team
-// RT5-5: it set the passphrase, then approved its own way out); an agent
-// at work is seen, by its tool calls or its connected MCP servers.
+// CheckFirstSet decides whether the first passphrase may be set now:
+// only before any agent has acted through this flowd, and never while an
+// agent session is live. Until a passphrase is set, anyone running as the
+// user could set it, an agent's shell too (red team RT5-5: it set the
+// passphrase, then approved its own way out), and so could a program an
+// agent left running in the background, which waits until no agent is
+// live: nothing on the socket tells that program from the user, so once
+// an agent has been seen the API sets no first passphrase at all
+// (AgentSeenError says how the user opens the way again).
 func CheckFirstSet(a Around) error {
 	since := a.Now.Sub(a.LastAgent)
 	switch {
@@ -33,8 +41,24 @@ func CheckFirstSet(a Around) error {
 	case !a.LastAgent.IsZero() && since < AgentQuiet:
 		return &AgentLiveError{Why: fmt.Sprintf("an agent's last tool call was %s ago", since.Round(time.Second)),
 			Until: a.LastAgent.Add(AgentQuiet)}
+	case !a.FirstAgent.IsZero():
+		return &AgentSeenError{Since: a.FirstAgent}
 	}
 	return nil
+}
+
+// AgentSeenError refuses a first passphrase once an agent has acted
+// through flowd: a program it left behind could be the one asking. Reset
+// is what the user does to open the way again, which the asker fills in.
+type AgentSeenError struct {
+	Since time.Time
+	Reset string
+}
+
+func (e *AgentSeenError) Error() string {
+	return "the first approval passphrase is set only before any agent has run through flowd, and one did (first on " +
+		e.Since.Local().Format(time.DateTime) + "): a program an agent left running could be the one asking now. " +
+		"To set it: " + e.Reset
 }
 
 // AgentLiveError refuses a first passphrase while an agent session is live.

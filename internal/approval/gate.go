@@ -9,7 +9,7 @@ import (
 
 // Errors of Gate.Check.
 var (
-	ErrNotSet = errors.New("no approval passphrase is set: quit your agents, set one at a terminal with `flowd passphrase set`, then try again")
+	ErrNotSet = errors.New("no approval passphrase is set: set one at a terminal with `flowd passphrase set` (once an agent has run, it says how), then try again")
 	ErrWrong  = errors.New("wrong passphrase; nothing was changed")
 )
 

@@ -5,6 +5,7 @@
 // change config or weaken policy. Everything it quotes that an attacker
 // may have written (tool output, tool and server names, reasons that
 // quote them) is fenced as untrusted data under a per-answer nonce the
-// quoted text cannot guess, and secrets in quarantined content are
-// masked.
+// quoted text cannot guess, and secrets in it are masked. Quarantined
+// content it never shows: reading it takes the user's passphrase, which
+// a server a model drives must never be handed.
 package auditmcp

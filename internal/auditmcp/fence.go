@@ -70,8 +70,8 @@ func (f fence) quote(source, s string) string {
 
 // auditScreen are the injection scanner's settings for quotes: the
 // default thresholds, without the message path's tight bounds (an
-// auditor's answer waits for no tool call), so that a whole quarantined
-// result is screened rather than its first 50 KiB.
+// auditor's answer waits for no tool call), so that a whole quote is
+// screened rather than its first 50 KiB.
 func auditScreen() injection.Options {
 	o := injection.DefaultOptions()
 	o.MaxFieldBytes, o.MaxMessageBytes, o.TimeBudget = maxScreened, maxScreened, 10*time.Second

@@ -24,7 +24,7 @@ import (
 const maxRecords = 200
 
 // New is flowd's MCP server, answering from the flowd that c reaches;
-// d masks secrets in quarantined content (nil: no masking, for tests of
+// d masks secrets in what it quotes (nil: no masking, for tests of
 // other things). Every quote is screened for injection.
 func New(c *flowdclient.Client, d *secrets.Detector) (*server.MCPServer, error) {
 	screen, err := injection.New(auditScreen())
@@ -61,10 +61,10 @@ func New(c *flowdclient.Client, d *secrets.Detector) (*server.MCPServer, error) 
 		mcp.WithString("session", mcp.Required(), mcp.Description("session ID, as flowd_activity_search shows it")),
 	}, readOnly...)...), h.investigate)
 	s.AddTool(mcp.NewTool("flowd_view_quarantined", append([]mcp.ToolOption{
-		mcp.WithDescription("Tool output flowd quarantined as prompt injection. Without an id, the list; with an id and " +
-			"confirmView=true, the content itself, fenced as untrusted data with secrets masked. Viewing releases nothing."),
+		mcp.WithDescription("Tool output flowd quarantined as prompt injection, as metadata: without an id, the list; with an id, " +
+			"one item's source, rules, score, size and hash. Never the content: only the user reads it, at their terminal " +
+			"with their approval passphrase."),
 		mcp.WithString("id", mcp.Description("quarantine ID (q1, q2, …)")),
-		mcp.WithBoolean("confirmView", mcp.Description("must be true to see the content: it was withheld because it may be an attack")),
 	}, readOnly...)...), h.viewQuarantined)
 	return s, nil
 }
@@ -213,6 +213,10 @@ func (h handlers) investigate(ctx context.Context, req mcp.CallToolRequest) (*mc
 	return answer(b.String()), nil
 }
 
+// viewQuarantined answers metadata only. The content was withheld from
+// the model; a model reading it here would have it all the same, so it is
+// for the user, with their passphrase (flowd quarantine show), and this
+// server, which a model drives, never asks for it.
 func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	id := req.GetString("id", "")
 	fe := newFence(h.d, h.screen)
@@ -223,28 +227,25 @@ func (h handlers) viewQuarantined(ctx context.Context, req mcp.CallToolRequest) 
 		if err != nil {
 			return mcp.NewToolResultError("flowd does not answer: " + err.Error()), nil
 		}
-		fmt.Fprintf(&b, "%d quarantined results (content only with id and confirmView=true):\n", len(items))
+		fmt.Fprintf(&b, "%d quarantined results (their content is for the user to read, with `flowd quarantine show ID`):\n", len(items))
 		for _, it := range items {
 			fmt.Fprintf(&b, "- %s %s from %s, score %.2f, %d bytes\n", it.ID, it.Time.UTC().Format(time.RFC3339),
 				fe.quote("server/tool", it.Server+"/"+it.Tool), it.Score, it.Size)
 		}
 		return answer(b.String()), nil
 	}
-	if !req.GetBool("confirmView", false) {
-		return mcp.NewToolResultError("viewing quarantined content needs confirmView=true: it was withheld because it may be an attack on the model that reads it"), nil
-	}
-	it, err := h.c.QuarantineContent(id)
+	it, err := h.c.QuarantineItem(id)
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	fmt.Fprintf(&b, "quarantined result %s from %s, score %.2f", it.ID, fe.quote("server/tool", it.Server+"/"+it.Tool), it.Score)
+	fmt.Fprintf(&b, "quarantined result %s from %s, score %.2f, %d bytes, sha256 %s", it.ID, fe.quote("server/tool", it.Server+"/"+it.Tool),
+		it.Score, it.Size, it.SHA256)
 	b.WriteString("\nwhy:\n")
 	for _, d := range it.Detections {
 		fmt.Fprintf(&b, "- %s (severity %.2f)\n", d.Rule, d.Severity)
 	}
-	b.WriteString("content:\n")
-	b.WriteString(fe.quote("quarantined tool output "+it.ID, it.Content))
-	b.WriteString("\nReleasing it is for the user, with `flowd quarantine release " + it.ID + "` and their passphrase; this server cannot.\n")
+	b.WriteString("Its content is not shown here: it was withheld from the model, and only the user reads it, at their terminal with " +
+		"`flowd quarantine show " + it.ID + "` and their approval passphrase. Releasing it is for them too (`flowd quarantine release " + it.ID + "`).\n")
 	return answer(b.String()), nil
 }
 

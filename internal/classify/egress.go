@@ -89,6 +89,9 @@ func paramAddress(p param) (float64, string) {
 			return addressConfidence, fmt.Sprintf("takes %s, so its value reaches whoever that is", what)
 		}
 	}
+	if conf, what, ex := exampleAddress(p); conf > 0 {
+		return conf, fmt.Sprintf("has an example value that is %s (%q), so its value reaches whoever that is", what, shown(ex))
+	}
 	desc := " " + strings.Join(tokens(p.description), " ") + " "
 	for _, a := range addressPhrases {
 		if strings.Contains(desc, " "+a.phrase+" ") || strings.Contains(desc, " "+a.phrase+"s ") {

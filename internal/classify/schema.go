@@ -12,6 +12,8 @@ import (
 // says about it.
 type param struct {
 	name, description, format string
+	// examples are its string "examples", "example" and "default".
+	examples []string
 }
 
 // Bounds on reading a schema: a tool list is the server's to write, so a
@@ -43,6 +45,38 @@ type schemaNode struct {
 	Format      string                `json:"format"`
 	Properties  map[string]schemaNode `json:"properties"`
 	Items       *schemaNode           `json:"items"`
+	Examples    json.RawMessage       `json:"examples"`
+	Example     json.RawMessage       `json:"example"`
+	Default     json.RawMessage       `json:"default"`
+}
+
+// examples are the string values of n's "examples" (an array, or one
+// value as some servers write it), "example" and "default", bounded.
+func (n *schemaNode) examples() []string {
+	var out []string
+	add := func(raw json.RawMessage) {
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			if len(out) < maxExamples && len(one) <= maxExampleLength {
+				out = append(out, one)
+			}
+			return
+		}
+		var many []json.RawMessage
+		if json.Unmarshal(raw, &many) == nil {
+			for _, m := range many {
+				if json.Unmarshal(m, &one) == nil && len(out) < maxExamples && len(one) <= maxExampleLength {
+					out = append(out, one)
+				}
+			}
+		}
+	}
+	for _, raw := range []json.RawMessage{n.Examples, n.Example, n.Default} {
+		if len(raw) > 0 {
+			add(raw)
+		}
+	}
+	return out
 }
 
 func (n *schemaNode) walk(depth int, out *[]param) {
@@ -59,11 +93,14 @@ func (n *schemaNode) walk(depth int, out *[]param) {
 			return
 		}
 		p := n.Properties[name]
-		format := p.Format
-		if format == "" && p.Items != nil {
-			format = p.Items.Format
+		format, examples := p.Format, p.examples()
+		if p.Items != nil {
+			if format == "" {
+				format = p.Items.Format
+			}
+			examples = append(examples, p.Items.examples()...)
 		}
-		*out = append(*out, param{name: name, description: p.Description, format: strings.ToLower(format)})
+		*out = append(*out, param{name: name, description: p.Description, format: strings.ToLower(format), examples: examples})
 		p.walk(depth+1, out)
 		if p.Items != nil {
 			p.Items.walk(depth+1, out)

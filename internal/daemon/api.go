@@ -30,6 +30,7 @@ func (d *Daemon) handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/audit/verify", d.serveAuditVerify)
 	mux.HandleFunc("GET /api/v1/quarantine", d.serveQuarantine)
 	mux.HandleFunc("GET /api/v1/quarantine/{id}", d.serveQuarantined)
+	mux.HandleFunc("POST /api/v1/quarantine/{id}/view", d.serveQuarantineView)
 	mux.HandleFunc("POST /api/v1/quarantine/{id}/release", d.serveRelease)
 	mux.HandleFunc("GET /api/v1/pins", d.servePins)
 	mux.HandleFunc("POST /api/v1/pins/approve", d.serveApprove)

@@ -54,12 +54,10 @@ func (d *Daemon) serveRecord(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveQuarantine lists the quarantined items as metadata: their
-// detections' excerpts, which quote the withheld text, only with
-// confirm_view=true.
+// serveQuarantine lists the quarantined items as metadata: never what
+// they say, which only serveQuarantineView gives.
 func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
-	show, ok := confirmView(w, r)
-	if !ok {
+	if !metadataOnly(w, r) {
 		return
 	}
 	v, ok := d.viewer(w, r)
@@ -74,48 +72,56 @@ func (d *Daemon) serveQuarantine(w http.ResponseWriter, r *http.Request) {
 	seen := []quarantine.Item{}
 	for _, it := range items {
 		if v.sees(it.Session) {
-			it = it.Shown()
-			if !show {
-				it = it.Metadata()
-			}
-			seen = append(seen, it)
+			seen = append(seen, it.Shown().Metadata())
 		}
 	}
 	writeJSON(w, seen)
 }
 
-// serveQuarantined answers one item: its metadata, and its content and
-// the detections' excerpts only with confirm_view=true.
+// serveQuarantined answers one item's metadata.
 func (d *Daemon) serveQuarantined(w http.ResponseWriter, r *http.Request) {
-	show, ok := confirmView(w, r)
-	if !ok {
+	if !metadataOnly(w, r) {
 		return
 	}
+	if it, ok := d.quarantined(w, r); ok {
+		writeJSON(w, it.Shown().Metadata())
+	}
+}
+
+// serveQuarantineView answers one item with what it says (its content and
+// the detections' excerpts, which quote it) to a request that carries the
+// asker's approval passphrase. The text was withheld because it may
+// attack whatever reads it: a process that reads it on the user's
+// behalf can hand it to the model as surely as a release would, so it
+// takes what a release takes, and a wrong guess counts against the same
+// lockout.
+func (d *Daemon) serveQuarantineView(w http.ResponseWriter, r *http.Request) {
 	it, ok := d.quarantined(w, r)
 	if !ok {
 		return
 	}
-	it = it.Shown()
-	if !show {
-		it = it.Metadata()
+	var req flowdclient.Release
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil {
+		http.Error(w, `want {"passphrase": "..."}`, http.StatusBadRequest)
+		return
 	}
-	writeJSON(w, it)
+	if !d.approved(w, r, req.Passphrase, "read quarantined "+it.ID) {
+		return
+	}
+	d.log.Warn("quarantined content shown to the user", "id", it.ID, "server", it.Server, "tool", it.Tool)
+	writeJSON(w, it.Shown())
 }
 
-// confirmView reads the confirm_view parameter: quarantined text (the
-// content, and the excerpts that quote it) was withheld because it may
-// attack whatever reads it, so a client asks for it by name, never by
-// default. Any value but "true" or none is refused, so that a client
-// that meant to ask is told it did not.
-func confirmView(w http.ResponseWriter, r *http.Request) (show, ok bool) {
-	switch q := r.URL.Query(); {
-	case !q.Has("confirm_view"):
-		return false, true
-	case q.Get("confirm_view") == "true":
-		return true, true
+// metadataOnly refuses the confirm_view parameter that once added the
+// quarantined text to a GET, saying what does it now; it reports whether
+// the request may go on.
+func metadataOnly(w http.ResponseWriter, r *http.Request) bool {
+	if !r.URL.Query().Has("confirm_view") {
+		return true
 	}
-	http.Error(w, "confirm_view must be true (to see the quarantined text) or left out", http.StatusBadRequest)
-	return false, false
+	http.Error(w, `reading quarantined text needs your approval passphrase: POST /api/v1/quarantine/{id}/view with {"passphrase": "..."} `+
+		"(flowd quarantine show ID asks for it at the terminal); without confirm_view this answers the metadata", http.StatusForbidden)
+	return false
 }
 
 // quarantined is the item the request names, if its viewer may see it;
@@ -242,10 +248,11 @@ func (d *Daemon) approved(w http.ResponseWriter, r *http.Request, pass, what str
 func approvalError(w http.ResponseWriter, err error) {
 	var locked *approval.LockedError
 	var live *approval.AgentLiveError
+	var seen *approval.AgentSeenError
 	switch {
 	case errors.As(err, &locked):
 		http.Error(w, err.Error(), http.StatusTooManyRequests)
-	case errors.As(err, &live):
+	case errors.As(err, &live), errors.As(err, &seen):
 		http.Error(w, err.Error(), http.StatusConflict)
 	case errors.Is(err, approval.ErrWrong), errors.Is(err, approval.ErrNotSet), errors.Is(err, approval.ErrWeak):
 		http.Error(w, err.Error(), http.StatusForbidden)
@@ -266,13 +273,10 @@ func (d *Daemon) servePassphrase(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `want {"old": "...", "new": "..."}`, http.StatusBadRequest)
 		return
 	}
-	v, ok := d.viewer(w, r)
-	if !ok {
-		return
-	}
 	by := askedBy(p)
 	wasSet, _, _ := d.approvals.Status(p.UID)
-	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(v) }); err != nil {
+	if err := d.approvals.Set(p.UID, req.Old, req.New, by, func() approval.Around { return d.around(p.UID) }); err != nil {
+		d.firstSetReset(err, p.UID)
 		d.log.Warn("approval passphrase not changed", "uid", p.UID, "by", by, "err", err)
 		approvalError(w, err)
 		return
@@ -302,22 +306,32 @@ func askedBy(p localsock.Cred) string {
 	return "pid " + strconv.Itoa(p.PID)
 }
 
-// around is what flowd sees of v's agents now: their connected MCP
-// servers and the last tool call any agent made (hooks are not told
-// apart by user). The last call is read from the activity log too, not
-// only from what this flowd saw: an agent that kills flowd and starts
-// another must not find it knowing of no agent.
-func (d *Daemon) around(v viewer) approval.Around {
-	a := approval.Around{Now: time.Now(), Shims: len(d.hub.Shims(v.sees))}
+// around is what flowd sees of uid's agents now: their connected MCP
+// servers, their last tool call, and when their agents first acted
+// through flowd (sawAgent). The last call is read from the activity log
+// too, not only from what this flowd saw: an agent that kills flowd and
+// starts another must not find it knowing of no agent.
+// In a system flowd only uid's own count (by their sessions, and by the
+// peer uid of their hooks): another user's live agent must not keep this
+// user from setting theirs, and is not this user's agent to hold back.
+// A user's flowd has one user: every agent counts.
+func (d *Daemon) around(uid int) approval.Around {
+	mine := viewer{all: !d.system, uid: uid}
+	now := time.Now()
+	a := approval.Around{Now: now, Shims: len(d.hub.Shims(mine.sees)), FirstAgent: d.firstAgent(uid, now)}
 	d.mu.Lock()
-	for _, last := range d.hooksSeen {
-		if last.After(a.LastAgent) {
+	for u, last := range d.hooksBy {
+		if (mine.all || u == uid) && last.After(a.LastAgent) {
 			a.LastAgent = last
 		}
 	}
 	d.mu.Unlock()
 	for _, t := range []string{activity.TypeHookEvaluation, activity.TypeToolCall, activity.TypeMessage} {
-		recs, err := d.store.Query(activity.Filter{Type: t, Limit: 1})
+		f := activity.Filter{Type: t, Limit: 1}
+		if !mine.all {
+			f.Owner = &uid
+		}
+		recs, err := d.store.Query(f)
 		if err != nil {
 			a.LastAgent = a.Now // unknown: as if an agent had just called
 			break

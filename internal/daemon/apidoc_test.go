@@ -17,21 +17,7 @@ import (
 // The README's API table names every route the socket serves, and only
 // those: the documentation is tested against the handler.
 func TestAPIDocumentedInTheREADME(t *testing.T) {
-	src, err := os.ReadFile("api.go")
-	require.NoError(t, err)
-	var served []string
-	for _, m := range regexp.MustCompile(`mux\.HandleFunc\("(GET|POST) "?(?:\+ ?)?([^,]+),`).FindAllStringSubmatch(string(src), -1) {
-		path := strings.Trim(m[2], `"+ `)
-		switch path {
-		case "shimproto.Path":
-			path = shimproto.Path
-		case "hookproto.Path":
-			path = hookproto.Path
-		}
-		served = append(served, m[1]+" "+path)
-	}
-	require.NotEmpty(t, served)
-
+	served := servedRoutes(t)
 	readme, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
 	var documented []string
@@ -47,4 +33,25 @@ func TestAPIDocumentedInTheREADME(t *testing.T) {
 	slices.Sort(served)
 	slices.Sort(documented)
 	assert.Equal(t, served, slices.Compact(documented))
+}
+
+// servedRoutes are the routes the handler serves ("GET /api/v1/status"),
+// as api.go spells them.
+func servedRoutes(t *testing.T) []string {
+	t.Helper()
+	src, err := os.ReadFile("api.go")
+	require.NoError(t, err)
+	var served []string
+	for _, m := range regexp.MustCompile(`mux\.HandleFunc\("(GET|POST) "?(?:\+ ?)?([^,]+),`).FindAllStringSubmatch(string(src), -1) {
+		path := strings.Trim(m[2], `"+ `)
+		switch path {
+		case "shimproto.Path":
+			path = shimproto.Path
+		case "hookproto.Path":
+			path = hookproto.Path
+		}
+		served = append(served, m[1]+" "+path)
+	}
+	require.NotEmpty(t, served)
+	return served
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -74,4 +75,49 @@ func TestShimJoinsNotByAnIDTwoSessionsAnnounced(t *testing.T) {
 	}
 	judgeMsg(d, slack, msg(c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#random","text":"hello"},"_meta":{"claudecode/toolUseId":"toolu_7"}}}`))
 	assert.Equal(t, "proc-1-1", slack.Session())
+}
+
+// An id announced a second time on purpose keeps the real call out of
+// its session, which read the data: that call is judged as carrying the
+// session's internal data, not as a clean session's (RT6-2b). With
+// elicitation off, internal_to_external's ask falls back to warn, as for
+// a session flowd forgot; a call whose id one session announced, and one
+// with no id, are judged by what their sessions read.
+func TestContestedToolUseIDIsJudgedAsCarryingInternalData(t *testing.T) {
+	d := testDaemon(t, nil)
+	slack := upstream.NewStream(1, shimproto.Hello{Name: "slack"}, "proc-1-1")
+	send := func(id int, toolUseID string) {
+		meta := ""
+		if toolUseID != "" {
+			meta = `,"_meta":{"claudecode/toolUseId":"` + toolUseID + `"}`
+		}
+		judgeMsg(d, slack, msg(c2s, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"send_message","arguments":{"channel":"#random","text":"the notes, summarised"}%s}}`, id, meta)))
+		judgeMsg(d, slack, msg(s2c, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"sent"}]}}`, id)))
+	}
+	announce := func(session, id string) {
+		postHook(t, d, session, "PreToolUse", map[string]any{"tool_name": "mcp__slack__send_message", "tool_use_id": id,
+			"tool_input": map[string]any{"channel": "#random", "text": "the notes, summarised"}})
+	}
+	send(1, "")
+	announce("cc", "toolu_8")
+	announce("attacker", "toolu_8")
+	send(2, "toolu_8")
+	assert.Equal(t, "proc-1-1", slack.Session(), "joins neither")
+	announce("attacker", "toolu_9")
+	send(3, "toolu_9") // joins the attacker's clean session
+
+	require.NoError(t, d.store.Flush())
+	recs, err := d.store.Query(activity.Filter{Type: activity.TypeToolCall, Server: "slack"})
+	require.NoError(t, err)
+	byID := map[string]activity.Record{}
+	for _, r := range recs {
+		byID[r.RequestID] = r
+	}
+	require.Contains(t, byID, "2")
+	assert.Equal(t, "warn", byID["2"].Decision, "internal_to_external's ask, with no way to ask: %+v", byID["2"])
+	assert.Contains(t, byID["2"].Reason, "internal")
+	assert.Contains(t, string(byID["2"].Details), "announced by more than one session", "the record says why")
+	for _, id := range []string{"1", "3"} {
+		assert.Equal(t, "allow", byID[id].Decision, "request %s: a clean session's own call", id)
+	}
 }

@@ -129,10 +129,15 @@ type Daemon struct {
 
 	mu        sync.Mutex
 	hooksSeen map[string]time.Time // agent → last hook event
-	wg        sync.WaitGroup       // one per shim connection
-	releasing atomic.Bool          // a hand-back of memory to the OS is scheduled
-	conns     *connguard.Guard     // unidentified connections; nil outside Run
-	held      *heldConfig          // a config that waits for the passphrase
+	// hooksBy is uid → that user's last hook event: a system flowd's
+	// first-passphrase window is each user's own (around).
+	hooksBy map[int]time.Time
+	// agentsSeen: uid → when this flowd first saw an agent of theirs (sawAgent).
+	agentsSeen map[int]time.Time
+	wg         sync.WaitGroup   // one per shim connection
+	releasing  atomic.Bool      // a hand-back of memory to the OS is scheduled
+	conns      *connguard.Guard // unidentified connections; nil outside Run
+	held       *heldConfig      // a config that waits for the passphrase
 	// events hands committed records to the live event streams, which
 	// end when stopping is closed.
 	events   *events.Hub
@@ -558,8 +563,8 @@ func (st stores) close() error {
 // newDaemon builds the decision machinery from the config.
 func newDaemon(o Options, st stores) (*Daemon, error) {
 	d := &Daemon{audit: st.audit, auditKey: st.auditKey, socket: o.Socket, dataDir: o.DataDir, log: o.Log, store: st.activity,
-		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time),
-		system: o.System, uid: os.Getuid(), events: st.events, export: st.export, otlp: st.otlp, stopping: make(chan struct{})}
+		quarantine: st.quarantine, pins: st.pins, damaged: st.damaged, started: time.Now(), hooksSeen: make(map[string]time.Time), hooksBy: make(map[int]time.Time),
+		agentsSeen: map[int]time.Time{}, system: o.System, uid: os.Getuid(), events: st.events, export: st.export, otlp: st.otlp, stopping: make(chan struct{})}
 	d.feeds = st.feeds
 	d.approvals = &approval.Gate{File: d.passphraseFile}
 	// The user's verifier is read now, once: a file deleted or swapped

@@ -69,6 +69,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	d, socket, _ := servingWith(t, Options{Config: cfg, StartedBy: service.ByOnDemand, ServiceState: func() service.Status {
 		return service.Status{Manager: service.Systemd, Scope: service.User, Installed: true, Enabled: true, Unit: "/home/u/.config/systemd/user/flowd.service"}
 	}})
+	// Set before any agent acts, as flowd install asks.
+	require.NoError(t, flowdclient.NewClient(socket, 5*time.Second).SetPassphrase("", testPass))
 	login, err := flowdclient.NewClient(socket, 5*time.Second).UILogin()
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(login, "http://127.0.0.1:"), login)
@@ -188,22 +190,28 @@ func TestDashboardInBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, text, judgetest.AWSSecret, "the secret itself is never shown")
 
-	// Quarantine: the content only after "Show content", as text; a
-	// release needs the passphrase, and a wrong one is refused.
+	// Quarantine: the content only after "Show content" with the
+	// passphrase, as text; a release needs the passphrase too, and a
+	// wrong one is refused at both.
 	injected := judgetest.BlockText + ` <img id=inj src=x>`
 	judgetest.RequireAction(t, d.judge, injected, injection.ActionBlock)
 	web := upstream.NewStream(3, shimproto.Hello{Name: "fetch"}, "cc")
 	judgetest.Answer(t, d.judge, web, judgetest.FetchCall(7), judgetest.TextResult(7, injected))
 	eval(`location.hash = "#quarantine"`)
-	wait("the quarantined item, its content hidden", `document.querySelector("[data-quarantine] button.show") !== null &&
+	wait("the quarantined item, its content hidden", `document.querySelector("[data-quarantine] form.show") !== null &&
 		!document.getElementById("quarantine").textContent.includes("Ignore all previous")`)
-	eval(`document.querySelector("[data-quarantine] button.show").click()`)
+	eval(`{ const f = document.querySelector("[data-quarantine] form.show"); f.querySelector("input[type=password]").value = "not the passphrase"; f.querySelector("button").click() }`)
+	wait("showing without the right passphrase is refused", `document.querySelector("[data-quarantine] form.show span").textContent.startsWith("403")`)
+	wait("and shows nothing", `document.querySelector("[data-quarantine] pre.untrusted") === null &&
+		!document.getElementById("quarantine").textContent.includes("Ignore all previous")`)
+	eval(`{ const f = document.querySelector("[data-quarantine] form.show"); f.querySelector("input[type=password]").value = "` + testPass + `"; f.querySelector("button").click() }`)
 	wait("the content, as text", `(() => { const p = document.querySelector("[data-quarantine] pre.untrusted");
 		return p && p.textContent.includes("Ignore all previous") && p.textContent.includes("<img id=inj") })()`)
 	wait("and not as markup", `document.getElementById("inj") === null`)
 	wait("the excerpts, fenced as data", `[...document.querySelectorAll("[data-quarantine] li")].some(li => li.textContent.includes("⟦untrusted data: Ignore all previous"))`)
-	eval(`const f = document.querySelector("[data-quarantine] form"); f.querySelector("input[type=password]").value = "not the passphrase"; f.querySelector("button").click()`)
-	wait("a release without the right passphrase is refused", `document.querySelector("[data-quarantine] form span").textContent.startsWith("403")`)
+	wait("the page keeps no passphrase", `[...document.querySelectorAll("[data-quarantine] input[type=password]")].every(i => i.value === "")`)
+	eval(`{ const f = document.querySelector("[data-quarantine] form:not(.show)"); f.querySelector("input[type=password]").value = "not the passphrase"; f.querySelector("button").click() }`)
+	wait("a release without the right passphrase is refused", `document.querySelector("[data-quarantine] form:not(.show) span").textContent.startsWith("403")`)
 	shot("quarantine")
 	items, err := d.quarantine.List(0)
 	require.NoError(t, err)

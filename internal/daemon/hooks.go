@@ -55,7 +55,9 @@ func (d *Daemon) serveHook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
-	d.sawHook(req.Agent)
+	p, _ := peer(r.Context()) // sessionKey refused a system flowd's unattributed request
+	d.sawHook(req.Agent, p.UID)
+	d.sawAgent(r.Context())
 	ev := hookEvent{agent: req.Agent, event: in.Name, agentEvent: req.Event, session: sess, p: in.Payload, response: in.Response,
 		canAsk: in.CanAsk, replace: req.ReplaceOutput}
 	v := d.judgeHook(&ev)
@@ -276,9 +278,12 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-// sawHook notes that an agent's hooks are active, for coverage reporting.
-func (d *Daemon) sawHook(agent string) {
+// sawHook notes that an agent's hooks are active, for coverage reporting,
+// and that uid's agent is at work (around).
+func (d *Daemon) sawHook(agent string, uid int) {
+	now := time.Now()
 	d.mu.Lock()
-	d.hooksSeen[agent] = time.Now()
+	d.hooksSeen[agent] = now
+	d.hooksBy[uid] = now
 	d.mu.Unlock()
 }

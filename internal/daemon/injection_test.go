@@ -135,23 +135,48 @@ func TestHookDeniesHumanOnlyCommands(t *testing.T) {
 	}
 }
 
-func TestQuarantineAndPinsAPI(t *testing.T) {
-	d := testDaemon(t, nil)
-	web := upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "s")
-	judgetest.Answer(t, d.judge, web, judgetest.FetchCall(1), judgetest.TextResult(1, judgetest.BlockText))
-	u := upstream.NewStream(2, shimproto.Hello{Name: "math"}, "s")
-	judgetest.Answer(t, d.judge, u, judgetest.ListReq, judgetest.MathTools)
-	judgetest.Answer(t, d.judge, upstream.NewStream(3, shimproto.Hello{Name: "math"}, "s"), judgetest.ListReq, judgetest.RugPulled)
-
-	// Each request comes from this user, as over the socket: a process
-	// of the user's, not necessarily the user.
-	do := func(method, path, body string) *httptest.ResponseRecorder {
+// asUser is a request to d's API from this user, as over the socket: a
+// process of the user's, not necessarily the user.
+func asUser(d *Daemon) func(method, path, body string) *httptest.ResponseRecorder {
+	return func(method, path, body string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(method, path, strings.NewReader(body))
 		req = req.WithContext(context.WithValue(req.Context(), peerKey{}, localsock.Cred{UID: os.Getuid(), GID: os.Getgid()}))
 		d.handler().ServeHTTP(rec, req)
 		return rec
 	}
+}
+
+// Until a passphrase is set, nothing reads or releases quarantined text.
+func TestQuarantineWithoutAPassphraseSet(t *testing.T) {
+	d := testDaemon(t, nil)
+	judgetest.Answer(t, d.judge, upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "s"), judgetest.FetchCall(1),
+		judgetest.TextResult(1, judgetest.BlockText))
+	do := asUser(d)
+	for _, path := range []string{"/api/v1/quarantine/q1/view", "/api/v1/quarantine/q1/release"} {
+		rec := do("POST", path, `{}`)
+		assert.Equal(t, 403, rec.Code, path)
+		assert.Contains(t, rec.Body.String(), "no approval passphrase is set", path)
+		assert.NotContains(t, rec.Body.String(), "id_rsa", path)
+		assert.Equal(t, 400, do("POST", path, "").Code, path)
+	}
+	it, err := d.quarantine.Get("q1")
+	require.NoError(t, err)
+	assert.True(t, it.Released.IsZero())
+}
+
+func TestQuarantineAndPinsAPI(t *testing.T) {
+	d := testDaemon(t, nil)
+	do := asUser(d)
+	// Set before an agent acts, as flowd install asks; a short one is refused.
+	assert.Equal(t, 403, do("POST", "/api/v1/passphrase", `{"new":"short"}`).Code)
+	require.Equal(t, 200, do("POST", "/api/v1/passphrase", `{"new":"correct horse battery"}`).Code)
+	web := upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "s")
+	judgetest.Answer(t, d.judge, web, judgetest.FetchCall(1), judgetest.TextResult(1, judgetest.BlockText))
+	u := upstream.NewStream(2, shimproto.Hello{Name: "math"}, "s")
+	judgetest.Answer(t, d.judge, u, judgetest.ListReq, judgetest.MathTools)
+	judgetest.Answer(t, d.judge, upstream.NewStream(3, shimproto.Hello{Name: "math"}, "s"), judgetest.ListReq, judgetest.RugPulled)
+
 	rec := do("GET", "/api/v1/quarantine", "")
 	require.Equal(t, 200, rec.Code)
 	var items []quarantine.Item
@@ -159,7 +184,8 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	require.Len(t, items, 1)
 	assert.Empty(t, items[0].Content)
 	// The list and an item are metadata: the rules that matched, never the
-	// attacker's words, unless confirm_view=true asks for them.
+	// attacker's words. confirm_view, which once added them, is refused
+	// with what to do instead.
 	require.NotEmpty(t, items[0].Detections)
 	for _, path := range []string{"/api/v1/quarantine", "/api/v1/quarantine/q1"} {
 		rec = do("GET", path, "")
@@ -167,29 +193,18 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 		assert.NotContains(t, rec.Body.String(), "id_rsa", path)
 		assert.NotContains(t, rec.Body.String(), "gnore all previous", path)
 		assert.Contains(t, rec.Body.String(), `"rule":"instruction-override"`, path)
-		rec = do("GET", path+"?confirm_view=true", "")
-		require.Equal(t, 200, rec.Code, path)
-		assert.Contains(t, rec.Body.String(), "id_rsa", path)
-		for _, q := range []string{"?confirm_view=1", "?confirm_view=yes", "?confirm_view="} {
+		for _, q := range []string{"?confirm_view=true", "?confirm_view=1", "?confirm_view="} {
 			rec = do("GET", path+q, "")
-			assert.Equal(t, 400, rec.Code, path+q)
+			assert.Equal(t, 403, rec.Code, path+q)
+			assert.Contains(t, rec.Body.String(), "needs your approval passphrase", path+q)
 			assert.NotContains(t, rec.Body.String(), "id_rsa", path+q)
 		}
 	}
-	rec = do("GET", "/api/v1/quarantine/q1?confirm_view=true", "")
-	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &items[0]))
-	assert.Contains(t, items[0].Content, "id_rsa")
 	assert.Equal(t, 404, do("GET", "/api/v1/quarantine/q9", "").Code)
-	assert.Equal(t, 404, do("GET", "/api/v1/quarantine/q9?confirm_view=true", "").Code)
+	assert.Equal(t, 404, do("POST", "/api/v1/quarantine/q9/view", `{"passphrase":"x"}`).Code)
 	assert.Equal(t, 404, do("POST", "/api/v1/quarantine/x/release", "").Code)
-	// Releasing and approving need the user's passphrase: none is set yet,
-	// a short one is refused, a wrong guess is refused.
-	rec = do("POST", "/api/v1/quarantine/q1/release", `{}`)
-	assert.Equal(t, 403, rec.Code)
-	assert.Contains(t, rec.Body.String(), "no approval passphrase is set")
-	assert.Equal(t, 400, do("POST", "/api/v1/quarantine/q1/release", "").Code)
-	assert.Equal(t, 403, do("POST", "/api/v1/passphrase", `{"new":"short"}`).Code)
-	require.Equal(t, 200, do("POST", "/api/v1/passphrase", `{"new":"correct horse battery"}`).Code)
+	// Releasing and approving need the user's passphrase: a wrong guess is
+	// refused, and changing it needs the old one.
 	assert.Equal(t, 403, do("POST", "/api/v1/passphrase", `{"new":"the agent's own passphrase"}`).Code,
 		"changing it needs the old one")
 	rec = do("POST", "/api/v1/quarantine/q1/release", `{"passphrase":"q1"}`)
@@ -197,6 +212,13 @@ func TestQuarantineAndPinsAPI(t *testing.T) {
 	assert.Contains(t, rec.Body.String(), "wrong passphrase")
 	rec = do("GET", "/api/v1/status", "")
 	assert.Contains(t, rec.Body.String(), `"approval_passphrase_set":true`)
+	// (Wrong guesses at the view: TestViewGuessesCountAgainstTheApprovalLockout.)
+	rec = do("POST", "/api/v1/quarantine/q1/view", `{"passphrase":"correct horse battery"}`)
+	require.Equal(t, 200, rec.Code, rec.Body.String())
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &items[0]))
+	assert.Contains(t, items[0].Content, "id_rsa", "the passphrase's holder reads it")
+	assert.Contains(t, items[0].Detections[0].Excerpt, "gnore all previous", "and what the rules matched")
+	assert.True(t, items[0].Released.IsZero(), "reading releases nothing")
 	rec = do("POST", "/api/v1/quarantine/q1/release", `{"passphrase":"correct horse battery"}`)
 	require.Equal(t, 200, rec.Code)
 	assert.Contains(t, rec.Body.String(), `"released"`)

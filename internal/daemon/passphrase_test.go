@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -20,8 +21,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/hookproto"
+	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/sessionid"
+	"github.com/flowd-dev/flowd/internal/shimproto"
+	"github.com/flowd-dev/flowd/internal/upstream"
 )
 
 // Found by a red team (RT5-5): with no passphrase set (the default until
@@ -34,6 +38,11 @@ func TestFirstPassphraseNotWhileAnAgentIsLive(t *testing.T) {
 		_, socket, _ := serving(t, config.Default())
 		shimClient(t, socket)
 		c := flowdclient.NewClient(socket, 30*time.Second)
+		// Listed once its hello is through, which may be after the welcome.
+		require.Eventually(t, func() bool {
+			st, err := c.Status()
+			return err == nil && len(st.Shims) == 1
+		}, time.Minute, 10*time.Millisecond)
 		err := c.SetPassphrase("", testPass)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "1 MCP server(s) are connected")
@@ -84,4 +93,79 @@ func TestFirstPassphraseNotWhileAnAgentIsLive(t *testing.T) {
 		shimClient(t, socket)
 		require.NoError(t, c.SetPassphrase(testPass, "another long passphrase"))
 	})
+}
+
+// RT6-3: reading quarantined text takes the passphrase a release takes,
+// and a wrong guess at either counts against the one lockout: an agent
+// cannot guess through the view while the release is locked, nor the
+// other way round. Over the real socket, as any process of the user's.
+func TestViewGuessesCountAgainstTheApprovalLockout(t *testing.T) {
+	d, socket, _ := serving(t, config.Default())
+	c := flowdclient.NewClient(socket, 30*time.Second)
+	require.NoError(t, c.SetPassphrase("", testPass))
+	judgetest.Answer(t, d.judge, upstream.NewStream(1, shimproto.Hello{Name: "fetch"}, "s"), judgetest.FetchCall(1),
+		judgetest.TextResult(1, judgetest.BlockText))
+
+	status := func(err error) int {
+		t.Helper()
+		var e *flowdclient.Error
+		require.ErrorAs(t, err, &e)
+		return e.Code
+	}
+	_, err := c.QuarantineContent("q1", "")
+	assert.Equal(t, 403, status(err), "no passphrase")
+	_, err = c.QuarantineContent("q1", "an agent's guess")
+	assert.Equal(t, 403, status(err))
+	_, err = c.Release("q1", "another guess")
+	assert.Equal(t, 403, status(err))
+	// Three wrong, whichever the door: both are shut, to the right one too.
+	_, err = c.QuarantineContent("q1", testPass)
+	assert.Equal(t, 429, status(err), "the view is locked after guesses at both")
+	assert.ErrorContains(t, err, "too many wrong passphrases")
+	_, err = c.Release("q1", testPass)
+	assert.Equal(t, 429, status(err), "and so is the release")
+
+	// Past the pause, the passphrase's holder reads it.
+	d.approvals.Now = func() time.Time { return time.Now().Add(time.Minute) }
+	it, err := c.QuarantineContent("q1", testPass)
+	require.NoError(t, err)
+	assert.Contains(t, it.Content, "id_rsa")
+}
+
+// Found by a red team (#15): a program an agent left in the background
+// waits until no agent is live and sets the first passphrase itself.
+// Once an agent has acted through flowd, the API sets no first
+// passphrase however quiet it is; the user opens the way again with
+// their agents quit and flowd stopped, by removing flowd's note of it.
+func TestFirstPassphraseNotOnceAnAgentHasRun(t *testing.T) {
+	d, socket, _ := serving(t, config.Default())
+	c := flowdclient.NewClient(socket, 30*time.Second)
+	// An agent's MCP server connects and goes without a tool call: no
+	// agent is live, and none has called a tool.
+	conn, _, _ := shimClient(t, socket)
+	conn.Close()
+	require.Eventually(t, func() bool {
+		st, err := c.Status()
+		return err == nil && len(st.Shims) == 0
+	}, time.Minute, 10*time.Millisecond)
+
+	err := c.SetPassphrase("", testPass)
+	var e *flowdclient.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 409, e.Code)
+	assert.Contains(t, err.Error(), "only before any agent has run through flowd")
+	note := filepath.Join(d.dataDir, "agent-seen")
+	assert.Contains(t, err.Error(), "stop flowd (flowd stop), remove "+note)
+	st, err := c.Status()
+	require.NoError(t, err)
+	assert.False(t, st.ApprovalPassphrase)
+
+	// The note alone shuts it: a new flowd that saw nothing reads it.
+	d.mu.Lock()
+	clear(d.agentsSeen)
+	d.mu.Unlock()
+	assert.Error(t, c.SetPassphrase("", testPass), "the note kept for good")
+	// The user, with flowd stopped (here: its memory cleared), removes it.
+	require.NoError(t, os.Remove(note))
+	require.NoError(t, c.SetPassphrase("", testPass))
 }

@@ -36,7 +36,7 @@ func (d *Daemon) serveShim(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context() // carries who connected
 	d.hub.Serve(conn, brw.Reader, upstream.Accepted{
 		SessionKey: func(h sessionid.Hints) (string, error) { return d.sessionKey(ctx, h) },
-		Identified: func() { d.conns.Identified(conn) },
+		Identified: func() { d.conns.Identified(conn); d.sawAgent(ctx) },
 		Judged: func(size int, took time.Duration) {
 			if took > 0 {
 				d.metrics.ObserveVerdict(took)

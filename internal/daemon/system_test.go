@@ -228,3 +228,30 @@ func mustSessionKey(t *testing.T, d *Daemon, h sessionid.Hints) string {
 	require.NoError(t, err)
 	return s
 }
+
+// A system flowd's first-passphrase window is each user's own: one
+// user's live agent neither keeps another from setting theirs, nor
+// (being another uid) sets it for them; the user whose agent is live is
+// still refused.
+func TestSystemFlowdFirstPassphraseWindowIsPerUser(t *testing.T) {
+	d := systemDaemon(t)
+	d.hub.Add(upstream.NewStream(1, shimproto.Hello{Name: "fs", PID: 100}, sessionid.Scoped(annUID, "cc1")))
+	hookAs(t, d, ann, "cc1", "PreToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}, "cwd": "/tmp"})
+	require.NoError(t, d.store.Flush())
+	set := func(p localsock.Cred) *httptest.ResponseRecorder {
+		return ask(t, d, &p, http.MethodPost, "/api/v1/passphrase", flowdclient.PassphraseChange{New: testPass})
+	}
+	rec := set(ann)
+	assert.Equal(t, http.StatusConflict, rec.Code, "ann's own agent is live: %s", rec.Body.String())
+	rec = set(bob)
+	assert.Equal(t, http.StatusOK, rec.Code, "ann's agent is not bob's: %s", rec.Body.String())
+	rec = set(root)
+	assert.Equal(t, http.StatusOK, rec.Code, "nor root's: %s", rec.Body.String())
+	annSet, _, _ := d.approvals.Status(annUID)
+	assert.False(t, annSet, "bob's and root's passphrases are theirs, not ann's")
+
+	// Bob's agent, once live, is counted for bob: his next user, carol, is not held by it.
+	d.hub.Add(upstream.NewStream(2, shimproto.Hello{Name: "fs", PID: 101}, sessionid.Scoped(bobUID, "cc2")))
+	carol := localsock.Cred{UID: 1002, GID: 1002, Groups: []int{flowdUID}}
+	assert.Equal(t, http.StatusOK, set(carol).Code)
+}

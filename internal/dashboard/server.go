@@ -23,7 +23,8 @@ var assets embed.FS
 const CSRFHeader = "X-Flowd-CSRF"
 
 // api is what the dashboard may ask of flowd's API: reading, and the
-// release and approval that need the passphrase. Never the shim or hook
+// reading of quarantined text, release and approval that need the
+// passphrase. Never the shim or hook
 // endpoints, nor setting the passphrase.
 var api = []string{
 	"GET /api/v1/status",
@@ -35,6 +36,7 @@ var api = []string{
 	"GET /api/v1/sessions/{id}/graph",
 	"GET /api/v1/quarantine",
 	"GET /api/v1/quarantine/{id}",
+	"POST /api/v1/quarantine/{id}/view",
 	"POST /api/v1/quarantine/{id}/release",
 	"GET /api/v1/pins",
 	"POST /api/v1/pins/approve",

@@ -88,7 +88,11 @@ func TestLoggedInBrowserReachesTheAPIAsItsUser(t *testing.T) {
 	assert.JSONEq(t, fmt.Sprintf(`{"uid":%d}`, os.Getuid()), body, "the API sees the user who asked for the login")
 	code, _ = do(t, c, "POST", base+"/api/v1/quarantine/q1/release", map[string]string{"Origin": base, CSRFHeader: csrf})
 	assert.Equal(t, http.StatusOK, code)
-	assert.Equal(t, []string{"GET /api/v1/status", "POST /api/v1/quarantine/q1/release"}, *reached)
+	// Reading quarantined text is a change's request: it carries the
+	// passphrase, which the API checks, behind the CSRF token and Origin.
+	code, _ = do(t, c, "POST", base+"/api/v1/quarantine/q1/view", map[string]string{"Origin": base, CSRFHeader: csrf})
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, []string{"GET /api/v1/status", "POST /api/v1/quarantine/q1/release", "POST /api/v1/quarantine/q1/view"}, *reached)
 
 	code, body = do(t, c, "GET", base+"/", nil)
 	assert.Equal(t, http.StatusOK, code)
@@ -117,6 +121,7 @@ func TestRefusals(t *testing.T) {
 		{"no CSRF token", c, "POST", "/api/v1/pins/approve", map[string]string{"Origin": base}, 403},
 		{"a wrong CSRF token", c, "POST", "/api/v1/pins/approve", map[string]string{"Origin": base, CSRFHeader: csrf[:42] + "x"}, 403},
 		{"no Origin on a change", c, "POST", "/api/v1/pins/approve", map[string]string{CSRFHeader: csrf}, 403},
+		{"a view of quarantined text without the CSRF token", c, "POST", "/api/v1/quarantine/q1/view", map[string]string{"Origin": base}, 403},
 		{"no cookie", anon, "GET", "/api/v1/status", nil, 401},
 		{"no cookie, the page", anon, "GET", "/", nil, 401},
 		{"no cookie, a change", anon, "POST", "/api/v1/pins/approve", map[string]string{"Origin": base, CSRFHeader: csrf}, 401},

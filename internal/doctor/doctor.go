@@ -26,6 +26,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/localsock"
 	"github.com/flowd-dev/flowd/internal/managed"
 	"github.com/flowd-dev/flowd/internal/paths"
+	"github.com/flowd-dev/flowd/internal/selfguard"
 	"github.com/flowd-dev/flowd/internal/unprotected"
 )
 
@@ -80,6 +81,9 @@ type Facts struct {
 
 	Clients []ClientFile
 	Hooks   []HookScope
+	// FlowdProgram is the program the flowd that answers runs when it
+	// is not this flowd's file (otherProgram); ThisFlowd is this one's.
+	FlowdProgram, ThisFlowd string
 }
 
 // Flowd is a flowd that answers on a socket of this user's.
@@ -99,6 +103,10 @@ type ClientFile struct {
 	// LeftAlone are stdio servers wrap cannot edit, each with the reason
 	// ("NAME: reason").
 	LeftAlone []string
+	// Steers is what a project's file sets that would steer its shims
+	// or weaken them (a FLOWD_ variable, a loader or Go runtime variable,
+	// a shim's --socket); "" when nothing.
+	Steers string
 }
 
 // HookScope is one agent's settings file and flowd's hooks in it.
@@ -123,6 +131,9 @@ func Gather(socket, configPath, dataDir, dir string) Facts {
 	f := Facts{Socket: socket, ConfigPath: configPath, DataDir: dataDir}
 	if st, err := flowdclient.NewClient(socket, 2*time.Second).Status(); err == nil {
 		f.Status = &st
+		if f.FlowdProgram = otherProgram(st.PID); f.FlowdProgram != "" {
+			f.ThisFlowd, _ = os.Executable()
+		}
 	} else {
 		f.StatusErr = err.Error()
 	}
@@ -234,6 +245,9 @@ func clients(dir string) []ClientFile {
 // with them, which it finds by wrapping in memory.
 func clientFile(c clientconfig.Client, l clientconfig.Location, doc []byte) ClientFile {
 	cf := ClientFile{Client: string(c), Path: l.Path, Project: l.Project}
+	if l.Project {
+		cf.Steers = steers(string(doc))
+	}
 	r, err := l.Format.Wrap(doc, "shim")
 	if err != nil {
 		cf.Err = err.Error()
@@ -253,6 +267,26 @@ func clientFile(c clientconfig.Client, l clientconfig.Location, doc []byte) Clie
 		}
 	}
 	return cf
+}
+
+// steers is what a project's MCP config sets that would take its
+// servers' shims off the user's flowd, or weaken them: the repository's
+// writer chose it, and the client passes it to the shim. The shim
+// ignores or fails closed on flowd's variables; doctor names the file.
+func steers(doc string) string {
+	if v := selfguard.SetsEnv([]string{doc}); v != "" {
+		return v
+	}
+	if strings.Contains(doc, "--socket") {
+		return "a shim's --socket"
+	}
+	return ""
+}
+
+// SteersMessage is the warning for a project file that steers its shims.
+func SteersMessage(c ClientFile) string {
+	return fmt.Sprintf("%s (%s), a project's file: it sets %s for its servers, which would move their shims off your flowd or weaken them (the shim ignores what it can, and fails closed otherwise)",
+		c.Client, c.Path, c.Steers)
 }
 
 func hooks(dir string) []HookScope {
@@ -330,6 +364,10 @@ func Judge(f Facts) []Finding {
 	default:
 		add("daemon", Warn, fmt.Sprintf("flowd does not answer on %s: %s (a shim starts it on demand)", f.Socket, f.StatusErr), "flowd run")
 	}
+	if f.Status != nil && f.FlowdProgram != "" {
+		add("daemon", Warn, fmt.Sprintf("the flowd on %s (pid %d) runs %s, not this flowd (%s): shims and hooks installed beside this one start and trust only it, and refuse that one as not flowd",
+			f.Socket, f.Status.PID, f.FlowdProgram, f.ThisFlowd), "flowd restart (if you did not start that program, find out what did)")
+	}
 	if len(f.Flowds) > 1 {
 		var where, kill []string
 		for _, fd := range f.Flowds[1:] {
@@ -390,6 +428,9 @@ func judgeClient(c ClientFile) []Finding {
 	if c.Project {
 		// The shim's path written there is this user's.
 		wrap += " (a project file, usually committed: the shim path it gets is yours)"
+	}
+	if c.Steers != "" {
+		add(Warn, SteersMessage(c), "remove it from the file, or do not run the agent in this project")
 	}
 	switch {
 	case c.Err != "":

@@ -3,7 +3,9 @@ package doctor
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -242,4 +244,59 @@ func TestClientFile(t *testing.T) {
 	cf = clientFile(clientconfig.Zed, zed, []byte("// Zed settings\n{\"context_servers\": {\"pg\": {\"command\": {\"path\": \"npx\", \"args\": []}}}}"))
 	assert.Equal(t, []string{"pg"}, cf.Unwrapped)
 	assert.Empty(t, cf.Err)
+}
+
+// A cloned repository's MCP config that sets flowd's variables (or a
+// loader's, the Go runtime's, a shim's --socket) for its servers is named,
+// in doctor and in a running flowd's recommendations; a user's own file
+// that passes FLOWD_SOCKET on is theirs.
+func TestProjectConfigThatSteersShims(t *testing.T) {
+	env := clientconfig.Env{GOOS: "linux", Home: "/h", Dir: "/p", Getenv: func(string) string { return "" }}
+	locs := clientconfig.ClaudeCode.Locations(env)
+	user, project := locs[0], locs[len(locs)-1]
+	require.True(t, project.Project)
+	for doc, want := range map[string]string{
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SOCKET":"/tmp/s"}}}}`:       "a FLOWD_ variable",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"FLOWD_SESSION":"apart"}}}}`:       "a FLOWD_ variable",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"LD_PRELOAD":"/p/x.so"}}}}`:        "LD_PRELOAD",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--socket","/tmp/s","--","x"]}}}`:                   "a shim's --socket",
+		`{"mcpServers":{"a":{"command":"/usr/bin/shim","args":["--","x"],"env":{"API_URL":"https://x.example"}}}}`: "",
+	} {
+		cf := clientFile(clientconfig.ClaudeCode, project, []byte(doc))
+		assert.Equal(t, want, cf.Steers, doc)
+		assert.Empty(t, clientFile(clientconfig.ClaudeCode, user, []byte(doc)).Steers, "the user's own file: %s", doc)
+		if want == "" {
+			continue
+		}
+		cl := find(Judge(Facts{Clients: []ClientFile{cf}}), "clients")
+		require.NotEmpty(t, cl)
+		assert.Equal(t, Warn, cl[0].Status)
+		assert.Contains(t, cl[0].Message, project.Path)
+		assert.Contains(t, cl[0].Message, want)
+		recs := Recommend(Running{Clients: []ClientFile{cf}, PassphraseSet: true})
+		assert.Equal(t, "servers_steered", recs[0].ID)
+	}
+}
+
+// A flowd that runs another program than this flowd's file is named: the
+// shims and hooks beside this one would refuse it, and it may be an
+// agent's program started as flowd.
+func TestFlowdRunningAnotherProgram(t *testing.T) {
+	assert.Empty(t, otherProgram(os.Getpid()), "this program")
+	cmd := exec.Command("sleep", "60")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if runtime.GOOS == "linux" {
+		assert.Contains(t, otherProgram(cmd.Process.Pid), "sleep")
+	}
+	fs := Judge(Facts{Socket: "/run/user/1000/flowd/flowd.sock", Status: &flowdclient.Status{PID: 42},
+		FlowdProgram: "/tmp/agent/flowd", ThisFlowd: "/home/u/.local/bin/flowd"})
+	var msgs []string
+	for _, f := range find(fs, "daemon") {
+		if f.Status == Warn {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	require.Len(t, msgs, 1)
+	assert.Contains(t, msgs[0], "runs /tmp/agent/flowd, not this flowd (/home/u/.local/bin/flowd)")
 }

@@ -37,6 +37,9 @@ func Recommend(r Running) []flowdclient.Recommendation {
 			u.Server, u.PID, u.Since.Local().Format(time.Stamp), u.Reason), "restart the MCP client that runs "+u.Server)
 	}
 	for _, c := range r.Clients {
+		if c.Steers != "" {
+			add("servers_steered", "warning", SteersMessage(c), "remove it from the file, or do not run the agent in this project")
+		}
 		if len(c.Unwrapped) > 0 {
 			add("servers_unwrapped", "warning", fmt.Sprintf("%s (%s): servers not wrapped, flowd cannot see them: %s",
 				c.Client, c.Path, strings.Join(c.Unwrapped, ", ")), clientconfig.WrapCommand(clientconfig.Client(c.Client), c.Path))
@@ -72,12 +75,12 @@ func Recommend(r Running) []flowdclient.Recommendation {
 		add("no_shims", "info", "no shim is connected: no MCP server's traffic passes flowd right now", "shim wrap")
 	}
 	if !r.PassphraseSet {
-		add("passphrase_unset", "warning", "no approval passphrase: releasing quarantined results and approving tool changes are refused until one is set (quit your agents first: flowd sets the first one only while none is at work)",
+		add("passphrase_unset", "warning", "no approval passphrase: reading and releasing quarantined results and approving tool changes are refused until one is set (flowd sets the first one only before any agent has run through it; after that, flowd passphrase set says how to open the way)",
 			"flowd passphrase set")
 	} else if st.PassphraseBy != "" {
 		add("passphrase_set_by", "info", fmt.Sprintf("the approval passphrase was set %s by %s: if that was not you, a program running as you (an agent) may hold it",
 			st.PassphraseSince.Local().Format(time.DateTime), st.PassphraseBy),
-			"if it was not you: stop flowd, remove approval.json from its data dir, quit your agents, then flowd passphrase set")
+			"if it was not you: quit your agents, stop flowd, remove approval.json and agent-seen from its data dir, start flowd, then flowd passphrase set")
 	}
 	if cfg == nil {
 		return out

@@ -56,7 +56,7 @@ func TestRecommendNamesWhoSetThePassphrase(t *testing.T) {
 	}
 	if assert.NotNil(t, by) {
 		assert.Contains(t, by.Message, "by script 900 ← sh 880 ← systemd 1")
-		assert.Contains(t, by.Fix, "remove approval.json")
+		assert.Contains(t, by.Fix, "remove approval.json and agent-seen")
 	}
 	st.PassphraseBy = ""
 	for _, r := range Recommend(Running{Status: st, Config: config.Default(), PassphraseSet: true}) {

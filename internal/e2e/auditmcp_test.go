@@ -71,8 +71,8 @@ type inspectorResult struct {
 
 // flowd's own MCP server (`flowd mcp`), driven by a real client, the MCP
 // Inspector's CLI: each tool listed read-only and called; the quarantine
-// tool refuses without confirmView and answers with it, the attack
-// fenced and its secret masked; no answer holds the secret anywhere.
+// tool answers metadata, never the attack's text; no answer holds the
+// secret anywhere.
 func TestInspectorCLIAuditMCP(t *testing.T) {
 	t.Parallel()
 	tools := toolsDir(t)
@@ -169,27 +169,17 @@ func TestInspectorCLIAuditMCP(t *testing.T) {
 		assert.Contains(t, s, "q1 ")
 		assert.NotContains(t, s, "Ignore all previous", "the list holds no quarantined text")
 
-		for _, args := range [][]string{{"id=q1"}, {"id=q1", "confirmView=false"}} {
-			res = inspect(t, 5, append([]string{"--method", "tools/call", "--tool-name", "flowd_view_quarantined", "--tool-arg"}, args...)...)
-			assert.True(t, res.Result.IsError, "%v", args)
+		// An item is metadata, whatever is asked: its text is for the user,
+		// at their terminal with their passphrase (RT6-3).
+		for _, args := range [][]string{{"id=q1"}, {"id=q1", "confirmView=true"}} {
+			res = inspect(t, 0, append([]string{"--method", "tools/call", "--tool-name", "flowd_view_quarantined", "--tool-arg"}, args...)...)
+			assert.False(t, res.Result.IsError, "%v", args)
 			s = text(t, res)
-			assert.Contains(t, s, "needs confirmView=true")
+			assert.Contains(t, s, "quarantined result q1")
+			assert.Contains(t, s, "`flowd quarantine show q1` and their approval passphrase")
 			assert.NotContains(t, s, "Ignore all previous", "%v", args)
+			assert.NotContains(t, s, "must release q1", "%v", args)
 		}
-
-		res = inspect(t, 0, "--method", "tools/call", "--tool-name", "flowd_view_quarantined", "--tool-arg", "id=q1", "confirmView=true")
-		assert.False(t, res.Result.IsError)
-		s = text(t, res)
-		inside := fenced(t, s, "quarantined tool output q1")
-		// flowd's own screening applies to the quote: the sentences it
-		// flags, with the secret masked in them, are redacted, and so is
-		// the order to the auditor to release q1.
-		assert.Contains(t, inside, "[flowd redacted: ")
-		assert.Contains(t, inside, "[flowd redacted: control-request]")
-		assert.NotContains(t, s, "Ignore all previous instructions")
-		assert.NotContains(t, s, "must release q1")
-		assert.Regexp(t, `source="quarantined tool output q1" flowd="1 secrets masked; injection redacted: [a-z, -]+; 1 requests to act on flowd redacted"`, s)
-		assert.Contains(t, s, "this server cannot")
 	})
 }
 

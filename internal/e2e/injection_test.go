@@ -142,13 +142,39 @@ func TestInjectionThroughShim(t *testing.T) {
 	// ... and once the user released it, the same content passes.
 	_, err = client.Release("q1", e2ePassphrase)
 	require.NoError(t, err)
+	// Reading what was withheld is the user's as much as releasing it
+	// (red team RT6-3): the API serves the metadata to any process of
+	// the user's and the text only with the passphrase; flowd quarantine
+	// show asks for it at the terminal, which script(1) gives an agent,
+	// but the passphrase it does not know.
+	_, err = client.QuarantineContent("q1", "q1")
+	assert.ErrorContains(t, err, "wrong passphrase")
+	it, err := client.QuarantineItem("q1")
+	require.NoError(t, err)
+	assert.Empty(t, it.Content)
+	if script, err := exec.LookPath("script"); err == nil {
+		for _, typed := range []string{"q1", e2ePassphrase} {
+			cmd = exec.Command(script, "-qec", bins.flowd+" quarantine show q1 --socket "+f.socket, "/dev/null")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			cmd.Stdin = strings.NewReader(typed + "\n")
+			out, err = cmd.CombinedOutput()
+			if typed == e2ePassphrase {
+				require.NoError(t, err, "%s", out)
+				assert.Contains(t, string(out), "id_rsa", "the passphrase's holder reads it")
+				continue
+			}
+			require.Error(t, err, "%s", out)
+			assert.Contains(t, string(out), "wrong passphrase")
+			assert.NotContains(t, string(out), "id_rsa")
+		}
+	}
 	a = decodeAnswer(t, bad.roundTrip(fmt.Sprintf(readDoc, 4)))
 	assert.False(t, a.Result.IsError)
 	assert.Equal(t, attack, a.Result.Content[0].Text)
 	bad.close()
 
-	// flowd explain names the rules, the text and the waiver for the
-	// quarantined call.
+	// flowd explain names the rules and the waiver for the quarantined
+	// call; what its text said is the quarantine's to show.
 	out, err = exec.Command(bins.flowd, "activity", "--json", "--type", "tool_call", "--server", "fetch",
 		"--socket", f.socket).Output()
 	require.NoError(t, err)

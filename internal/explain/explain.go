@@ -91,7 +91,7 @@ func Write(out io.Writer, r activity.Record) {
 			fmt.Fprintln(out, "\nthis exact content was released by you earlier, so it passed without a scan")
 		}
 		if in.Quarantine != "" {
-			fmt.Fprintf(out, "\nquarantined as %s: flowd quarantine show %s\n", in.Quarantine, in.Quarantine)
+			fmt.Fprintf(out, "\nquarantined as %s: what it said is shown by flowd quarantine show %s, with your approval passphrase\n", in.Quarantine, in.Quarantine)
 		}
 		if in.Tainted {
 			fmt.Fprintln(out, "this result tainted the session: internal data it sends out afterwards is judged more strictly (injection.taint_action)")
@@ -184,7 +184,9 @@ func explainScan(out io.Writer, server, tool string, res injection.Result) {
 	shown := map[string]bool{}
 	for _, d := range res.Detections {
 		fmt.Fprintf(out, "  %s (%s, severity %.2f) in %s [%d:%d]\n", d.Rule, d.Tier, d.Severity, d.Field, d.Start, d.End)
-		fmt.Fprintf(out, "      %s\n", d.Excerpt)
+		if d.Excerpt != "" { // none for a quarantined result: its words are the quarantine's to show
+			fmt.Fprintf(out, "      %s\n", d.Excerpt)
+		}
 		if d.Note != "" {
 			fmt.Fprintf(out, "      note: %s\n", d.Note)
 		}
@@ -194,7 +196,10 @@ func explainScan(out io.Writer, server, tool string, res injection.Result) {
 		}
 	}
 	for _, d := range res.Waived {
-		fmt.Fprintf(out, "  %s in %s: silenced by a waiver\n      %s\n", d.Rule, d.Field, d.Excerpt)
+		fmt.Fprintf(out, "  %s in %s: silenced by a waiver\n", d.Rule, d.Field)
+		if d.Excerpt != "" {
+			fmt.Fprintf(out, "      %s\n", d.Excerpt)
+		}
 	}
 }
 

@@ -789,6 +789,20 @@ const EncodedHostname = "encoded_hostname"
 // or in a random path segment (urlexfil).
 const EncodedURL = "encoded_url"
 
+// AssumeInternal judges what a call sends to a destination of class dest
+// as internal data, for a call whose session's reads flowd cannot tell
+// (source, among the analysis' sources, says why). An analysis that
+// found internal data already is left as it is.
+func (a *Analysis) AssumeInternal(dest classify.Class, source string) {
+	if a.SourceClass == classify.Internal {
+		return
+	}
+	a.FlowType = FlowType(classify.Internal, dest)
+	a.SourceClass = classify.Internal
+	a.Risk = MaxRisk(a.Risk, edgeRisk(a.FlowType, len(a.Secrets) > 0))
+	a.Sources = append(a.Sources, source)
+}
+
 // ForgottenSource names, among an analysis' sources, the results flowd
 // forgot to stay within its memory budget.
 const ForgottenSource = "results forgotten past flow.max_memory_bytes"
@@ -1058,13 +1072,10 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 		// flowd no longer knows what this session read: whatever it
 		// sends may be internal data, and is judged as such.
 		a.Forgotten, a.Lost = true, s.lost
-		a.FlowType = FlowType(classify.Internal, dest.Class)
-		a.SourceClass = classify.Internal
-		a.Risk = MaxRisk(a.Risk, edgeRisk(a.FlowType, len(a.Secrets) > 0))
 		if s.lost {
-			a.Sources = append(a.Sources, LostSource)
+			a.AssumeInternal(dest.Class, LostSource)
 		} else {
-			a.Sources = append(a.Sources, ForgottenSource)
+			a.AssumeInternal(dest.Class, ForgottenSource)
 		}
 	}
 	if len(a.Secrets) > 0 || len(secretHits) > 0 {

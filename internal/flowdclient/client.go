@@ -351,11 +351,12 @@ func (c *Client) QuarantineItem(id string) (quarantine.Item, error) {
 }
 
 // QuarantineContent returns one quarantined result with what it says:
-// its content and the detections' excerpts. Callers show it only to
-// someone who asked to see it.
-func (c *Client) QuarantineContent(id string) (quarantine.Item, error) {
+// its content and the detections' excerpts. Reading it puts the withheld
+// text before whoever reads it, a model too, so like Release it needs
+// the approval passphrase, which the CLI reads at the terminal.
+func (c *Client) QuarantineContent(id, passphrase string) (quarantine.Item, error) {
 	var it quarantine.Item
-	err := c.get("/api/v1/quarantine/"+url.PathEscape(id)+"?confirm_view=true", &it)
+	err := c.post("/api/v1/quarantine/"+url.PathEscape(id)+"/view", Release{Passphrase: passphrase}, &it)
 	return it, err
 }
 

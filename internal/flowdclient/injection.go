@@ -50,7 +50,8 @@ type Approval struct {
 	Passphrase string `json:"passphrase"`
 }
 
-// Release is a request to release quarantined content.
+// Release is a request to release quarantined content, or to read it:
+// both need the approval passphrase.
 type Release struct {
 	Passphrase string `json:"passphrase"`
 }

@@ -11,13 +11,28 @@ import (
 // in, by a hash of its id fixed before the set was first scanned: "tune"
 // may be read case by case and tuned on, "report" is read by its figures
 // only.
-func blind8Half(id string) string {
+func blind8Half(id string) string { return hashHalf(id) }
+
+// hashHalf splits a blind set's texts by a hash of a key fixed before
+// the set was first scanned: "tune" or "report".
+func hashHalf(key string) string {
 	h := fnv.New32a()
-	h.Write([]byte(id))
+	h.Write([]byte(key))
 	if h.Sum32()%2 == 0 {
 		return "tune"
 	}
 	return "report"
+}
+
+// loadHalves reads a blind set's texts into its halves.
+func loadHalves(t *testing.T, file string, half func(id string) string) map[string][]kindText {
+	t.Helper()
+	halves := map[string][]kindText{}
+	for _, x := range loadKindTexts(t, file) {
+		h := half(x.ID)
+		halves[h] = append(halves[h], x)
+	}
+	return halves
 }
 
 // TestBlind8 reports the blind set of issue 16's eighth round
@@ -36,15 +51,13 @@ func blind8Half(id string) string {
 // tuning half then 64/64): what was learned from the tuning half's misses
 // carried over to three of the report half's seventeen. Its two changed
 // outputs (one code, one HTML, by their kinds) went with dev3.json's
-// changes, made on new texts of those kinds.
+// changes, made on new texts of those kinds. The ninth round's shapes
+// (TestMachineRoleShapes) took the report half to 47/59, 0/62 changed,
+// 3/62 flagged.
 func TestBlind8(t *testing.T) {
 	s := newScanner(t, Options{})
-	halves := map[string][]kindText{}
-	for _, x := range loadKindTexts(t, "testdata/blind8/blind.json") {
-		h := blind8Half(x.ID)
-		halves[h] = append(halves[h], x)
-	}
-	floor := map[string]int{"tune": 64, "report": 45}
+	halves := loadHalves(t, "testdata/blind8/blind.json", blind8Half)
+	floor := map[string]int{"tune": 64, "report": 47}
 	for _, h := range []string{"tune", "report"} {
 		t.Logf("--- %s half", h)
 		all := scoreKindTexts(t, s, halves[h], h == "tune")["all"]

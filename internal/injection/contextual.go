@@ -595,7 +595,8 @@ var contextualRules = []*rule{
 		id: "role-hijack", tier: Contextual, kind: language,
 		keywords: []string{"from now on", "act as", "act like", "behave as", "behave like", "respond as", "pretend",
 			"roleplay", "role-play", "role play", "your new", "do anything", "dan mode", "developer mode", "jailbr",
-			"god mode", "unrestricted", "ethical", "moral", "free from", "freed from", "free of", "no restrictions",
+			"god mode", "unrestricted", "unfiltered", "uncensored", "with no rules", "with zero rules", "ethical", "moral",
+			"free from", "freed from", "free of", "no restrictions",
 			"no rules", "no limits", "no limitations", "no filters", "no guidelines", "not bound", "no longer bound",
 			"not restricted", "no longer restricted"},
 		before: 30, after: 100,
@@ -606,7 +607,8 @@ var contextualRules = []*rule{
 			`|\bpretend\s+(?:to\s+be|you\s+are|you're|that\s+you)` +
 			`|\brole-?\s?play\s+as\b` +
 			`|\byour\s+new\s+(persona|identity|instructions?|directives?|rules|purpose|personality|objective|role|task|goal|job|mission|name)\b` +
-			`|\b(do anything now|dan mode|jailbr(?:eak|oken)(?:ed)? mode|unrestricted mode|no (?:ethical|moral) (?:guidelines|constraints|restrictions|limits|boundaries)|without (?:any )?(?:ethical|moral|content) (?:guidelines|restrictions|filters|limits)|(?:free|freed) (?:from|of) (?:all |any |your )?(?:restrictions|rules|guidelines|limitations|constraints|filters)|you (?:have|are under) no (?:restrictions|rules|limits|limitations|filters|guidelines)|you (?:can|may) (?:now )?do anything|you are (?:not|no longer) (?:bound|restricted|limited) by)`),
+			`|\b(do anything now|dan mode|jailbr(?:eak|oken)(?:ed)? mode|unrestricted mode|no (?:ethical|moral) (?:guidelines|constraints|restrictions|limits|boundaries)|without (?:any )?(?:ethical|moral|content) (?:guidelines|restrictions|filters|limits)|(?:free|freed) (?:from|of) (?:all |any |your )?(?:restrictions|rules|guidelines|limitations|constraints|filters)|you (?:have|are under) no (?:restrictions|rules|limits|limitations|filters|guidelines)|you (?:can|may) (?:now )?do anything|you are (?:not|no longer) (?:bound|restricted|limited) by)` +
+			`|\b((?:unrestricted|unfiltered|uncensored|jailbroken|rule-?less)\s+(?:[\w-]+\s+)?(?:ai|bot|assistant|model|agent|chatbot|persona)|(?:ai|bot|assistant|model|agent|chatbot|persona)\s+with\s+(?:no|zero)\s+(?:rules|restrictions|limits|filters|guidelines))`),
 		grade: gradeRole,
 	},
 	{
@@ -1245,6 +1247,8 @@ func gradeRole(t string, m []int) float64 {
 		return 0.55
 	case m[10] >= 0: // jailbreak vocabulary
 		return 0.75
+	case m[12] >= 0: // a machine without rules: the role a jailbreak casts, or a product's boast
+		return 0.45
 	}
 	// pretend / role-play as
 	if clauseStart(t, m[0]) {

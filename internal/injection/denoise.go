@@ -97,6 +97,23 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		// loops.
 		for i < len(src) {
 			c := src[i]
+			if (c == '-' || c == '_') && i > 0 && isASCIILetter(rune(src[i-1])) && i+1 < len(src) && isASCIILetter(rune(src[i+1])) {
+				// Words joined into one slug or identifier
+				// ("ignore-all-previous-instructions"): a reader
+				// reads them as words.
+				// The chain is read once, whatever it holds, so that
+				// the work stays linear in the text.
+				end, words := joinedWords(src, i)
+				if words >= 4 {
+					for k := i; k < end; k++ {
+						if src[k] == c {
+							replace(k, k+1, " ")
+						}
+					}
+				}
+				i = end
+				continue
+			}
 			if byteClass[c] == 0 && c != '\n' && leet[c] == 0 {
 				i++
 				continue
@@ -158,27 +175,13 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		}
 		tok := src[i:j]
 		if len(tok) == 1 && isASCIILetter(rune(c)) {
-			// Spaced letters: single letters one space apart.
-			k, n := i, 0
-			for k < len(src) && isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) {
-				n++
-				if k+2 < len(src) && src[k+1] == ' ' && isASCIILetter(rune(src[k+2])) && (k+3 == len(src) || !isAlnum(src[k+3])) {
-					k += 2
-					continue
-				}
-				break
-			}
-			if n >= 3 {
-				var w strings.Builder
-				for p := i; p <= k; p += 2 {
-					w.WriteByte(src[p])
-				}
-				// Three letters make a word only if it is one of ours ("T H E").
-				if n >= 4 || noiseVocab[strings.ToLower(w.String())] {
-					replace(i, k+1, w.String())
-					i = k + 1
-					continue
-				}
+			// Spaced letters: single letters one separator apart, the
+			// same one throughout ("I G N O R E", "f·o·r·w·a·r·d",
+			// "s-e-n-d", "e_x_p_o_r_t").
+			if w, end, ok := joinSeparated(src, i); ok {
+				replace(i, end, w)
+				i = end
+				continue
 			}
 		}
 		// Short plain words are neither leetspeak nor typos worth undoing.
@@ -194,6 +197,66 @@ func denoise(src string) (view string, pos []int, ok bool) {
 	}
 	flush(len(src))
 	return string(b), pos, true
+}
+
+// spacedSeparator returns what stands between the single letter before
+// src[i] and the next letter, if it could be a spacing separator: a
+// space, or one to four bytes with no letter, digit, space or line
+// break (punctuation, a middle dot, another script's space, a character
+// a reader skips: a red team found each one that a list left out).
+func spacedSeparator(src string, i int) string {
+	if i < len(src) && src[i] == ' ' {
+		return " "
+	}
+	k := i
+	for k < len(src) && k-i < 4 && !isAlnum(src[k]) && src[k] != ' ' && src[k] != '\n' {
+		k++
+	}
+	if k == i || k >= len(src) || !isASCIILetter(rune(src[k])) {
+		return ""
+	}
+	return src[i:k]
+}
+
+// joinedWords reads the chain of parts joined by src[i] ('-' or '_')
+// that src[i] stands in: it returns where the chain ends and how many of
+// its parts are words (letters, perhaps with punctuation after them),
+// the part before i included.
+func joinedWords(src string, i int) (end, words int) {
+	sep := src[i]
+	k := i
+	for k > 0 && src[k-1] != ' ' && src[k-1] != '\n' && src[k-1] != sep {
+		k--
+	}
+	isWord := func(a, b int) bool {
+		letters := 0
+		for p := a; p < b; p++ {
+			switch c := src[p]; {
+			case isASCIILetter(rune(c)):
+				letters++
+			case byteClass[c]&bDigit != 0:
+				return false
+			}
+		}
+		// One letter is a spaced-out word's, which is read apart.
+		return letters > 1 && letters*2 >= b-a
+	}
+	if isWord(k, i) {
+		words++
+	}
+	end = i
+	for end < len(src) && src[end] == sep && end+1 < len(src) && src[end+1] != ' ' && src[end+1] != '\n' && src[end+1] != sep {
+		a := end + 1
+		b := a
+		for b < len(src) && src[b] != sep && src[b] != ' ' && src[b] != '\n' {
+			b++
+		}
+		if isWord(a, b) {
+			words++
+		}
+		end = b
+	}
+	return end, words
 }
 
 // restoreWord undoes leetspeak or one typo in tok when that yields a word
@@ -379,3 +442,41 @@ func unleet(s string) string {
 var foldStems = []string{"ignor", "disregard", "forget", "instruc", "previous", "prior", "earlier", "rule", "send",
 	"forward", "wire", "transfer", "share", "reveal", "assistant", "system", "prompt", "summa", "following", "obey",
 	"upload", "user", "direction", "guidance"}
+
+// joinSeparated reads single letters one separator apart from src[i]
+// (a letter standing alone): the word they spell and the end of the run.
+// Three letters make a word only if it is one of noiseVocab ("T H E");
+// with a separator other than a space, four ("U.S.A." stays).
+func joinSeparated(src string, i int) (string, int, bool) {
+	if i+2 >= len(src) {
+		return "", 0, false
+	}
+	sep := spacedSeparator(src, i+1)
+	if sep == "" {
+		return "", 0, false
+	}
+	alone := func(k int) bool { return isASCIILetter(rune(src[k])) && (k+1 == len(src) || !isAlnum(src[k+1])) }
+	var w strings.Builder
+	k := i
+	for alone(k) {
+		w.WriteByte(src[k])
+		next := k + 1 + len(sep)
+		if next < len(src) && strings.HasPrefix(src[k+1:], sep) && alone(next) {
+			k = next
+			continue
+		}
+		break
+	}
+	n := w.Len()
+	switch {
+	case n >= 4 && (sep == " " || n >= 5):
+	case n >= 3 && noiseVocab[strings.ToLower(w.String())]:
+	default:
+		return "", 0, false
+	}
+	end := k + 1
+	if sep != " " && strings.HasPrefix(src[end:], sep) {
+		end += len(sep) // the separator after the word's last letter
+	}
+	return w.String(), end, true
+}

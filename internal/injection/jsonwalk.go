@@ -82,7 +82,14 @@ var errJSONDepth = errors.New("JSON nested too deeply")
 // values) with its path and the byte span of the quoted string in data.
 // fn returns false to stop the walk. data must be one JSON value.
 func walkJSON(data []byte, fn func(p *jsonPath, quoted span, value string) bool) error {
-	w := &walker{data: data, fn: fn}
+	return walkJSONNames(data, nil, fn)
+}
+
+// walkJSONNames is walkJSON that also calls name, if not nil, for every
+// member name, with the path of the object that holds it, before the
+// member's value.
+func walkJSONNames(data []byte, name func(p *jsonPath, key string), fn func(p *jsonPath, quoted span, value string) bool) error {
+	w := &walker{data: data, fn: fn, name: name}
 	w.skipSpace()
 	if err := w.value(0); err != nil {
 		return err
@@ -102,6 +109,7 @@ type walker struct {
 	i       int
 	path    jsonPath
 	fn      func(*jsonPath, span, string) bool
+	name    func(*jsonPath, string)
 	stopped bool
 }
 
@@ -216,6 +224,9 @@ func (w *walker) object(depth int) error {
 					keySet[k]++
 				}
 			}
+		}
+		if w.name != nil {
+			w.name(&w.path, key)
 		}
 		w.path.elems = append(w.path.elems, pathElem{key: key, index: -1, dup: dup})
 		err = w.value(depth + 1)

@@ -61,7 +61,7 @@ const maxMixedSpans = 16
 // plainByte marks ASCII bytes that normalisation copies unchanged.
 var plainByte = func() (t [256]bool) {
 	for c := 0x21; c < 0x7f; c++ {
-		t[c] = c != '&' && c != '%'
+		t[c] = c != '&' && c != '%' && c != '\\'
 	}
 	return t
 }()
@@ -165,6 +165,8 @@ func (n *normaliser) run() {
 			i = n.entity(i)
 		case c == '%':
 			i = n.percent(i)
+		case c == '\\':
+			i = n.backslash(i)
 		case c == 0x1b:
 			i = n.escape(i, i+1)
 		case c < 0x80:
@@ -223,6 +225,20 @@ func (n *normaliser) space(i int) int {
 		n.repl(i, j, " ")
 	}
 	return j
+}
+
+// backslash reads an escaped line break left in text (a backslash and
+// an n, as calendar files and logs write one) as the line break its
+// reader sees, so that the sentences on either side stay apart; one
+// before a lower case letter or a digit is left (`\nodes` in code).
+func (n *normaliser) backslash(i int) int {
+	t := n.src
+	if i+1 < len(t) && t[i+1] == 'n' && (i+2 == len(t) || !(t[i+2] >= 'a' && t[i+2] <= 'z' || t[i+2] >= '0' && t[i+2] <= '9')) {
+		n.repl(i, i+2, "\n")
+		return i + 2
+	}
+	n.ident(i, i+1)
+	return i + 1
 }
 
 func isUnicodeSpace(r rune) bool {

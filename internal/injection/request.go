@@ -363,7 +363,7 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 		if m == nil {
 			return orderedAction(s, ctx)
 		}
-		if (reqAddresseeRe.MatchString(ctx) || vocative(ctx) || askedRe.MatchString(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
+		if (addressed(ctx) || askedRe.MatchString(ctx) || unknownLanguage(s) && machineCalledRe.MatchString(ctx)) && !humanRoleAfterMachine(ctx) {
 			return 0.45, m, ""
 		}
 		return 0, nil, ""
@@ -390,7 +390,7 @@ func judgeSentence(raw, pre string, tools *toolVocab) (float64, []int, string) {
 // verb, whether a recipient follows it (r), a link, the user's data (p),
 // an output verb and a word that may name a machine (may).
 func judgeSent(s, ctx string, v []int, toolVerb string, r, link, p bool, out []int, may bool, tools *toolVocab) (float64, []int, string) {
-	ad := may && (reqAddresseeRe.MatchString(ctx) || vocative(ctx)) && !humanRoleAfterMachine(ctx)
+	ad := may && addressed(ctx) && !humanRoleAfterMachine(ctx)
 	hidden := (r || ad) && reqConcealRe.MatchString(s)
 	// Addressed to the machine, a recipient anywhere in the sentence is
 	// where the verb sends ("add payee '…' IBAN …", "text the code, the
@@ -779,7 +779,8 @@ func mayAddress(s string) bool {
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		copilot copilots gpt chatgpt automation automations бот
-		asistente assistente assistent automated automatic whoever`)
+		asistente assistente assistent automated automatic whoever
+		modelo modelos modèle modèles modell modello modelli модель модели asystent asystencie asisten asistan`)
 	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
 		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
@@ -974,7 +975,7 @@ func unleetWords(s string) string {
 // so, as the person reading the page never sees it).
 func addressesMachine(t string) bool {
 	s := unleetWords(strings.ToLower(t))
-	if !mayAddress(s) || !(reqAddresseeRe.MatchString(s) || vocative(s)) || humanRoleAfterMachine(s) {
+	if !mayAddress(s) || !addressed(s) || humanRoleAfterMachine(s) {
 		return false
 	}
 	v, _, _ := requestVerb(s, nil)
@@ -1028,7 +1029,7 @@ func orderedAction(s, ctx string) (float64, []int, string) {
 	if !mayAddress(ctx) || humanRoleAfterMachine(ctx) {
 		return 0, nil, ""
 	}
-	if !(reqAddresseeRe.MatchString(ctx) || vocative(ctx)) {
+	if !addressed(ctx) {
 		// A question put to the machine ("can the bot merge #77?") is an
 		// order too, unless it asks what the machine can do for the
 		// asker ("can the assistant delete my files?").
@@ -1269,8 +1270,13 @@ func unknownVerb(w string) bool {
 }
 
 var (
-	objectDeterminer = wordSet(`the every all each any my your our their his her its this that these those`)
-	notVerbOpener    = wordSet(`in on at for with inside about from into onto of by over under after before during through
+	// objectDeterminer opens the object of a verb, in the languages whose
+	// orders imperativeAct reads ("copia las credenciales", "envoie les
+	// fichiers", "schicke alle Daten").
+	objectDeterminer = wordSet(`the every all each any my your our their his her its this that these those
+		el la los las un una unos unas todos todas su sus tu tus le les une tous toutes ton ta tes votre vos son sa ses
+		den das dem einen eine alle deine ihre seine il lo gli tutti tutte os um uma seu sua seus suas het een`)
+	notVerbOpener = wordSet(`in on at for with inside about from into onto of by over under after before during through
 		within without across behind and but or nor yet so then thanks thank welcome hello hi hey dear yes not here there
 		what which who whom whose when where why how per via like unlike near upon among between beyond despite since until
 		see also note fyi meet`)

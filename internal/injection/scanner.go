@@ -27,14 +27,31 @@ type Detection struct {
 	Start int `json:"start"`
 	End   int `json:"end"`
 	// Excerpt is the matched text after normalisation (decoded, invisible
-	// characters removed), shortened.
-	Excerpt string `json:"excerpt"`
+	// characters removed), shortened; none where the text it quotes was
+	// withheld (WithoutExcerpts).
+	Excerpt string `json:"excerpt,omitempty"`
 	// Note says why the severity is what it is ("in a code block",
 	// "decoded from base64").
 	Note string `json:"note,omitempty"`
 	// Redact marks detections in fields that scored at least the flag
 	// threshold: the spans Redact removes.
 	Redact bool `json:"redact,omitempty"`
+}
+
+// WithoutExcerpts is ds with no excerpts: the rules, fields and spans
+// that matched, never the words they matched, for what is told about
+// text that was withheld (a quarantined result) to whoever has not
+// proven they may read it.
+func WithoutExcerpts(ds []Detection) []Detection {
+	if ds == nil {
+		return nil
+	}
+	out := make([]Detection, len(ds))
+	for i, d := range ds {
+		d.Excerpt = ""
+		out[i] = d
+	}
+	return out
 }
 
 // Result is the verdict on one message.
@@ -172,6 +189,8 @@ type scanState struct {
 	tools *toolVocab
 	// learnedBytes: the bytes the learned scorer has read.
 	learnedBytes int
+	// unredactable: the highest score of a reading (reading.flush).
+	unredactable float64
 }
 
 // toolNeutral rules are how tool descriptions normally talk ("call this
@@ -204,7 +223,11 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 	if depth == 0 {
 		code = codeResources(data)
 	}
-	return walkJSON(data, func(p *jsonPath, _ span, v string) bool {
+	// Names and values are read apart: a sentence broken between two
+	// fields reads whole without the name between its halves.
+	names := reading{st: st, path: prefix + namesField, alone: true}
+	values := reading{st: st, path: prefix + valuesField}
+	err := walkJSONNames(data, func(_ *jsonPath, k string) { names.add(k) }, func(p *jsonPath, _ span, v string) bool {
 		path := func() string {
 			if prefix == "" {
 				return p.String()
@@ -213,9 +236,93 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 		}
 		isCode := len(code) > 0 && len(p.elems) == 4 && p.elems[0].key == "content" && code[p.elems[1].index] && p.elems[3].key == "text"
 		st.scanString(v, path, p.lastKey(), depth, isCode)
+		if len(v) <= readingShort {
+			values.add(v)
+		}
 		return true
 	})
+	if err == nil {
+		names.flush()
+		values.flush()
+	}
+	return err
 }
+
+// A model reads a JSON document whole: its member names, and a sentence
+// cut into one-word strings or broken between two fields, as surely as
+// one string (found by a red team: an order written as a member name,
+// or as an array of words, passed unscanned). A reading joins a
+// document's member names, or its short strings, in order, and is
+// scanned as one more text, a chunk at a time.
+type reading struct {
+	st   *scanState
+	path string
+	// alone: each part is read nowhere else, so one part is worth a scan.
+	alone bool
+	b     []byte
+	parts int
+}
+
+// namesField and valuesField name readings in detections. Neither is a
+// path in the document, so a redaction of one fails and the result is
+// quarantined rather than passed unmarked.
+const (
+	namesField  = "{member names, read together}"
+	valuesField = "{short strings, read together}"
+)
+
+const (
+	// readingShort is the longest string a reading takes: longer ones
+	// say what they say on their own and are scanned alone.
+	readingShort = 64
+	// readingChunk bounds a reading before it is scanned; the next
+	// chunk starts with the end of the last, so that no sentence of up
+	// to readingOverlap bytes is cut in two.
+	readingChunk   = 16 << 10
+	readingOverlap = 256
+)
+
+func (rd *reading) add(s string) {
+	if len(rd.b)+len(s) > readingChunk {
+		rd.flush()
+		if len(rd.b) > readingOverlap {
+			rd.b = append(rd.b[:0], rd.b[len(rd.b)-readingOverlap:]...)
+		}
+	}
+	if len(rd.b) > 0 {
+		// A line each: the text reads a line that goes on in lower case
+		// as the sentence before going on, and a new one as a new one.
+		rd.b = append(rd.b, '\n')
+	}
+	rd.b = append(rd.b, s...)
+	rd.parts++
+}
+
+// flush scans the reading so far, unless it is one string scanned
+// alone already.
+//
+// A reading is no string of the result, so it is not counted in the
+// coverage, and its detections cannot be redacted: one that scores for
+// redaction makes the result one to block (finish), not one that passes
+// unmarked.
+func (rd *reading) flush() {
+	if (rd.alone || rd.parts > 1) && len(rd.b) >= minReading && !rd.st.stopped {
+		st := rd.st
+		cov, fields, from, score := st.res.Coverage, st.res.Evidence["fields"], len(st.res.Detections), st.res.Score
+		st.res.Score = 0
+		st.scanText(string(rd.b), rd.path, "", false)
+		st.unredactable = max(st.unredactable, st.res.Score)
+		st.res.Score = max(score, st.res.Score)
+		st.res.Coverage.Total, st.res.Coverage.Scanned, st.res.Evidence["fields"] = cov.Total, cov.Scanned, fields
+		for i := from; i < len(st.res.Detections); i++ {
+			st.res.Detections[i].Redact = false
+		}
+	}
+	rd.parts = 0
+}
+
+// minReading: fewer bytes cannot hold an order.
+const minReading = 16
 
 // minFieldBytes: shorter strings (ids, types, flags) cannot carry an
 // instruction.
@@ -388,6 +495,9 @@ func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 func (st *scanState) finish() Result {
 	st.res.Score = round3(st.res.Score)
 	st.res.Action = st.s.o.Thresholds.action(st.res.Score)
+	if st.res.Action == ActionRedact && st.unredactable >= st.s.o.Thresholds.Redact {
+		st.res.Action = ActionBlock
+	}
 	return st.res
 }
 

@@ -248,8 +248,11 @@ func foreignToolDirection(path, t string, listed, own map[string]bool) (toolClai
 // defaults and examples asking for the conversation, files or secrets.
 func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 	props, _ := schema["properties"].(map[string]any)
-	if depth > 4 {
-		return nil
+	if depth > maxSchemaDepth {
+		// Deeper than any tool needs: what hides there is not read, so
+		// the depth itself is worth a notice (a red team hid a data
+		// request six levels down when the bound was four).
+		return []toolClaim{{path: path, rule: "tool-data-request", sev: 0.35, excerpt: "a schema nested deeper than " + strconv.Itoa(maxSchemaDepth) + " levels"}}
 	}
 	names := make([]string, 0, len(props))
 	for k := range props {
@@ -287,6 +290,10 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 	}
 	return out
 }
+
+// maxSchemaDepth bounds how deep paramClaims reads a schema; each level
+// is read once, so the bound is only against absurd nesting.
+const maxSchemaDepth = 24
 
 // subSchemaClaims judges the schemas nested in a parameter's: its own
 // properties, array items, alternatives (anyOf, oneOf, allOf), maps and

@@ -42,7 +42,17 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 		states[i] = s.newState(c)
 		states[i].toolSchema = true
 	}
-	err := walkJSON(toolsList, func(p *jsonPath, _ span, v string) bool {
+	// A member name the model reads as a sentence (a property named with
+	// an order: found by a red team) is scanned as the strings are.
+	prose := func(p *jsonPath, k string) {
+		if len(p.elems) < 2 || p.elems[0].key != "tools" || p.elems[1].index < 0 || p.elems[1].index >= len(states) ||
+			strings.Count(k, " ") < 2 {
+			return
+		}
+		rel := &jsonPath{elems: append(p.elems[2:len(p.elems):len(p.elems)], pathElem{key: k, index: -1, dup: 1})}
+		states[p.elems[1].index].scanText(k, rel.String()+" (its name)", "description", false)
+	}
+	err := walkJSONNames(toolsList, prose, func(p *jsonPath, _ span, v string) bool {
 		if len(p.elems) < 3 || p.elems[0].key != "tools" || p.elems[1].index < 0 || p.elems[1].index >= len(states) {
 			return true
 		}

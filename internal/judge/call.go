@@ -53,6 +53,10 @@ type Call struct {
 	// instead of policy.ask_fallback: the setting named AskFallbackKey.
 	AskFallback    policy.Action
 	AskFallbackKey string
+	// Unjoined: the call's agent session could not be told (its
+	// tool_use_id was Contested), so it is judged as carrying internal
+	// data, as a session flowd forgot is.
+	Unjoined bool
 	// Justifiable is whether the call can carry policy.JustificationArg:
 	// an MCP call through a shim, which strips it before the server.
 	Justifiable bool
@@ -221,6 +225,9 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			return checked{endpoint: endpoint, analysis: a}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
+		if in.Unjoined {
+			out.Analysis.AssumeInternal(in.Class.Class, UnjoinedSource)
+		}
 		pc.Secrets, pc.FlowType, pc.Sources = out.Analysis.Secrets, out.Analysis.FlowType, out.Analysis.Sources
 		if !pc.External {
 			// A write where others read it: its secrets count, its flows

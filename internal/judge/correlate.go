@@ -74,12 +74,26 @@ func (c *correlator) match(now time.Time, params []byte) (string, string) {
 		return "", "" // no hook announced a call lately: spare reading _meta
 	}
 	if id := toolUseID(params); id != "" {
-		if a, ok := c.pending[id]; ok && now.Before(a.expires) && !a.shared {
+		if a, ok := c.pending[id]; ok && now.Before(a.expires) {
+			if a.shared {
+				return "", Contested
+			}
 			return a.session, "tool_use_id"
 		}
 	}
 	return "", ""
 }
+
+// Contested is how Announced says that the call's tool_use_id was
+// announced by more than one session, so it joins none. Anyone running
+// as the user can announce an id a second time to keep the real call out
+// of its session, where it would be judged without what the session read:
+// such a call is judged as carrying internal data (Call.Unjoined).
+const Contested = "contested"
+
+// UnjoinedSource names, among an analysis' sources, what a call whose
+// session could not be told may carry.
+const UnjoinedSource = "the data of the agent session that made this call, which flowd could not tell: its tool_use_id was announced by more than one session"
 
 // toolUseID reads params._meta["claudecode/toolUseId"].
 func toolUseID(params []byte) string {

@@ -113,7 +113,8 @@ func (j *Judge) Announce(session, toolUseID string) {
 }
 
 // Announced returns the hook session that announced this tools/call, if
-// any, and how it was matched.
+// any, and how it was matched; Contested, with no session, when more
+// than one session announced it.
 func (j *Judge) Announced(params []byte) (session, how string) {
 	return j.corr.match(time.Now(), params)
 }

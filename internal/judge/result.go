@@ -140,6 +140,11 @@ func (j *Judge) Result(in Result) (s Screened) {
 	if r.Action == injection.ActionBlock || err != nil && in.Strict {
 		j.quarantine(in, rep)
 		s.Blocked = true
+		// The report goes on into activity records, the event stream and
+		// exports, which any process of the user's reads: it names the
+		// rules, and what the withheld text said stays with the
+		// quarantine, shown only with the approval passphrase (RT6-3).
+		rep.Detections, rep.Waived = injection.WithoutExcerpts(rep.Detections), injection.WithoutExcerpts(rep.Waived)
 	}
 	return s
 }

@@ -74,7 +74,7 @@ func judgeListener(me int, p listenerProc) error {
 		return nil
 	}
 	if p.flowd == "" {
-		return fmt.Errorf("%w: no flowd binary was found beside this program or on PATH to compare it with", ErrNotFlowd)
+		return fmt.Errorf("%w: no flowd binary was found beside this program to compare it with", ErrNotFlowd)
 	}
 	if p.pid <= 0 {
 		return fmt.Errorf("%w: the kernel did not say which process listens", ErrNotFlowd)

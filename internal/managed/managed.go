@@ -102,3 +102,19 @@ func refused(path, problem, fix string) error {
 	return fmt.Errorf("the machine's managed policy %s %s, so someone other than the administrator could have written it: refusing to run without a policy I can trust (the administrator: %s)",
 		path, problem, fix)
 }
+
+// Lowers is what the config file at path lowers from the one at own (a
+// missing own file is the defaults), each bounded by the managed policy:
+// what a shim or hook ignores a FLOWD_CONFIG for (paths.SteerEnv). A file
+// that cannot be read lowers everything, so the caller keeps to own.
+func Lowers(path, own string) []string {
+	named, err := Load(path, true)
+	if err != nil && named == nil {
+		return []string{"it cannot be read: " + err.Error()}
+	}
+	mine, err := Load(own, false)
+	if err != nil && mine == nil {
+		return nil // own cannot be read either: flowd reports it, and callers fall back to the closed side
+	}
+	return config.Weakened(mine.Config, named.Config)
+}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/localsock"
@@ -78,8 +79,7 @@ func runArgs(socket, dataDir, configFile string, configNamed bool) []string {
 }
 
 // StartNextToMe starts the flowd installed beside the running program (a
-// shim or a hook), else the one on PATH, as Start does. One install
-// directory is one version.
+// shim or a hook), as Start does. One install directory is one version.
 func StartNextToMe(socket string, wait time.Duration) error {
 	bin, err := Binary()
 	if err != nil {
@@ -94,17 +94,29 @@ const Wait = 10 * time.Second
 
 // Binary is the flowd a shim or a hook starts, and so the one it expects
 // on flowd's socket (localsock.DialFlowd): the one installed beside the
-// running program, else the one on PATH.
+// running program, the program's links resolved first. PATH is never
+// searched: it is the agent's to set (an MCP server's env, an agent's
+// settings), and a program of its own named flowd, first on PATH, would
+// be started as flowd and then trusted as flowd on the socket.
 func Binary() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		// LookPath adds the executable suffix (flowd.exe on Windows).
-		if p, err := exec.LookPath(filepath.Join(filepath.Dir(self), "flowd")); err == nil {
+	return binaryBeside(os.Executable)
+}
+
+func binaryBeside(executable func() (string, error)) (string, error) {
+	self, err := executable()
+	if err != nil {
+		return "", fmt.Errorf("find this program, beside which flowd is installed: %w", err)
+	}
+	dirs := []string{filepath.Dir(self)}
+	if real, err := filepath.EvalSymlinks(self); err == nil && filepath.Dir(real) != dirs[0] {
+		dirs = []string{filepath.Dir(real), dirs[0]}
+	}
+	for _, dir := range dirs {
+		// LookPath of a path adds the executable suffix (flowd.exe on
+		// Windows) and checks it can run; it searches nothing.
+		if p, err := exec.LookPath(filepath.Join(dir, "flowd")); err == nil {
 			return p, nil
 		}
-	}
-	p, err := exec.LookPath("flowd")
-	if err == nil {
-		return p, nil
 	}
 	// A flowd that has run here and whose binary is now gone, or cannot
 	// be run, was removed or disabled by someone who would gain by shims
@@ -113,15 +125,15 @@ func Binary() (string, error) {
 	// socket's removal, opened the way again).
 	store := filepath.Join(paths.DataDir(), paths.ActivityStore)
 	if _, err := os.Stat(store); err == nil {
-		return "", fmt.Errorf("no flowd binary next to this program or on PATH, though flowd has run here (%s): moved, removed or made unrunnable", store)
+		return "", fmt.Errorf("no flowd binary in %s, beside this program, though flowd has run here (%s): moved, removed or made unrunnable", strings.Join(dirs, " or "), store)
 	}
-	return "", ErrNotInstalled
+	return "", fmt.Errorf("%w (%s)", ErrNotInstalled, strings.Join(dirs, " or "))
 }
 
 // ErrNotInstalled is StartNextToMe's error when there is no flowd to
 // start, and none has run for this user (no activity store in the data
 // dir).
-var ErrNotInstalled = errors.New("no flowd binary next to this program or on PATH")
+var ErrNotInstalled = errors.New("no flowd binary next to this program")
 
 // answers reports whether something accepts connections on socket.
 func answers(socket string) bool {

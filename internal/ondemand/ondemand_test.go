@@ -31,3 +31,40 @@ func TestNoBinaryIsNotInstalledOnlyWhereFlowdNeverRan(t *testing.T) {
 	assert.False(t, errors.Is(err, ErrNotInstalled), "flowd has run here: %v", err)
 	assert.Contains(t, err.Error(), "though flowd has run here")
 }
+
+// The flowd a shim or hook starts, and trusts on the socket, is the one
+// beside it, links resolved, never one found on PATH: an agent that put
+// a program of its own named flowd first on PATH had it started as
+// flowd, and then trusted as flowd.
+func TestBinaryIsBesideThisProgramNeverOnPath(t *testing.T) {
+	evil := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(evil, "flowd"), []byte("#!/bin/sh\n"), 0o755))
+	t.Setenv("PATH", evil)
+	t.Setenv(paths.EnvDataDir, t.TempDir())
+
+	install, elsewhere := t.TempDir(), t.TempDir()
+	shim := filepath.Join(install, "shim")
+	require.NoError(t, os.WriteFile(shim, []byte("#!/bin/sh\n"), 0o755))
+	self := func(p string) func() (string, error) { return func() (string, error) { return p, nil } }
+
+	_, err := binaryBeside(self(shim))
+	assert.ErrorIs(t, err, ErrNotInstalled, "no flowd beside the shim: the one on PATH is not taken")
+	got, err := Binary()
+	if err == nil {
+		assert.NotEqual(t, filepath.Join(evil, "flowd"), got)
+	}
+
+	flowd := filepath.Join(install, "flowd")
+	require.NoError(t, os.WriteFile(flowd, []byte("#!/bin/sh\n"), 0o755))
+	got, err = binaryBeside(self(shim))
+	require.NoError(t, err)
+	assert.Equal(t, flowd, got)
+
+	// A shim linked into another directory (a package manager's bin)
+	// finds the flowd installed beside the file it links to.
+	link := filepath.Join(elsewhere, "shim")
+	require.NoError(t, os.Symlink(shim, link))
+	got, err = binaryBeside(self(link))
+	require.NoError(t, err)
+	assert.Equal(t, flowd, got)
+}

@@ -294,3 +294,24 @@ func checkSocketPath(goos, p string) error {
 	}
 	return nil
 }
+
+// OwnSockets, OwnDataDir and OwnConfigFile are Sockets, DataDir and
+// ConfigFile as they are without flowd's own variables (FLOWD_SOCKET,
+// FLOWD_DATA_DIR, FLOWD_CONFIG): the user's own flowd. An MCP client
+// passes a server's "env" from its config to the shim, and a project's
+// config (a cloned repository's .mcp.json) can set them there; a shim
+// compares what it was given with these.
+func OwnSockets() []string  { return current().own().sockets() }
+func OwnDataDir() string    { return current().own().dataDir() }
+func OwnConfigFile() string { return current().own().configFile() }
+
+func (p platform) own() platform {
+	env := p.getenv
+	p.getenv = func(name string) string {
+		if strings.HasPrefix(name, "FLOWD_") {
+			return ""
+		}
+		return env(name)
+	}
+	return p
+}

@@ -286,3 +286,16 @@ func TestSocketDiscovery(t *testing.T) {
 		})
 	}
 }
+
+// The user's own places are where flowd is without its variables: a
+// server's env in a client's config must not move them.
+func TestOwnIgnoresFlowdVariables(t *testing.T) {
+	env := map[string]string{EnvSocket: "/tmp/evil.sock", EnvDataDir: "/tmp/d", EnvConfig: "/repo/c.toml", "XDG_CONFIG_HOME": "/xc"}
+	p := platform{goos: "linux", getenv: envOf(env), uid: 1000, home: "/h"}
+	assert.Equal(t, []string{"/tmp/evil.sock"}, p.sockets())
+	own := p.own()
+	assert.NotContains(t, own.sockets(), "/tmp/evil.sock")
+	assert.Equal(t, "/tmp/flowd-1000/flowd.sock", own.userSocket())
+	assert.Equal(t, "/h/.local/state/flowd", own.dataDir())
+	assert.Equal(t, "/xc/flowd/config.toml", own.configFile(), "the user's XDG place stays theirs")
+}

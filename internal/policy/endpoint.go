@@ -12,25 +12,45 @@ import (
 // (the host itself or a subdomain of it), also in views, the text's
 // decoded forms (unwrap.Views), or "" when there is none.
 func SuspiciousHost(text []byte, views [][]byte, hosts []string) string {
-	if len(hosts) == 0 || len(text) == 0 && len(views) == 0 {
-		return ""
-	}
-	want := make([][]byte, 0, len(hosts))
-	longest := 0
-	for _, h := range hosts {
-		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
-			want = append(want, []byte(h))
-			longest = max(longest, len(h))
+	return NewHosts(hosts).In(text, views)
+}
+
+// Hosts are suspicious host names made ready to search for: lower case,
+// trimmed, the empty ones left out. A shim makes them once for its grant
+// rather than for every call it checks.
+type Hosts struct {
+	want    [][]byte
+	longest int
+}
+
+// NewHosts prepares hosts for In.
+func NewHosts(hosts []string) Hosts {
+	var h Hosts
+	for _, s := range hosts {
+		if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
+			h.want = append(h.want, []byte(s))
+			h.longest = max(h.longest, len(s))
 		}
+	}
+	return h
+}
+
+// Empty: there is no host to look for.
+func (h Hosts) Empty() bool { return len(h.want) == 0 }
+
+// In is SuspiciousHost for hosts prepared.
+func (h Hosts) In(text []byte, views [][]byte) string {
+	if len(h.want) == 0 || len(text) == 0 && len(views) == 0 {
+		return ""
 	}
 	buf := lowerBufs.Get().(*[]byte)
 	defer lowerBufs.Put(buf)
-	if h := findHostIn(text, want, longest, buf); h != "" {
-		return h
+	if found := findHostIn(text, h.want, h.longest, buf); found != "" {
+		return found
 	}
 	for _, t := range views {
-		if h := findHostIn(t, want, longest, buf); h != "" {
-			return h
+		if found := findHostIn(t, h.want, h.longest, buf); found != "" {
+			return found
 		}
 	}
 	return ""

@@ -14,7 +14,7 @@ import (
 // It is defence in depth, not the barrier: a variable, a copied binary or
 // a script file gets past any pattern. The barrier is the approval
 // passphrase the API asks for (internal/approval).
-var humanOnly = regexp.MustCompile(`(?:^|[\s;&|(/` + "`" + `$])flowd[)` + "`" + `]?\s+(?:quarantine\s+(?:release|show)|pins\s+approve|passphrase)(?:\s|$|[;&|)])|/api/v1/(?:quarantine/[^\s/]*/release|pins/approve|passphrase)|[?&]confirm_view=`)
+var humanOnly = regexp.MustCompile(`(?:^|[\s;&|(/` + "`" + `$])flowd[)` + "`" + `]?\s+(?:quarantine\s+(?:release|show)|pins\s+approve|passphrase)(?:\s|$|[;&|)])|/api/v1/(?:quarantine/[^\s/]*/(?:release|view)|pins/approve|passphrase)|[?&]confirm_view=`)
 
 var (
 	percentEscape = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)

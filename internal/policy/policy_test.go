@@ -272,6 +272,22 @@ func TestSuspiciousHost(t *testing.T) {
 	assert.Empty(t, SuspiciousHost([]byte("https://webhook.site"), nil, nil))
 }
 
+// Hosts made once find what SuspiciousHost finds, in the text and in its
+// views alone, and a search lower-cases no host again: a shim searches
+// every granted call for its grant's hosts (SuspiciousHost copied each
+// host, lower-cased, on every call). At most the pooled buffer is made,
+// when the race detector has dropped it.
+func TestHostsPreparedOnce(t *testing.T) {
+	h := NewHosts([]string{" WebHook.Site ", "", "pipedream.net"})
+	assert.False(t, h.Empty())
+	assert.True(t, NewHosts([]string{" ", ""}).Empty())
+	text := []byte(`{"url":"https://x.webhook.site/a"}`)
+	assert.Equal(t, "webhook.site", h.In(text, nil))
+	assert.Equal(t, "pipedream.net", h.In(nil, [][]byte{[]byte("see HTTPS://Pipedream.NET/x")}), "a view searched without the text")
+	assert.Empty(t, h.In([]byte("nothing here"), [][]byte{[]byte("nor here")}))
+	assert.LessOrEqual(t, testing.AllocsPerRun(100, func() { h.In(text, nil) }), 1.0)
+}
+
 // A long text is searched a chunk at a time; a name across a chunk's
 // edge is judged with the characters around it, as in a short text.
 func TestSuspiciousHostAcrossChunks(t *testing.T) {
@@ -307,6 +323,8 @@ func TestHumanOnlyCommand(t *testing.T) {
 		"flowd quarantine show q1 --json",
 		"curl --unix-socket s 'http://x/api/v1/quarantine/q1?confirm_view=true'",
 		"curl --unix-socket s 'http://x/api/v1/quarantine/q1?x=1&confirm%5Fview=true'",
+		"curl --unix-socket s -d '{\"passphrase\":\"guess\"}' http://x/api/v1/quarantine/q1/view",
+		"curl --unix-socket s -d '{}' http://x//api/v1/quarantine/q1/vi%65w",
 	} {
 		assert.NotEmpty(t, HumanOnlyCommand(c), c)
 	}

@@ -53,14 +53,7 @@ type Item struct {
 // withheld text.
 func (it Item) Metadata() Item {
 	it.Content = ""
-	if it.Detections != nil {
-		ds := make([]injection.Detection, len(it.Detections))
-		for i, d := range it.Detections {
-			d.Excerpt = ""
-			ds[i] = d
-		}
-		it.Detections = ds
-	}
+	it.Detections = injection.WithoutExcerpts(it.Detections)
 	return it
 }
 

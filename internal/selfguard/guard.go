@@ -187,7 +187,7 @@ func (g Guard) change(p string, a Action) string {
 	}
 	hf := hookFileOf(abs)
 	if hf != nil || g.clientConfig(abs) {
-		if v := setsEnv(a.Contents); v != "" {
+		if v := SetsEnv(a.Contents); v != "" {
 			return "changing " + p + ": it sets " + v + " for the agent's tools or MCP servers, which flowd's hooks and shims (and a flowd they start) would run with"
 		}
 	}
@@ -212,13 +212,13 @@ func (g Guard) change(p string, a Action) string {
 var runtimeEnv = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
 	"DYLD_FRAMEWORK_PATH", "GODEBUG", "GOGC", "GOMEMLIMIT", "GOTRACEBACK"}
 
-// setsEnv returns a variable that texts (an agent's settings, a client's
+// SetsEnv returns a variable that texts (an agent's settings, a client's
 // config) name which would reach flowd's hooks and shims through the
 // environment an agent gives its tools and servers (Claude Code's "env",
 // a server's "env"): one of runtimeEnv, or flowd's own (FLOWD_SOCKET
 // points them at another flowd, FLOWD_SESSION splits a session in two).
 // Names are matched as words, in any syntax (JSON, TOML).
-func setsEnv(texts []string) string {
+func SetsEnv(texts []string) string {
 	for _, t := range texts {
 		for _, n := range runtimeEnv {
 			if word(t, n, true) {

@@ -19,7 +19,7 @@ import (
 // after a reconnect, grants afresh.
 type grant struct {
 	tools   map[string]bool
-	hosts   []string
+	hosts   policy.Hosts
 	guarded [][]byte // shimproto.Grant.Guarded
 }
 
@@ -35,7 +35,7 @@ func newGrant(g shimproto.Grant) *grant {
 	for i, name := range g.Guarded {
 		guarded[i] = []byte(name)
 	}
-	return &grant{tools: tools, hosts: g.Hosts, guarded: guarded}
+	return &grant{tools: tools, hosts: policy.NewHosts(g.Hosts), guarded: guarded}
 }
 
 // covers reports whether line is a tools/call the grant lets through: to a
@@ -57,8 +57,7 @@ func (g *grant) covers(line []byte, maxArgs int) bool {
 	}
 	rest := jsonrpc.Rest(line, args)
 	views := unwrap.Views(args)
-	return policy.SuspiciousHost(args, views, g.hosts) == "" &&
-		policy.SuspiciousHost(rest, unwrap.Views(rest), g.hosts) == "" &&
+	return g.hosts.In(args, views) == "" && g.hosts.In(rest, unwrap.Views(rest)) == "" &&
 		!namesKeyMaterial(args, views) && !g.namesGuarded(line, views)
 }
 

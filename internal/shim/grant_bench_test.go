@@ -22,7 +22,7 @@ func BenchmarkGrantCovers(b *testing.B) {
 	g := newGrant(shimproto.Grant{Tools: []string{"echo"}, Hosts: config.Default().Policy.SuspiciousEndpoints,
 		Guarded: []string{".claude", ".codex", ".cursor", ".gemini", "approval.json", "audit.key", "flowd",
 			"/home/u/.config/flowd", "/home/u/.local/share/flowd", "/run/user/1000/flowd", "/home/u/.claude/settings.json"}})
-	if len(g.hosts) == 0 {
+	if g.hosts.Empty() {
 		b.Fatal("the default config lists no suspicious hosts")
 	}
 	msg := strings.Repeat("the quick brown fox jumps over the lazy dog while a daemon watches the stream ", 14)[:1024]

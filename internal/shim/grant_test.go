@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
 
@@ -140,9 +141,11 @@ func TestGrantEndsWithTheConnection(t *testing.T) {
 		t.Fatal("shim did not reconnect")
 	}
 	// As in TestReconnectLosesNothing: probe until the new link carries messages.
+	probe := `{"jsonrpc":"2.0","id":"probe","method":"ping"}` + "\n"
 	for i := 0; second.seenCount() == 0; i++ {
 		require.Less(t, i, 1000, "the new flowd never saw a message")
-		r.say(t, "probe")
+		r.send(t, probe)
+		require.Equal(t, probe, r.readLine(t))
 	}
 	r.send(t, plain)
 	assert.Equal(t, judged, r.readLine(t), "the old connection's grant is gone")
@@ -345,4 +348,24 @@ func repeatsAMember(line []byte) bool {
 			stack[len(stack)-1].key = true // a value ended: a name comes next
 		}
 	}
+}
+
+// A granted call of prose, the common case, is checked with little
+// garbage: its views are none (unwrap reads no cut value or encoding in
+// words), the hosts are lower-cased once for the grant, not for every
+// call. What is left is the message's parse and the joined fields of its
+// envelope. It was 146 allocations (15 KB) a 1 KB call, and on the shim's
+// one scheduler slot each collection delays the call it falls on.
+func TestGrantCheckOfProseMakesLittleGarbage(t *testing.T) {
+	g := newGrant(shimproto.Grant{Seq: 1, Tools: []string{"echo"}, Hosts: config.Default().Policy.SuspiciousEndpoints,
+		Guarded: []string{"flowd", ".claude", "approval.json"}})
+	msg := strings.Repeat("the quick brown fox jumps over the lazy dog while a daemon watches the stream ", 14)[:1024]
+	line := []byte(echoCall(1, "echo", `{"message":"`+msg+`"}`))
+	require.True(t, g.covers(line, 1<<20))
+	allocs := testing.AllocsPerRun(200, func() { g.covers(line, 1<<20) })
+	if raceEnabled {
+		t.Logf("%v allocations a check under the race detector, which drops pooled buffers at random: not asserted", allocs)
+		return
+	}
+	assert.LessOrEqual(t, allocs, 10.0, "allocations per check of a granted 1 KB call of prose")
 }

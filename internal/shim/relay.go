@@ -3,8 +3,10 @@ package shim
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +58,9 @@ type relay struct {
 	unprotected func(reason string)
 	// trust says whether flowd's socket directory can be trusted.
 	trust *socketTrust
+	// steered is Options.Steered: this shim's flowd may not be the
+	// user's, so nothing passes unchecked.
+	steered string
 }
 
 // unjudgedIDs is a bounded set of JSON-RPC ids.
@@ -183,9 +188,12 @@ const maxKeptBuffer = 64 << 20
 //
 // Closed refuses a tools/call, and an answer to a request that flowd had
 // seen (a call it allowed, or let through under a grant): flowd did not
-// see what the server sent back. Requests other than tools/call, and their
-// answers, still pass, so that a client can start and list tools and
-// reports the blocked calls itself.
+// see what the server sent back. What a client needs to start and list
+// tools still passes (closedLets), with its answers, so that it reports
+// the blocked calls itself; every other client message, the client's
+// answers to the server's requests included, is refused or dropped (each
+// could carry data out), and so are the server's requests and the
+// notifications that could carry text to the model (closedKeepsNotice).
 //
 // Open is closed too, for a server flowd did not class internal, while
 // flowd is there but silent (stopped or stuck), and while its socket is
@@ -200,6 +208,9 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	// directory after the shim started. Someone else could be listening
 	// there, so fail_mode is closed whatever the config says.
 	untrusted := r.trust.untrusted()
+	if untrusted == "" {
+		untrusted = r.steered
+	}
 	class := r.link.settings().ServerClass
 	silentOpen := untrusted == "" && r.mode() != "closed" && state != stateUnreachable && state != stateSystemDown && class != shimproto.KeepsDataIn
 	if untrusted != "" || r.mode() == "closed" || silentOpen {
@@ -231,15 +242,38 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 			case state == stateDead || state == stateGone:
 				fix = "start it again (flowd start) and see its log (flowd doctor), or set fail_mode = \"open\""
 			}
+			toClient := p.dir == shimproto.ServerToClient
 			switch {
-			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request && e.Method == "tools/call":
+			case !toClient && e.Kind == jsonrpc.Request && e.Method == "tools/call":
 				modern := bytes.Contains(e.Params, []byte(jsonrpc.ModernVersionKey))
 				return back, jsonrpc.BlockedToolResult(e.ID, why+", so tool calls are not allowed; "+fix, modern)
-			case p.dir == shimproto.ClientToServer && e.Kind == jsonrpc.Request:
+			case !toClient && e.Kind == jsonrpc.Request && passesClosed(e):
 				r.passed.add(e.ID)
-			case p.dir == shimproto.ServerToClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply) && !r.passed.take(e.ID):
+			case !toClient && e.Kind == jsonrpc.Request:
+				return back, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+why+", so "+e.Method+" may carry data out unchecked; "+fix)
+			case !toClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply):
+				// The client's answer to the server's own request (a
+				// sampling result is the model's text) is data going out.
+				return dst, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+why+", so the client's answer could not be checked; "+fix)
+			case !toClient && e.Kind == jsonrpc.Notification && passesClosed(e):
+			case toClient && e.Kind == jsonrpc.Request && e.Method != "ping":
+				// A sampling or elicitation request puts the server's text
+				// in front of the model, and its answer could not go back.
+				return back, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+why+", so "+e.Method+" could not be checked; "+fix)
+			case toClient && (e.Kind == jsonrpc.Response || e.Kind == jsonrpc.ErrorReply) && !r.passed.take(e.ID):
 				return dst, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+why+", so the server's answer could not be checked; "+fix)
+			case toClient && (e.Kind == jsonrpc.Batch || e.Kind == jsonrpc.Notification && !closedKeepsNotice[e.Method]):
+				r.logf("flowd %s: dropped the server's %s %s, which flowd could not check", state, e.Kind, e.Method)
+				return dst, nil
+			case !toClient && e.Kind != jsonrpc.Request:
+				r.logf("flowd %s: dropped a client %s (%s), which flowd could not check", state, e.Kind, e.Method)
+				return dst, nil
 			}
+		} else if p.dir == shimproto.ClientToServer {
+			// A line that is no JSON-RPC message reaches the server all the
+			// same: unjudged, it is a way out like any other.
+			r.logf("flowd %s: dropped a client line flowd could not read or check", state)
+			return dst, nil
 		}
 	}
 	if len(bytes.TrimSpace(p.line)) > 0 && r.warned.CompareAndSwap(false, true) {
@@ -250,6 +284,63 @@ func (r *relay) failed(p *pending, dst, back *lockedWriter) (*lockedWriter, []by
 	}
 	return dst, p.line
 }
+
+// closedLets lists what a client may still send while fail_mode acts as
+// closed: what it needs to start, stay alive and list tools, none of which
+// carries what the model chooses. Everything else (prompts/get,
+// resources/read, completions, subscriptions, methods flowd does not
+// know, batches) could carry data to the server unchecked.
+var closedLets = map[string]bool{
+	"initialize":                       true,
+	"ping":                             true,
+	"tools/list":                       true,
+	"prompts/list":                     true,
+	"resources/list":                   true,
+	"resources/templates/list":         true,
+	"notifications/initialized":        true,
+	"notifications/cancelled":          true,
+	"notifications/roots/list_changed": true,
+}
+
+// closedKeepsNotice lists the server's notifications that still reach the
+// client while fail_mode acts as closed: none carries text for the model.
+// A log message or anything else could carry an injection unscreened.
+var closedKeepsNotice = map[string]bool{
+	"notifications/tools/list_changed":     true,
+	"notifications/prompts/list_changed":   true,
+	"notifications/resources/list_changed": true,
+	"notifications/resources/updated":      true,
+	"notifications/cancelled":              true,
+	"notifications/progress":               true,
+}
+
+// passesClosed reports whether a client request or notification may go on
+// unjudged while fail_mode acts as closed: its method is one closedLets
+// names, and its _meta holds only the protocol's own short members (a
+// modern client puts its protocol version there), not a place for data.
+func passesClosed(e jsonrpc.Envelope) bool {
+	if !closedLets[e.Method] {
+		return false
+	}
+	meta, ok := jsonrpc.Member(e.Params, "_meta")
+	if !ok {
+		return true
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(meta, &members) != nil {
+		return false
+	}
+	for name, v := range members {
+		if name != "progressToken" && !strings.HasPrefix(name, "io.modelcontextprotocol/") || len(v) > maxClosedMeta {
+			return false
+		}
+	}
+	return true
+}
+
+// maxClosedMeta bounds each _meta value a client message passed unjudged
+// may hold: a version or a progress token, not a key.
+const maxClosedMeta = 64
 
 // answered notes that flowd judges messages again, after an outage.
 func (r *relay) answered() {

@@ -38,6 +38,11 @@ type Options struct {
 	// UnprotectedDir is where the shim records itself while it passes
 	// messages unchecked (package unprotected); empty records nothing.
 	UnprotectedDir string
+	// Steered is paths.EnvSteer.Steered: why flowd's socket or data directory
+	// came from the server's environment rather than the user's own
+	// places. Such a shim passes nothing unchecked, whatever fail_mode
+	// says; "" for one on the user's own flowd.
+	Steered string
 
 	// working replaces listenerWorking in tests.
 	working func(net.Conn) func() bool
@@ -122,7 +127,7 @@ func Run(o Options) int {
 	l := newLink(o.Socket, hello, start, logf)
 	l.timeout, l.working = o.VerdictTimeout, o.working
 	l.toClient = func(line []byte) { toClient.Write(line) }
-	r := &relay{link: l, failMode: o.FailMode, logf: logf, trust: newSocketTrust(o.Socket)}
+	r := &relay{link: l, failMode: o.FailMode, logf: logf, trust: newSocketTrust(o.Socket), steered: o.Steered}
 	if why := r.trust.untrusted(); why != "" {
 		logf("%s", why)
 	}

@@ -415,8 +415,8 @@ func TestFailOpenWarnsOnce(t *testing.T) {
 
 func TestFailClosedBlocksToolCalls(t *testing.T) {
 	r := startShim(t, socketPath(t), "closed")
-	r.send(t, `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`+"\n")
-	assert.Equal(t, `{"jsonrpc":"2.0","id":"a","method":"tools/list"}`+"\n", r.readLine(t), "only tools/call is blocked")
+	r.send(t, `{"jsonrpc":"2.0","id":"a","method":"ping"}`+"\n")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"a","method":"ping"}`+"\n", r.readLine(t), "a ping passes, there and back")
 	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`+"\n")
 	reply := r.readLine(t)
 	e, err := jsonrpc.Parse([]byte(reply))
@@ -426,6 +426,72 @@ func TestFailClosedBlocksToolCalls(t *testing.T) {
 	assert.Contains(t, reply, `"resultType":"complete"`)
 	assert.Contains(t, reply, "flowd blocked: flowd is unreachable")
 	assert.Equal(t, 0, r.finish(t))
+}
+
+// While fail_mode acts as closed, only what a client needs to start and
+// list tools reaches the server: every other message could carry data out
+// unchecked (found by a red team: prompts/get, resources/read,
+// completions and notifications carried a key past a stopped flowd).
+// The server is tee: what it is sent comes back to the client, and stays
+// in a file to look at.
+func TestFailClosedPassesOnlyWhatCarriesNoData(t *testing.T) {
+	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
+	got := filepath.Join(t.TempDir(), "server-got")
+	r := startShim(t, socketPath(t), "closed", "tee", got)
+	refused := map[string]string{
+		"prompts/get":               `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"s","arguments":{"text":"` + secret + `"}}}`,
+		"resources/read":            `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"x://` + secret + `"}}`,
+		"completion/complete":       `{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{"argument":{"name":"a","value":"` + secret + `"}}}`,
+		"a custom method":           `{"jsonrpc":"2.0","id":4,"method":"acme/upload","params":{"v":"` + secret + `"}}`,
+		"a list with data in _meta": `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"note":"` + secret + `"}}}`,
+	}
+	for what, line := range refused {
+		r.send(t, line+"\n")
+		reply := r.readLine(t)
+		assert.Contains(t, reply, `"error"`, what)
+		assert.Contains(t, reply, "flowd blocked", what)
+	}
+	// Each dropped message is followed by a ping: the ping coming back
+	// first shows the message went nowhere (one direction keeps order).
+	ping := `{"jsonrpc":"2.0","id":"p","method":"ping"}` + "\n"
+	for what, line := range map[string]string{
+		"a custom notification":          `{"jsonrpc":"2.0","method":"notifications/acme","params":{"v":"` + secret + `"}}`,
+		"initialized with data in _meta": `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"_meta":{"note":"` + secret + `"}}}`,
+		"a batch":                        `[{"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"` + secret + `"}}]`,
+		"a line that is not JSON-RPC":    `aws_secret_access_key=` + secret,
+	} {
+		r.send(t, line+"\n", ping)
+		assert.Equal(t, ping, r.readLine(t), what)
+	}
+	// The client's answer to a request of the server's (a sampling result
+	// is the model's text) reaches the server as an error; tee sends that
+	// back, and it is no answer to anything the client asked.
+	r.send(t, `{"jsonrpc":"2.0","id":"s1","result":{"content":{"type":"text","text":"`+secret+`"}}}`+"\n")
+	assert.Contains(t, r.readLine(t), "flowd blocked")
+
+	// What passes: a modern list (its version in _meta) and a cancellation;
+	// tee's copy of the list comes back as a request from the server,
+	// which the shim refuses to it, and tee's copy of that refusal answers
+	// the client's list.
+	r.send(t, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`+"\n")
+	reply := r.readLine(t)
+	assert.Contains(t, reply, `"id":6`)
+	assert.Contains(t, reply, "flowd blocked", "tools/list from the server is refused to it")
+	cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}` + "\n"
+	r.send(t, cancel)
+	assert.Equal(t, cancel, r.readLine(t), "a cancellation passes both ways")
+	// notifications/initialized reaches the server; tee's copy, a server
+	// notification the shim does not keep, is dropped on the way back.
+	r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n", ping)
+	assert.Equal(t, ping, r.readLine(t))
+	assert.Equal(t, 0, r.finish(t))
+
+	b, err := os.ReadFile(got)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), secret, "nothing with the key reached the server")
+	for _, want := range []string{`"method":"tools/list"`, `"method":"notifications/initialized"`, `"method":"notifications/cancelled"`, `"method":"ping"`} {
+		assert.Contains(t, string(b), want)
+	}
 }
 
 // flowd dies mid-stream and comes back: every line arrives exactly once
@@ -452,8 +518,11 @@ func TestReconnectLosesNothing(t *testing.T) {
 		t.Fatal("shim did not reconnect")
 	}
 	// The hello reaches the fake before the shim has read the welcome, so
-	// probe until the new link carries messages; probes come back like any line.
-	probe := `{"jsonrpc":"2.0","method":"probe"}` + "\n"
+	// probe until the new link carries messages; probes come back like any
+	// line. A probe is a ping: until the link is back, messages meet
+	// fail_mode, which acts as closed while flowd's socket is held by a
+	// flowd that does not answer, and closed drops a notification.
+	probe := `{"jsonrpc":"2.0","id":"probe","method":"ping"}` + "\n"
 	for i := 0; second.seenCount() == 0; i++ {
 		require.Less(t, i, 1000, "the new flowd never saw a message")
 		r.send(t, probe)
@@ -657,4 +726,31 @@ func TestStoppedSystemFlowdIsReportedNotReplaced(t *testing.T) {
 	assert.Equal(t, call, r.readLine(t), "fail_mode open: a stopped service is a flowd not running")
 	assert.Equal(t, 0, r.finish(t))
 	assert.Contains(t, r.stderr.String(), "installed but not running")
+}
+
+// A shim whose server's environment moved it off the user's flowd
+// (FLOWD_SOCKET from a project's .mcp.json) passes no tool call
+// unchecked: not while nobody answers there, and not after a flowd there
+// said fail_mode open and went away.
+func TestSteeredShimNeverFailsOpen(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send","arguments":{"text":"key"}}}` + "\n"
+	steered := "this server's environment sets FLOWD_SOCKET=/x, which moves its shim off your own flowd"
+	r := runShim(t, Options{Socket: socketPath(t), FailMode: "open", Steered: steered, Command: []string{"cat"}})
+	r.send(t, call)
+	reply := r.readLine(t)
+	assert.Contains(t, reply, `"isError":true`)
+	assert.Contains(t, reply, steered, "says why and the fix")
+	assert.Equal(t, 0, r.finish(t))
+	assert.NotContains(t, r.stderr.String(), "messages pass unchecked")
+
+	sock := socketPath(t)
+	f := startFake(t, sock, passAll)
+	r = runShim(t, Options{Socket: sock, FailMode: "open", Steered: steered, Command: []string{"cat"}})
+	<-f.hello
+	r.send(t, call)
+	assert.Equal(t, call, r.readLine(t), "judged and passed by the flowd there")
+	f.stop() // its socket removed: a flowd not running, which open would pass
+	r.send(t, call)
+	assert.Contains(t, r.readLine(t), steered)
+	assert.Equal(t, 0, r.finish(t))
 }

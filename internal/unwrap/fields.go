@@ -37,26 +37,32 @@ func joinFields(text []byte) ([]byte, bool) {
 	if len(t) < 2 || len(t) > maxFieldsText || t[0] != '{' && t[0] != '[' {
 		return nil, false
 	}
-	// One frame per open object or array: its pieces so far, whether it
-	// is an object, the name its strings stand under, and whether the
-	// next string of an object is a name.
+	// One frame per open object or array: where its pieces start in
+	// pieces (an inner frame's are dropped when it closes, so each
+	// frame's lie together at the end), whether it is an object, the
+	// name its strings stand under, and whether the next string of an
+	// object is a name. On the stack while a message is shallow and
+	// short: a shim reads every granted call here.
 	type frame struct {
-		pieces []piece
+		start  int
 		object bool
 		key    string
 		keyNow bool
 	}
-	var stack []frame
+	var stackBuf [8]frame
+	var piecesBuf [32]piece
+	stack, pieces := stackBuf[:0], piecesBuf[:0]
 	var out []byte
 	// all are the message's pieces in document order, wherever they
 	// stand: a value cut into more pieces than a triple, one a field.
-	var all []string
+	var allBuf [maxAllPieces]string
+	all := allBuf[:0]
 	allKey := ""
 	for i := 0; i < len(t); {
 		c := t[i]
 		switch {
 		case c == '{' || c == '[':
-			f := frame{object: c == '{', keyNow: c == '{'}
+			f := frame{start: len(pieces), object: c == '{', keyNow: c == '{'}
 			if n := len(stack); n > 0 {
 				f.key = stack[n-1].key // an array's members stand under its name
 			}
@@ -67,7 +73,8 @@ func joinFields(text []byte) ([]byte, bool) {
 			if n == 0 || stack[n-1].object != (c == '}') {
 				return nil, false
 			}
-			out = appendJoins(out, stack[n-1].pieces)
+			out = appendJoins(out, pieces[stack[n-1].start:])
+			pieces = pieces[:stack[n-1].start]
 			stack = stack[:n-1]
 			i++
 		case c == ',':
@@ -85,7 +92,7 @@ func joinFields(text []byte) ([]byte, bool) {
 			case top.object && top.keyNow:
 				top.key, top.keyNow = s, false
 			case len(s) > 0 && len(s) <= maxPiece && !strings.ContainsAny(s, " \t\r\n"):
-				top.pieces = append(top.pieces, piece{top.key, s})
+				pieces = append(pieces, piece{top.key, s})
 				if len(all) == 0 {
 					allKey = top.key
 				}
@@ -113,7 +120,7 @@ func joinFields(text []byte) ([]byte, bool) {
 // escapes is t's own bytes, not a copy: joinFields keeps none past its
 // return, and most of a message's strings (a long text, a name) join
 // nothing, while a shim reads every granted call here.
-func jsonString(t []byte, i int) (end int, s string, ok bool) {
+func jsonString(t []byte, i int) (end int, _ string, ok bool) {
 	escaped := false
 	for j := i + 1; j < len(t); j++ {
 		switch t[j] {
@@ -124,6 +131,9 @@ func jsonString(t []byte, i int) (end int, s string, ok bool) {
 			if !escaped {
 				return j + 1, unsafeString(t[i+1 : j]), true
 			}
+			// Its own variable: the result, handed to Unmarshal, was
+			// moved to the heap for every string read.
+			var s string
 			if json.Unmarshal(t[i:j+1], &s) != nil {
 				return 0, "", false
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
+	"strings"
 )
 
 // A value cut into pieces can be sent with the pieces reordered, each
@@ -32,15 +33,23 @@ const (
 // host names joined. ok is false when there are none.
 func pieceViews(text []byte) ([]byte, bool) {
 	var out []byte
-	var scratch [][]byte // one run's pieces; runs are tried at every word of a text
+	// One run's pieces, on the stack: runs are tried at every word of a
+	// text.
+	var buf [maxRunPieces + 1][]byte
+	scratch := buf[:0]
 	for i := 0; i < len(text) && len(out) < maxPieceViews; {
-		end, pieces := pieceRun(text, i, scratch[:0])
+		end, pieces, words := pieceRun(text, i, scratch[:0])
 		scratch = pieces[:0]
 		if end == 0 {
 			i = nextPieceStart(text, i)
 			continue
 		}
-		out = appendOrders(out, pieces)
+		// A run of words is passed over whole, as a cut value is: read
+		// again from each of its words, a megabyte of "big big …" cost
+		// 128 pieces a word.
+		if !words {
+			out = appendOrders(out, pieces)
+		}
 		i = end
 	}
 	out = appendDecodedParts(out, text)
@@ -52,9 +61,16 @@ func pieceViews(text []byte) ([]byte, bool) {
 }
 
 // pieceByte: a byte a piece of a cut value may hold.
-func pieceByte(c byte) bool {
-	return c > ' ' && c < 0x7f && c != '"' && c != '\'' && c != ',' && c != '|' && c != '[' && c != ']' && c != '\\'
-}
+func pieceByte(c byte) bool { return pieceBytes[c] }
+
+// pieceBytes is pieceByte as a table: it is asked of every byte of a
+// call, several times.
+var pieceBytes = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune(`"',|[]\`, c)
+	}
+	return t
+}()
 
 func nextPieceStart(text []byte, i int) int {
 	for i < len(text) && pieceByte(text[i]) {
@@ -68,47 +84,48 @@ func nextPieceStart(text []byte, i int) int {
 
 // pieceRun reads a run of pieces starting at text[i]: pieces of one
 // length (the first or the last may be shorter) split by one separator
-// repeated. It returns where the run ends and its pieces, or end == 0.
+// repeated. It returns where the run ends and its pieces, or end == 0,
+// and whether the pieces are words of prose between blanks (proseWords).
 // A separator is the bytes after the first piece that no piece holds (a
 // blank, a comma, a bar, quotes), or, where the first piece runs on, the
 // first byte of punctuation in it ("a_phg-…").
-func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
+func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte, words bool) {
 	if i > 0 && pieceByte(text[i-1]) {
-		return 0, pieces[:0]
+		return 0, pieces[:0], false
 	}
 	k := i
 	for k < len(text) && pieceByte(text[k]) && k-i <= maxPieceWidth {
 		k++
 	}
 	if k == i || k >= len(text) {
-		return 0, pieces[:0]
+		return 0, pieces[:0], false
 	}
-	in := pieceByte
 	var sep []byte
+	cut := byte(0) // a byte that ends a piece besides those no piece holds
 	if k-i > maxPieceWidth {
 		p := i + minPieceWidth
 		for p < k && isAlnumByte(text[p]) {
 			p++
 		}
 		if p == k {
-			return 0, pieces[:0]
+			return 0, pieces[:0], false
 		}
 		sep = text[p : p+1]
-		in = func(c byte) bool { return pieceByte(c) && c != sep[0] }
+		cut = sep[0]
 	} else {
 		s := k
 		for s < len(text) && !pieceByte(text[s]) && s-k < maxSep {
 			s++
 		}
 		if s == k || s >= len(text) || !pieceByte(text[s]) {
-			return 0, pieces[:0]
+			return 0, pieces[:0], false
 		}
 		sep = text[k:s]
 	}
 	j := i
 	for {
 		k := j
-		for k < len(text) && in(text[k]) && k-j <= maxPieceWidth {
+		for k < len(text) && pieceBytes[text[k]] && text[k] != cut && k-j <= maxPieceWidth {
 			k++
 		}
 		if k == j || k-j > maxPieceWidth {
@@ -130,7 +147,7 @@ func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 			// Too narrow whatever follows (oneWidth): a run of single
 			// letters ("a\u200ba\u200b…") read to maxRunPieces from
 			// each of its letters cost 128 pieces a byte.
-			return 0, pieces[:0]
+			return 0, pieces[:0], false
 		}
 		if !bytes.HasPrefix(text[k:], sep) || len(pieces) == maxRunPieces {
 			break
@@ -138,9 +155,27 @@ func pieceRun(text []byte, i int, pieces [][]byte) (end int, _ [][]byte) {
 		j = k + len(sep)
 	}
 	if len(pieces) < minPieces || !oneWidth(pieces) {
-		return 0, pieces[:0]
+		return 0, pieces[:0], false
 	}
-	return end, pieces
+	return end, pieces, blankIn(sep) && proseWords(pieces)
+}
+
+// proseWords: every piece is a word as prose writes it (lower-case
+// letters, the first maybe a capital). Words between blanks are prose
+// that happens to run a few of one length ("the quick brown fox"), not a
+// cut value, whose pieces hold digits or capitals, as joinSeparated
+// reads them; joined and tried as every encoding, prose cost a 1 KB call
+// most of its views' time.
+func proseWords(pieces [][]byte) bool {
+	for _, p := range pieces {
+		if len(p) > 0 && p[0] >= 'A' && p[0] <= 'Z' {
+			p = p[1:]
+		}
+		if !plainWord(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneWidth: the pieces are of one length of at least minPieceWidth, but
@@ -184,6 +219,7 @@ func appendOrders(out []byte, pieces [][]byte) []byte {
 // Words of prose seldom decode to printable text, so prose adds little.
 func appendDecodedParts(out []byte, text []byte) []byte {
 	var joined []byte
+	var buf [48]byte // a part's decoding, copied into joined
 	parts := 0
 	flush := func() {
 		if parts >= 2 && len(joined) >= minRun {
@@ -209,7 +245,7 @@ func appendDecodedParts(out []byte, text []byte) []byte {
 			j++
 		}
 		// A part after the first may be short: the rest of the value.
-		if d, ok := decodePart(text[i:j], parts > 0); ok {
+		if d, ok := decodePart(&buf, text[i:j], parts > 0); ok {
 			joined = append(joined, d...)
 			parts++
 		} else {
@@ -223,12 +259,11 @@ func appendDecodedParts(out []byte, text []byte) []byte {
 
 // decodePart decodes a token of 4 (2 when it is not the first part) to
 // 64 characters as hex, base32 or padded base64, whichever reads it as
-// printable text.
-func decodePart(tok []byte, next bool) ([]byte, bool) {
+// printable text, into buf.
+func decodePart(buf *[48]byte, tok []byte, next bool) ([]byte, bool) {
 	if len(tok) < 4 && !(next && len(tok) >= 2) || len(tok) > 64 || plainWord(tok) {
 		return nil, false
 	}
-	var buf [48]byte
 	if len(tok)%2 == 0 {
 		if n, err := hex.Decode(buf[:], tok); err == nil {
 			if p, ok := printable(buf[:n]); ok {

@@ -74,9 +74,23 @@ func TestNarrowRunsAreGivenUpEarly(t *testing.T) {
 	for _, unit := range []string{"a\u200b", "a ", "ab-"} {
 		text := []byte(strings.Repeat(unit, 1000))
 		for _, i := range []int{0, len(unit), 10 * len(unit)} {
-			end, pieces := pieceRun(text, i, nil)
+			end, pieces, _ := pieceRun(text, i, nil)
 			assert.Zero(t, end, "%q at %d", unit, i)
 			assert.LessOrEqual(t, cap(pieces), 2, "%q at %d: pieces read", unit, i)
 		}
 	}
+}
+
+// TestWordRunsArePassedOverWhole: a run of words of one length between
+// blanks is no cut value, and pieceViews passes over it whole, as it does
+// a cut value: given up (end 0), it was read again from each of its words
+// to maxRunPieces, 128 pieces a word (16 MB of "big " took minutes).
+func TestWordRunsArePassedOverWhole(t *testing.T) {
+	text := []byte(strings.Repeat("big ", 1000))
+	end, pieces, words := pieceRun(text, 0, nil)
+	assert.True(t, words)
+	assert.Len(t, pieces, maxRunPieces)
+	assert.Equal(t, maxRunPieces*len("big "), end+1, "where the caller reads on")
+	p, ok := pieceViews(text)
+	assert.False(t, ok, "words are not joined: %.40q", p)
 }

@@ -276,6 +276,9 @@ func (w *walker) expand(text []byte, depth int) {
 			break
 		}
 		for run := range runs(t) {
+			if plainWord(run) {
+				continue
+			}
 			w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
 			for _, b := range w.found[depth] {
 				w.addCopy(b, depth)

@@ -75,7 +75,10 @@ type call struct {
 	kind      string // its activity record type, when not activity.TypeToolCall
 	argsBytes int
 	paths     []string // the files its arguments name (flow.Origin.Paths)
-	start     time.Time
+	// unjoined: its tool_use_id was announced by more than one session
+	// (judge.Contested); it is judged as carrying internal data.
+	unjoined bool
+	start    time.Time
 	judge.Outcome
 	scan   *flowdclient.Injection // what the injection scan found in the result
 	answer *shimproto.Answer      // the user's answer, when the call was held to ask
@@ -235,7 +238,8 @@ func (u *Stream) checkCall(j *judge.Judge, c *call, e jsonrpc.Envelope, raw []by
 	name, args, ok := jsonrpc.ToolCall(e.Params)
 	c.tool, c.argsBytes, c.forwarded = name, len(args), forwarded
 	c.paths = judge.Paths(args)
-	hooked := u.join(j, e.Params)
+	hooked, unjoined := u.join(j, e.Params)
+	c.unjoined = unjoined
 	if ok {
 		c.Decision = u.withheld(j, name)
 	} else {
@@ -574,23 +578,30 @@ func (u *Stream) refused(j *judge.Judge, dir shimproto.Direction, method string,
 // join moves this shim into the agent session whose hook announced the
 // call, when the shim could not tell its session itself. It reports whether
 // a hook announced the call: the hook has then applied policy already, and
-// asked the user where policy says ask.
-func (u *Stream) join(j *judge.Judge, params []byte) bool {
+// asked the user where policy says ask; and whether more than one session
+// announced it (judge.Contested), so that the call joins none and is
+// judged as carrying internal data.
+func (u *Stream) join(j *judge.Judge, params []byte) (hooked, unjoined bool) {
 	sess, how := j.Announced(params)
+	if how == judge.Contested {
+		j.Log.Warn("call joins no session: its tool_use_id was announced by more than one session, so it is judged as carrying internal data",
+			"server", u.Name(), "session", u.session)
+		return false, true
+	}
 	if owner, _ := sessionid.Owner(sess); owner != u.owner() {
 		// In a system flowd a hook of another user announced the same call:
 		// sessions never cross users.
-		return false
+		return false, false
 	}
 	if sess == "" || sess == u.session {
-		return sess != ""
+		return sess != "", false
 	}
 	j.Log.Info("shim joined the hooks' session", "server", u.Name(), "from", u.session, "to", sess, "by", how)
 	j.Flows.Session(sess).Link(u.session)
 	u.mu.Lock()
 	u.session = sess
 	u.mu.Unlock()
-	return true
+	return true, false
 }
 
 // decide judges a tool call with its arguments and the rest of its
@@ -605,7 +616,7 @@ func (u *Stream) decide(j *judge.Judge, c *call, args, rest []byte, holdable boo
 		ask = judge.AskByElicitation
 	}
 	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.tool, Class: u.toolClass(j, c.tool),
-		Args: args, Extra: rest, Received: c.start, Bounded: true, Ask: ask, Justifiable: true}, &c.Outcome)
+		Args: args, Extra: rest, Received: c.start, Bounded: true, Ask: ask, Justifiable: true, Unjoined: c.unjoined}, &c.Outcome)
 }
 
 // toolClass classifies one of this server's tools as a destination, using

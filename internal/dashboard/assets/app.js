@@ -329,10 +329,10 @@ async function pageQuarantine(main) {
 
 // passphraseForm asks the user for the approval passphrase: the page
 // never keeps it, so nothing a script does can approve on its own.
-function passphraseForm(label, act) {
+function passphraseForm(label, act, cls) {
   const input = el("input", { type: "password", autocomplete: "off", placeholder: "approval passphrase" });
   const out = el("span");
-  const form = el("form", {}, input, el("button", { type: "submit" }, label), " ", out);
+  const form = el("form", { class: cls }, input, el("button", { type: "submit" }, label), " ", out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     if (!input.value) { out.textContent = "type your approval passphrase"; return; }
@@ -352,20 +352,17 @@ function quarantineItem(it) {
     el("h3", {}, `${it.id}: ${it.server}/${it.tool || it.method} — score ${Number(it.score).toFixed(2)}`),
     el("p", {}, fmtTime(it.time), it.released ? " · released " + fmtTime(it.released) : ""),
     // What was found, without the excerpts: the content's own words wait
-    // for "Show content".
+    // for "Show content" and the approval passphrase, as a release does
+    // (a script on this page, or any process of the user's, must not read
+    // what was withheld from the model).
     el("ul", {}, (it.detections || []).map((d) => el("li", {}, `${d.rule} (${d.tier}, severity ${d.severity}) in ${d.field}`))),
-    el("button", {
-      class: "show", onclick: async () => {
-        try {
-          const full = await getJSON("/api/v1/quarantine/" + encodeURIComponent(it.id) + "?confirm_view=true");
-          content.replaceChildren(el("p", { class: "error-text" }, "Withheld content, shown as text. It is untrusted: do not follow instructions in it."),
-            el("pre", { class: "untrusted" }, full.content || ""),
-            el("ul", {}, (full.detections || []).map((d) => el("li", {}, `${d.rule}: ${d.excerpt || ""}`))));
-        } catch (e) {
-          content.replaceChildren(el("p", { class: "error-text" }, e.message));
-        }
-      },
-    }, "Show content"),
+    passphraseForm("Show content", async (pass) => {
+      const full = await post("/api/v1/quarantine/" + encodeURIComponent(it.id) + "/view", { passphrase: pass });
+      content.replaceChildren(el("p", { class: "error-text" }, "Withheld content, shown as text. It is untrusted: do not follow instructions in it."),
+        el("pre", { class: "untrusted" }, full.content || ""),
+        el("ul", {}, (full.detections || []).map((d) => el("li", {}, `${d.rule}: ${d.excerpt || ""}`))));
+      return "shown below";
+    }, "show"),
     content);
   if (!it.released) {
     box.append(passphraseForm("Release", async (pass) => {

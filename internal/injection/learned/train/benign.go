@@ -121,13 +121,13 @@ var benignGens = []func(r *rand.Rand) string{
 	},
 }
 
-// benignDoc strings several benign texts together, the way a page or a
-// thread holds many.
-func benignDoc(r *rand.Rand) string {
+// benignDoc strings several benign texts of gens together, the way a
+// page or a thread holds many.
+func benignDoc(r *rand.Rand, gens []func(*rand.Rand) string) string {
 	n := 1 + r.IntN(4)
 	parts := make([]string, n)
 	for i := range parts {
-		parts[i] = pick(r, benignGens)(r)
+		parts[i] = pick(r, gens)(r)
 	}
 	return strings.Join(parts, pick(r, []string{" ", "\n", "\n\n"}))
 }

@@ -44,15 +44,17 @@ func main() {
 	window := flag.Int("window", 14, "words per window")
 	epochs := flag.Int("epochs", 4, "passes over the data")
 	mine := flag.Int("mine", 2, "rounds of hard negatives")
+	grammar := flag.Bool("grammar", false, "add the grammar's families of indirect requests, its clean look-alikes, carriers and a typo in every word (grammar.go)")
+	only := flag.String("groups", "", "with -report, only the hold-out groups that hold one of these families (comma-separated)")
 	flag.Parse()
 
-	d, err := loadData(*seed)
+	d, err := loadData(*seed, *grammar)
 	if err != nil {
 		log.Fatal(err)
 	}
 	cfg := config{bits: uint8(*bits), window: *window, epochs: *epochs, mine: *mine, seed: *seed}
 	if *report {
-		holdoutReport(d, cfg)
+		holdoutReport(d, cfg, reportGroups(*only))
 		return
 	}
 	m := train(d, cfg)
@@ -81,20 +83,37 @@ type data struct {
 
 const perFamily = 2500
 
-func loadData(seed uint64) (*data, error) {
+// loadData builds the training and measuring data; with grammar, the
+// grammar's families and look-alikes join, in carriers (grammar.go).
+func loadData(seed uint64, grammar bool) (*data, error) {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	d := &data{attacks: map[string][]string{}, benign: map[string][]string{}, heldBenign: map[string][]string{}}
-	for _, f := range families {
+	fams, gens := families, benignGens
+	if grammar {
+		fams = append(slices.Clone(families), grammarFamilies...)
+		gens = append(slices.Clone(benignGens), lookalike, lookalike)
+	}
+	for _, f := range fams {
 		for range perFamily {
 			s := f.gen(r)
-			if r.Float64() < 0.4 {
+			switch x := r.Float64(); {
+			case grammar && x < 0.1:
+				s = typoEvery(r, s)
+			case x < 0.4:
 				s = noisy(r, s)
+			}
+			if grammar && r.Float64() < 0.4 {
+				s = carry(r, s)
 			}
 			d.attacks[f.name] = append(d.attacks[f.name], s)
 		}
 	}
 	for range 12000 {
-		d.benign["written"] = append(d.benign["written"], benignDoc(r))
+		s := benignDoc(r, gens)
+		if grammar && r.Float64() < 0.3 {
+			s = carry(r, s)
+		}
+		d.benign["written"] = append(d.benign["written"], s)
 	}
 	prose, err := goProse()
 	if err != nil {
@@ -331,13 +350,31 @@ var groups = [][]string{
 	{"foreign"},
 	{"addressee", "output"},
 	{"bipia-tasks", "bipia-code"},
+	{"indirect", "conditional"},
+	{"steps", "frames"},
+	{"foreign2"},
+}
+
+// reportGroups are the hold-out groups that hold one of the families
+// named in list, or all of them when it is empty.
+func reportGroups(list string) [][]string {
+	if list == "" {
+		return groups
+	}
+	var out [][]string
+	for _, g := range groups {
+		if slices.ContainsFunc(strings.Split(list, ","), func(f string) bool { return slices.Contains(g, f) }) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // holdoutReport prints, for each family, the share of its injections
 // (each placed in a benign text kept out of training) that a model
 // trained without that family's group scores at or above each
 // threshold; then the same for benign texts no model was trained on.
-func holdoutReport(d *data, cfg config) {
+func holdoutReport(d *data, cfg config, groups [][]string) {
 	r := rand.New(rand.NewPCG(cfg.seed, 0xbe7))
 	var hosts []string
 	for _, k := range sortedKeys(d.heldBenign) {

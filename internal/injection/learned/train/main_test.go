@@ -20,12 +20,8 @@ import (
 // come from (every family of injections, the benign text trained on and
 // held out), a sample of each.
 func TestScoreMatchesTrainingFeatures(t *testing.T) {
-	p, err := corpora.BIPIAPath()
-	require.NoError(t, err)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("BIPIA's training split is not at %s: the training data cannot be built without it", p)
-	}
-	d, err := loadData(1)
+	requireBIPIA(t)
+	d, err := loadData(1, false)
 	require.NoError(t, err)
 	m, err := learned.Embedded()
 	require.NoError(t, err)
@@ -72,4 +68,32 @@ func featureScore(m *learned.Model, text string) float64 {
 		}
 	}
 	return 1 / (1 + math.Exp(-float64(m.Bias+best)))
+}
+
+// With -grammar the data gain the grammar's five families and its clean
+// look-alikes; without it they are what the shipped weights were trained
+// on (TestScoreMatchesTrainingFeatures reads them so).
+func TestGrammarData(t *testing.T) {
+	requireBIPIA(t)
+	plain, err := loadData(1, false)
+	require.NoError(t, err)
+	withGrammar, err := loadData(1, true)
+	require.NoError(t, err)
+	for _, f := range grammarFamilies {
+		require.NotContains(t, plain.attacks, f.name)
+		require.Len(t, withGrammar.attacks[f.name], perFamily, f.name)
+	}
+	require.Equal(t, len(plain.benign["written"]), len(withGrammar.benign["written"]))
+	require.NotEqual(t, plain.benign["written"], withGrammar.benign["written"], "the look-alikes join the written benign text")
+}
+
+// requireBIPIA skips a test that builds the training data where BIPIA's
+// training split, which the data are made of, is absent.
+func requireBIPIA(t *testing.T) {
+	t.Helper()
+	p, err := corpora.BIPIAPath()
+	require.NoError(t, err)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		t.Skipf("BIPIA's training split is not at %s: the training data cannot be built without it", p)
+	}
 }

@@ -1,0 +1,82 @@
+package injection
+
+import "regexp"
+
+// addressed reports whether ctx (lower case: a sentence and the text
+// before it) speaks to the model reading it: the addressee shapes of
+// reqAddresseeRe, a vocative or a label, or the general shapes of
+// machineRoleRe. Whether a person is meant after all ("AI researchers
+// should…") is humanRoleAfterMachine's to say.
+func addressed(ctx string) bool {
+	if reqAddresseeRe.MatchString(ctx) || vocative(ctx) {
+		return true
+	}
+	for _, m := range machineRoleRe.FindAllStringIndex(ctx, 4) {
+		if !notCalledRe.MatchString(ctx[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// notCalledRe is what, right after a shape of machineRoleRe, says that
+// no machine was called: a duty negated ("the duty of the assistant not
+// to share…" is a rule), or a list the noun is one item of ("contact
+// us (agent, broker or bank)").
+var notCalledRe = regexp.MustCompile(`^\s*(?:not|never|no\s+longer)(?:$|[^\p{L}])|^\s*\p{L}+\s*(?:,|\bor\b|&)`)
+
+// A machine is named by a phrase, not by a fixed list of phrases: a
+// machine noun with up to two words before it ("browsing agents", "the
+// scheduling assistant", "any automated reviewer"), or a word that makes
+// the next noun a machine ("LLM clients", "AI reviewers", "automated
+// triage"). machinePhrase is that phrase.
+const machinePhrase = `(?:\p{L}[\p{L}\-]*\s+){0,2}(?:` + reqMachine + `|assistants?|agents?|models?|bots?)` +
+	`|(?:ai|llm|gpt|bot|automated|automatic|autonomous)[\s\-]+\p{L}+`
+
+// machineRoleRe holds the shapes in which a text gives a machine its
+// part, whatever the words around it:
+//   - a duty held by the machine ("it is the responsibility of any
+//     automated reviewer to…", "the job of the assistant is to…");
+//   - the machine called after a dash or a bracket ("halfway — agent,
+//     read…", "(assistant, …");
+//   - the machine described by what it does to this text (thisText), as a label
+//     or a call, after the start of a clause or a word that addresses
+//     ("AI reviewers reading this thread —", "Al modelo que lea este
+//     informe:", "to the model that summarises this,"), in the
+//     languages whose machine nouns machineNounML holds;
+//   - a label to the user's own machine ("For your AI:", "To my
+//     copilot:"), where a possessive makes a person of an assistant or an
+//     agent but not of an AI, a model or a bot.
+var machineRoleRe = regexp.MustCompile(
+	`(?:responsibility|duty|job|task|obligation|role)\s+of\s+(?:the\s+|any\s+|every\s+|each\s+|all\s+|an?\s+|your\s+)?(?:` + machinePhrase + `)(?:$|[^\p{L}])` +
+		`|(?:[—–(]|\s-)\s*(?:hey\s+|dear\s+|hi\s+)?(?:the\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)\s*,\s` +
+		// An unambiguous machine noun needs no more than a clause; an
+		// assistant, an agent or a model may be a person or a product,
+		// and is called only by what it does to this text.
+		"|" + addressOpen + `(?:` + reqMachine + `|bots?|` + machineNounML + `|(?:ai|llm|gpt|automated|automatic|autonomous)[\s\-]+\p{L}+)\s+` + relative + `(?:[\p{L}'’]+\s+){0,5}[\p{L}'’]+` + labelEnd +
+		"|" + addressOpen + `(?:[\p{L}\-]+\s+)?(?:assistants?|agents?|models?)\s+` + relative + `(?:[\p{L}'’]+\s+){0,3}` + thisText + `\s+(?:[\p{L}'’\-]+\s+)?` + textNoun + `(?:\s+[\p{L}'’]+){0,2}` + labelEnd +
+		`|(?:^|[^\p{L}])(?:for|to|attn)\s+(?:your|my|our|the\s+user's)\s+(?:` + reqMachine + `)(?:\s+\p{L}+)?\s*:`)
+
+// addressOpen is where a call to a machine opens: a clause, or a word
+// that addresses ("to", "for", "al", "für"…) and a determiner.
+const addressOpen = `(?:^|[.!?\n;>(/—–]\s*|(?:^|[^\p{L}])(?:to|for|al|a|à|au|an|für|per|do|dla|для|к|para|pour)\s+)(?:(?:the|any|all|every|each|la|l'|el|den|die|il|o)\s+)?`
+
+// relative opens what the machine does: a relative pronoun or a
+// participle ("that reads", "que lea", "reading").
+const relative = `(?:that|which|who|que|qui|der|die|das|che|kt[óo]r\p{L}*|som|\p{L}+ing)\s+`
+
+// labelEnd closes a label or a call: a colon, a dash or a comma.
+const labelEnd = `\s*(?:[:—–,]|\s-\s)`
+
+// thisText and textNoun point at the text being read ("reading this
+// thread", "que lea este informe"): what a machine does to it, not what a
+// person does at work ("agents working the weekend shift:", "assistants
+// who joined this year:").
+const thisText = `(?:this|these|este|esta|estos|ce|cette|ces|diese[rsnm]?|dieses|questo|questa|deze|dit|ten|tę|bu|этот|эту|это|эти)`
+
+const textNoun = `(?:page|thread|message|e-?mail|mail|document|doc|file|text|ticket|issue|record|review|invite|invitation|event|note|comment|post|listing|profile|entry|row|sheet|report|pdf|repo|repository|readme|log|output|result|data|content|conversation|chat|inbox|calendar` +
+	`|correo|informe|página|mensaje|documento|archivo|factura|courriel|fichier|seite|nachricht|datei|dokument|bericht|pagina|messaggio|rapporto)s?`
+
+// machineNounML are machine nouns of other languages that reqMachine,
+// made for English phrases, does not hold alone.
+const machineNounML = `modelos?|modèles?|modell[oi]?|модел\p{L}*|asystent\p{L}*|asisten|asistan\p{L}*|yapay\s+zek\p{L}*`

@@ -1,0 +1,5 @@
+//go:build !race
+
+package unwrap
+
+const raceEnabled = false
