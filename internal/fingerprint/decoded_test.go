@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"math/rand/v2"
@@ -8,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowd-dev/flowd/internal/budget"
 	"github.com/flowd-dev/flowd/internal/jsontext"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,26 +48,58 @@ func TestDecodedWindowsFindWhatWholeRunsFind(t *testing.T) {
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	windows := func(text []byte, search func(view) bool) bool {
-		return searchDecoded(text, true, x.starts, x.longest-1, search)
-	}
-	whole := func(text []byte, search func(view) bool) bool {
-		return searchDecodedWhole(text, true, x.longest-1, search)
-	}
-	hits := 0
-	for range 3000 {
-		var text []byte
-		for range 1 + rng.IntN(6) {
-			text = append(text, encodedPiece(rng, secrets)...)
-			if rng.IntN(3) == 0 {
-				text = append(text, " ,\n\t="[rng.IntN(5)])
-			}
+	// b64s false is FindCanonical's reading: hex only, of text in
+	// canonical form (lower case, letters and digits).
+	for _, b64s := range []bool{true, false} {
+		windows := func(text []byte, search func(view) bool) bool {
+			return searchDecoded(text, b64s, x.starts, x.longest-1, nil, search)
 		}
-		want := found(whole, text)
-		hits += len(want)
-		require.Equal(t, want, found(windows, text), "%q", text)
+		whole := func(text []byte, search func(view) bool) bool {
+			return searchDecodedWhole(text, b64s, x.longest-1, search)
+		}
+		hits := 0
+		for i := range 3000 {
+			var text []byte
+			for range 1 + rng.IntN(6) {
+				text = append(text, encodedPiece(rng, secrets)...)
+				if rng.IntN(3) == 0 {
+					text = append(text, " ,\n\t="[rng.IntN(5)])
+				}
+			}
+			if !b64s && i%2 == 0 {
+				text = AppendCanonical(nil, text)
+			}
+			want := found(whole, text)
+			hits += len(want)
+			require.Equal(t, want, found(windows, text), "%q", text)
+		}
+		require.Greater(t, hits, 500, "the texts hold secrets")
 	}
-	require.Greater(t, hits, 1000, "the texts hold secrets")
+}
+
+// A run is walked for the places a secret's hex or base64 may begin
+// only when one can be in it: canonical text without hexKeyLen hex
+// digits in a row (FindCanonical's prose, a megabyte of letters and
+// digits in one run) is not walked at all; a run of hex is, once.
+func TestDecodedWalksOnlyRunsAKeyCanBeIn(t *testing.T) {
+	x, err := NewSecretIndex(8)
+	require.NoError(t, err)
+	x.Add(1, "", "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
+	x.mu.Lock()
+	x.build()
+	x.mu.Unlock()
+	walked := func(text []byte, b64s bool) int64 {
+		b := budget.Work(0)
+		require.True(t, searchDecoded(text, b64s, x.starts, x.longest-1, b, func(view) bool { return true }))
+		return b.Spent()
+	}
+	prose := AppendCanonical(nil, bytes.Repeat([]byte("The quick brown fox, 1998-2024: jumps over the lazy dog! "), 1<<14))
+	hexText := []byte(strings.Repeat(hex.EncodeToString([]byte("the quick brown fox")), 1<<10))
+	assert.Zero(t, walked(prose, false), "canonical prose")
+	assert.Equal(t, int64(len(hexText)), walked(hexText, false), "hex")
+	assert.Equal(t, int64(len(hexText)), walked(hexText, true), "hex, base64 read too")
+	b64 := []byte(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("the quick brown fox"), 1<<10)))
+	assert.Equal(t, int64(len(bytes.TrimRight(b64, "="))), walked(b64, true), "base64")
 }
 
 func randomSecret(rng *rand.Rand, n int) string {

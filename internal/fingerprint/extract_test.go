@@ -60,7 +60,7 @@ func TestSampleKeysAreGramKeys(t *testing.T) {
 	s := normalize(nil, []byte(c.logs(2000)+c.code(2000)+"aaaa 1234567890123456789012345678901234567890 "+c.prose(500)))
 	for _, kw := range [][2]int{{20, 16}, {32, 16}, {32, 8}, {48, 16}, {16, 16}, {64, 8}, {72, 8}, {8, 16}, {20, 1}} {
 		k, w := kw[0], kw[1]
-		all := gramKeys(nil, s, k)
+		all, _ := gramKeys(nil, nil, s, k, nil)
 		require.Len(t, all, len(s)-k+1)
 		var want []uint64
 		for run := 0; run < len(all); run += w {
@@ -72,8 +72,36 @@ func TestSampleKeysAreGramKeys(t *testing.T) {
 			}
 		}
 		assert.Equal(t, want, sampleKeys(nil, s, k, w), "k %d, stride %d", k, w)
-		assert.Empty(t, gramKeys(nil, s[:k-1], k))
+		short, _ := gramKeys(nil, nil, s[:k-1], k, nil)
+		assert.Empty(t, short)
 	}
+}
+
+// With a filter, gramKeys gives the keys and places of the windows a
+// match looks up: the informative ones the filter may hold, in order.
+func TestFilteredGramKeysAreTheLookedUpOnes(t *testing.T) {
+	c := newCorpus(6)
+	s := normalize(nil, []byte(c.logs(3000)+c.code(3000)+"aaaa 1234567890123456789012345678901234567890 "+c.prose(800)))
+	const k = 32
+	all, _ := gramKeys(nil, nil, s, k, nil)
+	f := keyFilter{bits: make([]uint64, 1<<16/64), shift: 64 - 16}
+	for i, key := range all {
+		if key != 0 && i%5 == 0 {
+			f.add(key)
+		}
+	}
+	var want []uint64
+	var wantAt []int
+	for i, key := range all {
+		if key != 0 && f.mayHold(key) {
+			want, wantAt = append(want, key), append(wantAt, i)
+		}
+	}
+	got, at := gramKeys(nil, nil, s, k, &f)
+	assert.Equal(t, want, got)
+	assert.Equal(t, wantAt, at)
+	assert.Greater(t, len(got), len(all)/5-1)
+	assert.Less(t, len(got), len(all)/2, "the filter turns most windows away")
 }
 
 func TestExtract(t *testing.T) {

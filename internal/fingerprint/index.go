@@ -408,9 +408,9 @@ const (
 // they are found, so neither grows with the arguments.
 type matcher struct {
 	ex    extractor
-	keys  []uint64
-	maybe []int  // the indices in keys of the windows the filter lets through
-	sink  uint64 // keeps touch loads from being optimised away
+	keys  []uint64 // of the windows the filter lets through
+	maybe []int    // the indices of those windows
+	sink  uint64   // keeps touch loads from being optimised away
 	best  []Match
 	at    map[uint16]int   // slot → index in best
 	open  map[uint16]chain // slot → the stretch being followed in the current text
@@ -507,21 +507,16 @@ func (x *Index) match(m *matcher, args []byte, b *budget.Budget) ([]Match, bool)
 				return nil, false
 			}
 			work = 0
-			m.keys = gramKeys(m.keys[:0], t[start:min(len(t), start+keyChunk+k-1)], k)
-			work += windowWork * len(m.keys)
 			// Only the windows the filter lets through are looked up,
 			// in order, where they were.
-			m.maybe = m.maybe[:0]
-			for i, key := range m.keys {
-				if key != 0 && x.seen.mayHold(key) {
-					m.maybe = append(m.maybe, i)
-				}
-			}
+			chunk := t[start:min(len(t), start+keyChunk+k-1)]
+			m.keys, m.maybe = gramKeys(m.keys[:0], m.maybe[:0], chunk, k, &x.seen)
+			work += windowWork * (len(chunk) - k + 1)
 			for at := 0; at < len(m.maybe); at += touchBatch {
-				batch := m.maybe[at:min(at+touchBatch, len(m.maybe))]
-				m.sink += x.touchAt(m.keys, batch)
-				for _, i := range batch {
-					key := m.keys[i]
+				end := min(at+touchBatch, len(m.maybe))
+				m.sink += x.grams.touch(m.keys[at:end])
+				for n, i := range m.maybe[at:end] {
+					key := m.keys[at+n]
 					if s, ok := x.grams.get(key); ok && !x.dead[s] {
 						work += hitWork
 						m.hit(s, start+i, key, k, w, x.opts.MinLength)
@@ -551,15 +546,6 @@ func (x *Index) match(m *matcher, args []byte, b *budget.Budget) ([]Match, bool)
 		)
 	})
 	return out, true
-}
-
-// touchAt is grams.touch of the keys at the indices given.
-func (x *Index) touchAt(keys []uint64, at []int) uint64 {
-	var batch [touchBatch]uint64
-	for n, i := range at {
-		batch[n] = keys[i]
-	}
-	return x.grams.touch(batch[:len(at)])
 }
 
 func (x *Index) liveUnit(k uint64) (uint16, bool) {

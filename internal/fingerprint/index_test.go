@@ -355,7 +355,7 @@ func TestSubstringGuarantee(t *testing.T) {
 	x.Add(1, mcpResult(text))
 	norm := normalize(nil, []byte(text))
 	k, n := x.opts.K, x.opts.W+x.opts.K-1
-	keys := gramKeys(nil, norm, k)
+	keys, _ := gramKeys(nil, nil, norm, k, nil)
 	tested := 0
 	for off := 0; off+n <= len(norm); off++ {
 		if slices.Contains(keys[off:off+n-k+1], 0) {

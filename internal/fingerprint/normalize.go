@@ -169,9 +169,14 @@ const gramBase = 0x100000001b3
 // gramKeys appends one key per k-byte window of normalised text s
 // (len(s)-k+1 keys, or none if s is shorter than k). A window that is not
 // informative gets key 0, which is never stored or looked up.
-func gramKeys(dst []uint64, s []byte, k int) []uint64 {
+//
+// With a filter f, it appends only the keys of the informative windows f
+// may hold, and their windows' indices to at: a match looks up only
+// those, and the key of every window is neither written nor read again
+// to be filtered (most windows of a call are in no origin).
+func gramKeys(dst []uint64, at []int, s []byte, k int, f *keyFilter) ([]uint64, []int) {
 	if len(s) < k {
-		return dst
+		return dst, at
 	}
 	var pow uint64 = 1 // gramBase^k
 	for range k {
@@ -195,12 +200,21 @@ func gramKeys(dst []uint64, s []byte, k int) []uint64 {
 			continue
 		}
 		if letters < minLetters || changes < minChanges {
-			dst = append(dst, 0)
+			if f == nil {
+				dst = append(dst, 0)
+			}
 			continue
 		}
-		dst = append(dst, gramKey(h))
+		key := gramKey(h)
+		if f != nil {
+			if !f.mayHold(key) {
+				continue
+			}
+			at = append(at, i-k+1)
+		}
+		dst = append(dst, key)
 	}
-	return dst
+	return dst, at
 }
 
 // sampleKeys appends, for each run of stride consecutive windows of s, the

@@ -488,7 +488,7 @@ func (x *SecretIndex) find(text []byte, b *budget.Budget, canonical bool) (found
 	if bytes.ContainsAny(v, " \n\r\t") && !searchSqueezed(v, overlap, search) {
 		return out, false
 	}
-	if !searchDecoded(v, !canonical, x.starts, overlap, search) {
+	if !searchDecoded(v, !canonical, x.starts, overlap, b, search) {
 		return out, false
 	}
 	// A piece of a secret says less than the secret: report pieces only
@@ -626,8 +626,11 @@ func space(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 // (for base64, a group before it) to past the longest secret's end,
 // windows that meet joined: whatever the views of the whole run hold of
 // a secret, the windows' views hold, and a run that holds none is read
-// once, not decoded six times and searched.
-func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, search func(view) bool) bool {
+// once, not decoded six times and searched. A run is walked for those
+// places (its characters reported to b) only when one can be in it: when
+// its base64 is read, or it has hexKeyLen hex digits in a row. Canonical
+// text (FindCanonical: letters and digits, one run) has few such.
+func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, b *budget.Budget, search func(view) bool) bool {
 	ok := true
 	var hexV [2]viewChunks
 	var b64 [2][4]viewChunks // standard, URL alphabet; by alignment
@@ -696,10 +699,16 @@ func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, s
 		// alphabet it is in, read before it is decoded.
 		j, n := i, 0
 		url, hexOnly := false, true
+		inRow, hexKey := 0, false // hex digits in a row; whether they reached hexKeyLen
 		for j < len(text) {
 			if c := text[j]; b64Value[c] >= 0 {
 				url = url || c == '-' || c == '_'
-				hexOnly = hexOnly && jsontext.IsHex(c)
+				if jsontext.IsHex(c) {
+					inRow++
+					hexKey = hexKey || inRow >= hexKeyLen
+				} else {
+					hexOnly, inRow = false, 0
+				}
 				n++
 				j++
 				continue
@@ -731,6 +740,13 @@ func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, s
 		// A run of hex digits only is hex: the base64 of a secret in
 		// printable characters is not made of hex digits.
 		read64 := b64s && !hexOnly && starts != nil
+		if !read64 && !hexKey || starts == nil {
+			continue // no key can begin a window in it
+		}
+		if !b.Spend(len(run)) {
+			ok = false
+			break
+		}
 		var w64, wHex window
 		var at [16]int // the byte of each of the last characters, by ci%16
 		var key64, keyHex uint64
@@ -740,10 +756,6 @@ func searchDecoded(text []byte, b64s bool, starts *encodedStarts, overlap int, s
 			v := b64Value[c]
 			if v < 0 {
 				continue // a line break or indentation
-			}
-			if starts == nil {
-				ci++
-				continue
 			}
 			at[ci%16] = k
 			w64.reach(ci, k)

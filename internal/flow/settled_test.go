@@ -14,7 +14,8 @@ import (
 
 // A check told that the secrets found so far decide the call stops
 // before the costlier matchers, and still names the secret's origin;
-// told they do not, it is CheckWith.
+// told they do not, it is CheckWith. Where the detector's read of the
+// message as written settles it, the views are not even built.
 func TestCheckUntilStopsOnceSettled(t *testing.T) {
 	const token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 	tr := NewTracker(Options{}, detector(t))
@@ -28,13 +29,17 @@ func TestCheckUntilStopsOnceSettled(t *testing.T) {
 	near := base64.StdEncoding.EncodeToString([]byte(token))[:50]
 	args := []byte(`{"text":"` + token + " " + doc + strings.Repeat(near+" ", 1300) + `"}`)
 	views := unwrap.Views(args)
+	decoded := 0
+	decode := func() [][]byte { decoded++; return views }
 
 	check := func(settled func([]string) bool) (Analysis, int64) {
 		b := budget.Work(1 << 40)
-		return s.CheckUntil("slack", "post", ext, args, nil, views, b, settled), b.Spent()
+		decoded = 0
+		return s.CheckUntil("slack", "post", ext, args, nil, decode, b, settled), b.Spent()
 	}
 	check(nil) // the indexes' lazy builds, charged to the first check
 	full, fullWork := check(nil)
+	assert.Equal(t, 1, decoded, "the views are built once")
 	undecided, undecidedWork := check(func([]string) bool { return false })
 	var asked [][]string
 	early, earlyWork := check(func(found []string) bool { asked = append(asked, found); return true })
@@ -43,6 +48,7 @@ func TestCheckUntilStopsOnceSettled(t *testing.T) {
 	assert.Equal(t, fullWork, undecidedWork)
 	assert.Equal(t, [][]string{{"github_token"}}, asked[:1], "asked once, with what the detector found")
 	assert.Len(t, asked, 1)
+	assert.Zero(t, decoded, "the views are not built for a call the message as written settles")
 	assert.Contains(t, full.Sources, "files", "the full check matches the document")
 	assert.Equal(t, []string{"vault"}, early.Sources, "the token's origin is still named; the document is not matched")
 	assert.Subset(t, full.Secrets, early.Secrets)

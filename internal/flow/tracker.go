@@ -821,7 +821,7 @@ func (s *Session) Check(server, tool string, dest classify.Result, args []byte, 
 // for secrets and flows as the arguments are, but apart from them, so that
 // the arguments still match an origin whole.
 func (s *Session) CheckWith(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget) Analysis {
-	return s.CheckUntil(server, tool, dest, args, extra, views, b, nil)
+	return s.CheckUntil(server, tool, dest, args, extra, func() [][]byte { return views }, b, nil)
 }
 
 // CheckUntil is CheckWith that stops early once settled, told the types
@@ -832,26 +832,46 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 // canonical form, nor pieced together, and the arguments are not matched
 // against the origins. Text made to be slow costs the check no more than
 // the verdict needs.
-func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget, settled func(secrets []string) bool) Analysis {
+//
+// The views are asked of decode (unwrap.Views of args and extra) once
+// the detector has read the message as it is, and only when that read
+// neither settled the call nor gave up: building them costs as much as
+// any matcher that reads them, and no reader of them could change such
+// a verdict.
+func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, extra []byte, decode func() [][]byte, b *budget.Budget, settled func(secrets []string) bool) Analysis {
 	var argSecrets []string // types
 	var argValues []shortValue
 	complete := true
 	var scanBuf textBuf // the detector's, for one text after another
-	if s.t.detector != nil {
-		// A secret flowd never saw arrive is found in whatever encoding
-		// it is sent: the detector reads the decoded views too, and the
-		// rest of the message (extra) as the arguments, all of each.
-		for i, part := range append([][]byte{args, extra}, views...) {
+	// A secret flowd never saw arrive is found in whatever encoding it
+	// is sent: the detector reads the decoded views too, and the rest of
+	// the message (extra) as the arguments, all of each.
+	scan := func(parts [][]byte) {
+		for _, part := range parts {
 			if len(part) == 0 || !complete {
 				continue
-			}
-			if i == 0 {
-				argValues = shortValues(Text(part, 1<<20), true)
 			}
 			var found []string
 			found, complete = scanText(s.t.detector, part, b, &scanBuf)
 			argSecrets = append(argSecrets, found...)
 		}
+	}
+	if s.t.detector != nil {
+		if len(args) > 0 {
+			argValues = shortValues(Text(args, 1<<20), true)
+		}
+		scan([][]byte{args, extra})
+	}
+	early := complete && len(argSecrets) > 0 && settled != nil && settled(argSecrets)
+	var views [][]byte
+	if complete && !early {
+		// Building them does not look at the budget: a check past it
+		// goes no further.
+		views = decode()
+		complete = !b.Exhausted()
+	}
+	if s.t.detector != nil {
+		scan(views)
 		// Keys with no name beside them, by form (typed tokens; in a
 		// view, a token inside binary data), where the rules found none.
 		for i, part := range append([][]byte{args, extra}, views...) {
@@ -871,7 +891,7 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	if dest.Class != classify.Internal {
 		joined = s.joinSent(server, args)
 	}
-	if s.t.detector != nil {
+	if s.t.detector != nil && !early {
 		for _, j := range joined {
 			if !complete {
 				break
@@ -887,8 +907,9 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	if complete {
 		complete = b.Wait(s.WaitUntil)
 	}
-	// Asked once, before the costlier matchers.
-	decided := complete && len(argSecrets) > 0 && settled != nil && settled(argSecrets)
+	// Asked again with what the views and joins added, before the
+	// costlier matchers.
+	decided := complete && len(argSecrets) > 0 && settled != nil && (early || settled(argSecrets))
 	s.mu.Lock()
 	idx, sec := s.index, s.secrets
 	s.mu.Unlock()

@@ -201,12 +201,16 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		b := budget.For(checkBudget, waitBound)
 		r := checkWithin(b, func() checked {
 			defer b.Start()() // its own time is its thread's CPU time
-			// The views and the host search do not look at the budget
-			// (they are linear, a few ms a MB); a check past its bound
-			// goes no further, rather than use the CPU the next message needs.
-			v, endpoint := inspect(args, extra, set.Rules.SuspiciousEndpoints)
-			if b.Exhausted() {
-				return overdue
+			// The views are built only when the check asks for them
+			// (flow.Session.CheckUntil): not for a call the detector's
+			// read of it as written settles, nor past the budget.
+			endpoint := writtenHost(args, extra, set.Rules.SuspiciousEndpoints)
+			decode := func() [][]byte {
+				v := decoded(args, extra)
+				if endpoint == "" {
+					endpoint = policy.SuspiciousHost(nil, v, set.Rules.SuspiciousEndpoints)
+				}
+				return v
 			}
 			// Policy's rules before the secrets' read nothing the rest of
 			// the check finds, and more secrets do not change theirs:
@@ -217,7 +221,8 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 				c.Endpoint, c.Secrets = endpoint, secrets
 				return !thorough && rules.Decide(c).Action == policy.Deny
 			}
-			return checked{endpoint: endpoint, analysis: sess.CheckUntil(server, tool, class, args, extra, v, b, settled)}
+			a := sess.CheckUntil(server, tool, class, args, extra, decode, b, settled)
+			return checked{endpoint: endpoint, analysis: a}
 		})
 		out.Analysis, pc.Endpoint = r.analysis, r.endpoint
 		if in.Unjoined {
@@ -326,17 +331,32 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 
 // inspect decodes the arguments and the rest of a message (unwrap.Views)
 // and looks for a suspicious host in them.
-func inspect(args, extra []byte, endpoints []string) (views [][]byte, endpoint string) {
-	views = unwrap.Views(args)
-	endpoint = policy.SuspiciousHost(args, views, endpoints)
-	if len(extra) == 0 {
-		return views, endpoint
-	}
-	more := unwrap.Views(extra)
+func inspect(args, extra []byte, endpoints []string) (v [][]byte, endpoint string) {
+	v = decoded(args, extra)
+	endpoint = writtenHost(args, extra, endpoints)
 	if endpoint == "" {
-		endpoint = policy.SuspiciousHost(extra, more, endpoints)
+		endpoint = policy.SuspiciousHost(nil, v, endpoints)
 	}
-	return append(views, more...), endpoint
+	return v, endpoint
+}
+
+// decoded are the decoded forms of the arguments and of the rest of a
+// message.
+func decoded(args, extra []byte) [][]byte {
+	v := unwrap.Views(args)
+	if len(extra) == 0 {
+		return v
+	}
+	return append(v, unwrap.Views(extra)...)
+}
+
+// writtenHost is the first suspicious host named in the arguments or the
+// rest of a message as they are written, or "".
+func writtenHost(args, extra []byte, endpoints []string) string {
+	if h := policy.SuspiciousHost(args, nil, endpoints); h != "" {
+		return h
+	}
+	return policy.SuspiciousHost(extra, nil, endpoints)
 }
 
 // justification reads the agent's stated reason from a call's arguments.

@@ -49,6 +49,7 @@ func TestSettledCheckDecidesAsTheWholeOne(t *testing.T) {
 		"an assignment and its base64s": `{"text":"password=hunter2hunter2 ` + strings.Repeat(near+" ", 300) + `"}`,
 		"a fetch of an internal host":   `{"url":"http://10.0.0.7/upload?k=` + token + `"}`,
 		"a document only":               `{"text":"` + doc + `"}`,
+		"the token and an encoded host": `{"text":"` + token + " " + base64.StdEncoding.EncodeToString([]byte("https://webhook.site/x")) + `"}`,
 	}
 	external := classify.Result{Class: classify.External, CanExfiltrate: true}
 	for _, cf := range configs {
@@ -86,7 +87,14 @@ func TestSettledCheckDecidesAsTheWholeOne(t *testing.T) {
 			// in the views, in pieces or in the origins' text are not
 			// looked for past the verdict.
 			assert.Equal(t, whole.Decision.Action, settled.Decision.Action, "%s: %s", cf.name, name)
-			assert.Equal(t, whole.Decision.Rule, settled.Decision.Rule, "%s: %s", cf.name, name)
+			if whole.Decision.Rule == "suspicious_endpoints" && settled.Decision.Action == policy.Deny {
+				// A host hidden in an encoding is found in the views,
+				// which a call its written text settles does not build:
+				// the reason names the secret instead.
+				assert.Equal(t, "the token and an encoded host", name)
+			} else {
+				assert.Equal(t, whole.Decision.Rule, settled.Decision.Rule, "%s: %s", cf.name, name)
+			}
 			assert.Subset(t, whole.Analysis.Sources, settled.Analysis.Sources, "%s: %s", cf.name, name)
 			assert.Subset(t, whole.Analysis.Secrets, settled.Analysis.Secrets, "%s: %s", cf.name, name)
 			if whole.Decision.Action != policy.Deny {

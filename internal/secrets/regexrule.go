@@ -59,6 +59,9 @@ type regexRule struct {
 	anchored *regexp.Regexp
 	anchorKW map[string]bool
 	checks   []syntax.Op
+	// bounded: no match is longer than maxMatch bytes (the regex's
+	// longest match is under the window cap).
+	bounded bool
 }
 
 func newRegexRule(id, src string, group int, entropy float64, keywords []string) (*regexRule, error) {
@@ -91,7 +94,7 @@ func newRegexRule(id, src string, group int, entropy float64, keywords []string)
 	if r.secretBytes.has('\n') {
 		limit = maxMultiWindow
 	}
-	r.maxMatch = min(maxAll, limit)
+	r.maxMatch, r.bounded = min(maxAll, limit), maxAll <= limit
 	r.prefixes, _ = literal.Prefixes(secret)
 	r.needs = requiredLiterals(parsed)
 	r.anyOf = requiredAlternatives(parsed)
@@ -250,6 +253,15 @@ func (r *regexRule) candidate(st *scanState, text string, h hit, ri int, t targe
 			// to the rule's merged windows, read once.
 			st.addWindow(ri, lo, hi)
 			return
+		}
+		// A match from the hit ends within maxMatch bytes of it, and the
+		// regex reads one byte past a match (\b, $): where every match
+		// is that short, the try reads that far and no further, and the
+		// next hit past it is tried on its own. Key IDs one after
+		// another otherwise fell, all but every third, into the merged
+		// windows, read by the regex unanchored from end to end.
+		if r.bounded {
+			hi = min(len(text), h.pos+r.maxMatch+1)
 		}
 		st.anchoredTo[ri] = hi
 		if !r.mayHold(st, text[h.pos:hi]) {

@@ -133,3 +133,32 @@ func TestScanSkipsWindowsWithoutARequiredAlternative(t *testing.T) {
 	}
 	assert.Contains(t, rules, "curl-auth-user")
 }
+
+// Key IDs one after another (2,048 AWS-key-shaped strings a fetched page
+// planted, sent back raw) are each tried by the AWS rule's regex anchored
+// where they start, reading no further than a match can reach: before,
+// all but every third fell into the rule's merged windows, one window as
+// long as the text, which the regex read unanchored, and a megabyte of
+// them ran out of the allowance (66 units a byte).
+func TestScanTriesAdjacentKeysAnchored(t *testing.T) {
+	d, err := Default()
+	require.NoError(t, err)
+	var b strings.Builder
+	for b.Len() < 1<<20 {
+		for i := range 64 {
+			fmt.Fprintf(&b, "AKIAQZ7XK2MV%08d ", i)
+		}
+	}
+	complete, work := scanWork(t, d, b.String())
+	assert.True(t, complete)
+	assert.LessOrEqual(t, float64(work)/float64(b.Len()), 48.0, "work per byte")
+
+	// A real key among them is still found.
+	found, complete := d.ScanWithin(b.String()+"AKIAQZ7XK2MVWJRT5PLB\n", nil)
+	assert.True(t, complete)
+	var values []string
+	for _, f := range found {
+		values = append(values, f.Value)
+	}
+	assert.Contains(t, values, "AKIAQZ7XK2MVWJRT5PLB")
+}
