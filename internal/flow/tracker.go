@@ -534,7 +534,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // matching.
 func (s *Session) scan(o *Origin, text string) {
 	if o.Class == classify.Internal || o.Class == classify.Hybrid {
-		vs := shortValues(text, false)
+		vs := append(shortValues(text, false), birthDates(text, true)...)
 		s.mu.Lock()
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
@@ -821,6 +821,7 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, extra []byte, views [][]byte, b *budget.Budget, settled func(secrets []string) bool) Analysis {
 	var argSecrets []string // types
 	var argValues []shortValue
+	var argWhole map[string]bool // of argValues, those that are a member's whole value
 	complete := true
 	var scanBuf textBuf // the detector's, for one text after another
 	if s.t.detector != nil {
@@ -832,7 +833,9 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 				continue
 			}
 			if i == 0 {
-				argValues = shortValues(Text(part, 1<<20), true)
+				text := Text(part, 1<<20)
+				argValues, argWhole = shortValuesWhole(text, true)
+				argValues = append(argValues, birthDates(text, false)...)
 			}
 			var found []string
 			found, complete = scanText(s.t.detector, part, b, &scanBuf)
@@ -995,7 +998,7 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
 	}
-	for _, v := range s.values.sent(argValues) {
+	for _, v := range s.values.sent(argValues, argWhole) {
 		if o := s.origins[v.origin]; o != nil {
 			a.addValue(Edge{From: *o, Kind: "value", Value: v.kind, Length: len(v.canon)}, dest.Class)
 		}

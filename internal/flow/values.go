@@ -1,6 +1,9 @@
 package flow
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Short high-value values: a one-time code, an account or passport
 // number, an e-mail address or a phone number is too short for a
@@ -25,11 +28,15 @@ const (
 	// and a street type (742 Evergreen Terrace), kept in one spelling of
 	// the type (742 evergreen ter).
 	ValueAddress = "address"
+	// ValueBirth is a date of birth: a date a result labels as one
+	// ("Date of birth: 1984-03-17", "dob": …, "born"), found again in a
+	// call in any common spelling (17/03/1984, March 17, 1984).
+	ValueBirth = "birthdate"
 )
 
 // valueRisk is the risk of a value leaving, by kind: how sure flowd is.
 var valueRisk = map[string]string{ValueNumber: RiskHigh, ValueID: RiskHigh, ValueCode: RiskMedium, ValueEmail: RiskMedium,
-	ValuePhone: RiskMedium, ValueAddress: RiskMedium}
+	ValuePhone: RiskMedium, ValueAddress: RiskMedium, ValueBirth: RiskMedium}
 
 // shortValue is one value found in a text, in canonical form (digits only
 // for numbers and phones, upper case for ids, lower case for e-mail).
@@ -44,15 +51,41 @@ const maxValuesPerText = 256
 // read, as written (an id in capitals); of a call, as re-typed too (an id
 // in any case), since only what a result held is looked for there.
 func shortValues(text string, sending bool) []shortValue {
-	var out []shortValue
+	out, _ := shortValuesWhole(text, sending)
+	return out
+}
+
+// shortValuesWhole is shortValues, with the contacts that are all of a
+// member's value in the text (after "name: ", up to the line's end), as
+// a recipient stands in a call: their canonical forms.
+func shortValuesWhole(text string, sending bool) (out []shortValue, whole map[string]bool) {
+	mark := func(v shortValue, a, b int) {
+		if wholeValue(text, a, b) {
+			if whole == nil {
+				whole = map[string]bool{}
+			}
+			whole[v.canon] = true
+		}
+	}
 	for i := 0; i < len(text) && len(out) < maxValuesPerText; {
 		c := text[i]
 		switch {
 		case c == '@':
-			if v, ok := emailAt(text, i); ok {
+			if v, a, b, ok := emailAt(text, i); ok {
 				out = append(out, v)
+				mark(v, a, b)
 			}
 			i++
+		case sending && (isLower(c) || isUpper(c)) && (i == 0 || !isWordByte(text[i-1])) && digitWord(text, i) >= 0:
+			// A number re-typed as words ("two six four eight zero three").
+			j, v, ok := spokenNumberAt(text, i)
+			if !ok {
+				j, v, ok = idAt(text, i, sending)
+			}
+			if ok {
+				out = append(out, v)
+			}
+			i = max(j, i+1)
 		case c == '+' || isDigit(c) || c == '(':
 			if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-' || text[i-1] == ':') {
 				i++
@@ -64,6 +97,15 @@ func shortValues(text string, sending bool) []shortValue {
 			}
 			if ok {
 				out = append(out, v)
+				mark(v, i, end)
+			}
+			if isDigit(c) {
+				// An id that starts with digits (48203917K, a check
+				// letter after a dash when re-typed: 48203917-k).
+				if e, v, ok := idAt(text, i, sending); ok {
+					out = append(out, v)
+					end = max(end, e)
+				}
 			}
 			i = max(end, i+1)
 		case (isUpper(c) || sending && isLower(c)) && (i == 0 || !isWordByte(text[i-1])):
@@ -76,7 +118,7 @@ func shortValues(text string, sending bool) []shortValue {
 			i++
 		}
 	}
-	return out
+	return out, whole
 }
 
 func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
@@ -115,7 +157,9 @@ func numberAt(text string, i int) (end int, v shortValue, ok bool) {
 			}
 			continue
 		case (c == ' ' || c == '-' || c == '.') && j+1 < len(text) && isDigit(text[j+1]) && n > 0:
-			if sep != 0 && c != sep && !plus {
+			if sep != 0 && c != sep && !plus && (c != '-' || sep != '.' || seps < 2) {
+				// A number grouped by dots may end in a dashed check
+				// group (529.982.247-25); other mixes are two numbers.
 				break
 			}
 			sep = c
@@ -219,15 +263,28 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 	}
 	first := group(i)
 	j := first
-	if j-i <= 2 || j-i <= 4 && strings.IndexFunc(text[i:j], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0 {
+	hasDigit := func(s string) bool {
+		return strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+	}
+	// A prefix of letters before dashed groups of digits names a record
+	// (SHC-7734-99812, POL-7734-99812); a year after it is a public
+	// record's number (CVE-2024-12345), not the user's.
+	prefixed := j-i >= 2 && j-i <= 4 && !hasDigit(text[i:j]) && j+5 < len(text) && text[j] == '-' &&
+		isDigit(text[j+1]) && !yearGroup(text[j+1:])
+	if j-i <= 2 || j-i <= 4 && hasDigit(text[i:j]) || prefixed {
 		// A short first group (of letters, two at most: "AB 12 34 56 C",
 		// not "IBAN DE44 …") may be followed by more: each of one to
-		// four characters, with a digit, or the last of letters only (C).
+		// four characters, with a digit, or the last of letters only (C);
+		// after a prefix, dashed groups of up to six.
+		longest := 4
+		if prefixed {
+			longest = 6
+		}
 		sep := byte(0)
 		for j+1 < len(text) && (text[j] == ' ' || text[j] == '-') && (sep == 0 || text[j] == sep) && isID(text[j+1]) {
 			e := group(j + 1)
-			digit := strings.IndexFunc(text[j+1:e], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
-			if e-(j+1) > 4 || !digit && e-(j+1) > 2 {
+			digit := hasDigit(text[j+1 : e])
+			if e-(j+1) > longest || !digit && e-(j+1) > 2 {
 				break
 			}
 			sep = text[j]
@@ -235,6 +292,16 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 			if !digit {
 				break
 			}
+		}
+	}
+	if j-i >= 6 && !strings.ContainsFunc(text[i:j], func(r rune) bool { return r < '0' || r > '9' }) {
+		// A check letter or two after a separator: 48203917-K.
+		e := j + 1
+		for e < len(text) && e-j <= 3 && (isUpper(text[e]) || anyCase && isLower(text[e])) {
+			e++
+		}
+		if j < len(text) && (text[j] == '-' || text[j] == ' ') && e > j+1 && e-j <= 3 && (e == len(text) || !isWordByte(text[e])) {
+			j = e
 		}
 	}
 	if j < len(text) && isWordByte(text[j]) {
@@ -342,7 +409,7 @@ func ordinal(w string) bool {
 }
 
 // emailAt reads the e-mail address around the '@' at text[at].
-func emailAt(text string, at int) (shortValue, bool) {
+func emailAt(text string, at int) (v shortValue, start, end int, ok bool) {
 	s := at
 	for s > 0 && at-s < 64 && (isWordByte(text[s-1]) || strings.IndexByte(".+-", text[s-1]) >= 0 || text[s-1] >= 'a' && text[s-1] <= 'z') {
 		s--
@@ -355,9 +422,22 @@ func emailAt(text string, at int) (shortValue, bool) {
 		e--
 	}
 	if s == at || !strings.Contains(text[at+1:e], ".") {
-		return shortValue{}, false
+		return shortValue{}, 0, 0, false
 	}
-	return shortValue{ValueEmail, strings.ToLower(text[s:e])}, true
+	return shortValue{ValueEmail, strings.ToLower(text[s:e])}, s, e, true
+}
+
+// wholeValue: text[a:b] is all of a member's value as Text writes a call
+// ("to: bob@example.com" on a line of its own), where a recipient stands;
+// inside a sentence it is something the message says.
+func wholeValue(text string, a, b int) bool {
+	return (a == 0 || text[a-1] == '\n' || a >= 2 && text[a-2:a] == ": ") && (b == len(text) || text[b] == '\n')
+}
+
+// yearGroup: the digits at the start of s are a year (19xx, 20xx) and
+// nothing more.
+func yearGroup(s string) bool {
+	return len(s) >= 4 && (s[:2] == "19" || s[:2] == "20") && isDigit(s[2]) && isDigit(s[3]) && (len(s) == 4 || !isDigit(s[4]))
 }
 
 // maxValues bounds the short values a session keeps; the oldest go first.
@@ -427,11 +507,13 @@ func subscriber(v shortValue) string {
 
 // sent returns the values of a call that private results held, and notes
 // all of the call's values as typed. A lone e-mail address or phone
-// number may be the recipient the call is for; two or more are a list
-// leaving.
-func (x *valueIndex) sent(vs []shortValue) []sentValue {
+// number may be the recipient the call is for, when it is all of a
+// member's value or the call names no other contact; one inside a
+// message's text that has its own recipient, or two or more, are leaving.
+func (x *valueIndex) sent(vs []shortValue, whole map[string]bool) []sentValue {
 	var out []sentValue
-	contacts := 0
+	contacts, recipient, lone := 0, false, ""
+
 	seen := map[string]bool{}
 	for _, v := range vs {
 		tel := subscriber(v)
@@ -452,10 +534,18 @@ func (x *valueIndex) sent(vs []shortValue) []sentValue {
 			out = append(out, sentValue{src, v.canon})
 			if src.kind == ValueEmail || src.kind == ValuePhone {
 				contacts++
+				recipient, lone = whole[v.canon], v.canon
 			}
 		}
 	}
-	if contacts == 1 {
+	// The call's other contacts: a recipient of its own.
+	others := 0
+	for _, v := range vs {
+		if (v.kind == ValueEmail || v.kind == ValuePhone) && v.canon != lone {
+			others++
+		}
+	}
+	if contacts == 1 && (recipient || others == 0) {
 		out = slicesDeleteContacts(out)
 	}
 	if x.typed == nil {
@@ -492,4 +582,179 @@ func (x *valueIndex) keep(key string) {
 			delete(x.typed, old[1:])
 		}
 	}
+}
+
+// digitNames are the digits spelled out, in the languages of the
+// injection rules' Latin-script ones, for numbers re-typed as words.
+var digitNames = map[string]byte{
+	"zero": '0', "oh": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6', "seven": '7', "eight": '8', "nine": '9',
+	"null": '0', "eins": '1', "zwei": '2', "drei": '3', "vier": '4', "fünf": '5', "sechs": '6', "sieben": '7', "acht": '8', "neun": '9',
+	"zéro": '0', "un": '1', "deux": '2', "trois": '3', "quatre": '4', "cinq": '5', "sept": '7', "huit": '8', "neuf": '9',
+	"cero": '0', "uno": '1', "dos": '2', "tres": '3', "cuatro": '4', "cinco": '5', "seis": '6', "siete": '7', "ocho": '8', "nueve": '9',
+}
+
+// digitWord returns the digit the word at text[i] names, or -1.
+func digitWord(text string, i int) int {
+	j := i
+	for j < len(text) && j-i <= len("sieben") && (isLower(text[j]) || isUpper(text[j]) || text[j] >= 0x80) {
+		j++
+	}
+	if j < len(text) && isWordByte(text[j]) {
+		return -1
+	}
+	d, ok := digitNames[strings.ToLower(text[i:j])]
+	if !ok {
+		return -1
+	}
+	return int(d - '0')
+}
+
+// spokenNumberAt reads six or more digits spelled as words from text[i]
+// ("two six four eight zero three", "four-eight-two"), as a number
+// written in digits is read.
+func spokenNumberAt(text string, i int) (int, shortValue, bool) {
+	var d []byte
+	j := i
+	for j < len(text) && len(d) < 20 {
+		n := digitWord(text, j)
+		if n < 0 {
+			break
+		}
+		d = append(d, byte('0'+n))
+		for j < len(text) && !(text[j] == ' ' || text[j] == '-' || text[j] == ',') {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '-' || text[k] == ',') && k-j < 3 {
+			k++
+		}
+		if k == j || k == len(text) {
+			break
+		}
+		j = k
+	}
+	if len(d) < 6 || common(string(d)) {
+		return j, shortValue{}, false
+	}
+	if len(d) <= 7 {
+		return j, shortValue{kind: ValueCode, canon: string(d)}, true
+	}
+	return j, shortValue{kind: ValueNumber, canon: string(d)}, true
+}
+
+// birthLabels say that the date after them is a date of birth, in the
+// languages of the injection rules' Latin-script ones; lower case.
+var birthLabels = []string{"birth", "dob", "born", "birthday", "geburtsdatum", "geboren", "né le", "née le", "naissance",
+	"nacimiento", "nascita", "nascimento", "geboortedatum"}
+
+var monthNames = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+
+// birthDates returns the dates of text as birth dates: of a result read
+// (labelled), only those a birth label stands before, within 24 bytes; of
+// a call, every date, in each reading (03/04/1984 is either). The forms:
+// 1984-03-17, 17/03/1984, 03/17/1984, 17.03.1984, 17 March 1984, March
+// 17, 1984.
+func birthDates(text string, labelled bool) []shortValue {
+	var out []shortValue
+	add := func(at int, y, m, d int) {
+		if y < 1900 || y > 2099 || m < 1 || m > 12 || d < 1 || d > 31 || len(out) >= maxValuesPerText {
+			return
+		}
+		if labelled {
+			before := strings.ToLower(text[max(0, at-24):at])
+			found := false
+			for _, l := range birthLabels {
+				found = found || strings.Contains(before, l)
+			}
+			if !found {
+				return
+			}
+		}
+		out = append(out, shortValue{kind: ValueBirth, canon: fmt.Sprintf("%04d%02d%02d", y, m, d)})
+	}
+	num := func(k int) (v, end int) {
+		end = k
+		for end < len(text) && isDigit(text[end]) && end-k < 5 {
+			v = v*10 + int(text[end]-'0')
+			end++
+		}
+		return v, end
+	}
+	month := func(k int) (m, end int) {
+		end = k
+		for end < len(text) && (isLower(text[end]) || isUpper(text[end])) {
+			end++
+		}
+		if end-k < 3 {
+			return 0, k
+		}
+		return monthNames[strings.ToLower(text[k:k+3])], end
+	}
+	for i := 0; i < len(text); i++ {
+		if i > 0 && (isWordByte(text[i-1])) {
+			continue
+		}
+		c := text[i]
+		switch {
+		case isDigit(c):
+			a, e := num(i)
+			switch {
+			case e-i == 4 && e+5 < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.'):
+				m, e2 := num(e + 1)
+				if e2 < len(text) && text[e2] == text[e] && e2-e-1 <= 2 {
+					d, e3 := num(e2 + 1)
+					if e3-e2-1 <= 2 {
+						add(i, a, m, d)
+					}
+				}
+			case e-i <= 2 && e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.'):
+				b, e2 := num(e + 1)
+				if e2-e-1 <= 2 && e2 < len(text) && text[e2] == text[e] {
+					y, e3 := num(e2 + 1)
+					if e3-e2-1 == 4 {
+						add(i, y, b, a)
+						add(i, y, a, b)
+					}
+				}
+			case e-i <= 2 && e < len(text):
+				// 17 March 1984, 17th of March 1984
+				k := e
+				for k < len(text) && (text[k] == ' ' || isLower(text[k]) && k-e < 6 && !strings.HasPrefix(strings.ToLower(text[k:]), "mar")) {
+					if text[k] != ' ' && k+3 <= len(text) && monthNames[strings.ToLower(text[k:k+3])] != 0 {
+						break
+					}
+					k++
+				}
+				if m, e2 := month(k); m != 0 {
+					for e2 < len(text) && (text[e2] == ' ' || text[e2] == ',' || text[e2] == '.') {
+						e2++
+					}
+					if y, e3 := num(e2); e3-e2 == 4 {
+						add(i, y, m, a)
+					}
+				}
+			}
+		case isLower(c) || isUpper(c):
+			// March 17, 1984
+			m, e := month(i)
+			if m == 0 || e == i {
+				continue
+			}
+			k := e
+			for k < len(text) && (text[k] == ' ' || text[k] == '.') {
+				k++
+			}
+			d, e2 := num(k)
+			if e2-k < 1 || e2-k > 2 {
+				continue
+			}
+			for e2 < len(text) && (isLower(text[e2]) || text[e2] == ',' || text[e2] == ' ') && e2-k < 8 {
+				e2++
+			}
+			if y, e3 := num(e2); e3-e2 == 4 {
+				add(i, y, m, d)
+			}
+		}
+	}
+	return out
 }
