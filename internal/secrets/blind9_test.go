@@ -270,7 +270,8 @@ func TestBlind9Credentials(t *testing.T) {
 		half := blind9Half(c.id)
 		count(half, c.secret, "detector", found)
 		count(half, c.secret, "judge", denied)
-		if found != c.secret || denied != c.secret {
+		// Only the tuning half's misses are named; the report half is read by its figures.
+		if half == "tune" && (found != c.secret || denied != c.secret) {
 			t.Logf("%-6s %-34s secret=%v detector=%v judge=%s (%s)", half, c.id, c.secret, found, out.Decision.Action, out.Decision.Rule)
 		}
 	}

@@ -266,3 +266,24 @@ func TestContextCorpus(t *testing.T) {
 		assert.GreaterOrEqual(t, float64(caught.hit)/float64(caught.n), part.minCatch, part.name)
 	}
 }
+
+// A value of lower-case letters only under a credential name is a
+// credential when it reads as drawn at random, not as words run together.
+func TestLowerCaseLettersOnly(t *testing.T) {
+	d, err := Default()
+	require.NoError(t, err)
+	for _, text := range []string{
+		"  quill_token: hbtkwrzpqmdsvfnclxgaye",
+		"QUILL_TOKEN=skknctkcmyghbiezfn",
+		`{"tessera_secret": "ghreewiixftuipgxqnsutosp"}`,
+	} {
+		assert.NotEmpty(t, d.Scan(text), text)
+	}
+	for _, text := range []string{
+		"secret_name: mysupersecretpassword",
+		"api_key_header: authorizationheader",
+		"token_type: refreshtokenrotation",
+	} {
+		assert.Empty(t, d.Scan(text), text)
+	}
+}
