@@ -537,7 +537,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 	if len(v) < minLen || len(v) > 1024 {
 		return false
 	}
-	if nonValues[strings.ToLower(v)] || templated(v) || masked(v) || padded(v) {
+	if nonValues[strings.ToLower(v)] || templated(v) || masked(v) || padded(v) || digestValue(v) {
 		return false
 	}
 	if strings.Contains(v, "://") || pathLike(v) || fileNameLike(v) || emailLike(v) || hostLike(v) || numeric(v) {
@@ -597,6 +597,24 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		return h >= 3.0
 	}
 	return h >= 2.6
+}
+
+// digestValue: v names its hash algorithm before the digest
+// ("SHA256:3KJaq…", "sha512-…", "md5:…"): a fingerprint or checksum,
+// which a key's name beside it (author_key_fingerprint) does not make a
+// key.
+func digestValue(v string) bool {
+	i := strings.IndexAny(v, ":-")
+	return i > 0 && digestName(v[:i])
+}
+
+// digestName: p is the name of a hash algorithm.
+func digestName(p string) bool {
+	switch strings.ToLower(p) {
+	case "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3", "blake2b", "blake2s", "blake3", "xxh64", "crc32":
+		return true
+	}
+	return false
 }
 
 // lowerRandom: v is lower-case letters only and reads as drawn at random,
