@@ -147,7 +147,8 @@ func TestBlind9ToolClasses(t *testing.T) {
 		if r.Class == classify.Unknown {
 			g.unknown++
 		}
-		if hit == (tc.want == "public") {
+		// Only the tuning half's misses are named; the report half is read by its figures.
+		if half == "tune" && (hit == (tc.want == "public")) {
 			t.Logf("%-6s %-26s want %-7s got %s (%s)", half, tc.id, tc.want, r.Class, r.Reason)
 		}
 	}
@@ -155,5 +156,11 @@ func TestBlind9ToolClasses(t *testing.T) {
 		g := got[half]
 		t.Logf("blind9 family c, %s half: private sources %d/%d, destinations %d/%d (%d of them unknown), public tools taken for private sources %d/%d",
 			half, g["private"].hit, g["private"].n, g["egress"].hit, g["egress"].n, g["egress"].unknown, g["public"].hit, g["public"].n)
+		// What main reached holds (public tools taken for private sources
+		// are this family's open misses).
+		floor := map[string][3]int{"tune": {13, 6, 1}, "report": {11, 12, 3}}[half]
+		require.GreaterOrEqual(t, g["private"].hit, floor[0], "%s half: private sources", half)
+		require.GreaterOrEqual(t, g["egress"].hit, floor[1], "%s half: destinations", half)
+		require.LessOrEqual(t, g["public"].hit, floor[2], "%s half: public tools taken for private sources", half)
 	}
 }
