@@ -822,6 +822,7 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	var argSecrets []string // types
 	var argValues []shortValue
 	var argWhole map[string]bool // of argValues, those that are a member's whole value
+	var argText string           // the arguments' text, for their dates
 	complete := true
 	var scanBuf textBuf // the detector's, for one text after another
 	if s.t.detector != nil {
@@ -833,9 +834,8 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 				continue
 			}
 			if i == 0 {
-				text := Text(part, 1<<20)
-				argValues, argWhole = shortValuesWhole(text, true)
-				argValues = append(argValues, birthDates(text, false)...)
+				argText = Text(part, 1<<20)
+				argValues, argWhole = shortValuesWhole(argText, true)
 			}
 			var found []string
 			found, complete = scanText(s.t.detector, part, b, &scanBuf)
@@ -997,6 +997,9 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 			continue
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
+	}
+	if s.values.births {
+		argValues = append(argValues, birthDates(argText, false)...)
 	}
 	for _, v := range s.values.sent(argValues, argWhole) {
 		if o := s.origins[v.origin]; o != nil {

@@ -1,9 +1,6 @@
 package flow
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Short high-value values: a one-time code, an account or passport
 // number, an e-mail address or a phone number is too short for a
@@ -99,7 +96,7 @@ func shortValuesWhole(text string, sending bool) (out []shortValue, whole map[st
 				out = append(out, v)
 				mark(v, i, end)
 			}
-			if isDigit(c) {
+			if isDigit(c) && lettersNext(text, i) {
 				// An id that starts with digits (48203917K, a check
 				// letter after a dash when re-typed: 48203917-k).
 				if e, v, ok := idAt(text, i, sending); ok {
@@ -427,6 +424,18 @@ func emailAt(text string, at int) (v shortValue, start, end int, ok bool) {
 	return shortValue{ValueEmail, strings.ToLower(text[s:e])}, s, e, true
 }
 
+// lettersNext: the digits at text[i] run into a letter, or end in a
+// separator and a letter: only then can an id start there (most digit
+// runs are numbers, which idAt would read in vain).
+func lettersNext(text string, i int) bool {
+	e := i
+	for e < len(text) && isDigit(text[e]) {
+		e++
+	}
+	letter := func(k int) bool { return k < len(text) && (isUpper(text[k]) || isLower(text[k])) }
+	return letter(e) || e < len(text) && (text[e] == '-' || text[e] == ' ') && letter(e+1)
+}
+
 // wholeValue: text[a:b] is all of a member's value as Text writes a call
 // ("to: bob@example.com" on a line of its own), where a recipient stands;
 // inside a sentence it is something the message says.
@@ -453,6 +462,9 @@ type valueIndex struct {
 	read  map[string]valueSrc
 	typed map[string]bool
 	order []string // read and typed keys, oldest first, for eviction
+	// births: a private result held a date of birth, so the dates of
+	// calls are worth reading (most sessions read none).
+	births bool
 }
 
 type valueSrc struct {
@@ -481,6 +493,7 @@ func (x *valueIndex) addRead(origin uint64, vs []shortValue) {
 		if x.typed[v.canon] || tel != "" && x.typed[tel] {
 			continue
 		}
+		x.births = x.births || v.kind == ValueBirth
 		for _, key := range []string{v.canon, tel} {
 			if key == "" {
 				continue
@@ -584,29 +597,45 @@ func (x *valueIndex) keep(key string) {
 	}
 }
 
-// digitNames are the digits spelled out, in the languages of the
-// injection rules' Latin-script ones, for numbers re-typed as words.
-var digitNames = map[string]byte{
-	"zero": '0', "oh": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6', "seven": '7', "eight": '8', "nine": '9',
-	"null": '0', "eins": '1', "zwei": '2', "drei": '3', "vier": '4', "fünf": '5', "sechs": '6', "sieben": '7', "acht": '8', "neun": '9',
-	"zéro": '0', "un": '1', "deux": '2', "trois": '3', "quatre": '4', "cinq": '5', "sept": '7', "huit": '8', "neuf": '9',
-	"cero": '0', "uno": '1', "dos": '2', "tres": '3', "cuatro": '4', "cinco": '5', "seis": '6', "siete": '7', "ocho": '8', "nueve": '9',
-}
-
 // digitWord returns the digit the word at text[i] names, or -1.
 func digitWord(text string, i int) int {
+	// Lower-cased into a buffer of its own: this runs at every word of
+	// a call, and the lookup of string(buf) allocates nothing.
+	var buf [8]byte
 	j := i
-	for j < len(text) && j-i <= len("sieben") && (isLower(text[j]) || isUpper(text[j]) || text[j] >= 0x80) {
+	for j < len(text) && j-i < len(buf) && (isLower(text[j]) || isUpper(text[j]) || text[j] >= 0x80) {
+		buf[j-i] = text[j] | 0x20*byte(b2i(isUpper(text[j])))
 		j++
 	}
-	if j < len(text) && isWordByte(text[j]) {
+	if j-i < 2 || j < len(text) && (isWordByte(text[j]) || text[j] >= 0x80) {
 		return -1
 	}
-	d, ok := digitNames[strings.ToLower(text[i:j])]
-	if !ok {
-		return -1
+	// The digits spelled out, in English, German, French and Spanish: a
+	// switch, which compares no more than a few words, where a map would
+	// hash every word of the call.
+	switch string(buf[:j-i]) {
+	case "zero", "oh", "null", "zéro", "cero":
+		return 0
+	case "one", "eins", "un", "uno":
+		return 1
+	case "two", "zwei", "deux", "dos":
+		return 2
+	case "three", "drei", "trois", "tres":
+		return 3
+	case "four", "vier", "quatre", "cuatro":
+		return 4
+	case "five", "fünf", "cinq", "cinco":
+		return 5
+	case "six", "sechs", "seis":
+		return 6
+	case "seven", "sieben", "sept", "siete":
+		return 7
+	case "eight", "acht", "huit", "ocho":
+		return 8
+	case "nine", "neun", "neuf", "nueve":
+		return 9
 	}
-	return int(d - '0')
+	return -1
 }
 
 // spokenNumberAt reads six or more digits spelled as words from text[i]
@@ -647,7 +676,47 @@ func spokenNumberAt(text string, i int) (int, shortValue, bool) {
 var birthLabels = []string{"birth", "dob", "born", "birthday", "geburtsdatum", "geboren", "né le", "née le", "naissance",
 	"nacimiento", "nascita", "nascimento", "geboortedatum"}
 
-var monthNames = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+// monthAt: the month the three letters at text[k] begin, or 0.
+func monthAt(text string, k int) int {
+	if k+3 > len(text) {
+		return 0
+	}
+	const j, f, m, a, s, o, n, d = 'j', 'f', 'm', 'a', 's', 'o', 'n', 'd'
+	switch uint32(text[k]|0x20)<<16 | uint32(text[k+1]|0x20)<<8 | uint32(text[k+2]|0x20) {
+	case j<<16 | 'a'<<8 | 'n':
+		return 1
+	case f<<16 | 'e'<<8 | 'b':
+		return 2
+	case m<<16 | 'a'<<8 | 'r':
+		return 3
+	case a<<16 | 'p'<<8 | 'r':
+		return 4
+	case m<<16 | 'a'<<8 | 'y':
+		return 5
+	case j<<16 | 'u'<<8 | 'n':
+		return 6
+	case j<<16 | 'u'<<8 | 'l':
+		return 7
+	case a<<16 | 'u'<<8 | 'g':
+		return 8
+	case s<<16 | 'e'<<8 | 'p':
+		return 9
+	case o<<16 | 'c'<<8 | 't':
+		return 10
+	case n<<16 | 'o'<<8 | 'v':
+		return 11
+	case d<<16 | 'e'<<8 | 'c':
+		return 12
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // birthDates returns the dates of text as birth dates: of a result read
 // (labelled), only those a birth label stands before, within 24 bytes; of
@@ -670,7 +739,9 @@ func birthDates(text string, labelled bool) []shortValue {
 				return
 			}
 		}
-		out = append(out, shortValue{kind: ValueBirth, canon: fmt.Sprintf("%04d%02d%02d", y, m, d)})
+		c := [8]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10),
+			byte('0' + m/10), byte('0' + m%10), byte('0' + d/10), byte('0' + d%10)}
+		out = append(out, shortValue{kind: ValueBirth, canon: string(c[:])})
 	}
 	num := func(k int) (v, end int) {
 		end = k
@@ -688,7 +759,7 @@ func birthDates(text string, labelled bool) []shortValue {
 		if end-k < 3 {
 			return 0, k
 		}
-		return monthNames[strings.ToLower(text[k:k+3])], end
+		return monthAt(text, k), end
 	}
 	for i := 0; i < len(text); i++ {
 		if i > 0 && (isWordByte(text[i-1])) {
@@ -719,8 +790,8 @@ func birthDates(text string, labelled bool) []shortValue {
 			case e-i <= 2 && e < len(text):
 				// 17 March 1984, 17th of March 1984
 				k := e
-				for k < len(text) && (text[k] == ' ' || isLower(text[k]) && k-e < 6 && !strings.HasPrefix(strings.ToLower(text[k:]), "mar")) {
-					if text[k] != ' ' && k+3 <= len(text) && monthNames[strings.ToLower(text[k:k+3])] != 0 {
+				for k < len(text) && (text[k] == ' ' || isLower(text[k]) && k-e < 6) {
+					if text[k] != ' ' && monthAt(text, k) != 0 {
 						break
 					}
 					k++
@@ -736,6 +807,9 @@ func birthDates(text string, labelled bool) []shortValue {
 			}
 		case isLower(c) || isUpper(c):
 			// March 17, 1984
+			if monthAt(text, i) == 0 {
+				continue
+			}
 			m, e := month(i)
 			if m == 0 || e == i {
 				continue
