@@ -266,8 +266,8 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 	// A prefix of letters before dashed groups of digits names a record
 	// (SHC-7734-99812, POL-7734-99812); a year after it is a public
 	// record's number (CVE-2024-12345), not the user's.
-	prefixed := j-i >= 2 && j-i <= 4 && !hasDigit(text[i:j]) && j+5 < len(text) && text[j] == '-' &&
-		isDigit(text[j+1]) && !yearGroup(text[j+1:])
+	prefixed := j+5 < len(text) && text[j] == '-' && isDigit(text[j+1]) && j-i >= 2 && j-i <= 4 &&
+		!hasDigit(text[i:j]) && !yearGroup(text[j+1:])
 	if j-i <= 2 || j-i <= 4 && hasDigit(text[i:j]) || prefixed {
 		// A short first group (of letters, two at most: "AB 12 34 56 C",
 		// not "IBAN DE44 …") may be followed by more: each of one to
@@ -597,10 +597,21 @@ func (x *valueIndex) keep(key string) {
 	}
 }
 
+// digitInitial: the first letters of the digits' names below.
+var digitInitial = func() (t [256]bool) {
+	for _, c := range "zotfsenudcvqha" {
+		t[c] = true
+	}
+	return t
+}()
+
 // digitWord returns the digit the word at text[i] names, or -1.
 func digitWord(text string, i int) int {
 	// Lower-cased into a buffer of its own: this runs at every word of
 	// a call, and the lookup of string(buf) allocates nothing.
+	if !digitInitial[text[i]|0x20] {
+		return -1 // no digit's name starts so: most words end here
+	}
 	var buf [8]byte
 	j := i
 	for j < len(text) && j-i < len(buf) && (isLower(text[j]) || isUpper(text[j]) || text[j] >= 0x80) {
