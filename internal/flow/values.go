@@ -90,7 +90,11 @@ func shortValuesWhole(text string, sending bool) (out []shortValue, whole map[st
 			}
 			end, v, ok := numberAt(text, i)
 			if !ok && isDigit(c) {
-				end, v, ok = addressAt(text, i, sending)
+				var addrEnd int
+				addrEnd, v, ok = addressAt(text, i, sending)
+				if ok {
+					end = addrEnd
+				}
 			}
 			if ok {
 				out = append(out, v)
@@ -136,7 +140,9 @@ func numberAt(text string, i int) (end int, v shortValue, ok bool) {
 		paren = text[i] == '('
 	}
 	seps, sep := 0, byte(0)
-	for j < len(text) {
+	// Past twenty digits no value is left to find: read no further, or
+	// "1 1 1 …" would be read to its end from each of its digits.
+	for j < len(text) && n <= 20 {
 		c := text[j]
 		switch {
 		case isDigit(c):

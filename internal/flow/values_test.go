@@ -1,11 +1,14 @@
 package flow
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/cputime"
 )
 
 func TestShortValues(t *testing.T) {
@@ -152,4 +155,32 @@ func TestBirthDateLeaving(t *testing.T) {
 		assert.Equal(t, RiskMedium, a.Risk)
 	}
 	assert.Empty(t, s.Check("mail", "send", ext, []byte(`{"body":"see you on 2026-03-17"}`), nil, nil).Edges)
+}
+
+// Reading a call's values and dates takes time linear in the call, on the
+// shapes that make their readers look ahead: short numbers before words
+// (dates spelled with a month), digit words, digits before letters. Four
+// times the text costs about four times the CPU, not sixteen (an early
+// version lower-cased the rest of the text at each short number).
+func TestValuesTimeIsLinear(t *testing.T) {
+	if cputime.Process() == 0 {
+		t.Skip("skipping: the process's CPU time cannot be read on this system")
+	}
+	for _, unit := range []string{"12 marching bands ", "17 Mar ", "one two three four ", "48203917-k ", "SHC-7734-99812 ", "1 "} {
+		cost := func(size int) time.Duration {
+			text := strings.Repeat(unit, size/len(unit)+1)[:size]
+			best := time.Duration(1 << 62)
+			for range 3 {
+				c0 := cputime.Process()
+				shortValuesWhole(text, true)
+				birthDates(text, false)
+				birthDates(text, true)
+				best = min(best, cputime.Process()-c0)
+			}
+			return best
+		}
+		small, large := cost(256<<10), cost(1<<20)
+		ratio := float64(large) / float64(max(small, time.Millisecond))
+		assert.LessOrEqual(t, ratio, 10.0, "%q: 256 KB %v, 1 MB %v", unit, small, large)
+	}
 }
