@@ -534,7 +534,7 @@ func (s *Session) Record(o Origin, content []byte) uint64 {
 // matching.
 func (s *Session) scan(o *Origin, text string) {
 	if o.Class == classify.Internal || o.Class == classify.Hybrid {
-		vs := shortValues(text, false)
+		vs := append(shortValues(text, false), birthDates(text, true)...)
 		s.mu.Lock()
 		s.values.addRead(o.ID, vs)
 		s.mu.Unlock()
@@ -841,6 +841,8 @@ func (s *Session) CheckWith(server, tool string, dest classify.Result, args, ext
 func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, extra []byte, decode func() [][]byte, b *budget.Budget, settled func(secrets []string) bool) Analysis {
 	var argSecrets []string // types
 	var argValues []shortValue
+	var argWhole map[string]bool // of argValues, those that are a member's whole value
+	var argText string           // the arguments' text, for their dates
 	complete := true
 	var scanBuf textBuf // the detector's, for one text after another
 	// A secret flowd never saw arrive is found in whatever encoding it
@@ -858,7 +860,8 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	}
 	if s.t.detector != nil {
 		if len(args) > 0 {
-			argValues = shortValues(Text(args, 1<<20), true)
+			argText = Text(args, 1<<20)
+			argValues, argWhole = shortValuesWhole(argText, true)
 		}
 		scan([][]byte{args, extra})
 	}
@@ -1030,7 +1033,10 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 		}
 		a.add(Edge{From: *o, Kind: string(m.Kind), Hash: m.Hash, Length: m.Length}, dest.Class)
 	}
-	for _, v := range s.values.sent(argValues) {
+	if s.values.births {
+		argValues = append(argValues, birthDates(argText, false)...)
+	}
+	for _, v := range s.values.sent(argValues, argWhole) {
 		if o := s.origins[v.origin]; o != nil {
 			a.addValue(Edge{From: *o, Kind: "value", Value: v.kind, Length: len(v.canon)}, dest.Class)
 		}

@@ -25,11 +25,15 @@ const (
 	// and a street type (742 Evergreen Terrace), kept in one spelling of
 	// the type (742 evergreen ter).
 	ValueAddress = "address"
+	// ValueBirth is a date of birth: a date a result labels as one
+	// ("Date of birth: 1984-03-17", "dob": …, "born"), found again in a
+	// call in any common spelling (17/03/1984, March 17, 1984).
+	ValueBirth = "birthdate"
 )
 
 // valueRisk is the risk of a value leaving, by kind: how sure flowd is.
 var valueRisk = map[string]string{ValueNumber: RiskHigh, ValueID: RiskHigh, ValueCode: RiskMedium, ValueEmail: RiskMedium,
-	ValuePhone: RiskMedium, ValueAddress: RiskMedium}
+	ValuePhone: RiskMedium, ValueAddress: RiskMedium, ValueBirth: RiskMedium}
 
 // shortValue is one value found in a text, in canonical form (digits only
 // for numbers and phones, upper case for ids, lower case for e-mail).
@@ -44,15 +48,41 @@ const maxValuesPerText = 256
 // read, as written (an id in capitals); of a call, as re-typed too (an id
 // in any case), since only what a result held is looked for there.
 func shortValues(text string, sending bool) []shortValue {
-	var out []shortValue
+	out, _ := shortValuesWhole(text, sending)
+	return out
+}
+
+// shortValuesWhole is shortValues, with the contacts that are all of a
+// member's value in the text (after "name: ", up to the line's end), as
+// a recipient stands in a call: their canonical forms.
+func shortValuesWhole(text string, sending bool) (out []shortValue, whole map[string]bool) {
+	mark := func(v shortValue, a, b int) {
+		if wholeValue(text, a, b) {
+			if whole == nil {
+				whole = map[string]bool{}
+			}
+			whole[v.canon] = true
+		}
+	}
 	for i := 0; i < len(text) && len(out) < maxValuesPerText; {
 		c := text[i]
 		switch {
 		case c == '@':
-			if v, ok := emailAt(text, i); ok {
+			if v, a, b, ok := emailAt(text, i); ok {
 				out = append(out, v)
+				mark(v, a, b)
 			}
 			i++
+		case sending && (isLower(c) || isUpper(c)) && (i == 0 || !isWordByte(text[i-1])) && digitWord(text, i) >= 0:
+			// A number re-typed as words ("two six four eight zero three").
+			j, v, ok := spokenNumberAt(text, i)
+			if !ok {
+				j, v, ok = idAt(text, i, sending)
+			}
+			if ok {
+				out = append(out, v)
+			}
+			i = max(j, i+1)
 		case c == '+' || isDigit(c) || c == '(':
 			if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-' || text[i-1] == ':') {
 				i++
@@ -60,10 +90,23 @@ func shortValues(text string, sending bool) []shortValue {
 			}
 			end, v, ok := numberAt(text, i)
 			if !ok && isDigit(c) {
-				end, v, ok = addressAt(text, i, sending)
+				var addrEnd int
+				addrEnd, v, ok = addressAt(text, i, sending)
+				if ok {
+					end = addrEnd
+				}
 			}
 			if ok {
 				out = append(out, v)
+				mark(v, i, end)
+			}
+			if isDigit(c) && lettersNext(text, i) {
+				// An id that starts with digits (48203917K, a check
+				// letter after a dash when re-typed: 48203917-k).
+				if e, v, ok := idAt(text, i, sending); ok {
+					out = append(out, v)
+					end = max(end, e)
+				}
 			}
 			i = max(end, i+1)
 		case (isUpper(c) || sending && isLower(c)) && (i == 0 || !isWordByte(text[i-1])):
@@ -76,7 +119,7 @@ func shortValues(text string, sending bool) []shortValue {
 			i++
 		}
 	}
-	return out
+	return out, whole
 }
 
 func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
@@ -97,7 +140,9 @@ func numberAt(text string, i int) (end int, v shortValue, ok bool) {
 		paren = text[i] == '('
 	}
 	seps, sep := 0, byte(0)
-	for j < len(text) {
+	// Past twenty digits no value is left to find: read no further, or
+	// "1 1 1 …" would be read to its end from each of its digits.
+	for j < len(text) && n <= 20 {
 		c := text[j]
 		switch {
 		case isDigit(c):
@@ -115,7 +160,9 @@ func numberAt(text string, i int) (end int, v shortValue, ok bool) {
 			}
 			continue
 		case (c == ' ' || c == '-' || c == '.') && j+1 < len(text) && isDigit(text[j+1]) && n > 0:
-			if sep != 0 && c != sep && !plus {
+			if sep != 0 && c != sep && !plus && (c != '-' || sep != '.' || seps < 2) {
+				// A number grouped by dots may end in a dashed check
+				// group (529.982.247-25); other mixes are two numbers.
 				break
 			}
 			sep = c
@@ -219,15 +266,28 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 	}
 	first := group(i)
 	j := first
-	if j-i <= 2 || j-i <= 4 && strings.IndexFunc(text[i:j], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0 {
+	hasDigit := func(s string) bool {
+		return strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+	}
+	// A prefix of letters before dashed groups of digits names a record
+	// (SHC-7734-99812, POL-7734-99812); a year after it is a public
+	// record's number (CVE-2024-12345), not the user's.
+	prefixed := j+5 < len(text) && text[j] == '-' && isDigit(text[j+1]) && j-i >= 2 && j-i <= 4 &&
+		!hasDigit(text[i:j]) && !yearGroup(text[j+1:])
+	if j-i <= 2 || j-i <= 4 && hasDigit(text[i:j]) || prefixed {
 		// A short first group (of letters, two at most: "AB 12 34 56 C",
 		// not "IBAN DE44 …") may be followed by more: each of one to
-		// four characters, with a digit, or the last of letters only (C).
+		// four characters, with a digit, or the last of letters only (C);
+		// after a prefix, dashed groups of up to six.
+		longest := 4
+		if prefixed {
+			longest = 6
+		}
 		sep := byte(0)
 		for j+1 < len(text) && (text[j] == ' ' || text[j] == '-') && (sep == 0 || text[j] == sep) && isID(text[j+1]) {
 			e := group(j + 1)
-			digit := strings.IndexFunc(text[j+1:e], func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
-			if e-(j+1) > 4 || !digit && e-(j+1) > 2 {
+			digit := hasDigit(text[j+1 : e])
+			if e-(j+1) > longest || !digit && e-(j+1) > 2 {
 				break
 			}
 			sep = text[j]
@@ -235,6 +295,16 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 			if !digit {
 				break
 			}
+		}
+	}
+	if j-i >= 6 && !strings.ContainsFunc(text[i:j], func(r rune) bool { return r < '0' || r > '9' }) {
+		// A check letter or two after a separator: 48203917-K.
+		e := j + 1
+		for e < len(text) && e-j <= 3 && (isUpper(text[e]) || anyCase && isLower(text[e])) {
+			e++
+		}
+		if j < len(text) && (text[j] == '-' || text[j] == ' ') && e > j+1 && e-j <= 3 && (e == len(text) || !isWordByte(text[e])) {
+			j = e
 		}
 	}
 	if j < len(text) && isWordByte(text[j]) {
@@ -342,7 +412,7 @@ func ordinal(w string) bool {
 }
 
 // emailAt reads the e-mail address around the '@' at text[at].
-func emailAt(text string, at int) (shortValue, bool) {
+func emailAt(text string, at int) (v shortValue, start, end int, ok bool) {
 	s := at
 	for s > 0 && at-s < 64 && (isWordByte(text[s-1]) || strings.IndexByte(".+-", text[s-1]) >= 0 || text[s-1] >= 'a' && text[s-1] <= 'z') {
 		s--
@@ -355,9 +425,34 @@ func emailAt(text string, at int) (shortValue, bool) {
 		e--
 	}
 	if s == at || !strings.Contains(text[at+1:e], ".") {
-		return shortValue{}, false
+		return shortValue{}, 0, 0, false
 	}
-	return shortValue{ValueEmail, strings.ToLower(text[s:e])}, true
+	return shortValue{ValueEmail, strings.ToLower(text[s:e])}, s, e, true
+}
+
+// lettersNext: the digits at text[i] run into a letter, or end in a
+// separator and a letter: only then can an id start there (most digit
+// runs are numbers, which idAt would read in vain).
+func lettersNext(text string, i int) bool {
+	e := i
+	for e < len(text) && isDigit(text[e]) {
+		e++
+	}
+	letter := func(k int) bool { return k < len(text) && (isUpper(text[k]) || isLower(text[k])) }
+	return letter(e) || e < len(text) && (text[e] == '-' || text[e] == ' ') && letter(e+1)
+}
+
+// wholeValue: text[a:b] is all of a member's value as Text writes a call
+// ("to: bob@example.com" on a line of its own), where a recipient stands;
+// inside a sentence it is something the message says.
+func wholeValue(text string, a, b int) bool {
+	return (a == 0 || text[a-1] == '\n' || a >= 2 && text[a-2:a] == ": ") && (b == len(text) || text[b] == '\n')
+}
+
+// yearGroup: the digits at the start of s are a year (19xx, 20xx) and
+// nothing more.
+func yearGroup(s string) bool {
+	return len(s) >= 4 && (s[:2] == "19" || s[:2] == "20") && isDigit(s[2]) && isDigit(s[3]) && (len(s) == 4 || !isDigit(s[4]))
 }
 
 // maxValues bounds the short values a session keeps; the oldest go first.
@@ -373,6 +468,9 @@ type valueIndex struct {
 	read  map[string]valueSrc
 	typed map[string]bool
 	order []string // read and typed keys, oldest first, for eviction
+	// births: a private result held a date of birth, so the dates of
+	// calls are worth reading (most sessions read none).
+	births bool
 }
 
 type valueSrc struct {
@@ -401,6 +499,7 @@ func (x *valueIndex) addRead(origin uint64, vs []shortValue) {
 		if x.typed[v.canon] || tel != "" && x.typed[tel] {
 			continue
 		}
+		x.births = x.births || v.kind == ValueBirth
 		for _, key := range []string{v.canon, tel} {
 			if key == "" {
 				continue
@@ -427,11 +526,13 @@ func subscriber(v shortValue) string {
 
 // sent returns the values of a call that private results held, and notes
 // all of the call's values as typed. A lone e-mail address or phone
-// number may be the recipient the call is for; two or more are a list
-// leaving.
-func (x *valueIndex) sent(vs []shortValue) []sentValue {
+// number may be the recipient the call is for, when it is all of a
+// member's value or the call names no other contact; one inside a
+// message's text that has its own recipient, or two or more, are leaving.
+func (x *valueIndex) sent(vs []shortValue, whole map[string]bool) []sentValue {
 	var out []sentValue
-	contacts := 0
+	contacts, recipient, lone := 0, false, ""
+
 	seen := map[string]bool{}
 	for _, v := range vs {
 		tel := subscriber(v)
@@ -452,10 +553,18 @@ func (x *valueIndex) sent(vs []shortValue) []sentValue {
 			out = append(out, sentValue{src, v.canon})
 			if src.kind == ValueEmail || src.kind == ValuePhone {
 				contacts++
+				recipient, lone = whole[v.canon], v.canon
 			}
 		}
 	}
-	if contacts == 1 {
+	// The call's other contacts: a recipient of its own.
+	others := 0
+	for _, v := range vs {
+		if (v.kind == ValueEmail || v.kind == ValuePhone) && v.canon != lone {
+			others++
+		}
+	}
+	if contacts == 1 && (recipient || others == 0) {
 		out = slicesDeleteContacts(out)
 	}
 	if x.typed == nil {
@@ -492,4 +601,251 @@ func (x *valueIndex) keep(key string) {
 			delete(x.typed, old[1:])
 		}
 	}
+}
+
+// digitInitial: the first letters of the digits' names below.
+var digitInitial = func() (t [256]bool) {
+	for _, c := range "zotfsenudcvqha" {
+		t[c] = true
+	}
+	return t
+}()
+
+// digitWord returns the digit the word at text[i] names, or -1.
+func digitWord(text string, i int) int {
+	// Lower-cased into a buffer of its own: this runs at every word of
+	// a call, and the lookup of string(buf) allocates nothing.
+	if !digitInitial[text[i]|0x20] {
+		return -1 // no digit's name starts so: most words end here
+	}
+	var buf [8]byte
+	j := i
+	for j < len(text) && j-i < len(buf) && (isLower(text[j]) || isUpper(text[j]) || text[j] >= 0x80) {
+		buf[j-i] = text[j] | 0x20*byte(b2i(isUpper(text[j])))
+		j++
+	}
+	if j-i < 2 || j < len(text) && (isWordByte(text[j]) || text[j] >= 0x80) {
+		return -1
+	}
+	// The digits spelled out, in English, German, French and Spanish: a
+	// switch, which compares no more than a few words, where a map would
+	// hash every word of the call.
+	switch string(buf[:j-i]) {
+	case "zero", "oh", "null", "zéro", "cero":
+		return 0
+	case "one", "eins", "un", "uno":
+		return 1
+	case "two", "zwei", "deux", "dos":
+		return 2
+	case "three", "drei", "trois", "tres":
+		return 3
+	case "four", "vier", "quatre", "cuatro":
+		return 4
+	case "five", "fünf", "cinq", "cinco":
+		return 5
+	case "six", "sechs", "seis":
+		return 6
+	case "seven", "sieben", "sept", "siete":
+		return 7
+	case "eight", "acht", "huit", "ocho":
+		return 8
+	case "nine", "neun", "neuf", "nueve":
+		return 9
+	}
+	return -1
+}
+
+// spokenNumberAt reads six or more digits spelled as words from text[i]
+// ("two six four eight zero three", "four-eight-two"), as a number
+// written in digits is read.
+func spokenNumberAt(text string, i int) (int, shortValue, bool) {
+	var d []byte
+	j := i
+	for j < len(text) && len(d) < 20 {
+		n := digitWord(text, j)
+		if n < 0 {
+			break
+		}
+		d = append(d, byte('0'+n))
+		for j < len(text) && !(text[j] == ' ' || text[j] == '-' || text[j] == ',') {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '-' || text[k] == ',') && k-j < 3 {
+			k++
+		}
+		if k == j || k == len(text) {
+			break
+		}
+		j = k
+	}
+	if len(d) < 6 || common(string(d)) {
+		return j, shortValue{}, false
+	}
+	if len(d) <= 7 {
+		return j, shortValue{kind: ValueCode, canon: string(d)}, true
+	}
+	return j, shortValue{kind: ValueNumber, canon: string(d)}, true
+}
+
+// birthLabels say that the date after them is a date of birth, in the
+// languages of the injection rules' Latin-script ones; lower case.
+var birthLabels = []string{"birth", "dob", "born", "birthday", "geburtsdatum", "geboren", "né le", "née le", "naissance",
+	"nacimiento", "nascita", "nascimento", "geboortedatum"}
+
+// monthAt: the month the three letters at text[k] begin, or 0.
+func monthAt(text string, k int) int {
+	if k+3 > len(text) {
+		return 0
+	}
+	const j, f, m, a, s, o, n, d = 'j', 'f', 'm', 'a', 's', 'o', 'n', 'd'
+	switch uint32(text[k]|0x20)<<16 | uint32(text[k+1]|0x20)<<8 | uint32(text[k+2]|0x20) {
+	case j<<16 | 'a'<<8 | 'n':
+		return 1
+	case f<<16 | 'e'<<8 | 'b':
+		return 2
+	case m<<16 | 'a'<<8 | 'r':
+		return 3
+	case a<<16 | 'p'<<8 | 'r':
+		return 4
+	case m<<16 | 'a'<<8 | 'y':
+		return 5
+	case j<<16 | 'u'<<8 | 'n':
+		return 6
+	case j<<16 | 'u'<<8 | 'l':
+		return 7
+	case a<<16 | 'u'<<8 | 'g':
+		return 8
+	case s<<16 | 'e'<<8 | 'p':
+		return 9
+	case o<<16 | 'c'<<8 | 't':
+		return 10
+	case n<<16 | 'o'<<8 | 'v':
+		return 11
+	case d<<16 | 'e'<<8 | 'c':
+		return 12
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// birthDates returns the dates of text as birth dates: of a result read
+// (labelled), only those a birth label stands before, within 24 bytes; of
+// a call, every date, in each reading (03/04/1984 is either). The forms:
+// 1984-03-17, 17/03/1984, 03/17/1984, 17.03.1984, 17 March 1984, March
+// 17, 1984.
+func birthDates(text string, labelled bool) []shortValue {
+	var out []shortValue
+	add := func(at int, y, m, d int) {
+		if y < 1900 || y > 2099 || m < 1 || m > 12 || d < 1 || d > 31 || len(out) >= maxValuesPerText {
+			return
+		}
+		if labelled {
+			before := strings.ToLower(text[max(0, at-24):at])
+			found := false
+			for _, l := range birthLabels {
+				found = found || strings.Contains(before, l)
+			}
+			if !found {
+				return
+			}
+		}
+		c := [8]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10),
+			byte('0' + m/10), byte('0' + m%10), byte('0' + d/10), byte('0' + d%10)}
+		out = append(out, shortValue{kind: ValueBirth, canon: string(c[:])})
+	}
+	num := func(k int) (v, end int) {
+		end = k
+		for end < len(text) && isDigit(text[end]) && end-k < 5 {
+			v = v*10 + int(text[end]-'0')
+			end++
+		}
+		return v, end
+	}
+	month := func(k int) (m, end int) {
+		end = k
+		for end < len(text) && (isLower(text[end]) || isUpper(text[end])) {
+			end++
+		}
+		if end-k < 3 {
+			return 0, k
+		}
+		return monthAt(text, k), end
+	}
+	for i := 0; i < len(text); i++ {
+		if i > 0 && (isWordByte(text[i-1])) {
+			continue
+		}
+		c := text[i]
+		switch {
+		case isDigit(c):
+			a, e := num(i)
+			switch {
+			case e-i == 4 && e+5 < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.'):
+				m, e2 := num(e + 1)
+				if e2 < len(text) && text[e2] == text[e] && e2-e-1 <= 2 {
+					d, e3 := num(e2 + 1)
+					if e3-e2-1 <= 2 {
+						add(i, a, m, d)
+					}
+				}
+			case e-i <= 2 && e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.'):
+				b, e2 := num(e + 1)
+				if e2-e-1 <= 2 && e2 < len(text) && text[e2] == text[e] {
+					y, e3 := num(e2 + 1)
+					if e3-e2-1 == 4 {
+						add(i, y, b, a)
+						add(i, y, a, b)
+					}
+				}
+			case e-i <= 2 && e < len(text):
+				// 17 March 1984, 17th of March 1984
+				k := e
+				for k < len(text) && (text[k] == ' ' || isLower(text[k]) && k-e < 6) {
+					if text[k] != ' ' && monthAt(text, k) != 0 {
+						break
+					}
+					k++
+				}
+				if m, e2 := month(k); m != 0 {
+					for e2 < len(text) && (text[e2] == ' ' || text[e2] == ',' || text[e2] == '.') {
+						e2++
+					}
+					if y, e3 := num(e2); e3-e2 == 4 {
+						add(i, y, m, a)
+					}
+				}
+			}
+		case isLower(c) || isUpper(c):
+			// March 17, 1984
+			if monthAt(text, i) == 0 {
+				continue
+			}
+			m, e := month(i)
+			if m == 0 || e == i {
+				continue
+			}
+			k := e
+			for k < len(text) && (text[k] == ' ' || text[k] == '.') {
+				k++
+			}
+			d, e2 := num(k)
+			if e2-k < 1 || e2-k > 2 {
+				continue
+			}
+			for e2 < len(text) && (isLower(text[e2]) || text[e2] == ',' || text[e2] == ' ') && e2-k < 8 {
+				e2++
+			}
+			if y, e3 := num(e2); e3-e2 == 4 {
+				add(i, y, m, d)
+			}
+		}
+	}
+	return out
 }

@@ -1,11 +1,14 @@
 package flow
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/cputime"
 )
 
 func TestShortValues(t *testing.T) {
@@ -77,4 +80,107 @@ func TestShortValuesLeaving(t *testing.T) {
 	s = tr.Session("public")
 	read(s, classify.External, "Support line order 7731904426")
 	assert.Empty(t, send(s, "order 7731904426").Edges, "a public result is no private source")
+}
+
+// Values written in the shapes blind9 found missed: ids that start with
+// digits or a check letter, records with a letter prefix, dot-grouped
+// numbers with a dashed check group, numbers spelled as words, dates of
+// birth.
+func TestShortValuesRetyped(t *testing.T) {
+	read := []struct {
+		text string
+		want []shortValue
+	}{
+		{"DNI 48203917K — titular", []shortValue{{ValueID, "48203917K"}}},
+		{"CPF: 529.982.247-25", []shortValue{{ValueNumber, "52998224725"}}},
+		{`"member_id": "SHC-7734-99812"`, []shortValue{{ValueID, "SHC773499812"}}},
+		// A year and a serial: a public record's number.
+		{"fixed in CVE-2024-12345", nil},
+	}
+	for _, tt := range read {
+		assert.Equal(t, tt.want, shortValues(tt.text, false), tt.text)
+	}
+	sent := []struct {
+		text string
+		want []shortValue
+	}{
+		{"dni 48203917-k", []shortValue{{ValueNumber, "48203917"}, {ValueID, "48203917K"}}},
+		{"cpf 52998224725", []shortValue{{ValueNumber, "52998224725"}}},
+		{"the code: two six four eight zero three", []shortValue{{ValueCode, "264803"}}},
+		{"vier acht zwei neun eins fünf", []shortValue{{ValueCode, "482915"}}},
+		{"one two three four five six", nil}, // counting
+		{"one of two, then three", nil},
+	}
+	for _, tt := range sent {
+		assert.Equal(t, tt.want, shortValues(tt.text, true), tt.text)
+	}
+
+	assert.Equal(t, []shortValue{{ValueBirth, "19840317"}}, birthDates("Date of birth: 1984-03-17\nMRN 1", true))
+	assert.Equal(t, []shortValue{{ValueBirth, "19860317"}}, birthDates(`"dob": "03/17/1986"`, true))
+	assert.Empty(t, birthDates("Meeting on 2026-03-17", true), "a date with no birth label is no value")
+	for _, s := range []string{"born 17/03/1984", "17.03.1984", "March 17, 1984", "17 March 1984", "1984-03-17"} {
+		assert.Contains(t, birthDates(s, false), shortValue{ValueBirth, "19840317"}, s)
+	}
+}
+
+// A lone contact excused as the recipient is one the call sends to: all
+// of a member's value, or the only contact the call names.
+func TestLoneContactInABodyWithItsOwnRecipient(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	s := tr.Session("s")
+	s.Begin()
+	s.Record(Origin{Server: "hr", Tool: "get_employee", Class: classify.Internal},
+		[]byte(`{"content":[{"type":"text","text":"Emergency contact: Ella Hart +44 20 7946 0958"}]}`))
+	a := s.Check("mail", "send", ext, []byte(`{"to":"m.ortiz@partner.example","body":"call 020 7946 0958"}`), nil, nil)
+	if assert.Len(t, a.Edges, 1) {
+		assert.Equal(t, ValuePhone, a.Edges[0].Value)
+	}
+	assert.Empty(t, s.Check("sms", "send", ext, []byte(`{"phone":"+442079460958","message":"running late"}`), nil, nil).Edges,
+		"the number is the recipient")
+}
+
+// A date of birth read from a private result and re-typed in another
+// spelling is a value leaving.
+func TestBirthDateLeaving(t *testing.T) {
+	tr := NewTracker(Options{}, detector(t))
+	ext := classify.Result{Class: classify.External}
+	s := tr.Session("s")
+	s.Begin()
+	s.Record(Origin{Server: "clinic", Tool: "get_patient", Class: classify.Internal},
+		[]byte(`{"content":[{"type":"text","text":"Patient: Dana Lee\nDate of birth: 1984-03-17"}]}`))
+	a := s.Check("mail", "send", ext, []byte(`{"body":"born March 17, 1984"}`), nil, nil)
+	if assert.Len(t, a.Edges, 1) {
+		assert.Equal(t, ValueBirth, a.Edges[0].Value)
+		assert.Equal(t, RiskMedium, a.Risk)
+	}
+	assert.Empty(t, s.Check("mail", "send", ext, []byte(`{"body":"see you on 2026-03-17"}`), nil, nil).Edges)
+}
+
+// Reading a call's values and dates takes time linear in the call, on the
+// shapes that make their readers look ahead: short numbers before words
+// (dates spelled with a month), digit words, digits before letters. Four
+// times the text costs about four times the CPU, not sixteen (an early
+// version lower-cased the rest of the text at each short number).
+func TestValuesTimeIsLinear(t *testing.T) {
+	if cputime.Process() == 0 {
+		t.Skip("skipping: the process's CPU time cannot be read on this system")
+	}
+	for _, unit := range []string{"12 marching bands ", "17 Mar ", "one two three four ", "48203917-k ", "SHC-7734-99812 ", "1 "} {
+		cost := func(size int) time.Duration {
+			text := strings.Repeat(unit, size/len(unit)+1)[:size]
+			best := time.Duration(1 << 62)
+			for range 3 {
+				c0 := cputime.Process()
+				shortValuesWhole(text, true)
+				birthDates(text, false)
+				birthDates(text, true)
+				best = min(best, cputime.Process()-c0)
+			}
+			return best
+		}
+		small, large := cost(256<<10), cost(1<<20)
+		ratio := float64(large) / float64(max(small, time.Millisecond))
+		assert.LessOrEqual(t, ratio, 10.0, "%q: 256 KB %v, 1 MB %v", unit, small, large)
+	}
 }

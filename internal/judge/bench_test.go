@@ -57,6 +57,10 @@ func craftedShapes(origin string) []struct{ name, unit string } {
 		{"url_encoded", urlEncoded(planted.String()[:60]) + " "},
 		{"distinct_runs", distinct.String()},
 		{"seed_words", seedWords},
+		// Digits one space apart, which the short values read as one
+		// grouped number from each of its digits (blind9 found it
+		// quadratic).
+		{"digit_list", "1 "},
 	}
 }
 

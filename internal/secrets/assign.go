@@ -537,7 +537,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 	if len(v) < minLen || len(v) > 1024 {
 		return false
 	}
-	if nonValues[strings.ToLower(v)] || templated(v) || masked(v) || padded(v) {
+	if nonValues[strings.ToLower(v)] || templated(v) || masked(v) || padded(v) || digestValue(v) {
 		return false
 	}
 	if strings.Contains(v, "://") || pathLike(v) || fileNameLike(v) || emailLike(v) || hostLike(v) || numeric(v) {
@@ -554,7 +554,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 	// but is a documented example key: reported, and marked.
 	counting := len(v) >= 16 && sequenceRun(v) >= 6 && charKinds(v) >= 3
 	// Letters and digits switching all along: random, not a name.
-	random := len(v) >= 16 && digitSwitches(v) >= 6
+	random := len(v) >= 16 && (digitSwitches(v) >= 6 || lowerRandom(v))
 	if !key32 && (hexLiteral(v) || !quoted && !counting && !random && codeValue(v, kind == credPassword)) {
 		return false
 	}
@@ -586,7 +586,7 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		// name (encodeUserPassword, db_password_field).
 		return quoted && !strings.Contains(v, "_") && countSegments(v) == 1
 	}
-	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting && !random || charKinds(v) < 2 || hasVersion(v) || slug(v) {
+	if strings.ContainsAny(v, " \t") || wordish(shape) && !counting && !random || charKinds(v) < 2 && !random || hasVersion(v) || slug(v) {
 		return false
 	}
 	h := entropy.Bits(v)
@@ -597,6 +597,45 @@ func credentialValue(v string, kind credKind, quoted, bareKey bool) bool {
 		return h >= 3.0
 	}
 	return h >= 2.6
+}
+
+// digestValue: v names its hash algorithm before the digest
+// ("SHA256:3KJaq…", "sha512-…", "md5:…"): a fingerprint or checksum,
+// which a key's name beside it (author_key_fingerprint) does not make a
+// key.
+func digestValue(v string) bool {
+	i := strings.IndexAny(v, ":-")
+	return i > 0 && digestName(v[:i])
+}
+
+// digestName: p is the name of a hash algorithm.
+func digestName(p string) bool {
+	switch strings.ToLower(p) {
+	case "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3", "blake2b", "blake2s", "blake3", "xxh64", "crc32":
+		return true
+	}
+	return false
+}
+
+// lowerRandom: v is lower-case letters only and reads as drawn at random,
+// not as words run together: few vowels (a fifth of random letters are,
+// two fifths of English) and consonants four in a row somewhere, or five
+// in a row anywhere ("…pgxqns…"; "mysupersecretpassword" has neither).
+func lowerRandom(v string) bool {
+	vowels, cluster, maxCluster := 0, 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case !isLower(c):
+			return false
+		case strings.IndexByte("aeiouy", c) >= 0:
+			vowels++
+			cluster = 0
+		default:
+			cluster++
+			maxCluster = max(maxCluster, cluster)
+		}
+	}
+	return (vowels*10 < len(v)*3 && maxCluster >= 4 || maxCluster >= 5) && entropy.Bits(v) >= 3.5
 }
 
 func allWords(v string) bool {

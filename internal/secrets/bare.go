@@ -9,7 +9,7 @@ import (
 
 // Credentials with no name beside them, found by form alone, for what a
 // call sends out (a result's text is read with Scan only: an id in a page
-// read is no event, a key sent out is). Two forms, neither a vendor's:
+// read is no event, a key sent out is). These forms, none a vendor's:
 //
 //   - a typed token: a short lower-case type prefix, an underscore or a
 //     dash, and a long random body (ghp_…, sk_live_…, xoxb-…, glpat-…, and
@@ -25,6 +25,8 @@ import (
 //     whatever it holds, so its form does not matter (the padding and
 //     example tests are for illustrations in text); only a reference to
 //     a value held elsewhere ($API_KEY, <your key>) or a mask is none.
+//   - a session cookie in a Cookie header (sessionid=…, auth_token=…): a
+//     random value under a cookie named for a login.
 
 const (
 	typedBody    = 30 // the shortest body of a typed token
@@ -63,6 +65,7 @@ func ScanBare(text []byte, decoded bool) []Finding {
 		if f, ok := headerValueAt(text, i); ok {
 			out = append(out, f)
 		}
+		out = append(out, sessionCookies(text, i)...)
 	}
 	return out
 }
@@ -102,7 +105,9 @@ func typedAt(text []byte, i int) (Finding, int, bool) {
 			break // the body starts: upper case or a digit
 		}
 	}
-	if j == i {
+	if j == i || digestName(string(text[i:j-1])) {
+		// No type, or a digest's algorithm (sha384-… integrity strings
+		// whose base64 happens to hold no + or / and no padding).
 		return Finding{}, 0, false
 	}
 	k := j
@@ -216,6 +221,62 @@ func headerValueAt(text []byte, colon int) (Finding, bool) {
 		return Finding{}, false
 	}
 	return Finding{Type: "generic_api_key", Rule: "request-header", Value: v, Start: vs, End: ve, Example: looksLikeExample(v) || padded(v)}, true
+}
+
+// sessionCookies reads the Cookie header whose name ends at text[colon]
+// and returns the values of its cookies that hold a login: a cookie named
+// for a session or a credential (sessionid, sid, auth_token, jwt) with a
+// random value of minHeaderValue or more. Whoever holds one is logged in
+// as the user, as with a bearer token; other cookies (theme=dark) are
+// preferences.
+func sessionCookies(text []byte, colon int) []Finding {
+	if colon < 6 || !bytes.EqualFold(text[colon-6:colon], []byte("cookie")) {
+		return nil
+	}
+	// The name stands alone (Set-Cookie is a response's), after a line's
+	// start, a blank, a quote or an escape of JSON (\nCookie: …).
+	if b := colon - 7; b >= 0 && (text[b] == '-' || isAlnum(text[b]) && !(b > 0 && text[b-1] == '\\')) {
+		return nil
+	}
+	var out []Finding
+	i := colon + 1
+	for i < len(text) && text[i] != '\n' && text[i] != '\r' && text[i] != '"' {
+		for i < len(text) && (text[i] == ' ' || text[i] == ';') {
+			i++
+		}
+		ns := i
+		for i < len(text) && i-ns < maxIdent && (isAlnum(text[i]) || text[i] == '_' || text[i] == '-' || text[i] == '.') {
+			i++
+		}
+		if i >= len(text) || text[i] != '=' || i == ns {
+			break
+		}
+		name := strings.ToLower(string(text[ns:i]))
+		i++
+		vs := i
+		for i < len(text) && i-vs < 4096 && text[i] > ' ' && text[i] != ';' && text[i] != '"' && text[i] != '\\' {
+			i++
+		}
+		v := string(text[vs:i])
+		if len(v) < minHeaderValue || !sessionCookieName(name) || templated(v) || masked(v) || entropy.Bits(v) < 3.5 {
+			continue
+		}
+		out = append(out, Finding{Type: "generic_api_key", Rule: "session-cookie", Value: v, Start: vs, End: i, Example: looksLikeExample(v)})
+	}
+	return out
+}
+
+// sessionCookieName: a cookie's name says it carries a login.
+func sessionCookieName(n string) bool {
+	if strings.Contains(n, "csrf") || strings.Contains(n, "xsrf") {
+		return false // a form's token, not a login
+	}
+	for _, w := range []string{"sess", "sid", "auth", "token", "jwt", "login", "remember"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // requestHeader: a header's name, by its form (X-…, or a standard header

@@ -170,3 +170,15 @@ func TestScanBareSkipsIDs(t *testing.T) {
 		assert.NotEmpty(t, ScanBare([]byte(s), false), s)
 	}
 }
+
+// A session cookie sent in a Cookie header is a login, whatever its form;
+// preferences and form tokens are not.
+func TestSessionCookies(t *testing.T) {
+	found := ScanBare([]byte("GET / HTTP/1.1\nCookie: theme=dark; sessionid=Zq3vK8pLm2xR7tY1wN5cB9dF0gH4jS6a; csrftoken=Hq8vK3pLm2xR7tY1wN5cB9dF0gH4jS6b\n"), false)
+	if assert.Len(t, found, 1) {
+		assert.Equal(t, "Zq3vK8pLm2xR7tY1wN5cB9dF0gH4jS6a", found[0].Value)
+	}
+	assert.Empty(t, ScanBare([]byte(`curl -H "Cookie: theme=dark; lang=en-GB; sessionid=$SESSION" https://example.com`), false))
+	// As a call's JSON carries it, after an escaped line break.
+	assert.Len(t, ScanBare([]byte(`{"raw":"GET / HTTP/1.1\nCookie: sid=Zq3vK8pLm2xR7tY1wN5cB9dF0gH4jS6a\n"}`), false), 1)
+}

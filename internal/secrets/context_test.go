@@ -266,3 +266,40 @@ func TestContextCorpus(t *testing.T) {
 		assert.GreaterOrEqual(t, float64(caught.hit)/float64(caught.n), part.minCatch, part.name)
 	}
 }
+
+// A value of lower-case letters only under a credential name is a
+// credential when it reads as drawn at random, not as words run together.
+func TestLowerCaseLettersOnly(t *testing.T) {
+	d, err := Default()
+	require.NoError(t, err)
+	for _, text := range []string{
+		"  quill_token: hbtkwrzpqmdsvfnclxgaye",
+		"QUILL_TOKEN=skknctkcmyghbiezfn",
+		`{"tessera_secret": "ghreewiixftuipgxqnsutosp"}`,
+	} {
+		assert.NotEmpty(t, d.Scan(text), text)
+	}
+	for _, text := range []string{
+		"secret_name: mysupersecretpassword",
+		"api_key_header: authorizationheader",
+		"token_type: refreshtokenrotation",
+	} {
+		assert.Empty(t, d.Scan(text), text)
+	}
+}
+
+// A value that names its hash algorithm is a digest, whatever name it
+// stands under, and a typed token's type is never a hash algorithm.
+func TestDigestsAreNoCredentials(t *testing.T) {
+	d, err := Default()
+	require.NoError(t, err)
+	for _, text := range []string{
+		"author_key_fingerprint: SHA256:3KJaqAmIhNQG4bvEgXF33afQE+bd3pYUDwuq+J0C68Y",
+		`signing_key_digest = "sha512:9f2c4e1a7b3d5f60a8c2e4b6d8f0a1c3e5b7d9f1a2c4e6b8d0f2a4c6e8b0d2f4"`,
+	} {
+		assert.Empty(t, d.Scan(text), text)
+	}
+	sri := []byte(`<script integrity="sha384-HpdTB2tC17mnyPRyn8QpiOgzWNDTRjPbv5DXBPunUytUKjnWUJY8whTYIqRxgMpO"></script>`)
+	assert.Empty(t, ScanBare(sri, false))
+	assert.NotEmpty(t, ScanBare([]byte(`token zqk_prod_HpdTB2tC17mnyPRyn8QpiOgzWNDTRjPbv5DXBPunUytU`), false), "a typed token still is one")
+}
