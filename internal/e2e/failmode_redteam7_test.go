@@ -1,0 +1,94 @@
+//go:build unix && redteam7
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rt7Upstream is an MCP server that writes every line it receives to
+// log and answers every request with an empty result: it stands for an
+// external server (slack) whose operator keeps what it is sent.
+const rt7Upstream = `import json, sys
+log = open(sys.argv[1], "a", buffering=1)
+for line in sys.stdin:
+    log.write(line)
+    try:
+        m = json.loads(line)
+    except Exception:
+        continue
+    if not isinstance(m, dict) or "id" not in m or "method" not in m:
+        continue
+    if m["method"] == "initialize":
+        r = {"protocolVersion": "2025-11-25", "capabilities": {"prompts": {}, "resources": {}, "completions": {}},
+             "serverInfo": {"name": "slack", "version": "1"}}
+    elif m["method"] == "prompts/get":
+        r = {"messages": []}
+    elif m["method"] == "resources/read":
+        r = {"contents": []}
+    else:
+        r = {}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}) + "\n")
+    sys.stdout.flush()
+`
+
+// RT7-2: while flowd is stopped (SIGSTOP) or killed, the shim of a server
+// that is not internal "acts as closed", and closed refuses only
+// tools/call: prompts/get, resources/read, completion/complete and client
+// notifications go to the external server unchecked, carrying a key flowd
+// denies in them while it runs (relay.failed).
+func TestRT7StoppedFlowdPassesNonToolCallMessages(t *testing.T) {
+	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
+	// A short verdict_timeout: a stopped flowd is given up after one.
+	f := startFlowdConfig(t, "[shim]\nverdict_timeout = \"3s\"\n")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "upstream.py")
+	require.NoError(t, os.WriteFile(script, []byte(rt7Upstream), 0o600))
+	got := filepath.Join(dir, "received.jsonl")
+	p := startProc(t, f.shim("python3", script, got, "--name", "slack"))
+	handshake(t, p)
+	received := func() string {
+		b, _ := os.ReadFile(got)
+		return string(b)
+	}
+	msgs := map[string]string{
+		"prompts/get":         `{"jsonrpc":"2.0","id":ID,"method":"prompts/get","params":{"name":"summary","arguments":{"text":"aws_secret_access_key = ` + secret + `"}}}`,
+		"resources/read":      `{"jsonrpc":"2.0","id":ID,"method":"resources/read","params":{"uri":"slack://notes/aws_secret_access_key=` + secret + `"}}`,
+		"completion/complete": `{"jsonrpc":"2.0","id":ID,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"summary"},"argument":{"name":"text","value":"aws_secret_access_key = ` + secret + `"}}}`,
+	}
+	id := 10
+	send := func(method string) string {
+		id++
+		_, err := p.stdin.Write([]byte(strings.Replace(msgs[method], "ID", itoa(id), 1) + "\n"))
+		require.NoError(t, err)
+		return p.readLine(t, 3*time.Minute)
+	}
+	for method := range msgs {
+		require.Contains(t, send(method), "flowd blocked", "flowd running: the key in %s is blocked", method)
+	}
+	require.NotContains(t, received(), secret, "flowd running: nothing with the key reached the server")
+
+	require.NoError(t, f.cmd.Process.Signal(syscall.SIGSTOP))
+	waitStopped(t, f.cmd.Process.Pid)
+	for method := range msgs {
+		line := send(method)
+		assert.Contains(t, line, "flowd blocked", "flowd stopped: %s with the key was answered by the server", method)
+	}
+	// A notification: nothing answers it; a ping after it shows it was
+	// relayed or dropped (the shim keeps the order of one direction).
+	_, err := p.stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{"_meta":{"note":"aws_secret_access_key = ` + secret + `"}}}` + "\n"))
+	require.NoError(t, err)
+	send("prompts/get")
+	assert.NotContains(t, received(), secret, "flowd stopped: the key reached the external server (shim stderr: %s)", p.stderr.String())
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
