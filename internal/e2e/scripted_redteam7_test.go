@@ -66,4 +66,3 @@ func rt7Tool(name, desc string, params map[string]string) map[string]any {
 	}
 	return map[string]any{"name": name, "description": desc, "inputSchema": map[string]any{"type": "object", "properties": props}}
 }
-
