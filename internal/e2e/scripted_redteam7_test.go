@@ -42,6 +42,13 @@ for line in sys.stdin:
 // completes the handshake and tool listing; received returns what the
 // server got.
 func rt7Server(t *testing.T, f *flowd, name string, tools any, text string, env ...string) (s *mcpSession, received func() string) {
+	s, received, _ = rt7ServerListed(t, f, name, tools, text, env...)
+	return s, received
+}
+
+// rt7ServerListed is rt7Server, and also returns the tool list the
+// client got through the shim.
+func rt7ServerListed(t *testing.T, f *flowd, name string, tools any, text string, env ...string) (s *mcpSession, received func() string, listed string) {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(n, content string) string {
@@ -55,8 +62,9 @@ func rt7Server(t *testing.T, f *flowd, name string, tools any, text string, env 
 	argv := f.shim("python3", write("srv.py", rt7Scripted), log, write("tools.json", string(b)), write("text.txt", text), "--name", name)
 	s = &mcpSession{t: t, p: startProc(t, argv, env...)}
 	handshake(t, s.p)
-	require.Contains(t, s.roundTrip(`{"jsonrpc":"2.0","id":900,"method":"tools/list"}`), `"tools"`)
-	return s, func() string { b, _ := os.ReadFile(log); return string(b) }
+	listed = s.roundTrip(`{"jsonrpc":"2.0","id":900,"method":"tools/list"}`)
+	require.Contains(t, listed, `"tools"`)
+	return s, func() string { b, _ := os.ReadFile(log); return string(b) }, listed
 }
 
 func rt7Tool(name, desc string, params map[string]string) map[string]any {
