@@ -71,4 +71,12 @@ func TestRT7InjectionSplitIntoJSONWords(t *testing.T) {
 		r = s.ScanResult([]byte(`{"content":[],"structuredContent":`+text+`}`), Context{})
 		assert.NotEqual(t, ActionPass, r.Action, "%s in structuredContent: %s", name, r)
 	}
+	// The words joined as a slug or identifier (a file name in a listing,
+	// a branch name): spaced-out letters and hyphenated line ends are
+	// undone, joiners between whole words are not.
+	for name, sep := range map[string]string{"kebab-case": "-", "snake_case": "_"} {
+		text := strings.Join(strings.Fields(attack), sep)
+		r := s.ScanResult([]byte(`{"content":[{"type":"text","text":`+quote(text)+`}]}`), Context{})
+		assert.NotEqual(t, ActionPass, r.Action, "%s: %s", name, r)
+	}
 }
