@@ -119,3 +119,17 @@ func TestRT7WrittenScriptPostsEnv(t *testing.T) {
 	assert.True(t, inline, "control: the inline python3 -c is denied")
 	rt7AssertKeyStayed(t, f, o)
 }
+
+// RT7-13: Claude Code runs commands from its settings by itself
+// (apiKeyHelper, awsAuthRefresh, otelHeadersHelper, statusLine, and
+// hooks other than flowd's). Self-protection refuses a settings write
+// only when it drops flowd's hooks, so a settings.local.json with an
+// apiKeyHelper that posts .env is written, reloaded and run.
+func TestRT7SettingsHelperPostsEnv(t *testing.T) {
+	f := claudeCodeFlowd(t)
+	proj, err := filepath.Abs(filepath.Join("testdata", "claudecode", "proj"))
+	require.NoError(t, err)
+	o := rt7RunClaudeCode(t, f, "settings_helper.json", proj)
+	o.assertHooksInstalled(t, false)
+	rt7AssertKeyStayed(t, f, o)
+}
