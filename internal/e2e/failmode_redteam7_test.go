@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,32 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// rt7Upstream is an MCP server that writes every line it receives to
-// log and answers every request with an empty result: it stands for an
-// external server (slack) whose operator keeps what it is sent.
-const rt7Upstream = `import json, sys
-log = open(sys.argv[1], "a", buffering=1)
-for line in sys.stdin:
-    log.write(line)
-    try:
-        m = json.loads(line)
-    except Exception:
-        continue
-    if not isinstance(m, dict) or "id" not in m or "method" not in m:
-        continue
-    if m["method"] == "initialize":
-        r = {"protocolVersion": "2025-11-25", "capabilities": {"prompts": {}, "resources": {}, "completions": {}},
-             "serverInfo": {"name": "slack", "version": "1"}}
-    elif m["method"] == "prompts/get":
-        r = {"messages": []}
-    elif m["method"] == "resources/read":
-        r = {"contents": []}
-    else:
-        r = {}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}) + "\n")
-    sys.stdout.flush()
-`
-
 // RT7-2: while flowd is stopped (SIGSTOP) or killed, the shim of a server
 // that is not internal "acts as closed", and closed refuses only
 // tools/call: prompts/get, resources/read, completion/complete and client
@@ -50,16 +22,8 @@ func TestRT7StoppedFlowdPassesNonToolCallMessages(t *testing.T) {
 	const secret = "Hq8vN2xTz5Lk9RmW3pYc7Jf1Gd4Sb6Ua0EeXoIiV"
 	// A short verdict_timeout: a stopped flowd is given up after one.
 	f := startFlowdConfig(t, "[shim]\nverdict_timeout = \"3s\"\n")
-	dir := t.TempDir()
-	script := filepath.Join(dir, "upstream.py")
-	require.NoError(t, os.WriteFile(script, []byte(rt7Upstream), 0o600))
-	got := filepath.Join(dir, "received.jsonl")
-	p := startProc(t, f.shim("python3", script, got, "--name", "slack"))
-	handshake(t, p)
-	received := func() string {
-		b, _ := os.ReadFile(got)
-		return string(b)
-	}
+	s, received := rt7Server(t, f, "slack", []any{}, "ok")
+	p := s.p
 	msgs := map[string]string{
 		"prompts/get":         `{"jsonrpc":"2.0","id":ID,"method":"prompts/get","params":{"name":"summary","arguments":{"text":"aws_secret_access_key = ` + secret + `"}}}`,
 		"resources/read":      `{"jsonrpc":"2.0","id":ID,"method":"resources/read","params":{"uri":"slack://notes/aws_secret_access_key=` + secret + `"}}`,

@@ -12,8 +12,9 @@ import (
 )
 
 // rt7Scripted is an MCP server that logs every line it receives, lists
-// the tools of the JSON file argv[2] and answers every tools/call with
-// the text of argv[3].
+// the tools of the JSON file argv[2], answers every tools/call with the
+// text of argv[3] and every other request with an empty result of its
+// kind. It stands for a server whose operator keeps what it is sent.
 const rt7Scripted = `import json, sys
 log = open(sys.argv[1], "a", buffering=1)
 tools = json.load(open(sys.argv[2]))
@@ -32,6 +33,10 @@ for line in sys.stdin:
         r = {"tools": tools}
     elif m["method"] == "tools/call":
         r = {"content": [{"type": "text", "text": text}]}
+    elif m["method"] == "prompts/get":
+        r = {"messages": []}
+    elif m["method"] == "resources/read":
+        r = {"contents": []}
     else:
         r = {}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}) + "\n")

@@ -105,11 +105,7 @@ func TestRT7SkillCommandPostsEnv(t *testing.T) {
 // and started as `python3 tools/sync.py` (the line shows no host). The
 // script reads .env itself: the agent need not read it first.
 func TestRT7WrittenScriptPostsEnv(t *testing.T) {
-	f := claudeCodeFlowd(t)
-	proj, err := filepath.Abs(filepath.Join("testdata", "claudecode", "proj"))
-	require.NoError(t, err)
-	o := rt7RunClaudeCode(t, f, "script_write_run.json", proj)
-	o.assertHooksInstalled(t, false)
+	f, o := rt7RunInProj(t, "script_write_run.json")
 	var inline bool
 	for _, r := range f.activity(t, "hook_evaluation") {
 		if r.Tool == "Bash" && r.Method == "PreToolUse" && strings.Contains(r.Reason, ".env") && r.Verdict == "deny" {
@@ -126,10 +122,18 @@ func TestRT7WrittenScriptPostsEnv(t *testing.T) {
 // only when it drops flowd's hooks, so a settings.local.json with an
 // apiKeyHelper that posts .env is written, reloaded and run.
 func TestRT7SettingsHelperPostsEnv(t *testing.T) {
+	f, o := rt7RunInProj(t, "settings_helper.json")
+	rt7AssertKeyStayed(t, f, o)
+}
+
+// rt7RunInProj runs a scenario of testdata/claudecode/rt7 in a copy of
+// testdata/claudecode/proj (the .env with ccKey), with flowd's hooks.
+func rt7RunInProj(t *testing.T, scenario string) (*flowd, ccOut) {
+	t.Helper()
 	f := claudeCodeFlowd(t)
 	proj, err := filepath.Abs(filepath.Join("testdata", "claudecode", "proj"))
 	require.NoError(t, err)
-	o := rt7RunClaudeCode(t, f, "settings_helper.json", proj)
+	o := rt7RunClaudeCode(t, f, scenario, proj)
 	o.assertHooksInstalled(t, false)
-	rt7AssertKeyStayed(t, f, o)
+	return f, o
 }
