@@ -51,8 +51,14 @@ func TestRT7StoppedFlowdPassesNonToolCallMessages(t *testing.T) {
 	// relayed or dropped (the shim keeps the order of one direction).
 	_, err := p.stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{"_meta":{"note":"aws_secret_access_key = ` + secret + `"}}}` + "\n"))
 	require.NoError(t, err)
+	// A batch (MCP 2025-03-26) holding a tools/call: the fail path reads
+	// a batch as neither request nor tools/call.
+	_, err = p.stdin.Write([]byte(`[{"jsonrpc":"2.0","id":"b1","method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":"batch aws_secret_access_key = ` + secret + `"}}}]` + "\n"))
+	require.NoError(t, err)
 	send("prompts/get")
-	assert.NotContains(t, received(), secret, "flowd stopped: the key reached the external server (shim stderr: %s)", p.stderr.String())
+	for _, l := range strings.Split(received(), "\n") {
+		assert.NotContains(t, l, secret, "flowd stopped: the key reached the external server")
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
