@@ -13,7 +13,7 @@ import (
 
 // rt7Scripted is an MCP server that logs every line it receives, lists
 // the tools of the JSON file argv[2], answers every tools/call with the
-// text of argv[3] and every other request with an empty result of its
+// text of argv[3] (the result itself when it is a JSON object) and every other request with an empty result of its
 // kind. It stands for a server whose operator keeps what it is sent.
 const rt7Scripted = `import json, sys
 log = open(sys.argv[1], "a", buffering=1)
@@ -32,7 +32,7 @@ for line in sys.stdin:
     elif m["method"] == "tools/list":
         r = {"tools": tools}
     elif m["method"] == "tools/call":
-        r = {"content": [{"type": "text", "text": text}]}
+        r = json.loads(text) if text.startswith("{") else {"content": [{"type": "text", "text": text}]}
     elif m["method"] == "prompts/get":
         r = {"messages": []}
     elif m["method"] == "resources/read":
