@@ -151,6 +151,27 @@ var foreignStrong = []string{
 	"以上", "所有", "全部", "此前", "上述", "原有", "原来",
 }
 
+// foreignIgnore and foreignInstructions are "ignore" and
+// "instructions" (and their near words) in Polish, Czech, Turkish,
+// Ukrainian, Swedish, Danish and Norwegian, Dutch, Indonesian and Malay,
+// Vietnamese, Greek, Arabic, Hebrew, Persian, Hindi, Thai, Korean,
+// Romanian, Finnish and Hungarian. A word's first letter is left out
+// where a capital would hide it from the keyword search, and Thai words
+// are written as normalisation leaves them.
+var (
+	foreignIgnore = []string{"zignoruj", "ignoruj", "zapomnij", "pomiń", "ignorujte", "zapomeň", "yok say", "görmezden gel",
+		"unut", "гноруй", "абудь", "не зважай", "ignorera", "glöm", "strunta i", "ignorer", "glem",
+		"negeer", "vergeet", "abaikan", "lupakan", "hiraukan", "bỏ qua", "phớt lờ", "quên", "γνόησε", "γνοήστε",
+		"ξέχασε", "تجاهل", "انس ", "أهمل", "התעלם", "שכח", "نادیده", "فراموش", "अनदेखा", "नज़रअंदाज़",
+		"नजरअंदाज", "भूल जा", "เพิกเฉย", "ละเว้น", "ไม่ต้องสนใจ", "ลืม", "무시", "잊어", "ignoră", "ignora",
+		"ohita", "unohda", "hagyd figyelmen", "felejtsd"}
+	foreignInstructions = []string{"instrukcj", "polecen", "wytyczn", "instrukce", "pokyn", "talimat", "yönerge",
+		"інструкці", "вказівк", "instruktion", "anvisning", "instruks", "instructies", "aanwijzing", "instruksi",
+		"petunjuk", "arahan", "hướng dẫn", "chỉ dẫn", "chỉ thị", "οδηγίες", "εντολές", "التعليمات", "الأوامر",
+		"التوجيهات", "ההוראות", "ההנחיות", "دستورالعمل", "دستورات", "निर्देश", "आदेश", "สั่ง", "แนะนำ", "지시",
+		"지침", "명령", "instrucțiuni", "instructiuni", "ohjeet", "ohjeita", "utasítás"}
+)
+
 func gradeForeignOverride(t string, m []int) float64 {
 	s := strings.ToLower(t[m[0]:m[1]])
 	for _, q := range foreignStrong {
@@ -549,6 +570,22 @@ var contextualRules = []*rule{
 			}
 			return gradeForeignOverride(t, m)
 		},
+	},
+	{
+		// The same order in languages the rules above do not cover: a
+		// verb of setting aside and a noun for instructions, either order
+		// (Persian, Hindi and Korean put the object first), within a
+		// sentence. A red team's plainest attack passed in twelve of them
+		// (RT7-24); the words are the concept, not its phrasings.
+		id: "instruction-override", tier: Contextual, kind: language,
+		keywords: foreignIgnore,
+		before:   80, after: 80,
+		re: reFold(alt(foreignIgnore...) + `[^.!?\n。।؟]{0,60}?` + alt(foreignInstructions...) + `|` +
+			alt(foreignInstructions...) + `[^.!?\n。।؟]{0,60}?` + alt(foreignIgnore...)),
+		// A notice, not a redaction: without the grammar of each
+		// language a safety manual's "do not ignore these instructions"
+		// reads the same.
+		sev: 0.45,
 	},
 	{
 		// "Vergiss alles davor", "olvida todo lo anterior"
