@@ -354,7 +354,7 @@ var wholeUndoings = [...]struct {
 		return PercentDecode(t, true), true
 	}},
 	{undo: func(t []byte) ([]byte, bool) {
-		if bytes.IndexAny(t, `\&`) < 0 {
+		if bytes.IndexAny(t, `\&%`) < 0 { // % for %uNNNN
 			return nil, false
 		}
 		return unescape(t)
@@ -477,7 +477,7 @@ func inflate(out [][]byte, b []byte) [][]byte {
 	case len(b) > 2 && b[0] == 0x78 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
 		r, err = zlib.NewReader(bytes.NewReader(b))
 	default:
-		return out
+		return inflateRaw(out, b)
 	}
 	if err != nil {
 		return out
