@@ -400,3 +400,72 @@ const (
 	pieces9TuneFloor = 80
 	pieces9HeldFloor = 69
 )
+
+// TestPieces9BenignHighEntropy: a session that read a dozen secrets then
+// sends an external tool text full of other high-entropy values, and
+// values that a comparison with those secrets under a key could mistake
+// (tokens of the secrets' lengths and alphabets, the same lengths of hex
+// and base64, periodic runs, alphabets in order) is never rated as
+// sending a secret.
+func TestPieces9BenignHighEntropy(t *testing.T) {
+	r := rand.New(rand.NewSource(9009))
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("benign9")
+	s.Begin()
+	secrets := pieces8Secrets(rand.New(rand.NewSource(9)))
+	for i, sec := range secrets {
+		s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
+	}
+	randBytes := func(n int) []byte {
+		b := make([]byte, n)
+		r.Read(b)
+		return b
+	}
+	hexOf := func(n int) string { return hex.EncodeToString(randBytes(n)) }
+	uuid := func() string {
+		h := hexOf(16)
+		return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	}
+	pick := func(alphabet string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	lengths := func() int { return len(secrets[r.Intn(len(secrets))]) }
+	makers := []func() string{
+		func() string {
+			return fmt.Sprintf(`"node_modules/@scope/pkg-%d": {"version": "2.%d.1", "resolved": "https://registry.npmjs.org/pkg/-/pkg-2.%[2]d.1.tgz", "integrity": "sha512-%s"}`, r.Intn(999), r.Intn(40), base64.StdEncoding.EncodeToString(randBytes(64)))
+		},
+		func() string { return "commit " + hexOf(20) + "\nAuthor: dev\n\n    fix " + hexOf(4)[:7] },
+		func() string { return "trace " + uuid() + " span " + hexOf(8) + " parent " + uuid() },
+		func() string { return "sha256sum: " + hexOf(32) + "  release.zip\nmd5: " + hexOf(16) },
+		func() string {
+			return "![chart](data:image/png;base64," + base64.StdEncoding.EncodeToString(randBytes(300)) + ")"
+		},
+		// Hex, base64 and tokens of the lengths of the secrets and of
+		// their hex and base64 forms.
+		func() string { return "digest " + hexOf(lengths()) },
+		func() string { return "blob " + base64.StdEncoding.EncodeToString(randBytes(lengths())) },
+		func() string { return "ref " + pick("abcdefghijklmnopqrstuvwxyz0123456789", lengths()) },
+		func() string { return "build " + pick("0123456789", lengths()) },
+		func() string {
+			n := lengths()
+			return "rule " + strings.Repeat("=-", n)[:n] + " " + strings.Repeat("ab", n)[:n] + " " + strings.Repeat("0", n)
+		},
+		func() string { return "alphabet ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" },
+		func() string {
+			return fmt.Sprintf("func handle%sRequest(ctx context.Context, req *pb.%sRequest) (*pb.%sResponse, error) { return nil, nil }", pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1), "GetCustomerAccountBalanceHistory", "GetCustomerAccountBalanceHistory")
+		},
+		func() string {
+			return "See https://docs.example.com/reference/api/v2/organizations/" + uuid() + "/billing/invoices?cursor=" + base64.RawURLEncoding.EncodeToString(randBytes(24))
+		},
+	}
+	ext := classify.Result{Class: classify.External}
+	for i := range 520 {
+		args := p8Body(makers[i%len(makers)]())
+		a := s.Check("mail", "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
+		require.Empty(t, a.Secrets, "call %d: %s", i, args)
+	}
+}

@@ -777,6 +777,11 @@ const EncCanonical fingerprint.Encoding = "canonical"
 // as it is and in canonical form.
 const canonicalLimit = 256 << 10
 
+// keyedLimit is how much of each text is compared, token by token, with
+// the known secrets under a key (fingerprint.FindKeyed): the linear read
+// of the arguments, as far as the detector reads them.
+const keyedLimit = 1 << 20
+
 // minCanonical is the shortest canonical secret looked for: shorter ones
 // turn up in the letters of ordinary text by chance.
 const minCanonical = 16
@@ -940,6 +945,17 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 				h.Encoding = EncCanonical
 				secretHits = append(secretHits, h)
 			}
+		}
+	}
+	if complete && sec != nil && coverOn && !decided {
+		// A known secret under a key, substituted or reordered: its
+		// tokens of a secret's length compared with the secret itself.
+		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
+			var hits []fingerprint.SecretMatch
+			if hits, complete = sec.FindKeyed(v[:min(len(v), keyedLimit)], b); !complete {
+				break
+			}
+			secretHits = append(secretHits, hits...)
 		}
 	}
 	if complete && sec != nil && coverOn && !decided {
