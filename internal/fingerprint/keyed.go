@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
+	"hash/maphash"
 	"slices"
 	"unicode/utf8"
 
@@ -32,8 +33,12 @@ import (
 // A random token passes none of these by chance: each ties every one of
 // a secret's 16 or more characters to the token's. Ciphered bytes arrive
 // in a decoded view of the call (hex, base64), whole; text is cut into
-// tokens at blanks and quotes and each read where it starts, where it
-// ends and after a label's "=" or ":".
+// tokens at blanks and quotes, and a token at most keyedSlack bytes
+// longer than a form is read where it starts, where it ends and after a
+// label's "=" or ":". Each check fails most tokens at their first bytes
+// (a repeat of the form's they do not repeat, a character of another
+// class), so a call that carries no secret costs a few comparisons a
+// token.
 
 // Encodings FindKeyed reports.
 const (
@@ -46,8 +51,12 @@ const (
 // enough characters), the longest repeating key, and how many secrets,
 // newest first, are compared.
 const (
-	keyedMinLen  = 16
-	keyedMaxLen  = 512
+	keyedMinLen = 16
+	keyedMaxLen = 512
+	// keyedSlack is how much longer than a form a token compared with it
+	// may be: a ciphered secret stands alone, or after a short label, or
+	// glued to the next field's value in the fields view.
+	keyedSlack   = 24
 	maxKeyPeriod = 16
 	maxKeyed     = 64
 	// A repeating key must be checked on enough characters that a token
@@ -68,12 +77,16 @@ type keyedForm struct {
 	sum      uint64 // multiset hash of its bytes
 	repeats  int    // bytes that repeat an earlier one
 	distinct int
+	// pairs are the places of the first two repeats, each with the
+	// place of the byte it repeats: a token that stands for the form
+	// repeats its bytes there too, which most tokens fail at once.
+	pairs [4]int
 }
 
 // keyedSet is the forms of the live internal secrets, by length.
 type keyedSet struct {
-	byLen map[int][]keyedForm
-	lens  []int // the lengths, ascending
+	byLen [][]keyedForm // the forms of each length in lens
+	lens  []int         // the lengths, ascending
 }
 
 // byteMix gives each byte a random 64-bit value: a multiset's hash is the
@@ -92,22 +105,26 @@ var byteMix = func() (t [256]uint64) {
 
 func newKeyedForm(slot uint32, f []byte) keyedForm {
 	k := keyedForm{slot: slot, form: f}
-	var seen [256]bool
-	for _, c := range f {
+	var first [256]int // place of each byte's first occurrence, plus one
+	for i, c := range f {
 		k.sum += byteMix[c]
-		if seen[c] {
-			k.repeats++
-		} else {
-			seen[c] = true
+		if first[c] == 0 {
+			first[c] = i + 1
 			k.distinct++
+			continue
 		}
+		if k.repeats < 2 {
+			k.pairs[2*k.repeats], k.pairs[2*k.repeats+1] = first[c]-1, i
+		}
+		k.repeats++
 	}
 	return k
 }
 
 // buildKeyed collects the forms of the newest internal secrets.
 func (x *SecretIndex) buildKeyed() (*keyedSet, int) {
-	k := &keyedSet{byLen: map[int][]keyedForm{}}
+	byLen := map[int][]keyedForm{}
+	k := &keyedSet{}
 	work := 0
 	pool := x.pools[0]
 	for _, slot := range pool[max(0, len(pool)-maxKeyed):] {
@@ -118,33 +135,42 @@ func (x *SecretIndex) buildKeyed() (*keyedSet, int) {
 			if len(f) < keyedMinLen || len(f) > keyedMaxLen {
 				continue
 			}
-			k.byLen[len(f)] = append(k.byLen[len(f)], newKeyedForm(slot, f))
+			byLen[len(f)] = append(byLen[len(f)], newKeyedForm(slot, f))
 			work += len(f)
 		}
 	}
-	for n := range k.byLen {
+	for n := range byLen {
 		k.lens = append(k.lens, n)
 	}
 	slices.Sort(k.lens)
+	for _, n := range k.lens {
+		k.byLen = append(k.byLen, byLen[n])
+	}
 	return k, work
 }
 
 // keyedScratch is FindKeyed's per-call state.
 type keyedScratch struct {
-	prefix  []uint64 // multiset hash of the token's first i bytes
-	stamp   uint32
-	fwd     [256]uint32 // token byte → stamp<<8 | form byte, this stamp
-	back    [256]uint32 // form byte → stamp<<8 | token byte
-	runeTo  map[rune]byte
-	byteTo  map[byte]rune
-	runes   []rune
-	decoded []byte
+	prefix     []uint64 // multiset hash of the token's first i bytes
+	stamp      uint32
+	fwd        [256]uint32 // token byte → stamp<<8 | form byte, this stamp
+	back       [256]uint32 // form byte → stamp<<8 | token byte
+	runeTo     map[rune]byte
+	byteTo     map[byte]rune
+	runes      []rune
+	decoded    []byte
+	bytesKeyed bool            // the token is compared under byte keys
+	read       map[uint64]bool // the tokens read, by hash
+	seed       maphash.Seed
+	// letterKey's shifts by position, and of the letters alone
+	shifts, onLetters []int8
 }
 
-// decodeToken decodes t when it is hex (an even number of hex digits) or
-// base64 in either alphabet, padded or not; ok is false otherwise.
-func decodeToken(t, dst []byte) (_ []byte, ok bool) {
-	hexRun, b64Run := len(t)%2 == 0, true
+// decodeToken decodes t when it is hex (an even number of hex digits) or,
+// when b64, base64 in either alphabet, padded or not; ok is false
+// otherwise.
+func decodeToken(t, dst []byte, b64 bool) (_ []byte, ok bool) {
+	hexRun, b64Run := len(t)%2 == 0, b64
 	end := len(t)
 	for end > 0 && t[end-1] == '=' && len(t)-end < 2 {
 		end--
@@ -165,13 +191,26 @@ func decodeToken(t, dst []byte) (_ []byte, ok bool) {
 	return nil, false
 }
 
-// FindKeyed reports the known secrets of the internal pool that text
-// holds under a key, substituted or reordered (see above). Its work is
-// reported to b; when b runs out it stops and complete is false.
-func (x *SecretIndex) FindKeyed(text []byte, b *budget.Budget) (found []SecretMatch, complete bool) {
+// FindKeyed reports the known secrets of the internal pool that texts
+// (a call's arguments and their views) hold under a key, substituted or
+// reordered (see above); a token in more than one text is read once. Its
+// work is reported to b; when b runs out it stops and complete is false.
+func (x *SecretIndex) FindKeyed(b *budget.Budget, texts ...[]byte) (found []SecretMatch, complete bool) {
+	return x.findKeyed(b, false, texts)
+}
+
+// FindKeyedJoined is FindKeyed of the joins of what calls sent (a
+// receiver's view of pieces sent call by call): a token there that reads
+// whole as hex or base64 is compared decoded too, since no view of a
+// single call decoded it.
+func (x *SecretIndex) FindKeyedJoined(b *budget.Budget, joined ...[]byte) (found []SecretMatch, complete bool) {
+	return x.findKeyed(b, true, joined)
+}
+
+func (x *SecretIndex) findKeyed(b *budget.Budget, decode bool, texts [][]byte) (found []SecretMatch, complete bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if len(x.pools[0]) == 0 || len(text) < keyedMinLen {
+	if len(x.pools[0]) == 0 {
 		return nil, true
 	}
 	if x.keyed == nil {
@@ -182,18 +221,30 @@ func (x *SecretIndex) FindKeyed(text []byte, b *budget.Budget) (found []SecretMa
 		x.keyed = k
 	}
 	k := x.keyed
-	if len(k.lens) == 0 || len(text) < k.lens[0] {
+	if len(k.lens) == 0 {
 		return nil, true
 	}
-	var sc keyedScratch
-	seen := map[uint32]bool{}
-	report := func(f *keyedForm, enc Encoding) {
-		if !seen[f.slot] {
-			seen[f.slot] = true
-			s := x.secrets[f.slot]
-			found = append(found, SecretMatch{Secret: s.id, Label: s.label, Encoding: enc})
-		}
+	// The scratch is the index's, kept from call to call: the index is
+	// locked while it is used.
+	if x.keyedScratch == nil {
+		x.keyedScratch = &keyedScratch{read: map[uint64]bool{}, seed: maphash.MakeSeed()}
 	}
+	sc := x.keyedScratch
+	if len(sc.read) > 4096 {
+		// Clearing a map costs its size: a large text's is let go.
+		sc.read = map[uint64]bool{}
+	}
+	clear(sc.read)
+	report := func(f *keyedForm, enc Encoding) {
+		for _, m := range found {
+			if m.Secret == x.secrets[f.slot].id {
+				return
+			}
+		}
+		s := x.secrets[f.slot]
+		found = append(found, SecretMatch{Secret: s.id, Label: s.label, Encoding: enc})
+	}
+	read, seed := sc.read, sc.seed
 	work := 0
 	tok := func(t []byte) bool {
 		work += len(t)
@@ -203,42 +254,59 @@ func (x *SecretIndex) FindKeyed(text []byte, b *budget.Budget) (found []SecretMa
 			}
 			work = 0
 		}
-		work += k.token(t, &sc, report)
-		// A token that reads whole as hex or base64 (pieces of it sent
-		// call by call, joined) is compared decoded too.
-		if d, ok := decodeToken(t, sc.decoded[:0]); ok && len(d) >= k.lens[0] {
+		if h := maphash.Bytes(seed, t); read[h] {
+			return true
+		} else {
+			read[h] = true
+		}
+		work += k.token(t, sc, report)
+		// A token that reads whole as hex (a view that turned a run
+		// around: no view decoded it) or, in the joins, as base64 too is
+		// compared decoded. Not every text's base64: any long word is.
+		if d, ok := decodeToken(t, sc.decoded[:0], decode); ok && len(d) >= k.lens[0] {
 			sc.decoded = d
-			work += k.token(d, &sc, report)
+			work += k.token(d, sc, report)
 		}
 		return true
 	}
-	// Bytes that are not text (a decoded view of ciphered bytes), and
-	// text no longer than the longest form (a view of one decoded run),
-	// are one token too: any byte may stand for a blank there.
-	if len(text) <= k.lens[len(k.lens)-1] || !utf8.Valid(text) || slices.ContainsFunc(text, func(c byte) bool { return c < ' ' && c != '\n' && c != '\r' && c != '\t' }) {
-		if !tok(text) {
-			return found, false
-		}
-	}
-	if bytes.IndexByte(text, '\\') >= 0 {
-		// Escaped JSON (a cipher's quote or angle bracket written
-		// \u003c): tokens are read unescaped.
-		text = jsontext.Lenient(make([]byte, 0, len(text)), text)
-	}
-	start := -1
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && !keyedBreak(text[i]) {
-			if start < 0 {
-				start = i
-			}
+	for _, text := range texts {
+		if len(text) < k.lens[0] {
 			continue
 		}
-		if start >= 0 && i-start >= k.lens[0] && !tok(text[start:i]) {
-			return found, false
+		// Bytes that are not text (a decoded view of ciphered bytes), and
+		// text no longer than the longest form (a view of one decoded
+		// run), are one token too: any byte may stand for a blank there.
+		if len(text) <= k.lens[len(k.lens)-1] || notText(text) {
+			if !tok(text) {
+				return found, false
+			}
 		}
-		start = -1
+		if bytes.IndexByte(text, '\\') >= 0 {
+			// Escaped JSON (a cipher's quote or angle bracket written
+			// \u003c): tokens are read unescaped.
+			text = jsontext.Lenient(make([]byte, 0, len(text)), text)
+		}
+		start := -1
+		for i := 0; i <= len(text); i++ {
+			if i < len(text) && !keyedBreak(text[i]) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 && i-start >= k.lens[0] && !tok(text[start:i]) {
+				return found, false
+			}
+			start = -1
+		}
 	}
 	return found, b.Spend(work)
+}
+
+// notText reports whether t holds bytes that are not text: control
+// characters, or bytes that are not UTF-8.
+func notText(t []byte) bool {
+	return !utf8.Valid(t) || slices.ContainsFunc(t, func(c byte) bool { return c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f })
 }
 
 // keyedBreak reports whether c ends a token: blanks and quotes, which a
@@ -251,21 +319,31 @@ func keyedBreak(c byte) bool {
 // returns the work it did.
 func (k *keyedSet) token(t []byte, sc *keyedScratch, report func(*keyedForm, Encoding)) int {
 	work := 0
+	// Bytes XORed with or added to a key are not text, or not all of it:
+	// they come in a decoded view. Text under a one-byte key is a
+	// substitution.
+	sc.bytesKeyed = notText(t)
 	if !utf8.Valid(t) || !hasMultibyte(t) {
 		sc.prefix = append(sc.prefix[:0], 0)
 		for _, c := range t {
 			sc.prefix = append(sc.prefix, sc.prefix[len(sc.prefix)-1]+byteMix[c])
 		}
-		for _, n := range k.lens {
+		marks := marksOf(t)
+		for g, n := range k.lens {
 			if n > len(t) {
 				break
 			}
-			for _, at := range windows(t, n) {
+			if len(t)-n > keyedSlack {
+				continue
+			}
+			forms := k.byLen[g]
+			ws, nw := windows(t, &marks, n)
+			for _, at := range ws[:nw] {
 				w := t[at : at+n]
 				sum := sc.prefix[at+n] - sc.prefix[at]
-				for i := range k.byLen[n] {
-					f := &k.byLen[n][i]
-					work += 8
+				for i := range forms {
+					f := &forms[i]
+					work += 8 + n/4 // most compares stop within a few bytes
 					if enc, ok := sc.compare(w, sum, f); ok {
 						report(f, enc)
 					}
@@ -283,15 +361,20 @@ func (k *keyedSet) token(t []byte, sc *keyedScratch, report func(*keyedForm, Enc
 		}
 		sc.runes = append(sc.runes, r)
 	}
-	for _, n := range k.lens {
+	for g, n := range k.lens {
 		if n > len(sc.runes) {
 			break
 		}
+		if len(sc.runes)-n > keyedSlack {
+			continue
+		}
+		forms := k.byLen[g]
 		for _, at := range []int{0, len(sc.runes) - n} {
-			for i := range k.byLen[n] {
-				f := &k.byLen[n][i]
-				work += 8
-				if f.repeats >= keyedRepeats && sc.runesStandFor(sc.runes[at:at+n], f.form) {
+			for i := range forms {
+				f := &forms[i]
+				work += 8 + n/4
+				w := sc.runes[at : at+n]
+				if f.repeats >= keyedRepeats && w[f.pairs[0]] == w[f.pairs[1]] && w[f.pairs[2]] == w[f.pairs[3]] && sc.runesStandFor(w, f.form) {
 					report(f, EncSubstituted)
 				}
 			}
@@ -304,28 +387,45 @@ func hasMultibyte(t []byte) bool {
 	return slices.ContainsFunc(t, func(c byte) bool { return c >= utf8.RuneSelf })
 }
 
-// windows are where in t a form of length n is read: at its start, at its
-// end (and before base64's padding), and after a label's "=" or ":" near
-// its start.
-func windows(t []byte, n int) []int {
-	at := []int{0}
-	add := func(i int) {
-		if i >= 0 && i+n <= len(t) && !slices.Contains(at, i) {
-			at = append(at, i)
-		}
+// tokenMarks are where in a token forms are read besides its start and
+// end: before base64's padding, and after the first two of a label's "="
+// or ":" near its start.
+type tokenMarks struct {
+	end    int // the token's length without the padding
+	labels [2]int
+	n      int // labels found
+}
+
+func marksOf(t []byte) (m tokenMarks) {
+	m.end = len(t)
+	for m.end > 0 && t[m.end-1] == '=' {
+		m.end--
 	}
-	add(len(t) - n)
-	end := len(t)
-	for end > 0 && t[end-1] == '=' {
-		end--
-	}
-	add(end - n)
-	for i := 0; i < min(len(t), 24); i++ {
+	for i := 0; i < min(len(t), 24) && m.n < 2; i++ {
 		if t[i] == '=' || t[i] == ':' {
-			add(i + 1)
+			m.labels[m.n] = i + 1
+			m.n++
 		}
 	}
-	return at
+	return m
+}
+
+// windows are where in t a form of length n is read: five places at
+// most.
+func windows(t []byte, m *tokenMarks, n int) (at [5]int, k int) {
+	add := func(i int) {
+		if i >= 0 && i+n <= len(t) && !slices.Contains(at[:k], i) {
+			at[k] = i
+			k++
+		}
+	}
+	add(0)
+	add(len(t) - n)
+	add(m.end - n)
+	for _, l := range m.labels[:m.n] {
+		add(l)
+	}
+	return at, k
 }
 
 // compare tells whether window w (of f's length, multiset hash sum) is
@@ -337,12 +437,10 @@ func (sc *keyedScratch) compare(w []byte, sum uint64, f *keyedForm) (Encoding, b
 		}
 		return EncPermuted, true
 	}
-	if f.repeats >= keyedRepeats && sc.standsFor(w, f.form) {
+	if f.repeats >= keyedRepeats && w[f.pairs[0]] == w[f.pairs[1]] && w[f.pairs[2]] == w[f.pairs[3]] && sc.standsFor(w, f.form) {
 		return EncSubstituted, true
 	}
-	if repeatingKey(w, f.form, func(a, b byte) byte { return a ^ b }) ||
-		repeatingKey(w, f.form, func(a, b byte) byte { return a - b }) ||
-		letterKey(w, f.form) {
+	if sc.bytesKeyed && byteKey(w, f.form) || sc.letterKey(w, f.form) {
 		return EncKeyed, true
 	}
 	return "", false
@@ -417,44 +515,53 @@ func (sc *keyedScratch) runesStandFor(w []rune, f []byte) bool {
 	return true
 }
 
-// repeatingKey reports whether the difference of w and f, byte by byte,
-// repeats with a period of at most maxKeyPeriod, tied on keyedByteTies
-// bytes at least, and is not nothing (w is not f).
-func repeatingKey(w, f []byte, diff func(a, b byte) byte) bool {
+// byteKey reports whether the difference of w and f, byte by byte (XOR
+// or subtraction), repeats with a period of at most maxKeyPeriod, tied on
+// keyedByteTies bytes at least, and is not nothing (w is not f). Most
+// tokens fail each period at its first byte.
+func byteKey(w, f []byte) bool {
 	n := len(w)
+	x0, s0 := w[0]^f[0], w[0]-f[0]
 	for p := 1; p <= maxKeyPeriod && n-p >= keyedByteTies; p++ {
-		ok, zero := true, true
-		for i := 0; i < n && ok; i++ {
-			d := diff(w[i], f[i])
-			zero = zero && d == 0
-			if i >= p {
-				ok = d == diff(w[i-p], f[i-p])
-			}
-		}
-		if ok && !zero {
-			return true
+		if w[p]^f[p] == x0 && xorPeriod(w, f, p) || w[p]-f[p] == s0 && subPeriod(w, f, p) {
+			return string(w) != string(f)
 		}
 	}
 	return false
 }
 
+func xorPeriod(w, f []byte, p int) bool {
+	for i := p; i < len(w); i++ {
+		if w[i]^f[i] != w[i-p]^f[i-p] {
+			return false
+		}
+	}
+	return true
+}
+
+func subPeriod(w, f []byte, p int) bool {
+	for i := p; i < len(w); i++ {
+		if w[i]-f[i] != w[i-p]-f[i-p] {
+			return false
+		}
+	}
+	return true
+}
+
 // letterKey reports whether w is f with its letters shifted (mod 26, case
 // kept) by a repeating key, everything else kept: the key steps either on
 // every character or on letters only.
-func letterKey(w, f []byte) bool {
-	var shift [keyedMaxLen]int8 // by position: -1 for a character kept
+func (sc *keyedScratch) letterKey(w, f []byte) bool {
+	sc.shifts = sc.shifts[:0]
 	letters := 0
 	for i := range w {
 		a, c := w[i], f[i]
 		switch {
-		case c >= 'a' && c <= 'z' && a >= 'a' && a <= 'z':
-			shift[i] = int8((a - c + 26) % 26)
-			letters++
-		case c >= 'A' && c <= 'Z' && a >= 'A' && a <= 'Z':
-			shift[i] = int8((a - c + 26) % 26)
+		case c >= 'a' && c <= 'z' && a >= 'a' && a <= 'z', c >= 'A' && c <= 'Z' && a >= 'A' && a <= 'Z':
+			sc.shifts = append(sc.shifts, int8((a-c+26)%26))
 			letters++
 		case a == c && isLetter[c] == 0:
-			shift[i] = -1
+			sc.shifts = append(sc.shifts, -1)
 		default:
 			return false
 		}
@@ -462,14 +569,14 @@ func letterKey(w, f []byte) bool {
 	if letters < keyedLetterTies+1 {
 		return false
 	}
-	seq := shift[:len(w)]
-	onLetters := make([]int8, 0, letters)
-	for _, s := range seq {
+	onLetters := sc.onLetters[:0]
+	for _, s := range sc.shifts {
 		if s >= 0 {
 			onLetters = append(onLetters, s)
 		}
 	}
-	return periodic(seq, letters) || periodic(onLetters, letters)
+	sc.onLetters = onLetters
+	return periodic(sc.shifts, letters) || periodic(onLetters, letters)
 }
 
 // periodic reports whether the shifts s (-1: none) repeat with a short

@@ -91,7 +91,7 @@ func TestFindKeyed(t *testing.T) {
 			require.NoError(t, err)
 			x.Add(1, "other", "sk_live_Zq81Lmw0PpXeR4tyVb7N", false)
 			x.Add(42, "github", key, false)
-			got, complete := x.FindKeyed([]byte(tt.text), nil)
+			got, complete := x.FindKeyed(nil, []byte(tt.text))
 			require.True(t, complete)
 			if tt.want == "" {
 				assert.Empty(t, got)
@@ -119,14 +119,14 @@ func TestFindKeyedGates(t *testing.T) {
 	x, err := NewSecretIndex(8)
 	require.NoError(t, err)
 	x.Add(1, "", key, true)
-	got, _ := x.FindKeyed([]byte(keyedXor(key, "k3y!")), nil)
+	got, _ := x.FindKeyed(nil, []byte(keyedXor(key, "k3y!")))
 	assert.Empty(t, got, "an external secret")
 	x.Add(1, "", key, false)
-	got, _ = x.FindKeyed([]byte(keyedXor(key, "k3y!")), nil)
+	got, _ = x.FindKeyed(nil, []byte(keyedXor(key, "k3y!")))
 	assert.Len(t, got, 1, "the same secret, read from an internal source")
-	got, _ = x.FindKeyed([]byte(keyedXor(key, "\x13")), nil)
+	got, _ = x.FindKeyed(nil, []byte(keyedXor(key, "\x13")))
 	assert.Len(t, got, 1, "a byte XORed with a constant is a key of one byte")
-	got, _ = x.FindKeyed([]byte(strings.NewReplacer("a", "q", "e", "z", "i", "x", "o", "w", "P", "E", "0", "5", "7", "3", "N", "K", "Z", "M").Replace(key)), nil)
+	got, _ = x.FindKeyed(nil, []byte(strings.NewReplacer("a", "q", "e", "z", "i", "x", "o", "w", "P", "E", "0", "5", "7", "3", "N", "K", "Z", "M").Replace(key)))
 	assert.Empty(t, got, "a substitution of a secret with 2 repeats")
 }
 
@@ -171,7 +171,7 @@ func TestFindKeyedRandomTokens(t *testing.T) {
 			b := make([]byte, len(s))
 			r.Read(b)
 			text.Write(b) // bytes: the whole chunk is one token
-			got, _ := x.FindKeyed(b, nil)
+			got, _ := x.FindKeyed(nil, b)
 			require.Empty(t, got, "%q", b)
 			text.Reset()
 			continue
@@ -180,7 +180,7 @@ func TestFindKeyedRandomTokens(t *testing.T) {
 		}
 		text.WriteByte(' ')
 		if text.Len() > 4<<10 {
-			got, _ := x.FindKeyed(text.Bytes(), nil)
+			got, _ := x.FindKeyed(nil, text.Bytes())
 			require.Empty(t, got, "%s", text.String())
 			text.Reset()
 		}
@@ -192,8 +192,8 @@ func TestFindKeyedStopsWhenBudgetRunsOut(t *testing.T) {
 	require.NoError(t, err)
 	x.Add(1, "", "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5", false)
 	text := bytes.Repeat([]byte("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA6 "), 4000)
-	_, complete := x.FindKeyed(text, budget.Work(1000))
+	_, complete := x.FindKeyed(budget.Work(1000), text)
 	assert.False(t, complete)
-	_, complete = x.FindKeyed(text, budget.Work(0))
+	_, complete = x.FindKeyed(budget.Work(0), text)
 	assert.True(t, complete)
 }

@@ -90,6 +90,8 @@ type SecretIndex struct {
 	starts  *encodedStarts // where the hex or base64 of a needle may begin
 	cover   *coverSet      // the grams Cover looks for; nil when stale
 	keyed   *keyedSet      // the forms FindKeyed compares; nil when stale
+	// keyedScratch is FindKeyed's, kept from one call to the next.
+	keyedScratch *keyedScratch
 	// longest is the length of the longest needle or piece: how much
 	// of a view read a chunk at a time one chunk shares with the next.
 	longest int

@@ -950,11 +950,15 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	if complete && sec != nil && coverOn && !decided {
 		// A known secret under a key, substituted or reordered: its
 		// tokens of a secret's length compared with the secret itself.
-		for _, v := range append(append([][]byte{args, extra}, views...), joined...) {
-			var hits []fingerprint.SecretMatch
-			if hits, complete = sec.FindKeyed(v[:min(len(v), keyedLimit)], b); !complete {
-				break
-			}
+		texts := make([][]byte, 0, 2+len(views))
+		for _, v := range append([][]byte{args, extra}, views...) {
+			texts = append(texts, v[:min(len(v), keyedLimit)])
+		}
+		var hits []fingerprint.SecretMatch
+		hits, complete = sec.FindKeyed(b, texts...)
+		secretHits = append(secretHits, hits...)
+		if complete && len(joined) > 0 {
+			hits, complete = sec.FindKeyedJoined(b, joined...)
 			secretHits = append(secretHits, hits...)
 		}
 	}
