@@ -227,3 +227,19 @@ func bareReference(s []byte) (rune, int) {
 	}
 	return r, n
 }
+
+// percentU reports whether t holds a %uNNNN escape's start, which unescape
+// reads too: other text with a '%' is PercentDecode's alone.
+func percentU(t []byte) bool {
+	for i := bytes.IndexByte(t, '%'); i >= 0 && i+1 < len(t); {
+		if t[i+1] == 'u' || t[i+1] == 'U' {
+			return true
+		}
+		j := bytes.IndexByte(t[i+1:], '%')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}

@@ -354,7 +354,7 @@ var wholeUndoings = [...]struct {
 		return PercentDecode(t, true), true
 	}},
 	{undo: func(t []byte) ([]byte, bool) {
-		if bytes.IndexAny(t, `\&%`) < 0 { // % for %uNNNN
+		if bytes.IndexAny(t, `\&`) < 0 && !percentU(t) {
 			return nil, false
 		}
 		return unescape(t)
