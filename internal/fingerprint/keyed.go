@@ -47,9 +47,9 @@ const (
 	EncPermuted    Encoding = "permuted"    // the secret's characters in another order
 )
 
-// Bounds: the shortest secret form compared (shorter ones are not tied to
-// enough characters), the longest repeating key, and how many secrets,
-// newest first, are compared.
+// Bounds: the shortest and longest secret forms compared (shorter ones
+// are not tied to enough characters), the longest repeating key, and how
+// many secrets, newest first, are compared.
 const (
 	keyedMinLen = 16
 	keyedMaxLen = 512
@@ -66,14 +66,13 @@ const (
 	keyedByteTies   = 8
 	keyedLetterTies = 9
 	keyedRepeats    = 5 // repeats a form needs for a substitution to say anything
-	keyedDistinct   = 8 // distinct characters a form needs for a permutation to
+	keyedDistinct   = 8 // distinct characters a form needs for a reordering to say anything
 )
 
 // keyedForm is one form of a secret, compared whole.
 type keyedForm struct {
 	slot     uint32
 	form     []byte
-	runes    bool   // compared a character (rune) of the token to a byte
 	sum      uint64 // multiset hash of its bytes
 	repeats  int    // bytes that repeat an earlier one
 	distinct int
