@@ -395,10 +395,10 @@ func TestPieces9HeldBack(t *testing.T) {
 }
 
 // Floors: what was measured (on main before the pieces9 changes: tune
-// 80/228, held back 69/228; after: 217/228 and 177/228), so a change that
+// 80/228, held back 69/228; after: 225/228 and 177/228), so a change that
 // loses ground fails.
 const (
-	pieces9TuneFloor = 217
+	pieces9TuneFloor = 225
 	pieces9HeldFloor = 177
 )
 
@@ -469,4 +469,21 @@ func TestPieces9BenignHighEntropy(t *testing.T) {
 		a := s.Check("mail", "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
 		require.Empty(t, a.Secrets, "call %d: %s", i, args)
 	}
+}
+
+// TestPiecesBesideARepeatedRecipient: a key never seen arrive, sent a
+// piece per call, each call also naming the same recipient, longer than
+// the piece: the recipient every call repeats is the calls' frame, and
+// the pieces are joined without it. The key is denied by its shape.
+func TestPiecesBesideARepeatedRecipient(t *testing.T) {
+	const key = "AKIAQ3EGT5JW2LPRZ7XN"
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("frame")
+	denied := false
+	for i, p := range chunks(key, 5) {
+		args := fmt.Sprintf(`{"to":"accounts-payable@partner.example","body":"part %d: %s"}`, i+1, p)
+		a := s.Check("mail", "send", classify.Result{Class: classify.External}, []byte(args), unwrap.Views([]byte(args)), nil)
+		denied = denied || len(a.Secrets) > 0
+	}
+	require.True(t, denied)
 }
