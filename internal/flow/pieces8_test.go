@@ -309,20 +309,26 @@ func (r p8Rate) String() string {
 
 // pieces8Rates plays the families of one half (held: the odd rows).
 func pieces8Rates(t *testing.T, held bool) (map[string]p8Rate, p8Rate) {
+	return halfRates(t, pieces8Families, 800, held)
+}
+
+// halfRates plays the families of one half of a set (held: the odd
+// rows), the random draws of row i seeded with seed+i.
+func halfRates(t *testing.T, families []pieces8Family, seed int64, held bool) (map[string]p8Rate, p8Rate) {
 	tr := NewTracker(Options{}, detector(t))
 	ext := classify.Result{Class: classify.External}
 	per := map[string]p8Rate{}
 	var all p8Rate
 	n := 0
-	for fi, f := range pieces8Families {
+	for fi, f := range families {
 		if fi%2 == 1 != held {
 			continue
 		}
-		r := rand.New(rand.NewSource(int64(800 + fi)))
+		r := rand.New(rand.NewSource(seed + int64(fi)))
 		var rate p8Rate
 		for i, sec := range pieces8Secrets(r) {
 			n++
-			s := tr.Session(fmt.Sprint("p8-", n))
+			s := tr.Session(fmt.Sprint("half-", n))
 			s.Begin()
 			s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
 			denied, warned := false, false

@@ -340,43 +340,7 @@ var pieces9Families = []pieces8Family{
 
 // pieces9Rates plays the families of one half (held: the odd rows).
 func pieces9Rates(t *testing.T, held bool) (map[string]p8Rate, p8Rate) {
-	tr := NewTracker(Options{}, detector(t))
-	ext := classify.Result{Class: classify.External}
-	per := map[string]p8Rate{}
-	var all p8Rate
-	n := 0
-	for fi, f := range pieces9Families {
-		if fi%2 == 1 != held {
-			continue
-		}
-		r := rand.New(rand.NewSource(int64(900 + fi)))
-		var rate p8Rate
-		for i, sec := range pieces8Secrets(r) {
-			n++
-			s := tr.Session(fmt.Sprint("p9-", n))
-			s.Begin()
-			s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
-			denied, warned := false, false
-			for _, args := range f.calls(r, sec) {
-				a := s.Check("mail", "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
-				denied = denied || len(a.Secrets) > 0
-				warned = warned || len(a.Edges) > 0
-			}
-			switch {
-			case denied:
-				rate.denied++
-			case warned:
-				rate.warned++
-			default:
-				rate.passed++
-			}
-		}
-		per[f.name] = rate
-		all.denied += rate.denied
-		all.warned += rate.warned
-		all.passed += rate.passed
-	}
-	return per, all
+	return halfRates(t, pieces9Families, 900, held)
 }
 
 func TestPieces9Tune(t *testing.T) {
