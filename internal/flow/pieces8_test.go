@@ -388,6 +388,22 @@ const (
 	pieces8HeldFloor = 176
 )
 
+// randDraws are random bytes, hex of n random bytes and UUIDs drawn
+// from r, for benign high-entropy text.
+func randDraws(r *rand.Rand) (randBytes func(int) []byte, hexOf func(int) string, uuid func() string) {
+	randBytes = func(n int) []byte {
+		b := make([]byte, n)
+		r.Read(b)
+		return b
+	}
+	hexOf = func(n int) string { return hex.EncodeToString(randBytes(n)) }
+	uuid = func() string {
+		h := hexOf(16)
+		return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	}
+	return randBytes, hexOf, uuid
+}
+
 // TestPieces8BenignHighEntropy: a session that read a dozen secrets then
 // sends an external tool text full of other high-entropy values
 // (lockfile integrity strings, git SHAs, UUIDs, hashes, base64 blobs,
@@ -401,16 +417,7 @@ func TestPieces8BenignHighEntropy(t *testing.T) {
 	for i, sec := range pieces8Secrets(rand.New(rand.NewSource(8))) {
 		s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
 	}
-	randBytes := func(n int) []byte {
-		b := make([]byte, n)
-		r.Read(b)
-		return b
-	}
-	hexOf := func(n int) string { return hex.EncodeToString(randBytes(n)) }
-	uuid := func() string {
-		h := hexOf(16)
-		return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-	}
+	randBytes, hexOf, uuid := randDraws(r)
 	words := strings.Fields("the this that with from have will your they were been said each which their time when make like into year good some could them other than then look only come over also back after use work first well way even want because any these give most")
 	makers := []func() string{
 		func() string {

@@ -381,16 +381,7 @@ func TestPieces9BenignHighEntropy(t *testing.T) {
 	for i, sec := range secrets {
 		s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
 	}
-	randBytes := func(n int) []byte {
-		b := make([]byte, n)
-		r.Read(b)
-		return b
-	}
-	hexOf := func(n int) string { return hex.EncodeToString(randBytes(n)) }
-	uuid := func() string {
-		h := hexOf(16)
-		return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-	}
+	randBytes, hexOf, uuid := randDraws(r)
 	pick := func(alphabet string, n int) string {
 		b := make([]byte, n)
 		for i := range b {
