@@ -89,6 +89,9 @@ type SecretIndex struct {
 	pieces  *pieceSet
 	starts  *encodedStarts // where the hex or base64 of a needle may begin
 	cover   *coverSet      // the grams Cover looks for; nil when stale
+	keyed   *keyedSet      // the forms FindKeyed compares; nil when stale
+	// keyedScratch is FindKeyed's, kept from one call to the next.
+	keyedScratch *keyedScratch
 	// longest is the length of the longest needle or piece: how much
 	// of a view read a chunk at a time one chunk shares with the next.
 	longest int
@@ -155,7 +158,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 		if !external && i >= 0 {
 			x.pools[1] = slices.Delete(x.pools[1], i, i+1)
 			x.push(0, s)
-			x.cover = nil // Cover reads the internal pool
+			x.cover, x.keyed = nil, nil // both read the internal pool
 		}
 		return
 	}
@@ -174,7 +177,7 @@ func (x *SecretIndex) Add(id uint64, label, secret string, external bool) {
 	x.byValue[value] = slot
 	x.cost += secretCost(value)
 	x.push(pool, slot)
-	x.set, x.needles, x.pieces, x.cover = nil, nil, nil, nil
+	x.set, x.needles, x.pieces, x.cover, x.keyed = nil, nil, nil, nil, nil
 }
 
 // push appends slot to pool, forgetting the pool's oldest when it is full.
@@ -209,7 +212,7 @@ func (x *SecretIndex) ForgetExternal() {
 		x.drop(slot)
 	}
 	x.pools[1] = nil
-	x.set, x.needles, x.pieces, x.cover = nil, nil, nil, nil
+	x.set, x.needles, x.pieces, x.cover, x.keyed = nil, nil, nil, nil, nil
 }
 
 // Bytes is about how much memory the index takes, its automaton built.

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"bytes"
+	"hash/maphash"
 	"math/bits"
 	"slices"
 
@@ -23,34 +24,64 @@ const (
 	maxSentServers = 32
 )
 
-type sentTail struct{ values, longest []byte }
+type sentTail struct {
+	values, longest []byte
+	// tokens are the hashes of the last call's tokens (at most
+	// maxFrameTokens): a token the next call sends again (the recipient,
+	// a fixed header) is the calls' frame, not a piece. last is the
+	// last call's longest token, runner its next: when the next call
+	// shows last to be frame, runner was the piece.
+	tokens       []uint64
+	last, runner []byte
+}
+
+// maxFrameTokens bounds the tokens of a call kept to tell its frame.
+const maxFrameTokens = 64
 
 // callPieces returns what a call adds to the two forms: its string
-// values (after each member's name) joined, and its longest token.
-func callPieces(args []byte) (values, longest []byte) {
+// values (after each member's name) joined, and its longest token that
+// the call before (frame: its tokens' hashes) did not send too; and the
+// hashes of its own tokens.
+func callPieces(args []byte, frame []uint64) (values, longest, runner []byte, tokens []uint64) {
 	for line := range bytes.SplitSeq([]byte(Text(args, 4<<10)), []byte{'\n'}) {
 		if k := bytes.Index(line, []byte(": ")); k >= 0 {
 			line = line[k+2:]
 		}
 		values = append(values, line...)
 		for tok := range bytes.FieldsSeq(line) {
-			if len(tok) > len(longest) {
-				longest = tok
+			h := maphash.Bytes(frameSeed, tok)
+			if len(tokens) < maxFrameTokens {
+				tokens = append(tokens, h)
+			}
+			switch {
+			case slices.Contains(frame, h):
+			case len(tok) > len(longest):
+				longest, runner = tok, longest
+			case len(tok) > len(runner):
+				runner = tok
 			}
 		}
 	}
-	return tail(values, maxCallPiece), tail(longest, maxCallPiece)
+	return tail(values, maxCallPiece), tail(longest, maxCallPiece), tail(runner, maxCallPiece), tokens
 }
+
+var frameSeed = maphash.MakeSeed()
 
 func tail(b []byte, n int) []byte { return b[max(0, len(b)-n):] }
 
 // joinSent returns the joins of what the session sent server lately with
 // what args send now, and keeps args' part for the calls that follow.
 func (s *Session) joinSent(server string, args []byte) [][]byte {
-	values, longest := callPieces(args)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prev, ok := s.sent[server]
+	values, longest, runner, tokens := callPieces(args, prev.tokens)
+	prevLongest := prev.longest
+	if n := len(prev.last); n > 0 && slices.Contains(tokens, maphash.Bytes(frameSeed, prev.last)) && bytes.HasSuffix(prevLongest, prev.last) {
+		// The last call's longest token is sent again: frame. Its piece
+		// was the token after it.
+		prevLongest = append(prevLongest[:len(prevLongest)-n:len(prevLongest)-n], prev.runner...)
+	}
 	if !ok && len(s.sent) >= maxSentServers {
 		for k := range s.sent {
 			delete(s.sent, k)
@@ -61,8 +92,9 @@ func (s *Session) joinSent(server string, args []byte) [][]byte {
 		s.sent = make(map[string]sentTail)
 	}
 	joinedValues := append(append([]byte(nil), prev.values...), values...)
-	joinedLongest := append(append([]byte(nil), prev.longest...), longest...)
-	s.sent[server] = sentTail{values: tail(joinedValues, maxSentTail), longest: tail(joinedLongest, maxSentTail)}
+	joinedLongest := append(append([]byte(nil), prevLongest...), longest...)
+	s.sent[server] = sentTail{values: tail(joinedValues, maxSentTail), longest: tail(joinedLongest, maxSentTail),
+		tokens: tokens, last: bytes.Clone(longest), runner: bytes.Clone(runner)}
 	if !ok {
 		// Nothing sent before: the call is read whole elsewhere.
 		return nil

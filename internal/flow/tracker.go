@@ -777,6 +777,11 @@ const EncCanonical fingerprint.Encoding = "canonical"
 // as it is and in canonical form.
 const canonicalLimit = 256 << 10
 
+// keyedLimit is how much of each text is compared, token by token, with
+// the known secrets under a key (fingerprint.FindKeyed): the linear read
+// of the arguments, as far as the detector reads them.
+const keyedLimit = 1 << 20
+
 // minCanonical is the shortest canonical secret looked for: shorter ones
 // turn up in the letters of ordinary text by chance.
 const minCanonical = 16
@@ -978,6 +983,21 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 				h.Encoding = EncCanonical
 				secretHits = append(secretHits, h)
 			}
+		}
+	}
+	if complete && sec != nil && coverOn && !decided {
+		// A known secret under a key, substituted or reordered: its
+		// tokens of a secret's length compared with the secret itself.
+		texts := make([][]byte, 0, 2+len(views))
+		for _, v := range append([][]byte{args, extra}, views...) {
+			texts = append(texts, v[:min(len(v), keyedLimit)])
+		}
+		var hits []fingerprint.SecretMatch
+		hits, complete = sec.FindKeyed(b, texts...)
+		secretHits = append(secretHits, hits...)
+		if complete && len(joined) > 0 {
+			hits, complete = sec.FindKeyedJoined(b, joined...)
+			secretHits = append(secretHits, hits...)
 		}
 	}
 	if complete && sec != nil && coverOn && !decided {

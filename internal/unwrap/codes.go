@@ -77,6 +77,9 @@ func nextNumber(text []byte, i int) int {
 // number reads the decimal number at i as a character code: printable
 // ASCII or a blank.
 func number(text []byte, i int) (end int, c byte, ok bool) {
+	if end, v, sci := scientific(text, i); sci {
+		return end, byte(v), codeByte(v)
+	}
 	v, k := 0, i
 	for k < len(text) && text[k] >= '0' && text[k] <= '9' && k-i < 4 {
 		v = v*10 + int(text[k]-'0')
@@ -85,8 +88,73 @@ func number(text []byte, i int) (end int, c byte, ok bool) {
 	if k == i || k < len(text) && text[k] >= '0' && text[k] <= '9' {
 		return k, 0, false
 	}
-	if (v < 32 || v > 126) && v != '\n' && v != '\r' && v != '\t' {
-		return k, 0, false
+	return k, byte(v), codeByte(v)
+}
+
+// codeByte reports whether v is the code of printable ASCII or a blank.
+func codeByte(v int) bool {
+	return v >= 32 && v <= 126 || v == '\n' || v == '\r' || v == '\t'
+}
+
+// scientific reads a number in scientific notation at i (1.03e+02, 1e2,
+// 10.4E1): a code written as a float is still the code. ok is false
+// when there is none there, or it is not a whole number below 1000.
+func scientific(text []byte, i int) (end int, v int, ok bool) {
+	digits, exp, k := 0, 0, i
+	read := func(frac bool) int {
+		n := 0
+		for ; k < len(text) && text[k] >= '0' && text[k] <= '9' && n < 6; k++ {
+			digits = digits*10 + int(text[k]-'0')
+			n++
+			if frac {
+				exp--
+			}
+		}
+		return n
 	}
-	return k, byte(v), true
+	if read(false) == 0 {
+		return 0, 0, false
+	}
+	if k < len(text) && text[k] == '.' {
+		k++
+		read(true)
+	}
+	if k+1 >= len(text) || text[k] != 'e' && text[k] != 'E' {
+		return 0, 0, false
+	}
+	k++
+	sign := 1
+	// The '+' may have been read as a blank by the form decoding before.
+	if text[k] == '+' || text[k] == '-' || text[k] == ' ' {
+		sign = 1 - 2*boolInt(text[k] == '-')
+		k++
+	}
+	e, n := 0, 0
+	for ; k < len(text) && text[k] >= '0' && text[k] <= '9' && n < 3; k++ {
+		e = e*10 + int(text[k]-'0')
+		n++
+	}
+	if n == 0 {
+		return 0, 0, false
+	}
+	for exp += sign * e; exp < 0; exp++ {
+		if digits%10 != 0 {
+			return 0, 0, false
+		}
+		digits /= 10
+	}
+	for ; exp > 0 && digits < 1000; exp-- {
+		digits *= 10
+	}
+	if digits >= 1000 {
+		return 0, 0, false
+	}
+	return k, digits, true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

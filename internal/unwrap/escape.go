@@ -110,6 +110,9 @@ var entities = map[string]rune{"amp": '&', "lt": '<', "gt": '>', "quot": '"', "a
 
 // entity decodes an HTML character reference at the start of s.
 func entity(s []byte) (rune, int) {
+	if r, n := bareReference(s); n > 0 {
+		return r, n
+	}
 	end := bytes.IndexByte(s[:min(len(s), 12)], ';')
 	if end < 2 {
 		return 0, 0
@@ -197,4 +200,46 @@ func skipBlanks(text []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// bareReference decodes a numeric character reference with no ';' after
+// its digits (&#103&#104), which HTML parsers read all the same: the
+// digits end it. A reference the ';' ends is entity's.
+func bareReference(s []byte) (rune, int) {
+	if len(s) < 3 || s[1] != '#' {
+		return 0, 0
+	}
+	var r rune
+	var n int
+	if s[2] == 'x' || s[2] == 'X' {
+		r, n = hexDigits(s, 3, 1, 6)
+	} else {
+		k := 2
+		for ; k < len(s) && k < 9 && s[k] >= '0' && s[k] <= '9'; k++ {
+			r = r*10 + rune(s[k]-'0')
+		}
+		if k > 2 && r <= utf8.MaxRune {
+			n = k
+		}
+	}
+	if n == 0 || n < len(s) && s[n] == ';' {
+		return 0, 0
+	}
+	return r, n
+}
+
+// percentU reports whether t holds a %uNNNN escape's start, which unescape
+// reads too: other text with a '%' is PercentDecode's alone.
+func percentU(t []byte) bool {
+	for i := bytes.IndexByte(t, '%'); i >= 0 && i+1 < len(t); {
+		if t[i+1] == 'u' || t[i+1] == 'U' {
+			return true
+		}
+		j := bytes.IndexByte(t[i+1:], '%')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -357,7 +357,7 @@ var wholeUndoings = [...]struct {
 		return PercentDecode(t, true), true
 	}},
 	{undo: func(t []byte) ([]byte, bool) {
-		if bytes.IndexAny(t, `\&`) < 0 {
+		if bytes.IndexAny(t, `\&`) < 0 && !percentU(t) {
 			return nil, false
 		}
 		return unescape(t)
@@ -480,7 +480,7 @@ func inflate(out [][]byte, b []byte) [][]byte {
 	case len(b) > 2 && b[0] == 0x78 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
 		r, err = zlib.NewReader(bytes.NewReader(b))
 	default:
-		return out
+		return inflateRaw(out, b)
 	}
 	if err != nil {
 		return out

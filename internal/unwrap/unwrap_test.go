@@ -2,6 +2,7 @@ package unwrap
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/base32"
 	"encoding/base64"
@@ -83,6 +84,15 @@ func TestViewsUndoTransformations(t *testing.T) {
 		"rot13":            strings.Map(func(r rune) rune { return rune(rot13(byte(r))) }, tok),
 		"gzip in base64":   base64.StdEncoding.EncodeToString(gz.Bytes()),
 		"base32":           base32.StdEncoding.EncodeToString([]byte(tok)),
+		// pieces9: raw deflate has no header; %uNNNN has only a '%' to
+		// start it; HTML numeric references may lack their ';'; codes
+		// may be written in scientific notation.
+		"raw deflate in base64":        base64.StdEncoding.EncodeToString(deflated(tok)),
+		"%uNNNN escapes":               each(tok, "%%u%04X"),
+		"html decimal, no semicolons":  each(tok, "&#%d"),
+		"html hex, no semicolons":      each(tok, "&#x%x"),
+		"codes in scientific notation": strings.TrimSpace(each(tok, "%.2e ")),
+		"codes as floats, + as blanks": url.QueryEscape(strings.TrimSpace(each(tok, "%.3e,"))),
 	} {
 		t.Run(name, func(t *testing.T) {
 			found := false
@@ -92,6 +102,26 @@ func TestViewsUndoTransformations(t *testing.T) {
 			assert.True(t, found, "%s: %q", name, sent)
 		})
 	}
+}
+
+func each(s, format string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		if strings.Contains(format, "e") {
+			fmt.Fprintf(&b, format, float64(c))
+			continue
+		}
+		fmt.Fprintf(&b, format, c)
+	}
+	return b.String()
+}
+
+func deflated(s string) []byte {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
 }
 
 func html(s string) string {
