@@ -228,6 +228,7 @@ func (s *screen) command(i int) {
 	if n == "gh" {
 		s.gh(words)
 	}
+	s.credentialOut(c, words, n)
 	if readers[n] {
 		for _, a := range words[1:] {
 			if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
@@ -298,8 +299,8 @@ func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 			}
 		}
 		if n == "scp" || n == "rsync" {
-			for _, a := range words[1 : len(words)-1] {
-				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") {
+			for j, a := range words[1 : len(words)-1] {
+				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") && !authOption(words[j]) { // scp -i key
 					sent = append(sent, s.pathSource(a))
 				}
 			}
@@ -334,6 +335,167 @@ func (s *screen) judgeSent(n, dest string, sent []string) {
 	case len(plain) > 0:
 		s.add(Upload, false, fmt.Sprintf("%s sends local data (%s)%s", n, clip(strings.Join(plain, ", ")), to))
 	}
+}
+
+// services are programs whose work is talking to a service on another
+// host: what they are handed goes there (a cloud bucket, a code host, a
+// package index, a mail relay, an ssh server).
+var services = map[string]bool{"ssh": true, "gh": true, "glab": true, "aws": true, "gcloud": true, "gsutil": true,
+	"az": true, "azcopy": true, "rclone": true, "s3cmd": true, "twine": true, "mail": true, "mailx": true, "sendmail": true,
+	"mutt": true, "msmtp": true, "swaks": true}
+
+// credentialOut refuses, whatever the program, a command that names a
+// credential file it sends (an operand, an @file value, a non-credential
+// option's value, stdin) and reaches another host (a URL, a remote spec,
+// an address, or a program that talks to a service). A credential file
+// given to authenticate (ssh -i, --key-file, --kubeconfig, --env-file)
+// or to receive a download (-o, or the last operand after a remote
+// source) is not sent.
+func (s *screen) credentialOut(c shellnorm.Command, words []string, n string) {
+	dest, remote := s.reaches(words, n)
+	if !remote {
+		return
+	}
+	var sent []string
+	note := func(p string) {
+		if secretfile.Why(p) != "" {
+			sent = append(sent, s.pathSource(p))
+		}
+	}
+	for _, r := range c.Redirects {
+		if strings.HasPrefix(r, "<") && !strings.HasPrefix(r, "<<") {
+			note(strings.TrimLeft(r, "<"))
+		}
+	}
+	if c.PipedFrom >= 0 && n != "curl" && n != "wget" { // curl and wget send stdin only when told (net)
+		for _, x := range s.fed(c.PipedFrom, 0) {
+			if strings.HasSuffix(x, ")") {
+				sent = append(sent, x)
+			}
+		}
+	}
+	args := words[1:]
+	uploads := slices.ContainsFunc(args, func(a string) bool {
+		return a == "put" || a == "upload" || a == "push" || a == "send" || strings.HasPrefix(a, "--upload") || a == "-u" && strings.HasSuffix(n, "ftp")
+	})
+	last := len(args) - 1
+	for last >= 0 && strings.HasPrefix(args[last], "-") {
+		last--
+	}
+	for j, a := range args {
+		if k := strings.Index(a, "@"); k >= 0 && (k == 0 || strings.ContainsRune("=:", rune(a[k-1]))) {
+			p := a[k+1:]
+			if end := strings.IndexByte(p, ';'); end >= 0 {
+				p = p[:end]
+			}
+			note(p) // -F body=@.env, httpie's @.env and field=@.env
+			continue
+		}
+		if strings.ContainsAny(a, " \t\n") {
+			// A client's own command language: smbclient -c "put .env",
+			// lftp -e "put .env".
+			f := strings.Fields(a)
+			for k := 1; k < len(f); k++ {
+				if v := strings.ToLower(f[k-1]); v == "put" || v == "mput" || v == "append" || v == "send" {
+					note(f[k])
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			if k := strings.IndexByte(a, '='); k > 0 && !authOption(a[:k]) {
+				note(a[k+1:])
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") || j > 0 && !strings.Contains(args[j-1], "=") && authOption(args[j-1]) {
+			continue
+		}
+		if j == last && !uploads && slices.ContainsFunc(args[:j], remoteSpec) {
+			continue // cp s3://b/.env .env: a download
+		}
+		if !remoteSpec(a) { // host:.env is a file over there
+			note(a)
+		}
+	}
+	s.secretSent(n, dest, sent)
+}
+
+// authOption reports whether an option's value is a file the program
+// reads to authenticate or writes its output to, not one it sends.
+func authOption(opt string) bool {
+	if !strings.HasPrefix(opt, "-") {
+		return false
+	}
+	o := strings.ToLower(strings.TrimLeft(opt, "-"))
+	if len(o) == 1 {
+		return strings.Contains("iEKoOFcw", opt[len(opt)-1:])
+	}
+	return containsAny(o, []string{"key", "cert", "ca", "identity", "config", "cred", "auth", "token", "pass", "netrc",
+		"env", "vault", "kube", "profile", "out", "dump", "cookie", "trust", "jar", "save", "log"})
+}
+
+// reaches reports whether a command talks to another host, and where.
+func (s *screen) reaches(words []string, n string) (string, bool) {
+	dest := ""
+	for _, a := range words[1:] {
+		if k := strings.IndexByte(a, '='); strings.HasPrefix(a, "--") && k > 0 {
+			a = a[k+1:]
+		}
+		if r, ok := remoteWord(a); ok {
+			if t, ok := ssrf.Host(r); ok && t.Kind != ssrf.Metadata && t.Disguised == "" {
+				continue // this machine or its network
+			}
+			return a, true
+		}
+	}
+	if _, ok := netCommands[n]; ok {
+		dest = destination(words)
+		if t, ok := ssrf.Host(hostOf(dest)); ok && dest != "" && t.Kind != ssrf.Metadata && t.Disguised == "" {
+			return "", false
+		}
+		return dest, true
+	}
+	if services[n] || n == "git" && slices.Contains(words, "send-email") {
+		return n, true
+	}
+	return "", false
+}
+
+// remoteWord returns the host a word names as a place on another host:
+// a URL (s3://, gs://, https://…), an SMB share (//host/share), a
+// user@host address, or host:path with a dotted host.
+func remoteWord(a string) (string, bool) {
+	if i := strings.Index(a, "://"); i > 0 && !strings.HasPrefix(strings.ToLower(a), "file:") {
+		return hostOf(a), true
+	}
+	if strings.HasPrefix(a, "//") && len(a) > 2 && a[2] != '/' {
+		h, _, _ := strings.Cut(a[2:], "/")
+		return h, true
+	}
+	if strings.ContainsAny(a, " /") && !strings.Contains(a, ":") || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") {
+		return "", false
+	}
+	if at := strings.IndexByte(a, '@'); at > 0 {
+		h := hostOf(a)
+		if strings.Contains(h, ".") && !strings.ContainsAny(h, "/=") {
+			return h, true
+		}
+	}
+	if c := strings.IndexByte(a, ':'); c > 0 && !strings.ContainsAny(a[:c], "/=@") && strings.Contains(a[:c], ".") && !strings.HasPrefix(a, ".") {
+		return a[:c], true
+	}
+	return "", false
+}
+
+// remoteSpec reports whether an operand names a place elsewhere: a
+// remote word, or a program's own remote (rclone's remote:path).
+func remoteSpec(a string) bool {
+	if _, ok := remoteWord(a); ok {
+		return true
+	}
+	c := strings.IndexByte(a, ':')
+	return c > 1 && !strings.HasPrefix(a, "-") && !strings.ContainsAny(a[:c], "/=@ ")
 }
 
 // gh judges the GitHub CLI's commands that upload local files: a gist
