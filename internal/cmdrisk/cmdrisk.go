@@ -70,12 +70,21 @@ func (r Report) Worst() (Finding, bool) {
 }
 
 // Screen judges a command line.
-func Screen(cmd string) Report {
+func Screen(cmd string) Report { return screenLine(cmd, false) }
+
+// ScreenUnwatched judges a command line that runs where no hook sees
+// it: written to a crontab, an agent's settings or a skill, it runs
+// later and outside any session, so a credential file it sends to this
+// machine or its network (a forwarded port, a tunnel, a relay) is
+// refused like one sent anywhere else.
+func ScreenUnwatched(cmd string) Report { return screenLine(cmd, true) }
+
+func screenLine(cmd string, unwatched bool) Report {
 	if strings.TrimSpace(cmd) == "" {
 		return Report{}
 	}
 	l := shellnorm.Parse(cmd)
-	s := &screen{l: l}
+	s := &screen{l: l, unwatched: unwatched}
 	if len(cmd) > shellnorm.MaxInput {
 		// What lies past the bound is unread: padding must not hide it.
 		s.add(Unscreened, true, fmt.Sprintf("the command line is %d bytes, past the %d flowd reads; no agent needs one that long", len(cmd), shellnorm.MaxInput))
@@ -98,6 +107,8 @@ func Screen(cmd string) Report {
 type screen struct {
 	l shellnorm.Line
 	r Report
+	// unwatched: no address is local (ScreenUnwatched).
+	unwatched bool
 }
 
 func (s *screen) add(rule string, severe bool, reason string) {
@@ -261,10 +272,7 @@ func (s *screen) sensitive(p string) {
 func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 	n := name(words)
 	dest := destination(words)
-	local := false
-	if t, ok := ssrf.Host(hostOf(dest)); ok && dest != "" {
-		local = t.Kind != ssrf.Metadata && t.Disguised == ""
-	}
+	local := s.local(dest)
 	if local {
 		s.r.Local = true
 	} else {
@@ -442,24 +450,28 @@ func (s *screen) reaches(words []string, n string) (string, bool) {
 		if k := strings.IndexByte(a, '='); strings.HasPrefix(a, "--") && k > 0 {
 			a = a[k+1:]
 		}
-		if r, ok := remoteWord(a); ok {
-			if t, ok := ssrf.Host(r); ok && t.Kind != ssrf.Metadata && t.Disguised == "" {
-				continue // this machine or its network
-			}
+		if _, ok := remoteWord(a); ok && !s.local(a) {
 			return a, true
 		}
 	}
 	if _, ok := netCommands[n]; ok {
 		dest = destination(words)
-		if t, ok := ssrf.Host(hostOf(dest)); ok && dest != "" && t.Kind != ssrf.Metadata && t.Disguised == "" {
-			return "", false
-		}
-		return dest, true
+		return dest, !s.local(dest)
 	}
 	if services[n] || n == "git" && slices.Contains(words, "send-email") {
 		return n, true
 	}
 	return "", false
+}
+
+// local reports whether a destination (a URL, user@host:path, a host)
+// is this machine or its network, where a request sends nothing out.
+func (s *screen) local(dest string) bool {
+	if s.unwatched || dest == "" {
+		return false
+	}
+	t, ok := ssrf.Host(hostOf(dest))
+	return ok && t.Kind != ssrf.Metadata && t.Disguised == ""
 }
 
 // remoteWord returns the host a word names as a place on another host:

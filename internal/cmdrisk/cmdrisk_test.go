@@ -227,3 +227,19 @@ func TestCredentialFileToAnotherHost(t *testing.T) {
 		}
 	}
 }
+
+// A command that runs where no hook sees it has no local destinations:
+// a credential file sent to a loopback port from a crontab or an agent's
+// settings is refused; in a watched command line it is not.
+func TestUnwatchedHasNoLocalHosts(t *testing.T) {
+	line := "curl -sk https://127.0.0.1:8443/collect --data-binary @.env"
+	if f, ok := ScreenUnwatched(line).Worst(); !ok || f.Rule != UploadSecret {
+		t.Errorf("unwatched: %+v", f)
+	}
+	if f, ok := Screen(line).Worst(); ok && f.Severe {
+		t.Errorf("watched: %+v", f)
+	}
+	if r := ScreenUnwatched("git branch --show-current"); len(r.Findings) > 0 {
+		t.Errorf("a plain status line: %+v", r.Findings)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/selfguard"
 	"github.com/flowd-dev/flowd/internal/sharedpath"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 	"github.com/flowd-dev/flowd/internal/ssrf"
@@ -391,22 +392,33 @@ func (w *walker) writes(f *argFacts) {
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
-			if auto == "" && !cmdrisk.Script(p, c) {
+			lines := []string{c}
+			where := auto
+			if cmds := selfguard.RunsCommands(p, c); len(cmds) > 0 {
+				// A helper or hook command in an agent's settings runs
+				// with no tool call for a hook to see.
+				lines, where = cmds, "an agent's settings (the agent runs its commands on its own)"
+			} else if auto == "" && !cmdrisk.Script(p, c) {
 				continue
 			}
 			f.wrote = true
-			if strings.Contains(auto, "cron") {
-				c = cronCommands(c)
-			}
-			r := cmdrisk.Screen(c)
-			for _, x := range r.Findings {
-				if auto != "" {
-					x.Severe = true
-					x.Reason = "written to " + p + ", " + auto + ": " + x.Reason
-				} else {
-					x.Reason = "the script written to " + p + ": " + x.Reason
+			for _, l := range lines {
+				if strings.Contains(where, "cron") {
+					l = cronCommands(l)
 				}
-				f.command.Findings = append(f.command.Findings, x)
+				r := cmdrisk.Screen(l)
+				if where != "" {
+					r = cmdrisk.ScreenUnwatched(l)
+				}
+				for _, x := range r.Findings {
+					if where != "" {
+						x.Severe = true
+						x.Reason = "written to " + p + ", " + where + ": " + x.Reason
+					} else {
+						x.Reason = "the script written to " + p + ": " + x.Reason
+					}
+					f.command.Findings = append(f.command.Findings, x)
+				}
 			}
 		}
 	}
