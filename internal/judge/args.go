@@ -394,10 +394,10 @@ func (w *walker) writes(f *argFacts) {
 		for _, c := range w.content {
 			lines := []string{c}
 			where := auto
-			if cmds := selfguard.RunsCommands(p, c); len(cmds) > 0 {
-				// A helper or hook command in an agent's settings runs
-				// with no tool call for a hook to see.
-				lines, where = cmds, "an agent's settings (the agent runs its commands on its own)"
+			if cmds, what := selfguard.RunsCommands(p, c); len(cmds) > 0 {
+				// A helper, hook or skill command runs with no tool call
+				// for a hook to see.
+				lines, where = cmds, what
 			} else if auto == "" && !cmdrisk.Script(p, c) {
 				continue
 			}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/flowd-dev/flowd/internal/claudecode"
 )
 
 // commandKeys are the settings keys whose value is a command line the
@@ -18,13 +20,17 @@ var commandKeys = map[string]bool{"apiKeyHelper": true, "awsAuthRefresh": true, 
 var stringMember = regexp.MustCompile(`"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*("(?:[^"\\]|\\.)*")`)
 
 // RunsCommands returns the command lines that text, written to p, makes
-// an agent run on its own when p is an agent's settings file (Claude
-// Code's, Gemini CLI's, Cursor's hooks): written there, a command runs
-// as surely as one written to a crontab, and no hook judges it when it
-// does.
-func RunsCommands(p, text string) []string {
+// an agent run on its own, and what p is: an agent's settings file
+// (Claude Code's, Gemini CLI's, Cursor's hooks), or a Claude Code skill,
+// slash command or subagent (its !`command`s and front-matter hooks).
+// Written there, a command runs as surely as one written to a crontab,
+// and no hook judges it when it does.
+func RunsCommands(p, text string) ([]string, string) {
+	if claudecode.SkillFile(p) {
+		return claudecode.SkillCommands(text), "a Claude Code skill, command or agent (its ! commands run as it loads, unseen by any hook)"
+	}
 	if hookFileOf("/"+strings.TrimPrefix(p, "/")) == nil {
-		return nil
+		return nil, ""
 	}
 	var out []string
 	for _, m := range stringMember.FindAllStringSubmatch(text, -1) {
@@ -33,7 +39,7 @@ func RunsCommands(p, text string) []string {
 			out = append(out, v)
 		}
 	}
-	return out
+	return out, "an agent's settings (the agent runs its commands on its own)"
 }
 
 // RedirectingEnv returns an environment entry that text (an agent's
