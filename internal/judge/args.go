@@ -378,6 +378,8 @@ func privateTempDir(p string) bool {
 
 // writes screens what the call writes where it will run: a script (a
 // shell file, text starting with #!) is a command line like any other,
+// a program (a .py, .js… file, or #! naming an interpreter) is the code
+// its interpreter runs,
 // and one written where it runs on its own (a crontab, a shell's startup
 // file, a git hook) makes any finding in it a refusal.
 func (w *walker) writes(f *argFacts) {
@@ -392,13 +394,12 @@ func (w *walker) writes(f *argFacts) {
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
-			lines := []string{c}
-			where := auto
+			lines, where, lang := []string{c}, auto, ""
 			if cmds, what := selfguard.RunsCommands(p, c); len(cmds) > 0 {
 				// A helper, hook or skill command runs with no tool call
 				// for a hook to see.
 				lines, where = cmds, what
-			} else if auto == "" && !cmdrisk.Script(p, c) {
+			} else if lang = cmdrisk.Program(p, c); auto == "" && lang == "" && !cmdrisk.Script(p, c) {
 				continue
 			}
 			f.wrote = true
@@ -406,9 +407,16 @@ func (w *walker) writes(f *argFacts) {
 				if strings.Contains(where, "cron") {
 					l = cronCommands(l)
 				}
-				r := cmdrisk.Screen(l)
-				if where != "" {
+				var r cmdrisk.Report
+				switch {
+				case lang != "":
+					// A program run by name (python3 tools/sync.py) is
+					// judged as its inline form (python3 -c) would be.
+					r = cmdrisk.ScreenProgram(lang, l)
+				case where != "":
 					r = cmdrisk.ScreenUnwatched(l)
+				default:
+					r = cmdrisk.Screen(l)
 				}
 				for _, x := range r.Findings {
 					if where != "" {
