@@ -379,7 +379,8 @@ func privateTempDir(p string) bool {
 // writes screens what the call writes where it will run: a script (a
 // shell file, text starting with #!) is a command line like any other,
 // a program (a .py, .js… file, or #! naming an interpreter) is the code
-// its interpreter runs,
+// its interpreter runs, a build file's scripts (package.json, Makefile)
+// are commands whose severe findings refuse the write,
 // and one written where it runs on its own (a crontab, a shell's startup
 // file, a git hook) makes any finding in it a refusal.
 func (w *walker) writes(f *argFacts) {
@@ -394,11 +395,13 @@ func (w *walker) writes(f *argFacts) {
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
-			lines, where, lang := []string{c}, auto, ""
+			lines, where, lang, build := []string{c}, auto, "", false
 			if cmds, what := selfguard.RunsCommands(p, c); len(cmds) > 0 {
 				// A helper, hook or skill command runs with no tool call
 				// for a hook to see.
 				lines, where = cmds, what
+			} else if cmds := cmdrisk.BuildCommands(p, c); len(cmds) > 0 {
+				lines, build = cmds, true
 			} else if lang = cmdrisk.Program(p, c); auto == "" && lang == "" && !cmdrisk.Script(p, c) {
 				continue
 			}
@@ -419,6 +422,9 @@ func (w *walker) writes(f *argFacts) {
 					r = cmdrisk.Screen(l)
 				}
 				for _, x := range r.Findings {
+					if build && !x.Severe {
+						continue // a deploy script's rsync is asked about when it runs
+					}
 					if where != "" {
 						x.Severe = true
 						x.Reason = "written to " + p + ", " + where + ": " + x.Reason
