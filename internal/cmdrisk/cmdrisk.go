@@ -430,7 +430,8 @@ func (s *screen) credentialOut(c shellnorm.Command, words []string, n string) {
 }
 
 // authOption reports whether an option's value is a file the program
-// reads to authenticate or writes its output to, not one it sends.
+// reads to authenticate, writes its output to or leaves out (--exclude),
+// not one it sends.
 func authOption(opt string) bool {
 	if !strings.HasPrefix(opt, "-") {
 		return false
@@ -440,7 +441,7 @@ func authOption(opt string) bool {
 		return strings.Contains("iEKoOFcw", opt[len(opt)-1:])
 	}
 	return containsAny(o, []string{"key", "cert", "ca", "identity", "config", "cred", "auth", "token", "pass", "netrc",
-		"env", "vault", "kube", "profile", "out", "dump", "cookie", "trust", "jar", "save", "log"})
+		"env", "vault", "kube", "profile", "out", "dump", "cookie", "trust", "jar", "save", "log", "exclude", "ignore", "skip"})
 }
 
 // reaches reports whether a command talks to another host, and where.

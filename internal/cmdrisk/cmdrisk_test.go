@@ -218,6 +218,8 @@ func TestCredentialFileToAnotherHost(t *testing.T) {
 		"twine upload --config-file ~/.pypirc dist/*", "ssh deploy@example.org 'cat ~/app/.env'",
 		"cp .env .env.bak", "docker cp .env app:/srv/.env", "ssh 127.0.0.1 'cat > x' < .env",
 		"gh secret list", "aws s3 ls s3://team-bucket/",
+		"aws s3 sync ./site s3://team-bucket --exclude .env", "rsync -av --exclude=.env ./ deploy@example.org:/srv/app/",
+		"rclone sync . remote:backup --exclude .env --exclude '*.pem'",
 	} {
 		r := Screen(line)
 		for _, f := range r.Findings {
