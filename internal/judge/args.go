@@ -9,6 +9,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/secretfile"
+	"github.com/flowd-dev/flowd/internal/selfguard"
 	"github.com/flowd-dev/flowd/internal/sharedpath"
 	"github.com/flowd-dev/flowd/internal/shellnorm"
 	"github.com/flowd-dev/flowd/internal/ssrf"
@@ -377,6 +378,9 @@ func privateTempDir(p string) bool {
 
 // writes screens what the call writes where it will run: a script (a
 // shell file, text starting with #!) is a command line like any other,
+// a program (a .py, .js… file, or #! naming an interpreter) is the code
+// its interpreter runs, a build file's scripts (package.json, Makefile)
+// are commands whose severe findings refuse the write,
 // and one written where it runs on its own (a crontab, a shell's startup
 // file, a git hook) makes any finding in it a refusal.
 func (w *walker) writes(f *argFacts) {
@@ -391,22 +395,44 @@ func (w *walker) writes(f *argFacts) {
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
-			if auto == "" && !cmdrisk.Script(p, c) {
+			lines, where, lang, build := []string{c}, auto, "", false
+			if cmds, what := selfguard.RunsCommands(p, c); len(cmds) > 0 {
+				// A helper, hook or skill command runs with no tool call
+				// for a hook to see.
+				lines, where = cmds, what
+			} else if cmds := cmdrisk.BuildCommands(p, c); len(cmds) > 0 {
+				lines, build = cmds, true
+			} else if lang = cmdrisk.Program(p, c); auto == "" && lang == "" && !cmdrisk.Script(p, c) {
 				continue
 			}
 			f.wrote = true
-			if strings.Contains(auto, "cron") {
-				c = cronCommands(c)
-			}
-			r := cmdrisk.Screen(c)
-			for _, x := range r.Findings {
-				if auto != "" {
-					x.Severe = true
-					x.Reason = "written to " + p + ", " + auto + ": " + x.Reason
-				} else {
-					x.Reason = "the script written to " + p + ": " + x.Reason
+			for _, l := range lines {
+				if strings.Contains(where, "cron") {
+					l = cronCommands(l)
 				}
-				f.command.Findings = append(f.command.Findings, x)
+				var r cmdrisk.Report
+				switch {
+				case lang != "":
+					// A program run by name (python3 tools/sync.py) is
+					// judged as its inline form (python3 -c) would be.
+					r = cmdrisk.ScreenProgram(lang, l)
+				case where != "":
+					r = cmdrisk.ScreenUnwatched(l)
+				default:
+					r = cmdrisk.Screen(l)
+				}
+				for _, x := range r.Findings {
+					if build && !x.Severe {
+						continue // a deploy script's rsync is asked about when it runs
+					}
+					if where != "" {
+						x.Severe = true
+						x.Reason = "written to " + p + ", " + where + ": " + x.Reason
+					} else {
+						x.Reason = "the script written to " + p + ": " + x.Reason
+					}
+					f.command.Findings = append(f.command.Findings, x)
+				}
 			}
 		}
 	}

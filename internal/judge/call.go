@@ -156,6 +156,12 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		Justifiable:    in.Justifiable,
 	}
 	facts := readArgs(in.Tool, args, in.Shell)
+	if in.Server == "" {
+		if fs := skillFindings(in.Tool, args, in.Dir); len(fs) > 0 {
+			facts.command.Findings = append(facts.command.Findings, fs...)
+			facts.writes = true // it runs something
+		}
+	}
 	// Before anything else: a call that would switch flowd off is
 	// refused whatever its destination (an internal shell server runs
 	// commands too), and never put to the agent, which would approve it.

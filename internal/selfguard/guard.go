@@ -193,6 +193,11 @@ func (g Guard) change(p string, a Action) string {
 	}
 	// Gemini CLI's settings are both: its hooks and its MCP servers.
 	if hf != nil {
+		for _, c := range a.Contents {
+			if v := RedirectingEnv(c); v != "" {
+				return "changing " + p + ": it sets " + v + " for the agent and every tool it runs, past flowd's view"
+			}
+		}
 		if why := settingsChange(hf, abs, a); why != "" {
 			return "changing " + p + ", " + hf.what + ": " + why
 		}

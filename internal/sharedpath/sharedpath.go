@@ -27,12 +27,14 @@ const (
 	public = "a public folder shared with other users"
 	share  = "a network share"
 	ci     = "a CI configuration, pushed with the repository and run on the CI service's machines"
+	unsure = "a place seen through a process's view of the file system (/proc/…/cwd, /proc/…/fd), which flowd cannot tell from a shared one"
 )
 
 // prefixes are directories (lower case, forward slashes) whose files are
 // shared, with why.
 var prefixes = []struct{ dir, why string }{
 	{"/tmp/", tmp}, {"/var/tmp/", tmp}, {"/dev/shm/", tmp}, {"/private/tmp/", tmp}, {"/private/var/tmp/", tmp},
+	{"/usr/tmp/", tmp}, {"/run/shm/", tmp}, {"/var/run/shm/", tmp}, // the distributions' links to /var/tmp and /dev/shm
 	{"c:/windows/temp/", tmp},
 	{"/var/www/", web}, {"/srv/www/", web}, {"/srv/http/", web}, {"/usr/share/nginx/html/", web},
 	{"/usr/local/www/", web}, {"/library/webserver/documents/", web}, {"c:/inetpub/wwwroot/", web},
@@ -46,7 +48,7 @@ var prefixes = []struct{ dir, why string }{
 // them) keeps what it holds private: a caller that may look at the file
 // system can check it.
 func TempSubdir(p string) string {
-	p = path.Clean(strings.ReplaceAll(strings.TrimSpace(p), `\`, "/"))
+	p = throughRoot(path.Clean(strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")))
 	lower := strings.ToLower(p) + "/"
 	for _, d := range prefixes {
 		if d.why != tmp || !strings.HasPrefix(lower, d.dir) {
@@ -59,6 +61,27 @@ func TempSubdir(p string) string {
 		return "" // a file right in the temporary directory
 	}
 	return ""
+}
+
+// throughRoot takes off the /proc/self/root (thread-self, a pid) a
+// cleaned absolute path starts with: the writing process's root, so
+// /proc/self/root/tmp/x is /tmp/x.
+func throughRoot(p string) string {
+	for {
+		rest, ok := strings.CutPrefix(p, "/proc/")
+		if !ok {
+			return p
+		}
+		who, after, ok := strings.Cut(rest, "/")
+		if !ok || !(who == "self" || who == "thread-self" || who != "" && strings.Trim(who, "0123456789") == "") {
+			return p
+		}
+		r, ok := strings.CutPrefix(after, "root")
+		if !ok || r != "" && r[0] != '/' {
+			return p
+		}
+		p = "/" + strings.TrimPrefix(r, "/")
+	}
 }
 
 // Why returns why p names a shared place, or "" when it does not. p may be
@@ -82,7 +105,10 @@ func Why(p string) string {
 		}
 	}
 	if !home {
-		p = path.Clean(p) + "/" // /tmp/../home/u/x is not in /tmp
+		p = throughRoot(path.Clean(p)) + "/" // /tmp/../home/u/x is not in /tmp
+		if strings.HasPrefix(p, "/proc/") && (strings.Contains(p, "/cwd/") || strings.Contains(p, "/fd/")) {
+			return unsure
+		}
 		for _, d := range prefixes {
 			if strings.HasPrefix(p, d.dir) {
 				return d.why
@@ -100,6 +126,11 @@ func Why(p string) string {
 		case s == ".github" && i+2 < len(segs) && (segs[i+1] == "workflows" || segs[i+1] == "actions"),
 			(s == ".circleci" || s == ".buildkite" || s == ".woodpecker") && i+1 < len(segs):
 			return ci
+		case s == "gvfs" && i == 3 && segs[0] == "run" && segs[1] == "user" && i+1 < len(segs):
+			if strings.HasPrefix(segs[i+1], "google-drive:") || strings.HasPrefix(segs[i+1], "onedrive:") {
+				return synced
+			}
+			return share // GNOME's mounts: smb-share:, sftp:, dav:…
 		case s == "public_html":
 			return web
 		case s == "dropbox" || s == "onedrive" || strings.HasPrefix(s, "onedrive - ") || s == "google drive" ||

@@ -63,3 +63,23 @@ func TestTempSubdir(t *testing.T) {
 		}
 	}
 }
+
+// RT7-11: the other names of the shared places are shared; look-alikes
+// that are not are not.
+func TestAliases(t *testing.T) {
+	for _, p := range []string{"/proc/self/root/tmp/notes.txt", "/proc/self/root/proc/1/root/var/www/html/k.txt",
+		"/usr/tmp/n.txt", "/run/shm/n", "/proc/self/cwd/notes.txt", "/run/user/1000/gvfs/sftp:host=nas/x"} {
+		if Why(p) == "" {
+			t.Errorf("%s: not shared", p)
+		}
+	}
+	for _, p := range []string{"/proc/self/root/home/u/proj/a.txt", "/run/user/1000/app.sock", "/home/u/proc/self/root/tmp/x",
+		"/usr/tmpl/x", "/proc/selfish/root/tmp/x", "/run/user/1000/gvfs"} {
+		if w := Why(p); w != "" {
+			t.Errorf("%s: %s", p, w)
+		}
+	}
+	if d := TempSubdir("/proc/self/root/tmp/build-1/x"); d != "/tmp/build-1" {
+		t.Errorf("TempSubdir through /proc/self/root: %q", d)
+	}
+}
