@@ -50,6 +50,7 @@ func TestViewsUndoOtherRadixes(t *testing.T) {
 		"bits":            each("%08b"),
 		"bits spaced":     strings.TrimSpace(each("%08b ")),
 		"octal digits":    strings.TrimSpace(each("%03o ")),
+		"octal, unpadded": strings.TrimSpace(each("%o ")),
 		"ascii85":         "<~" + a85([]byte(tok)) + "~>",
 		"ascii85 in json": `{"v":"` + strings.ReplaceAll(strings.ReplaceAll(a85([]byte(tok)), `\`, `\\`), `"`, `\"`) + `"}`,
 		"ascii85 gzip":    `{"v":"<~` + strings.ReplaceAll(strings.ReplaceAll(a85(gz.Bytes()), `\`, `\\`), `"`, `\"`) + `~>"}`,

@@ -129,8 +129,9 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 
 // charCodes reads the pieces of text[i:j], split by separators of sep
 // bytes, as character codes: 0x41, eight bits, or numbers of two or three
-// digits, decimal (32–126 and the blanks) or else, when every one is three
-// octal digits, octal; nil if they are not.
+// digits, decimal (32–126 and the blanks) or else, when every one is
+// octal digits, octal (a digit is two: "63" is '3'; found by a red team,
+// RT7-16); nil if they are not.
 func charCodes(text []byte, sep int) []byte {
 	if out := radixCodes(text, sep, 10); out != nil {
 		return out
@@ -152,7 +153,7 @@ func radixCodes(text []byte, sep, radix int) []byte {
 			for _, c := range piece {
 				v = v<<1 | int(c-'0')
 			}
-		case len(piece) >= 2 && len(piece) <= 3 && isDigits(piece) && (radix == 10 || len(piece) == 3):
+		case len(piece) >= 2 && len(piece) <= 3 && isDigits(piece):
 			for _, c := range piece {
 				if int(c-'0') >= radix {
 					return nil
