@@ -70,16 +70,20 @@ func (r Report) Worst() (Finding, bool) {
 }
 
 // Screen judges a command line.
-func Screen(cmd string) Report { return screenLine(cmd, false) }
+func Screen(cmd string) Report { return screenLine(cmd, false, 0) }
 
 // ScreenUnwatched judges a command line that runs where no hook sees
 // it: written to a crontab, an agent's settings or a skill, it runs
 // later and outside any session, so a credential file it sends to this
 // machine or its network (a forwarded port, a tunnel, a relay) is
 // refused like one sent anywhere else.
-func ScreenUnwatched(cmd string) Report { return screenLine(cmd, true) }
+func ScreenUnwatched(cmd string) Report { return screenLine(cmd, true, 0) }
 
-func screenLine(cmd string, unwatched bool) Report {
+// maxNested bounds how deep screenLine reads command lines held in
+// arguments.
+const maxNested = 3
+
+func screenLine(cmd string, unwatched bool, depth int) Report {
 	if strings.TrimSpace(cmd) == "" {
 		return Report{}
 	}
@@ -101,7 +105,42 @@ func screenLine(cmd string, unwatched bool) Report {
 		s.command(i)
 	}
 	s.addresses()
+	if depth < maxNested {
+		s.nested(unwatched, depth)
+	}
 	return s.r
+}
+
+// nested screens each argument that holds words as a command line of
+// its own: any program may run one (nice … sh -c '…', watch '…',
+// script -qc '…', ssh host '…', su -c '…', docker run … sh -c '…',
+// parallel ::: '…', expect's spawn), and a list of the runners would
+// never be whole (found by a red team: a denied send passed under 30 of
+// 30 runners, RT7-20). A text that is no command (a commit message)
+// names no credential file sent to a host, so it adds nothing.
+func (s *screen) nested(unwatched bool, depth int) {
+	for _, c := range s.l.Commands {
+		words := c.Run()
+		for _, w := range words[min(1, len(words)):] {
+			if !strings.ContainsAny(w, " \t\n") {
+				continue
+			}
+			in := screenLine(w, unwatched, depth+1)
+			for _, f := range in.Findings {
+				s.add(f.Rule, f.Severe, f.Reason)
+			}
+			for _, r := range in.Reads {
+				s.read(r)
+			}
+			s.r.Network = s.r.Network || in.Network
+			s.r.Local = s.r.Local || in.Local
+			for _, x := range in.Sends {
+				if !slices.Contains(s.r.Sends, x) {
+					s.r.Sends = append(s.r.Sends, x)
+				}
+			}
+		}
+	}
 }
 
 type screen struct {

@@ -293,7 +293,10 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 		switch {
 		case templatedURL(flatStrings(p["default"]), flatStrings(p["examples"]), flatStrings(p["example"]), flatStrings(p["const"])):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
-		case sensitivePath.MatchString(desc), homeDotRe.MatchString(desc) && readRe.MatchString(desc) && asksOf(desc):
+		case sensitivePath.MatchString(desc), homeDotRe.MatchString(desc) && readRe.MatchString(desc) && asksOf(desc),
+			// The request written as the parameter's name (found by a
+			// red team, RT7-3b): the model reads it as surely.
+			sensitivePath.MatchString(name) && readRe.MatchString(human):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case conversationRe.MatchString(both) && wholeRe.MatchString(desc) && !benignSecretName.MatchString(name) && asksOf(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})

@@ -43,10 +43,11 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 		states[i].toolSchema = true
 	}
 	// A member name the model reads as a sentence (a property named with
-	// an order: found by a red team) is scanned as the strings are.
+	// an order, in words or snake_case: found by a red team) is scanned as
+	// the strings are.
 	prose := func(p *jsonPath, k string) {
 		if len(p.elems) < 2 || p.elems[0].key != "tools" || p.elems[1].index < 0 || p.elems[1].index >= len(states) ||
-			strings.Count(k, " ") < 2 {
+			strings.Count(k, " ")+strings.Count(k, "_")+strings.Count(k, "-") < 3 {
 			return
 		}
 		rel := &jsonPath{elems: append(p.elems[2:len(p.elems):len(p.elems)], pathElem{key: k, index: -1, dup: 1})}
