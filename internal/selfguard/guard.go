@@ -857,6 +857,12 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 	case name == "systemctl" && slices.Contains(args, "--user") && len(ops) > 0 &&
 		slices.Contains([]string{"exit", "isolate", "halt", "poweroff", "reboot", "kexec", "default", "rescue", "emergency"}, ops[0]):
 		return "systemctl --user " + ops[0] + " (it stops the user's services, flowd's too)"
+	case (name == "claude" || name == "gemini" || name == "codex" || name == "cursor-agent") && len(ops) > 1 && ops[0] == "mcp" &&
+		strings.HasPrefix(ops[1], "add") && !slices.ContainsFunc(args, mentions):
+		// The client's own command for what a write of its MCP config
+		// does (found by a red team, RT7-19): a server added outside
+		// flowd's shim runs unseen.
+		return name + " mcp " + ops[1] + " (a server outside flowd's shim; add it as shim -- COMMAND, or wrap it after: shim wrap)"
 	case name == "hook" && len(ops) > 0 && ops[0] == "uninstall":
 		return "hook uninstall"
 	case name == "shim" && len(ops) > 0 && ops[0] == "unwrap":
@@ -885,6 +891,11 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		joined += strings.ToLower(strings.Join(decodedLiterals(strings.Join(args, " ")), ""))
 		if strings.Contains(joined, "flowd") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
 			return name + " code that signals flowd"
+		}
+		if strings.Contains(code, "/proc") && (strings.Contains(code, "kill") || strings.Contains(code, "signal")) {
+			// A process picked by what /proc says of it (a piece of its
+			// command line: found by a red team, RT7-22) may be flowd.
+			return name + " code that signals processes it picks from /proc (flowd's maybe)"
 		}
 		if strings.Contains(joined, "flowd") && runsProgram.MatchString(code) {
 			return name + " code that runs flowd"
@@ -966,6 +977,15 @@ func (g Guard) signals(l shellnorm.Line, i int, name string, args []string) stri
 				return name + " of a process found by " + strings.Join(other.Words, " ")
 			}
 		}
+	}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "$") }) &&
+		slices.ContainsFunc(l.Commands, func(o shellnorm.Command) bool {
+			return slices.ContainsFunc(o.Words, func(w string) bool { return strings.Contains(w, "/proc/") })
+		}) {
+		// for p in /proc/[0-9]*; do grep … $p/cmdline && kill ${p#/proc/}:
+		// a pid picked by what /proc says of the process, a piece of its
+		// command line as good as its name (found by a red team, RT7-22).
+		return name + " of a process picked from /proc (flowd's maybe)"
 	}
 	if name == "pkill" && anyProcess(name, args) {
 		return "pkill " + strings.Join(args, " ") + " (every process of a user, group or parent, flowd's maybe)"
