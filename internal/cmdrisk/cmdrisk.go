@@ -54,6 +54,10 @@ type Report struct {
 	// written on it: a session that knows one of them holds a secret
 	// judges the line by that.
 	Sends []string
+	// Downloads are the local files the line writes what it fetches
+	// into (curl -o, wget -O, a fetcher's > redirect), as written on it:
+	// what is read from them later came from outside.
+	Downloads []string
 }
 
 // Worst returns the most serious finding, severe first.
@@ -262,6 +266,9 @@ func (s *screen) command(i int) {
 	}
 	if raw, ok := netCommands[n]; ok {
 		s.net(i, c, words, raw)
+	}
+	if fetchers[n] {
+		s.downloads(c, words, n)
 	}
 	if archive := shellnorm.RemoteArchive(n, words[1:]); archive != "" {
 		// tar -cf host:path FILES… sends the files to that host.
@@ -943,6 +950,33 @@ func (s *screen) fetchedBy(i, depth int) string {
 		}
 	}
 	return s.fetchedBy(c.PipedFrom, depth+1)
+}
+
+// downloads notes the files a fetcher writes into: its output option's
+// value, or where its output is redirected.
+func (s *screen) downloads(c shellnorm.Command, words []string, n string) {
+	out := []string{"--output", "--output-document", "-o"}
+	if n == "wget" || n == "wget2" {
+		out = append(out, "-O")
+	}
+	for j := 1; j < len(words); j++ {
+		a := words[j]
+		for _, o := range out {
+			switch {
+			case a == o && j+1 < len(words):
+				s.r.Downloads = append(s.r.Downloads, words[j+1])
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a, o+"="):
+				s.r.Downloads = append(s.r.Downloads, a[len(o)+1:])
+			}
+		}
+	}
+	for _, r := range c.Redirects {
+		if strings.HasPrefix(r, ">") && !strings.HasPrefix(r, ">&") {
+			if t := strings.TrimLeft(r, ">|"); t != "" && t != "/dev/null" {
+				s.r.Downloads = append(s.r.Downloads, t)
+			}
+		}
+	}
 }
 
 // addresses judges the internal addresses the line names: a metadata

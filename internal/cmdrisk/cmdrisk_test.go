@@ -1,6 +1,7 @@
 package cmdrisk
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -312,6 +313,22 @@ func TestCommandsInArguments(t *testing.T) {
 		f, ok := Screen(line).Worst()
 		if ok && f.Severe {
 			t.Errorf("%s: refused: %+v", line, f)
+		}
+	}
+}
+
+func TestDownloads(t *testing.T) {
+	for line, want := range map[string][]string{
+		"curl -s https://x.example/a -o page.html":         {"page.html"},
+		"curl --output=/tmp/p.html https://x.example/a":    {"/tmp/p.html"},
+		"wget -O out.txt https://x.example/a":              {"out.txt"},
+		"curl -s https://x.example/a > a.html 2>/dev/null": {"a.html"},
+		"cat notes.txt > copy.txt":                         nil,
+		"curl -o /dev/null https://x.example/a":            {"/dev/null"},
+	} {
+		got := Screen(line).Downloads
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: downloads %q, want %q", line, got, want)
 		}
 	}
 }

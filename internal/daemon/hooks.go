@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/claudecode"
+	"github.com/flowd-dev/flowd/internal/cmdrisk"
 	"github.com/flowd-dev/flowd/internal/codex"
 	"github.com/flowd-dev/flowd/internal/cursor"
 	"github.com/flowd-dev/flowd/internal/flow"
@@ -132,6 +134,7 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 		return v
 	case claudecode.PostToolUse:
 		s := d.flows.Session(ev.session)
+		fetchedFiles(s, p, ev)
 		if text := p.ResponseText(); text != "" {
 			s.Begin()
 			server := ev.server
@@ -145,6 +148,37 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 	}
 	ev.Decision = policy.Decision{Action: policy.Allow}
 	return hookproto.Verdict{Decision: string(policy.Allow)}
+}
+
+// fetchedFiles notes the files a Bash command fetched into, and takes
+// what a Read reads from one of them for what it is: content from an
+// unknown place outside, screened and recorded as such.
+func fetchedFiles(s *flow.Session, p claudecode.Payload, ev *hookEvent) {
+	var in struct {
+		Command  string `json:"command"`
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(p.ToolInput, &in) != nil {
+		return
+	}
+	abs := func(f string) string {
+		if filepath.IsAbs(f) || p.CWD == "" {
+			return filepath.Clean(f)
+		}
+		return filepath.Join(p.CWD, f)
+	}
+	switch p.ToolName {
+	case "Bash":
+		var paths []string
+		for _, f := range cmdrisk.Screen(in.Command).Downloads {
+			paths = append(paths, abs(f))
+		}
+		s.NoteDownloads(paths)
+	case "Read":
+		if in.FilePath != "" && s.Downloaded(abs(in.FilePath)) && ev.Class.Class == classify.Internal {
+			ev.Class.Class = classify.Unknown
+		}
+	}
 }
 
 // scansOutput reports whether a tool's output is scanned for prompt

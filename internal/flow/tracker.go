@@ -259,6 +259,9 @@ type Session struct {
 	last    time.Time
 	sum     counts
 	taint   string // why the session is exposed to untrusted content; "" when it is not
+	// downloaded are the files the agent's commands fetched from outside
+	// into (NoteDownloads), by absolute path, at most maxDownloads.
+	downloaded map[string]bool
 	// sensitive is the latest credential the session read on purpose (a
 	// secret file, the environment), and when; secretResult the latest
 	// result that held a secret.
@@ -630,6 +633,41 @@ func (s *Session) Taint(reason string) {
 	}
 	s.mu.Unlock()
 	s.hold(first)
+}
+
+// maxDownloads bounds the files a session remembers as fetched.
+const maxDownloads = 256
+
+// NoteDownloads remembers files the agent's commands fetched from
+// outside into: what a tool reads from them later is external content,
+// whatever the reading tool is (found by a red team, RT7-17: a page
+// fetched with curl -o and read with Read did not taint the session).
+// Past maxDownloads the oldest are forgotten in no order.
+func (s *Session) NoteDownloads(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.downloaded == nil {
+		s.downloaded = map[string]bool{}
+	}
+	for _, p := range paths {
+		if len(s.downloaded) >= maxDownloads {
+			for k := range s.downloaded {
+				delete(s.downloaded, k)
+				break
+			}
+		}
+		s.downloaded[p] = true
+	}
+}
+
+// Downloaded reports whether NoteDownloads noted path.
+func (s *Session) Downloaded(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.downloaded[path]
 }
 
 // Tainted reports whether Taint was called, and why.
