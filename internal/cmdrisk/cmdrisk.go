@@ -1030,6 +1030,7 @@ var autorun = []struct{ part, what string }{
 	{"/.config/autostart/", "a login item"}, {"/launchagents/", "a login item"}, {"/launchdaemons/", "a boot service"},
 	{"/.git/hooks/", "a git hook (it runs on git commands)"}, {"/etc/ld.so.preload", "a library preload (it runs in every program)"},
 	{"/etc/sudoers", "the sudo rules"}, {"/.ssh/rc", "an SSH login script"},
+	{"/.envrc", "a direnv file (it runs on entering the directory)"},
 }
 
 // RunsOnItsOwn says what a path is when a file written there runs
