@@ -30,7 +30,17 @@ const (
 	Upload          = "sends_file"
 	InternalAddress = "internal_address"
 	Unscreened      = "too_long_to_screen"
+	NestedAgent     = "nested_agent"
 )
+
+// agentPrompts are agent CLIs and the arguments that give one a task to
+// run on its own: a new agent session, which starts knowing nothing of
+// what this one read.
+var agentPrompts = map[string][]string{
+	"claude": {"-p", "--print"}, "codex": {"exec", "e"}, "gemini": {"-p", "--prompt", "-i", "--prompt-interactive"},
+	"cursor-agent": {"-p", "--print"}, "aider": {"-m", "--message", "--message-file"}, "goose": {"run"},
+	"opencode": {"run"}, "amp": {"-x", "--execute"}, "qwen": {"-p", "--prompt"}, "crush": {"run"},
+}
 
 // Finding is one risk a command line carries.
 type Finding struct {
@@ -286,6 +296,14 @@ func (s *screen) command(i int) {
 		s.gh(words)
 	}
 	s.credentialOut(c, words, n)
+	if flags, ok := agentPrompts[n]; ok && slices.ContainsFunc(words[1:], func(a string) bool {
+		return slices.Contains(flags, a) || slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(a, f+"=") })
+	}) {
+		// What the session read goes with the task, and the new
+		// session's hooks start with none of it: found by a red team
+		// (RT7-5), a key read here left through the nested agent.
+		s.add(NestedAgent, false, n+" starts another agent session on a task of this one's: flowd judges it afresh, without what this session read")
+	}
 	if readers[n] {
 		for _, a := range words[1:] {
 			if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {

@@ -332,3 +332,19 @@ func TestDownloads(t *testing.T) {
 		}
 	}
 }
+
+// Starting another agent on a task is asked about: its session knows
+// nothing of what this one read (RT7-5).
+func TestNestedAgentIsAsked(t *testing.T) {
+	for _, line := range []string{`claude -p "$(cat task.md)" --dangerously-skip-permissions`, `codex exec "look up the id"`, `gemini --prompt=summarise`} {
+		f, ok := Screen(line).Worst()
+		if !ok || f.Rule != NestedAgent || f.Severe {
+			t.Errorf("%s: %+v", line, f)
+		}
+	}
+	for _, line := range []string{"claude --version", "claude mcp list", "codex --help"} {
+		if f, ok := Screen(line).Worst(); ok {
+			t.Errorf("%s: %+v", line, f)
+		}
+	}
+}
