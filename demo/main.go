@@ -55,20 +55,30 @@ func run() error {
 		return err
 	}
 
-	// Everything flowd keeps lives in the temp dir; the config is the
-	// embedded default, written out so no user config is picked up.
-	cfg := filepath.Join(tmp, "config.toml")
+	// Everything flowd keeps lives in the temp dir, where the XDG
+	// variables below put a user's own flowd: a shim takes flowd's
+	// variables pointing anywhere else for a project config steering it
+	// off the user's flowd. The config is the embedded default, written
+	// out so no user config is picked up.
+	cfg := filepath.Join(tmp, "config", "flowd", "config.toml")
 	def, err := exec.Command(filepath.Join(bin, "flowd"), "config", "default").Output()
 	if err != nil {
 		return fmt.Errorf("flowd config default: %w", err)
 	}
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	os.MkdirAll(filepath.Join(tmp, "run"), 0o700)
 	os.WriteFile(cfg, def, 0o600)
-	socket := filepath.Join(tmp, "run", "flowd.sock")
-	env := append(os.Environ(),
-		"FLOWD_SOCKET="+socket,
-		"FLOWD_DATA_DIR="+filepath.Join(tmp, "data"),
-		"FLOWD_CONFIG="+cfg)
-	for _, kv := range env[len(env)-3:] {
+	socket := filepath.Join(tmp, "run", "flowd", "flowd.sock")
+	vars := []string{
+		"XDG_RUNTIME_DIR=" + filepath.Join(tmp, "run"),
+		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"),
+		"FLOWD_SOCKET=" + socket,
+		"FLOWD_DATA_DIR=" + filepath.Join(tmp, "state", "flowd"),
+		"FLOWD_CONFIG=" + cfg,
+	}
+	env := append(os.Environ(), vars...)
+	for _, kv := range vars {
 		os.Setenv(strings.SplitN(kv, "=", 2)[0], strings.SplitN(kv, "=", 2)[1])
 	}
 	defer stopFlowd(bin, socket)
