@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // Contact is one burst of shims started at once against one flowd: how
@@ -80,14 +81,15 @@ func contactRun(bins binaries, dir string, shims int) (res Contact, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return res, err
 	}
-	socket, dataDir, cfgFile, err := places(dir)
+	own, err := paths.OwnUnder(dir)
 	if err != nil {
 		return res, err
 	}
+	socket, dataDir, cfgFile := own.Socket, own.DataDir, own.ConfigFile
 	if err := os.WriteFile(cfgFile, config.DefaultTOML(), 0o600); err != nil {
 		return res, err
 	}
-	env := benchEnv(dir)
+	env := benchEnv(own)
 	fd, err := startFlowd(bins.flowd, socket, dataDir, cfgFile, env)
 	if err != nil {
 		return res, err

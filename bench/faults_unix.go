@@ -15,6 +15,7 @@ import (
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // faultRun runs the schedule once, with fail_mode mode, in dir.
@@ -32,14 +33,15 @@ func faultRun(bins binaries, dir, mode string, shims int) (res Faults, err error
 		}
 		cfgText = strings.Replace(cfgText, kv[0], kv[1], 1)
 	}
-	socket, dataDir, cfgFile, err := places(dir)
+	own, err := paths.OwnUnder(dir)
 	if err != nil {
 		return res, err
 	}
+	socket, dataDir, cfgFile := own.Socket, own.DataDir, own.ConfigFile
 	if err := os.WriteFile(cfgFile, []byte(cfgText), 0o600); err != nil {
 		return res, err
 	}
-	env := benchEnv(dir)
+	env := benchEnv(own)
 	fd, err := startFlowd(bins.flowd, socket, dataDir, cfgFile, env)
 	if err != nil {
 		return res, err

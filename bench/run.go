@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/config"
 	"github.com/flowd-dev/flowd/internal/flowdclient"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // internalName is the name the benchmark's internal server runs under:
@@ -125,10 +126,11 @@ func run(cfg Config) (rep Report, err error) {
 	// its own, untouched by the user's environment, plus the one line a
 	// user adds for an internal server flowd cannot classify by itself
 	// (an unknown destination is taken as able to send data out).
-	socket, dataDir, cfgFile, err := places(tmp)
+	own, err := paths.OwnUnder(tmp)
 	if err != nil {
 		return rep, err
 	}
+	socket, dataDir, cfgFile := own.Socket, own.DataDir, own.ConfigFile
 	cfgText := strings.Replace(string(config.DefaultTOML()), "\n[classify.servers]\n", "\n[classify.servers]\n"+strconv.Quote(internalName)+" = \"internal\"\n", 1)
 	if !strings.Contains(cfgText, internalName) {
 		return rep, fmt.Errorf("the default config has no [classify.servers] table to name %s in", internalName)
@@ -136,7 +138,7 @@ func run(cfg Config) (rep Report, err error) {
 	if err := os.WriteFile(cfgFile, []byte(cfgText), 0o600); err != nil {
 		return rep, fmt.Errorf("write flowd config: %w", err)
 	}
-	env := benchEnv(tmp)
+	env := benchEnv(own)
 
 	progress("starting flowd")
 	fd, err := startFlowd(bins.flowd, socket, dataDir, cfgFile, env)
@@ -554,37 +556,17 @@ func message(n int) string {
 	return strings.Repeat(words, n/len(words)+1)[:n]
 }
 
-// places lays out a flowd of the benchmark's own in dir, where the XDG
-// variables benchEnv sets put a user's: a shim takes flowd's variables
-// pointing anywhere else for a project config steering it off the user's
-// flowd, and never passes a message unchecked then (paths.SteerEnv),
-// which the fail_mode open runs measure.
-func places(dir string) (socket, dataDir, cfgFile string, err error) {
-	socket = filepath.Join(dir, "run", "flowd", "flowd.sock")
-	dataDir = filepath.Join(dir, "state", "flowd")
-	cfgFile = filepath.Join(dir, "config", "flowd", "config.toml")
-	for _, d := range []string{filepath.Join(dir, "run"), filepath.Dir(cfgFile)} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return "", "", "", fmt.Errorf("make the benchmark's flowd places: %w", err)
-		}
-	}
-	return socket, dataDir, cfgFile, nil
-}
-
 // benchEnv is the environment of every process the benchmark starts: the
-// user's, with the places of dir (places) for a user's own flowd, and no
-// other FLOWD_ setting that could point at their own flowd.
-func benchEnv(dir string) []string {
+// user's, without any FLOWD_ or XDG_ setting that could point at their
+// own flowd, with the benchmark's own flowd's (paths.OwnUnder).
+func benchEnv(own paths.Own) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "FLOWD_") && !strings.HasPrefix(kv, "XDG_") {
 			env = append(env, kv)
 		}
 	}
-	socket, dataDir, cfgFile, _ := places(dir)
-	return append(env, "XDG_RUNTIME_DIR="+filepath.Join(dir, "run"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"FLOWD_SOCKET="+socket, "FLOWD_DATA_DIR="+dataDir, "FLOWD_CONFIG="+cfgFile, "FLOWD_SESSION=flowd-bench")
+	return append(append(env, own.Env...), "FLOWD_SESSION=flowd-bench")
 }
 
 func machine() Machine {

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowd-dev/flowd/internal/paths"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -55,31 +56,25 @@ func run() error {
 		return err
 	}
 
-	// Everything flowd keeps lives in the temp dir, where the XDG
-	// variables below put a user's own flowd: a shim takes flowd's
-	// variables pointing anywhere else for a project config steering it
-	// off the user's flowd. The config is the embedded default, written
-	// out so no user config is picked up.
-	cfg := filepath.Join(tmp, "config", "flowd", "config.toml")
+	// Everything flowd keeps lives in the temp dir, where a user's own
+	// flowd lives for the shims (paths.OwnUnder): they take flowd's
+	// variables pointing anywhere else for a project config steering
+	// them off the user's flowd. The config is the embedded default,
+	// written out so no user config is picked up.
+	own, err := paths.OwnUnder(tmp)
+	if err != nil {
+		return err
+	}
+	cfg, socket := own.ConfigFile, own.Socket
 	def, err := exec.Command(filepath.Join(bin, "flowd"), "config", "default").Output()
 	if err != nil {
 		return fmt.Errorf("flowd config default: %w", err)
 	}
-	os.MkdirAll(filepath.Dir(cfg), 0o700)
-	os.MkdirAll(filepath.Join(tmp, "run"), 0o700)
 	os.WriteFile(cfg, def, 0o600)
-	socket := filepath.Join(tmp, "run", "flowd", "flowd.sock")
-	vars := []string{
-		"XDG_RUNTIME_DIR=" + filepath.Join(tmp, "run"),
-		"XDG_STATE_HOME=" + filepath.Join(tmp, "state"),
-		"XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"),
-		"FLOWD_SOCKET=" + socket,
-		"FLOWD_DATA_DIR=" + filepath.Join(tmp, "state", "flowd"),
-		"FLOWD_CONFIG=" + cfg,
-	}
-	env := append(os.Environ(), vars...)
-	for _, kv := range vars {
-		os.Setenv(strings.SplitN(kv, "=", 2)[0], strings.SplitN(kv, "=", 2)[1])
+	env := append(os.Environ(), own.Env...)
+	for _, kv := range own.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
 	}
 	defer stopFlowd(bin, socket)
 

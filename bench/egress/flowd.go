@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/paths"
 )
 
 // stallTimeout bounds every wait on a process: far beyond any verdict,
@@ -95,17 +96,14 @@ func (l *logWatch) String() string {
 // startDaemon starts flowd in dir (a fresh temp dir only this user can
 // enter, as flowd requires of its socket's directory).
 func startDaemon(bins binaries, dir string) (*daemon, error) {
-	// flowd's places are where the XDG variables below put a user's own:
-	// a shim or hook takes flowd's variables pointing anywhere else for a
+	// flowd's places are where a user's own are (paths.OwnUnder): a shim
+	// or hook takes flowd's variables pointing anywhere else for a
 	// project config steering it off the user's flowd, and says so.
-	socket := filepath.Join(dir, "run", "flowd", "flowd.sock")
-	dataDir := filepath.Join(dir, "state", "flowd")
-	cfgFile := filepath.Join(dir, "config", "flowd", "config.toml")
-	for _, d := range []string{filepath.Join(dir, "run"), filepath.Dir(cfgFile)} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, fmt.Errorf("make flowd's places: %w", err)
-		}
+	own, err := paths.OwnUnder(dir)
+	if err != nil {
+		return nil, err
 	}
+	cfgFile := own.ConfigFile
 	cfg, err := seedBlocklist(config.DefaultTOML())
 	if err != nil {
 		return nil, err
@@ -113,16 +111,15 @@ func startDaemon(bins binaries, dir string) (*daemon, error) {
 	if err := os.WriteFile(cfgFile, cfg, 0o600); err != nil {
 		return nil, fmt.Errorf("write flowd config: %w", err)
 	}
-	d := &daemon{socket: socket, log: &logWatch{ready: make(chan struct{})}, exited: make(chan error, 1),
+	d := &daemon{socket: own.Socket, log: &logWatch{ready: make(chan struct{})}, exited: make(chan error, 1),
 		shimBin: bins.shim, hookBin: bins.hook}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "FLOWD_") && !strings.HasPrefix(kv, "XDG_") && !strings.HasPrefix(kv, "CLAUDE_CODE_SESSION_ID=") {
 			d.env = append(d.env, kv)
 		}
 	}
-	d.env = append(d.env, "XDG_RUNTIME_DIR="+filepath.Join(dir, "run"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"FLOWD_SOCKET="+d.socket, "FLOWD_DATA_DIR="+dataDir, "FLOWD_CONFIG="+cfgFile)
+	d.env = append(d.env, own.Env...)
+	dataDir := own.DataDir
 	d.cmd = exec.Command(bins.flowd, "run", "--socket", d.socket, "--data-dir", dataDir, "--config", cfgFile)
 	d.cmd.Env = d.env
 	d.cmd.Stderr = d.log

@@ -1,6 +1,8 @@
 package paths
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,4 +93,31 @@ func SteerEnv(e EnvGiven) EnvSteer {
 		"so nothing passes unchecked while that flowd does not answer, whatever fail_mode says; if you did not set it, " +
 		"remove it from where it was set (a server's env in an MCP client's config, an agent's settings; flowd doctor names project configs)"
 	return s
+}
+
+// Own is a flowd of its own for a demo or a benchmark: its socket, data
+// directory and config under dir, where the XDG variables in Env put a
+// user's own places (Linux and other XDG systems). A shim or hook
+// started with Env takes that flowd for the user's, not for one a
+// project config steered it to (SteerEnv), and flowd's variables in Env
+// say the same places for the flowd commands.
+type Own struct {
+	Socket, DataDir, ConfigFile string
+	Env                         []string // to add to a process's environment
+}
+
+// OwnUnder lays out Own in dir and makes the directories flowd expects
+// to find there (the socket's parent, the config's).
+func OwnUnder(dir string) (Own, error) {
+	run, state, conf := filepath.Join(dir, "run"), filepath.Join(dir, "state"), filepath.Join(dir, "config")
+	o := Own{Socket: filepath.Join(run, "flowd", "flowd.sock"), DataDir: filepath.Join(state, "flowd"),
+		ConfigFile: filepath.Join(conf, "flowd", "config.toml")}
+	for _, d := range []string{run, filepath.Dir(o.ConfigFile)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return Own{}, fmt.Errorf("make flowd's places under %s: %w", dir, err)
+		}
+	}
+	o.Env = []string{"XDG_RUNTIME_DIR=" + run, "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + conf,
+		EnvSocket + "=" + o.Socket, EnvDataDir + "=" + o.DataDir, EnvConfig + "=" + o.ConfigFile}
+	return o, nil
 }

@@ -1,6 +1,10 @@
 package paths
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,5 +69,27 @@ func TestSteerEnv(t *testing.T) {
 				assert.Contains(t, s.Steered, tt.steered)
 			}
 		})
+	}
+}
+
+// A demo's or benchmark's own flowd is, to a shim started with its
+// environment, the user's own: nothing in it reads as steered.
+func TestOwnUnderIsTheUsersOwn(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the XDG places are Linux's")
+	}
+	o, err := OwnUnder(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range o.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	if !slices.Contains(OwnSockets(), o.Socket) || OwnDataDir() != o.DataDir || OwnConfigFile() != o.ConfigFile {
+		t.Fatalf("own places %q, %q, %q; want %+v", OwnSockets(), OwnDataDir(), OwnConfigFile(), o)
+	}
+	if _, err := os.Stat(filepath.Dir(o.ConfigFile)); err != nil {
+		t.Fatal(err)
 	}
 }
