@@ -84,20 +84,37 @@ func (r Report) Worst() (Finding, bool) {
 }
 
 // Screen judges a command line.
-func Screen(cmd string) Report { return screenLine(cmd, false, 0) }
+func Screen(cmd string) Report { return screenLine(cmd, false, 0, newNestedRoom(cmd)) }
 
 // ScreenUnwatched judges a command line that runs where no hook sees
 // it: written to a crontab, an agent's settings or a skill, it runs
 // later and outside any session, so a credential file it sends to this
 // machine or its network (a forwarded port, a tunnel, a relay) is
 // refused like one sent anywhere else.
-func ScreenUnwatched(cmd string) Report { return screenLine(cmd, true, 0) }
+func ScreenUnwatched(cmd string) Report { return screenLine(cmd, true, 0, newNestedRoom(cmd)) }
 
 // maxNested bounds how deep screenLine reads command lines held in
 // arguments.
 const maxNested = 3
 
-func screenLine(cmd string, unwatched bool, depth int) Report {
+// nestedRoom bounds the bytes of arguments read as command lines of
+// their own, over all depths of one screening, and reads each distinct
+// argument once: a variable's value expands into every word that names
+// it ("$v" "$v" …), so the words of each depth could hold the line many
+// times over, and each depth multiply the work (found by a red team: a
+// 2.3 KB line took 100 s).
+type nestedRoom struct {
+	left int
+	seen map[string]bool
+}
+
+// newNestedRoom gives the arguments of cmd four times its length, and at
+// least 16 KiB: an honest line's quoted commands are part of it.
+func newNestedRoom(cmd string) *nestedRoom {
+	return &nestedRoom{left: max(4*len(cmd), 16<<10), seen: map[string]bool{}}
+}
+
+func screenLine(cmd string, unwatched bool, depth int, room *nestedRoom) Report {
 	if strings.TrimSpace(cmd) == "" {
 		return Report{}
 	}
@@ -120,7 +137,7 @@ func screenLine(cmd string, unwatched bool, depth int) Report {
 	}
 	s.addresses()
 	if depth < maxNested {
-		s.nested(unwatched, depth)
+		s.nested(unwatched, depth, room)
 	}
 	return s.r
 }
@@ -132,14 +149,21 @@ func screenLine(cmd string, unwatched bool, depth int) Report {
 // never be whole (found by a red team: a denied send passed under 30 of
 // 30 runners, RT7-20). A text that is no command (a commit message)
 // names no credential file sent to a host, so it adds nothing.
-func (s *screen) nested(unwatched bool, depth int) {
+func (s *screen) nested(unwatched bool, depth int, room *nestedRoom) {
 	for _, c := range s.l.Commands {
 		words := c.Run()
 		for _, w := range words[min(1, len(words)):] {
-			if !strings.ContainsAny(w, " \t\n") {
+			if !strings.ContainsAny(w, " \t\n") || room.seen[w] {
 				continue
 			}
-			in := screenLine(w, unwatched, depth+1)
+			if room.left -= len(w); room.left < 0 {
+				// What lies past the bound is unread: it must not hide a
+				// command, as padding must not (screenLine).
+				s.add(Unscreened, true, "the command line expands into more command text than flowd reads; no agent needs one like it")
+				return
+			}
+			room.seen[w] = true
+			in := screenLine(w, unwatched, depth+1, room)
 			for _, f := range in.Findings {
 				s.add(f.Rule, f.Severe, f.Reason)
 			}
