@@ -7,6 +7,7 @@ import (
 
 	"github.com/flowd-dev/flowd/internal/activity"
 	"github.com/flowd-dev/flowd/internal/flow"
+	"github.com/flowd-dev/flowd/internal/flowdclient"
 	"github.com/flowd-dev/flowd/internal/injection"
 	"github.com/flowd-dev/flowd/internal/jsonrpc"
 	"github.com/flowd-dev/flowd/internal/judge"
@@ -146,14 +147,25 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 // is the method's. A flagged answer has no place for a notice the model
 // would read: it goes on as it came, after tainting the session. The
 // handshake's instructions tell the model how to use the server, as tool
-// definitions do, and are judged as those are (judge.Result.Definition):
-// only a block acts on them.
+// definitions do, and are judged as those are: their own scan
+// (screenInstructions) withholds them as a poisoned tool is withheld, and
+// for the rest of the answer only a block acts (judge.Result.Definition).
 func (u *Stream) screenAnswer(j *judge.Judge, c *call, v shimproto.Verdict, e jsonrpc.Envelope, raw []byte) shimproto.Verdict {
 	c.kind = activity.TypeMessage
+	definition := c.method == "initialize" || c.method == "server/discover"
+	if definition {
+		if withheld, ok := u.screenInstructions(j, c, e.Result); ok {
+			raw = jsonrpc.Splice(raw, e.Result, withheld)
+			e.Result = withheld
+			v.Action, v.Data = shimproto.Replace, raw
+		}
+	}
 	s := j.Result(judge.Result{Session: u.session, Server: u.Name(), Tool: c.name(), Method: c.method,
 		Class: u.sourceClass(j, c.tool), Content: e.Result, Message: raw, Rewrite: true, Strict: true,
-		Definition: c.method == "initialize" || c.method == "server/discover"})
-	c.scan = s.Report
+		Definition: definition})
+	if s.Report != nil || c.scan == nil {
+		c.scan = s.Report
+	}
 	switch {
 	case s.Blocked:
 		v.Action, v.Data = shimproto.Replace, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+judge.QuarantineNotice(s.Report))
@@ -161,6 +173,44 @@ func (u *Stream) screenAnswer(j *judge.Judge, c *call, v shimproto.Verdict, e js
 		v.Action, v.Data = shimproto.Replace, s.Content
 	}
 	return v
+}
+
+// screenInstructions scans the instructions of a handshake's answer
+// (result) as a tool's definition is scanned (Scanner.ScanInstructions):
+// clients put them in the model's system prompt. Poisoned, they are
+// withheld: it returns result with a notice in their place, and c.scan
+// says why. The server's tools stay usable, as a poisoned tool's
+// neighbours do.
+func (u *Stream) screenInstructions(j *judge.Judge, c *call, result []byte) ([]byte, bool) {
+	set := j.Settings()
+	m, ok := jsonrpc.Member(result, "instructions")
+	var text string
+	if set.Scanner == nil || !ok || json.Unmarshal(m, &text) != nil || text == "" {
+		return nil, false
+	}
+	server := u.Name()
+	untrusted := judge.Untrusted(u.serverClass(set.Classifier).Class)
+	r := set.Scanner.ScanInstructions(text, injection.Context{ExternalSource: untrusted, Server: server})
+	if r.Action != injection.ActionBlock {
+		return nil, false
+	}
+	// Part of the answer is taken out and the rest goes on: a redaction.
+	c.scan = &flowdclient.Injection{Server: server, Tool: c.name(), Score: r.Score, Action: injection.ActionRedact, Detections: r.Detections}
+	if untrusted {
+		// A server that attacks in its handshake will in its results: the
+		// session is exposed to it as to a result that scored so.
+		j.Flows.Session(u.session).Taint(fmt.Sprintf("instructions of %s withheld as poisoned: score %.2f (%s)", server, r.Score, judge.RuleNames(r.Detections)))
+		c.scan.Tainted = true
+	}
+	// What the model reads in their place quotes none of them.
+	why := fmt.Sprintf("flowd withheld the instructions of server %q: they scored %.2f as prompt injection (%s). Its tools are listed and judged as usual.",
+		server, r.Score, judge.RuleNames(r.Detections))
+	notice, err := json.Marshal(why)
+	if err != nil {
+		return nil, false
+	}
+	j.Log.Warn("handshake instructions withheld as poisoned", "server", server, "score", r.Score, "rules", judge.RuleNames(r.Detections))
+	return jsonrpc.Splice(result, m, notice), true
 }
 
 // screenError screens a JSON-RPC error the server answers with: its
