@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"time"
+
+	"github.com/flowd-dev/flowd/internal/fingerprint"
 )
 
 // Held is a live session whose flow state matters beyond this flowd's
@@ -23,22 +25,145 @@ type Held struct {
 	SensitiveAt    time.Time `json:"sensitive_at,omitzero"`
 	SecretResult   string    `json:"secret_result,omitempty"`
 	SecretResultAt time.Time `json:"secret_result_at,omitzero"`
+	// SweptAt: the session was dropped idle then (Tracker.Expire), and is
+	// remembered until SweptMemory after it.
+	SweptAt time.Time `json:"swept_at,omitzero"`
 }
 
-// Held lists the held sessions.
+// SweptMemory is how long a held session dropped idle is remembered
+// (Tracker.swept). maxSwept bounds how many are; past it, or past a
+// sixteenth of Options.MaxBytes for their secrets, the one swept first is
+// forgotten.
+const (
+	SweptMemory = 24 * time.Hour
+	maxSwept    = 10000
+)
+
+// sweptSession is what is remembered of a held session dropped idle: what
+// Held lists, and the secrets it read from sources that are not external
+// with the origins they came from (nil after a restart: a session
+// restored from the list alone comes back lost).
+type sweptSession struct {
+	held        Held
+	secrets     *fingerprint.SecretIndex
+	kept        map[uint64]*Origin
+	keptOrder   []uint64
+	shortest    int
+	secretFiles []string
+	bytes       int
+	// listed: restored from the list a flowd before this one wrote (Held),
+	// which holds no secrets.
+	listed bool
+}
+
+// sweptTo remembers s, dropped idle at now, in t if it is held and flowd
+// is not stopping (all), and reports whether it was held.
+func (s *Session) sweptTo(t *Tracker, now time.Time, all bool) bool {
+	s.mu.Lock()
+	h, ok := s.heldLocked()
+	if !ok || all {
+		s.mu.Unlock()
+		return ok
+	}
+	if h.SweptAt.IsZero() {
+		h.SweptAt = now
+	}
+	ss := &sweptSession{held: h, shortest: s.shortest, secretFiles: s.secretFiles}
+	if s.secrets != nil {
+		// What it read from outside may be sent back as it pleases.
+		s.secrets.ForgetExternal()
+		ss.secrets, ss.bytes = s.secrets, s.secrets.Bytes()
+		ss.kept = make(map[uint64]*Origin)
+		for _, ids := range [][]uint64{s.keptOrder, s.order[0]} {
+			for _, id := range ids {
+				o := s.kept[id]
+				if o == nil {
+					o = s.origins[id]
+				}
+				if o != nil && len(o.Secrets) > 0 && kind(o.Class) == 0 {
+					ss.kept[id] = o
+					ss.keptOrder = append(ss.keptOrder, id)
+				}
+			}
+		}
+	}
+	s.mu.Unlock()
+	t.sweep(ss, now)
+	return true
+}
+
+// sweep remembers ss while it is within SweptMemory.
+func (t *Tracker) sweep(ss *sweptSession, now time.Time) {
+	if now.Sub(ss.held.SweptAt) >= SweptMemory {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old := t.swept[ss.held.Session]; old != nil {
+		t.sweptBytes -= old.bytes
+	}
+	t.swept[ss.held.Session] = ss
+	t.sweptBytes += ss.bytes
+	for len(t.swept) > maxSwept || t.sweptBytes > t.opts.MaxBytes/16 && len(t.swept) > 1 {
+		oldest := ""
+		for k, v := range t.swept {
+			if oldest == "" || v.held.SweptAt.Before(t.swept[oldest].held.SweptAt) {
+				oldest = k
+			}
+		}
+		t.sweptBytes -= t.swept[oldest].bytes
+		delete(t.swept, oldest)
+	}
+}
+
+// comeBack gives s, just started, what it held when it was dropped idle:
+// the secrets it had read, where it had them from, and what made it held
+// (its taint, its credential reads). Remembered only from a list a flowd
+// before this one wrote, which holds no secrets, one that had read a
+// credential is restored as Restore leaves a session it takes over.
+func (s *Session) comeBack(ss *sweptSession) {
+	if ss.listed && ss.held.Sensitive+ss.held.SecretResult != "" {
+		s.restore(ss.held)
+		return
+	}
+	s.mu.Lock()
+	h := ss.held
+	s.taint, s.sensitive, s.sensitiveAt, s.secretResult, s.secretResultAt = h.Taint, h.Sensitive, h.SensitiveAt, h.SecretResult, h.SecretResultAt
+	s.secrets, s.kept, s.keptOrder = ss.secrets, ss.kept, ss.keptOrder
+	s.shortest, s.secretFiles, s.sweptAt = ss.shortest, ss.secretFiles, h.SweptAt
+	s.mu.Unlock()
+	s.hold(false)
+}
+
+// heldLocked is s as Held lists it, if it is held; the caller holds s.mu.
+func (s *Session) heldLocked() (Held, bool) {
+	if !s.held {
+		return Held{}, false
+	}
+	return Held{Session: s.key, Taint: s.taint, Sensitive: s.sensitive, SensitiveAt: s.sensitiveAt,
+		SecretResult: s.secretResult, SecretResultAt: s.secretResultAt, SweptAt: s.sweptAt}, true
+}
+
+// Held lists the held sessions, those dropped idle within SweptMemory
+// too.
 func (t *Tracker) Held() []Held {
 	t.mu.Lock()
 	all := make([]*Session, 0, len(t.sessions))
 	for _, s := range t.sessions {
 		all = append(all, s)
 	}
+	out := make([]Held, 0, len(t.swept))
+	now := time.Now()
+	for _, ss := range t.swept {
+		if now.Sub(ss.held.SweptAt) < SweptMemory {
+			out = append(out, ss.held)
+		}
+	}
 	t.mu.Unlock()
-	var out []Held
 	for _, s := range all {
 		s.mu.Lock()
-		if s.held {
-			out = append(out, Held{Session: s.key, Taint: s.taint, Sensitive: s.sensitive, SensitiveAt: s.sensitiveAt,
-				SecretResult: s.secretResult, SecretResultAt: s.secretResultAt})
+		if h, ok := s.heldLocked(); ok {
+			out = append(out, h)
 		}
 		s.mu.Unlock()
 	}
@@ -118,24 +243,40 @@ func (t *Tracker) heldChanged() {
 // internal is judged as carrying internal data, until the session is idle
 // for flow.session_idle_timeout. A taint stays, and so do the reads that
 // make a call to the network a read-then-send, with their times.
+//
+// A session the previous flowd had dropped idle (Held.SweptAt) is
+// remembered as that flowd did, and starts lost only if it comes back.
 func (t *Tracker) Restore(hs []Held) {
+	now := time.Now()
 	for _, h := range hs {
-		s := t.Session(h.Session)
-		s.forget()
-		s.mu.Lock()
-		s.lost = true
-		if s.taint == "" {
-			s.taint = h.Taint
+		if !h.SweptAt.IsZero() {
+			t.sweep(&sweptSession{held: h, listed: true}, now)
+			continue
 		}
-		if s.sensitive == "" {
-			s.sensitive, s.sensitiveAt = h.Sensitive, h.SensitiveAt
-		}
-		if s.secretResult == "" {
-			s.secretResult, s.secretResultAt = h.SecretResult, h.SecretResultAt
-		}
-		s.mu.Unlock()
-		s.hold(false)
+		t.Session(h.Session).restore(h)
 	}
+	t.heldChanged()
+}
+
+// restore makes s what Restore makes a session it takes over.
+func (s *Session) restore(h Held) {
+	s.forget()
+	s.mu.Lock()
+	s.lost = true
+	if s.taint == "" {
+		s.taint = h.Taint
+	}
+	if s.sensitive == "" {
+		s.sensitive, s.sensitiveAt = h.Sensitive, h.SensitiveAt
+	}
+	if s.secretResult == "" {
+		s.secretResult, s.secretResultAt = h.SecretResult, h.SecretResultAt
+	}
+	if s.sweptAt.IsZero() {
+		s.sweptAt = h.SweptAt
+	}
+	s.mu.Unlock()
+	s.hold(false)
 }
 
 // LostSecret says what secret a session whose flow state a flowd that

@@ -69,9 +69,58 @@ func TestHeldSessionsOutliveTheirTracker(t *testing.T) {
 	assert.True(t, next.Session("memo").Summary(time.Now()).Lost)
 	assert.Len(t, next.Held(), 3, "still held: a second restart keeps them")
 
-	// A held session that ends (idle) is no longer listed.
+	// A held session that ends (idle) is listed as swept: a flowd started
+	// after it remembers it as this one does (TestSweptSessionComesBack).
 	received(changed)
-	old.Expire(time.Now().Add(2*time.Minute), false)
+	swept := time.Now().Add(2 * time.Minute)
+	old.Expire(swept, false)
 	assert.True(t, received(changed))
-	assert.Empty(t, old.Held())
+	held = old.Held()
+	require.Len(t, held, 3)
+	for _, h := range held {
+		assert.Equal(t, swept, h.SweptAt, h.Session)
+	}
+	later := NewTracker(Options{}, nil)
+	later.Restore(held)
+	assert.Len(t, later.Held(), 3)
+	what, _, ok = later.Session("creds").SensitiveRead()
+	assert.True(t, ok, "back after a restart, the credential read is still known")
+	assert.Equal(t, "/p/.env", what)
+	assert.NotEmpty(t, later.Session("creds").LostSecret(), "its value was not in the list: whatever may be it is judged by its form")
+	why, _ = later.Session("steered").Tainted()
+	assert.Equal(t, "web/fetch: instruction-override", why)
+	assert.Empty(t, old.Expire(time.Now().Add(time.Hour), true))
+}
+
+// A session idle past IdleTimeout is dropped, but an agent can wait for
+// free: coming back, it has the secrets it had read and its taint, and a
+// secret it sends is found as before (red team RT8-7). A session that
+// held nothing is not remembered.
+func TestSweptSessionComesBack(t *testing.T) {
+	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
+	tr := NewTracker(Options{IdleTimeout: time.Minute}, detector(t))
+	s := tr.Session("agent")
+	s.Begin()
+	s.Record(Origin{Server: "fs", Tool: "read_text_file", Class: classify.Internal}, []byte(`{"text":"API_KEY=`+key+`\nDB_HOST=db.internal\n"}`))
+	s.Taint("web/fetch: instruction-override")
+	tr.Session("idle").Check("slack", "post", classify.Result{Class: classify.External}, []byte(`{"text":"hi"}`), nil, nil)
+	ext := classify.Result{Class: classify.External}
+	args := []byte(`{"channel":"ops","text":"ref ` + key + `"}`)
+	before := s.Check("slack", "post", ext, args, nil, nil)
+	require.NotEmpty(t, before.Edges, "control: the key is found before the sweep")
+
+	sums := tr.Expire(time.Now().Add(2*time.Minute), false)
+	require.Len(t, sums, 2)
+	require.Len(t, tr.Held(), 1, "only the session that held something is remembered")
+
+	back := tr.Session("agent")
+	after := back.Check("slack", "post", ext, args, nil, nil)
+	assert.Equal(t, before.Secrets, after.Secrets)
+	require.NotEmpty(t, after.Edges, "the key read before the sweep is found after it")
+	assert.Equal(t, "fs", after.Edges[0].From.Server)
+	assert.Equal(t, "secret", after.Edges[0].Kind)
+	assert.False(t, after.Forgotten, "what it read is known, not assumed")
+	why, _ := back.Tainted()
+	assert.Equal(t, "web/fetch: instruction-override", why)
+	assert.Empty(t, tr.Session("fresh").Check("slack", "post", ext, args, nil, nil).Edges, "another session never read it")
 }

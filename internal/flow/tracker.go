@@ -97,11 +97,20 @@ type Tracker struct {
 	heldCh   chan struct{} // HeldChanged
 	// lostUntil: a session that starts before then starts lost (LoseUntil).
 	lostUntil time.Time
+	// sweptBytes: the swept sessions' secret indexes.
+	sweptBytes int
+	// swept are the held sessions Expire dropped idle, by key, each for
+	// SweptMemory from when it was first dropped: the same session coming
+	// back gets back the secrets it read and what made it held, for
+	// waiting costs an agent nothing (red team RT8-7: a key read, half an
+	// hour idle, then sent, passed).
+	swept map[string]*sweptSession
 }
 
 // NewTracker returns an empty tracker.
 func NewTracker(o Options, d *secrets.Detector) *Tracker {
-	return &Tracker{opts: o.withDefaults(), detector: d, sessions: make(map[string]*Session), heldCh: make(chan struct{}, 1)}
+	return &Tracker{opts: o.withDefaults(), detector: d, sessions: make(map[string]*Session), heldCh: make(chan struct{}, 1),
+		swept: make(map[string]*sweptSession)}
 }
 
 // Session returns the state of session id, creating it.
@@ -110,15 +119,23 @@ func (t *Tracker) Session(id string) *Session {
 	t.mu.Lock()
 	s := t.sessions[key]
 	lost := false
+	var back *sweptSession
 	if s == nil {
 		s = newSession(id, key, t)
 		t.sessions[key] = s
 		if lost = time.Now().Before(t.lostUntil); lost {
 			s.forgotten, s.lost, s.held, s.lostUnknown = true, true, true, true
 		}
+		if back = t.swept[key]; back != nil {
+			delete(t.swept, key)
+			t.sweptBytes -= back.bytes
+		}
 	}
 	t.mu.Unlock()
-	if lost {
+	switch {
+	case back != nil:
+		s.comeBack(back)
+	case lost:
 		t.heldChanged()
 	}
 	return s
@@ -143,9 +160,7 @@ func (t *Tracker) Expire(now time.Time, all bool) []Summary {
 	held := false
 	for _, s := range gone {
 		out = append(out, s.Summary(now))
-		s.mu.Lock()
-		held = held || s.held
-		s.mu.Unlock()
+		held = s.sweptTo(t, now, all) || held
 	}
 	if held {
 		t.heldChanged()
@@ -300,7 +315,10 @@ type Session struct {
 	held, lost bool
 	// lostUnknown: lost without a list of what it read (LoseUntil).
 	lostUnknown bool
-	bytes       int // accounted by the tracker, under its lock
+	// sweptAt: when the session was first dropped idle while held (it
+	// came back since, Tracker.swept).
+	sweptAt time.Time
+	bytes   int // accounted by the tracker, under its lock
 }
 
 type counts struct {

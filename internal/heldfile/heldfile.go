@@ -19,6 +19,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -53,12 +54,28 @@ const (
 // Encode returns f as the file holds it, bounded: each text (a path, a
 // taint's reason) is cut to maxField bytes, and the sessions past
 // MaxSessions, or whose entry is still over maxEntry, are left out, in
-// which case every session that starts in the next idle is lost.
+// which case every session that starts in the next idle is lost. Live
+// sessions go first, then those dropped idle (Held.SweptAt), latest
+// first; past MaxSessions these are left out alone: they ended, and
+// remembering the latest of them is what the list can do.
 func Encode(f File, now time.Time, idle time.Duration) []byte {
 	out := File{Sessions: make([]flow.Held, 0, min(len(f.Sessions), MaxSessions)), AllLostUntil: f.AllLostUntil, Why: cut(f.Why)}
+	sessions := slices.Clone(f.Sessions)
+	slices.SortStableFunc(sessions, func(a, b flow.Held) int {
+		if a.SweptAt.IsZero() != b.SweptAt.IsZero() {
+			if a.SweptAt.IsZero() {
+				return -1
+			}
+			return 1
+		}
+		return b.SweptAt.Compare(a.SweptAt)
+	})
 	left := 0
-	for _, h := range f.Sessions {
+	for _, h := range sessions {
 		h.Taint, h.Sensitive, h.SecretResult = cut(h.Taint), cut(h.Sensitive), cut(h.SecretResult)
+		if len(out.Sessions) >= MaxSessions && !h.SweptAt.IsZero() {
+			continue
+		}
 		if len(out.Sessions) >= MaxSessions || len(h.Session) > flow.MaxKey {
 			left++
 			continue

@@ -2,6 +2,7 @@ package heldfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -79,6 +80,27 @@ func TestEncodeIsBoundedAndReadBack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, f.Sessions, 3)
 	assert.True(t, f.AllLostUntil.IsZero())
+}
+
+// Sessions dropped idle are remembered while there is room: past it the
+// oldest of them are left out, and no live session is, so nothing makes
+// every session lost.
+func TestEncodeLeavesOutSweptSessionsFirst(t *testing.T) {
+	now := time.Now().Truncate(time.Second)
+	var hs []flow.Held
+	for i := range MaxSessions + 10 {
+		hs = append(hs, flow.Held{Session: fmt.Sprintf("swept%d", i), Sensitive: "/p/.env", SweptAt: now.Add(time.Duration(i) * time.Second)})
+	}
+	hs = append(hs, flow.Held{Session: "live", Sensitive: "/p/.env"})
+	p := filepath.Join(t.TempDir(), Name)
+	require.NoError(t, os.WriteFile(p, Encode(File{Sessions: hs}, now, time.Minute), 0o600))
+	f, err := Read(p)
+	require.NoError(t, err)
+	require.Len(t, f.Sessions, MaxSessions)
+	assert.True(t, f.AllLostUntil.IsZero(), "%s", f.Why)
+	assert.Equal(t, "live", f.Sessions[0].Session)
+	assert.Equal(t, fmt.Sprintf("swept%d", MaxSessions+9), f.Sessions[1].Session, "the latest swept first")
+	assert.NotContains(t, f.Sessions, hs[0], "the earliest swept is left out")
 }
 
 func TestReadRefusesWhatFlowdDoesNotWrite(t *testing.T) {
