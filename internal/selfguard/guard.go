@@ -180,6 +180,9 @@ func (g Guard) change(p string, a Action) string {
 	if what := g.own(abs); what != "" {
 		return "changing " + p + " (" + what + ")"
 	}
+	if what := flowdCgroup(abs); what != "" {
+		return "changing " + p + " (" + what + ")"
+	}
 	if len(a.Contents) == 0 {
 		if what := g.keeps(abs); what != "" {
 			return "moving or deleting " + p + ", which holds " + what
@@ -780,6 +783,18 @@ func flowdVerb(args []string) string {
 	return ""
 }
 
+// flowdCgroup says what p is when it is a control file of the cgroup
+// flowd's service runs in: the user's own to write where systemd
+// delegates it, and one line there freezes flowd as SIGSTOP does
+// (cgroup.freeze), kills it (cgroup.kill) or starves it (cpu.max,
+// pids.max, memory.max; found by a red team, RT8-8).
+func flowdCgroup(p string) string {
+	if !strings.HasPrefix(p, "/sys/fs/cgroup/") || !strings.Contains(strings.ToLower(p), "flowd") {
+		return ""
+	}
+	return "a control file of flowd's cgroup, which can freeze, kill or starve it"
+}
+
 // written returns the file a redirection writes to.
 func written(r string) (string, bool) {
 	for _, op := range []string{"&>>", "&>", ">>", ">|", ">"} {
@@ -797,6 +812,9 @@ func written(r string) (string, bool) {
 func (g Guard) shellWrite(p, dir string) string {
 	abs := g.resolve(p, dir)
 	if what := g.own(abs); what != "" {
+		return " (" + what + ")"
+	}
+	if what := flowdCgroup(abs); what != "" {
 		return " (" + what + ")"
 	}
 	if hf := hookFileOf(abs); hf != nil {
@@ -817,6 +835,11 @@ var (
 	// runsProgram is code that starts a program.
 	runsProgram = regexp.MustCompile(`system|exec|spawn|popen|subprocess|child_process|shell_exec|passthru|proc_open|qx|` + "`" + `|runtime\.getruntime|command\(|call-process|start-process|make-process|shell-command`)
 	killers     = []string{"kill", "pkill", "killall", "skill", "snice", "tkill"}
+	// pidTakers act on a running process given its pid, as a signal does:
+	// a debugger or tracer attached stops it (ptrace), a lowered limit,
+	// priority or CPU set starves it (found by a red team, RT8-8).
+	pidTakers = []string{"gdb", "lldb", "strace", "ltrace", "perf", "gcore", "pstack", "eu-stack", "criu", "prlimit",
+		"renice", "taskset", "ionice", "chrt", "cpulimit", "cgclassify", "schedtool", "reptyr", "sysdig"}
 	// openToWrite is a call that opens a file for writing.
 	openToWrite = regexp.MustCompile(`open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`)
 )
@@ -878,7 +901,7 @@ func (g Guard) simple(l shellnorm.Line, i int, words []string, dir string) strin
 		}
 	case name == "killall5":
 		return "killall5 (it signals every process, flowd's too)"
-	case slices.Contains(killers, name):
+	case slices.Contains(killers, name) || slices.Contains(pidTakers, name):
 		if why := g.signals(l, i, name, args); why != "" {
 			return why
 		}
