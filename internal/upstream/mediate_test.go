@@ -337,6 +337,17 @@ func TestScreenedErrorsAndRequests(t *testing.T) {
 	require.Equal(t, shimproto.Respond, v.Action, "refused to the server")
 	assert.Contains(t, string(v.Data), `"id":42,"error":{"code":-32600,"message":"flowd blocked: `)
 	assert.Contains(t, string(v.Data), "quarantined as q1")
+
+	// Flagged, a request the client's model or user acts on is refused
+	// too: it has no place for a notice, and a notification does.
+	for i, method := range []string{"sampling/createMessage", "elicitation/create"} {
+		v = judgeMsg(d, web, msg(s2c, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"message":%s,"messages":[{"role":"user","content":{"type":"text","text":%s}}]}}`,
+			50+i, method, mustJSON(judgetest.FlagText), mustJSON(judgetest.FlagText))))
+		require.Equal(t, shimproto.Respond, v.Action, method)
+		assert.Contains(t, string(v.Data), fmt.Sprintf(`"id":%d,"error":{"code":-32600,"message":"flowd blocked: this %s request scored`, 50+i, method))
+	}
+	v = judgeMsg(d, web, msg(s2c, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":`+string(mustJSON(judgetest.FlagText))+`}}`))
+	assert.NotEqual(t, shimproto.Respond, v.Action)
 }
 
 // What the server sends besides results becomes an origin: a secret an

@@ -123,6 +123,13 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 	switch {
 	case s.Blocked && e.Kind == jsonrpc.Request:
 		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, jsonrpc.BlockPrefix+judge.QuarantineNotice(s.Report))
+	case e.Kind == jsonrpc.Request && asksTheModel[c.method] && s.Report != nil && s.Report.Action != injection.ActionPass:
+		// A prompt the server has the client's model run (or a form the
+		// user fills for it) is an order by design, has no place for a
+		// notice, and its answer goes back to the server: flagged, it is
+		// refused, not passed as it came (found by a red team, RT8-11).
+		v.Action, v.Data = shimproto.Respond, jsonrpc.RequestError(e.ID, fmt.Sprintf("%sthis %s request scored %.2f as prompt injection (%s), so flowd did not pass it to the client",
+			jsonrpc.BlockPrefix, c.method, s.Report.Score, judge.RuleNames(s.Report.Detections)))
 	case s.Blocked, whole == nil && (s.Content != nil || c.scan != nil && c.scan.Action != injection.ActionPass):
 		// A line that is not JSON has no place for a notice either, and
 		// no well-formed server sends one: anything found in it drops it.
@@ -139,6 +146,10 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 	}
 	return v, u.origin(j, c, content, false, logged)
 }
+
+// asksTheModel are the server's requests whose text the client's model
+// (or its user) acts on.
+var asksTheModel = map[string]bool{"sampling/createMessage": true, "elicitation/create": true}
 
 // screenAnswer screens the server's answer to a request that is neither a
 // tool call nor a read of a resource or a prompt (a listing, a completion,
@@ -248,7 +259,7 @@ func errorNotice(_ string, whole, errObj []byte, text string) ([]byte, error) {
 // replace or pass.
 func screenVerdict(c *call, v shimproto.Verdict) string {
 	switch {
-	case c.scan != nil && c.scan.Action == injection.ActionBlock, v.Action == shimproto.Drop:
+	case c.scan != nil && c.scan.Action == injection.ActionBlock, v.Action == shimproto.Drop, v.Action == shimproto.Respond:
 		return "block"
 	case v.Action == shimproto.Replace:
 		return "replace"
