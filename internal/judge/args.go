@@ -395,6 +395,10 @@ func (w *walker) writes(f *argFacts) {
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
 		for _, c := range w.content {
+			if why := selfguard.Widens(p, c); why != "" {
+				f.command.Findings = append(f.command.Findings, cmdrisk.Finding{Rule: cmdrisk.WidensAgent,
+					Reason: "written to " + p + ", an agent's settings: " + why})
+			}
 			lines, where, lang, build := []string{c}, auto, "", false
 			if cmds, what := selfguard.RunsCommands(p, c); len(cmds) > 0 {
 				// A helper, hook or skill command runs with no tool call
