@@ -14,7 +14,7 @@ func TestSkillCommands(t *testing.T) {
 	for p, want := range map[string]bool{".claude/skills/sync/SKILL.md": true, "/r/.claude/commands/x.md": true,
 		"/r/.claude/agents/rev.md": true, "/r/docs/skills/x.md": false, "/r/.claude/skills/sync/run.py": false,
 		"/home/u/.claude/plugins/marketplaces/m/plugins/p/skills/s/SKILL.md": true,
-		"/home/u/.claude/plugins/cache/m/p/1.0/commands/go.md": true, "/home/u/.claude/plugins/m/README.md": false} {
+		"/home/u/.claude/plugins/cache/m/p/1.0/commands/go.md":               true, "/home/u/.claude/plugins/m/README.md": false} {
 		if SkillFile(p) != want {
 			t.Errorf("%s: %v", p, !want)
 		}
