@@ -399,8 +399,10 @@ func (g Guard) builtFrom(l shellnorm.Line, i int, name, dir string) string {
 			if !strings.ContainsAny(w, `/\~`) {
 				continue
 			}
-			if what := g.secret(g.resolve(w, dir)); what != "" {
-				return name + " of a path built at run time from " + w + " (" + what + ")"
+			for _, abs := range g.expand(w, dir) {
+				if what := g.secret(abs); what != "" {
+					return name + " of a path built at run time from " + w + " (" + what + ")"
+				}
 			}
 		}
 	}

@@ -59,6 +59,8 @@ func TestReadingFlowdsKeyAndStoresIsDenied(t *testing.T) {
 		`fd -H 'audit' ~/var -x cat`,
 		`cat $(printf "%s" ~/var/fd/aud "it.k" "ey" | tr -d " ")`,
 		`base64 "$(echo ~/var/fd/act | sed s/act/activity.db/)"`,
+		`cat $(ls ~/var/f*/a* | head -1)`,
+		`for f in $(find ~/var -name 'a*.k*'); do cat "$f"; done`,
 		`python3 -c "import glob; print(open(glob.glob('` + home + `/var/f*/a*t.k*')[0]).read())"`,
 		`python3 -c "import os; [print(open(os.path.join(r, f)).read()) for r, _, fs in os.walk('` + home + `/var') for f in fs]"`,
 	} {
