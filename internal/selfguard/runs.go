@@ -2,6 +2,7 @@ package selfguard
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -110,9 +111,11 @@ func envEffect(k, v string) string {
 // or by name, or a plugin or marketplace installed (plugins bring
 // hooks, commands, skills and MCP servers). These have honest uses, so
 // they are asked about, not refused; an agent that widens its own
-// permissions should not do it unseen (RT7-13).
+// permissions should not do it unseen (RT7-13). ~/.claude.json, where
+// Claude Code keeps each project's enabled servers and trust, is read
+// the same way.
 func Widens(p, text string) string {
-	if hookFileOf("/"+strings.TrimPrefix(p, "/")) != claudeSettings {
+	if hookFileOf("/"+strings.TrimPrefix(p, "/")) != claudeSettings && !strings.EqualFold(filepath.Base(p), ".claude.json") {
 		return ""
 	}
 	for _, m := range allowList.FindAllStringSubmatch(text, -1) {
@@ -147,8 +150,9 @@ func Widens(p, text string) string {
 }
 
 var (
-	// allowList is a permissions allow list: its items.
-	allowList = regexp.MustCompile(`"allow"\s*:\s*\[([^\]]*)`)
+	// allowList is a permissions allow list (a project's allowedTools
+	// in ~/.claude.json): its items.
+	allowList = regexp.MustCompile(`"(?:allow|allowedTools)"\s*:\s*\[([^\]]*)`)
 	// stringItem is a JSON string in a list.
 	stringItem = regexp.MustCompile(`("(?:[^"\\]|\\.)*")`)
 	// anyMember is a member's name and the start of its value.

@@ -79,6 +79,12 @@ func TestWidens(t *testing.T) {
 			t.Errorf("%s: named: %s", text, why)
 		}
 	}
+	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"allowedTools": ["Bash(*)"]}}}`) == "" {
+		t.Errorf("~/.claude.json's project allowedTools: not named")
+	}
+	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"enabledMcpjsonServers": ["evil"]}}}`) == "" {
+		t.Errorf("~/.claude.json's project servers: not named")
+	}
 	if why := Widens("/repo/docs/settings.json", `"allow": ["Bash(*)"]`); why != "" {
 		t.Errorf("not an agent's settings: %s", why)
 	}
