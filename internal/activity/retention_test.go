@@ -169,3 +169,18 @@ func TestTamperingAroundPrunedHolesIsFound(t *testing.T) {
 		})
 	}
 }
+
+// A store with holes reopens and goes on: the holes grow as routine
+// records keep coming, and the chain still verifies.
+func TestHolesGrowAcrossRestarts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.db")
+	flooded(t, path, 40)
+	st := flooded(t, path, 25) // 3 routine, a denied, 5 routine, an asked, 25 routine more
+	assert.Equal(t, PruneCounts{RoutineByCount: 38 + 33, NotableByCount: 1}, st.Retention)
+	rep := verify(t, path, VerifyOptions{})
+	assert.True(t, rep.OK(), "%+v", rep.Problems)
+	assert.Equal(t, 13, rep.Records, "10 routine and 3 notable")
+	assert.Equal(t, 3, rep.Holes, "around the three notable records kept")
+	rep = verify(t, path, VerifyOptions{Tail: true})
+	assert.True(t, rep.OK(), "%+v", rep.Problems)
+}
