@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -394,8 +395,12 @@ func (w *walker) writes(f *argFacts) {
 			f.shared = p + ", " + why
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
+		before := strings.Join(w.old, "\n")
+		if len(w.old) == 0 {
+			before = onDisk(p)
+		}
 		for _, c := range w.content {
-			if why := selfguard.Widens(p, c); why != "" {
+			if why := selfguard.Widens(p, c, before); why != "" {
 				f.command.Findings = append(f.command.Findings, cmdrisk.Finding{Rule: cmdrisk.WidensAgent,
 					Reason: "written to " + p + ", an agent's settings: " + why})
 			}
@@ -440,6 +445,16 @@ func (w *walker) writes(f *argFacts) {
 			}
 		}
 	}
+}
+
+// onDisk is the file at p as it is now (its first bytes, as much as
+// readSmall reads), when p is absolute, else "": what a write replaces.
+func onDisk(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	b, _ := readSmall(p)
+	return string(b)
 }
 
 // cronCommands drops the schedule from each line of a cron table, leaving

@@ -54,3 +54,28 @@ func TestSkillCommandsScreened(t *testing.T) {
 		assert.Equal(t, c.want, out.Decision.Action, "%s %s: %+v", c.in.Tool, c.in.Args, out.Decision)
 	}
 }
+
+// A settings write that widens what the agent may do unasked asks; one
+// that keeps what the file on disk allowed already (and adds a narrow
+// rule) does not ask again (RT7-13).
+func TestSettingsWidenedAgainstTheFileOnDisk(t *testing.T) {
+	internal := classify.Result{Class: classify.Internal}
+	p := filepath.Join(t.TempDir(), ".claude", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(`{"permissions": {"allow": ["WebFetch"]}}`), 0o644))
+	for _, c := range []struct {
+		content string
+		want    policy.Action
+	}{
+		{`{"permissions": {"allow": ["WebFetch", "Bash(go test:*)"]}}`, policy.Allow},
+		{`{"permissions": {"allow": ["WebFetch", "Bash(*)"]}}`, policy.Ask},
+	} {
+		args, _ := json.Marshal(map[string]string{"file_path": p, "content": c.content})
+		j := newJudge(t, nil)
+		var out Outcome
+		if later := j.Call(Call{Tool: "Write", Class: internal, Ask: AskByAgent, Args: args, Session: "s"}, &out); later != nil {
+			later()
+		}
+		assert.Equal(t, c.want, out.Decision.Action, "%s: %+v", c.content, out.Decision)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/claudecode"
@@ -105,24 +106,37 @@ func envEffect(k, v string) string {
 
 // Widens returns what text, written to p (Claude Code's settings, whole
 // or an edit's fragment), lets the agent do without asking or starts
-// unasked, or "": an allow rule for a whole tool or for any use of it
-// (Bash, Bash(*), Bash(curl:*), WebFetch, mcp__*), a permission mode
-// that stops asking, every MCP server a project names enabled at once
-// or by name, or a plugin or marketplace installed (plugins bring
-// hooks, commands, skills and MCP servers). These have honest uses, so
-// they are asked about, not refused; an agent that widens its own
-// permissions should not do it unseen (RT7-13). ~/.claude.json, where
-// Claude Code keeps each project's enabled servers and trust, is read
-// the same way.
-func Widens(p, text string) string {
+// unasked that before (what it replaces: an edit's old text, or the
+// file as it is) did not, or "": an allow rule for a whole tool or for
+// any use of it (Bash, Bash(*), Bash(curl:*), WebFetch, mcp__*), a
+// permission mode that stops asking, every MCP server a project names
+// enabled at once or by name, or a plugin or marketplace installed
+// (plugins bring hooks, commands, skills and MCP servers). These have
+// honest uses, so they are asked about, not refused; an agent that
+// widens its own permissions should not do it unseen (RT7-13).
+// ~/.claude.json, where Claude Code keeps each project's allowed tools
+// and enabled servers, is read the same way.
+func Widens(p, text, before string) string {
 	if hookFileOf("/"+strings.TrimPrefix(p, "/")) != claudeSettings && !strings.EqualFold(filepath.Base(p), ".claude.json") {
 		return ""
 	}
+	had := widenings(before)
+	for _, w := range widenings(text) {
+		if !slices.Contains(had, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// widenings are the ways text widens what the agent may do (Widens).
+func widenings(text string) []string {
+	var out []string
 	for _, m := range allowList.FindAllStringSubmatch(text, -1) {
 		for _, r := range stringItem.FindAllStringSubmatch(m[1], -1) {
 			var rule string
 			if json.Unmarshal([]byte(r[1]), &rule) == nil && broadRule(rule) {
-				return "it allows " + rule + " without asking"
+				out = append(out, "it allows "+rule+" without asking")
 			}
 		}
 	}
@@ -130,23 +144,23 @@ func Widens(p, text string) string {
 		switch k, v := m[1], strings.TrimSpace(m[2]); k {
 		case "enableAllProjectMcpServers":
 			if strings.HasPrefix(v, "true") {
-				return "it starts every MCP server a project's .mcp.json names, unasked"
+				out = append(out, "it starts every MCP server a project's .mcp.json names, unasked")
 			}
 		case "enabledMcpjsonServers":
 			if v == "[" {
-				return "it enables MCP servers of a project's .mcp.json, unasked"
+				out = append(out, "it enables MCP servers of a project's .mcp.json, unasked")
 			}
 		case "enabledPlugins", "extraKnownMarketplaces":
 			if v == "{" || v == "[" {
-				return "it installs a plugin or a plugin marketplace (plugins bring hooks, commands, skills and MCP servers)"
+				out = append(out, "it installs a plugin or a plugin marketplace (plugins bring hooks, commands, skills and MCP servers)")
 			}
 		case "defaultMode":
 			if strings.Contains(v, `"bypassPermissions"`) || strings.Contains(v, `"acceptEdits"`) {
-				return "it sets a permission mode that stops asking (" + strings.Trim(v, `",} `) + ")"
+				out = append(out, "it sets a permission mode that stops asking ("+strings.Trim(v, `",} `)+")")
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 var (

@@ -66,7 +66,7 @@ func TestWidens(t *testing.T) {
 		`"enabledPlugins": {"sync@tools": true}`, `"extraKnownMarketplaces": {"t": {"source": {"source": "github", "repo": "x/y"}}}`,
 		`"permissions": {"defaultMode": "bypassPermissions"}`,
 	} {
-		if Widens(p, text) == "" {
+		if Widens(p, text, "") == "" {
 			t.Errorf("%s: not named", text)
 		}
 	}
@@ -75,17 +75,26 @@ func TestWidens(t *testing.T) {
 		`{"enableAllProjectMcpServers": false, "enabledMcpjsonServers": [], "enabledPlugins": {}}`,
 		`{"permissions": {"defaultMode": "default"}}`,
 	} {
-		if why := Widens(p, text); why != "" {
+		if why := Widens(p, text, ""); why != "" {
 			t.Errorf("%s: named: %s", text, why)
 		}
 	}
-	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"allowedTools": ["Bash(*)"]}}}`) == "" {
+	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"allowedTools": ["Bash(*)"]}}}`, "") == "" {
 		t.Errorf("~/.claude.json's project allowedTools: not named")
 	}
-	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"enabledMcpjsonServers": ["evil"]}}}`) == "" {
+	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"enabledMcpjsonServers": ["evil"]}}}`, "") == "" {
 		t.Errorf("~/.claude.json's project servers: not named")
 	}
-	if why := Widens("/repo/docs/settings.json", `"allow": ["Bash(*)"]`); why != "" {
+	// What the file (or an edit's old text) allowed already is not asked
+	// about again; a rule added beside it is.
+	had := `{"permissions": {"allow": ["Bash(*)"]}}`
+	if why := Widens(p, `{"permissions": {"allow": ["Bash(*)"]}, "model": "opus"}`, had); why != "" {
+		t.Errorf("a rule the file had: %s", why)
+	}
+	if Widens(p, `{"permissions": {"allow": ["Bash(*)", "WebFetch"]}}`, had) == "" {
+		t.Errorf("a rule added beside one the file had: not named")
+	}
+	if why := Widens("/repo/docs/settings.json", `"allow": ["Bash(*)"]`, ""); why != "" {
 		t.Errorf("not an agent's settings: %s", why)
 	}
 }
