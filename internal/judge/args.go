@@ -395,9 +395,11 @@ func (w *walker) writes(f *argFacts) {
 			f.shared = p + ", " + why
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
-		before := strings.Join(w.old, "\n")
-		if len(w.old) == 0 {
-			before = onDisk(p)
+		before := func() string {
+			if len(w.old) > 0 {
+				return strings.Join(w.old, "\n")
+			}
+			return onDisk(p)
 		}
 		for _, c := range w.content {
 			if why := selfguard.Widens(p, c, before); why != "" {

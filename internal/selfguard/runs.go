@@ -116,12 +116,17 @@ func envEffect(k, v string) string {
 // widens its own permissions should not do it unseen (RT7-13).
 // ~/.claude.json, where Claude Code keeps each project's allowed tools
 // and enabled servers, is read the same way.
-func Widens(p, text, before string) string {
+// before is asked for only when p is such a file.
+func Widens(p, text string, before func() string) string {
 	if hookFileOf("/"+strings.TrimPrefix(p, "/")) != claudeSettings && !strings.EqualFold(filepath.Base(p), ".claude.json") {
 		return ""
 	}
-	had := widenings(before)
-	for _, w := range widenings(text) {
+	ws := widenings(text)
+	if len(ws) == 0 {
+		return ""
+	}
+	had := widenings(before())
+	for _, w := range ws {
 		if !slices.Contains(had, w) {
 			return w
 		}
