@@ -128,9 +128,25 @@ func printVerify(out io.Writer, rep activity.Report) {
 	if rep.Anchor != nil {
 		fmt.Fprintf(out, "retention pruned records up to chain position %d (#%d); a signed anchor stands for them\n", rep.Anchor.Seq, rep.Anchor.ID)
 	}
+	if rep.Holes > 0 {
+		fmt.Fprintf(out, "retention pruned routine records around notable ones it kept; %d signed checkpoint(s) stand for the holes\n", rep.Holes)
+	}
+	if rep.Pruned.Total() > 0 {
+		fmt.Fprintf(out, "retention pruned %s%s\n", rep.Pruned, earlyNote(rep.Pruned))
+	}
 	if rep.Legacy > 0 {
 		fmt.Fprintf(out, "%d older records were written before flowd kept a hash chain: the chain starts at #%d, and nothing covers those before it\n", rep.Legacy, rep.ChainStart)
 	}
+}
+
+// earlyNote warns of notable records pruned by count: they went before
+// max_age because more notable records came than the budget holds, a
+// flood of them perhaps.
+func earlyNote(p activity.PruneCounts) string {
+	if p.NotableByCount == 0 {
+		return ""
+	}
+	return " (NOTABLE records pruned by count went before max_age: more came than activity.max_notable_records holds)"
 }
 
 func describeProblem(p activity.Problem) string {

@@ -85,6 +85,28 @@ func TestAuditVerifyOffline(t *testing.T) {
 	assert.Equal(t, exitError(0), cmdAudit([]string{"verify", "-h"}, &out))
 }
 
+// After a flood of routine records, verify still passes, keeps the
+// denied one, and says what retention pruned of which kind (RT7-8).
+func TestAuditVerifySaysWhatRetentionPruned(t *testing.T) {
+	t.Setenv("FLOWD_SOCKET", "/nonexistent/flowd.sock")
+	dir := t.TempDir()
+	key, err := auditkey.LoadOrCreate(dir)
+	require.NoError(t, err)
+	s, err := activity.Open(filepath.Join(dir, "activity.db"), activity.Options{Key: key, MaxRecords: 3, MaxNotable: 1})
+	require.NoError(t, err)
+	for _, d := range []string{"allow", "deny", "allow", "allow", "ask", "allow", "allow", "allow", "allow"} {
+		s.Append(activity.Record{Type: activity.TypeHookEvaluation, Decision: d})
+		require.NoError(t, s.Flush())
+	}
+	require.NoError(t, s.Close())
+
+	var out bytes.Buffer
+	require.NoError(t, cmdAudit([]string{"verify", "--data-dir", dir}, &out), out.String())
+	assert.Contains(t, out.String(), "verified: 4 chained records")
+	assert.Contains(t, out.String(), "retention pruned 0 routine records by age, 4 by count; 0 notable records by age, 1 by count")
+	assert.Contains(t, out.String(), "NOTABLE records pruned by count went before max_age")
+}
+
 func TestAuditStatusLine(t *testing.T) {
 	ok := &activity.Report{Records: 3}
 	bad := &activity.Report{Problems: []activity.Problem{{Kind: activity.ProblemDeleted, Seq: 7, Detail: "gone"}}}

@@ -225,6 +225,9 @@ func printStores(out io.Writer, st flowdclient.Status) {
 		fmt.Fprintf(out, ", %d unreadable", a.Unreadable)
 	}
 	fmt.Fprintln(out)
+	if a.Retention.Total() > 0 {
+		fmt.Fprintf(out, "activity retention pruned %s%s\n", a.Retention, earlyNote(a.Retention))
+	}
 	if a.WriteError != "" {
 		fmt.Fprintf(out, "activity writes FAILING since %s: %s\n", a.FailingSince.Local().Format(time.DateTime), a.WriteError)
 	}

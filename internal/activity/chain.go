@@ -88,20 +88,29 @@ func hashOf(v []byte) string {
 }
 
 // Checkpoint is a signed statement that the record at chain position Seq
-// (activity ID ID) has hash Hash.
+// (activity ID ID) has hash Hash. A pruned checkpoint also says that
+// positions From to Seq were pruned, the first of them linked to
+// PrevHash.
 type Checkpoint struct {
-	Kind string    `json:"kind"`
-	Seq  uint64    `json:"chain_seq"`
-	ID   uint64    `json:"id"`
-	Hash string    `json:"hash"`
-	Time time.Time `json:"time"`
-	Sig  []byte    `json:"sig"`
+	Kind     string    `json:"kind"`
+	Seq      uint64    `json:"chain_seq"`
+	ID       uint64    `json:"id"`
+	Hash     string    `json:"hash"`
+	From     uint64    `json:"from,omitempty"`
+	PrevHash string    `json:"prev_hash,omitempty"`
+	Time     time.Time `json:"time"`
+	Sig      []byte    `json:"sig"`
 }
 
-// message is what the signature covers.
+// message is what the signature covers. Other kinds keep the message
+// they were first signed with.
 func (c Checkpoint) message() []byte {
-	return fmt.Appendf(nil, "flowd activity checkpoint v1\nkind %s\nchain_seq %d\nid %d\nhash %s\ntime %s\n",
+	m := fmt.Appendf(nil, "flowd activity checkpoint v1\nkind %s\nchain_seq %d\nid %d\nhash %s\ntime %s\n",
 		c.Kind, c.Seq, c.ID, c.Hash, c.Time.UTC().Format(time.RFC3339Nano))
+	if c.Kind == CheckpointPruned {
+		m = fmt.Appendf(m, "from %d\nprev_hash %s\n", c.From, c.PrevHash)
+	}
+	return m
 }
 
 func (c *Checkpoint) sign(key ed25519.PrivateKey) {

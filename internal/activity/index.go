@@ -146,25 +146,65 @@ func (w *indexer) add(x indexed, id uint64) (err error) {
 func (w *indexer) put(k []byte) error { return w.epoch.Put(k, nil) }
 
 // pruneIndex deletes the spans whose records are all below floor, the
-// oldest ID retention keeps.
-func pruneIndex(top *bolt.Bucket, floor uint64) error {
-	var gone [][]byte
+// oldest ID retention keeps. A span below routineFloor that still holds
+// notable records retention spared (retention.go) is rebuilt once with
+// their keys alone, marked by compactedKey: left as it was, the keys of
+// its routine records would stay as long as one notable record does.
+func pruneIndex(tx *bolt.Tx, floor, routineFloor uint64) error {
+	top := tx.Bucket(indexBucket)
+	var gone, stale [][]byte
 	c := top.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if len(k) != 8 || v != nil {
 			continue // the through key
 		}
-		if (binary.BigEndian.Uint64(k)+1)<<epochBits > floor {
-			break
+		end := (binary.BigEndian.Uint64(k) + 1) << epochBits
+		if end > max(floor, routineFloor) {
+			break // spans are in ID order: none after this is below either
 		}
-		gone = append(gone, k)
+		if end <= floor {
+			gone = append(gone, k)
+		} else if top.Bucket(k).Get(compactedKey) == nil {
+			stale = append(stale, bytes.Clone(k))
+		}
 	}
 	for _, k := range gone {
 		if err := top.DeleteBucket(k); err != nil {
 			return err
 		}
 	}
+	for _, k := range stale {
+		if err := rebuildSpan(tx, binary.BigEndian.Uint64(k)); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// compactedKey, in a span's bucket, marks it rebuilt for the records
+// left in it. It sorts after every index key, which starts with a tag.
+var compactedKey = []byte{0xff}
+
+// rebuildSpan replaces span n's keys with those of the records it still
+// holds, and marks it.
+func rebuildSpan(tx *bolt.Tx, n uint64) error {
+	top := tx.Bucket(indexBucket)
+	if err := top.DeleteBucket(idKey(n)); err != nil {
+		return err
+	}
+	w := indexer{top: top}
+	c := tx.Bucket(bucketName).Cursor()
+	for k, v := c.Seek(idKey(n << epochBits)); k != nil && binary.BigEndian.Uint64(k)>>epochBits == n; k, v = c.Next() {
+		if x, ok := indexedOfStored(v); ok {
+			if err := w.add(x, binary.BigEndian.Uint64(k)); err != nil {
+				return err
+			}
+		}
+	}
+	if w.epoch == nil {
+		return nil // nothing left in it
+	}
+	return w.epoch.Put(compactedKey, []byte{1})
 }
 
 // indexedOfStored is the indexed fields of the record stored as v,

@@ -87,7 +87,7 @@ func TestIndexedQueryIsTheScan(t *testing.T) {
 	smallSpans(t)
 	path := filepath.Join(t.TempDir(), "activity.db")
 	opts := quiet
-	opts.Key, opts.MaxRecords = testKey, 2500
+	opts.Key, opts.MaxRecords, opts.MaxNotable = testKey, 100, 2300
 	s, err := Open(path, opts)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -102,9 +102,11 @@ func TestIndexedQueryIsTheScan(t *testing.T) {
 		assert.Equal(t, reference(t, s, f), queried(t, s, f), "%+v", f)
 	}
 	assert.Equal(t, uint64(1), s.Stats().Unreadable, "record 2900 is skipped")
-	stale, kept := staleSpans(t, s)
+	stale, kept, want, compacted, staleKeys := staleSpans(t, s)
 	assert.Zero(t, stale, "retention took the spans of the pruned records with them")
-	assert.Equal(t, 2500/64+1, kept, "the spans of the records kept are kept")
+	assert.Equal(t, want, kept, "the spans of the records kept are kept")
+	assert.NotZero(t, compacted, "spans kept only for notable records retention spared")
+	assert.Zero(t, staleKeys, "spans kept for the notable records retention spared hold only their keys")
 }
 
 // damage overwrites record id with bytes that are not a record.
@@ -116,22 +118,40 @@ func damage(t *testing.T, path string, id uint64) {
 	require.NoError(t, db.Close())
 }
 
-// staleSpans counts the index's spans whose records are all gone.
-func staleSpans(t *testing.T, s *Store) (stale, kept int) {
+// staleSpans counts the index's spans whose records are all gone, the
+// spans kept, and the spans that records are kept in; staleKeys counts
+// the keys, in spans retention rebuilt, of records that are gone.
+func staleSpans(t *testing.T, s *Store) (stale, kept, want, compacted, staleKeys int) {
 	t.Helper()
 	require.NoError(t, s.db.View(func(tx *bolt.Tx) error {
-		k, _ := tx.Bucket(bucketName).Cursor().First()
-		floor := binary.BigEndian.Uint64(k)
-		return tx.Bucket(indexBucket).ForEachBucket(func(k []byte) error {
-			if (binary.BigEndian.Uint64(k)+1)<<epochBits <= floor {
-				stale++
-			} else {
-				kept++
-			}
+		b := tx.Bucket(bucketName)
+		spans := map[uint64]bool{}
+		require.NoError(t, b.ForEach(func(k, _ []byte) error {
+			spans[binary.BigEndian.Uint64(k)>>epochBits] = true
 			return nil
+		}))
+		want = len(spans)
+		top := tx.Bucket(indexBucket)
+		return top.ForEachBucket(func(k []byte) error {
+			if !spans[binary.BigEndian.Uint64(k)] {
+				stale++
+				return nil
+			}
+			kept++
+			span := top.Bucket(k)
+			if span.Get(compactedKey) == nil {
+				return nil
+			}
+			compacted++
+			return span.ForEach(func(k, _ []byte) error {
+				if len(k) > 8 && b.Get(k[len(k)-8:]) == nil {
+					staleKeys++
+				}
+				return nil
+			})
 		})
 	}))
-	return stale, kept
+	return stale, kept, want, compacted, staleKeys
 }
 
 // smallSpans has the test's index keep 64 IDs per span, and catch up

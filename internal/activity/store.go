@@ -3,7 +3,6 @@ package activity
 import (
 	"crypto/ed25519"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,10 +32,13 @@ type Options struct {
 	// MaxPending bounds the in-memory queue; beyond it Append drops records
 	// and counts them in Stats.Dropped. Default 100,000.
 	MaxPending int
-	// MaxAge and MaxRecords are the retention limits. Defaults 7 days and
-	// 100,000 records.
+	// MaxAge, MaxRecords and MaxNotable are the retention limits:
+	// records older than MaxAge go, the oldest routine records past
+	// MaxRecords and the oldest notable ones past MaxNotable
+	// (retention.go). Defaults 7 days, 100,000 and 100,000.
 	MaxAge     time.Duration
 	MaxRecords int
+	MaxNotable int
 	// PruneInterval is how often retention runs while no records come:
 	// MaxAge holds on an idle daemon too. Default 1 minute.
 	PruneInterval time.Duration
@@ -90,6 +92,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxRecords <= 0 {
 		o.MaxRecords = 100_000
 	}
+	if o.MaxNotable <= 0 {
+		o.MaxNotable = 100_000
+	}
 	if o.PruneInterval <= 0 {
 		o.PruneInterval = time.Minute
 	}
@@ -118,6 +123,9 @@ type Stats struct {
 	Dropped uint64 `json:"dropped"` // refused by Append: queue full or store closed
 	Failed  uint64 `json:"failed"`  // accepted but lost: unencodable record or failed commit
 	Pruned  uint64 `json:"pruned"`  // deleted by retention
+	// Retention is what retention deleted since the store began, by
+	// kind and cause: records pruned by count went before max_age.
+	Retention PruneCounts `json:"retention,omitzero"`
 	// Unreadable counts the records queries skipped because they could
 	// not be decoded (up to 1,024 of them).
 	Unreadable uint64 `json:"unreadable"`
@@ -157,7 +165,7 @@ type Store struct {
 	stopped  chan struct{}
 	closeErr error // the final drain's error, read after stopped closes
 
-	count int // records on disk; touched only by Open and then the writer
+	held  held // what is on disk; touched only by Open and then the writer
 	chain chainState
 	// headTime is when the writer last kept a checkpoint beside the file.
 	headTime time.Time
@@ -194,7 +202,7 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	var err error
 	s.db, s.damage, err = boltfile.Open(path, boltfile.Options{What: "activity store", Timeout: opts.OpenTimeout,
-		Buckets: [][]byte{bucketName, checkpointBucket, indexBucket}, Recover: opts.Recover, Now: opts.Now,
+		Buckets: [][]byte{bucketName, checkpointBucket, indexBucket, notableBucket, retentionBucket}, Recover: opts.Recover, Now: opts.Now,
 		// Prune once now as well: a daemon restarted after a long stop, or
 		// with tighter limits, should not serve records it no longer keeps.
 		Init: func(tx *bolt.Tx) error {
@@ -202,10 +210,11 @@ func Open(path string, opts Options) (*Store, error) {
 			if s.chain.cpTime.IsZero() {
 				s.chain.cpTime = opts.Now() // the first checkpoint is due an interval from now
 			}
-			n := tx.Bucket(bucketName).Stats().KeyN
-			pruned, err := s.prune(tx, n)
-			s.count = n - pruned
-			s.stats.Pruned = uint64(pruned)
+			var pruned PruneCounts
+			var err error
+			s.held, pruned, err = s.prune(tx, loadHeld(tx))
+			s.stats.Pruned = pruned.Total()
+			s.stats.Retention = loadPruned(tx)
 			return err
 		}})
 	if err != nil {
@@ -377,7 +386,7 @@ func (s *Store) pruneDue() (wrote bool, err error) {
 	if s.opts.Key == nil {
 		return false, nil
 	}
-	due := s.count > s.opts.MaxRecords
+	due := s.overBudget(s.held)
 	if !due {
 		cutoff := s.opts.Now().Add(-s.opts.MaxAge)
 		err = boltfile.View(s.db, func(tx *bolt.Tx) error {
@@ -389,18 +398,20 @@ func (s *Store) pruneDue() (wrote bool, err error) {
 	if err != nil || !due {
 		return false, err
 	}
-	var pruned int
+	var pruned PruneCounts
+	h := s.held
 	err = boltfile.Update(s.db, func(tx *bolt.Tx) error {
 		var err error
-		pruned, err = s.prune(tx, s.count)
+		h, pruned, err = s.prune(tx, s.held)
 		return err
 	})
 	if err != nil {
 		return true, fmt.Errorf("prune activity store %s: %w", s.path, err)
 	}
-	s.count -= pruned
+	s.held = h
 	s.mu.Lock()
-	s.stats.Pruned += uint64(pruned)
+	s.stats.Pruned += pruned.Total()
+	s.stats.Retention.add(pruned)
 	s.mu.Unlock()
 	return true, nil
 }
@@ -450,7 +461,8 @@ func (s *Store) writePending() error {
 	}
 	s.stats.Written += res.written
 	s.stats.Failed += res.failed
-	s.stats.Pruned += res.pruned
+	s.stats.Pruned += res.pruned.Total()
+	s.stats.Retention.add(res.pruned)
 	// Every waiter still here waits for a record past the previous batch,
 	// so its range includes this batch: on error, all of them get it.
 	kept := s.waiters[:0]
@@ -467,7 +479,8 @@ func (s *Store) writePending() error {
 }
 
 type batchResult struct {
-	written, failed, pruned uint64
+	written, failed uint64
+	pruned          PruneCounts
 }
 
 // noteWrite logs the start and the end of an episode of failing writes,
@@ -492,12 +505,12 @@ func (s *Store) noteWrite(err error, lost uint64) {
 func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 	var res batchResult
 	var encodeErr error
-	count := s.count
+	h := s.held
 	chain := s.chain
 	var cp *Checkpoint
 	err := boltfile.Update(s.db, func(tx *bolt.Tx) error {
-		b, ix := tx.Bucket(bucketName), indexer{top: tx.Bucket(indexBucket)}
-		chain = s.chain // a retried transaction starts over
+		b, nb, ix := tx.Bucket(bucketName), tx.Bucket(notableBucket), indexer{top: tx.Bucket(indexBucket)}
+		chain, h = s.chain, s.held // a retried transaction starts over
 		for _, chunk := range batch {
 			for i := range chunk {
 				r := &chunk[i]
@@ -525,6 +538,13 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 				if err := ix.add(indexedOf(r).stored(), id); err != nil {
 					return err
 				}
+				if notable(r) {
+					if err := nb.Put(idKey(id), nil); err != nil {
+						return err
+					}
+					h.notable++
+				}
+				h.total++
 				chain.seq, chain.hash, chain.last = r.ChainSeq, r.Hash, id
 				res.written++
 			}
@@ -542,17 +562,15 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 			cp = &c
 			chain.cpSeq, chain.cpTime = c.Seq, c.Time
 		}
-		n := count + int(res.written)
-		pruned, err := s.prune(tx, n)
-		res.pruned = uint64(pruned)
-		count = n - pruned
+		var err error
+		h, res.pruned, err = s.prune(tx, h)
 		return err
 	})
 	if err != nil {
 		return batchResult{failed: uint64(n)},
 			fmt.Errorf("write %d activity records to %s: %w", n, s.path, err)
 	}
-	s.count = count
+	s.held = h
 	s.chain = chain
 	// The head file costs an fsync of its own: keep it once an interval,
 	// not at every checkpoint (chain.go says what that leaves open).
@@ -563,67 +581,6 @@ func (s *Store) commit(batch [][]Record, n int) (batchResult, error) {
 		encodeErr = fmt.Errorf("%w (and %d more)", encodeErr, res.failed-1)
 	}
 	return res, encodeErr
-}
-
-// prune deletes from the oldest end while the bucket holds more than
-// MaxRecords or its oldest record is older than MaxAge. IDs grow with append
-// order, so the oldest records sit first and pruning stops at the first
-// record it keeps. A record stamped by its caller with an older time than
-// its predecessors waits behind them; that is the price of never scanning.
-// Only a store with the audit key prunes: the last record pruned becomes
-// the chain's signed anchor, and checkpoints before it go with the
-// records they covered.
-func (s *Store) prune(tx *bolt.Tx, count int) (int, error) {
-	if s.opts.Key == nil {
-		return 0, nil
-	}
-	b := tx.Bucket(bucketName)
-	cutoff := s.opts.Now().Add(-s.opts.MaxAge)
-	// Collect first, delete after: deleting under a cursor and re-seeking
-	// walks every emptied leaf again, which is quadratic in the batch.
-	var doomed [][]byte
-	c := b.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if count-len(doomed) <= s.opts.MaxRecords {
-			if !expired(v, cutoff) {
-				break
-			}
-		}
-		doomed = append(doomed, k)
-	}
-	if len(doomed) == 0 {
-		return 0, nil
-	}
-	anchor, chained := s.anchorFor(b, doomed)
-	for i, k := range doomed {
-		if err := b.Delete(k); err != nil {
-			return i, err
-		}
-	}
-	floor := binary.BigEndian.Uint64(doomed[len(doomed)-1]) + 1
-	if err := pruneIndex(tx.Bucket(indexBucket), floor); err != nil {
-		return len(doomed), err
-	}
-	if chained {
-		if err := s.putAnchor(tx, anchor); err != nil {
-			return len(doomed), err
-		}
-	}
-	return len(doomed), nil
-}
-
-// anchorFor is the chain position and hash of the last doomed record that
-// carries them; chained is false when none does (all from before the
-// chain).
-func (s *Store) anchorFor(b *bolt.Bucket, doomed [][]byte) (st chainState, chained bool) {
-	for i := len(doomed) - 1; i >= 0; i-- {
-		v := b.Get(doomed[i])
-		var f chainFields
-		if json.Unmarshal(v, &f) == nil && f.ChainSeq > 0 {
-			return chainState{seq: f.ChainSeq, hash: hashOf(v), last: f.ID}, true
-		}
-	}
-	return chainState{}, false
 }
 
 // putAnchor replaces the checkpoints before the kept records with a
@@ -641,16 +598,6 @@ func (s *Store) putAnchor(tx *bolt.Tx, at chainState) error {
 	}
 	_, err := s.putCheckpoint(tx, CheckpointAnchor, at)
 	return err
-}
-
-// expired reports whether the record v is older than cutoff. An
-// unreadable record counts as expired, so it cannot stall retention
-// forever.
-func expired(v []byte, cutoff time.Time) bool {
-	var stamp struct {
-		Time time.Time `json:"time"`
-	}
-	return json.Unmarshal(v, &stamp) != nil || stamp.Time.Before(cutoff)
 }
 
 func idKey(id uint64) []byte {

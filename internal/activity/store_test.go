@@ -450,20 +450,36 @@ func BenchmarkAppend(b *testing.B) {
 // BenchmarkWriteBatch measures what the writer sustains at steady state, with
 // retention deleting a batch for every batch written: one op is a full
 // default batch appended and committed.
+// With "notable", one record in 100 is a denied call retention keeps
+// while it prunes the allowed ones around it, leaving holes.
 func BenchmarkWriteBatch(b *testing.B) {
-	opts := Options{MaxRecords: 10_000, Key: testKey}.withDefaults()
-	s, err := Open(filepath.Join(b.TempDir(), "a.db"), opts)
-	require.NoError(b, err)
-	r := Record{Type: "tool_call", Session: "s1", Server: "github", Tool: "get_file",
-		Method: "tools/call", ArgsBytes: 120, Verdict: "pass", Decision: "allow"}
-	for b.Loop() {
-		for range opts.BatchSize {
-			s.Append(r)
-		}
-		require.NoError(b, s.Flush())
+	for _, bc := range []struct {
+		name  string
+		every int // one notable record in every; 0: none
+	}{{"routine", 0}, {"notable", 100}} {
+		b.Run(bc.name, func(b *testing.B) {
+			opts := Options{MaxRecords: 10_000, Key: testKey}.withDefaults()
+			s, err := Open(filepath.Join(b.TempDir(), "a.db"), opts)
+			require.NoError(b, err)
+			r := Record{Type: "tool_call", Session: "s1", Server: "github", Tool: "get_file",
+				Method: "tools/call", ArgsBytes: 120, Verdict: "pass", Decision: "allow"}
+			deny := r
+			deny.Verdict, deny.Decision = "block", "deny"
+			n := 0
+			for b.Loop() {
+				for range opts.BatchSize {
+					if n++; bc.every > 0 && n%bc.every == 0 {
+						s.Append(deny)
+						continue
+					}
+					s.Append(r)
+				}
+				require.NoError(b, s.Flush())
+			}
+			b.ReportMetric(float64(b.N*opts.BatchSize)/b.Elapsed().Seconds(), "records/s")
+			require.NoError(b, s.Close())
+		})
 	}
-	b.ReportMetric(float64(b.N*opts.BatchSize)/b.Elapsed().Seconds(), "records/s")
-	require.NoError(b, s.Close())
 }
 
 // Export streams every matching record, oldest first, past any limit; a

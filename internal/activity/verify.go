@@ -56,6 +56,11 @@ type Report struct {
 	Checked       time.Time   `json:"checked"`
 	Tail          bool        `json:"tail,omitempty"`
 	Anchor        *Checkpoint `json:"anchor,omitempty"`
+	// Holes counts the signed checkpoints that stand for records
+	// retention pruned inside the chain (retention.go), and Pruned is
+	// what retention says it pruned, by kind and cause.
+	Holes  int         `json:"holes,omitempty"`
+	Pruned PruneCounts `json:"pruned,omitzero"`
 }
 
 // OK reports whether nothing was found.
@@ -120,6 +125,7 @@ func (s *Store) Verify(pub ed25519.PublicKey, o VerifyOptions) (Report, error) {
 				return err
 			}
 		}
+		rep.Pruned = loadPruned(tx)
 		from := o.From
 		if o.Tail {
 			from = tailStart(cps, pub)
@@ -157,7 +163,7 @@ func (s *Store) Verify(pub ed25519.PublicKey, o VerifyOptions) (Report, error) {
 func tailStart(cps []Checkpoint, pub ed25519.PublicKey) uint64 {
 	for i := len(cps) - 1; i >= 0; i-- {
 		if cps[i].Valid(pub) {
-			if cps[i].Kind == CheckpointAnchor {
+			if cps[i].Kind == CheckpointAnchor || cps[i].Kind == CheckpointPruned {
 				return cps[i].ID + 1
 			}
 			return max(cps[i].ID, 1)
@@ -199,6 +205,7 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 	// Checkpoints: a bad signature is forgery; the rest say which hash
 	// each position must have.
 	signed := map[uint64]Checkpoint{}
+	holes := map[uint64]Checkpoint{} // by the first position each stands for
 	var anchor *Checkpoint
 	for _, cp := range cps {
 		if !cp.Valid(v.pub) {
@@ -208,9 +215,13 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 		}
 		v.rep.Checkpoints++
 		signed[cp.Seq] = cp
-		if cp.Kind == CheckpointAnchor {
+		switch cp.Kind {
+		case CheckpointAnchor:
 			a := cp
 			anchor = &a
+		case CheckpointPruned:
+			holes[cp.From] = cp
+			v.rep.Holes++
 		}
 		v.rep.SignedThrough = max(v.rep.SignedThrough, cp.Seq)
 	}
@@ -293,6 +304,9 @@ func (v *verifier) run(ents []entry, cps []Checkpoint, head *Checkpoint) {
 	for i := 1; i < len(seqs); i++ {
 		e, pred := genuine(bySeq[seqs[i]]), genuine(bySeq[seqs[i-1]])
 		if seqs[i] != seqs[i-1]+1 {
+			if v.bridged(pred, e, holes) {
+				continue
+			}
 			id := uint64(0)
 			if e.ID-pred.ID-1 == seqs[i]-seqs[i-1]-1 {
 				id = pred.ID + 1 // IDs and positions kept in step: the missing IDs are known
@@ -364,6 +378,32 @@ func (v *verifier) start(first *entry, anchor *Checkpoint) {
 		v.rep.Problems = append(v.rep.Problems, Problem{Kind: ProblemDeleted, Seq: from,
 			Detail: fmt.Sprintf("%s missing before record #%d, the first kept, and no signed anchor stands for them: deleted", positions(from, first.ChainSeq-1), first.key)})
 	}
+}
+
+// bridged says whether signed checkpoints of pruned records stand for
+// every position between pred and e, and checks that both link to them.
+func (v *verifier) bridged(pred, e *entry, holes map[uint64]Checkpoint) bool {
+	h, ok := holes[pred.ChainSeq+1]
+	if !ok {
+		return false
+	}
+	for h.Seq+1 < e.ChainSeq {
+		next, ok := holes[h.Seq+1]
+		if !ok || next.PrevHash != h.Hash {
+			return false
+		}
+		h = next
+	}
+	if h.Seq+1 != e.ChainSeq {
+		return false
+	}
+	if holes[pred.ChainSeq+1].PrevHash != pred.hash {
+		v.problem(ProblemChanged, pred, "record #%d was changed: the signed checkpoint of the records pruned after it recorded another hash for it", pred.key)
+	}
+	if e.PrevHash != h.Hash {
+		v.problem(ProblemChanged, e, "record #%d was changed: it does not link to the signed checkpoint of the records pruned before it", e.key)
+	}
+	return true
 }
 
 // duplicates reports all but the genuine record where two claim one

@@ -6,12 +6,32 @@ import (
 )
 
 // SkillFile reports whether p is a file Claude Code loads as a skill, a
-// slash command or a subagent: its !`command`s run as it loads, with no
-// Bash tool call for a hook to see.
+// slash command or a subagent, its own or an installed plugin's
+// (~/.claude/plugins/…/skills/…): its !`command`s run as it loads, with
+// no Bash tool call for a hook to see.
 func SkillFile(p string) bool {
-	l := "/" + strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(p, `\`, "/")), "/")
-	return strings.HasSuffix(l, ".md") && (strings.Contains(l, "/.claude/skills/") ||
-		strings.Contains(l, "/.claude/commands/") || strings.Contains(l, "/.claude/agents/"))
+	l := slashed(p)
+	if !strings.HasSuffix(l, ".md") {
+		return false
+	}
+	if strings.Contains(l, "/.claude/skills/") || strings.Contains(l, "/.claude/commands/") || strings.Contains(l, "/.claude/agents/") {
+		return true
+	}
+	return strings.Contains(l, "/.claude/plugins/") &&
+		(strings.Contains(l, "/skills/") || strings.Contains(l, "/commands/") || strings.Contains(l, "/agents/"))
+}
+
+// PluginFile reports whether p is an installed plugin's hooks or MCP
+// servers (hooks/hooks.json, .mcp.json): commands Claude Code runs on
+// its own.
+func PluginFile(p string) bool {
+	l := slashed(p)
+	return strings.Contains(l, "/.claude/plugins/") && (strings.HasSuffix(l, "/hooks/hooks.json") || strings.HasSuffix(l, "/.mcp.json"))
+}
+
+// slashed is p in lower case with forward slashes, starting with one.
+func slashed(p string) string {
+	return "/" + strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(p, `\`, "/")), "/")
 }
 
 // bang is a skill's or command's inline shell command, !`…`.

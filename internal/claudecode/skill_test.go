@@ -12,8 +12,16 @@ func TestSkillCommands(t *testing.T) {
 		t.Errorf("got %q; want %q", got, want)
 	}
 	for p, want := range map[string]bool{".claude/skills/sync/SKILL.md": true, "/r/.claude/commands/x.md": true,
-		"/r/.claude/agents/rev.md": true, "/r/docs/skills/x.md": false, "/r/.claude/skills/sync/run.py": false} {
+		"/r/.claude/agents/rev.md": true, "/r/docs/skills/x.md": false, "/r/.claude/skills/sync/run.py": false,
+		"/home/u/.claude/plugins/marketplaces/m/plugins/p/skills/s/SKILL.md": true,
+		"/home/u/.claude/plugins/cache/m/p/1.0/commands/go.md":               true, "/home/u/.claude/plugins/m/README.md": false} {
 		if SkillFile(p) != want {
+			t.Errorf("%s: %v", p, !want)
+		}
+	}
+	for p, want := range map[string]bool{"/home/u/.claude/plugins/cache/m/p/1.0/hooks/hooks.json": true,
+		"/home/u/.claude/plugins/marketplaces/m/plugins/p/.mcp.json": true, "/r/hooks/hooks.json": false} {
+		if PluginFile(p) != want {
 			t.Errorf("%s: %v", p, !want)
 		}
 	}

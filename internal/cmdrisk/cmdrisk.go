@@ -31,6 +31,9 @@ const (
 	InternalAddress = "internal_address"
 	Unscreened      = "too_long_to_screen"
 	NestedAgent     = "nested_agent"
+	// WidensAgent: an agent's settings written to let it do more
+	// without asking, or start servers and plugins unasked.
+	WidensAgent = "widens_agent"
 )
 
 // agentPrompts are agent CLIs and the arguments that give one a task to

@@ -141,6 +141,7 @@ type Shim struct {
 type Activity struct {
 	MaxAge        Duration `toml:"max_age"`
 	MaxRecords    int      `toml:"max_records"`
+	MaxNotable    int      `toml:"max_notable_records"`
 	FlushInterval Duration `toml:"flush_interval"`
 }
 

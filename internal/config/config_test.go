@@ -31,6 +31,7 @@ func TestDefaultIsTheEmbeddedFile(t *testing.T) {
 		Activity: Activity{
 			MaxAge:        Duration{7 * 24 * time.Hour},
 			MaxRecords:    100000,
+			MaxNotable:    100000,
 			FlushInterval: Duration{100 * time.Millisecond},
 		},
 		Policy: Policy{

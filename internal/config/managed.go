@@ -163,9 +163,10 @@ var managedRules = map[string]bound{
 	"shim.verdict_timeout":   fixed,
 	"shim.max_inspect_bytes": number(true, "it may only be raised (more of each message inspected)"),
 
-	"activity.max_age":        fixed,
-	"activity.max_records":    fixed,
-	"activity.flush_interval": fixed,
+	"activity.max_age":             fixed,
+	"activity.max_records":         fixed,
+	"activity.max_notable_records": fixed,
+	"activity.flush_interval":      fixed,
 
 	"policy.default_action":          actionRank,
 	"policy.internal_to_external":    actionRank,

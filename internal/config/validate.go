@@ -56,6 +56,7 @@ func (c *Config) validate() []fieldError {
 
 	v.positiveDuration("activity.max_age", c.Activity.MaxAge)
 	v.positiveInt("activity.max_records", c.Activity.MaxRecords)
+	v.positiveInt("activity.max_notable_records", c.Activity.MaxNotable)
 	v.positiveDuration("activity.flush_interval", c.Activity.FlushInterval)
 
 	v.oneOf("policy.default_action", c.Policy.DefaultAction, actions)

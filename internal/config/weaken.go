@@ -36,6 +36,7 @@ func Weakened(old, new *Config) []string {
 	w.rank("daemon.log_level", old.Daemon.LogLevel, new.Daemon.LogLevel, []string{"error", "warn", "info", "debug"}, "less is logged")
 	w.shorter("activity.max_age", old.Activity.MaxAge, new.Activity.MaxAge, "activity records deleted sooner")
 	w.less("activity.max_records", old.Activity.MaxRecords, new.Activity.MaxRecords, "fewer activity records kept")
+	w.less("activity.max_notable_records", old.Activity.MaxNotable, new.Activity.MaxNotable, "fewer notable activity records kept")
 	w.longer("activity.flush_interval", old.Activity.FlushInterval, new.Activity.FlushInterval, "records written later, and lost if flowd is killed meanwhile")
 
 	// Records sent off the machine are evidence the agent cannot reach:

@@ -62,6 +62,7 @@ func TestWeakened(t *testing.T) {
 		{"quieter log", func(c *Config) { c.Daemon.LogLevel = "error" }, []string{`daemon.log_level: "info" → "error"`}},
 		{"louder log", func(c *Config) { c.Daemon.LogLevel = "debug" }, nil},
 		{"fewer records", func(c *Config) { c.Activity.MaxRecords = 10 }, []string{"activity.max_records: 100000 → 10"}},
+		{"fewer notable records", func(c *Config) { c.Activity.MaxNotable = 10 }, []string{"activity.max_notable_records: 100000 → 10"}},
 		{"records kept shorter", func(c *Config) { c.Activity.MaxAge = Duration{time.Hour} }, []string{"activity.max_age: 168h0m0s → 1h0m0s"}},
 		{"several", func(c *Config) {
 			c.Shim.FailMode = FailOpen

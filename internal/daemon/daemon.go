@@ -466,6 +466,7 @@ func openStores(o Options) (stores, error) {
 		Committed:     st.committed,
 		MaxAge:        o.Config.Activity.MaxAge.Duration,
 		MaxRecords:    o.Config.Activity.MaxRecords,
+		MaxNotable:    o.Config.Activity.MaxNotable,
 		FlushInterval: o.Config.Activity.FlushInterval.Duration,
 		Recover:       true,
 		Log:           o.Log,

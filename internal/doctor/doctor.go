@@ -492,6 +492,12 @@ func stores(f Facts) []Finding {
 		if a.Unreadable > 0 {
 			add(Info, fmt.Sprintf("%d activity records cannot be decoded: flowd activity skips them", a.Unreadable), "")
 		}
+		if n := a.Retention.NotableByCount; n > 0 {
+			// Denied, asked or flagged records pushed out before max_age:
+			// more came than their budget holds, a flood of them perhaps.
+			add(Warn, fmt.Sprintf("%d notable activity records (denied, asked, warned, flagged…) were pruned before activity.max_age: more came than activity.max_notable_records holds", n),
+				"flowd activity --risk-level high, to see what came in such numbers; raise activity.max_notable_records")
+		}
 		for _, x := range []*exporter.Status{st.OTLP, st.Export} {
 			if x != nil {
 				exportCheck(x, f.DataDir, add)

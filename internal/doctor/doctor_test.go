@@ -137,6 +137,11 @@ func TestJudgeStores(t *testing.T) {
 	assert.Contains(t, fs[3].Message, "12 activity records were lost")
 	assert.Equal(t, Warn, fs[3].Status)
 
+	st.Activity = activity.Stats{Retention: activity.PruneCounts{RoutineByCount: 500, NotableByCount: 7}}
+	fs = find(Judge(recovered), "data")
+	assert.Equal(t, Warn, fs[3].Status, "notable records pruned by count, not routine ones, are worth a word")
+	assert.Contains(t, fs[3].Message, "7 notable activity records")
+
 	exporting := recovered
 	st.Activity = activity.Stats{}
 	st.OTLP = &exporter.Status{Name: "otlp", Enabled: true, Endpoint: "https://otel:4318", Spool: spool.Stats{Records: 900, Dropped: 4},

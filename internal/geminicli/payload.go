@@ -36,7 +36,17 @@ var builtins = map[string]string{
 	"glob":                "Glob",
 	"search_file_content": "Grep",
 	"grep_search":         "Grep",
+	// save_memory appends a "fact" to the global GEMINI.md, which every
+	// later session reads as instructions: it is judged as the write of
+	// that file it is, so the check for instructions planted for a model
+	// reads the fact (RT7-23).
+	"save_memory": "Write",
 }
+
+// MemoryFile is the file save_memory appends its facts to. It names the
+// home directory as ~ because flowd, not the hook, translates the event,
+// and a system flowd's home is not the agent's.
+const MemoryFile = "~/.gemini/GEMINI.md"
 
 // Translate reads a Gemini CLI hook's stdin as the Claude Code event
 // flowd judges. Only a payload that is not a JSON object is an error: a
@@ -72,6 +82,10 @@ func Translate(event string, payload []byte) (claudecode.Event, error) {
 		p.ToolName = t
 		switch t {
 		case "Read", "Write", "Edit":
+			if name == "save_memory" {
+				p.ToolInput = memoryWrite(p.ToolInput)
+				break
+			}
 			p.ToolInput = withFilePath(p.ToolInput)
 		case "WebFetch":
 			p.ToolInput = withURLs(p.ToolInput)
@@ -127,6 +141,24 @@ func withFilePath(raw json.RawMessage) json.RawMessage {
 		}
 	}
 	return raw
+}
+
+// memoryWrite is save_memory's input as the Write it is: its fact as
+// the content of MemoryFile, beside the fields it had.
+func memoryWrite(raw json.RawMessage) json.RawMessage {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(raw, &in) != nil || in == nil {
+		in = map[string]json.RawMessage{}
+	}
+	in["file_path"], _ = json.Marshal(MemoryFile)
+	if f, ok := in["fact"]; ok {
+		in["content"] = f
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // promptURL is a URL as web_fetch finds them in its prompt.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/classify"
@@ -394,7 +395,17 @@ func (w *walker) writes(f *argFacts) {
 			f.shared = p + ", " + why
 		}
 		auto := cmdrisk.RunsOnItsOwn(p)
+		before := func() string {
+			if len(w.old) > 0 {
+				return strings.Join(w.old, "\n")
+			}
+			return onDisk(p)
+		}
 		for _, c := range w.content {
+			if why := selfguard.Widens(p, c, before); why != "" {
+				f.command.Findings = append(f.command.Findings, cmdrisk.Finding{Rule: cmdrisk.WidensAgent,
+					Reason: "written to " + p + ", an agent's settings: " + why})
+			}
 			lines, where, lang, build := []string{c}, auto, "", false
 			if cmds, what := selfguard.RunsCommands(p, c); len(cmds) > 0 {
 				// A helper, hook or skill command runs with no tool call
@@ -436,6 +447,16 @@ func (w *walker) writes(f *argFacts) {
 			}
 		}
 	}
+}
+
+// onDisk is the file at p as it is now (its first bytes, as much as
+// readSmall reads), when p is absolute, else "": what a write replaces.
+func onDisk(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	b, _ := readSmall(p)
+	return string(b)
 }
 
 // cronCommands drops the schedule from each line of a cron table, leaving

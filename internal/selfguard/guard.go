@@ -561,7 +561,7 @@ func (g Guard) commandAt(line, dir string, depth int) string {
 		if why := g.simple(l, i, words, dir); why != "" {
 			return deny(why)
 		}
-		if why := g.commandReads(c, words, dir); why != "" {
+		if why := g.commandReads(l, i, words, dir); why != "" {
 			return secretDeny(why)
 		}
 		if why := g.runsOther(words, dir, depth); why != "" {

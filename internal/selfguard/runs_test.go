@@ -53,3 +53,50 @@ func TestSettingsEnvRefused(t *testing.T) {
 		t.Errorf("NODE_ENV: %s", why)
 	}
 }
+
+func none() string { return "" }
+
+// RT7-13: settings that let the agent do more without asking, or start
+// servers and plugins unasked, are named; narrow rules are not.
+func TestWidens(t *testing.T) {
+	const p = "/repo/.claude/settings.local.json"
+	for _, text := range []string{
+		`{"permissions": {"allow": ["Bash(*)"]}}`, `{"permissions": {"allow": ["WebFetch"]}}`, `"allow": ["mcp__*"]`,
+		`"allow": ["mcp__github"]`, `"allow": ["mcp__github__*"]`, `"allow": ["Bash"]`, `"allow": ["Bash(curl:*)"]`,
+		`"allow": ["Bash(python3 *)"]`, `"allow": ["WebFetch(domain:*)"]`, `"allow": ["Edit(**)"]`,
+		`{"enableAllProjectMcpServers": true}`, `"enabledMcpjsonServers": ["evil"]`,
+		`"enabledPlugins": {"sync@tools": true}`, `"extraKnownMarketplaces": {"t": {"source": {"source": "github", "repo": "x/y"}}}`,
+		`"permissions": {"defaultMode": "bypassPermissions"}`,
+	} {
+		if Widens(p, text, none) == "" {
+			t.Errorf("%s: not named", text)
+		}
+	}
+	for _, text := range []string{
+		`{"permissions": {"allow": ["Bash(npm run test:*)", "Bash(git status)", "Read", "WebFetch(domain:docs.python.org)", "mcp__github__get_file"], "deny": ["Bash(*)"]}}`,
+		`{"enableAllProjectMcpServers": false, "enabledMcpjsonServers": [], "enabledPlugins": {}}`,
+		`{"permissions": {"defaultMode": "default"}}`,
+	} {
+		if why := Widens(p, text, none); why != "" {
+			t.Errorf("%s: named: %s", text, why)
+		}
+	}
+	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"allowedTools": ["Bash(*)"]}}}`, none) == "" {
+		t.Errorf("~/.claude.json's project allowedTools: not named")
+	}
+	if Widens("/home/u/.claude.json", `{"projects": {"/repo": {"enabledMcpjsonServers": ["evil"]}}}`, none) == "" {
+		t.Errorf("~/.claude.json's project servers: not named")
+	}
+	// What the file (or an edit's old text) allowed already is not asked
+	// about again; a rule added beside it is.
+	had := `{"permissions": {"allow": ["Bash(*)"]}}`
+	if why := Widens(p, `{"permissions": {"allow": ["Bash(*)"]}, "model": "opus"}`, func() string { return had }); why != "" {
+		t.Errorf("a rule the file had: %s", why)
+	}
+	if Widens(p, `{"permissions": {"allow": ["Bash(*)", "WebFetch"]}}`, func() string { return had }) == "" {
+		t.Errorf("a rule added beside one the file had: not named")
+	}
+	if why := Widens("/repo/docs/settings.json", `"allow": ["Bash(*)"]`, none); why != "" {
+		t.Errorf("not an agent's settings: %s", why)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -145,11 +146,14 @@ func recursive(name string, args []string) bool {
 	return false
 }
 
-// commandReads says why the simple command words, run in dir, would read
-// or copy flowd's secrets: a word naming one (or a glob matching one), an
-// input redirection from one, a recursive copy of a directory above
-// them, program code naming one.
-func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) string {
+// commandReads says why the simple command words (l's i-th), run in
+// dir, would read or copy flowd's secrets: a word naming one (or a glob
+// matching one), an input redirection from one, a recursive copy of a
+// directory above them, a search above them that hands what it finds
+// to a command, a word built at run time from a path among them,
+// program code naming one or a glob matching one.
+func (g Guard) commandReads(l shellnorm.Line, i int, words []string, dir string) string {
+	c := l.Commands[i]
 	for _, r := range c.Redirects {
 		if t, ok := strings.CutPrefix(r, "<"); ok && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "&") && !strings.HasPrefix(t, "(") {
 			if what := g.secret(g.resolve(strings.TrimSpace(t), dir)); what != "" {
@@ -169,6 +173,12 @@ func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) str
 	deep := recursive(name, args)
 	if dir != "" {
 		dir = g.resolve(dir, "") // once, not for every bare word below
+	}
+	if why := g.searchReads(name, args, dir, outputUsed(l, i)); why != "" {
+		return why
+	}
+	if why := g.builtFrom(l, i, name, dir); why != "" {
+		return why
 	}
 	for _, w := range args {
 		// --file=PATH, if=PATH: the value is the path.
@@ -193,9 +203,206 @@ func (g Guard) commandReads(c shellnorm.Command, words []string, dir string) str
 		}
 	}
 	if interpreters.MatchString(name) {
-		for _, p := range pathWord.FindAllString(strings.Join(args, " "), 64) {
-			if what := g.secret(g.resolve(p, dir)); what != "" {
-				return name + " code that reads " + p + " (" + what + ")"
+		code := strings.Join(args, " ")
+		for _, p := range pathWord.FindAllString(code, 64) {
+			for _, abs := range g.expand(p, dir) {
+				if what := g.secret(abs); what != "" {
+					return name + " code that reads " + p + " (" + what + ")"
+				}
+				if g.holds(abs) && walksTree.MatchString(code) {
+					return name + " code that walks " + p + " (a directory that holds flowd's data)"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// walksTree is code that reads every file under a directory it names.
+var walksTree = regexp.MustCompile(`\bwalk\b|os\.walk|rglob|\*\*|Find\.find|readdirSync\(.*recursive|File::Find|globSync|fs\.glob|iglob`)
+
+// outputUsed says whether l's i-th command's output is used by another
+// command: piped to one, or substituted into its words.
+func outputUsed(l shellnorm.Line, i int) bool {
+	if l.Commands[i].Inner {
+		return true
+	}
+	for _, c := range l.Commands {
+		if c.PipedFrom == i {
+			return true
+		}
+	}
+	return false
+}
+
+// searchExec are find's and fd's actions that run a command on each
+// file found.
+var searchExec = []string{"-exec", "-execdir", "-ok", "-okdir", "-x", "-X", "--exec", "--exec-batch"}
+
+// searchReads says why a search (find, fd) that names a directory above
+// flowd's data, with a name pattern that could match one of its files
+// (or none), reads them: it runs a command on each file it finds, or
+// hands the list to one (a pipe to xargs, a substitution).
+func (g Guard) searchReads(name string, args []string, dir string, used bool) string {
+	var roots, patterns []string
+	exec := used
+	switch name {
+	case "find", "bfs", "gfind":
+		exprs := false
+		for j := 0; j < len(args); j++ {
+			a := args[j]
+			switch {
+			case slices.Contains(searchExec[:4], a):
+				exec, exprs = true, true
+			case a == "-name" || a == "-iname" || a == "-path" || a == "-ipath" || a == "-wholename" || a == "-iwholename" ||
+				a == "-lname" || a == "-ilname" || a == "-regex" || a == "-iregex":
+				exprs = true
+				if j+1 < len(args) {
+					patterns = append(patterns, strings.ToLower(args[j+1]))
+					j++
+				}
+			case strings.HasPrefix(a, "-") || a == "(" || a == ")" || a == "!":
+				exprs = true
+			case !exprs:
+				roots = append(roots, a)
+			}
+		}
+	case "fd", "fdfind":
+		var pos []string
+		for _, a := range args {
+			if slices.Contains(searchExec[4:], a) {
+				exec = true
+				break // the rest is the command
+			}
+			if !strings.HasPrefix(a, "-") {
+				pos = append(pos, a)
+			}
+		}
+		if len(pos) > 0 {
+			patterns = append(patterns, "regex:"+strings.ToLower(pos[0]))
+			roots = pos[1:]
+		}
+	default:
+		return ""
+	}
+	if !exec {
+		return ""
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for _, r := range roots {
+		for _, abs := range g.expand(r, dir) {
+			if g.secret(abs) == "" && !g.holds(abs) {
+				continue
+			}
+			if len(patterns) == 0 {
+				return name + " " + r + " (a search of a directory that holds flowd's data, each file handed to a command)"
+			}
+			for _, p := range patterns {
+				if f := g.matchesData(p); f != "" {
+					return name + " " + r + " matching " + strings.TrimPrefix(p, "regex:") + " (it finds " + f + ", flowd's, and hands it to a command)"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// matchesData returns a file of flowd's data that the search pattern p
+// (lower case; a glob, or "regex:" and a regular expression) could
+// match, by name or by path, or "".
+func (g Guard) matchesData(p string) string {
+	re, isRe := strings.CutPrefix(p, "regex:")
+	for _, f := range g.dataFiles() {
+		name, path := strings.ToLower(filepath.Base(f)), strings.ToLower(f)
+		if isRe {
+			if r, err := regexp.Compile(re); err != nil || r.MatchString(name) || r.MatchString(path) {
+				return f
+			}
+			continue
+		}
+		// find's * matches / in -path: a glob on the whole path, with
+		// every * free to cross directories.
+		if m, err := filepath.Match(p, name); err != nil || m || globCrosses(p, path) {
+			return f
+		}
+	}
+	return ""
+}
+
+// globCrosses matches the glob p against path with * matching any
+// characters, / included, as find's -path does.
+func globCrosses(p, path string) bool {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, r := range p {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	return err != nil || re.MatchString(path)
+}
+
+// dataFiles are the files flowd keeps from the agent: those in its data
+// directories now, and the signing key's name wherever it lies.
+func (g Guard) dataFiles() []string {
+	files := []string{KeyFile}
+	for _, d := range g.dataDirs() {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if !slices.Contains(publicFiles, e.Name()) {
+				files = append(files, filepath.Join(d, e.Name()))
+			}
+		}
+	}
+	return files
+}
+
+// builtFrom says why a word of l's i-th command built at run time (a
+// substitution's output flowd cannot know) reads flowd's secrets: a
+// command it is built from names a path among them (printf
+// "%s" <data>/aud "it.k" "ey" | tr -d " ").
+func (g Guard) builtFrom(l shellnorm.Line, i int, name, dir string) string {
+	c := l.Commands[i]
+	if !slices.ContainsFunc(c.Words, func(w string) bool { return strings.Contains(w, shellnorm.Unknown) }) {
+		return ""
+	}
+	seen := map[int]bool{}
+	var from []int
+	for _, idx := range c.Substituted {
+		from = append(from, idx...)
+	}
+	for len(from) > 0 {
+		j := from[len(from)-1]
+		from = from[:len(from)-1]
+		if seen[j] || j < 0 || j >= len(l.Commands) {
+			continue
+		}
+		seen[j] = true
+		src := l.Commands[j]
+		from = append(from, src.PipedFrom)
+		for _, idx := range src.Substituted {
+			from = append(from, idx...)
+		}
+		for _, w := range src.Words[min(1, len(src.Words)):] {
+			if !strings.ContainsAny(w, `/\~`) {
+				continue
+			}
+			for _, abs := range g.expand(w, dir) {
+				if what := g.secret(abs); what != "" {
+					return name + " of a path built at run time from " + w + " (" + what + ")"
+				}
 			}
 		}
 	}

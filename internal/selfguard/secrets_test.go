@@ -49,6 +49,20 @@ func TestReadingFlowdsKeyAndStoresIsDenied(t *testing.T) {
 		"python3 -c \"print(open('/home/u/.local/state/flowd/audit.key').read())\"",
 		"node -e \"console.log(require('fs').readFileSync(process.env.HOME+'/.local/state/flowd/audit.key','utf8'))\"",
 		"sqlite3 ~/Library/Application\\ Support/flowd/activity.db",
+		// RT7-21: a search above the data that hands what it finds to a
+		// command, a path built at run time, code globbing for the key.
+		`find ~/var -name "a*t.k*" -exec cat {} +`,
+		`find ~ -path "*/f?/*.db" -execdir base64 {} \;`,
+		`find ~/var -type f -exec cat {} +`,
+		`find ~/var -name 'a*' -print0 | xargs -0 cat`,
+		`cat $(find ~/var -name "*.key")`,
+		`fd -H 'audit' ~/var -x cat`,
+		`cat $(printf "%s" ~/var/fd/aud "it.k" "ey" | tr -d " ")`,
+		`base64 "$(echo ~/var/fd/act | sed s/act/activity.db/)"`,
+		`cat $(ls ~/var/f*/a* | head -1)`,
+		`for f in $(find ~/var -name 'a*.k*'); do cat "$f"; done`,
+		`python3 -c "import glob; print(open(glob.glob('` + home + `/var/f*/a*t.k*')[0]).read())"`,
+		`python3 -c "import os; [print(open(os.path.join(r, f)).read()) for r, _, fs in os.walk('` + home + `/var') for f in fs]"`,
 	} {
 		why := g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: home})
 		assert.Contains(t, why, "only the user may read or copy them", c)
@@ -85,6 +99,11 @@ func TestReadingFlowdsPublicFilesIsAllowed(t *testing.T) {
 		"grep -r TODO ./internal",
 		"cat ~/.config/flowd/config.toml",
 		"go test ./internal/selfguard/...",
+		`find ~/var -name "*.go" -exec grep -l TODO {} +`,
+		`find . -type f -exec cat {} +`,
+		`find ~/var -name "a*t.k*"`,
+		`cat $(git ls-files | head -1)`,
+		`python3 -c "import glob; print(glob.glob('src/*.go'))"`,
 	} {
 		assert.Empty(t, g.Check(Action{Tool: "Bash", Commands: []string{c}, Dir: filepath.Join(home, "src")}), c)
 	}
