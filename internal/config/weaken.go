@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Weakened lists the changes from old to new that lower protection, each
@@ -62,6 +64,7 @@ func Weakened(old, new *Config) []string {
 		}
 		w.less("export.syslog.queue_limit", x.QueueLimit, y.QueueLimit, "fewer records kept while the receiver is slow")
 		w.less("export.syslog.spool_bytes", x.SpoolBytes, y.SpoolBytes, "fewer records kept while the receiver is away")
+		w.rest("export.syslog.", x, y)
 	}
 	o, n := old.Export.OTLP, new.Export.OTLP
 	w.turnedOff("export.otlp.enabled", o.Enabled, n.Enabled, "records no longer leave the machine")
@@ -86,6 +89,7 @@ func Weakened(old, new *Config) []string {
 		}
 		w.less("export.otlp.queue_limit", o.QueueLimit, n.QueueLimit, "fewer records kept while the collector is slow")
 		w.less("export.otlp.spool_bytes", o.SpoolBytes, n.SpoolBytes, "fewer records kept while the collector is away")
+		w.rest("export.otlp.", o, n)
 	}
 
 	p, q := old.Policy, new.Policy
@@ -181,8 +185,18 @@ func Weakened(old, new *Config) []string {
 			w.add("injection.known_attacks.feed", fmt.Sprintf("%s removed", f.URL), "the attacks it brings are no longer known")
 		}
 	}
+	for _, f := range i.KnownAttacks.Feeds {
+		k := slices.IndexFunc(j.KnownAttacks.Feeds, func(e Feed) bool { return e.URL == f.URL && e.Key == f.Key })
+		if k >= 0 && !reflect.DeepEqual(f, j.KnownAttacks.Feeds[k]) {
+			// Another CA for it: the company's server is no longer the
+			// one trusted, and its prints may never arrive (RT8-10).
+			w.add("injection.known_attacks.feed", fmt.Sprintf("%s changed", f.URL), "the attacks it brings may no longer arrive")
+		}
+	}
 	if len(i.KnownAttacks.Feeds) > 0 {
 		w.longer("injection.known_attacks.feed_interval", i.KnownAttacks.FeedInterval, j.KnownAttacks.FeedInterval, "new attacks known later")
+		w.shorter("injection.known_attacks.feed_timeout", i.KnownAttacks.FeedTimeout, j.KnownAttacks.FeedTimeout, "a pull given up sooner, its attacks unknown")
+		w.less("injection.known_attacks.feed_max_bytes", i.KnownAttacks.FeedMaxBytes, j.KnownAttacks.FeedMaxBytes, "a feed refused sooner, its attacks unknown")
 	}
 	w.less("injection.max_field_bytes", i.MaxFieldBytes, j.MaxFieldBytes, "less of each field scanned")
 	w.less("injection.max_message_bytes", i.MaxMessageBytes, j.MaxMessageBytes, "less of each message scanned")
@@ -214,6 +228,34 @@ func Weakened(old, new *Config) []string {
 }
 
 type weakenings []string
+
+// rest notes, for an exporter on before and after (a struct of config
+// values), each setting under prefix that changed and was not noted
+// already: a number or a time made smaller, anything else changed at all.
+// A receiver knows its clients by address, protocol, headers and
+// certificates, and a sender given less room or time loses records: a
+// setting added later is covered before anyone lists it (red teams
+// RT7-9, RT8-10 found one list after another incomplete).
+func (w *weakenings) rest(prefix string, old, new any) {
+	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
+	for k := range a.NumField() {
+		key, _, _ := strings.Cut(a.Type().Field(k).Tag.Get("toml"), ",")
+		if key == "" || key == "enabled" || slices.ContainsFunc(*w, func(s string) bool { return strings.HasPrefix(s, prefix+key+":") }) {
+			continue
+		}
+		x, y := a.Field(k).Interface(), b.Field(k).Interface()
+		switch x := x.(type) {
+		case int:
+			w.less(prefix+key, x, y.(int), "less room for records, and more lost")
+		case Duration:
+			w.shorter(prefix+key, x, y.(Duration), "less time to send records, and more lost")
+		default:
+			if !reflect.DeepEqual(x, y) {
+				w.add(prefix+key, fmt.Sprintf("%v → %v", x, y), "records may go elsewhere, or be refused")
+			}
+		}
+	}
+}
 
 func (w *weakenings) add(key, change, why string) {
 	*w = append(*w, fmt.Sprintf("%s: %s (%s)", key, change, why))

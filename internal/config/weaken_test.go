@@ -126,7 +126,7 @@ func TestWeakenedExport(t *testing.T) {
 		{"another CA", func(c *Config) { c.Export.Syslog.CAFile = "/tmp/mine.pem" }, []string{"export.syslog.ca_file"}},
 		{"smaller queue", func(c *Config) { c.Export.Syslog.QueueLimit = 10 }, []string{"export.syslog.queue_limit: 100000 → 10"}},
 		{"cef", func(c *Config) { c.Export.Syslog.Format = SyslogCEF }, []string{`export.syslog.format: "rfc5424" → "cef"`}},
-		{"another client certificate", func(c *Config) { c.Export.Syslog.CertFile, c.Export.Syslog.KeyFile = "/tmp/c.pem", "/tmp/k.pem" }, []string{"export.syslog.cert_file"}},
+		{"another client certificate", func(c *Config) { c.Export.Syslog.CertFile, c.Export.Syslog.KeyFile = "/tmp/c.pem", "/tmp/k.pem" }, []string{"export.syslog.cert_file", "export.syslog.key_file"}},
 		{"bigger queue", func(c *Config) { c.Export.Syslog.QueueLimit = 1_000_000 }, nil},
 		{"otlp off", func(c *Config) { c.Export.OTLP.Enabled = false }, []string{"export.otlp.enabled: true → false"}},
 		{"otlp plaintext", func(c *Config) { c.Export.OTLP.Endpoint = "http://otel.example:4318" }, []string{"export.otlp.endpoint"}},
@@ -177,8 +177,16 @@ func TestWeakenedFeedsAndFlush(t *testing.T) {
 		{"its signer dropped", func(c *Config) { c.Injection.KnownAttacks.TrustedKeys = nil }, "injection.known_attacks.trusted_keys"},
 		{"pulled once a month", func(c *Config) { c.Injection.KnownAttacks.FeedInterval = Duration{720 * time.Hour} }, "injection.known_attacks.feed_interval"},
 		{"records flushed once a day", func(c *Config) { c.Activity.FlushInterval = Duration{24 * time.Hour} }, "activity.flush_interval"},
+		// RT8-10.
+		{"a pull given up at once", func(c *Config) { c.Injection.KnownAttacks.FeedTimeout = Duration{time.Millisecond} }, "injection.known_attacks.feed_timeout"},
+		{"every feed too large", func(c *Config) { c.Injection.KnownAttacks.FeedMaxBytes = 1024 }, "injection.known_attacks.feed_max_bytes"},
+		{"the feed's CA replaced", func(c *Config) { c.Injection.KnownAttacks.Feeds[0].CAFile = "/tmp/mine.pem" }, "injection.known_attacks.feed: https://feeds.corp.example/prints changed"},
+		{"export drained in 1 ms", func(c *Config) {
+			c.Export.OTLP.Enabled, c.Export.OTLP.Endpoint, c.Export.OTLP.DrainTimeout = true, "https://otel.example:4318", Duration{time.Millisecond}
+		}, "export.otlp.drain_timeout"},
 	} {
 		old, new := withFeed(), withFeed()
+		old.Export.OTLP.Enabled, old.Export.OTLP.Endpoint = true, "https://otel.example:4318"
 		tt.change(new)
 		assert.Contains(t, strings.Join(Weakened(old, new), "\n"), tt.want, tt.name)
 	}
