@@ -280,15 +280,16 @@ func (s *Session) restore(h Held) {
 }
 
 // LostSecret says what secret a session whose flow state a flowd that
-// ended lost may be sending: the latest credential or result holding a
-// secret it read (that flowd listed it, Held), or, for a session lost
-// without a list (LoseUntil), that flowd cannot tell; "" when it read
-// none, or was not lost.
+// ended lost, or that flowd forgot past Options.MaxBytes, may be sending:
+// the latest credential or result holding a secret it read (that flowd
+// listed it, Held), or, for a session lost without a list (LoseUntil),
+// that flowd cannot tell; "" when it read none, or was neither lost nor
+// forgotten.
 func (s *Session) LostSecret() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case !s.lost:
+	case !s.lost && !s.forgotten:
 		return ""
 	case s.sensitive != "":
 		return s.sensitive

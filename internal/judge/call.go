@@ -279,10 +279,15 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			pc.SensitiveRead, pc.SecretResultOnly = what, true
 		}
 	}
-	if out.Analysis.Lost {
-		// The secret's value was lost with the flowd that held it: what
-		// the call carries that may be it is judged by its form.
+	if out.Analysis.Forgotten {
+		// The secret's value was lost with the flowd that held it, or
+		// forgotten to stay within flow.max_memory_bytes (a flood of
+		// sessions buys that: red team RT8-12): what the call carries
+		// that may be it is judged by its form.
 		pc.LostSecret = sess.LostSecret()
+		if !out.Analysis.Lost {
+			pc.LostWhy = "flowd forgot the secret's value to stay within flow.max_memory_bytes"
+		}
 	}
 	if pc.SensitiveRead != "" || pc.LostSecret != "" {
 		pc.Payload, pc.SecretFile, pc.SecretFileSent = carried(sess, in, args, facts)

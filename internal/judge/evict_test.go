@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,4 +75,43 @@ func keyish(r *rand.Rand, set string, n int) string {
 		b[i] = set[r.IntN(len(set))]
 	}
 	return string(b)
+}
+
+// Sessions cost nothing to make: a flood of them, each reading a token,
+// pushes a session that read a key past flow.max_memory_bytes, and
+// flowd forgets what it read (red team RT8-12). Its key, sent then, is
+// denied as a lost session's is: random-looking text it sends may be
+// the secret flowd no longer holds.
+func TestFloodOfSessionsDoesNotFreeTheKey(t *testing.T) {
+	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
+	cfg := config.Default()
+	cfg.Flow.MaxMemoryBytes = 1 << 20
+	j, err := New(cfg, Stores{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	require.NoError(t, err)
+	record := func(session, text string) {
+		s := j.Flows.Session(session)
+		s.Begin()
+		s.Record(flow.Origin{Server: "filesystem", Tool: "read", Class: classify.Internal}, []byte(fmt.Sprintf(`{"content":[{"type":"text","text":%q}]}`, text)))
+		s.Wait()
+	}
+	send := func() Outcome {
+		var out Outcome
+		in := Call{Session: "victim", Server: "slack", Tool: "post_message", Class: classify.Result{Class: classify.External, CanExfiltrate: true},
+			Args: []byte(`{"channel":"ops","text":"ref ` + key + `"}`)}
+		if later := j.Call(in, &out); later != nil {
+			later()
+		}
+		return out
+	}
+	record("victim", "API_KEY="+key+"\nDB_HOST=db.internal\n")
+	require.Equal(t, policy.Deny, send().Decision.Action, "control")
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; j.Flows.Session("victim").Summary(time.Now()).Forgotten == false; i++ {
+		require.Less(t, i, 10_000, "the flood never pushed the session out")
+		record(fmt.Sprintf("flood-%d", i), "TOKEN="+keyish(r, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 32))
+	}
+	out := send()
+	assert.Equal(t, policy.Deny, out.Decision.Action, out.Decision.Reason)
+	assert.Equal(t, policy.LostSecretRule, out.Decision.Rule)
+	assert.Contains(t, out.Decision.Reason, "flow.max_memory_bytes")
 }

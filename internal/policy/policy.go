@@ -186,11 +186,13 @@ type Call struct {
 	// external destination, so Secrets are those of the arguments, and
 	// instructions planted there ask as in an agent's instructions file.
 	Shared string
-	// LostSecret is the secret the session read before the flowd that
-	// held its flow state ended (flow.Session.LostSecret), when the call
-	// goes to a destination that can send it out: its value was lost, so
-	// a Payload the call carries may be it.
+	// LostSecret is the secret the session read before flowd lost its
+	// flow state (flow.Session.LostSecret), when the call goes to a
+	// destination that can send it out: its value was lost, so a Payload
+	// the call carries may be it. LostWhy says how it was lost; empty:
+	// with the flowd that held it, which ended.
 	LostSecret string
+	LostWhy    string
 	// KeyRead is a file of private key material the call reads: what a
 	// tool returns goes into the model's context and to the model's
 	// provider, so the read is itself a send (Rules.ReadThenSend decides).
@@ -259,6 +261,14 @@ const UninspectedRule = "shim.max_inspect_bytes"
 // material, which policy.read_then_send sets.
 const KeyReadRule = "read_then_send.key_material"
 
+// lostWhy says how flowd lost the value of c.LostSecret.
+func lostWhy(c Call) string {
+	if c.LostWhy != "" {
+		return c.LostWhy
+	}
+	return "the secret's value was lost with the flowd that held it, which restarted"
+}
+
 // LostSecretRule names the decision on a call that may carry a secret
 // whose value was lost with the flowd that held it.
 const LostSecretRule = "sensitive_data_external.lost"
@@ -308,8 +318,8 @@ func (r Rules) decide(c Call) Decision {
 		// The flowd before this one would have matched the secret itself
 		// and applied sensitive_data_external: what may be it does the same.
 		return r.final(r.tainted(Decision{Action: r.SensitiveDataExternal, Rule: LostSecretRule,
-			Reason: fmt.Sprintf("This session read %s before flowd restarted, and the secret's value was lost with the flowd that held it: this call to %s carries %s, which may be it",
-				c.LostSecret, dest(c), c.Payload)}, c), c)
+			Reason: fmt.Sprintf("This session read %s, and %s: this call to %s carries %s, which may be it",
+				c.LostSecret, lostWhy(c), dest(c), c.Payload)}, c), c)
 	}
 	if c.External && c.SecretFileSent && c.SensitiveRead != "" && r.ReadThenSend != "" && r.ReadThenSend != Allow {
 		a := r.ReadThenSend
