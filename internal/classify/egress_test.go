@@ -58,6 +58,14 @@ func TestToolSchemaAndPurpose(t *testing.T) {
 		{"an automation nothing identifies", "make-automation", ToolInfo{Name: "trigger_scenario"}, Unknown},
 		{"a driver is not a drive", "db-driver", ToolInfo{Name: "query"}, Internal},
 
+		// Text handed to a hosted model, or a copy made elsewhere (RT8-13).
+		{"a summary made by an LLM", "notes",
+			ToolInfo{Name: "summarize", Description: "Summarize text with an LLM.", InputSchema: schema(`"text":{"type":"string"}`)}, Hybrid},
+		{"a rewrite by GPT", "acme", ToolInfo{Name: "rewrite_with_gpt"}, External},
+		{"a backup of the project", "git",
+			ToolInfo{Name: "backup", Description: "Back up the project.", InputSchema: schema(`"path":{"type":"string"}`)}, Hybrid},
+		{"a local notes app's search stays internal", "notes", ToolInfo{Name: "search_notes"}, Internal},
+
 		// Verbs that post, send, share, transfer or publish.
 		{"sharing a folder", "drivesync", ToolInfo{Name: "share_folder"}, Hybrid},
 		{"inviting someone", "workspace", ToolInfo{Name: "invite_member"}, External},

@@ -51,6 +51,10 @@ var (
 	catSearch  = &category{name: "web search", class: External, weight: 0.85, transport: true}
 	catPaste   = &category{name: "paste site", class: External, weight: 0.9, transport: true}
 	catSend    = &category{name: "sending data", class: External, weight: 0.8, transport: true}
+	// A model behind an API reads whatever text it is given, at its
+	// provider: a tool that summarises, translates or rewrites "with an
+	// LLM" sends the text out (found by a red team, RT8-13).
+	catModel = &category{name: "hosted AI model", class: External, weight: 0.8, transport: true}
 
 	catCloud     = &category{name: "cloud platform", class: Hybrid, weight: 0.6}
 	catShell     = &category{name: "shell", class: Hybrid, weight: 0.85}
@@ -118,7 +122,12 @@ var keywordGroups = []struct {
 	{catSearch, 0, []string{"websearch", "googlesearch", "brave", "tavily", "exa", "serper", "serpapi", "perplexity",
 		"bing", "duckduckgo", "ddg", "kagi", "searxng", "jina"}},
 	{catPaste, 0, []string{"paste", "pastebin", "gist", "hastebin", "dpaste", "privatebin", "ghostbin", "termbin"}},
+	{catModel, 0, []string{"llm", "llms", "gpt", "chatgpt", "openai", "anthropic", "claude", "gemini", "mistral", "cohere",
+		"openrouter", "groq", "huggingface", "replicate", "bedrock", "vertexai", "deepseek"}},
 	{catSend, 0, []string{"send", "publish", "broadcast", "transmit"}},
+	// A backup or sync goes somewhere else, often a remote (found by a
+	// red team, RT8-13): not surely out, so weaker than a send.
+	{catSend, 0.6, []string{"backup", "sync", "synchronize", "mirror"}},
 	{catSend, 0.75, []string{"post", "upload"}},
 	{catSend, 0.7, []string{"share", "transfer", "invite", "pay", "announce"}},
 	// push: a remote's copy is what others read (git push, push_files).

@@ -161,7 +161,7 @@ func TestToolAnnotations(t *testing.T) {
 
 func TestToolWithoutEvidenceUsesDefault(t *testing.T) {
 	c := newDefault(t)
-	for _, tool := range []string{"echo", "add", "longRunningOperation", "sampleLLM", "getTinyImage"} {
+	for _, tool := range []string{"echo", "add", "longRunningOperation", "getTinyImage"} {
 		r := c.Tool("everything", ToolInfo{Name: tool})
 		assert.Equal(t, Unknown, r.Class, tool)
 		assert.True(t, r.CanExfiltrate, "a tool flowd cannot classify may send data out")
