@@ -317,6 +317,7 @@ func (s *screen) command(i int) {
 		}
 	}
 	if n == "" {
+		s.flowOf(i, c, words, n) // $(< .env)
 		return
 	}
 	if raw, ok := netCommands[n]; ok {

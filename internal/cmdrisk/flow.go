@@ -40,15 +40,18 @@ var copiers = map[string]bool{"cp": true, "install": true, "rsync": true, "scp":
 
 // loading returns the commands whose output a command loads into the
 // environment or runs as shell code (export $(grep -v ^# .env | xargs),
-// eval "$(cat .env)"), by index.
+// eval "$(cat .env)"), by index: a word that is the output whole, not
+// a value made of it (export X=$(base64 .env) holds the file).
 func loading(l shellnorm.Line) map[int]bool {
 	out := map[int]bool{}
 	for _, c := range l.Commands {
 		switch name(c.Words) {
 		case "export", "declare", "typeset", "local", "eval", "env", "set":
-			for _, subs := range c.Substituted {
-				for _, j := range subs {
-					out[j] = true
+			for at, subs := range c.Substituted {
+				if at < len(c.Words) && c.Words[at] == shellnorm.Unknown {
+					for _, j := range subs {
+						out[j] = true
+					}
 				}
 			}
 		}
@@ -59,7 +62,16 @@ func loading(l shellnorm.Line) map[int]bool {
 // flowOf notes the credential files the command at i reads as data or
 // loads, and whether it reaches another host.
 func (s *screen) flowOf(i int, c shellnorm.Command, words []string, n string) {
+	for _, w := range words {
+		// A name built from a command's output (dig $(xxd -p .env).host,
+		// getent hosts …): looking it up sends the output to the name's
+		// DNS server, whatever the program.
+		if _, rest, ok := strings.Cut(w, shellnorm.Unknown+"."); ok && strings.Contains(rest, ".") && !strings.ContainsAny(rest, "/ ") {
+			s.reach(rest)
+		}
+	}
 	switch {
+	case len(words) == 0:
 	case n == "git":
 		if sub, _ := gitSub(words); gitRemoteOps[sub] {
 			s.reach("a git remote (git " + sub + ")")
@@ -82,7 +94,7 @@ func (s *screen) flowOf(i int, c shellnorm.Command, words []string, n string) {
 	if envDump(words) && !s.loads[i] {
 		s.r.took = append(s.r.took, "the environment ("+strings.Join(words, " ")+")")
 	}
-	args := c.Words[1:] // wrappers' options too: xargs -a .env
+	args := c.Words[min(1, len(c.Words)):] // wrappers' options too: xargs -a .env
 	switch {
 	case n == "git":
 		args = nil
