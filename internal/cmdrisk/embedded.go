@@ -39,6 +39,9 @@ func Embedded(text string) []Finding {
 	if len(text) > maxEmbedded {
 		text = text[:maxEmbedded]
 	}
+	// A command continued on the next line (curl … \ then @.env URL in
+	// a CI step or a Makefile) is read as one.
+	text = strings.ReplaceAll(text, "\\\n", " ")
 	var out []Finding
 	seen := map[string]bool{}
 	carriers := 0
@@ -183,6 +186,11 @@ func RunLater(p, text string) string {
 		return "a git or ssh config (git and ssh run its commands)"
 	case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py":
 		return "a python startup file (every python runs it)"
+	case strings.Contains(p, ".husky/") || strings.Contains(p, ".githooks/") || strings.Contains(p, ".cargo/config"):
+		return "a git hook or cargo config (git and cargo run its commands)"
+	case base == ".vimrc" || base == ".gdbinit" || base == ".tmux.conf" || base == "vagrantfile" ||
+		base == "docker-compose.yml" || base == "docker-compose.yaml" || base == "compose.yaml" || base == "compose.yml":
+		return "a tool's startup or service file (the tool runs its commands)"
 	case strings.Contains(p, ".github/workflows/") || strings.Contains(p, ".circleci/") || base == ".gitlab-ci.yml" ||
 		base == "jenkinsfile" || base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml" || base == ".travis.yml":
 		return "a CI pipeline (a push runs it)"
