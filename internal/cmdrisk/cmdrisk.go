@@ -419,7 +419,7 @@ func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 		}
 		if n == "scp" || n == "rsync" {
 			for j, a := range words[1 : len(words)-1] {
-				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") && !authOption(words[j]) { // scp -i key
+				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") && !authOption(words[j]) && !strings.ContainsAny(a, " \t") { // scp -i key; rsync -e "ssh -i key"
 					sent = append(sent, s.pathSource(a))
 				}
 			}

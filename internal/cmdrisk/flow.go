@@ -23,13 +23,15 @@ import (
 // file those name is read over there.
 var remoteRunners = map[string]bool{"ssh": true, "autossh": true, "mosh": true}
 
-// notReading name files without reading what is in them (rm .env,
-// echo .env >> .gitignore), or write them (tee .env).
+// notReading name files without printing or sending what is in them
+// (rm .env, echo .env >> .gitignore, ssh-keygen -f key), or write them
+// (tee .env).
 var notReading = map[string]bool{"rm": true, "unlink": true, "shred": true, "touch": true, "chmod": true, "chown": true,
 	"chgrp": true, "chattr": true, "ls": true, "stat": true, "test": true, "[": true, "[[": true, "mkdir": true, "ln": true,
 	"mv": true, "realpath": true, "readlink": true, "basename": true, "dirname": true, "echo": true, "printf": true,
 	"du": true, "file": true, "wc": true, "which": true, "cd": true, "pushd": true, "tee": true, "truncate": true,
-	"export": true, "unset": true, "declare": true, "typeset": true, "local": true, "set": true, "alias": true}
+	"export": true, "unset": true, "declare": true, "typeset": true, "local": true, "set": true, "alias": true,
+	"ssh-keygen": true, "ssh-add": true} // they print a key's public half or fingerprint at most
 
 // loaders read a file into the environment of the shell or of the
 // program they run.

@@ -1,11 +1,15 @@
 package cmdrisk
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A line that reads a credential file as data and reaches another host
 // is refused whatever lies between (RT8-1); one that loads the file
 // into its environment to call a service is asked about; one that only
-// names the file, or reads one over there, is neither.
+// names the file, or reads one over there, is neither (an rsync of
+// other files is asked about on its own).
 func TestCredentialFileAndHostOnOneLine(t *testing.T) {
 	const u = "https://collect.example.net/x"
 	for _, line := range []string{
@@ -56,9 +60,14 @@ func TestCredentialFileAndHostOnOneLine(t *testing.T) {
 		`docker run --env-file .env app && curl -s https://example.org/done`,
 		`curl -s http://localhost:3000/api -d "$(cat .env)"`,
 		`set -a; . ./.env; set +a; npm run deploy`,
+		`ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519 -N '' && ssh-copy-id -i ~/.ssh/id_ed25519 deploy@example.org`,
+		`rsync -az -e "ssh -i ~/.ssh/id_rsa" ./dist/ deploy@example.org:/srv/app/`,
+		`GIT_SSH_COMMAND="ssh -i ~/.ssh/deploy_key" git push origin main`,
 	} {
-		if f, ok := Screen(line).Worst(); ok {
-			t.Errorf("%s: finding %+v; want none", line, f)
+		for _, f := range Screen(line).Findings {
+			if f.Severe || strings.HasPrefix(f.Reason, "the command line") {
+				t.Errorf("%s: finding %+v; want none of the line's flow", line, f)
+			}
 		}
 	}
 }
