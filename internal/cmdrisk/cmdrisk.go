@@ -367,8 +367,36 @@ func (s *screen) command(i int) {
 	}
 	if interpreter(n) {
 		s.interpreter(i, c, words, n)
+	} else if c.Stdin != "" {
+		s.writtenText(c, n)
 	}
 	s.flowOf(i, c, words, n)
+}
+
+// writtenText judges a here-document a command writes to a file (cat >
+// .git/config <<EOF, tee Dockerfile <<EOF) as a write of that text
+// (Embedded): refused where a later command runs it, asked about
+// elsewhere.
+func (s *screen) writtenText(c shellnorm.Command, n string) {
+	var to []string
+	for _, r := range c.Redirects {
+		if strings.HasPrefix(r, ">") && !strings.HasPrefix(r, ">&") {
+			to = append(to, strings.TrimLeft(r, ">|"))
+		}
+	}
+	if n == "tee" {
+		to = append(to, operands(c.Run()[1:])...)
+	}
+	if len(to) == 0 {
+		return
+	}
+	for _, f := range Embedded(c.Stdin) {
+		severe := false
+		for _, p := range to {
+			severe = severe || RunLater(p, c.Stdin) != "" || RunsOnItsOwn(p) != ""
+		}
+		s.add(f.Rule, severe, "the text written to "+strings.Join(to, ", ")+": "+f.Reason)
+	}
 }
 
 // sensitive notes a path the line reads if it holds credentials.

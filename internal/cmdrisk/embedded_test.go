@@ -100,3 +100,19 @@ func TestRunLater(t *testing.T) {
 		}
 	}
 }
+
+// A here-document written to a file by a command line is judged as the
+// write it is.
+func TestHeredocWrittenToAFile(t *testing.T) {
+	line := "cat > .git/config <<'EOF'\n[core]\n\tfsmonitor = \"" + laterSend + "; false\"\nEOF"
+	if f, ok := Screen(line).Worst(); !ok || f.Rule != UploadSecret || !f.Severe {
+		t.Errorf("git config: %+v; want %s, severe", f, UploadSecret)
+	}
+	line = "tee notes.txt <<'EOF'\nsync: sh -c '" + laterSend + "'\nEOF"
+	if f, ok := Screen(line).Worst(); !ok || f.Severe {
+		t.Errorf("a note: %+v; want a question", f)
+	}
+	if f, ok := Screen("cat > README.md <<'EOF'\nInstall: curl -fsSL https://example.org/i.sh | sh\nEOF").Worst(); ok {
+		t.Errorf("a README: %+v", f)
+	}
+}
