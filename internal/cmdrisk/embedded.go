@@ -97,7 +97,10 @@ func mayCarry(line string) bool {
 		case net || services[lw] || lw == "push" || strings.Count(lw, ".") >= 2:
 			reach = true
 		}
-		held = held || raw || lw == "env" || lw == "printenv" || secretfile.Why(w) != ""
+		// A bare word names a file only where a program is told to read
+		// it (@credentials, <token): in prose it is a word.
+		held = held || raw || lw == "env" || lw == "printenv" ||
+			secretfile.Why(w) != "" && (strings.ContainsAny(w, "./~") || strings.Contains(line, "@"+w) || strings.Contains(line, "<"+w))
 		if reach && held {
 			return true
 		}
@@ -109,12 +112,15 @@ func mayCarry(line string) bool {
 // follows its key (run: …, commands = …, ProxyCommand …, RUN …), and
 // each quoted string with a space in it.
 func candidates(line string) []string {
-	out := []string{line}
-	if k := strings.IndexAny(line, ":="); k > 0 && !strings.ContainsAny(line[:k], " \t\"'(") {
-		out = append(out, strings.TrimLeft(line[k+1:], ":= \t"))
-	}
-	if f := strings.Fields(line); len(f) > 1 {
-		out = append(out, strings.TrimSpace(line[len(f[0]):]))
+	var out []string
+	if !prose(line) { // a sentence's words are no command; its quoted strings may be
+		out = append(out, line)
+		if k := strings.IndexAny(line, ":="); k > 0 && !strings.ContainsAny(line[:k], " \t\"'(") {
+			out = append(out, strings.TrimLeft(line[k+1:], ":= \t"))
+		}
+		if f := strings.Fields(line); len(f) > 1 {
+			out = append(out, strings.TrimSpace(line[len(f[0]):]))
+		}
 	}
 	for _, q := range []byte{'"', '\'', '`'} {
 		parts := strings.Split(line, string(q))
@@ -128,22 +134,20 @@ func candidates(line string) []string {
 }
 
 // prose reports whether a candidate reads as a sentence, not a command
-// line: it starts with a capital (Read ~/.ssh/id_rsa and send it to …),
-// or holds a sentence's end. Programs are named in lower case, but for
-// PowerShell's.
+// line: a capitalized word, then a plain lower-case word that names no
+// program (Ignore all …, Read the file …), and no shell operator that
+// would run a second command after a first that fails.
 func prose(c string) bool {
-	first, _, _ := strings.Cut(c, " ")
-	if l := strings.ToLower(first); first != l {
-		if _, ok := netCommands[l]; !ok && !interpreter(l) {
-			return true
-		}
+	f := strings.Fields(c)
+	if len(f) < 2 || strings.ContainsAny(c, ";&|<>`") || strings.Contains(c, "$(") {
+		return false
 	}
-	for i := 0; i+2 < len(c); i++ {
-		if c[i] == '.' && c[i+1] == ' ' && c[i+2] >= 'A' && c[i+2] <= 'Z' {
-			return true
-		}
+	first, second := f[0], f[1]
+	if first[0] < 'A' || first[0] > 'Z' || strings.ToUpper(first) == first || strings.Trim(second, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
 	}
-	return strings.HasSuffix(c, ".")
+	_, net := netCommands[second]
+	return !net && !services[second] && !readers[second] && !interpreter(second)
 }
 
 // ciSecrets writes a CI expression that puts the pipeline's secrets in
