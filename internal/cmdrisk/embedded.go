@@ -100,7 +100,7 @@ func mayCarry(line string) bool {
 		// A bare word names a file only where a program is told to read
 		// it (@credentials, <token): in prose it is a word.
 		held = held || raw || lw == "env" || lw == "printenv" ||
-			secretfile.Why(w) != "" && (strings.ContainsAny(w, "./~") || strings.Contains(line, "@"+w) || strings.Contains(line, "<"+w))
+			(strings.ContainsAny(w, "./~") || strings.Contains(line, "@"+w) || strings.Contains(line, "<"+w)) && secretfile.Why(w) != ""
 		if reach && held {
 			return true
 		}
