@@ -144,14 +144,8 @@ var gitRemoteOps = map[string]bool{"push": true, "pull": true, "fetch": true, "c
 // gitSub returns git's command and its arguments, past git's own
 // options (-c name=value, -C dir).
 func gitSub(words []string) (string, []string) {
-	for j := 1; j < len(words); j++ {
-		switch a := words[j]; {
-		case a == "-c" || a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
-			j++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a, words[j+1:]
-		}
+	if k := shellnorm.SubcommandAt("git", words[1:]); k >= 0 {
+		return words[1+k], words[2+k:]
 	}
 	return "", nil
 }
