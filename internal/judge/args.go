@@ -413,10 +413,16 @@ func (w *walker) writes(f *argFacts) {
 				lines, where = cmds, what
 			} else if cmds := cmdrisk.BuildCommands(p, c); len(cmds) > 0 {
 				lines, build = cmds, true
+				if x, ok := cmdrisk.Flow(cmds); ok {
+					x.Reason = "the build file written to " + p + ": " + x.Reason
+					f.command.Findings = append(f.command.Findings, x)
+				}
 			} else if lang = cmdrisk.Program(p, c); auto == "" && lang == "" && !cmdrisk.Script(p, c) {
+				f.embedded(p, c, false)
 				continue
 			}
 			f.wrote = true
+			f.embedded(p, c, true)
 			for _, l := range lines {
 				if strings.Contains(where, "cron") {
 					l = cronCommands(l)
@@ -457,6 +463,31 @@ func onDisk(p string) string {
 	}
 	b, _ := readSmall(p)
 	return string(b)
+}
+
+// embedded screens the command lines text written to p holds for a
+// later command to run (cmdrisk.Embedded): refused in a file that runs
+// (runs: a script, a program, a build file, a place that runs on its
+// own) or that a later ordinary command runs (cmdrisk.RunLater), asked
+// about elsewhere, where the text may be a test's data or a document.
+func (f *argFacts) embedded(p, text string, runs bool) {
+	fs := cmdrisk.Embedded(text)
+	if len(fs) == 0 {
+		return
+	}
+	what := cmdrisk.RunLater(p, text)
+	for _, x := range fs {
+		switch {
+		case what != "":
+			x.Reason = "written to " + p + ", " + what + ": " + x.Reason
+		case runs:
+			x.Reason = "the script written to " + p + ": " + x.Reason
+		default:
+			x.Severe = false
+			x.Reason = "the file written to " + p + ": " + x.Reason
+		}
+		f.command.Findings = append(f.command.Findings, x)
+	}
 }
 
 // cronCommands drops the schedule from each line of a cron table, leaving

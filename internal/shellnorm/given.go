@@ -38,7 +38,7 @@ func Given(words, env []string, stdin string) []string {
 		return out
 	}
 	name, args := baseName(words[0]), words[1:]
-	sub := subcommandAt(name, args)
+	sub := SubcommandAt(name, args)
 	opt := func(i int, names ...string) (string, bool) {
 		a := args[i]
 		for _, o := range names {
@@ -311,9 +311,9 @@ func gitSubcommandRuns(sub string, args []string, i int, opt func(int, ...string
 	return nil
 }
 
-// subcommandAt returns the index in args of git's subcommand (after its
+// SubcommandAt returns the index in args of git's subcommand (after its
 // global options and their values), or -1.
-func subcommandAt(name string, args []string) int {
+func SubcommandAt(name string, args []string) int {
 	if name != "git" {
 		return -1
 	}
