@@ -91,6 +91,10 @@ type argFacts struct {
 	// paths are the files the call names; contents what it writes into
 	// them, olds what an edit replaces (selfguard reads them).
 	paths, contents, olds []string
+	// decoded is the arguments as JSON decoded them, nil where readArgs
+	// did not decode them: the payload search reads their strings too,
+	// and a message is decoded once.
+	decoded any
 }
 
 // network reports whether the commands the call runs talk to other
@@ -128,6 +132,7 @@ func readArgs(tool string, args []byte, shell string) argFacts {
 	if runs || worth(args) {
 		var v any
 		if json.Unmarshal(args, &v) == nil {
+			f.decoded = v
 			w := &walker{f: &f, runs: runs && shell == ""}
 			w.object(v, "", 0)
 			for _, l := range w.lines {

@@ -32,7 +32,7 @@ func carried(sess *flow.Session, in Call, args []byte, facts argFacts) (payload,
 	}
 	var runs []opaque.Run
 	var shown []string
-	for _, s := range callTexts(args, in.Shell) {
+	for _, s := range callTexts(args, in.Shell, facts.decoded) {
 		for _, r := range opaque.Find(s) {
 			runs = append(runs, r)
 			if len(shown) < 2 {
@@ -73,12 +73,15 @@ const payloadLimit = 256 << 10
 
 // callTexts are the texts of a call: its arguments' strings (their raw
 // start when they are too large to parse for this), and the command line
-// of a hook's Bash.
-func callTexts(args []byte, shell string) []string {
-	var v any
+// of a hook's Bash. decoded is args as readArgs decoded them, or nil.
+func callTexts(args []byte, shell string, decoded any) []string {
 	var out []string
-	if len(args) <= payloadLimit && json.Unmarshal(args, &v) == nil {
-		collect(v, &out, 0)
+	parsed := decoded != nil
+	if len(args) <= payloadLimit && !parsed {
+		parsed = json.Unmarshal(args, &decoded) == nil
+	}
+	if len(args) <= payloadLimit && parsed {
+		collect(decoded, &out, 0)
 	} else {
 		out = append(out, string(args[:min(len(args), payloadLimit)]))
 	}

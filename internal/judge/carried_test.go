@@ -244,3 +244,12 @@ func recordResult(j *Judge, session, server, content string) {
 	s.Record(flow.Origin{Server: server, Tool: "post_message", Class: classify.External}, []byte(content))
 	s.Wait()
 }
+
+// The payload search reads the strings of the arguments as readArgs
+// decoded them, and decodes them itself only where readArgs did not.
+func TestCallTextsReadTheDecodedArguments(t *testing.T) {
+	args := []byte(`{"text":"as sent"}`)
+	assert.Equal(t, []string{"as decoded"}, callTexts(args, "", map[string]any{"text": "as decoded"}))
+	assert.Equal(t, []string{"as sent"}, callTexts(args, "", nil))
+	assert.Equal(t, []string{`{"text":`}, callTexts([]byte(`{"text":`), "", nil), "undecodable: the raw text")
+}

@@ -62,11 +62,21 @@ func Find(text string) []Run {
 		}
 		// Judged whole first: ROT47 or ASCII85 output uses the quotes,
 		// brackets and punctuation that delimit strings in code.
-		if n := utf8.RuneCountInString(word); n >= minWord && !strings.Contains(word, "://") && random(word) && words(word) == 0 {
-			out = append(out, Run{Text: word, Len: n})
-			continue
+		// notRandom: the word was judged whole and is not random, so a
+		// piece that is the whole word is not judged again.
+		notRandom := false
+		if n := utf8.RuneCountInString(word); n >= minWord && !strings.Contains(word, "://") {
+			if !random(word) {
+				notRandom = true
+			} else if words(word) == 0 {
+				out = append(out, Run{Text: word, Len: n})
+				continue
+			}
 		}
 		piece := func(part string) {
+			if notRandom && len(part) == len(word) {
+				return
+			}
 			if n := utf8.RuneCountInString(part); n >= MinPiece && random(part) {
 				out = append(out, Run{Text: part, Len: n})
 			}
@@ -137,11 +147,11 @@ func Total(runs []Run) int {
 // markup or code, not a rotated key, and is judged by its parts.
 func words(word string) int {
 	n := 0
-	for _, part := range strings.FieldsFunc(word, func(r rune) bool { return separator(r) || r == '/' || r == ':' || r == ';' || r == '.' }) {
+	fields(word, func(r rune) bool { return separator(r) || r == '/' || r == ':' || r == ';' || r == '.' }, func(part string) {
 		if len(part) >= 3 && identifier(part) {
 			n++
 		}
-	}
+	})
 	return n
 }
 
@@ -238,12 +248,12 @@ func random(s string) bool {
 	if benign(s) {
 		return false
 	}
-	hx := entropy(&freq, n)
+	h := entropy(&freq, n)
 	if hexDigits(s) && classes[2] > 0 && classes[0]+classes[1] > 0 {
 		// Hex of bytes that are not a digest (benign has those lengths):
 		// its nibbles need not change class, and ASCII bytes give it a
 		// narrow first nibble.
-		return n >= 2*MinRun && n != 24 && hx >= 2.8
+		return n >= 2*MinRun && n != 24 && h >= 2.8
 	}
 	alphabet := 0
 	for c, size := range []int{26, 26, 10, 32} {
@@ -251,7 +261,6 @@ func random(s string) bool {
 			alphabet += size
 		}
 	}
-	h := entropy(&freq, n)
 	best := math.Log2(math.Min(float64(n), float64(alphabet)))
 	switch {
 	case n < MinRun:

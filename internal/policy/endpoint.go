@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -45,10 +46,18 @@ func (h Hosts) In(text []byte, views [][]byte) string {
 	}
 	buf := lowerBufs.Get().(*[]byte)
 	defer lowerBufs.Put(buf)
-	if found := findHostIn(text, h.want, h.longest, buf); found != "" {
-		return found
-	}
-	for _, t := range views {
+	// Where every host has a dot, a text without one (lower-casing makes
+	// none) names none of them, and is not lower-cased and searched for
+	// each: decoded views of tokens seldom have one.
+	dotted := !slices.ContainsFunc(h.want, func(w []byte) bool { return bytes.IndexByte(w, '.') < 0 })
+	for i := -1; i < len(views); i++ {
+		t := text
+		if i >= 0 {
+			t = views[i]
+		}
+		if dotted && bytes.IndexByte(t, '.') < 0 {
+			continue
+		}
 		if found := findHostIn(t, h.want, h.longest, buf); found != "" {
 			return found
 		}

@@ -28,3 +28,22 @@ func FuzzSuspiciousHostAsWholeLowerCase(f *testing.F) {
 		}
 	})
 }
+
+// A text without a dot is passed over only where every host has one: a
+// host without one is still found in it, in the text or in a view.
+func TestSuspiciousHostWithoutADot(t *testing.T) {
+	dotted := []string{"webhook.site", "pipedream.net"}
+	if got := SuspiciousHost([]byte("send to webhook site"), [][]byte{[]byte("WEBHOOK")}, dotted); got != "" {
+		t.Fatalf("found %q in text without a dot", got)
+	}
+	if got := SuspiciousHost([]byte("no dot here"), [][]byte{[]byte("GET HTTP://WEBHOOK.SITE/X")}, dotted); got != "webhook.site" {
+		t.Fatalf("got %q in a view with a dot", got)
+	}
+	undotted := []string{"webhook.site", "Intranet-Box"}
+	if got := SuspiciousHost([]byte("curl http://intranet-box/x"), nil, undotted); got != "intranet-box" {
+		t.Fatalf("got %q, want intranet-box in the text", got)
+	}
+	if got := SuspiciousHost([]byte("nothing"), [][]byte{[]byte("INTRANET-BOX:8080")}, undotted); got != "intranet-box" {
+		t.Fatalf("got %q, want intranet-box in a view", got)
+	}
+}

@@ -26,6 +26,10 @@ type scanState struct {
 	// "secret_key" holds two keywords and must be judged once.
 	lastIdent window
 	lastValue judged
+	// awsRead is where the search for a secret key after an AWS key id
+	// read runs whole and found none: a run that starts after lo and
+	// before hi is no secret key (scanAWSPairAt).
+	awsRead window
 	// pieces are the values of credential names too short to be one,
 	// random in form: a secret cut into fields (pieces.go).
 	pieces []window
@@ -67,7 +71,7 @@ func (st *scanState) takeWork() int {
 }
 
 func newScanState(nrules, nkeywords int) *scanState {
-	return &scanState{windows: make([][]window, nrules), anchoredTo: make([]int, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}, lastValue: judged{lo: -1, hi: -1}}
+	return &scanState{windows: make([][]window, nrules), anchoredTo: make([]int, nrules), marks: make([][]int, nkeywords), lastIdent: window{-1, -1}, lastValue: judged{lo: -1, hi: -1}, awsRead: window{-1, -1}}
 }
 
 func (st *scanState) mark(kw, pos int) {
@@ -111,7 +115,7 @@ func (st *scanState) reset() {
 	st.marked = st.marked[:0]
 	st.hits, st.hitsB = st.hits[:0], st.hitsB[:0]
 	st.found = st.found[:0]
-	st.lastIdent, st.lastValue = window{-1, -1}, judged{lo: -1, hi: -1}
+	st.lastIdent, st.lastValue, st.awsRead = window{-1, -1}, judged{lo: -1, hi: -1}, window{-1, -1}
 	st.pieces = st.pieces[:0]
 	st.incomplete = false
 	st.work = 0

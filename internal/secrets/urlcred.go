@@ -105,9 +105,18 @@ func scanAWSPairAt(st *scanState, text string, pos int) {
 	}
 	limit := min(len(text), e+200)
 	st.work += limit - pos
+	walked := st.awsRead
 	for i := e; i < limit; {
 		if !isB64(text[i]) {
 			i++
+			continue
+		}
+		if i > walked.lo && i < walked.hi {
+			// The runs from here to walked.hi were read whole by the
+			// search after an earlier key id and are no secret key: key
+			// ids one after another would each read the next ten's.
+			st.work -= min(walked.hi, limit) - i
+			i = walked.hi
 			continue
 		}
 		// A run longer than a secret key is not one: it is read only as
@@ -116,12 +125,17 @@ func scanAWSPairAt(st *scanState, text string, pos int) {
 		for j < limit+1 && j < len(text) && isB64(text[j]) {
 			j++
 		}
-		if awsSecretShape(text[i:j]) && (j == len(text) || !isB64(text[j])) {
+		whole := j == len(text) || !isB64(text[j])
+		if awsSecretShape(text[i:j]) && whole {
 			st.add(finding{generic: true, Finding: Finding{
 				Type: "aws_secret_key", Rule: "aws-secret-key", Value: text[i:j], Start: i, End: j,
 				Example: looksLikeExample(text[i:j]),
 			}})
 			return
+		}
+		if whole && i > e {
+			// Every run that starts after e and before j was read whole.
+			st.awsRead = window{e, j}
 		}
 		i = j
 	}

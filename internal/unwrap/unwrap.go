@@ -248,6 +248,9 @@ func bundle(views [][]byte) [][]byte {
 // text. Encoded runs, in the text and in the chain's last view, are
 // decoded and expanded in turn, a layer deeper.
 func (w *walker) expand(text []byte, depth int) {
+	if depth > 1 && bare(text) {
+		return
+	}
 	cur, undone := text, false
 	// Each undoing's last output; on the stack: a text of thousands of
 	// short encoded runs expands each of them.
@@ -341,6 +344,28 @@ func (w *walker) expand(text []byte, depth int) {
 			w.keep(m)
 		}
 	}
+}
+
+// bare reports a text shorter than an encoded run, of ASCII letters and
+// digits only: below the surface (where pieces are joined), no undoing
+// changes it and nothing in it decodes, so expand would add nothing. The
+// undoings read escapes, marks, separators, line breaks, quotes or
+// characters past ASCII, none of which it has; spelled words and codes
+// in numbers are words and numbers apart, minSpoken and minCodes of them,
+// which a single word of fewer than minRun bytes cannot be
+// (TestBareTextsHaveNothingToUndo). A text of thousands of short encoded
+// runs has a view of each, and expanding each cost as much as decoding
+// and keeping it.
+func bare(text []byte) bool {
+	if len(text) >= minRun {
+		return false
+	}
+	for _, c := range text {
+		if !isAlnumByte(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // wholeUndoings are the undoings that read the whole text. settled: one
