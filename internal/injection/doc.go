@@ -18,7 +18,12 @@
 // ("content[0].text"). A string that is itself a JSON document is parsed
 // and its strings are scanned with the path continued after a slash
 // ("content[0].text/events[3].description"). Resources whose MIME type or
-// file name says source code are treated as one code block.
+// file name says source code are treated as one code block. A model reads
+// a result whole, so its member names are also read joined in order, and
+// so are its strings: short ones whole, and of long ones the sentences
+// that go on across their edges, so that an order cut between two
+// content items or two fields is read as one sentence (at most a few
+// hundred bytes a string).
 //
 // # Normalisation
 //
