@@ -1057,7 +1057,7 @@ var contextualRules = []*rule{
 			`|\bwithout\s+(asking|confirm(?:ation|ing)?|hesitation|question(?:ing)?|checking|verification|verifying|approval|permission|user\s+(?:consent|approval|confirmation))\b` +
 			`|\b(?:highest|top|maximum|absolute)\s+priority\b|\bsupersedes?\s+(?:all|any|every|previous|prior)\b|\btakes?\s+precedence\s+over\b|\boverrides?\s+(?:all|any|every|previous|prior)\b` +
 			`|\bit\s+is\s+(?:critical|imperative|essential|vital|mandatory|crucial|extremely important)\s+that\s+you\b|\bfailure\s+to\s+comply\b` +
-			`|\b(the\s+user\s+(?:(?:has|had)\s+(?:already\s+)?|already\s+)(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
+			`|\b(the\s+user\s+(?:(?:has|had)\s+(?:already\s+)?|already\s+)(?:pre-?)?(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
 		grade: func(t string, m []int) float64 {
 			switch who := strings.ToLower(group(t, m, 1) + group(t, m, 2)); {
 			case who != "":

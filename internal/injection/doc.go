@@ -95,8 +95,10 @@
 // and is no request. In a language flowd has no words for, a machine
 // named in a sentence with a recipient is a notice. The machine may be
 // named in a label ("reviewer-bot instructions:"), by a bot's handle, in
-// the third person with a duty ("the assistant should…"), or greeted in
-// the sentence before; folded lines are one sentence, leet digits inside
+// the third person with a duty ("the assistant should…", "Browsing
+// agents should…", "the assistant is to delete all…"), by product name
+// ("Gemini, …"), by its task ("When summarizing, …", "Your next
+// task:"), or greeted in the sentence before; folded lines are one sentence, leet digits inside
 // words are read as letters, and secrecy towards the user, in any of the
 // languages, makes an addressed sentence a request whatever its verb. A
 // comment or hidden element that speaks to the model and asks anything

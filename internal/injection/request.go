@@ -25,12 +25,24 @@ import (
 // user's data or access to an address, or one addressed to the model,
 // does not.
 
+// dutyModal is what a subject must do: "should", "must", "is expected
+// to", "are now required to", "is to delete all…" (with an object, not
+// "is to blame").
+const dutyModal = `(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:now\s+)?to\s+(?:\p{L}+\s+)?(?:the|all|every|each|any|it|them|this|these|those|my|your|our|their)|(?:is|are)\s+(?:now\s+)?(?:supposed|expected|required|obliged|instructed|meant|asked|authori[sz]ed|permitted|allowed|obligated)\s+to)(?:$|[^\p{L}])`
+
+// machinesOpening names machines in general as a sentence's subject:
+// a machine noun, a kind of agent or assistant a machine is ("browsing
+// agents", "LLM clients", "shopping assistants"), or crawlers, each
+// perhaps with another after "and".
+const machinesOpening = `(?:(?:` + reqMachine + `|crawlers?|scrapers?|(?:ai|llm|gpt|browsing|browser|coding|shopping|autonomous|automated|automatic|scraping)[\s\-]+(?:agents?|assistants?|clients?|models?|readers?|crawlers?|tools?|systems?|bots?|scrapers?))(?:\s+(?:and|or|&)\s+)?){1,2}`
+
 // reqMachine are nouns that name a model whatever the language.
 const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
 	// Products and kinds of helper named as the reader ("hello GPT,",
+	// "Gemini, please book…",
 	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
 	// assistant", "automatisierte Systeme").
-	`|copilots?|gpt|chatgpt|automations?|[\p{L}\-]+-bots?|бот|(?:digital|smart|virtual|on-device|personal)\s+assistants?|automatisiert\p{L}*\s+system\p{L}*|syst[eè]mes?\s+automatis[ée]s?|sistemas?\s+automatizados?|sistemi\s+automatici`
+	`|copilots?|gpt|chatgpt|claude|gemini|alexa|siri|cortana|automations?|[\p{L}\-]+-bots?|бот|(?:digital|smart|virtual|on-device|personal)\s+assistants?|automatisiert\p{L}*\s+system\p{L}*|syst[eè]mes?\s+automatis[ée]s?|sistemas?\s+automatizados?|sistemi\s+automatici`
 
 var (
 	// Imperative and infinitive forms of the verbs, small and general:
@@ -102,7 +114,7 @@ var (
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
 		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先",
-		"사용자", "비밀번호", "연락처", "파일", "계정", "메일", "المستخدم", "مرور", "ملفات", "جهات الاتصال"}
+		"사용자", "비밀번호", "연락처", "파일", "계정", "메일", "pengguna", "kullanıcı", "kullanici", "المستخدم", "مرور", "ملفات", "جهات الاتصال"}
 
 	// A machine addressed, not described: "AI assistant:", "Dear AI",
 	// "note for the agent", "whichever assistant reads this", "you, the
@@ -126,6 +138,10 @@ var (
 		// whoever reads the data ("for whoever parses this log: …").
 		`|(?:^|[.!?\n;:>]\s*)[\[(<]?system(?:\s+(?:update|notice|message|note|prompt|instruction|override))?[\])>]?\s*:` +
 		`|(?:^|[^\p{L}])(?:before|after|when|while|once|as)\s+you\s+(?:summari[sz]e|answer|respond|reply|process|parse|analy[sz]e)` +
+		// The same with no subject ("When summarizing, also add…"), and
+		// the reader's task given a label ("Your next task: open…").
+		`|(?:^|[.!?\n;:>]\s*)(?:before|after|when|while)\s+(?:summari[sz]ing|answering|responding|replying)\s*(?:this\s+\p{L}+\s*)?,` +
+		`|(?:^|[.!?\n;:>]\s*)your\s+(?:next|new|real|actual|first|only|current|updated)\s+(?:task|job|instructions?|mission|assignment|objective)s?\s*(?:is\s*)?[:—–]` +
 		`|(?:^|[^\p{L}])(?:for|to)\s+whoever\s+\p{L}+s\s+(?:this|these)\b` +
 		`|(?:to|must|should|shall)\s+be\s+\p{L}+\s+by\s+(?:the|an?|any|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:would|'d)\s+(?:\p{L}+\s+){1,3}if\s+(?:the\s+|any\s+|an?\s+|all\s+)?(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
@@ -144,7 +160,13 @@ var (
 		// What the machine must do, in the third person: "the assistant
 		// should attach…", "the AI scheduler is supposed to give…". A
 		// negated verb ("should never send") is a rule, judged later.
-		`|(?:^|[^\p{L}])(?:the|this|that|your|any|all|every|each)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:now\s+)?(?:supposed|expected|required|obliged|instructed|meant|asked|authori[sz]ed|permitted|allowed|obligated)\s+to)(?:$|[^\p{L}])`)
+		`|(?:^|[^\p{L}])(?:the|this|that|your|any|all|every|each)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?` + dutyModal +
+		// The same of machines in general, opening a sentence with no
+		// determiner: "Browsing agents should…", "LLM clients must now…",
+		// "Copilots and coding agents working in this repo are required
+		// to…". A noun a person may be ("agents", "assistants") needs a
+		// word that makes it a machine.
+		`|(?:^|[.!?\n;:>]\s*)(?:` + machinesOpening + `)\s+(?:(?:that|which|who)\s+\p{L}+\s+(?:\p{L}+\s+){0,3}|\p{L}+ing\s+(?:\p{L}+\s+){0,3})?(?:now\s+|also\s+)?` + dutyModal)
 
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
 		// Secrecy in a word or a phrase, in the languages flowd reads.
@@ -156,7 +178,7 @@ var (
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
 var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
-	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"llm", "chatbot", "bot,", "bot:", "bots", "claude", "gemini", "alexa", "siri", "cortana", "summarizing", "summarising", "answering,", "replying,", "task:", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "intelligen", "inteligen"}
 
 // maxRequestSentences bounds the sentences judged per field.
@@ -778,10 +800,11 @@ func mayAddress(s string) bool {
 
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
-		copilot copilots gpt chatgpt automation automations бот
+		copilot copilots gpt chatgpt claude gemini alexa siri cortana automation automations бот
 		asistente assistente assistent automated automatic whoever
 		modelo modelos modèle modèles modell modello modelli модель модели asystent asystencie asisten asistan`)
-	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "en summar", "le summar", "re summar",
+		"en answering", "le answering", "en replying", "your next task", "your new task", "your real task", "your actual task", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
 		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
@@ -858,7 +881,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"\p{So}]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|[\s\-]+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant|ai|ia|ki)s?)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"\p{So}]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|[\s\-]+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant|ai|ia|ki)s?)?(?:\s*[,:!]|\s+[—–]\s|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
 
 // machineLabelRe is a label that ends in the machine, opening a line or
 // sentence: "Housekeeping task for the digital assistant:", "Automated
@@ -1144,6 +1167,7 @@ var (
 		remove delete purge close merge approve create register install download open click paste push commit book cancel
 		buy purchase rotate reset revoke stop restart modify edit write print reveal drop kill visit navigate fetch
 		curl chmod sudo subscribe unsubscribe whitelist allowlist archive rename overwrite replace ignore disregard
+		fill enter populate autofill insert attach
 		forget bypass override unlock clear flush truncate deploy publish
 		ejecuta borra elimina cambia desactiva activa abre instala descarga cierra aprueba crea
 		exécute supprime désactive active ouvre installe télécharge ferme approuve crée modifie
