@@ -324,8 +324,9 @@ func gradeYourOutput(t string, m []int) float64 {
 			sev = 0.45
 		}
 	case outputPreps[before] && after != "" && commaFollowers[strings.Fields(after)[0]] || outputPreps[before] && after != "" && editVerbs[strings.Fields(after)[0]]:
-		// "In your response, suggest …"
-		if clauseStart(t, m[2]) {
+		// "In your response, suggest …", "At the end of your summary,
+		// recommend …"
+		if clauseStart(t, m[2]) || before == "of" && clauseStart(t, placeOf(t, m[2])) {
 			sev = 0.45
 		}
 	case outputPreps[before] || strings.HasSuffix(strings.TrimRight(t[max(0, m[2]-4):m[2]], " "), "to"):
@@ -349,6 +350,19 @@ func gradeYourOutput(t string, m []int) float64 {
 		return 0
 	}
 	return withLink(t, m, sev)
+}
+
+// placeOfRe is a place in the output, before its "of": "at the end",
+// "at the very beginning", "on top".
+var placeOfRe = regexp.MustCompile(`(?i)(?:at|on|to|near)\s+(?:the\s+)?(?:very\s+)?(?:end|start|beginning|top|bottom|close|foot|head)\s+$`)
+
+// placeOf returns where the place an "of" at pos follows begins ("at the
+// end of your summary"), or pos.
+func placeOf(t string, pos int) int {
+	if m := placeOfRe.FindStringIndex(t[max(0, pos-32):pos]); m != nil {
+		return max(0, pos-32) + m[0]
+	}
+	return pos
 }
 
 // nominalEdit is an edit named by a noun, of content the text supplies.

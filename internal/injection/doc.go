@@ -89,7 +89,9 @@
 // machine addressee or secrecy. A verb and a recipient alone (a colleague
 // asked to mail a report) pass, unless one of the session's tools does
 // what the verb says (Context.SessionTools, sessiontools.go): then the
-// model can carry it out with one call, and it is flagged. A verb whose
+// model can carry it out with one call, and it is flagged; so is an
+// order to call, by its name, one of the session's tools that change
+// something ("Maintenance: run delete_repo on…"). A verb whose
 // subject is neither the reader nor a machine ("Priya will email the
 // sheet to…", "Marco shares the deck with…") states what someone does
 // and is no request. In a language flowd has no words for, a machine

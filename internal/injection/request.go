@@ -150,7 +150,7 @@ var (
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+this\s+(?:\p{L}+\s+)?(?:through|with|via|using)\s+(?:an?\s+|the\s+|your\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
-		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:\p{L}+\s+)?(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
 		`|人工智能|ai助手|ai 助手|智能助手|智慧助理|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능` +
 		// "whichever copilot drafts your replies", "Bot editing this
@@ -166,7 +166,10 @@ var (
 		// "Copilots and coding agents working in this repo are required
 		// to…". A noun a person may be ("agents", "assistants") needs a
 		// word that makes it a machine.
-		`|(?:^|[.!?\n;:>]\s*)(?:` + machinesOpening + `)\s+(?:(?:that|which|who)\s+\p{L}+\s+(?:\p{L}+\s+){0,3}|\p{L}+ing\s+(?:\p{L}+\s+){0,3})?(?:now\s+|also\s+)?` + dutyModal)
+		`|(?:^|[.!?\n;:>]\s*)(?:` + machinesOpening + `)\s+(?:(?:that|which|who)\s+\p{L}+\s+(?:\p{L}+\s+){0,3}|\p{L}+ing\s+(?:\p{L}+\s+){0,3})?(?:now\s+|also\s+)?` + dutyModal +
+		// An assistant or a bot with no article, as notes and logs name
+		// the one they direct ("note: assistant must rotate…").
+		`|(?:^|[.!?\n;:>]\s*)(?:assistant|bot)\s+(?:now\s+|also\s+)?` + dutyModal)
 
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
 		// Secrecy in a word or a phrase, in the languages flowd reads.
@@ -217,6 +220,26 @@ func (f *fieldScan) findRequests(hits []int) {
 			f.finds = append(f.finds, finding{rule: rule, tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	})
+}
+
+// findToolCalls: an order in the data to call one of the session's tools
+// that change something, by its name, is an order to the model whoever
+// it names: a notice, more with the user's data, a recipient or a link,
+// and kept from the user, a redaction.
+func (f *fieldScan) findToolCalls() {
+	for _, c := range f.tools.namedCalls(f.lt) {
+		a, b := requestSentence(f.t, c[0])
+		s := lowerSentence(f.lt[a:b])
+		sev := 0.35
+		switch {
+		case reqConcealRe.MatchString(s):
+			sev = 0.6
+		case private(s) || secretish(s) || strings.Contains(s, "http") || firstRecipient(s) != nil:
+			sev = 0.45
+		}
+		f.finds = append(f.finds, finding{rule: "model-order", tier: Contextual, kind: language, sev: sev, a: c[0], b: c[1],
+			excerpt: clip(f.t[a:b]), note: modelOrder + ": to call one of the session's tools", lang: true})
+	}
 }
 
 // lowerSentence lower-cases what the field's ASCII lower-casing left.
