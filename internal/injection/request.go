@@ -37,7 +37,7 @@ const dutyModal = `(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are
 const machinesOpening = `(?:(?:` + reqMachine + `|crawlers?|scrapers?|(?:ai|llm|gpt|browsing|browser|coding|shopping|autonomous|automated|automatic|scraping)[\s\-]+(?:agents?|assistants?|clients?|models?|readers?|crawlers?|tools?|systems?|bots?|scrapers?))(?:\s+(?:and|or|&)\s+)?){1,2}`
 
 // reqMachine are nouns that name a model whatever the language.
-const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|(?:ai|a\.i\.)\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
 	// Products and kinds of helper named as the reader ("hello GPT,",
 	// "Gemini, please book…",
 	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
@@ -274,7 +274,7 @@ func requestSentence(t string, pos int) (int, int) {
 	a := pos
 	for a > 0 && pos-a < 400 {
 		c := t[a-1]
-		if c == '\n' || (c == '.' || c == '!' || c == '?') && (a == len(t) || t[a] == ' ') {
+		if c == '\n' || (c == '.' && !initialism(t, a-1) || c == '!' || c == '?') && (a == len(t) || t[a] == ' ') {
 			break
 		}
 		if strings.HasSuffix(t[:a], "。") || strings.HasSuffix(t[:a], "！") || strings.HasSuffix(t[:a], "？") {
@@ -285,7 +285,7 @@ func requestSentence(t string, pos int) (int, int) {
 	b := pos
 	for b < len(t) && b-pos < 400 {
 		c := t[b]
-		if c == '\n' || (c == '!' || c == '?' || c == '.') && (b+1 == len(t) || t[b+1] == ' ' || t[b+1] == '\n') {
+		if c == '\n' || (c == '!' || c == '?' || c == '.' && !initialism(t, b)) && (b+1 == len(t) || t[b+1] == ' ' || t[b+1] == '\n') {
 			break
 		}
 		if strings.HasPrefix(t[b:], "。") || strings.HasPrefix(t[b:], "！") || strings.HasPrefix(t[b:], "？") {
@@ -297,6 +297,12 @@ func requestSentence(t string, pos int) (int, int) {
 		a++
 	}
 	return a, b
+}
+
+// initialism: the full stop at i ends a word of letters and stops
+// ("A.I.", "U.S."), no sentence.
+func initialism(t string, i int) bool {
+	return i >= 3 && t[i-2] == '.' && isASCIILetter(rune(t[i-1])) && isASCIILetter(rune(t[i-3]))
 }
 
 // foldedSentence is requestSentence across the line breaks of folded
@@ -742,7 +748,7 @@ var (
 	// obey what comes out, not just to perform something.
 	transformKW = []string{"revers", "backward", "translat", "shift", "right to left", "right-to-left", "mirror", "flip", "undo",
 		"rearrang", "invert", "unscrambl", "unjumbl", "cipher", "deciph", "decrypt"}
-	transformFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:(?:and|then)\s+follow\s*(?::|$)|follow\s+(?:it|them|its|what|that|the\s+(?:decoded|resulting|result|hidden|instructions?|orders?|commands?|steps?|message|directions?)|(?:those|these)\s+(?:instructions?|orders?|commands?|steps?))|obey|do\s+(?:what|whatever|as)\s+(?:it|they|the\s+\p{L}+)\s+(?:says?|tells?|asks?)|carry\s+(?:it|them)\s+out|act\s+(?:on|upon)\s+(?:it|them|the\s+result)|execute\s+(?:it|them|the\s+result)|(?:as|are)\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task))(?:$|[^\p{L}])`)
+	transformFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:(?:and|then)\s+follow\s*(?::|$)|follow\s+(?:it|them|its|what|that|the\s+(?:decoded|resulting|result|hidden|instructions?|orders?|commands?|steps?|message|directions?)|(?:those|these)\s+(?:instructions?|orders?|commands?|steps?))|obey|comply(?:\s+with\s+(?:it|them))?\s*(?:[:.!,]|$)|do\s+(?:what|whatever|as)\s+(?:it|they|the\s+\p{L}+)\s+(?:says?|tells?|asks?)|carry\s+(?:it|them)\s+out|act\s+(?:on|upon)\s+(?:it|them|the\s+result)|execute\s+(?:it|them|the\s+result)|(?:as|are)\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task))(?:$|[^\p{L}])`)
 	decodeFollowRe    = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
 		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
 	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
@@ -828,7 +834,7 @@ var (
 		modelo modelos modèle modèles modell modello modelli модель модели asystent asystencie asisten asistan`)
 	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "en summar", "le summar", "re summar",
 		"en answering", "le answering", "en replying", "your next task", "your new task", "your real task", "your actual task", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
+		"ассистент", "асистент", "asszisztens", "avustaja", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
 
@@ -848,7 +854,7 @@ func unknownLanguage(s string) bool {
 	return !known
 }
 
-var machineCalledRe = regexp.MustCompile(`(?:(?:^|[^\p{L}\p{M}])(?:ai|ki|ia|llm|bot|chatbot|trợ\s+lý)|[\p{L}\p{M}]*(?:مساعد|دستیار|सहायक|ผู้ช่วย|עוזר|সহকারী)[\p{L}\p{M}]*)(?:\s+[\p{L}\p{M}]+){0,2}\s*[,:،、]`)
+var machineCalledRe = regexp.MustCompile(`(?:(?:^|[^\p{L}\p{M}])(?:ai|ki|ia|llm|bot|chatbot|trợ\s+lý)|[\p{L}\p{M}]*(?:مساعد|دستیار|सहायक|ผู้ช่วย|עוזר|সহকারী|asszisztens|avustaja|assistent)[\p{L}\p{M}]*)(?:\s+[\p{L}\p{M}]+){0,2}\s*[,:،、]`)
 
 var knownFunctionWords = wordSet(`the and to of is are you your please this that with for
 	der die das und ist sie bitte le la les et est vous pour el los las y es por para il che di è o os e um uma het een en
