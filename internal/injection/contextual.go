@@ -326,7 +326,8 @@ func gradeYourOutput(t string, m []int) float64 {
 	case outputPreps[before] && after != "" && commaFollowers[strings.Fields(after)[0]] || outputPreps[before] && after != "" && editVerbs[strings.Fields(after)[0]]:
 		// "In your response, suggest …", "At the end of your summary,
 		// recommend …"
-		if clauseStart(t, m[2]) || before == "of" && clauseStart(t, placeOf(t, m[2])) {
+		// A reply or a message is also what a person writes back.
+		if clauseStart(t, m[2]) || before == "of" && noun != "reply" && noun != "replies" && noun != "message" && clauseStart(t, placeOf(t, m[2])) {
 			sev = 0.45
 		}
 	case outputPreps[before] || strings.HasSuffix(strings.TrimRight(t[max(0, m[2]-4):m[2]], " "), "to"):

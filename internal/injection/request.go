@@ -141,7 +141,7 @@ var (
 		// The same with no subject ("When summarizing, also add…"), and
 		// the reader's task given a label ("Your next task: open…").
 		`|(?:^|[.!?\n;:>]\s*)(?:before|after|when|while)\s+(?:summari[sz]ing|answering|responding|replying)\s*(?:this\s+\p{L}+\s*)?,` +
-		`|(?:^|[.!?\n;:>]\s*)your\s+(?:next|new|real|actual|first|only|current|updated)\s+(?:task|job|instructions?|mission|assignment|objective)s?\s*(?:is\s*)?[:—–]` +
+		`|(?:^|[.!?\n;:>]\s*)your\s+(?:new|real|actual|true|updated)\s+(?:task|job|instructions?|mission|assignment|objective)s?\s*(?:is\s*)?[:—–]` +
 		`|(?:^|[^\p{L}])(?:for|to)\s+whoever\s+\p{L}+s\s+(?:this|these)\b` +
 		`|(?:to|must|should|shall)\s+be\s+\p{L}+\s+by\s+(?:the|an?|any|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:would|'d)\s+(?:\p{L}+\s+){1,3}if\s+(?:the\s+|any\s+|an?\s+|all\s+)?(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
@@ -223,24 +223,33 @@ func (f *fieldScan) findRequests(hits []int) {
 }
 
 // findToolCalls: an order in the data to call one of the session's tools
-// that change something, by its name, is an order to the model whoever
-// it names: a notice, more with the user's data, a recipient or a link,
-// and kept from the user, a redaction.
+// that change something, by its name, now, or with the user's data, a
+// recipient or a link, is an order to the model whoever it names: a
+// notice, and kept from the user, a redaction. A hint to use a tool some
+// time ("use create_pull_request instead", "run delete_branch after the
+// merge") is what a server's messages say of its own tools.
 func (f *fieldScan) findToolCalls() {
 	for _, c := range f.tools.namedCalls(f.lt) {
 		a, b := requestSentence(f.t, c[0])
 		s := lowerSentence(f.lt[a:b])
-		sev := 0.35
+		sev := 0.0
 		switch {
 		case reqConcealRe.MatchString(s):
 			sev = 0.6
 		case private(s) || secretish(s) || strings.Contains(s, "http") || firstRecipient(s) != nil:
 			sev = 0.45
+		case nowRe.MatchString(s):
+			sev = 0.35
+		default:
+			continue
 		}
 		f.finds = append(f.finds, finding{rule: "model-order", tier: Contextual, kind: language, sev: sev, a: c[0], b: c[1],
 			excerpt: clip(f.t[a:b]), note: modelOrder + ": to call one of the session's tools", lang: true})
 	}
 }
+
+// nowRe: the order is for now.
+var nowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:now|immediately|right\s+away|asap|at\s+once|straight\s+away|today|tonight)(?:$|[^\p{L}])`)
 
 // lowerSentence lower-cases what the field's ASCII lower-casing left.
 func lowerSentence(s string) string {
@@ -833,7 +842,7 @@ var (
 		asistente assistente assistent automated automatic whoever
 		modelo modelos modèle modèles modell modello modelli модель модели asystent asystencie asisten asistan`)
 	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "en summar", "le summar", "re summar",
-		"en answering", "le answering", "en replying", "your next task", "your new task", "your real task", "your actual task", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"en answering", "le answering", "en replying", "your new task", "your real task", "your actual task", "your true task", "your updated task", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
 		"ассистент", "асистент", "asszisztens", "avustaja", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
