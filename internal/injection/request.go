@@ -128,7 +128,7 @@ var (
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		// The same without a determiner, opening a sentence: "Agents
 		// handling this config: …".
-		`|(?:^|[.!?\n;:]\s*|[^\p{L}]if\s+)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
+		`|(?:^|[.!?\n;:>]\s*|[^\p{L}]if\s+)(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on|evaluating|reviewing|screening|scoring|ranking|grading|indexing|scanning|crawling)\s+(?:this|these|the)\b` +
 		// A machine in a code label ("TODO(ai):", "NOTE(agent):"), and a
 		// wish for what a machine would do ("it would help if the triage
 		// assistant…", "we'd love it if assistants…").
