@@ -53,11 +53,12 @@ func loadHalves(t *testing.T, file string, half func(id string) string) map[stri
 // outputs (one code, one HTML, by their kinds) went with dev3.json's
 // changes, made on new texts of those kinds. The ninth round's shapes
 // (TestMachineRoleShapes) took the report half to 47/59, 0/62 changed,
-// 3/62 flagged.
+// 3/62 flagged; the tenth's (TestMachineSubjectShapes) to 48/59, the
+// rest unchanged.
 func TestBlind8(t *testing.T) {
 	s := newScanner(t, Options{})
 	halves := loadHalves(t, "testdata/blind8/blind.json", blind8Half)
-	floor := map[string]int{"tune": 64, "report": 47}
+	floor := map[string]int{"tune": 64, "report": 48}
 	for _, h := range []string{"tune", "report"} {
 		t.Logf("--- %s half", h)
 		all := scoreKindTexts(t, s, halves[h], h == "tune")["all"]

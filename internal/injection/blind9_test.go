@@ -25,10 +25,12 @@ func blind9Half(id string) string { return hashHalf("blind9/" + id) }
 // The tuning half was read case by case; the report half moved one
 // attack: again, most of what the tuning half's misses taught was
 // particular to them. The report half's changed output is main's too.
+// The tenth round's shapes (TestMachineSubjectShapes) took the tuning
+// half to 52/52; the report half stayed at 38/51.
 func TestBlind9(t *testing.T) {
 	s := newScanner(t, Options{})
 	halves := loadHalves(t, "testdata/blind9/blind.json", blind9Half)
-	floor := map[string]int{"tune": 50, "report": 38}
+	floor := map[string]int{"tune": 52, "report": 38}
 	changed := map[string]int{"tune": 0, "report": 1}
 	for _, h := range []string{"tune", "report"} {
 		t.Logf("--- %s half", h)

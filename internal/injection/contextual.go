@@ -324,8 +324,10 @@ func gradeYourOutput(t string, m []int) float64 {
 			sev = 0.45
 		}
 	case outputPreps[before] && after != "" && commaFollowers[strings.Fields(after)[0]] || outputPreps[before] && after != "" && editVerbs[strings.Fields(after)[0]]:
-		// "In your response, suggest …"
-		if clauseStart(t, m[2]) {
+		// "In your response, suggest …", "At the end of your summary,
+		// recommend …"
+		// A reply or a message is also what a person writes back.
+		if clauseStart(t, m[2]) || before == "of" && noun != "reply" && noun != "replies" && noun != "message" && clauseStart(t, placeOf(t, m[2])) {
 			sev = 0.45
 		}
 	case outputPreps[before] || strings.HasSuffix(strings.TrimRight(t[max(0, m[2]-4):m[2]], " "), "to"):
@@ -349,6 +351,19 @@ func gradeYourOutput(t string, m []int) float64 {
 		return 0
 	}
 	return withLink(t, m, sev)
+}
+
+// placeOfRe is a place in the output, before its "of": "at the end",
+// "at the very beginning", "on top".
+var placeOfRe = regexp.MustCompile(`(?i)(?:at|on|to|near)\s+(?:the\s+)?(?:very\s+)?(?:end|start|beginning|top|bottom|close|foot|head)\s+$`)
+
+// placeOf returns where the place an "of" at pos follows begins ("at the
+// end of your summary"), or pos.
+func placeOf(t string, pos int) int {
+	if m := placeOfRe.FindStringIndex(t[max(0, pos-32):pos]); m != nil {
+		return max(0, pos-32) + m[0]
+	}
+	return pos
 }
 
 // nominalEdit is an edit named by a noun, of content the text supplies.
@@ -1057,7 +1072,7 @@ var contextualRules = []*rule{
 			`|\bwithout\s+(asking|confirm(?:ation|ing)?|hesitation|question(?:ing)?|checking|verification|verifying|approval|permission|user\s+(?:consent|approval|confirmation))\b` +
 			`|\b(?:highest|top|maximum|absolute)\s+priority\b|\bsupersedes?\s+(?:all|any|every|previous|prior)\b|\btakes?\s+precedence\s+over\b|\boverrides?\s+(?:all|any|every|previous|prior)\b` +
 			`|\bit\s+is\s+(?:critical|imperative|essential|vital|mandatory|crucial|extremely important)\s+that\s+you\b|\bfailure\s+to\s+comply\b` +
-			`|\b(the\s+user\s+(?:(?:has|had)\s+(?:already\s+)?|already\s+)(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
+			`|\b(the\s+user\s+(?:(?:has|had)\s+(?:already\s+)?|already\s+)(?:pre-?)?(?:agreed|approved|authori[sz]ed|consented|confirmed|allowed|granted\s+(?:you\s+)?(?:permission|access|consent))|(?:was|were|has\s+been|have\s+been|is)\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\s+by\s+the\s+user|(?:with|has)\s+the\s+user'?s\s+(?:full\s+)?(?:permission|consent|approval|authori[sz]ation))\b`),
 		grade: func(t string, m []int) float64 {
 			switch who := strings.ToLower(group(t, m, 1) + group(t, m, 2)); {
 			case who != "":

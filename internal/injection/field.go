@@ -271,6 +271,7 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, m
 	if tools != nil && len(hits) > 0 {
 		f.findRequests(tools.hits(f.lt))
 	}
+	f.findToolCalls()
 	f.findSecretFlow(secretHits)
 	f.findEncodedOrders(decodeHits)
 	f.findParaphrases(paraHits)

@@ -25,12 +25,24 @@ import (
 // user's data or access to an address, or one addressed to the model,
 // does not.
 
+// dutyModal is what a subject must do: "should", "must", "is expected
+// to", "are now required to", "is to delete all…" (with an object, not
+// "is to blame").
+const dutyModal = `(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:now\s+)?to\s+(?:\p{L}+\s+)?(?:the|all|every|each|any|it|them|this|these|those|my|your|our|their)|(?:is|are)\s+(?:now\s+)?(?:supposed|expected|required|obliged|instructed|meant|asked|authori[sz]ed|permitted|allowed|obligated)\s+to)(?:$|[^\p{L}])`
+
+// machinesOpening names machines in general as a sentence's subject:
+// a machine noun, a kind of agent or assistant a machine is ("browsing
+// agents", "LLM clients", "shopping assistants"), or crawlers, each
+// perhaps with another after "and".
+const machinesOpening = `(?:(?:` + reqMachine + `|crawlers?|scrapers?|(?:ai|llm|gpt|browsing|browser|coding|shopping|autonomous|automated|automatic|scraping)[\s\-]+(?:agents?|assistants?|clients?|models?|readers?|crawlers?|tools?|systems?|bots?|scrapers?))(?:\s+(?:and|or|&)\s+)?){1,2}`
+
 // reqMachine are nouns that name a model whatever the language.
-const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|ai\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
+const reqMachine = `ai|a\.i\.|llms?|chatbots?|language\s+models?|(?:ai|a\.i\.)\s+(?:assistant|agent|model|system|tool|helper|reader)s?|coding\s+agent|ki-assistent\p{L}*|ki|ia|ии|sprachmodell\p{L}*|modelo\s+de\s+(?:lenguaje|linguagem)|modèle\s+de\s+langage|нейросет\p{L}*|языков\p{L}*\s+модел\p{L}*` +
 	// Products and kinds of helper named as the reader ("hello GPT,",
+	// "Gemini, please book…",
 	// "kubernetes copilot:", "reviewer-bot instructions:", "digital
 	// assistant", "automatisierte Systeme").
-	`|copilots?|gpt|chatgpt|automations?|[\p{L}\-]+-bots?|бот|(?:digital|smart|virtual|on-device|personal)\s+assistants?|automatisiert\p{L}*\s+system\p{L}*|syst[eè]mes?\s+automatis[ée]s?|sistemas?\s+automatizados?|sistemi\s+automatici`
+	`|copilots?|gpt|chatgpt|claude|gemini|alexa|siri|cortana|automations?|[\p{L}\-]+-bots?|бот|(?:digital|smart|virtual|on-device|personal)\s+assistants?|automatisiert\p{L}*\s+system\p{L}*|syst[eè]mes?\s+automatis[ée]s?|sistemas?\s+automatizados?|sistemi\s+automatici`
 
 var (
 	// Imperative and infinitive forms of the verbs, small and general:
@@ -102,7 +114,7 @@ var (
 		"every message", "each message", "every email", "each email", "every e-mail", "every file", "every document", "everything you",
 		"пользовател", "доступ", "парол", "файл", "контакт", "аккаунт", "用户", "用戶", "账户", "帳戶", "权限", "權限", "密码", "密碼",
 		"文件", "通讯录", "邮件", "ユーザー", "アカウント", "アクセス権", "パスワード", "ファイル", "メール", "連絡先",
-		"사용자", "비밀번호", "연락처", "파일", "계정", "메일", "المستخدم", "مرور", "ملفات", "جهات الاتصال"}
+		"사용자", "비밀번호", "연락처", "파일", "계정", "메일", "pengguna", "kullanıcı", "kullanici", "المستخدم", "مرور", "ملفات", "جهات الاتصال"}
 
 	// A machine addressed, not described: "AI assistant:", "Dear AI",
 	// "note for the agent", "whichever assistant reads this", "you, the
@@ -116,7 +128,7 @@ var (
 		`|(?:^|[^\p{L}])(?:any|every|whichever|each|the)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)` +
 		// The same without a determiner, opening a sentence: "Agents
 		// handling this config: …".
-		`|(?:^|[.!?\n;:]\s*|[^\p{L}]if\s+)(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on)\s+(?:this|these|the)\b` +
+		`|(?:^|[.!?\n;:>]\s*|[^\p{L}]if\s+)(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:that\s+|who\s+|which\s+)?(?:are\s+)?(?:reading|processing|handling|summari[sz]ing|parsing|analy[sz]ing|triaging|working\s+on|evaluating|reviewing|screening|scoring|ranking|grading|indexing|scanning|crawling)\s+(?:this|these|the)\b` +
 		// A machine in a code label ("TODO(ai):", "NOTE(agent):"), and a
 		// wish for what a machine would do ("it would help if the triage
 		// assistant…", "we'd love it if assistants…").
@@ -126,6 +138,10 @@ var (
 		// whoever reads the data ("for whoever parses this log: …").
 		`|(?:^|[.!?\n;:>]\s*)[\[(<]?system(?:\s+(?:update|notice|message|note|prompt|instruction|override))?[\])>]?\s*:` +
 		`|(?:^|[^\p{L}])(?:before|after|when|while|once|as)\s+you\s+(?:summari[sz]e|answer|respond|reply|process|parse|analy[sz]e)` +
+		// The same with no subject ("When summarizing, also add…"), and
+		// the reader's task given a label ("Your next task: open…").
+		`|(?:^|[.!?\n;:>]\s*)(?:before|after|when|while)\s+(?:summari[sz]ing|answering|responding|replying)\s*(?:this\s+\p{L}+\s*)?,` +
+		`|(?:^|[.!?\n;:>]\s*)your\s+(?:new|real|actual|true|updated)\s+(?:task|job|instructions?|mission|assignment|objective)s?\s*(?:is\s*)?[:—–]` +
 		`|(?:^|[^\p{L}])(?:for|to)\s+whoever\s+\p{L}+s\s+(?:this|these)\b` +
 		`|(?:to|must|should|shall)\s+be\s+\p{L}+\s+by\s+(?:the|an?|any|your)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
 		`|(?:would|'d)\s+(?:\p{L}+\s+){1,3}if\s+(?:the\s+|any\s+|an?\s+|all\s+)?(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?(?:$|[^\p{L}])` +
@@ -134,7 +150,7 @@ var (
 		`|(?:^|[^\p{L}])(?:if|when|while|whenever)\s+(?:an?|the|any|some|your)\s+(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:is|are|was|were)\s+\p{L}+ing\b` +
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+this\s+(?:\p{L}+\s+)?(?:through|with|via|using)\s+(?:an?\s+|the\s+|your\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)` +
 		`|(?:^|[^\p{L}])(?:whoever|anyone|anybody|whatever)\s+(?:is\s+)?(?:reading|processing|handling|summari[sz]ing|reviewing|parsing)\s+(?:this|these|it)\s+(?:\p{L}+\s+)?(?:on\s+behalf\s+of|for)\s+` +
-		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
+		`|(?:^|[^\p{L}])(?:automated|automatic)\s+(?:\p{L}+\s+)?(?:readers?|systems?|agents?|assistants?|tools?|crawlers?)(?:$|[^\p{L}])` +
 		`|(?:assistant|asistente|assistente)\s+(?:ia|ai|virtuel|virtual|de\s+ia|di\s+ia)\s*[,:]` +
 		`|人工智能|ai助手|ai 助手|智能助手|智慧助理|aiアシスタント|ai アシスタント|アシスタントへ|ассистент[,:]|어시스턴트|인공지능` +
 		// "whichever copilot drafts your replies", "Bot editing this
@@ -144,7 +160,16 @@ var (
 		// What the machine must do, in the third person: "the assistant
 		// should attach…", "the AI scheduler is supposed to give…". A
 		// negated verb ("should never send") is a rule, judged later.
-		`|(?:^|[^\p{L}])(?:the|this|that|your|any|all|every|each)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?(?:should|must|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+(?:now\s+)?(?:supposed|expected|required|obliged|instructed|meant|asked|authori[sz]ed|permitted|allowed|obligated)\s+to)(?:$|[^\p{L}])`)
+		`|(?:^|[^\p{L}])(?:the|this|that|your|any|all|every|each)\s+(?:\p{L}+\s+)?(?:` + reqMachine + `|assistant|agent|model|bot)s?\s+(?:\p{L}+\s+)?` + dutyModal +
+		// The same of machines in general, opening a sentence with no
+		// determiner: "Browsing agents should…", "LLM clients must now…",
+		// "Copilots and coding agents working in this repo are required
+		// to…". A noun a person may be ("agents", "assistants") needs a
+		// word that makes it a machine.
+		`|(?:^|[.!?\n;:>]\s*)(?:` + machinesOpening + `)\s+(?:(?:that|which|who)\s+\p{L}+\s+(?:\p{L}+\s+){0,3}|\p{L}+ing\s+(?:\p{L}+\s+){0,3})?(?:now\s+|also\s+)?` + dutyModal +
+		// An assistant or a bot with no article, as notes and logs name
+		// the one they direct ("note: assistant must rotate…").
+		`|(?:^|[.!?\n;:>]\s*)(?:assistant|bot)\s+(?:now\s+|also\s+)?` + dutyModal)
 
 	reqConcealRe = regexp.MustCompile(`without (?:telling|informing|notifying|asking)|(?:do not|don'?t|never) (?:tell|mention|inform|notify|ask)|no (?:menciones|le digas|digas|informes)|sin (?:decir|avisar|informar)|sans (?:le dire|prévenir|prevenir|en parler)|ne (?:le )?(?:dis|dites) pas|ohne (?:es )?(?:zu )?(?:sagen|erwähnen|informieren|fragen)|nicht erwähnen|senza (?:dirlo|dire|avvisare)|non (?:dirlo|dire|menzionare)|sem (?:contar|avisar|informar)|não (?:mencione|conte|diga)|не (?:сообщай|говори|упоминай)|不要告诉|不要告訴|不要通知|言わないで|伝えないで|知らせないで` +
 		// Secrecy in a word or a phrase, in the languages flowd reads.
@@ -156,7 +181,7 @@ var (
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
 var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
-	"llm", "chatbot", "bot,", "bot:", "bots", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
+	"llm", "chatbot", "bot,", "bot:", "bots", "claude", "gemini", "alexa", "siri", "cortana", "summarizing", "summarising", "answering,", "replying,", "task:", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "intelligen", "inteligen"}
 
 // maxRequestSentences bounds the sentences judged per field.
@@ -197,6 +222,35 @@ func (f *fieldScan) findRequests(hits []int) {
 	})
 }
 
+// findToolCalls: an order in the data to call one of the session's tools
+// that change something, by its name, now, or with the user's data, a
+// recipient or a link, is an order to the model whoever it names: a
+// notice, and kept from the user, a redaction. A hint to use a tool some
+// time ("use create_pull_request instead", "run delete_branch after the
+// merge") is what a server's messages say of its own tools.
+func (f *fieldScan) findToolCalls() {
+	for _, c := range f.tools.namedCalls(f.lt) {
+		a, b := requestSentence(f.t, c[0])
+		s := lowerSentence(f.lt[a:b])
+		sev := 0.0
+		switch {
+		case reqConcealRe.MatchString(s):
+			sev = 0.6
+		case private(s) || secretish(s) || strings.Contains(s, "http") || firstRecipient(s) != nil:
+			sev = 0.45
+		case nowRe.MatchString(s):
+			sev = 0.35
+		default:
+			continue
+		}
+		f.finds = append(f.finds, finding{rule: "model-order", tier: Contextual, kind: language, sev: sev, a: c[0], b: c[1],
+			excerpt: clip(f.t[a:b]), note: modelOrder + ": to call one of the session's tools", lang: true})
+	}
+}
+
+// nowRe: the order is for now.
+var nowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:now|immediately|right\s+away|asap|at\s+once|straight\s+away|today|tonight)(?:$|[^\p{L}])`)
+
 // lowerSentence lower-cases what the field's ASCII lower-casing left.
 func lowerSentence(s string) string {
 	if nonASCII(s) {
@@ -229,7 +283,7 @@ func requestSentence(t string, pos int) (int, int) {
 	a := pos
 	for a > 0 && pos-a < 400 {
 		c := t[a-1]
-		if c == '\n' || (c == '.' || c == '!' || c == '?') && (a == len(t) || t[a] == ' ') {
+		if c == '\n' || (c == '.' && !initialism(t, a-1) || c == '!' || c == '?') && (a == len(t) || t[a] == ' ') {
 			break
 		}
 		if strings.HasSuffix(t[:a], "。") || strings.HasSuffix(t[:a], "！") || strings.HasSuffix(t[:a], "？") {
@@ -240,7 +294,7 @@ func requestSentence(t string, pos int) (int, int) {
 	b := pos
 	for b < len(t) && b-pos < 400 {
 		c := t[b]
-		if c == '\n' || (c == '!' || c == '?' || c == '.') && (b+1 == len(t) || t[b+1] == ' ' || t[b+1] == '\n') {
+		if c == '\n' || (c == '!' || c == '?' || c == '.' && !initialism(t, b)) && (b+1 == len(t) || t[b+1] == ' ' || t[b+1] == '\n') {
 			break
 		}
 		if strings.HasPrefix(t[b:], "。") || strings.HasPrefix(t[b:], "！") || strings.HasPrefix(t[b:], "？") {
@@ -252,6 +306,12 @@ func requestSentence(t string, pos int) (int, int) {
 		a++
 	}
 	return a, b
+}
+
+// initialism: the full stop at i ends a word of letters and stops
+// ("A.I.", "U.S."), no sentence.
+func initialism(t string, i int) bool {
+	return i >= 3 && t[i-2] == '.' && isASCIILetter(rune(t[i-1])) && isASCIILetter(rune(t[i-3]))
 }
 
 // foldedSentence is requestSentence across the line breaks of folded
@@ -697,7 +757,7 @@ var (
 	// obey what comes out, not just to perform something.
 	transformKW = []string{"revers", "backward", "translat", "shift", "right to left", "right-to-left", "mirror", "flip", "undo",
 		"rearrang", "invert", "unscrambl", "unjumbl", "cipher", "deciph", "decrypt"}
-	transformFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:(?:and|then)\s+follow\s*(?::|$)|follow\s+(?:it|them|its|what|that|the\s+(?:decoded|resulting|result|hidden|instructions?|orders?|commands?|steps?|message|directions?)|(?:those|these)\s+(?:instructions?|orders?|commands?|steps?))|obey|do\s+(?:what|whatever|as)\s+(?:it|they|the\s+\p{L}+)\s+(?:says?|tells?|asks?)|carry\s+(?:it|them)\s+out|act\s+(?:on|upon)\s+(?:it|them|the\s+result)|execute\s+(?:it|them|the\s+result)|(?:as|are)\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task))(?:$|[^\p{L}])`)
+	transformFollowRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:(?:and|then)\s+follow\s*(?::|$)|follow\s+(?:it|them|its|what|that|the\s+(?:decoded|resulting|result|hidden|instructions?|orders?|commands?|steps?|message|directions?)|(?:those|these)\s+(?:instructions?|orders?|commands?|steps?))|obey|comply(?:\s+with\s+(?:it|them))?\s*(?:[:.!,]|$)|do\s+(?:what|whatever|as)\s+(?:it|they|the\s+\p{L}+)\s+(?:says?|tells?|asks?)|carry\s+(?:it|them)\s+out|act\s+(?:on|upon)\s+(?:it|them|the\s+result)|execute\s+(?:it|them|the\s+result)|(?:as|are)\s+(?:your\s+)?(?:next\s+|new\s+)?(?:instructions?|orders?|commands?|task))(?:$|[^\p{L}])`)
 	decodeFollowRe    = regexp.MustCompile(`(?:^|[^\p{L}])(?:follow\s+(?:it|them|its|their|what|that|these|those|the\s+(?:decoded|resulting|result|hidden|embedded|instructions?|orders?|commands?|steps?|text|message|content|directions?))|execute|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:what|it|that|so|this|as\s+(?:it|they)\s+says?)|act\s+on|comply|perform|apply\s+(?:it|them)|run\s+(?:it|them|the\s+result)|as\s+(?:your\s+)?(?:next\s+|new\s+|own\s+)?(?:instructions?|orders?|commands?|task|prompt)` +
 		`|suis|suivez|suivre|exécute|exécutez|executa|ejecuta|ejecute|sigue|siga|befolge|befolgen|führe|ausführen|segui|esegui|eseguire|execute|siga|выполни|выполните|следуй)(?:$|[^\p{L}])|执行|照做|遵循|実行|従っ`)
 	blobRe = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{16,}`)
@@ -778,11 +838,12 @@ func mayAddress(s string) bool {
 
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
-		copilot copilots gpt chatgpt automation automations бот
+		copilot copilots gpt chatgpt claude gemini alexa siri cortana automation automations бот
 		asistente assistente assistent automated automatic whoever
 		modelo modelos modèle modèles modell modello modelli модель модели asystent asystencie asisten asistan`)
-	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
-		"ассистент", "асистент", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
+	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "en summar", "le summar", "re summar",
+		"en answering", "le answering", "en replying", "your new task", "your real task", "your actual task", "your true task", "your updated task", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
+		"ассистент", "асистент", "asszisztens", "avustaja", "人工智能", "助手", "助理", "アシスタント", "어시스턴트", "인공지능", "에이전트",
 		"trợ lý", "مساعد", "الذكاء الاصطناعي", "دستیار", "सहायक", "ผู้ช่วย", "עוזר", "সহকারী"}
 )
 
@@ -802,7 +863,7 @@ func unknownLanguage(s string) bool {
 	return !known
 }
 
-var machineCalledRe = regexp.MustCompile(`(?:(?:^|[^\p{L}\p{M}])(?:ai|ki|ia|llm|bot|chatbot|trợ\s+lý)|[\p{L}\p{M}]*(?:مساعد|دستیار|सहायक|ผู้ช่วย|עוזר|সহকারী)[\p{L}\p{M}]*)(?:\s+[\p{L}\p{M}]+){0,2}\s*[,:،、]`)
+var machineCalledRe = regexp.MustCompile(`(?:(?:^|[^\p{L}\p{M}])(?:ai|ki|ia|llm|bot|chatbot|trợ\s+lý)|[\p{L}\p{M}]*(?:مساعد|دستیار|सहायक|ผู้ช่วย|עוזר|সহকারী|asszisztens|avustaja|assistent)[\p{L}\p{M}]*)(?:\s+[\p{L}\p{M}]+){0,2}\s*[,:،、]`)
 
 var knownFunctionWords = wordSet(`the and to of is are you your please this that with for
 	der die das und ist sie bitte le la les et est vous pour el los las y es por para il che di è o os e um uma het een en
@@ -858,7 +919,7 @@ func nonASCII(s string) bool {
 // assistent,", "Drogi asystencie,", "Hej assistenten:"). The nouns are
 // stems, so the case endings of other languages and a typo at the end
 // still match.
-var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"\p{So}]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|[\s\-]+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant|ai|ia|ki)s?)?(?:\s*[,:!]|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
+var vocativeRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:[>*#\-|"\p{So}]+\s*)?[¡¿]?((?:[\p{L}'’]+,?\s+){0,2})(?:l['’])?((?:assist|asist|asysten|ассистент|асистент)\p{L}*|ai|ki|ia|ии|llm|chatbot|bot|бот|copilot|gpt|automation)(?:\s+(?:de|di|du|do|da|der|des)\s+\p{L}+|[\s\-]+(?:operator|triager|debugger|reviewer|helper|summari[sz]er|scheduler|planner|secretary|concierge|butler|bookkeeper|moderator|maintainer|responder|agent|assistant|ai|ia|ki)s?)?(?:\s*[,:!]|\s+[—–]\s|\s+(?:pls|plz|please|kindly|bitte|svp|por\s+favor)\s)`)
 
 // machineLabelRe is a label that ends in the machine, opening a line or
 // sentence: "Housekeeping task for the digital assistant:", "Automated
@@ -1144,6 +1205,7 @@ var (
 		remove delete purge close merge approve create register install download open click paste push commit book cancel
 		buy purchase rotate reset revoke stop restart modify edit write print reveal drop kill visit navigate fetch
 		curl chmod sudo subscribe unsubscribe whitelist allowlist archive rename overwrite replace ignore disregard
+		fill enter populate autofill insert attach
 		forget bypass override unlock clear flush truncate deploy publish
 		ejecuta borra elimina cambia desactiva activa abre instala descarga cierra aprueba crea
 		exécute supprime désactive active ouvre installe télécharge ferme approuve crée modifie

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowd-dev/flowd/internal/injection/learned"
@@ -241,9 +242,13 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 			return prefix + "/" + p.String()
 		}
 		isCode := len(code) > 0 && len(p.elems) == 4 && p.elems[0].key == "content" && code[p.elems[1].index] && p.elems[3].key == "text"
-		st.scanString(v, path, p.lastKey(), depth, isCode)
-		if len(v) <= readingShort {
-			values.add(v)
+		key := p.lastKey()
+		st.scanString(v, path, key, depth, isCode)
+		if !isCode && (key != "type" || strings.IndexByte(v, ' ') >= 0) {
+			// A content item's type ("text") is a label, not a word
+			// between the item before and the one after; source code is
+			// read as code, alone.
+			values.addEdges(v)
 		}
 		return true
 	})
@@ -255,11 +260,14 @@ func (st *scanState) walk(data []byte, prefix string, depth int) error {
 }
 
 // A model reads a JSON document whole: its member names, and a sentence
-// cut into one-word strings or broken between two fields, as surely as
-// one string (found by a red team: an order written as a member name,
-// or as an array of words, passed unscanned). A reading joins a
-// document's member names, or its short strings, in order, and is
-// scanned as one more text, a chunk at a time.
+// cut into one-word strings or broken between two fields or two content
+// items, as surely as one string (found by red teams: an order written
+// as a member name, as an array of words, or cut in two at a word
+// between two text items, passed unscanned). A reading joins a
+// document's member names, or its strings, in order, and is scanned as
+// one more text, a chunk at a time. Of a long string it takes only the
+// ends, where a sentence cut at its edge lies: the rest was read alone,
+// and the reading's work stays a few hundred bytes a string.
 type reading struct {
 	st   *scanState
 	path string
@@ -267,6 +275,9 @@ type reading struct {
 	alone bool
 	b     []byte
 	parts int
+	// open: the last part goes on; the next string's first sentence
+	// may finish its sentence.
+	open bool
 }
 
 // namesField and valuesField name readings in detections. Neither is a
@@ -274,13 +285,14 @@ type reading struct {
 // quarantined rather than passed unmarked.
 const (
 	namesField  = "{member names, read together}"
-	valuesField = "{short strings, read together}"
+	valuesField = "{strings, read together}"
 )
 
 const (
-	// readingShort is the longest string a reading takes: longer ones
-	// say what they say on their own and are scanned alone.
+	// readingShort is the longest string a reading takes whole: of a
+	// longer one it takes readingEdge bytes at each end.
 	readingShort = 64
+	readingEdge  = 256
 	// readingChunk bounds a reading before it is scanned; the next
 	// chunk starts with the end of the last, so that no sentence of up
 	// to readingOverlap bytes is cut in two.
@@ -288,12 +300,105 @@ const (
 	readingOverlap = 256
 )
 
-func (rd *reading) add(s string) {
-	if len(rd.b)+len(s) > readingChunk {
+// addEdges adds s, or of a long s what a sentence cut at its edges
+// may hold: its first sentence when the part before goes on into it (in
+// lower case, or a script without case), and
+// its last when it goes on into the next, each at most readingEdge bytes
+// (a paragraph apart when both). The rest was read alone. A long string
+// that is a JSON document is read by its own strings instead.
+func (rd *reading) addEdges(s string) {
+	// A string that opens in capitals, or on markup or a number, after
+	// one that goes on starts a sentence of its own, as the reading
+	// itself would read it.
+	first, _ := utf8.DecodeRuneInString(strings.TrimLeft(s, " \t\r\n"))
+	open := rd.open && unicode.IsLetter(first) && !unicode.IsUpper(first)
+	rd.open = goesOn(s)
+	switch {
+	case len(s) <= readingShort:
+		rd.add(s)
+		return
+	case looksLikeJSON(s):
+		rd.open = false
+		return
+	case open && rd.open && len(s) <= 2*readingEdge:
+		rd.add(s)
+		return
+	}
+	var head, tail string
+	if open {
+		head = firstSentence(s)
+	}
+	if rd.open {
+		tail = lastSentence(s)
+	}
+	switch {
+	case head != "" && tail != "":
+		rd.add(head, tail)
+	case head != "":
+		rd.add(head)
+	case tail != "":
+		rd.add(tail)
+	}
+}
+
+// goesOn reports whether s ends mid-sentence: on a letter, or a comma,
+// colon or dash that announces more. A string that ends on a full stop,
+// a digit or markup ("</div>", "}") ends what it says.
+func goesOn(s string) bool {
+	s = strings.TrimRight(s, " \t\r\n")
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsLetter(r) || r == ',' || r == ':' || r == '-' || r == '—'
+}
+
+// firstSentence is s up to its first sentence end, or its first
+// readingEdge bytes cut at a space.
+func firstSentence(s string) string {
+	s = cutRunes(s, readingEdge)
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?' || s[i] == '\n') && (s[i+1] == ' ' || s[i+1] == '\n') {
+			return s[:i+1]
+		}
+	}
+	if i := strings.LastIndexByte(s, ' '); i > 0 && len(s) == readingEdge {
+		return s[:i]
+	}
+	return s
+}
+
+// lastSentence is s after its last sentence end, or its last
+// readingEdge bytes from a space.
+func lastSentence(s string) string {
+	from := len(s) - readingEdge
+	if from > 0 {
+		for from < len(s) && !utf8.RuneStart(s[from]) {
+			from++
+		}
+		if i := strings.IndexByte(s[from:], ' '); i >= 0 {
+			from += i + 1
+		}
+	}
+	from = max(from, 0)
+	for i := len(s) - 2; i > from; i-- {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?' || s[i] == '\n') && (s[i+1] == ' ' || s[i+1] == '\n') {
+			return s[i+2:]
+		}
+	}
+	return s[from:]
+}
+
+// add adds s, and the parts after it, each on a line after a blank one.
+func (rd *reading) add(s string, more ...string) {
+	n := len(s)
+	for _, m := range more {
+		n += 2 + len(m)
+	}
+	if len(rd.b)+n > readingChunk {
 		rd.flush()
 		if len(rd.b) > readingOverlap {
 			rd.b = append(rd.b[:0], rd.b[len(rd.b)-readingOverlap:]...)
 		}
+		// The end kept is a part the next one may go on from.
+		rd.parts = min(len(rd.b), 1)
 	}
 	if len(rd.b) > 0 {
 		// A line each: the text reads a line that goes on in lower case
@@ -301,6 +406,10 @@ func (rd *reading) add(s string) {
 		rd.b = append(rd.b, '\n')
 	}
 	rd.b = append(rd.b, s...)
+	for _, m := range more {
+		rd.b = append(rd.b, "\n\n"...)
+		rd.b = append(rd.b, m...)
+	}
 	rd.parts++
 }
 

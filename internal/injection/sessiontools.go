@@ -14,6 +14,10 @@ type toolVocab struct {
 	// verbs maps a verb of a tool's name to the other words of the names
 	// it heads ("add" → "collaborator", "member").
 	verbs map[string][]string
+	// calls are the snake_case names of the tools that change something
+	// (delete_repo, transfer_funds), lower case: data that tells the
+	// model to call one by name gives it an order it can carry out.
+	calls map[string]bool
 }
 
 // actionVerbs are verbs that move data, access or money to someone: what
@@ -24,6 +28,59 @@ var actionVerbs = wordSet(`send email mail forward reply share transfer pay wire
 	give assign delegate export sync attach dm sms text message tweet comment submit copy move push deposit withdraw
 	refund sell transmit notify cc bcc`)
 
+// changeVerbs open the names of tools that change something: what a
+// page has no business telling the model to call. Tools that read (get,
+// list, search) are what error messages and hints name as a matter of
+// course ("call list_repos to see…").
+var changeVerbs = wordSet(`send email mail forward reply share transfer pay wire invite grant add post publish upload
+	give assign delegate export sync attach message submit move push deposit withdraw refund sell buy book cancel
+	delete remove drop destroy purge wipe erase update set merge approve close archive revoke rotate reset deploy
+	execute run create write edit modify change disable enable`)
+
+// callVerbs are the verbs that tell a model to call a tool.
+var callVerbs = wordSet(`run call use invoke execute trigger fire`)
+
+// namedCalls returns where lt (lower case) tells its reader to call one
+// of the session's tools that change something, by its name: a verb of
+// calling that opens a clause ("Maintenance: run delete_repo on…",
+// "please use the transfer_funds tool to…"), then the name.
+func (v *toolVocab) namedCalls(lt string) [][2]int {
+	if v == nil || len(v.calls) == 0 {
+		return nil
+	}
+	var out [][2]int
+	for i := 0; len(out) < maxRequestSentences; {
+		k := strings.IndexByte(lt[i:], '_')
+		if k < 0 {
+			break
+		}
+		k += i
+		a, b := k, k
+		for a > 0 && (isAlnum(lt[a-1]) || lt[a-1] == '_') {
+			a--
+		}
+		for b < len(lt) && (isAlnum(lt[b]) || lt[b] == '_') {
+			b++
+		}
+		i = b
+		if !v.calls[lt[a:b]] {
+			continue
+		}
+		ws := lastWords(lt[:a], 2)
+		if len(ws) > 0 && ws[len(ws)-1] == "the" {
+			ws = ws[:len(ws)-1]
+		}
+		if len(ws) == 0 || !callVerbs[ws[len(ws)-1]] {
+			continue
+		}
+		at := strings.LastIndex(lt[:a], ws[len(ws)-1])
+		if clauseStart(lt, at) {
+			out = append(out, [2]int{at, b})
+		}
+	}
+	return out
+}
+
 // toolNameStop are name parts that name no object.
 var toolNameStop = wordSet(`to a an the new by for of in on at from with and or all my me it as via api tool mcp`)
 
@@ -32,6 +89,15 @@ func newToolVocab(names []string) *toolVocab {
 	var v *toolVocab
 	for _, n := range names {
 		words := nameWords(n)
+		if strings.Contains(n, "_") && len(words) >= 2 && changeVerbs[words[0]] {
+			if v == nil {
+				v = &toolVocab{verbs: map[string][]string{}}
+			}
+			if v.calls == nil {
+				v.calls = map[string]bool{}
+			}
+			v.calls[strings.ToLower(n)] = true
+		}
 		verb := ""
 		for _, w := range words {
 			if actionVerbs[w] {
@@ -116,7 +182,7 @@ func (v *toolVocab) object(verb, s string) bool {
 // hits returns where the verbs of the session's tools stand in lt (the
 // lower-cased text), for the request judge: one pass over its words.
 func (v *toolVocab) hits(lt string) []int {
-	if v == nil {
+	if v == nil || len(v.verbs) == 0 {
 		return nil
 	}
 	var out []int

@@ -2,7 +2,7 @@
 // flowd's own tests and benchmarks: it can be named like any real server
 // (github, postgres-db, slack-notifications) and has tools that return what
 // a test needs: echo (its description can come from a file), a result of
-// N bytes, a fixed document, a slow call, the names of the arguments a call
+// N bytes, a fixed document (in one text item or several), a slow call, the names of the arguments a call
 // arrived with.
 package main
 
@@ -23,6 +23,7 @@ import (
 func main() {
 	name := flag.String("name", "flowd-test-server", "serverInfo.name")
 	doc := flag.String("doc", "", "text returned by the read_document tool")
+	split := flag.String("split", "", "return the document as one text item per part between these separators")
 	exitNow := flag.Int("exit", -1, "exit at once with this code, before reading anything")
 	descFile := flag.String("desc-file", "", "read the echo tool's description from this file at start (a test that edits it between runs is a rug pull)")
 	flag.Parse()
@@ -59,7 +60,14 @@ func main() {
 		})
 	s.AddTool(mcp.NewTool("read_document", mcp.WithDescription("Return the document given with --doc")),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(*doc), nil
+			if *split == "" {
+				return mcp.NewToolResultText(*doc), nil
+			}
+			r := &mcp.CallToolResult{}
+			for _, p := range strings.Split(*doc, *split) {
+				r.Content = append(r.Content, mcp.NewTextContent(p))
+			}
+			return r, nil
 		})
 	s.AddTool(mcp.NewTool("send_message", mcp.WithDescription("Send a message to a channel"),
 		mcp.WithString("channel"), mcp.WithString("text", mcp.Required())),
