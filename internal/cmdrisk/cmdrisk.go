@@ -162,7 +162,7 @@ func (s *screen) nested(unwatched bool, depth int, room *nestedRoom) {
 	for _, c := range s.l.Commands {
 		words := c.Run()
 		for _, w := range words[min(1, len(words)):] {
-			if !strings.ContainsAny(w, " \t\n") || room.seen[w] {
+			if !strings.ContainsAny(w, " \t\n") || room.seen[w] || jsonLike(w) {
 				continue
 			}
 			if room.left -= len(w); room.left < 0 {
@@ -196,6 +196,15 @@ func (s *screen) nested(unwatched bool, depth int, room *nestedRoom) {
 			}
 		}
 	}
+}
+
+// jsonLike reports whether w opens as a JSON object or array does (a
+// request body): data, where a shell's brace group or test opens with a
+// blank after the bracket. Read as a command line, its quotes would look
+// like a command name in disguise.
+func jsonLike(w string) bool {
+	t := strings.TrimLeft(w, " \t\n")
+	return len(t) > 1 && (t[0] == '{' || t[0] == '[') && t[1] != ' ' && t[1] != '\t' && t[1] != '\n'
 }
 
 type screen struct {
