@@ -142,7 +142,9 @@ func (b *Budget) Wait(wait func(until time.Time) bool) bool {
 		return wait(time.Time{})
 	}
 	start := time.Now()
+	resume := b.release()
 	done := wait(b.bound)
+	resume()
 	b.mu.Lock()
 	b.waited += time.Since(start)
 	b.mu.Unlock()
@@ -151,6 +153,29 @@ func (b *Budget) Wait(wait func(until time.Time) bool) bool {
 		b.out.Store(true)
 	}
 	return done
+}
+
+// release lets the check's goroutine off its thread for a wait (Wait),
+// and resume binds it again to whichever thread it then runs on, its own
+// time going on from where it stopped. A goroutine locked to its thread
+// cannot wait as others do: its thread sleeps and another must be woken
+// to run the goroutines it waits for, and woken back for it after, each a
+// wake-up of a thread (tens of µs on a busy machine) on the way to a
+// verdict. Called on the check's goroutine, as Spend is.
+func (b *Budget) release() (resume func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.clock.CPU {
+		return func() {}
+	}
+	used := b.clock.Now() - b.started
+	relock := cputime.Release()
+	return func() {
+		relock()
+		b.mu.Lock()
+		b.started = b.clock.Now() - used
+		b.mu.Unlock()
+	}
 }
 
 // Due is the budget's bound on the clock; zero: none.
