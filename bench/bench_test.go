@@ -100,6 +100,8 @@ func TestRunSmall(t *testing.T) {
 		// flowd judges every timed call of both shims that ask it.
 		assert.Positive(t, l.FlowdCPU, "flowd's CPU per internal call")
 		assert.Positive(t, l.FlowdExternalCPU, "flowd's CPU per external call")
+		assert.Positive(t, l.FlowdRuns, "flowd's threads are put on a CPU for every internal call")
+		assert.Positive(t, l.FlowdExternalRuns)
 	} else {
 		t.Logf("strip and memory checks need Linux (ELF, /proc); this is %s", runtime.GOOS)
 	}

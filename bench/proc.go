@@ -299,32 +299,44 @@ func (v *verdictdProc) stop() error {
 // together, from /proc (the first field of each task's schedstat, in
 // nanoseconds); errNoProc off Linux.
 func processCPU(pid int) (time.Duration, error) {
+	cpu, _, err := processSched(pid)
+	return cpu, err
+}
+
+// processSched is processCPU and the times a thread of process pid was
+// put on a CPU so far (the third field of each task's schedstat): each
+// is a wake-up of a sleeping thread or a return after preemption, which
+// on a VM costs tens of µs a time.
+func processSched(pid int) (cpu time.Duration, runs int64, err error) {
 	if runtime.GOOS != "linux" {
-		return 0, errNoProc
+		return 0, 0, errNoProc
 	}
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
-		return 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+		return 0, 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
 	}
-	var total time.Duration
 	for _, t := range tasks {
 		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // the thread ended meanwhile
 		}
 		if err != nil {
-			return 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+			return 0, 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
 		}
 		f := strings.Fields(string(b))
-		if len(f) == 0 {
-			return 0, fmt.Errorf("read CPU time of process %d: empty %s/%s/schedstat", pid, dir, t.Name())
+		if len(f) < 3 {
+			return 0, 0, fmt.Errorf("read CPU time of process %d: %s/%s/schedstat has %d fields, not 3", pid, dir, t.Name(), len(f))
 		}
 		ns, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+			return 0, 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
 		}
-		total += time.Duration(ns)
+		n, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("read CPU time of process %d: %w", pid, err)
+		}
+		cpu, runs = cpu+time.Duration(ns), runs+n
 	}
-	return total, nil
+	return cpu, runs, nil
 }

@@ -337,10 +337,12 @@ type side struct {
 	samples []time.Duration
 	cpu     time.Duration // the process's CPU time over the timed calls
 	// judge is flowd's pid for a shim that asks it (0: none), and
-	// judgeCPU flowd's CPU time over this side's timed calls.
-	judge    int
-	judgeCPU time.Duration
-	gcs      int // its GC cycles over them, with GODEBUG=gctrace=1
+	// judgeCPU flowd's CPU time over this side's timed calls, judgeRuns
+	// the times a thread of it was put on a CPU meanwhile.
+	judge     int
+	judgeCPU  time.Duration
+	judgeRuns int64
+	gcs       int // its GC cycles over them, with GODEBUG=gctrace=1
 	// met marks the samples during which, or during the call after
 	// which, the process traced the end of a collection: the trace
 	// line reaches the benchmark through a pipe, and a cycle that
@@ -376,9 +378,10 @@ func (sd *side) timed(k int, msg string) error {
 	gcs, _, _ := sd.c.stderr.collections()
 	cpu, cpuErr := processCPU(sd.c.pid())
 	var judgeCPU time.Duration
+	var judgeRuns int64
 	if sd.judge != 0 {
 		var err error
-		if judgeCPU, err = processCPU(sd.judge); err != nil {
+		if judgeCPU, judgeRuns, err = processSched(sd.judge); err != nil {
 			sd.judge = 0 // not on Linux: reported as 0, as the shims' CPU is
 		}
 	}
@@ -403,15 +406,25 @@ func (sd *side) timed(k int, msg string) error {
 		sd.cpu += after - cpu
 	}
 	if sd.judge != 0 {
-		after, err := processCPU(sd.judge)
+		after, runs, err := processSched(sd.judge)
 		if err != nil {
 			return err
 		}
 		sd.judgeCPU += after - judgeCPU
+		sd.judgeRuns += runs - judgeRuns
 	}
 	after, _, _ := sd.c.stderr.collections()
 	sd.gcs += after - gcs
 	return nil
+}
+
+// runsPerCall is how often a thread of flowd was put on a CPU per timed
+// round trip of sd.
+func (sd *side) runsPerCall() float64 {
+	if len(sd.samples) == 0 {
+		return 0
+	}
+	return float64(sd.judgeRuns) / float64(len(sd.samples))
 }
 
 // perCall is d per timed round trip of sd, in microseconds.
@@ -458,6 +471,7 @@ func measureLatency(cfg Config, flowd int, direct, shim, relay, instant, externa
 		Direct: percentiles(d.samples), Shim: percentiles(s.samples), Relay: percentiles(r.samples), Instant: percentiles(in.samples),
 		External: percentiles(ex.samples),
 		ShimCPU:  s.perCall(s.cpu), ExternalCPU: ex.perCall(ex.cpu), FlowdCPU: s.perCall(s.judgeCPU), FlowdExternalCPU: ex.perCall(ex.judgeCPU),
+		FlowdRuns: s.runsPerCall(), FlowdExternalRuns: ex.runsPerCall(),
 		ShimGC: s.gc(), ExternalGC: ex.gc()}
 	l.Added = l.Shim.minus(l.Direct)
 	l.RelayAdded = l.Relay.minus(l.Direct)

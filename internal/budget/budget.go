@@ -45,6 +45,10 @@ type Budget struct {
 	since   time.Time     // before Start: own time counts on the wall clock from here
 	waited  time.Duration // waits while own time counts on a wall clock
 
+	// settled: the check's waits were made before it began (Settled);
+	// 0: not, 1: they ended in time, 2: they did not.
+	settled atomic.Int32
+
 	spent   atomic.Int64
 	checked atomic.Int64 // spent at the last look at the clock
 	out     atomic.Bool
@@ -141,8 +145,17 @@ func (b *Budget) Wait(wait func(until time.Time) bool) bool {
 	if b == nil {
 		return wait(time.Time{})
 	}
+	if settled := b.settled.Load(); settled != 0 {
+		if settled != 1 {
+			b.overdue.Store(true)
+			b.out.Store(true)
+		}
+		return settled == 1
+	}
 	start := time.Now()
+	resume := b.release()
 	done := wait(b.bound)
+	resume()
 	b.mu.Lock()
 	b.waited += time.Since(start)
 	b.mu.Unlock()
@@ -151,6 +164,41 @@ func (b *Budget) Wait(wait func(until time.Time) bool) bool {
 		b.out.Store(true)
 	}
 	return done
+}
+
+// Settled says the waits the check would make (Wait) were made before it
+// began, done saying whether what they waited for was done in time: Wait
+// then returns done at once, as if it had waited. For a check that runs
+// after other work it must not wait for has begun.
+func (b *Budget) Settled(done bool) {
+	if done {
+		b.settled.Store(1)
+	} else {
+		b.settled.Store(2)
+	}
+}
+
+// release lets the check's goroutine off its thread for a wait (Wait),
+// and resume binds it again to whichever thread it then runs on, its own
+// time going on from where it stopped. A goroutine locked to its thread
+// cannot wait as others do: its thread sleeps and another must be woken
+// to run the goroutines it waits for, and woken back for it after, each a
+// wake-up of a thread (tens of µs on a busy machine) on the way to a
+// verdict. Called on the check's goroutine, as Spend is.
+func (b *Budget) release() (resume func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.clock.CPU {
+		return func() {}
+	}
+	used := b.clock.Now() - b.started
+	relock := cputime.Release()
+	return func() {
+		relock()
+		b.mu.Lock()
+		b.started = b.clock.Now() - used
+		b.mu.Unlock()
+	}
 }
 
 // Due is the budget's bound on the clock; zero: none.

@@ -71,3 +71,21 @@ func TestOverdue(t *testing.T) {
 	assert.True(t, late.Exhausted())
 	assert.True(t, late.Overdue())
 }
+
+// A check whose waits were made before it began does not wait again, and
+// one whose waits came back undone is overdue as if it had waited.
+func TestSettledWaitsAreNotWaitedAgain(t *testing.T) {
+	b := For(time.Hour, time.Now().Add(time.Hour))
+	b.Settled(true)
+	assert.True(t, b.Wait(func(time.Time) bool {
+		t.Error("a settled wait waited")
+		return false
+	}))
+	assert.False(t, b.Exhausted())
+
+	late := For(time.Hour, time.Now().Add(time.Hour))
+	late.Settled(false)
+	assert.False(t, late.Wait(func(time.Time) bool { return true }))
+	assert.True(t, late.Exhausted())
+	assert.True(t, late.Overdue())
+}

@@ -3,7 +3,10 @@
 // measures the scheduler more than the code.
 package cputime
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // Clock reads a thread's time.
 type Clock struct {
@@ -24,3 +27,13 @@ func (c Clock) Name() string {
 // Lock locks the calling goroutine to its thread and returns the clock of
 // that thread and what unlocks it.
 func Lock() (Clock, func()) { return lock() }
+
+// Release lets a goroutine that Lock locked off its thread, for a wait,
+// and the returned resume locks it again, to whichever thread it then
+// runs on. A Clock reads the thread it is called on, so readings before
+// Release and after resume are of different threads: time across the
+// wait is two spans, one on each.
+func Release() (resume func()) {
+	runtime.UnlockOSThread()
+	return runtime.LockOSThread
+}

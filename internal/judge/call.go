@@ -67,6 +67,14 @@ type Call struct {
 	// Dir is the agent's working directory, where its relative paths
 	// start; "" when the entrance does not know it.
 	Dir string
+	// Deferred: the entrance runs later (the check of a call allowed to
+	// a destination that keeps data in) after the session's next
+	// messages may have begun: a call the shim sent on under a grant,
+	// whose result's verdict goes before the call's check. The results
+	// begun before the call are waited for now, and later does not wait
+	// again: the call cannot carry a result begun after it, its own
+	// among them.
+	Deferred bool
 }
 
 // Asker is how the entrance could put a call to the user.
@@ -308,11 +316,17 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	// What finish reads, copied: a closure over pc would move it to the
 	// heap on every call.
 	analysed, endpoint := pc.External || pc.Shared != "", pc.Endpoint != "" || pc.CommandSevere || pc.Metadata
+	// waited, when set, is whether the results begun before a Deferred
+	// call were recorded by its wait budget's bound.
+	var waited *bool
 	finish := func() {
 		if !analysed {
 			// For the log only: a call to an internal destination is not
 			// held up, and its check has a budget of its own.
 			b := budget.For(checkBudget, waitBound)
+			if waited != nil {
+				b.Settled(*waited)
+			}
 			defer b.Start()()
 			out.Analysis = sess.CheckWith(server, tool, class, args, extra, views, b)
 		}
@@ -324,6 +338,10 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		}
 	}
 	if !pc.External && (out.Decision.Action == policy.Allow || out.Decision.Action == policy.Warn) {
+		if in.Deferred && !analysed {
+			done := sess.WaitUntil(waitBound)
+			waited = &done
+		}
 		return func() {
 			// After the verdict: a bug here costs the record's analysis,
 			// not flowd.

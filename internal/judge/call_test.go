@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,4 +132,24 @@ func TestCall(t *testing.T) {
 			assert.Equal(t, tt.in.Class, out.Class)
 		})
 	}
+}
+
+// The check of a Deferred call, one the shim sent on under a grant, runs
+// after its result's verdict: it has waited for the results begun before
+// the call when the call came, and does not wait, when it runs, for one
+// begun after it (its own result, recorded only after the check).
+func TestDeferredCheckWaitsOnlyForEarlierResults(t *testing.T) {
+	j := newJudge(t, func(c *config.Config) { c.Flow.WaitBudget.Duration = 5 * time.Second })
+	sess := j.Flows.Session("s")
+	notes := "the quarterly migration plan moves the billing tables to the new cluster before the freeze in March"
+	sess.Begin()
+	sess.Record(flow.Origin{Server: "notes", Tool: "read", Class: classify.Internal}, []byte(`{"text":"`+notes+`"}`))
+	var out Outcome
+	later := j.Call(Call{Session: "s", Server: "wiki", Tool: "write", Class: classify.Result{Class: classify.Internal},
+		Args: []byte(`{"page":"` + notes + `"}`), Deferred: true}, &out)
+	require.NotNil(t, later, "an allowed call to an internal destination is checked after its verdict")
+	sess.Begin() // its result: its verdict goes before the check
+	later()
+	assert.False(t, out.Analysis.Unfinished, "the check did not wait for the result begun after the call")
+	assert.NotEmpty(t, out.Analysis.Edges, "it found the earlier result, recorded before it ran")
 }

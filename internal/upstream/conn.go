@@ -126,6 +126,19 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 	// waiting for it and applied fail_mode. The frames it sent before are
 	// still judged, for the record and for what the session learns.
 	gone := false
+	// held is the check of the last call the shim sent on under a grant,
+	// which has no verdict to wait for. It runs once the next message from
+	// the server has its verdict, and before anything else is judged: the
+	// call's result arrives, as a rule, while the check would still be
+	// running on flowd's one scheduler slot, and would wait for it.
+	var held func()
+	runHeld := func() {
+		if h := held; h != nil {
+			held = nil
+			h()
+		}
+	}
+	defer runHeld() // before the calls never answered are recorded (u.Close)
 	for {
 		hb.idle()
 		t, p, err := r.Next()
@@ -144,6 +157,9 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 			if err != nil {
 				j.Log.Warn("bad message frame", "shim", u.id, "err", err)
 				return
+			}
+			if m.Dir != shimproto.ServerToClient {
+				runHeld() // calls are checked in the order they came
 			}
 			v, after := u.Judge(j, m)
 			var took time.Duration
@@ -170,11 +186,16 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 			if !m.Forwarded && gone {
 				u.unjudged(j, m, v, silentMode)
 			}
+			// After the verdict, and before the result's recording, which
+			// writes the call's record with what the check found.
+			runHeld()
 			// Even when the shim is gone: checks of the session wait for it.
 			switch {
 			case after == nil:
 			case m.Dir == shimproto.ServerToClient:
 				j.Later(after)
+			case m.Forwarded:
+				held = after
 			default:
 				after()
 			}
@@ -182,6 +203,7 @@ func (h *Hub) Serve(conn net.Conn, br *bufio.Reader, a Accepted) {
 				a.Judged(len(p), took)
 			}
 		case shimproto.TypeAnswer:
+			runHeld()
 			var ans shimproto.Answer
 			if json.Unmarshal(p, &ans) == nil {
 				u.Answered(j, ans)

@@ -616,7 +616,8 @@ func (u *Stream) decide(j *judge.Judge, c *call, args, rest []byte, holdable boo
 		ask = judge.AskByElicitation
 	}
 	return j.Call(judge.Call{Session: u.session, Server: u.Name(), Tool: c.tool, Class: u.toolClass(j, c.tool),
-		Args: args, Extra: rest, Received: c.start, Bounded: true, Ask: ask, Justifiable: true, Unjoined: c.unjoined}, &c.Outcome)
+		Args: args, Extra: rest, Received: c.start, Bounded: true, Ask: ask, Justifiable: true, Unjoined: c.unjoined,
+		Deferred: c.forwarded}, &c.Outcome)
 }
 
 // toolClass classifies one of this server's tools as a destination, using
@@ -745,7 +746,10 @@ func (u *Stream) record(j *judge.Judge, c *call, verdict string, resultBytes int
 // recordLater fills in c's activity record as of now, on the connection's
 // goroutine, and returns what writes it. Encoding the details and the
 // write may wait past the verdict, on another goroutine: the record keeps
-// its time, latency and session.
+// its time, latency and session. What the call's check found (its risk,
+// its flows) is read then too: the check of a call sent on under a grant
+// runs after its result's verdict (Hub.Serve), before what writes the
+// record is run.
 func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultBytes int, isErr bool) func() {
 	now := time.Now()
 	typ := c.kind
@@ -765,22 +769,22 @@ func (u *Stream) recordLater(j *judge.Judge, c *call, verdict string, resultByte
 		Verdict:     verdict,
 		Decision:    string(c.Decision.Action),
 		Reason:      c.Decision.Reason,
-		RiskLevel:   c.Analysis.Risk,
-		FlowType:    c.Analysis.FlowType,
 	}
 	if verdict != "block" || c.scan != nil {
 		rec.LatencyMicros = now.Sub(c.start).Microseconds()
 	}
-	if s := c.scan; s != nil && s.Action != injection.ActionPass {
-		rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, judge.ScanRisk(s.Action))
-		if rec.Reason == "" {
-			rec.Reason = judge.ScanReason(s)
-			if s.Quarantine != "" {
-				rec.Reason += "; quarantined as " + s.Quarantine
-			}
+	s := c.scan
+	if s != nil && s.Action != injection.ActionPass && rec.Reason == "" {
+		rec.Reason = judge.ScanReason(s)
+		if s.Quarantine != "" {
+			rec.Reason += "; quarantined as " + s.Quarantine
 		}
 	}
 	return func() {
+		rec.RiskLevel, rec.FlowType = c.Analysis.Risk, c.Analysis.FlowType
+		if s != nil && s.Action != injection.ActionPass {
+			rec.RiskLevel = flow.MaxRisk(rec.RiskLevel, judge.ScanRisk(s.Action))
+		}
 		rec.Details = callDetails(c, isErr)
 		j.Record(rec)
 	}
