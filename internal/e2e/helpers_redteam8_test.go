@@ -15,7 +15,8 @@ import (
 
 // rt8Scripted is an MCP server that logs every line it receives, lists
 // the tools of the JSON file argv[2], answers every tools/call with the
-// text of argv[3] (the result itself when it is a JSON object) and every
+// text of argv[3] (the result itself when it is a JSON object; each
+// {{id}} in it replaced by the call's id) and every
 // other request with an empty result of its kind. The file argv[4], when
 // given, is a JSON object of extra members of the initialize result
 // (instructions, …).
@@ -38,7 +39,8 @@ for line in sys.stdin:
     elif m["method"] == "tools/list":
         r = {"tools": tools}
     elif m["method"] == "tools/call":
-        r = json.loads(text) if text.startswith("{") else {"content": [{"type": "text", "text": text}]}
+        t = text.replace("{{id}}", str(m["id"]))
+        r = json.loads(t) if t.startswith("{") else {"content": [{"type": "text", "text": t}]}
     elif m["method"] == "prompts/get":
         r = {"messages": []}
     elif m["method"] == "resources/read":
