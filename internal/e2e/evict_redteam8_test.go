@@ -3,9 +3,16 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand"
+	"net"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +61,69 @@ func TestRT8MemoryEvictionForgetsTheKey(t *testing.T) {
 		}
 	}
 	assert.Contains(t, line, "flowd blocked", "after another session's reads the key went to slack")
+}
+
+// RT8-12 at the default limit (256 MiB): a session that read a secret
+// costs flowd's accounting about 370 KB (its secret index) for one small
+// read, and any same-user process
+// posts hook events under session ids it makes up (RT7-8). A flood of
+// PostToolUse Read events of a small file holding a token, one session
+// each, pushes the session
+// that read the key out; its key then goes to slack with a warning.
+func TestRT8HookFloodEvictsTheKeySession(t *testing.T) {
+	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
+	f := startFlowd(t, "")
+	a := []string{"FLOWD_SESSION=rt8-flood-a"}
+	fs := rt8Server(t, f, "filesystem", []any{rt8Tool("read_text_file", "Read a file from the project", map[string]string{"path": "file path"})},
+		"API_KEY="+key+"\n", nil, a...)
+	require.Contains(t, fs.s.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":".env"}}}`), key)
+	slack := rt8Server(t, f, "slack", []any{rt8Tool("post_message", "Post a message to a channel", map[string]string{"channel": "channel", "text": "message text"})}, "ok", nil, a...)
+	send := func(id int) string {
+		return slack.s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":"ref %s"}}}`, id, key))
+	}
+	require.Contains(t, send(2), "flowd blocked", "control: the key is refused")
+	hc := rt8Client(f.socket)
+	proj := t.TempDir()
+	var wg sync.WaitGroup
+	const n, workers = 1200, 8
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				read := `{"session_id":"S","hook_event_name":"PostToolUse","tool_name":"Read","cwd":` + jsonText(proj) +
+					`,"tool_input":{"file_path":` + jsonText(fmt.Sprintf("%s/notes-%d.md", proj, i)) + `},"tool_response":{"file":{"content":` +
+					jsonText(fmt.Sprintf("TOKEN=Qw%dXr7Lp2Vb9Nm4Tk%dZs8Yd3Hf6Jc1\n", i*7919, i)) + `}}}`
+				rt8Hook(t, hc, fmt.Sprintf("rt8-flood-%d", i), "PostToolUse", read)
+			}
+		}(w)
+	}
+	wg.Wait()
+	line := send(3)
+	for _, r := range f.activity(t, "tool_call") {
+		if r.Server == "slack" {
+			t.Logf("flowd: %s %s %s %s", r.Session, r.Tool, r.Verdict, r.Reason)
+		}
+	}
+	assert.Contains(t, line, "flowd blocked", "after %d hook events of made-up sessions the key went to slack", n)
+}
+
+func rt8Hook(t *testing.T, hc *http.Client, session, event, payload string) string {
+	body, err := json.Marshal(map[string]any{"agent": "claude-code", "event": event,
+		"session": map[string]any{"explicit": session}, "payload": json.RawMessage(payload)})
+	require.NoError(t, err)
+	resp, err := hc.Post("http://flowd/api/v1/hooks/evaluate", "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	require.Equal(t, 200, resp.StatusCode, string(b))
+	return string(b)
+}
+
+func rt8Client(socket string) *http.Client {
+	return &http.Client{Timeout: hangBound, Transport: &http.Transport{MaxIdleConnsPerHost: 16,
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		}}}
 }
