@@ -31,14 +31,8 @@ import (
 func TestRT8MemoryEvictionForgetsTheKey(t *testing.T) {
 	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
 	f := startFlowd(t, "[flow]\nmax_memory_bytes = 1048576\n")
-	a := []string{"FLOWD_SESSION=rt8-evict-a"}
-	fs := rt8Server(t, f, "filesystem", []any{rt8Tool("read_text_file", "Read a file from the project", map[string]string{"path": "file path"})},
-		"API_KEY="+key+"\n", nil, a...)
-	require.Contains(t, fs.s.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":".env"}}}`), key)
-	slack := rt8Server(t, f, "slack", []any{rt8Tool("post_message", "Post a message to a channel", map[string]string{"channel": "channel", "text": "message text"})}, "ok", nil, a...)
-	send := func(id int) string {
-		return slack.s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":"ref %s"}}}`, id, key))
-	}
+	_, post := rt8ReadThenSlack(t, f, "rt8-evict-a", "API_KEY="+key+"\n", key)
+	send := func(id int) string { return post(id, "ref "+key) }
 	require.Contains(t, send(2), "flowd blocked", "control: the key is refused")
 
 	// Session B reads 40 large internal files: a server whose every
@@ -73,14 +67,8 @@ func TestRT8MemoryEvictionForgetsTheKey(t *testing.T) {
 func TestRT8HookFloodEvictsTheKeySession(t *testing.T) {
 	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
 	f := startFlowd(t, "")
-	a := []string{"FLOWD_SESSION=rt8-flood-a"}
-	fs := rt8Server(t, f, "filesystem", []any{rt8Tool("read_text_file", "Read a file from the project", map[string]string{"path": "file path"})},
-		"API_KEY="+key+"\n", nil, a...)
-	require.Contains(t, fs.s.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":".env"}}}`), key)
-	slack := rt8Server(t, f, "slack", []any{rt8Tool("post_message", "Post a message to a channel", map[string]string{"channel": "channel", "text": "message text"})}, "ok", nil, a...)
-	send := func(id int) string {
-		return slack.s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":"ref %s"}}}`, id, key))
-	}
+	_, post := rt8ReadThenSlack(t, f, "rt8-flood-a", "API_KEY="+key+"\n", key)
+	send := func(id int) string { return post(id, "ref "+key) }
 	require.Contains(t, send(2), "flowd blocked", "control: the key is refused")
 	hc := rt8Client(f.socket)
 	proj := t.TempDir()

@@ -122,3 +122,17 @@ func rt8Flagged(t *testing.T, line, marker string) bool {
 	}
 	return !strings.Contains(line, marker)
 }
+
+// rt8ReadThenSlack starts, in session, a filesystem server whose read
+// returns doc (read once, checked to hold want) and a slack server; post
+// sends text to slack as a tools/call with the given id.
+func rt8ReadThenSlack(t *testing.T, f *flowd, session, doc, want string) (slack rt8Srv, post func(id int, text string) string) {
+	t.Helper()
+	env := []string{"FLOWD_SESSION=" + session}
+	fs := rt8Server(t, f, "filesystem", []any{rt8Tool("read_text_file", "Read a file from the project", map[string]string{"path": "file path"})}, doc, nil, env...)
+	require.Contains(t, fs.s.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":".env"}}}`), want)
+	slack = rt8Server(t, f, "slack", []any{rt8Tool("post_message", "Post a message to a channel", map[string]string{"channel": "channel", "text": "message text"})}, "ok", nil, env...)
+	return slack, func(id int, text string) string {
+		return slack.s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":%s}}}`, id, jsonText(text)))
+	}
+}

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -21,14 +20,8 @@ import (
 func TestRT8IdleSessionForgetsTheKey(t *testing.T) {
 	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
 	f := startFlowd(t, "[flow]\nsession_idle_timeout = \"2s\"\n")
-	env := []string{"FLOWD_SESSION=rt8-idle"}
-	fs := rt8Server(t, f, "filesystem", []any{rt8Tool("read_text_file", "Read a file from the project", map[string]string{"path": "file path"})},
-		"API_KEY="+key+"\nDB_HOST=db.internal\n", nil, env...)
-	require.Contains(t, fs.s.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":".env"}}}`), key)
-	slack := rt8Server(t, f, "slack", []any{rt8Tool("post_message", "Post a message to a channel", map[string]string{"channel": "channel", "text": "message text"})}, "ok", nil, env...)
-	send := func(id int) string {
-		return slack.s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":"ref %s"}}}`, id, key))
-	}
+	slack, post := rt8ReadThenSlack(t, f, "rt8-idle", "API_KEY="+key+"\nDB_HOST=db.internal\n", key)
+	send := func(id int) string { return post(id, "ref "+key) }
 	require.Contains(t, send(2), "flowd blocked", "control: the key read a moment ago is refused")
 	require.Eventually(t, func() bool {
 		for _, r := range f.activity(t, "flow_summary") {
