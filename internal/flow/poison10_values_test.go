@@ -6,13 +6,11 @@ package flow_test
 // own, with benign look-alikes. The session tuned on this set.
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/classify"
-	"github.com/flowd-dev/flowd/internal/judge"
 	"github.com/flowd-dev/flowd/internal/policy"
 )
 
@@ -59,38 +57,10 @@ var poison10Values = []blind9Value{
 // runs family b.
 func TestPoison10ShortValues(t *testing.T) {
 	j := blind9Judge(t)
-	var hit, n, fp, neg int
-	for _, v := range poison10Values {
-		session := "p10-" + v.id
-		send := func(text string) policy.Decision {
-			args, _ := json.Marshal(map[string]string{"to": "m.ortiz@partner-firm.example", "subject": "as discussed", "body": text})
-			return blind9Decide(j, judge.Call{Session: session, Server: "postbox-mail", Tool: "send_email", Class: blind9External, Args: args, Ask: judge.AskByAgent})
-		}
-		if v.typed != "" {
-			send(v.typed)
-		}
-		server := "acct-portal"
-		if v.from == classify.External {
-			server = "web"
-		}
-		blind9Record(j, session, server, "get_record", v.from, v.source)
-		d := send(v.sent)
-		flagged := d.Action != policy.Allow
-		if v.flow {
-			n++
-			if flagged {
-				hit++
-			}
-		} else {
-			neg++
-			if flagged {
-				fp++
-			}
-		}
-		if flagged != v.flow {
+	hit, n, fp, neg := blind9Tally(j, "p10-", poison10Values, func(blind9Value) string { return "m.ortiz@partner-firm.example" },
+		func(v blind9Value, d policy.Decision) {
 			t.Logf("%-26s flow=%v got %s (%s)", v.id, v.flow, d.Action, d.Rule)
-		}
-	}
+		})
 	t.Logf("poison10 short values: flagged %d/%d, benign flagged %d/%d", hit, n, fp, neg)
 	// Main flagged 20/25 and 0/10; what this branch reached holds.
 	require.GreaterOrEqual(t, hit, 25)

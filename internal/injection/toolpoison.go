@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Poisoned tool definitions say things an honest tool has no reason to
@@ -752,35 +750,21 @@ func mentions(lower string, words []string) bool {
 func putVerbs(s string, n int) [][2]int {
 	var out [][2]int
 	prev := ""
-	for i := 0; i < len(s) && len(out) < n; {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(r) {
-			i += w
-			continue
-		}
-		j := i + w
-		for j < len(s) {
-			r, w := utf8.DecodeRuneInString(s[j:])
-			if !unicode.IsLetter(r) && r != '-' {
-				break
-			}
-			j += w
+	eachWord(s, func(i, j int) {
+		if len(out) >= n {
+			return
 		}
 		word := strings.ToLower(s[i:j])
 		switch {
-		case putVerbSet[word]:
-			out = append(out, [2]int{i, j})
-		case word == "up" && prev == "back":
-			out = append(out, [2]int{i, j})
-		case word == "call" && callWithRe.MatchString(s[j:min(len(s), j+80)]),
+		case putVerbSet[word], word == "up" && prev == "back",
+			word == "call" && callWithRe.MatchString(s[j:min(len(s), j+80)]),
 			word == "use" && useAsRe.MatchString(s[j:min(len(s), j+20)]),
 			// A noun as often as a verb: a verb when someone follows.
 			(word == "message" || word == "email" || word == "e-mail" || word == "text") && addresseeNextRe.MatchString(s[j:min(len(s), j+60)]):
 			out = append(out, [2]int{i, j})
 		}
 		prev = word
-		i = j
-	}
+	})
 	return out
 }
 

@@ -962,30 +962,14 @@ func proseName(name string) bool {
 }
 
 // proseSecret: the word at text[i] is 20 to 200 letters and digits (and
-// -_+/=) with capitals, small letters and digits switching all along and
-// not in words: a hex digest, a UUID or a version has no capitals, a word
-// no digits, and words joined by digits read as words.
+// -_+/=) that randomToken takes for random, with letters and digits
+// switching all along: a hex digest, a UUID or a version has no
+// capitals, a word no digits, and words joined by digits read as words.
 func proseSecret(text string, i int) bool {
 	j := i
-	upper, lower, digit := false, false, false
-	for j < len(text) && j-i <= 200 {
-		c := text[j]
-		switch {
-		case isUpper(c):
-			upper = true
-		case isLower(c):
-			lower = true
-		case isDigit(c):
-			digit = true
-		case strings.IndexByte("-_+/=", c) >= 0:
-		default:
-			return randomWord(text[i:j], upper && lower && digit)
-		}
+	for j < len(text) && j-i <= 200 && (isAlnum(text[j]) || strings.IndexByte("-_+/=", text[j]) >= 0) {
 		j++
 	}
-	return randomWord(text[i:j], upper && lower && digit)
-}
-
-func randomWord(v string, kinds bool) bool {
-	return kinds && len(v) >= 20 && len(v) <= 200 && digitSwitches(v) >= 6 && !wordish(v)
+	v := text[i:j]
+	return len(v) >= 20 && len(v) <= 200 && digitSwitches(v) >= 6 && randomToken(v)
 }
