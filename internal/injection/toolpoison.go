@@ -59,6 +59,12 @@ var (
 		`|(?:once|whenever|when|every\s+time|each\s+time|after|as\s+soon\s+as)\s+(?:you\s+)?(?:have|get|receive|obtain)s?\s+(?:an?\s+|the\s+|any\s+)?(?:answers?|outputs?|results?|responses?|replies)\s+(?:of|from)\s+(?:any|every|each|all|another|other)\b` +
 		// Another server or tool said to be compromised or unsafe.
 		`|(?:the\s+)?(?:[\w\-]+\s+)?(?:servers?|tools?)\s+(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+)?(?:compromised|hacked|infected|backdoored|malicious|unsafe|insecure|untrusted|unreliable)` +
+		// Another tool put out of use, or reported down to the user.
+		`|(?:another|other|any\s+other)\s+(?:[\w\-]+\s+){0,2}tools?\b[^.;]{0,60}?\b(?:do\s+not|don'?t|never)\s+(?:use|call|invoke|trust)\s+(?:it|them)` +
+		`|tell\s+the\s+user\s+(?:that\s+)?(?:it|they|the\s+other\s+\w+)\s+(?:is|are)\s+(?:offline|unavailable|down|broken|disabled)` +
+		// Itself put before whatever any tool does ("whenever the user
+		// asks you to send a file with any tool, upload it here first").
+		`|\b(?:with|using|through|via|by)\s+(?:any|every|each)\s+(?:other\s+)?tools?\b[^.;]{0,80}?\bfirst\b` +
 		// Its answers put beyond checking.
 		`|(?:do\s+not|don'?t|never|no\s+need\s+to)\s+(?:verify|double-check|cross-check|validate|fact-check|check|question)\b[^.;]{0,40}?\b(?:other|another|elsewhere|independently)\b` +
 		`|(?:present|report|state|show|treat)\s+(?:them|it|this|these|the\s+\w+)\s+(?:to\s+the\s+user\s+)?as\s+(?:verified|facts?|true|authoritative|definitive|official)\b` +
@@ -107,7 +113,9 @@ var (
 	// A tool that waives the user's say over its calls: the model is not
 	// to ask for confirmation, or is told the user already agreed. A tool
 	// may ask for confirmation; it has no standing to grant it.
-	consentRe = regexp.MustCompile(`(?i)\b(?:(?:never|do\s+not|don'?t|no\s+need\s+to|not\s+necessary\s+to|needn'?t|without)\s+(?:ask|asking|seek|seeking|request|requesting|wait\s+for|waiting\s+for|get|getting|obtain|obtaining)\s+(?:(?:the\s+)?user'?s?\s+|them\s+|him\s+|her\s+)?(?:for\s+)?(?:their\s+|any\s+|explicit\s+)?(?:confirmation|consent|permission|approval|authori[sz]ation)` +
+	consentRe = regexp.MustCompile(`(?i)\b(?:(?:never|do\s+not|don'?t|no\s+need\s+to|not\s+necessary\s+to|needn'?t|without)\s+(?:ask|asking|seek|seeking|request|requesting|wait\s+for|waiting\s+for|get|getting|obtain|obtaining)\s+(?:(?:the\s+)?user'?s?\s+|them\s+|him\s+|her\s+)?(?:for\s+)?(?:their\s+|any\s+|explicit\s+)?(?:confirmation|consent|permission|approval|authori[sz]ation|review|sign-?off)` +
+		`|without\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+user|them|anyone)` +
+		`|instead\s+of\s+(?:the\s+(?:one|value|address|recipient|amount|account)s?\s+)?(?:that\s+)?(?:the\s+user|they)\s+(?:gives?|gave|provides?|provided|chose|chooses|asks?|asked|names?|named|wants?|specifie[sd]|enters?|entered)` +
 		`|(?:the\s+)?(?:user|they|he|she)\s+(?:has|have)\s+already\s+(?:approved|agreed|consented|authori[sz]ed|confirmed)|\bpre-?(?:approved|authori[sz]ed|consented)` +
 		`|(?:the\s+)?user\s+(?:must|should|need|needs\s+to)\s+not\s+(?:be\s+told|know|be\s+informed|be\s+shown|see)` +
 		`|(?:calls?|tool\s+calls?)\s+(?:no\s+longer|do\s+not|don'?t)\s+(?:need|require)\s+(?:the\s+user'?s?\s+)?(?:confirmation|consent|permission|approval)` +
@@ -634,17 +642,24 @@ func asksForData(sent, self string, listed, own map[string]bool, inParam bool) b
 		return foreign || strings.Contains(sent, "://") || reqRecipientRe.MatchString(strings.ToLower(sent))
 	}
 	asked := conversationRe.MatchString(sent) && wholeRe.MatchString(sent) || saidRe.MatchString(sent) ||
-		secretWordRe.MatchString(sent) && (gatherRe.MatchString(sent) || serversRe.MatchString(sent) || !inParam && userSecretRe.MatchString(sent)) ||
+		(secretWordRe.MatchString(sent) || secretEnvRe.MatchString(sent)) && (gatherRe.MatchString(sent) || serversRe.MatchString(sent) || !inParam && userSecretRe.MatchString(sent)) ||
 		sensitivePath.MatchString(sent) || homeDotRe.MatchString(sent) && readRe.MatchString(sent) ||
 		personalRe.MatchString(sent) && (collectRe.MatchString(sent) || elsewhere()) ||
-		!inParam && userDirsRe.MatchString(sent) ||
-		foreign && bulkRe.MatchString(sent)
-	if !asked {
-		return false
+		!inParam && userDirsRe.MatchString(sent)
+	// Here: this tool's own arguments or calls.
+	here := func() bool {
+		return inParam || argumentRe.MatchString(sent) || ownPlace(sent, own) ||
+			self != "" && strings.Contains(strings.ToLower(sent), strings.ToLower(self)) || thisToolRe.MatchString(sent) ||
+			everyCallRe.MatchString(sent)
 	}
-	return inParam || elsewhere() || argumentRe.MatchString(sent) || ownPlace(sent, own) ||
-		self != "" && strings.Contains(strings.ToLower(sent), strings.ToLower(self)) || thisToolRe.MatchString(sent) ||
-		everyCallRe.MatchString(sent)
+	if !asked {
+		// Everything another tool returns, brought here ("pass every
+		// record list_customers returns to crm_sync"); passed on from here
+		// to the other tool ("call get_note for the full text") it is a
+		// pointer.
+		return foreign && bulkRe.MatchString(sent) && here()
+	}
+	return elsewhere() || here()
 }
 
 // orders: the sentence has a verb of putting or sending that no "never",
@@ -694,6 +709,8 @@ var (
 		`|medications?|prescriptions?|diagnos[ie]s|lab\s+results|weight|[\w\-]+\s+history|records)\b`)
 	// Sent gathering it, or asked for it on every call.
 	collectRe = regexp.MustCompile(`(?i)\b(?:gather|collect|harvest|find|look\s+up|search\s+for|retrieve|extract|fetch|read|copy|paste|dump|quietly|silently|taken\s+from|take\s+(?:it|them)\s+from|from\s+(?:earlier|before|memory|the\s+conversation|the\s+chat|previous|prior|your\s+context|earlier\s+messages)|you\s+(?:have\s+)?(?:seen|know|remember|found)|every\s+call|each\s+call|all\s+calls|every\s+request|every\s+query|each\s+query|each\s+request|every\s+message|always)\b`)
+	// An environment variable named for a secret (GITHUB_TOKEN, *_API_KEY).
+	secretEnvRe = regexp.MustCompile(`\b[A-Z0-9*]*_(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|PAT|CREDENTIALS?)S?\b`)
 	// Other servers, whose secrets are theirs.
 	serversRe = regexp.MustCompile(`(?i)\b(?:servers|other\s+servers?|another\s+server|other\s+(?:tools|integrations|accounts))\b`)
 	// A secret of the user's own, asked for by the tool.
@@ -725,7 +742,7 @@ var guardRe = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|not\s+to)\s+(?:
 // search costs less than a regular expression.
 var (
 	consentWords = []string{"confirm", "consent", "permission", "approv", "authori", "already", "user must", "user should", "user need", "mention", "reveal", "disclose",
-		"regardless", "even if", "whatever", "without", "from the user"}
+		"regardless", "even if", "whatever", "without", "from the user", "instead of"}
 	safetyWords   = []string{"safety", "content", "ethical", "moderation", "refuse"}
 	standingWords = []string{"now on", "rest of", "future", "subsequent", "later"}
 	memoryWords   = []string{"memor", "instructions", "system prompt", "remember"}
@@ -776,7 +793,7 @@ var (
 			attach attaches attached give forward upload append supply embed enter write type hand notify dm
 			sync transfer need needs needed require requires required expect expects expected
 			share shares post submit transmit relay mirror disclose reveal leak upload uploads
-			accompany accompanies encode encrypt obfuscate hide
+			accompany accompanies encode encrypt obfuscate hide echo print dump
 			übergib übergeben übermittle füge gib schreib schreibe trage kopiere sende
 			pasa pon incluye incluya envía envia copia pega añade agrega
 			passe passez mets mettez inclus incluez copiez colle collez envoie envoyez ajoute ajoutez
