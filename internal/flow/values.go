@@ -1,6 +1,9 @@
 package flow
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Short high-value values: a one-time code, an account or passport
 // number, an e-mail address or a phone number is too short for a
@@ -119,8 +122,71 @@ func shortValuesWhole(text string, sending bool) (out []shortValue, whole map[st
 			i++
 		}
 	}
+	if sending {
+		out = spelledEmails(text, out)
+	}
 	return out, whole
 }
+
+// spelledEmails adds the e-mail addresses of a call written out so that
+// a matcher misses them ("dana.lee84 at gmail dot com", "dana[at]gmail
+// [dot]com"), in their canonical form. Each "at" is looked for with a
+// plain search; only one with a local part before it and a dotted domain
+// after it is read further.
+func spelledEmails(text string, out []shortValue) []shortValue {
+	for _, at := range []string{"at", "AT"} {
+		for i := 0; len(out) < maxValuesPerText; {
+			k := strings.Index(text[i:], at)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + 2
+			open, close := spelledAround(text, k, k+2)
+			if open < 0 {
+				continue
+			}
+			s := open
+			for s > 0 && open-s < 64 && (isWordByte(text[s-1]) || strings.IndexByte(".+-%", text[s-1]) >= 0) {
+				s--
+			}
+			m := spelledDomainRe.FindStringSubmatch(text[close:min(len(text), close+300)])
+			if s == open || m == nil {
+				continue
+			}
+			domain := spelledDotRe.ReplaceAllString(m[1], ".")
+			out = append(out, shortValue{ValueEmail, strings.ToLower(strings.Trim(text[s:open], ".") + "@" + domain)})
+		}
+	}
+	return out
+}
+
+// spelledAround: the "at" at text[a:b] stands for an '@', as a word
+// between spaces or in brackets ("[at]", "(at)"); it returns where the
+// local part ends and the domain begins, or -1.
+func spelledAround(text string, a, b int) (int, int) {
+	before, after := a, b
+	if a > 0 && b < len(text) && strings.IndexByte("[({<", text[a-1]) >= 0 && strings.IndexByte("])}>", text[b]) >= 0 {
+		before, after = a-1, b+1
+	} else if a == 0 || b == len(text) || text[a-1] != ' ' || text[b] != ' ' {
+		return -1, -1
+	}
+	for before > 0 && text[before-1] == ' ' {
+		before--
+	}
+	for after < len(text) && text[after] == ' ' {
+		after++
+	}
+	return before, after
+}
+
+var (
+	// A domain of two to five labels joined by dots, spelled or not.
+	spelledDomainRe = regexp.MustCompile(`^([A-Za-z0-9\-]{1,63}(?:` + spelledDot + `[A-Za-z0-9\-]{1,63}){1,4})\b`)
+	spelledDotRe    = regexp.MustCompile(spelledDot)
+)
+
+const spelledDot = `(?:\s*[\[\(\{<]\s*(?:dot|DOT)\s*[\]\)\}>]\s*|\s+(?:dot|DOT)\s+|\.)`
 
 func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
 func isLower(c byte) bool    { return c >= 'a' && c <= 'z' }
@@ -273,7 +339,11 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 	// (SHC-7734-99812, POL-7734-99812); a year after it is a public
 	// record's number (CVE-2024-12345), not the user's.
 	prefixed := j+5 < len(text) && text[j] == '-' && isDigit(text[j+1]) && j-i >= 2 && j-i <= 4 &&
-		!hasDigit(text[i:j]) && !yearGroup(text[j+1:])
+		!hasDigit(text[i:j]) && !yearGroup(text[j+1:]) ||
+		// or a first group of a letter and digits (D1234-56789-01234, a
+		// licence number as printed).
+		j+5 < len(text) && text[j] == '-' && isDigit(text[j+1]) && j-i >= 3 && j-i <= 6 && hasDigit(text[i:j]) &&
+			strings.ContainsFunc(text[i:j], func(r rune) bool { return r > '9' })
 	if j-i <= 2 || j-i <= 4 && hasDigit(text[i:j]) || prefixed {
 		// A short first group (of letters, two at most: "AB 12 34 56 C",
 		// not "IBAN DE44 …") may be followed by more: each of one to
@@ -335,7 +405,10 @@ func idAt(text string, i int, anyCase bool) (int, shortValue, bool) {
 			b = append(b, c&^0x20)
 		}
 	}
-	if common(string(ds)) {
+	if common(string(ds)) && letters < 3 {
+		// Digits anyone types (X12345678); three letters around them
+		// (QQ123456C, the shape of a national insurance number) make the
+		// value distinctive again.
 		return first, shortValue{}, false
 	}
 	return j, shortValue{ValueID, string(b)}, true
@@ -445,9 +518,38 @@ func lettersNext(text string, i int) bool {
 // wholeValue: text[a:b] is all of a member's value as Text writes a call
 // ("to: bob@example.com" on a line of its own), where a recipient stands;
 // inside a sentence it is something the message says.
+//
+// A member that holds a message's own text (body, text, message,
+// subject…) is what the message says, even when the address or number
+// is all of it: the recipient stands in a member of its own.
 func wholeValue(text string, a, b int) bool {
-	return (a == 0 || text[a-1] == '\n' || a >= 2 && text[a-2:a] == ": ") && (b == len(text) || text[b] == '\n')
+	if b != len(text) && text[b] != '\n' {
+		return false
+	}
+	if a == 0 || text[a-1] == '\n' {
+		return true
+	}
+	if a < 2 || text[a-2:a] != ": " {
+		return false
+	}
+	// The member's name: back to the line's start or to the ": " of the
+	// member it is nested in, read no further than the longest name of
+	// messageKeys (a longer one is a name of something else).
+	end := a - 2
+	s := end
+	for s > 0 && text[s-1] != '\n' && !(s >= 2 && text[s-2:s] == ": ") {
+		if end-s >= len("description") {
+			return true
+		}
+		s--
+	}
+	return !messageKeys[strings.ToLower(text[s:end])]
 }
+
+// messageKeys name members that hold what a message says.
+var messageKeys = map[string]bool{"body": true, "text": true, "message": true, "content": true, "msg": true, "subject": true,
+	"note": true, "notes": true, "description": true, "comment": true, "html": true, "markdown": true, "summary": true,
+	"details": true, "caption": true, "reply": true, "post": true, "status": true}
 
 // yearGroup: the digits at the start of s are a year (19xx, 20xx) and
 // nothing more.

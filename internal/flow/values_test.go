@@ -45,6 +45,42 @@ func TestShortValues(t *testing.T) {
 	assert.Equal(t, []shortValue{{ValueID, "K83920174"}}, shortValues("her passport is k83920174", true))
 }
 
+// TestShortValuesRespelled: values in the shapes a re-typing gives them
+// or an id document prints them (issue #16).
+func TestShortValuesRespelled(t *testing.T) {
+	has := func(text string, sending bool, want shortValue) {
+		t.Helper()
+		assert.Contains(t, shortValues(text, sending), want, text)
+	}
+	// An address spelled out to dodge a matcher, in words or brackets.
+	has("reach her at dana.lee84 at gmail dot com", true, shortValue{ValueEmail, "dana.lee84@gmail.com"})
+	has("m.ortega77 [at] protonmail [dot] com", true, shortValue{ValueEmail, "m.ortega77@protonmail.com"})
+	has("x.y (AT) mail (DOT) example (DOT) org", true, shortValue{ValueEmail, "x.y@mail.example.org"})
+	assert.Empty(t, shortValues("meet at noon, bring the data at last", true))
+	// Counting digits between three letters: a national insurance number.
+	has("NI: QQ 12 34 56 C", false, shortValue{ValueID, "QQ123456C"})
+	assert.Empty(t, shortValues("ref X12345678", false), "one letter before counting digits is typed by anyone")
+	// A licence printed in dashed groups after a letter and digits.
+	has("Driver licence: D1234-56789-01234", false, shortValue{ValueID, "D12345678901234"})
+	has("d12345678901234", true, shortValue{ValueID, "D12345678901234"})
+}
+
+// TestWholeValueMessageText: an address that is all of a recipient's
+// member is where the call goes; all of a message's body, what it says.
+func TestWholeValueMessageText(t *testing.T) {
+	for text, want := range map[string]bool{
+		"to: bob@example.com":                   true,
+		"bob@example.com":                       true,
+		"subject: hi\nbody: bob@example.com":    false,
+		"message: text: 0612345678":             false,
+		"recipient_phone_number: 0612345678":    true,
+		"body: call me\nto: bob@example.com\nx": true,
+	} {
+		_, whole := shortValuesWhole(text, true)
+		assert.Equal(t, want, len(whole) > 0, text)
+	}
+}
+
 func TestShortValuesLeaving(t *testing.T) {
 	tr := NewTracker(Options{}, detector(t))
 	ext := classify.Result{Class: classify.External}

@@ -586,7 +586,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	}
 	kept := finds[:0]
 	for _, fd := range finds {
-		if st.toolSchema && (toolNeutral[fd.rule] || fd.rule == "ai-addressee" && fd.sev < 0.3) {
+		if st.toolSchema && (toolNeutral[fd.rule] || fd.rule == "ai-addressee" && fd.sev < 0.3 || guardsAgainstData(v, fd)) {
 			continue
 		}
 		if min, ok := toolPoison[fd.rule]; ok && st.toolSchema && fd.sev >= min {

@@ -243,7 +243,7 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	}
 	spaced := i > sp
 
-	op := ""
+	op, prose := "", false
 	if i < len(text) && strings.IndexByte(":?.+=,", text[i]) >= 0 {
 		for _, o := range assignOps {
 			if strings.HasPrefix(text[i:], o) {
@@ -276,6 +276,11 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 		// --api-token 5449f7…: a flag's value is the next word.
 		op = "="
 		i = sp + 1
+	case keyQuote == 0 && spaced && i-sp == 1 && proseName(text[s:e]) && proseSecret(text, i):
+		// "client initialised with secret 7Hq2ZkX9…": a credential word
+		// in a sentence, one space, and a value no word or digest looks
+		// like (upper, lower and digits switching all along).
+		op, prose = "=", true
 	case i < len(text) && isAlpha(text[i]) && keyQuote == 0 && (s == 0 || text[s-1] != '<'):
 		// A type between name and operator: var token string = "…".
 		for n := 0; i < len(text) && n < 64 && (isIdentByte(text[i]) || text[i] == '[' || text[i] == ']'); n++ {
@@ -368,7 +373,7 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 	if k < len(text) && strings.IndexByte("|&+*/%^?(", text[k]) >= 0 && !queryParamAt(text, k) {
 		return 0, 0, false, false
 	}
-	if ve < len(text) && text[ve] == ',' && identifierChars(text[vs:ve]) {
+	if ve < len(text) && text[ve] == ',' && identifierChars(text[vs:ve]) && !prose {
 		// keyHex: pkcs8P256PrivateKeyHex, — a field set from a variable.
 		return 0, 0, false, false
 	}
@@ -943,4 +948,28 @@ func blockScalar(text string, i int) int {
 		return i // a block's lines are indented
 	}
 	return k
+}
+
+// proseName: name is a word of a sentence (lower-case letters only), not
+// an identifier of code, whose values follow an operator.
+func proseName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if !isLower(name[i]) {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// proseSecret: the word at text[i] is 20 to 200 letters and digits (and
+// -_+/=) that randomToken takes for random, with letters and digits
+// switching all along: a hex digest, a UUID or a version has no
+// capitals, a word no digits, and words joined by digits read as words.
+func proseSecret(text string, i int) bool {
+	j := i
+	for j < len(text) && j-i <= 200 && (isAlnum(text[j]) || strings.IndexByte("-_+/=", text[j]) >= 0) {
+		j++
+	}
+	v := text[i:j]
+	return len(v) >= 20 && len(v) <= 200 && digitSwitches(v) >= 6 && randomToken(v)
 }
