@@ -45,20 +45,26 @@ func TestViewsUndoOtherRadixes(t *testing.T) {
 	}
 	// even+even woven with odd+odd is tok twice
 	cases := map[string]string{
-		"base58":          b58(tok),
-		"base32hex":       base32.HexEncoding.EncodeToString([]byte(tok)),
-		"bits":            each("%08b"),
-		"bits spaced":     strings.TrimSpace(each("%08b ")),
-		"octal digits":    strings.TrimSpace(each("%03o ")),
-		"octal, unpadded": strings.TrimSpace(each("%o ")),
-		"ascii85":         "<~" + a85([]byte(tok)) + "~>",
-		"ascii85 in json": `{"v":"` + strings.ReplaceAll(strings.ReplaceAll(a85([]byte(tok)), `\`, `\\`), `"`, `\"`) + `"}`,
-		"ascii85 gzip":    `{"v":"<~` + strings.ReplaceAll(strings.ReplaceAll(a85(gz.Bytes()), `\`, `\\`), `"`, `\"`) + `~>"}`,
-		"base85":          `{"v":"` + b85(tok) + `"}`,
-		"uuencode":        `{"v":"begin 644 k\n` + strings.ReplaceAll(strings.ReplaceAll(uu(tok), `\`, `\\`), "\n", `\n`) + "`\\nend\\n\"}",
-		"css escapes":     each(`\%x `),
-		"swapped case":    strings.Map(func(r rune) rune { return rune(swapCase(byte(r))) }, tok),
-		"filler after":    each("%cq"),
+		"base58":              b58(tok),
+		"base32hex":           base32.HexEncoding.EncodeToString([]byte(tok)),
+		"bits":                each("%08b"),
+		"bits spaced":         strings.TrimSpace(each("%08b ")),
+		"octal digits":        strings.TrimSpace(each("%03o ")),
+		"octal, unpadded":     strings.TrimSpace(each("%o ")),
+		"ascii85":             "<~" + a85([]byte(tok)) + "~>",
+		"ascii85 in json":     `{"v":"` + strings.ReplaceAll(strings.ReplaceAll(a85([]byte(tok)), `\`, `\\`), `"`, `\"`) + `"}`,
+		"ascii85 gzip":        `{"v":"<~` + strings.ReplaceAll(strings.ReplaceAll(a85(gz.Bytes()), `\`, `\\`), `"`, `\"`) + `~>"}`,
+		"base85":              `{"v":"` + b85(tok) + `"}`,
+		"z85":                 `{"v":"payload ` + z85(tok) + `"}`,
+		"decimal number":      "n=" + bigIn(tok, "0123456789"),
+		"octal number":        bigIn(tok, "01234567"),
+		"base36 number":       bigIn(tok, "0123456789abcdefghijklmnopqrstuvwxyz"),
+		"base62 number":       bigIn(tok, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"),
+		"base62, lower first": bigIn(tok, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+		"uuencode":            `{"v":"begin 644 k\n` + strings.ReplaceAll(strings.ReplaceAll(uu(tok), `\`, `\\`), "\n", `\n`) + "`\\nend\\n\"}",
+		"css escapes":         each(`\%x `),
+		"swapped case":        strings.Map(func(r rune) rune { return rune(swapCase(byte(r))) }, tok),
+		"filler after":        each("%cq"),
 		// Halves of minRun characters or more: shorter tokens are words.
 		"evens then odds":  even + even + " " + odd + odd,
 		"concatenated":     `"tok_9f" + "Q2xLr" + "7Vm4Kp8" + "Zs1Wd6Hy3N"`,
@@ -99,6 +105,14 @@ func TestRadixViewsNeedText(t *testing.T) {
 		}
 		assert.Empty(t, radixViews(nil, []byte(s)), s)
 	}
+	// Runs read as one number give nothing unless the number is text.
+	for _, run := range []string{
+		"internationalisation", "deinstitutionalisation", "20261128105042123456789012",
+		"4f1c2a9e8b7d6c5a4f3e2d1c0b9a8f7e6d5c4b3a1", "GetCustomerAccountBalanceHistory",
+		"01234567012345670123456701234567", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+	} {
+		assert.Empty(t, decodeRadixNumber(nil, []byte(run)), run)
+	}
 }
 
 func b58(s string) string {
@@ -128,6 +142,38 @@ func b85(s string) string {
 		out = append(out, c[:]...)
 	}
 	return string(out[:len(out)-pad])
+}
+
+// z85 is ZeroMQ's base85, the input zero-padded to a multiple of four.
+func z85(s string) string {
+	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#"
+	b := []byte(s)
+	for len(b)%4 != 0 {
+		b = append(b, 0)
+	}
+	var out []byte
+	for i := 0; i < len(b); i += 4 {
+		v := uint32(b[i])<<24 | uint32(b[i+1])<<16 | uint32(b[i+2])<<8 | uint32(b[i+3])
+		var c [5]byte
+		for k := 4; k >= 0; k-- {
+			c[k] = alphabet[v%85]
+			v /= 85
+		}
+		out = append(out, c[:]...)
+	}
+	return string(out)
+}
+
+// bigIn writes s's bytes as one number in alphabet's radix.
+func bigIn(s, alphabet string) string {
+	x := new(big.Int).SetBytes([]byte(s))
+	r, m := big.NewInt(int64(len(alphabet))), new(big.Int)
+	var out []byte
+	for x.Sign() > 0 {
+		x.DivMod(x, r, m)
+		out = append([]byte{alphabet[m.Int64()]}, out...)
+	}
+	return string(out)
 }
 
 func uu(s string) string {

@@ -399,6 +399,7 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	if b, ok := decodeBase58(run); ok {
 		out = inflate(out, b)
 	}
+	out = decodeRadixNumber(out, run)
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
 			return inflate(out, buf[:n])
