@@ -194,3 +194,19 @@ func uu(s string) string {
 	}
 	return string(out) + "\n"
 }
+
+// TestRunViewsDecodeJoinedTokens: tokens joined from pieces (base32 in
+// lower case, Z85, a base62 number) decode whole; a join of words gives
+// nothing.
+func TestRunViewsDecodeJoinedTokens(t *testing.T) {
+	const tok = "tok_9fQ2xLr7Vm4Kp8Zs1Wd6Hy3N"
+	for _, joined := range []string{
+		strings.ToLower(strings.TrimRight(base32.StdEncoding.EncodeToString([]byte(tok)), "=")),
+		z85(tok),
+		bigIn(tok, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"),
+	} {
+		views := RunViews([]byte(joined))
+		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(tok)) }), "%q: %q", joined, views)
+	}
+	assert.Empty(t, RunViews([]byte("thanksforthereviewseeyoutomorrowatnine")))
+}

@@ -275,15 +275,7 @@ func (w *walker) expand(text []byte, depth int) {
 		if i == 1 && !undone {
 			break
 		}
-		for run := range runs(t) {
-			if plainWord(run) {
-				continue
-			}
-			w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
-			for _, b := range w.found[depth] {
-				w.addCopy(b, depth)
-			}
-		}
+		w.decodeRuns(t, depth)
 	}
 	w.found[depth] = radixViews(w.found[depth][:0], text)
 	for _, b := range w.found[depth] {
@@ -376,6 +368,47 @@ var wholeUndoings = [...]struct {
 		}
 		return joinConcatenated(t)
 	}},
+}
+
+// decodeRuns adds what the encoded runs of t decode to, a layer below
+// depth.
+func (w *walker) decodeRuns(t []byte, depth int) {
+	for run := range runs(t) {
+		if plainWord(run) {
+			continue
+		}
+		w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
+		for _, b := range w.found[depth] {
+			w.addCopy(b, depth)
+		}
+	}
+}
+
+// RunViews returns what the encoded runs and the blank-free tokens of
+// text decode to (hex, base32, base64, base85, a number in a radix,
+// compressed), each with its own views. It is for text put together from
+// pieces sent apart (the tokens of calls, joined): the undoings of a
+// whole text (escapes, separators, spellings) were done on each piece as
+// it was sent, and what joining adds is runs that decode whole. It costs
+// a pass over text and the decoding of its runs, bounded as Views is.
+func RunViews(text []byte) [][]byte {
+	w := walkers.Get().(*walker)
+	defer w.release()
+	w.left, w.input = viewFactor*len(text)+viewSlack, text
+	w.seen[maphash.Bytes(w.seed, text)] = -1
+	w.decodeRuns(text, 1)
+	w.found[1] = w.found[1][:0]
+	for tok := range bytes.FieldsSeq(text) {
+		if len(tok) >= minRadixRun && len(tok) <= maxRadixToken && symbolic(tok) {
+			w.found[1] = radixToken(w.found[1], tok)
+		}
+	}
+	for _, b := range w.found[1] {
+		for _, v := range inflate(nil, b) {
+			w.add(v, 1)
+		}
+	}
+	return bundle(slices.Clone(w.out))
 }
 
 // sameSlice reports whether a and b are the same bytes in memory.
