@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"encoding/ascii85"
 	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"slices"
@@ -209,4 +211,31 @@ func TestRunViewsDecodeJoinedTokens(t *testing.T) {
 		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(tok)) }), "%q: %q", joined, views)
 	}
 	assert.Empty(t, RunViews([]byte("thanksforthereviewseeyoutomorrowatnine")))
+}
+
+// TestViewsUndoChainedBytes: bytes each written together with the one
+// before (XOR with the plain byte or the written one, delta coding),
+// sent in hex or base64, are back as text in some view; a random digest
+// gives no such view.
+func TestViewsUndoChainedBytes(t *testing.T) {
+	const tok = "tok_9fQ2xLr7Vm4Kp8Zs1Wd6Hy3N"
+	plainXor, writtenXor, delta := []byte(tok), []byte(tok), []byte(tok)
+	for i := len(tok) - 1; i > 0; i-- {
+		plainXor[i] ^= tok[i-1]
+		delta[i] -= tok[i-1]
+	}
+	for i := 1; i < len(tok); i++ {
+		writtenXor[i] ^= writtenXor[i-1]
+	}
+	for name, enc := range map[string]string{
+		"xor the plain byte before, hex":   hex.EncodeToString(plainXor),
+		"xor the written byte before, b64": base64.StdEncoding.EncodeToString(writtenXor),
+		"delta, hex":                       hex.EncodeToString(delta),
+	} {
+		views := Views([]byte(enc))
+		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(tok)) }), "%s: %q", name, views)
+	}
+	for _, v := range Views([]byte("sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")) {
+		assert.False(t, asciiText(v) && len(v) == 32, "%q", v)
+	}
 }

@@ -435,7 +435,7 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	out = decodeRadixNumber(out, run)
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
-			return inflate(out, buf[:n])
+			return chained(inflate(out, buf[:n]), buf[:n])
 		}
 	}
 	if b, ok := base32Std.decode(buf, run); ok {
@@ -447,7 +447,34 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 		if n, err := enc.Decode(buf64, run); err == nil {
-			return inflate(out, buf64[:n])
+			return chained(inflate(out, buf64[:n]), buf64[:n])
+		}
+	}
+	return out
+}
+
+// chained appends what bytes that are not text decode to when each was
+// written together with the one before it: XORed with the plain byte
+// before (the running XOR undoes it), with the written byte before (the
+// XOR of neighbours undoes it), or as the difference from the byte
+// before (delta coding; the running sum undoes it). Each is kept only
+// as printable ASCII, which random bytes are not.
+func chained(out [][]byte, b []byte) [][]byte {
+	if len(b) < 8 || asciiText(b) {
+		return out
+	}
+	for _, undo := range [...]func(c, prevPlain, prevWritten byte) byte{
+		func(c, p, _ byte) byte { return c ^ p },
+		func(c, _, w byte) byte { return c ^ w },
+		func(c, p, _ byte) byte { return c + p },
+	} {
+		u := make([]byte, len(b))
+		u[0] = b[0]
+		for i := 1; i < len(b); i++ {
+			u[i] = undo(b[i], u[i-1], b[i-1])
+		}
+		if asciiText(u) {
+			out = append(out, u)
 		}
 	}
 	return out
