@@ -24,7 +24,8 @@ import (
 // only).
 
 // p10Braille writes letters and digits in six-dot Braille, a capital
-// after the capital sign and digits after the number sign.
+// after the capital sign, a run of digits after the number sign and a
+// letter a-j after digits after the letter sign.
 func p10Braille(s string) string {
 	letters := []rune{0x01, 0x03, 0x09, 0x19, 0x11, 0x0B, 0x1B, 0x13, 0x0A, 0x1A}
 	cell := func(c byte) rune {
@@ -45,8 +46,15 @@ func p10Braille(s string) string {
 		}
 	}
 	var b strings.Builder
+	number := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if number && (c < '0' || c > '9') {
+			number = false
+			if lc := c | 0x20; lc >= 'a' && lc <= 'j' {
+				b.WriteRune(0x2830) // the letter sign
+			}
+		}
 		switch {
 		case c >= 'a' && c <= 'z':
 			b.WriteRune(cell(c))
@@ -54,7 +62,10 @@ func p10Braille(s string) string {
 			b.WriteRune(0x2820)
 			b.WriteRune(cell(c + 'a' - 'A'))
 		case c >= '0' && c <= '9':
-			b.WriteRune(0x283C)
+			if !number {
+				b.WriteRune(0x283C)
+				number = true
+			}
 			b.WriteRune(cell("jabcdefghi"[c-'0']))
 		default:
 			b.WriteByte(c)
