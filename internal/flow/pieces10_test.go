@@ -314,6 +314,40 @@ var pieces10Families = []pieces8Family{
 		}
 		return []string{p8Body(strings.Join(w, ","))}
 	}},
+	// Rows 40-43 were added after the first measurement, with the
+	// readers of chained bytes, numbers in words and raw codes.
+	{"byte values in words, British 'and', semicolons", func(_ *rand.Rand, s string) []string {
+		var w []string
+		for i := 0; i < len(s); i++ {
+			n := p9Words(int(s[i]))
+			if int(s[i]) > 100 && int(s[i])%100 != 0 {
+				n = strings.Replace(n, "hundred ", "hundred and ", 1)
+			}
+			w = append(w, n)
+		}
+		return []string{p8Body(strings.Join(w, "; "))}
+	}},
+	{"delta-coded bytes, base64", func(_ *rand.Rand, s string) []string {
+		b := []byte(s)
+		for i := len(b) - 1; i > 0; i-- {
+			b[i] -= b[i-1]
+		}
+		return []string{p8Body(b64(string(b)))}
+	}},
+	{"indexes into 0-9A-Za-z, dashes", func(_ *rand.Rand, s string) []string {
+		var idx []string
+		for i := 0; i < len(s); i++ {
+			idx = append(idx, fmt.Sprint(strings.IndexByte(p9Alnum62+"+/_-.", s[i])))
+		}
+		return []string{p8Body("pos " + strings.Join(idx, "-"))}
+	}},
+	{"each byte xor the written one before, base64url", func(_ *rand.Rand, s string) []string {
+		b := []byte(s)
+		for i := 1; i < len(b); i++ {
+			b[i] ^= b[i-1]
+		}
+		return []string{p8Body(base64.RawURLEncoding.EncodeToString(b))}
+	}},
 }
 
 func pieces10Rates(t *testing.T, held bool) (map[string]p8Rate, p8Rate) {

@@ -276,6 +276,9 @@ func (w *walker) expand(text []byte, depth int) {
 			break
 		}
 		w.decodeRuns(t, depth)
+		for _, v := range rawCodes(nil, t) {
+			w.keep(v)
+		}
 	}
 	w.found[depth] = radixViews(w.found[depth][:0], text)
 	for _, b := range w.found[depth] {
@@ -355,6 +358,8 @@ var wholeUndoings = [...]struct {
 		return unescape(t)
 	}},
 	{undo: fold, settled: true},
+	// Before unspell, which would read a number's digit words alone.
+	{undo: numberWords},
 	{undo: unspell},
 	{undo: unmorse},
 	{undo: joinSeparated},
