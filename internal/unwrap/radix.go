@@ -318,12 +318,15 @@ func radixToken(out [][]byte, tok []byte) [][]byte {
 		tok = tok[2 : len(tok)-2]
 	}
 	if b, ok := decodeA85(tok); ok {
-		return append(out, b)
+		out = append(out, b)
 	}
 	for _, a := range [...]*digitAlphabet{b85Digits, z85Digits} {
+		// Each alphabet is read: one token can be valid in both, and
+		// garbage can pass for text.
 		b, ok := decodeB85(tok, a)
 		if ok {
-			return append(out, b)
+			out = append(out, b)
+			continue
 		}
 		if b != nil {
 			// Not text: raw deflate has no header to tell it by.
@@ -333,8 +336,9 @@ func radixToken(out [][]byte, tok []byte) [][]byte {
 	return out
 }
 
-// symbolic: a tenth or more of tok is neither a letter nor a digit, as
-// in base85 (a third of its alphabet) and not in words or base64.
+// symbolic: a sixteenth or more of tok is neither a letter nor a digit,
+// as in base85 (over a quarter of its alphabets, and seldom under a
+// tenth of a token) and not in words or base64.
 func symbolic(tok []byte) bool {
 	n := 0
 	for _, c := range tok {
@@ -342,7 +346,7 @@ func symbolic(tok []byte) bool {
 			n++
 		}
 	}
-	return n*10 >= len(tok)
+	return n*16 >= len(tok)
 }
 
 func decodeA85(s []byte) ([]byte, bool) {
