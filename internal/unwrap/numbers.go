@@ -1,6 +1,9 @@
 package unwrap
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Numbers written in English words ("one hundred and fifteen, ninety-eight")
 // are numbers: a sender can spell the code of each character that way.
@@ -68,7 +71,7 @@ func numberWordAt(text []byte, j int) (end, kind, v int) {
 		}
 		k++
 	}
-	if k-j > len(lower) {
+	if k-j > len(lower) || k-j < 3 {
 		return k, notNumber, 0
 	}
 	w := lower[:k-j]
@@ -163,30 +166,13 @@ func rawCodes(out [][]byte, text []byte) [][]byte {
 		if s < 0 {
 			break
 		}
-		run = run[:0]
-		var sep []byte
-		printable := true
-		j, end := s, s
-		for {
-			k, v, ok := byteNumber(text, j)
-			if !ok {
-				break
-			}
-			run = append(run, byte(v))
-			printable = printable && codeByte(v)
-			end = k
-			n := nextNumber(text, k)
-			if n < 0 || n-k > maxCodeSep || n == k || sep != nil && !bytes.Equal(text[k:n], sep) {
-				break
-			}
-			sep = text[k:n]
-			j = n
-		}
+		var end int
+		run, end = codeRun(text, s, run[:0], byteNumber)
 		if len(run) < minCodes {
 			i = s + 1
 			continue
 		}
-		if !printable {
+		if slices.ContainsFunc(run, func(c byte) bool { return !codeByte(int(c)) }) {
 			out = append(out, bytes.Clone(run))
 		}
 		i = end
@@ -195,8 +181,8 @@ func rawCodes(out [][]byte, text []byte) [][]byte {
 }
 
 // byteNumber reads the decimal number at i, up to 255.
-func byteNumber(text []byte, i int) (end, v int, ok bool) {
-	k := i
+func byteNumber(text []byte, i int) (end int, c byte, ok bool) {
+	v, k := 0, i
 	for k < len(text) && text[k] >= '0' && text[k] <= '9' && k-i < 4 {
 		v = v*10 + int(text[k]-'0')
 		k++
@@ -204,5 +190,5 @@ func byteNumber(text []byte, i int) (end, v int, ok bool) {
 	if k == i || k < len(text) && text[k] >= '0' && text[k] <= '9' || k-i > 3 {
 		return k, 0, false
 	}
-	return k, v, v <= 255
+	return k, byte(v), v <= 255
 }

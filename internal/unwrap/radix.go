@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/ascii85"
 	"encoding/binary"
+	"math"
 
 	"github.com/flowd-dev/flowd/internal/jsontext"
 )
@@ -153,11 +154,47 @@ func decodeRadixNumber(out [][]byte, run []byte) [][]byte {
 		if a == nil {
 			break
 		}
+		if !leadsPrintable(run, a) {
+			continue
+		}
 		if b, ok := decodeNumber(run, a); ok && asciiText(b) {
 			out = inflate(out, b)
 		}
 	}
 	return out
+}
+
+// leadsPrintable reports whether the number run writes in a's digits
+// may begin with two bytes of printable ASCII (or compressed data's
+// first), judged from its leading digits in floating point before the
+// exact reading, which is quadratic: most runs that are no such number
+// (identifiers, random tokens) fail here. Near a byte's edge it says
+// yes: the estimate is good to far better than a unit of the two bytes.
+func leadsPrintable(run []byte, a *digitAlphabet) bool {
+	for len(run) > 0 && a.value[run[0]] == 0 {
+		run = run[1:]
+	}
+	const lead = 10
+	if len(run) < 3 {
+		return false
+	}
+	k := min(len(run), lead)
+	v := 0.0
+	for _, c := range run[:k] {
+		v = v*float64(a.radix) + float64(a.value[c])
+	}
+	// log256 of the number; its two leading bytes are 256^(1+frac).
+	x := (math.Log(v) + float64(len(run)-k)*math.Log(float64(a.radix))) / math.Log(256)
+	if x < 1 {
+		return false
+	}
+	top := math.Pow(256, 1+x-math.Floor(x))
+	ok := func(t float64) bool {
+		hi, lo := int(t)>>8, int(t)&0xff
+		return (hi >= 0x20 && hi < 0x7f || hi == '\t' || hi == '\n' || hi == '\r' || hi == 0x1f) &&
+			(lo >= 0x20 && lo < 0x7f || lo == '\t' || lo == '\n' || lo == '\r' || hi == 0x1f || hi == 0x78)
+	}
+	return ok(top) || ok(top-0.01) || ok(top+0.01)
 }
 
 // numberAlphabets are the smallest alphabets of digits that hold run.

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/big"
+	mathrand "math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -238,4 +239,34 @@ func TestViewsUndoChainedBytes(t *testing.T) {
 	for _, v := range Views([]byte("sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")) {
 		assert.False(t, asciiText(v) && len(v) == 32, "%q", v)
 	}
+}
+
+// TestLeadsPrintableKeepsText: the estimate from the leading digits
+// never turns away a number that is printable text, in any radix read,
+// and turns away most random tokens.
+func TestLeadsPrintableKeepsText(t *testing.T) {
+	const printable = " !#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+	r := mathrand.New(mathrand.NewPCG(1, 2))
+	for range 2000 {
+		s := make([]byte, 16+r.IntN(120))
+		for i := range s {
+			s[i] = printable[r.IntN(len(printable))]
+		}
+		for alphabet, a := range map[string]*digitAlphabet{"01234567": octalDigits, "0123456789": decDigits,
+			"0123456789abcdefghijklmnopqrstuvwxyz": lower36, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz": upperFirst62} {
+			run := bigIn(string(s), alphabet)
+			assert.True(t, leadsPrintable([]byte(run), a), "%q in %d digits: %s", s, len(alphabet), run)
+		}
+	}
+	passed := 0
+	for range 1000 {
+		tok := make([]byte, 24)
+		for i := range tok {
+			tok[i] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[r.IntN(62)]
+		}
+		if leadsPrintable(tok, upperFirst62) {
+			passed++
+		}
+	}
+	assert.Less(t, passed, 400, "random tokens read further: %d/1000", passed)
 }

@@ -48,14 +48,21 @@ const (
 // short encoded runs gives as many views, and every matcher pays a
 // constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walkers.Get().(*walker)
+	w := startWalk(text)
 	defer w.release()
-	w.left, w.input = viewFactor*len(text)+viewSlack, text
-	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
 	// The list is the walker's, grown view by view: the caller gets a
 	// copy of its size.
 	return bundle(slices.Clone(w.out))
+}
+
+// startWalk is a pooled walker set to read text, its views' room
+// bounded by its size.
+func startWalk(text []byte) *walker {
+	w := walkers.Get().(*walker)
+	w.left, w.input = viewFactor*len(text)+viewSlack, text
+	w.seen[maphash.Bytes(w.seed, text)] = -1
+	return w
 }
 
 // walkers keep a walker's map and scratch buffers from one text to the
@@ -397,10 +404,8 @@ func (w *walker) decodeRuns(t []byte, depth int) {
 // it was sent, and what joining adds is runs that decode whole. It costs
 // a pass over text and the decoding of its runs, bounded as Views is.
 func RunViews(text []byte) [][]byte {
-	w := walkers.Get().(*walker)
+	w := startWalk(text)
 	defer w.release()
-	w.left, w.input = viewFactor*len(text)+viewSlack, text
-	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.decodeRuns(text, 1)
 	w.found[1] = w.found[1][:0]
 	for tok := range bytes.FieldsSeq(text) {
@@ -458,6 +463,10 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	return out
 }
 
+// maxChained is the most bytes read as chained: a secret's, not an
+// upload's.
+const maxChained = 1 << 10
+
 // chained appends what bytes that are not text decode to when each was
 // written together with the one before it: XORed with the plain byte
 // before (the running XOR undoes it), with the written byte before (the
@@ -465,21 +474,28 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 // before (delta coding; the running sum undoes it). Each is kept only
 // as printable ASCII, which random bytes are not.
 func chained(out [][]byte, b []byte) [][]byte {
-	if len(b) < 8 || asciiText(b) {
+	if len(b) < 8 || len(b) > maxChained || asciiText(b) {
 		return out
 	}
-	for _, undo := range [...]func(c, prevPlain, prevWritten byte) byte{
-		func(c, p, _ byte) byte { return c ^ p },
-		func(c, _, w byte) byte { return c ^ w },
-		func(c, p, _ byte) byte { return c + p },
-	} {
-		u := make([]byte, len(b))
+	var u [maxChained]byte
+	for undo := range 3 {
 		u[0] = b[0]
-		for i := 1; i < len(b); i++ {
-			u[i] = undo(b[i], u[i-1], b[i-1])
+		bad, i := 0, 1
+		for ; i < len(b) && bad*16 <= len(b); i++ {
+			switch undo {
+			case 0:
+				u[i] = b[i] ^ u[i-1]
+			case 1:
+				u[i] = b[i] ^ b[i-1]
+			default:
+				u[i] = b[i] + u[i-1]
+			}
+			if c := u[i]; (c < ' ' || c > '~') && c != '\n' && c != '\r' && c != '\t' {
+				bad++
+			}
 		}
-		if asciiText(u) {
-			out = append(out, u)
+		if i == len(b) && asciiText(u[:len(b)]) {
+			out = append(out, bytes.Clone(u[:len(b)]))
 		}
 	}
 	return out
