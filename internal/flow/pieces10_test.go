@@ -16,9 +16,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/flowd-dev/flowd/internal/classify"
-	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // The pieces10 set: transformations written for the pieces10 changes
@@ -384,17 +381,9 @@ const (
 // symbols was not read as base85, and one that passed for text in RFC
 // 1924's alphabet was not read in Z85's.
 func TestZ85WholeEveryDraw(t *testing.T) {
-	tr := NewTracker(Options{}, detector(t))
-	ext := classify.Result{Class: classify.External}
-	r := rand.New(rand.NewSource(4242))
-	for round := range 10 {
-		for i, sec := range pieces8Secrets(r) {
-			s := tr.Session(fmt.Sprint("z85-", round, "-", i))
-			s.Begin()
-			s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
-			args := p8Body("payload " + z85(sec))
-			a := s.Check("mail", "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
-			assert.NotEmpty(t, a.Secrets, args)
-		}
+	z85Whole := []pieces8Family{{"z85 whole", func(_ *rand.Rand, s string) []string { return []string{p8Body("payload " + z85(s))} }}}
+	for draw := range 10 {
+		_, all := halfRates(t, z85Whole, 4242+int64(draw)*100, false)
+		assert.Equal(t, 12, all.denied, "draw %d: %v", draw, all)
 	}
 }
