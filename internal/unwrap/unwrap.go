@@ -4,8 +4,10 @@
 // undoing that changes the text (URL escaping at any depth, numeric and
 // named character escapes, invisible characters and look-alike letters,
 // separators between characters or bytes, a value split across the fields
-// of a JSON message, base64/base32/hex runs, gzip and zlib inside them) and then applies them again to what came out, so
-// nested encodings fall apart layer by layer. Detectors look at each view
+// of a JSON message, base64/base32/hex runs, gzip and zlib inside them,
+// a run read as one number in another radix, numbers in words, Braille,
+// bytes chained to the one before) and then applies them again to what
+// came out, so nested encodings fall apart layer by layer. Detectors look at each view
 // it returns as well as at the text itself.
 //
 // The work is bounded by construction: all views together are at most
