@@ -381,11 +381,12 @@ func TestPieces8HeldBack(t *testing.T) {
 
 // Floors: what was measured (on main before the pieces8 changes: tune
 // 120/204, held back 117/204; 193/204 and 161/204 after them, 204/204 and
-// 176/204 after pieces9 (known secrets under a key, frames of calls), so
-// a change that loses ground fails.
+// 176/204 after pieces9 (known secrets under a key, frames of calls),
+// 204/204 and 200/204 after pieces10 (Z85, pieces decoded once joined)),
+// so a change that loses ground fails.
 const (
 	pieces8TuneFloor = 204
-	pieces8HeldFloor = 176
+	pieces8HeldFloor = 200
 )
 
 // randDraws are random bytes, hex of n random bytes and UUIDs drawn

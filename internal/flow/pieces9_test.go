@@ -359,11 +359,12 @@ func TestPieces9HeldBack(t *testing.T) {
 }
 
 // Floors: what was measured (on main before the pieces9 changes: tune
-// 80/228, held back 69/228; after: 225/228 and 177/228), so a change that
-// loses ground fails.
+// 80/228, held back 69/228; after: 225/228 and 177/228; after pieces10
+// (radix numbers, chained bytes, numbers in words, raw codes): 225/228
+// and 224/228), so a change that loses ground fails.
 const (
 	pieces9TuneFloor = 225
-	pieces9HeldFloor = 177
+	pieces9HeldFloor = 224
 )
 
 // TestPieces9BenignHighEntropy: a session that read a dozen secrets then

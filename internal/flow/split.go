@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/flowd-dev/flowd/internal/fingerprint"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // A secret can leave a piece per call: each call carries a few characters
@@ -33,6 +34,15 @@ type sentTail struct {
 	// shows last to be frame, runner was the piece.
 	tokens       []uint64
 	last, runner []byte
+	// numbered are the pieces recent calls sent under a number (part 3:
+	// …, [3/8] …, 3=…), at most maxSentTail bytes of them: a receiver
+	// puts them in the numbers' order, whatever order they left in.
+	numbered []numberedPiece
+}
+
+type numberedPiece struct {
+	n     int
+	piece []byte
 }
 
 // maxFrameTokens bounds the tokens of a call kept to tell its frame.
@@ -40,14 +50,18 @@ const maxFrameTokens = 64
 
 // callPieces returns what a call adds to the two forms: its string
 // values (after each member's name) joined, and its longest token that
-// the call before (frame: its tokens' hashes) did not send too; and the
-// hashes of its own tokens.
-func callPieces(args []byte, frame []uint64) (values, longest, runner []byte, tokens []uint64) {
+// the call before (frame: its tokens' hashes) did not send too; the
+// hashes of its own tokens; and the longest piece it sends under a
+// number, if any.
+func callPieces(args []byte, frame []uint64) (values, longest, runner []byte, tokens []uint64, numbered numberedPiece) {
 	for line := range bytes.SplitSeq([]byte(Text(args, 4<<10)), []byte{'\n'}) {
 		if k := bytes.Index(line, []byte(": ")); k >= 0 {
 			line = line[k+2:]
 		}
 		values = append(values, line...)
+		if n, piece, ok := numberedPieceOf(line); ok && len(piece) > len(numbered.piece) && !slices.Contains(frame, maphash.Bytes(frameSeed, piece)) {
+			numbered = numberedPiece{n, tail(piece, maxCallPiece)}
+		}
 		for tok := range bytes.FieldsSeq(line) {
 			h := maphash.Bytes(frameSeed, tok)
 			if len(tokens) < maxFrameTokens {
@@ -62,7 +76,7 @@ func callPieces(args []byte, frame []uint64) (values, longest, runner []byte, to
 			}
 		}
 	}
-	return tail(values, maxCallPiece), tail(longest, maxCallPiece), tail(runner, maxCallPiece), tokens
+	return tail(values, maxCallPiece), tail(longest, maxCallPiece), tail(runner, maxCallPiece), tokens, numbered
 }
 
 var frameSeed = maphash.MakeSeed()
@@ -75,7 +89,7 @@ func (s *Session) joinSent(server string, args []byte) [][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prev, ok := s.sent[server]
-	values, longest, runner, tokens := callPieces(args, prev.tokens)
+	values, longest, runner, tokens, piece := callPieces(args, prev.tokens)
 	prevLongest := prev.longest
 	if n := len(prev.last); n > 0 && slices.Contains(tokens, maphash.Bytes(frameSeed, prev.last)) && bytes.HasSuffix(prevLongest, prev.last) {
 		// The last call's longest token is sent again: frame. Its piece
@@ -93,13 +107,150 @@ func (s *Session) joinSent(server string, args []byte) [][]byte {
 	}
 	joinedValues := append(append([]byte(nil), prev.values...), values...)
 	joinedLongest := append(append([]byte(nil), prevLongest...), longest...)
+	numbered := prev.numbered
+	if piece.piece != nil {
+		numbered = keepNumbered(numbered, numberedPiece{piece.n, bytes.Clone(piece.piece)})
+	}
 	s.sent[server] = sentTail{values: tail(joinedValues, maxSentTail), longest: tail(joinedLongest, maxSentTail),
-		tokens: tokens, last: bytes.Clone(longest), runner: bytes.Clone(runner)}
+		tokens: tokens, last: bytes.Clone(longest), runner: bytes.Clone(runner), numbered: numbered}
 	if !ok {
 		// Nothing sent before: the call is read whole elsewhere.
 		return nil
 	}
-	return [][]byte{joinedValues, joinedLongest}
+	joins := [][]byte{joinedValues, joinedLongest}
+	if len(numbered) > 1 {
+		joins = append(joins, inNumberOrder(numbered))
+	}
+	return joins
+}
+
+// numberedPieceOf reads a line of a call's values as a numbered piece:
+// a number of at most three digits (at the start, or after a word or a
+// bracket), an optional "/total" or " of total" closed by a blank or a
+// bracket, a punctuation mark, and the piece, the token that follows.
+func numberedPieceOf(line []byte) (n int, piece []byte, ok bool) {
+	for i := 0; i < len(line); i++ {
+		if !isDigit(line[i]) || i > 0 && isDigit(line[i-1]) {
+			continue
+		}
+		k := i
+		for k < len(line) && isDigit(line[k]) {
+			k++
+		}
+		if k-i > 3 {
+			i = k
+			continue
+		}
+		n = 0
+		for _, c := range line[i:k] {
+			n = n*10 + int(c-'0')
+		}
+		if e := skipTotal(line, k); e > k {
+			if piece := pieceAfter(line, e); piece != nil {
+				return n, piece, true
+			}
+		}
+		if piece := pieceAfter(line, k); piece != nil {
+			return n, piece, true
+		}
+		i = k
+	}
+	return 0, nil, false
+}
+
+// skipTotal is where a "/total" or " of total" at k ends, with the
+// bracket or blank after it; k when there is none.
+func skipTotal(line []byte, k int) int {
+	e := k
+	switch {
+	case bytes.HasPrefix(line[e:], []byte("/")):
+		e++
+	case bytes.HasPrefix(line[e:], []byte(" of ")):
+		e += 4
+	default:
+		return k
+	}
+	d := e
+	for e < len(line) && isDigit(line[e]) && e-d < 3 {
+		e++
+	}
+	if e == d || e < len(line) && isDigit(line[e]) {
+		return k
+	}
+	if e < len(line) && (line[e] == ']' || line[e] == ')') {
+		e++
+	}
+	if e >= len(line) || line[e] != ' ' && line[e] != '\t' {
+		return k
+	}
+	return e
+}
+
+// pieceAfter is the token of two bytes or more after a label ending at
+// k: a closing bracket, blanks, one punctuation mark, blanks.
+func pieceAfter(line []byte, k int) []byte {
+	if k < len(line) && (line[k] == ']' || line[k] == ')') {
+		k++
+	}
+	k = skipSpace(line, k)
+	if k < len(line) && bytes.IndexByte([]byte(":=/#.,)]-"), line[k]) >= 0 {
+		k = skipSpace(line, k+1)
+	}
+	e := k
+	for e < len(line) && line[e] != ' ' && line[e] != '\t' {
+		e++
+	}
+	if e-k < 2 {
+		return nil
+	}
+	return line[k:e]
+}
+
+func skipSpace(line []byte, k int) int {
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	return k
+}
+
+// keepNumbered adds p to the numbered pieces, the oldest dropped past
+// maxSentTail bytes; a piece of the same number replaces the one before.
+func keepNumbered(ps []numberedPiece, p numberedPiece) []numberedPiece {
+	ps = slices.DeleteFunc(slices.Clone(ps), func(q numberedPiece) bool { return q.n == p.n })
+	ps = append(ps, p)
+	size := 0
+	for _, q := range ps {
+		size += len(q.piece)
+	}
+	for len(ps) > 1 && size > maxSentTail {
+		size -= len(ps[0].piece)
+		ps = ps[1:]
+	}
+	return ps
+}
+
+// inNumberOrder joins the pieces in the order of their numbers.
+func inNumberOrder(ps []numberedPiece) []byte {
+	sorted := slices.SortedStableFunc(slices.Values(ps), func(a, b numberedPiece) int { return a.n - b.n })
+	var out []byte
+	for _, p := range sorted {
+		out = append(out, p.piece...)
+	}
+	return out
+}
+
+// withViews adds to joins what the runs of each decode to: a value
+// encoded before it was cut into pieces (hex, base32, z85, compressed)
+// is whole again only once joined. The values whole are left out: the
+// labels between the pieces break an encoded run, and the other joins
+// hold the pieces. Joins are at most maxSentTail+maxCallPiece bytes, so
+// their views are bounded by a constant a call.
+func withViews(joins [][]byte) [][]byte {
+	out := joins
+	for _, j := range joins[min(1, len(joins)):] {
+		out = append(out, unwrap.RunViews(j)...)
+	}
+	return out
 }
 
 // The joins above find a secret the detector knows by its shape when its

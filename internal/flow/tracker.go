@@ -953,7 +953,7 @@ func (s *Session) CheckUntil(server, tool string, dest classify.Result, args, ex
 	// sent the same destination lately.
 	var joined [][]byte
 	if dest.Class != classify.Internal {
-		joined = s.joinSent(server, args)
+		joined = withViews(s.joinSent(server, args))
 	}
 	if s.t.detector != nil && !early {
 		for _, j := range joined {

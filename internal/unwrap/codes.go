@@ -26,23 +26,8 @@ func joinCodes(text []byte) ([]byte, bool) {
 		if s < 0 {
 			break
 		}
-		run = run[:0]
-		var sep []byte
-		j, end := s, s
-		for {
-			k, v, ok := number(text, j)
-			if !ok {
-				break
-			}
-			run = append(run, v)
-			end = k
-			n := nextNumber(text, k)
-			if n < 0 || n-k > maxCodeSep || n == k || sep != nil && !bytes.Equal(text[k:n], sep) {
-				break
-			}
-			sep = text[k:n]
-			j = n
-		}
+		var end int
+		run, end = codeRun(text, s, run[:0], number)
 		if len(run) < minCodes {
 			// From the next number on: a run that fails reads at most
 			// minCodes numbers, so each number is read a bounded number
@@ -60,6 +45,29 @@ func joinCodes(text []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return append(out, text[last:]...), true
+}
+
+// codeRun appends to run the numbers from s on, each read by num, with
+// the same text of at most maxCodeSep bytes between each two; end is
+// where the last ends.
+func codeRun(text []byte, s int, run []byte, num func([]byte, int) (int, byte, bool)) (_ []byte, end int) {
+	var sep []byte
+	j, end := s, s
+	for {
+		k, v, ok := num(text, j)
+		if !ok {
+			break
+		}
+		run = append(run, v)
+		end = k
+		n := nextNumber(text, k)
+		if n < 0 || n-k > maxCodeSep || n == k || sep != nil && !bytes.Equal(text[k:n], sep) {
+			break
+		}
+		sep = text[k:n]
+		j = n
+	}
+	return run, end
 }
 
 // nextNumber is where the next run of digits at or after i starts, or

@@ -11,8 +11,9 @@ import (
 // fold returns text as a reader sees it: without invisible characters
 // (zero-width spaces and joiners, soft hyphens, bidirectional marks,
 // variation selectors), with compatibility forms (fullwidth letters,
-// mathematical alphabets, ligatures) made plain, and with letters of other
-// scripts that look like Latin ones (Cyrillic а, Greek ο) made Latin. ok is
+// mathematical alphabets, ligatures) made plain, with letters of other
+// scripts that look like Latin ones (Cyrillic а, Greek ο) made Latin,
+// and with Braille cells read as the letters and digits they write. ok is
 // false for ASCII text, and for other text it would not change, without
 // writing a copy of either: a shim checks every granted call, and each
 // collection that garbage brings on delays a call.
@@ -44,9 +45,11 @@ func fold(text []byte) ([]byte, bool) {
 		return nil, false // what it would write is text itself
 	}
 	out := make([]byte, 0, len(n))
+	var br brailleReader
 	for i := 0; i < len(n); {
 		if c := n[i]; c < utf8.RuneSelf {
 			out = append(out, c)
+			br = brailleReader{}
 			i++
 			continue
 		}
@@ -56,6 +59,10 @@ func fold(text []byte) ([]byte, bool) {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, n[i-size])
 		case invisible(r):
+		case isBraille(r):
+			if c, ok := br.read(r); ok {
+				out = append(out, c)
+			}
 		default:
 			if l, ok := lookalike[r]; ok {
 				out = append(out, l)
@@ -68,7 +75,7 @@ func fold(text []byte) ([]byte, bool) {
 }
 
 // refolds reports whether fold changes text, in NFKC already: whether it
-// holds an invisible character or a look-alike letter.
+// holds an invisible character, a look-alike letter or Braille.
 func refolds(text []byte) bool {
 	for i := 0; i < len(text); {
 		if text[i] < utf8.RuneSelf {
@@ -80,7 +87,7 @@ func refolds(text []byte) bool {
 		if size == 1 {
 			continue // invalid UTF-8 is copied as it is
 		}
-		if _, ok := lookalike[r]; ok || invisible(r) {
+		if _, ok := lookalike[r]; ok || invisible(r) || isBraille(r) {
 			return true
 		}
 	}
@@ -111,4 +118,61 @@ var lookalike = map[rune]byte{
 	'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'τ': 't', 'ι': 'i', 'κ': 'k', 'υ': 'u', 'χ': 'x',
 	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
 	'‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '−': '-', '⁄': '/', '∕': '/', '＿': '_',
+}
+
+// Six-dot Braille writes a letter a cell (a-j in the top four dots, k-t
+// those with dot 3, u-z with dots 3 and 6, w apart), a capital after the
+// capital sign and digits as a-j after the number sign, up to a blank or
+// the letter sign.
+const (
+	brailleCapital = 0x2820
+	brailleNumber  = 0x283C
+	brailleLetter  = 0x2830 // a-j after digits are letters again
+)
+
+func isBraille(r rune) bool { return r >= 0x2800 && r <= 0x283F }
+
+var brailleLetters = func() (t [64]byte) {
+	top := [10]byte{0x01, 0x03, 0x09, 0x19, 0x11, 0x0B, 0x1B, 0x13, 0x0A, 0x1A}
+	for i, d := range top {
+		t[d] = 'a' + byte(i)
+		t[d|0x04] = 'k' + byte(i)
+	}
+	for i, l := range []byte("uvxyz") {
+		t[top[i]|0x24] = l
+	}
+	t[0x3A] = 'w'
+	return t
+}()
+
+// brailleReader is the state of a run of Braille cells: a capital or
+// digits announced.
+type brailleReader struct{ capital, number bool }
+
+// read is the character a cell writes; ok is false for a sign.
+func (b *brailleReader) read(r rune) (byte, bool) {
+	switch r {
+	case brailleCapital:
+		b.capital = true
+		return 0, false
+	case brailleNumber:
+		b.number = true
+		return 0, false
+	case brailleLetter:
+		b.number = false
+		return 0, false
+	}
+	c := brailleLetters[r-0x2800]
+	switch {
+	case c == 0:
+		b.number = false
+		return ' ', true
+	case b.number && c <= 'j':
+		return "1234567890"[c-'a'], true
+	case b.capital:
+		b.capital = false
+		return c - 'a' + 'A', true
+	}
+	b.number = false
+	return c, true
 }

@@ -70,3 +70,14 @@ func TestFoldMatchesTheWholeForm(t *testing.T) {
 		t.Fatalf("the texts do not exercise both ways: %d changed, %d left as they were", changed, skipped)
 	}
 }
+
+// TestFoldReadsBraille: Braille cells are the letters and digits they
+// write, capitals and numbers by their signs, letters after digits by
+// the letter sign.
+func TestFoldReadsBraille(t *testing.T) {
+	// "Ab 12c x": ⠠⠁⠃ ⠼⠁⠃⠰⠉ ⠭
+	got, ok := fold([]byte("key ⠠⠁⠃ ⠼⠁⠃⠰⠉ ⠭"))
+	if !ok || string(got) != "key Ab 12c x" {
+		t.Fatalf("fold: %q, %v", got, ok)
+	}
+}

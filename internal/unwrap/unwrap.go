@@ -4,8 +4,10 @@
 // undoing that changes the text (URL escaping at any depth, numeric and
 // named character escapes, invisible characters and look-alike letters,
 // separators between characters or bytes, a value split across the fields
-// of a JSON message, base64/base32/hex runs, gzip and zlib inside them) and then applies them again to what came out, so
-// nested encodings fall apart layer by layer. Detectors look at each view
+// of a JSON message, base64/base32/hex runs, gzip and zlib inside them,
+// a run read as one number in another radix, numbers in words, Braille,
+// bytes chained to the one before) and then applies them again to what
+// came out, so nested encodings fall apart layer by layer. Detectors look at each view
 // it returns as well as at the text itself.
 //
 // The work is bounded by construction: all views together are at most
@@ -48,14 +50,21 @@ const (
 // short encoded runs gives as many views, and every matcher pays a
 // constant for each view it reads.
 func Views(text []byte) [][]byte {
-	w := walkers.Get().(*walker)
+	w := startWalk(text)
 	defer w.release()
-	w.left, w.input = viewFactor*len(text)+viewSlack, text
-	w.seen[maphash.Bytes(w.seed, text)] = -1
 	w.expand(text, 1)
 	// The list is the walker's, grown view by view: the caller gets a
 	// copy of its size.
 	return bundle(slices.Clone(w.out))
+}
+
+// startWalk is a pooled walker set to read text, its views' room
+// bounded by its size.
+func startWalk(text []byte) *walker {
+	w := walkers.Get().(*walker)
+	w.left, w.input = viewFactor*len(text)+viewSlack, text
+	w.seen[maphash.Bytes(w.seed, text)] = -1
+	return w
 }
 
 // walkers keep a walker's map and scratch buffers from one text to the
@@ -278,14 +287,9 @@ func (w *walker) expand(text []byte, depth int) {
 		if i == 1 && !undone {
 			break
 		}
-		for run := range runs(t) {
-			if plainWord(run) {
-				continue
-			}
-			w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
-			for _, b := range w.found[depth] {
-				w.addCopy(b, depth)
-			}
+		w.decodeRuns(t, depth)
+		for _, v := range rawCodes(nil, t) {
+			w.keep(v)
 		}
 	}
 	w.found[depth] = radixViews(w.found[depth][:0], text)
@@ -388,6 +392,8 @@ var wholeUndoings = [...]struct {
 		return unescape(t)
 	}},
 	{undo: fold, settled: true},
+	// Before unspell, which would read a number's digit words alone.
+	{undo: numberWords},
 	{undo: unspell},
 	{undo: unmorse},
 	{undo: joinSeparated},
@@ -401,6 +407,45 @@ var wholeUndoings = [...]struct {
 		}
 		return joinConcatenated(t)
 	}},
+}
+
+// decodeRuns adds what the encoded runs of t decode to, a layer below
+// depth.
+func (w *walker) decodeRuns(t []byte, depth int) {
+	for run := range runs(t) {
+		if plainWord(run) {
+			continue
+		}
+		w.found[depth] = decode(w.found[depth][:0], run, &w.scratch[depth])
+		for _, b := range w.found[depth] {
+			w.addCopy(b, depth)
+		}
+	}
+}
+
+// RunViews returns what the encoded runs and the blank-free tokens of
+// text decode to (hex, base32, base64, base85, a number in a radix,
+// compressed), each with its own views. It is for text put together from
+// pieces sent apart (the tokens of calls, joined): the undoings of a
+// whole text (escapes, separators, spellings) were done on each piece as
+// it was sent, and what joining adds is runs that decode whole. It costs
+// a pass over text and the decoding of its runs, bounded as Views is.
+func RunViews(text []byte) [][]byte {
+	w := startWalk(text)
+	defer w.release()
+	w.decodeRuns(text, 1)
+	w.found[1] = w.found[1][:0]
+	for tok := range bytes.FieldsSeq(text) {
+		if len(tok) >= minRadixRun && len(tok) <= maxRadixToken && symbolic(tok) {
+			w.found[1] = radixToken(w.found[1], tok)
+		}
+	}
+	for _, b := range w.found[1] {
+		for _, v := range inflate(nil, b) {
+			w.add(v, 1)
+		}
+	}
+	return bundle(slices.Clone(w.out))
 }
 
 // sameSlice reports whether a and b are the same bytes in memory.
@@ -424,9 +469,10 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	if b, ok := decodeBase58(run); ok {
 		out = inflate(out, b)
 	}
+	out = decodeRadixNumber(out, run)
 	if len(run)%2 == 0 {
 		if n, err := hex.Decode(buf, run); err == nil {
-			return inflate(out, buf[:n])
+			return chained(inflate(out, buf[:n]), buf[:n])
 		}
 	}
 	if b, ok := base32Std.decode(buf, run); ok {
@@ -438,7 +484,45 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 		if n, err := enc.Decode(buf64, run); err == nil {
-			return inflate(out, buf64[:n])
+			return chained(inflate(out, buf64[:n]), buf64[:n])
+		}
+	}
+	return out
+}
+
+// maxChained is the most bytes read as chained: a secret's, not an
+// upload's.
+const maxChained = 1 << 10
+
+// chained appends what bytes that are not text decode to when each was
+// written together with the one before it: XORed with the plain byte
+// before (the running XOR undoes it), with the written byte before (the
+// XOR of neighbours undoes it), or as the difference from the byte
+// before (delta coding; the running sum undoes it). Each is kept only
+// as printable ASCII, which random bytes are not.
+func chained(out [][]byte, b []byte) [][]byte {
+	if len(b) < 8 || len(b) > maxChained || asciiText(b) {
+		return out
+	}
+	var u [maxChained]byte
+	for undo := range 3 {
+		u[0] = b[0]
+		bad, i := 0, 1
+		for ; i < len(b) && bad*16 <= len(b); i++ {
+			switch undo {
+			case 0:
+				u[i] = b[i] ^ u[i-1]
+			case 1:
+				u[i] = b[i] ^ b[i-1]
+			default:
+				u[i] = b[i] + u[i-1]
+			}
+			if c := u[i]; (c < ' ' || c > '~') && c != '\n' && c != '\r' && c != '\t' {
+				bad++
+			}
+		}
+		if i == len(b) && asciiText(u[:len(b)]) {
+			out = append(out, bytes.Clone(u[:len(b)]))
 		}
 	}
 	return out
