@@ -61,6 +61,10 @@ func craftedShapes(origin string) []struct{ name, unit string } {
 		// grouped number from each of its digits (blind9 found it
 		// quadratic).
 		{"digit_list", "1 "},
+		// Numbers up to 255 one space apart, not all character codes:
+		// read again from each number as a token of codes, they cost
+		// the square of their length (pieces10 found it).
+		{"number_list", "12 7 200 3 45 250 9 131 "},
 	}
 }
 

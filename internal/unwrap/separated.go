@@ -20,6 +20,12 @@ const minGroups = 6
 func joinSeparated(text []byte) ([]byte, bool) {
 	var out []byte
 	last := 0
+	// A run of pieces that reads as no token is read again from a later
+	// piece, since a token may start inside it (a code out of range, then
+	// codes): each try reads on to the run's end, so past maxRetries tries
+	// in one run they are made at doubling distances from its start, or
+	// "12 7 200 3 …" costs the square of its length (seconds for 60 KB).
+	var runStart, runEnd, tries, nextTry int
 	for i := 0; i < len(text); {
 		if !isAlnumByte(text[i]) || i > 0 && isAlnumByte(text[i-1]) {
 			i++
@@ -36,8 +42,18 @@ func joinSeparated(text []byte) ([]byte, bool) {
 			i = k
 			continue
 		}
-		end, joined := spelled(text, i)
+		if i < runEnd && i < nextTry {
+			i = k
+			continue
+		}
+		end, joined, read := spelled(text, i)
 		if end == 0 {
+			if read > runEnd {
+				runStart, runEnd, tries, nextTry = i, read, 0, 0
+			}
+			if tries++; tries >= maxRetries {
+				nextTry = i + (i - runStart)
+			}
 			i = k
 			continue
 		}
@@ -54,17 +70,21 @@ func joinSeparated(text []byte) ([]byte, bool) {
 	return append(out, text[last:]...), true
 }
 
+// maxRetries is how many times joinSeparated reads a run that holds no
+// token again from each of its next pieces.
+const maxRetries = 16
+
 // spelled reads a spelled-out token starting at text[i]: it returns where
-// it ends and what it says, or end == 0. It allocates only for a token it
+// it ends and what it says, or end == 0 and how far it read. It allocates only for a token it
 // accepts.
-func spelled(text []byte, i int) (end int, joined []byte) {
+func spelled(text []byte, i int) (end int, joined []byte, read int) {
 	first := alnumRun(text, i)
 	if first-i > 8 || first >= len(text) {
-		return 0, nil
+		return 0, nil, 0
 	}
 	sep := separatorAt(text, first)
 	if sep == 0 {
-		return 0, nil
+		return 0, nil, 0
 	}
 	width := first - i
 	// Decimal character codes vary in length (65, 101); other pieces are
@@ -79,7 +99,7 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 	// characters, bytes in hex (a dump), in bits or character codes.
 	blank := blankIn(text[first : first+sep])
 	if blank && !codes && !bits && (width > 2 || width == 2 && !allHex(text[i:first])) {
-		return 0, nil
+		return 0, nil, 0
 	}
 	// Characters spelled out one by one may include punctuation (tok_…).
 	piece := func(j int) int {
@@ -104,7 +124,7 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 		j += sep
 	}
 	if n < minGroups {
-		return 0, nil
+		return 0, nil, j
 	}
 	joined = make([]byte, 0, j-i)
 	prefixed := false // 0x41 0x4b …
@@ -118,13 +138,13 @@ func spelled(text []byte, i int) (end int, joined []byte) {
 	}
 	if codes || prefixed || bits {
 		if c := charCodes(text[i:j], sep); c != nil {
-			return j, c
+			return j, c, j
 		}
 	}
 	if !uniform {
-		return 0, nil
+		return 0, nil, j
 	}
-	return j, joined
+	return j, joined, j
 }
 
 // charCodes reads the pieces of text[i:j], split by separators of sep

@@ -94,3 +94,29 @@ func TestWordRunsArePassedOverWhole(t *testing.T) {
 	p, ok := pieceViews(text)
 	assert.False(t, ok, "words are not joined: %.40q", p)
 }
+
+// A run of numbers that reads as no token is read again from its later
+// numbers, so codes after a few out of range are still read; past
+// maxRetries tries in one run, tries are made at doubling distances, so
+// codes after many out of range are read from somewhere inside them, and
+// the run costs its length times a logarithm, not its square.
+func TestCodesAfterNumbersOutOfRange(t *testing.T) {
+	const key = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+	codes := func(s string) string {
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			fmt.Fprintf(&b, "%d ", c)
+		}
+		return b.String()
+	}
+	has := func(text, want string) bool {
+		for _, v := range Views([]byte(text)) {
+			if bytes.Contains(v, []byte(want)) {
+				return true
+			}
+		}
+		return false
+	}
+	assert.True(t, has("200 3 250 "+codes(key), key), "codes after three out of range")
+	assert.True(t, has(strings.Repeat("200 3 250 ", 30)+codes(key+key+key), key), "codes after ninety out of range")
+}
