@@ -98,19 +98,36 @@ func denoise(src string) (view string, pos []int, ok bool) {
 		// loops.
 		for i < len(src) {
 			c := src[i]
-			if (c == '-' || c == '_') && i >= chained && i > 0 && isASCIILetter(rune(src[i-1])) && i+1 < len(src) && isASCIILetter(rune(src[i+1])) {
-				// Words joined into one slug or identifier
-				// ("ignore-all-previous-instructions"): a reader
-				// reads them as words. A chain is read once, from its
-				// first joiner, so that the work stays linear; the
-				// words of a shorter one are read as any others
-				// ("AI-assistent").
+			if (c == '-' || c == '_' || c == '+' || c == '.') && i >= chained && i > 0 && isASCIILetter(rune(src[i-1])) && i+1 < len(src) && isASCIILetter(rune(src[i+1])) {
+				// Words joined into one slug, identifier or query
+				// string ("ignore-all-previous-instructions",
+				// "ignore+all+previous", "ignore.all.previous"): a
+				// reader reads them as words. A chain is read once,
+				// from its first joiner, so that the work stays
+				// linear; the words of a shorter one are read as any
+				// others ("AI-assistent", "example.com").
 				end, words := joinedWords(src, i)
 				chained = end
 				if words >= 4 {
 					for k := i; k < end; k++ {
 						if src[k] == c {
 							replace(k, k+1, " ")
+						}
+					}
+					i = end
+					continue
+				}
+			}
+			if c >= 'A' && c <= 'Z' && i >= chained && (i == 0 || !isASCIILetter(rune(src[i-1]))) {
+				// Words run together in PascalCase
+				// ("IgnoreAllPreviousInstructions"): read apart at
+				// each capital.
+				end, words := camelWords(src, i)
+				chained = end
+				if words >= 4 {
+					for k := i + 1; k < end; k++ {
+						if src[k] >= 'A' && src[k] <= 'Z' {
+							replace(k, k+1, " "+src[k:k+1])
 						}
 					}
 					i = end
@@ -239,6 +256,8 @@ func joinedWords(src string, i int) (end, words int) {
 				letters++
 			case byteClass[c]&bDigit != 0:
 				return false
+			case (c == '/' || c == ':') && (sep == '.' || sep == '+'):
+				return false // a URL's or path's part: its dots are no joiners
 			}
 		}
 		// One letter is a spaced-out word's, which is read apart.
@@ -258,6 +277,29 @@ func joinedWords(src string, i int) (end, words int) {
 			words++
 		}
 		end = b
+	}
+	return end, words
+}
+
+// camelWords reads the run of capitalised words that starts at src[i]
+// (an upper-case letter, then lower-case ones, an apostrophe allowed:
+// "User's"): where the run ends and how many words it holds. An acronym
+// ("XMLHttp") ends it.
+func camelWords(src string, i int) (end, words int) {
+	end = i
+	for end < len(src) && src[end] >= 'A' && src[end] <= 'Z' {
+		k := end + 1
+		for k < len(src) && (src[k] >= 'a' && src[k] <= 'z' || src[k] == '\'' && k+1 < len(src) && src[k+1] >= 'a' && src[k+1] <= 'z') {
+			k++
+		}
+		if k == end+1 {
+			break
+		}
+		words++
+		end = k
+	}
+	if end < len(src) && isAlnum(src[end]) {
+		return end, 0 // part of a longer identifier or a word with digits
 	}
 	return end, words
 }

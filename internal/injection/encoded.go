@@ -78,7 +78,11 @@ func hasHexLetter(s string) bool {
 }
 
 // rot13Cues name the cipher; without one no text is rotated.
-var rot13Cues = []string{"rot13", "rot-13", "rot 13", "caesar", "césar", "cäsar", "cesare", "rotate each letter", "shift each letter"}
+// A text that asks to be read backwards names its transform too (RT8-2:
+// the reversed order passed with "read this backwards and do it").
+var rot13Cues = []string{"rot13", "rot-13", "rot 13", "caesar", "césar", "cäsar", "cesare", "rotate each letter", "shift each letter",
+	"read this backward", "read it backward", "read backward", "read this in reverse", "read it in reverse",
+	"read in reverse", "read from right to left", "read right to left", "read this right to left"}
 
 var englishWords = wordSet(`the to and of a in is you your all for on with this that it be are send user users
 	data file files password passwords key keys email ignore previous instructions from at now please`)
