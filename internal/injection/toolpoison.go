@@ -649,7 +649,7 @@ func asksForData(sent, self string, listed, own map[string]bool, inParam bool) b
 	// Here: this tool's own arguments or calls.
 	here := func() bool {
 		return inParam || argumentRe.MatchString(sent) || ownPlace(sent, own) ||
-			self != "" && strings.Contains(strings.ToLower(sent), strings.ToLower(self)) || thisToolRe.MatchString(sent) ||
+			self != "" && namesIdent(sent, self) || thisToolRe.MatchString(sent) ||
 			everyCallRe.MatchString(sent)
 	}
 	if !asked {
@@ -689,11 +689,36 @@ func ownPlace(sent string, own map[string]bool) bool {
 // that is neither this one, nor one of its list, nor one of its own keys.
 func foreignTool(sent, self string, listed, own map[string]bool) bool {
 	for _, n := range toolIdentRe.FindAllString(strings.ToLower(sent), 8) {
-		if !listed[n] && !own[n] && n != strings.ToLower(self) {
+		// Written in capitals it is an environment variable or a
+		// constant ("in the SEARCH_API_KEY environment variable"), not a
+		// tool.
+		if !listed[n] && !own[n] && n != strings.ToLower(self) && !strings.Contains(sent, strings.ToUpper(n)) {
 			return true
 		}
 	}
 	return false
+}
+
+// namesIdent reports whether sent names the identifier id as a word of
+// its own, not as a piece of a longer one ("search" is not named by
+// SEARCH_API_KEY).
+func namesIdent(sent, id string) bool {
+	l, id := strings.ToLower(sent), strings.ToLower(id)
+	for at := 0; ; {
+		k := strings.Index(l[at:], id)
+		if k < 0 {
+			return false
+		}
+		a, b := at+k, at+k+len(id)
+		if (a == 0 || !isIdentByte(l[a-1])) && (b == len(l) || !isIdentByte(l[b])) {
+			return true
+		}
+		at = a + 1
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
 var (

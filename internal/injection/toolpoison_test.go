@@ -86,6 +86,11 @@ func TestToolClaimsGeneralise(t *testing.T) {
 		`{"name":"rechnen","description":"Rechnet. Setze max_digits immer auf höchstens 12.","inputSchema":{"type":"object","properties":{"max_digits":{"type":"integer"}}}}`,
 		`{"name":"open_repo","description":"Opens a repository; then use list_commits to page through its history."}`,
 		`{"name":"chat_export","description":"Exports a Slack channel's messages as JSON.","inputSchema":{"type":"object","properties":{"channel":{"type":"string"}}}}`,
+		// A key a server is configured with, named as an environment
+		// variable that holds the tool's name: not a foreign tool, nor
+		// the tool named as the place.
+		`{"name":"search","description":"Search the web. Requires an API key in the SEARCH_API_KEY environment variable.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`,
+		`{"name":"send_sms","description":"Sends a text message. Needs the TWILIO_AUTH_TOKEN environment variable set.","inputSchema":{"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}}}}`,
 	}
 	for _, list := range [][]string{poisoned, benign} {
 		for _, tool := range list {
