@@ -152,6 +152,13 @@ func (b *Budget) Wait(wait func(until time.Time) bool) bool {
 		}
 		return settled == 1
 	}
+	if b.late() {
+		// Past the bound before it began (a long queue ahead of the
+		// message): overdue whether or not anything is left to wait for,
+		// not so only when the matchers happen to read the clock.
+		b.out.Store(true)
+		return false
+	}
 	start := time.Now()
 	resume := b.release()
 	done := wait(b.bound)

@@ -89,3 +89,21 @@ func TestSettledWaitsAreNotWaitedAgain(t *testing.T) {
 	assert.True(t, late.Exhausted())
 	assert.True(t, late.Overdue())
 }
+
+// A wait that begins past the bound is not done, even with nothing left
+// to wait for: the message waited its bound out before its check began
+// (a long queue), and whether the check is cut short must not hang on
+// whether its matchers happened to read the clock.
+func TestWaitPastTheBoundIsNotDone(t *testing.T) {
+	b := For(time.Hour, time.Now().Add(-time.Second))
+	waited := false
+	if b.Wait(func(time.Time) bool { waited = true; return true }) {
+		t.Fatal("a wait begun past the bound reported done")
+	}
+	if waited || !b.Overdue() || !b.Exhausted() {
+		t.Fatalf("waited %v, overdue %v, exhausted %v: want no wait, overdue and exhausted", waited, b.Overdue(), b.Exhausted())
+	}
+	if !For(time.Hour, time.Now().Add(time.Hour)).Wait(func(time.Time) bool { return true }) {
+		t.Fatal("a wait within the bound with nothing to wait for is done")
+	}
+}
