@@ -3,6 +3,7 @@ package cmdrisk
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/secretfile"
@@ -202,9 +203,18 @@ func RunLater(p, text string) string {
 		return "a build file (building runs it)"
 	case strings.Contains(text, "go:generate"):
 		return "a go:generate directive (go generate runs it)"
+	case commandKeyRe.MatchString(text):
+		// Named anything, a config is loaded by name (ssh -F FILE, git -c
+		// include.path=FILE, GIT_CONFIG=FILE): its keys that hold a
+		// command run it (found by a red team, RT8-6: .ssh-config).
+		return "a config whose keys run commands (ssh -F, git -c include.path)"
 	}
 	return ""
 }
+
+// commandKeyRe finds a line of ssh's or git's config that holds a command
+// the tool runs.
+var commandKeyRe = regexp.MustCompile(`(?ims)^\s*(?:host|match)\s+\S.*^\s*(?:proxycommand|localcommand|knownhostscommand)\s+\S|^\s*match\s+exec\b|^\s*(?:fsmonitor|sshcommand|pager|askpass|helper|hookspath)\s*=|^\s*[\w.-]+\s*=\s*"?!`)
 
 // buildFiles are files a build or test tool runs as it starts.
 var buildFiles = map[string]bool{"makefile": true, "gnumakefile": true, "justfile": true, "rakefile": true, "cmakelists.txt": true,

@@ -97,6 +97,18 @@ func TestRunLater(t *testing.T) {
 	if RunLater("/r/gen.go", "package main\n//go:generate stringer -type=T\n") == "" {
 		t.Error("a go:generate line runs on go generate")
 	}
+	// A config loaded by name (ssh -F, git -c include.path) runs the
+	// commands its keys hold, whatever it is called.
+	for _, text := range []string{"Host build\n  ProxyCommand nc %h %p\n", "[core]\n\tfsmonitor = ./watch.sh\n", "[alias]\n\tst = !git status\n"} {
+		if RunLater("/r/.ssh-config", text) == "" {
+			t.Errorf("%q: runs later", text)
+		}
+	}
+	for _, text := range []string{"ProxyCommand is an ssh option.\n", "editor = vim\nname = demo\n", "<p>ProxyCommand</p>"} {
+		if w := RunLater("/r/notes.txt", text); w != "" {
+			t.Errorf("%q: %s", text, w)
+		}
+	}
 	for _, p := range []string{"/r/README.md", "/r/main.go", "/r/docs/config", "/r/internal/x_test.go"} {
 		if w := RunLater(p, "package x\n"); w != "" {
 			t.Errorf("%s: %s", p, w)

@@ -473,23 +473,26 @@ func onDisk(p string) string {
 // embedded screens the command lines text written to p holds for a
 // later command to run (cmdrisk.Embedded): refused in a file that runs
 // (runs: a script, a program, a build file, a place that runs on its
-// own) or that a later ordinary command runs (cmdrisk.RunLater), asked
-// about elsewhere, where the text may be a test's data or a document.
+// own) or that a later ordinary command runs (cmdrisk.RunLater), left
+// alone elsewhere, where the text is a document or a test's data.
 func (f *argFacts) embedded(p, text string, runs bool) {
 	fs := cmdrisk.Embedded(text)
 	if len(fs) == 0 {
 		return
 	}
 	what := cmdrisk.RunLater(p, text)
+	if what == "" && !runs {
+		// A page, a note or test data that quotes a command runs
+		// nothing: asked about, an agent saving a page that quotes an
+		// attack was refused in -p mode (TestClaudeCodeScanOutput).
+		// Its text is screened as planted instructions instead.
+		return
+	}
 	for _, x := range fs {
-		switch {
-		case what != "":
+		if what != "" {
 			x.Reason = "written to " + p + ", " + what + ": " + x.Reason
-		case runs:
+		} else {
 			x.Reason = "the script written to " + p + ": " + x.Reason
-		default:
-			x.Severe = false
-			x.Reason = "the file written to " + p + ": " + x.Reason
 		}
 		f.command.Findings = append(f.command.Findings, x)
 	}
