@@ -127,12 +127,29 @@ func (s *Session) comeBack(ss *sweptSession) {
 		return
 	}
 	s.mu.Lock()
-	h := ss.held
-	s.taint, s.sensitive, s.sensitiveAt, s.secretResult, s.secretResultAt = h.Taint, h.Sensitive, h.SensitiveAt, h.SecretResult, h.SecretResultAt
+	s.takeHeldLocked(ss.held)
 	s.secrets, s.kept, s.keptOrder = ss.secrets, ss.kept, ss.keptOrder
-	s.shortest, s.secretFiles, s.sweptAt = ss.shortest, ss.secretFiles, h.SweptAt
+	s.shortest, s.secretFiles = ss.shortest, ss.secretFiles
 	s.mu.Unlock()
 	s.hold(false)
+}
+
+// takeHeldLocked gives s what made a session held (h) where s has none of
+// its own: a session's own taint and reads are newer than a list's. The
+// caller holds s.mu.
+func (s *Session) takeHeldLocked(h Held) {
+	if s.taint == "" {
+		s.taint = h.Taint
+	}
+	if s.sensitive == "" {
+		s.sensitive, s.sensitiveAt = h.Sensitive, h.SensitiveAt
+	}
+	if s.secretResult == "" {
+		s.secretResult, s.secretResultAt = h.SecretResult, h.SecretResultAt
+	}
+	if s.sweptAt.IsZero() {
+		s.sweptAt = h.SweptAt
+	}
 }
 
 // heldLocked is s as Held lists it, if it is held; the caller holds s.mu.
@@ -263,18 +280,7 @@ func (s *Session) restore(h Held) {
 	s.forget()
 	s.mu.Lock()
 	s.lost = true
-	if s.taint == "" {
-		s.taint = h.Taint
-	}
-	if s.sensitive == "" {
-		s.sensitive, s.sensitiveAt = h.Sensitive, h.SensitiveAt
-	}
-	if s.secretResult == "" {
-		s.secretResult, s.secretResultAt = h.SecretResult, h.SecretResultAt
-	}
-	if s.sweptAt.IsZero() {
-		s.sweptAt = h.SweptAt
-	}
+	s.takeHeldLocked(h)
 	s.mu.Unlock()
 	s.hold(false)
 }

@@ -124,3 +124,22 @@ func TestSweptSessionComesBack(t *testing.T) {
 	assert.Equal(t, "web/fetch: instruction-override", why)
 	assert.Empty(t, tr.Session("fresh").Check("slack", "post", ext, args, nil, nil).Edges, "another session never read it")
 }
+
+// A session dropped idle more than SweptMemory ago comes back as a new
+// one: what it was remembered with is as old as Held says it no longer
+// is, whether or not the cap had evicted it yet.
+func TestSweptSessionPastMemoryComesBackNew(t *testing.T) {
+	tr := NewTracker(Options{IdleTimeout: time.Minute}, detector(t))
+	tr.Restore([]Held{{Session: "old", Taint: "web/fetch: instruction-override", SweptAt: time.Now().Add(-time.Hour)}})
+	require.Len(t, tr.Held(), 1)
+	tr.mu.Lock()
+	tr.swept["old"].held.SweptAt = time.Now().Add(-SweptMemory - time.Minute)
+	tr.mu.Unlock()
+	require.Empty(t, tr.Held(), "control: Held no longer lists it")
+
+	why, _ := tr.Session("old").Tainted()
+	assert.Empty(t, why, "nothing of it comes back")
+	tr.mu.Lock()
+	assert.Empty(t, tr.swept, "and it is not remembered any more")
+	tr.mu.Unlock()
+}

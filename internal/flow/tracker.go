@@ -129,6 +129,9 @@ func (t *Tracker) Session(id string) *Session {
 		if back = t.swept[key]; back != nil {
 			delete(t.swept, key)
 			t.sweptBytes -= back.bytes
+			if time.Since(back.held.SweptAt) >= SweptMemory {
+				back = nil // remembered past SweptMemory: Held no longer lists it either
+			}
 		}
 	}
 	t.mu.Unlock()

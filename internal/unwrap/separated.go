@@ -75,8 +75,8 @@ func joinSeparated(text []byte) ([]byte, bool) {
 const maxRetries = 16
 
 // spelled reads a spelled-out token starting at text[i]: it returns where
-// it ends and what it says, or end == 0 and how far it read. It allocates only for a token it
-// accepts.
+// it ends and what it says, or end == 0 and how far it read. It
+// allocates only for a token it accepts.
 func spelled(text []byte, i int) (end int, joined []byte, read int) {
 	first := alnumRun(text, i)
 	if first-i > 8 || first >= len(text) {
