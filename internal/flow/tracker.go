@@ -1277,6 +1277,12 @@ func (a *Analysis) addValue(e Edge, to classify.Class) {
 	e.Risk = edgeRisk(e.FlowType, false)
 	if e.FlowType == "internal→external" {
 		e.Risk = valueRisk[e.Value]
+		if e.Value == ValueOneTime {
+			e.Secret = ValueOneTime
+			if !slices.Contains(a.Secrets, e.Secret) {
+				a.Secrets = append(a.Secrets, e.Secret)
+			}
+		}
 	}
 	a.Edges = append(a.Edges, e)
 	if !slices.Contains(a.Sources, e.From.Server) {

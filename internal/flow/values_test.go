@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/flowd-dev/flowd/internal/classify"
 	"github.com/flowd-dev/flowd/internal/cputime"
@@ -16,7 +17,11 @@ func TestShortValues(t *testing.T) {
 		text string
 		want []shortValue
 	}{
-		{"Your verification code is 482913.", []shortValue{{ValueCode, "482913"}}},
+		{"Your verification code is 482913.", []shortValue{{ValueOneTime, "482913"}}},
+		{"PIN: 4821 07", []shortValue{{ValueOneTime, "482107"}}},
+		{"Order no. 482913 shipped", []shortValue{{ValueCode, "482913"}}},
+		{"spinning 482913", []shortValue{{ValueCode, "482913"}}},
+		{"verification sent\nref 482913", []shortValue{{ValueCode, "482913"}}},
 		{"acct 0047-3921-8810 balance", []shortValue{{ValueNumber, "004739218810"}}},
 		{"Passport: X47120938 exp", []shortValue{{ValueID, "X47120938"}}},
 		{"call +44 20 7946 0958 or (415) 555-2671", []shortValue{{ValuePhone, "442079460958"}, {ValuePhone, "4155552671"}}},
@@ -191,6 +196,39 @@ func TestBirthDateLeaving(t *testing.T) {
 		assert.Equal(t, RiskMedium, a.Risk)
 	}
 	assert.Empty(t, s.Check("mail", "send", ext, []byte(`{"body":"see you on 2026-03-17"}`), nil, nil).Edges)
+}
+
+// A code its source labels a credential leaves as a secret does (red
+// team RT8-5: a one-time code re-typed to a chat went out with a
+// warning); the same digits unlabelled are a value of medium risk, and
+// a labelled code met again unlabelled stays a credential.
+func TestOneTimeCodeLeavesAsASecret(t *testing.T) {
+	ext := classify.Result{Class: classify.External}
+	for _, tc := range []struct {
+		name, result, send string
+		secret             bool
+	}{
+		{"labelled", "Your one-time code: 604193 (valid 10 minutes)", `{"text":"it is 604-193"}`, true},
+		{"spaced", "Verification code 604193", `{"text":"6 0 4 1 9 3"}`, true},
+		{"labelled, then plain", "Your sign-in code is 604193\norder 604193 placed", `{"text":"604193"}`, true},
+		{"plain", "order 604193 placed", `{"text":"order 604193"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewTracker(Options{}, detector(t)).Session("s")
+			s.Begin()
+			s.Record(Origin{Server: "mail", Tool: "read_inbox", Class: classify.Internal},
+				[]byte(`{"content":[{"type":"text","text":"`+tc.result+`"}]}`))
+			a := s.Check("slack", "post", ext, []byte(tc.send), nil, nil)
+			require.Len(t, a.Edges, 1)
+			if tc.secret {
+				assert.Equal(t, []string{ValueOneTime}, a.Secrets)
+				assert.Equal(t, RiskHigh, a.Risk)
+			} else {
+				assert.Empty(t, a.Secrets)
+				assert.Equal(t, RiskMedium, a.Risk)
+			}
+		})
+	}
 }
 
 // Reading a call's values and dates takes time linear in the call, on the
