@@ -372,6 +372,9 @@ func (s *screen) command(i int) {
 	if envDump(words) {
 		s.read("the environment (" + strings.Join(words, " ") + ")")
 	}
+	if what := SecretStore(words); what != "" {
+		s.read(strings.Join(words, " ") + " (" + what + ")")
+	}
 	for _, w := range words[1:] {
 		if strings.HasPrefix(w, "/proc/") && strings.HasSuffix(w, "/environ") {
 			s.read(w + " (a process environment)")

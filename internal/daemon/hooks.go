@@ -141,7 +141,15 @@ func (d *Daemon) judgeHook(ev *hookEvent) hookproto.Verdict {
 			if server == "" {
 				server = ev.tool // an agent tool is its own source: "Read", "WebFetch"
 			}
-			s.Record(flow.Origin{Server: server, Tool: ev.tool, Method: "hook", Class: ev.Class.Class, Paths: judge.Paths(p.ToolInput)}, []byte(text))
+			o := flow.Origin{Server: server, Tool: ev.tool, Method: "hook", Class: ev.Class.Class, Paths: judge.Paths(p.ToolInput)}
+			shell := ""
+			if p.ToolName == "Bash" {
+				shell = str(input["command"])
+			}
+			if reads := judge.Reads(ev.tool, p.ToolInput, shell); len(reads) > 0 {
+				o.SecretOutput = reads[0]
+			}
+			s.Record(o, []byte(text))
 		}
 		ev.Decision = policy.Decision{Action: policy.Allow}
 		return d.screenOutput(ev)

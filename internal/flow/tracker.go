@@ -84,7 +84,17 @@ type Origin struct {
 	// arguments named them: a call that later names one whose result
 	// held a secret may be sending that secret.
 	Paths []string `json:"paths,omitempty"`
+	// SecretOutput: the call that returned it reads a credential, and
+	// says which (a secret store's command, a credential file, a tool
+	// named for secrets). Its output is the secret, often bare with no
+	// name beside it (op read prints the token alone): every run of it
+	// that reads as random is kept as a secret (StoredSecret).
+	SecretOutput string `json:"secret_output,omitempty"`
 }
+
+// StoredSecret is the type of a secret found by where it came from (a
+// result of Origin.SecretOutput) rather than by its form.
+const StoredSecret = "stored_secret"
 
 // Tracker holds the flow state of every live session.
 type Tracker struct {
@@ -569,6 +579,9 @@ func (s *Session) scan(o *Origin, text string) {
 	// A public identifier (a wallet address) in what arrives is no secret
 	// read: only its leaving counts.
 	found := slices.DeleteFunc(s.t.detector.Scan(text), func(f secrets.Finding) bool { return f.Public })
+	if o.Class != classify.External {
+		found = append(found, unnamedSecrets(o, text, runs, found)...)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range runs {
@@ -614,6 +627,91 @@ func (s *Session) scan(o *Origin, text string) {
 		}
 	}
 }
+
+// unnamedSecrets are the secrets of a result from inside that have no
+// name beside them for Scan to read, found: typed tokens (sk-…-api03-…,
+// a prefix and a long random body: a key of whatever provider, of
+// whatever length), which Scan leaves to what is sent since an id in a
+// page read is no event, but which from inside are worth protecting;
+// and, in the output of a call that reads a credential (SecretOutput),
+// every run that reads as random (runs: opaque.Find's). Those found
+// already are not found twice.
+func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.Finding) []secrets.Finding {
+	var out []secrets.Finding
+	have := func(v string) bool {
+		for _, f := range found {
+			if strings.Contains(f.Value, v) || strings.Contains(v, f.Value) {
+				return true
+			}
+		}
+		for _, f := range out {
+			if strings.Contains(f.Value, v) || strings.Contains(v, f.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range secrets.ScanBare([]byte(text[:min(len(text), canonicalLimit)]), false) {
+		if !f.Example && !have(f.Value) {
+			out = append(out, f)
+		}
+	}
+	if o.SecretOutput == "" {
+		return out
+	}
+	pem := armoured(text[:min(len(text), 64<<10)]) // runs come from there
+	kept := 0
+	for _, r := range runs {
+		if kept == maxStoredSecrets {
+			break
+		}
+		if r.Len >= minStoredSecret && len(r.Text) <= maxStoredSecret && !have(r.Text) && !pem(r.Text) {
+			out = append(out, secrets.Finding{Type: StoredSecret, Rule: "secret-output", Value: r.Text})
+			kept++
+		}
+	}
+	return out
+}
+
+// armoured returns whether a run lies inside one of text's PEM blocks:
+// Scan reads a private key's by its form, and a certificate's or a
+// public key's are public, from whatever file (a TLS certificate read
+// beside its key).
+func armoured(text string) func(run string) bool {
+	var blocks []string
+	for rest := text; ; {
+		i := strings.Index(rest, "-----BEGIN ")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], "-----END ")
+		if j < 0 {
+			blocks = append(blocks, rest[i:])
+			break
+		}
+		blocks = append(blocks, rest[i:i+j])
+		rest = rest[i+j+len("-----END "):]
+	}
+	return func(run string) bool {
+		for _, b := range blocks {
+			if strings.Contains(b, run) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// minStoredSecret and maxStoredSecret bound the random runs of a
+// credential's output kept as secrets: shorter ones are told from ids
+// and words by their statistics no better than by chance; longer ones
+// are blobs, found by their fingerprints. maxStoredSecrets bounds how
+// many one result gives: a store's answer holds a few.
+const (
+	minStoredSecret  = 16
+	maxStoredSecret  = 512
+	maxStoredSecrets = 64
+)
 
 // Wait returns once every result announced with Begin is recorded: its
 // fingerprints in the index, its secrets found and indexed.

@@ -531,6 +531,14 @@ func agentInstructions(path string) bool {
 		strings.HasPrefix(p, ".cursor/rules/") || strings.HasPrefix(p, ".claude/")
 }
 
+// Reads returns the credentials a call reads (Outcome.Reads), for an
+// entrance that records the call's result without having judged the
+// call in the same event (a hook's PostToolUse); shell is a Bash
+// command line.
+func Reads(tool string, args []byte, shell string) []string {
+	return readArgs(tool, args, shell).reads
+}
+
 // Paths returns the files a call's arguments name under keys that hold
 // paths (path, file_path, uri…), at most a few, for the origin its result
 // makes: a later call that names one whose result held a secret may be

@@ -100,6 +100,10 @@ type Outcome struct {
 	Standing bool
 	// Justification is the agent's stated reason, read from the arguments.
 	Justification string
+	// Reads are the credentials the call reads (a credential file, a
+	// secret store's command, a tool named for secrets): its result
+	// holds them, bare or not (flow.Origin.SecretOutput).
+	Reads []string
 }
 
 // Call gathers the facts about one outgoing call or message (its destination's class,
@@ -164,6 +168,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 		Justifiable:    in.Justifiable,
 	}
 	facts := readArgs(in.Tool, args, in.Shell)
+	out.Reads = facts.reads
 	if in.Server == "" {
 		if fs := skillFindings(in.Tool, args, in.Dir); len(fs) > 0 {
 			facts.command.Findings = append(facts.command.Findings, fs...)

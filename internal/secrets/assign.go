@@ -276,10 +276,13 @@ func valueAfter(text string, s, e int) (vs, ve int, quoted, ok bool) {
 		// --api-token 5449f7…: a flag's value is the next word.
 		op = "="
 		i = sp + 1
-	case keyQuote == 0 && spaced && i-sp == 1 && proseName(text[s:e]) && proseSecret(text, i):
+	case keyQuote == 0 && spaced && i-sp == 1 && proseName(text[s:e]) && (proseSecret(text, i) || hexSecret(text, i) && strongName(text[s:e])):
 		// "client initialised with secret 7Hq2ZkX9…": a credential word
 		// in a sentence, one space, and a value no word or digest looks
-		// like (upper, lower and digits switching all along).
+		// like (upper, lower and digits switching all along); or a
+		// secret, token or password in hex ("signing_secret 6107…",
+		// as webhook and signing secrets are issued), which after a
+		// bare "key" is as likely a key's fingerprint.
 		op, prose = "=", true
 	case i < len(text) && isAlpha(text[i]) && keyQuote == 0 && (s == 0 || text[s-1] != '<'):
 		// A type between name and operator: var token string = "…".
@@ -950,15 +953,37 @@ func blockScalar(text string, i int) int {
 	return k
 }
 
-// proseName: name is a word of a sentence (lower-case letters only), not
-// an identifier of code, whose values follow an operator.
+// proseName: name is a word of a sentence (lower-case letters only) or a
+// name a log line prints before its value ("using signing_secret 6107…",
+// "api_key 9f…": words joined by underscores), not an identifier of code,
+// whose values follow an operator.
 func proseName(name string) bool {
 	for i := 0; i < len(name); i++ {
-		if !isLower(name[i]) {
+		if !isLower(name[i]) && (name[i] != '_' || i == 0 || i == len(name)-1) {
 			return false
 		}
 	}
 	return name != ""
+}
+
+// hexSecret: the word at text[i] is 32 to 128 hex digits of one case,
+// letters and digits both.
+func hexSecret(text string, i int) bool {
+	j, upper, lower, letters := i, false, false, false
+	for j < len(text) && j-i <= 128 && isHex(text[j]) {
+		upper, lower = upper || isUpper(text[j]), lower || isLower(text[j])
+		letters = letters || !isDigit(text[j])
+		j++
+	}
+	end := j == len(text) || !isAlnum(text[j]) && text[j] != '_'
+	return end && j-i >= 32 && j-i <= 128 && letters && !(upper && lower) && digitSwitches(text[i:j]) >= 6
+}
+
+// strongName: name is a credential by a word stronger than a bare "key"
+// (a token, a secret, a password).
+func strongName(name string) bool {
+	kind, _ := judgeName(name)
+	return kind == credToken || kind == credPassword
 }
 
 // proseSecret: the word at text[i] is 20 to 200 letters and digits (and

@@ -87,12 +87,13 @@ func embedded(text []byte) []Finding {
 	return out
 }
 
-// typedAt reads a typed token starting at text[i]: one or two prefix
-// parts of lower-case letters and digits, each ending in '_' or '-', then
-// the body, which ends the token.
+// typedAt reads a typed token starting at text[i]: one to three prefix
+// parts of lower-case letters and digits, each ending in '_' or '-'
+// (ghp_, sk_live_, sk-ant-api03-), then the body, which ends the token
+// and may hold single dashes and underscores of its own.
 func typedAt(text []byte, i int) (Finding, int, bool) {
 	j := i
-	for part := 0; part < 2; part++ {
+	for part := 0; part < 3; part++ {
 		k := j
 		for k < len(text) && k-j <= typedMaxPart && (isLower(text[k]) || isDigit(text[k])) {
 			k++
@@ -111,7 +112,7 @@ func typedAt(text []byte, i int) (Finding, int, bool) {
 		return Finding{}, 0, false
 	}
 	k := j
-	for k < len(text) && k-j < maxBareRun && isAlnum(text[k]) {
+	for k < len(text) && k-j < maxBareRun && (isAlnum(text[k]) || k > j && (text[k] == '-' || text[k] == '_') && k+1 < len(text) && isAlnum(text[k+1])) {
 		k++
 	}
 	if k-j < typedBody || k < len(text) && (tokenByte(text[k]) || text[k] == '.' && k+1 < len(text) && isAlnum(text[k+1])) {

@@ -32,6 +32,9 @@ func TestCredentialSyntaxes(t *testing.T) {
 		// word, digest or UUID looks like; the same words before
 		// digests, UUIDs and words.
 		{true, "rotated: new token Zx8Kq3Lm9Vb2Nc7Hd4Gf6Js1Pw5Rt0Ya, old one revoked"},
+		{true, "2026-03-04 09:12:01 INFO sync: using signing_secret 6a0c81fe35243bd29e54f4f048fbdc84e7583e1d for partner 9"},
+		{true, "api_token Zx8Kq3Lm9Vb2Nc7Hd4Gf6Js1Pw5Rt0Ya"},
+		{false, "gpg: using signing_key 9fceb02d0ae598e95dc970b74767f19372d61af8"},
 		{false, "the token 3f8e2a1c-4b5d-6e7f-8a9b-0c1d2e3f4a5b expired"},
 		{false, "signing key 9fceb02d0ae598e95dc970b74767f19372d61af8 in use"},
 		{false, "the secret sauce is patience"},

@@ -427,6 +427,9 @@ func (u *Stream) origin(j *judge.Judge, c *call, content []byte, isError bool, l
 	sess.Begin()
 	o := flow.Origin{Server: u.Name(), Tool: c.tool, Method: c.method, Class: u.sourceClass(j, c.tool),
 		Published: published[c.method] && !isError, Paths: c.paths}
+	if len(c.Reads) > 0 {
+		o.SecretOutput = c.Reads[0]
+	}
 	return func() {
 		if logged != nil {
 			logged()
