@@ -64,6 +64,12 @@ func TestRT9_5_InjectionShapesThroughShim(t *testing.T) {
 		"markdown emphasis between words": strings.Join(md, " "),
 		"span per word, no spaces":        "<div>" + strings.Join(spans, "") + "</div>",
 		"nbsp entities":                   strings.Join(words, "&nbsp;"),
+		"html comments between words":     strings.Join(words, "<!-- -->"),
+		"br between words":                strings.Join(words, "<br>"),
+		"html table cells":                "<table><tr><td>" + strings.Join(words, "</td><td>") + "</td></tr></table>",
+		"uniform bold, spaced":            "<b>" + strings.Join(words, "</b> <b>") + "</b>",
+		"uniform italic, spaced":          "<i>" + strings.Join(words, "</i> <i>") + "</i>",
+		"uniform em, spaced":              "<em>" + strings.Join(words, "</em> <em>") + "</em>",
 		"words as list items":             "- " + strings.Join(acrostic, "\n- ") + "\n",
 	}
 	names := make([]string, 0, len(shapes))
