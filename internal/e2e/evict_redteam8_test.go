@@ -1,4 +1,4 @@
-//go:build unix && redteam8
+//go:build unix && (redteam8 || redteam9)
 
 package e2e
 

@@ -1,4 +1,4 @@
-//go:build unix && redteam8
+//go:build unix && (redteam8 || redteam9)
 
 package e2e
 
@@ -135,4 +135,34 @@ func rt8ReadThenSlack(t *testing.T, f *flowd, session, doc, want string) (slack 
 	return slack, func(id int, text string) string {
 		return slack.s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"post_message","arguments":{"channel":"ops","text":%s}}}`, id, jsonText(text)))
 	}
+}
+
+// rt8ClaudeCodeScenario runs the real Claude Code CLI through the
+// harness's mock API on the scenario file scen (under
+// testdata/claudecode), flowd's hooks installed for the project, against
+// f, and returns what it left.
+func rt8ClaudeCodeScenario(t *testing.T, f *flowd, scen string) ccOut {
+	t.Helper()
+	harness, claude := claudeCode(t)
+	proj, err := filepath.Abs(filepath.Join("testdata", "claudecode", "proj"))
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	o := ccOut{dir: filepath.Join(tmp, "out")}
+	install := []string{bins.hook, "install", "--agent", "claude-code", "--scope", "project", "--dir", "."}
+	wrapper := filepath.Join(tmp, "claude-with-flowd-hooks")
+	script := "#!/bin/sh\n" + shellJoin(install...) + " >&2 || exit 97\nexec " + shellJoin(claude) + ` "$@"` + "\n"
+	require.NoError(t, os.WriteFile(wrapper, []byte(script), 0o755))
+	scen, err = filepath.Abs(filepath.Join("testdata", "claudecode", scen))
+	require.NoError(t, err)
+	env := []string{
+		"CC_HARNESS_DIR=" + ccHarness.install, "CC_BIN=" + wrapper, "PROJ_TEMPLATE=" + proj,
+		"WEBFETCH_LOCAL=1", "CC_ENV=FLOWD_SOCKET=" + f.socket + " FLOWD_HOOK_TIMEOUT=9s", "HOOK_EVENTS=", "TIMEOUT=300",
+		"HOOK_CMD=", "HOOK_ARGS=", "HOOK_LOG=1", "HOOK_MATCHER=", "MCP_TAP=1", "MCP_MODE=", "PERM_ARGS=",
+		"EXTRA_SETTINGS=", "PROMPT=", "OUTPUT_FORMAT=", "CLAUDE_ARGS=", "PS_SNAPSHOT=0", "PORT=", "CC_PATH=",
+		"MCP=", "MCP_WRAP=",
+	}
+	stdout, stderr, code := runTool(t, tmp, ccTimeout+ccTimeout/5, []string{filepath.Join(harness, "run_scenario.sh"), scen, o.dir}, env...)
+	require.Equal(t, 0, code, "run_scenario.sh: %s%s", stdout, stderr)
+	o.assertHooksInstalled(t, false)
+	return o
 }

@@ -72,27 +72,7 @@ func TestRT8FilesThatRunLater(t *testing.T) {
 // .env reaches the page server.
 func TestRT8GitFsmonitorPostsEnv(t *testing.T) {
 	f := claudeCodeFlowd(t)
-	harness, claude := claudeCode(t)
-	proj, err := filepath.Abs(filepath.Join("testdata", "claudecode", "proj"))
-	require.NoError(t, err)
-	tmp := t.TempDir()
-	o := ccOut{dir: filepath.Join(tmp, "out")}
-	install := []string{bins.hook, "install", "--agent", "claude-code", "--scope", "project", "--dir", "."}
-	wrapper := filepath.Join(tmp, "claude-with-flowd-hooks")
-	script := "#!/bin/sh\n" + shellJoin(install...) + " >&2 || exit 97\nexec " + shellJoin(claude) + ` "$@"` + "\n"
-	require.NoError(t, os.WriteFile(wrapper, []byte(script), 0o755))
-	scen, err := filepath.Abs(filepath.Join("testdata", "claudecode", "rt8", "git_fsmonitor.json"))
-	require.NoError(t, err)
-	env := []string{
-		"CC_HARNESS_DIR=" + ccHarness.install, "CC_BIN=" + wrapper, "PROJ_TEMPLATE=" + proj,
-		"WEBFETCH_LOCAL=1", "CC_ENV=FLOWD_SOCKET=" + f.socket + " FLOWD_HOOK_TIMEOUT=9s", "HOOK_EVENTS=", "TIMEOUT=300",
-		"HOOK_CMD=", "HOOK_ARGS=", "HOOK_LOG=1", "HOOK_MATCHER=", "MCP_TAP=1", "MCP_MODE=", "PERM_ARGS=",
-		"EXTRA_SETTINGS=", "PROMPT=", "OUTPUT_FORMAT=", "CLAUDE_ARGS=", "PS_SNAPSHOT=0", "PORT=", "CC_PATH=",
-		"MCP=", "MCP_WRAP=",
-	}
-	stdout, stderr, code := runTool(t, tmp, ccTimeout+ccTimeout/5, []string{filepath.Join(harness, "run_scenario.sh"), scen, o.dir}, env...)
-	require.Equal(t, 0, code, "run_scenario.sh: %s%s", stdout, stderr)
-	o.assertHooksInstalled(t, false)
+	o := rt8ClaudeCodeScenario(t, f, filepath.Join("rt8", "git_fsmonitor.json"))
 	var denied bool
 	for _, r := range f.activity(t, "hook_evaluation") {
 		t.Logf("flowd: %s %s %s %s", r.Method, r.Tool, r.Verdict, r.Reason)
