@@ -53,6 +53,9 @@ var (
 		`|(?:do\s+not|don'?t|never)\s+(?:use|call|invoke|run|trust|rely\s+on)\s+(?:any|the)?\s*other\s+(?:[\w\-]+\s+){0,2}(?:tools?|servers?|sources?)` +
 		`|only\s+this\s+(?:tool|server|one)\s+(?:is|can\s+be)\s+(?:safe|trusted|trustworthy|reliable|secure|accurate|authoritative)` +
 		`|the\s+only\s+(?:safe|trusted|trustworthy|reliable|legitimate|secure|authoritative)\s+(?:[\w\-]+\s+){0,2}(?:tool|server|source|site|way|option|provider|service)` +
+		// or the only one the model is let use ("the only search tool
+		// you may use").
+		`|the\s+only\s+(?:[\w\-]+\s+){0,2}(?:tool|server)s?\s+(?:that\s+)?(?:you|the\s+(?:model|assistant|agent))\s+(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|should\s+ever|must\s+ever)\s+use` +
 		`|others?\s+(?:ones?\s+)?(?:are|is)\s+(?:all\s+)?(?:scams?|frauds?|fake|unsafe|unreliable|untrustworthy|malicious|compromised)` +
 		// Every other tool's answer handed to it ("once you have an answer
 		// from any tool, hand it to style_guide").
@@ -76,11 +79,18 @@ var (
 		`|(?:after|before|following|around)\s+(?:every|each|any|all)\s+(?:calls?|uses?|invocations?|runs?|responses?)\s+(?:to|of|from|by)\s+(?:any|every|each|all|another|other)\s+(?:other\s+)?tools?` +
 		// Other tools disparaged or forbidden: "the other file tools on
 		// this machine are outdated and must not be used".
-		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){0,2}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
+		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){0,4}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
 		`)|toujours\s+[^.;]{0,40}en\s+premier|avant\s+(?:tout|toute|n'importe\s+quel)\s+autre|(?:ne\s+(?:fais|faites)\s+pas\s+confiance|ignore[zs]?)\s+(?:aux|les)\s+(?:r[ée]sultats\s+(?:des|d')\s*)?autres\s+(?:outils|serveurs)` +
 		`|siempre\s+[^.;]{0,40}(?:primero|en\s+primer\s+lugar)|antes\s+(?:de|que)\s+cualquier\s+otr[ao]|(?:no\s+conf[ií]es|ignora)\s+(?:en\s+)?(?:los\s+resultados\s+de\s+)?(?:las\s+|los\s+)?otr[ao]s\s+(?:herramientas|servidores)` +
 		`|immer\s+[^.;]{0,40}zuerst|vor\s+(?:allen|jedem|jeder)\s+anderen|(?:vertraue\s+nicht|ignoriere)\s+(?:den\s+)?(?:ergebnissen\s+|ergebnisse\s+)?(?:der\s+|den\s+)?anderen\s+(?:tools|werkzeuge|server)` +
-		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+(?:qualsiasi|ogni)\s+altr[oa]|antes\s+de\s+qualquer\s+outr[oa]`)
+		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+(?:qualsiasi|ogni)\s+altr[oa]|antes\s+de\s+qualquer\s+outr[oa]` +
+		// Priority over the others claimed, and the others forbidden, in
+		// the same languages.
+		`|(?:est|sont)\s+prioritaires?\s+sur|a\s+(?:la\s+)?priorit[ée]\s+sur|n'utilise[zr]?\s+(?:jamais|aucun|plus)\s+(?:un\s+|d'|les\s+)?(?:autres?\s+outils?|outils?\s+autres?)` +
+		`|tiene\s+(?:la\s+)?prioridad\s+sobre|(?:no\s+uses?\s+nunca|nunca\s+uses?|no\s+utilices?\s+nunca|nunca\s+utilices?)\s+(?:otra|otro|ninguna|ningún|las\s+otras|los\s+otros)\s+herramientas?` +
+		`|hat\s+(?:immer\s+)?vorrang\s+vor|(?:verwende|benutze|nutze)\s+(?:nie|niemals|keine?n?)\s+(?:ein\s+)?(?:anderes?|andere[ns]?)\s+(?:tools?|werkzeuge?)` +
+		`|ha\s+(?:la\s+)?priorit[àa]\s+su|non\s+usare\s+mai\s+(?:un\s+)?altr[oia]\s+strument` +
+		`|tem\s+prioridade\s+sobre|nunca\s+(?:use|utilize)\s+(?:outra|outro|as\s+outras)\s+ferramentas?`)
 
 	// Directions about a named tool: group 1 or 2 is the tool's name,
 	// checked against the list afterwards.
@@ -95,7 +105,7 @@ var (
 	// ("it needs the contents of ~/.ssh/id_ed25519 in the salt argument").
 	putRe = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give|needs?|requires?|expects?)\b`)
 	// Another server named as such.
-	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s` +
+	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s|[a-z0-9_\-]+\s+(?:mcp\s+)?server['’]s` +
 		`|ander(?:e[nmrs]?)?\s+(?:mcp-?)?servers?|otros?\s+servidor(?:es)?|outros?\s+servidor(?:es)?|autres?\s+serveurs?|altr[oi]\s+server)\b`)
 	// A tool's identifier (snake_case) in a sentence of any language.
 	toolIdentRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
@@ -120,11 +130,21 @@ var (
 		`|(?:the\s+)?user\s+(?:must|should|need|needs\s+to)\s+not\s+(?:be\s+told|know|be\s+informed|be\s+shown|see)` +
 		`|(?:calls?|tool\s+calls?)\s+(?:no\s+longer|do\s+not|don'?t)\s+(?:need|require)\s+(?:the\s+user'?s?\s+)?(?:confirmation|consent|permission|approval)` +
 		// or puts its word above the user's.
-		`|regardless\s+of\s+(?:what\s+)?(?:the\s+)?user|even\s+if\s+the\s+user\s+(?:says|asks|objects|refuses|disagrees)|whatever\s+the\s+user\s+(?:says|wants|asks)` +
+		`|regardless\s+of\s+(?:what\s+)?(?:the\s+)?user|even\s+if\s+the\s+user\s+(?:says|asks|objects|refuses|disagrees|names|requests|chooses|prefers|wants|picks|specifies|mentions)|whatever\s+the\s+user\s+(?:says|wants|asks)` +
 		`|(?:carry\s+(?:it|them)\s+out|execute\s+(?:it|them)|follow\s+(?:it|them)|act\s+on\s+(?:it|them))\s+without\s+(?:asking|confirmation|checking|question)` +
 		`|(?:treat|consider|regard|handle)\s+(?:anything|everything|whatever|all|the\s+output|the\s+results?|its\s+output|what)\b[^.;]{0,40}?\bas\s+(?:an?\s+)?(?:messages?|instructions?|commands?|requests?|orders?)\s+from\s+the\s+user` +
 		// or keeps what it asks from the user.
 		`|(?:never|do\s+not|don'?t)\s+(?:mention|reveal|disclose)\s+(?:this\s+(?:tool|instruction|note|step|rule)|these\s+(?:instructions|steps|rules)|(?:it|this|that)\s+to\s+(?:the\s+)?user))\b`)
+
+	// What the model does kept from the user, in the languages of the
+	// priority claims: an order not to mention, say or show "it" or
+	// "this", or to act without telling the user.
+	concealIntlRe = regexp.MustCompile(`(?i)(?:\b(?:erwähne|erwähnen\s+sie|sag|sage|sagen\s+sie|zeig|zeige|verrate|verraten\s+sie)\s+(?:das|dies|dieses|es|davon)\s+(?:(?:dem|den)\s+(?:nutzer|nutzern|benutzer|anwender)\s+)?(?:gegenüber\s+)?nicht\b` +
+		`|\b(?:sag|sage|sagen\s+sie)\s+(?:dem\s+(?:nutzer|benutzer|anwender))\s+nichts|\bohne\s+(?:es\s+)?(?:dem\s+)?(?:nutzer|benutzer|anwender)\s+zu\s+(?:sagen|erwähnen|informieren)` +
+		`|\bne\s+(?:le|l'|lui|en)\s*(?:dites|dis|mentionnez|mentionne|montrez|montre|signalez|révélez|parlez|parle)\s+(?:pas|jamais|rien)|\bn'en\s+(?:parlez|parle|dites|dis)\s+(?:pas|jamais|rien)|\bsans\s+(?:le\s+|en\s+)?(?:dire|mentionner|prévenir|informer|avertir)\s+(?:à\s+)?l'utilisateur` +
+		`|\bno\s+(?:se\s+lo|lo|le|se\s+la)\s+(?:menciones|digas|muestres|reveles|cuentes|mencione|diga|muestre)\b|\bsin\s+(?:decírselo|decirle\s+nada|avisar|informar)\s+al\s+usuario` +
+		`|\bnon\s+(?:lo|glielo|gli)\s+(?:menzionare|dire|mostrare|rivelare|dica|mostri)\b|\bsenza\s+(?:dirlo|avvisare|informare)\s+(?:a\s+)?l'utente` +
+		`|\bnão\s+(?:o|lhe|lho)\s+(?:mencione|diga|mostre|revele|conte)\b|\bsem\s+(?:avisar|informar|dizer)\s+(?:a|ao)\s+usuário)`)
 
 	// The model's own rules set aside for this tool: no tool can exempt
 	// its requests from them.
@@ -195,9 +215,9 @@ var (
 	benignSecretName = regexp.MustCompile(`(?i)(?:max|min|num|page|next|continuation|cursor|count|limit|_id$|id$|name$|length$|expir|ttl)`)
 )
 
-// toolClaims judges one tool definition (raw JSON) against the names of
-// the tools in its list.
-func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
+// toolClaims judges one tool definition (raw JSON) of the server named
+// server against the names of the tools in its list.
+func toolClaims(raw []byte, listed map[string]bool, server string) []toolClaim {
 	var tool map[string]any
 	if json.Unmarshal(raw, &tool) != nil {
 		return nil
@@ -228,12 +248,18 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 	walk = func(path string, v any) {
 		switch x := v.(type) {
 		case string:
-			out = append(out, stringClaims(path, x, self, listed, own)...)
-			if c, ok := dataRequest(path, x, self, listed, own); ok {
-				out = append(out, c)
-			} else if c, ok := sourceRequest(path, x, params); ok {
-				out = append(out, c)
+			found := textClaims(path, x, self, listed, own, params)
+			if len(found) == 0 && len(x) >= 16 {
+				// What the plain text does not say, a reading of it
+				// undone may: judged the same, and marked as undone.
+				for _, v := range toolViews(x) {
+					for _, c := range textClaims(path, v.text, self, listed, own, params) {
+						c.excerpt = "(" + v.how + " undone) " + c.excerpt
+						found = append(found, c)
+					}
+				}
 			}
+			out = append(out, found...)
 		case []any:
 			for i, e := range x {
 				walk(path+"["+strconv.Itoa(i)+"]", e)
@@ -254,10 +280,26 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 		}
 	}
 	walk("", tool)
+	out = append(out, credentialClaims(tool, server)...)
 	for _, schemaKey := range []string{"inputSchema", "input_schema", "parameters"} {
 		if schema, ok := tool[schemaKey].(map[string]any); ok {
 			out = append(out, subSchemaClaims(schemaKey, schema, -1)...)
 		}
+	}
+	return out
+}
+
+// textClaims judges one string of a definition: what it claims and what
+// it asks the model to put where.
+func textClaims(path, s, self string, listed, own, params map[string]bool) []toolClaim {
+	out := stringClaims(path, s, self, listed, own)
+	if c, ok := dataRequest(path, s, self, listed, own); ok {
+		out = append(out, c)
+	} else if c, ok := sourceRequest(path, s, params); ok {
+		out = append(out, c)
+	}
+	if c, ok := runClaim(path, s); ok {
+		out = append(out, c)
 	}
 	return out
 }
@@ -316,6 +358,16 @@ func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim
 	if c, ok := foreignToolDirection(path, t, listed, own); ok && len(out) == 0 {
 		out = append(out, c)
 	}
+	if len(out) == 0 && strings.Contains(lower, "server") {
+		if c, ok := otherServerDirection(path, t); ok {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		if m := concealIntlRe.FindStringIndex(t); m != nil {
+			out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
+		}
+	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
 		if len(out) > 0 && out[len(out)-1].rule == "tool-shadowing" {
 			break
@@ -368,6 +420,25 @@ var (
 	purposeOfOrderRe = regexp.MustCompile(`(?i)\b(?:to\s+(?:obtain|get|find|learn|look\s+up|resolve|fetch|retrieve|know|see|check)|so\s+(?:that\s+)?you\s+(?:can|have|know)|in\s+order\s+to)\b`)
 	weakActRe        = regexp.MustCompile(`(?i)^(?:must|required|first\s+(?:call|use|run|invoke))$`)
 )
+
+// otherServerDirection finds a sentence that names another server and
+// puts its tools out of use: replaced, superseded, broken or unsafe ("This
+// replaces the mail server's send_email, which is broken"), whatever
+// the tool is called; a server has no say over another's tools.
+func otherServerDirection(path, t string) (toolClaim, bool) {
+	for _, m := range otherServerRe.FindAllStringIndex(t, 4) {
+		if ownServerRe.MatchString(t[m[0]:m[1]]) {
+			continue
+		}
+		a, b := sentence(t, m[0], m[1])
+		if sent := t[a:b]; outOfUseRe.MatchString(sent) || disparageRe.MatchString(sent) {
+			return toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(sent)}, true
+		}
+	}
+	return toolClaim{}, false
+}
+
+var outOfUseRe = regexp.MustCompile(`(?i)\b(?:replaces?|supersedes?|overrides?|shadows?|deprecated|obsolete|outdated|leaks?|(?:do\s+not|don'?t|never|no\s+longer)\s+(?:use|call|invoke|trust))\b`)
 
 // otherServer: the sentence names a server other than this one ("of the
 // mail server", "another server"); "on this server" is the tool's own.
@@ -465,7 +536,7 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case (conversationRe.MatchString(both) && wholeRe.MatchString(desc) || saidRe.MatchString(desc)) && !benignSecretName.MatchString(name) && asksOf(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
-		case secretWordRe.MatchString(both) && gatherRe.MatchString(desc) && asksOf(desc):
+		case secretWordRe.MatchString(both) && gatherRe.MatchString(desc) && asksOf(desc) && !serverSideRe.MatchString(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case secretNameRe.MatchString(name) && !benignSecretName.MatchString(name):
 			// A tool may need a password; one that asks the model for it,
@@ -509,6 +580,12 @@ func subSchemaClaims(path string, p map[string]any, depth int) []toolClaim {
 	}
 	return out
 }
+
+// serverSideRe: the description says where the server itself finds the
+// value when the model gives none ("defaults to the GITHUB_TOKEN
+// environment variable of the server"): that is the server reading its
+// own configuration, not the model sent gathering.
+var serverSideRe = regexp.MustCompile(`(?i)\b(?:defaults?\s+to|falls?\s+back\s+(?:to|on)|(?:is|are)\s+used\s+(?:when|if)\s+(?:omitted|empty|unset|missing|not\s+(?:given|set|provided))|when\s+omitted|if\s+omitted|if\s+(?:not|none\s+is)\s+(?:given|set|provided|configured)|of\s+the\s+server|the\s+server'?s\s+(?:own\s+)?(?:configured\s+)?(?:env|environment|config|configuration|key|token))\b`)
 
 // asksOf: the description asks the model to fill the parameter with
 // something of the user's or the session's, rather than describing a
@@ -639,7 +716,7 @@ func asksForData(sent, self string, listed, own map[string]bool, inParam bool) b
 	foreign := foreignTool(sent, self, listed, own)
 	// Elsewhere: another tool or an address, where what is sent leaves.
 	elsewhere := func() bool {
-		return foreign || strings.Contains(sent, "://") || reqRecipientRe.MatchString(strings.ToLower(sent))
+		return foreign || strings.Contains(sent, "://") || reqRecipientRe.MatchString(strings.ToLower(sent)) || partyRe.MatchString(sent)
 	}
 	asked := conversationRe.MatchString(sent) && wholeRe.MatchString(sent) || saidRe.MatchString(sent) ||
 		(secretWordRe.MatchString(sent) || secretEnvRe.MatchString(sent)) && (gatherRe.MatchString(sent) || serversRe.MatchString(sent) || !inParam && userSecretRe.MatchString(sent)) ||
@@ -729,9 +806,12 @@ var (
 	// The tool's every call as the place: "must accompany every query".
 	everyCallRe = regexp.MustCompile(`(?i)\b(?:every|each|all)\s+(?:calls?|quer(?:y|ies)|requests?|invocations?|uses?|messages?)\b`)
 	thisToolRe  = regexp.MustCompile(`(?i)\b(?:this\s+tool|to\s+this\s+server|here)\b`)
+	// Another tool or party named as where something goes: "via the
+	// upload tool", "to our success team".
+	partyRe = regexp.MustCompile(`(?i)\b(?:via|with|using|through)\s+(?:the|an?|its|our)\s+[\w\-]+\s+tool\b|\bto\s+(?:the\s+|our\s+|its\s+)?(?:[\w\-]+\s+){0,2}(?:team|server|service|vendor|developers?|maintainers?|company|endpoint|webhook|backend|cloud)\b`)
 	// The user's personal, payment or private things.
 	personalRe = regexp.MustCompile(`(?i)\b(?:user'?s?|customer'?s?|client'?s?|patient'?s?|their|his|her)\s+(?:[\w\-]+\s+){0,3}(?:bank\s+(?:account|details)|account\s+numbers?|sort\s+codes?|routing\s+numbers?|iban|card\s+(?:numbers?|details)|credit\s+cards?|payment\s+(?:cards?|details|methods?)|cards|social\s+security|ssn|passport|date\s+of\s+birth|birth\s*date|(?:home|e-?mail|postal|street)\s+address(?:es)?|address(?:es)?|phone\s+numbers?|full\s+name|location|contacts|clipboard|browser\s+history|open\s+documents|documents|photos|medical|health|salary|passwords?|recovery\s+codes?` +
-		`|medications?|prescriptions?|diagnos[ie]s|lab\s+results|weight|[\w\-]+\s+history|records)\b`)
+		`|medications?|prescriptions?|diagnos[ie]s|lab\s+results|weight|[\w\-]+\s+history|records|e-?mails|messages|inbox|chats|files|notes)\b`)
 	// Sent gathering it, or asked for it on every call.
 	collectRe = regexp.MustCompile(`(?i)\b(?:gather|collect|harvest|find|look\s+up|search\s+for|retrieve|extract|fetch|read|copy|paste|dump|quietly|silently|taken\s+from|take\s+(?:it|them)\s+from|from\s+(?:earlier|before|memory|the\s+conversation|the\s+chat|previous|prior|your\s+context|earlier\s+messages)|you\s+(?:have\s+)?(?:seen|know|remember|found)|every\s+call|each\s+call|all\s+calls|every\s+request|every\s+query|each\s+query|each\s+request|every\s+message|always)\b`)
 	// An environment variable named for a secret (GITHUB_TOKEN, *_API_KEY).
@@ -864,21 +944,7 @@ func namedRequest(human string) bool {
 // paramNames adds to names the names of the properties of every schema
 // in v, lower case.
 func paramNames(v any, names map[string]bool) map[string]bool {
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			paramNames(e, names)
-		}
-	case map[string]any:
-		if props, ok := x["properties"].(map[string]any); ok {
-			for k := range props {
-				names[strings.ToLower(k)] = true
-			}
-		}
-		for _, e := range x {
-			paramNames(e, names)
-		}
-	}
+	eachProperty(v, "", func(_, name string, _ map[string]any) { names[strings.ToLower(name)] = true })
 	return names
 }
 

@@ -65,7 +65,7 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 		return nil, fmt.Errorf("scan tools/list result: %w", err)
 	}
 	for i, st := range states {
-		st.addClaims(toolClaims(list.Tools[i], listed))
+		st.addClaims(toolClaims(list.Tools[i], listed, ctx.Server))
 	}
 	var out []ToolFinding
 	for i, st := range states {
