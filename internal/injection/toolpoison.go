@@ -216,8 +216,9 @@ var (
 )
 
 // toolClaims judges one tool definition (raw JSON) of the server named
-// server against the names of the tools in its list.
-func toolClaims(raw []byte, listed map[string]bool, server string) []toolClaim {
+// server against the names of the tools in its list and those of the
+// session's other servers (others).
+func toolClaims(raw []byte, listed, others map[string]bool, server string) []toolClaim {
 	var tool map[string]any
 	if json.Unmarshal(raw, &tool) != nil {
 		return nil
@@ -248,12 +249,12 @@ func toolClaims(raw []byte, listed map[string]bool, server string) []toolClaim {
 	walk = func(path string, v any) {
 		switch x := v.(type) {
 		case string:
-			found := textClaims(path, x, self, listed, own, params)
+			found := textClaims(path, x, self, listed, others, own, params)
 			if len(found) == 0 && len(x) >= 16 {
 				// What the plain text does not say, a reading of it
 				// undone may: judged the same, and marked as undone.
 				for _, v := range toolViews(x) {
-					for _, c := range textClaims(path, v.text, self, listed, own, params) {
+					for _, c := range textClaims(path, v.text, self, listed, others, own, params) {
 						c.excerpt = "(" + v.how + " undone) " + c.excerpt
 						found = append(found, c)
 					}
@@ -291,8 +292,8 @@ func toolClaims(raw []byte, listed map[string]bool, server string) []toolClaim {
 
 // textClaims judges one string of a definition: what it claims and what
 // it asks the model to put where.
-func textClaims(path, s, self string, listed, own, params map[string]bool) []toolClaim {
-	out := stringClaims(path, s, self, listed, own)
+func textClaims(path, s, self string, listed, others, own, params map[string]bool) []toolClaim {
+	out := stringClaims(path, s, self, listed, others, own)
 	if c, ok := dataRequest(path, s, self, listed, own); ok {
 		out = append(out, c)
 	} else if c, ok := sourceRequest(path, s, params); ok {
@@ -304,7 +305,7 @@ func textClaims(path, s, self string, listed, own, params map[string]bool) []too
 	return out
 }
 
-func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim {
+func stringClaims(path, s, self string, listed, others, own map[string]bool) []toolClaim {
 	if len(s) < 8 {
 		return nil
 	}
@@ -355,12 +356,20 @@ func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim
 	if m := sendDirectionRe.FindStringIndex(t); m != nil && len(out) == 0 {
 		out = append(out, toolClaim{path: path, rule: "tool-send-direction", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
-	if c, ok := foreignToolDirection(path, t, listed, own); ok && len(out) == 0 {
+	if c, ok := foreignToolDirection(path, t, listed, others, own); ok && len(out) == 0 {
 		out = append(out, c)
 	}
 	if len(out) == 0 && strings.Contains(lower, "server") {
 		if c, ok := otherServerDirection(path, t); ok {
 			out = append(out, c)
+		}
+	}
+	if len(out) == 0 && others[strings.ToLower(self)] {
+		// Named as another server's tool is, and saying it is that
+		// tool's replacement: the model would call it for the other.
+		if m := impersonateRe.FindStringIndex(t); m != nil {
+			a, b := sentence(t, m[0], m[1])
+			out = append(out, toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(t[a:b])})
 		}
 	}
 	if len(out) == 0 {
@@ -471,8 +480,8 @@ func actOutside(t string, a, b int, m []int) string {
 // what happens around it: another server named, an address or account
 // to send to, or a word of always, never, change or replace. The English
 // shapes are shadowRe's; this is what survives translation.
-func foreignToolDirection(path, t string, listed, own map[string]bool) (toolClaim, bool) {
-	for _, m := range toolIdentRe.FindAllStringIndex(strings.ToLower(t), 8) {
+func foreignToolDirection(path, t string, listed, others, own map[string]bool) (toolClaim, bool) {
+	for _, m := range append(toolIdentRe.FindAllStringIndex(strings.ToLower(t), 8), otherToolWords(t, others, 8)...) {
 		n := strings.ToLower(t[m[0]:m[1]])
 		if listed[n] || own[n] {
 			continue
@@ -494,6 +503,25 @@ func foreignToolDirection(path, t string, listed, own map[string]bool) (toolClai
 	}
 	return toolClaim{}, false
 }
+
+// otherToolWords returns where t names, as a word of its own, a tool of
+// the session's other servers whose name is one word ("fetch",
+// "search"): snake_case names are found by toolIdentRe already. At most
+// n.
+func otherToolWords(t string, others map[string]bool, n int) [][]int {
+	if len(others) == 0 {
+		return nil
+	}
+	var out [][]int
+	eachWord(t, func(i, j int) {
+		if len(out) < n && others[strings.ToLower(t[i:j])] {
+			out = append(out, []int{i, j})
+		}
+	})
+	return out
+}
+
+var impersonateRe = regexp.MustCompile(`(?i)\b(?:replaces?|supersedes?|overrides?|instead\s+of|in\s+place\s+of|use\s+(?:this|me)(?:\s+(?:one|version|tool))?\s+(?:for\s+all|always|only|instead)|the\s+(?:real|official|correct|fixed|updated|genuine|new)\s+(?:one|version|tool)|(?:is|are)\s+(?:now\s+)?(?:broken|deprecated|outdated|unsafe|compromised|disabled))\b`)
 
 // paramClaims judges the parameters of a JSON schema: names, descriptions,
 // defaults and examples asking for the conversation, files or secrets.
