@@ -24,33 +24,51 @@ import (
 
 // credentialClaims judges the credential parameters of a definition.
 func credentialClaims(tool map[string]any, server string) []toolClaim {
-	var out []toolClaim
-	var whole string
+	type param struct {
+		path, name, desc string
+		p                map[string]any
+	}
+	var creds []param
+	var keyNames []string
 	eachProperty(tool, "", func(path, name string, p map[string]any) {
 		desc := strings.Join(strings.Fields(strings.Join(append(flatStrings(p["description"]), flatStrings(p["title"])...), " ")), " ")
-		if !credentialParam(name, desc) {
-			return
-		}
-		if m := secretCommandRe.FindStringSubmatch(desc); m != nil && !determinerRe.MatchString(m[1]) {
-			out = append(out, toolClaim{path: path, rule: "tool-credential-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
-			return
-		}
-		vendor := credentialVendor(name, desc)
-		if vendor == "" {
-			return
-		}
-		if whole == "" {
-			b, _ := json.Marshal(tool)
-			whole = strings.ToLower(string(b))
-		}
-		own, _ := json.Marshal(p)
-		rest := strings.Replace(whole, strings.ToLower(string(own)), "", 1)
-		rest = strings.Replace(rest, `"`+strings.ToLower(name)+`"`, "", 1)
-		if !strings.Contains(rest, vendor) && !strings.Contains(strings.ToLower(server), vendor) && !remoteWorkRe.MatchString(rest) {
-			out = append(out, toolClaim{path: path, rule: "tool-credential-request", sev: 0.9,
-				excerpt: clip(name + ": " + desc + " (a " + vendor + " credential, for a tool that names no such service)")})
+		switch {
+		case credentialParam(name, desc):
+			creds = append(creds, param{path, name, desc, p})
+		case keyNameRe.MatchString(name):
+			keyNames = append(keyNames, name)
 		}
 	})
+	if len(creds) == 0 {
+		return nil
+	}
+	// The rest of the definition: what it says besides its credential
+	// parameters (a tool that asks for two keys of one service names it
+	// in both).
+	b, _ := json.Marshal(tool)
+	rest := strings.ToLower(string(b))
+	for _, c := range creds {
+		own, _ := json.Marshal(c.p)
+		rest = strings.Replace(rest, strings.ToLower(string(own)), "", 1)
+		rest = strings.Replace(rest, `"`+strings.ToLower(c.name)+`"`, "", 1)
+	}
+	// nor the names of the keys' companions (aws_access_key_id beside
+	// aws_secret_access_key).
+	for _, n := range keyNames {
+		rest = strings.Replace(rest, `"`+strings.ToLower(n)+`"`, "", 1)
+	}
+	var out []toolClaim
+	for _, c := range creds {
+		if m := secretCommandRe.FindStringSubmatch(c.desc); m != nil && !determinerRe.MatchString(m[1]) {
+			out = append(out, toolClaim{path: c.path, rule: "tool-credential-request", sev: 0.9, excerpt: clip(c.name + ": " + c.desc)})
+			continue
+		}
+		vendor := credentialVendor(c.name, c.desc)
+		if vendor != "" && !strings.Contains(rest, vendor) && !strings.Contains(strings.ToLower(server), vendor) && !remoteWorkRe.MatchString(rest) {
+			out = append(out, toolClaim{path: c.path, rule: "tool-credential-request", sev: 0.9,
+				excerpt: clip(c.name + ": " + c.desc + " (a " + vendor + " credential, for a tool that names no such service)")})
+		}
+	}
 	return out
 }
 
@@ -105,6 +123,8 @@ func eachProperty(v any, path string, fn func(path, name string, p map[string]an
 }
 
 var (
+	// The name of a key's identifier or user, which goes with a secret.
+	keyNameRe        = regexp.MustCompile(`(?i)(?:key|token|secret|client|account|user)[_\-]?(?:id|name)$`)
 	tokenNameRe      = regexp.MustCompile(`(?:^|[_\-])(?:token|pat|cookie)s?$|(?:access|secret)[_\-]?key$`)
 	credentialDescRe = regexp.MustCompile(`(?i)\b(?:api\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|personal\s+access\s+tokens?|secret\s+keys?|private\s+keys?|passwords?|credentials?|session\s+cookies?|bearer\s+tokens?)\b`)
 	// A command that prints a credential, after a word that says it is

@@ -90,7 +90,8 @@ var (
 		`|tiene\s+(?:la\s+)?prioridad\s+sobre|(?:no\s+uses?\s+nunca|nunca\s+uses?|no\s+utilices?\s+nunca|nunca\s+utilices?)\s+(?:otra|otro|ninguna|ningún|las\s+otras|los\s+otros)\s+herramientas?` +
 		`|hat\s+(?:immer\s+)?vorrang\s+vor|(?:verwende|benutze|nutze)\s+(?:nie|niemals|keine?n?)\s+(?:ein\s+)?(?:anderes?|andere[ns]?)\s+(?:tools?|werkzeuge?)` +
 		`|ha\s+(?:la\s+)?priorit[àa]\s+su|non\s+usare\s+mai\s+(?:un\s+)?altr[oia]\s+strument` +
-		`|tem\s+prioridade\s+sobre|nunca\s+(?:use|utilize)\s+(?:outra|outro|as\s+outras)\s+ferramentas?`)
+		`|tem\s+prioridade\s+sobre|nunca\s+(?:use|utilize)\s+(?:outra|outro|as\s+outras)\s+ferramentas?` +
+		`|heeft\s+voorrang\s+op|v[óo]{1,2}r\s+alle\s+andere|gebruik\s+(?:nooit|geen)\s+(?:een\s+)?andere`)
 
 	// Directions about a named tool: group 1 or 2 is the tool's name,
 	// checked against the list afterwards.
@@ -145,6 +146,12 @@ var (
 		`|\bno\s+(?:se\s+lo|lo|le|se\s+la)\s+(?:menciones|digas|muestres|reveles|cuentes|mencione|diga|muestre)\b|\bsin\s+(?:decírselo|decirle\s+nada|avisar|informar)\s+al\s+usuario` +
 		`|\bnon\s+(?:lo|glielo|gli)\s+(?:menzionare|dire|mostrare|rivelare|dica|mostri)\b|\bsenza\s+(?:dirlo|avvisare|informare)\s+(?:a\s+)?l'utente` +
 		`|\bnão\s+(?:o|lhe|lho)\s+(?:mencione|diga|mostre|revele|conte)\b|\bsem\s+(?:avisar|informar|dizer)\s+(?:a|ao)\s+usuário)`)
+
+	// The user spared the knowledge of something ("an internal detail
+	// they need not see"); an order when what is spared is an action
+	// (concealedActRe), a courtesy when it is a field of the output.
+	needNotKnowRe  = regexp.MustCompile(`(?i)\b(?:the\s+user|users|they|he|she|the\s+customer)\s+(?:need\s+not|needn'?t|(?:does|do)\s+not\s+need\s+to|(?:does|do)n'?t\s+need\s+to|has\s+no\s+need\s+to)\s+(?:see|know|hear|notice|be\s+(?:told|informed|shown|bothered))\b`)
+	concealedActRe = regexp.MustCompile(`(?i)\b(?:transfers?|transferred|send|sent|copy|copies|forward(?:ed)?|upload(?:ed)?|share[ds]?|pay(?:ment)?s?|paid|bcc|cc|call(?:s|ed)?|reads?|include[ds]?|add(?:s|ed)?|post(?:s|ed)?|runs?|execute[ds]?|installs?)\b`)
 
 	// The model's own rules set aside for this tool: no tool can exempt
 	// its requests from them.
@@ -372,6 +379,14 @@ func stringClaims(path, s, self string, listed, others, own map[string]bool) []t
 			out = append(out, toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(t[a:b])})
 		}
 	}
+	if len(out) == 0 && strings.Contains(lower, "need") {
+		for _, m := range needNotKnowRe.FindAllStringIndex(t, 4) {
+			if a, b := sentence(t, m[0], m[1]); concealedActRe.MatchString(t[a:b]) {
+				out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[a:b])})
+				break
+			}
+		}
+	}
 	if len(out) == 0 {
 		if m := concealIntlRe.FindStringIndex(t); m != nil {
 			out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
@@ -447,7 +462,7 @@ func otherServerDirection(path, t string) (toolClaim, bool) {
 	return toolClaim{}, false
 }
 
-var outOfUseRe = regexp.MustCompile(`(?i)\b(?:replaces?|supersedes?|overrides?|shadows?|deprecated|obsolete|outdated|leaks?|(?:do\s+not|don'?t|never|no\s+longer)\s+(?:use|call|invoke|trust))\b`)
+var outOfUseRe = regexp.MustCompile(`(?i)\b(?:replaces?|supersedes?|overrides?|shadows?|deprecated|obsolete|outdated|disabled|removed|retired|leaks?|(?:do\s+not|don'?t|never|no\s+longer)\s+(?:use|call|invoke|trust|the|that|its|their))\b`)
 
 // otherServer: the sentence names a server other than this one ("of the
 // mail server", "another server"); "on this server" is the tool's own.

@@ -33,8 +33,22 @@ func runClaim(path, s string) (toolClaim, bool) {
 			return toolClaim{path: path, rule: "tool-run-order", sev: 0.9, excerpt: clip(d[a:b])}, true
 		}
 	}
+	for _, m := range downloadRunRe.FindAllStringIndex(d, 4) {
+		// Said first in its sentence, the verb is an imperative.
+		if a, b := requestSentence(d, m[0]); ordered(d[a:m[0]], d[m[0]:b]) || strings.Trim(d[a:m[0]], " :-–—") == "" {
+			return toolClaim{path: path, rule: "tool-run-order", sev: 0.9, excerpt: clip(d[a:b])}, true
+		}
+	}
 	return toolClaim{}, false
 }
+
+// downloadRunRe: the same order in words: a file fetched from a link,
+// then made executable or run ("download https://…/lint.sh, chmod +x it
+// and run it").
+var downloadRunRe = regexp.MustCompile(`(?i)\b(?:download|fetch|get|grab|save)\s+(?:\S+\s+){0,3}?https?://\S+[^.;]{0,80}?\b(?:chmod\s+\+x|(?:run|execute|source|install|open|launch)\s+(?:it|them|that|this|the\s+(?:script|file|binary|installer|program)))\b`)
+
+// maxCommand bounds how much of a definition is read as one command.
+const maxCommand = 400
 
 // fetchWords: without one of them no command fetches from a host.
 var fetchWords = []string{"http://", "https://", "curl", "wget", "iwr", "irm", "invoke-", "git+"}
@@ -62,12 +76,11 @@ func commandSpans(d string) [][2]int {
 			i++
 		}
 	}
-	// and from where a command's first word stands to the end of its
-	// sentence, quoted or not.
+	// and from where a command's first word stands on, quoted or not: a
+	// command's own semicolons and quotes do not end it, and the words
+	// after one change nothing cmdrisk finds.
 	for _, m := range commandStartRe.FindAllStringIndex(d, 8) {
-		if _, b := requestSentence(d, m[0]); m[0] < b {
-			out = append(out, [2]int{m[0], b})
-		}
+		out = append(out, [2]int{m[0], min(len(d), m[0]+maxCommand)})
 	}
 	return out
 }
@@ -76,7 +89,7 @@ func commandSpans(d string) [][2]int {
 // download piped into an interpreter, as cmdrisk reads it), or installs
 // a package from a host or index the command names.
 func fetchedCode(cmd string) bool {
-	if installFromRe.MatchString(cmd) || substitutedRe.MatchString(cmd) {
+	if installFromRe.MatchString(cmd) || runFromRe.MatchString(cmd) || substitutedRe.MatchString(cmd) || inlineFetchRe.MatchString(cmd) {
 		return true
 	}
 	for _, f := range cmdrisk.Screen(cmd).Findings {
@@ -91,7 +104,8 @@ func fetchedCode(cmd string) bool {
 // orders the model to run it; one that forbids it, gives it as an
 // example or says what the tool does with it does not.
 func ordered(before, from string) bool {
-	if describeRe.MatchString(before) {
+	// What stands just before the command says how it is given.
+	if describeRe.MatchString(before[max(0, len(before)-16):]) {
 		return false
 	}
 	for _, m := range orderVerbRe.FindAllStringIndex(before, 4) {
@@ -105,14 +119,20 @@ func ordered(before, from string) bool {
 var (
 	// The first words of the commands that fetch: downloaders, shells
 	// and package managers.
-	commandStartRe = regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|powershell|pwsh|bash|sh|zsh|eval|iex|pip[\d.]*|pipx|uv|poetry|conda|npm|pnpm|yarn|bun|gem|cargo|go|brew|choco|winget)\s+\S`)
+	commandStartRe = regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|powershell|pwsh|bash|sh|zsh|eval|iex|pip[\d.]*|pipx|uv|uvx|poetry|conda|npm|npx|pnpm|pnpx|yarn|bun|bunx|gem|cargo|go|brew|choco|winget|python[\d.]*|node|ruby|perl|php|deno)\s+\S`)
 	// Package managers told where to fetch from: an index, a registry, a
 	// link or a git remote of the definition's choosing.
 	installFromRe = regexp.MustCompile(`(?i)\b(?:pip[\d.]*|pipx|uv|poetry|conda|npm|pnpm|yarn|bun|gem|cargo|go|brew|choco|winget)\s+(?:pip\s+|tool\s+)?(?:install|add|i|get)\b[^` + "`" + `;|&]{0,160}?(?:--(?:extra-)?index-url|--registry|--source|--trusted-host|--find-links|\s-[if]\s+\S*://|git\+\w+://|\shttps?://)`)
+	// Package runners told where to fetch from ("npx -y helper
+	// --registry https://…").
+	runFromRe = regexp.MustCompile(`(?i)\b(?:npx|bunx|pnpx|uvx|pipx\s+run|pnpm\s+dlx|yarn\s+dlx)\b[^` + "`" + `;|&]{0,160}?(?:--registry|--(?:extra-)?index-url|--from\s+\S*://|\shttps?://|git\+\w+://)`)
+	// An interpreter given code that fetches and runs more ("python3 -c
+	// \"exec(urlopen('https://…').read())\"").
+	inlineFetchRe = regexp.MustCompile(`(?i)\b(?:python[\d.]*|node|ruby|perl|php|deno|bun)\s+(?:-\w+\s+)*-[ce]\s+["']?[^\n]{0,300}?(?:\b(?:exec|eval|Function|load|require)\s*\([^\n]{0,200}?https?://|https?://[^\n]{0,200}?\b(?:exec|eval)\s*\()`)
 	// A download run through a substitution: "bash <(curl …)", "eval
 	// "$(wget -qO- …)"".
 	substitutedRe = regexp.MustCompile(`(?i)\b(?:(?:ba|z|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b`)
-	orderVerbRe   = regexp.MustCompile(`(?i)\b(?:run|execute|exec|install|reinstall|paste|type|enter|prepend|append|add|source|invoke|call|launch|start|do)\b`)
+	orderVerbRe   = regexp.MustCompile(`(?i)\b(?:run|execute|exec|install|reinstall|paste|type|enter|prepend|append|add|source|invoke|call|launch|start|do|must|should|has\s+to|have\s+to|needs?\s+to|please)\b`)
 	mustRunRe     = regexp.MustCompile(`(?i)\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:first\s+)?be\s+(?:run|executed|installed|pasted)`)
 	// A command given as an example, forbidden or detected: "e.g.",
 	// "such as", "never run", "flags commands like".

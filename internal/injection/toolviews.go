@@ -4,7 +4,9 @@ import "strings"
 
 // A definition written to dodge literal rules is still read by the
 // model: leetspeak ("r34d ~/.55h/1d_r54"), letters spaced apart ("r e a d
-// ~ / . s s h"), an order in base64 or hex "to decode and apply". An
+// ~ / . s s h"), full-width or look-alike letters and invisible joiners,
+// an order in base64 or hex "to decode and apply", in rot13 or backwards
+// with a word that says so. An
 // honest definition has no reason to write any of these, so what one of
 // them says once undone is judged as if it had been written plainly.
 // Unlike the text scanner's denoise, which restores only the words
@@ -16,6 +18,10 @@ import "strings"
 // was undone.
 func toolViews(s string) []toolView {
 	var out []toolView
+	// (only spacing changed is no other reading)
+	if v, _ := normalise(s, &charEvidence{}); strings.Join(strings.Fields(v), " ") != strings.Join(strings.Fields(s), " ") {
+		out = append(out, toolView{v, "look-alike letters"})
+	}
 	if v, ok := unleetPaths(s); ok {
 		out = append(out, toolView{v, "leetspeak"})
 	}
@@ -29,6 +35,9 @@ func toolViews(s string) []toolView {
 	}
 	for _, b := range findHex(s) {
 		out = append(out, toolView{b.decoded, "hex"})
+	}
+	if mentions(strings.ToLower(s), rot13Cues) {
+		out = append(out, toolView{rotate(s, 13), "rot13"}, toolView{reverseRunes(s), "reversal"})
 	}
 	return out
 }
