@@ -101,25 +101,39 @@ func credentialVendor(name, desc string) string {
 }
 
 // eachProperty calls fn for every property of every schema in v, with
-// its path.
+// its path (under path).
 func eachProperty(v any, path string, fn func(path, name string, p map[string]any)) {
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			eachProperty(e, path, fn)
-		}
-	case map[string]any:
-		if props, ok := x["properties"].(map[string]any); ok {
-			for k, e := range props {
-				if p, ok := e.(map[string]any); ok {
-					fn(path+".properties."+k, k, p)
+	var stack []string
+	if path != "" {
+		stack = append(stack, path)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			if props, ok := x["properties"].(map[string]any); ok {
+				for k, e := range props {
+					if p, ok := e.(map[string]any); ok {
+						// The path is written only for a property found.
+						fn(strings.Join(append(stack, "properties", k), "."), k, p)
+					}
+				}
+			}
+			for k, e := range x {
+				switch e.(type) {
+				case map[string]any, []any:
+					stack = append(stack, k)
+					walk(e)
+					stack = stack[:len(stack)-1]
 				}
 			}
 		}
-		for k, e := range x {
-			eachProperty(e, strings.TrimPrefix(path+"."+k, "."), fn)
-		}
 	}
+	walk(v)
 }
 
 var (

@@ -53,9 +53,6 @@ var (
 		`|(?:do\s+not|don'?t|never)\s+(?:use|call|invoke|run|trust|rely\s+on)\s+(?:any|the)?\s*other\s+(?:[\w\-]+\s+){0,2}(?:tools?|servers?|sources?)` +
 		`|only\s+this\s+(?:tool|server|one)\s+(?:is|can\s+be)\s+(?:safe|trusted|trustworthy|reliable|secure|accurate|authoritative)` +
 		`|the\s+only\s+(?:safe|trusted|trustworthy|reliable|legitimate|secure|authoritative)\s+(?:[\w\-]+\s+){0,2}(?:tool|server|source|site|way|option|provider|service)` +
-		// or the only one the model is let use ("the only search tool
-		// you may use").
-		`|the\s+only\s+(?:[\w\-]+\s+){0,2}(?:tool|server)s?\s+(?:that\s+)?(?:you|the\s+(?:model|assistant|agent))\s+(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|should\s+ever|must\s+ever)\s+use` +
 		`|others?\s+(?:ones?\s+)?(?:are|is)\s+(?:all\s+)?(?:scams?|frauds?|fake|unsafe|unreliable|untrustworthy|malicious|compromised)` +
 		// Every other tool's answer handed to it ("once you have an answer
 		// from any tool, hand it to style_guide").
@@ -79,19 +76,26 @@ var (
 		`|(?:after|before|following|around)\s+(?:every|each|any|all)\s+(?:calls?|uses?|invocations?|runs?|responses?)\s+(?:to|of|from|by)\s+(?:any|every|each|all|another|other)\s+(?:other\s+)?tools?` +
 		// Other tools disparaged or forbidden: "the other file tools on
 		// this machine are outdated and must not be used".
-		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){0,4}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
+		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){0,2}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
 		`)|toujours\s+[^.;]{0,40}en\s+premier|avant\s+(?:tout|toute|n'importe\s+quel)\s+autre|(?:ne\s+(?:fais|faites)\s+pas\s+confiance|ignore[zs]?)\s+(?:aux|les)\s+(?:r[ée]sultats\s+(?:des|d')\s*)?autres\s+(?:outils|serveurs)` +
 		`|siempre\s+[^.;]{0,40}(?:primero|en\s+primer\s+lugar)|antes\s+(?:de|que)\s+cualquier\s+otr[ao]|(?:no\s+conf[ií]es|ignora)\s+(?:en\s+)?(?:los\s+resultados\s+de\s+)?(?:las\s+|los\s+)?otr[ao]s\s+(?:herramientas|servidores)` +
 		`|immer\s+[^.;]{0,40}zuerst|vor\s+(?:allen|jedem|jeder)\s+anderen|(?:vertraue\s+nicht|ignoriere)\s+(?:den\s+)?(?:ergebnissen\s+|ergebnisse\s+)?(?:der\s+|den\s+)?anderen\s+(?:tools|werkzeuge|server)` +
-		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+(?:qualsiasi|ogni)\s+altr[oa]|antes\s+de\s+qualquer\s+outr[oa]` +
-		// Priority over the others claimed, and the others forbidden, in
-		// the same languages.
+		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+(?:qualsiasi|ogni)\s+altr[oa]|antes\s+de\s+qualquer\s+outr[oa]`)
+
+	// Claims over the others that priorityRe leaves to this one, each
+	// with a word without which it cannot match (priorityMoreWords): the
+	// only tool the model may use, other tools of several kinds put out
+	// of use, and priority or the others forbidden in the languages of
+	// priorityRe (and Dutch).
+	priorityMoreRe = regexp.MustCompile(`(?i)\b(?:` +
+		`the\s+only\s+(?:[\w\-]+\s+){0,2}(?:tool|server)s?\s+(?:that\s+)?(?:you|the\s+(?:model|assistant|agent))\s+(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|should\s+ever|must\s+ever)\s+use` +
+		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){3,4}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
 		`|(?:est|sont)\s+prioritaires?\s+sur|a\s+(?:la\s+)?priorit[ée]\s+sur|n'utilise[zr]?\s+(?:jamais|aucun|plus)\s+(?:un\s+|d'|les\s+)?(?:autres?\s+outils?|outils?\s+autres?)` +
 		`|tiene\s+(?:la\s+)?prioridad\s+sobre|(?:no\s+uses?\s+nunca|nunca\s+uses?|no\s+utilices?\s+nunca|nunca\s+utilices?)\s+(?:otra|otro|ninguna|ningún|las\s+otras|los\s+otros)\s+herramientas?` +
 		`|hat\s+(?:immer\s+)?vorrang\s+vor|(?:verwende|benutze|nutze)\s+(?:nie|niemals|keine?n?)\s+(?:ein\s+)?(?:anderes?|andere[ns]?)\s+(?:tools?|werkzeuge?)` +
 		`|ha\s+(?:la\s+)?priorit[àa]\s+su|non\s+usare\s+mai\s+(?:un\s+)?altr[oia]\s+strument` +
 		`|tem\s+prioridade\s+sobre|nunca\s+(?:use|utilize)\s+(?:outra|outro|as\s+outras)\s+ferramentas?` +
-		`|heeft\s+voorrang\s+op|v[óo]{1,2}r\s+alle\s+andere|gebruik\s+(?:nooit|geen)\s+(?:een\s+)?andere`)
+		`|heeft\s+voorrang\s+op|v[óo]{1,2}r\s+alle\s+andere|gebruik\s+(?:nooit|geen)\s+(?:een\s+)?andere)`)
 
 	// Directions about a named tool: group 1 or 2 is the tool's name,
 	// checked against the list afterwards.
@@ -321,10 +325,14 @@ func stringClaims(path, s, self string, listed, others, own map[string]bool) []t
 	// A short value of an enum ("highest priority" for a ticket) names a
 	// value, it claims nothing about the tool.
 	value := strings.Contains(path, ".enum[") && len(t) < 40
-	if m := priorityRe.FindStringIndex(t); m != nil && !value && !usageOrder(t, m) && !ownScope(t, m) {
+	lower := strings.ToLower(t)
+	m := priorityRe.FindStringIndex(t)
+	if m == nil && mentions(lower, priorityMoreWords) {
+		m = priorityMoreRe.FindStringIndex(t)
+	}
+	if m != nil && !value && !usageOrder(t, m) && !ownScope(t, m) {
 		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
-	lower := strings.ToLower(t)
 	if len(out) == 0 && mentions(lower, consentWords) {
 		if m := consentRe.FindStringIndex(t); m != nil {
 			out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
@@ -891,10 +899,11 @@ var guardRe = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|not\s+to)\s+(?:
 var (
 	consentWords = []string{"confirm", "consent", "permission", "approv", "authori", "already", "user must", "user should", "user need", "mention", "reveal", "disclose",
 		"regardless", "even if", "whatever", "without", "from the user", "instead of"}
-	safetyWords   = []string{"safety", "content", "ethical", "moderation", "refuse"}
-	standingWords = []string{"now on", "rest of", "future", "subsequent", "later"}
-	memoryWords   = []string{"memor", "instructions", "system prompt", "remember"}
-	payeeWords    = []string{"pay", "transfer", "fund", "money", "refund", "deposit", "wire", "invoice", "bill"}
+	priorityMoreWords = []string{"only", "other", "priorit", "vorrang", "voorrang", "jamais", "nunca", "nie", "mai ", "andere", "autre", "otra", "otro", "outra", "outro", "altr"}
+	safetyWords       = []string{"safety", "content", "ethical", "moderation", "refuse"}
+	standingWords     = []string{"now on", "rest of", "future", "subsequent", "later"}
+	memoryWords       = []string{"memor", "instructions", "system prompt", "remember"}
+	payeeWords        = []string{"pay", "transfer", "fund", "money", "refund", "deposit", "wire", "invoice", "bill"}
 )
 
 // mentions: lower holds one of words.

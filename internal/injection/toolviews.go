@@ -57,6 +57,9 @@ const minLeetWords = 3
 // definition sends the model to read is written in leet as well
 // ("~/.55h/1d_r54").
 func unleetPaths(s string) (string, bool) {
+	if !strings.ContainsAny(s, "013457") {
+		return "", false
+	}
 	type word struct {
 		i, j int
 		// mixed: letters and leet digits; inner: a digit before a
@@ -113,7 +116,7 @@ func unleetPaths(s string) (string, bool) {
 // ("r e a d   ~ / . s s h" → "read ~/.ssh"); ok when a run of at least
 // eight such characters was found.
 func joinSpaced(s string) (string, bool) {
-	if !strings.Contains(s, " ") {
+	if !spacedRun(s, 8) {
 		return "", false
 	}
 	// Split at single spaces: a wider gap leaves empty tokens, which
@@ -125,13 +128,6 @@ func joinSpaced(s string) (string, bool) {
 			i++
 		}
 		return i
-	}
-	long := false
-	for i := 0; i < len(toks) && !long; i = runEnd(i) + 1 {
-		long = runEnd(i)-i >= 8
-	}
-	if !long {
-		return "", false
 	}
 	// Once a text is written so, its short words are too ("i t").
 	out := make([]string, 0, len(toks))
@@ -147,4 +143,26 @@ func joinSpaced(s string) (string, bool) {
 		i++
 	}
 	return strings.Join(strings.Fields(strings.Join(out, " ")), " "), true
+}
+
+// spacedRun reports whether s holds n characters in a row each standing
+// alone between single spaces ("r e a d"): most strings have none, and
+// are turned away without a copy.
+func spacedRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		alone := s[i] != ' ' && (i == 0 || s[i-1] == ' ') && (i+1 == len(s) || s[i+1] == ' ')
+		switch {
+		case alone:
+			run++
+			if run >= n {
+				return true
+			}
+		case s[i] != ' ':
+			run = 0
+		case i > 0 && s[i-1] == ' ':
+			run = 0 // a wider gap ends the run
+		}
+	}
+	return false
 }
