@@ -117,34 +117,11 @@ var tools11Defs = []blind9Def{
 // TestTools11Defs holds every poisoned definition of the set withheld
 // and every benign one listed.
 func TestTools11Defs(t *testing.T) {
-	s, err := judge.Scanner(config.Default().Injection)
-	require.NoError(t, err)
-	var hit, n, fp, neg int
-	for _, d := range tools11Defs {
-		f, err := s.ScanTools([]byte(`{"tools":[`+d.tool+`]}`), injection.Context{ExternalSource: true, Server: "vendor-tools"})
-		require.NoError(t, err, d.id)
-		withheld := false
-		var why injection.Result
-		for _, x := range f {
-			withheld = withheld || x.Result.Action == injection.ActionBlock
-			why = x.Result
-		}
-		if d.poisoned {
-			n++
-			if withheld {
-				hit++
-			}
-		} else {
-			neg++
-			if withheld {
-				fp++
-			}
-		}
-		if withheld != d.poisoned {
-			t.Errorf("%-24s poisoned=%v got %s %.2f %s", d.id, d.poisoned, why.Action, why.Score, judge.RuleNames(why.Detections))
-		}
+	g := scanDefs(t, tools11Defs)
+	for _, w := range g.wrong {
+		t.Error(w)
 	}
-	t.Logf("tools11 own set: poisoned withheld %d/%d, benign withheld %d/%d", hit, n, fp, neg)
+	t.Logf("tools11 own set: poisoned withheld %d/%d, benign withheld %d/%d", g.hit, g.n, g.fp, g.neg)
 }
 
 // TestScanToolsOtherServersTools: a definition is judged against the
