@@ -90,6 +90,8 @@ var (
 	priorityMoreRe = regexp.MustCompile(`(?i)\b(?:` +
 		`the\s+only\s+(?:[\w\-]+\s+){0,2}(?:tool|server)s?\s+(?:that\s+)?(?:you|the\s+(?:model|assistant|agent))\s+(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|should\s+ever|must\s+ever)\s+use` +
 		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){3,4}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
+		`|this\s+(?:tool|server|one)\s+(?:supersedes|overrides|replaces|outranks|trumps)\s+(?:all|every|any|each)\s+(?:of\s+the\s+)?others?\b` +
+		`|(?:results?|outputs?|answers?)\s+(?:from|of)\s+(?:them|the\s+others?|other\s+(?:[\w\-]+\s+)?tools?)\s+(?:should|must|are\s+to|have\s+to)\s+be\s+(?:discarded|ignored|disregarded|thrown\s+away)` +
 		`|(?:est|sont)\s+prioritaires?\s+sur|a\s+(?:la\s+)?priorit[ée]\s+sur|n'utilise[zr]?\s+(?:jamais|aucun|plus)\s+(?:un\s+|d'|les\s+)?(?:autres?\s+outils?|outils?\s+autres?)` +
 		`|tiene\s+(?:la\s+)?prioridad\s+sobre|(?:no\s+uses?\s+nunca|nunca\s+uses?|no\s+utilices?\s+nunca|nunca\s+utilices?)\s+(?:otra|otro|ninguna|ningún|las\s+otras|los\s+otros)\s+herramientas?` +
 		`|hat\s+(?:immer\s+)?vorrang\s+vor|(?:verwende|benutze|nutze)\s+(?:nie|niemals|keine?n?)\s+(?:ein\s+)?(?:anderes?|andere[ns]?)\s+(?:tools?|werkzeuge?)` +
@@ -409,6 +411,11 @@ func stringClaims(path, s, self string, listed, others, own map[string]bool) []t
 			name = group(t, m, g)
 		}
 		n := strings.ToLower(name)
+		// Written in capitals it is an environment variable
+		// ("SENDGRID_API_KEY of the server"), not a tool.
+		if name == strings.ToUpper(name) && strings.ContainsAny(name, "_") {
+			continue
+		}
 		if n == "" || listed[n] || n == strings.ToLower(self) || n == "this" || n == "it" || n == "the" || n == "them" || n == "that" || n == "tool" || n == "other" || n == "any" {
 			continue
 		}

@@ -104,8 +104,10 @@ func fetchedCode(cmd string) bool {
 // orders the model to run it; one that forbids it, gives it as an
 // example or says what the tool does with it does not.
 func ordered(before, from string) bool {
-	// What stands just before the command says how it is given.
-	if describeRe.MatchString(before[max(0, len(before)-16):]) {
+	// What stands just before the command says how it is given; a
+	// sentence that opens by saying what the tool does describes, and
+	// one that says not to run it forbids.
+	if describeRe.MatchString(before[max(0, len(before)-16):]) || toolDoesRe.MatchString(before) || notRunRe.MatchString(from) {
 		return false
 	}
 	for _, m := range orderVerbRe.FindAllStringIndex(before, 4) {
@@ -131,9 +133,13 @@ var (
 	inlineFetchRe = regexp.MustCompile(`(?i)\b(?:python[\d.]*|node|ruby|perl|php|deno|bun)\s+(?:-\w+\s+)*-[ce]\s+["']?[^\n]{0,300}?(?:\b(?:exec|eval|Function|load|require)\s*\([^\n]{0,200}?https?://|https?://[^\n]{0,200}?\b(?:exec|eval)\s*\()`)
 	// A download run through a substitution: "bash <(curl …)", "eval
 	// "$(wget -qO- …)"".
-	substitutedRe = regexp.MustCompile(`(?i)\b(?:(?:ba|z|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b`)
-	orderVerbRe   = regexp.MustCompile(`(?i)\b(?:run|execute|exec|install|reinstall|paste|type|enter|prepend|append|add|source|invoke|call|launch|start|do|must|should|has\s+to|have\s+to|needs?\s+to|please)\b`)
-	mustRunRe     = regexp.MustCompile(`(?i)\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:first\s+)?be\s+(?:run|executed|installed|pasted)`)
+	substitutedRe = regexp.MustCompile(`(?i)\b(?:(?:ba|z|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b` +
+		// and PowerShell's: a downloaded string run as code.
+		`|\b(?:iex|invoke-expression)\b[^\n]{0,80}?(?:downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient)`)
+	orderVerbRe = regexp.MustCompile(`(?i)\b(?:run|execute|exec|install|reinstall|paste|type|enter|prepend|append|add|source|invoke|call|launch|start|do|must|should|has\s+to|have\s+to|needs?\s+to|please)\b`)
+	mustRunRe   = regexp.MustCompile(`(?i)\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:first\s+)?be\s+(?:run|executed|installed|pasted)`)
+	toolDoesRe  = regexp.MustCompile(`(?i)^\s*(?:it\s+|this\s+tool\s+)?(?:explains|returns|shows|lists|prints|describes|documents|generates|suggests|recommends|answers|looks\s+up|finds|searches|audits|checks|scans)\b`)
+	notRunRe    = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:run|execute|paste|type)\s+(?:it|this|that|them|the\s+command|commands?)\b`)
 	// A command given as an example, forbidden or detected: "e.g.",
 	// "such as", "never run", "flags commands like".
 	describeRe = regexp.MustCompile(`(?i)\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as|like|returns?|prints?|shows?|outputs?|detects?|flags?|blocks?|refuses?|rejects?|warns?|scans?|explains?|documents?)\b`)

@@ -28,6 +28,9 @@ func toolViews(s string) []toolView {
 	if v, ok := joinSpaced(s); ok {
 		out = append(out, toolView{v, "spaced letters"})
 	}
+	if v, ok := joinDashed(s); ok {
+		out = append(out, toolView{v, "letters joined by marks"})
+	}
 	for _, b := range findBase64(s) {
 		if !b.wrapped && isProse(b.decoded) {
 			out = append(out, toolView{b.decoded, "base64"})
@@ -165,4 +168,31 @@ func spacedRun(s string, n int) bool {
 		}
 	}
 	return false
+}
+
+// joinDashed writes s with words spelled one character at a time between
+// marks ("r-e-a-d", "~-/-.-s-s-h") as the words; ok when at least three
+// such words were found.
+func joinDashed(s string) (string, bool) {
+	words := strings.Fields(s)
+	n := 0
+	for i, w := range words {
+		if len(w) < 5 {
+			continue
+		}
+		sep := w[1]
+		if !strings.ContainsRune("-._*|+~", rune(sep)) {
+			continue
+		}
+		parts := strings.Split(w, string(sep))
+		one := len(parts) >= 3
+		for _, p := range parts {
+			one = one && len(p) == 1
+		}
+		if one {
+			words[i] = strings.Join(parts, "")
+			n++
+		}
+	}
+	return strings.Join(words, " "), n >= 3
 }
