@@ -251,9 +251,16 @@ func alnumRun(text []byte, i int) int {
 	return i
 }
 
-func isAlnumByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func isAlnumByte(c byte) bool { return alnumBytes[c] }
+
+// alnumBytes is isAlnumByte as a table: most of the undoings ask it of
+// every byte of a text, one branch instead of three ranges.
+var alnumBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
 
 // joinWrapped returns text with encoded blocks wrapped over lines put back
 // on one line: a line ending in a run of base64 or hex characters,
