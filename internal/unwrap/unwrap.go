@@ -154,9 +154,9 @@ func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	h, ok := w.fresh(v)
+	h, ok, taken := w.fresh(v)
 	if ok {
-		w.record(h, v)
+		w.record(h, v, taken)
 	}
 	return ok
 }
@@ -166,12 +166,12 @@ func (w *walker) keepCopy(v []byte) ([]byte, bool) {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return nil, false
 	}
-	h, ok := w.fresh(v)
+	h, ok, taken := w.fresh(v)
 	if !ok {
 		return nil, false
 	}
 	c := w.copyOf(v)
-	w.record(h, c)
+	w.record(h, c, taken)
 	return c, true
 }
 
@@ -194,28 +194,31 @@ func (w *walker) copyOf(v []byte) []byte {
 	return w.block[n:len(w.block):len(w.block)]
 }
 
-// fresh reports whether v, of hash h, is none of the texts seen so far.
-func (w *walker) fresh(v []byte) (h uint64, _ bool) {
+// fresh reports whether v, of hash h, is none of the texts seen so far,
+// and whether an earlier text has its hash (taken).
+func (w *walker) fresh(v []byte) (h uint64, _, taken bool) {
 	h = maphash.Bytes(w.seed, v)
 	i, ok := w.seen[h]
 	if !ok {
-		return h, true
+		return h, true, false
 	}
 	prev := w.input
 	if i >= 0 {
 		prev = w.out[i]
 	}
 	if bytes.Equal(prev, v) {
-		return h, false
+		return h, false, true
 	}
 	_, ok = w.collided[unsafeString(v)]
-	return h, !ok
+	return h, !ok, true
 }
 
 // record keeps v, fresh and of hash h, as the next view. A text whose
-// hash an earlier one has goes into collided; the first keeps the hash.
-func (w *walker) record(h uint64, v []byte) {
-	if _, ok := w.seen[h]; !ok {
+// hash an earlier one has (taken, as fresh found) goes into collided; the
+// first keeps the hash. The map is not asked again: a text of tens of
+// thousands of short runs keeps a view of each.
+func (w *walker) record(h uint64, v []byte, taken bool) {
+	if !taken {
 		w.seen[h] = int32(len(w.out))
 	} else {
 		if w.collided == nil {
