@@ -156,6 +156,9 @@ func (x *SecretIndex) buildCover() int {
 			}
 		}
 	}
+	for form := range c.chain {
+		c.chain[form].freeze()
+	}
 	x.cover = c
 	return work
 }
