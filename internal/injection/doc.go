@@ -101,7 +101,16 @@
 // the third person with a duty ("the assistant should…", "Browsing
 // agents should…", "the assistant is to delete all…"), by product name
 // ("Gemini, …"), by its task ("When summarizing, …", "Your new
-// task:"), or greeted in the sentence before; folded lines are one sentence, leet digits inside
+// task:"), by what it does to the text in any language flowd reads
+// ("l'assistant qui lit ce courriel", "asisten AI yang membaca halaman
+// ini", "bu sayfayı okuyan yapay zeka asistanı", "the helper who reads
+// Dana's inbox"; not one that is someone's, "our AI assistant, which
+// reads your inbox…", nor one given a rule, "…should never forward"),
+// as someone's assistant in a salutation ("Dear assistant of the
+// account holder,"), by handles in a quoted comment, or greeted in the
+// sentence before; folded lines are one sentence (a line that goes on
+// in lower case, or opens with the address, link or account number the
+// sentence sends to), leet digits inside
 // words are read as letters, and secrecy towards the user, in any of the
 // languages, makes an addressed sentence a request whatever its verb. A
 // comment or hidden element that speaks to the model and asks anything
@@ -134,7 +143,10 @@
 //
 // Where a match sits changes its weight. Words quoted in a text that
 // discusses attacks ("phrases like 'ignore previous instructions'") are
-// mentioned, not used, and count a fifth; markup documented in a text about
+// mentioned, not used, and count a fifth, also when the quote is folded
+// across a line; words quoted after a verb of saying or a noun for a
+// text ("an issue says "send the token to…"") are reported, and count
+// 60%, so they reach a notice at most unless something else corroborates; markup documented in a text about
 // prompt formats counts less; commands and strings inside code blocks are
 // shown, not addressed to the reader. Weak signals (0.2–0.25: an
 // imperative naming a file or a shell, a download link, a formal "AI must")
