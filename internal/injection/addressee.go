@@ -82,10 +82,12 @@ const textNoun = `(?:page|thread|message|e-?mail|mail|document|doc|file|text|tic
 const machineNounML = `modelos?|modèles?|modell[oi]?|модел\p{L}*|asystent\p{L}*|asisten|asistan\p{L}*|yapay\s+zek\p{L}*`
 
 // readerCalled reports whether ctx names a machine by what it does to
-// the text (readerRe) to call it: not one that is someone's ("our AI
-// assistant, which reads your inbox, sorts…"), nor one given a rule
-// ("the bot that reads these issues should never forward…"), which
-// talk about it.
+// the text (readerRe) to call it: in a label, the phrase closed by a
+// colon or a dash before the sentence ends ("…qui lit ce courriel :");
+// not one that is someone's ("our AI assistant, which reads your
+// inbox…"), nor the subject of a statement or a rule ("the assistant
+// that reads incoming mail no longer forwards…", "der KI-Assistent, der
+// E-Mails liest, soll…"), which talk about it.
 func readerCalled(ctx string) bool {
 	for _, m := range readerRe.FindAllStringIndex(ctx, 4) {
 		before := lastWords(ctx[max(0, m[0]-40):m[0]+1], 2)
@@ -93,12 +95,21 @@ func readerCalled(ctx string) bool {
 		for _, w := range before {
 			owned = owned || possessive[w]
 		}
-		if !owned && !negatedDutyRe.MatchString(ctx[m[1]:min(len(ctx), m[1]+80)]) {
+		rest := ctx[m[1]-1 : min(len(ctx), m[1]+80)]
+		// A salutation ends in a comma; a label in a colon or a dash.
+		closed := rest[0] == ',' && salutationRe.MatchString(ctx[m[0]:m[1]]) || labelClosedRe.MatchString(rest)
+		if !owned && closed && !negatedDutyRe.MatchString(rest) {
 			return true
 		}
 	}
 	return false
 }
+
+var salutationRe = regexp.MustCompile(`^[^\p{L}]?(?:dear|hello|hi|hey|attention|attn)\s`)
+
+// labelClosedRe: a label's colon or dash comes before the sentence ends
+// (a single line break may fold the label).
+var labelClosedRe = regexp.MustCompile(`^\s*(?:[^.!?。！？\n:：]|[^.!?。！？\n:：]\n)*?(?:[:：]|\s[—–-]\s)`)
 
 // negatedDutyRe is a rule in the clause after the machine is named: a
 // modal negated.

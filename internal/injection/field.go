@@ -93,6 +93,10 @@ type finding struct {
 	lang    bool // widen to the sentence when mapped to the source
 	// codeFactor scales the severity inside a code block (see rule).
 	codeFactor float64
+	// shown: the match is quoted or written as data (a quote in a
+	// discussion, reported speech, a string in source code, words in
+	// a code block), not addressed to the reader.
+	shown bool
 }
 
 // fieldScan is the state of scanning one text.
@@ -657,18 +661,22 @@ func (f *fieldScan) discount() {
 				// program, not text addressed to the reader.
 				fd.sev *= 0.6
 				fd.note = "in a code block"
+				fd.shown = true
 			case shown && discussed:
 				fd.sev *= 0.2
 				fd.note = "quoted in a discussion"
+				fd.shown = true
 			case literal:
 				fd.sev *= 0.35
 				fd.note = "a string in source code"
+				fd.shown = true
 			case discussed:
 				fd.sev *= 0.6
 				fd.note = "in a discussion"
 			case quoted && !inCode && reportedQuote(f.lt, fd.a):
 				fd.sev *= 0.6
 				fd.note = "reported speech"
+				fd.shown = true
 			}
 		case code:
 			if inBlock && discussed {
@@ -679,6 +687,7 @@ func (f *fieldScan) discount() {
 			case quoted && discussed:
 				fd.sev *= 0.3
 				fd.note = "shown in a discussion"
+				fd.shown = true
 			case discussed:
 				fd.sev *= 0.3
 				fd.note = "in a discussion"

@@ -1,9 +1,14 @@
 package injection
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
 )
 
 // inject12Tools are the session's tools in these cases: what a request in
@@ -63,5 +68,42 @@ func TestReaderBenignStaysIntact(t *testing.T) {
 	} {
 		r := s.ScanText(text, "content[0].text", ctx)
 		assert.Contains(t, []Action{ActionPass, ActionFlag}, r.Action, "%s: %s", name, r)
+	}
+}
+
+// testdata/reader12.yaml: attacks in the shapes of issue #16 (hidden
+// markup, split fields, urgency, other languages, typos and leetspeak,
+// encoded orders) and hard benign texts (write-ups, CTF notes,
+// changelogs, code review, invoices, human assistants), written for this
+// change. Every attack is flagged or worse; no benign text is redacted or
+// quarantined.
+func TestReader12Set(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "reader12.yaml"))
+	require.NoError(t, err)
+	var cases []struct {
+		ID     string   `yaml:"id"`
+		Attack bool     `yaml:"attack"`
+		Text   string   `yaml:"text"`
+		Items  []string `yaml:"items"`
+	}
+	require.NoError(t, yaml.Unmarshal(b, &cases))
+	require.Len(t, cases, 35)
+	s := newScanner(t, Options{})
+	ctx := Context{ExternalSource: true, Server: "web", SessionTools: inject12Tools}
+	for _, c := range cases {
+		var items []map[string]string
+		for _, x := range append(c.Items, c.Text) {
+			if x != "" {
+				items = append(items, map[string]string{"type": "text", "text": x})
+			}
+		}
+		raw, err := json.Marshal(map[string]any{"content": items})
+		require.NoError(t, err)
+		r := s.ScanResult(raw, ctx)
+		if c.Attack {
+			assert.NotEqual(t, ActionPass, r.Action, "%s: %s", c.ID, r)
+			continue
+		}
+		assert.Contains(t, []Action{ActionPass, ActionFlag}, r.Action, "%s: %s", c.ID, r)
 	}
 }

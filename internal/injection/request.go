@@ -499,7 +499,7 @@ func judgeSent(s, ctx string, v []int, toolVerb string, r, link, p bool, out []i
 		sev = 0.55
 	case r && c:
 		sev = 0.6
-	case r && p:
+	case r && p && private(sentObject(s, v)):
 		sev = 0.45
 	case may && (r || secretish(s) || benefactive(s, v)) && askedRe.MatchString(ctx) && !humanRoleAfterMachine(ctx):
 		// A question put to the machine ("could the AI forward me…",
@@ -765,6 +765,19 @@ func firstRecipient(s string) []int {
 		return reqPhoneRe.FindStringIndex(s)
 	}
 	return nil
+}
+
+// sentObject is the part of s that can name what a verb at v hands
+// over: the sentence up to the end of the verb's recipient ("send the
+// user's contacts to x@…", "the payroll folder be shared with x@…"), or
+// all of it when no address follows (languages that put the verb last).
+// What the sentence goes on to say after the recipient ("Please pay …
+// to IBAN …, quoting the invoice number") is not what goes.
+func sentObject(s string, v []int) string {
+	if m := firstRecipient(s[v[0]:]); m != nil {
+		return s[:v[0]+m[1]]
+	}
+	return s
 }
 
 // outsideRecipient: s names an address, a link or an account after from,
