@@ -8,7 +8,7 @@ import "regexp"
 // machineRoleRe. Whether a person is meant after all ("AI researchers
 // should…") is humanRoleAfterMachine's to say.
 func addressed(ctx string) bool {
-	if reqAddresseeRe.MatchString(ctx) || vocative(ctx) || readerCalled(ctx) {
+	if reqAddresseeRe.MatchString(ctx) || vocative(ctx) || readerCalled(ctx) || dutyML(ctx) {
 		return true
 	}
 	for _, m := range machineRoleRe.FindAllStringIndex(ctx, 4) {
@@ -136,3 +136,27 @@ var readerRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:ai|ia|ki|llm|bots?|chatbots?
 	// "이 메일을 읽는 AI 어시스턴트".
 	`|(?:okuyan|işleyen|読んでいる|を読む|を処理する|阅读|閱讀|读取|讀取|处理|處理|읽는|읽고\s+있는|처리하는)[^.!?。！？\n:：]{0,24}?(?:asistan\p{L}*|yapay\s+zek\p{L}*|(?:^|[^a-z])(?:ai|bot)(?:$|[^a-z])|助手|助理|アシスタント|エージェント|어시스턴트|에이전트)` +
 	`|(?:^|[^\p{L}])(?:dear|hello|hi|hey|attention|attn)\s+(?:the\s+)?(?:ai\s+|virtual\s+|digital\s+)?(?:assistant|agent|bot|copilot)s?\s+(?:of|for|to|working\s+for)\s+(?:[\p{L}'’]+\s+){0,3}[\p{L}'’]+\s*[,:]`)
+
+// dutyMLRe is what the machine must do, in the third person, in the
+// languages besides English whose words flowd has ("Der Assistent muss
+// sofort…", "l'assistant doit…", "el asistente debe…", "ассистент
+// должен…"): the English shape of reqAddresseeRe ("the assistant
+// should…") in other words.
+var dutyMLRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:der|die|das|le|la|l'|el|il|lo|o|a|de|het|jeder|jede|chaque|cada|ogni|elke|każdy|каждый)?\s*` +
+	`(?:ki-|ai-|ia\s+|ki\s+)?(?:assistent\p{L}*|assistant\p{L}*|asistente|assistente|asystent\p{L}*|ассистент\p{L}*|агент\p{L}*|bot|agent\p{L}*|modell|modèle|modelo|modello)` +
+	`(?:\s+(?:de\s+|di\s+|d')?(?:ia|ki|ai|ии|virtuel\p{L}*|virtual\p{L}*))?\s+` +
+	`(?:muss|müssen|soll|sollte|sollen|hat\s+zu|doit|doivent|devra|debe|deben|deberá|tiene\s+que|deve|devono|dovrà|precisa|moet|moeten|musi|powinien|должен|должна|обязан)\s+(\p{L}+)`)
+
+// mlNegation: the word after the modal negates it ("muss nicht", "doit
+// pas" is written "ne doit pas", caught before the noun's modal by the
+// regexp not matching).
+var mlNegation = wordSet(`nicht nie niemals pas jamais nunca mai niet nooit не никогда`)
+
+func dutyML(ctx string) bool {
+	for _, m := range dutyMLRe.FindAllStringSubmatchIndex(ctx, 4) {
+		if !mlNegation[ctx[m[2]:m[3]]] {
+			return true
+		}
+	}
+	return false
+}

@@ -108,7 +108,9 @@
 // reads Dana's inbox:", in a label closed by a colon or a dash; not one
 // that is someone's, "our AI assistant, which reads your inbox…", nor
 // the subject of a statement or a rule, "…no longer forwards"),
-// as someone's assistant in a salutation ("Dear assistant of the
+// with a duty in the third person in other languages ("Der Assistent
+// muss…", "l'assistant doit…", "el asistente debe…"), as someone's
+// assistant in a salutation ("Dear assistant of the
 // account holder,"), by handles in a quoted comment, or greeted in the
 // sentence before; folded lines are one sentence (a line that goes on
 // in lower case, or opens with the address, link or account number the
