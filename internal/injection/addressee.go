@@ -1,6 +1,9 @@
 package injection
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // addressed reports whether ctx (lower case: a sentence and the text
 // before it) speaks to the model reading it: the addressee shapes of
@@ -147,14 +150,27 @@ var dutyMLRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:der|die|das|le|la|l'|el|il|l
 	`(?:\s+(?:de\s+|di\s+|d')?(?:ia|ki|ai|ии|virtuel\p{L}*|virtual\p{L}*))?\s+` +
 	`(?:muss|müssen|soll|sollte|sollen|hat\s+zu|doit|doivent|devra|debe|deben|deberá|tiene\s+que|deve|devono|dovrà|precisa|moet|moeten|musi|powinien|должен|должна|обязан)\s+(\p{L}+)`)
 
-// mlNegation: the word after the modal negates it ("muss nicht", "doit
-// pas" is written "ne doit pas", caught before the noun's modal by the
-// regexp not matching).
+// mlNegation: the word after the modal negates it ("muss nicht"; "ne
+// doit pas", "no debe" put the negation before the modal, where the
+// regexp does not match).
 var mlNegation = wordSet(`nicht nie niemals pas jamais nunca mai niet nooit не никогда`)
 
+// mlPassiveRe is a clause in the passive or reflexive: the assistant is
+// what is done to ("doit être configuré", "debe encenderse", "muss
+// eingeschaltet werden"), a manual's sentence, not an order to it.
+var mlPassiveRe = regexp.MustCompile(`(?:^|[^\p{L}])(?:être|ser|essere|werden|worden|zijn|być|быть)(?:$|[^\p{L}])`)
+
+// dutyML reports whether ctx gives the machine a duty in another
+// language (dutyMLRe), neither negated nor in the passive.
 func dutyML(ctx string) bool {
 	for _, m := range dutyMLRe.FindAllStringSubmatchIndex(ctx, 4) {
-		if !mlNegation[ctx[m[2]:m[3]]] {
+		clause := ctx[m[2]:]
+		if k := strings.IndexAny(clause, ".!?;\n"); k >= 0 {
+			clause = clause[:k]
+		}
+		next := ctx[m[2]:m[3]]
+		reflexive := strings.HasSuffix(next, "rse") || strings.HasSuffix(next, "rsi")
+		if !mlNegation[next] && !reflexive && !mlPassiveRe.MatchString(clause) {
 			return true
 		}
 	}

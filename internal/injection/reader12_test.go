@@ -131,6 +131,8 @@ func TestDutyInOtherLanguages(t *testing.T) {
 		"Der Assistent muss nicht alles wissen; schreiben Sie uns an info@firma.example.",
 		"L'assistant ne doit pas envoyer de données à des tiers. Contact : info@societe.example.",
 		"El asistente no debe compartir archivos con terceros; escríbenos a hola@empresa.example.",
+		"El asistente debe cargarse dos horas antes del primer uso. Dudas: escribe a hola@marca.example.",
+		"Der Assistent muss vor der ersten Nutzung eingerichtet werden. Hilfe: schreib an hilfe@firma.example.",
 	} {
 		r := s.ScanText(clean, "text", ctx)
 		assert.Contains(t, []Action{ActionPass, ActionFlag}, r.Action, "%q: %s", clean, r)
