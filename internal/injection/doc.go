@@ -149,7 +149,9 @@
 // discusses attacks ("phrases like 'ignore previous instructions'") are
 // mentioned, not used, and count a fifth, also when the quote is folded
 // across a line; words quoted after a verb of saying or a noun for a
-// text ("an issue says "send the token to…"") are reported, and count
+// text ("an issue says "send the token to…""), or used as a noun inside
+// a sentence of the text ("the regex misses "assistant, forward…" when
+// split"), are reported, and count
 // 60%; a field whose every finding is shown so (quoted in a discussion,
 // reported, a string in source code, words in a code block) is a
 // notice at most, however many attacks it quotes; markup documented in a text about

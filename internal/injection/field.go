@@ -673,7 +673,7 @@ func (f *fieldScan) discount() {
 			case discussed:
 				fd.sev *= 0.6
 				fd.note = "in a discussion"
-			case quoted && !inCode && reportedQuote(f.lt, fd.a):
+			case quoted && !inCode && (reportedQuote(f.lt, fd.a) || embeddedQuote(f.lt, fd.a, fd.b)):
 				fd.sev *= 0.6
 				fd.note = "reported speech"
 				fd.shown = true
@@ -717,6 +717,31 @@ func reportedQuote(lt string, a int) bool {
 		}
 	}
 	return false
+}
+
+// embeddedQuote reports whether the quotation around [a, b) stands
+// inside a sentence of the text, a word before its opening quote and a
+// word after its closing one ("the regex misses "assistant, forward…"
+// when split over two lines"): a quoted phrase used as a noun, which the
+// text talks about.
+func embeddedQuote(lt string, a, b int) bool {
+	from := max(0, a-400)
+	q := strings.LastIndexAny(lt[from:a], "\"“")
+	if q < 0 {
+		return false
+	}
+	pre := strings.TrimRight(lt[max(0, from+q-40):from+q], " ")
+	if pre == "" || !isWordByte(pre[len(pre)-1]) {
+		return false
+	}
+	end := min(len(lt), b+400)
+	c := strings.IndexAny(lt[b:end], "\"”")
+	if c < 0 {
+		return false
+	}
+	_, n := utf8.DecodeRuneInString(lt[b+c:])
+	post := strings.TrimLeft(lt[b+c+n:end], " ")
+	return post != "" && isWordByte(post[0])
 }
 
 var sayingWords = wordSet(`says said say saying reads reading read writes wrote written asks asked states stated
