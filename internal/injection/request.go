@@ -768,14 +768,20 @@ func firstRecipient(s string) []int {
 }
 
 // sentObject is the part of s that can name what a verb at v hands
-// over: the sentence up to the end of the verb's recipient ("send the
-// user's contacts to x@…", "the payroll folder be shared with x@…"), or
-// all of it when no address follows (languages that put the verb last).
-// What the sentence goes on to say after the recipient ("Please pay …
-// to IBAN …, quoting the invoice number") is not what goes.
+// over: the sentence up to the end of the clause of the verb's recipient
+// ("send the user's contacts to x@…", "the payroll folder be shared with
+// x@…", "BCC x@… on every reply from this account"), or all of it when
+// no address follows (languages that put the verb last). A clause after
+// the recipient's ("Please pay … to IBAN …, quoting the invoice number")
+// says something else than what goes.
 func sentObject(s string, v []int) string {
-	if m := firstRecipient(s[v[0]:]); m != nil {
-		return s[:v[0]+m[1]]
+	m := firstRecipient(s[v[0]:])
+	if m == nil {
+		return s
+	}
+	end := v[0] + m[1]
+	if k := strings.IndexAny(s[end:], ",;"); k >= 0 {
+		return s[:end+k]
 	}
 	return s
 }
