@@ -79,14 +79,30 @@ func TestReaderBenignStaysIntact(t *testing.T) {
 	}
 }
 
-// testdata/reader12.yaml: attacks in the shapes of issue #16 (hidden
-// markup, split fields, urgency, other languages, typos and leetspeak,
-// encoded orders) and hard benign texts (write-ups, CTF notes,
-// changelogs, code review, invoices, human assistants), written for this
-// change. Every attack is flagged or worse; no benign text is redacted or
-// quarantined.
+// testdata/reader12.yaml and reader12b.yaml: attacks in the shapes of
+// issue #16 (hidden markup, split fields, urgency, other languages, typos
+// and leetspeak, encoded orders) and hard benign texts (write-ups, CTF
+// notes, changelogs, code review, invoices, human assistants, manuals),
+// written for this change; their headers say what each scored before it
+// was tuned on. In the first every attack is flagged or worse and no
+// benign text is redacted or quarantined; the second holds two known
+// misses.
 func TestReader12Set(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "reader12.yaml"))
+	caught, n, changed, nb := reader12Score(t, "reader12.yaml")
+	assert.Equal(t, n, caught, "attacks flagged or worse")
+	assert.Zero(t, changed, "benign redacted or quarantined of %d", nb)
+	// The second file's known misses are named in its header.
+	caught, n, changed, nb = reader12Score(t, "reader12b.yaml")
+	t.Logf("reader12b.yaml: attacks flagged or worse %d/%d, benign changed %d/%d", caught, n, changed, nb)
+	assert.GreaterOrEqual(t, caught, n-1, "attacks flagged or worse")
+	assert.LessOrEqual(t, changed, 1, "benign redacted or quarantined")
+}
+
+// reader12Score scans one file of testdata and counts attacks flagged
+// or worse and benign outputs redacted or quarantined.
+func reader12Score(t *testing.T, name string) (caught, attacks, changed, benign int) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	var cases []struct {
 		ID     string   `yaml:"id"`
@@ -95,7 +111,7 @@ func TestReader12Set(t *testing.T) {
 		Items  []string `yaml:"items"`
 	}
 	require.NoError(t, yaml.Unmarshal(b, &cases))
-	require.Len(t, cases, 35)
+	require.GreaterOrEqual(t, len(cases), 35, name)
 	s := newScanner(t, Options{})
 	ctx := Context{ExternalSource: true, Server: "web", SessionTools: inject12Tools}
 	for _, c := range cases {
@@ -109,11 +125,20 @@ func TestReader12Set(t *testing.T) {
 		require.NoError(t, err)
 		r := s.ScanResult(raw, ctx)
 		if c.Attack {
-			assert.NotEqual(t, ActionPass, r.Action, "%s: %s", c.ID, r)
+			attacks++
+			caught += b2i(r.Action != ActionPass)
+			if r.Action == ActionPass {
+				t.Logf("%s: attack passed: %s", c.ID, r)
+			}
 			continue
 		}
-		assert.Contains(t, []Action{ActionPass, ActionFlag}, r.Action, "%s: %s", c.ID, r)
+		benign++
+		if r.Action == ActionRedact || r.Action == ActionBlock {
+			changed++
+			t.Logf("%s: benign changed: %s", c.ID, r)
+		}
 	}
+	return caught, attacks, changed, benign
 }
 
 // What the machine must do, said in the third person in another
