@@ -1,0 +1,80 @@
+package unwrap
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// uuBody uuencodes b as its lines without "begin" and "end": zero bits
+// written as blanks (as Python's b2a_uu does by default) or as '`'.
+func uuBody(b []byte, backtick bool) string {
+	var out strings.Builder
+	for len(b) > 0 {
+		line := b[:min(len(b), maxUULine)]
+		b = b[len(line):]
+		out.WriteByte(byte(' ' + len(line)))
+		padded := append(slices.Clone(line), 0, 0)
+		for i := 0; i < len(line); i += 3 {
+			v := uint(padded[i])<<16 | uint(padded[i+1])<<8 | uint(padded[i+2])
+			for k := 18; k >= 0; k -= 6 {
+				c := byte(v>>uint(k)&63) + ' '
+				if c == ' ' && backtick {
+					c = '`'
+				}
+				out.WriteByte(c)
+			}
+		}
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+func jsonArgs(t *testing.T, v string) []byte {
+	t.Helper()
+	b, err := json.Marshal(map[string]string{"text": v})
+	assert.NoError(t, err)
+	return b
+}
+
+// TestViewsReadUUEncodedLines: a uuencoded value is read without its
+// "begin" line: one line after a label, its last blanks trimmed, zero bits
+// as '`', several lines joined, quotes and backslashes escaped in JSON.
+// Each fails without uuLines (only "begin … end" was read).
+func TestViewsReadUUEncodedLines(t *testing.T) {
+	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
+	long := key + "-" + strings.Repeat("Qm7", 12) + "-end"
+	cases := map[string]struct{ text, want string }{
+		"after a label, trimmed": {"ref: " + strings.TrimRight(uuBody([]byte(key), false), " \n"), key},
+		"alone":                  {uuBody([]byte(key), false), key},
+		"backticks":              {"uu " + uuBody([]byte(key), true), key},
+		"two lines":              {"data:\n" + uuBody([]byte(long), false) + "done", long},
+		"short key":              {"k=" + uuBody([]byte("s3cr3t-Pa55w0rd!"), false), "s3cr3t-Pa55w0rd!"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			views := Views(jsonArgs(t, c.text))
+			assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(c.want)) }), "%q: %q", c.text, views)
+		})
+	}
+}
+
+// TestUULinesNeedTheirCount: text of uuencode's alphabet (capitals,
+// digits, punctuation, blanks) whose count does not sit where its length
+// puts it, or that decodes to no text, gives no line.
+func TestUULinesNeedTheirCount(t *testing.T) {
+	for _, s := range []string{
+		"SELECT ID, NAME FROM USERS WHERE ID = 42 AND STATUS = 'ACTIVE';",
+		"12 7 200 3 45 250 9 131 12 7 200 3 45 250 9 131 12 7 200 3 45",
+		"ERROR 1045 (28000): ACCESS DENIED FOR USER 'ROOT'@'LOCALHOST'",
+		"2026-11-28 13:47:25 UTC [WARN] QUEUE DEPTH 1024 > 512, RETRYING",
+		"+1 (555) 010-4477, +44 20 7946 0958, +33 1 70 36 00 00",
+	} {
+		var val []byte
+		assert.Empty(t, uuLines(nil, jsonArgs(t, s), &val), s)
+	}
+}
