@@ -108,7 +108,7 @@ func spokenRun(text []byte, i int) (end int, joined []byte) {
 	j := i
 	for {
 		k := wordEnd(text, j)
-		if k == j {
+		if k == j && !literalSymbol(text, j) {
 			break
 		}
 		c, ok := lookupSpoken(text[j:k])
@@ -124,6 +124,10 @@ func spokenRun(text []byte, i int) (end int, joined []byte) {
 		case k-j == 1:
 			// A character written as itself.
 			joined = append(joined, text[j])
+		case k == j && literalSymbol(text, j):
+			// A symbol written as itself, quoted or alone ("'?'").
+			joined = append(joined, text[j])
+			k = j + 1
 		default:
 			k = j
 		}
@@ -158,12 +162,15 @@ func wordEnd(text []byte, i int) int {
 	return j
 }
 
+// spokenSeps are the bytes that may stand between spelled words.
+const spokenSeps = " \t\r\n,;/|.'\"-"
+
 // skipSeparator returns where the separator at text[i] (blanks, commas,
 // line breaks, slashes, bars, quotes: up to maxSep bytes, no letters)
 // ends; i when there is none, or it is longer.
 func skipSeparator(text []byte, i int) int {
 	j := i
-	for j < len(text) && j-i < maxSep && strings.IndexByte(" \t\r\n,;/|.'\"-", text[j]) >= 0 {
+	for j < len(text) && j-i < maxSep && strings.IndexByte(spokenSeps, text[j]) >= 0 {
 		j++
 	}
 	if j < len(text) && j-i == maxSep && !isAlnumByte(text[j]) {
@@ -199,4 +206,15 @@ func lookupSpoken(w []byte) (byte, bool) {
 	}
 	c, ok := spokenWords[string(buf[:len(w)])]
 	return c, ok
+}
+
+// literalSymbol reports whether text[i] is a character of punctuation
+// standing alone among spelled words: no separator, and a separator or
+// the end after it.
+func literalSymbol(text []byte, i int) bool {
+	c := text[i]
+	if c <= ' ' || c >= 0x7f || isAlnumByte(c) || strings.IndexByte(spokenSeps, c) >= 0 {
+		return false
+	}
+	return i+1 == len(text) || strings.IndexByte(spokenSeps, text[i+1]) >= 0
 }
