@@ -341,6 +341,9 @@ func (w *walker) expand(text []byte, depth int) {
 			w.keep(v)
 		}
 	}
+	if v := weaves(cur, w.left/4); v != nil {
+		w.keep(v)
+	}
 	if undone {
 		// ROT47 writes '%', '+' and '\\', which the undoings read as
 		// escapes: its run is mirrored as it came too.
