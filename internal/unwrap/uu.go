@@ -16,6 +16,10 @@ const maxUULine = 45
 
 func uuByte(c byte) bool { return c >= ' ' && c <= '`' }
 
+// uuStop: c ends any stretch it stands in, as an escape's 'u' and hex
+// digits (\u003c) do not.
+func uuStop(c byte) bool { return c > 'f' && c != 'u' || c < ' ' }
+
 // uuLines appends to out what the uuencoded lines of a JSON string's
 // raw contents decode to; val is scratch for the unescaped stretches.
 func uuLines(out [][]byte, raw []byte, val *[]byte) [][]byte {
@@ -27,26 +31,39 @@ func uuLines(out [][]byte, raw []byte, val *[]byte) [][]byte {
 		joined = nil
 	}
 	for i := 0; i < len(raw); {
-		j := uuStretch(raw, i)
+		if p := i + minRadixRun - 1; joined == nil && p < len(raw) && uuStop(raw[p]) {
+			// No stretch long enough starts before p: each would hold
+			// raw[p]. Prose skips most of its bytes so.
+			i = p + 1
+			continue
+		}
+		j := i
+		if uuByte(raw[i]) {
+			j = uuStretch(raw, i)
+		}
 		if j == i {
-			flush()
+			if joined != nil {
+				flush()
+			}
 			i++
 			if raw[i-1] == '\\' && i < len(raw) {
 				i++
 			}
 			continue
 		}
-		// The last line of several may be short.
-		if j-i >= minRadixRun || joined != nil {
-			var ok bool
-			if *val, ok = jsontext.Decode((*val)[:0], raw[i:j]); ok {
-				// A line alone holds a value's worth: shorter ones
-				// decode to text by chance.
-				if b, ok := uuLine(*val); ok && (len(b) >= 8 || joined != nil) {
-					joined = append(joined, b...)
-				} else {
-					flush()
-				}
+		if j-i < minRadixRun && joined == nil {
+			// Prose's blanks and punctuation between words.
+			i = j
+			continue
+		}
+		var ok bool
+		if *val, ok = jsontext.Decode((*val)[:0], raw[i:j]); ok {
+			// A line alone holds a value's worth: shorter ones decode
+			// to text by chance.
+			if b, ok := uuLine(*val); ok && (len(b) >= 8 || joined != nil) {
+				joined = append(joined, b...)
+			} else {
+				flush()
 			}
 		}
 		i = j
@@ -91,7 +108,7 @@ func uuStretch(raw []byte, i int) int {
 // blanks (which encode zero bits) may have been trimmed.
 func uuLine(s []byte) ([]byte, bool) {
 	for groups := maxUULine / 3; groups >= 1; groups-- {
-		for trimmed := range 3 {
+		for trimmed := range 4 {
 			body := 4*groups - trimmed
 			p := len(s) - 1 - body
 			if p < 0 {
