@@ -6,7 +6,10 @@
 // separators between characters or bytes, a value split across the fields
 // of a JSON message, base64/base32/hex runs, gzip and zlib inside them,
 // a run read as one number in another radix, numbers in words, Braille,
-// bytes chained to the one before) and then applies them again to what
+// bytes chained to the one before, uuencoded lines, Morse however its
+// dots, dashes and capitals are written, halves of a value woven back,
+// a run of symbols of any alphabet read as its pattern of repeats) and
+// then applies them again to what
 // came out, so nested encodings fall apart layer by layer. Detectors look at each view
 // it returns as well as at the text itself.
 //
@@ -342,6 +345,9 @@ func (w *walker) expand(text []byte, depth int) {
 		}
 	}
 	if v := weaves(cur, w.left/4); v != nil {
+		w.keep(v)
+	}
+	if v := symbolRuns(cur, w.left/4); v != nil {
 		w.keep(v)
 	}
 	if undone {
