@@ -34,6 +34,25 @@ var spokenWords = func() map[string]byte {
 		m[w] = '0' + byte(i)
 	}
 	m["niner"] = '9'
+	// Every spelling alphabet names a letter by a word that starts with
+	// it: the other alphabets in use (police and the old military ones,
+	// German, French, Italian and Spanish, ASCII spellings) read as
+	// NATO's does. A word two alphabets share is the same letter in both.
+	for _, ws := range []string{
+		"adam boy charles david edward frank george henry ida john king lincoln mary nora ocean peter queen robert sam tom union victor william young zebra",
+		"able baker charlie dog easy fox george how item jig king love mike nan oboe peter queen roger sugar tare uncle victor william yoke zebra",
+		"anton berta caesar casar dora emil friedrich gustav heinrich ida julius kaufmann ludwig martha nordpol otto paula quelle richard samuel siegfried theodor ulrich viktor wilhelm xanthippe ypsilon zacharias zeppelin",
+		"aachen berlin chemnitz essen frankfurt goslar hamburg ingelheim jena koeln leipzig muenchen nuernberg offenbach potsdam quickborn rostock salzwedel tuebingen unna wuppertal xanten zwickau",
+		"anatole berthe celestin desire eugene francois gaston henri irma joseph kleber louis marcel nicolas pierre quintal raoul suzanne therese ursule xavier yvonne zoe",
+		"ancona bologna como empoli firenze genova imola jolly kappa livorno milano napoli otranto palermo quarto roma savona torino udine venezia xeres yacht zara",
+		"antonio barcelona carmen dolores enrique francia gerona historia ines jose lorenzo madrid navarra oviedo paris querido ramon sabado tarragona ulises valencia xilofono yegua zaragoza",
+	} {
+		for _, w := range strings.Fields(ws) {
+			if _, taken := m[w]; !taken {
+				m[w] = w[0]
+			}
+		}
+	}
 	// Digits by name in other common languages (ASCII spellings; a word
 	// with an accent is read as it is).
 	for _, ws := range []string{
@@ -43,6 +62,17 @@ var spokenWords = func() map[string]byte {
 		"zero uno due tre quattro cinque sei sette otto nove",
 		"zero um dois tres quatro cinco seis sete oito nove",
 		"nul een twee drie vier vijf zes zeven acht negen",
+		"rei ichi ni san yon go roku nana hachi kyuu",
+		"zero ichi ni san shi go roku shichi hachi kyu",
+		"ling yi er san si wu liu qi ba jiu",
+		"shunya ek do teen char paanch chhah saat aath nau",
+		"nol odin dva tri chetyre pyat shest sem vosem devyat",
+		"sifir bir iki uc dort bes alti yedi sekiz dokuz",
+		"zero jeden dwa trzy cztery piec szesc siedem osiem dziewiec",
+		"noll ett tva tre fyra fem sex sju atta nio",
+		"nol satu dua tiga empat lima enam tujuh delapan sembilan",
+		"sifuri moja mbili tatu nne tano sita saba nane tisa",
+		"miden ena dio tria tessera pente exi epta okto ennea",
 	} {
 		for i, w := range strings.Fields(ws) {
 			if _, taken := m[w]; !taken {

@@ -22,3 +22,25 @@ func TestUnspellKeepsSymbolsWrittenAsThemselves(t *testing.T) {
 		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(want)) }), "%q: %q", text, views)
 	}
 }
+
+// TestUnspellReadsOtherSpellingAlphabets: a value spelled in the police
+// or old military alphabet, a German, French, Italian or Spanish one, or
+// with digits named in Japanese, Chinese, Hindi, Russian or Turkish, is
+// read as NATO's spelling is. Each fails without the added words.
+func TestUnspellReadsOtherSpellingAlphabets(t *testing.T) {
+	for text, want := range map[string]string{
+		"Adam Boy Charles nine David Edward Frank George two Henry King":                  "abc9defg2hk",
+		"able baker charlie dog easy fox george how item jig":                             "abcdefghij",
+		"Anton Berta Caesar Dora Emil drei Friedrich Gustav Heinrich Ida Julius Kaufmann": "abcde3fghijk",
+		"Anatole Berthe Celestin un deux Gaston Henri Irma Joseph Kleber":                 "abc12ghijk",
+		"Ancona Bologna Como Empoli Firenze Genova Imola Livorno Milano":                  "abcefgilm",
+		"ichi ni san yon go roku nana hachi kyuu":                                         "123456789",
+		"yi er san si wu liu qi ba jiu ling":                                              "1234567890",
+		"ek do teen char paanch chhah saat aath nau shunya":                               "1234567890",
+		"odin dva tri chetyre pyat shest sem vosem devyat nol":                            "1234567890",
+		"bir iki uc dort bes alti yedi sekiz dokuz sifir":                                 "1234567890",
+	} {
+		views := Views([]byte(text))
+		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(bytes.ToLower(v), []byte(want)) }), "%q: %q", text, views)
+	}
+}
