@@ -46,20 +46,31 @@ func fold(text []byte) ([]byte, bool) {
 	}
 	out := make([]byte, 0, len(n))
 	var br brailleReader
+	// cellAlone: the last rune was a Braille cell with no cell before
+	// it. Cells written one apart ("⠠ ⠵ ⠼ ⠉") are one word: a blank
+	// between two such is dropped, and a sign before it holds past it.
+	cellAlone := false
 	for i := 0; i < len(n); {
 		if c := n[i]; c < utf8.RuneSelf {
+			if c == ' ' && cellAlone && i+3 < len(n) && isBraille(runeAt(n, i+1)) {
+				i++
+				continue
+			}
 			out = append(out, c)
-			br = brailleReader{}
+			br, cellAlone = brailleReader{}, false
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(n[i:])
+		alone := i == 0 || !isBraille(runeBefore(n, i))
 		i += size
+		cellAlone = false
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, n[i-size])
 		case invisible(r):
 		case isBraille(r):
+			cellAlone = alone
 			if c, ok := br.read(r); ok {
 				out = append(out, c)
 			}
@@ -175,4 +186,14 @@ func (b *brailleReader) read(r rune) (byte, bool) {
 	}
 	b.number = false
 	return c, true
+}
+
+func runeAt(b []byte, i int) rune {
+	r, _ := utf8.DecodeRune(b[i:])
+	return r
+}
+
+func runeBefore(b []byte, i int) rune {
+	r, _ := utf8.DecodeLastRune(b[:i])
+	return r
 }

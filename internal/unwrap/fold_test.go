@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -79,5 +80,21 @@ func TestFoldReadsBraille(t *testing.T) {
 	got, ok := fold([]byte("key ⠠⠁⠃ ⠼⠁⠃⠰⠉ ⠭"))
 	if !ok || string(got) != "key Ab 12c x" {
 		t.Fatalf("fold: %q, %v", got, ok)
+	}
+}
+
+// TestFoldReadsSpacedBraille: cells written one apart are one word, the
+// capital and number signs holding past the blank after them; words of
+// several cells keep the blanks between them. Without cellAlone the
+// blanks ended each sign and split the value.
+func TestFoldReadsSpacedBraille(t *testing.T) {
+	// "Ab12c": ⠠ ⠁ ⠃ ⠼ ⠁ ⠃ ⠰ ⠉
+	for text, want := range map[string]string{
+		"key ⠠ ⠁ ⠃ ⠼ ⠁ ⠃ ⠰ ⠉": "key Ab12c",
+		"⠠⠁⠃ ⠼⠁⠃⠰⠉ ⠭":         "Ab 12c x",
+	} {
+		got, ok := fold([]byte(text))
+		assert.True(t, ok)
+		assert.Equal(t, want, string(got), text)
 	}
 }
