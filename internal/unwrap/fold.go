@@ -13,7 +13,8 @@ import (
 // variation selectors), with compatibility forms (fullwidth letters,
 // mathematical alphabets, ligatures) made plain, with letters of other
 // scripts that look like Latin ones (Cyrillic а, Greek ο) made Latin,
-// and with Braille cells read as the letters and digits they write. ok is
+// with Braille cells read as the letters and digits they write, and with
+// tag characters (U+E0020-E007E) read as the ASCII they smuggle. ok is
 // false for ASCII text, and for other text it would not change, without
 // writing a copy of either: a shim checks every granted call, and each
 // collection that garbage brings on delays a call.
@@ -68,6 +69,10 @@ func fold(text []byte) ([]byte, bool) {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, n[i-size])
+		case r >= 0xE0020 && r <= 0xE007E:
+			// A tag character: invisible, but it spells the ASCII
+			// character it tags, which a model reads.
+			out = append(out, byte(r-0xE0000))
 		case invisible(r):
 		case isBraille(r):
 			cellAlone = alone

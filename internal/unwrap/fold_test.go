@@ -98,3 +98,16 @@ func TestFoldReadsSpacedBraille(t *testing.T) {
 		assert.Equal(t, want, string(got), text)
 	}
 }
+
+// TestFoldReadsTagCharacters: tag characters, invisible, are the ASCII
+// they smuggle, which a model reads; without the case they were dropped
+// as invisible, and the value with them.
+func TestFoldReadsTagCharacters(t *testing.T) {
+	text := "thanks"
+	for _, c := range "AKIAUS4DLDQVZ7UAGRNX" {
+		text += string(rune(0xE0000 + c))
+	}
+	got, ok := fold([]byte(text))
+	assert.True(t, ok)
+	assert.Equal(t, "thanksAKIAUS4DLDQVZ7UAGRNX", string(got))
+}
