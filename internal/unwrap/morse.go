@@ -68,8 +68,8 @@ func unmorse(text []byte) ([]byte, bool) {
 		unknown := 0
 		j, end := i, i
 		for j < len(text) {
-			up := caseMark(text[j]) && j+1 < len(text) && morseByte(text[j+1])
-			s := j + boolInt(up)
+			s := markedCode(text, j)
+			up := s > j
 			k := s
 			for k < len(text) && morseByte(text[k]) && k-s < 7 {
 				k++
@@ -93,7 +93,7 @@ func unmorse(text []byte) ([]byte, bool) {
 			for j < len(text) && morseSep(text[j]) && j-k < maxMorseSep {
 				j++
 			}
-			if j == k || j >= len(text) || !morseByte(text[j]) && !caseMark(text[j]) {
+			if j == k || j >= len(text) || !morseByte(text[j]) && markedCode(text, j) == j {
 				break
 			}
 		}
@@ -116,11 +116,31 @@ func unmorse(text []byte) ([]byte, bool) {
 // morseStart reports whether a code may start at text[i]: a dot or dash,
 // or a case mark before one, not inside a code.
 func morseStart(text []byte, i int) bool {
-	c := text[i]
-	if !morseByte(c) && !(caseMark(c) && i+1 < len(text) && morseByte(text[i+1])) {
+	if !morseByte(text[i]) && markedCode(text, i) == i {
 		return false
 	}
-	return i == 0 || !morseByte(text[i-1]) && !caseMark(text[i-1])
+	return i == 0 || !morseByte(text[i-1]) && !caseMark(text[i-1]) && !isLetter(text[i-1])
+}
+
+// markedCode is where the code after a capital's mark at text[i] starts:
+// a mark byte ("^.-"), or a word saying so ("cap-.-", "CAPITAL .-", as
+// NATO spellings say it) and a hyphen or blank; i when there is none.
+func markedCode(text []byte, i int) int {
+	c := text[i]
+	if caseMark(c) {
+		if i+1 < len(text) && morseByte(text[i+1]) {
+			return i + 1
+		}
+		return i
+	}
+	if !isLetter(c) || i > 0 && isAlnumByte(text[i-1]) {
+		return i
+	}
+	k := alnumRun(text, i)
+	if w, ok := lookupSpoken(text[i:k]); !ok || w != caseUp || k+1 >= len(text) || text[k] != '-' && text[k] != ' ' || !morseByte(text[k+1]) {
+		return i
+	}
+	return k + 1
 }
 
 // morseGlyphs returns text with the other ways dots and dashes are

@@ -49,14 +49,16 @@ func TestUnmorseReadsItsVariants(t *testing.T) {
 		said = append(said, strings.TrimSuffix(spoken.Replace(code), "-"))
 	}
 	cases := map[string]struct{ text, want string }{
-		"capitals marked":  {"body: " + morseOf(key, " ", "^", nil), key},
-		"starred capitals": {morseOf(key, " ", "*", nil), key},
-		"a code made up":   {morseOf("uBVy?ciAoM%aue16UH0f6PR5", " ", "^", made), "uBVy?ciAoM?aue16UH0f6PR5"},
-		"middle dots":      {strings.NewReplacer(".", "·", "-", "−").Replace(morseOf(strings.ToLower(key), " ", "", nil)), strings.ToLower(key)},
-		"bullets, dashes":  {strings.NewReplacer(".", "•", "-", "—").Replace(morseOf(strings.ToLower(key), " / ", "", nil)), strings.ToLower(key)},
-		"underscores":      {strings.ReplaceAll(morseOf(strings.ToLower(key), " ", "", nil), "-", "_"), strings.ToLower(key)},
-		"di-dah":           {"spoken: " + strings.Join(said, " "), strings.ToLower(key)},
-		"a list":           {`["` + morseOf(strings.ToLower(key), `", "`, "", nil) + `"]`, strings.ToLower(key)},
+		"capitals marked":       {"body: " + morseOf(key, " ", "^", nil), key},
+		"starred capitals":      {morseOf(key, " ", "*", nil), key},
+		"a code made up":        {morseOf("uBVy?ciAoM%aue16UH0f6PR5", " ", "^", made), "uBVy?ciAoM?aue16UH0f6PR5"},
+		"middle dots":           {strings.NewReplacer(".", "·", "-", "−").Replace(morseOf(strings.ToLower(key), " ", "", nil)), strings.ToLower(key)},
+		"bullets, dashes":       {strings.NewReplacer(".", "•", "-", "—").Replace(morseOf(strings.ToLower(key), " / ", "", nil)), strings.ToLower(key)},
+		"underscores":           {strings.ReplaceAll(morseOf(strings.ToLower(key), " ", "", nil), "-", "_"), strings.ToLower(key)},
+		"di-dah":                {"spoken: " + strings.Join(said, " "), strings.ToLower(key)},
+		"a list":                {`["` + morseOf(strings.ToLower(key), `", "`, "", nil) + `"]`, strings.ToLower(key)},
+		"capitals said":         {morseOf(key, " ", "CAPITAL ", nil), key},
+		"capitals said, di-dah": {strings.ReplaceAll(strings.TrimSuffix(strings.ReplaceAll(spoken.Replace(morseOf(key, " ", "^", nil)), "- ", " "), "-"), "^", "cap-"), key},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
