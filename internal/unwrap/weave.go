@@ -23,10 +23,16 @@ func weaves(text []byte, limit int) []byte {
 		for j < len(text) && !weaveBreak(text[j]) {
 			j++
 		}
-		tok := text[i:j]
+		tok := weavable(text[i:j])
 		i = j
 		if len(out)+2*len(tok)+len(prev)+3 > limit {
 			break
+		}
+		if tok == nil {
+			// A token with dots (a host name, a URL, a version):
+			// its halves woven read as a host name of random labels.
+			prev = nil
+			continue
 		}
 		if len(tok) >= minRun && len(tok) <= maxToken {
 			half := (len(tok) + 1) / 2
