@@ -47,11 +47,7 @@ var spokenWords = func() map[string]byte {
 		"ancona bologna como empoli firenze genova imola jolly kappa livorno milano napoli otranto palermo quarto roma savona torino udine venezia xeres yacht zara",
 		"antonio barcelona carmen dolores enrique francia gerona historia ines jose lorenzo madrid navarra oviedo paris querido ramon sabado tarragona ulises valencia xilofono yegua zaragoza",
 	} {
-		for _, w := range strings.Fields(ws) {
-			if _, taken := m[w]; !taken {
-				m[w] = w[0]
-			}
-		}
+		addWords(m, ws, func(_ int, w string) byte { return w[0] })
 	}
 	// Digits by name in other common languages (ASCII spellings; a word
 	// with an accent is read as it is).
@@ -74,11 +70,7 @@ var spokenWords = func() map[string]byte {
 		"sifuri moja mbili tatu nne tano sita saba nane tisa",
 		"miden ena dio tria tessera pente exi epta okto ennea",
 	} {
-		for i, w := range strings.Fields(ws) {
-			if _, taken := m[w]; !taken {
-				m[w] = '0' + byte(i)
-			}
-		}
+		addWords(m, ws, func(i int, _ string) byte { return '0' + byte(i) })
 	}
 	for w, c := range map[string]byte{
 		"underscore": '_', "dash": '-', "hyphen": '-', "minus": '-', "dot": '.', "period": '.', "point": '.',
@@ -94,6 +86,17 @@ var spokenWords = func() map[string]byte {
 	}
 	return m
 }()
+
+// addWords files each word of the list ws (the i-th word under
+// value(i, word)) in m, but a word m has already: the first list to name
+// a word decides what it spells.
+func addWords(m map[string]byte, ws string, value func(i int, w string) byte) {
+	for i, w := range strings.Fields(ws) {
+		if _, taken := m[w]; !taken {
+			m[w] = value(i, w)
+		}
+	}
+}
 
 // unspell returns text with runs of spelled words put back into the
 // characters they spell; ok is false when there are none. Between the
