@@ -1,11 +1,7 @@
 package unwrap
 
 import (
-	"bytes"
-	"slices"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
 )
 
 // TestUnspellKeepsSymbolsWrittenAsThemselves: a value spelled word by
@@ -18,8 +14,7 @@ func TestUnspellKeepsSymbolsWrittenAsThemselves(t *testing.T) {
 		"papa alfa sierra sierra ! whiskey oscar romeo delta # one two three":                                                         "pass!word#123",
 		`{"v":"kilo echo yankee \"$\" nine eight seven six \"@\" zulu"}`:                                                              "key$9876@z",
 	} {
-		views := Views([]byte(text))
-		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(want)) }), "%q: %q", text, views)
+		assertInViews(t, text, want, false)
 	}
 }
 
@@ -40,7 +35,6 @@ func TestUnspellReadsOtherSpellingAlphabets(t *testing.T) {
 		"odin dva tri chetyre pyat shest sem vosem devyat nol":                            "1234567890",
 		"bir iki uc dort bes alti yedi sekiz dokuz sifir":                                 "1234567890",
 	} {
-		views := Views([]byte(text))
-		assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(bytes.ToLower(v), []byte(want)) }), "%q: %q", text, views)
+		assertInViews(t, text, want, true)
 	}
 }

@@ -1,7 +1,6 @@
 package unwrap
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -57,8 +56,7 @@ func TestViewsReadUUEncodedLines(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			views := Views(jsonArgs(t, c.text))
-			assert.True(t, slices.ContainsFunc(views, func(v []byte) bool { return bytes.Contains(v, []byte(c.want)) }), "%q: %q", c.text, views)
+			assertInViews(t, string(jsonArgs(t, c.text)), c.want, false)
 		})
 	}
 }
