@@ -231,15 +231,35 @@ func lookupSpoken(w []byte) (byte, bool) {
 		return 0, false
 	}
 	var buf [10]byte
+	h := uint32(2166136261)
 	for k, c := range w {
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		buf[k] = c
+		h = (h ^ uint32(c)) * 16777619
+	}
+	if h = h>>16 ^ h&0xffff; spokenBloom[h>>6]&(1<<(h&63)) == 0 {
+		return 0, false
 	}
 	c, ok := spokenWords[string(buf[:len(w)])]
 	return c, ok
 }
+
+// spokenBloom holds a bit for each spelled word's hash (FNV-1a folded to
+// 16 bits): the words of prose that pass spokenShape (the alphabets name
+// hundreds of words) mostly fail it, without a map lookup.
+var spokenBloom = func() (t [1 << 16 / 64]uint64) {
+	for w := range spokenWords {
+		h := uint32(2166136261)
+		for k := range len(w) {
+			h = (h ^ uint32(w[k])) * 16777619
+		}
+		h = h>>16 ^ h&0xffff
+		t[h>>6] |= 1 << (h & 63)
+	}
+	return t
+}()
 
 // literalSymbol reports whether text[i] is a character of punctuation
 // standing alone among spelled words: no separator, and a separator or
