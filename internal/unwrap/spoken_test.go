@@ -18,14 +18,12 @@ func TestUnspellKeepsSymbolsWrittenAsThemselves(t *testing.T) {
 	}
 }
 
-// TestUnspellReadsOtherSpellingAlphabets: a value spelled in the police
-// or old military alphabet, a German, French, Italian or Spanish one, or
-// with digits named in Japanese, Chinese, Hindi, Russian or Turkish, is
-// read as NATO's spelling is. Each fails without the added words.
+// TestUnspellReadsOtherSpellingAlphabets: a value spelled in a German,
+// French, Italian or Spanish alphabet, or with digits named in Japanese,
+// Chinese, Hindi, Russian or Turkish, is read as NATO's spelling is.
+// Each fails without the added words.
 func TestUnspellReadsOtherSpellingAlphabets(t *testing.T) {
 	for text, want := range map[string]string{
-		"Adam Boy Charles nine David Edward Frank George two Henry King":                  "abc9defg2hk",
-		"able baker charlie dog easy fox george how item jig":                             "abcdefghij",
 		"Anton Berta Caesar Dora Emil drei Friedrich Gustav Heinrich Ida Julius Kaufmann": "abcde3fghijk",
 		"Anatole Berthe Celestin un deux Gaston Henri Irma Joseph Kleber":                 "abc12ghijk",
 		"Ancona Bologna Como Empoli Firenze Genova Imola Livorno Milano":                  "abcefgilm",
