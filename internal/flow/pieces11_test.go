@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowd-dev/flowd/internal/classify"
+	"github.com/flowd-dev/flowd/internal/unwrap"
 )
 
 // The pieces11 set: symbol alphabets, line encodings and interleavings,
@@ -154,3 +157,51 @@ const (
 	pieces11TuneFloor = 72
 	pieces11HeldFloor = 69
 )
+
+// TestPieces11BenignSymbols: text of symbols a call carries for its own
+// sake (emoji chat, box-drawn tables, progress bars, Morse of words,
+// random runs of symbols of the secrets' lengths) is not a secret in a
+// session that read the 12 secrets: a run's pattern of repeats matches
+// none of theirs.
+func TestPieces11BenignSymbols(t *testing.T) {
+	r := rand.New(rand.NewSource(1111))
+	tr := NewTracker(Options{}, detector(t))
+	s := tr.Session("benign11")
+	s.Begin()
+	secrets := pieces8Secrets(rand.New(rand.NewSource(11)))
+	for i, sec := range secrets {
+		s.Record(Origin{Server: "vault", Tool: "read", Class: classify.Internal}, []byte(pieces8Origin(i, sec)))
+	}
+	symbols := []rune("😀😂🥲😍🤔👍👎🎉🔥✅❌⭐💡📎📌🚀🌧☀️🍕🍺⚽🎵💤🙏👀💯🤝🧠📈📉")
+	run := func(n, alphabet int) string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = string(symbols[r.Intn(alphabet)])
+		}
+		return strings.Join(out, " ")
+	}
+	lengths := func() int { return len(secrets[r.Intn(len(secrets))]) }
+	makers := []func() string{
+		func() string { return "great release " + run(20+r.Intn(20), 8) + " see you friday" },
+		func() string { return run(lengths(), len(symbols)) },
+		func() string { return run(lengths(), 12) },
+		func() string {
+			return "┌─────┬─────┐\n│ a   │ b   │\n├─────┼─────┤\n│ " + run(3, 5) + " │ ok  │\n└─────┴─────┘"
+		},
+		func() string {
+			n := r.Intn(30)
+			return "progress " + strings.Repeat("█ ", n) + strings.Repeat("░ ", 30-n)
+		},
+		func() string { return p11Morse("the quick brown fox jumps over the lazy dog", "", " ", ".", "-") },
+		func() string { return p11Morse("meeting moved to thursday at noon", "", " / ", "·", "−") },
+	}
+	ext := classify.Result{Class: classify.External}
+	for i := range 350 {
+		args := p8Body(makers[i%len(makers)]())
+		a := s.Check("mail", "send", ext, []byte(args), unwrap.Views([]byte(args)), nil)
+		require.Empty(t, a.Secrets, "call %d: %s", i, args)
+		for _, e := range a.Edges {
+			require.Empty(t, e.Secret, "call %d: %s", i, args)
+		}
+	}
+}
