@@ -463,7 +463,8 @@ func sameSlice(a, b []byte) bool {
 }
 
 // decode appends to out run decoded as hex, base32 and base64 (either
-// alphabet), each where it reads the run whole, and the gzip or zlib it
+// alphabet), each where it reads the run whole, as an xxencoded line
+// (which its count at its place says it is), and the gzip or zlib it
 // finds inside unpacked. What it appends lies in scratch (the base32 and
 // the base64 reading apart), but for what is unpacked: valid until the
 // next decode into the same scratch.
@@ -474,6 +475,9 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	buf, buf64 := (*scratch)[:len(run)], (*scratch)[len(run):2*len(run)]
 	if b, ok := decodeBits(run); ok {
 		return inflate(out, b)
+	}
+	if b, ok := xxLine(run); ok && len(b) >= 8 {
+		out = append(out, b)
 	}
 	if b, ok := decodeBase58(run); ok {
 		out = inflate(out, b)

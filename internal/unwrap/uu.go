@@ -1,6 +1,10 @@
 package unwrap
 
-import "github.com/flowd-dev/flowd/internal/jsontext"
+import (
+	"strings"
+
+	"github.com/flowd-dev/flowd/internal/jsontext"
+)
 
 // A uuencoded line says how long it is: its first character is the count
 // of bytes it holds (' ' plus the count), and the four characters per
@@ -103,18 +107,51 @@ func uuStretch(raw []byte, i int) int {
 	return j
 }
 
+// lineAlphabet is the six-bit alphabet of a line encoding that writes
+// its count first: each byte's value, -1 for a byte not of it.
+type lineAlphabet [256]int8
+
+func lineAlphabetOf(value func(c byte) int) *lineAlphabet {
+	var a lineAlphabet
+	for c := range 256 {
+		a[c] = int8(value(byte(c)))
+	}
+	return &a
+}
+
+var (
+	// uuAlphabet: ' ' to '`', each its offset from ' ' (and '`' zero).
+	uuAlphabet = lineAlphabetOf(func(c byte) int {
+		if !uuByte(c) {
+			return -1
+		}
+		return int(c-' ') & 63
+	})
+	// xxAlphabet is xxencode's, which has no blank for an editor to trim.
+	xxAlphabet = lineAlphabetOf(func(c byte) int {
+		return strings.IndexByte("+-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", c)
+	})
+)
+
 // uuLine decodes the uuencoded line that ends s, the longest that reads
 // as one: its count at the place that count puts it. The line's last
 // blanks (which encode zero bits) may have been trimmed.
-func uuLine(s []byte) ([]byte, bool) {
+func uuLine(s []byte) ([]byte, bool) { return countedLine(s, uuAlphabet, 3) }
+
+// xxLine decodes the xxencoded line that ends s.
+func xxLine(s []byte) ([]byte, bool) { return countedLine(s, xxAlphabet, 0) }
+
+// countedLine decodes the line of alphabet a that ends s, the longest
+// that reads as one, up to trim of its last characters missing.
+func countedLine(s []byte, a *lineAlphabet, trim int) ([]byte, bool) {
 	for groups := maxUULine / 3; groups >= 1; groups-- {
-		for trimmed := range 4 {
+		for trimmed := range trim + 1 {
 			body := 4*groups - trimmed
 			p := len(s) - 1 - body
 			if p < 0 {
 				continue
 			}
-			n := int(s[p] - ' ')
+			n := int(a[s[p]])
 			if n < 3*groups-2 || n > 3*groups {
 				continue
 			}
@@ -124,7 +161,7 @@ func uuLine(s []byte) ([]byte, bool) {
 				var q [4]byte
 				for c := range 4 {
 					if at := p + 1 + 4*g + c; at < len(s) {
-						q[c] = (s[at] - ' ') & 63
+						q[c] = byte(a[s[at]]) & 63
 					}
 				}
 				got[k], got[k+1], got[k+2] = q[0]<<2|q[1]>>4, q[1]<<4|q[2]>>2, q[2]<<6|q[3]

@@ -76,3 +76,32 @@ func TestUULinesNeedTheirCount(t *testing.T) {
 		assert.Empty(t, uuLines(nil, jsonArgs(t, s), &val), s)
 	}
 }
+
+// TestViewsReadXXEncodedLines: xxencode, uuencode's line with an
+// alphabet of letters, digits, '+' and '-', is read from its count too,
+// after a label or alone. Without xxLine only the substitution of a
+// base64 form could match it, for secrets that repeat enough.
+func TestViewsReadXXEncodedLines(t *testing.T) {
+	const table = "+-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	xx := func(s string) string {
+		out := []byte{table[len(s)]}
+		b := append([]byte(s), 0, 0)
+		for i := 0; i < len(s); i += 3 {
+			v := uint(b[i])<<16 | uint(b[i+1])<<8 | uint(b[i+2])
+			for k := 18; k >= 0; k -= 6 {
+				out = append(out, table[v>>uint(k)&63])
+			}
+		}
+		return string(out)
+	}
+	for _, key := range []string{"AKIAUS4DLDQVZ7UAGRNX", "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R", "s3cr3t-Pa55w0rd!"} {
+		assertInViews(t, "xx: "+xx(key), key, false)
+		assertInViews(t, string(jsonArgs(t, xx(key))), key, false)
+	}
+	// Words and identifiers whose first letter happens to fit a count
+	// decode to no text.
+	for _, s := range []string{"GetCustomerAccountBalanceHistory", "internationalisation", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo"} {
+		_, ok := xxLine([]byte(s))
+		assert.False(t, ok, s)
+	}
+}
