@@ -65,6 +65,15 @@ func craftedShapes(origin string) []struct{ name, unit string } {
 		// read again from each number as a token of codes, they cost
 		// the square of their length (pieces10 found it).
 		{"number_list", "12 7 200 3 45 250 9 131 "},
+		// Text in the alphabets pieces11 reads: Morse with marked
+		// capitals, said aloud, a run of symbols far past a secret's
+		// length, runs of distinct symbols, and capitals and digits
+		// (uuencode's alphabet) with no count where one would fit.
+		{"morse_marked", "^.- ^-... -.-. ^-.. "},
+		{"morse_spoken", "dah-di-dit di-dah "},
+		{"symbol_run", "• ◦ ▪ ▫ ◆ ◇ ○ ● "},
+		{"symbol_runs", "🌀 🌁 🌂 🌃 🌄 🌅 🌆 🌇 🌈 🌉 🌊 🌋 🌌 🌍 🌎 🌏 🌐 🌑 x "},
+		{"uu_alphabet", "QZ7XK2MV 0417 HELLO, WORLD! "},
 	}
 }
 

@@ -91,6 +91,9 @@ func number(text []byte, i int) (end int, c byte, ok bool) {
 	if end, v, sci := scientific(text, i); sci {
 		return end, byte(v), codeByte(v)
 	}
+	if end, v, pre := prefixed(text, i); pre {
+		return end, byte(v), codeByte(v)
+	}
 	v, k := 0, i
 	for k < len(text) && text[k] >= '0' && text[k] <= '9' && k-i < 4 {
 		v = v*10 + int(text[k]-'0')
@@ -168,4 +171,36 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// prefixed reads a number written with its radix's prefix at i (0x67,
+// 0o147, 0b1100111): codes each in a radix of its own are still codes.
+// ok is false when there is none there, or it is past a byte.
+func prefixed(text []byte, i int) (end int, v int, ok bool) {
+	if i+2 >= len(text) || text[i] != '0' {
+		return 0, 0, false
+	}
+	radix := 0
+	switch text[i+1] | 0x20 {
+	case 'x':
+		radix = 16
+	case 'o':
+		radix = 8
+	case 'b':
+		radix = 2
+	default:
+		return 0, 0, false
+	}
+	k := i + 2
+	for ; k < len(text) && k-i < 10; k++ {
+		d := hexDigitValues.value[text[k]|0x20]
+		if text[k] < '0' || d < 0 || int(d) >= radix {
+			break
+		}
+		v = v*radix + int(d)
+	}
+	if k == i+2 || v > 0xff || k < len(text) && isAlnumByte(text[k]) {
+		return 0, 0, false
+	}
+	return k, v, true
 }

@@ -13,7 +13,8 @@ import (
 // variation selectors), with compatibility forms (fullwidth letters,
 // mathematical alphabets, ligatures) made plain, with letters of other
 // scripts that look like Latin ones (Cyrillic а, Greek ο) made Latin,
-// and with Braille cells read as the letters and digits they write. ok is
+// with Braille cells read as the letters and digits they write, and with
+// tag characters (U+E0020-E007E) read as the ASCII they smuggle. ok is
 // false for ASCII text, and for other text it would not change, without
 // writing a copy of either: a shim checks every granted call, and each
 // collection that garbage brings on delays a call.
@@ -46,15 +47,25 @@ func fold(text []byte) ([]byte, bool) {
 	}
 	out := make([]byte, 0, len(n))
 	var br brailleReader
+	// cellAlone: the last rune was a Braille cell with no cell before
+	// it. Cells written one apart ("⠠ ⠵ ⠼ ⠉") are one word: a blank
+	// between two such is dropped, and a sign before it holds past it.
+	cellAlone := false
 	for i := 0; i < len(n); {
 		if c := n[i]; c < utf8.RuneSelf {
+			if c == ' ' && cellAlone && i+3 < len(n) && isBraille(runeAt(n, i+1)) {
+				i++
+				continue
+			}
 			out = append(out, c)
-			br = brailleReader{}
+			br, cellAlone = brailleReader{}, false
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(n[i:])
+		alone := i == 0 || !isBraille(runeBefore(n, i))
 		i += size
+		cellAlone = false
 		if r < rune(len(twoByteFold)) && size > 1 {
 			switch f := twoByteFold[r]; f {
 			case keepRune:
@@ -68,8 +79,13 @@ func fold(text []byte) ([]byte, bool) {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, n[i-size])
+		case r >= 0xE0020 && r <= 0xE007E:
+			// A tag character: invisible, but it spells the ASCII
+			// character it tags, which a model reads.
+			out = append(out, byte(r-0xE0000))
 		case invisible(r):
 		case isBraille(r):
+			cellAlone = alone
 			if c, ok := br.read(r); ok {
 				out = append(out, c)
 			}
@@ -217,4 +233,14 @@ func (b *brailleReader) read(r rune) (byte, bool) {
 	}
 	b.number = false
 	return c, true
+}
+
+func runeAt(b []byte, i int) rune {
+	r, _ := utf8.DecodeRune(b[i:])
+	return r
+}
+
+func runeBefore(b []byte, i int) rune {
+	r, _ := utf8.DecodeLastRune(b[:i])
+	return r
 }

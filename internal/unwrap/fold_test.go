@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -80,4 +81,33 @@ func TestFoldReadsBraille(t *testing.T) {
 	if !ok || string(got) != "key Ab 12c x" {
 		t.Fatalf("fold: %q, %v", got, ok)
 	}
+}
+
+// TestFoldReadsSpacedBraille: cells written one apart are one word, the
+// capital and number signs holding past the blank after them; words of
+// several cells keep the blanks between them. Without cellAlone the
+// blanks ended each sign and split the value.
+func TestFoldReadsSpacedBraille(t *testing.T) {
+	// "Ab12c": ⠠ ⠁ ⠃ ⠼ ⠁ ⠃ ⠰ ⠉
+	for text, want := range map[string]string{
+		"key ⠠ ⠁ ⠃ ⠼ ⠁ ⠃ ⠰ ⠉": "key Ab12c",
+		"⠠⠁⠃ ⠼⠁⠃⠰⠉ ⠭":         "Ab 12c x",
+	} {
+		got, ok := fold([]byte(text))
+		assert.True(t, ok)
+		assert.Equal(t, want, string(got), text)
+	}
+}
+
+// TestFoldReadsTagCharacters: tag characters, invisible, are the ASCII
+// they smuggle, which a model reads; without the case they were dropped
+// as invisible, and the value with them.
+func TestFoldReadsTagCharacters(t *testing.T) {
+	text := "thanks"
+	for _, c := range "AKIAUS4DLDQVZ7UAGRNX" {
+		text += string(rune(0xE0000 + c))
+	}
+	got, ok := fold([]byte(text))
+	assert.True(t, ok)
+	assert.Equal(t, "thanksAKIAUS4DLDQVZ7UAGRNX", string(got))
 }

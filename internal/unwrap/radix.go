@@ -313,6 +313,7 @@ func radixViews(out [][]byte, text []byte) [][]byte {
 				}
 			}
 		}
+		out = uuLines(out, raw, &val)
 		for t := 0; t < len(raw); {
 			e := t
 			for e < len(raw) && raw[e] > ' ' && !(raw[e] == '\\' && e+1 < len(raw) && (raw[e+1] == 'n' || raw[e+1] == 'r' || raw[e+1] == 't')) {

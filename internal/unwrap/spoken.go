@@ -34,6 +34,21 @@ var spokenWords = func() map[string]byte {
 		m[w] = '0' + byte(i)
 	}
 	m["niner"] = '9'
+	// Every spelling alphabet names a letter by a word that starts with
+	// it: the other alphabets in use (German, French, Italian and
+	// Spanish, ASCII spellings) read as NATO's does. A word two alphabets
+	// share is the same letter in both. Not the police and old military
+	// ones (Boy, Dog, Easy, King, Love…): their words are prose's, and
+	// each costs prose a lookup.
+	for _, ws := range []string{
+		"anton berta caesar casar dora emil friedrich gustav heinrich ida julius kaufmann ludwig martha nordpol otto paula quelle richard samuel siegfried theodor ulrich viktor wilhelm xanthippe ypsilon zacharias zeppelin",
+		"aachen berlin chemnitz essen frankfurt goslar hamburg ingelheim jena koeln leipzig muenchen nuernberg offenbach potsdam quickborn rostock salzwedel tuebingen unna wuppertal xanten zwickau",
+		"anatole berthe celestin desire eugene francois gaston henri irma joseph kleber louis marcel nicolas pierre quintal raoul suzanne therese ursule xavier yvonne zoe",
+		"ancona bologna como empoli firenze genova imola jolly kappa livorno milano napoli otranto palermo quarto roma savona torino udine venezia xeres yacht zara",
+		"antonio barcelona carmen dolores enrique francia gerona historia ines jose lorenzo madrid navarra oviedo paris querido ramon sabado tarragona ulises valencia xilofono yegua zaragoza",
+	} {
+		addWords(m, ws, func(_ int, w string) byte { return w[0] })
+	}
 	// Digits by name in other common languages (ASCII spellings; a word
 	// with an accent is read as it is).
 	for _, ws := range []string{
@@ -43,12 +58,19 @@ var spokenWords = func() map[string]byte {
 		"zero uno due tre quattro cinque sei sette otto nove",
 		"zero um dois tres quatro cinco seis sete oito nove",
 		"nul een twee drie vier vijf zes zeven acht negen",
+		"rei ichi ni san yon go roku nana hachi kyuu",
+		"zero ichi ni san shi go roku shichi hachi kyu",
+		"ling yi er san si wu liu qi ba jiu",
+		"shunya ek do teen char paanch chhah saat aath nau",
+		"nol odin dva tri chetyre pyat shest sem vosem devyat",
+		"sifir bir iki uc dort bes alti yedi sekiz dokuz",
+		"zero jeden dwa trzy cztery piec szesc siedem osiem dziewiec",
+		"noll ett tva tre fyra fem sex sju atta nio",
+		"nol satu dua tiga empat lima enam tujuh delapan sembilan",
+		"sifuri moja mbili tatu nne tano sita saba nane tisa",
+		"miden ena dio tria tessera pente exi epta okto ennea",
 	} {
-		for i, w := range strings.Fields(ws) {
-			if _, taken := m[w]; !taken {
-				m[w] = '0' + byte(i)
-			}
-		}
+		addWords(m, ws, func(i int, _ string) byte { return '0' + byte(i) })
 	}
 	for w, c := range map[string]byte{
 		"underscore": '_', "dash": '-', "hyphen": '-', "minus": '-', "dot": '.', "period": '.', "point": '.',
@@ -64,6 +86,17 @@ var spokenWords = func() map[string]byte {
 	}
 	return m
 }()
+
+// addWords files each word of the list ws (the i-th word under
+// value(i, word)) in m, but a word m has already: the first list to name
+// a word decides what it spells.
+func addWords(m map[string]byte, ws string, value func(i int, w string) byte) {
+	for i, w := range strings.Fields(ws) {
+		if _, taken := m[w]; !taken {
+			m[w] = value(i, w)
+		}
+	}
+}
 
 // unspell returns text with runs of spelled words put back into the
 // characters they spell; ok is false when there are none. Between the
@@ -108,7 +141,7 @@ func spokenRun(text []byte, i int) (end int, joined []byte) {
 	j := i
 	for {
 		k := wordEnd(text, j)
-		if k == j {
+		if k == j && !literalSymbol(text, j) {
 			break
 		}
 		c, ok := lookupSpoken(text[j:k])
@@ -124,6 +157,10 @@ func spokenRun(text []byte, i int) (end int, joined []byte) {
 		case k-j == 1:
 			// A character written as itself.
 			joined = append(joined, text[j])
+		case k == j && literalSymbol(text, j):
+			// A symbol written as itself, quoted or alone ("'?'").
+			joined = append(joined, text[j])
+			k = j + 1
 		default:
 			k = j
 		}
@@ -158,12 +195,15 @@ func wordEnd(text []byte, i int) int {
 	return j
 }
 
+// spokenSeps are the bytes that may stand between spelled words.
+const spokenSeps = " \t\r\n,;/|.'\"-"
+
 // skipSeparator returns where the separator at text[i] (blanks, commas,
 // line breaks, slashes, bars, quotes: up to maxSep bytes, no letters)
 // ends; i when there is none, or it is longer.
 func skipSeparator(text []byte, i int) int {
 	j := i
-	for j < len(text) && j-i < maxSep && strings.IndexByte(" \t\r\n,;/|.'\"-", text[j]) >= 0 {
+	for j < len(text) && j-i < maxSep && strings.IndexByte(spokenSeps, text[j]) >= 0 {
 		j++
 	}
 	if j < len(text) && j-i == maxSep && !isAlnumByte(text[j]) {
@@ -206,15 +246,46 @@ func lookupSpoken(w []byte) (byte, bool) {
 		return 0, false
 	}
 	var buf [10]byte
+	h := uint32(2166136261)
 	for k, c := range w {
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		buf[k] = c
+		h = (h ^ uint32(c)) * 16777619
+	}
+	if h = h>>16 ^ h&0xffff; spokenBloom[h>>6]&(1<<(h&63)) == 0 {
+		return 0, false
 	}
 	if e.several {
 		c, ok := spokenWords[string(buf[:len(w)])]
 		return c, ok
 	}
 	return e.c, string(buf[:len(w)]) == e.word
+}
+
+// spokenBloom holds a bit for each spelled word's hash (FNV-1a folded to
+// 16 bits): the words of prose that pass spokenShape (the alphabets name
+// hundreds of words) mostly fail it, without a map lookup.
+var spokenBloom = func() (t [1 << 16 / 64]uint64) {
+	for w := range spokenWords {
+		h := uint32(2166136261)
+		for k := range len(w) {
+			h = (h ^ uint32(w[k])) * 16777619
+		}
+		h = h>>16 ^ h&0xffff
+		t[h>>6] |= 1 << (h & 63)
+	}
+	return t
+}()
+
+// literalSymbol reports whether text[i] is a character of punctuation
+// standing alone among spelled words: no separator, and a separator or
+// the end after it.
+func literalSymbol(text []byte, i int) bool {
+	c := text[i]
+	if c <= ' ' || c >= 0x7f || isAlnumByte(c) || strings.IndexByte(spokenSeps, c) >= 0 {
+		return false
+	}
+	return i+1 == len(text) || strings.IndexByte(spokenSeps, text[i+1]) >= 0
 }

@@ -6,7 +6,10 @@
 // separators between characters or bytes, a value split across the fields
 // of a JSON message, base64/base32/hex runs, gzip and zlib inside them,
 // a run read as one number in another radix, numbers in words, Braille,
-// bytes chained to the one before) and then applies them again to what
+// bytes chained to the one before, uuencoded lines, Morse however its
+// dots, dashes and capitals are written, halves of a value woven back,
+// a run of symbols of any alphabet read as its pattern of repeats) and
+// then applies them again to what
 // came out, so nested encodings fall apart layer by layer. Detectors look at each view
 // it returns as well as at the text itself.
 //
@@ -373,6 +376,12 @@ func (w *walker) expand(text []byte, depth int) {
 			w.keep(v)
 		}
 	}
+	if v := weaves(cur, w.left/4); v != nil {
+		w.keep(v)
+	}
+	if v := symbolRuns(cur, w.left/4); v != nil {
+		w.keep(v)
+	}
 	if undone {
 		// ROT47 writes '%', '+' and '\\', which the undoings read as
 		// escapes: its run is mirrored as it came too.
@@ -486,7 +495,8 @@ func sameSlice(a, b []byte) bool {
 }
 
 // decode appends to out run decoded as hex, base32 and base64 (either
-// alphabet), each where it reads the run whole, and the gzip or zlib it
+// alphabet), each where it reads the run whole, as an xxencoded line
+// (which its count at its place says it is), and the gzip or zlib it
 // finds inside unpacked. What it appends lies in scratch (the base32 and
 // the base64 reading apart), but for what is unpacked: valid until the
 // next decode into the same scratch.
@@ -497,6 +507,9 @@ func decode(out [][]byte, run []byte, scratch *[]byte) [][]byte {
 	buf, buf64 := (*scratch)[:len(run)], (*scratch)[len(run):2*len(run)]
 	if b, ok := decodeBits(run); ok {
 		return inflate(out, b)
+	}
+	if b, ok := xxLine(run); ok && len(b) >= 8 {
+		out = append(out, b)
 	}
 	if b, ok := decodeBase58(run); ok {
 		out = inflate(out, b)
