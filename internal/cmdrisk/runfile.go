@@ -91,7 +91,8 @@ func (r *runs) where(p string) string {
 }
 
 func (r *runs) add(p, as, lang string, named bool, by string) {
-	if p = r.where(p); p == "" || p == "-" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") {
+	if p = r.where(p); p == "" || p == "-" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") ||
+		slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(p, d) }) {
 		return
 	}
 	x := Run{Path: p, As: as, Lang: lang, Named: named, By: by}
@@ -100,8 +101,8 @@ func (r *runs) add(p, as, lang string, named bool, by string) {
 	}
 }
 
-// systemDirs hold programs the system installed, not files an agent
-// wrote: run by their path, they are not read.
+// systemDirs hold programs and configs the system installed, not files
+// an agent wrote: they are not read.
 var systemDirs = []string{"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/nix/", "/snap/", "/etc/", "/System/", "/Library/"}
 
 func (r *runs) command(i int) {
@@ -136,9 +137,7 @@ func (r *runs) command(i int) {
 		}
 		return
 	case strings.Contains(words[0], "/") && !interpreter(n):
-		if !slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(words[0], d) }) {
-			r.add(words[0], AsExec, "", true, words[0])
-		}
+		r.add(words[0], AsExec, "", true, words[0])
 	case shellnorm.IsShell(n) || n == "source" || n == ".":
 		r.shell(i, c, words, n)
 	case n == "eval" || n == "iex" || n == "invoke-expression":
@@ -461,14 +460,25 @@ func ScreenRun(r Run, text string) (rep Report, lines []string) {
 		if strings.IndexByte(text[:min(len(text), 8<<10)], 0) >= 0 {
 			return Report{}, nil // a compiled program: no text to read
 		}
-		if lang = Program(r.Path, text); lang != "" {
+		switch lang = Program(r.Path, text); {
+		case lang != "":
 			as = AsProgram
-		} else {
+		case strings.HasPrefix(text, "#!") && !Script(r.Path, text):
+			as = "" // awk, sed, make -f…: its command lines are read (Embedded)
+		default:
 			as = AsShell
 		}
 	}
 	add := func(x Report, severe bool) {
 		for _, f := range x.Findings {
+			if f.Rule == Disguised || f.Rule == Unscreened {
+				// A script names commands by variables ($cmd, $(MAKE))
+				// and is as long as it is: what an agent types on one
+				// line has no reason to, a file run has (1 in 11 of a
+				// system's scripts would be refused). What the disguise
+				// hides is read plainly all the same.
+				continue
+			}
 			if severe {
 				f.Severe = true
 			}
@@ -513,8 +523,22 @@ func ScreenRun(r Run, text string) (rep Report, lines []string) {
 		lines = shell
 	}
 	if as == AsShell && r.Named {
+		// Each line as the command line it is; the whole file as one,
+		// for what crosses lines (F=.env, then curl … @$F), asked about
+		// only: a script that reads a key in one place and reaches
+		// the network in another is ordinary work.
+		var each Report
+		for _, l := range strings.Split(strings.ReplaceAll(text, "\\\n", " "), "\n") {
+			x := Screen(l)
+			each.Findings = append(each.Findings, x.Findings...)
+		}
+		add(each, false)
 		for _, l := range lines {
-			add(Screen(l), false)
+			whole := Screen(l)
+			for k, f := range whole.Findings {
+				whole.Findings[k].Severe = f.Severe && hasRule(each.Findings, f.Rule)
+			}
+			add(whole, false)
 		}
 	}
 	for _, f := range Embedded(text) {
