@@ -534,6 +534,9 @@ func ScreenRun(r Run, text string) (rep Report, lines []string) {
 		}
 		add(each, false)
 		for _, l := range lines {
+			if len(lines) > 1 {
+				break // past what Screen reads whole: the lines were read
+			}
 			whole := Screen(l)
 			for k, f := range whole.Findings {
 				whole.Findings[k].Severe = f.Severe && hasRule(each.Findings, f.Rule)

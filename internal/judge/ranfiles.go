@@ -23,8 +23,9 @@ import (
 // passed in 22 of 24 ways.
 
 // maxRunRead bounds what is read of one file run; past it, the rest
-// is unread and asked about.
-const maxRunRead = 256 << 10
+// is unread and asked about. A project's ./configure runs to a few
+// hundred KiB; screening one is linear, under a second at this bound.
+const maxRunRead = 1 << 20
 
 // What the judge remembers of the files each session wrote, for a
 // command that later runs one that flowd cannot read itself (a shell

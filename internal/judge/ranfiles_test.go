@@ -1,8 +1,11 @@
 package judge
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -131,4 +134,44 @@ func TestFileRunJudgedByWhatTheSessionWrote(t *testing.T) {
 		Args: mustJSON(map[string]string{"file_path": "n.txt", "old_string": ".enq", "new_string": ".env"})}
 	decide(j, edit)
 	assert.Equal(t, policy.Deny, decide(j, run("d", "bash n.txt")).Action)
+}
+
+// What the sessions wrote is bounded: the files of one session, the
+// text of one file (past it, the file counts as not seen whole), and
+// the bytes of all, the oldest session forgotten first.
+func TestWrittenFilesBounded(t *testing.T) {
+	var w writtenFiles
+	big := strings.Repeat("x", maxWrittenText+10)
+	w.note("a", writtenFile{path: "/p/big", text: big, seen: true})
+	f, ok := w.find("a", "/p/big")
+	require.True(t, ok)
+	assert.False(t, f.seen, "cut short: not seen whole")
+	assert.Len(t, f.text, maxWrittenText)
+	for k := 0; k < maxWrittenFiles+5; k++ {
+		w.note("a", writtenFile{path: fmt.Sprintf("/p/%d", k), text: "echo", seen: true})
+	}
+	assert.Len(t, w.sessions["a"], maxWrittenFiles)
+	for k := 0; k < maxWrittenBytes/maxWrittenText+8; k++ {
+		w.note(fmt.Sprint("s", k), writtenFile{path: "/p/f", text: big})
+	}
+	assert.LessOrEqual(t, w.bytes, maxWrittenBytes)
+	_, ok = w.find("a", "/p/0")
+	assert.False(t, ok, "the oldest session is forgotten first")
+}
+
+// Sessions write and run files at once (go test -race).
+func TestWrittenFilesConcurrent(t *testing.T) {
+	j := newJudge(t, nil)
+	var wg sync.WaitGroup
+	for k := 0; k < 8; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			s := fmt.Sprint("s", k%3)
+			decide(j, Call{Session: s, Tool: "Write", Class: classify.Result{Class: classify.Internal},
+				Args: mustJSON(map[string]string{"file_path": "n.txt", "content": "echo hi\n"}), Ask: AskByAgent})
+			decide(j, bash(s, "sh n.txt"))
+		}(k)
+	}
+	wg.Wait()
 }
