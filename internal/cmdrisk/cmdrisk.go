@@ -246,6 +246,20 @@ var netCommands = map[string]bool{
 	"invoke-webrequest": false, "iwr": false, "invoke-restmethod": false, "irm": false,
 }
 
+// offline reports whether a command of a network program talks to no
+// host: openssl x509 and req sign certificates, and their file names
+// (ca.pem, server.key) are no hosts.
+func offline(words []string) bool {
+	if name(words) != "openssl" || len(words) < 2 {
+		return false
+	}
+	switch words[1] {
+	case "s_client", "s_server", "s_time", "ocsp":
+		return false
+	}
+	return true
+}
+
 // fetchers print what they download, which a pipe can run.
 var fetchers = map[string]bool{"curl": true, "wget": true, "wget2": true, "http": true, "https": true, "xh": true,
 	"iwr": true, "invoke-webrequest": true, "irm": true, "invoke-restmethod": true, "nc": true, "ncat": true,
@@ -282,7 +296,9 @@ func envDump(words []string) bool {
 			}
 		}
 		return true
-	case "set", "export", "declare", "typeset":
+	case "set":
+		return len(words) == 1 // set -x traces, set -e stops on errors
+	case "export", "declare", "typeset":
 		return len(words) == 1 || len(words) == 2 && (words[1] == "-p" || words[1] == "-x")
 	}
 	return false
@@ -332,7 +348,7 @@ func (s *screen) command(i int) {
 		s.flowOf(i, c, words, n) // $(< .env)
 		return
 	}
-	if raw, ok := netCommands[n]; ok {
+	if raw, ok := netCommands[n]; ok && !offline(words) {
 		s.net(i, c, words, raw)
 	}
 	if fetchers[n] {
@@ -618,7 +634,7 @@ func (s *screen) reaches(words []string, n string) (string, bool) {
 			return a, true
 		}
 	}
-	if _, ok := netCommands[n]; ok {
+	if _, ok := netCommands[n]; ok && !offline(words) {
 		dest = destination(words)
 		return dest, !s.local(dest)
 	}

@@ -187,7 +187,8 @@ func RunLater(p, text string) string {
 	switch {
 	case base == "dockerfile" || base == "containerfile" || strings.HasSuffix(base, ".dockerfile"):
 		return "a container build file (docker build runs it)"
-	case base == "config" && (strings.Contains(p, ".git/") || strings.Contains(p, ".ssh/")) || base == ".gitconfig" || base == ".gitmodules":
+	case base == "config" && (strings.Contains(p, ".git/") || strings.Contains(p, ".ssh/") || strings.HasSuffix(p, "git/config")) ||
+		base == ".gitconfig" || base == ".gitmodules":
 		return "a git or ssh config (git and ssh run its commands)"
 	case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py":
 		return "a python startup file (every python runs it)"

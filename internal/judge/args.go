@@ -430,7 +430,7 @@ func (w *walker) writes(f *argFacts) {
 			f.embedded(p, c, true)
 			for _, l := range lines {
 				if strings.Contains(where, "cron") {
-					l = cronCommands(l)
+					l = cmdrisk.CronCommands(l)
 				}
 				var r cmdrisk.Report
 				switch {
@@ -496,25 +496,6 @@ func (f *argFacts) embedded(p, text string, runs bool) {
 		}
 		f.command.Findings = append(f.command.Findings, x)
 	}
-}
-
-// cronCommands drops the schedule from each line of a cron table, leaving
-// the commands it runs.
-func cronCommands(table string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(table, "\n") {
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
-			continue
-		case strings.HasPrefix(f[0], "@") && len(f) > 1:
-			f = f[1:]
-		case len(f) > 5 && !strings.Contains(f[0], "="):
-			f = f[5:]
-		}
-		b.WriteString(strings.Join(f, " ") + "\n")
-	}
-	return b.String()
 }
 
 // agentInstructions reports whether path is a file coding agents read as

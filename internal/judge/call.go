@@ -177,11 +177,23 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			facts.writes = true // it runs something
 		}
 	}
+	// A file the call's commands run is judged as the code it is there,
+	// whatever its name; what the call writes is remembered for a later
+	// command that runs it.
+	j.noteWrites(in, facts)
+	ranFindings, ranLines := j.ranFiles(in, facts.commands)
+	facts.command.Findings = append(facts.command.Findings, ranFindings...)
 	// Before anything else: a call that would switch flowd off is
 	// refused whatever its destination (an internal shell server runs
 	// commands too), and never put to the agent, which would approve it.
-	if why := j.Self.Check(selfguard.Action{Tool: in.Tool, Commands: facts.commands, Paths: facts.paths,
-		Contents: facts.contents, Olds: facts.olds, Dir: in.Dir}); why != "" {
+	why := j.Self.Check(selfguard.Action{Tool: in.Tool, Commands: facts.commands, Paths: facts.paths,
+		Contents: facts.contents, Olds: facts.olds, Dir: in.Dir})
+	if why == "" && len(ranLines) > 0 {
+		if why = j.Self.Check(selfguard.Action{Tool: in.Tool, Commands: ranLines, Dir: in.Dir}); why != "" {
+			why = "a file the command runs holds " + why
+		}
+	}
+	if why != "" {
 		out.Decision = policy.Decision{Action: policy.Deny, Rule: "self_protection", Reason: why}
 		j.Log.Warn("call denied: it would switch flowd off", "server", in.Server, "tool", in.Tool, "why", why)
 		return nil

@@ -42,6 +42,9 @@ type Judge struct {
 	corr   correlator
 	behind background   // what results leave behind their verdicts
 	tools  sessionTools // what each session's servers listed
+	// written is what each session wrote to files, for a command that
+	// runs one flowd cannot read (ranFiles).
+	written writtenFiles
 	// thorough: the check reads all of a call, even past a settled
 	// verdict (tests compare the two).
 	thorough bool
