@@ -9,15 +9,26 @@ import (
 
 // unescape decodes the character escapes of source code, JSON, shells and
 // markup wherever they stand: \xNN, \uNNNN, \u{N…}, \UNNNNNNNN, \NNN
-// (octal), CSS's \NN followed by a blank, %uNNNN, &#NN; &#xNN; and the
-// common named entities. Anything else is kept as it is. ok is false when
+// (octal), CSS's \NN followed by a blank, %uNNNN, &#NN; &#xNN;, Unicode's
+// own U+NNNN and the common named entities. Anything else is kept as it is. ok is false when
 // nothing was decoded.
-func unescape(s []byte) ([]byte, bool) {
+func unescape(s []byte) ([]byte, bool) { return unescapeFrom(s, &allEscapes) }
+
+// codePoints undoes U+NNNN alone.
+func codePoints(s []byte) ([]byte, bool) { return unescapeFrom(s, &codePointEscapes) }
+
+// leads are the bytes an escape may start with.
+type leads [256]bool
+
+var allEscapes, codePointEscapes = leads{'\\': true, '&': true, '%': true, 'U': true}, leads{'U': true}
+
+// unescapeFrom is unescape of the escapes that start with one of lead.
+func unescapeFrom(s []byte, lead *leads) ([]byte, bool) {
 	out := make([]byte, 0, len(s))
 	changed := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '\\' && c != '&' && c != '%' {
+		if !lead[c] {
 			out = append(out, c)
 			continue
 		}
@@ -40,6 +51,10 @@ func escapeAt(s []byte) (r rune, n int) {
 		return 0, 0
 	}
 	switch s[0] {
+	case 'U':
+		if s[1] == '+' {
+			return hexDigits(s, 2, 4, 6)
+		}
 	case '%':
 		if s[1] == 'u' || s[1] == 'U' {
 			return hexDigits(s, 2, 4, 4)

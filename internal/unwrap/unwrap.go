@@ -420,6 +420,13 @@ var wholeUndoings = [...]struct {
 	undo    func([]byte) ([]byte, bool)
 	settled bool
 }{
+	// Before percent-decoding, which reads the '+' of U+0067 as a blank.
+	{undo: func(t []byte) ([]byte, bool) {
+		if !bytes.Contains(t, []byte("U+")) {
+			return nil, false
+		}
+		return codePoints(t)
+	}},
 	{undo: func(t []byte) ([]byte, bool) {
 		if bytes.IndexAny(t, "%+") < 0 {
 			return nil, false
