@@ -84,6 +84,9 @@ func TestFleetExport(t *testing.T) {
 	require.Positive(t, onVerdicts.count(), "flowd's /metrics counted no verdicts")
 	stopFleet(t, off)
 	offCalls, onCalls := len(offLat), len(onLat)
+	// Counted once all the steady load made is sent: a partial batch
+	// waits up to a second for others to join it, and would be missed.
+	waitAllSent(t, on)
 	steadyRecs := make([]int, len(on))
 	for i, f := range on {
 		st := fleetExportStatus(t, f)

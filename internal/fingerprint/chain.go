@@ -18,6 +18,8 @@ package fingerprint
 // cover; Cover reports the runs of coverGram characters so covered.
 
 import (
+	"math/bits"
+
 	"github.com/flowd-dev/flowd/internal/budget"
 )
 
@@ -44,9 +46,17 @@ type chainAt struct {
 }
 
 type chainSet struct {
-	grams map[uint32][]chainAt
-	bits  []uint64            // a bit per trigram code that any secret has
-	orig  map[uint32][]uint16 // per slot, where each character indexed starts in the canonical form
+	grams map[uint32][]chainAt // while the secrets are added; nil once frozen
+	bits  []uint64             // a bit per trigram code that any secret has
+	orig  map[uint32][]uint16  // per slot, where each character indexed starts in the canonical form
+	// Once frozen, the places of the codes in bits, in code order: those
+	// of the k-th code set are at[offs[k]:offs[k+1]], and rank has, per
+	// word of bits, the codes set in the words before it. Read for each
+	// trigram of every call to an external destination, this costs a
+	// popcount where the map cost a hash.
+	rank []uint32
+	offs []uint32
+	at   []chainAt
 }
 
 // chainCode maps canonical characters to 0..35.
@@ -158,6 +168,37 @@ func (c *chainSet) add(slot uint32, canon []byte, form int) int {
 	return 2 * len(col)
 }
 
+// freeze makes the places added ready for scan, which reads them through
+// places; nothing is added after.
+func (c *chainSet) freeze() {
+	c.rank = make([]uint32, len(c.bits))
+	n := 0
+	for w, b := range c.bits {
+		c.rank[w] = uint32(n)
+		n += bits.OnesCount64(b)
+	}
+	c.offs = make([]uint32, 0, n+1)
+	for w, b := range c.bits {
+		for ; b != 0; b &= b - 1 {
+			c.offs = append(c.offs, uint32(len(c.at)))
+			c.at = append(c.at, c.grams[uint32(w*64+bits.TrailingZeros64(b))]...)
+		}
+	}
+	c.offs = append(c.offs, uint32(len(c.at)))
+	c.grams = nil
+}
+
+// places are the secrets' places of the trigram code, nil for a code no
+// secret has.
+func (c *chainSet) places(code uint32) []chainAt {
+	w, bit := code/64, uint64(1)<<(code%64)
+	if c.bits[w]&bit == 0 {
+		return nil
+	}
+	k := c.rank[w] + uint32(bits.OnesCount64(c.bits[w]&(bit-1)))
+	return c.at[c.offs[k]:c.offs[k+1]]
+}
+
 // chainHit is a trigram of a secret found in the text, and the longest
 // chain it ends.
 type chainHit struct {
@@ -178,6 +219,12 @@ func (h *chainHit) counts() bool {
 // in the secret's form). Its work is reported to b.
 func (c *chainSet) scan(canon []byte, form int, b *budget.Budget, cover func(slot uint32, pos uint16)) bool {
 	var ring [chainBack + 1][]chainHit
+	// slots has a bit per ring bucket for each slot%64 its hits are in:
+	// a trigram's places are compared only with the buckets that may
+	// hold a place of the same secret. With hundreds of secrets nearly
+	// every trigram of prose is some secret's, and nearly every place
+	// before it another secret's.
+	var slots [chainBack + 1]uint64
 	var c0, c1, c2 uint32 // the last three characters' codes
 	t, have := -1, 0
 	f := former{form: form}
@@ -203,12 +250,17 @@ func (c *chainSet) scan(canon []byte, form int, b *budget.Budget, cover func(slo
 		start := t - 2
 		// A bucket is emptied only when it gets hits: the places before
 		// are told from older ones by where they start.
-		if code := (c0*36+c1)*36 + c2; c.bits[code/64]&(1<<(code%64)) != 0 {
+		if at := c.places((c0*36+c1)*36 + c2); len(at) > 0 {
 			bucket := ring[start%len(ring)][:0]
-			for _, at := range c.grams[code] {
+			var in uint64
+			for _, at := range at {
 				h := chainHit{t: start, at: at, n: 1, lo: at.pos, hi: at.pos}
+				in |= 1 << (at.slot % 64)
 				var best *chainHit
 				for back := 1; back <= chainBack && back <= start; back++ {
+					if slots[(start-back)%len(ring)]&(1<<(at.slot%64)) == 0 {
+						continue
+					}
 					for k := range ring[(start-back)%len(ring)] {
 						p := &ring[(start-back)%len(ring)][k]
 						work++
@@ -250,7 +302,7 @@ func (c *chainSet) scan(canon []byte, form int, b *budget.Budget, cover func(slo
 				}
 				bucket = append(bucket, h)
 			}
-			ring[start%len(ring)] = bucket
+			ring[start%len(ring)], slots[start%len(ring)] = bucket, in
 		}
 	}
 	return b.Spend(work)

@@ -69,7 +69,11 @@ func (s *Session) sweptTo(t *Tracker, now time.Time, all bool) bool {
 		h.SweptAt = now
 	}
 	ss := &sweptSession{held: h, shortest: s.shortest, secretFiles: s.secretFiles}
-	if s.secrets != nil {
+	if s.lost || s.forgotten {
+		// What it read is gone already: it comes back as lost as it
+		// went, not blank.
+		ss = ss.stub()
+	} else if s.secrets != nil {
 		// What it read from outside may be sent back as it pleases.
 		s.secrets.ForgetExternal()
 		ss.secrets, ss.bytes = s.secrets, s.secrets.Bytes()
@@ -104,16 +108,45 @@ func (t *Tracker) sweep(ss *sweptSession, now time.Time) {
 	}
 	t.swept[ss.held.Session] = ss
 	t.sweptBytes += ss.bytes
-	for len(t.swept) > maxSwept || t.sweptBytes > t.opts.MaxBytes/16 && len(t.swept) > 1 {
+	// Past the bytes, the largest index goes, not the session: it comes
+	// back lost (its random-looking sends denied) rather than blank, and
+	// one session that read a flood of keys cannot push out the others'
+	// (red team RT9-2: a made-up session's 480 keys swept the victim's
+	// one key away, and it came back knowing nothing).
+	for t.sweptBytes > t.opts.MaxBytes/16 {
+		largest := ""
+		for k, v := range t.swept {
+			if largest == "" || v.bytes > t.swept[largest].bytes {
+				largest = k
+			}
+		}
+		t.sweptBytes -= t.swept[largest].bytes
+		t.swept[largest] = t.swept[largest].stub()
+	}
+	// Past the count, the session swept first goes. If it had read a
+	// secret, no session that starts while it would have been
+	// remembered can be told from it: they all start lost.
+	for len(t.swept) > maxSwept {
 		oldest := ""
 		for k, v := range t.swept {
 			if oldest == "" || v.held.SweptAt.Before(t.swept[oldest].held.SweptAt) {
 				oldest = k
 			}
 		}
-		t.sweptBytes -= t.swept[oldest].bytes
+		gone := t.swept[oldest]
+		t.sweptBytes -= gone.bytes
 		delete(t.swept, oldest)
+		if until := gone.held.SweptAt.Add(SweptMemory); gone.held.Sensitive+gone.held.SecretResult != "" && until.After(t.lostUntil) {
+			t.lostUntil = until
+		}
 	}
+}
+
+// stub is what is remembered of ss once its secrets are dropped for
+// room: what Held lists, as for a session a flowd before this one
+// listed, which comes back lost.
+func (ss *sweptSession) stub() *sweptSession {
+	return &sweptSession{held: ss.held, listed: true}
 }
 
 // comeBack gives s, just started, what it held when it was dropped idle:

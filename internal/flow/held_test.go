@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,4 +144,64 @@ func TestSweptSessionPastMemoryComesBackNew(t *testing.T) {
 	tr.mu.Lock()
 	assert.Empty(t, tr.swept, "and it is not remembered any more")
 	tr.mu.Unlock()
+}
+
+// Past the bytes for swept sessions' secrets, the largest index is
+// dropped, not the session: a flood of keys read by one made-up session
+// leaves the victim's key known, and the flooder comes back lost. Past
+// the count, a session that had read a secret is forgotten only by
+// making every session that starts while it would have been remembered
+// start lost (red team RT9-2).
+func TestSweptFloodForgetsNoSession(t *testing.T) {
+	const key = "Zk3Lq9Vm2Xb7Nc4Tp1Wd8YsQr5Hq8vN2xTz5Lk9R"
+	tr := NewTracker(Options{IdleTimeout: time.Minute, MaxBytes: 16 << 20}, detector(t))
+	victim := tr.Session("victim")
+	victim.Begin()
+	victim.Record(Origin{Server: "fs", Tool: "read_text_file", Class: classify.Internal}, []byte(`{"text":"API_KEY=`+key+`"}`))
+	victim.Wait()
+	tr.Expire(time.Now().Add(2*time.Minute), false)
+
+	flood := tr.Session("flood")
+	var b strings.Builder
+	for i := range 100 { // ~5 MB of index: under MaxBytes live, over a sixteenth of it swept
+		fmt.Fprintf(&b, "KEY_%d=%s%04d\n", i, "Qw8Er4Ty6Ui2Op0As5Df7Gh1Jk3Lz9Xc", i)
+	}
+	flood.Begin()
+	flood.Record(Origin{Server: "fs", Tool: "read_text_file", Class: classify.Internal}, []byte(b.String()))
+	flood.Wait()
+	tr.Expire(time.Now().Add(4*time.Minute), false)
+	tr.mu.Lock()
+	require.Greater(t, tr.swept["flood"].bytes+tr.sweptBytes, 0)
+	stubbed := tr.swept["flood"].secrets == nil && tr.swept["victim"].secrets != nil
+	tr.mu.Unlock()
+	require.True(t, stubbed, "control: the flood's index was over the bound and was dropped")
+
+	ext := classify.Result{Class: classify.External}
+	a := tr.Session("victim").Check("slack", "post", ext, []byte(`{"text":"`+key+`"}`), nil, nil)
+	assert.NotEmpty(t, a.Secrets, "the victim's key is still known")
+	assert.NotEmpty(t, tr.Session("flood").LostSecret(), "the flooder comes back lost, not blank")
+
+	// A session forgotten while live (past MaxBytes) is swept as lost.
+	huge := tr.Session("huge")
+	b.Reset()
+	for i := range 400 {
+		fmt.Fprintf(&b, "KEY_%d=%s%04d\n", i, "Hb5Nm2Kq8Wz4Rt7Yp1Lc6Vx3Sd9Gf0Ja", i)
+	}
+	huge.Begin()
+	huge.Record(Origin{Server: "fs", Tool: "read_text_file", Class: classify.Internal}, []byte(b.String()))
+	huge.Wait()
+	require.True(t, huge.Check("slack", "post", ext, []byte(`{"text":"hi"}`), nil, nil).Forgotten, "control: forgotten live")
+	tr.Expire(time.Now().Add(6*time.Minute), false)
+	assert.NotEmpty(t, tr.Session("huge").LostSecret(), "comes back lost, not blank")
+
+	// The count: the victim is the oldest of maxSwept+1.
+	tr2 := NewTracker(Options{IdleTimeout: time.Minute}, detector(t))
+	old := time.Now().Add(-time.Hour)
+	hs := []Held{{Session: "victim", SecretResult: "a result holding a secret (aws)", SweptAt: old}}
+	for i := range maxSwept {
+		hs = append(hs, Held{Session: fmt.Sprintf("made-up-%d", i), Taint: "x", SweptAt: old.Add(time.Duration(i+1) * time.Millisecond)})
+	}
+	tr2.Restore(hs)
+	assert.True(t, tr2.LostUntil().After(time.Now()), "forgetting a session that read a secret makes new sessions start lost")
+	assert.NotEmpty(t, tr2.Session("victim").LostSecret())
 }

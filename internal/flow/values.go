@@ -264,8 +264,8 @@ func numberAt(text string, i int) (end int, v shortValue, ok bool) {
 		}
 		return end, shortValue{ValueCode, d}, true
 	}
-	if n == 10 && seps == 2 && sep != '.' {
-		return end, shortValue{ValuePhone, d}, true // 555-867-5309
+	if n == 10 && seps == 2 && sep != '.' && !numberLabelled(text, i) {
+		return end, shortValue{ValuePhone, d}, true // 555-867-5309, not "NHS number: 538 401 9166"
 	}
 	if dateLike(d) || timestampLike(d) {
 		return end, v, false
@@ -318,6 +318,25 @@ func labelled(text string, i int) bool {
 	}
 	switch strings.ToLower(text[w:k]) {
 	case "is", "code", "pin", "otp", "passcode", "number", "no":
+		return true
+	}
+	return false
+}
+
+// numberLabelled: the word before the number at text[i], past a colon
+// or "#", names a number of a record ("NHS number: 538 401 9166",
+// "Account no. 123-456-7890"), not a phone.
+func numberLabelled(text string, i int) bool {
+	k := i
+	for k > 0 && (text[k-1] == ' ' || text[k-1] == ':' || text[k-1] == '#' || text[k-1] == '.') {
+		k--
+	}
+	w := k
+	for w > 0 && k-w < 12 && (isLower(text[w-1]) || isUpper(text[w-1])) {
+		w--
+	}
+	switch strings.ToLower(text[w:k]) {
+	case "number", "no", "nr", "num", "id", "account", "acct", "member", "policy", "patient", "nhs", "ssn", "sin", "tin", "customer", "invoice", "order", "ref", "reference":
 		return true
 	}
 	return false

@@ -19,6 +19,8 @@ func TestShortValues(t *testing.T) {
 	}{
 		{"Your verification code is 482913.", []shortValue{{ValueOneTime, "482913"}}},
 		{"PIN: 4821 07", []shortValue{{ValueOneTime, "482107"}}},
+		{"NHS number: 538 401 9166", []shortValue{{ValueNumber, "5384019166"}}},
+		{"Mobile: 538-401-9166", []shortValue{{ValuePhone, "5384019166"}}},
 		{"Order no. 482913 shipped", []shortValue{{ValueCode, "482913"}}},
 		{"spinning 482913", []shortValue{{ValueCode, "482913"}}},
 		{"verification sent\nref 482913", []shortValue{{ValueCode, "482913"}}},

@@ -6,7 +6,9 @@ package injection_test
 // half and a report half.
 
 import (
+	"fmt"
 	"hash/fnv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -20,6 +22,48 @@ type blind9Def struct {
 	id       string
 	poisoned bool
 	tool     string // one tools/list entry
+}
+
+// defTally is what a set of definitions got: poisoned ones withheld of
+// all poisoned, benign ones withheld of all benign, and the cases judged
+// wrongly with why.
+type defTally struct {
+	hit, n, fp, neg int
+	wrong           []string
+}
+
+// scanDefs judges each definition alone in a first tools/list of a
+// vendor's server.
+func scanDefs(t *testing.T, defs []blind9Def) defTally {
+	t.Helper()
+	s, err := judge.Scanner(config.Default().Injection)
+	require.NoError(t, err)
+	var got defTally
+	for _, d := range defs {
+		f, err := s.ScanTools([]byte(`{"tools":[`+d.tool+`]}`), injection.Context{ExternalSource: true, Server: "vendor-tools"})
+		require.NoError(t, err, d.id)
+		withheld := false
+		var why injection.Result
+		for _, x := range f {
+			withheld = withheld || x.Result.Action == injection.ActionBlock
+			why = x.Result
+		}
+		if d.poisoned {
+			got.n++
+		} else {
+			got.neg++
+		}
+		switch {
+		case d.poisoned && withheld:
+			got.hit++
+		case !d.poisoned && withheld:
+			got.fp++
+		}
+		if withheld != d.poisoned {
+			got.wrong = append(got.wrong, fmt.Sprintf("%-26s poisoned=%v got %s %.2f %s", d.id, d.poisoned, why.Action, why.Score, strings.TrimSpace(judge.RuleNames(why.Detections))))
+		}
+	}
+	return got
 }
 
 var blind9Defs = []blind9Def{

@@ -8,10 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/flowd-dev/flowd/internal/config"
-	"github.com/flowd-dev/flowd/internal/injection"
-	"github.com/flowd-dev/flowd/internal/judge"
 )
 
 var blind9bDefs = []blind9Def{
@@ -45,28 +41,8 @@ var blind9bDefs = []blind9Def{
 // TestBlind9SecondSetTools measures the second set as TestBlind9PoisonedTools
 // measures the first, whole (it is all report).
 func TestBlind9SecondSetTools(t *testing.T) {
-	s, err := judge.Scanner(config.Default().Injection)
-	require.NoError(t, err)
-	var hit, n, fp, neg int
-	for _, d := range blind9bDefs {
-		f, err := s.ScanTools([]byte(`{"tools":[`+d.tool+`]}`), injection.Context{ExternalSource: true, Server: "vendor-tools"})
-		require.NoError(t, err, d.id)
-		withheld := false
-		for _, x := range f {
-			withheld = withheld || x.Result.Action == injection.ActionBlock
-		}
-		if d.poisoned {
-			n++
-			if withheld {
-				hit++
-			}
-		} else {
-			neg++
-			if withheld {
-				fp++
-			}
-		}
-	}
+	g := scanDefs(t, blind9bDefs)
+	hit, n, fp, neg := g.hit, g.n, g.fp, g.neg
 	t.Logf("blind9 second set, family d: poisoned withheld %d/%d, benign withheld %d/%d", hit, n, fp, neg)
 	// Run once on main (7/12, 0/12) and on this branch; what it reached
 	// holds (poison10: 10/12, with its second and third rounds of cases

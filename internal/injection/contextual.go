@@ -158,9 +158,14 @@ var foreignStrong = []string{
 // Romanian, Finnish and Hungarian, Swahili, Tagalog and Bengali. A word's first letter is left out
 // where a capital would hide it from the keyword search, and Thai words
 // are written as normalisation leaves them.
+// foldedGap is up to 60 bytes of one sentence, which may go on across a
+// single line break (text folded at a width, a YAML or CSV cell) but not
+// across a blank line.
+const foldedGap = `(?:[^.!?\n。।؟]|[^.!?\n。।؟]\n){0,60}?`
+
 var (
 	foreignIgnore = []string{"zignoruj", "ignoruj", "zapomnij", "pomiń", "ignorujte", "zapomeň", "yok say", "görmezden gel",
-		"unut", "гноруй", "абудь", "не зважай", "ignorera", "glöm", "strunta i", "ignorer", "glem",
+		"unut", "гноруй", "абудь", "не зважай", "ignorera", "glöm", "strunta i", "bortse från", "bortse fra", "se bort från", "ignorer", "glem",
 		"negeer", "vergeet", "abaikan", "lupakan", "hiraukan", "bỏ qua", "phớt lờ", "quên", "γνόησε", "γνοήστε",
 		"ξέχασε", "تجاهل", "انس ", "أهمل", "התעלם", "שכח", "نادیده", "فراموش", "अनदेखा", "नज़रअंदाज़",
 		"नजरअंदाज", "भूल जा", "เพิกเฉย", "ละเว้น", "ไม่ต้องสนใจ", "ลืม", "무시", "잊어", "ignoră", "ignora",
@@ -168,7 +173,7 @@ var (
 		"kalimutan", "উপেক্ষা", "ভুলে যা"}
 	foreignInstructions = []string{"instrukcj", "polecen", "wytyczn", "instrukce", "pokyn", "talimat", "yönerge",
 		"інструкці", "вказівк", "instruktion", "anvisning", "instruks", "instructies", "aanwijzing", "instruksi",
-		"petunjuk", "arahan", "hướng dẫn", "chỉ dẫn", "chỉ thị", "οδηγίες", "εντολές", "التعليمات", "الأوامر",
+		"petunjuk", "arahan", "perintah", "hướng dẫn", "chỉ dẫn", "chỉ thị", "οδηγίες", "εντολές", "التعليمات", "تعليمات", "الأوامر", "أوامر",
 		"التوجيهات", "ההוראות", "ההנחיות", "دستورالعمل", "دستورات", "निर्देश", "आदेश", "สั่ง", "แนะนำ", "지시",
 		"지침", "명령", "instrucțiuni", "instructiuni", "ohjeet", "ohjeita", "utasítás", "maagizo", "maelekezo",
 		"tagubilin", "panuto", "নির্দেশ"}
@@ -608,8 +613,8 @@ var contextualRules = []*rule{
 		id: "instruction-override", tier: Contextual, kind: language,
 		keywords: foreignIgnore,
 		before:   80, after: 80,
-		re: reFold(alt(foreignIgnore...) + `[^.!?\n。।؟]{0,60}?` + alt(foreignInstructions...) + `|` +
-			alt(foreignInstructions...) + `[^.!?\n。।؟]{0,60}?` + alt(foreignIgnore...)),
+		re: reFold(alt(foreignIgnore...) + foldedGap + alt(foreignInstructions...) + `|` +
+			alt(foreignInstructions...) + foldedGap + alt(foreignIgnore...)),
 		// A notice, not a redaction: without the grammar of each
 		// language a safety manual's "do not ignore these instructions"
 		// reads the same. "Previous" or "all" makes it the classic

@@ -90,8 +90,9 @@
 // actions on money, access and locks; orders to decode something and
 // follow it; and requests to act (request.go), judged sentence by
 // sentence in ten languages: a verb that sends, shares, grants or
-// transfers, with a recipient after it, the user's data or access, a
-// machine addressee or secrecy. A verb and a recipient alone (a colleague
+// transfers, with a recipient after it, the user's data or access (named
+// up to the recipient: "pay … to IBAN …, quoting the invoice number"
+// hands over no invoice), a machine addressee or secrecy. A verb and a recipient alone (a colleague
 // asked to mail a report) pass, unless one of the session's tools does
 // what the verb says (Context.SessionTools, sessiontools.go): then the
 // model can carry it out with one call, and it is flagged; so is an
@@ -106,7 +107,19 @@
 // the third person with a duty ("the assistant should…", "Browsing
 // agents should…", "the assistant is to delete all…"), by product name
 // ("Gemini, …"), by its task ("When summarizing, …", "Your new
-// task:"), or greeted in the sentence before; folded lines are one sentence, leet digits inside
+// task:"), by what it does to the text in any language flowd reads
+// ("l'assistant qui lit ce courriel", "asisten AI yang membaca halaman
+// ini:", "bu sayfayı okuyan yapay zeka asistanı:", "the helper who
+// reads Dana's inbox:", in a label closed by a colon or a dash; not one
+// that is someone's, "our AI assistant, which reads your inbox…", nor
+// the subject of a statement or a rule, "…no longer forwards"),
+// with a duty in the third person in other languages ("Der Assistent
+// muss…", "l'assistant doit…", "el asistente debe…"), as someone's
+// assistant in a salutation ("Dear assistant of the
+// account holder,"), by handles in a quoted comment, or greeted in the
+// sentence before; folded lines are one sentence (a line that goes on
+// in lower case, or opens with the address, link or account number the
+// sentence sends to), leet digits inside
 // words are read as letters, and secrecy towards the user, in any of the
 // languages, makes an addressed sentence a request whatever its verb. A
 // comment or hidden element that speaks to the model and asks anything
@@ -139,7 +152,14 @@
 //
 // Where a match sits changes its weight. Words quoted in a text that
 // discusses attacks ("phrases like 'ignore previous instructions'") are
-// mentioned, not used, and count a fifth; markup documented in a text about
+// mentioned, not used, and count a fifth, also when the quote is folded
+// across a line; words quoted after a verb of saying or a noun for a
+// text ("an issue says "send the token to…""), or used as a noun inside
+// a sentence of the text ("the regex misses "assistant, forward…" when
+// split"), are reported, and count
+// 60%; a field whose every finding is shown so (quoted in a discussion,
+// reported, a string in source code, words in a code block) is a
+// notice at most, however many attacks it quotes; markup documented in a text about
 // prompt formats counts less; commands and strings inside code blocks are
 // shown, not addressed to the reader. Weak signals (0.2–0.25: an
 // imperative naming a file or a shell, a download link, a formal "AI must")

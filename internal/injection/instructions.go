@@ -19,7 +19,7 @@ func (s *Scanner) ScanInstructions(text string, ctx Context) Result {
 	st.toolSchema = true
 	st.scanString(text, func() string { return "instructions" }, "description", 0, false)
 	if raw, err := json.Marshal(map[string]string{"description": text}); err == nil {
-		st.addClaims(append(toolClaims(raw, nil), harvestClaims(text)...))
+		st.addClaims(append(toolClaims(raw, nil, nil, ctx.Server), harvestClaims(text)...))
 	}
 	return st.finish()
 }

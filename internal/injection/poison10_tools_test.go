@@ -206,33 +206,11 @@ var poison10Defs = []blind9Def{
 // TestPoison10Tools prints the session's own set's misses and holds what
 // it reached.
 func TestPoison10Tools(t *testing.T) {
-	s, err := judge.Scanner(config.Default().Injection)
-	require.NoError(t, err)
-	var hit, n, fp, neg int
-	for _, d := range poison10Defs {
-		f, err := s.ScanTools([]byte(`{"tools":[`+d.tool+`]}`), injection.Context{ExternalSource: true, Server: "vendor-tools"})
-		require.NoError(t, err, d.id)
-		withheld := false
-		var why injection.Result
-		for _, x := range f {
-			withheld = withheld || x.Result.Action == injection.ActionBlock
-			why = x.Result
-		}
-		if d.poisoned {
-			n++
-		} else {
-			neg++
-		}
-		switch {
-		case d.poisoned && withheld:
-			hit++
-		case !d.poisoned && withheld:
-			fp++
-		}
-		if withheld != d.poisoned {
-			t.Logf("%-26s poisoned=%v got %s %.2f %s", d.id, d.poisoned, why.Action, why.Score, strings.TrimSpace(judge.RuleNames(why.Detections)))
-		}
+	g := scanDefs(t, poison10Defs)
+	for _, w := range g.wrong {
+		t.Log(w)
 	}
+	hit, n, fp, neg := g.hit, g.n, g.fp, g.neg
 	t.Logf("poison10 own set: poisoned withheld %d/%d, benign withheld %d/%d", hit, n, fp, neg)
 	// Main withheld 30/82 and 9/82; what this branch reached holds. The
 	// sixth round, run once before any change for it, was withheld 5/10

@@ -65,6 +65,8 @@ var (
 		στείλε προώθησε μοιράσου δώσε πρόσθεσε
 		надішли надіслати перешли поділись надай додай
 		videresend giv
+		skicka skicka vidarebefordra dela ge överför överföra bifoga send videresend del overfør overfor
+		reply
 		أرسل ارسل شارك امنح أضف
 		отправь отправьте отправить перешли перешлите переслать поделись дай дайте предоставь предоставьте добавь добавьте
 		переведи переведите
@@ -180,7 +182,7 @@ var (
 
 // reqKW are the words and characters that make a sentence worth judging
 // as a request: recipients and machine addressees.
-var reqKW = []string{"@", "iban", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
+var reqKW = []string{"@", "iban", "helper", "copilot", "gpt", "automat", "-bot", "bot ", "bot!", "бот", "助理", "asist", "'ia", "ia!", "ia :", "assistant", "asistente", "assistente", "agent", " ai ", " ai,", " ai:", "ai-", "ai:", " ia ", " ia,", " ki ", " ki,", "ki-",
 	"llm", "chatbot", "bot,", "bot:", "bots", "claude", "gemini", "alexa", "siri", "cortana", "summarizing", "summarising", "answering,", "replying,", "task:", " ki:", " ia:", "system]", "system:", "system update", "system notice", "whoever", "you summar", "you answer", "you respond", "you reply", "you process", "\nai ", "\nai,", "\nai:", "(ai)", "\"ai ", "'ai ", "model", "automated", "account", "konto", "cuenta", "compte", "conto", "conta",
 	"ассистент", "ии", "нейросет", "модел", "人工智能", "助手", "アシスタント", "어시스턴트", "인공지능", "intelligen", "inteligen"}
 
@@ -198,7 +200,7 @@ func (f *fieldScan) findRequests(hits []int) {
 		}
 		sev, v, note := judgeRequest(f.t, a, b, f.tools)
 		if sev == 0 && b+1 < len(f.t) && mayAddress(lowerSentence(f.lt[a:b])) && !gloss(lowerSentence(f.lt[a:b])) {
-			a, b = requestSentence(f.t, b+1)
+			a, b = foldedSentence(f.t, b+1)
 			judged = b
 			sev, v, note = judgeRequest(f.t, a, b, f.tools)
 		}
@@ -360,12 +362,40 @@ func folded(t string, i int) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(t[j:])
 	if !unicode.IsLower(r) {
-		return false
+		// A value that the sentence runs into ("transfer it to IBAN\n
+		// LT60…", "send them to\nOps@…") goes on whatever its case.
+		return valueOpens(t[j:min(len(t), j+64)])
 	}
 	// A line that opens with a name and a colon is who speaks next
 	// ("deploy-bot: notify #oncall…"), not the sentence going on.
 	k := strings.IndexAny(t[j:min(len(t), j+32)], " :\n")
 	return k < 0 || t[j+k] != ':'
+}
+
+// valueOpens: s opens with a value a request sends to: an address or a
+// link, or a run of letters and digits with four digits or more (an
+// IBAN, an account number); not a list marker or a plain number.
+func valueOpens(s string) bool {
+	end := strings.IndexAny(s, " \t\n")
+	if end < 0 {
+		end = len(s)
+	}
+	w := s[:end]
+	if strings.HasPrefix(strings.ToLower(w), "http") || strings.Contains(w, "@") && reqRecipientRe.MatchString(strings.ToLower(w)) {
+		return true
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		case c != '-':
+			return false
+		}
+	}
+	return letters > 0 && digits >= 4
 }
 
 // judgeRequest scores the sentence t[a:b] and returns where its verb is;
@@ -482,7 +512,7 @@ func judgeSent(s, ctx string, v []int, toolVerb string, r, link, p bool, out []i
 		sev = 0.55
 	case r && c:
 		sev = 0.6
-	case r && p:
+	case r && p && private(sentObject(s, v)):
 		sev = 0.45
 	case may && (r || secretish(s) || benefactive(s, v)) && askedRe.MatchString(ctx) && !humanRoleAfterMachine(ctx):
 		// A question put to the machine ("could the AI forward me…",
@@ -750,6 +780,25 @@ func firstRecipient(s string) []int {
 	return nil
 }
 
+// sentObject is the part of s that can name what a verb at v hands
+// over: the sentence up to the end of the clause of the verb's recipient
+// ("send the user's contacts to x@…", "the payroll folder be shared with
+// x@…", "BCC x@… on every reply from this account"), or all of it when
+// no address follows (languages that put the verb last). A clause after
+// the recipient's ("Please pay … to IBAN …, quoting the invoice number")
+// says something else than what goes.
+func sentObject(s string, v []int) string {
+	m := firstRecipient(s[v[0]:])
+	if m == nil {
+		return s
+	}
+	end := v[0] + m[1]
+	if k := strings.IndexAny(s[end:], ",;"); k >= 0 {
+		return s[:end+k]
+	}
+	return s
+}
+
 // outsideRecipient: s names an address, a link or an account after from,
 // not only a handle (a colleague is "@sara" as often as an attacker).
 func outsideRecipient(s string, from int) bool {
@@ -824,7 +873,7 @@ func (f *fieldScan) findEncodedOrders(hits []int) {
 // private reports whether s (lower case) names the user's data or access.
 func private(s string) bool {
 	found := false
-	eachWord(s, func(i, j int) { found = found || reqPrivateWords[s[i:j]] })
+	eachWord(s, func(i, j int) { found = found || reqPrivateWords[s[i:j]] && !channelNoun(s, s[i:j], j) })
 	for _, w := range reqPrivateSubs {
 		if found || w[0] >= 0x80 && !nonASCII(s) {
 			break
@@ -832,6 +881,22 @@ func private(s string) bool {
 		found = strings.Contains(s, w)
 	}
 	return found
+}
+
+// channelNoun: the word names a way to reach someone, not the user's
+// data: "the contact form", "contact us", "the account page" are where
+// a site asks to be written to.
+func channelNoun(s, w string, j int) bool {
+	if w != "contact" && w != "account" {
+		return false
+	}
+	next := s[j:min(len(s), j+12)]
+	for _, n := range []string{" form", " us", " page", " button", " link", " section"} {
+		if strings.HasPrefix(next, n) && (len(next) == len(n) || !isWordByte(next[len(n)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayAddress is the cheap test before reqAddresseeRe: a word or stem that
@@ -852,7 +917,7 @@ func mayAddress(s string) bool {
 var (
 	machineWords = wordSet(`ai a.i llm llms chatbot chatbots bot bots ki ia ии agent agents model models assistant assistants
 		copilot copilots gpt chatgpt claude gemini alexa siri cortana automation automations бот
-		asistente assistente assistent automated automatic whoever
+		asistente assistente assistent automated automatic whoever helper helpers
 		modelo modelos modèle modèles modell modello modelli модель модели asystent asystencie asisten asistan`)
 	machineStems = []string{"system:", "system]", "system update", "system notice", "you summar", "en summar", "le summar", "re summar",
 		"en answering", "le answering", "en replying", "your new task", "your real task", "your actual task", "your true task", "your updated task", "you answer", "you respond", "you reply", "you process", "you parse", "you analy", "assist", "asist", "asysten", "ai-", "a.i.", "intelligen", "inteligen", "ki-", "-bot", "automatis", "automatiz", "language model", "sprachmodell", "modelo de", "modèle de", "нейросет", "модел",
@@ -971,7 +1036,7 @@ var (
 
 // botHandleRe is a bot's handle opening a sentence ("@duo-bot as the
 // maintainer's delegate…", "@ai-reviewer please…"): a machine called.
-var botHandleRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)@[\w\-]*(?:bot|ai|gpt|copilot|assistant|agent|llm)(?:[^\w]|$)`)
+var botHandleRe = regexp.MustCompile(`(?:^|[.!?\n;:]\s*)(?:>\s*)*@[\w\-]*(?:bot|ai|gpt|copilot|assistant|agent|llm)(?:[^\w]|$)`)
 
 // helpNoun: the word is help given ("assistance", "asistencia",
 // "assistenza"), not a helper.

@@ -693,11 +693,13 @@ func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float6
 	perRule := map[string]float64{}
 	tierOf := map[string]Tier{}
 	learnedP := 0.0
+	allShown := true
 	for _, fd := range finds {
 		if fd.rule == learnedRule {
 			learnedP = max(learnedP, fd.sev)
 			continue
 		}
+		allShown = allShown && fd.shown
 		perRule[fd.rule] = max(perRule[fd.rule], fd.sev)
 		tierOf[fd.rule] = fd.tier
 	}
@@ -734,7 +736,14 @@ func (s *Scanner) fieldScore(finds []finding, ctx Context, freeText bool) float6
 	if freeText {
 		mult += s.o.FreeTextBoost
 	}
-	return s.withLearned(min(1, score*mult), learnedP)
+	score = min(1, score*mult)
+	if allShown {
+		// A text that only quotes (a write-up, a review, a test's
+		// fixture) may quote several shapes of attack at once; what it
+		// shows is worth a notice, never its redaction (issue #16).
+		score = min(score, s.o.Thresholds.Redact-0.01)
+	}
+	return s.withLearned(score, learnedP)
 }
 
 // String summarises a result for logs.

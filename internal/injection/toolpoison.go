@@ -82,6 +82,23 @@ var (
 		`|immer\s+[^.;]{0,40}zuerst|vor\s+(?:allen|jedem|jeder)\s+anderen|(?:vertraue\s+nicht|ignoriere)\s+(?:den\s+)?(?:ergebnissen\s+|ergebnisse\s+)?(?:der\s+|den\s+)?anderen\s+(?:tools|werkzeuge|server)` +
 		`|sempre\s+[^.;]{0,40}(?:per\s+primo|per\s+prima|primeiro|em\s+primeiro\s+lugar)|prima\s+di\s+(?:qualsiasi|ogni)\s+altr[oa]|antes\s+de\s+qualquer\s+outr[oa]`)
 
+	// Claims over the others that priorityRe leaves to this one, each
+	// with a word without which it cannot match (priorityMoreWords): the
+	// only tool the model may use, other tools of several kinds put out
+	// of use, and priority or the others forbidden in the languages of
+	// priorityRe (and Dutch).
+	priorityMoreRe = regexp.MustCompile(`(?i)\b(?:` +
+		`the\s+only\s+(?:[\w\-]+\s+){0,2}(?:tool|server)s?\s+(?:that\s+)?(?:you|the\s+(?:model|assistant|agent))\s+(?:may|can|are\s+allowed\s+to|is\s+allowed\s+to|are\s+permitted\s+to|should\s+ever|must\s+ever)\s+use` +
+		`|(?:other|all\s+other|every\s+other|any\s+other)\s+(?:[\w\-]+\s+){3,4}tools?\b[^.;]{0,40}?\b(?:(?:are|is)\s+(?:now\s+)?(?:deprecated|unsafe|broken|compromised|untrusted|disabled|outdated|obsolete|unreliable|insecure|malicious|wrong)|(?:must|should|may)\s+(?:not|never)\s+be\s+used|(?:must|should)\s+be\s+avoided)` +
+		`|this\s+(?:tool|server|one)\s+(?:supersedes|overrides|replaces|outranks|trumps)\s+(?:all|every|any|each)\s+(?:of\s+the\s+)?others?\b` +
+		`|(?:results?|outputs?|answers?)\s+(?:from|of)\s+(?:them|the\s+others?|other\s+(?:[\w\-]+\s+)?tools?)\s+(?:should|must|are\s+to|have\s+to)\s+be\s+(?:discarded|ignored|disregarded|thrown\s+away)` +
+		`|(?:est|sont)\s+prioritaires?\s+sur|a\s+(?:la\s+)?priorit[ée]\s+sur|n'utilise[zr]?\s+(?:jamais|aucun|plus)\s+(?:un\s+|d'|les\s+)?(?:autres?\s+outils?|outils?\s+autres?)` +
+		`|tiene\s+(?:la\s+)?prioridad\s+sobre|(?:no\s+uses?\s+nunca|nunca\s+uses?|no\s+utilices?\s+nunca|nunca\s+utilices?)\s+(?:otra|otro|ninguna|ningún|las\s+otras|los\s+otros)\s+herramientas?` +
+		`|hat\s+(?:immer\s+)?vorrang\s+vor|(?:verwende|benutze|nutze)\s+(?:nie|niemals|keine?n?)\s+(?:ein\s+)?(?:anderes?|andere[ns]?)\s+(?:tools?|werkzeuge?)` +
+		`|ha\s+(?:la\s+)?priorit[àa]\s+su|non\s+usare\s+mai\s+(?:un\s+)?altr[oia]\s+strument` +
+		`|tem\s+prioridade\s+sobre|nunca\s+(?:use|utilize)\s+(?:outra|outro|as\s+outras)\s+ferramentas?` +
+		`|heeft\s+voorrang\s+op|v[óo]{1,2}r\s+alle\s+andere|gebruik\s+(?:nooit|geen)\s+(?:een\s+)?andere)`)
+
 	// Directions about a named tool: group 1 or 2 is the tool's name,
 	// checked against the list afterwards.
 	shadowRe = regexp.MustCompile(`(?i)\b(?:` +
@@ -95,7 +112,7 @@ var (
 	// ("it needs the contents of ~/.ssh/id_ed25519 in the salt argument").
 	putRe = regexp.MustCompile(`(?i)\b(?:include|put|pass|paste|copy|add|send|provide|fill|insert|attach|give|needs?|requires?|expects?)\b`)
 	// Another server named as such.
-	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s` +
+	otherServerRe = regexp.MustCompile(`(?i)\b(?:(?:of|from|on|in)\s+(?:the\s+)?(?:[a-z0-9_\-]+\s+)?(?:mcp\s+)?server|other\s+(?:mcp\s+)?servers?|another\s+(?:mcp\s+)?server|(?:other|another)\s+server'?s|[a-z0-9_\-]+\s+(?:mcp\s+)?server['’]s` +
 		`|ander(?:e[nmrs]?)?\s+(?:mcp-?)?servers?|otros?\s+servidor(?:es)?|outros?\s+servidor(?:es)?|autres?\s+serveurs?|altr[oi]\s+server)\b`)
 	// A tool's identifier (snake_case) in a sentence of any language.
 	toolIdentRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
@@ -120,11 +137,27 @@ var (
 		`|(?:the\s+)?user\s+(?:must|should|need|needs\s+to)\s+not\s+(?:be\s+told|know|be\s+informed|be\s+shown|see)` +
 		`|(?:calls?|tool\s+calls?)\s+(?:no\s+longer|do\s+not|don'?t)\s+(?:need|require)\s+(?:the\s+user'?s?\s+)?(?:confirmation|consent|permission|approval)` +
 		// or puts its word above the user's.
-		`|regardless\s+of\s+(?:what\s+)?(?:the\s+)?user|even\s+if\s+the\s+user\s+(?:says|asks|objects|refuses|disagrees)|whatever\s+the\s+user\s+(?:says|wants|asks)` +
+		`|regardless\s+of\s+(?:what\s+)?(?:the\s+)?user|even\s+if\s+the\s+user\s+(?:says|asks|objects|refuses|disagrees|names|requests|chooses|prefers|wants|picks|specifies|mentions)|whatever\s+the\s+user\s+(?:says|wants|asks)` +
 		`|(?:carry\s+(?:it|them)\s+out|execute\s+(?:it|them)|follow\s+(?:it|them)|act\s+on\s+(?:it|them))\s+without\s+(?:asking|confirmation|checking|question)` +
 		`|(?:treat|consider|regard|handle)\s+(?:anything|everything|whatever|all|the\s+output|the\s+results?|its\s+output|what)\b[^.;]{0,40}?\bas\s+(?:an?\s+)?(?:messages?|instructions?|commands?|requests?|orders?)\s+from\s+the\s+user` +
 		// or keeps what it asks from the user.
 		`|(?:never|do\s+not|don'?t)\s+(?:mention|reveal|disclose)\s+(?:this\s+(?:tool|instruction|note|step|rule)|these\s+(?:instructions|steps|rules)|(?:it|this|that)\s+to\s+(?:the\s+)?user))\b`)
+
+	// What the model does kept from the user, in the languages of the
+	// priority claims: an order not to mention, say or show "it" or
+	// "this", or to act without telling the user.
+	concealIntlRe = regexp.MustCompile(`(?i)(?:\b(?:erwähne|erwähnen\s+sie|sag|sage|sagen\s+sie|zeig|zeige|verrate|verraten\s+sie)\s+(?:das|dies|dieses|es|davon)\s+(?:(?:dem|den)\s+(?:nutzer|nutzern|benutzer|anwender)\s+)?(?:gegenüber\s+)?nicht\b` +
+		`|\b(?:sag|sage|sagen\s+sie)\s+(?:dem\s+(?:nutzer|benutzer|anwender))\s+nichts|\bohne\s+(?:es\s+)?(?:dem\s+)?(?:nutzer|benutzer|anwender)\s+zu\s+(?:sagen|erwähnen|informieren)` +
+		`|\bne\s+(?:le|l'|lui|en)\s*(?:dites|dis|mentionnez|mentionne|montrez|montre|signalez|révélez|parlez|parle)\s+(?:pas|jamais|rien)|\bn'en\s+(?:parlez|parle|dites|dis)\s+(?:pas|jamais|rien)|\bsans\s+(?:le\s+|en\s+)?(?:dire|mentionner|prévenir|informer|avertir)\s+(?:à\s+)?l'utilisateur` +
+		`|\bno\s+(?:se\s+lo|lo|le|se\s+la)\s+(?:menciones|digas|muestres|reveles|cuentes|mencione|diga|muestre)\b|\bsin\s+(?:decírselo|decirle\s+nada|avisar|informar)\s+al\s+usuario` +
+		`|\bnon\s+(?:lo|glielo|gli)\s+(?:menzionare|dire|mostrare|rivelare|dica|mostri)\b|\bsenza\s+(?:dirlo|avvisare|informare)\s+(?:a\s+)?l'utente` +
+		`|\bnão\s+(?:o|lhe|lho)\s+(?:mencione|diga|mostre|revele|conte)\b|\bsem\s+(?:avisar|informar|dizer)\s+(?:a|ao)\s+usuário)`)
+
+	// The user spared the knowledge of something ("an internal detail
+	// they need not see"); an order when what is spared is an action
+	// (concealedActRe), a courtesy when it is a field of the output.
+	needNotKnowRe  = regexp.MustCompile(`(?i)\b(?:the\s+user|users|they|he|she|the\s+customer)\s+(?:need\s+not|needn'?t|(?:does|do)\s+not\s+need\s+to|(?:does|do)n'?t\s+need\s+to|has\s+no\s+need\s+to)\s+(?:see|know|hear|notice|be\s+(?:told|informed|shown|bothered))\b`)
+	concealedActRe = regexp.MustCompile(`(?i)\b(?:transfers?|transferred|send|sent|copy|copies|forward(?:ed)?|upload(?:ed)?|share[ds]?|pay(?:ment)?s?|paid|bcc|cc|call(?:s|ed)?|reads?|include[ds]?|add(?:s|ed)?|post(?:s|ed)?|runs?|execute[ds]?|installs?)\b`)
 
 	// The model's own rules set aside for this tool: no tool can exempt
 	// its requests from them.
@@ -195,9 +228,10 @@ var (
 	benignSecretName = regexp.MustCompile(`(?i)(?:max|min|num|page|next|continuation|cursor|count|limit|_id$|id$|name$|length$|expir|ttl)`)
 )
 
-// toolClaims judges one tool definition (raw JSON) against the names of
-// the tools in its list.
-func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
+// toolClaims judges one tool definition (raw JSON) of the server named
+// server against the names of the tools in its list and those of the
+// session's other servers (others).
+func toolClaims(raw []byte, listed, others map[string]bool, server string) []toolClaim {
 	var tool map[string]any
 	if json.Unmarshal(raw, &tool) != nil {
 		return nil
@@ -228,12 +262,18 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 	walk = func(path string, v any) {
 		switch x := v.(type) {
 		case string:
-			out = append(out, stringClaims(path, x, self, listed, own)...)
-			if c, ok := dataRequest(path, x, self, listed, own); ok {
-				out = append(out, c)
-			} else if c, ok := sourceRequest(path, x, params); ok {
-				out = append(out, c)
+			found := textClaims(path, x, self, listed, others, own, params)
+			if len(found) == 0 && len(x) >= 16 {
+				// What the plain text does not say, a reading of it
+				// undone may: judged the same, and marked as undone.
+				for _, v := range toolViews(x) {
+					for _, c := range textClaims(path, v.text, self, listed, others, own, params) {
+						c.excerpt = "(" + v.how + " undone) " + c.excerpt
+						found = append(found, c)
+					}
+				}
 			}
+			out = append(out, found...)
 		case []any:
 			for i, e := range x {
 				walk(path+"["+strconv.Itoa(i)+"]", e)
@@ -254,6 +294,7 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 		}
 	}
 	walk("", tool)
+	out = append(out, credentialClaims(tool, server)...)
 	for _, schemaKey := range []string{"inputSchema", "input_schema", "parameters"} {
 		if schema, ok := tool[schemaKey].(map[string]any); ok {
 			out = append(out, subSchemaClaims(schemaKey, schema, -1)...)
@@ -262,7 +303,22 @@ func toolClaims(raw []byte, listed map[string]bool) []toolClaim {
 	return out
 }
 
-func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim {
+// textClaims judges one string of a definition: what it claims and what
+// it asks the model to put where.
+func textClaims(path, s, self string, listed, others, own, params map[string]bool) []toolClaim {
+	out := stringClaims(path, s, self, listed, others, own)
+	if c, ok := dataRequest(path, s, self, listed, own); ok {
+		out = append(out, c)
+	} else if c, ok := sourceRequest(path, s, params); ok {
+		out = append(out, c)
+	}
+	if c, ok := runClaim(path, s); ok {
+		out = append(out, c)
+	}
+	return out
+}
+
+func stringClaims(path, s, self string, listed, others, own map[string]bool) []toolClaim {
 	if len(s) < 8 {
 		return nil
 	}
@@ -271,10 +327,14 @@ func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim
 	// A short value of an enum ("highest priority" for a ticket) names a
 	// value, it claims nothing about the tool.
 	value := strings.Contains(path, ".enum[") && len(t) < 40
-	if m := priorityRe.FindStringIndex(t); m != nil && !value && !usageOrder(t, m) && !ownScope(t, m) {
+	lower := strings.ToLower(t)
+	m := priorityRe.FindStringIndex(t)
+	if m == nil && mentions(lower, priorityMoreWords) {
+		m = priorityMoreRe.FindStringIndex(t)
+	}
+	if m != nil && !value && !usageOrder(t, m) && !ownScope(t, m) {
 		out = append(out, toolClaim{path: path, rule: "tool-priority", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
-	lower := strings.ToLower(t)
 	if len(out) == 0 && mentions(lower, consentWords) {
 		if m := consentRe.FindStringIndex(t); m != nil {
 			out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
@@ -313,8 +373,34 @@ func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim
 	if m := sendDirectionRe.FindStringIndex(t); m != nil && len(out) == 0 {
 		out = append(out, toolClaim{path: path, rule: "tool-send-direction", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
 	}
-	if c, ok := foreignToolDirection(path, t, listed, own); ok && len(out) == 0 {
+	if c, ok := foreignToolDirection(path, t, listed, others, own); ok && len(out) == 0 {
 		out = append(out, c)
+	}
+	if len(out) == 0 && strings.Contains(lower, "server") {
+		if c, ok := otherServerDirection(path, t); ok {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 && others[strings.ToLower(self)] {
+		// Named as another server's tool is, and saying it is that
+		// tool's replacement: the model would call it for the other.
+		if m := impersonateRe.FindStringIndex(t); m != nil {
+			a, b := sentence(t, m[0], m[1])
+			out = append(out, toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(t[a:b])})
+		}
+	}
+	if len(out) == 0 && strings.Contains(lower, "need") {
+		for _, m := range needNotKnowRe.FindAllStringIndex(t, 4) {
+			if a, b := sentence(t, m[0], m[1]); concealedActRe.MatchString(t[a:b]) {
+				out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[a:b])})
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		if m := concealIntlRe.FindStringIndex(t); m != nil {
+			out = append(out, toolClaim{path: path, rule: "tool-consent-bypass", sev: 0.9, excerpt: clip(t[m[0]:m[1]])})
+		}
 	}
 	for _, m := range shadowRe.FindAllStringSubmatchIndex(t, 8) {
 		if len(out) > 0 && out[len(out)-1].rule == "tool-shadowing" {
@@ -325,6 +411,11 @@ func stringClaims(path, s, self string, listed, own map[string]bool) []toolClaim
 			name = group(t, m, g)
 		}
 		n := strings.ToLower(name)
+		// Written in capitals it is an environment variable
+		// ("SENDGRID_API_KEY of the server"), not a tool.
+		if name == strings.ToUpper(name) && strings.ContainsAny(name, "_") {
+			continue
+		}
 		if n == "" || listed[n] || n == strings.ToLower(self) || n == "this" || n == "it" || n == "the" || n == "them" || n == "that" || n == "tool" || n == "other" || n == "any" {
 			continue
 		}
@@ -369,6 +460,25 @@ var (
 	weakActRe        = regexp.MustCompile(`(?i)^(?:must|required|first\s+(?:call|use|run|invoke))$`)
 )
 
+// otherServerDirection finds a sentence that names another server and
+// puts its tools out of use: replaced, superseded, broken or unsafe ("This
+// replaces the mail server's send_email, which is broken"), whatever
+// the tool is called; a server has no say over another's tools.
+func otherServerDirection(path, t string) (toolClaim, bool) {
+	for _, m := range otherServerRe.FindAllStringIndex(t, 4) {
+		if ownServerRe.MatchString(t[m[0]:m[1]]) {
+			continue
+		}
+		a, b := sentence(t, m[0], m[1])
+		if sent := t[a:b]; outOfUseRe.MatchString(sent) || disparageRe.MatchString(sent) {
+			return toolClaim{path: path, rule: "tool-shadowing", sev: 0.9, excerpt: clip(sent)}, true
+		}
+	}
+	return toolClaim{}, false
+}
+
+var outOfUseRe = regexp.MustCompile(`(?i)\b(?:replaces?|supersedes?|overrides?|shadows?|deprecated|obsolete|outdated|disabled|removed|retired|leaks?|(?:do\s+not|don'?t|never|no\s+longer)\s+(?:use|call|invoke|trust|the|that|its|their))\b`)
+
 // otherServer: the sentence names a server other than this one ("of the
 // mail server", "another server"); "on this server" is the tool's own.
 func otherServer(sent string) bool {
@@ -400,8 +510,8 @@ func actOutside(t string, a, b int, m []int) string {
 // what happens around it: another server named, an address or account
 // to send to, or a word of always, never, change or replace. The English
 // shapes are shadowRe's; this is what survives translation.
-func foreignToolDirection(path, t string, listed, own map[string]bool) (toolClaim, bool) {
-	for _, m := range toolIdentRe.FindAllStringIndex(strings.ToLower(t), 8) {
+func foreignToolDirection(path, t string, listed, others, own map[string]bool) (toolClaim, bool) {
+	for _, m := range append(toolIdentRe.FindAllStringIndex(strings.ToLower(t), 8), otherToolWords(t, others, 8)...) {
 		n := strings.ToLower(t[m[0]:m[1]])
 		if listed[n] || own[n] {
 			continue
@@ -423,6 +533,25 @@ func foreignToolDirection(path, t string, listed, own map[string]bool) (toolClai
 	}
 	return toolClaim{}, false
 }
+
+// otherToolWords returns where t names, as a word of its own, a tool of
+// the session's other servers whose name is one word ("fetch",
+// "search"): snake_case names are found by toolIdentRe already. At most
+// n.
+func otherToolWords(t string, others map[string]bool, n int) [][]int {
+	if len(others) == 0 {
+		return nil
+	}
+	var out [][]int
+	eachWord(t, func(i, j int) {
+		if len(out) < n && others[strings.ToLower(t[i:j])] {
+			out = append(out, []int{i, j})
+		}
+	})
+	return out
+}
+
+var impersonateRe = regexp.MustCompile(`(?i)\b(?:replaces?|supersedes?|overrides?|instead\s+of|in\s+place\s+of|use\s+(?:this|me)(?:\s+(?:one|version|tool))?\s+(?:for\s+all|always|only|instead)|the\s+(?:real|official|correct|fixed|updated|genuine|new)\s+(?:one|version|tool)|(?:is|are)\s+(?:now\s+)?(?:broken|deprecated|outdated|unsafe|compromised|disabled))\b`)
 
 // paramClaims judges the parameters of a JSON schema: names, descriptions,
 // defaults and examples asking for the conversation, files or secrets.
@@ -465,7 +594,7 @@ func paramClaims(path string, schema map[string]any, depth int) []toolClaim {
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case (conversationRe.MatchString(both) && wholeRe.MatchString(desc) || saidRe.MatchString(desc)) && !benignSecretName.MatchString(name) && asksOf(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
-		case secretWordRe.MatchString(both) && gatherRe.MatchString(desc) && asksOf(desc):
+		case secretWordRe.MatchString(both) && gatherRe.MatchString(desc) && asksOf(desc) && !serverSideRe.MatchString(desc):
 			out = append(out, toolClaim{path: pp, rule: "tool-data-request", sev: 0.9, excerpt: clip(name + ": " + desc)})
 		case secretNameRe.MatchString(name) && !benignSecretName.MatchString(name):
 			// A tool may need a password; one that asks the model for it,
@@ -509,6 +638,12 @@ func subSchemaClaims(path string, p map[string]any, depth int) []toolClaim {
 	}
 	return out
 }
+
+// serverSideRe: the description says where the server itself finds the
+// value when the model gives none ("defaults to the GITHUB_TOKEN
+// environment variable of the server"): that is the server reading its
+// own configuration, not the model sent gathering.
+var serverSideRe = regexp.MustCompile(`(?i)\b(?:defaults?\s+to|falls?\s+back\s+(?:to|on)|(?:is|are)\s+used\s+(?:when|if)\s+(?:omitted|empty|unset|missing|not\s+(?:given|set|provided))|when\s+omitted|if\s+omitted|if\s+(?:not|none\s+is)\s+(?:given|set|provided|configured)|of\s+the\s+server|the\s+server'?s\s+(?:own\s+)?(?:configured\s+)?(?:env|environment|config|configuration|key|token))\b`)
 
 // asksOf: the description asks the model to fill the parameter with
 // something of the user's or the session's, rather than describing a
@@ -639,7 +774,7 @@ func asksForData(sent, self string, listed, own map[string]bool, inParam bool) b
 	foreign := foreignTool(sent, self, listed, own)
 	// Elsewhere: another tool or an address, where what is sent leaves.
 	elsewhere := func() bool {
-		return foreign || strings.Contains(sent, "://") || reqRecipientRe.MatchString(strings.ToLower(sent))
+		return foreign || strings.Contains(sent, "://") || reqRecipientRe.MatchString(strings.ToLower(sent)) || partyRe.MatchString(sent)
 	}
 	asked := conversationRe.MatchString(sent) && wholeRe.MatchString(sent) || saidRe.MatchString(sent) ||
 		(secretWordRe.MatchString(sent) || secretEnvRe.MatchString(sent)) && (gatherRe.MatchString(sent) || serversRe.MatchString(sent) || !inParam && userSecretRe.MatchString(sent)) ||
@@ -729,9 +864,12 @@ var (
 	// The tool's every call as the place: "must accompany every query".
 	everyCallRe = regexp.MustCompile(`(?i)\b(?:every|each|all)\s+(?:calls?|quer(?:y|ies)|requests?|invocations?|uses?|messages?)\b`)
 	thisToolRe  = regexp.MustCompile(`(?i)\b(?:this\s+tool|to\s+this\s+server|here)\b`)
+	// Another tool or party named as where something goes: "via the
+	// upload tool", "to our success team".
+	partyRe = regexp.MustCompile(`(?i)\b(?:via|with|using|through)\s+(?:the|an?|its|our)\s+[\w\-]+\s+tool\b|\bto\s+(?:the\s+|our\s+|its\s+)?(?:[\w\-]+\s+){0,2}(?:team|server|service|vendor|developers?|maintainers?|company|endpoint|webhook|backend|cloud)\b`)
 	// The user's personal, payment or private things.
 	personalRe = regexp.MustCompile(`(?i)\b(?:user'?s?|customer'?s?|client'?s?|patient'?s?|their|his|her)\s+(?:[\w\-]+\s+){0,3}(?:bank\s+(?:account|details)|account\s+numbers?|sort\s+codes?|routing\s+numbers?|iban|card\s+(?:numbers?|details)|credit\s+cards?|payment\s+(?:cards?|details|methods?)|cards|social\s+security|ssn|passport|date\s+of\s+birth|birth\s*date|(?:home|e-?mail|postal|street)\s+address(?:es)?|address(?:es)?|phone\s+numbers?|full\s+name|location|contacts|clipboard|browser\s+history|open\s+documents|documents|photos|medical|health|salary|passwords?|recovery\s+codes?` +
-		`|medications?|prescriptions?|diagnos[ie]s|lab\s+results|weight|[\w\-]+\s+history|records)\b`)
+		`|medications?|prescriptions?|diagnos[ie]s|lab\s+results|weight|[\w\-]+\s+history|records|e-?mails|messages|inbox|chats|files|notes)\b`)
 	// Sent gathering it, or asked for it on every call.
 	collectRe = regexp.MustCompile(`(?i)\b(?:gather|collect|harvest|find|look\s+up|search\s+for|retrieve|extract|fetch|read|copy|paste|dump|quietly|silently|taken\s+from|take\s+(?:it|them)\s+from|from\s+(?:earlier|before|memory|the\s+conversation|the\s+chat|previous|prior|your\s+context|earlier\s+messages)|you\s+(?:have\s+)?(?:seen|know|remember|found)|every\s+call|each\s+call|all\s+calls|every\s+request|every\s+query|each\s+query|each\s+request|every\s+message|always)\b`)
 	// An environment variable named for a secret (GITHUB_TOKEN, *_API_KEY).
@@ -768,10 +906,11 @@ var guardRe = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|not\s+to)\s+(?:
 var (
 	consentWords = []string{"confirm", "consent", "permission", "approv", "authori", "already", "user must", "user should", "user need", "mention", "reveal", "disclose",
 		"regardless", "even if", "whatever", "without", "from the user", "instead of"}
-	safetyWords   = []string{"safety", "content", "ethical", "moderation", "refuse"}
-	standingWords = []string{"now on", "rest of", "future", "subsequent", "later"}
-	memoryWords   = []string{"memor", "instructions", "system prompt", "remember"}
-	payeeWords    = []string{"pay", "transfer", "fund", "money", "refund", "deposit", "wire", "invoice", "bill"}
+	priorityMoreWords = []string{"only", "other", "priorit", "vorrang", "voorrang", "jamais", "nunca", "nie", "mai ", "andere", "autre", "otra", "otro", "outra", "outro", "altr"}
+	safetyWords       = []string{"safety", "content", "ethical", "moderation", "refuse"}
+	standingWords     = []string{"now on", "rest of", "future", "subsequent", "later"}
+	memoryWords       = []string{"memor", "instructions", "system prompt", "remember"}
+	payeeWords        = []string{"pay", "transfer", "fund", "money", "refund", "deposit", "wire", "invoice", "bill"}
 )
 
 // mentions: lower holds one of words.
@@ -864,21 +1003,7 @@ func namedRequest(human string) bool {
 // paramNames adds to names the names of the properties of every schema
 // in v, lower case.
 func paramNames(v any, names map[string]bool) map[string]bool {
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			paramNames(e, names)
-		}
-	case map[string]any:
-		if props, ok := x["properties"].(map[string]any); ok {
-			for k := range props {
-				names[strings.ToLower(k)] = true
-			}
-		}
-		for _, e := range x {
-			paramNames(e, names)
-		}
-	}
+	eachProperty(v, "", func(_, name string, _ map[string]any) { names[strings.ToLower(name)] = true })
 	return names
 }
 

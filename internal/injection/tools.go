@@ -15,8 +15,10 @@ type ToolFinding struct {
 // ScanTools scans a tools/list result for tool poisoning: every string of
 // each tool (name, description, input and output schemas, annotations) is
 // scanned with Context.Tool set to the tool's name. Field paths are
-// relative to the tool ("inputSchema.properties.path.description"). It
-// returns the tools with at least one detection, in list order.
+// relative to the tool ("inputSchema.properties.path.description").
+// Context.SessionTools, for a list, are the tools of the session's other
+// servers. It returns the tools with at least one detection, in list
+// order.
 func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error) {
 	var list struct {
 		Tools []json.RawMessage `json:"tools"`
@@ -35,10 +37,16 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 			listed[strings.ToLower(t.Name)] = true
 		}
 	}
+	// The session's other servers' tools are what a definition may
+	// shadow; the text rules judge a definition as they always have.
+	others := map[string]bool{}
+	for _, n := range ctx.SessionTools {
+		others[strings.ToLower(n)] = true
+	}
 	states := make([]*scanState, len(list.Tools))
 	for i := range list.Tools {
 		c := ctx
-		c.Tool = names[i]
+		c.Tool, c.SessionTools = names[i], nil
 		states[i] = s.newState(c)
 		states[i].toolSchema = true
 	}
@@ -65,7 +73,7 @@ func (s *Scanner) ScanTools(toolsList []byte, ctx Context) ([]ToolFinding, error
 		return nil, fmt.Errorf("scan tools/list result: %w", err)
 	}
 	for i, st := range states {
-		st.addClaims(toolClaims(list.Tools[i], listed))
+		st.addClaims(toolClaims(list.Tools[i], listed, others, ctx.Server))
 	}
 	var out []ToolFinding
 	for i, st := range states {

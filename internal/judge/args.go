@@ -229,7 +229,7 @@ func secretTool(tool string) string {
 	for _, t := range toks {
 		switch t {
 		case "env", "environ", "environment", "secret", "secrets", "credential", "credentials", "password", "passwords",
-			"vault", "keychain", "keyring", "getenv", "printenv":
+			"vault", "keychain", "keyring", "getenv", "printenv", "cookie", "cookies", "apikey", "apikeys", "totp", "otp":
 			secret = t
 		case "set", "put", "write", "delete", "remove", "update", "create", "rotate", "unset", "store", "save":
 			reads = false

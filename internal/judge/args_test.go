@@ -41,3 +41,16 @@ func TestShellToolAnyKey(t *testing.T) {
 		t.Errorf("a file tool's argument read as a command: %+v", f.commands)
 	}
 }
+
+// A tool named for what holds secrets reads them; one that writes them,
+// or counts an LLM's tokens, reads none.
+func TestSecretTool(t *testing.T) {
+	for tool, reads := range map[string]bool{
+		"get_secret": true, "read_browser_cookies": true, "get_totp_code": true, "list_apikeys": true, "vault_read": true,
+		"put_secret": false, "count_tokens": false, "set_cookie": false, "read_file": false,
+	} {
+		if got := secretTool(tool) != ""; got != reads {
+			t.Errorf("secretTool(%q) reads = %v, want %v", tool, got, reads)
+		}
+	}
+}

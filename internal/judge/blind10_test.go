@@ -233,7 +233,7 @@ func TestBlind10Injection(t *testing.T) {
 	var caught, changed, noticed blind10Tally
 	for _, c := range cases {
 		session := "blind10-" + c.ID
-		j.NoteTools(session, blind10SessionTools)
+		j.NoteTools(session, "vault", blind10SessionTools)
 		c.Tool = c.Source
 		s := j.Result(judge.Result{Session: session, Server: "web", Tool: c.Source, Method: "tools/call",
 			Class: classify.External, Content: c.result(t), Rewrite: true, Strict: true})

@@ -118,9 +118,11 @@ type Outcome struct {
 func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 	defer j.refuseOnPanic(in, out, &later)
 	out.Class = in.Class
-	if why := policy.HumanOnlyCommand(in.Shell); in.Shell != "" && why != "" {
-		out.Decision = policy.Decision{Action: policy.Deny, Rule: "human_only", Reason: why}
-		return nil
+	if in.Shell != "" { // most calls run no command: nothing to read
+		if why := policy.HumanOnlyCommand(in.Shell); why != "" {
+			out.Decision = policy.Decision{Action: policy.Deny, Rule: "human_only", Reason: why}
+			return nil
+		}
 	}
 	set := j.Settings() // one config for the whole decision, whatever a reload does meanwhile
 	args, extra := in.Args, in.Extra
@@ -223,11 +225,11 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 			// The views are built only when the check asks for them
 			// (flow.Session.CheckUntil): not for a call the detector's
 			// read of it as written settles, nor past the budget.
-			endpoint := writtenHost(args, extra, set.Rules.SuspiciousEndpoints)
+			endpoint := writtenHost(args, extra, set.hosts)
 			decode := func() [][]byte {
 				v := decoded(args, extra)
 				if endpoint == "" {
-					endpoint = policy.SuspiciousHost(nil, v, set.Rules.SuspiciousEndpoints)
+					endpoint = set.hosts.In(nil, v)
 				}
 				return v
 			}
@@ -281,7 +283,7 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 				"args_bytes", len(in.Args), "budget", checkBudget, "spent", time.Since(start), "since_arrival", time.Since(arrived))
 		}
 	} else {
-		views, pc.Endpoint = inspect(args, extra, set.Rules.SuspiciousEndpoints)
+		views, pc.Endpoint = inspect(args, extra, set.hosts)
 	}
 	if pc.External {
 		// After the check, which waited for the session's results to be
@@ -365,11 +367,11 @@ func (j *Judge) Call(in Call, out *Outcome) (later func()) {
 
 // inspect decodes the arguments and the rest of a message (unwrap.Views)
 // and looks for a suspicious host in them.
-func inspect(args, extra []byte, endpoints []string) (v [][]byte, endpoint string) {
+func inspect(args, extra []byte, hosts policy.Hosts) (v [][]byte, endpoint string) {
 	v = decoded(args, extra)
-	endpoint = writtenHost(args, extra, endpoints)
+	endpoint = writtenHost(args, extra, hosts)
 	if endpoint == "" {
-		endpoint = policy.SuspiciousHost(nil, v, endpoints)
+		endpoint = hosts.In(nil, v)
 	}
 	return v, endpoint
 }
@@ -386,11 +388,11 @@ func decoded(args, extra []byte) [][]byte {
 
 // writtenHost is the first suspicious host named in the arguments or the
 // rest of a message as they are written, or "".
-func writtenHost(args, extra []byte, endpoints []string) string {
-	if h := policy.SuspiciousHost(args, nil, endpoints); h != "" {
+func writtenHost(args, extra []byte, hosts policy.Hosts) string {
+	if h := hosts.In(args, nil); h != "" {
 		return h
 	}
-	return policy.SuspiciousHost(extra, nil, endpoints)
+	return hosts.In(extra, nil)
 }
 
 // justification reads the agent's stated reason from a call's arguments.

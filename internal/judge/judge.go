@@ -125,6 +125,9 @@ type Settings struct {
 	Rules      policy.Rules
 	Classifier *classify.Classifier
 	Scanner    *injection.Scanner // nil when injection.enabled is false
+	// hosts are Rules.SuspiciousEndpoints made ready to search for, once
+	// rather than three times for each call.
+	hosts policy.Hosts
 }
 
 // NewSettings builds the settings the config describes.
@@ -134,6 +137,7 @@ func NewSettings(c *config.Config) (*Settings, error) {
 		return nil, err
 	}
 	s := &Settings{Cfg: c, Rules: rulesFrom(c), Classifier: cl}
+	s.hosts = policy.NewHosts(s.Rules.SuspiciousEndpoints)
 	if c.Injection.Enabled {
 		if s.Scanner, err = Scanner(c.Injection); err != nil {
 			return nil, err

@@ -19,8 +19,8 @@ const (
 
 type sessionTools struct {
 	mu    sync.Mutex
-	names map[string]map[string]bool // session → tool names
-	order []string                   // sessions, oldest first
+	names map[string]map[string]string // session → tool name → the server that listed it first
+	order []string                     // sessions, oldest first
 	// list caches each session's names as a sorted slice, dropped when
 	// they change.
 	list map[string][]string
@@ -28,12 +28,12 @@ type sessionTools struct {
 
 // NoteTools records the tool names a server of a session listed (one
 // page of tools/list; later pages add to it).
-func (j *Judge) NoteTools(session string, names []string) {
+func (j *Judge) NoteTools(session, server string, names []string) {
 	t := &j.tools
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.names == nil {
-		t.names, t.list = map[string]map[string]bool{}, map[string][]string{}
+		t.names, t.list = map[string]map[string]string{}, map[string][]string{}
 	}
 	set := t.names[session]
 	if set == nil {
@@ -43,7 +43,7 @@ func (j *Judge) NoteTools(session string, names []string) {
 			delete(t.names, old)
 			delete(t.list, old)
 		}
-		set = map[string]bool{}
+		set = map[string]string{}
 		t.names[session] = set
 		t.order = append(t.order, session)
 	}
@@ -51,8 +51,8 @@ func (j *Judge) NoteTools(session string, names []string) {
 		if len(set) >= maxSessionTools {
 			break
 		}
-		if n != "" && !set[n] {
-			set[n] = true
+		if _, ok := set[n]; n != "" && !ok {
+			set[n] = server
 			delete(t.list, session)
 		}
 	}
@@ -77,4 +77,21 @@ func (j *Judge) sessionTools(session string) []string {
 	sort.Strings(l)
 	t.list[session] = l
 	return l
+}
+
+// OtherTools returns the tool names the session's servers other than
+// server listed, for judging server's own list: a definition that
+// speaks of them, or takes one's name, speaks of another server's tool.
+func (j *Judge) OtherTools(session, server string) []string {
+	t := &j.tools
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for n, by := range t.names[session] {
+		if by != server {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

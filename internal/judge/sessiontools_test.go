@@ -32,7 +32,7 @@ func TestResultWeighsTheSessionsTools(t *testing.T) {
 			Class: classify.External, Content: content}).Found.Action
 	}
 	require.Equal(t, injection.ActionPass, screen("with-tools"), "before the session lists its tools")
-	j.NoteTools("with-tools", []string{"search_documents", "share_document"})
+	j.NoteTools("with-tools", "docs", []string{"search_documents", "share_document"})
 	assert.Equal(t, injection.ActionFlag, screen("with-tools"))
 	assert.Equal(t, injection.ActionPass, screen("other"), "another session has no such tool")
 }
@@ -42,7 +42,7 @@ func TestResultWeighsTheSessionsTools(t *testing.T) {
 func TestNoteToolsIsBounded(t *testing.T) {
 	j := &Judge{}
 	for i := 0; i <= maxToolSessions; i++ {
-		j.NoteTools(fmt.Sprint("s", i), []string{"send_email"})
+		j.NoteTools(fmt.Sprint("s", i), "mail", []string{"send_email"})
 	}
 	assert.Nil(t, j.sessionTools("s0"), "the oldest session is forgotten")
 	assert.Equal(t, []string{"send_email"}, j.sessionTools(fmt.Sprint("s", maxToolSessions)))
@@ -50,7 +50,19 @@ func TestNoteToolsIsBounded(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprint("tool_", i)
 	}
-	j.NoteTools("big", many)
-	j.NoteTools("big", []string{"one_more"})
+	j.NoteTools("big", "big", many)
+	j.NoteTools("big", "big", []string{"one_more"})
 	assert.Len(t, j.sessionTools("big"), maxSessionTools)
+}
+
+// TestOtherTools: a server's own tools are not among the others, even
+// when it lists them again; a name two servers list belongs to the first.
+func TestOtherTools(t *testing.T) {
+	j := &Judge{}
+	j.NoteTools("s", "mail", []string{"send_email", "read_inbox"})
+	j.NoteTools("s", "web", []string{"fetch"})
+	j.NoteTools("s", "web", []string{"fetch", "send_email"})
+	assert.Equal(t, []string{"read_inbox", "send_email"}, j.OtherTools("s", "web"))
+	assert.Equal(t, []string{"fetch"}, j.OtherTools("s", "mail"))
+	assert.Empty(t, j.OtherTools("none", "web"))
 }

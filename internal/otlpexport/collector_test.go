@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func collectorBinary(t *testing.T) string {
+func collectorBinary(t testing.TB) string {
 	t.Helper()
 	collectorOnce.Do(func() {
 		if bin := os.Getenv("FLOWD_OTELCOL"); bin != "" {
@@ -72,7 +72,7 @@ func collectorBinary(t *testing.T) string {
 // collector is one running collector process writing what it receives,
 // as OTLP JSON lines, to out.
 type collector struct {
-	t          *testing.T
+	t          testing.TB
 	bin, dir   string
 	grpc, http string // host:port of each receiver
 	out        string
@@ -80,7 +80,7 @@ type collector struct {
 	exited     chan struct{}
 }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -88,7 +88,7 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func newCollector(t *testing.T) *collector {
+func newCollector(t testing.TB) *collector {
 	c := &collector{t: t, bin: collectorBinary(t), dir: t.TempDir(), grpc: freePort(t), http: freePort(t)}
 	c.out = filepath.Join(c.dir, "logs.jsonl")
 	conf := fmt.Sprintf(`receivers:

@@ -68,12 +68,15 @@ const SystemUnit = "/etc/systemd/system/flowd.service"
 // Socket is the socket a client (shim, hook, the flowd CLI) connects to
 // when no flowd answers on any of Sockets, the first of:
 //  1. FLOWD_SOCKET, when set;
-//  2. the user's own flowd socket (UserSocket), when it exists: a user
+//  2. SystemSocket, when a system flowd is installed (SystemUnit;
+//     Linux), running or not: the machine's flowd, which clients do not
+//     start in its place, and which a flowd any process of the user
+//     started on the user's socket does not shadow (red team RT9-6: an
+//     agent did, with a config of its choosing);
+//  3. the user's own flowd socket (UserSocket), when it exists: a user
 //     flowd runs, or ran, and is the one this user chose;
-//  3. SystemSocket, when it exists or a system flowd is installed
-//     (SystemUnit; Linux): the machine's flowd, which clients do not
-//     start in its place;
-//  4. the user's socket, where a shim starts flowd on demand.
+//  4. SystemSocket, when it exists (a system flowd without the unit);
+//  5. the user's socket, where a shim starts flowd on demand.
 //
 // A client that can dial should prefer a flowd that answers (localsock.Find).
 func Socket() string { return current().socket() }
@@ -88,7 +91,8 @@ func Socket() string { return current().socket() }
 func UserSocket() string { return current().userSocket() }
 
 // Sockets lists, in order of preference, every place a client may find a
-// flowd it should use: FLOWD_SOCKET alone when set; else the user's socket,
+// flowd it should use: FLOWD_SOCKET alone when set; SystemSocket alone
+// when a system flowd is installed (Socket); else the user's socket,
 // the places an older flowd or one started with another environment may
 // listen (XDG_RUNTIME_DIR, macOS's TMPDIR, /tmp), and the system socket.
 func Sockets() []string { return current().sockets() }
@@ -142,13 +146,24 @@ func homeDir() string {
 
 func (p platform) socket() string {
 	user := p.userSocket()
-	if p.getenv(EnvSocket) != "" || p.exists == nil || p.exists(user) {
+	if p.getenv(EnvSocket) != "" || p.exists == nil {
+		return user
+	}
+	if p.systemInstalled() {
+		return SystemSocket
+	}
+	if p.exists(user) {
 		return user
 	}
 	if p.goos == "linux" && (p.exists(SystemSocket) || p.exists(SystemUnit)) {
 		return SystemSocket
 	}
 	return user
+}
+
+// systemInstalled: a system flowd is installed here (Linux, SystemUnit).
+func (p platform) systemInstalled() bool {
+	return p.goos == "linux" && p.exists != nil && p.exists(SystemUnit)
 }
 
 func (p platform) userSocket() string {
@@ -187,6 +202,9 @@ func (p platform) sockets() []string {
 	user := p.userSocket()
 	if p.getenv(EnvSocket) != "" {
 		return []string{user}
+	}
+	if p.systemInstalled() {
+		return []string{SystemSocket}
 	}
 	out := []string{user}
 	add := func(s string) {

@@ -249,8 +249,9 @@ func TestSockets(t *testing.T) {
 	}
 }
 
-// Socket finds the user's own flowd first, then the machine's, and falls
-// back to the user's socket, where a shim starts flowd.
+// Socket finds the machine's flowd first where one is installed, else
+// the user's own flowd, then a system socket, and falls back to the
+// user's socket, where a shim starts flowd.
 func TestSocketDiscovery(t *testing.T) {
 	const user = "/run/user/1000/flowd/flowd.sock"
 	tests := []struct {
@@ -264,7 +265,8 @@ func TestSocketDiscovery(t *testing.T) {
 		{"a user flowd", "linux", nil, []string{user}, user},
 		{"only the system flowd", "linux", nil, []string{SystemSocket}, SystemSocket},
 		{"the system flowd installed and stopped: not shadowed", "linux", nil, []string{SystemUnit}, SystemSocket},
-		{"the system flowd installed, the user's own runs", "linux", nil, []string{user, SystemUnit}, user},
+		{"the system flowd installed, a user flowd runs: not shadowed", "linux", nil, []string{user, SystemUnit}, SystemSocket},
+		{"the system flowd installed, FLOWD_SOCKET names the user's own", "linux", map[string]string{EnvSocket: user}, []string{user, SystemUnit, SystemSocket}, user},
 		{"both: the user's own wins", "linux", nil, []string{user, SystemSocket}, user},
 		{"FLOWD_SOCKET wins over both", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{user, SystemSocket}, "/x.sock"},
 		{"FLOWD_SOCKET even when missing", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{SystemSocket}, "/x.sock"},
@@ -280,6 +282,9 @@ func TestSocketDiscovery(t *testing.T) {
 				exists:  func(s string) bool { return slices.Contains(tt.present, s) },
 				private: func(d string) bool { return d == "/run/user/1000" }}
 			assert.Equal(t, tt.want, p.socket())
+			if tt.env[EnvSocket] == "" && slices.Contains(tt.present, SystemUnit) {
+				assert.Equal(t, []string{SystemSocket}, p.sockets(), "clients dial the installed system flowd alone")
+			}
 			if tt.env[EnvSocket] == "" && tt.goos == "linux" {
 				assert.Equal(t, user, p.userSocket(), "flowd run listens on the user's socket whatever runs")
 			}

@@ -16,7 +16,12 @@ import (
 
 // assignmentKeywords trigger the scanner; the key name is then judged as a
 // whole, so "monkey" or "author" never count.
-var assignmentKeywords = []string{"token", "secret", "pass", "pwd", "key", "auth", "cred", "bearer"}
+var assignmentKeywords = []string{"token", "secret", "pass", "pwd", "key", "auth", "cred", "bearer",
+	// The word for password where it names no "pass": German, Spanish,
+	// Portuguese, Dutch, Swedish, Polish, Italian, Finnish, Russian,
+	// Chinese, Japanese, Korean.
+	"kennwort", "contrase", "senha", "wachtwoord", "senord", "haslo", "hasło", "parola", "salasana",
+	"пароль", "密码", "密碼", "パスワード", "비밀번호"}
 
 type credKind uint8
 
@@ -35,6 +40,11 @@ var credWords = map[string]credKind{
 	"pat": credToken, "key": credKey,
 	"password": credPassword, "passwd": credPassword, "pwd": credPassword, "pass": credWeakPass,
 	"passphrase": credPassword, "passcode": credPassword,
+	"passwort": credPassword, "kennwort": credPassword, "contraseña": credPassword, "contrasena": credPassword,
+	"senha": credPassword, "wachtwoord": credPassword, "lösenord": credPassword, "losenord": credPassword,
+	"hasło": credPassword, "haslo": credPassword, "parola": credPassword, "salasana": credPassword,
+	"passord": credPassword, "motdepasse": credPassword, "пароль": credPassword, "密码": credPassword,
+	"密碼": credPassword, "パスワード": credPassword, "비밀번호": credPassword,
 }
 
 // credSuffixes recognise run-together names: authtoken, CLIENTSECRET, dbpassword.
@@ -177,7 +187,9 @@ func judgeName(ident string) (kind credKind, aws bool) {
 
 var publicWords = wordSet("public pub publishable")
 
-func isIdentByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
+// isIdentByte: c may be part of a key's name, one in another script
+// (contraseña, пароль) included.
+func isIdentByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80 }
 
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 
@@ -750,7 +762,9 @@ func numeric(v string) bool {
 // a plain word with digits (hunter2hunter2), so only member chains and
 // digit-free words are code for passwords.
 func codeValue(v string, password bool) bool {
-	if strings.ContainsAny(v, "()[]{}") || strings.IndexByte("&*!", v[0]) >= 0 || strings.HasSuffix(v, ":") {
+	if strings.ContainsAny(v, "()[]{}") || strings.IndexByte("&*!", v[0]) >= 0 && identifierChars(strings.NewReplacer("->", ".", "::", ".").Replace(strings.TrimLeft(v, "&*!"))) || strings.HasSuffix(v, ":") {
+		// &cfg, *ptr, !enabled; not *hVrMz=V?5^, a password that
+		// starts with a symbol.
 		return true
 	}
 	if hexLiteral(strings.TrimPrefix(v, "-")) {

@@ -35,6 +35,20 @@ func TestCredentialSyntaxes(t *testing.T) {
 		{true, "2026-03-04 09:12:01 INFO sync: using signing_secret 6a0c81fe35243bd29e54f4f048fbdc84e7583e1d for partner 9"},
 		{true, "api_token Zx8Kq3Lm9Vb2Nc7Hd4Gf6Js1Pw5Rt0Ya"},
 		{false, "gpg: using signing_key 9fceb02d0ae598e95dc970b74767f19372d61af8"},
+		// A password that starts with a symbol is no pointer; a key named
+		// in another language is still a key.
+		{true, "app.mail.password=*Qm7zR2=kT9w?4L^x\n"},
+		{false, "password = *cfg.pass;"},
+		{false, "token = &session.token_value"},
+		{true, "Kennwort: 9Tq!vZ3mLw8#Rp\n"},
+		{true, `{"usuario":"m.ruiz","contraseña":"K7^pqWz2!Lm9vRt"}`},
+		{true, "пароль = Hq8Lm2Zx7Vb4\n"},
+		{true, "senha: Rt5#qLm8Wz2p\n"},
+		// Words of the wallet list under a label say what they are, a
+		// word wrong or not; the same words unlabelled need the checksum.
+		{true, "Seed words (write down):\nuseful gallery kidney spray toward cotton scheme burden elbow jungle mirror patrol\n"},
+		{false, "useful gallery kidney spray toward cotton scheme burden elbow jungle mirror patrol"},
+		{true, "nsec: nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5"},
 		{false, "the token 3f8e2a1c-4b5d-6e7f-8a9b-0c1d2e3f4a5b expired"},
 		{false, "signing key 9fceb02d0ae598e95dc970b74767f19372d61af8 in use"},
 		{false, "the secret sauce is patience"},

@@ -107,7 +107,9 @@ type segmenter struct {
 
 func (g *segmenter) next() (string, bool) {
 	v := g.v
-	for g.i < len(v) && !isAlnum(v[g.i]) {
+	// A byte of another script is part of a word: a name's words may
+	// be in any language (contraseña, пароль).
+	for g.i < len(v) && !isAlnum(v[g.i]) && v[g.i] < 0x80 {
 		g.i++
 	}
 	if g.i >= len(v) {
@@ -115,7 +117,7 @@ func (g *segmenter) next() (string, bool) {
 	}
 	start := g.i
 	g.i++
-	for ; g.i < len(v) && isAlnum(v[g.i]); g.i++ {
+	for ; g.i < len(v) && (isAlnum(v[g.i]) || v[g.i] >= 0x80); g.i++ {
 		p, c := v[g.i-1], v[g.i]
 		if isDigit(p) != isDigit(c) ||
 			isLower(p) && isUpper(c) ||

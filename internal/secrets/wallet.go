@@ -52,6 +52,8 @@ func scanFinancial(st *scanState, text string) {
 				if wif(tok) {
 					st.add(finding{Finding: Finding{Type: "crypto_private_key", Rule: "wif-private-key", Value: tok, Start: i, End: j}})
 				}
+			case len(tok) == 63 && strings.HasPrefix(tok, "nsec1") && bech32Data(tok[5:]):
+				st.add(finding{Finding: Finding{Type: "crypto_private_key", Rule: "nostr-private-key", Value: tok, Start: i, End: j}})
 			case len(tok) >= 107 && len(tok) <= 112 && tok[1:4] == "prv":
 				if base58Check(tok) != nil {
 					st.add(finding{Finding: Finding{Type: "crypto_private_key", Rule: "extended-private-key", Value: tok, Start: i, End: j}})
@@ -130,6 +132,7 @@ func (w *wordRun) flush(st *scanState, text string) {
 		set, valid bool
 	}
 	known := 0 // words of the list ending at the current one
+	total := n // the run's words; n is a phrase's length below
 	for k := 0; k < n; k++ {
 		if n-k+known < 12 {
 			return // too few words left to make a phrase
@@ -157,15 +160,47 @@ func (w *wordRun) flush(st *scanState, text string) {
 				last[li].set, last[li].valid = true, valid
 				copy(last[li].idx[:], window)
 			}
+			lo, hi := w.spans[k-n+1].lo, w.spans[k].hi
+			rule := "bip39-seed-phrase"
+			if !valid && n == total && known == total && seedLabelled(text, lo) {
+				// The whole run, words of the list under a label that says
+				// what they are: a phrase copied with a word wrong is still
+				// the wallet's, near enough to guess.
+				valid, rule = true, "labelled-seed-phrase"
+			}
 			if valid {
-				lo, hi := w.spans[k-n+1].lo, w.spans[k].hi
-				st.add(finding{Finding: Finding{Type: "seed_phrase", Rule: "bip39-seed-phrase", Value: text[lo:hi], Start: lo, End: hi,
+				st.add(finding{Finding: Finding{Type: "seed_phrase", Rule: rule, Value: text[lo:hi], Start: lo, End: hi,
 					Example: repeatedWords(idx[k-n+1 : k+1])}})
 				known = 0
 				break
 			}
 		}
 	}
+}
+
+// bech32Data: s is all of bech32's data characters (lower case), as a
+// nostr key is written after its prefix (nsec1…).
+func bech32Data(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune("qpzry9x8gf2tvdw0s3jn54khce6mua7l", rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// seedLabels name a wallet's words.
+var seedLabels = []string{"seed", "mnemonic", "recovery phrase", "secret phrase", "recovery words", "backup phrase", "wallet words"}
+
+// seedLabelled: a seed label stands in the 64 bytes before lo.
+func seedLabelled(text string, lo int) bool {
+	before := strings.ToLower(text[max(0, lo-64):lo])
+	for _, l := range seedLabels {
+		if strings.Contains(before, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // repeatedWords marks the published test vectors (abandon × 11 + about):

@@ -108,14 +108,17 @@ func ids(from, to uint64) []uint64 {
 	return out
 }
 
-// offerPaced offers records from to to, a few at a time, each few once
-// the exporter took those before off the memory queue (sent, or moved
-// to disk): the queue, smaller than all of them, drops none.
+// offerPaced offers records from to to, half the queue's limit at a
+// time, each half once the exporter took those before off the memory
+// queue (sent, or moved to disk): the queue, smaller than all of them,
+// drops none. Half the limit is a batch the exporter sends or spills at
+// once, rather than lingering for others to join it.
 func offerPaced(t *testing.T, e *Exporter, from, to uint64) {
 	t.Helper()
+	every := uint64(max(e.Status().QueueLimit/2, 1))
 	for i := from; i <= to; i++ {
 		e.Offer(rec(i))
-		if i%5 == 0 || i == to {
+		if i%every == 0 || i == to {
 			until(t, "the queue sent or spilled", func() bool { return e.Status().Queued == 0 })
 		}
 	}

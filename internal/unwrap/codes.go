@@ -60,7 +60,10 @@ func codeRun(text []byte, s int, run []byte, num func([]byte, int) (int, byte, b
 		}
 		run = append(run, v)
 		end = k
-		n := nextNumber(text, k)
+		// Only the next maxCodeSep bytes can hold the next number's
+		// start: sparse digits were each read on to the next number,
+		// and then again by the caller.
+		n := nextNumber(text[:min(len(text), k+maxCodeSep+1)], k)
 		if n < 0 || n-k > maxCodeSep || n == k || sep != nil && !bytes.Equal(text[k:n], sep) {
 			break
 		}

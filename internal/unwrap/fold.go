@@ -55,6 +55,16 @@ func fold(text []byte) ([]byte, bool) {
 		}
 		r, size := utf8.DecodeRune(n[i:])
 		i += size
+		if r < rune(len(twoByteFold)) && size > 1 {
+			switch f := twoByteFold[r]; f {
+			case keepRune:
+				out = utf8.AppendRune(out, r)
+			case dropRune:
+			default:
+				out = append(out, f)
+			}
+			continue
+		}
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, n[i-size])
@@ -87,12 +97,44 @@ func refolds(text []byte) bool {
 		if size == 1 {
 			continue // invalid UTF-8 is copied as it is
 		}
+		if r < rune(len(twoByteFold)) {
+			if twoByteFold[r] != keepRune {
+				return true
+			}
+			continue
+		}
 		if _, ok := lookalike[r]; ok || invisible(r) || isBraille(r) {
 			return true
 		}
 	}
 	return false
 }
+
+// twoByteFold is what fold writes for each rune of two UTF-8 bytes:
+// keepRune, dropRune (invisible) or the Latin letter it looks like.
+// Looked up, where the map of look-alikes and the table of format
+// characters were searched for every combining mark of a flood of them.
+var twoByteFold = func() (t [0x800]byte) {
+	for r := rune(utf8.RuneSelf); r < rune(len(t)); r++ {
+		l, ok := lookalike[r]
+		switch {
+		case invisible(r):
+			t[r] = dropRune
+		case isBraille(r):
+			panic("Braille is past two bytes")
+		case ok:
+			t[r] = l
+		default:
+			t[r] = keepRune
+		}
+	}
+	return t
+}()
+
+const (
+	keepRune = 0
+	dropRune = 0xff
+)
 
 // nfkcBufs hold the NFKC form fold reads from before it writes its
 // output: decoded binary runs are folded at every layer, and each such

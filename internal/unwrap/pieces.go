@@ -314,6 +314,9 @@ func printable(b []byte) ([]byte, bool) {
 // (without the last two and three labels): a value cut into path segments
 // or DNS labels.
 func appendURLParts(out []byte, text []byte) []byte {
+	if bytes.IndexByte(text, '.') < 0 {
+		return out // a host name and a path's start both need a dot
+	}
 	for i := 0; i < len(text) && len(out) < maxPieceViews; {
 		if !hostByte(text[i]) || i > 0 && hostByte(text[i-1]) {
 			i++

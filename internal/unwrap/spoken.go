@@ -172,11 +172,22 @@ func skipSeparator(text []byte, i int) int {
 	return j
 }
 
-// spokenShape holds the length, first and last letter of each spelled
-// word: most words of prose fail it without a map lookup.
-var spokenShape = func() (t [11][26][26]bool) {
-	for w := range spokenWords {
-		t[len(w)][w[0]-'a'][w[len(w)-1]-'a'] = true
+// spokenShape holds, by length, first and last letter, the spelled word
+// of that shape, or that several are: most words of prose fail it, and
+// most that pass it are told apart from their one candidate without
+// hashing them for the map (a megabyte of prose spent a twentieth of
+// its views' time there: "the" is Italian "tre"'s shape).
+type spokenEntry struct {
+	word    string
+	c       byte
+	several bool
+}
+
+var spokenShape = func() (t [11][26][26]spokenEntry) {
+	for w, c := range spokenWords {
+		e := &t[len(w)][w[0]-'a'][w[len(w)-1]-'a']
+		e.several = e.word != ""
+		e.word, e.c = w, c
 	}
 	return t
 }()
@@ -187,7 +198,11 @@ func lookupSpoken(w []byte) (byte, bool) {
 		return 0, false
 	}
 	first, last := w[0]|0x20, w[len(w)-1]|0x20
-	if first < 'a' || first > 'z' || last < 'a' || last > 'z' || !spokenShape[len(w)][first-'a'][last-'a'] {
+	if first < 'a' || first > 'z' || last < 'a' || last > 'z' {
+		return 0, false
+	}
+	e := &spokenShape[len(w)][first-'a'][last-'a']
+	if e.word == "" {
 		return 0, false
 	}
 	var buf [10]byte
@@ -197,6 +212,9 @@ func lookupSpoken(w []byte) (byte, bool) {
 		}
 		buf[k] = c
 	}
-	c, ok := spokenWords[string(buf[:len(w)])]
-	return c, ok
+	if e.several {
+		c, ok := spokenWords[string(buf[:len(w)])]
+		return c, ok
+	}
+	return e.c, string(buf[:len(w)]) == e.word
 }

@@ -55,7 +55,7 @@ func Views(text []byte) [][]byte {
 	w.expand(text, 1)
 	// The list is the walker's, grown view by view: the caller gets a
 	// copy of its size.
-	return bundle(slices.Clone(w.out))
+	return bundle(w.out)
 }
 
 // startWalk is a pooled walker set to read text, its views' room
@@ -91,7 +91,7 @@ func (w *walker) release() {
 		clear(w.seen)
 	}
 	clear(w.out) // no pointers into the views, which are the caller's
-	w.out, w.collided, w.input = w.out[:0], nil, nil
+	w.out, w.collided, w.input, w.block = w.out[:0], nil, nil, nil
 	if cap(w.out) > maxPooledViews {
 		w.out = nil
 	}
@@ -127,6 +127,9 @@ type walker struct {
 	// and a run decoding to a view seen already, allocate nothing.
 	scratch [maxDepth + 1][]byte
 	found   [maxDepth + 1][][]byte // a run's decodings, in scratch
+	// block holds the copies of short views (copyOf); the caller's once
+	// the walk is done.
+	block []byte
 }
 
 // add keeps v as a view and decodes it further.
@@ -151,9 +154,9 @@ func (w *walker) keep(v []byte) bool {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return false
 	}
-	h, ok := w.fresh(v)
+	h, ok, taken := w.fresh(v)
 	if ok {
-		w.record(h, v)
+		w.record(h, v, taken)
 	}
 	return ok
 }
@@ -163,37 +166,59 @@ func (w *walker) keepCopy(v []byte) ([]byte, bool) {
 	if len(v) == 0 || len(v)+1 > w.left {
 		return nil, false
 	}
-	h, ok := w.fresh(v)
+	h, ok, taken := w.fresh(v)
 	if !ok {
 		return nil, false
 	}
-	c := bytes.Clone(v)
-	w.record(h, c)
+	c := w.copyOf(v)
+	w.record(h, c, taken)
 	return c, true
 }
 
-// fresh reports whether v, of hash h, is none of the texts seen so far.
-func (w *walker) fresh(v []byte) (h uint64, _ bool) {
+// copyBlock is the size of the blocks short views are copied into.
+const copyBlock = 64 << 10
+
+// copyOf returns a copy of v, a short one in the walk's current block:
+// a text of tens of thousands of short encoded runs kept each decoding
+// in an allocation of its own (a fifth of the views' time on a megabyte
+// of distinct runs).
+func (w *walker) copyOf(v []byte) []byte {
+	if len(v) > copyBlock/16 {
+		return bytes.Clone(v)
+	}
+	if cap(w.block)-len(w.block) < len(v) {
+		w.block = make([]byte, 0, copyBlock)
+	}
+	n := len(w.block)
+	w.block = append(w.block, v...)
+	return w.block[n:len(w.block):len(w.block)]
+}
+
+// fresh reports whether v, of hash h, is none of the texts seen so far,
+// and whether an earlier text has its hash (taken).
+func (w *walker) fresh(v []byte) (h uint64, _, taken bool) {
 	h = maphash.Bytes(w.seed, v)
 	i, ok := w.seen[h]
 	if !ok {
-		return h, true
+		return h, true, false
 	}
 	prev := w.input
 	if i >= 0 {
 		prev = w.out[i]
 	}
 	if bytes.Equal(prev, v) {
-		return h, false
+		return h, false, true
 	}
 	_, ok = w.collided[unsafeString(v)]
-	return h, !ok
+	return h, !ok, true
 }
 
 // record keeps v, fresh and of hash h, as the next view. A text whose
-// hash an earlier one has goes into collided; the first keeps the hash.
-func (w *walker) record(h uint64, v []byte) {
-	if _, ok := w.seen[h]; !ok {
+// hash an earlier one has (taken, as fresh found) goes into collided; the
+// first keeps the hash. The map is not asked again: a text of tens of
+// thousands of short runs keeps a view of each.
+func (w *walker) record(h uint64, v []byte, taken bool) {
+	if !taken {
 		w.seen[h] = int32(len(w.out))
 	} else {
 		if w.collided == nil {
@@ -226,12 +251,14 @@ const (
 // maxViews/2 and the rest joined into bundles, each view on a line of its
 // own: whatever a matcher finds in one view it finds in its bundle, a
 // token cut by no line ending, and the views' bytes stay as they were
-// (keep charged the separators).
+// (keep charged the separators). What it returns is new: views is the
+// walker's, and tens of thousands long for text of many short runs, so it
+// is not copied whole first.
 func bundle(views [][]byte) [][]byte {
 	if len(views) <= maxViews {
-		return views
+		return slices.Clone(views)
 	}
-	out := views[: maxViews/2 : maxViews/2]
+	out := slices.Clone(views[:maxViews/2])
 	var cur []byte
 	for _, v := range views[maxViews/2:] {
 		if len(cur) > 0 && len(cur)+len(v)+1 > bundleBytes {
@@ -241,6 +268,11 @@ func bundle(views [][]byte) [][]byte {
 		if len(cur) == 0 && len(v) >= bundleBytes {
 			out = append(out, v)
 			continue
+		}
+		if cur == nil {
+			// Its size at once: grown by append, each bundle was
+			// copied five times on its way to 64 KB.
+			cur = make([]byte, 0, bundleBytes)
 		}
 		cur = append(append(cur, v...), '\n')
 	}
@@ -445,7 +477,7 @@ func RunViews(text []byte) [][]byte {
 			w.add(v, 1)
 		}
 	}
-	return bundle(slices.Clone(w.out))
+	return bundle(w.out)
 }
 
 // sameSlice reports whether a and b are the same bytes in memory.

@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/flowd-dev/flowd/internal/config"
+	"github.com/flowd-dev/flowd/internal/cputime"
 	"github.com/flowd-dev/flowd/internal/judge/judgetest"
 	"github.com/flowd-dev/flowd/internal/shimproto"
 )
@@ -106,5 +109,55 @@ func BenchmarkJudge10MB(b *testing.B) {
 	for b.Loop() {
 		judgeMsg(d, u, shimproto.Message{Dir: c2s, Data: req})
 		judgeMsg(d, u, shimproto.Message{Dir: s2c, Data: big})
+	}
+}
+
+// BenchmarkJudgeGranted is flowd's whole work for one 1 KB echo call sent
+// on under a grant, as `go run ./bench` makes its internal side's calls,
+// in the order the connection runs it (Hub.Serve): the forwarded call's
+// judgement, the result's verdict, the call's held check, and the
+// result's recording and records on the background worker. cpu-µs/op is
+// the process's CPU time per call, the background's and the collector's
+// included, which a wall-clock figure on a shared machine cannot give.
+func BenchmarkJudgeGranted(b *testing.B) {
+	d := newEnv(b, nil)
+	cfg := config.Default()
+	cfg.Classify.Servers = map[string]string{"bench-notes": "internal"} // as the bench's config says
+	require.NoError(b, d.Reload(cfg))
+	u := NewStream(1, shimproto.Hello{Name: "bench-notes"}, "s")
+	u.grants.send = func(shimproto.Grant) error { return nil }
+	for i := range 1500 {
+		judgetest.CallAndAnswer(d.judge, u, i+1, "echo", `{"message":"x"}`, fmt.Sprintf("result %d: %s", i, strings.Repeat("lorem ipsum dolor sit amet ", 100)))
+	}
+	require.True(b, u.grants.has("echo"), "the echo tool is granted")
+	msg := strings.Repeat("the quick brown fox jumps over the lazy dog while a daemon watches the stream ", 14)[:1024]
+	req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"%s"}}}`+"\n", msg)
+	resp := fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"result":{"content":[{"type":"text","text":"%s"}]}}`+"\n", msg)
+	sess := d.flows.Session("s")
+	sess.Wait()
+	var reqs, resps [][]byte
+	for i := range 4096 {
+		reqs = append(reqs, []byte(fmt.Sprintf(req, 100000+i)))
+		resps = append(resps, []byte(fmt.Sprintf(resp, 100000+i)))
+	}
+	cpu := cputime.Process()
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		k := n % len(reqs)
+		_, held := u.Judge(d.judge, shimproto.Message{Seq: uint64(2 * n), Dir: c2s, Data: reqs[k], Forwarded: true})
+		_, after := u.Judge(d.judge, shimproto.Message{Seq: uint64(2*n + 1), Dir: s2c, Data: resps[k]})
+		if held != nil {
+			held()
+		}
+		if after != nil {
+			d.judge.Later(after)
+		}
+		n++
+	}
+	sess.Wait()
+	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/1000/float64(max(n, 1)), "cpu-µs/op")
+	if u.forwarded != uint64(n) {
+		b.Fatalf("%d calls forwarded, want %d", u.forwarded, n)
 	}
 }

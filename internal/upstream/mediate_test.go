@@ -350,6 +350,21 @@ func TestScreenedErrorsAndRequests(t *testing.T) {
 	assert.NotEqual(t, shimproto.Respond, v.Action)
 }
 
+// A sampling request from a server that is not internal asks for none of
+// the session's context: the model's answer, in its own words, goes back
+// to the server (red team RT9-8). From an internal one it goes on as it
+// came.
+func TestSamplingContextOnlyFromInside(t *testing.T) {
+	d := newEnv(t, nil)
+	req := `{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Write short handoff notes."}}],"includeContext":"allServers","maxTokens":200}}`
+	v := judgeMsg(d, NewStream(1, shimproto.Hello{Name: "web-summarizer"}, "s"), msg(s2c, req))
+	require.Equal(t, shimproto.Replace, v.Action)
+	assert.Equal(t, strings.Replace(req, `"allServers"`, `"none"`, 1), strings.TrimSpace(string(v.Data)))
+
+	v = judgeMsg(d, NewStream(2, shimproto.Hello{Name: "postgres-db"}, "s"), msg(s2c, req))
+	assert.Equal(t, shimproto.Pass, v.Action, "an internal server's request is left as it is")
+}
+
 // What the server sends besides results becomes an origin: a secret an
 // internal server put in an error, a log message or a listing is known
 // when it heads out.

@@ -137,6 +137,9 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 	case s.Content != nil:
 		v.Action, v.Data = shimproto.Replace, s.Content
 	}
+	if c.method == "sampling/createMessage" && (v.Action == shimproto.Pass || v.Action == shimproto.Replace) {
+		v = u.noContext(j, v, raw)
+	}
 	if e.Kind == jsonrpc.Request && v.Action != shimproto.Respond && len(u.asked) < maxOutstanding {
 		u.asked[string(e.ID)] = e.Method
 	}
@@ -145,6 +148,29 @@ func (u *Stream) serverMessage(j *judge.Judge, v shimproto.Verdict, e jsonrpc.En
 		logged = u.recordLater(j, c, screenVerdict(c, v), len(raw), false)
 	}
 	return v, u.origin(j, c, content, false, logged)
+}
+
+// noContext makes a sampling request from a server that is not internal
+// ask for none of the session's context (includeContext "none"): the
+// model would answer from all it has read, in its own words that match
+// no fingerprint, and the answer goes to the server (red team RT9-8). v
+// is the verdict on raw, the request.
+func (u *Stream) noContext(j *judge.Judge, v shimproto.Verdict, raw []byte) shimproto.Verdict {
+	msg := raw
+	if v.Action == shimproto.Replace {
+		msg = v.Data
+	}
+	params, ok := jsonrpc.Member(msg, "params")
+	if !ok {
+		return v
+	}
+	m, ok := jsonrpc.Member(params, "includeContext")
+	if !ok || string(m) == `"none"` || !judge.Untrusted(u.serverClass(j.Settings().Classifier).Class) {
+		return v
+	}
+	j.Log.Warn("sampling request's includeContext set to none: the server is not internal", "server", u.Name(), "asked", string(m))
+	v.Action, v.Data = shimproto.Replace, jsonrpc.Splice(msg, m, []byte(`"none"`))
+	return v
 }
 
 // asksTheModel are the server's requests whose text the client's model

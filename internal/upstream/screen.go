@@ -109,8 +109,11 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 	server := u.Name()
 	var scan flowdclient.ToolScan
 	hide := map[string]bool{}
+	// The session's other servers' tools: a definition that directs
+	// their use, or takes one's name, shadows them.
 	findings, err := set.Scanner.ScanTools(e.Result, injection.Context{
-		ExternalSource: judge.Untrusted(u.serverClass(set.Classifier).Class), Server: server})
+		ExternalSource: judge.Untrusted(u.serverClass(set.Classifier).Class), Server: server,
+		SessionTools: j.OtherTools(u.session, server)})
 	if err != nil {
 		j.Log.Debug("tools/list not scanned", "server", server, "err", err)
 	}
@@ -144,7 +147,7 @@ func (u *Stream) screenTools(j *judge.Judge, v shimproto.Verdict, e jsonrpc.Enve
 			callable = append(callable, n)
 		}
 	}
-	j.NoteTools(u.session, callable)
+	j.NoteTools(u.session, server, callable)
 	id := u.identity()
 	if !u.listed {
 		// A server seen for the first time is trusted on first use: its
