@@ -365,15 +365,17 @@ func (e *engine) denoised(src string, out []finding, ev map[string]int, codeFiel
 	text, pos := src, []int(nil) // pos nil: text is src
 	lines, lpos, byLine := "", []int(nil), false
 	var note []string
-	if v, p, inline, ok := render(src); ok {
+	if v, m, inline, ok := render(src); ok {
 		// Lines are read down in the text as laid out, before denoise
 		// folds them; the text is read across without its markup when
 		// a tag stood inside a line (tags between lines change nothing
 		// a scan of the text did not read).
 		lines, lpos, byLine = firstWords(v)
-		lpos = through(p, lpos)
+		for k, p := range lpos {
+			lpos[k] = m.at(p)
+		}
 		if inline {
-			text, pos = v, p
+			text, pos = v, m.offsets(len(v))
 			note = append(note, "read without its markup")
 		}
 	} else {

@@ -1,6 +1,9 @@
 package injection
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // A reader does not read markup as words, nor a list down its lines as
 // lines: "<i>Ignore</i> <i>all</i> <i>previous</i>…" reads "Ignore all
@@ -45,15 +48,15 @@ type renderer struct {
 	commentFrom, commentEnd int
 }
 
-// render returns src with its markup tags removed and, for each byte of
-// the view, the offset in src it stands for; ok is false when src holds
-// no tag, inline whether a tag stood inside a line (rendered as nothing
-// or a space, not a line break). A run of tags becomes a line break when one of them is a block
-// element's, a space when one is a cell's or a comment, or when it ends
-// one element and starts the next ("</span><span>"), and nothing
+// render returns src with its markup tags removed and the map from the
+// view's offsets to src's; ok is false when src holds no tag, inline
+// whether a tag stood inside a line (rendered as nothing or a space, not
+// a line break). A run of tags becomes a line break when one of them is a
+// block element's, a space when one is a cell's or a comment, or when it
+// ends one element and starts the next ("</span><span>"), and nothing
 // otherwise ("Ig<b>no</b>re" is one word). The work is linear: a tag's
 // scan stops at the next '<', and comments share one search for "-->".
-func render(src string) (view string, pos []int, inline, ok bool) {
+func render(src string) (view string, m renderMap, inline, ok bool) {
 	i := strings.IndexByte(src, '<')
 	if i < 0 {
 		return "", nil, false, false
@@ -66,17 +69,11 @@ func render(src string) (view string, pos []int, inline, ok bool) {
 		if ok {
 			if b == nil {
 				b = make([]byte, 0, len(src))
-				pos = make([]int, 0, len(src))
 			}
-			for k := last; k < i; k++ {
-				b = append(b, src[k])
-				pos = append(pos, k)
-			}
+			b = append(b, src[last:i]...)
 			inline = inline || repl != "\n"
+			m = append(m, renderEdit{view: len(b), viewEnd: len(b) + len(repl), src: i, srcEnd: end})
 			b = append(b, repl...)
-			for range repl {
-				pos = append(pos, i)
-			}
 			last = end
 		} else {
 			end = i + 1
@@ -90,11 +87,48 @@ func render(src string) (view string, pos []int, inline, ok bool) {
 	if b == nil {
 		return "", nil, false, false
 	}
-	for k := last; k < len(src); k++ {
-		b = append(b, src[k])
-		pos = append(pos, k)
+	b = append(b, src[last:]...)
+	return string(b), m, inline, true
+}
+
+// renderEdit is a run of tags, src[src:srcEnd], written as
+// view[view:viewEnd].
+type renderEdit struct{ view, viewEnd, src, srcEnd int }
+
+// renderMap maps a rendered view to its source: its edits in order. Kept
+// as edits, not an offset a byte, a page whose view is only read down
+// its lines costs no map of its size.
+type renderMap []renderEdit
+
+// at returns the offset in the source of the view's byte v.
+func (m renderMap) at(v int) int {
+	k := sort.Search(len(m), func(k int) bool { return m[k].view > v }) - 1
+	switch {
+	case k < 0:
+		return v
+	case v < m[k].viewEnd:
+		return m[k].src
 	}
-	return string(b), pos, inline, true
+	return m[k].srcEnd + v - m[k].viewEnd
+}
+
+// offsets returns the source offset of each of the n bytes of the view.
+func (m renderMap) offsets(n int) []int {
+	pos := make([]int, n)
+	for v, k := 0, 0; v < n; v++ {
+		for k < len(m) && m[k].viewEnd <= v {
+			k++
+		}
+		switch {
+		case k < len(m) && v >= m[k].view:
+			pos[v] = m[k].src
+		case k > 0:
+			pos[v] = m[k-1].srcEnd + v - m[k-1].viewEnd
+		default:
+			pos[v] = v
+		}
+	}
+	return pos
 }
 
 // tagRun reads the tags that follow each other from src[i], and returns

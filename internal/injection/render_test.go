@@ -1,10 +1,13 @@
 package injection
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/flowd-dev/flowd/internal/cputime"
 )
 
 func TestRender(t *testing.T) {
@@ -28,11 +31,17 @@ func TestRender(t *testing.T) {
 		// Code elements are kept, so that the scan still knows code.
 		{"<p>see <code>rm -rf</code></p>", "\nsee <code>rm -rf</code>\n", false},
 	} {
-		got, pos, inline, ok := render(c.in)
+		got, m, inline, ok := render(c.in)
 		if assert.True(t, ok, c.in) {
 			assert.Equal(t, c.want, got, c.in)
 			assert.Equal(t, c.inline, inline, c.in)
-			assert.Len(t, pos, len(got))
+			pos := m.offsets(len(got))
+			for k := range got {
+				assert.Equal(t, pos[k], m.at(k), "%q at %d", c.in, k)
+				if got[k] != ' ' && got[k] != '\n' {
+					assert.Equal(t, got[k], c.in[pos[k]], "%q at %d", c.in, k)
+				}
+			}
 		}
 	}
 	// No markup: no view. A '<' that opens no tag stays.
@@ -163,5 +172,26 @@ func TestMarkupAndListsClean(t *testing.T) {
 	} {
 		r := s.ScanText(text, "text", Context{ExternalSource: true, Server: "web"})
 		assert.Equal(t, ActionPass, r.Action, "%s: %s", name, r)
+	}
+}
+
+// BenchmarkRenderViews measures what the rendered views cost a text
+// before any of them is scanned: render and firstWords over the package's
+// clean text (an eighth of it HTML) of 1 KB and 64 KB.
+func BenchmarkRenderViews(b *testing.B) {
+	for _, size := range []int{1 << 10, 64 << 10} {
+		text := cleanText(size)
+		b.Run(fmt.Sprintf("clean-%dKB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			cpu0 := cputime.Process()
+			for b.Loop() {
+				v, _, _, ok := render(text)
+				if !ok {
+					v = text
+				}
+				firstWords(v)
+			}
+			reportCPU(b, cpu0, len(text))
+		})
 	}
 }
