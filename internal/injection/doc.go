@@ -45,7 +45,12 @@
 // hyphenated across lines. Only a small vocabulary is
 // restored, so clean text yields no
 // view; a text that does is scanned again and what only the view shows is
-// mapped back to its bytes.
+// mapped back to its bytes. Two more views read the text as its reader
+// sees it (render.go): without its markup tags, where a tag stood inside
+// a line (tag names are no words: "<i>Ignore</i> <i>all</i>…" reads
+// "Ignore all…"), and the first words of runs of short lines (list
+// items, table rows, a word a line) read down. A view is scanned only
+// near where it differs from the text.
 //
 // # Rules and tiers
 //

@@ -126,6 +126,35 @@ type fieldScan struct {
 	// cut: an anchored rule stopped at its read allowance (anchoredReads);
 	// the field was not scanned whole.
 	cut bool
+	// of: the text src is a view of, or nil.
+	of *viewOf
+}
+
+// viewOf is the text a view was made of: what the view's words stood in
+// there (a quoting element's markup) still tells how to read them.
+type viewOf struct {
+	src string
+	lt  string // src lower-cased, once needed
+	pos []int  // for each byte of the view, its offset in src
+}
+
+// quoteElement is quoteElement at a, in the text or, for a view, in the
+// text it was made of.
+func (f *fieldScan) quoteElement(a int) bool {
+	if quoteElement(f.lt, a) {
+		return true
+	}
+	if f.of == nil {
+		return false
+	}
+	v, _ := f.m.toSource(a, a)
+	if v >= len(f.of.pos) {
+		return false
+	}
+	if f.of.lt == "" {
+		f.of.lt = lowerText(f.of.src)
+	}
+	return quoteElement(f.of.lt, f.of.pos[v])
 }
 
 // ruleTables are one scan's hit lists per rule: where each windowed
@@ -196,8 +225,16 @@ const (
 // resource with a code MIME type): it is treated as one code block.
 //
 // model, when not nil, scores the text too (learnedscore.go).
-func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, model *learned.Model) ([]finding, map[string]int) {
-	f := &fieldScan{e: e, src: src, tools: tools}
+//
+// joined says src joins separate strings a line each (a reading): its
+// lines are no list a reader reads down.
+func (e *engine) scan(src string, depth int, codeField, joined bool, tools *toolVocab, model *learned.Model) ([]finding, map[string]int) {
+	return e.scanIn(src, nil, depth, codeField, joined, tools, model)
+}
+
+// scanIn is scan of src, a view of the text of, when of is not nil.
+func (e *engine) scanIn(src string, of *viewOf, depth int, codeField, joined bool, tools *toolVocab, model *learned.Model) ([]finding, map[string]int) {
+	f := &fieldScan{e: e, src: src, tools: tools, of: of}
 	f.t, f.m = normalise(src, &f.ev)
 	if codeField {
 		f.blocks, f.codeDone = []span{{0, len(f.t)}}, true
@@ -307,7 +344,7 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, m
 		out = f.decoded(out, ev, depth)
 	}
 	if depth < maxDepth {
-		out = e.denoised(src, out, ev, codeField, tools)
+		out = e.denoised(src, out, ev, codeField, joined, tools)
 	}
 	kept := out[:0]
 	for _, fd := range out {
@@ -319,15 +356,139 @@ func (e *engine) scan(src string, depth int, codeField bool, tools *toolVocab, m
 	return append(out, f.charFindings()...), ev
 }
 
-// denoised scans the text with its noise undone (see denoise.go) and adds
-// what only that view shows, mapped back to the source.
-func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField bool, tools *toolVocab) []finding {
-	view, pos, ok := denoise(src)
-	if !ok {
-		return out
+// denoised scans the views of the text a reader reads and a literal scan
+// does not: the text without its markup (render.go) and with its noise
+// undone (denoise.go), and the first words of its short lines read down
+// (firstWords), and adds what only a view shows, mapped back to the
+// source.
+func (e *engine) denoised(src string, out []finding, ev map[string]int, codeField, joined bool, tools *toolVocab) []finding {
+	text, pos := src, []int(nil) // pos nil: text is src
+	lines, lpos, byLine := "", []int(nil), false
+	var note []string
+	if v, m, inline, ok := render(src); ok {
+		// Lines are read down in the text as laid out, before denoise
+		// folds them; the text is read across without its markup when
+		// a tag stood inside a line (tags between lines change nothing
+		// a scan of the text did not read).
+		lines, lpos, byLine = firstWords(v)
+		for k, p := range lpos {
+			lpos[k] = m.at(p)
+		}
+		if inline {
+			text, pos = v, m.offsets(len(v))
+			note = append(note, "read without its markup")
+		}
+	} else {
+		lines, lpos, byLine = firstWords(src)
 	}
-	ev["denoised"]++
-	sub, subEv := e.scan(view, maxDepth, codeField, tools, nil)
+	if v, p, ok := denoise(text); ok {
+		ev["denoised"]++
+		text, pos = v, through(pos, p)
+		note = append(note, "after undoing typos, leetspeak, spacing or folded lines")
+	}
+	if len(note) > 0 {
+		out = e.scanView(src, text, pos, strings.Join(note, "; "), out, ev, codeField, tools)
+	}
+	if byLine && !joined {
+		if v, p, ok := denoise(lines); ok {
+			lines, lpos = v, through(lpos, p)
+		}
+		out = e.scanView(src, lines, lpos, "reading down the first words of its lines", out, ev, codeField, tools)
+	}
+	return out
+}
+
+// through composes offset maps: for each byte of a view of a view (inner
+// maps it to the first view, outer the first view to the source), its
+// offset in the source. A nil outer is the identity.
+func through(outer, inner []int) []int {
+	if outer == nil {
+		return inner
+	}
+	for k, p := range inner {
+		inner[k] = outer[p]
+	}
+	return inner
+}
+
+// editReach is how far from a place where a view differs from its text
+// the view is scanned: past it the view says what the text says, and
+// that was scanned already. It holds a sentence and its neighbours.
+const editReach = 512
+
+// nearEdits returns the parts of view within editReach bytes of where it
+// differs from src (a tag removed, a word restored, lines read down),
+// widened to the sentences at their edges, a blank line apart, and their
+// offsets in src; view itself when that is all of it. A page of tags is
+// all edits; a text with a tag or a typo in a few places costs a few
+// sentences more, not a second scan.
+func nearEdits(src, view string, pos []int) (string, []int) {
+	var keep []span
+	for k := 0; k < len(view); k++ {
+		if view[k] == src[pos[k]] && (k == 0 && pos[0] == 0 || k > 0 && pos[k] == pos[k-1]+1) {
+			continue
+		}
+		a, b := max(0, k-editReach), min(len(view), k+editReach)
+		if n := len(keep); n > 0 && a <= keep[n-1].end {
+			keep[n-1].end = b
+		} else {
+			keep = append(keep, span{a, b})
+		}
+	}
+	if len(keep) == 0 || len(keep) == 1 && keep[0] == (span{0, len(view)}) {
+		return view, pos
+	}
+	var b []byte
+	var bp []int
+	for _, w := range keep {
+		a, z := sentenceStart(view, w.start), sentenceStop(view, w.end)
+		if len(b) > 0 {
+			b = append(b, "\n\n"...)
+			bp = append(bp, bp[len(bp)-1], bp[len(bp)-1])
+		}
+		b = append(b, view[a:z]...)
+		bp = append(bp, pos[a:z]...)
+	}
+	return string(b), bp
+}
+
+// sentenceStart moves a back to the start of its sentence or line, at
+// most editReach/2 bytes, else forward to a space.
+func sentenceStart(t string, a int) int {
+	for k := a; k > 0 && a-k < editReach/2; k-- {
+		if c := t[k-1]; c == '\n' || (c == '.' || c == '!' || c == '?') && t[k] == ' ' {
+			return k
+		}
+	}
+	for k := a; k > 0 && k < len(t) && k-a < 32; k++ {
+		if t[k-1] == ' ' {
+			return k
+		}
+	}
+	return a
+}
+
+// sentenceStop moves b forward to the end of its sentence or line, at
+// most editReach/2 bytes, else back to a space.
+func sentenceStop(t string, b int) int {
+	for k := b; k < len(t) && k-b < editReach/2; k++ {
+		if c := t[k]; c == '\n' || c == '.' || c == '!' || c == '?' {
+			return k + 1
+		}
+	}
+	for k := b; k < len(t) && b-k < 32 && k > 0; k-- {
+		if t[k] == ' ' {
+			return k
+		}
+	}
+	return b
+}
+
+// scanView scans view, whose bytes stand for the source offsets pos, and
+// adds what the findings so far lack, noted as seen in the view.
+func (e *engine) scanView(src, view string, pos []int, note string, out []finding, ev map[string]int, codeField bool, tools *toolVocab) []finding {
+	view, pos = nearEdits(src, view, pos)
+	sub, subEv := e.scanIn(view, &viewOf{src: src, pos: pos}, maxDepth, codeField, false, tools, nil)
 	if subEv[cutEvidence] > 0 {
 		ev[cutEvidence] = 1
 	}
@@ -345,7 +506,7 @@ func (e *engine) denoised(src string, out []finding, ev map[string]int, codeFiel
 			}
 		}
 		if !seen {
-			fd.note = strings.TrimPrefix(fd.note+"; after undoing typos, leetspeak, spacing or folded lines", "; ")
+			fd.note = strings.TrimPrefix(fd.note+"; "+note, "; ")
 			out = append(out, fd)
 		}
 	}
@@ -642,7 +803,7 @@ func (f *fieldScan) discount() {
 		discussed := f.discussedAt(fd.a, fd.b)
 		// A blockquote, a table cell or a list item of a text that
 		// discusses attacks shows its words as a quote does.
-		shown := quoted || discussed && quoteElement(f.lt, fd.a)
+		shown := quoted || discussed && f.quoteElement(fd.a)
 		// A string literal in source code is data of the program
 		// (a test's fixture, a rule's example), not text to the reader.
 		// A docstring is documentation, read as text.
@@ -987,7 +1148,7 @@ func (f *fieldScan) decoded(out []finding, ev map[string]int, depth int) []findi
 		blocks = append(blocks, b64Block{start: 0, end: len(f.t), decoded: unPigLatin(f.t), enc: "pig latin"})
 	}
 	for _, blk := range blocks {
-		sub, subEv := f.e.scan(blk.decoded, depth+1, false, f.tools, nil)
+		sub, subEv := f.e.scan(blk.decoded, depth+1, false, false, f.tools, nil)
 		for k, v := range subEv {
 			ev[k] += v
 		}

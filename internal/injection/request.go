@@ -199,7 +199,7 @@ func (f *fieldScan) findRequests(hits []int) {
 			return
 		}
 		sev, v, note := judgeRequest(f.t, a, b, f.tools)
-		if sev == 0 && b+1 < len(f.t) && mayAddress(lowerSentence(f.lt[a:b])) {
+		if sev == 0 && b+1 < len(f.t) && mayAddress(lowerSentence(f.lt[a:b])) && !gloss(lowerSentence(f.lt[a:b])) {
 			a, b = foldedSentence(f.t, b+1)
 			judged = b
 			sev, v, note = judgeRequest(f.t, a, b, f.tools)
@@ -222,6 +222,19 @@ func (f *fieldScan) findRequests(hits []int) {
 			f.finds = append(f.finds, finding{rule: rule, tier: Contextual, kind: language, sev: sev, a: a + v[0], b: a + v[1], excerpt: clip(f.t[a:b]), note: note, lang: true})
 		}
 	})
+}
+
+// glossRe: a machine's name (one word, maybe after another), a colon or
+// a dash, and an article.
+var glossRe = regexp.MustCompile(`^[^\p{L}]*(?:\p{L}+\s+)?(\p{L}+)\s*(?::|—|–|\s-)\s*(?:a|an|the)\s`)
+
+// gloss: the sentence (lower case) defines a machine, as a glossary or a
+// help page does ("Assistant: a tool that answers questions about your
+// workspace."); it names the machine to say what it is, and calls no
+// one, so the sentence after it is not addressed to it.
+func gloss(s string) bool {
+	m := glossRe.FindStringSubmatch(s)
+	return m != nil && machineWords[m[1]]
 }
 
 // findToolCalls: an order in the data to call one of the session's tools

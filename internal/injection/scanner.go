@@ -193,6 +193,8 @@ type scanState struct {
 	tools *toolVocab
 	// learnedBytes: the bytes the learned scorer has read.
 	learnedBytes int
+	// joined: the text scanned is a reading (reading.flush).
+	joined bool
 	// unredactable: the highest score of a reading (reading.flush).
 	unredactable float64
 }
@@ -426,7 +428,9 @@ func (rd *reading) flush() {
 		st := rd.st
 		cov, fields, from, score := st.res.Coverage, st.res.Evidence["fields"], len(st.res.Detections), st.res.Score
 		st.res.Score = 0
+		st.joined = true
 		st.scanText(string(rd.b), rd.path, "", false)
+		st.joined = false
 		st.res.Coverage.Total, st.res.Coverage.Scanned, st.res.Evidence["fields"] = cov.Total, cov.Scanned, fields
 		if st.res.Score <= score {
 			// The strings read alone said as much: the reading adds
@@ -577,7 +581,7 @@ func (st *scanState) scanText(v, path, key string, codeField bool) {
 	} else {
 		st.learnedBytes += len(v)
 	}
-	finds, ev := st.s.engine().scan(v, 0, codeField, st.tools, model)
+	finds, ev := st.s.engine().scan(v, 0, codeField, st.joined, st.tools, model)
 	for k, n := range ev {
 		st.res.Evidence[k] += n
 	}
