@@ -262,7 +262,7 @@ func blindInjection(t *testing.T, set string) {
 	var caught, changed, noticed blindTally
 	for _, c := range cases {
 		session := set + "-" + c.ID
-		j.NoteTools(session, blindSessionTools)
+		j.NoteTools(session, "vault", blindSessionTools)
 		c.Tool = c.Source
 		s := j.Result(judge.Result{Session: session, Server: "web", Tool: c.Source, Method: "tools/call",
 			Class: classify.External, Content: c.result(t), Rewrite: true, Strict: true})
