@@ -1,6 +1,9 @@
 package cmdrisk
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // secretStores are the command lines that print a stored credential: a
 // password manager's, a cloud's secret store's, a cluster's, a CLI's own
@@ -52,12 +55,29 @@ func SecretStore(words []string) string {
 			args = append(args, strings.ToLower(w))
 		}
 	}
+	if slices.ContainsFunc(args, func(a string) bool { return writeVerbs[a] }) ||
+		slices.Contains(args, "name") && slices.ContainsFunc(flags, func(f string) bool { return f == "-o" || f == "--output" }) ||
+		slices.ContainsFunc(flags, func(f string) bool { return f == "-oname" || f == "-o=name" || f == "--output=name" }) {
+		return "" // doppler secrets set, kubectl get secret -o name: no value printed
+	}
 	for _, e := range entries {
-		if matchSub(e.sub, args, flags) {
+		if matchSub(e.sub, args, flags) && (e.what != "AWS credentials" || awsSecretKey(args)) {
 			return e.what
 		}
 	}
 	return ""
+}
+
+// writeVerbs store, change or list a credential rather than print it.
+var writeVerbs = map[string]bool{"set": true, "delete": true, "upload": true, "rm": true, "remove": true, "put": true,
+	"create-secret": true, "put-secret-value": true, "update-secret": true, "delete-secret": true, "put-parameter": true}
+
+// awsSecretKey: aws configure get names a key that is a credential, not
+// a region or an output format.
+func awsSecretKey(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		return strings.Contains(a, "secret") || strings.Contains(a, "key_id") || strings.Contains(a, "token")
+	}) || !slices.Contains(args, "get")
 }
 
 // passCommands are pass's subcommands that print no password.
@@ -65,25 +85,34 @@ var passCommands = map[string]bool{"insert": true, "add": true, "generate": true
 	"delete": true, "mv": true, "rename": true, "cp": true, "copy": true, "git": true, "init": true, "ls": true, "list": true,
 	"find": true, "search": true, "grep": true, "help": true, "version": true}
 
-// matchSub: the subcommand words sub start args, a flag among them
-// (sops -d) found among flags, "" standing for any one operand.
+// matchSub: the subcommand words of sub appear among args in their
+// order, with other operands allowed between (a flag's value: aws
+// --profile prod secretsmanager …, kubectl get -o yaml secret db), a
+// word also as "word/NAME" (kubectl get secret/db); a flag of sub
+// (sops -d, kubectl's -o, also as --output) is found among flags; ""
+// stands for pass's first operand when it is no subcommand of pass.
 func matchSub(sub, args, flags []string) bool {
 	k := 0
 	for _, w := range sub {
 		switch {
 		case strings.HasPrefix(w, "-"):
-			found := false
-			for _, f := range flags {
-				found = found || strings.HasPrefix(f, w)
-			}
-			if !found {
+			if !slices.ContainsFunc(flags, func(f string) bool {
+				return strings.HasPrefix(f, w) || w == "-o" && strings.HasPrefix(f, "--output")
+			}) {
 				return false
 			}
-		case k >= len(args):
-			return false
-		case w != "" && args[k] != w, w == "" && passCommands[args[k]]:
-			return false
+		case w == "":
+			if k >= len(args) || passCommands[args[k]] {
+				return false
+			}
+			k++
 		default:
+			for k < len(args) && args[k] != w && !strings.HasPrefix(args[k], w+"/") {
+				k++
+			}
+			if k == len(args) {
+				return false
+			}
 			k++
 		}
 	}

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"time"
 
@@ -37,6 +38,10 @@ type Held struct {
 const (
 	SweptMemory = 24 * time.Hour
 	maxSwept    = 10000
+	// maxEvicted bounds the hashes of sessions that had read a secret
+	// and were forgotten past maxSwept (Tracker.evicted): 8 bytes and a
+	// time each.
+	maxEvicted = 100_000
 )
 
 // sweptSession is what is remembered of a held session dropped idle: what
@@ -124,8 +129,10 @@ func (t *Tracker) sweep(ss *sweptSession, now time.Time) {
 		t.swept[largest] = t.swept[largest].stub()
 	}
 	// Past the count, the session swept first goes. If it had read a
-	// secret, no session that starts while it would have been
-	// remembered can be told from it: they all start lost.
+	// secret, its key's hash is kept (evicted), and it comes back lost;
+	// past maxEvicted of those too, no session that starts while one
+	// would have been remembered can be told from it: they all start
+	// lost (a flood of made-up sessions buys that, and no more).
 	for len(t.swept) > maxSwept {
 		oldest := ""
 		for k, v := range t.swept {
@@ -136,10 +143,21 @@ func (t *Tracker) sweep(ss *sweptSession, now time.Time) {
 		gone := t.swept[oldest]
 		t.sweptBytes -= gone.bytes
 		delete(t.swept, oldest)
-		if until := gone.held.SweptAt.Add(SweptMemory); gone.held.Sensitive+gone.held.SecretResult != "" && until.After(t.lostUntil) {
+		if gone.held.Sensitive+gone.held.SecretResult == "" {
+			continue
+		}
+		if len(t.evicted) < maxEvicted {
+			t.evicted[keyHash(oldest)] = gone.held.SweptAt
+		} else if until := gone.held.SweptAt.Add(SweptMemory); until.After(t.lostUntil) {
 			t.lostUntil = until
 		}
 	}
+}
+
+// keyHash is a session key's hash, as evicted keeps it.
+func keyHash(key string) uint64 {
+	h := sha256.Sum256([]byte(key))
+	return binary.LittleEndian.Uint64(h[:8])
 }
 
 // stub is what is remembered of ss once its secrets are dropped for

@@ -115,12 +115,16 @@ type Tracker struct {
 	// waiting costs an agent nothing (red team RT8-7: a key read, half an
 	// hour idle, then sent, passed).
 	swept map[string]*sweptSession
+	// evicted are the hashes of the keys of swept sessions that had
+	// read a secret and were forgotten past maxSwept, with when they
+	// were swept: each comes back lost within SweptMemory.
+	evicted map[uint64]time.Time
 }
 
 // NewTracker returns an empty tracker.
 func NewTracker(o Options, d *secrets.Detector) *Tracker {
 	return &Tracker{opts: o.withDefaults(), detector: d, sessions: make(map[string]*Session), heldCh: make(chan struct{}, 1),
-		swept: make(map[string]*sweptSession)}
+		swept: make(map[string]*sweptSession), evicted: make(map[uint64]time.Time)}
 }
 
 // Session returns the state of session id, creating it.
@@ -141,6 +145,15 @@ func (t *Tracker) Session(id string) *Session {
 			t.sweptBytes -= back.bytes
 			if time.Since(back.held.SweptAt) >= SweptMemory {
 				back = nil // remembered past SweptMemory: Held no longer lists it either
+			}
+		} else if len(t.evicted) > 0 {
+			h := keyHash(key)
+			if at, ok := t.evicted[h]; ok {
+				delete(t.evicted, h)
+				if time.Since(at) < SweptMemory {
+					back = &sweptSession{listed: true, held: Held{Session: key, SweptAt: at, SecretResultAt: at,
+						SecretResult: "a secret it had read, forgotten since with its session for room (more than 10,000 idle sessions remembered)"}}
+				}
 			}
 		}
 	}
@@ -578,9 +591,19 @@ func (s *Session) scan(o *Origin, text string) {
 	runs := opaque.Find(text[:min(len(text), 64<<10)])
 	// A public identifier (a wallet address) in what arrives is no secret
 	// read: only its leaving counts.
-	found := slices.DeleteFunc(s.t.detector.Scan(text), func(f secrets.Finding) bool { return f.Public })
-	if o.Class != classify.External {
-		found = append(found, unnamedSecrets(o, text, runs, found)...)
+	found := s.t.detector.Scan(text)
+	var public []string
+	found = slices.DeleteFunc(found, func(f secrets.Finding) bool {
+		if f.Public {
+			public = append(public, f.Value)
+		}
+		return f.Public
+	})
+	if o.Class != classify.External || o.SecretOutput != "" {
+		// A credential's output is the secret whatever else the call
+		// reached (op read …; curl …: a line that also fetches is
+		// external, red team review of RT9's fixes).
+		found = append(found, unnamedSecrets(o, text, runs, found, public)...)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -636,24 +659,38 @@ func (s *Session) scan(o *Origin, text string) {
 // and, in the output of a call that reads a credential (SecretOutput),
 // every run that reads as random (runs: opaque.Find's). Those found
 // already are not found twice.
-func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.Finding) []secrets.Finding {
+func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.Finding, public []string) []secrets.Finding {
 	var out []secrets.Finding
+	// have: v is a secret found already, or a public value (a
+	// publishable key Scan judged public, found again by its form). A
+	// bounded number of each are compared, so that a file of thousands
+	// of tokens costs no more than its scan.
+	seen := make(map[string]bool)
 	have := func(v string) bool {
-		for _, f := range found {
-			if strings.Contains(f.Value, v) || strings.Contains(v, f.Value) {
-				return true
-			}
+		if seen[v] {
+			return true
 		}
-		for _, f := range out {
-			if strings.Contains(f.Value, v) || strings.Contains(v, f.Value) {
-				return true
+		for _, vs := range [][]string{public, values(found), values(out)} {
+			for _, w := range vs[:min(len(vs), maxCompared)] {
+				if strings.Contains(w, v) || strings.Contains(v, w) {
+					return true
+				}
 			}
 		}
 		return false
 	}
-	for _, f := range secrets.ScanBare([]byte(text[:min(len(text), canonicalLimit)]), false) {
-		if !f.Example && !have(f.Value) {
-			out = append(out, f)
+	keep := func(f secrets.Finding) {
+		seen[f.Value] = true
+		out = append(out, f)
+	}
+	if o.Class != classify.External {
+		for _, f := range secrets.ScanBare([]byte(text[:min(len(text), canonicalLimit)]), false) {
+			if len(out) == maxStoredSecrets {
+				break
+			}
+			if !f.Example && !have(f.Value) {
+				keep(f)
+			}
 		}
 	}
 	if o.SecretOutput == "" {
@@ -666,9 +703,29 @@ func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.F
 			break
 		}
 		if r.Len >= minStoredSecret && len(r.Text) <= maxStoredSecret && !have(r.Text) && !pem(r.Text) {
-			out = append(out, secrets.Finding{Type: StoredSecret, Rule: "secret-output", Value: r.Text})
+			keep(secrets.Finding{Type: StoredSecret, Rule: "secret-output", Value: r.Text})
 			kept++
 		}
+	}
+	// A store's answer of a few short lines is the secret whole, random
+	// or not: a password of words (vessel-cobalt-frisky-plume), one
+	// shorter than a random run must be (Tr0ub4dor&3xQ).
+	if lines := strings.Split(strings.TrimSpace(text), "\n"); len(lines) <= maxSecretLines {
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			if len(l) >= minStoredLine && len(l) <= maxStoredSecret && !strings.HasPrefix(l, "$ ") && !strings.HasPrefix(l, "-----") && !strings.ContainsAny(l, " \t") && !have(l) && !pem(l) {
+				keep(secrets.Finding{Type: StoredSecret, Rule: "secret-output-line", Value: l})
+			}
+		}
+	}
+	return out
+}
+
+// values are the values of fs.
+func values(fs []secrets.Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Value
 	}
 	return out
 }
@@ -707,10 +764,16 @@ func armoured(text string) func(run string) bool {
 // and words by their statistics no better than by chance; longer ones
 // are blobs, found by their fingerprints. maxStoredSecrets bounds how
 // many one result gives: a store's answer holds a few.
+// A credential's output of at most maxSecretLines lines has each line
+// of minStoredLine characters or more, with no blank, kept whole.
+// maxCompared bounds the secrets a new one is compared with.
 const (
 	minStoredSecret  = 16
 	maxStoredSecret  = 512
 	maxStoredSecrets = 64
+	maxSecretLines   = 4
+	minStoredLine    = 6
+	maxCompared      = 256
 )
 
 // Wait returns once every result announced with Begin is recorded: its

@@ -49,3 +49,28 @@ func TestUnnamedSecretsFromInside(t *testing.T) {
 		})
 	}
 }
+
+// Found by a review of the above: a store's output on a command line
+// that also fetched (a result of an external class) is still the
+// secret; a store's short answer is kept whole, random or not.
+func TestUnnamedSecretsReviewed(t *testing.T) {
+	ext := classify.Result{Class: classify.External}
+	for _, tc := range []struct {
+		name, reads, result, secret string
+		class                       classify.Class
+		found                       bool
+	}{
+		{"output on a line that also fetched", "op read op://Private/GitHub/token (1Password)",
+			"lLVAeNfSUZWKA71cUmlLqGiQmpVN0m2Y\n<html>ok</html>\n", "lLVAeNfSUZWKA71cUmlLqGiQmpVN0m2Y", classify.External, true},
+		{"a password of words", "op read op://Private/db/password (1Password)",
+			"vessel-cobalt-frisky-plume\n", "vessel-cobalt-frisky-plume", classify.Internal, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewTracker(Options{}, detector(t)).Session("s")
+			s.Begin()
+			s.Record(Origin{Server: "Bash", Tool: "Bash", Class: tc.class, SecretOutput: tc.reads}, []byte(tc.result))
+			a := s.Check("paste", "create", ext, []byte(`{"text":"`+base64.StdEncoding.EncodeToString([]byte(tc.secret))+`"}`), nil, nil)
+			assert.Equal(t, tc.found, len(a.Secrets) > 0, "%v", a.Secrets)
+		})
+	}
+}

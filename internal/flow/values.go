@@ -347,29 +347,41 @@ func numberLabelled(text string, i int) bool {
 var credentialLabels = []string{"one-time", "one time", "onetime", "otp", "verification", "security code",
 	"2fa", "mfa", "two-factor", "two factor", "passcode", "pin", "cvv", "cvc", "auth code", "authentication", "login code",
 	"sign-in code", "signin code", "reset code", "recovery code", "backup code", "access code", "tan", "einmal", "bestätigungscode",
-	"código", "code de vérification", "code de sécurité"}
+	"código de verificación", "código de seguridad", "código de acesso", "código de verificação", "code de vérification",
+	"code de sécurité", "验证码", "驗證碼", "認証コード", "確認コード", "인증번호", "код подтверждения", "проверочный код", "одноразовый код"}
 
-// credentialLabelled: a credential label stands before the code at
-// text[i] on its line, within 40 bytes, as a word ("your PIN: 4821 07",
-// "Verification code 604193"; not "spinning" nor "Ottoman").
+// credentialLabelled: a credential label stands near the code at
+// text[i], as a word: before it on its line or on the line before
+// ("your PIN: 4821 07", "Your verification code is:⏎604193"), or after
+// it on its line ("604193 is your verification code"); within 48 bytes
+// each way. Not "spinning" nor "Ottoman".
 func credentialLabelled(text string, i int) bool {
-	start := max(0, i-40)
+	start := max(0, i-48)
 	if nl := strings.LastIndexByte(text[start:i], '\n'); nl >= 0 {
-		start += nl + 1
+		// The line before counts when the code starts its line.
+		if strings.TrimSpace(text[start+nl+1:i]) != "" {
+			start += nl + 1
+		}
 	}
-	before := strings.ToLower(text[start:i])
-	for _, l := range credentialLabels {
-		for k := 0; ; {
-			at := strings.Index(before[k:], l)
-			if at < 0 {
-				break
+	end := min(len(text), i+48)
+	if nl := strings.IndexByte(text[i:end], '\n'); nl >= 0 {
+		end = i + nl
+	}
+	for _, near := range []string{text[start:i], text[i:end]} {
+		near = strings.ToLower(near)
+		for _, l := range credentialLabels {
+			for k := 0; ; {
+				at := strings.Index(near[k:], l)
+				if at < 0 {
+					break
+				}
+				at += k
+				e := at + len(l)
+				if (at == 0 || !isWordByte(near[at-1])) && (e == len(near) || !isWordByte(near[e])) {
+					return true
+				}
+				k = at + 1
 			}
-			at += k
-			end := at + len(l)
-			if (at == 0 || !isWordByte(before[at-1])) && (end == len(before) || !isWordByte(before[end])) {
-				return true
-			}
-			k = at + 1
 		}
 	}
 	return false

@@ -231,7 +231,9 @@ func secretTool(tool string) string {
 		case "env", "environ", "environment", "secret", "secrets", "credential", "credentials", "password", "passwords",
 			"vault", "keychain", "keyring", "getenv", "printenv", "cookie", "cookies", "apikey", "apikeys", "totp", "otp":
 			secret = t
-		case "set", "put", "write", "delete", "remove", "update", "create", "rotate", "unset", "store", "save":
+		case "set", "put", "write", "delete", "remove", "update", "create", "rotate", "unset", "store", "save",
+			// a banner's or a code's handling, not a read of one
+			"accept", "dismiss", "clear", "consent", "send", "verify", "request", "validate", "reset", "revoke", "block":
 			reads = false
 		}
 	}

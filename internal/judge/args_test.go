@@ -48,6 +48,7 @@ func TestSecretTool(t *testing.T) {
 	for tool, reads := range map[string]bool{
 		"get_secret": true, "read_browser_cookies": true, "get_totp_code": true, "list_apikeys": true, "vault_read": true,
 		"put_secret": false, "count_tokens": false, "set_cookie": false, "read_file": false,
+		"accept_cookies": false, "dismiss_cookie_banner": false, "send_otp": false, "verify_otp": false,
 	} {
 		if got := secretTool(tool) != ""; got != reads {
 			t.Errorf("secretTool(%q) reads = %v, want %v", tool, got, reads)

@@ -161,9 +161,19 @@ func (p platform) socket() string {
 	return user
 }
 
-// systemInstalled: a system flowd is installed here (Linux, SystemUnit).
+// systemInstalled: a system flowd is installed here (Linux): its unit
+// where `flowd install --system` writes it (SystemUnit), or where a
+// distribution's package puts units.
 func (p platform) systemInstalled() bool {
-	return p.goos == "linux" && p.exists != nil && p.exists(SystemUnit)
+	if p.goos != "linux" || p.exists == nil {
+		return false
+	}
+	for _, u := range []string{SystemUnit, "/usr/lib/systemd/system/flowd.service", "/lib/systemd/system/flowd.service"} {
+		if p.exists(u) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p platform) userSocket() string {

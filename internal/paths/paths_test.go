@@ -266,6 +266,7 @@ func TestSocketDiscovery(t *testing.T) {
 		{"only the system flowd", "linux", nil, []string{SystemSocket}, SystemSocket},
 		{"the system flowd installed and stopped: not shadowed", "linux", nil, []string{SystemUnit}, SystemSocket},
 		{"the system flowd installed, a user flowd runs: not shadowed", "linux", nil, []string{user, SystemUnit}, SystemSocket},
+		{"the system flowd from a package, a user flowd runs: not shadowed", "linux", nil, []string{user, "/usr/lib/systemd/system/flowd.service"}, SystemSocket},
 		{"the system flowd installed, FLOWD_SOCKET names the user's own", "linux", map[string]string{EnvSocket: user}, []string{user, SystemUnit, SystemSocket}, user},
 		{"both: the user's own wins", "linux", nil, []string{user, SystemSocket}, user},
 		{"FLOWD_SOCKET wins over both", "linux", map[string]string{EnvSocket: "/x.sock"}, []string{user, SystemSocket}, "/x.sock"},

@@ -55,6 +55,7 @@ var credSuffixes = []struct {
 	{"password", credPassword}, {"passwd", credPassword}, {"passphrase", credPassword},
 	{"token", credToken}, {"secret", credToken}, {"apikey", credToken}, {"secretkey", credToken},
 	{"accesskey", credToken}, {"privatekey", credToken}, {"credentials", credToken}, {"creds", credToken},
+	{"passwort", credPassword}, {"kennwort", credPassword}, {"wachtwoord", credPassword},
 }
 
 // attributeWords after the credential word mean the name is about the

@@ -44,6 +44,8 @@ func TestCredentialSyntaxes(t *testing.T) {
 		{true, `{"usuario":"m.ruiz","contraseña":"K7^pqWz2!Lm9vRt"}`},
 		{true, "пароль = Hq8Lm2Zx7Vb4\n"},
 		{true, "senha: Rt5#qLm8Wz2p\n"},
+		{true, "设置key=Xk9mP2qL7vR4tN8wZ3cB\n"},
+		{true, "Datenbankpasswort=Hq8Lm2!Zx7Vb4\n"},
 		// Words of the wallet list under a label say what they are, a
 		// word wrong or not; the same words unlabelled need the checksum.
 		{true, "Seed words (write down):\nuseful gallery kidney spray toward cotton scheme burden elbow jungle mirror patrol\n"},

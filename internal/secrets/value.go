@@ -116,9 +116,19 @@ func (g *segmenter) next() (string, bool) {
 		return "", false
 	}
 	start := g.i
+	wide := v[g.i] >= 0xE0
 	g.i++
 	for ; g.i < len(v) && (isAlnum(v[g.i]) || v[g.i] >= 0x80); g.i++ {
 		p, c := v[g.i-1], v[g.i]
+		if c >= 0xC0 {
+			wide = c >= 0xE0
+		}
+		// A word of a script written three bytes a rune (CJK) meets a
+		// Latin one with no separator (设置key): two words. Two-byte
+		// letters (ñ, ö, Cyrillic) are part of a word (contraseña).
+		if c >= 0xE0 && p < 0x80 || c < 0x80 && p >= 0x80 && wide {
+			break
+		}
 		if isDigit(p) != isDigit(c) ||
 			isLower(p) && isUpper(c) ||
 			isUpper(p) && isUpper(c) && g.i+1 < len(v) && isLower(v[g.i+1]) {

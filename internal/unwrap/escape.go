@@ -20,7 +20,7 @@ func codePoints(s []byte) ([]byte, bool) { return unescapeFrom(s, &codePointEsca
 // leads are the bytes an escape may start with.
 type leads [256]bool
 
-var allEscapes, codePointEscapes = leads{'\\': true, '&': true, '%': true, 'U': true}, leads{'U': true}
+var allEscapes, codePointEscapes = leads{'\\': true, '&': true, '%': true, 'U': true, 'u': true}, leads{'U': true, 'u': true}
 
 // unescapeFrom is unescape of the escapes that start with one of lead.
 func unescapeFrom(s []byte, lead *leads) ([]byte, bool) {
@@ -51,7 +51,7 @@ func escapeAt(s []byte) (r rune, n int) {
 		return 0, 0
 	}
 	switch s[0] {
-	case 'U':
+	case 'U', 'u':
 		if s[1] == '+' {
 			return hexDigits(s, 2, 4, 6)
 		}

@@ -422,7 +422,7 @@ var wholeUndoings = [...]struct {
 }{
 	// Before percent-decoding, which reads the '+' of U+0067 as a blank.
 	{undo: func(t []byte) ([]byte, bool) {
-		if !bytes.Contains(t, []byte("U+")) {
+		if !bytes.Contains(t, []byte("U+")) && !bytes.Contains(t, []byte("u+")) {
 			return nil, false
 		}
 		return codePoints(t)
