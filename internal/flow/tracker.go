@@ -664,24 +664,23 @@ func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.F
 	// have: v is a secret found already, or a public value (a
 	// publishable key Scan judged public, found again by its form). A
 	// bounded number of each are compared, so that a file of thousands
-	// of tokens costs no more than its scan.
-	seen := make(map[string]bool)
+	// of tokens costs no more than its scan (what this finds is bounded
+	// below maxCompared already).
+	overlaps := func(w, v string) bool { return strings.Contains(w, v) || strings.Contains(v, w) }
 	have := func(v string) bool {
-		if seen[v] {
-			return true
+		for _, w := range public[:min(len(public), maxCompared)] {
+			if overlaps(w, v) {
+				return true
+			}
 		}
-		for _, vs := range [][]string{public, values(found), values(out)} {
-			for _, w := range vs[:min(len(vs), maxCompared)] {
-				if strings.Contains(w, v) || strings.Contains(v, w) {
+		for _, fs := range [2][]secrets.Finding{found, out} {
+			for _, f := range fs[:min(len(fs), maxCompared)] {
+				if overlaps(f.Value, v) {
 					return true
 				}
 			}
 		}
 		return false
-	}
-	keep := func(f secrets.Finding) {
-		seen[f.Value] = true
-		out = append(out, f)
 	}
 	if o.Class != classify.External {
 		for _, f := range secrets.ScanBare([]byte(text[:min(len(text), canonicalLimit)]), false) {
@@ -689,7 +688,7 @@ func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.F
 				break
 			}
 			if !f.Example && !have(f.Value) {
-				keep(f)
+				out = append(out, f)
 			}
 		}
 	}
@@ -703,29 +702,20 @@ func unnamedSecrets(o *Origin, text string, runs []opaque.Run, found []secrets.F
 			break
 		}
 		if r.Len >= minStoredSecret && len(r.Text) <= maxStoredSecret && !have(r.Text) && !pem(r.Text) {
-			keep(secrets.Finding{Type: StoredSecret, Rule: "secret-output", Value: r.Text})
+			out = append(out, secrets.Finding{Type: StoredSecret, Rule: "secret-output", Value: r.Text})
 			kept++
 		}
 	}
 	// A store's answer of a few short lines is the secret whole, random
 	// or not: a password of words (vessel-cobalt-frisky-plume), one
 	// shorter than a random run must be (Tr0ub4dor&3xQ).
-	if lines := strings.Split(strings.TrimSpace(text), "\n"); len(lines) <= maxSecretLines {
-		for _, l := range lines {
+	if answer := strings.TrimSpace(text); strings.Count(answer, "\n") < maxSecretLines {
+		for _, l := range strings.Split(answer, "\n") {
 			l = strings.TrimSpace(l)
 			if len(l) >= minStoredLine && len(l) <= maxStoredSecret && !strings.HasPrefix(l, "$ ") && !strings.HasPrefix(l, "-----") && !strings.ContainsAny(l, " \t") && !have(l) && !pem(l) {
-				keep(secrets.Finding{Type: StoredSecret, Rule: "secret-output-line", Value: l})
+				out = append(out, secrets.Finding{Type: StoredSecret, Rule: "secret-output-line", Value: l})
 			}
 		}
-	}
-	return out
-}
-
-// values are the values of fs.
-func values(fs []secrets.Finding) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.Value
 	}
 	return out
 }
