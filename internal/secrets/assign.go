@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/flowd-dev/flowd/internal/entropy"
+	"github.com/flowd-dev/flowd/internal/jsontext"
 )
 
 // The assignment scanner finds a credential by its context rather than its
@@ -985,7 +986,7 @@ func proseName(name string) bool {
 // letters and digits both.
 func hexSecret(text string, i int) bool {
 	j, upper, lower, letters := i, false, false, false
-	for j < len(text) && j-i <= 128 && isHex(text[j]) {
+	for j < len(text) && j-i <= 128 && jsontext.IsHex(text[j]) {
 		upper, lower = upper || isUpper(text[j]), lower || isLower(text[j])
 		letters = letters || !isDigit(text[j])
 		j++

@@ -68,7 +68,6 @@ func containsFold(s, sub string) bool {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 func isAlpha(c byte) bool { return isLower(c) || isUpper(c) }
 func isAlnum(c byte) bool { return isAlpha(c) || isDigit(c) }
 
