@@ -9,18 +9,19 @@ import (
 
 // unescape decodes the character escapes of source code, JSON, shells and
 // markup wherever they stand: \xNN, \uNNNN, \u{N…}, \UNNNNNNNN, \NNN
-// (octal), CSS's \NN followed by a blank, %uNNNN, &#NN; &#xNN;, Unicode's
-// own U+NNNN and the common named entities. Anything else is kept as it is. ok is false when
+// (octal), CSS's \NN followed by a blank, %uNNNN, &#NN; &#xNN; and the
+// common named entities. Anything else is kept as it is. ok is false when
 // nothing was decoded.
 func unescape(s []byte) ([]byte, bool) { return unescapeFrom(s, &allEscapes) }
 
-// codePoints undoes U+NNNN alone.
+// codePoints undoes Unicode's own notation, U+NNNN (or u+NNNN): an
+// undoing of its own, before percent-decoding reads the '+' as a blank.
 func codePoints(s []byte) ([]byte, bool) { return unescapeFrom(s, &codePointEscapes) }
 
 // leads are the bytes an escape may start with.
 type leads [256]bool
 
-var allEscapes, codePointEscapes = leads{'\\': true, '&': true, '%': true, 'U': true, 'u': true}, leads{'U': true, 'u': true}
+var allEscapes, codePointEscapes = leads{'\\': true, '&': true, '%': true}, leads{'U': true, 'u': true}
 
 // unescapeFrom is unescape of the escapes that start with one of lead.
 func unescapeFrom(s []byte, lead *leads) ([]byte, bool) {
