@@ -312,15 +312,21 @@ func labelled(text string, i int) bool {
 	if k > 0 && (text[k-1] == ':' || text[k-1] == '#') {
 		return true
 	}
-	w := k
-	for w > 0 && k-w < 12 && (isLower(text[w-1]) || isUpper(text[w-1])) {
-		w--
-	}
-	switch strings.ToLower(text[w:k]) {
+	switch wordBefore(text, k) {
 	case "is", "code", "pin", "otp", "passcode", "number", "no":
 		return true
 	}
 	return false
+}
+
+// wordBefore is the word of letters (at most 12) that ends at text[k],
+// lower-cased: a label before a number.
+func wordBefore(text string, k int) string {
+	w := k
+	for w > 0 && k-w < 12 && (isLower(text[w-1]) || isUpper(text[w-1])) {
+		w--
+	}
+	return strings.ToLower(text[w:k])
 }
 
 // numberLabelled: the word before the number at text[i], past a colon
@@ -331,11 +337,7 @@ func numberLabelled(text string, i int) bool {
 	for k > 0 && (text[k-1] == ' ' || text[k-1] == ':' || text[k-1] == '#' || text[k-1] == '.') {
 		k--
 	}
-	w := k
-	for w > 0 && k-w < 12 && (isLower(text[w-1]) || isUpper(text[w-1])) {
-		w--
-	}
-	switch strings.ToLower(text[w:k]) {
+	switch wordBefore(text, k) {
 	case "number", "no", "nr", "num", "id", "account", "acct", "member", "policy", "patient", "nhs", "ssn", "sin", "tin", "customer", "invoice", "order", "ref", "reference":
 		return true
 	}
