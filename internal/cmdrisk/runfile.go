@@ -2,6 +2,7 @@ package cmdrisk
 
 import (
 	"encoding/json"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -91,8 +92,14 @@ func (r *runs) where(p string) string {
 }
 
 func (r *runs) add(p, as, lang string, named bool, by string) {
-	if p = r.where(p); p == "" || p == "-" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") ||
-		slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(p, d) }) {
+	if p = r.where(p); p == "" || p == "-" {
+		return
+	}
+	// Cleaned before the system test (/usr/../home/u/notes.txt is no
+	// system file). A device or a process's file (/dev/stdin, /dev/fd/N,
+	// /proc/self/fd/N: a file fed from elsewhere) is kept, for the judge
+	// cannot read it and asks.
+	if c := path.Clean(p); c == "/dev/null" || slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(c, d) }) {
 		return
 	}
 	x := Run{Path: p, As: as, Lang: lang, Named: named, By: by}
@@ -528,11 +535,20 @@ func ScreenRun(r Run, text string) (rep Report, lines []string) {
 		// only: a script that reads a key in one place and reaches
 		// the network in another is ordinary work.
 		var each Report
+		long := false
 		for _, l := range strings.Split(strings.ReplaceAll(text, "\\\n", " "), "\n") {
 			x := Screen(l)
 			each.Findings = append(each.Findings, x.Findings...)
+			long = long || len(l) > shellnorm.MaxInput
 		}
 		add(each, false)
+		if long && !hasRule(rep.Findings, Unscreened) {
+			// A line past what Screen reads hides its end: asked about,
+			// not dropped with the whole file's length (padding before a
+			// send, a review of the file-run reader found).
+			rep.Findings = append(rep.Findings, Finding{Rule: Unscreened,
+				Reason: fmt.Sprintf("a line of %s is longer than the %d bytes flowd screens", r.Path, shellnorm.MaxInput)})
+		}
 		for _, l := range lines {
 			if len(lines) > 1 {
 				break // past what Screen reads whole: the lines were read
